@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HandsFreeShell",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "handsfree", targets: ["handsfree"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, each behind a system-library module with its apt provider.
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+                       providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
+        .target(name: "TrackingCore"),
+        // Decoders and encoders for frame formats.
+        .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib"]),
+        // Config and keymap files (TOML) with file:line errors.
+        .target(name: "Config", dependencies: ["TrackingCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // Live sources over loopback sockets, and paced replay.
+        .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats",
+                                                  .product(name: "Logging", package: "swift-log")]),
+        // Word prediction. Foundation only.
+        .target(name: "Prediction"),
+        // Speech recognition and audio capture.
+        .target(name: "Speech", dependencies: ["CPocketSphinx", "CALSA",
+                                               .product(name: "Logging", package: "swift-log")]),
+        // App state, screens, widgets, reducer. Pure.
+        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        // The only importer of curses.
+        .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        .executableTarget(name: "handsfree", dependencies: [
+            "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"]),
+        .testTarget(name: "FrameFormatsTests", dependencies: ["FrameFormats", "TrackingCore", "Config"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config"]),
+        .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The Config module; see Package.swift for its role.

@@ -1,0 +1,191 @@
+import TrackingCore
+
+/// Turns a byte stream into frames, one piece at a time; bytes may arrive split anywhere.
+public protocol FrameDecoder: Sendable {
+    /// Feeds more bytes; returns the items completed by them.
+    mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> [DecodedItem]
+    /// Ends the stream; returns what the last, unterminated piece held.
+    mutating func finish() -> [DecodedItem]
+}
+
+/// Splits bytes into lines (LF or CRLF), counting them from 1 and bounding their length.
+public struct LineSplitter: Sendable {
+    public static let maxLineLength = 1 << 20
+    private var buffer: [UInt8] = []
+    private var overlong = false
+    public private(set) var lineNumber = 0
+
+    public init() {}
+
+    /// Calls `body` with each complete line and its number; an overlong line is passed as nil.
+    public mutating func feed<C: Collection<UInt8>>(_ bytes: C, _ body: (ArraySlice<UInt8>?, Int) -> Void) {
+        for byte in bytes {
+            if byte == 0x0A {
+                lineNumber += 1
+                if overlong {
+                    body(nil, lineNumber)
+                } else {
+                    var end = buffer.count
+                    if end > 0, buffer[end - 1] == 0x0D { end -= 1 }
+                    body(buffer[0..<end], lineNumber)
+                }
+                buffer.removeAll(keepingCapacity: true)
+                overlong = false
+            } else if !overlong {
+                if buffer.count >= Self.maxLineLength {
+                    overlong = true
+                    buffer.removeAll()
+                } else {
+                    buffer.append(byte)
+                }
+            }
+        }
+    }
+
+    /// Flushes a final line with no newline.
+    public mutating func finish(_ body: (ArraySlice<UInt8>?, Int) -> Void) {
+        guard !buffer.isEmpty || overlong else { return }
+        lineNumber += 1
+        body(overlong ? nil : buffer[...], lineNumber)
+        buffer.removeAll()
+        overlong = false
+    }
+}
+
+func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+    line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+}
+
+/// Decodes the native NDJSON frame format (see docs/frames.md).
+public struct NDJSONDecoder: FrameDecoder {
+    private var lines = LineSplitter()
+    public init() {}
+
+    public mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> [DecodedItem] {
+        var out: [DecodedItem] = []
+        lines.feed(bytes) { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        return out
+    }
+
+    public mutating func finish() -> [DecodedItem] {
+        var out: [DecodedItem] = []
+        lines.finish { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        return out
+    }
+
+    static func decodeLine(_ line: ArraySlice<UInt8>?, _ n: Int) -> DecodedItem? {
+        let pos = SourcePosition(.line, n)
+        guard let line else {
+            return .malformed(FrameIssue(pos, "line longer than \(LineSplitter.maxLineLength) bytes"))
+        }
+        if isBlank(line) { return nil }
+        return decode(line, position: pos)
+    }
+
+    /// Decodes one NDJSON frame object.
+    public static func decode<C: Collection<UInt8>>(_ bytes: C, position: SourcePosition?) -> DecodedItem {
+        let v: JSONValue
+        do {
+            v = try JSONParser.parse(bytes)
+        } catch {
+            return .malformed(FrameIssue(position, "not valid JSON (\(error))"))
+        }
+        switch frame(from: v) {
+        case .success(let f): return .frame(f, position)
+        case .failure(let e): return .malformed(FrameIssue(position, e.message))
+        }
+    }
+
+    struct Problem: Error { var message: String }
+
+    static func frame(from v: JSONValue) -> Result<TrackingFrame, Problem> {
+        guard case .object = v else { return .failure(Problem(message: "a frame must be a JSON object")) }
+        guard let t = v["t"]?.double else { return .failure(Problem(message: "missing number \"t\" (seconds)")) }
+        var frame = TrackingFrame(t: t)
+        if let face = v["face"] {
+            guard let b = face.bool else { return .failure(Problem(message: "\"face\" must be true or false")) }
+            frame.face = b
+        }
+        if let blend = v["blend"] {
+            guard case .object(let members) = blend else {
+                return .failure(Problem(message: "\"blend\" must be an object of blend-shape values"))
+            }
+            for (name, value) in members {
+                guard let shape = BlendShape(name: name) else {
+                    return .failure(Problem(message: "unknown blend shape \"\(name)\" (known: ARKit names such as jawOpen, eyeBlinkRight, tongueOut)"))
+                }
+                guard let d = value.double else {
+                    return .failure(Problem(message: "blend shape \"\(name)\" must be a number"))
+                }
+                frame.blend[shape] = Float(d)
+            }
+        }
+        if let gaze = v["gaze"], gaze != .null {
+            guard case .array(let xy) = gaze, xy.count == 2, let x = xy[0].double, let y = xy[1].double else {
+                return .failure(Problem(message: "\"gaze\" must be [x, y]"))
+            }
+            frame.gaze = GazePoint(x: x, y: y)
+        }
+        if let eyes = v["eyes"], eyes != .null {
+            guard let ly = eyes["leftYaw"]?.double, let lp = eyes["leftPitch"]?.double,
+                  let ry = eyes["rightYaw"]?.double, let rp = eyes["rightPitch"]?.double else {
+                return .failure(Problem(message: "\"eyes\" needs leftYaw, leftPitch, rightYaw, rightPitch"))
+            }
+            frame.eyes = EyeAngles(leftYaw: ly, leftPitch: lp, rightYaw: ry, rightPitch: rp)
+        }
+        if let head = v["head"], head != .null {
+            guard let yaw = head["yaw"]?.double, let pitch = head["pitch"]?.double, let roll = head["roll"]?.double else {
+                return .failure(Problem(message: "\"head\" needs yaw, pitch, roll"))
+            }
+            frame.head = HeadPose(yaw: yaw, pitch: pitch, roll: roll)
+        }
+        return .success(frame)
+    }
+}
+
+/// Encodes frames as native NDJSON lines.
+public enum NDJSONEncoder {
+    /// One line (without the newline) for `f`.
+    public static func encode(_ f: TrackingFrame) -> String {
+        var s = "{\"t\": \(fmt(f.t, 4)), \"face\": \(f.face)"
+        if f.face {
+            let parts = f.blend.nonZero.map { "\"\($0.0.name)\": \(fmt(Double($0.1), 6))" }
+            s += ", \"blend\": {\(parts.joined(separator: ", "))}"
+            if let g = f.gaze { s += ", \"gaze\": [\(fmt(g.x, 5)), \(fmt(g.y, 5))]" }
+            if let e = f.eyes {
+                s += ", \"eyes\": {\"leftYaw\": \(fmt(e.leftYaw, 6)), \"leftPitch\": \(fmt(e.leftPitch, 6)), "
+                s += "\"rightYaw\": \(fmt(e.rightYaw, 6)), \"rightPitch\": \(fmt(e.rightPitch, 6))}"
+            }
+            if let h = f.head {
+                s += ", \"head\": {\"yaw\": \(fmt(h.yaw, 6)), \"pitch\": \(fmt(h.pitch, 6)), \"roll\": \(fmt(h.roll, 6))}"
+            }
+        }
+        return s + "}"
+    }
+
+    /// Formats with at most `digits` decimals and no trailing zeros, in the C locale.
+    public static func fmt(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let r = (v * scale).rounded() / scale
+        var s = "\(r)"
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        if s.contains("e") { s = String(format6: r) }
+        return s
+    }
+}
+
+extension String {
+    /// Plain decimal notation for small numbers Swift would print in exponent form.
+    init(format6 v: Double) {
+        let neg = v < 0
+        let a = abs(v)
+        let whole = Int(a)
+        var frac = Int(((a - Double(whole)) * 1_000_000).rounded())
+        var digits = ""
+        for _ in 0..<6 { digits = String(frac % 10) + digits; frac /= 10 }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        self = (neg ? "-" : "") + String(whole) + (digits.isEmpty ? "" : "." + digits)
+    }
+}

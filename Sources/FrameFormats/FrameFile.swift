@@ -1,0 +1,71 @@
+import Foundation
+import TrackingCore
+
+/// The frame formats the pipeline reads.
+public enum FrameFormat: String, Sendable, CaseIterable {
+    case auto, ndjson
+    case livelinkCSV = "livelink-csv"
+    case livelinkUDP = "livelink-udp"
+
+    /// Guesses the format from the first bytes of a file or stream.
+    public static func detect<C: Collection<UInt8>>(_ head: C) -> FrameFormat? {
+        let bytes = Array(head.prefix(64))
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return .livelinkUDP }
+        if bytes.first == LiveLinkUDP.version { return .livelinkUDP }
+        var k = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
+        while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x0A || bytes[k] == 0x0D || bytes[k] == 0x09 { k += 1 }
+        guard k < bytes.count else { return nil }
+        if bytes[k] == UInt8(ascii: "{") { return .ndjson }
+        if bytes[k...].starts(with: Array("Timecode".utf8)) { return .livelinkCSV }
+        return nil
+    }
+}
+
+/// An error reading a frame file as a whole (not one bad frame inside it).
+public struct FrameFileError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Reads a whole recording into decoded items.
+public enum FrameFile {
+    public static func read(path: String, format: FrameFormat = .auto) throws(FrameFileError) -> [DecodedItem] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw FrameFileError(path: path, message: exists ? "cannot be read" : "no such file")
+        }
+        return try decode([UInt8](data), format: format, path: path)
+    }
+
+    public static func decode(_ bytes: [UInt8], format: FrameFormat, path: String = "input")
+        throws(FrameFileError) -> [DecodedItem] {
+        var fmt = format
+        if fmt == .auto {
+            guard let d = FrameFormat.detect(bytes) else {
+                throw FrameFileError(path: path, message: "cannot tell the format (expected NDJSON, a Live Link Face CSV take or a .gesichter container); use --format")
+            }
+            fmt = d
+        }
+        switch fmt {
+        case .auto:
+            return []
+        case .ndjson:
+            var d = NDJSONDecoder()
+            return d.feed(bytes) + d.finish()
+        case .livelinkCSV:
+            var d = LiveLinkCSVDecoder()
+            return d.feed(bytes) + d.finish()
+        case .livelinkUDP:
+            if bytes.first == LiveLinkUDP.version {
+                return [LiveLinkUDP.decode(bytes, index: 1)]
+            }
+            let (packets, problem) = GesichterContainer.packets(bytes)
+            if packets.isEmpty, let problem { throw FrameFileError(path: path, message: problem) }
+            var items = packets.enumerated().map { LiveLinkUDP.decode($1, index: $0 + 1) }
+            if let problem { items.append(.malformed(FrameIssue(nil, problem))) }
+            return items
+        }
+    }
+}

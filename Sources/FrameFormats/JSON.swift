@@ -1,0 +1,227 @@
+/// A small JSON value, enough for frames and events; parsed without Foundation so errors carry a column.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The member named `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    public var double: Double? { if case .number(let d) = self { return d }; return nil }
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+}
+
+/// A JSON syntax error at a byte offset (0-based) of the input.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
+    public var description: String { "column \(offset + 1): \(message)" }
+}
+
+/// Parses one JSON document from bytes.
+public struct JSONParser {
+    private let b: [UInt8]
+    private var i: Int
+    private let end: Int
+    private var depth = 0
+    private static let maxDepth = 64
+
+    public static func parse<C: Collection<UInt8>>(_ bytes: C) throws(JSONSyntaxError) -> JSONValue {
+        var p = JSONParser(Array(bytes))
+        p.skipSpace()
+        let v = try p.value()
+        p.skipSpace()
+        guard p.i == p.end else { throw p.error("unexpected text after the value") }
+        return v
+    }
+
+    private init(_ bytes: [UInt8]) { b = bytes; i = 0; end = bytes.count }
+
+    private func error(_ m: String) -> JSONSyntaxError { JSONSyntaxError(offset: i, message: m) }
+
+    private mutating func skipSpace() {
+        while i < end, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
+    }
+
+    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+        guard i < end else { throw error("unexpected end of input") }
+        switch b[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(b[i])))'")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let w = word.utf8Start
+        for k in 0..<word.utf8CodeUnitCount {
+            guard i < end, b[i] == w[k] else { throw error("expected \(word)") }
+            i += 1
+        }
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> Double {
+        let start = i
+        if b[i] == UInt8(ascii: "-") { i += 1 }
+        while i < end, (b[i] >= 0x30 && b[i] <= 0x39) || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e")
+                || b[i] == UInt8(ascii: "E") || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+        guard let d = FastFloat.parse(b, start, i) else {
+            i = start
+            throw error("malformed number")
+        }
+        return d
+    }
+
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while i < end {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: out, as: UTF8.self)
+            }
+            if c < 0x20 { throw error("control character in string") }
+            if c == UInt8(ascii: "\\") {
+                i += 1
+                guard i < end else { break }
+                switch b[i] {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard i + 4 < end, let code = UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16)
+                    else { throw error("bad \\u escape") }
+                    i += 4
+                    let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: out.append(b[i])
+                }
+                i += 1
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        defer { depth -= 1 }
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < end, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value())
+            skipSpace()
+            guard i < end else { throw error("unterminated array") }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            if b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        defer { depth -= 1 }
+        i += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if i < end, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < end, b[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let k = try string()
+            skipSpace()
+            guard i < end, b[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            i += 1
+            skipSpace()
+            members.append((k, try value()))
+            skipSpace()
+            guard i < end else { throw error("unterminated object") }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            if b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw error("expected ',' or '}'")
+        }
+    }
+}
+
+/// Fast decimal parsing of ASCII bytes, falling back to the C library for unusual spellings.
+enum FastFloat {
+    private static let pow10: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+
+    /// Parses `b[start..<end]` as a decimal number; nil if it is not one.
+    static func parse(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
+        var i = start
+        guard i < end else { return nil }
+        var negative = false
+        if b[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if b[i] == UInt8(ascii: "+") { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fracDigits = 0
+        var sawDot = false
+        var sawDigit = false
+        while i < end {
+            let c = b[i]
+            if c >= 0x30 && c <= 0x39 {
+                sawDigit = true
+                // Past 15 significant digits the fast path would round; let the C library do it.
+                guard digits < 15 else { return slow(b, start, end) }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                if mantissa != 0 { digits += 1 }
+                if sawDot { fracDigits += 1 }
+                i += 1
+            } else if c == UInt8(ascii: "."), !sawDot {
+                sawDot = true; i += 1
+            } else {
+                break
+            }
+        }
+        guard sawDigit else { return slow(b, start, end) }
+        if i != end { return slow(b, start, end) }
+        guard fracDigits < pow10.count else { return slow(b, start, end) }
+        let v = Double(mantissa) / pow10[fracDigits]
+        return negative ? -v : v
+    }
+
+    private static func slow(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
+        let s = String(decoding: b[start..<end], as: UTF8.self)
+        return Double(s)
+    }
+}

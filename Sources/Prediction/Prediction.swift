@@ -1,0 +1,1 @@
+// The Prediction module; see Package.swift for its role.

@@ -1,0 +1,1 @@
+// The Shell module; see Package.swift for its role.

@@ -1,0 +1,1 @@
+// The Speech module; see Package.swift for its role.

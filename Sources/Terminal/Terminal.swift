@@ -1,0 +1,1 @@
+// The Terminal module; see Package.swift for its role.

@@ -1,0 +1,287 @@
+/// Where a frame came from in its source, for messages: `line 12`, `row 40`, `packet 7`.
+public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
+    public enum Unit: String, Sendable { case line, row, packet }
+    public var unit: Unit
+    public var index: Int
+    public init(_ unit: Unit, _ index: Int) { self.unit = unit; self.index = index }
+    public var description: String { "\(unit.rawValue) \(index)" }
+}
+
+/// Something wrong with one piece of input, with where it was.
+public struct FrameIssue: Sendable, Equatable, CustomStringConvertible {
+    public var position: SourcePosition?
+    public var message: String
+    public init(_ position: SourcePosition?, _ message: String) { self.position = position; self.message = message }
+    public var description: String { position.map { "\($0): \(message)" } ?? message }
+}
+
+/// What a decoder yields: a frame, or a description of input it could not use.
+public enum DecodedItem: Sendable, Equatable {
+    case frame(TrackingFrame, SourcePosition?)
+    case malformed(FrameIssue)
+}
+
+/// Settings of the whole tracking pipeline.
+public struct PipelineSettings: Sendable, Equatable {
+    public var smoothing: SmoothingSettings
+    public var mapping: GazeMapping
+    public var gestures: [GestureDefinition]
+    /// Blend-shape and gaze values this far outside 0…1 are clamped (real ARKit output overshoots to about
+    /// 1.08); values further out make the frame malformed.
+    public var rangeTolerance: Float
+
+    public init(smoothing: SmoothingSettings = SmoothingSettings(), mapping: GazeMapping = GazeMapping(),
+                gestures: [GestureDefinition] = [], rangeTolerance: Float = 0.25) {
+        self.smoothing = smoothing; self.mapping = mapping; self.gestures = gestures
+        self.rangeTolerance = rangeTolerance
+    }
+}
+
+/// Counts kept by a pipeline run.
+public struct PipelineStats: Sendable, Equatable {
+    /// Usable frames, with or without a face.
+    public var frames = 0
+    /// Frames on which the tracker reported no face.
+    public var faceLost = 0
+    /// Input that could not be used (bad syntax, bad values, timestamps going backwards).
+    public var malformed = 0
+    /// Frames whose values overshot 0…1 slightly and were clamped.
+    public var clamped = 0
+    /// Recognised gestures by name.
+    public var gestures: [String: Int] = [:]
+    /// The first few problems, with their positions.
+    public var issues: [FrameIssue] = []
+    public static let maxIssues = 10
+
+    public init() {}
+
+    mutating func record(_ issue: FrameIssue) {
+        malformed += 1
+        if issues.count < Self.maxIssues { issues.append(issue) }
+    }
+}
+
+/// The whole tracking pipeline: validation, gaze mapping and smoothing, and gesture detectors.
+///
+/// It never reads a clock: all time comes from frames, so a replay runs exactly what a live session runs.
+public struct Pipeline: Sendable {
+    public let settings: PipelineSettings
+    public private(set) var stats = PipelineStats()
+    /// The smoothed gaze point after the last frame, nil with no face or no gaze.
+    public private(set) var gaze: GazePoint?
+    /// The last usable frame (values clamped), for meters.
+    public private(set) var lastFrame: TrackingFrame?
+    public private(set) var facePresent = false
+    /// Maps a smoothed gaze point to the id of the target under it, for dwell; set by whoever owns the screen.
+    public var targetResolver: (@Sendable (GazePoint) -> String?)?
+
+    private var filter: GazeFilter
+    private var detectors: [Detector]
+    private var history: [(t: Double, gaze: GazePoint)] = []
+    private var historyIndex = 0
+    private static let historyCapacity = 256
+
+    enum Machine: Sendable {
+        case threshold(ThresholdDetector)
+        case blinks(BlinkCountDetector)
+        case dwell(DwellDetector)
+    }
+
+    struct Detector: Sendable {
+        var definition: GestureDefinition
+        var machine: Machine
+        var onsetGaze: GazePoint?
+        var hadOnset = false
+    }
+
+    public init(_ settings: PipelineSettings) {
+        self.settings = settings
+        filter = GazeFilter(settings.smoothing)
+        detectors = settings.gestures.map { def in
+            let m: Machine
+            switch def.kind {
+            case .threshold(let s): m = .threshold(ThresholdDetector(s))
+            case .blinkCount(let s): m = .blinks(BlinkCountDetector(s))
+            case .dwell(let s): m = .dwell(DwellDetector(s))
+            }
+            return Detector(definition: def, machine: m)
+        }
+        history.reserveCapacity(Self.historyCapacity)
+    }
+
+    /// Progress 0…1 of each gesture under way, by name (only those above zero).
+    public var progress: [(name: String, progress: Double)] {
+        detectors.compactMap { d in
+            let p: Double
+            switch d.machine {
+            case .threshold(let m): p = m.progress
+            case .blinks(let m): p = m.progress
+            case .dwell(let m): p = m.progress
+            }
+            return p > 0 ? (d.definition.name, p) : nil
+        }
+    }
+
+    /// The target a dwell gesture is filling on, if any.
+    public var dwellTarget: String? {
+        for d in detectors { if case .dwell(let m) = d.machine, m.progress > 0 { return m.target } }
+        return nil
+    }
+
+    /// Feeds one decoded item; returns the gestures it completes.
+    public mutating func step(_ item: DecodedItem) -> [GestureEvent] {
+        switch item {
+        case .malformed(let issue):
+            stats.record(issue)
+            return []
+        case .frame(let raw, let pos):
+            guard let frame = validate(raw, pos) else { return [] }
+            return process(frame)
+        }
+    }
+
+    /// Feeds one frame known to be well formed except for its values, which are still checked.
+    public mutating func step(_ frame: TrackingFrame) -> [GestureEvent] { step(.frame(frame, nil)) }
+
+    private mutating func validate(_ f: TrackingFrame, _ pos: SourcePosition?) -> TrackingFrame? {
+        guard f.t.isFinite else {
+            stats.record(FrameIssue(pos, "timestamp is not a finite number")); return nil
+        }
+        if let last = lastFrame, f.t < last.t {
+            stats.record(FrameIssue(pos, "timestamp goes backwards (\(f.t) after \(last.t))")); return nil
+        }
+        guard f.face else { return f }
+        var out = f
+        var clamped = false
+        let tol = settings.rangeTolerance
+        for i in 0..<BlendShape.count {
+            let v = f.blend.values[i]
+            guard v.isFinite else {
+                stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) is not a finite number")); return nil
+            }
+            if v < 0 || v > 1 {
+                guard v >= -tol && v <= 1 + tol else {
+                    stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) = \(v) is outside 0…1")); return nil
+                }
+                out.blend[BlendShape.allCases[i]] = min(1, max(0, v))
+                clamped = true
+            }
+        }
+        if let g = f.gaze {
+            guard g.x.isFinite, g.y.isFinite else {
+                stats.record(FrameIssue(pos, "gaze is not a finite point")); return nil
+            }
+            let t = Double(tol)
+            guard g.x >= -t, g.x <= 1 + t, g.y >= -t, g.y <= 1 + t else {
+                stats.record(FrameIssue(pos, "gaze (\(g.x), \(g.y)) is outside 0…1")); return nil
+            }
+            out.gaze = GazePoint(x: min(1, max(0, g.x)), y: min(1, max(0, g.y)))
+        }
+        if let e = f.eyes, ![e.leftYaw, e.leftPitch, e.rightYaw, e.rightPitch].allSatisfy(\.isFinite) {
+            stats.record(FrameIssue(pos, "eye angles are not finite numbers")); return nil
+        }
+        if let h = f.head, ![h.yaw, h.pitch, h.roll].allSatisfy(\.isFinite) {
+            stats.record(FrameIssue(pos, "head angles are not finite numbers")); return nil
+        }
+        if clamped { stats.clamped += 1 }
+        return out
+    }
+
+    private mutating func process(_ frame: TrackingFrame) -> [GestureEvent] {
+        stats.frames += 1
+        lastFrame = frame
+        guard frame.face else {
+            stats.faceLost += 1
+            if facePresent { resetAll() }
+            facePresent = false
+            return []
+        }
+        facePresent = true
+        let t = frame.t
+        if let raw = settings.mapping.point(for: frame) {
+            let g = filter.step(raw, at: t)
+            gaze = g
+            remember(t: t, gaze: g)
+        } else {
+            gaze = nil
+        }
+        var target: String?
+        if let g = gaze, let resolve = targetResolver { target = resolve(g) }
+
+        var events: [GestureEvent] = []
+        for i in detectors.indices {
+            var d = detectors[i]
+            var onset: Double?
+            var dwellTarget: String?
+            switch d.machine {
+            case .threshold(var m):
+                onset = m.step(frame.blend, at: t); d.machine = .threshold(m)
+                noteOnset(&d, m.onset)
+            case .blinks(var m):
+                onset = m.step(frame.blend, at: t); d.machine = .blinks(m)
+                noteOnset(&d, m.onset)
+            case .dwell(var m):
+                dwellTarget = m.step(target: target, at: t); d.machine = .dwell(m)
+                if dwellTarget != nil { onset = m.onset }
+            }
+            if let o = onset {
+                let g = d.onsetGaze ?? gazeAt(o - d.definition.lookback)
+                events.append(GestureEvent(name: d.definition.name, t: t, onset: o, gaze: g, target: dwellTarget))
+                stats.gestures[d.definition.name, default: 0] += 1
+                d.onsetGaze = nil
+                d.hadOnset = false
+            }
+            detectors[i] = d
+        }
+        return events
+    }
+
+    private func noteOnset(_ d: inout Detector, _ onset: Double?) {
+        if let o = onset {
+            if !d.hadOnset { d.onsetGaze = gazeAt(o - d.definition.lookback); d.hadOnset = true }
+        } else {
+            d.hadOnset = false
+            d.onsetGaze = nil
+        }
+    }
+
+    private mutating func remember(t: Double, gaze: GazePoint) {
+        if history.count < Self.historyCapacity {
+            history.append((t, gaze))
+        } else {
+            history[historyIndex] = (t, gaze)
+            historyIndex = (historyIndex + 1) % Self.historyCapacity
+        }
+    }
+
+    /// The newest remembered gaze at or before `t` (the oldest one if the history is shorter).
+    private func gazeAt(_ t: Double) -> GazePoint? {
+        guard !history.isEmpty else { return gaze }
+        let n = history.count
+        var best: GazePoint?
+        for k in 0..<n {
+            // Walk from newest to oldest.
+            let idx = (historyIndex - 1 - k + 2 * n) % n
+            let e = history[n < Self.historyCapacity ? n - 1 - k : idx]
+            best = e.gaze
+            if e.t <= t { return e.gaze }
+        }
+        return best
+    }
+
+    private mutating func resetAll() {
+        filter.reset()
+        gaze = nil
+        history.removeAll(keepingCapacity: true)
+        historyIndex = 0
+        for i in detectors.indices {
+            switch detectors[i].machine {
+            case .threshold(var m): m.reset(); detectors[i].machine = .threshold(m)
+            case .blinks(var m): m.reset(); detectors[i].machine = .blinks(m)
+            case .dwell(var m): m.reset(); detectors[i].machine = .dwell(m)
+            }
+            detectors[i].onsetGaze = nil
+            detectors[i].hadOnset = false
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// The Transport module; see Package.swift for its role.

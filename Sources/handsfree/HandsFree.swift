@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct HandsFree: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handsfree",
+        abstract: "A hands-free shell driven by face gestures, gaze and voice.",
+        subcommands: []
+    )
+}
