@@ -1,1 +1,0 @@
-// The Config module; see Package.swift for its role.

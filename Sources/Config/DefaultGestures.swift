@@ -1,0 +1,123 @@
+extension GestureConfig {
+    /// The text of `config/gestures.toml`, built in so the shell runs without a config folder.
+    /// A test keeps the two identical.
+    public static let defaultText = #"""
+# HandsFree Shell gesture definitions.
+#
+# Each [gesture.NAME] table is one detector; keymaps (keymaps/*.toml) bind these names to actions.
+# Kinds:
+#   threshold   a blend-shape value pressed past `press`, released below `release` (hysteresis, so a value
+#               hovering near a threshold cannot chatter), held `hold_ms`; `max_hold_ms` makes it fire on
+#               release and only for short holds (a wink). `guard` conditions must hold for the whole
+#               performance. `refractory_ms` is a quiet time after firing.
+#   blink-count `count` blinks of the `eye` (left, right, both) within `window_ms`.
+#   dwell       gaze resting on one on-screen target for `dwell_ms`, forgiving glances away shorter than
+#               `grace_ms`.
+# Every gesture fires once per performance and never while the face is lost.
+# Check a file with `handsfree check FILE`; override one value for a run with
+# `--set gesture.activate.press=0.55`.
+
+[smoothing]
+filter = "one-euro"        # moving-average | low-pass | one-euro | none
+window = 15                # moving-average window, frames
+alpha = 0.3                # low-pass weight of the newest sample
+min_cutoff = 1.0           # one-euro minimum cutoff, Hz
+beta = 0.007               # one-euro speed coefficient
+d_cutoff = 1.0             # one-euro derivative cutoff, Hz
+
+[gaze]
+# Trackers that send eye angles instead of a point (Live Link Face) map through these ranges (radians).
+yaw_range = [-0.35, 0.35]
+pitch_range = [0.25, -0.25]
+head_yaw_gain = 1.0
+head_pitch_gain = 1.0
+# A gesture acts on the gaze from this long before it began: the gaze drifts as the eyes close.
+lookback_ms = 100
+
+[gesture.activate]
+description = "open the jaw"
+shape = "jawOpen"
+press = 0.5
+release = 0.3
+hold_ms = 300
+refractory_ms = 300
+
+[gesture.back]
+description = "close the right eye (left eye open)"
+shape = "eyeBlinkRight"
+press = 0.6
+release = 0.4
+hold_ms = 400
+refractory_ms = 300
+guard = ["eyeBlinkLeft <= 0.3"]   # a full blink of both eyes is never a back
+
+[gesture.commit]
+description = "stick the tongue out"
+shape = "tongueOut"
+press = 0.5
+release = 0.3
+hold_ms = 200
+refractory_ms = 300
+
+[gesture.confirm]
+description = "smile and hold for 2 seconds"
+shapes = ["mouthSmileLeft", "mouthSmileRight"]
+combine = "min"
+press = 0.5
+release = 0.3
+hold_ms = 2000
+refractory_ms = 500
+
+[gesture.scroll]
+description = "smile with the left side of the mouth"
+shape = "mouthSmileLeft"
+press = 0.5
+release = 0.3
+hold_ms = 250
+refractory_ms = 250
+guard = ["mouthSmileRight <= 0.3"]
+
+[gesture.wink_left]
+description = "a short wink of the left eye"
+shape = "eyeBlinkLeft"
+press = 0.6
+release = 0.4
+hold_ms = 80
+max_hold_ms = 350
+refractory_ms = 200
+guard = ["eyeBlinkRight <= 0.3"]
+
+[gesture.wink_right]
+description = "a short wink of the right eye"
+shape = "eyeBlinkRight"
+press = 0.6
+release = 0.4
+hold_ms = 80
+max_hold_ms = 350
+refractory_ms = 200
+guard = ["eyeBlinkLeft <= 0.3"]
+
+[gesture.brow_raise]
+description = "raise the eyebrows and hold"
+shape = "browInnerUp"
+press = 0.6
+release = 0.35
+hold_ms = 500
+refractory_ms = 500
+
+[gesture.double_blink]
+description = "blink both eyes twice quickly"
+kind = "blink-count"
+eye = "both"
+count = 2
+window_ms = 700
+max_blink_ms = 400
+
+[gesture.dwell]
+description = "rest the gaze on a target"
+kind = "dwell"
+dwell_ms = 1000
+grace_ms = 150
+refractory_ms = 500
+"""#
+}

@@ -1,0 +1,253 @@
+import TrackingCore
+
+/// The tracking settings of a config file: smoothing, gaze mapping and gesture definitions.
+public enum GestureConfig {
+    /// The keys a `[gesture.NAME]` table may hold.
+    public static let gestureKeys = ["kind", "shape", "shapes", "combine", "press", "release", "hold_ms",
+                                     "max_hold_ms", "refractory_ms", "guard", "lookback_ms", "eye", "count",
+                                     "window_ms", "max_blink_ms", "other_eye_below", "dwell_ms", "grace_ms",
+                                     "description"]
+    public static let kinds = ["threshold", "blink-count", "dwell"]
+
+    /// Loads settings from TOML text; any mistake is an error naming its line.
+    public static func parse(_ text: String, file: String, overrides: [String] = []) throws(ConfigError)
+        -> PipelineSettings {
+        let doc = try TOMLDocument(text: text, file: file)
+        var root = doc.root
+        for o in overrides { try apply(override: o, to: &root) }
+        return try settings(from: root, doc: doc)
+    }
+
+    /// The built-in settings (the same text as `config/gestures.toml`).
+    public static func defaults() -> PipelineSettings {
+        // The built-in text is checked by a test, so this cannot fail at run time.
+        (try? parse(defaultText, file: "built-in gestures.toml")) ?? PipelineSettings()
+    }
+
+    /// Applies `gesture.activate.press=0.55` to a parsed tree (numbers, booleans, or strings).
+    static func apply(override: String, to root: inout [String: TOMLNode]) throws(ConfigError) {
+        let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
+            throw ConfigError(file: "--set", line: nil, "\"\(override)\" is not KEY=VALUE (e.g. gesture.activate.press=0.55)")
+        }
+        let path = TOMLDocument.splitKey(parts[0])
+        let raw = parts[1].trimmingCharacters(in: " ")
+        let value: TOMLNode
+        if let d = Double(raw) { value = .number(d) }
+        else if raw == "true" || raw == "false" { value = .bool(raw == "true") }
+        else { value = .string(raw.trimmingCharacters(in: "\"")) }
+        func set(_ t: inout [String: TOMLNode], _ p: ArraySlice<String>) throws(ConfigError) {
+            guard let k = p.first else { return }
+            if p.count == 1 { t[k] = value; return }
+            guard case .table(var sub)? = t[k] else {
+                throw ConfigError(file: "--set", line: nil,
+                                  "\"\(parts[0])\": no table \"\(k)\" (known: \(t.keys.sorted().joined(separator: ", ")))")
+            }
+            try set(&sub, p.dropFirst())
+            t[k] = .table(sub)
+        }
+        try set(&root, path[...])
+    }
+
+    static func settings(from root: [String: TOMLNode], doc: TOMLDocument) throws(ConfigError) -> PipelineSettings {
+        var s = PipelineSettings()
+        for key in root.keys where !["smoothing", "gaze", "gesture", "tolerance"].contains(key) {
+            throw doc.error([key], "unknown section \"\(key)\" (known: smoothing, gaze, gesture, tolerance)")
+        }
+        if let t = root["tolerance"] {
+            guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], "tolerance must be a number 0…1") }
+            s.rangeTolerance = Float(d)
+        }
+        if let sm = root["smoothing"] {
+            let r = Reader(doc: doc, path: ["smoothing"], node: sm)
+            try r.only(["filter", "window", "alpha", "min_cutoff", "beta", "d_cutoff"])
+            if let f = try r.string("filter") {
+                guard let k = SmoothingKind(rawValue: f) else {
+                    throw r.error("filter", "unknown filter \"\(f)\" (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                s.smoothing.kind = k
+            }
+            if let w = try r.number("window", 1...600) { s.smoothing.window = Int(w) }
+            if let a = try r.number("alpha", 0...1) { s.smoothing.alpha = a }
+            if let v = try r.number("min_cutoff", 0.0001...1000) { s.smoothing.minCutoff = v }
+            if let v = try r.number("beta", 0...1000) { s.smoothing.beta = v }
+            if let v = try r.number("d_cutoff", 0.0001...1000) { s.smoothing.dCutoff = v }
+        }
+        var lookbackDefault = 0.1
+        if let g = root["gaze"] {
+            let r = Reader(doc: doc, path: ["gaze"], node: g)
+            try r.only(["yaw_range", "pitch_range", "head_yaw_gain", "head_pitch_gain", "lookback_ms"])
+            if let v = try r.pair("yaw_range") { s.mapping.yawRange = .init(v.0, v.1) }
+            if let v = try r.pair("pitch_range") { s.mapping.pitchRange = .init(v.0, v.1) }
+            if let v = try r.number("head_yaw_gain", -100...100) { s.mapping.headYawGain = v }
+            if let v = try r.number("head_pitch_gain", -100...100) { s.mapping.headPitchGain = v }
+            if let v = try r.number("lookback_ms", 0...5000) { lookbackDefault = v / 1000 }
+        }
+        if let gs = root["gesture"] {
+            guard let table = gs.table else { throw doc.error(["gesture"], "\"gesture\" must be a table of [gesture.NAME] tables") }
+            for name in table.keys.sorted(by: { (doc.line(["gesture", $0]) ?? 0) < (doc.line(["gesture", $1]) ?? 0) }) {
+                guard let node = table[name] else { continue }
+                s.gestures.append(try gesture(name, node, doc: doc, lookback: lookbackDefault))
+            }
+        }
+        return s
+    }
+
+    static func gesture(_ name: String, _ node: TOMLNode, doc: TOMLDocument, lookback: Double) throws(ConfigError)
+        -> GestureDefinition {
+        let r = Reader(doc: doc, path: ["gesture", name], node: node)
+        guard node.table != nil else { throw doc.error(["gesture", name], "gesture \"\(name)\" must be a table") }
+        try r.only(gestureKeys)
+        let kindName = try r.string("kind") ?? "threshold"
+        let look = try r.number("lookback_ms", 0...5000).map { $0 / 1000 } ?? lookback
+        let refractory = try r.number("refractory_ms", 0...60000).map { $0 / 1000 }
+        switch kindName {
+        case "threshold":
+            let signal = try r.signal()
+            guard let press = try r.number("press", 0...1) else { throw r.error("press", "gesture \"\(name)\" needs press = 0…1") }
+            let release = try r.number("release", 0...1) ?? max(0, press - 0.2)
+            guard release < press else {
+                throw r.error("release", "release (\(release)) must be lower than press (\(press)) so the gesture cannot chatter")
+            }
+            let hold = (try r.number("hold_ms", 0...60000) ?? 0) / 1000
+            let maxHold = try r.number("max_hold_ms", 0...60000).map { $0 / 1000 }
+            if let m = maxHold, m < hold { throw r.error("max_hold_ms", "max_hold_ms must not be below hold_ms") }
+            let guards = try r.guards()
+            let spec = ThresholdSpec(signal: signal, press: Float(press), release: Float(release), hold: hold,
+                                     maxHold: maxHold, refractory: refractory ?? 0.3, guards: guards)
+            return GestureDefinition(name: name, kind: .threshold(spec), lookback: look)
+        case "blink-count":
+            let eyeName = try r.string("eye") ?? "both"
+            guard let eye = BlinkEye(rawValue: eyeName) else {
+                throw r.error("eye", "unknown eye \"\(eyeName)\" (known: left, right, both)")
+            }
+            guard let count = try r.number("count", 1...10) else { throw r.error("count", "blink-count needs count = 1…10") }
+            let window = (try r.number("window_ms", 50...10000) ?? 1000) / 1000
+            var spec = BlinkCountSpec(eye: eye, count: Int(count), window: window)
+            if let p = try r.number("press", 0...1) { spec.press = Float(p) }
+            if let p = try r.number("release", 0...1) { spec.release = Float(p) }
+            guard spec.release < spec.press else { throw r.error("release", "release must be lower than press") }
+            if let m = try r.number("max_blink_ms", 10...5000) { spec.maxBlink = m / 1000 }
+            if let o = try r.number("other_eye_below", 0...1) { spec.otherEyeOpenBelow = Float(o) }
+            if let refractory { spec.refractory = refractory }
+            return GestureDefinition(name: name, kind: .blinkCount(spec), lookback: look)
+        case "dwell":
+            var spec = DwellSpec()
+            if let d = try r.number("dwell_ms", 50...60000) { spec.dwell = d / 1000 }
+            if let g = try r.number("grace_ms", 0...5000) { spec.grace = g / 1000 }
+            if let refractory { spec.refractory = refractory }
+            return GestureDefinition(name: name, kind: .dwell(spec), lookback: look)
+        default:
+            throw r.error("kind", "unknown kind \"\(kindName)\" (known: \(kinds.joined(separator: ", ")))")
+        }
+    }
+
+    /// Typed access to one table with errors that name the key's line.
+    struct Reader {
+        let doc: TOMLDocument
+        let path: [String]
+        let node: TOMLNode
+
+        var table: [String: TOMLNode] { node.table ?? [:] }
+
+        func error(_ key: String, _ m: String) -> ConfigError { doc.error(path + [key], m) }
+
+        func only(_ allowed: [String]) throws(ConfigError) {
+            for k in table.keys.sorted() where !allowed.contains(k) {
+                throw error(k, "unknown key \"\(k)\" in [\(path.joined(separator: "."))] (known: \(allowed.joined(separator: ", ")))")
+            }
+        }
+
+        func string(_ k: String) throws(ConfigError) -> String? {
+            guard let v = table[k] else { return nil }
+            guard let s = v.string else { throw error(k, "\(k) must be a string, not \(v.kindName)") }
+            return s
+        }
+
+        func number(_ k: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+            guard let v = table[k] else { return nil }
+            guard let d = v.number else { throw error(k, "\(k) must be a number, not \(v.kindName)") }
+            guard range.contains(d) else {
+                throw error(k, "\(k) = \(d) is out of range (\(range.lowerBound)…\(range.upperBound))")
+            }
+            return d
+        }
+
+        func pair(_ k: String) throws(ConfigError) -> (Double, Double)? {
+            guard let v = table[k] else { return nil }
+            guard let a = v.array, a.count == 2, let x = a[0].number, let y = a[1].number, x != y else {
+                throw error(k, "\(k) must be [from, to] with two different numbers (radians)")
+            }
+            return (x, y)
+        }
+
+        func shape(_ name: String, key: String) throws(ConfigError) -> BlendShape {
+            guard let s = BlendShape(name: name) else {
+                throw error(key, "unknown blend shape \"\(name)\" (known: \(BlendShape.allNames.joined(separator: ", ")))")
+            }
+            return s
+        }
+
+        func signal() throws(ConfigError) -> ShapeSignal {
+            let combineName = try string("combine") ?? "min"
+            guard let combine = Combine(rawValue: combineName) else {
+                throw error("combine", "unknown combine \"\(combineName)\" (known: min, max, mean)")
+            }
+            if let one = try string("shape") { return ShapeSignal([try shape(one, key: "shape")], combine: combine) }
+            if let many = table["shapes"] {
+                guard let arr = many.array, !arr.isEmpty else { throw error("shapes", "shapes must be a non-empty array of names") }
+                var shapes: [BlendShape] = []
+                for a in arr {
+                    guard let n = a.string else { throw error("shapes", "shapes must hold names") }
+                    shapes.append(try shape(n, key: "shapes"))
+                }
+                return ShapeSignal(shapes, combine: combine)
+            }
+            throw error("shape", "gesture \"\(path.last ?? "")\" needs shape = \"jawOpen\" or shapes = [...]")
+        }
+
+        /// Parses `guard = ["eyeBlinkLeft <= 0.3", ...]`.
+        func guards() throws(ConfigError) -> [GuardCondition] {
+            guard let g = table["guard"] else { return [] }
+            let items: [TOMLNode] = g.array ?? [g]
+            var out: [GuardCondition] = []
+            for item in items {
+                guard let text = item.string else { throw error("guard", "guard must be a string like \"eyeBlinkLeft <= 0.3\"") }
+                out.append(try GestureConfig.guardCondition(text, onError: { m in error("guard", m) }))
+            }
+            return out
+        }
+    }
+
+    /// Parses `shape[+shape…] OP value`, e.g. `eyeBlinkLeft <= 0.3`.
+    static func guardCondition(_ text: String, onError: (String) -> ConfigError) throws(ConfigError) -> GuardCondition {
+        for op in [Comparison.ge, .le, .gt, .lt] {
+            guard let r = text.range(of: op.rawValue) else { continue }
+            let lhs = text[..<r.lowerBound].trimmingCharacters(in: " ")
+            let rhs = text[r.upperBound...].trimmingCharacters(in: " ")
+            guard let v = Float(rhs), v >= 0, v <= 1 else { throw onError("guard \"\(text)\": \(rhs) is not a number 0…1") }
+            var shapes: [BlendShape] = []
+            for name in lhs.split(separator: "+") {
+                let n = name.trimmingCharacters(in: " ")
+                guard let s = BlendShape(name: n) else {
+                    throw onError("guard \"\(text)\": unknown blend shape \"\(n)\" (known: \(BlendShape.allNames.joined(separator: ", ")))")
+                }
+                shapes.append(s)
+            }
+            return GuardCondition(ShapeSignal(shapes, combine: .mean), op, v)
+        }
+        throw onError("guard \"\(text)\" needs a comparison (>=, <=, >, <)")
+    }
+}
+
+extension String {
+    func range(of needle: String) -> Range<String.Index>? {
+        guard !needle.isEmpty else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}
