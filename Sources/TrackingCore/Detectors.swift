@@ -9,7 +9,9 @@ public struct ThresholdDetector: Sendable {
         /// The value must drop below `release` first (after a firing, a void, or a reset).
         case waitRelease
         case idle
-        case holding(onset: Double)
+        /// A performance under way since `onset`; `since` is when the value last rose to `press` (nil while it
+        /// sits between `release` and `press`).
+        case holding(onset: Double, since: Double?)
     }
 
     private(set) var state: State = .waitRelease
@@ -18,7 +20,7 @@ public struct ThresholdDetector: Sendable {
     public private(set) var progress: Double = 0
     /// Onset of the performance under way, if any.
     public var onset: Double? {
-        if case .holding(let o) = state { return o }
+        if case .holding(let o, _) = state { return o }
         return nil
     }
 
@@ -41,18 +43,15 @@ public struct ThresholdDetector: Sendable {
         case .idle:
             progress = 0
             guard v >= spec.press, t >= refractoryUntil else { return nil }
-            guard spec.guards.allSatisfy({ $0.holds(b) }) else {
+            let ok = spec.guards.allSatisfy { $0.holds(b) }
+            if !ok && spec.maxHold != nil {
+                // A short gesture (a wink) whose guard fails at once is something else (a blink): void it.
                 state = .waitRelease
                 return nil
             }
-            state = .holding(onset: t)
-            return checkHold(onset: t, at: t)
-        case .holding(let onset):
-            if !spec.guards.allSatisfy({ $0.holds(b) }) {
-                state = .waitRelease
-                progress = 0
-                return nil
-            }
+            state = .holding(onset: t, since: ok ? t : nil)
+            return ok ? checkHold(onset: t, since: t, at: t) : nil
+        case .holding(let onset, let since):
             if v < spec.release {
                 state = .idle
                 progress = 0
@@ -62,17 +61,28 @@ public struct ThresholdDetector: Sendable {
                 }
                 return nil
             }
-            if let maxHold = spec.maxHold, t - onset > maxHold {
+            let ok = spec.guards.allSatisfy { $0.holds(b) }
+            if let maxHold = spec.maxHold, !ok || t - onset > maxHold {
                 state = .waitRelease
                 progress = 0
                 return nil
             }
-            return checkHold(onset: onset, at: t)
+            // The hold counts only while the value is at or above `press` and every guard holds: speech moves
+            // the jaw through the band between the thresholds for long stretches, a deliberate gesture holds it
+            // open; and a full blink, with both eyes closed, never accumulates time towards a right-eye back.
+            guard v >= spec.press, ok else {
+                state = .holding(onset: onset, since: nil)
+                progress = 0
+                return nil
+            }
+            let s = since ?? t
+            state = .holding(onset: onset, since: s)
+            return checkHold(onset: onset, since: s, at: t)
         }
     }
 
-    private mutating func checkHold(onset: Double, at t: Double) -> Double? {
-        let held = t - onset
+    private mutating func checkHold(onset: Double, since: Double, at t: Double) -> Double? {
+        let held = t - since
         progress = spec.hold > 0 ? min(1, held / spec.hold) : 1
         // Gestures with a maximum hold fire on release, not here.
         guard spec.maxHold == nil, held >= spec.hold else { return nil }

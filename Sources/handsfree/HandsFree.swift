@@ -5,6 +5,8 @@ struct HandsFree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handsfree",
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
-        subcommands: []
+        subcommands: [
+            Replay.self, Record.self, Check.self, Bench.self,
+        ]
     )
 }

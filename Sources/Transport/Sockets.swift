@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FrameFormats
+import TrackingCore
+
+/// Small wrappers over POSIX sockets for loopback (or explicitly chosen) addresses.
+enum Socket {
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// Creates a socket bound to `addr` (IPv4 or IPv6), non-blocking.
+    static func bound(_ addr: ListenAddress) throws(TransportError) -> Int32 {
+        let isV6 = addr.host.contains(":")
+        let type = addr.proto == .udp ? Int32(SOCK_DGRAM.rawValue) : Int32(SOCK_STREAM.rawValue)
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, type, 0)
+        guard fd >= 0 else { throw TransportError("\(addr): cannot create a socket: \(errnoText())") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var rc: Int32
+        if isV6 {
+            var sa = sockaddr_in6()
+            sa.sin6_family = sa_family_t(AF_INET6)
+            sa.sin6_port = addr.port.bigEndian
+            guard inet_pton(AF_INET6, addr.host, &sa.sin6_addr) == 1 else {
+                close(fd); throw TransportError("\(addr): \"\(addr.host)\" is not an IP address")
+            }
+            rc = withUnsafePointer(to: &sa) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var sa = sockaddr_in()
+            sa.sin_family = sa_family_t(AF_INET)
+            sa.sin_port = addr.port.bigEndian
+            guard inet_pton(AF_INET, addr.host, &sa.sin_addr) == 1 else {
+                close(fd); throw TransportError("\(addr): \"\(addr.host)\" is not an IP address")
+            }
+            rc = withUnsafePointer(to: &sa) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard rc == 0 else {
+            let e = errnoText()
+            close(fd)
+            throw TransportError("\(addr): cannot listen: \(e)")
+        }
+        if addr.proto == .tcp, listen(fd, 8) != 0 {
+            let e = errnoText()
+            close(fd)
+            throw TransportError("\(addr): cannot listen: \(e)")
+        }
+        setNonBlocking(fd)
+        return fd
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// The port a socket is bound to (for port 0 in tests).
+    static func localPort(_ fd: Int32) -> UInt16 {
+        var ss = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &ss) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        guard rc == 0 else { return 0 }
+        if Int32(ss.ss_family) == AF_INET6 {
+            return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
+        }
+        return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } }
+    }
+}
+
+/// Decodes what arrives on one live connection or datagram stream, detecting the format from the first bytes.
+struct StreamDecoder {
+    enum Mode { case unknown, ndjson(NDJSONDecoder), lengthPrefixed }
+    var mode: Mode = .unknown
+    var pending: [UInt8] = []
+    var packetIndex = 0
+
+    /// Live Link Face packets over TCP are framed as in the `.gesichter` container: u32be length, payload.
+    mutating func feed(_ bytes: [UInt8]) -> [DecodedItem] {
+        if case .unknown = mode {
+            pending += bytes
+            guard let first = pending.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return [] }
+            if first == UInt8(ascii: "{") {
+                var d = NDJSONDecoder()
+                let out = d.feed(pending)
+                mode = .ndjson(d)
+                pending = []
+                return out
+            }
+            mode = .lengthPrefixed
+            let b = pending
+            pending = []
+            return feed(b)
+        }
+        switch mode {
+        case .ndjson(var d):
+            let out = d.feed(bytes)
+            mode = .ndjson(d)
+            return out
+        case .lengthPrefixed:
+            pending += bytes
+            var out: [DecodedItem] = []
+            var i = 0
+            while pending.count - i >= 4 {
+                let len = Int(pending[i]) << 24 | Int(pending[i + 1]) << 16 | Int(pending[i + 2]) << 8 | Int(pending[i + 3])
+                guard len <= 1 << 16 else {
+                    packetIndex += 1
+                    out.append(.malformed(FrameIssue(SourcePosition(.packet, packetIndex),
+                                                     "packet length \(len) is too large; dropping the connection's buffer")))
+                    pending = []
+                    return out
+                }
+                guard pending.count - i - 4 >= len else { break }
+                packetIndex += 1
+                out.append(LiveLinkUDP.decode(pending[(i + 4)..<(i + 4 + len)], index: packetIndex))
+                i += 4 + len
+            }
+            pending.removeFirst(i)
+            return out
+        case .unknown:
+            return []
+        }
+    }
+
+    mutating func finish() -> [DecodedItem] {
+        switch mode {
+        case .ndjson(var d):
+            let out = d.finish()
+            mode = .ndjson(d)
+            return out
+        case .lengthPrefixed where !pending.isEmpty:
+            packetIndex += 1
+            pending = []
+            return [.malformed(FrameIssue(SourcePosition(.packet, packetIndex), "connection closed inside a packet"))]
+        default:
+            return []
+        }
+    }
+}

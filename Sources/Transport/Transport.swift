@@ -1,1 +1,0 @@
-// The Transport module; see Package.swift for its role.

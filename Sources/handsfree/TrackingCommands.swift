@@ -1,0 +1,174 @@
+import ArgumentParser
+import Config
+import FrameFormats
+import Foundation
+import TrackingCore
+import Transport
+
+/// Options shared by the commands that run the tracking pipeline.
+struct PipelineOptions: ParsableArguments {
+    @Option(name: .long, help: "Gesture config file (default: config/gestures.toml, else built in).")
+    var config: String?
+
+    @Option(name: .customLong("set"), help: "Override one value for this run, e.g. gesture.activate.press=0.55.")
+    var overrides: [String] = []
+
+    /// The pipeline settings, or a `file:line:` error.
+    func settings() throws -> PipelineSettings {
+        try loadGestureSettings(path: config, overrides: overrides)
+    }
+}
+
+/// Loads gesture settings from a file, the project's config folder, or the built-in text.
+func loadGestureSettings(path: String?, overrides: [String]) throws -> PipelineSettings {
+    var file = path
+    if file == nil {
+        let p = ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
+        if FileManager.default.fileExists(atPath: p) { file = p }
+    }
+    guard let file else {
+        return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+        throw ValidationError("\(file): cannot be read")
+    }
+    return try GestureConfig.parse(String(decoding: data, as: UTF8.self), file: file, overrides: overrides)
+}
+
+/// Prints the first few problems of a run to standard error, then a count of the rest.
+func reportIssues(_ stats: PipelineStats, source: String) {
+    for issue in stats.issues { FileHandle.standardError.write(Data("\(source): \(issue)\n".utf8)) }
+    if stats.malformed > stats.issues.count {
+        FileHandle.standardError.write(Data("\(source): … and \(stats.malformed - stats.issues.count) more problems\n".utf8))
+    }
+}
+
+enum EventJSON {
+    static func gesture(_ e: GestureEvent) -> String {
+        var s = "{\"t\": \(NDJSONEncoder.fmt(e.t, 3)), \"gesture\": \"\(e.name)\""
+        if let g = e.gaze { s += ", \"gaze\": [\(NDJSONEncoder.fmt(g.x, 3)), \(NDJSONEncoder.fmt(g.y, 3))]" }
+        if let target = e.target { s += ", \"target\": \"\(target)\"" }
+        return s + "}"
+    }
+
+    static func summary(_ s: PipelineStats, gestureNames: [String]) -> String {
+        let counts = gestureNames.map { "\"\($0)\": \(s.gestures[$0, default: 0])" }.joined(separator: ", ")
+        return "{\"summary\": {\"frames\": \(s.frames), \"faceLost\": \(s.faceLost), \"malformed\": \(s.malformed), \"gestures\": {\(counts)}}}"
+    }
+}
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a recording through the tracking pipeline.",
+        discussion: "Formats: native NDJSON, Live Link Face CSV takes, .gesichter containers of Live Link Face UDP packets.")
+
+    @Argument(help: "The recording.") var file: String
+    @Option(help: "auto, ndjson, livelink-csv or livelink-udp.") var format: String = "auto"
+    @Flag(help: "Print one JSON line per recognised gesture, then a summary line.") var events = false
+    @Option(help: "Replay speed factor (1 = real time).") var speed: Double?
+    @Flag(help: "Replay as fast as possible.") var fast = false
+    @OptionGroup var pipeline: PipelineOptions
+
+    func validate() throws {
+        guard FrameFormat(rawValue: format) != nil else {
+            throw ValidationError("unknown format \"\(format)\" (known: \(FrameFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let s = speed, !(s > 0) { throw ValidationError("--speed must be above 0") }
+        if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
+    }
+
+    func run() throws {
+        let settings = try pipeline.settings()
+        let items = try FrameFile.read(path: file, format: FrameFormat(rawValue: format) ?? .auto)
+        var p = Pipeline(settings)
+        let pace: ReplayPace = fast ? .fast : speed.map { .speed($0) } ?? .realTime
+        let out = FileHandle.standardOutput
+        Transport.replay(items, pace: pace) { item in
+            for e in p.step(item) {
+                let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
+                out.write(Data((line + "\n").utf8))
+            }
+            return true
+        }
+        reportIssues(p.stats, source: file)
+        let names = settings.gestures.map(\.name)
+        if events {
+            print(EventJSON.summary(p.stats, gestureNames: names))
+        } else {
+            let g = names.map { "\($0) \(p.stats.gestures[$0, default: 0])" }.joined(separator: ", ")
+            print("\(p.stats.frames) frames, \(p.stats.faceLost) without a face, \(p.stats.malformed) malformed; \(g)")
+        }
+    }
+}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Save a live source as native NDJSON.")
+
+    @Option(help: "udp://127.0.0.1:11111 or tcp://127.0.0.1:7007.") var listen: String
+    @Option(help: "The NDJSON file to write.") var out: String
+    @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
+    @Option(help: "Stop after this many frames.") var frames: Int?
+
+    func run() throws {
+        let source = try LiveSource(ListenAddress(parsing: listen))
+        guard FileManager.default.createFile(atPath: out, contents: nil),
+              let handle = FileHandle(forWritingAtPath: out) else {
+            throw ValidationError("\(out): cannot be written")
+        }
+        defer { try? handle.close() }
+        FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
+        let start = monotonicSeconds()
+        var count = 0
+        var bad = 0
+        while true {
+            if let d = duration, monotonicSeconds() - start >= d { break }
+            if let f = frames, count >= f { break }
+            for item in source.poll(timeoutMs: 100) {
+                switch item {
+                case .frame(let f, _):
+                    handle.write(Data((NDJSONEncoder.encode(f) + "\n").utf8))
+                    count += 1
+                case .malformed(let issue):
+                    bad += 1
+                    if bad <= PipelineStats.maxIssues { FileHandle.standardError.write(Data("\(source.address): \(issue)\n".utf8)) }
+                }
+            }
+        }
+        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped)\n".utf8))
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Validate gesture config and keymap files.")
+
+    @Argument(help: "Config (config/*.toml) or keymap (keymaps/*.toml) files.") var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                print("\(file): cannot be read"); failed = true; continue
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            do {
+                if text.contains("[gesture.") || text.contains("[smoothing]") || text.contains("[gaze]") {
+                    let s = try GestureConfig.parse(text, file: file)
+                    print("\(file): ok (\(s.gestures.count) gestures: \(s.gestures.map(\.name).joined(separator: ", ")))")
+                } else {
+                    let gestures = try loadGestureSettings(path: nil, overrides: []).gestures.map(\.name)
+                    let k = try Keymap.parse(text, file: file, knownGestures: gestures, knownScreens: KnownScreens.all)
+                    print("\(file): ok (keymap \"\(k.name)\", \(k.global.gestures.count) gestures, \(k.allPhrases.count) phrases)")
+                }
+            } catch {
+                print("\(error)")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// Screens a keymap may name in `[screen.NAME]` sections.
+enum KnownScreens {
+    static let all = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"]
+}

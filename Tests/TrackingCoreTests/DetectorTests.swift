@@ -1,0 +1,175 @@
+import Testing
+@testable import TrackingCore
+
+/// Frames at 60 fps with one shape following `values`.
+private func frames(_ shape: BlendShape, _ values: [Float], start: Double = 0, fps: Double = 60,
+                    other: [BlendShape: Float] = [:]) -> [TrackingFrame] {
+    values.enumerated().map { i, v in
+        var b = BlendShapes(other)
+        b[shape] = v
+        return TrackingFrame(t: start + Double(i) / fps, blend: b)
+    }
+}
+
+private func run(_ spec: ThresholdSpec, _ fs: [TrackingFrame]) -> [Double] {
+    var d = ThresholdDetector(spec)
+    return fs.compactMap { f in d.step(f.blend, at: f.t).map { _ in f.t } }
+}
+
+private let jaw = ThresholdSpec(signal: ShapeSignal([.jawOpen]), press: 0.5, release: 0.3, hold: 0.3, refractory: 0.3)
+
+struct ThresholdDetectorTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var values: [Float]
+        var fires: Int
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "rest never fires", values: Array(repeating: 0.1, count: 120), fires: 0),
+        Case(name: "held 0.5 s fires once", values: [0.1] + Array(repeating: 0.8, count: 30) + [0.1], fires: 1),
+        Case(name: "held 2 s still fires once", values: [0.1] + Array(repeating: 0.8, count: 120) + [0.1], fires: 1),
+        Case(name: "held 0.25 s is too short", values: [0.1] + Array(repeating: 0.8, count: 15) + [0.1], fires: 0),
+        Case(name: "two performances fire twice",
+             values: [0.1] + Array(repeating: 0.8, count: 30) + Array(repeating: 0.1, count: 30)
+                 + Array(repeating: 0.8, count: 30) + [0.1], fires: 2),
+        Case(name: "hovering at the press threshold does not chatter",
+             values: [0.1] + (0..<240).map { $0 % 2 == 0 ? 0.51 : 0.49 } + [0.1], fires: 0),
+        Case(name: "a dip above release does not start a second performance",
+             values: [0.1] + Array(repeating: 0.8, count: 30) + Array(repeating: 0.35, count: 10)
+                 + Array(repeating: 0.8, count: 30) + [0.1], fires: 1),
+        Case(name: "speech-like band between thresholds never accumulates hold",
+             values: [0.1] + (0..<120).map { $0 % 12 < 6 ? 0.55 : 0.4 } + [0.1], fires: 0),
+        Case(name: "starting pressed needs a release first", values: Array(repeating: 0.9, count: 60), fires: 0),
+    ]
+
+    @Test(arguments: cases)
+    func table(_ c: Case) {
+        #expect(run(jaw, frames(.jawOpen, c.values)).count == c.fires)
+    }
+
+    @Test func firesAfterTheHoldAtTheRightFrame() {
+        let fs = frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 40))
+        let fired = run(jaw, fs)
+        #expect(fired.count == 1)
+        // Pressed from t = 1/60; 0.3 s later is the frame at 19/60.
+        #expect(abs((fired.first ?? 0) - 19.0 / 60) < 1e-9)
+    }
+
+    @Test func refractoryBlocksAQuickSecondPerformance() {
+        var spec = jaw
+        spec.refractory = 2
+        let v: [Float] = [0.1] + Array(repeating: 0.8, count: 20) + [0.1, 0.1] + Array(repeating: 0.8, count: 30) + [0.1]
+        #expect(run(spec, frames(.jawOpen, v)).count == 1)
+    }
+
+    @Test func progressFillsWhileHolding() {
+        var d = ThresholdDetector(jaw)
+        _ = d.step(BlendShapes([.jawOpen: 0.1]), at: 0)
+        _ = d.step(BlendShapes([.jawOpen: 0.8]), at: 0.1)
+        _ = d.step(BlendShapes([.jawOpen: 0.8]), at: 0.25)
+        #expect(abs(d.progress - 0.5) < 1e-9)
+        _ = d.step(BlendShapes([.jawOpen: 0.1]), at: 0.3)
+        #expect(d.progress == 0)
+    }
+}
+
+struct GuardTests {
+    static let back = ThresholdSpec(signal: ShapeSignal([.eyeBlinkRight]), press: 0.6, release: 0.4, hold: 0.4,
+                                    guards: [GuardCondition(ShapeSignal([.eyeBlinkLeft]), .le, 0.3)])
+
+    @Test func rightEyeOnlyClosureIsABack() {
+        let fs = frames(.eyeBlinkRight, [0] + Array(repeating: 0.9, count: 40) + [0], other: [.eyeBlinkLeft: 0.05])
+        #expect(run(Self.back, fs).count == 1)
+    }
+
+    @Test func fullBlinksAreNeverABack() {
+        // Long and short closures of both eyes.
+        for n in [6, 12, 30, 90] {
+            let fs = frames(.eyeBlinkRight, [0] + Array(repeating: 0.9, count: n) + [0], other: [.eyeBlinkLeft: 0.9])
+            #expect(run(Self.back, fs).isEmpty, "both eyes closed for \(n) frames")
+        }
+    }
+
+    @Test func holdCountsOnlyWhileTheGuardHolds() {
+        // Both eyes closed 0.3 s, then the left opens while the right stays closed 0.3 s: 0.3 s < 0.4 s.
+        var fs = frames(.eyeBlinkRight, [0] + Array(repeating: 0.9, count: 18), other: [.eyeBlinkLeft: 0.9])
+        fs += frames(.eyeBlinkRight, Array(repeating: 0.9, count: 18) + [0], start: 19.0 / 60, other: [.eyeBlinkLeft: 0])
+        #expect(run(Self.back, fs).isEmpty)
+    }
+
+    @Test func winkFiresOnReleaseOnlyWhenShort() {
+        let wink = ThresholdSpec(signal: ShapeSignal([.eyeBlinkLeft]), press: 0.6, release: 0.4, hold: 0.08,
+                                 maxHold: 0.35, guards: [GuardCondition(ShapeSignal([.eyeBlinkRight]), .le, 0.3)])
+        #expect(run(wink, frames(.eyeBlinkLeft, [0] + Array(repeating: 0.9, count: 12) + [0])).count == 1)
+        #expect(run(wink, frames(.eyeBlinkLeft, [0] + Array(repeating: 0.9, count: 40) + [0])).isEmpty)
+        #expect(run(wink, frames(.eyeBlinkLeft, [0] + Array(repeating: 0.9, count: 2) + [0])).isEmpty)
+        #expect(run(wink, frames(.eyeBlinkLeft, [0] + Array(repeating: 0.9, count: 12) + [0],
+                                 other: [.eyeBlinkRight: 0.9])).isEmpty)
+    }
+}
+
+struct BlinkCountTests {
+    private func blinks(_ gaps: [Int], closed: Int = 8) -> [TrackingFrame] {
+        var both: [Float] = [0]
+        for g in gaps { both += Array(repeating: 0.9, count: closed) + Array(repeating: 0, count: g) }
+        return both.enumerated().map { i, v in
+            TrackingFrame(t: Double(i) / 60, blend: BlendShapes([.eyeBlinkLeft: v, .eyeBlinkRight: v]))
+        }
+    }
+
+    private func count(_ spec: BlinkCountSpec, _ fs: [TrackingFrame]) -> Int {
+        var d = BlinkCountDetector(spec)
+        return fs.filter { d.step($0.blend, at: $0.t) != nil }.count
+    }
+
+    @Test func doubleBlinkWithinWindowFires() {
+        #expect(count(BlinkCountSpec(eye: .both, count: 2, window: 0.7), blinks([10, 30])) == 1)
+    }
+
+    @Test func blinksTooFarApartDoNot() {
+        #expect(count(BlinkCountSpec(eye: .both, count: 2, window: 0.7), blinks([60, 60])) == 0)
+    }
+
+    @Test func longClosuresAreNotBlinks() {
+        #expect(count(BlinkCountSpec(eye: .both, count: 2, window: 3), blinks([10, 10], closed: 40)) == 0)
+    }
+
+    @Test func leftEyeBlinksIgnoreFullBlinks() {
+        #expect(count(BlinkCountSpec(eye: .left, count: 2, window: 0.7), blinks([10, 30])) == 0)
+    }
+}
+
+struct DwellTests {
+    @Test func dwellFiresOnceAfterItsTime() {
+        var d = DwellDetector(DwellSpec(dwell: 1, grace: 0.15))
+        var fired: [String] = []
+        for i in 0...150 { if let t = d.step(target: "a", at: Double(i) / 60) { fired.append(t) } }
+        #expect(fired == ["a"])
+    }
+
+    @Test func briefGlanceAwayIsForgiven() {
+        var d = DwellDetector(DwellSpec(dwell: 1, grace: 0.15))
+        var fired: [Double] = []
+        for i in 0...80 {
+            let t = Double(i) / 60
+            // Looks away for 5 frames (83 ms) in the middle.
+            let target = (30..<35).contains(i) ? "b" : "a"
+            if d.step(target: target, at: t) != nil { fired.append(t) }
+        }
+        #expect(fired.count == 1)
+        #expect(abs((fired.first ?? 0) - 1.0) < 0.02)
+    }
+
+    @Test func longLookAwayRestarts() {
+        var d = DwellDetector(DwellSpec(dwell: 1, grace: 0.15))
+        var fired = 0
+        for i in 0...100 {
+            let target = (30..<50).contains(i) ? "b" : "a"
+            if d.step(target: target, at: Double(i) / 60) != nil { fired += 1 }
+        }
+        #expect(fired == 0)
+        #expect(d.progress > 0.7)
+    }
+}
