@@ -1,0 +1,123 @@
+import Config
+import Testing
+@testable import FrameFormats
+import TrackingCore
+
+/// Replays the real Live Link Face takes in ../shared/data/face through the default gestures.
+struct RealRecordingTests {
+    struct Run {
+        var frames: [TrackingFrame]
+        var events: [GestureEvent]
+        var stats: PipelineStats
+        func times(_ name: String) -> [Double] { events.filter { $0.name == name }.map(\.t) }
+    }
+
+    static func replay(_ name: String) throws -> Run? {
+        guard SharedData.available, let path = SharedData.path("face/\(name)") else { return nil }
+        let items = try FrameFile.read(path: path)
+        var p = Pipeline(GestureConfig.defaults())
+        var events: [GestureEvent] = []
+        for item in items { events += p.step(item) }
+        let frames = items.compactMap { if case .frame(let f, _) = $0 { return f }; return nil }
+        return Run(frames: frames, events: events, stats: p.stats)
+    }
+
+    /// Runs of consecutive frames where `cond` holds, as (start, end) times.
+    static func runs(_ fs: [TrackingFrame], _ cond: (TrackingFrame) -> Bool) -> [(Double, Double)] {
+        var out: [(Double, Double)] = []
+        var start: Double?
+        var last = 0.0
+        for f in fs {
+            if cond(f) { if start == nil { start = f.t }; last = f.t } else if let s = start { out.append((s, last)); start = nil }
+        }
+        if let s = start { out.append((s, last)) }
+        return out
+    }
+
+    /// The activation definition, written out independently: a performance is armed once jawOpen is below
+    /// 0.3, and fires when jawOpen has stayed at or above 0.5 for 300 ms; then 300 ms of refractory time.
+    static func expectedActivations(_ fs: [TrackingFrame]) -> [Double] {
+        var armed = false
+        var aboveSince: Double?
+        var quietUntil = -Double.infinity
+        var fired: [Double] = []
+        for f in fs {
+            let v = f.blend[.jawOpen]
+            if v < 0.3 { armed = true; aboveSince = nil; continue }
+            guard armed else { continue }
+            if v >= 0.5 {
+                if aboveSince == nil { aboveSince = f.t >= quietUntil ? f.t : nil }
+                if let s = aboveSince, f.t - s >= 0.3 {
+                    fired.append(f.t); armed = false; aboveSince = nil; quietUntil = f.t + 0.3
+                }
+            } else {
+                aboveSince = nil
+            }
+        }
+        return fired
+    }
+
+    @Test func alexActivationsMatchTheJawOpenEpisodes() throws {
+        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+        #expect(run.frames.count == 3809)
+        let expected = Self.expectedActivations(run.frames)
+        #expect(run.times("activate") == expected)
+        // The take has about 24 jaw-open episodes; the short ones (under 300 ms at 0.5) do not qualify.
+        let episodes = Self.runs(run.frames) { $0.blend[.jawOpen] > 0.5 }
+        #expect(episodes.count >= 20)
+        #expect(expected.count >= 10 && expected.count < episodes.count)
+        for t in expected {
+            #expect(episodes.contains { $0.0 <= t && t <= $0.1 }, "activation at \(t) lies inside a jaw-open episode")
+        }
+    }
+
+    @Test func alexRightEyeClosureGivesOneBackAndFullBlinksNone() throws {
+        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+        let rightOnly = Self.runs(run.frames) { $0.blend[.eyeBlinkRight] >= 0.6 && $0.blend[.eyeBlinkLeft] <= 0.3 }
+        let long = rightOnly.filter { $0.1 - $0.0 >= 0.4 }
+        #expect(long.count == 1, "one right-only closure is long enough for back")
+        let backs = run.times("back")
+        #expect(backs.count == long.count)
+        for (s, e) in long { #expect(backs.contains { $0 >= s && $0 <= e + 0.05 }) }
+        let fullBlinks = Self.runs(run.frames) { $0.blend[.eyeBlinkRight] >= 0.5 && $0.blend[.eyeBlinkLeft] >= 0.5 }
+        #expect(fullBlinks.count >= 25, "the take has about 31 full blinks")
+        for b in backs {
+            #expect(!fullBlinks.contains { b >= $0.0 - 0.05 && b <= $0.1 + 0.05 }, "a back at \(b) falls on a full blink")
+        }
+    }
+
+    @Test func alexTongueEpisodeGivesOneCommit() throws {
+        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+        let tongue = Self.runs(run.frames) { $0.blend[.tongueOut] >= 0.5 }.filter { $0.1 - $0.0 >= 0.2 }
+        #expect(tongue.count == 1)
+        let commits = run.times("commit")
+        #expect(commits.count == 1)
+        if let c = commits.first, let ep = tongue.first { #expect(c >= ep.0 && c <= ep.1 + 0.05) }
+    }
+
+    @Test func apfelFaceLostRowsProduceNoGesture() throws {
+        guard let run = try Self.replay("apfel.csv") else { return }
+        #expect(run.stats.faceLost == 35)
+        #expect(run.stats.malformed == 0)
+        let lost = run.frames.filter { !$0.face }.map(\.t)
+        for e in run.events {
+            #expect(!lost.contains(e.t), "\(e.name) fired on a face-lost frame")
+            // No performance spans a face loss: nothing lost lies between its onset and its firing.
+            #expect(!lost.contains { $0 >= e.onset && $0 <= e.t }, "\(e.name) at \(e.t) spans a face loss")
+        }
+    }
+
+    @Test func talkingTakeBarelyActivates() throws {
+        guard let run = try Self.replay("S07-001.csv") else { return }
+        // Speech holds the jaw between the thresholds, not above press: at most one activation in 67 s.
+        #expect(run.times("activate").count <= 1)
+        #expect(run.times("back").isEmpty)
+    }
+
+    @Test func gesichterContainerDecodesAll180Packets() throws {
+        guard let run = try Self.replay("LLV_dao.gesichter") else { return }
+        #expect(run.frames.count == 180)
+        #expect(run.stats.malformed == 0)
+        #expect(run.times("activate").count == 1)
+    }
+}
