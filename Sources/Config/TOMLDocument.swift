@@ -107,8 +107,11 @@ public struct TOMLDocument: Sendable {
                 let inner = line.trimmingPrefix("[[").trimmingPrefix("[")
                 guard let close = inner.firstIndex(of: "]") else { continue }
                 table = splitKey(String(inner[..<close]))
-                let key = table.joined(separator: "\u{1F}")
-                if out[key] == nil { out[key] = n + 1 }
+                // `[screen.kitchen.gestures]` also places `screen.kitchen` on this line if nothing did before.
+                for k in 1...max(1, table.count) {
+                    let key = table.prefix(k).joined(separator: "\u{1F}")
+                    if out[key] == nil { out[key] = n + 1 }
+                }
                 continue
             }
             guard let eq = keyEnd(line) else { continue }

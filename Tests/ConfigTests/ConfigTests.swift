@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import Config
+import TrackingCore
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+private func read(_ rel: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(rel), encoding: .utf8)
+}
+
+private func parseError(_ text: String, file: String = "g.toml") -> ConfigError? {
+    do { _ = try GestureConfig.parse(text, file: file); return nil } catch { return error }
+}
+
+struct GestureConfigTests {
+    @Test func shippedFileMatchesTheBuiltInDefaults() throws {
+        #expect(try read("config/gestures.toml") == GestureConfig.defaultText)
+    }
+
+    @Test func defaultsHaveTheIssueDefinitions() throws {
+        let s = try GestureConfig.parse(GestureConfig.defaultText, file: "gestures.toml")
+        func spec(_ n: String) -> ThresholdSpec? {
+            guard case .threshold(let t)? = s.gestures.first(where: { $0.name == n })?.kind else { return nil }
+            return t
+        }
+        let a = try #require(spec("activate"))
+        #expect(a.signal.shapes == [.jawOpen] && a.press == 0.5 && a.release == 0.3 && a.hold == 0.3)
+        let b = try #require(spec("back"))
+        #expect(b.signal.shapes == [.eyeBlinkRight] && b.press == 0.6 && b.hold == 0.4)
+        #expect(b.guards == [GuardCondition(ShapeSignal([.eyeBlinkLeft], combine: .mean), .le, 0.3)])
+        let c = try #require(spec("commit"))
+        #expect(c.signal.shapes == [.tongueOut] && c.press == 0.5 && c.hold == 0.2)
+        #expect(try #require(spec("confirm")).hold == 2)
+        #expect(s.smoothing.kind == .oneEuro && s.smoothing.window == 15)
+        #expect(s.gestures.map(\.name).prefix(3) == ["activate", "back", "commit"])
+    }
+
+    @Test func overridesChangeOneValue() throws {
+        let s = try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: ["gesture.activate.press=0.55",
+                                                                                          "gesture.activate.hold_ms=500"])
+        guard case .threshold(let t)? = s.gestures.first?.kind else { Issue.record("no activate"); return }
+        #expect(t.press == 0.55 && t.hold == 0.5)
+        #expect(throws: ConfigError.self) { try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: ["gesture.nope.press=1"]) }
+        #expect(throws: ConfigError.self) { try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: ["junk"]) }
+        // An override is validated like the file: release must stay below press.
+        do {
+            _ = try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: ["gesture.activate.press=0.2"])
+            Issue.record("an override broke the hysteresis and was accepted")
+        } catch {
+            #expect(error.message.contains("must be lower than press"))
+        }
+    }
+
+    struct BadCase: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int
+        var contains: String
+        var testDescription: String { contains }
+    }
+
+    static let bad: [BadCase] = [
+        BadCase(text: "[gesture.a]\nshape = \"jawOpn\"\npress = 0.5\n", line: 2, contains: "unknown blend shape \"jawOpn\" (known: eyeBlinkLeft"),
+        BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\npress = 1.5\n", line: 3, contains: "press = 1.5 is out of range"),
+        BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\nrelease = 0.6\n", line: 4, contains: "must be lower than press"),
+        BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\nhodl_ms = 3\n", line: 4, contains: "unknown key \"hodl_ms\""),
+        BadCase(text: "[gesture.a]\nkind = \"wave\"\n", line: 2, contains: "unknown kind \"wave\" (known: threshold, blink-count, dwell)"),
+        BadCase(text: "\n[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\nguard = [\"eyeBlinkLeft = 0.3\"]\n", line: 5, contains: "needs a comparison"),
+        BadCase(text: "[smoothing]\nfilter = \"kalman\"\n", line: 2, contains: "unknown filter \"kalman\" (known: moving-average, low-pass, one-euro, none)"),
+        BadCase(text: "[smooth]\n", line: 1, contains: "unknown section \"smooth\""),
+        BadCase(text: "[gesture.a]\npress = \n", line: 2, contains: ""),
+        BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\npress = \"high\"\n", line: 3, contains: "press must be a number, not a string"),
+    ]
+
+    @Test(arguments: bad)
+    func badLinesNameFileAndLine(_ c: BadCase) throws {
+        let e = try #require(parseError(c.text))
+        #expect(e.file == "g.toml")
+        #expect(e.line == c.line, "\(e)")
+        #expect(e.description.hasPrefix("g.toml:\(c.line): "))
+        #expect(c.contains.isEmpty || e.message.contains(c.contains), "\(e)")
+    }
+}
+
+struct KeymapTests {
+    static let gestures = GestureConfig.defaults().gestures.map(\.name)
+    static let screens = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"]
+
+    @Test(arguments: ["default", "dwell", "no-wink"])
+    func shippedKeymapsParse(_ name: String) throws {
+        let k = try Keymap.parse(try read("keymaps/\(name).toml"), file: "\(name).toml",
+                                 knownGestures: Self.gestures, knownScreens: Self.screens)
+        #expect(k.name == name)
+        #expect(!k.allPhrases.isEmpty)
+        #expect(k.action(phrase: "go  BACK", screen: "launcher") == .back)
+        // Every keymap can activate and go back by some gesture.
+        let actions = Set(k.global.gestures.values)
+        #expect(actions.contains(.activate))
+        #expect(actions.contains(.back) || k.showBackTarget)
+    }
+
+    @Test func screenSectionsOverrideGlobal() throws {
+        let text = """
+        [global.gestures]
+        commit = "commit-word"
+        [screen.media.gestures]
+        commit = "next"
+        """
+        let k = try Keymap.parse(text, file: "k.toml", knownGestures: Self.gestures, knownScreens: Self.screens)
+        #expect(k.action(gesture: "commit", screen: "media") == .next)
+        #expect(k.action(gesture: "commit", screen: "notes") == .commitWord)
+        #expect(k.bindings(screen: "media").gestures.contains { $0.0 == "commit" && $0.1 == .next })
+    }
+
+    @Test(arguments: [
+        ("[global.gestures]\nactivate = \"jump\"\n", 2, "unknown action \"jump\" (known: activate, back"),
+        ("[global.gestures]\nactivate = \"activate\"\nwiggle = \"back\"\n", 3, "unknown gesture \"wiggle\" (known: activate, back"),
+        ("[screen.kitchen.gestures]\nactivate = \"back\"\n", 1, "unknown screen \"kitchen\""),
+        ("[global.voice]\n\"go 2 back\" = \"back\"\n", 2, "must be words of letters"),
+        ("[options]\nshow_back_target = \"yes\"\n", 2, "show_back_target must be true or false"),
+        ("[global]\ngestures = 3\n", 2, "gestures must be a table"),
+        ("[global.gestures\n", 1, ""),
+    ])
+    func brokenLinesNameTheLine(_ c: (String, Int, String)) {
+        do {
+            _ = try Keymap.parse(c.0, file: "keymaps/x.toml", knownGestures: Self.gestures, knownScreens: Self.screens)
+            Issue.record("parsed a broken keymap")
+        } catch {
+            #expect(error.line == c.1, "\(error)")
+            #expect(error.description.hasPrefix("keymaps/x.toml:\(c.1): "), "\(error)")
+            #expect(c.2.isEmpty || error.message.contains(c.2), "\(error)")
+        }
+    }
+}
