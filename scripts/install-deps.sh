@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages HandsFree Shell builds and tests with, if any are missing.
+# Runs as root, or through sudo when not root. Safe to run again: it installs only what is missing.
+set -euo pipefail
+
+packages=(
+  pkg-config zlib1g-dev
+  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx   # speech (and the reference decoder)
+  libasound2-dev                                                          # ALSA capture
+  libncurses-dev                                                          # ncursesw
+  tmux                                                                    # end-to-end terminal tests
+  flite sox                                                               # synthetic speech for tests and benchmarks
+  presage                                                                 # the peer word predictor we compare against
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages are present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
