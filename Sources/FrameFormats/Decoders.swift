@@ -19,26 +19,38 @@ public struct LineSplitter: Sendable {
 
     /// Calls `body` with each complete line and its number; an overlong line is passed as nil.
     public mutating func feed<C: Collection<UInt8>>(_ bytes: C, _ body: (ArraySlice<UInt8>?, Int) -> Void) {
-        for byte in bytes {
-            if byte == 0x0A {
-                lineNumber += 1
-                if overlong {
-                    body(nil, lineNumber)
-                } else {
-                    var end = buffer.count
-                    if end > 0, buffer[end - 1] == 0x0D { end -= 1 }
-                    body(buffer[0..<end], lineNumber)
-                }
-                buffer.removeAll(keepingCapacity: true)
-                overlong = false
-            } else if !overlong {
-                if buffer.count >= Self.maxLineLength {
+        // One concrete array, so the scanning below is specialised rather than generic over the collection.
+        let array = Array(bytes)
+        array.withUnsafeBufferPointer { feed(buffer: $0, body) }
+    }
+
+    private mutating func feed(buffer bytes: UnsafeBufferPointer<UInt8>, _ body: (ArraySlice<UInt8>?, Int) -> Void) {
+        var start = 0
+        let n = bytes.count
+        while start < n {
+            var nl = start
+            while nl < n && bytes[nl] != 0x0A { nl += 1 }
+            let piece = UnsafeBufferPointer(rebasing: bytes[start..<nl])
+            if !overlong {
+                if buffer.count + piece.count > Self.maxLineLength {
                     overlong = true
                     buffer.removeAll()
                 } else {
-                    buffer.append(byte)
+                    buffer.append(contentsOf: piece)
                 }
             }
+            guard nl < n else { return }
+            lineNumber += 1
+            if overlong {
+                body(nil, lineNumber)
+            } else {
+                var end = buffer.count
+                if end > 0, buffer[end - 1] == 0x0D { end -= 1 }
+                body(buffer[0..<end], lineNumber)
+            }
+            buffer.removeAll(keepingCapacity: true)
+            overlong = false
+            start = nl + 1
         }
     }
 

@@ -47,7 +47,12 @@ public struct JSONParser {
     private static let maxDepth = 64
 
     public static func parse<C: Collection<UInt8>>(_ bytes: C) throws(JSONSyntaxError) -> JSONValue {
-        var p = JSONParser(Array(bytes))
+        try parse(array: Array(bytes))
+    }
+
+    /// The non-generic body, so parsing is specialised for arrays.
+    static func parse(array: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var p = JSONParser(array)
         p.skipSpace()
         let v = try p.value()
         p.skipSpace()

@@ -71,6 +71,17 @@ public struct BlendShapes: Sendable, Equatable {
         set { values[shape.rawValue] = newValue }
     }
 
+    /// Sets a value by raw index (for loops over all shapes).
+    mutating func set(index i: Int, _ v: Float) { values[i] = v }
+
+    /// True when every value is a finite number in 0…1: the common case, checked in one pass.
+    var allInUnitRange: Bool {
+        values.withUnsafeBufferPointer { b in
+            for v in b where !(v >= 0 && v <= 1) { return false }
+            return true
+        }
+    }
+
     /// The shapes whose value is not zero, for compact encoding.
     public var nonZero: [(BlendShape, Float)] {
         BlendShape.allCases.compactMap { values[$0.rawValue] != 0 ? ($0, values[$0.rawValue]) : nil }

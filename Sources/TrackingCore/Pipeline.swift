@@ -76,56 +76,50 @@ public struct Pipeline: Sendable {
     public var targetResolver: (@Sendable (GazePoint) -> String?)?
 
     private var filter: GazeFilter
-    private var detectors: [Detector]
+    // Detectors live in one array per kind so each steps in place, without copying enum payloads.
+    private var thresholds: [ThresholdDetector] = []
+    private var thresholdOwner: [Int] = []
+    private var blinkCounters: [BlinkCountDetector] = []
+    private var blinkOwner: [Int] = []
+    private var dwells: [DwellDetector] = []
+    private var dwellOwner: [Int] = []
+    private let names: [String]
+    private let lookbacks: [Double]
+    private var onsetGaze: [GazePoint?]
+    private var hadOnset: [Bool]
     private var history: [(t: Double, gaze: GazePoint)] = []
     private var historyIndex = 0
     private static let historyCapacity = 256
 
-    enum Machine: Sendable {
-        case threshold(ThresholdDetector)
-        case blinks(BlinkCountDetector)
-        case dwell(DwellDetector)
-    }
-
-    struct Detector: Sendable {
-        var definition: GestureDefinition
-        var machine: Machine
-        var onsetGaze: GazePoint?
-        var hadOnset = false
-    }
-
     public init(_ settings: PipelineSettings) {
         self.settings = settings
         filter = GazeFilter(settings.smoothing)
-        detectors = settings.gestures.map { def in
-            let m: Machine
+        names = settings.gestures.map(\.name)
+        lookbacks = settings.gestures.map(\.lookback)
+        onsetGaze = Array(repeating: nil, count: settings.gestures.count)
+        hadOnset = Array(repeating: false, count: settings.gestures.count)
+        for (i, def) in settings.gestures.enumerated() {
             switch def.kind {
-            case .threshold(let s): m = .threshold(ThresholdDetector(s))
-            case .blinkCount(let s): m = .blinks(BlinkCountDetector(s))
-            case .dwell(let s): m = .dwell(DwellDetector(s))
+            case .threshold(let s): thresholds.append(ThresholdDetector(s)); thresholdOwner.append(i)
+            case .blinkCount(let s): blinkCounters.append(BlinkCountDetector(s)); blinkOwner.append(i)
+            case .dwell(let s): dwells.append(DwellDetector(s)); dwellOwner.append(i)
             }
-            return Detector(definition: def, machine: m)
         }
         history.reserveCapacity(Self.historyCapacity)
     }
 
     /// Progress 0…1 of each gesture under way, by name (only those above zero).
     public var progress: [(name: String, progress: Double)] {
-        detectors.compactMap { d in
-            let p: Double
-            switch d.machine {
-            case .threshold(let m): p = m.progress
-            case .blinks(let m): p = m.progress
-            case .dwell(let m): p = m.progress
-            }
-            return p > 0 ? (d.definition.name, p) : nil
-        }
+        var out: [(Int, Double)] = []
+        for (k, d) in thresholds.enumerated() where d.progress > 0 { out.append((thresholdOwner[k], d.progress)) }
+        for (k, d) in blinkCounters.enumerated() where d.progress > 0 { out.append((blinkOwner[k], d.progress)) }
+        for (k, d) in dwells.enumerated() where d.progress > 0 { out.append((dwellOwner[k], d.progress)) }
+        return out.sorted { $0.0 < $1.0 }.map { (names[$0.0], $0.1) }
     }
 
     /// The target a dwell gesture is filling on, if any.
     public var dwellTarget: String? {
-        for d in detectors { if case .dwell(let m) = d.machine, m.progress > 0 { return m.target } }
-        return nil
+        dwells.first { $0.progress > 0 }?.target
     }
 
     /// Feeds one decoded item; returns the gestures it completes.
@@ -154,7 +148,7 @@ public struct Pipeline: Sendable {
         var out = f
         var clamped = false
         let tol = settings.rangeTolerance
-        for i in 0..<BlendShape.count {
+        for i in 0..<BlendShape.count where !f.blend.allInUnitRange {
             let v = f.blend.values[i]
             guard v.isFinite else {
                 stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) is not a finite number")); return nil
@@ -163,7 +157,7 @@ public struct Pipeline: Sendable {
                 guard v >= -tol && v <= 1 + tol else {
                     stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) = \(v) is outside 0…1")); return nil
                 }
-                out.blend[BlendShape.allCases[i]] = min(1, max(0, v))
+                out.blend.set(index: i, min(1, max(0, v)))
                 clamped = true
             }
         }
@@ -209,39 +203,39 @@ public struct Pipeline: Sendable {
         if let g = gaze, let resolve = targetResolver { target = resolve(g) }
 
         var events: [GestureEvent] = []
-        for i in detectors.indices {
-            var d = detectors[i]
-            var onset: Double?
-            var dwellTarget: String?
-            switch d.machine {
-            case .threshold(var m):
-                onset = m.step(frame.blend, at: t); d.machine = .threshold(m)
-                noteOnset(&d, m.onset)
-            case .blinks(var m):
-                onset = m.step(frame.blend, at: t); d.machine = .blinks(m)
-                noteOnset(&d, m.onset)
-            case .dwell(var m):
-                dwellTarget = m.step(target: target, at: t); d.machine = .dwell(m)
-                if dwellTarget != nil { onset = m.onset }
+        for k in thresholds.indices {
+            let onset = thresholds[k].step(frame.blend, at: t)
+            noteOnset(thresholdOwner[k], thresholds[k].onset)
+            if let o = onset { events.append(fired(thresholdOwner[k], at: t, onset: o, target: nil)) }
+        }
+        for k in blinkCounters.indices {
+            let onset = blinkCounters[k].step(frame.blend, at: t)
+            noteOnset(blinkOwner[k], blinkCounters[k].onset)
+            if let o = onset { events.append(fired(blinkOwner[k], at: t, onset: o, target: nil)) }
+        }
+        for k in dwells.indices {
+            if let hit = dwells[k].step(target: target, at: t) {
+                events.append(fired(dwellOwner[k], at: t, onset: dwells[k].onset ?? t, target: hit))
             }
-            if let o = onset {
-                let g = d.onsetGaze ?? gazeAt(o - d.definition.lookback)
-                events.append(GestureEvent(name: d.definition.name, t: t, onset: o, gaze: g, target: dwellTarget))
-                stats.gestures[d.definition.name, default: 0] += 1
-                d.onsetGaze = nil
-                d.hadOnset = false
-            }
-            detectors[i] = d
         }
         return events
     }
 
-    private func noteOnset(_ d: inout Detector, _ onset: Double?) {
+    private mutating func fired(_ i: Int, at t: Double, onset: Double, target: String?) -> GestureEvent {
+        let g = onsetGaze[i] ?? gazeAt(onset - lookbacks[i])
+        stats.gestures[names[i], default: 0] += 1
+        onsetGaze[i] = nil
+        hadOnset[i] = false
+        return GestureEvent(name: names[i], t: t, onset: onset, gaze: g, target: target)
+    }
+
+    /// Remembers the gaze from just before a performance began, when it begins.
+    private mutating func noteOnset(_ i: Int, _ onset: Double?) {
         if let o = onset {
-            if !d.hadOnset { d.onsetGaze = gazeAt(o - d.definition.lookback); d.hadOnset = true }
-        } else {
-            d.hadOnset = false
-            d.onsetGaze = nil
+            if !hadOnset[i] { onsetGaze[i] = gazeAt(o - lookbacks[i]); hadOnset[i] = true }
+        } else if hadOnset[i] {
+            hadOnset[i] = false
+            onsetGaze[i] = nil
         }
     }
 
@@ -274,14 +268,9 @@ public struct Pipeline: Sendable {
         gaze = nil
         history.removeAll(keepingCapacity: true)
         historyIndex = 0
-        for i in detectors.indices {
-            switch detectors[i].machine {
-            case .threshold(var m): m.reset(); detectors[i].machine = .threshold(m)
-            case .blinks(var m): m.reset(); detectors[i].machine = .blinks(m)
-            case .dwell(var m): m.reset(); detectors[i].machine = .dwell(m)
-            }
-            detectors[i].onsetGaze = nil
-            detectors[i].hadOnset = false
-        }
+        for k in thresholds.indices { thresholds[k].reset() }
+        for k in blinkCounters.indices { blinkCounters[k].reset() }
+        for k in dwells.indices { dwells[k].reset() }
+        for i in onsetGaze.indices { onsetGaze[i] = nil; hadOnset[i] = false }
     }
 }
