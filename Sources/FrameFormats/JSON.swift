@@ -104,6 +104,14 @@ public struct JSONParser {
 
     private mutating func string() throws(JSONSyntaxError) -> String {
         i += 1
+        // Fast path: most strings (keys, names) have no escapes.
+        var j = i
+        while j < end, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\"), b[j] >= 0x20 { j += 1 }
+        if j < end, b[j] == UInt8(ascii: "\"") {
+            let s = String(decoding: b[i..<j], as: UTF8.self)
+            i = j + 1
+            return s
+        }
         var out: [UInt8] = []
         while i < end {
             let c = b[i]

@@ -148,7 +148,8 @@ public struct Pipeline: Sendable {
         var out = f
         var clamped = false
         let tol = settings.rangeTolerance
-        for i in 0..<BlendShape.count where !f.blend.allInUnitRange {
+        let needsCheck = !f.blend.allInUnitRange
+        for i in 0..<BlendShape.count where needsCheck {
             let v = f.blend.values[i]
             guard v.isFinite else {
                 stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) is not a finite number")); return nil
