@@ -9,4 +9,10 @@ struct HandsFree: ParsableCommand {
             Replay.self, Record.self, Check.self, Bench.self,
         ]
     )
+
+    /// Sends logs to a file before any command runs, so nothing is ever written over the UI.
+    static func main() {
+        LogSetup.bootstrap()
+        Self.main(nil)
+    }
 }

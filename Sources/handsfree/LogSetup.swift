@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// Sends swift-log output to a file, never to the terminal the UI owns.
+///
+/// The file is `$HANDSFREE_LOG` if set, else `$XDG_STATE_HOME/handsfree/handsfree.log`
+/// (`~/.local/state/handsfree/handsfree.log`). The level comes from `HANDSFREE_LOG_LEVEL` (default `info`).
+enum LogSetup {
+    static func bootstrap() {
+        let env = ProcessInfo.processInfo.environment
+        let path = env["HANDSFREE_LOG"] ?? {
+            let state = env["XDG_STATE_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+            return state.appendingPathComponent("handsfree/handsfree.log").path
+        }()
+        let level = env["HANDSFREE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let sink = LogFile(path: path)
+        LoggingSystem.bootstrap { label in
+            var h = FileLogHandler(label: label, sink: sink)
+            h.logLevel = level
+            return h
+        }
+    }
+}
+
+/// An append-only log file shared by all loggers; if it cannot be opened, logs are dropped silently
+/// rather than written over the UI.
+final class LogFile: @unchecked Sendable {
+    private let lock = NSLock()
+    private let handle: FileHandle?
+
+    init(path: String) {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        handle = FileHandle(forWritingAtPath: path)
+        _ = try? handle?.seekToEnd()
+    }
+
+    func write(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        handle?.write(Data(line.utf8))
+    }
+}
+
+/// A swift-log handler writing `time level label: message metadata` lines to a ``LogFile``.
+struct FileLogHandler: LogHandler {
+    let label: String
+    let sink: LogFile
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        let all = metadata.merging(extra ?? [:]) { $1 }
+        let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        sink.write("\(stamp) \(level) \(label): \(message)\(meta)\n")
+    }
+}
