@@ -18,6 +18,12 @@ enum Socket {
         guard fd >= 0 else { throw TransportError("\(addr): cannot create a socket: \(errnoText())") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if addr.proto == .udp {
+            // A burst of packets (a phone reconnecting, a replayed take) must not overflow the default buffer
+            // while the UI is busy drawing.
+            var size: Int32 = 4 << 20
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var rc: Int32
         if isV6 {
             var sa = sockaddr_in6()

@@ -172,3 +172,32 @@ struct Check: ParsableCommand {
 enum KnownScreens {
     static let all = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"]
 }
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the tracking pipeline on a live source and print each gesture as it is recognised.")
+
+    @Option(help: "udp://127.0.0.1:11111 or tcp://127.0.0.1:7007.") var listen: String
+    @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
+    @OptionGroup var pipeline: PipelineOptions
+
+    func run() throws {
+        let settings = try pipeline.settings()
+        let source = try LiveSource(ListenAddress(parsing: listen))
+        FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))
+        var p = Pipeline(settings)
+        var reported = 0
+        let start = monotonicSeconds()
+        while duration.map({ monotonicSeconds() - start < $0 }) ?? true {
+            for item in source.poll(timeoutMs: 100) {
+                for e in p.step(item) { FileHandle.standardOutput.write(Data((EventJSON.gesture(e) + "\n").utf8)) }
+            }
+            // Report problems as they come, with their packet or line, without flooding the terminal.
+            while reported < p.stats.issues.count {
+                FileHandle.standardError.write(Data("\(source.address): \(p.stats.issues[reported])\n".utf8))
+                reported += 1
+            }
+        }
+        print(EventJSON.summary(p.stats, gestureNames: settings.gestures.map(\.name)))
+    }
+}
