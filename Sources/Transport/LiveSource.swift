@@ -118,30 +118,10 @@ public final class FrameSender {
 
     public init(to address: ListenAddress) throws(TransportError) {
         self.address = address
-        let isV6 = address.host.contains(":")
-        let type = address.proto == .udp ? Int32(SOCK_DGRAM.rawValue) : Int32(SOCK_STREAM.rawValue)
-        fd = socket(isV6 ? AF_INET6 : AF_INET, type, 0)
-        guard fd >= 0 else { throw TransportError("cannot create a socket: \(Socket.errnoText())") }
-        var rc: Int32
-        if isV6 {
-            var sa = sockaddr_in6()
-            sa.sin6_family = sa_family_t(AF_INET6)
-            sa.sin6_port = address.port.bigEndian
-            inet_pton(AF_INET6, address.host, &sa.sin6_addr)
-            rc = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var sa = sockaddr_in()
-            sa.sin_family = sa_family_t(AF_INET)
-            sa.sin_port = address.port.bigEndian
-            inet_pton(AF_INET, address.host, &sa.sin_addr)
-            rc = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
+        fd = try Socket.make(address)
+        let rc = Socket.withSockaddr(address) { connect(fd, $0, $1) }
         guard rc == 0 else {
-            let e = Socket.errnoText()
+            let e = rc == nil ? "\"\(address.host)\" is not an IP address" : Socket.errnoText()
             close(fd)
             throw TransportError("\(address): cannot connect: \(e)")
         }

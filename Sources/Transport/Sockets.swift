@@ -10,12 +10,37 @@ import TrackingCore
 enum Socket {
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    /// Creates a socket bound to `addr` (IPv4 or IPv6), non-blocking.
-    static func bound(_ addr: ListenAddress) throws(TransportError) -> Int32 {
-        let isV6 = addr.host.contains(":")
+    /// Creates a socket of the address's family and protocol.
+    static func make(_ addr: ListenAddress) throws(TransportError) -> Int32 {
         let type = addr.proto == .udp ? Int32(SOCK_DGRAM.rawValue) : Int32(SOCK_STREAM.rawValue)
-        let fd = socket(isV6 ? AF_INET6 : AF_INET, type, 0)
+        let fd = socket(addr.host.contains(":") ? AF_INET6 : AF_INET, type, 0)
         guard fd >= 0 else { throw TransportError("\(addr): cannot create a socket: \(errnoText())") }
+        return fd
+    }
+
+    /// Calls `body` with the C socket address for `addr` (IPv4 or IPv6); nil if the host is not an IP address.
+    static func withSockaddr(_ addr: ListenAddress, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32? {
+        if addr.host.contains(":") {
+            var sa = sockaddr_in6()
+            sa.sin6_family = sa_family_t(AF_INET6)
+            sa.sin6_port = addr.port.bigEndian
+            guard inet_pton(AF_INET6, addr.host, &sa.sin6_addr) == 1 else { return nil }
+            return withUnsafePointer(to: &sa) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var sa = sockaddr_in()
+        sa.sin_family = sa_family_t(AF_INET)
+        sa.sin_port = addr.port.bigEndian
+        guard inet_pton(AF_INET, addr.host, &sa.sin_addr) == 1 else { return nil }
+        return withUnsafePointer(to: &sa) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// Creates a socket bound to `addr` (IPv4 or IPv6), listening if TCP, non-blocking.
+    static func bound(_ addr: ListenAddress) throws(TransportError) -> Int32 {
+        let fd = try make(addr)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if addr.proto == .udp {
@@ -24,34 +49,11 @@ enum Socket {
             var size: Int32 = 4 << 20
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var rc: Int32
-        if isV6 {
-            var sa = sockaddr_in6()
-            sa.sin6_family = sa_family_t(AF_INET6)
-            sa.sin6_port = addr.port.bigEndian
-            guard inet_pton(AF_INET6, addr.host, &sa.sin6_addr) == 1 else {
-                close(fd); throw TransportError("\(addr): \"\(addr.host)\" is not an IP address")
-            }
-            rc = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var sa = sockaddr_in()
-            sa.sin_family = sa_family_t(AF_INET)
-            sa.sin_port = addr.port.bigEndian
-            guard inet_pton(AF_INET, addr.host, &sa.sin_addr) == 1 else {
-                close(fd); throw TransportError("\(addr): \"\(addr.host)\" is not an IP address")
-            }
-            rc = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
-        guard rc == 0 else {
-            let e = errnoText()
+        guard let rc = withSockaddr(addr, { bind(fd, $0, $1) }) else {
             close(fd)
-            throw TransportError("\(addr): cannot listen: \(e)")
+            throw TransportError("\(addr): \"\(addr.host)\" is not an IP address")
         }
-        if addr.proto == .tcp, listen(fd, 8) != 0 {
+        guard rc == 0, addr.proto == .udp || listen(fd, 8) == 0 else {
             let e = errnoText()
             close(fd)
             throw TransportError("\(addr): cannot listen: \(e)")
