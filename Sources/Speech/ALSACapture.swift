@@ -52,7 +52,7 @@ private final class CaptureControl: @unchecked Sendable {
 public final class ALSACapture: @unchecked Sendable {
     /// The PCM name, e.g. `default`, `hw:1,0`, or a name defined in `configuration`.
     public let device: String
-    /// Frames per read (and per delivered chunk); 1600 = 100 ms.
+    /// Frames per read (and per delivered chunk); 800 = 50 ms, small so partial results come quickly.
     public let chunkFrames: Int
     private let handle: PCMHandle
     private let control = CaptureControl()
@@ -62,8 +62,8 @@ public final class ALSACapture: @unchecked Sendable {
     ///
     /// - Parameter configuration: ALSA configuration text that defines `device` (used instead of the
     ///   system's configuration), or nil for the normal one (`/usr/share/alsa`, `~/.asoundrc`).
-    public init(device: String = "default", configuration: String? = nil, chunkFrames: Int = 1600,
-                logger: Logger = Logger(label: "speech.alsa")) throws(AudioError) {
+    public init(device: String = "default", configuration: String? = nil, chunkFrames: Int = 800,
+                logger: Logger = .speechSilent) throws(AudioError) {
         self.device = device
         self.chunkFrames = max(64, chunkFrames)
         self.logger = logger

@@ -1,4 +1,11 @@
 import Foundation
+import Logging
+
+extension Logger {
+    /// The default for the speech classes: discards everything, since only the executable decides
+    /// where logs go (never the terminal curses owns).
+    public static var speechSilent: Logger { Logger(label: "speech", factory: { _ in SwiftLogNoOpLogHandler() }) }
+}
 
 /// The one PCM format the recogniser takes: 16 kHz, mono, signed 16-bit little-endian.
 public enum SpeechAudio {

@@ -80,6 +80,8 @@ public struct RecognizerConfiguration: Sendable {
     public var dictionary: String
     /// Seconds of audio between two looks at the partial hypothesis while speech goes on.
     public var partialInterval: Double
+    /// Seconds after which an unchanged partial hypothesis is sent again (the UI's heartbeat while speaking).
+    public var partialRepeat: Double = 0.25
     /// More PocketSphinx options, e.g. `["-vad_threshold": "3.0"]`; values are strings as on its command line.
     public var extraOptions: [String: String]
     /// A file for PocketSphinx's own log (`-logfn`); nil silences it.
@@ -87,7 +89,7 @@ public struct RecognizerConfiguration: Sendable {
 
     public init(modelDirectory: String = RecognizerConfiguration.debianModelDirectory,
                 dictation: Bool = true,
-                partialInterval: Double = 0.1,
+                partialInterval: Double = 0.05,
                 extraOptions: [String: String] = [:],
                 pocketSphinxLogFile: String? = nil) {
         acousticModel = modelDirectory + "/en-us"
@@ -145,10 +147,11 @@ public final class Recognizer {
     private var inUtterance = false
     private var utteranceOrigin = 0.0
     private var lastPartialCheck = 0.0
+    private var lastPartialEmitted = 0.0
     private var lastPartial = ""
 
     /// Loads the model; fails with a message naming a missing file and its package.
-    public init(configuration: RecognizerConfiguration = .init(), logger: Logger = Logger(label: "speech")) throws(RecognizerError) {
+    public init(configuration: RecognizerConfiguration = .init(), logger: Logger = .speechSilent) throws(RecognizerError) {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
@@ -250,8 +253,11 @@ public final class Recognizer {
         if inUtterance && inSpeech && now - lastPartialCheck >= configuration.partialInterval - 1e-9 {
             lastPartialCheck = now
             let text = hypothesis()
-            if !text.isEmpty && text != lastPartial {
+            // A changed guess goes out at once; an unchanged one is repeated every `partialRepeat` seconds
+            // so a UI hears from the recogniser at least that often while the user speaks.
+            if !text.isEmpty && (text != lastPartial || now - lastPartialEmitted >= configuration.partialRepeat - 1e-9) {
                 lastPartial = text
+                lastPartialEmitted = now
                 events.append(.partial(text, at: now))
             }
         }

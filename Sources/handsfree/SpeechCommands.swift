@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Speech
+
+/// `handsfree transcribe`: speech files to text with PocketSphinx.
+struct Transcribe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transcribe 16 kHz mono WAV (or raw S16LE) files with the offline recogniser.",
+        discussion: "Without --grammar or --keymap, dictation with the en-us language model. "
+            + "With --keymap, a command grammar of the keymap's voice phrases.")
+
+    @Argument(help: "WAV files (16000 Hz, mono, 16-bit) or raw 16 kHz S16LE files (.raw).")
+    var files: [String]
+
+    @Option(help: "A JSGF grammar file: recognise only its phrases.")
+    var grammar: String?
+
+    @Option(help: "A keymap TOML file: recognise its voice phrases (the keys of its [... .voice] tables).")
+    var keymap: String?
+
+    @Flag(help: "Print JSON with utterances and word timings.")
+    var json = false
+
+    @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
+    var model = RecognizerConfiguration.debianModelDirectory
+
+    func validate() throws {
+        if grammar != nil && keymap != nil { throw ValidationError("give --grammar or --keymap, not both") }
+        if files.isEmpty { throw ValidationError("give at least one audio file") }
+    }
+
+    func run() throws {
+        let recognizer: Recognizer
+        do {
+            recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: grammar == nil && keymap == nil))
+            if let grammar {
+                let text = try String(contentsOfFile: grammar, encoding: .utf8)
+                try recognizer.addGrammar(name: "file", jsgf: text)
+                try recognizer.setMode(.grammar("file"))
+            } else if let keymap {
+                let phrases = try KeymapVoicePhrases.read(path: keymap)
+                let built = CommandGrammar.build(phrases: phrases, isKnownWord: recognizer.knowsWord)
+                for d in built.dropped { FileHandle.standardError.write(Data("\(keymap): \(d)\n".utf8)) }
+                try recognizer.addGrammar(name: "keymap", jsgf: built.jsgf)
+                try recognizer.setMode(.grammar("keymap"))
+            }
+        } catch let e as RecognizerError {
+            throw ValidationError(e.description)
+        }
+
+        var results: [TranscriptJSON] = []
+        var failed = false
+        for file in files {
+            let samples: [Int16]
+            do {
+                samples = try SpeechAudio.readSamples(path: file)
+            } catch {
+                FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+                failed = true
+                continue
+            }
+            let events = recognizer.transcribe(samples)
+            let result = TranscriptJSON(file: file, duration: SpeechAudio.seconds(samples: samples.count), events: events)
+            if json { results.append(result) } else { print("\(file): \(result.text)") }
+        }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try enc.encode(results), as: UTF8.self))
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// One file's transcript as printed by `transcribe --json`.
+struct TranscriptJSON: Codable {
+    struct Utterance: Codable {
+        var text: String
+        var start: Double
+        var end: Double
+        var words: [WordTiming]
+    }
+    var file: String
+    var duration: Double
+    var text: String
+    var utterances: [Utterance]
+
+    init(file: String, duration: Double, events: [SpeechEvent]) {
+        self.file = file
+        self.duration = duration
+        utterances = events.compactMap { e in
+            guard case let .final(text, words, at) = e, !text.isEmpty else { return nil }
+            return Utterance(text: text, start: words.first?.start ?? at, end: words.last?.end ?? at, words: words)
+        }
+        text = utterances.map(\.text).joined(separator: " ")
+    }
+}
+
+/// Voice phrases of a keymap file: the keys of every `[... .voice]` table.
+///
+/// A tiny tolerant line reader, to be replaced by the Config module's keymap loader (`Keymap.allPhrases`)
+/// once the speech branch is merged with it.
+enum KeymapVoicePhrases {
+    static func read(path: String) throws -> [String] {
+        extract(toml: try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// Keys of `[*.voice]` tables, plus `wake_phrase` values, in file order without repeats.
+    static func extract(toml: String) -> [String] {
+        var inVoice = false
+        var out: [String] = []
+        for raw in toml.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                inVoice = line.trimmingCharacters(in: ["[", "]", " "]).hasSuffix(".voice")
+                    || line.trimmingCharacters(in: ["[", "]", " "]) == "voice"
+                continue
+            }
+            guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
+            var key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            if key == "wake_phrase" {
+                key = value.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces)
+            } else if !inVoice {
+                continue
+            }
+            key = key.trimmingCharacters(in: ["\"", "'", " "])
+            if !key.isEmpty && !out.contains(key) { out.append(key) }
+        }
+        return out
+    }
+}
+
+/// `handsfree bench …`: benchmarks that print figures.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmarks that print figures.",
+        subcommands: [SpeechBench.self])
+}
