@@ -5,6 +5,7 @@ import Logging
 ///
 /// Owns both. Events arrive on the capture thread; hop to the UI's queue or actor. Mode changes from any
 /// thread are serialised with decoding by a lock, so the UI can switch dictation/commands at any time.
+/// The capture thread keeps the listener alive until `stop()`, so always stop it.
 public final class SpeechListener: @unchecked Sendable {
     private let lock = NSLock()
     private let recognizer: Recognizer

@@ -202,11 +202,13 @@ struct SpeechBench: ParsableCommand {
             try recognizer.setMode(.grammar("g"))
         }
         var latencies: [Double] = []
+        var detections: [Double] = []
         var chunkTimes: [Double] = []
         for f in files {
             let samples = try SpeechAudio.readSamples(path: f)
             var firstPartial: Double?
             var firstWord: Double?
+            var started: Double?
             var i = 0
             var events: [SpeechEvent] = []
             while i < samples.count {
@@ -220,6 +222,7 @@ struct SpeechBench: ParsableCommand {
             events += recognizer.finish()
             for e in events {
                 switch e {
+                case let .speechStarted(at) where started == nil: started = at
                 case let .partial(_, at) where firstPartial == nil: firstPartial = at
                 case let .final(_, words, at) where firstWord == nil:
                     firstWord = words.first?.start
@@ -228,8 +231,10 @@ struct SpeechBench: ParsableCommand {
                 }
             }
             if let p = firstPartial, let w = firstWord { latencies.append(max(0, p - w)) }
+            if let d = started, let w = firstWord { detections.append(d - w) }
         }
         latencies.sort()
+        detections.sort()
         chunkTimes.sort()
         guard !latencies.isEmpty else { return "  first partial: no speech found" }
         let median = latencies[latencies.count / 2]
@@ -237,6 +242,7 @@ struct SpeechBench: ParsableCommand {
         let meanChunk = chunkTimes.reduce(0, +) / Double(max(chunkTimes.count, 1))
         return "  first partial after the first word starts (audio time, 50 ms chunks, \(latencies.count) files): "
             + "median \(Int(median * 1000)) ms, p90 \(Int(p90 * 1000)) ms, max \(Int((latencies.last ?? 0) * 1000)) ms; "
+            + "speech detected (speechStarted) median \(Int((detections.isEmpty ? 0 : detections[detections.count / 2]) * 1000)) ms; "
             + "decoding a 50 ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
             + "\(fmt((chunkTimes.last ?? 0) * 1000, 1)) ms at worst"
     }
