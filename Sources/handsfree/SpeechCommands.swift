@@ -46,7 +46,7 @@ struct Transcribe: ParsableCommand {
                 try recognizer.setMode(.grammar("keymap"))
             }
         } catch let e as RecognizerError {
-            throw ValidationError(e.description)
+            throw SpeechCommandError(description: e.description)
         }
 
         var results: [TranscriptJSON] = []
@@ -137,4 +137,73 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks that print figures.",
         subcommands: [SpeechBench.self])
+}
+
+/// `handsfree listen`: live recognition from an ALSA device, printing events as they come.
+struct Listen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Recognise speech from an ALSA capture device and print partial and final results.",
+        discussion: "With --replay, a raw 16 kHz S16LE file is read through ALSA's file plugin, the same code path "
+            + "as a microphone (useful without a sound card).")
+
+    @Option(help: "ALSA capture device.")
+    var mic = "default"
+
+    @Option(help: "Replay a raw 16 kHz S16LE file through ALSA's file plugin instead of --mic.")
+    var replay: String?
+
+    @Option(help: "A JSGF grammar file: listen for its phrases only.")
+    var grammar: String?
+
+    @Option(help: "Stop after this many seconds of audio.")
+    var seconds: Double = 30
+
+    func run() throws {
+        let recognizer: Recognizer
+        let capture: ALSACapture
+        do {
+            recognizer = try Recognizer(configuration: .init(dictation: grammar == nil))
+            if let grammar {
+                try recognizer.addGrammar(name: "file", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
+                try recognizer.setMode(.grammar("file"))
+            }
+            if let replay {
+                capture = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: replay))
+            } else {
+                capture = try ALSACapture(device: mic)
+            }
+        } catch let e as RecognizerError {
+            throw SpeechCommandError(description: e.description)
+        } catch let e as AudioError {
+            throw SpeechCommandError(description: e.description)
+        }
+        let done = DispatchSemaphore(value: 0)
+        let limit = seconds
+        let listener = SpeechListener(recognizer: recognizer, capture: capture)
+        listener.start(onEvent: { event in
+            switch event {
+            case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
+            case let .partial(text, at): print(String(format: "%7.2f  … %@", at, text))
+            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text))
+            }
+            if case let .speechStarted(at) = event, at > limit { done.signal() }
+            if case let .partial(_, at) = event, at > limit { done.signal() }
+            if case let .final(_, _, at) = event, at > limit { done.signal() }
+        }, onEnd: { error in
+            if let error { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
+            done.signal()
+        })
+        // Replays run faster than real time; stop once the file and a second of silence are through.
+        if let replay, let size = try? FileManager.default.attributesOfItem(atPath: replay)[.size] as? Int {
+            _ = done.wait(timeout: .now() + .milliseconds(Int(min(limit, Double(size) / 32000 + 1) * 1000)))
+        } else {
+            _ = done.wait(timeout: .now() + .milliseconds(Int(limit * 1000)))
+        }
+        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)) }
+    }
+}
+
+/// A failure the user must fix outside the command line (model, device): printed without the usage text.
+struct SpeechCommandError: Error, CustomStringConvertible {
+    var description: String
 }
