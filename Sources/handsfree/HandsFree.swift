@@ -6,7 +6,7 @@ struct HandsFree: ParsableCommand {
         commandName: "handsfree",
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
         subcommands: [
-            Replay.self, Watch.self, Record.self, Check.self, Bench.self,
+            Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self, Bench.self,
         ]
     )
 

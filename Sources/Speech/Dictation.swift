@@ -1,0 +1,114 @@
+/// An edit dictation makes to a text; offsets count `Character`s.
+public enum DictationEdit: Equatable, Sendable {
+    /// Insert `text` at `offset` (the caret); the caret ends up after it.
+    case insert(String, at: Int)
+    /// Remove the characters in `range` (what "delete that" takes back); the caret goes to its start.
+    case delete(Range<Int>)
+    /// The user said "stop dictation".
+    case stop
+}
+
+/// Turns final utterances into edits of a text field: spoken punctuation, "new line", "delete that" and
+/// "stop dictation", capitals at sentence starts, spaces between words.
+///
+/// A pure value: feed it `SpeechEvent.final` texts; it keeps the text and caret it edits, and returns the
+/// edits so a UI holding its own text model can mirror them.
+public struct DictationSession: Equatable, Sendable {
+    /// The text being dictated into.
+    public private(set) var text: String
+    /// Caret position in characters, 0...text.count.
+    public private(set) var caret: Int
+    /// False once "stop dictation" was heard.
+    public private(set) var isActive = true
+    /// Ranges of what each utterance (or part between commands) inserted, newest last, for "delete that".
+    private var insertions: [Range<Int>] = []
+
+    /// Spoken words (lower case, as the recogniser writes them) and the characters they stand for.
+    public static let punctuation: [(spoken: [String], mark: String)] = [
+        (["period"], "."), (["full", "stop"], "."), (["comma"], ","), (["question", "mark"], "?"),
+        (["exclamation", "mark"], "!"), (["exclamation", "point"], "!"), (["colon"], ":"),
+        (["semicolon"], ";"), (["new", "line"], "\n"), (["new", "paragraph"], "\n\n"),
+    ]
+
+    public init(text: String = "", caret: Int? = nil) {
+        self.text = text
+        self.caret = min(max(0, caret ?? text.count), text.count)
+    }
+
+    /// Moves the caret (the user moved it by gesture); "delete that" history is dropped, since it may no
+    /// longer point at what was said.
+    public mutating func moveCaret(to offset: Int) {
+        caret = min(max(0, offset), text.count)
+        insertions = []
+    }
+
+    /// Applies one final utterance and returns the edits it made, in order.
+    public mutating func apply(utterance: String) -> [DictationEdit] {
+        guard isActive else { return [] }
+        let words = utterance.lowercased().split(separator: " ").map(String.init)
+        var edits: [DictationEdit] = []
+        var pending = ""  // text of the current segment, inserted when a command or the end comes
+        func flush() {
+            guard !pending.isEmpty else { return }
+            let start = caret
+            text.insert(contentsOf: pending, at: text.index(text.startIndex, offsetBy: caret))
+            caret += pending.count
+            insertions.append(start..<caret)
+            edits.append(.insert(pending, at: start))
+            pending = ""
+        }
+        var i = 0
+        wordLoop: while i < words.count {
+            let rest = words[i...]
+            if rest.starts(with: ["stop", "dictation"]) {
+                flush()
+                isActive = false
+                edits.append(.stop)
+                break wordLoop
+            }
+            if rest.starts(with: ["delete", "that"]) {
+                // Take back what this utterance said so far, else the previous utterance.
+                if !pending.isEmpty {
+                    pending = ""
+                } else if let last = insertions.popLast() {
+                    text.removeSubrange(text.index(text.startIndex, offsetBy: last.lowerBound)
+                                        ..< text.index(text.startIndex, offsetBy: last.upperBound))
+                    caret = last.lowerBound
+                    edits.append(.delete(last))
+                }
+                i += 2
+                continue
+            }
+            for (spoken, mark) in Self.punctuation where rest.starts(with: spoken) {
+                pending += mark
+                i += spoken.count
+                continue wordLoop
+            }
+            var word = words[i]
+            if word == "i" || word.hasPrefix("i'") { word = "I" + word.dropFirst() }
+            let before = lastCharacter(pending: pending)
+            if before == nil || before == "\n" || sentenceEnded(pending: pending) {
+                word = word.prefix(1).uppercased() + word.dropFirst()
+            }
+            if let b = before, !b.isWhitespace { pending += " " }
+            pending += word
+            i += 1
+        }
+        flush()
+        return edits
+    }
+
+    /// The character just before where the next one goes: the end of `pending`, else the text before the caret.
+    private func lastCharacter(pending: String) -> Character? {
+        if let c = pending.last { return c }
+        guard caret > 0 else { return nil }
+        return text[text.index(text.startIndex, offsetBy: caret - 1)]
+    }
+
+    /// Whether the next word starts a sentence (after ".", "?" or "!", ignoring spaces).
+    private func sentenceEnded(pending: String) -> Bool {
+        let before = text.prefix(caret) + pending
+        guard let last = before.last(where: { $0 != " " }) else { return true }
+        return last == "." || last == "?" || last == "!"
+    }
+}

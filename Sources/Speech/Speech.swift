@@ -1,1 +1,0 @@
-// The Speech module; see Package.swift for its role.

@@ -1,0 +1,313 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Speech
+
+/// `handsfree bench speech`: accuracy and speed of the recogniser against Debian's PocketSphinx tools.
+struct SpeechBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speech",
+        abstract: "Word error rate, sentence accuracy and real-time factor vs pocketsphinx_continuous; "
+            + "command recognition on flite voices; time to first partial result.",
+        discussion: """
+            DIR holds WAV files and a transcript (`transcription` or `*.transcription`, lines like \
+            "<s> ten of clubs </s> (001)"); a `*.gram` file in DIR switches both decoders to that grammar. \
+            Default DIR: ../shared/data/speech/pocketsphinx-test/librivox beside the project.
+            """)
+
+    @Argument(help: "Folder of WAV files with a transcript file.")
+    var dir: String?
+
+    @Option(help: "The reference decoder (Debian package pocketsphinx).")
+    var reference = "pocketsphinx_continuous"
+
+    @Flag(help: "Skip the reference decoder.")
+    var skipReference = false
+
+    @Option(help: "Phrase list for the command test (default config/voice-commands.txt).")
+    var phrases: String?
+
+    @Option(help: "Keymaps whose voice phrases join the command test (default keymaps/*.toml).")
+    var keymap: [String] = []
+
+    @Option(help: "flite voices for the command test, comma-separated.")
+    var voices = "rms,slt,awb,kal"
+
+    @Flag(help: "Skip the command test.")
+    var skipCommands = false
+
+    @Flag(help: "Print every hypothesis.")
+    var verbose = false
+
+    func run() throws {
+        let dataDir = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test")
+        let folder = dir ?? dataDir.appendingPathComponent("librivox").path
+        try benchTranscripts(folder: folder)
+        if !skipCommands { try benchCommands() }
+    }
+
+    // MARK: transcripts
+
+    private func benchTranscripts(folder: String) throws {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: folder) else {
+            throw ValidationError("\(folder): no such folder (the speech data lives in ../shared/data; see its README)")
+        }
+        guard let transcriptName = names.sorted().first(where: { $0 == "transcription" || $0.hasSuffix(".transcription") }) else {
+            throw ValidationError("\(folder): no transcript file (`transcription` or `*.transcription`)")
+        }
+        let transcript = Transcripts.parse(try String(contentsOfFile: folder + "/" + transcriptName, encoding: .utf8))
+        let grammar = names.sorted().first(where: { $0.hasSuffix(".gram") }).map { folder + "/" + $0 }
+        var config = RecognizerConfiguration(dictation: grammar == nil)
+        config.partialInterval = 0.05
+
+        var ours = Score(), theirs = Score()
+        for (id, refText) in transcript {
+            let wav = folder + "/" + id + ".wav"
+            let samples = try SpeechAudio.readSamples(path: wav)
+            let duration = SpeechAudio.seconds(samples: samples.count)
+            let ref = refText.split(separator: " ").map(String.init)
+
+            // A fresh decoder per file, as the reference runs one process per file: same adaptation state,
+            // and the model load is counted on both sides.
+            let t0 = Date(), c0 = cpuSeconds(RUSAGE_SELF.rawValue)
+            let recognizer = try Recognizer(configuration: config)
+            if let grammar {
+                try recognizer.addGrammar(name: "bench", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
+                try recognizer.setMode(.grammar("bench"))
+            }
+            let loaded = cpuSeconds(RUSAGE_SELF.rawValue)
+            let hyp = finals(recognizer.transcribe(samples))
+            ours.add(ref: ref, hyp: hyp, audio: duration, wall: Date().timeIntervalSince(t0),
+                     cpu: cpuSeconds(RUSAGE_SELF.rawValue) - c0, load: loaded - c0)
+            if verbose { print("  ours  \(id): \(hyp.joined(separator: " "))") }
+
+            if !skipReference {
+                var args = config.arguments
+                if let grammar {
+                    args = ["-hmm", config.acousticModel, "-dict", config.dictionary, "-jsgf", grammar]
+                }
+                let r0 = Date(), rc0 = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+                let out = try runTool(reference, args + ["-infile", wav, "-logfn", "/dev/null"])
+                let refHyp = Transcripts.normalise(out)
+                theirs.add(ref: ref, hyp: refHyp, audio: duration, wall: Date().timeIntervalSince(r0),
+                           cpu: cpuSeconds(RUSAGE_CHILDREN.rawValue) - rc0, load: 0)
+                if verbose { print("  ref   \(id): \(refHyp.joined(separator: " "))") }
+            }
+        }
+        print("Transcripts: \(folder) (\(transcript.count) files, \(fmt(ours.audio, 1)) s of audio, "
+              + (grammar.map { "grammar \(($0 as NSString).lastPathComponent)" } ?? "dictation") + ")")
+        print(pad("decoder", 26) + pad("WER", 9) + pad("sentences", 13) + pad("CPU", 10) + pad("RTF", 8)
+              + pad("wall", 10) + "wall RTF")
+        print(ours.row("handsfree (in-process)"))
+        if !skipReference {
+            print(theirs.row(reference))
+            print("  handsfree / \(reference): CPU time \(fmt(ours.cpu / max(theirs.cpu, 1e-9), 2))×, "
+                  + "wall time \(fmt(ours.wall / max(theirs.wall, 1e-9), 2))×; model loading is \(fmt(ours.load, 2)) s "
+                  + "of handsfree's \(fmt(ours.cpu, 2)) s CPU (one load per file on both sides)")
+        }
+
+        // First partial: 50 ms chunks as the live capture delivers them.
+        let lat = try partialLatency(files: transcript.map { folder + "/" + $0.id + ".wav" }, config: config,
+                                     grammar: grammar)
+        print(lat)
+    }
+
+    // MARK: commands
+
+    private func benchCommands() throws {
+        var list: [String] = []
+        let phraseFile = phrases ?? ProjectPaths.dir("config").appendingPathComponent("voice-commands.txt").path
+        if let text = try? String(contentsOfFile: phraseFile, encoding: .utf8) {
+            list += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        var keymaps = keymap
+        if keymaps.isEmpty {
+            let dir = ProjectPaths.dir("keymaps")
+            keymaps = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+                .filter { $0.hasSuffix(".toml") }.sorted().map { dir.appendingPathComponent($0).path }
+        }
+        for k in keymaps { list += try KeymapVoicePhrases.read(path: k) }
+        var seen = Set<String>()
+        list = list.filter { seen.insert($0.lowercased()).inserted }
+        guard !list.isEmpty else { throw ValidationError("no command phrases (\(phraseFile), keymaps)") }
+
+        var config = RecognizerConfiguration(dictation: false)
+        config.partialInterval = 0.05
+        let recognizer = try Recognizer(configuration: config)
+        let built = CommandGrammar.build(phrases: list, isKnownWord: recognizer.knowsWord)
+        for d in built.dropped { print("  dropped \(d)") }
+        try recognizer.addGrammar(name: "commands", jsgf: built.jsgf)
+        try recognizer.setMode(.grammar("commands"))
+        let gramFile = NSTemporaryDirectory() + "handsfree-bench-commands.gram"
+        try built.jsgf.write(toFile: gramFile, atomically: true, encoding: .utf8)
+
+        let cache = NSTemporaryDirectory() + "handsfree-bench-speech"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let voiceList = voices.split(separator: ",").map(String.init)
+        var correct = 0, total = 0, refCorrect = 0
+        var perVoice: [String] = []
+        var files: [String] = []
+        var misses: [String] = []
+        for voice in voiceList {
+            var ok = 0, n = 0
+            for spoken in built.phrases.keys.sorted() {
+                let wav = try synthesise(spoken, voice: voice, cache: cache)
+                files.append(wav)
+                let hyp = finals(recognizer.transcribe(try SpeechAudio.readSamples(path: wav))).joined(separator: " ")
+                n += 1
+                if hyp == spoken { ok += 1 } else { misses.append("\(voice): \"\(spoken)\" → \"\(hyp)\"") }
+                if !skipReference {
+                    let out = try runTool(reference, ["-hmm", config.acousticModel, "-dict", config.dictionary,
+                                                      "-jsgf", gramFile, "-infile", wav, "-logfn", "/dev/null"])
+                    if Transcripts.normalise(out).joined(separator: " ") == spoken { refCorrect += 1 }
+                }
+            }
+            perVoice.append("\(voice) \(ok)/\(n)")
+            correct += ok
+            total += n
+        }
+        print("Commands: \(built.phrases.count) phrases × \(voiceList.count) flite voices, one JSGF grammar")
+        print("  handsfree: \(correct)/\(total) = \(fmt(100 * Double(correct) / Double(max(total, 1)), 1))% "
+              + "(\(perVoice.joined(separator: ", ")))")
+        if !skipReference {
+            print("  \(reference): \(refCorrect)/\(total) = \(fmt(100 * Double(refCorrect) / Double(max(total, 1)), 1))%")
+        }
+        for m in misses { print("  miss \(m)") }
+        print(try partialLatency(files: files, config: config, grammar: gramFile))
+    }
+
+    /// Synthesises `text` with a flite voice and converts it to 16 kHz mono 16-bit with 0.3 s of silence
+    /// around it (a speaker pauses before and after a command); cached across runs.
+    private func synthesise(_ text: String, voice: String, cache: String) throws -> String {
+        let slug = text.replacingOccurrences(of: " ", with: "_")
+        let out = "\(cache)/\(voice)-\(slug).wav"
+        if FileManager.default.fileExists(atPath: out) { return out }
+        let raw = "\(cache)/\(voice)-\(slug)-flite.wav"
+        _ = try runTool("flite", ["-voice", voice, "-t", text, "-o", raw])
+        _ = try runTool("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", out, "pad", "0.3", "0.3"])
+        try? FileManager.default.removeItem(atPath: raw)
+        return out
+    }
+
+    // MARK: latency
+
+    /// Feeds each file in 50 ms chunks and measures, in audio time, from the first word's start (from the
+    /// final word timings) to the first partial that shows a word; plus the CPU time of one chunk.
+    private func partialLatency(files: [String], config: RecognizerConfiguration, grammar: String?) throws -> String {
+        let recognizer = try Recognizer(configuration: config)
+        if let grammar {
+            try recognizer.addGrammar(name: "g", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
+            try recognizer.setMode(.grammar("g"))
+        }
+        var latencies: [Double] = []
+        var detections: [Double] = []
+        var chunkTimes: [Double] = []
+        for f in files {
+            let samples = try SpeechAudio.readSamples(path: f)
+            var firstPartial: Double?
+            var firstWord: Double?
+            var started: Double?
+            var i = 0
+            var events: [SpeechEvent] = []
+            while i < samples.count {
+                let j = min(samples.count, i + 800)
+                let t0 = cpuSeconds(RUSAGE_SELF.rawValue)
+                let ev = recognizer.process(Array(samples[i..<j]))
+                chunkTimes.append(cpuSeconds(RUSAGE_SELF.rawValue) - t0)
+                events += ev
+                i = j
+            }
+            events += recognizer.finish()
+            for e in events {
+                switch e {
+                case let .speechStarted(at) where started == nil: started = at
+                case let .partial(_, at) where firstPartial == nil: firstPartial = at
+                case let .final(_, words, at) where firstWord == nil:
+                    firstWord = words.first?.start
+                    if firstPartial == nil && words.first != nil { firstPartial = at }
+                default: break
+                }
+            }
+            if let p = firstPartial, let w = firstWord { latencies.append(max(0, p - w)) }
+            if let d = started, let w = firstWord { detections.append(d - w) }
+        }
+        latencies.sort()
+        detections.sort()
+        chunkTimes.sort()
+        guard !latencies.isEmpty else { return "  first partial: no speech found" }
+        let median = latencies[latencies.count / 2]
+        let p90 = latencies[min(latencies.count - 1, latencies.count * 9 / 10)]
+        let meanChunk = chunkTimes.reduce(0, +) / Double(max(chunkTimes.count, 1))
+        return "  first partial after the first word starts (audio time, 50 ms chunks, \(latencies.count) files): "
+            + "median \(Int(median * 1000)) ms, p90 \(Int(p90 * 1000)) ms, max \(Int((latencies.last ?? 0) * 1000)) ms; "
+            + "speech detected (speechStarted) median \(Int((detections.isEmpty ? 0 : detections[detections.count / 2]) * 1000)) ms; "
+            + "decoding a 50 ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
+            + "\(fmt((chunkTimes.last ?? 0) * 1000, 1)) ms at worst"
+    }
+
+    // MARK: helpers
+
+    private func finals(_ events: [SpeechEvent]) -> [String] {
+        events.flatMap { e -> [String] in
+            guard case let .final(text, _, _) = e else { return [] }
+            return Transcripts.normalise(text)
+        }
+    }
+
+    private func runTool(_ tool: String, _ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { throw ValidationError("cannot run \(tool): \(error)") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw ValidationError("\(tool) \(args.joined(separator: " ")) failed with status \(p.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Accumulated accuracy and time of one decoder.
+private struct Score {
+    var errors = WordErrors()
+    var sentences = 0
+    var correctSentences = 0
+    var audio = 0.0
+    var wall = 0.0
+    var cpu = 0.0
+    var load = 0.0
+
+    mutating func add(ref: [String], hyp: [String], audio: Double, wall: Double, cpu: Double, load: Double) {
+        errors = errors + WordErrors.align(reference: ref, hypothesis: hyp)
+        sentences += 1
+        if ref == hyp { correctSentences += 1 }
+        self.audio += audio
+        self.wall += wall
+        self.cpu += cpu
+        self.load += load
+    }
+
+    func row(_ name: String) -> String {
+        pad(name, 26) + pad(fmt(errors.rate, 1) + "%", 9)
+            + pad("\(correctSentences)/\(sentences) \(fmt(100 * Double(correctSentences) / Double(max(sentences, 1)), 0))%", 13)
+            + pad(fmt(cpu, 2) + " s", 10) + pad(fmt(cpu / max(audio, 1e-9), 3), 8)
+            + pad(fmt(wall, 2) + " s", 10) + fmt(wall / max(audio, 1e-9), 3)
+    }
+}
+
+/// User + system CPU seconds of this process (`RUSAGE_SELF`) or its finished children (`RUSAGE_CHILDREN`):
+/// unlike wall time, not inflated by other work on a shared machine.
+private func cpuSeconds(_ who: Int32) -> Double {
+    var u = rusage()
+    getrusage(who, &u)
+    return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+}
+
+private func fmt(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
+private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }

@@ -1,0 +1,179 @@
+import ArgumentParser
+import Config
+import Foundation
+import Logging
+import Speech
+
+/// `handsfree transcribe`: speech files to text with PocketSphinx.
+struct Transcribe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transcribe 16 kHz mono WAV (or raw S16LE) files with the offline recogniser.",
+        discussion: "Without --grammar or --keymap, dictation with the en-us language model. "
+            + "With --keymap, a command grammar of the keymap's voice phrases.")
+
+    @Argument(help: "WAV files (16000 Hz, mono, 16-bit) or raw 16 kHz S16LE files (.raw).")
+    var files: [String]
+
+    @Option(help: "A JSGF grammar file: recognise only its phrases.")
+    var grammar: String?
+
+    @Option(help: "A keymap TOML file: recognise its voice phrases (the keys of its [... .voice] tables).")
+    var keymap: String?
+
+    @Flag(help: "Print JSON with utterances and word timings.")
+    var json = false
+
+    @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
+    var model = RecognizerConfiguration.debianModelDirectory
+
+    func validate() throws {
+        if grammar != nil && keymap != nil { throw ValidationError("give --grammar or --keymap, not both") }
+        if files.isEmpty { throw ValidationError("give at least one audio file") }
+    }
+
+    func run() throws {
+        let recognizer: Recognizer
+        do {
+            recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: grammar == nil && keymap == nil))
+            if let grammar {
+                let text = try String(contentsOfFile: grammar, encoding: .utf8)
+                try recognizer.addGrammar(name: "file", jsgf: text)
+                try recognizer.setMode(.grammar("file"))
+            } else if let keymap {
+                let phrases = try KeymapVoicePhrases.read(path: keymap)
+                let built = CommandGrammar.build(phrases: phrases, isKnownWord: recognizer.knowsWord)
+                for d in built.dropped { FileHandle.standardError.write(Data("\(keymap): \(d)\n".utf8)) }
+                try recognizer.addGrammar(name: "keymap", jsgf: built.jsgf)
+                try recognizer.setMode(.grammar("keymap"))
+            }
+        } catch let e as RecognizerError {
+            throw SpeechCommandError(description: e.description)
+        }
+
+        var results: [TranscriptJSON] = []
+        var failed = false
+        for file in files {
+            let samples: [Int16]
+            do {
+                samples = try SpeechAudio.readSamples(path: file)
+            } catch {
+                FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+                failed = true
+                continue
+            }
+            let events = recognizer.transcribe(samples)
+            let result = TranscriptJSON(file: file, duration: SpeechAudio.seconds(samples: samples.count), events: events)
+            if json { results.append(result) } else { print("\(file): \(result.text)") }
+        }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try enc.encode(results), as: UTF8.self))
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// One file's transcript as printed by `transcribe --json`.
+struct TranscriptJSON: Codable {
+    struct Utterance: Codable {
+        var text: String
+        var start: Double
+        var end: Double
+        var words: [WordTiming]
+    }
+    var file: String
+    var duration: Double
+    var text: String
+    var utterances: [Utterance]
+
+    init(file: String, duration: Double, events: [SpeechEvent]) {
+        self.file = file
+        self.duration = duration
+        utterances = events.compactMap { e in
+            guard case let .final(text, words, at) = e, !text.isEmpty else { return nil }
+            return Utterance(text: text, start: words.first?.start ?? at, end: words.last?.end ?? at, words: words)
+        }
+        text = utterances.map(\.text).joined(separator: " ")
+    }
+}
+
+/// The voice phrases of a keymap file, read with the real keymap parser so a broken line is refused with
+/// `file:line: …`.
+enum KeymapVoicePhrases {
+    static func read(path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
+        let gestures = try loadGestureSettings(path: nil, overrides: []).gestures.map(\.name)
+        return try Keymap.parse(String(decoding: data, as: UTF8.self), file: path, knownGestures: gestures,
+                                knownScreens: KnownScreens.all).allPhrases
+    }
+}
+
+/// `handsfree listen`: live recognition from an ALSA device, printing events as they come.
+struct Listen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Recognise speech from an ALSA capture device and print partial and final results.",
+        discussion: "With --replay, a raw 16 kHz S16LE file is read through ALSA's file plugin, the same code path "
+            + "as a microphone (useful without a sound card).")
+
+    @Option(help: "ALSA capture device.")
+    var mic = "default"
+
+    @Option(help: "Replay a raw 16 kHz S16LE file through ALSA's file plugin instead of --mic.")
+    var replay: String?
+
+    @Option(help: "A JSGF grammar file: listen for its phrases only.")
+    var grammar: String?
+
+    @Option(help: "Stop after this many seconds of audio.")
+    var seconds: Double = 30
+
+    func run() throws {
+        let recognizer: Recognizer
+        let capture: ALSACapture
+        do {
+            recognizer = try Recognizer(configuration: .init(dictation: grammar == nil))
+            if let grammar {
+                try recognizer.addGrammar(name: "file", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
+                try recognizer.setMode(.grammar("file"))
+            }
+            if let replay {
+                capture = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: replay))
+            } else {
+                capture = try ALSACapture(device: mic)
+            }
+        } catch let e as RecognizerError {
+            throw SpeechCommandError(description: e.description)
+        } catch let e as AudioError {
+            throw SpeechCommandError(description: e.description)
+        }
+        let done = DispatchSemaphore(value: 0)
+        let limit = seconds
+        let listener = SpeechListener(recognizer: recognizer, capture: capture)
+        listener.start(onEvent: { event in
+            switch event {
+            case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
+            case let .partial(text, at): print(String(format: "%7.2f  … %@", at, text))
+            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text))
+            }
+            if case let .speechStarted(at) = event, at > limit { done.signal() }
+            if case let .partial(_, at) = event, at > limit { done.signal() }
+            if case let .final(_, _, at) = event, at > limit { done.signal() }
+        }, onEnd: { error in
+            if let error { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
+            done.signal()
+        })
+        // Replays run faster than real time; stop once the file and a second of silence are through.
+        if let replay, let size = try? FileManager.default.attributesOfItem(atPath: replay)[.size] as? Int {
+            _ = done.wait(timeout: .now() + .milliseconds(Int(min(limit, Double(size) / 32000 + 1) * 1000)))
+        } else {
+            _ = done.wait(timeout: .now() + .milliseconds(Int(limit * 1000)))
+        }
+        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)) }
+    }
+}
+
+/// A failure the user must fix outside the command line (model, device): printed without the usage text.
+struct SpeechCommandError: Error, CustomStringConvertible {
+    var description: String
+}

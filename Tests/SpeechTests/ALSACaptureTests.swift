@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import Speech
+
+/// The real ALSA capture code, reading files through ALSA's `file` plugin (no sound card needed).
+@Suite struct ALSACaptureTests {
+    /// Writes raw S16LE samples to a temporary file (never a device node) and returns its path.
+    private func tempRaw(_ samples: [Int16]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hf-alsa-\(UUID().uuidString).raw").path
+        try SpeechAudio.s16LEData(samples).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Collects `count` samples from the capture thread (the file plugin goes on with silence at the end).
+    private func capture(_ cap: ALSACapture, count: Int) async -> [Int16] {
+        var got: [Int16] = []
+        for await event in cap.events() {
+            if case let .audio(a) = event { got += a }
+            if got.count >= count { break }
+        }
+        cap.stop()
+        return got
+    }
+
+    @Test func deliversTheFileThenSilenceInChunks() async throws {
+        let samples = (0..<5000).map { Int16(truncatingIfNeeded: $0 * 7) }
+        let path = try tempRaw(samples)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cap = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path),
+                                  chunkFrames: 800)
+        let got = await capture(cap, count: 8000)
+        #expect(Array(got.prefix(5000)) == samples)
+        #expect(got.dropFirst(5000).allSatisfy { $0 == 0 })
+        #expect(got.count % 800 == 0)
+    }
+
+    @Test func missingDeviceIsAnErrorValue() {
+        #expect(throws: AudioError.self) { try ALSACapture(device: "no_such_pcm_device") }
+        do {
+            _ = try ALSACapture(device: "no_such_pcm_device")
+        } catch {
+            #expect(error.description.contains("no_such_pcm_device"))
+        }
+        #expect(throws: AudioError.self) { try ALSACapture(device: "x", configuration: "pcm.x { type ") }
+    }
+
+    @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
+    func fileThroughALSAIntoTheRecogniserToATranscript() async throws {
+        let dir = try #require(TestData.speechDir)
+        let r = try Recognizer(configuration: .init(dictation: false))
+        try r.addGrammar(name: "go", jsgf: String(contentsOf: dir.appendingPathComponent("goforward.gram"), encoding: .utf8))
+        let speech = SpeechAudio.samples(fromS16LE: try Data(contentsOf: dir.appendingPathComponent("goforward.raw")))
+        let path = try tempRaw(speech)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cap = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path))
+        let listener = SpeechListener(recognizer: r, capture: cap)
+        let (stream, continuation) = AsyncStream<SpeechEvent>.makeStream()
+        listener.start(onEvent: { continuation.yield($0) })
+        var finals: [String] = []
+        var partials = 0
+        // The utterance ends by the recogniser's silence detection on the silence after the file.
+        for await e in stream {
+            if case .partial = e { partials += 1 }
+            if case let .final(t, _, _) = e { finals.append(t); break }
+        }
+        listener.stop()
+        #expect(finals == ["go forward ten meters"])
+        #expect(partials > 0)
+    }
+
+    @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
+    func dictationFromAWAVThroughALSA() async throws {
+        let dir = try #require(TestData.speechDir)
+        let audio = try WAVReader.read(path: dir.appendingPathComponent("librivox/sense_and_sensibility_01_austen_64kb-0930.wav").path)
+        let path = try tempRaw(audio.samples)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let listener = SpeechListener(recognizer: try Recognizer(),
+                                      capture: try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path)))
+        let (stream, continuation) = AsyncStream<SpeechEvent>.makeStream()
+        listener.start(onEvent: { continuation.yield($0) })
+        var session = DictationSession()
+        for await e in stream {
+            if case let .final(t, _, _) = e, !t.isEmpty { _ = session.apply(utterance: t + " period"); break }
+        }
+        listener.stop()
+        // "he might even have been made amiable himself": the decoder gets the start right.
+        #expect(session.text.hasPrefix("He might even have been made"), "\(session.text)")
+        #expect(session.text.hasSuffix("."))
+    }
+}
