@@ -1,0 +1,101 @@
+import Config
+
+/// Rows of the status line at the bottom of every screen.
+public let statusRows = 2
+
+/// Draws the whole shell for a terminal of `size`: title bar, the screen showing, focus, dwell, status line
+/// and gaze cursor. Returns the grid and the targets. Pure.
+public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
+    var grid = CellGrid(size)
+    guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else {
+        drawTooSmall(&grid)
+        return (grid, HitMap())
+    }
+    drawTitle(&grid, s)
+    var body = Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows)
+    var canvas = Canvas(grid: grid, bounds: body)
+    if s.keymap.showBackTarget && s.stack.count > 1 {
+        canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
+        body = Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
+    }
+    canvas.bounds = body
+    var ctx = s.context
+    ctx.focus = s.focus.focused
+    s.top.render(&canvas, ctx)
+    // The back target goes first so a screen drawn over it cannot hide it from hit-testing order.
+    let map = canvas.hitMap
+    grid = canvas.grid
+    if let f = s.focus.focused, let t = map.target(id: f) {
+        grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
+    }
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+        let r = t.rect.h >= 3 ? t.rect.inset(dx: 1, dy: 0) : t.rect
+        let y = t.rect.h >= 3 ? t.rect.maxY - 2 : t.rect.y
+        grid.bar(x: r.x, y: y, width: r.w, fraction: s.tracking.dwellProgress, style: Theme.dwell)
+    }
+    drawStatus(&grid, s)
+    if s.settings.showGazeCursor, let g = s.tracking.gaze {
+        let p = s.cell(g)
+        var c = grid[p.x, p.y]
+        if c.isContinuation || CellGrid.columns(of: c.ch) != 1 { c.ch = "◉" }
+        if c.ch == " " { c.ch = "◉" }
+        c.style = Theme.cursor
+        grid[p.x, p.y] = c
+    }
+    return (grid, map)
+}
+
+func drawTooSmall(_ g: inout CellGrid) {
+    let lines = ["The window is too small: \(g.width)×\(g.height).",
+                 "HandsFree Shell needs at least \(Size.minimum.width)×\(Size.minimum.height).",
+                 "Please enlarge the window."]
+    let top = max(0, g.height / 2 - 1)
+    for (i, l) in lines.enumerated() {
+        let t = CellGrid.truncate(l, to: g.width)
+        g.text(t, x: max(0, (g.width - CellGrid.columns(of: t)) / 2), y: top + i, style: i == 0 ? Theme.warning : .plain)
+    }
+}
+
+func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
+    g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
+    let crumbs = s.stack.map(\.title).joined(separator: " › ")
+    g.text(" HandsFree │ " + crumbs, x: 0, y: 0, style: Theme.title, maxWidth: g.width - 30)
+    let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit" : "? help · Esc back"))
+    let r = CellGrid.truncate(right, to: 28)
+    g.text(r, x: g.width - CellGrid.columns(of: r) - 1, y: 0, style: Theme.title)
+}
+
+/// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.
+func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
+    let y0 = g.height - statusRows, y1 = g.height - 1
+    g.fill(Rect(x: 0, y: y0, w: g.width, h: statusRows), " ", style: Theme.status)
+    let t = s.tracking
+    var x = 1
+    let meterW = g.width >= 120 ? 12 : 8
+    for (label, v) in [("L eye", t.meters.leftEye), ("R eye", t.meters.rightEye), ("jaw", t.meters.jaw),
+                       ("tongue", t.meters.tongue), ("smile", t.meters.smile)] {
+        x += g.text(label + " ", x: x, y: y0, style: Theme.status)
+        g.bar(x: x, y: y0, width: meterW, fraction: Double(v), style: Theme.meter, empty: "·")
+        x += meterW + 2
+        if x >= g.width - meterW { break }
+    }
+    var parts: [String] = []
+    parts.append("\(t.source) \(t.fps) fps")
+    parts.append(t.face ? "face ●" : (t.framesSeen > 0 ? "face LOST" : "no tracker"))
+    x = 1
+    x += g.text(parts.joined(separator: " │ ") + " │ ", x: x, y: y1, style: t.face || t.framesSeen == 0 ? Theme.status : Style(fg: .yellow, bg: .black, attrs: .bold))
+    if let p = t.progress.max(by: { $0.progress < $1.progress }) {
+        x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
+        g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))
+        x += 11
+    } else {
+        x += g.text("no gesture", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .dim)) + 1
+    }
+    if t.dwellProgress > 0 {
+        x += g.text("│ dwell ", x: x, y: y1, style: Theme.status)
+        g.bar(x: x, y: y1, width: 8, fraction: t.dwellProgress, style: Style(fg: .green, bg: .black))
+        x += 9
+    }
+    let km = "keymap " + s.keymap.name
+    g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
+}
