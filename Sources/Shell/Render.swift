@@ -58,11 +58,13 @@ func drawTooSmall(_ g: inout CellGrid) {
 
 func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
-    let crumbs = s.stack.map(\.title).joined(separator: " › ")
-    g.text(" HandsFree │ " + crumbs, x: 0, y: 0, style: Theme.title, maxWidth: g.width - 30)
+    let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
     let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit" : "? help · Esc back"))
-    let r = CellGrid.truncate(right, to: 28)
-    g.text(r, x: g.width - CellGrid.columns(of: r) - 1, y: 0, style: Theme.title)
+    // The crumbs keep at least 30 columns; a notice may take the rest.
+    let r = CellGrid.truncate(right, to: max(10, g.width - min(CellGrid.columns(of: crumbs), 30) - 3))
+    let rx = g.width - CellGrid.columns(of: r) - 1
+    g.text(crumbs, x: 0, y: 0, style: Theme.title, maxWidth: rx - 1)
+    g.text(r, x: rx, y: 0, style: s.notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
 }
 
 /// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.

@@ -75,7 +75,7 @@ public struct TrackingStatus: Sendable, Equatable {
         recent.append(s.t)
         // Keep only the last second; the list stays near the frame rate, so a linear trim is cheap.
         var drop = 0
-        while drop < recent.count, recent[drop] <= s.t - 1 { drop += 1 }
+        while drop < recent.count, recent[drop] <= s.t - 1 + 1e-9 { drop += 1 }
         if drop > 0 { recent.removeFirst(drop) }
     }
 }
