@@ -184,7 +184,7 @@ public final class Terminal {
             case KEY_RESIZE:
                 invalidate()
                 return .resized(size)
-            default: return readInput()
+            default: return .key(.char("\u{0}"))   // an unbound function key; screens ignore NUL
             }
         }
         switch ch {
@@ -193,7 +193,8 @@ public final class Terminal {
         case 9: return .key(.tab)
         case 8, 127: return .key(.backspace)
         default:
-            guard let u = Unicode.Scalar(UInt32(ch)) else { return readInput() }
+            // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
+            guard let u = Unicode.Scalar(UInt32(ch)), ch != 0 else { return nil }
             return .key(.char(Character(u)))
         }
     }

@@ -44,6 +44,7 @@ struct RunCommand: ParsableCommand {
             let state = ShellState(keymap: km, gestures: settings.gestures, source: source, onboarding: first)
             var runtime = ShellRuntime(session: Session(state: state, settings: settings), feed: feed, exitAtEnd: exitAtEnd)
             try runtime.run()
+            if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
             throw ExitCode(1)

@@ -56,6 +56,12 @@ struct ShellRuntime {
     var feed: FrameFeed
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
     var exitAtEnd: Bool
+    /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
+    private(set) var exitSignal: Int32?
+
+    init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
+        self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
+    }
 
     mutating func run() throws {
         let term = try Terminal()
@@ -85,10 +91,15 @@ struct ShellRuntime {
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .udp(let r) = feed { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
-            if Terminal.pendingSignal() != nil { break loop }
+            if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
+            // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
-            while let input = term.readInput() {
+            var keysRead = 0
+            // Bounded, so a terminal that keeps returning input cannot starve frames.
+            while keysRead < 256, let input = term.readInput() {
+                keysRead += 1
                 switch input {
                 case .key(let k): effects += session.send(.key(k))
                 case .resized(let s): effects += session.send(.resized(s))
