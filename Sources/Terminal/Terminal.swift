@@ -67,6 +67,12 @@ public final class Terminal {
     /// The terminal's size now.
     public var size: Size { Size(width: Int(getmaxx(stdscr)), height: Int(getmaxy(stdscr))) }
 
+    /// Sets the size curses assumes (for terminals opened on a file or pty, which report none).
+    public func resize(_ size: Size) {
+        resize_term(Int32(size.height), Int32(size.width))
+        invalidate()
+    }
+
     /// Gives the terminal back to the shell it came from; safe to call more than once.
     public func stop() {
         guard active else { return }
@@ -222,6 +228,14 @@ public final class Terminal {
         pipeFDs = fds
         handsfree_install_signals(fds[1])
         return fds[0]
+    }
+
+    /// Opens a pseudo-terminal (for benchmarks): the master descriptor and the slave's path.
+    public static func openPTY() -> (master: Int32, slave: String)? {
+        var buf = [CChar](repeating: 0, count: 64)
+        let fd = handsfree_open_pty(&buf, Int32(buf.count))
+        guard fd >= 0 else { return nil }
+        return (fd, String(cString: buf))
     }
 
     /// Reads the signal that arrived on the pipe, if any.

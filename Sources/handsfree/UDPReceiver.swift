@@ -45,6 +45,14 @@ final class UDPReceiver {
 
     deinit { close(fd) }
 
+    /// The bound port (when binding port 0 picked one).
+    var boundPort: UInt16 {
+        var a = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return UInt16(bigEndian: a.sin_port)
+    }
+
     /// Everything that has arrived, decoded.
     func drain(now: () -> Double) -> [DecodedItem] {
         var out: [DecodedItem] = []
