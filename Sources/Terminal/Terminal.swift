@@ -94,19 +94,29 @@ public final class Terminal {
         guard active else { return }
         if previous?.size != grid.size { invalidate(); werase(stdscr) }
         let old = previous
-        var changed = 0
+        var count = 0
         let w = grid.width
         var run = ""
         var runX = 0, runStyle = Style.plain, inRun = false
+        let stride = MemoryLayout<Cell>.stride
         for y in 0..<grid.height {
+            let row = y * w
+            // Fast path: a row whose bytes are identical is unchanged (most rows, most frames). Bytes that
+            // differ (padding, equal strings stored differently) only fall through to the exact check below.
+            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: w * stride) { continue }
             var x = 0
             while x < w {
-                let c = grid.cells[y * w + x]
-                let same = old.map { $0.cells[y * w + x] == c } ?? false
-                // A wide character is redrawn whole if either of its halves changed.
-                let wideChanged = x + 1 < w && grid.cells[y * w + x + 1].isContinuation
-                    && old.map { $0.cells[y * w + x + 1] != grid.cells[y * w + x + 1] } ?? true
-                if (same && !wideChanged) || c.isContinuation {
+                let c = grid.cells[row + x]
+                var changed = true
+                if let old {
+                    changed = old.cells[row + x] != c
+                    // A wide character is redrawn whole when only its right half changed.
+                    if !changed, x + 1 < w, old.cells[row + x + 1] != grid.cells[row + x + 1],
+                       grid.cells[row + x + 1].isContinuation {
+                        changed = true
+                    }
+                }
+                if !changed || c.isContinuation {
                     if inRun && !c.isContinuation { flush(&run, y, runX, runStyle); inRun = false }
                     x += 1
                     continue
@@ -114,16 +124,26 @@ public final class Terminal {
                 if inRun && c.style != runStyle { flush(&run, y, runX, runStyle); inRun = false }
                 if !inRun { inRun = true; runX = x; runStyle = c.style }
                 run.append(c.ch)
-                changed += 1
+                count += 1
                 x += 1
             }
             if inRun { flush(&run, y, runX, runStyle); inRun = false }
         }
         previous = grid
-        lastChangedCells = changed
+        lastChangedCells = count
         wnoutrefresh(stdscr)
         doupdate()
         if let f = outFile { fflush(f) }
+    }
+
+    private static func sameBytes(_ a: [Cell], _ b: [Cell], from: Int, count: Int) -> Bool {
+        a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                guard let ba = pa.baseAddress, let bb = pb.baseAddress, pa.count >= from + count, pb.count >= from + count
+                else { return false }
+                return memcmp(ba + from, bb + from, count) == 0
+            }
+        }
     }
 
     private func flush(_ run: inout String, _ y: Int, _ x: Int, _ style: Style) {
