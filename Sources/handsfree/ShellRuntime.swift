@@ -50,12 +50,23 @@ final class ActionLog {
     deinit { try? handle?.close() }
 }
 
+/// How the runtime reaches speech recognition; the Speech module supplies a live one, the default does nothing.
+struct DictationClient {
+    var start: () -> Void = {}
+    var stop: () -> Void = {}
+    /// Recognised text since the last call: (text, isFinal). Commands and dictation both come through here.
+    var poll: () -> [(String, Bool)] = { [] }
+    /// Descriptors to wait on with the keyboard (e.g. an audio device), if any.
+    var descriptors: [Int32] = []
+}
+
 /// The live loop: waits on the keyboard, the frame source and the signal pipe; feeds the session; draws.
 struct ShellRuntime {
     var session: Session
     var feed: FrameFeed
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
     var exitAtEnd: Bool
+    var dictation = DictationClient()
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
 
@@ -90,6 +101,7 @@ struct ShellRuntime {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .udp(let r) = feed { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
+            for fd in dictation.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
             if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
             // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
@@ -106,6 +118,7 @@ struct ShellRuntime {
                 }
                 dirty = true
             }
+            for (text, isFinal) in dictation.poll() { effects += session.send(.speech(text, isFinal: isFinal)); dirty = true }
             let now = monotonicNow()
             switch feed {
             case .none:
@@ -136,7 +149,8 @@ struct ShellRuntime {
                 case .quit: break loop
                 case .finishedOnboarding: StateDir.markOnboarded()
                 case .performed(let r): log.write(r.json)
-                case .startDictation, .stopDictation: break // Speech plugs in here once its module lands.
+                case .startDictation: dictation.start()
+                case .stopDictation: dictation.stop()
                 }
             }
             if dirty {
