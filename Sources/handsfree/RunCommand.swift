@@ -43,6 +43,7 @@ struct RunCommand: ParsableCommand {
             let first = !noOnboarding && StateDir.isFirstStart
             let state = ShellState(keymap: km, gestures: settings.gestures, source: source, onboarding: first)
             var runtime = ShellRuntime(session: Session(state: state, settings: settings), feed: feed, exitAtEnd: exitAtEnd)
+            runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymap), gestures: settings.gestures)
             try runtime.run()
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {

@@ -50,6 +50,40 @@ final class ActionLog {
     deinit { try? handle?.close() }
 }
 
+/// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
+struct KeymapWatcher {
+    let path: String
+    let gestures: [GestureDefinition]
+    private var stamp: Date?
+    private var lastCheck = 0.0
+
+    init(path: String, gestures: [GestureDefinition]) {
+        self.path = path; self.gestures = gestures
+        stamp = KeymapWatcher.modified(path)
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    /// Checks at most once a second; applies a good new keymap, or shows the error and keeps the old one.
+    mutating func check(now: Double, state: inout ShellState) -> Bool {
+        guard now - lastCheck >= 1 else { return false }
+        lastCheck = now
+        let m = KeymapWatcher.modified(path)
+        guard m != stamp else { return false }
+        stamp = m
+        do {
+            state.keymap = try Setup.keymap(path, gestures: gestures)
+            state.notice = "Keymap reloaded"
+            state.relayout()
+        } catch {
+            state.notice = "Keymap not reloaded: \(error)"
+        }
+        return true
+    }
+}
+
 /// How the runtime reaches speech recognition; the Speech module supplies a live one, the default does nothing.
 struct DictationClient {
     var start: () -> Void = {}
@@ -67,6 +101,7 @@ struct ShellRuntime {
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
     var exitAtEnd: Bool
     var dictation = DictationClient()
+    var keymapWatcher: KeymapWatcher?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
 
@@ -117,6 +152,10 @@ struct ShellRuntime {
                 case .resized(let s): effects += session.send(.resized(s))
                 }
                 dirty = true
+            }
+            if var w = keymapWatcher {
+                if w.check(now: monotonicNow(), state: &session.state) { dirty = true }
+                keymapWatcher = w
             }
             for (text, isFinal) in dictation.poll() { effects += session.send(.speech(text, isFinal: isFinal)); dirty = true }
             let now = monotonicNow()
