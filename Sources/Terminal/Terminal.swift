@@ -255,7 +255,7 @@ public final class Terminal {
         var buf = [CChar](repeating: 0, count: 64)
         let fd = handsfree_open_pty(&buf, Int32(buf.count))
         guard fd >= 0 else { return nil }
-        return (fd, String(cString: buf))
+        return (fd, String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// Reads the signal that arrived on the pipe, if any.

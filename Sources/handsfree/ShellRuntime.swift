@@ -42,7 +42,7 @@ final class ActionLog {
         let dir = StateDir.url
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("shell.log").path
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
