@@ -39,6 +39,9 @@ final class UDPReceiver {
         }
         guard r == 0 else { close(s); throw SetupError("\(url): cannot bind (\(String(cString: strerror(errno))))") }
         _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
+        // A bigger receive buffer, so a burst arriving while a frame is drawn is not dropped.
+        var size: Int32 = 1 << 20
+        _ = setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         fd = s
         description = "udp \(host):\(port)"
     }
