@@ -26,10 +26,18 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     if let f = s.focus.focused, let t = map.target(id: f) {
         canvas.grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
     }
-    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+    // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
+    // activate gesture (the jaw) on the focused target it will act on.
+    func fill(_ t: Target, _ fraction: Double, _ style: Style) {
         let r = t.rect.h >= 3 ? t.rect.inset(dx: 1, dy: 0) : t.rect
         let y = t.rect.h >= 3 ? t.rect.maxY - 2 : t.rect.y
-        canvas.grid.bar(x: r.x, y: y, width: r.w, fraction: s.tracking.dwellProgress, style: Theme.dwell)
+        canvas.grid.bar(x: r.x, y: y, width: r.w, fraction: fraction, style: style)
+    }
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+        fill(t, s.tracking.dwellProgress, Theme.dwell)
+    } else if let f = s.focus.focused, let t = map.target(id: f) {
+        let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
+        if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
     }
     drawStatus(&canvas.grid, s)
     if s.settings.showGazeCursor, let g = s.tracking.gaze {
