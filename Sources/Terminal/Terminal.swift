@@ -1,1 +1,267 @@
-// The Terminal module; see Package.swift for its role.
+@preconcurrency import CNcursesw
+import Foundation
+import Shell
+
+/// Input read from the terminal.
+public enum TerminalInput: Sendable, Equatable {
+    case key(Key)
+    case resized(Size)
+}
+
+/// Problems starting the terminal.
+public struct TerminalError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The full-screen terminal: owns curses, draws a `CellGrid` by writing only the cells that changed, reads
+/// keys, and always gives the terminal back (`stop`, also called on deinit and at exit).
+///
+/// The only type in the project that talks to curses.
+public final class Terminal {
+    private var screen: OpaquePointer?
+    private var previous: CellGrid?
+    private var pairs: [UInt16: Int16] = [:]
+    private var nextPair: Int16 = 1
+    private let hasColors: Bool
+    private var active = true
+    private var outFile: UnsafeMutablePointer<FILE>?
+    /// Cells written by the last `draw`, for benchmarks.
+    public private(set) var lastChangedCells = 0
+
+    /// Starts curses on the controlling terminal (`input`/`output` nil), or on the given streams (benchmarks
+    /// draw into a pty or /dev/null). `type` overrides `$TERM`.
+    public init(type: String? = nil, output: UnsafeMutablePointer<FILE>? = nil,
+                input: UnsafeMutablePointer<FILE>? = nil) throws {
+        // Wide characters and box drawing need a UTF-8 locale; C.UTF-8 exists everywhere on Debian.
+        if setlocale(LC_ALL, "") == nil || !Terminal.localeIsUTF8 { setlocale(LC_ALL, "C.UTF-8") }
+        let term = type ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm-256color"
+        guard let s = newterm(term, output ?? stdout, input ?? stdin) else {
+            throw TerminalError(description: "cannot start the terminal (TERM=\(term))")
+        }
+        screen = s
+        outFile = output
+        set_term(s)
+        hasColors = has_colors()
+        Terminal.current = self
+        cbreak(); noecho(); nonl()
+        keypad(stdscr, true)
+        nodelay(stdscr, true)
+        set_escdelay(25)
+        curs_set(0)
+        if hasColors {
+            start_color()
+            use_default_colors()
+        }
+        leaveok(stdscr, true)
+        Terminal.registerExitHook()
+    }
+
+    deinit { stop() }
+
+    private static var localeIsUTF8: Bool {
+        guard let l = setlocale(LC_CTYPE, nil) else { return false }
+        let s = String(cString: l).lowercased()
+        return s.contains("utf-8") || s.contains("utf8")
+    }
+
+    /// The terminal's size now.
+    public var size: Size { Size(width: Int(getmaxx(stdscr)), height: Int(getmaxy(stdscr))) }
+
+    /// Sets the size curses assumes (for terminals opened on a file or pty, which report none).
+    public func resize(_ size: Size) {
+        resize_term(Int32(size.height), Int32(size.width))
+        invalidate()
+    }
+
+    /// Gives the terminal back to the shell it came from; safe to call more than once.
+    public func stop() {
+        guard active else { return }
+        active = false
+        endwin()
+        if let s = screen { delscreen(s) }
+        screen = nil
+        if Terminal.current === self { Terminal.current = nil }
+    }
+
+    /// Forgets what is on the screen, so the next draw repaints everything (after a resize).
+    public func invalidate() {
+        previous = nil
+        clearok(stdscr, true)
+    }
+
+    /// Draws `grid`, writing only the cells that differ from the last grid drawn.
+    public func draw(_ grid: CellGrid) {
+        guard active else { return }
+        if previous?.size != grid.size { invalidate(); werase(stdscr) }
+        let old = previous
+        var count = 0
+        let w = grid.width
+        var run = ""
+        var runX = 0, runStyle = Style.plain, inRun = false
+        let stride = MemoryLayout<Cell>.stride
+        for y in 0..<grid.height {
+            let row = y * w
+            // Fast path: a row whose bytes are identical is unchanged (most rows, most frames). Bytes that
+            // differ (padding, equal strings stored differently) only fall through to the exact check below.
+            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: w * stride) { continue }
+            var x = 0
+            while x < w {
+                let c = grid.cells[row + x]
+                var changed = true
+                if let old {
+                    changed = old.cells[row + x] != c
+                    // A wide character is redrawn whole when only its right half changed.
+                    if !changed, x + 1 < w, old.cells[row + x + 1] != grid.cells[row + x + 1],
+                       grid.cells[row + x + 1].isContinuation {
+                        changed = true
+                    }
+                }
+                if !changed || c.isContinuation {
+                    if inRun && !c.isContinuation { flush(&run, y, runX, runStyle); inRun = false }
+                    x += 1
+                    continue
+                }
+                if inRun && c.style != runStyle { flush(&run, y, runX, runStyle); inRun = false }
+                if !inRun { inRun = true; runX = x; runStyle = c.style }
+                run.append(c.ch)
+                count += 1
+                x += 1
+            }
+            if inRun { flush(&run, y, runX, runStyle); inRun = false }
+        }
+        previous = grid
+        lastChangedCells = count
+        wnoutrefresh(stdscr)
+        doupdate()
+        if let f = outFile { fflush(f) }
+    }
+
+    private static func sameBytes(_ a: [Cell], _ b: [Cell], from: Int, count: Int) -> Bool {
+        a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                guard let ba = pa.baseAddress, let bb = pb.baseAddress, pa.count >= from + count, pb.count >= from + count
+                else { return false }
+                return memcmp(ba + from, bb + from, count) == 0
+            }
+        }
+    }
+
+    private func flush(_ run: inout String, _ y: Int, _ x: Int, _ style: Style) {
+        wattrset(stdscr, attributes(style))
+        _ = run.withCString { mvwaddstr(stdscr, Int32(y), Int32(x), $0) }
+        run.removeAll(keepingCapacity: true)
+    }
+
+    private func attributes(_ s: Style) -> Int32 {
+        var a: Int32 = 0
+        if s.attrs.contains(.bold) { a |= handsfree_a_bold() }
+        if s.attrs.contains(.reverse) { a |= handsfree_a_reverse() }
+        if s.attrs.contains(.underline) { a |= handsfree_a_underline() }
+        if s.attrs.contains(.dim) { a |= handsfree_a_dim() }
+        if hasColors, s.fg != .default || s.bg != .default {
+            a |= handsfree_color_pair(Int32(pair(s.fg, s.bg)))
+        } else if !hasColors, s.bg != .default {
+            // Without colours, a background colour means "stands out": show it reversed.
+            a |= handsfree_a_reverse()
+        }
+        return a
+    }
+
+    /// Colour pairs are made on first use, so 8-colour terminals with few pairs still work.
+    private func pair(_ fg: Color, _ bg: Color) -> Int16 {
+        let key = UInt16(fg.rawValue) << 8 | UInt16(bg.rawValue)
+        if let p = pairs[key] { return p }
+        guard Int32(nextPair) < COLOR_PAIRS else { return 0 }
+        let p = nextPair
+        nextPair += 1
+        init_pair(p, Self.cursesColor(fg), Self.cursesColor(bg))
+        pairs[key] = p
+        return p
+    }
+
+    private static func cursesColor(_ c: Color) -> Int16 {
+        switch c {
+        case .default: return -1
+        case .black: return Int16(COLOR_BLACK)
+        case .red: return Int16(COLOR_RED)
+        case .green: return Int16(COLOR_GREEN)
+        case .yellow: return Int16(COLOR_YELLOW)
+        case .blue: return Int16(COLOR_BLUE)
+        case .magenta: return Int16(COLOR_MAGENTA)
+        case .cyan: return Int16(COLOR_CYAN)
+        case .white: return Int16(COLOR_WHITE)
+        }
+    }
+
+    /// The next key or resize, without waiting; nil when there is none.
+    public func readInput() -> TerminalInput? {
+        guard active else { return nil }
+        var ch: wint_t = 0
+        let r = wget_wch(stdscr, &ch)
+        if r == ERR { return nil }
+        if r == KEY_CODE_YES {
+            switch Int32(ch) {
+            case KEY_UP: return .key(.up)
+            case KEY_DOWN: return .key(.down)
+            case KEY_LEFT: return .key(.left)
+            case KEY_RIGHT: return .key(.right)
+            case KEY_ENTER: return .key(.enter)
+            case KEY_BACKSPACE: return .key(.backspace)
+            case KEY_RESIZE:
+                invalidate()
+                return .resized(size)
+            default: return .key(.char("\u{0}"))   // an unbound function key; screens ignore NUL
+            }
+        }
+        switch ch {
+        case 10, 13: return .key(.enter)
+        case 27: return .key(.escape)
+        case 9: return .key(.tab)
+        case 8, 127: return .key(.backspace)
+        default:
+            // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
+            guard let u = Unicode.Scalar(UInt32(ch)), ch != 0 else { return nil }
+            return .key(.char(Character(u)))
+        }
+    }
+
+    // MARK: Restoring the terminal on signals and exit
+
+    nonisolated(unsafe) private static var current: Terminal?
+    nonisolated(unsafe) private static var hookRegistered = false
+    nonisolated(unsafe) private static var pipeFDs: [Int32] = [-1, -1]
+
+    private static func registerExitHook() {
+        guard !hookRegistered else { return }
+        hookRegistered = true
+        // If anything calls exit() (an error path, ArgumentParser), the terminal is still restored.
+        atexit { Terminal.current?.stop() }
+    }
+
+    /// Routes SIGINT, SIGTERM and SIGHUP to a pipe whose read end is returned; the main loop polls it and
+    /// leaves normally, restoring the terminal. Call once.
+    public static func installSignalPipe() -> Int32 {
+        if pipeFDs[0] >= 0 { return pipeFDs[0] }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return -1 }
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        pipeFDs = fds
+        handsfree_install_signals(fds[1])
+        return fds[0]
+    }
+
+    /// Opens a pseudo-terminal (for benchmarks): the master descriptor and the slave's path.
+    public static func openPTY() -> (master: Int32, slave: String)? {
+        var buf = [CChar](repeating: 0, count: 64)
+        let fd = handsfree_open_pty(&buf, Int32(buf.count))
+        guard fd >= 0 else { return nil }
+        return (fd, String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// Reads the signal that arrived on the pipe, if any.
+    public static func pendingSignal() -> Int32? {
+        guard pipeFDs[0] >= 0 else { return nil }
+        var b: UInt8 = 0
+        return read(pipeFDs[0], &b, 1) == 1 ? Int32(b) : nil
+    }
+}

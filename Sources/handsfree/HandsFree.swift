@@ -6,6 +6,7 @@ struct HandsFree: ParsableCommand {
         commandName: "handsfree",
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
         subcommands: [
+            RunCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self, Bench.self,
         ]
     )

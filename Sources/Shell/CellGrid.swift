@@ -1,0 +1,197 @@
+/// A terminal colour; `.default` is the terminal's own foreground or background.
+public enum Color: UInt8, Sendable, Equatable, Hashable, CaseIterable {
+    case `default`, black, red, green, yellow, blue, magenta, cyan, white
+}
+
+/// Text attributes of a cell.
+public struct Attributes: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = Attributes(rawValue: 1)
+    public static let reverse = Attributes(rawValue: 2)
+    public static let underline = Attributes(rawValue: 4)
+    public static let dim = Attributes(rawValue: 8)
+}
+
+/// How a cell is drawn: colours and attributes.
+public struct Style: Sendable, Equatable, Hashable {
+    public var fg: Color
+    public var bg: Color
+    public var attrs: Attributes
+    public init(fg: Color = .default, bg: Color = .default, attrs: Attributes = []) {
+        self.fg = fg; self.bg = bg; self.attrs = attrs
+    }
+    public static let plain = Style()
+    public static let bold = Style(attrs: .bold)
+    public static let dim = Style(attrs: .dim)
+    public static let reverse = Style(attrs: .reverse)
+}
+
+/// One terminal cell: a character (a whole grapheme) and its style.
+public struct Cell: Sendable, Equatable, Hashable {
+    public var ch: Character
+    public var style: Style
+    public init(_ ch: Character = " ", _ style: Style = .plain) { self.ch = ch; self.style = style }
+
+    /// Marks the second cell of a double-width character; terminals draw nothing there.
+    public static let continuation: Character = "\u{0}"
+    public var isContinuation: Bool { ch == Cell.continuation }
+    public static let blank = Cell()
+}
+
+/// An in-memory screen: a grid of cells that screens draw into and the terminal diffs against.
+///
+/// Writes outside the grid are clipped, so drawing code never has to check bounds.
+public struct CellGrid: Sendable, Equatable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+
+    public init(_ size: Size) {
+        self.size = Size(width: max(0, size.width), height: max(0, size.height))
+        cells = Array(repeating: .blank, count: self.size.width * self.size.height)
+    }
+
+    public var width: Int { size.width }
+    public var height: Int { size.height }
+    public var bounds: Rect { Rect(x: 0, y: 0, w: width, h: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { (x >= 0 && y >= 0 && x < width && y < height) ? cells[y * width + x] : .blank }
+        set { if x >= 0 && y >= 0 && x < width && y < height { cells[y * width + x] = newValue } }
+    }
+
+    /// How many columns a character takes: 2 for East Asian wide characters and emoji, 0 for control characters.
+    public static func columns(of ch: Character) -> Int {
+        guard let s = ch.unicodeScalars.first else { return 0 }
+        let v = s.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
+            || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+
+    /// The number of columns a string takes.
+    public static func columns(of s: String) -> Int { s.reduce(0) { $0 + columns(of: $1) } }
+
+    /// Cuts a string to at most `width` columns, ending with `…` when something was cut.
+    public static func truncate(_ s: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if columns(of: s) <= width { return s }
+        var out = "", used = 0
+        for ch in s {
+            let c = columns(of: ch)
+            if used + c > width - 1 { break }
+            out.append(ch); used += c
+        }
+        return out + "…"
+    }
+
+    /// Draws text at (x, y), clipped to `maxWidth` columns and the grid; returns the columns used.
+    ///
+    /// A wide character that would straddle the clip edge is replaced by a space, never half drawn.
+    @discardableResult
+    public mutating func text(_ s: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int = .max) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let limit = min(maxWidth, width - x)
+        var cx = x, used = 0
+        for ch in s {
+            let c = CellGrid.columns(of: ch)
+            if c == 0 { continue }
+            if used + c > limit {
+                if used < limit && c == 2 { self[cx, y] = Cell(" ", style); used += 1 }
+                break
+            }
+            if cx >= 0 {
+                // Overwriting half of a wide character leaves its other half as a blank.
+                if self[cx, y].isContinuation { self[cx - 1, y] = Cell(" ", self[cx - 1, y].style) }
+                self[cx, y] = Cell(ch, style)
+                if c == 2 { self[cx + 1, y] = Cell(Cell.continuation, style) }
+                else if self[cx + 1, y].isContinuation { self[cx + 1, y] = Cell(" ", style) }
+            }
+            cx += c; used += c
+        }
+        return used
+    }
+
+    /// Draws text centred in a row of `rect`.
+    public mutating func centered(_ s: String, in rect: Rect, y: Int, style: Style = .plain) {
+        let t = CellGrid.truncate(s, to: rect.w)
+        let x = rect.x + max(0, (rect.w - CellGrid.columns(of: t)) / 2)
+        text(t, x: x, y: y, style: style, maxWidth: rect.maxX - x)
+    }
+
+    /// Fills a rectangle with one character.
+    public mutating func fill(_ rect: Rect, _ ch: Character = " ", style: Style = .plain) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY { for x in r.x..<r.maxX { cells[y * width + x] = Cell(ch, style) } }
+    }
+
+    /// Changes the style of every cell in a rectangle, keeping the characters.
+    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY { for x in r.x..<r.maxX { change(&cells[y * width + x].style) } }
+    }
+
+    /// Box-drawing character sets.
+    public enum Border: Sendable { case light, heavy, double, rounded }
+
+    /// Draws a box outline, with an optional title in its top edge.
+    public mutating func box(_ rect: Rect, border: Border = .light, style: Style = .plain, title: String? = nil) {
+        guard rect.w >= 2, rect.h >= 2 else { return }
+        let c: (h: Character, v: Character, tl: Character, tr: Character, bl: Character, br: Character)
+        switch border {
+        case .light: c = ("─", "│", "┌", "┐", "└", "┘")
+        case .heavy: c = ("━", "┃", "┏", "┓", "┗", "┛")
+        case .double: c = ("═", "║", "╔", "╗", "╚", "╝")
+        case .rounded: c = ("─", "│", "╭", "╮", "╰", "╯")
+        }
+        for x in rect.x + 1..<rect.maxX - 1 {
+            self[x, rect.y] = Cell(c.h, style); self[x, rect.maxY - 1] = Cell(c.h, style)
+        }
+        for y in rect.y + 1..<rect.maxY - 1 {
+            self[rect.x, y] = Cell(c.v, style); self[rect.maxX - 1, y] = Cell(c.v, style)
+        }
+        self[rect.x, rect.y] = Cell(c.tl, style); self[rect.maxX - 1, rect.y] = Cell(c.tr, style)
+        self[rect.x, rect.maxY - 1] = Cell(c.bl, style); self[rect.maxX - 1, rect.maxY - 1] = Cell(c.br, style)
+        if let title, rect.w > 4 {
+            text(" " + CellGrid.truncate(title, to: rect.w - 6) + " ", x: rect.x + 2, y: rect.y, style: style,
+                 maxWidth: rect.w - 4)
+        }
+    }
+
+    /// A horizontal bar `width` cells long filled to `fraction` (0…1) with eighth-block precision.
+    public mutating func bar(x: Int, y: Int, width w: Int, fraction: Double, style: Style = .plain,
+                             empty: Character = "░") {
+        guard w > 0 else { return }
+        let f = min(1, max(0, fraction.isFinite ? fraction : 0))
+        let eighths = Int((f * Double(w * 8)).rounded())
+        let partial: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        for i in 0..<w {
+            let e = eighths - i * 8
+            let ch: Character = e >= 8 ? "█" : (e > 0 ? partial[e] : empty)
+            self[x + i, y] = Cell(ch, style)
+        }
+    }
+
+    /// The grid as plain text lines (styles dropped, trailing spaces kept), for tests and golden files.
+    public var lines: [String] {
+        (0..<height).map { y in
+            var s = ""
+            s.reserveCapacity(width)
+            for x in 0..<width {
+                let c = cells[y * width + x]
+                if !c.isContinuation { s.append(c.ch) }
+            }
+            return s
+        }
+    }
+
+    /// The grid as one text block, one line per row.
+    public var text: String { lines.joined(separator: "\n") }
+}

@@ -1,0 +1,155 @@
+import Config
+import TrackingCore
+
+/// The id of the Back target the shell adds to every screen but the launcher when the keymap asks for one.
+public let backTargetID = "shell.back"
+
+/// Applies one event to the state and returns what the runtime must do. Pure: no clock, no I/O.
+public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
+    switch event {
+    case .frame(let sample):
+        s.now = max(s.now, sample.t)
+        s.tracking.update(sample, dwellName: s.dwellGestures)
+        if sample.face, let g = sample.gaze {
+            s.focus.gaze(on: s.hitMap.hit(s.cell(g))?.id, at: sample.t)
+        }
+        return forwardTick(&s)
+    case .gaze(let g, let t):
+        s.now = max(s.now, t)
+        s.tracking.gaze = g
+        if let g { s.focus.gaze(on: s.hitMap.hit(s.cell(g))?.id, at: t) }
+        return forwardTick(&s)
+    case .tick(let t):
+        s.now = max(s.now, t)
+        return forwardTick(&s)
+    case .gesture(let ev):
+        s.now = max(s.now, ev.t)
+        s.notice = nil   // a notice has been seen once the user acts
+        guard let action = s.keymap.action(gesture: ev.name, screen: s.top.name) else { return [] }
+        let gazeCell = ev.gaze.map { s.cell($0) }
+        return perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+    case .key(let key):
+        s.notice = nil
+        return keyPressed(&s, key)
+    case .speech(let text, let isFinal):
+        if s.dictating {
+            return ask(&s, .dictation(text, isFinal: isFinal), recordAs: nil, target: nil) ?? []
+        }
+        guard isFinal, let action = s.keymap.action(phrase: text, screen: s.top.name) else { return [] }
+        return perform(&s, action, target: focusedTarget(s), gaze: nil)
+    case .resized(let size):
+        s.size = size
+        s.relayout()
+        return []
+    }
+}
+
+/// The target a gesture acts on: the dwelt target for dwell, else the one under the gaze from just before
+/// the gesture began, else (a glance away within the grace time, or no gaze at all) the focused one.
+func gestureTarget(_ s: ShellState, _ ev: GestureEvent, _ cell: CellPoint?) -> Target? {
+    if let id = ev.target { return s.hitMap.target(id: id) }
+    if let cell, let t = s.hitMap.hit(cell) { return t }
+    return focusedTarget(s)
+}
+
+func focusedTarget(_ s: ShellState) -> Target? { s.focus.focused.flatMap { s.hitMap.target(id: $0) } }
+
+/// Performs a keymap action: the screen first, then the shell's defaults.
+public func perform(_ s: inout ShellState, _ action: Action, target: Target?, gaze: CellPoint?) -> [Effect] {
+    if action == .activate, target?.id == backTargetID { return goBack(&s, target: backTargetID) }
+    if let effects = ask(&s, .action(action, target: target, gaze: gaze), recordAs: action.rawValue, target: target?.id) {
+        return effects
+    }
+    switch action {
+    case .back: return goBack(&s, target: nil)
+    case .home:
+        guard s.stack.count > 1 else { return [] }
+        s.stack.removeSubrange(1...)
+        s.relayout()
+        return [record(s, "home", nil)]
+    case .help:
+        guard s.top.name != "help", let help = s.registry.make("help") else { return [] }
+        s.stack.append(help)
+        s.relayout()
+        return [record(s, "help", target?.id)]
+    case .quit: return [record(s, "quit", nil), .quit]
+    case .next, .previous:
+        s.focus.set(FocusMover.step(from: s.focus.focused, by: action == .next ? 1 : -1, in: s.hitMap), at: s.now)
+        return []
+    case .toggleDictation, .startDictation, .stopDictation:
+        let on = action == .toggleDictation ? !s.dictating : action == .startDictation
+        guard on != s.dictating else { return [] }
+        s.dictating = on
+        return [record(s, action.rawValue, nil), on ? .startDictation : .stopDictation]
+    default:
+        return []
+    }
+}
+
+/// Leaves the screen showing for the one before; the launcher stays.
+func goBack(_ s: inout ShellState, target: String?) -> [Effect] {
+    guard s.stack.count > 1 else { return [] }
+    let left = s.stack.removeLast()
+    s.relayout()
+    var effects = [record(s, "back", target ?? left.name)]
+    if let help = left as? HelpScreen, help.onboarding { effects.append(.finishedOnboarding) }
+    return effects
+}
+
+/// Gives an input to the screen showing; returns nil when the screen did not handle it.
+func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target: String?) -> [Effect]? {
+    let ctx = s.context
+    let i = s.stack.count - 1
+    let reply = s.stack[i].handle(input, ctx)
+    guard reply.handled else { return nil }
+    var effects: [Effect] = []
+    var name = reply.record ?? recordAs
+    if let nav = reply.navigation {
+        switch nav {
+        case .open(let screen):
+            if let next = s.registry.make(screen) { s.stack.append(next); s.notice = nil }
+            else { s.notice = "No screen named \(screen)"; name = nil }
+        case .push(let next): s.stack.append(next)
+        case .replace(let next): s.stack[s.stack.count - 1] = next
+        case .back: if s.stack.count > 1 { s.stack.removeLast() }
+        case .home: s.stack.removeSubrange(1...)
+        }
+    }
+    s.relayout()
+    if let name { effects.append(record(s, name, target)) }
+    return effects + reply.effects
+}
+
+func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {
+    .performed(ActionRecord(t: s.now, action: action, target: target, screen: s.top.name))
+}
+
+/// Gives the screen showing the time; only a screen that changed returns handled, so idle frames stay cheap.
+func forwardTick(_ s: inout ShellState) -> [Effect] {
+    ask(&s, .tick(s.now), recordAs: nil, target: nil) ?? []
+}
+
+/// The helper's keyboard: arrows move focus, Enter activates, Esc goes back, `?` help, `q` quits the launcher.
+func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
+    switch key {
+    case .up, .down, .left, .right:
+        s.focus.set(FocusMover.move(from: s.focus.focused, key, in: s.hitMap), at: s.now)
+        return []
+    case .tab:
+        s.focus.set(FocusMover.step(from: s.focus.focused, by: 1, in: s.hitMap), at: s.now)
+        return []
+    case .enter:
+        guard let t = focusedTarget(s) else { return [] }
+        return perform(&s, .activate, target: t, gaze: t.rect.center)
+    case .escape:
+        return perform(&s, .back, target: nil, gaze: nil)
+    case .backspace:
+        return ask(&s, .key(key), recordAs: nil, target: nil) ?? []
+    case .char(let c):
+        // Screens with a text field take characters first, so a helper can type "?" and "q" there.
+        if let e = ask(&s, .key(key), recordAs: nil, target: nil) { return e }
+        if c == "?" { return perform(&s, .help, target: nil, gaze: nil) }
+        if c == "q" && s.stack.count == 1 { return perform(&s, .quit, target: nil, gaze: nil) }
+        return []
+    }
+}

@@ -1,0 +1,108 @@
+import Config
+
+/// Rows of the status line at the bottom of every screen.
+public let statusRows = 2
+
+/// Draws the whole shell for a terminal of `size`: title bar, the screen showing, focus, dwell, status line
+/// and gaze cursor. Returns the grid and the targets. Pure.
+public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
+    // One grid, owned by the canvas throughout: handing it between variables would copy every cell on the
+    // next write (copy-on-write with two owners), which costs more than the drawing itself at 200×60.
+    var canvas = Canvas(grid: CellGrid(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
+    guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else {
+        drawTooSmall(&canvas.grid)
+        return (canvas.grid, HitMap())
+    }
+    drawTitle(&canvas.grid, s)
+    if s.keymap.showBackTarget && s.stack.count > 1 {
+        // The back target goes first, so screens lay out below it and cannot cover it.
+        canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
+        canvas.bounds = Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
+    }
+    var ctx = s.context
+    ctx.focus = s.focus.focused
+    s.top.render(&canvas, ctx)
+    let map = canvas.hitMap
+    if let f = s.focus.focused, let t = map.target(id: f) {
+        canvas.grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
+    }
+    // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
+    // activate gesture (the jaw) on the focused target it will act on.
+    func fill(_ t: Target, _ fraction: Double, _ style: Style) {
+        let r = t.rect.h >= 3 ? t.rect.inset(dx: 1, dy: 0) : t.rect
+        let y = t.rect.h >= 3 ? t.rect.maxY - 2 : t.rect.y
+        canvas.grid.bar(x: r.x, y: y, width: r.w, fraction: fraction, style: style)
+    }
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+        fill(t, s.tracking.dwellProgress, Theme.dwell)
+    } else if let f = s.focus.focused, let t = map.target(id: f) {
+        let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
+        if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
+    }
+    drawStatus(&canvas.grid, s)
+    if s.settings.showGazeCursor, let g = s.tracking.gaze {
+        let p = s.cell(g)
+        var c = canvas.grid[p.x, p.y]
+        if c.isContinuation || CellGrid.columns(of: c.ch) != 1 || c.ch == " " { c.ch = "◉" }
+        c.style = Theme.cursor
+        canvas.grid[p.x, p.y] = c
+    }
+    return (canvas.grid, map)
+}
+
+func drawTooSmall(_ g: inout CellGrid) {
+    let lines = ["The window is too small: \(g.width)×\(g.height).",
+                 "HandsFree Shell needs at least \(Size.minimum.width)×\(Size.minimum.height).",
+                 "Please enlarge the window."]
+    let top = max(0, g.height / 2 - 1)
+    for (i, l) in lines.enumerated() {
+        let t = CellGrid.truncate(l, to: g.width)
+        g.text(t, x: max(0, (g.width - CellGrid.columns(of: t)) / 2), y: top + i, style: i == 0 ? Theme.warning : .plain)
+    }
+}
+
+func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
+    g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
+    let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
+    let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit" : "? help · Esc back"))
+    // The crumbs keep at least 30 columns; a notice may take the rest.
+    let r = CellGrid.truncate(right, to: max(10, g.width - min(CellGrid.columns(of: crumbs), 30) - 3))
+    let rx = g.width - CellGrid.columns(of: r) - 1
+    g.text(crumbs, x: 0, y: 0, style: Theme.title, maxWidth: rx - 1)
+    g.text(r, x: rx, y: 0, style: s.notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
+}
+
+/// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.
+func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
+    let y0 = g.height - statusRows, y1 = g.height - 1
+    g.fill(Rect(x: 0, y: y0, w: g.width, h: statusRows), " ", style: Theme.status)
+    let t = s.tracking
+    var x = 1
+    let meterW = g.width >= 120 ? 12 : 8
+    for (label, v) in [("L eye", t.meters.leftEye), ("R eye", t.meters.rightEye), ("jaw", t.meters.jaw),
+                       ("tongue", t.meters.tongue), ("smile", t.meters.smile)] {
+        x += g.text(label + " ", x: x, y: y0, style: Theme.status)
+        g.bar(x: x, y: y0, width: meterW, fraction: Double(v), style: Theme.meter, empty: "·")
+        x += meterW + 2
+        if x >= g.width - meterW { break }
+    }
+    var parts: [String] = []
+    parts.append("\(t.source) \(t.fps) fps")
+    parts.append(t.face ? "face ●" : (t.framesSeen > 0 ? "face LOST" : "no tracker"))
+    x = 1
+    x += g.text(parts.joined(separator: " │ ") + " │ ", x: x, y: y1, style: t.face || t.framesSeen == 0 ? Theme.status : Style(fg: .yellow, bg: .black, attrs: .bold))
+    if let p = t.progress.max(by: { $0.progress < $1.progress }) {
+        x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
+        g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))
+        x += 11
+    } else {
+        x += g.text("no gesture", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .dim)) + 1
+    }
+    if t.dwellProgress > 0 {
+        x += g.text("│ dwell ", x: x, y: y1, style: Theme.status)
+        g.bar(x: x, y: y1, width: 8, fraction: t.dwellProgress, style: Style(fg: .green, bg: .black))
+        x += 9
+    }
+    let km = "keymap " + s.keymap.name
+    g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
+}

@@ -1,0 +1,124 @@
+import Config
+import TrackingCore
+
+/// What a screen is asked to handle.
+public enum ScreenInput: Sendable {
+    /// A bound gesture, phrase or key performed `action`; `target` is the target it acts on (the one focused
+    /// just before the gesture began), `gaze` the cell the gaze was on then (for sliders).
+    case action(Action, target: Target?, gaze: CellPoint?)
+    /// A key the shell did not bind itself (typing by a helper).
+    case key(Key)
+    /// Dictated text while dictation is on; partial hypotheses arrive with `isFinal == false`.
+    case dictation(String, isFinal: Bool)
+    /// Time has passed (seconds on the source's clock); for countdowns and simulated replies.
+    case tick(Double)
+}
+
+/// Where a reply sends the user.
+public enum Navigation: Sendable {
+    /// Open the screen registered under this name.
+    case open(String)
+    /// Push a ready-made screen (when it needs arguments, e.g. which note to edit).
+    case push(any Screen)
+    /// Leave this screen for the one before.
+    case back
+    /// Return to the launcher.
+    case home
+    /// Replace this screen by another.
+    case replace(any Screen)
+}
+
+/// A screen's answer to an input.
+public struct Reply: Sendable {
+    /// False lets the shell apply its default (back pops, next moves focus, …).
+    public var handled: Bool
+    public var navigation: Navigation?
+    public var effects: [Effect]
+    /// What to report for `--events` (`"open"`, `"toggle"`…); nil reports the keymap action's own name.
+    public var record: String?
+
+    public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil) {
+        self.handled = handled; self.navigation = navigation; self.effects = effects; self.record = record
+    }
+
+    public static let handled = Reply()
+    public static let unhandled = Reply(handled: false)
+    public static func open(_ screen: String) -> Reply { Reply(navigation: .open(screen), record: "open") }
+    public static func push(_ screen: any Screen) -> Reply { Reply(navigation: .push(screen), record: "open") }
+    public static func effects(_ e: Effect...) -> Reply { Reply(effects: e) }
+}
+
+/// What a screen may read while rendering or handling input.
+public struct ScreenContext: Sendable {
+    public var keymap: Keymap
+    public var gestures: [GestureDefinition]
+    /// Current time on the source's clock (seconds).
+    public var now: Double
+    /// The focused target, for widgets that draw focus themselves.
+    public var focus: String?
+    /// Services the apps use (suggestions, storage…), supplied by the runtime.
+    public var services: Services
+    public var settings: ShellSettings
+
+    public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
+                services: Services = Services(), settings: ShellSettings = ShellSettings()) {
+        self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
+        self.services = services; self.settings = settings
+    }
+}
+
+/// A full-screen page of the shell: it draws itself and declares its targets, and handles actions on them.
+///
+/// Screens are values kept on the shell's stack; `handle` mutates the screen's own state. See `docs/shell.md`.
+public protocol Screen: Sendable {
+    /// The screen's name: keymap `[screen.NAME]` sections and `layout --screen NAME` use it.
+    var name: String { get }
+    /// The title shown in the title bar.
+    var title: String { get }
+    /// Draws into `canvas` (its `bounds` is the body area, between the title bar and the status line) and
+    /// declares targets with `canvas.target` or the widgets, which do it for you.
+    func render(_ canvas: inout Canvas, _ context: ScreenContext)
+    /// Handles an input; the default handles nothing.
+    mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply
+}
+
+extension Screen {
+    public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
+}
+
+/// Keys a helper can press.
+public enum Key: Sendable, Equatable, Hashable {
+    case up, down, left, right, enter, escape, backspace, tab
+    case char(Character)
+}
+
+/// Services screens use, as closures so the runtime can plug in live versions and tests scripted ones.
+public struct Services: Sendable {
+    /// Word suggestions for the text typed so far (Prediction's `WordPredictor.suggest`).
+    public var suggest: @Sendable (_ text: String, _ limit: Int) -> [String]
+    /// Text after committing a suggested word (Prediction's `TextComposition.commit`).
+    public var commit: @Sendable (_ word: String, _ text: String) -> String
+
+    public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
+                commit: @escaping @Sendable (String, String) -> String = Services.appendWord) {
+        self.suggest = suggest; self.commit = commit
+    }
+
+    /// Replaces the word being typed by `word` and adds a space.
+    @Sendable public static func appendWord(_ word: String, _ text: String) -> String {
+        var t = text
+        while let last = t.last, !last.isWhitespace { t.removeLast() }
+        return t + word + " "
+    }
+}
+
+/// The shell's own settings that screens and the chrome read.
+public struct ShellSettings: Sendable, Equatable {
+    /// Draw the gaze cursor (on by default: seeing it reduces gaze error).
+    public var showGazeCursor = true
+    /// How long focus stays on a target after the gaze leaves it (seconds).
+    public var focusGrace = 0.3
+    /// How many word suggestions to show.
+    public var suggestions = 3
+    public init() {}
+}

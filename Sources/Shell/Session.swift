@@ -1,0 +1,81 @@
+import Config
+import TrackingCore
+
+/// The tracking pipeline and the shell state driven together: one decoded item in, effects out.
+///
+/// Live runs, replays, the demo and tests all go through this, so they behave the same.
+public struct Session: Sendable {
+    public var state: ShellState
+    public private(set) var pipeline: Pipeline
+    /// The gestures the last `step` recognised (for callers that also print gesture lines).
+    public private(set) var lastGestures: [GestureEvent] = []
+    private var resolverVersion = -1
+
+    public init(state: ShellState, settings: PipelineSettings) {
+        self.state = state
+        pipeline = Pipeline(settings)
+        syncResolver()
+    }
+
+    /// Feeds one decoded item: the frame's sample, then each gesture it completes.
+    public mutating func step(_ item: DecodedItem) -> [Effect] {
+        let events = pipeline.step(item)
+        lastGestures = events
+        guard case .frame(let f, _) = item else { return [] }
+        var effects = reduce(&state, .frame(TrackingSample(pipeline, at: f.t)))
+        for ev in events { effects += reduce(&state, .gesture(ev)) }
+        syncResolver()
+        return effects
+    }
+
+    /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
+    public mutating func send(_ event: ShellEvent) -> [Effect] {
+        let e = reduce(&state, event)
+        syncResolver()
+        return e
+    }
+
+    /// Points the pipeline's dwell hit-testing at the current layout (a value copy, safe to keep).
+    private mutating func syncResolver() {
+        guard resolverVersion != state.layoutVersion else { return }
+        resolverVersion = state.layoutVersion
+        let map = state.hitMap, size = state.size
+        pipeline.targetResolver = { g in
+            let p = CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
+                              y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
+            return map.hit(p)?.id
+        }
+    }
+}
+
+/// The real screens run without a terminal, for `handsfree replay --events`: each step returns one JSON
+/// line per action performed, e.g. `{"t": 3.2, "action": "open", "target": "launcher.notes", "screen": "notes"}`.
+public struct HeadlessSession: Sendable {
+    public private(set) var session: Session
+    public private(set) var quit = false
+
+    public init(keymap: Keymap, settings: PipelineSettings, size: Size = Size(width: 100, height: 30)) {
+        session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size), settings: settings)
+    }
+
+    /// The screen showing.
+    public var screen: String { session.state.top.name }
+
+    /// Feeds one item; returns the JSON lines of the actions it caused.
+    public mutating func step(_ item: DecodedItem) -> [String] { stepDetailed(item).actions.map(\.json) }
+
+    /// Feeds one item; returns the gestures recognised and the actions performed, in that order of
+    /// happening, so `replay --events` can print both from one pipeline run.
+    public mutating func stepDetailed(_ item: DecodedItem) -> (gestures: [GestureEvent], actions: [ActionRecord]) {
+        let effects = session.step(item)
+        var actions: [ActionRecord] = []
+        for e in effects {
+            if case .performed(let r) = e { actions.append(r) }
+            if e == .quit { quit = true }
+        }
+        return (session.lastGestures, actions)
+    }
+
+    /// The screen as text (for printing the final screen of a replay).
+    public var screenText: String { render(session.state, size: session.state.size).0.text }
+}

@@ -1,1 +1,0 @@
-// The Shell module; see Package.swift for its role.

@@ -1,0 +1,235 @@
+import Config
+import TrackingCore
+
+/// Live values for the status line meters, 0…1.
+public struct Meters: Sendable, Equatable {
+    public var leftEye: Float = 0, rightEye: Float = 0, jaw: Float = 0, tongue: Float = 0, smile: Float = 0
+    public init() {}
+
+    /// Reads the meters from a frame's blend shapes.
+    public init(_ b: BlendShapes) {
+        leftEye = b[.eyeBlinkLeft]; rightEye = b[.eyeBlinkRight]; jaw = b[.jawOpen]; tongue = b[.tongueOut]
+        smile = max(b[.mouthSmileLeft], b[.mouthSmileRight])
+    }
+}
+
+/// What one tracking frame left behind, as the shell needs it: time, face, gaze, meters and gestures under way.
+public struct TrackingSample: Sendable, Equatable {
+    public var t: Double
+    public var face: Bool
+    /// Smoothed gaze, nil when the source has none or the face is lost.
+    public var gaze: GazePoint?
+    public var meters: Meters
+    /// Gestures under way with their progress 0…1 (hold and dwell fill before they fire).
+    public var progress: [GestureProgress]
+    /// The target dwell is filling on, with its progress.
+    public var dwellTarget: String?
+
+    public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
+                progress: [GestureProgress] = [], dwellTarget: String? = nil) {
+        self.t = t; self.face = face; self.gaze = gaze; self.meters = meters; self.progress = progress
+        self.dwellTarget = dwellTarget
+    }
+
+    /// The sample after the pipeline has consumed a frame.
+    public init(_ p: Pipeline, at t: Double) {
+        self.init(t: t, face: p.facePresent, gaze: p.gaze,
+                  meters: p.facePresent ? (p.lastFrame.map { Meters($0.blend) } ?? Meters()) : Meters(),
+                  progress: p.progress.map { GestureProgress(name: $0.name, progress: $0.progress) },
+                  dwellTarget: p.dwellTarget)
+    }
+}
+
+/// One gesture under way.
+public struct GestureProgress: Sendable, Equatable {
+    public var name: String
+    public var progress: Double
+    public init(name: String, progress: Double) { self.name = name; self.progress = progress }
+}
+
+/// What the status line shows about the input.
+public struct TrackingStatus: Sendable, Equatable {
+    /// Where frames come from, e.g. `udp 127.0.0.1:11111`, `replay session.ndjson`, `keyboard`.
+    public var source: String = "keyboard"
+    public var face = false
+    public var gaze: GazePoint?
+    public var meters = Meters()
+    public var progress: [GestureProgress] = []
+    public var dwellTarget: String?
+    public var dwellProgress: Double = 0
+    /// Timestamps of the frames of the last second, for frames per second.
+    private var recent: [Double] = []
+    public var framesSeen = 0
+
+    public init(source: String = "keyboard") { self.source = source }
+
+    /// Frames per second over the last second of source time.
+    public var fps: Int { recent.count }
+
+    mutating func update(_ s: TrackingSample, dwellName: Set<String>) {
+        framesSeen += 1
+        face = s.face; gaze = s.face ? s.gaze : nil; meters = s.meters
+        progress = s.progress.filter { !dwellName.contains($0.name) }
+        dwellTarget = s.dwellTarget
+        dwellProgress = s.progress.filter { dwellName.contains($0.name) }.map(\.progress).max() ?? 0
+        recent.append(s.t)
+        // Keep only the last second; the list stays near the frame rate, so a linear trim is cheap.
+        var drop = 0
+        while drop < recent.count, recent[drop] <= s.t - 1 + 1e-9 { drop += 1 }
+        if drop > 0 { recent.removeFirst(drop) }
+    }
+}
+
+/// One action the shell performed, for `--events` output and logs.
+public struct ActionRecord: Sendable, Equatable {
+    public var t: Double
+    /// `open`, `back`, `home`, `help`, `quit`, or a keymap action name.
+    public var action: String
+    /// The target acted on, or for `back` the screen that was left.
+    public var target: String?
+    /// The screen showing afterwards.
+    public var screen: String
+
+    public init(t: Double, action: String, target: String?, screen: String) {
+        self.t = t; self.action = action; self.target = target; self.screen = screen
+    }
+
+    /// `{"t": 3.2, "action": "open", "target": "launcher.notes", "screen": "notes"}`.
+    public var json: String {
+        "{\"t\": \(JSONText.number(t)), \"action\": \(JSONText.quote(action)), \"target\": "
+            + (target.map(JSONText.quote) ?? "null") + ", \"screen\": \(JSONText.quote(screen))}"
+    }
+}
+
+/// What the runtime must do for the reducer; the reducer itself touches nothing outside its state.
+public enum Effect: Sendable, Equatable {
+    case quit
+    case startDictation
+    case stopDictation
+    /// An action was performed (for `--events`, logs and the demo).
+    case performed(ActionRecord)
+    /// The user has seen the onboarding help: remember it in the state dir.
+    case finishedOnboarding
+}
+
+/// Everything that happened, as the reducer receives it.
+public enum ShellEvent: Sendable {
+    /// A tracking frame went through the pipeline.
+    case frame(TrackingSample)
+    /// Only a gaze point (tests, simple sources).
+    case gaze(GazePoint?, at: Double)
+    /// A gesture was recognised; its `gaze` is from just before it began.
+    case gesture(GestureEvent)
+    /// A helper pressed a key.
+    case key(Key)
+    /// Speech was recognised: a command phrase, or dictation while dictating.
+    case speech(String, isFinal: Bool)
+    /// Time passed with no frame (live keyboard use).
+    case tick(at: Double)
+    case resized(Size)
+}
+
+/// The state of the whole shell.
+public struct ShellState: Sendable {
+    /// Screens from the launcher (root) to the one showing.
+    public var stack: [any Screen]
+    public var keymap: Keymap
+    public var gestures: [GestureDefinition]
+    public var settings: ShellSettings
+    public var services: Services
+    public var registry: ScreenRegistry
+    public var size: Size
+    /// The targets of the screen showing, laid out for `size`.
+    public private(set) var hitMap = HitMap()
+    /// Bumped whenever `hitMap` changes, so a session knows to refresh the pipeline's dwell resolver.
+    public private(set) var layoutVersion = 0
+    public var focus: FocusTracker
+    public var tracking: TrackingStatus
+    public var now: Double = 0
+    public var dictating = false
+    /// A short notice shown in the title bar (e.g. an unknown screen).
+    public var notice: String?
+    /// Whether the last rendering was refused for being too small.
+    public var tooSmall: Bool { size.width < Size.minimum.width || size.height < Size.minimum.height }
+
+    public init(keymap: Keymap, gestures: [GestureDefinition] = GestureDefaults.definitions,
+                size: Size = Size(width: 100, height: 30), settings: ShellSettings = ShellSettings(),
+                services: Services = Services(), registry: ScreenRegistry = .standard, source: String = "keyboard",
+                onboarding: Bool = false) {
+        self.keymap = keymap; self.gestures = gestures; self.size = size; self.settings = settings
+        self.services = services; self.registry = registry
+        focus = FocusTracker(grace: settings.focusGrace)
+        tracking = TrackingStatus(source: source)
+        stack = [registry.make("launcher") ?? LauncherScreen()]
+        if onboarding { stack.append(HelpScreen(onboarding: true)) }
+        relayout()
+    }
+
+    /// The screen showing.
+    public var top: any Screen { stack[stack.count - 1] }
+
+    /// What screens may read.
+    public var context: ScreenContext {
+        ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
+                      settings: settings)
+    }
+
+    /// Recomputes the hit map after the screen or its layout changed.
+    public mutating func relayout() {
+        let map = render(self, size: size).1
+        if map != hitMap { hitMap = map; layoutVersion &+= 1 }
+        focus.validate(hitMap)
+    }
+
+    /// The cell a normalised gaze point falls on.
+    public func cell(_ g: GazePoint) -> CellPoint {
+        CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
+                  y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
+    }
+
+    /// Names of gestures of the dwell kind, whose progress the shell draws on the target.
+    var dwellGestures: Set<String> {
+        Set(gestures.compactMap { if case .dwell = $0.kind { return $0.name } else { return nil } })
+    }
+}
+
+/// The screens the shell can open by name.
+public struct ScreenRegistry: Sendable {
+    public var factories: [String: @Sendable () -> any Screen]
+    public init(_ factories: [String: @Sendable () -> any Screen]) { self.factories = factories }
+
+    public func make(_ name: String) -> (any Screen)? { factories[name]?() }
+    /// Every screen name, sorted; keymaps may have a `[screen.NAME]` section for each.
+    public var names: [String] { factories.keys.sorted() }
+
+    /// The shell's screens. Apps replace the placeholders here (see docs/shell.md).
+    public static let standard = ScreenRegistry([
+        "launcher": { LauncherScreen() },
+        "help": { HelpScreen() },
+        "notes": { PlaceholderScreen.notes },
+        "note-editor": { PlaceholderScreen.noteEditor },
+        "messages": { PlaceholderScreen.messages },
+        "conversation": { PlaceholderScreen.conversation },
+        "settings": { PlaceholderScreen.settings },
+        "media": { PlaceholderScreen.media },
+    ])
+}
+
+/// The built-in gesture definitions, for states built without a config file (tests, `layout`).
+public enum GestureDefaults {
+    public static let definitions: [GestureDefinition] = GestureConfig.defaults().gestures
+}
+
+extension ShellState {
+    /// Opens a screen by name on top of the launcher (for `layout --screen`, goldens and tests).
+    /// Returns false if no screen has that name.
+    @discardableResult
+    public mutating func show(screen name: String) -> Bool {
+        if name == "launcher" { stack.removeSubrange(1...); relayout(); return true }
+        guard let s = registry.make(name) else { return false }
+        stack.removeSubrange(1...)
+        stack.append(s)
+        relayout()
+        return true
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Config
+import Foundation
+import Shell
+
+/// `handsfree demo`: a scripted user drives the real shell, paced so a person can watch.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Watch a scripted user open Notes, go back, and open Help.")
+
+    @Option(help: "Speed factor (2 = twice as fast).") var speed: Double = 1
+    @Flag(help: "Run without a terminal as fast as possible; print each action as a JSON line and the final screen.")
+    var headless = false
+    @Flag(help: "Same as --headless.") var fast = false
+    @Option(help: "Screen size for --headless, WIDTHxHEIGHT.") var size = "100x30"
+
+    func validate() throws {
+        if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+    }
+
+    func run() throws {
+        // The demo always uses the built-in gestures and the default keymap, so it shows the same thing everywhere.
+        let settings = GestureConfig.defaults()
+        let km: Keymap
+        do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
+        if headless || fast {
+            let sz = try Setup.size(size)
+            var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, source: "demo"),
+                                  settings: settings)
+            var script = DemoScript()
+            while let f = script.next(session.state) {
+                for e in session.step(.frame(f, nil)) {
+                    if case .performed(let r) = e { print(r.json) }
+                }
+                session.state.notice = script.caption
+            }
+            print(render(session.state, size: sz).0.text)
+            return
+        }
+        let state = ShellState(keymap: km, gestures: settings.gestures, source: "demo")
+        var runtime = ShellRuntime(session: Session(state: state, settings: settings),
+                                   feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
+        try runtime.run()
+    }
+
+    /// The bindings the demo needs, for when the keymaps folder cannot be found.
+    static let fallbackKeymap = Keymap(name: "default", global: KeymapSection(gestures: ["activate": .activate, "back": .back]))
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Shell
+
+/// `handsfree layout`: prints a screen's hit map as JSON, so tests and tools can aim at targets.
+struct LayoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout", abstract: "Print the targets of a screen as JSON (or the screen as text).")
+
+    @Option(help: "Screen name: \(ScreenRegistry.standard.names.joined(separator: ", ")).")
+    var screen = "launcher"
+    @Option(help: "Terminal size, WIDTHxHEIGHT.")
+    var size = "100x30"
+    @Option(help: "Keymap name or file (it decides e.g. whether a Back target is shown).")
+    var keymap: String?
+    @Option(help: "Gesture config file.")
+    var config: String?
+    @Flag(help: "Print the screen as text instead of the JSON hit map.")
+    var text = false
+
+    func run() throws {
+        let sz = try Setup.size(size)
+        do {
+            let settings = try Setup.settings(config: config)
+            let km = try Setup.keymap(keymap, gestures: settings.gestures)
+            var state = ShellState(keymap: km, gestures: settings.gestures, size: sz)
+            guard state.show(screen: screen) else {
+                throw ValidationError("unknown screen \"\(screen)\" (known: \(ScreenRegistry.standard.names.joined(separator: ", ")))")
+            }
+            let (grid, map) = render(state, size: sz)
+            print(text ? grid.text : map.json)
+        } catch let e as SetupError {
+            throw ValidationError(e.description)
+        }
+    }
+}

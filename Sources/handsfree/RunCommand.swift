@@ -1,0 +1,61 @@
+import ArgumentParser
+import FrameFormats
+import Foundation
+import Transport
+import Shell
+
+/// `handsfree run`: the full-screen shell, fed by a replay, a live socket, or only the keyboard.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Start the full-screen hands-free shell.",
+        discussion: "Keyboard for a helper: arrows move focus, Enter activates, Esc goes back, ? help, q quits on Home.")
+
+    @Option(help: "Replay a recording (NDJSON, Live Link Face CSV, .gesichter).") var replay: String?
+    @Option(help: "Listen for live frames: udp://127.0.0.1:11111.") var listen: String?
+    @Option(help: "Keymap name (in keymaps/) or file.") var keymap: String?
+    @Option(help: "Gesture config file (default: config/gestures.toml).") var config: String?
+    @Option(help: "Replay speed factor.") var speed: Double = 1
+    @Flag(help: "Leave when the replay ends.") var exitAtEnd = false
+    @Flag(help: "Do not show the onboarding help, even on first start.") var noOnboarding = false
+
+    func validate() throws {
+        if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
+        if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+    }
+
+    func run() throws {
+        do {
+            // Everything that can be wrong with the input is checked before the terminal is taken over.
+            let settings = try Setup.settings(config: config)
+            let km = try Setup.keymap(keymap, gestures: settings.gestures)
+            let feed: FrameFeed
+            var source = "keyboard"
+            if let replay {
+                let items = try FrameFile.read(path: replay)
+                feed = .replay(items: items, speed: speed, name: replay)
+                source = "replay"
+            } else if let listen {
+                let r = try LiveSource(ListenAddress(parsing: listen))
+                feed = .live(r)
+                source = r.address.description
+            } else {
+                feed = .none
+            }
+            let first = !noOnboarding && StateDir.isFirstStart
+            let state = ShellState(keymap: km, gestures: settings.gestures, source: source, onboarding: first)
+            var runtime = ShellRuntime(session: Session(state: state, settings: settings), feed: feed, exitAtEnd: exitAtEnd)
+            runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymap), gestures: settings.gestures)
+            try runtime.run()
+            if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
+        } catch let e as SetupError {
+            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            throw ExitCode(1)
+        } catch let e as TransportError {
+            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            throw ExitCode(1)
+        } catch let e as FrameFileError {
+            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Config
+import FrameFormats
+import Foundation
+import Transport
+import Shell
+import Terminal
+import TrackingCore
+
+/// Where frames come from in a live shell.
+enum FrameFeed {
+    /// No tracker: keyboard only.
+    case none
+    /// A recording, delivered at its own pace times `speed`.
+    case replay(items: [DecodedItem], speed: Double, name: String)
+    /// A live socket (UDP or TCP, NDJSON or Live Link Face).
+    case live(LiveSource)
+    /// The scripted demo user.
+    case demo(DemoScript, speed: Double)
+}
+
+/// The user's state folder (`$XDG_STATE_HOME/handsfree` or `~/.local/state/handsfree`): first-start marker, log.
+enum StateDir {
+    static var url: URL {
+        let env = ProcessInfo.processInfo.environment
+        if let x = env["XDG_STATE_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
+        let home = env["HOME"] ?? NSTemporaryDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/handsfree")
+    }
+    static var onboardedMarker: URL { url.appendingPathComponent("onboarded") }
+    static var isFirstStart: Bool { !FileManager.default.fileExists(atPath: onboardedMarker.path) }
+    static func markOnboarded() {
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try? Data("seen\n".utf8).write(to: onboardedMarker)
+    }
+}
+
+/// Appends action lines to a log file in the state folder; never to the terminal curses owns.
+final class ActionLog {
+    private let handle: FileHandle?
+    init() {
+        let dir = StateDir.url
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("shell.log").path
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        handle = FileHandle(forWritingAtPath: path)
+        _ = try? handle?.seekToEnd()
+    }
+    func write(_ line: String) { handle?.write(Data((line + "\n").utf8)) }
+    deinit { try? handle?.close() }
+}
+
+/// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
+struct KeymapWatcher {
+    let path: String
+    let gestures: [GestureDefinition]
+    private var stamp: Date?
+    private var lastCheck = 0.0
+
+    init(path: String, gestures: [GestureDefinition]) {
+        self.path = path; self.gestures = gestures
+        stamp = KeymapWatcher.modified(path)
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    /// Checks at most once a second; applies a good new keymap, or shows the error and keeps the old one.
+    mutating func check(now: Double, state: inout ShellState) -> Bool {
+        guard now - lastCheck >= 1 else { return false }
+        lastCheck = now
+        let m = KeymapWatcher.modified(path)
+        guard m != stamp else { return false }
+        stamp = m
+        do {
+            state.keymap = try Setup.keymap(path, gestures: gestures)
+            state.notice = "Keymap reloaded"
+            state.relayout()
+        } catch {
+            state.notice = "Keymap not reloaded: \(error)"
+        }
+        return true
+    }
+}
+
+/// How the runtime reaches speech recognition; the Speech module supplies a live one, the default does nothing.
+struct DictationClient {
+    var start: () -> Void = {}
+    var stop: () -> Void = {}
+    /// Recognised text since the last call: (text, isFinal). Commands and dictation both come through here.
+    var poll: () -> [(String, Bool)] = { [] }
+    /// Descriptors to wait on with the keyboard (e.g. an audio device), if any.
+    var descriptors: [Int32] = []
+}
+
+/// The live loop: waits on the keyboard, the frame source and the signal pipe; feeds the session; draws.
+struct ShellRuntime {
+    var session: Session
+    var feed: FrameFeed
+    /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
+    var exitAtEnd: Bool
+    var dictation = DictationClient()
+    var keymapWatcher: KeymapWatcher?
+    /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
+    private(set) var exitSignal: Int32?
+
+    init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
+        self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
+    }
+
+    mutating func run() throws {
+        let term = try Terminal()
+        defer { term.stop() }
+        let signalFD = Terminal.installSignalPipe()
+        let log = ActionLog()
+        _ = session.send(.resized(term.size))
+        var frameIndex = 0
+        let start = monotonicSeconds()
+        var firstT: Double?
+        var endedAt: Double?
+        var dirty = true
+        loop: while true {
+            // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).
+            var wait = 0.05
+            switch feed {
+            case .replay(let items, let speed, _):
+                if frameIndex < items.count, case .frame(let f, _) = items[frameIndex] {
+                    let due = start + (f.t - (firstT ?? f.t)) / speed
+                    wait = max(0, min(wait, due - monotonicSeconds()))
+                } else if frameIndex < items.count { wait = 0 }
+            case .demo(let script, let speed):
+                if !script.isFinished { wait = max(0, min(wait, start + script.t / speed - monotonicSeconds())) }
+            default: break
+            }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            if case .live(let r) = feed { for fd in r.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
+            for fd in dictation.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
+            if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
+            // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
+
+            var effects: [Effect] = []
+            var keysRead = 0
+            // Bounded, so a terminal that keeps returning input cannot starve frames.
+            while keysRead < 256, let input = term.readInput() {
+                keysRead += 1
+                switch input {
+                case .key(let k): effects += session.send(.key(k))
+                case .resized(let s): effects += session.send(.resized(s))
+                }
+                dirty = true
+            }
+            if var w = keymapWatcher {
+                if w.check(now: monotonicSeconds(), state: &session.state) { dirty = true }
+                keymapWatcher = w
+            }
+            for (text, isFinal) in dictation.poll() { effects += session.send(.speech(text, isFinal: isFinal)); dirty = true }
+            let now = monotonicSeconds()
+            switch feed {
+            case .none:
+                effects += session.send(.tick(at: now - start))
+            case .live(let r):
+                for item in r.drain() { effects += session.step(item); dirty = true }
+            case .replay(let items, let speed, _):
+                while frameIndex < items.count {
+                    let item = items[frameIndex]
+                    if case .frame(let f, _) = item {
+                        if firstT == nil { firstT = f.t }
+                        if start + (f.t - (firstT ?? f.t)) / speed > now { break }
+                    }
+                    effects += session.step(item); frameIndex += 1; dirty = true
+                }
+                if frameIndex >= items.count, endedAt == nil { endedAt = now }
+            case .demo(var script, let speed):
+                while start + script.t / speed <= now, let f = script.next(session.state) {
+                    effects += session.step(.frame(f, nil))
+                    session.state.notice = script.caption
+                    dirty = true
+                }
+                if script.isFinished, endedAt == nil { endedAt = now }
+                feed = .demo(script, speed: speed)
+            }
+            for e in effects {
+                switch e {
+                case .quit: break loop
+                case .finishedOnboarding: StateDir.markOnboarded()
+                case .performed(let r): log.write(r.json)
+                case .startDictation: dictation.start()
+                case .stopDictation: dictation.stop()
+                }
+            }
+            if dirty {
+                let size = term.size
+                if size != session.state.size { _ = session.send(.resized(size)) }
+                term.draw(render(session.state, size: size).0)
+                dirty = false
+            }
+            if exitAtEnd, let e = endedAt, now - e > 1.0 { break loop }
+        }
+    }
+}

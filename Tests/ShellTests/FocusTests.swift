@@ -1,0 +1,74 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+@Suite struct FocusTests {
+    @Test func glanceAwayShorterThanGraceKeepsFocus() {
+        var f = FocusTracker(grace: 0.3)
+        f.gaze(on: "a", at: 1.0)
+        f.gaze(on: nil, at: 1.2)
+        #expect(f.focused == "a")
+        f.gaze(on: nil, at: 1.29)
+        #expect(f.focused == "a")
+        f.gaze(on: nil, at: 1.31)
+        #expect(f.focused == nil)
+    }
+
+    @Test func returningWithinGraceRestartsIt() {
+        var f = FocusTracker(grace: 0.3)
+        f.gaze(on: "a", at: 1.0)
+        f.gaze(on: nil, at: 1.25)
+        f.gaze(on: "a", at: 1.28)
+        f.gaze(on: nil, at: 1.5)
+        #expect(f.focused == "a")
+    }
+
+    @Test func anotherTargetTakesFocusAtOnce() {
+        var f = FocusTracker(grace: 0.3)
+        f.gaze(on: "a", at: 1.0)
+        f.gaze(on: "b", at: 1.01)
+        #expect(f.focused == "b")
+    }
+
+    @Test func gestureDuringGlanceAwayActsOnFocusedTarget() {
+        var s = Fixture.state()
+        let notes = Fixture.gaze(at: "launcher.notes", in: s)
+        _ = reduce(&s, .gaze(notes, at: 1))
+        let between = GazePoint(x: 0.5, y: 0.02 + 2.0 / 30)   // a blank row above the tiles
+        _ = reduce(&s, .gaze(between, at: 1.1))
+        #expect(s.focus.focused == "launcher.notes")
+        _ = reduce(&s, Fixture.gesture("activate", at: 1.2, gaze: between))
+        #expect(s.top.name == "notes")
+    }
+
+    @Test func gestureAfterGraceOnBlankDoesNothing() {
+        var s = Fixture.state()
+        _ = reduce(&s, .gaze(Fixture.gaze(at: "launcher.notes", in: s), at: 1))
+        let blank = GazePoint(x: 0.5, y: 0.02 + 2.0 / 30)
+        _ = reduce(&s, .gaze(blank, at: 2))
+        #expect(s.focus.focused == nil)
+        #expect(reduce(&s, Fixture.gesture("activate", at: 2.2, gaze: blank)).isEmpty)
+        #expect(s.top.name == "launcher")
+    }
+
+    @Test func focusDropsWhenScreenChanges() {
+        var s = Fixture.state()
+        _ = reduce(&s, .gaze(Fixture.gaze(at: "launcher.notes", in: s), at: 1))
+        _ = reduce(&s, .key(.enter))
+        #expect(s.top.name == "notes")
+        #expect(s.focus.focused != "launcher.notes")
+    }
+
+    @Test func arrowsMoveToNearestTargetInDirection() {
+        let map = HitMap([Target(id: "a", label: "A", rect: Rect(x: 0, y: 0, w: 10, h: 3)),
+                          Target(id: "b", label: "B", rect: Rect(x: 12, y: 0, w: 10, h: 3)),
+                          Target(id: "c", label: "C", rect: Rect(x: 0, y: 5, w: 10, h: 3))])
+        #expect(FocusMover.move(from: "a", .right, in: map) == "b")
+        #expect(FocusMover.move(from: "a", .down, in: map) == "c")
+        #expect(FocusMover.move(from: "c", .up, in: map) == "a")
+        #expect(FocusMover.move(from: "a", .left, in: map) == "a")
+        #expect(FocusMover.move(from: nil, .left, in: map) == "a")
+        #expect(FocusMover.step(from: "c", by: 1, in: map) == "a")
+    }
+}

@@ -1,0 +1,89 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// The real pipeline and screens together, frame by frame.
+@Suite struct SessionTests {
+    static func frames(_ gaze: GazePoint, _ shapes: [BlendShape: Float], from t: Double, seconds: Double) -> [TrackingFrame] {
+        (0..<Int(seconds * 60)).map { TrackingFrame(t: t + Double($0) / 60, blend: BlendShapes(shapes), gaze: gaze) }
+    }
+
+    @Test func headlessJawOpensBlinkDoesNothingRightEyeReturns() {
+        var h = HeadlessSession(keymap: Fixture.keymap("default"), settings: GestureConfig.defaults())
+        let s = h.session.state
+        let notes = Fixture.gaze(at: "launcher.notes", in: s)
+        var lines: [String] = []
+        var t = 0.0
+        for (shapes, secs) in [([BlendShape: Float](), 1.0), ([.jawOpen: 0.8], 0.5), ([:], 0.5),
+                               ([.eyeBlinkLeft: 0.9, .eyeBlinkRight: 0.9], 0.15), ([:], 0.5),
+                               ([.eyeBlinkRight: 0.9], 0.6), ([:], 0.3)] {
+            for f in Self.frames(notes, shapes, from: t, seconds: secs) { lines += h.step(.frame(f, nil)) }
+            t += secs
+            if shapes == [.eyeBlinkLeft: 0.9, .eyeBlinkRight: 0.9] { #expect(h.screen == "notes", "a blink must not go back") }
+        }
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(#"{"t": 1.3"#) == true)
+        #expect(lines.first?.contains(#""action": "open", "target": "launcher.notes""#) == true)
+        #expect(lines.last?.contains(#""action": "back""#) == true)
+        #expect(h.screen == "launcher")
+    }
+
+    @Test func dwellFillsThenOpens() {
+        let settings = GestureConfig.defaults()
+        var session = Session(state: ShellState(keymap: Fixture.keymap("dwell"), gestures: settings.gestures), settings: settings)
+        let g = Fixture.gaze(at: "launcher.media", in: session.state)
+        var opened = false
+        var sawProgress = false
+        for f in Self.frames(g, [:], from: 0, seconds: 1.5) {
+            let e = session.step(.frame(f, nil))
+            if session.state.tracking.dwellTarget == "launcher.media", session.state.tracking.dwellProgress > 0.4 {
+                sawProgress = true
+                let grid = render(session.state, size: session.state.size).0
+                #expect(grid.lines.contains { $0.contains("█") }, "the dwell bar fills on the tile")
+            }
+            if e.records.contains(where: { $0.action == "open" && $0.target == "launcher.media" }) { opened = true }
+        }
+        #expect(sawProgress)
+        #expect(opened)
+        #expect(session.state.top.name == "media")
+    }
+
+    @Test func demoScriptOpensNotesReturnsAndOpensHelp() {
+        let settings = GestureConfig.defaults()
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures), settings: settings)
+        var script = DemoScript()
+        var records: [ActionRecord] = []
+        while let f = script.next(session.state) { records += session.step(.frame(f, nil)).records }
+        #expect(records.map { "\($0.action) \($0.target ?? "-")" } ==
+                ["open launcher.notes", "back notes", "open launcher.help", "back help"])
+    }
+
+    @Test func faceLostShowsInStatus() {
+        var s = Fixture.state()
+        _ = reduce(&s, .frame(TrackingSample(t: 1, face: false)))
+        #expect(render(s, size: s.size).0.lines[29].contains("face LOST"))
+    }
+
+    /// Live Link Face sends eye and head angles, not a point: they map through the configured ranges.
+    @Test func angleOnlyFramesFocusAndOpenATile() {
+        let settings = GestureConfig.defaults()
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures), settings: settings)
+        let target = Fixture.gaze(at: "launcher.settings", in: session.state)
+        let m = settings.mapping
+        func angle(_ v: Double, _ r: GazeMapping.ClosedRangeD) -> Double { r.from + v * (r.to - r.from) }
+        // Half from the eyes, half from the head (head gain 1), as a user turning towards an edge.
+        let yaw = angle(target.x, m.yawRange), pitch = angle(target.y, m.pitchRange)
+        let eyes = EyeAngles(leftYaw: yaw / 2, leftPitch: pitch / 2, rightYaw: yaw / 2, rightPitch: pitch / 2)
+        let head = HeadPose(yaw: yaw / 2, pitch: pitch / 2, roll: 0)
+        var t = 0.0
+        for (shapes, secs) in [([BlendShape: Float](), 1.0), ([.jawOpen: 0.8], 0.5)] {
+            for i in 0..<Int(secs * 60) {
+                _ = session.step(.frame(TrackingFrame(t: t + Double(i) / 60, blend: BlendShapes(shapes), eyes: eyes, head: head), nil))
+                if t == 0, i == 59 { #expect(session.state.focus.focused == "launcher.settings") }
+            }
+            t += secs
+        }
+        #expect(session.state.top.name == "settings")
+    }
+}
