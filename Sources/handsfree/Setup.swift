@@ -11,7 +11,9 @@ enum Setup {
         let path = config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
             if config != nil { throw ValidationError("\(path): no such file") }
-            return GestureConfig.defaults()
+            do {
+                return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
+            } catch { throw SetupError(error.description) }
         }
         let text = try readText(path)
         do { return try GestureConfig.parse(text, file: path, overrides: overrides) } catch { throw SetupError(error.description) }

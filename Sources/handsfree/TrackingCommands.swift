@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import FrameFormats
 import Foundation
+import Shell
 import TrackingCore
 import Transport
 
@@ -21,18 +22,7 @@ struct PipelineOptions: ParsableArguments {
 
 /// Loads gesture settings from a file, the project's config folder, or the built-in text.
 func loadGestureSettings(path: String?, overrides: [String]) throws -> PipelineSettings {
-    var file = path
-    if file == nil {
-        let p = ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
-        if FileManager.default.fileExists(atPath: p) { file = p }
-    }
-    guard let file else {
-        return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
-    }
-    guard let data = FileManager.default.contents(atPath: file) else {
-        throw ValidationError("\(file): cannot be read")
-    }
-    return try GestureConfig.parse(String(decoding: data, as: UTF8.self), file: file, overrides: overrides)
+    try Setup.settings(config: path, overrides: overrides)
 }
 
 /// Prints the first few problems of a run to standard error, then a count of the rest.
@@ -67,9 +57,14 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print one JSON line per recognised gesture, then a summary line.") var events = false
     @Option(help: "Replay speed factor (1 = real time).") var speed: Double?
     @Flag(help: "Replay as fast as possible.") var fast = false
+    @Option(help: "Run the real screens headless at this size (e.g. 100x30) and print each action too.")
+    var screenSize: String?
+    @Option(help: "Keymap name or file for --screen-size (default: default).") var keymap: String?
     @OptionGroup var pipeline: PipelineOptions
 
     func validate() throws {
+        if screenSize != nil && !events { throw ValidationError("--screen-size goes with --events") }
+        if keymap != nil && screenSize == nil { throw ValidationError("--keymap goes with --screen-size") }
         guard FrameFormat(rawValue: format) != nil else {
             throw ValidationError("unknown format \"\(format)\" (known: \(FrameFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -80,23 +75,40 @@ struct Replay: ParsableCommand {
     func run() throws {
         let settings = try pipeline.settings()
         let items = try FrameFile.read(path: file, format: FrameFormat(rawValue: format) ?? .auto)
-        var p = Pipeline(settings)
         let pace: ReplayPace = fast ? .fast : speed.map { .speed($0) } ?? .realTime
         let out = FileHandle.standardOutput
-        Transport.replay(items, pace: pace) { item in
-            for e in p.step(item) {
-                let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
-                out.write(Data((line + "\n").utf8))
+        let stats: PipelineStats
+        if let screenSize {
+            // The real screens, headless: gestures and the actions they caused, from one pipeline run.
+            let size = try Setup.size(screenSize)
+            let km = try Setup.keymap(keymap, gestures: settings.gestures)
+            var headless = HeadlessSession(keymap: km, settings: settings, size: size)
+            Transport.replay(items, pace: pace) { item in
+                let (gestures, actions) = headless.stepDetailed(item)
+                var lines = gestures.map(EventJSON.gesture)
+                lines += actions.map(\.json)
+                if !lines.isEmpty { out.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+                return !headless.quit
             }
-            return true
+            stats = headless.session.pipeline.stats
+        } else {
+            var p = Pipeline(settings)
+            Transport.replay(items, pace: pace) { item in
+                for e in p.step(item) {
+                    let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
+                    out.write(Data((line + "\n").utf8))
+                }
+                return true
+            }
+            stats = p.stats
         }
-        reportIssues(p.stats, source: file)
+        reportIssues(stats, source: file)
         let names = settings.gestures.map(\.name)
         if events {
-            print(EventJSON.summary(p.stats, gestureNames: names))
+            print(EventJSON.summary(stats, gestureNames: names))
         } else {
-            let g = names.map { "\($0) \(p.stats.gestures[$0, default: 0])" }.joined(separator: ", ")
-            print("\(p.stats.frames) frames, \(p.stats.faceLost) without a face, \(p.stats.malformed) malformed; \(g)")
+            let g = names.map { "\($0) \(stats.gestures[$0, default: 0])" }.joined(separator: ", ")
+            print("\(stats.frames) frames, \(stats.faceLost) without a face, \(stats.malformed) malformed; \(g)")
         }
     }
 }
