@@ -5,6 +5,6 @@ struct HandsFree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handsfree",
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
-        subcommands: []
+        subcommands: [Predict.self, KSR.self, Bench.self]
     )
 }
