@@ -28,8 +28,8 @@ from collections import defaultdict
 import pocketsphinx
 
 LM = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
-BIGRAM_MIN_LOGP = -3.3      # keep P(w2|w1) >= 10^-3.3
-BIGRAM_MIN_LIFT = 0.6       # and at least 10^0.6 = 4x its unigram probability
+BIGRAM_MIN_LOGP = -3.0      # keep P(w2|w1) >= 10^-3
+BIGRAM_MIN_LIFT = 0.2       # and at least 10^0.2 = 1.6x its unigram probability
 BIGRAMS_PER_WORD = 150
 TRIGRAM_CONTEXTS = 40000    # most probable (w1 w2) pairs to look at
 TRIGRAM_CANDIDATES = 60     # successors of w2 tried for each context

@@ -72,6 +72,9 @@ struct Lexicon: Sendable {
         return table
     }
 
+    /// The length in UTF-8 bytes of word `id`.
+    func length(_ id: Int) -> Int { Int(starts[id + 1] - starts[id]) }
+
     /// The word with id `id`, lowercase.
     func word(_ id: Int) -> String {
         String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)
@@ -83,7 +86,7 @@ struct Lexicon: Sendable {
     private func compare(_ id: Int, _ key: [UInt8], prefixOnly: Bool) -> Int {
         let s = Int(starts[id]), e = Int(starts[id + 1])
         let n = e - s
-        let m = prefixOnly ? min(n, key.count) : min(n, key.count)
+        let m = min(n, key.count)
         var k = 0
         while k < m {
             let a = bytes[s + k], b = key[k]

@@ -135,7 +135,7 @@ public struct WordPredictor: Sendable {
         var cands: [Candidate: Double] = [:]
         cands.reserveCapacity(64)
         func allowed(_ id: Int32) -> Bool {
-            range.contains(Int(id)) && !skip.contains(.id(id)) && !user.removed.contains(lexicon.word(Int(id)))
+            range.contains(Int(id)) && !skip.contains(.id(id)) && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id))))
         }
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
@@ -166,8 +166,10 @@ public struct WordPredictor: Sendable {
         }
         var scored: [(Double, Candidate)] = []
         scored.reserveCapacity(cands.count)
-        for c in cands.keys where !skip.contains(c) {
+        for c in cands.keys where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
+            // Offering exactly what was typed saves nothing; leave the place to a longer word.
+            if !prefix.isEmpty, length(c) == prefix.count { continue }
             scored.append((score(c, w1: w1, w2: w2, u2: u2), c))
         }
         scored.sort { $0.0 != $1.0 ? $0.0 > $1.0 : key($0.1) < key($1.1) }
@@ -177,6 +179,13 @@ public struct WordPredictor: Sendable {
     private func candidate(_ word: String) -> Candidate {
         if let id = lexicon.id(of: word) { return .id(Int32(id)) }
         return .extra(word)
+    }
+
+    private func length(_ c: Candidate) -> Int {
+        switch c {
+        case .id(let id): return lexicon.length(Int(id))
+        case .extra(let w): return w.utf8.count
+        }
     }
 
     private func key(_ c: Candidate) -> String {

@@ -115,11 +115,21 @@ struct KSR: ParsableCommand {
     var n = 4
     @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
     var learn = false
+    @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
+    var tune: String?
     @OptionGroup var files: PredictionFiles
 
     func run() throws {
-        let predictor: WordPredictor
+        var predictor: WordPredictor
         do { predictor = try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        if let tune {
+            let v = tune.split(separator: ",").compactMap { Double($0) }
+            guard v.count == 6 else { throw ValidationError("--tune needs 6 comma-separated numbers") }
+            predictor.weights = (v[0], v[1], v[2])
+            predictor.backoff = v[3]
+            predictor.userWeight = v[4]
+            predictor.userPairWeight = v[5]
+        }
         guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
         let text = String(decoding: data, as: UTF8.self)
         let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn)
