@@ -27,8 +27,8 @@ echo "text: Persuasion, first $lines lines, $(wc -w < "$work/text.txt") words"
 for n in 3 5; do
     sed "s#<SUGGESTIONS>[0-9]*</SUGGESTIONS>#<SUGGESTIONS>$n</SUGGESTIONS>#" /etc/presage.xml > "$work/presage$n.xml"
     mkdir -p "$work/home$n"
-    ours=$("$bin" ksr "$work/text.txt" -n "$n" --learn | awk '/^KSR:/ {print $2} /^kn:/ {kn=$2} END {}')
-    ours_kn=$("$bin" ksr "$work/text.txt" -n "$n" --learn | awk '/^kn:/ {print $2}')
+    ours=$("$bin" ksr "$work/text.txt" -n "$n" --learn | awk '/^KSR:/ {k=$2} /^kn:/ {kn=$2} END {print kn, k}')
+    ours_kn="${ours%% *}"; ours="${ours#* }"
     presage=$(HOME="$work/home$n" presage_simulator -i -q -c "$work/presage$n.xml" "$work/text.txt" | awk '/^KSR:/ {print $2} /^kn :/ {print $3}' | paste -sd' ')
     printf 'N=%d  handsfree KSR %s (kn %s)   presage KSR %s (kn %s)\n' "$n" "$ours" "$ours_kn" "${presage#* }" "${presage%% *}"
 done

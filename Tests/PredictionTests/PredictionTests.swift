@@ -53,7 +53,7 @@ func tempDir() throws -> URL {
         #expect(p.suggest("", limit: 2) == ["The", "A"])
         #expect(p.suggest("It was. th", limit: 1) == ["The"])
         #expect(p.suggest("so Th", limit: 1) == ["The"])
-        #expect(p.suggest("so THE", limit: 2) == ["THE", "THEN"])
+        #expect(p.suggest("so THE", limit: 2) == ["THEN", "THEY"])  // "the" itself is what was typed
         #expect(p.suggest("so ", limit: 4).contains("I"))
     }
 
@@ -194,5 +194,28 @@ func tempDir() throws -> URL {
         #expect(abs(k.rate - (1 - 9.0 / 13.0) * 100) < 1e-9)
         #expect(KeystrokeSimulator.presageBaseline("the cat sat.") == 13)
         #expect(KeystrokeSimulator.presageBaseline("the, cat") == 8)
+    }
+}
+
+@Suite struct BadInputTests {
+    @Test(arguments: [
+        "",
+        String(repeating: "a", count: 100_000),
+        String(repeating: "word ", count: 20_000),
+        "Привет мир ",
+        "日本語のテキスト",
+        "\u{0}\u{1}\u{7f}",
+        String(decoding: [0xff, 0xfe, 0x00, 0x41], as: UTF8.self),
+        "'''''' ...,,, ???",
+        "e\u{301}",
+    ])
+    func suggestNeverCrashesAndIsBounded(input: String) {
+        let s = tiny().suggest(input, limit: 4)
+        #expect(s.count <= 4)
+        #expect(s.allSatisfy { !$0.isEmpty && !$0.contains("\t") && !$0.contains("\n") })
+    }
+
+    @Test func tooLongPartialGivesNothing() {
+        #expect(tiny().suggest("so " + String(repeating: "t", count: 500), limit: 4) == [])
     }
 }
