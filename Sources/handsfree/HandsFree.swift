@@ -7,7 +7,8 @@ struct HandsFree: ParsableCommand {
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
         subcommands: [
             RunCommand.self, DemoCommand.self, LayoutCommand.self,
-            Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self, Bench.self,
+            Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
+            Predict.self, KSR.self, Bench.self,
         ]
     )
 

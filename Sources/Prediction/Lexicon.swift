@@ -1,0 +1,155 @@
+import Foundation
+
+/// A word list sorted by its lowercase UTF-8 bytes, with prefix lookup and top-k by frequency.
+///
+/// Word ids are positions in sorted order, so every prefix is one contiguous id range found by
+/// binary search. For short prefixes with many words the best few ids are precomputed, so a
+/// lookup never scans more than `scanLimit` words.
+struct Lexicon: Sendable {
+    /// All words' bytes back to back; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    private let bytes: [UInt8]
+    private let starts: [Int32]
+    /// log10 of each word's relative frequency.
+    let logProb: [Float]
+    /// Precomputed best ids (by frequency, best first) for prefixes that match many words.
+    private let topByPrefix: [[UInt8]: [Int32]]
+    /// Ranges no larger than this are scanned; larger ones use `topByPrefix`.
+    static let scanLimit = 384
+    /// How many ids are precomputed per busy prefix.
+    static let topCount = 48
+
+    var count: Int { logProb.count }
+
+    /// Builds a lexicon from (lowercase word, count) pairs; later duplicates add to the count.
+    init(_ entries: [(String, Double)]) {
+        var merged: [String: Double] = [:]
+        merged.reserveCapacity(entries.count)
+        for (w, c) in entries where !w.isEmpty { merged[w, default: 0] += c }
+        let sorted = merged.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let total = merged.values.reduce(0, +)
+        var bytes: [UInt8] = []
+        var starts: [Int32] = [0]
+        var logProb: [Float] = []
+        bytes.reserveCapacity(sorted.count * 8)
+        for w in sorted {
+            bytes.append(contentsOf: w)
+            starts.append(Int32(bytes.count))
+            let c = merged[String(decoding: w, as: UTF8.self)] ?? 1
+            logProb.append(Float(log10(max(c, 1) / max(total, 1))))
+        }
+        self.bytes = bytes
+        self.starts = starts
+        self.logProb = logProb
+        self.topByPrefix = Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
+    }
+
+    private static func precompute(bytes: [UInt8], starts: [Int32], logProb: [Float]) -> [[UInt8]: [Int32]] {
+        var table: [[UInt8]: [Int32]] = [:]
+        let n = logProb.count
+        // Breadth-first over prefix lengths: a prefix is busy only if its parent was.
+        var frontier: [(prefix: [UInt8], lo: Int, hi: Int)] = [([], 0, n)]
+        while let (prefix, lo, hi) = frontier.popLast() {
+            guard hi - lo > scanLimit else { continue }
+            let ids = (lo..<hi).sorted { logProb[$0] > logProb[$1] }.prefix(topCount).map { Int32($0) }
+            table[prefix] = ids
+            // Split the range by the next byte.
+            let depth = prefix.count
+            var i = lo
+            while i < hi {
+                let s = Int(starts[i]), e = Int(starts[i + 1])
+                guard e - s > depth else { i += 1; continue }
+                let b = bytes[s + depth]
+                var j = i + 1
+                while j < hi {
+                    let s2 = Int(starts[j]), e2 = Int(starts[j + 1])
+                    if e2 - s2 <= depth || bytes[s2 + depth] != b { break }
+                    j += 1
+                }
+                frontier.append((prefix + [b], i, j))
+                i = j
+            }
+        }
+        return table
+    }
+
+    /// The length in UTF-8 bytes of word `id`.
+    func length(_ id: Int) -> Int { Int(starts[id + 1] - starts[id]) }
+
+    /// The word with id `id`, lowercase.
+    func word(_ id: Int) -> String {
+        String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)
+    }
+
+    /// Compares word `id` with `key`: <0, 0 or >0, looking only at the first `key.count` bytes
+    /// when `prefixOnly` is set.
+    @inline(__always)
+    private func compare(_ id: Int, _ key: [UInt8], prefixOnly: Bool) -> Int {
+        let s = Int(starts[id]), e = Int(starts[id + 1])
+        let n = e - s
+        let m = min(n, key.count)
+        var k = 0
+        while k < m {
+            let a = bytes[s + k], b = key[k]
+            if a != b { return a < b ? -1 : 1 }
+            k += 1
+        }
+        if prefixOnly { return n >= key.count ? 0 : -1 }
+        return n == key.count ? 0 : (n < key.count ? -1 : 1)
+    }
+
+    /// The id range of words starting with `prefix` (lowercase bytes).
+    func range(prefix: [UInt8]) -> Range<Int> {
+        if prefix.isEmpty { return 0..<count }
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(mid, prefix, prefixOnly: true) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let first = lo
+        hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(mid, prefix, prefixOnly: true) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return first..<lo
+    }
+
+    /// The id of `word` (lowercase), if listed.
+    func id(of word: String) -> Int? {
+        let key = Array(word.utf8)
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let c = compare(mid, key, prefixOnly: false)
+            if c == 0 { return mid }
+            if c < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
+    }
+
+    /// Up to `k` ids starting with `prefix`, most frequent first, skipping ids for which `skip` is true.
+    func top(prefix: [UInt8], k: Int, skip: (Int) -> Bool) -> [Int] {
+        let r = range(prefix: prefix)
+        if r.count > Lexicon.scanLimit, let pre = topByPrefix[prefix] {
+            var out: [Int] = []
+            for id in pre where !skip(Int(id)) {
+                out.append(Int(id))
+                if out.count == k { return out }
+            }
+            if out.count == k || pre.count >= r.count { return out }
+            // Too many skipped: fall through to a full scan (rare).
+        }
+        // Keep a small sorted buffer of the best k.
+        var best: [(Float, Int)] = []
+        best.reserveCapacity(k + 1)
+        for id in r where !skip(id) {
+            let p = logProb[id]
+            if best.count == k, let last = best.last, p <= last.0 { continue }
+            var pos = best.count
+            while pos > 0 && best[pos - 1].0 < p { pos -= 1 }
+            best.insert((p, id), at: pos)
+            if best.count > k { best.removeLast() }
+        }
+        return best.map { $0.1 }
+    }
+}

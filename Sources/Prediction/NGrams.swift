@@ -1,0 +1,112 @@
+import Foundation
+
+/// Bigram and trigram probabilities over lexicon ids, loaded from an n-gram file.
+///
+/// File lines: `w1 w2 log10P` or `w1 w2 w3 log10P`; `<s>` marks the sentence start. Each
+/// context's successors are kept best first, so prediction walks them in order.
+struct NGrams: Sendable {
+    /// Context id used for `<s>`.
+    let sentenceStart: Int32
+    /// Successors of each context, best first: `[context: range into ids/logp]`.
+    private let bigramRanges: [Int32: Range<Int>]
+    private let trigramRanges: [UInt64: Range<Int>]
+    private let ids: [Int32]
+    private let logp: [Float]
+    /// Direct lookup of a stored probability.
+    private let bigramP: [UInt64: Float]
+    private let trigramP: [UInt64: Float]
+
+    static let empty = NGrams(sentenceStart: -1)
+
+    private init(sentenceStart: Int32) {
+        self.sentenceStart = sentenceStart
+        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; bigramP = [:]; trigramP = [:]
+    }
+
+    @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
+    }
+
+    @inline(__always) static func key3(_ a: Int32, _ b: Int32, _ c: Int32) -> UInt64 {
+        // 21 bits per id is enough for lists below two million words; the start id is the top value.
+        (UInt64(UInt32(bitPattern: a)) & 0x1F_FFFF) << 42 | (UInt64(UInt32(bitPattern: b)) & 0x1F_FFFF) << 21
+            | (UInt64(UInt32(bitPattern: c)) & 0x1F_FFFF)
+    }
+
+    /// Loads `url`, keeping n-grams whose words are all in `lexicon`; bad lines go to `warnings`.
+    init(url: URL, lexicon: Lexicon, warnings: inout [PredictionError]) throws(PredictionError) {
+        let bytes = try LineReader.read(url)
+        let start = Int32(lexicon.count)
+        sentenceStart = start
+        var bi: [(Int32, Int32, Float)] = []
+        var tri: [(Int32, Int32, Int32, Float)] = []
+        var cache: [ArraySlice<UInt8>: Int32] = [:]
+        func id(_ f: ArraySlice<UInt8>) -> Int32? {
+            if let c = cache[f] { return c < 0 ? nil : c }
+            let r: Int32
+            if f.elementsEqual("<s>".utf8) { r = start } else if let s = LineReader.string(f), let i = lexicon.id(of: s) { r = Int32(i) } else { r = -1 }
+            cache[f] = r
+            return r < 0 ? nil : r
+        }
+        var bad: [PredictionError] = []
+        LineReader.forEachLine(bytes) { line, f in
+            guard f.count == 3 || f.count == 4, let p = LineReader.number(f[f.count - 1]), p <= 0 else {
+                if bad.count < 100 { bad.append(.badLine(path: url.path, line: line, message: "expected 'w1 w2 log10P' or 'w1 w2 w3 log10P'")) }
+                return
+            }
+            if f.count == 3 {
+                if let a = id(f[0]), let b = id(f[1]), b != start { bi.append((a, b, Float(p))) }
+            } else if let a = id(f[0]), let b = id(f[1]), let c = id(f[2]), c != start {
+                tri.append((a, b, c, Float(p)))
+            }
+        }
+        warnings += bad
+        // Group by context, best first.
+        bi.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 > $1.2 }
+        tri.sort { ($0.0, $0.1) != ($1.0, $1.1) ? ($0.0, $0.1) < ($1.0, $1.1) : $0.3 > $1.3 }
+        var ids: [Int32] = [], logp: [Float] = []
+        ids.reserveCapacity(bi.count + tri.count)
+        logp.reserveCapacity(bi.count + tri.count)
+        var bigramRanges: [Int32: Range<Int>] = [:]
+        var bigramP: [UInt64: Float] = [:]
+        bigramP.reserveCapacity(bi.count)
+        var i = 0
+        while i < bi.count {
+            let ctx = bi[i].0
+            let lo = ids.count
+            while i < bi.count && bi[i].0 == ctx {
+                ids.append(bi[i].1); logp.append(bi[i].2)
+                bigramP[NGrams.key(ctx, bi[i].1)] = bi[i].2
+                i += 1
+            }
+            bigramRanges[ctx] = lo..<ids.count
+        }
+        var trigramRanges: [UInt64: Range<Int>] = [:]
+        var trigramP: [UInt64: Float] = [:]
+        trigramP.reserveCapacity(tri.count)
+        i = 0
+        while i < tri.count {
+            let (a, b) = (tri[i].0, tri[i].1)
+            let lo = ids.count
+            while i < tri.count && tri[i].0 == a && tri[i].1 == b {
+                ids.append(tri[i].2); logp.append(tri[i].3)
+                trigramP[NGrams.key3(a, b, tri[i].2)] = tri[i].3
+                i += 1
+            }
+            trigramRanges[NGrams.key(a, b)] = lo..<ids.count
+        }
+        self.ids = ids; self.logp = logp
+        self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
+        self.bigramP = bigramP; self.trigramP = trigramP
+    }
+
+    var bigramCount: Int { bigramP.count }
+    var trigramCount: Int { trigramP.count }
+
+    /// Successors of `w1`, best first, as (id, log10P).
+    func successors(_ w1: Int32) -> ArraySlice<Int32> { ids[bigramRanges[w1] ?? 0..<0] }
+    func successors(_ w1: Int32, _ w2: Int32) -> ArraySlice<Int32> { ids[trigramRanges[NGrams.key(w1, w2)] ?? 0..<0] }
+
+    func bigram(_ w1: Int32, _ w2: Int32) -> Float? { bigramP[NGrams.key(w1, w2)] }
+    func trigram(_ w1: Int32, _ w2: Int32, _ w3: Int32) -> Float? { trigramP[NGrams.key3(w1, w2, w3)] }
+}

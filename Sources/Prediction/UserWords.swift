@@ -1,0 +1,139 @@
+import Foundation
+
+/// What the user taught the predictor: word and word-pair counts, added and removed words.
+///
+/// Saved as a UTF-8 text file, one entry per line, fields separated by tabs:
+/// `word<TAB>Form<TAB>count`, `pair<TAB>w1<TAB>w2<TAB>count` (w1 may be `<s>`),
+/// `added<TAB>Form`, `removed<TAB>word`. Lines starting with `#` are comments.
+struct UserWords: Sendable, Equatable {
+    /// Lowercase word → times committed.
+    var counts: [String: Int] = [:]
+    /// Lowercase word → the form to show (e.g. "Anne", "McDonald") when it is not all lowercase.
+    var forms: [String: String] = [:]
+    /// Lowercase previous word (or `<s>`) → lowercase next word → times seen together.
+    var pairs: [String: [String: Int]] = [:]
+    /// Total of `pairs[w1]` per w1.
+    var pairTotals: [String: Int] = [:]
+    /// Words the user added by hand (kept even with a zero count).
+    var added: Set<String> = []
+    /// Words the user removed: never suggested, not learned again until added.
+    var removed: Set<String> = []
+    /// Sum of `counts`.
+    var total = 0
+    /// Lowercase UTF-8 keys of `counts`, sorted, for prefix lookup.
+    private(set) var sortedKeys: [[UInt8]] = []
+
+    mutating func bump(_ word: String, form: String?, by n: Int = 1) {
+        if counts[word] == nil { insertKey(word) }
+        counts[word, default: 0] += n
+        total += n
+        if let form, form != word { forms[word] = form }
+    }
+
+    mutating func bumpPair(_ w1: String, _ w2: String, by n: Int = 1) {
+        pairs[w1, default: [:]][w2, default: 0] += n
+        pairTotals[w1, default: 0] += n
+    }
+
+    mutating func forget(_ word: String) {
+        if let c = counts.removeValue(forKey: word) {
+            total -= c
+            let key = Array(word.utf8)
+            if let i = position(of: key), i < sortedKeys.count, sortedKeys[i] == key { sortedKeys.remove(at: i) }
+        }
+        forms[word] = nil
+        added.remove(word)
+        if let succ = pairs.removeValue(forKey: word) { _ = succ }
+        pairTotals[word] = nil
+        for (w1, var succ) in pairs {
+            if let c = succ.removeValue(forKey: word) {
+                pairs[w1] = succ
+                pairTotals[w1, default: 0] -= c
+            }
+        }
+    }
+
+    private func position(of key: [UInt8]) -> Int? {
+        var lo = 0, hi = sortedKeys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sortedKeys[mid].lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    private mutating func insertKey(_ word: String) {
+        let key = Array(word.utf8)
+        let i = position(of: key) ?? sortedKeys.count
+        sortedKeys.insert(key, at: i)
+    }
+
+    /// Indices into `sortedKeys` of words starting with `prefix`.
+    func range(prefix: [UInt8]) -> Range<Int> {
+        if prefix.isEmpty { return 0..<sortedKeys.count }
+        let lo = position(of: prefix) ?? 0
+        var hi = lo
+        while hi < sortedKeys.count && sortedKeys[hi].starts(with: prefix) { hi += 1 }
+        return lo..<hi
+    }
+
+    static func == (a: UserWords, b: UserWords) -> Bool {
+        a.counts == b.counts && a.forms == b.forms && a.pairs == b.pairs && a.added == b.added && a.removed == b.removed
+    }
+
+    // MARK: File
+
+    /// The file's text.
+    func serialized() -> String {
+        var out = "# HandsFree Shell learned words (word/pair/added/removed, tab-separated)\n"
+        for w in counts.keys.sorted() {
+            out += "word\t\(forms[w] ?? w)\t\(counts[w] ?? 0)\n"
+        }
+        for w1 in pairs.keys.sorted() {
+            guard let succ = pairs[w1] else { continue }
+            for w2 in succ.keys.sorted() { out += "pair\t\(w1)\t\(w2)\t\(succ[w2] ?? 0)\n" }
+        }
+        for w in added.sorted() { out += "added\t\(forms[w] ?? w)\n" }
+        for w in removed.sorted() { out += "removed\t\(w)\n" }
+        return out
+    }
+
+    /// Parses a user file; bad lines are reported in `warnings` and skipped.
+    static func parse(_ bytes: [UInt8], path: String, warnings: inout [PredictionError]) -> UserWords {
+        var u = UserWords()
+        var bad: [PredictionError] = []
+        func validWord(_ s: String) -> Bool {
+            !s.isEmpty && s.count <= 64 && s.allSatisfy { Tokens.isWordCharacter($0) }
+        }
+        LineReader.forEachLine(bytes, tabsOnly: true) { line, f in
+            func fail(_ m: String) { bad.append(.badLine(path: path, line: line, message: m)) }
+            let fields = f.map { LineReader.string($0) }
+            guard !fields.contains(where: { $0 == nil }) else { return fail("not valid UTF-8") }
+            let s = fields.compactMap { $0 }
+            switch s[0] {
+            case "word":
+                guard s.count == 3 else { return fail("expected 'word<TAB>form<TAB>count'") }
+                guard validWord(s[1]) else { return fail("'\(s[1])' is not a word") }
+                guard let n = Int(s[2]), n >= 0 else { return fail("count '\(s[2])' is not a whole number ≥ 0") }
+                u.bump(s[1].lowercased(), form: s[1], by: n)
+            case "pair":
+                guard s.count == 4 else { return fail("expected 'pair<TAB>w1<TAB>w2<TAB>count'") }
+                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail("'\(s[1]) \(s[2])' is not a word pair") }
+                guard let n = Int(s[3]), n >= 0 else { return fail("count '\(s[3])' is not a whole number ≥ 0") }
+                u.bumpPair(s[1].lowercased(), s[2].lowercased(), by: n)
+            case "added":
+                guard s.count == 2, validWord(s[1]) else { return fail("expected 'added<TAB>word'") }
+                let w = s[1].lowercased()
+                if u.counts[w] == nil { u.bump(w, form: s[1], by: 0) }
+                u.added.insert(w)
+            case "removed":
+                guard s.count == 2, validWord(s[1]) else { return fail("expected 'removed<TAB>word'") }
+                u.removed.insert(s[1].lowercased())
+            default:
+                fail("unknown entry '\(s[0])' (expected word, pair, added or removed)")
+            }
+        }
+        warnings += bad
+        return u
+    }
+}

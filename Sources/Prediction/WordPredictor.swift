@@ -1,0 +1,320 @@
+import Foundation
+
+/// Suggests words from the text typed so far, using word frequencies, n-grams and what the user taught it.
+///
+/// Pure and deterministic: the same model and text always give the same suggestions. Learning
+/// and adding/removing words change the value (it is a struct), and `save()` writes the user's
+/// part to `userFile` atomically.
+public struct WordPredictor: Sendable {
+    let lexicon: Lexicon
+    let ngrams: NGrams
+    var user: UserWords
+    /// Where `save()` writes the learned words; nil means nowhere.
+    public var userFile: URL?
+    /// Problems found while loading (bad lines that were skipped), with file and line.
+    public private(set) var warnings: [PredictionError] = []
+    /// Hides words already offered for a shorter prefix of the current word in the same context
+    /// (the user saw them and kept typing). Presage's simulator does this, so `handsfree ksr` turns it on to
+    /// compare like for like; it is off by default because a hands-free user who did not look at the bar
+    /// would otherwise lose the word they want.
+    public var hideRejected = false
+    /// Interpolation weights of the trigram, bigram and unigram estimates.
+    public var weights: (trigram: Double, bigram: Double, unigram: Double) = (0.45, 0.45, 0.10)
+    /// How much the user's own words and pairs count once they have taught it many words.
+    public var userWeight: Double = 0.6
+    /// Learned words at which the user's unigram weight reaches half of `userWeight`.
+    public var userUnigramHalfway: Double = 1000
+    /// Weight of the user's own word pairs once a previous word was seen often.
+    public var userPairWeight: Double = 0.5
+    /// Times a previous word was seen at which its pairs get half of `userPairWeight`.
+    public var userPairHalfway: Double = 3
+    /// Factor on the unigram estimate used where a bigram is not stored (pruned ones are rarer).
+    public var backoff: Double = 0.5
+
+    /// Longest word considered; longer tokens get no suggestions.
+    public static let maxWordLength = 48
+
+    /// Number of words in the base list plus the user's own.
+    public var vocabularySize: Int { lexicon.count + user.counts.keys.filter { lexicon.id(of: $0) == nil }.count }
+    /// Numbers of bigrams and trigrams loaded.
+    public var ngramCounts: (bigrams: Int, trigrams: Int) { (ngrams.bigramCount, ngrams.trigramCount) }
+
+    /// The default user file: `$XDG_DATA_HOME/handsfree/user-words.txt` (or `~/.local/share/...`).
+    public static func defaultUserFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base: URL
+        if let x = environment["XDG_DATA_HOME"], !x.isEmpty {
+            base = URL(fileURLWithPath: x)
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+        }
+        return base.appendingPathComponent("handsfree/user-words.txt")
+    }
+
+    /// A predictor over `words` (word, count) with no n-grams; for tests and small uses.
+    public init(words: [(String, Double)]) {
+        lexicon = Lexicon(words.map { ($0.0.lowercased(), $0.1) })
+        ngrams = .empty
+        user = UserWords()
+    }
+
+    init(lexicon: Lexicon, ngrams: NGrams, user: UserWords, userFile: URL?, warnings: [PredictionError]) {
+        self.lexicon = lexicon
+        self.ngrams = ngrams
+        self.user = user
+        self.userFile = userFile
+        self.warnings = warnings
+    }
+
+    /// Loads a word list (`word count` per line), optional n-grams and an optional user file.
+    ///
+    /// A missing or unreadable word list or n-gram file throws with its path. A missing user file
+    /// is fine (nothing learned yet); bad lines in any file are skipped and listed in `warnings`.
+    public static func load(wordList: URL, ngrams: URL?, userFile: URL?) throws(PredictionError) -> WordPredictor {
+        var warnings: [PredictionError] = []
+        let bytes = try LineReader.read(wordList)
+        var entries: [(String, Double)] = []
+        entries.reserveCapacity(100_000)
+        var bad = 0
+        LineReader.forEachLine(bytes) { line, f in
+            guard f.count == 2, let w = LineReader.string(f[0]), let c = LineReader.number(f[1]), c >= 0,
+                  w.allSatisfy({ Tokens.isWordCharacter($0) }) else {
+                bad += 1
+                if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: "expected 'word count'")) }
+                return
+            }
+            entries.append((w.lowercased(), c))
+        }
+        if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
+        let lexicon = Lexicon(entries)
+        let model = try ngrams.map { url throws(PredictionError) in try NGrams(url: url, lexicon: lexicon, warnings: &warnings) } ?? .empty
+        var user = UserWords()
+        if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
+            let ub = try LineReader.read(userFile)
+            user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
+        }
+        return WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
+    }
+
+    // MARK: Suggesting
+
+    /// A candidate word: a lexicon id, or a user word that is not in the lexicon.
+    private enum Candidate: Hashable {
+        case id(Int32)
+        case extra(String)
+    }
+
+    /// Up to `limit` words for the text typed so far, best first, cased for where they go.
+    ///
+    /// The last token of `textSoFar` may be a partial word; with none (text empty or ending in a
+    /// space or punctuation) these are next-word predictions from the context.
+    public func suggest(_ textSoFar: String, limit: Int) -> [String] {
+        guard limit > 0 else { return [] }
+        let (context, partial, sentenceStart) = Tokens.split(textSoFar)
+        guard partial.count <= WordPredictor.maxWordLength else { return [] }
+        let lower = partial.lowercased()
+        let prefix = Array(lower.utf8)
+        let ctx = context.map { w -> Int32 in
+            if w == "<s>" { return ngrams.sentenceStart }
+            return lexicon.id(of: w).map { Int32($0) } ?? -1
+        }
+        let w2 = ctx.last
+        let w1 = ctx.count >= 2 ? ctx[ctx.count - 2] : nil
+        let u2 = context.last
+        var shown = Set<Candidate>()
+        var result: [Candidate] = []
+        // Rank for each shorter prefix first when hiding what the user already passed over.
+        let firstLength = hideRejected ? 0 : prefix.count
+        for k in firstLength...prefix.count {
+            result = rank(prefix: Array(prefix[0..<k]), w1: w1, w2: w2, u2: u2, limit: limit, skip: shown)
+            if k < prefix.count { shown.formUnion(result) }
+        }
+        return result.map { display($0, typed: partial, sentenceStart: sentenceStart) }
+    }
+
+    private func rank(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, limit: Int, skip: Set<Candidate>) -> [Candidate] {
+        let range = lexicon.range(prefix: prefix)
+        var cands: [Candidate: Double] = [:]
+        cands.reserveCapacity(64)
+        func allowed(_ id: Int32) -> Bool {
+            range.contains(Int(id)) && !skip.contains(.id(id)) && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id))))
+        }
+        var added = 0
+        if let w1, let w2, w1 >= 0, w2 >= 0 {
+            for id in ngrams.successors(w1, w2) where allowed(id) {
+                cands[.id(id)] = 0; added += 1
+                if added >= 4 * limit { break }
+            }
+        }
+        added = 0
+        if let w2, w2 >= 0 {
+            for id in ngrams.successors(w2) where allowed(id) {
+                cands[.id(id)] = 0; added += 1
+                if added >= 4 * limit { break }
+            }
+        }
+        for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { i in
+            skip.contains(.id(Int32(i))) || (!user.removed.isEmpty && user.removed.contains(lexicon.word(i)))
+        }) {
+            cands[.id(Int32(id))] = 0
+        }
+        // The user's words: those that followed the previous word, and frequent ones with this prefix.
+        if let u2, let succ = user.pairs[u2] {
+            for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+        }
+        let ur = user.range(prefix: prefix)
+        if ur.count <= 512 {
+            for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
+        }
+        var scored: [(Double, Candidate)] = []
+        scored.reserveCapacity(cands.count)
+        for c in cands.keys where skip.isEmpty || !skip.contains(c) {
+            if case .extra(let w) = c, user.removed.contains(w) { continue }
+            // Offering exactly what was typed saves nothing; leave the place to a longer word.
+            if !prefix.isEmpty, length(c) == prefix.count { continue }
+            scored.append((score(c, w1: w1, w2: w2, u2: u2), c))
+        }
+        scored.sort { $0.0 != $1.0 ? $0.0 > $1.0 : key($0.1) < key($1.1) }
+        return scored.prefix(limit).map { $0.1 }
+    }
+
+    private func candidate(_ word: String) -> Candidate {
+        if let id = lexicon.id(of: word) { return .id(Int32(id)) }
+        return .extra(word)
+    }
+
+    private func length(_ c: Candidate) -> Int {
+        switch c {
+        case .id(let id): return lexicon.length(Int(id))
+        case .extra(let w): return w.utf8.count
+        }
+    }
+
+    private func key(_ c: Candidate) -> String {
+        switch c {
+        case .id(let id): return lexicon.word(Int(id))
+        case .extra(let w): return w
+        }
+    }
+
+    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?) -> Double {
+        var base = 0.0
+        let word: String
+        switch c {
+        case .id(let id):
+            word = lexicon.word(Int(id))
+            let p1 = pow(10, Double(lexicon.logProb[Int(id)]))
+            var p2 = p1
+            if let w2, w2 >= 0 {
+                if let b = ngrams.bigram(w2, id) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
+            }
+            var p3 = p2
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.trigram(w1, w2, id) { p3 = pow(10, Double(t)) }
+            base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
+        case .extra(let w):
+            word = w
+        }
+        guard user.total > 0 else { return base }
+        // Mix in the user's word frequencies, trusted more as they grow.
+        let pu1 = Double(user.counts[word] ?? 0) / Double(user.total)
+        let mu1 = userWeight * Double(user.total) / (Double(user.total) + userUnigramHalfway)
+        var p = (1 - mu1) * base + mu1 * pu1
+        // Then what followed the previous word for this user, trusted more the more often it was seen.
+        if let u2, let seen = user.pairTotals[u2], seen > 0 {
+            let pu2 = Double(user.pairs[u2]?[word] ?? 0) / Double(seen)
+            let mu2 = userPairWeight * Double(seen) / (Double(seen) + userPairHalfway)
+            p = (1 - mu2) * p + mu2 * pu2
+        }
+        return p
+    }
+
+    private static let capitalised: [String: String] = ["i": "I", "i'm": "I'm", "i'll": "I'll", "i've": "I've", "i'd": "I'd"]
+
+    /// The word as shown: the user's form or the list's, capitalised at a sentence start or like the typed letters.
+    private func display(_ c: Candidate, typed: String, sentenceStart: Bool) -> String {
+        let w = key(c)
+        var form = user.forms[w] ?? WordPredictor.capitalised[w] ?? w
+        if typed.count >= 2, typed.allSatisfy({ !$0.isLetter || $0.isUppercase }), typed.contains(where: { $0.isLetter }) {
+            form = form.uppercased()
+        } else if (typed.first?.isUppercase ?? false) || (typed.isEmpty && sentenceStart) {
+            form = TextComposition.capitalisingFirst(form)
+        }
+        // Keep exactly what was typed for the typed part (e.g. "McD" → "McDonald").
+        if typed.contains(where: { $0.isUppercase }), form.lowercased().hasPrefix(typed.lowercased()), form.count >= typed.count {
+            form = typed + form.dropFirst(typed.count)
+        }
+        return sentenceStart ? TextComposition.capitalisingFirst(form) : form
+    }
+
+    // MARK: Learning
+
+    /// Learns the words and word pairs of text the user committed.
+    public mutating func learn(_ committedText: String) {
+        var prev = "<s>"
+        for (w, start) in Tokens.words(committedText) {
+            if start { prev = "<s>" }
+            guard w.count <= WordPredictor.maxWordLength else { prev = "<s>"; continue }
+            let lower = w.lowercased()
+            if user.removed.contains(lower) { prev = lower; continue }
+            // Keep the user's capitals unless they only come from the sentence start.
+            let form: String? = (start && w.dropFirst() == lower.dropFirst()) ? user.forms[lower] : (w != lower ? w : nil)
+            user.bump(lower, form: form)
+            user.bumpPair(prev, lower)
+            prev = lower
+        }
+    }
+
+    /// Learns one committed word after the text before it.
+    public mutating func learn(word: String, after textBefore: String = "") {
+        let (context, _, start) = Tokens.split(textBefore + " ")
+        let w = Tokens.trimApostrophes(word)
+        guard !w.isEmpty, w.allSatisfy({ Tokens.isWordCharacter($0) }), w.count <= WordPredictor.maxWordLength else { return }
+        let lower = w.lowercased()
+        guard !user.removed.contains(lower) else { return }
+        let form: String? = (start && w.dropFirst() == lower.dropFirst()) ? user.forms[lower] : (w != lower ? w : nil)
+        user.bump(lower, form: form)
+        user.bumpPair(context.last ?? "<s>", lower)
+    }
+
+    /// Adds a word the user wants offered (e.g. a name), in the form it should be shown.
+    /// - Returns: false if `word` is not a single word.
+    @discardableResult
+    public mutating func addWord(_ word: String) -> Bool {
+        let w = word.trimmingCharacters(in: .whitespaces)
+        guard !w.isEmpty, w.count <= WordPredictor.maxWordLength, w.allSatisfy({ Tokens.isWordCharacter($0) }) else { return false }
+        let lower = w.lowercased()
+        user.removed.remove(lower)
+        user.bump(lower, form: w, by: 1)
+        user.added.insert(lower)
+        return true
+    }
+
+    /// Removes a word: it is never suggested again and is forgotten, until added again.
+    public mutating func removeWord(_ word: String) {
+        let lower = word.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !lower.isEmpty else { return }
+        user.forget(lower)
+        user.removed.insert(lower)
+    }
+
+    /// Words the user taught it, with counts (lowercase → count).
+    public var learnedWords: [String: Int] { user.counts }
+    /// Words the user removed.
+    public var removedWords: Set<String> { user.removed }
+
+    /// Writes the learned words to `userFile` (atomically, creating its folder).
+    public func save() throws(PredictionError) {
+        guard let userFile else { return }
+        try save(to: userFile)
+    }
+
+    /// Writes the learned words to `url` atomically, creating its folder.
+    public func save(to url: URL) throws(PredictionError) {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(user.serialized().utf8).write(to: url, options: .atomic)
+        } catch {
+            throw .cannotWrite(path: url.path, reason: "\(error.localizedDescription)")
+        }
+    }
+}

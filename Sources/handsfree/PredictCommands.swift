@@ -1,0 +1,209 @@
+import ArgumentParser
+import Foundation
+import Prediction
+
+/// Options shared by the prediction commands: where the word list, n-grams and user file are.
+struct PredictionFiles: ParsableArguments {
+    @Option(help: "Word frequency list ('word count' per line).")
+    var words: String?
+    @Option(help: "N-gram file ('w1 w2 log10P' / 'w1 w2 w3 log10P'); 'none' for none.")
+    var ngrams: String?
+    @Option(help: "User word file (default $XDG_DATA_HOME/handsfree/user-words.txt); 'none' for none.")
+    var userFile: String?
+
+    func load(useUserFile: Bool = true) throws -> WordPredictor {
+        let dir = ProjectPaths.dir("wordlists")
+        let wordList = words.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("words-en.txt")
+        let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("ngrams-en.txt"))
+        let user: URL? = !useUserFile || userFile == "none" ? nil : (userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile())
+        let p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user)
+        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        return p
+    }
+}
+
+/// Reads lines of text typed so far from standard input and answers each with suggestions.
+struct Predict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Suggest words for each line of standard input (the text typed so far).",
+        discussion: """
+        Writes one line per input line: up to N suggestions separated by tabs, flushed at once.
+        Lines that are empty, not valid UTF-8, or have no suggestions give an empty line; lines
+        longer than \(PredictLoop.maxLineBytes) bytes are cut to their last \(PredictLoop.maxLineBytes) bytes.
+        """)
+
+    @Flag(help: "Read from standard input (the only mode).")
+    var stdin = false
+    @Option(name: .short, help: "Number of suggestions.")
+    var n = 4
+    @Flag(help: "Learn from each line (the words before the last one) and save to the user file at the end.")
+    var learn = false
+    @OptionGroup var files: PredictionFiles
+
+    func validate() throws {
+        guard stdin else { throw ValidationError("use --stdin (lines of text on standard input)") }
+        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
+    }
+
+    func run() throws {
+        var predictor: WordPredictor
+        do { predictor = try files.load() } catch let e as PredictionError { throw ValidationError("\(e)") }
+        var loop = PredictLoop(predictor: predictor, limit: n, learn: learn)
+        let input = FileHandle.standardInput
+        let output = FileHandle.standardOutput
+        var buffer: [UInt8] = []
+        while true {
+            let chunk = input.availableData
+            if chunk.isEmpty { break }
+            buffer.append(contentsOf: chunk)
+            var start = 0
+            while let nl = buffer[start...].firstIndex(of: 10) {
+                output.write(Data((loop.answer(Array(buffer[start..<nl])) + "\n").utf8))
+                start = nl + 1
+            }
+            buffer.removeFirst(start)
+            // A line with no end in sight: keep only its tail so memory stays bounded.
+            if buffer.count > 4 * PredictLoop.maxLineBytes { buffer.removeFirst(buffer.count - PredictLoop.maxLineBytes) }
+        }
+        if !buffer.isEmpty { output.write(Data((loop.answer(buffer) + "\n").utf8)) }
+        predictor = loop.predictor
+        if learn {
+            do { try predictor.save() } catch { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+        }
+    }
+}
+
+/// The per-line logic of `predict --stdin`, separate from I/O so tests can drive it.
+struct PredictLoop {
+    /// Longest line used; longer lines are cut to their end (the part that matters).
+    static let maxLineBytes = 4096
+    var predictor: WordPredictor
+    let limit: Int
+    let learn: Bool
+
+    /// The output line (without newline) for one input line's bytes.
+    mutating func answer(_ raw: [UInt8]) -> String {
+        var bytes = raw
+        if bytes.last == 13 { bytes.removeLast() }
+        if bytes.count > PredictLoop.maxLineBytes {
+            bytes = Array(bytes.suffix(PredictLoop.maxLineBytes))
+            // Do not start inside a UTF-8 sequence.
+            while let f = bytes.first, f & 0xC0 == 0x80 { bytes.removeFirst() }
+        }
+        guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self),
+              !text.unicodeScalars.contains(where: { $0.value < 32 && $0 != "\t" }) else { return "" }
+        if learn {
+            // Words before the partial last one are committed text.
+            var done = Substring(text)
+            while let l = done.last, Tokens.isWordCharacter(l) { done = done.dropLast() }
+            let (context, _, _) = Tokens.split(String(done))
+            if let last = context.last, last != "<s>" { predictor.learn(word: last, after: String(done.dropLast(last.count + 1))) }
+        }
+        return predictor.suggest(text, limit: limit).joined(separator: "\t")
+    }
+}
+
+/// Simulates typing a file with prediction and prints the keystroke savings rate.
+struct KSR: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ksr",
+        abstract: "Keystroke savings rate of typing FILE with N suggestions (Presage simulator's definition).")
+
+    @Argument(help: "Text file to simulate typing.")
+    var file: String
+    @Option(name: .short, help: "Number of suggestions.")
+    var n = 4
+    @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
+    var learn = false
+    @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
+    var tune: String?
+    @OptionGroup var files: PredictionFiles
+
+    func run() throws {
+        var predictor: WordPredictor
+        do { predictor = try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        // Presage's simulator hides words it already offered for a shorter prefix; do the same to compare fairly.
+        predictor.hideRejected = true
+        if let tune {
+            let v = tune.split(separator: ",").compactMap { Double($0) }
+            guard v.count == 6 else { throw ValidationError("--tune needs 6 comma-separated numbers") }
+            predictor.weights = (v[0], v[1], v[2])
+            predictor.backoff = v[3]
+            predictor.userWeight = v[4]
+            predictor.userPairWeight = v[5]
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
+        let text = String(decoding: data, as: UTF8.self)
+        let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn)
+        print("words: \(k.words)")
+        print("ki: \(k.typed)")
+        print("ks: \(k.selections)")
+        print("kn: \(k.withoutPrediction)")
+        print(String(format: "KSR: %.2f", k.rate))
+    }
+}
+
+/// Prints load time, memory and per-prediction latency of the word predictor.
+struct BenchPredict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Load time, memory (RSS) and suggest() latency p50/p99 with the full list and n-grams.")
+
+    @Option(name: .short, help: "Number of suggestions.")
+    var n = 4
+    @Option(help: "Number of timed predictions.")
+    var count = 20000
+    @OptionGroup var files: PredictionFiles
+
+    func run() throws {
+        let rssBefore = residentBytes()
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let predictor: WordPredictor
+        do { predictor = try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        let loadNs = DispatchTime.now().uptimeNanoseconds - t0
+        let rssAfter = residentBytes()
+        // Inputs: every prefix of every word of a fixed sentence set (deterministic).
+        let sentences = [
+            "I would like a cup of tea with milk please",
+            "Can you open the window in the living room",
+            "The doctor said that my breathing is much better today",
+            "Please call my daughter and tell her I am fine",
+            "What time does the television programme start tonight",
+        ]
+        var inputs: [String] = []
+        for s in sentences {
+            var typed = ""
+            for w in s.split(separator: " ") {
+                for k in 0...w.count { inputs.append(typed + w.prefix(k)) }
+                typed += w + " "
+            }
+        }
+        var times: [UInt64] = []
+        times.reserveCapacity(count)
+        var sink = 0
+        for i in 0..<count {
+            let input = inputs[i % inputs.count]
+            let a = DispatchTime.now().uptimeNanoseconds
+            let s = predictor.suggest(input, limit: n)
+            let b = DispatchTime.now().uptimeNanoseconds
+            sink &+= s.count
+            times.append(b - a)
+        }
+        times.sort()
+        func pct(_ p: Double) -> Double { Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
+        let (bi, tri) = predictor.ngramCounts
+        print("words: \(predictor.vocabularySize)  bigrams: \(bi)  trigrams: \(tri)")
+        print(String(format: "load: %.1f ms", Double(loadNs) / 1e6))
+        print(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
+        print(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))
+        if sink < 0 { print(sink) }
+    }
+
+    /// Resident set size from /proc/self/statm (Linux), or 0.
+    private func residentBytes() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let f = s.split(separator: " ")
+        guard f.count > 1, let pages = Int(f[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

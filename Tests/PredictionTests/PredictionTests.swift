@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import Prediction
+
+/// A small predictor with hand-picked counts and rejected-word hiding off.
+func tiny() -> WordPredictor {
+    var p = WordPredictor(words: [
+        ("the", 1000), ("then", 300), ("there", 200), ("they", 250), ("theatre", 5),
+        ("cat", 50), ("car", 80), ("care", 40), ("a", 900), ("and", 800), ("i", 700), ("tea", 30),
+    ])
+    p.hideRejected = false
+    return p
+}
+
+func tempDir() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pred-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+@Suite struct LexiconTests {
+    @Test func prefixRangeAndExactLookup() {
+        let l = Lexicon([("b", 1), ("ab", 1), ("abc", 1), ("abd", 1), ("ac", 1)])
+        #expect(l.range(prefix: Array("ab".utf8)).map { l.word($0) } == ["ab", "abc", "abd"])
+        #expect(l.range(prefix: Array("z".utf8)).isEmpty)
+        #expect(l.id(of: "abd").map { l.word($0) } == "abd")
+        #expect(l.id(of: "abe") == nil)
+    }
+
+    @Test func busyPrefixesUsePrecomputedTopAndAgreeWithAScan() {
+        // 2000 words under "a", so the precomputed table is used.
+        let words = (0..<2000).map { ("a\(String($0, radix: 36))", Double(($0 * 7919) % 2003)) }
+        let l = Lexicon(words)
+        let top = l.top(prefix: Array("a".utf8), k: 5, skip: { _ in false })
+        let expected = l.range(prefix: Array("a".utf8)).sorted { l.logProb[$0] > l.logProb[$1] }.prefix(5)
+        #expect(top == Array(expected))
+    }
+}
+
+@Suite struct SuggestTests {
+    @Test(arguments: [
+        ("th", ["the", "then", "they"]),
+        ("ca", ["car", "cat", "care"]),
+        ("thea", ["theatre"]),
+        ("xyz", []),
+    ])
+    func ranksByFrequency(typed: String, expected: [String]) {
+        #expect(tiny().suggest("so " + typed, limit: 3) == expected)
+    }
+
+    @Test func capitalisesAtSentenceStartAndKeepsTypedCase() {
+        let p = tiny()
+        #expect(p.suggest("", limit: 2) == ["The", "A"])
+        #expect(p.suggest("It was. th", limit: 1) == ["The"])
+        #expect(p.suggest("so Th", limit: 1) == ["The"])
+        #expect(p.suggest("so THE", limit: 2) == ["THEN", "THEY"])  // "the" itself is what was typed
+        #expect(p.suggest("so ", limit: 4).contains("I"))
+    }
+
+    @Test func hidesWordsOfferedForShorterPrefixes() {
+        var p = tiny()
+        p.hideRejected = true
+        #expect(p.suggest("so ", limit: 2) == ["the", "a"])
+        #expect(p.suggest("so t", limit: 2) == ["then", "they"])
+    }
+
+    @Test func nextWordFromContext() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), ngrams = dir.appendingPathComponent("n.txt")
+        try "the 100\ncup 10\nof 50\ntea 20\ncoffee 30\nmilk 5\n".write(to: words, atomically: true, encoding: .utf8)
+        try "cup of -0.1\nof tea -1.5\ncup of tea -0.2\n<s> the -0.5\n".write(to: ngrams, atomically: true, encoding: .utf8)
+        var p = try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil)
+        p.hideRejected = false
+        #expect(p.warnings.isEmpty)
+        #expect(p.ngramCounts == (3, 1))
+        #expect(p.suggest("a cup ", limit: 1) == ["of"])
+        #expect(p.suggest("a cup of ", limit: 1) == ["tea"])
+        #expect(p.suggest("a glass of ", limit: 1) == ["the"])
+        #expect(p.suggest("", limit: 1) == ["The"])
+    }
+}
+
+@Suite struct LearningTests {
+    @Test func learnsWordsPairsAndForms() {
+        var p = tiny()
+        #expect(p.suggest("so zo", limit: 3) == [])
+        p.learn("I met Zoe. Zoe likes tea. Zoe likes cake.")
+        let q = p
+        #expect(q.suggest("so zo", limit: 1) == ["Zoe"])
+        #expect(q.suggest("Zoe ", limit: 1) == ["likes"])
+        #expect(q.learnedWords["zoe"] == 3)
+    }
+
+    @Test func addRemoveAndSaveLoadRoundTrip() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("sub/user-words.txt")
+        var p = tiny()
+        p.userFile = file
+        let added = p.addWord("McDonald")
+        let addedTwo = p.addWord("two words")
+        #expect(added)
+        #expect(!addedTwo)
+        p.removeWord("theatre")
+        p.learn("the cat sat")
+        #expect(p.suggest("so McD", limit: 1) == ["McDonald"])
+        #expect(p.suggest("so thea", limit: 3) == [])
+        try p.save()
+        let words = dir.appendingPathComponent("w.txt")
+        try "the 1000\ntheatre 5\ncat 5\n".write(to: words, atomically: true, encoding: .utf8)
+        var q = try WordPredictor.load(wordList: words, ngrams: nil, userFile: file)
+        q.hideRejected = false
+        #expect(q.warnings.isEmpty)
+        #expect(q.learnedWords == p.learnedWords)
+        #expect(q.removedWords == ["theatre"])
+        #expect(q.suggest("so Mc", limit: 1) == ["McDonald"])
+    }
+
+    @Test func badUserLinesAreReportedWithPlaceAndSkipped() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), user = dir.appendingPathComponent("u.txt")
+        try "the 10\n".write(to: words, atomically: true, encoding: .utf8)
+        try "word\tZoe\t3\nword\tbad\tx\nnonsense\nword\tAnn\t2\n".write(to: user, atomically: true, encoding: .utf8)
+        let p = try WordPredictor.load(wordList: words, ngrams: nil, userFile: user)
+        #expect(p.warnings.map(\.description) == [
+            "\(user.path):2: count 'x' is not a whole number ≥ 0",
+            "\(user.path):3: unknown entry 'nonsense' (expected word, pair, added or removed)",
+        ])
+        #expect(p.learnedWords == ["zoe": 3, "ann": 2])
+    }
+
+    @Test func missingWordListNamesThePath() {
+        let url = URL(fileURLWithPath: "/nonexistent/words.txt")
+        #expect(throws: PredictionError.cannotRead(path: url.path, reason: "no such file")) {
+            _ = try WordPredictor.load(wordList: url, ngrams: nil, userFile: nil)
+        }
+    }
+
+    @Test func defaultUserFileFollowsXDG() {
+        #expect(WordPredictor.defaultUserFile(environment: ["XDG_DATA_HOME": "/x"]).path == "/x/handsfree/user-words.txt")
+        #expect(WordPredictor.defaultUserFile(environment: ["HOME": "/h"]).path == "/h/.local/share/handsfree/user-words.txt")
+    }
+}
+
+@Suite struct CompositionTests {
+    @Test(arguments: [
+        ("", "hello", "Hello "),
+        ("hel", "hello", "Hello "),
+        ("I said hel", "hello", "I said hello "),
+        ("Done. th", "the", "Done. The "),
+        ("hello ", ",", "hello, "),
+        ("hello", ".", "hello. "),
+        ("hello ", "world", "hello world "),
+        ("hello,", "world", "hello, world "),
+        ("Really? ", "yes", "Really? Yes "),
+        ("(", "maybe", "(Maybe "),
+    ])
+    func commit(text: String, word: String, expected: String) {
+        #expect(TextComposition.commit(word, into: text) == expected)
+    }
+
+    @Test func spacingAndDeleteWord() {
+        #expect(TextComposition.normaliseSpacing("hello , world .") == "hello, world.")
+        #expect(TextComposition.deleteWord("hello world ") == "hello ")
+        #expect(TextComposition.deleteWord("hello,") == "hello")
+    }
+
+    @Test func tokensSplit() {
+        let s = Tokens.split("It rained. We went ou")
+        #expect(s.context == ["we", "went"])
+        #expect(s.partial == "ou")
+        #expect(!s.sentenceStart)
+        #expect(Tokens.split("Hi. ").context == ["<s>"])
+        #expect(Tokens.split("Hi. ").sentenceStart)
+        #expect(Tokens.split("one two three ").context == ["two", "three"])
+        #expect(Tokens.split("one two").context == ["<s>", "one"])
+        #expect(Tokens.split("don't st").context == ["<s>", "don't"])
+    }
+}
+
+@Suite struct KSRTests {
+    @Test func handComputedSavings() {
+        var p = WordPredictor(words: [("the", 100), ("cat", 10), ("sat", 5), ("car", 20), ("can", 30), ("sun", 8), ("set", 7)])
+        p.hideRejected = false
+        // n = 1. "the": offered before typing → ks 1. "cat": "" → the, "c" → can, "ca" → can: never,
+        // so 3 letters + space = 4. "sat": "" → the, "s" → sun, "sa" → sat: ki 2, ks 1. The final
+        // '.' is Presage's empty last token: ki 1, kn 1. kn = 4 + 4 + 4 + 1 = 13.
+        let k = KeystrokeSimulator.simulate("the cat sat.", predictor: p, suggestions: 1)
+        #expect(k.withoutPrediction == 13)
+        #expect(k.typed == 0 + 4 + 2 + 1)
+        #expect(k.selections == 2)
+        #expect(abs(k.rate - (1 - 9.0 / 13.0) * 100) < 1e-9)
+        #expect(KeystrokeSimulator.presageBaseline("the cat sat.") == 13)
+        #expect(KeystrokeSimulator.presageBaseline("the, cat") == 8)
+    }
+}
+
+@Suite struct BadInputTests {
+    @Test(arguments: [
+        "",
+        String(repeating: "a", count: 100_000),
+        String(repeating: "word ", count: 20_000),
+        "Привет мир ",
+        "日本語のテキスト",
+        "\u{0}\u{1}\u{7f}",
+        String(decoding: [0xff, 0xfe, 0x00, 0x41], as: UTF8.self),
+        "'''''' ...,,, ???",
+        "e\u{301}",
+    ])
+    func suggestNeverCrashesAndIsBounded(input: String) {
+        let s = tiny().suggest(input, limit: 4)
+        #expect(s.count <= 4)
+        #expect(s.allSatisfy { !$0.isEmpty && !$0.contains("\t") && !$0.contains("\n") })
+    }
+
+    @Test func tooLongPartialGivesNothing() {
+        #expect(tiny().suggest("so " + String(repeating: "t", count: 500), limit: 4) == [])
+    }
+}
