@@ -21,6 +21,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     canvas.bounds = body
     var ctx = s.context
     ctx.focus = s.focus.focused
+    ctx.bounds = body
     s.top.render(&canvas, ctx)
     // The back target goes first so a screen drawn over it cannot hide it from hit-testing order.
     let map = canvas.hitMap
