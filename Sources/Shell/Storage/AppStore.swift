@@ -48,8 +48,12 @@ public struct StoreClient: Sendable {
     /// Files kept in memory, for tests, `layout` and goldens. `files` seeds them; `failWrites` makes every
     /// write fail with that message (a read-only or full disk).
     public static func memory(_ files: [String: String] = [:], failWrites: String? = nil) -> StoreClient {
-        let box = MemoryFiles(files)
-        return StoreClient(
+        memory(MemoryFiles(files), failWrites: failWrites)
+    }
+
+    /// In-memory files the caller can inspect.
+    public static func memory(_ box: MemoryFiles, failWrites: String? = nil) -> StoreClient {
+        StoreClient(
             read: { name in box.files.withLock { $0[name].map(FileRead.text) ?? .missing } },
             write: { name, text in
                 if let failWrites { return failWrites }
@@ -258,10 +262,9 @@ public final class AppStore: Sendable {
         case .text(let text):
             let (records, bad) = RecordFile.decode(text, fields: kind == "notes" ? 3 : 4)
             guard bad > 0 else { return (records, nil) }
-            let aside = client.moveAside(name)
-            let kept = aside.map { "the damaged file was kept as \($0)" } ?? "the damaged file could not be moved aside"
-            return (records, "The \(kind) file was damaged: \(bad) line\(bad == 1 ? "" : "s") could not be read; "
-                        + "\(records.count) kept, and \(kept).")
+            let aside = client.moveAside(name).map { "kept as \($0)" } ?? "could not be moved aside"
+            return (records, "Damaged \(kind) file \(aside): \(bad) line\(bad == 1 ? "" : "s") could not be read, "
+                        + "\(records.count) kept.")
         }
     }
 }

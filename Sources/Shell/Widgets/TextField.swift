@@ -106,7 +106,9 @@ extension Canvas {
         }
         let cy = inner.y + cp.line - first, cx = inner.x + cp.column
         if focused {
-            if cx < inner.maxX, grid[cx, cy].ch != " " {
+            // Inside the text the caret is the reversed cell (the text keeps its place); at a line's end a bar.
+            let lineEnd = ls.indices.contains(cp.line) ? CellGrid.columns(of: ls[cp.line].text.trimmingTrailingNewline) : 0
+            if cx < inner.maxX, cp.column < lineEnd {
                 var c = grid[cx, cy]; c.style = Style(attrs: .reverse); grid[cx, cy] = c
             } else {
                 grid[min(cx, inner.maxX), cy] = Cell("▏", Style(fg: .yellow, attrs: .bold))
@@ -174,4 +176,8 @@ extension Canvas {
             }
         }
     }
+}
+
+extension String {
+    var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }
