@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

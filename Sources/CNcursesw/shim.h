@@ -2,6 +2,9 @@
 #include <locale.h>
 #include <signal.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 static inline int handsfree_a_bold(void) { return A_BOLD; }
@@ -26,4 +29,16 @@ static inline void handsfree_install_signals(int fd) {
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGTERM, &sa, 0);
     sigaction(SIGHUP, &sa, 0);
+}
+
+/* Opens a pseudo-terminal for benchmarks; returns the master fd and writes the slave path.
+   Uses the Linux ioctls because posix_openpt is hidden behind feature macros Swift's Glibc does not set. */
+static inline int handsfree_open_pty(char *path, int len) {
+    int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+    if (fd < 0) return -1;
+    int unlock = 0;
+    unsigned int n = 0;
+    if (ioctl(fd, TIOCSPTLCK, &unlock) != 0 || ioctl(fd, TIOCGPTN, &n) != 0) { close(fd); return -1; }
+    snprintf(path, (size_t)len, "/dev/pts/%u", n);
+    return fd;
 }

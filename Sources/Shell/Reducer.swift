@@ -24,10 +24,12 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return forwardTick(&s)
     case .gesture(let ev):
         s.now = max(s.now, ev.t)
+        s.notice = nil   // a notice has been seen once the user acts
         guard let action = s.keymap.action(gesture: ev.name, screen: s.top.name) else { return [] }
         let gazeCell = ev.gaze.map { s.cell($0) }
         return perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
     case .key(let key):
+        s.notice = nil
         return keyPressed(&s, key)
     case .speech(let text, let isFinal):
         if s.dictating {

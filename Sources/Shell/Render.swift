@@ -6,44 +6,49 @@ public let statusRows = 2
 /// Draws the whole shell for a terminal of `size`: title bar, the screen showing, focus, dwell, status line
 /// and gaze cursor. Returns the grid and the targets. Pure.
 public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
-    var grid = CellGrid(size)
+    // One grid, owned by the canvas throughout: handing it between variables would copy every cell on the
+    // next write (copy-on-write with two owners), which costs more than the drawing itself at 200×60.
+    var canvas = Canvas(grid: CellGrid(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
     guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else {
-        drawTooSmall(&grid)
-        return (grid, HitMap())
+        drawTooSmall(&canvas.grid)
+        return (canvas.grid, HitMap())
     }
-    drawTitle(&grid, s)
-    var body = Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows)
-    var canvas = Canvas(grid: grid, bounds: body)
+    drawTitle(&canvas.grid, s)
     if s.keymap.showBackTarget && s.stack.count > 1 {
+        // The back target goes first, so screens lay out below it and cannot cover it.
         canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
-        body = Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
+        canvas.bounds = Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
     }
-    canvas.bounds = body
     var ctx = s.context
     ctx.focus = s.focus.focused
-    ctx.bounds = body
+    ctx.bounds = canvas.bounds
     s.top.render(&canvas, ctx)
-    // The back target goes first so a screen drawn over it cannot hide it from hit-testing order.
     let map = canvas.hitMap
-    grid = canvas.grid
     if let f = s.focus.focused, let t = map.target(id: f) {
-        grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
+        canvas.grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
     }
-    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+    // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
+    // activate gesture (the jaw) on the focused target it will act on.
+    func fill(_ t: Target, _ fraction: Double, _ style: Style) {
         let r = t.rect.h >= 3 ? t.rect.inset(dx: 1, dy: 0) : t.rect
         let y = t.rect.h >= 3 ? t.rect.maxY - 2 : t.rect.y
-        grid.bar(x: r.x, y: y, width: r.w, fraction: s.tracking.dwellProgress, style: Theme.dwell)
+        canvas.grid.bar(x: r.x, y: y, width: r.w, fraction: fraction, style: style)
     }
-    drawStatus(&grid, s)
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+        fill(t, s.tracking.dwellProgress, Theme.dwell)
+    } else if let f = s.focus.focused, let t = map.target(id: f) {
+        let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
+        if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
+    }
+    drawStatus(&canvas.grid, s)
     if s.settings.showGazeCursor, let g = s.tracking.gaze {
         let p = s.cell(g)
-        var c = grid[p.x, p.y]
-        if c.isContinuation || CellGrid.columns(of: c.ch) != 1 { c.ch = "◉" }
-        if c.ch == " " { c.ch = "◉" }
+        var c = canvas.grid[p.x, p.y]
+        if c.isContinuation || CellGrid.columns(of: c.ch) != 1 || c.ch == " " { c.ch = "◉" }
         c.style = Theme.cursor
-        grid[p.x, p.y] = c
+        canvas.grid[p.x, p.y] = c
     }
-    return (grid, map)
+    return (canvas.grid, map)
 }
 
 func drawTooSmall(_ g: inout CellGrid) {

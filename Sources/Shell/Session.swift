@@ -6,7 +6,10 @@ import TrackingCore
 /// Live runs, replays, the demo and tests all go through this, so they behave the same.
 public struct Session: Sendable {
     public var state: ShellState
+    /// Rebuilt by `apply(_:)` when the Settings screen changes thresholds or smoothing.
     public internal(set) var pipeline: Pipeline
+    /// The gestures the last `step` recognised (for callers that also print gesture lines).
+    public private(set) var lastGestures: [GestureEvent] = []
     var resolverVersion = -1
 
     public init(state: ShellState, settings: PipelineSettings) {
@@ -19,6 +22,7 @@ public struct Session: Sendable {
     /// Feeds one decoded item: the frame's sample, then each gesture it completes.
     public mutating func step(_ item: DecodedItem) -> [Effect] {
         let events = pipeline.step(item)
+        lastGestures = events
         guard case .frame(let f, _) = item else { return [] }
         var effects = reduce(&state, .frame(TrackingSample(pipeline, at: f.t)))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
@@ -62,13 +66,20 @@ public struct HeadlessSession: Sendable {
     public var screen: String { session.state.top.name }
 
     /// Feeds one item; returns the JSON lines of the actions it caused.
-    public mutating func step(_ item: DecodedItem) -> [String] {
+    public mutating func step(_ item: DecodedItem) -> [String] { stepDetailed(item).actions.map(\.json) }
+
+    /// Feeds one item; returns the gestures recognised and the actions performed, in that order of
+    /// happening, so `replay --events` can print both from one pipeline run.
+    public mutating func stepDetailed(_ item: DecodedItem) -> (gestures: [GestureEvent], actions: [ActionRecord]) {
         let effects = session.step(item)
-        var out: [String] = []
+        var actions: [ActionRecord] = []
         for e in effects {
-            if case .performed(let r) = e { out.append(r.json) }
+            if case .performed(let r) = e { actions.append(r) }
             if e == .quit { quit = true }
         }
-        return out
+        return (session.lastGestures, actions)
     }
+
+    /// The screen as text (for printing the final screen of a replay).
+    public var screenText: String { render(session.state, size: session.state.size).0.text }
 }

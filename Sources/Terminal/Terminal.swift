@@ -67,6 +67,12 @@ public final class Terminal {
     /// The terminal's size now.
     public var size: Size { Size(width: Int(getmaxx(stdscr)), height: Int(getmaxy(stdscr))) }
 
+    /// Sets the size curses assumes (for terminals opened on a file or pty, which report none).
+    public func resize(_ size: Size) {
+        resize_term(Int32(size.height), Int32(size.width))
+        invalidate()
+    }
+
     /// Gives the terminal back to the shell it came from; safe to call more than once.
     public func stop() {
         guard active else { return }
@@ -88,19 +94,29 @@ public final class Terminal {
         guard active else { return }
         if previous?.size != grid.size { invalidate(); werase(stdscr) }
         let old = previous
-        var changed = 0
+        var count = 0
         let w = grid.width
         var run = ""
         var runX = 0, runStyle = Style.plain, inRun = false
+        let stride = MemoryLayout<Cell>.stride
         for y in 0..<grid.height {
+            let row = y * w
+            // Fast path: a row whose bytes are identical is unchanged (most rows, most frames). Bytes that
+            // differ (padding, equal strings stored differently) only fall through to the exact check below.
+            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: w * stride) { continue }
             var x = 0
             while x < w {
-                let c = grid.cells[y * w + x]
-                let same = old.map { $0.cells[y * w + x] == c } ?? false
-                // A wide character is redrawn whole if either of its halves changed.
-                let wideChanged = x + 1 < w && grid.cells[y * w + x + 1].isContinuation
-                    && old.map { $0.cells[y * w + x + 1] != grid.cells[y * w + x + 1] } ?? true
-                if (same && !wideChanged) || c.isContinuation {
+                let c = grid.cells[row + x]
+                var changed = true
+                if let old {
+                    changed = old.cells[row + x] != c
+                    // A wide character is redrawn whole when only its right half changed.
+                    if !changed, x + 1 < w, old.cells[row + x + 1] != grid.cells[row + x + 1],
+                       grid.cells[row + x + 1].isContinuation {
+                        changed = true
+                    }
+                }
+                if !changed || c.isContinuation {
                     if inRun && !c.isContinuation { flush(&run, y, runX, runStyle); inRun = false }
                     x += 1
                     continue
@@ -108,16 +124,26 @@ public final class Terminal {
                 if inRun && c.style != runStyle { flush(&run, y, runX, runStyle); inRun = false }
                 if !inRun { inRun = true; runX = x; runStyle = c.style }
                 run.append(c.ch)
-                changed += 1
+                count += 1
                 x += 1
             }
             if inRun { flush(&run, y, runX, runStyle); inRun = false }
         }
         previous = grid
-        lastChangedCells = changed
+        lastChangedCells = count
         wnoutrefresh(stdscr)
         doupdate()
         if let f = outFile { fflush(f) }
+    }
+
+    private static func sameBytes(_ a: [Cell], _ b: [Cell], from: Int, count: Int) -> Bool {
+        a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                guard let ba = pa.baseAddress, let bb = pb.baseAddress, pa.count >= from + count, pb.count >= from + count
+                else { return false }
+                return memcmp(ba + from, bb + from, count) == 0
+            }
+        }
     }
 
     private func flush(_ run: inout String, _ y: Int, _ x: Int, _ style: Style) {
@@ -184,7 +210,7 @@ public final class Terminal {
             case KEY_RESIZE:
                 invalidate()
                 return .resized(size)
-            default: return readInput()
+            default: return .key(.char("\u{0}"))   // an unbound function key; screens ignore NUL
             }
         }
         switch ch {
@@ -193,7 +219,8 @@ public final class Terminal {
         case 9: return .key(.tab)
         case 8, 127: return .key(.backspace)
         default:
-            guard let u = Unicode.Scalar(UInt32(ch)) else { return readInput() }
+            // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
+            guard let u = Unicode.Scalar(UInt32(ch)), ch != 0 else { return nil }
             return .key(.char(Character(u)))
         }
     }
@@ -221,6 +248,14 @@ public final class Terminal {
         pipeFDs = fds
         handsfree_install_signals(fds[1])
         return fds[0]
+    }
+
+    /// Opens a pseudo-terminal (for benchmarks): the master descriptor and the slave's path.
+    public static func openPTY() -> (master: Int32, slave: String)? {
+        var buf = [CChar](repeating: 0, count: 64)
+        let fd = handsfree_open_pty(&buf, Int32(buf.count))
+        guard fd >= 0 else { return nil }
+        return (fd, String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// Reads the signal that arrived on the pipe, if any.

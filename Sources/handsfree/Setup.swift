@@ -19,9 +19,7 @@ enum Setup {
 
     /// Reads `--keymap NAME|FILE`: a name looks in the project's `keymaps/` folder.
     static func keymap(_ nameOrFile: String?, gestures: [GestureDefinition]) throws -> Keymap {
-        let arg = nameOrFile ?? "default"
-        let path = arg.contains("/") || arg.hasSuffix(".toml")
-            ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
+        let path = keymapPath(nameOrFile)
         guard FileManager.default.fileExists(atPath: path) else {
             let known = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
                 .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted() ?? []
@@ -32,6 +30,13 @@ enum Setup {
             return try Keymap.parse(text, file: path, knownGestures: gestures.map(\.name),
                                     knownScreens: ScreenRegistry.standard.names)
         } catch { throw SetupError(error.description) }
+    }
+
+    /// The file a `--keymap NAME|FILE` argument means.
+    static func keymapPath(_ nameOrFile: String?) -> String {
+        let arg = nameOrFile ?? "default"
+        return arg.contains("/") || arg.hasSuffix(".toml")
+            ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
     }
 
     static func readText(_ path: String) throws -> String {

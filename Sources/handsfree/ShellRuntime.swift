@@ -42,12 +42,56 @@ final class ActionLog {
         let dir = StateDir.url
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("shell.log").path
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
     func write(_ line: String) { handle?.write(Data((line + "\n").utf8)) }
     deinit { try? handle?.close() }
+}
+
+/// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
+struct KeymapWatcher {
+    let path: String
+    let gestures: [GestureDefinition]
+    private var stamp: Date?
+    private var lastCheck = 0.0
+
+    init(path: String, gestures: [GestureDefinition]) {
+        self.path = path; self.gestures = gestures
+        stamp = KeymapWatcher.modified(path)
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    /// Checks at most once a second; applies a good new keymap, or shows the error and keeps the old one.
+    mutating func check(now: Double, state: inout ShellState) -> Bool {
+        guard now - lastCheck >= 1 else { return false }
+        lastCheck = now
+        let m = KeymapWatcher.modified(path)
+        guard m != stamp else { return false }
+        stamp = m
+        do {
+            state.keymap = try Setup.keymap(path, gestures: gestures)
+            state.notice = "Keymap reloaded"
+            state.relayout()
+        } catch {
+            state.notice = "Keymap not reloaded: \(error)"
+        }
+        return true
+    }
+}
+
+/// How the runtime reaches speech recognition; the Speech module supplies a live one, the default does nothing.
+struct DictationClient {
+    var start: () -> Void = {}
+    var stop: () -> Void = {}
+    /// Recognised text since the last call: (text, isFinal). Commands and dictation both come through here.
+    var poll: () -> [(String, Bool)] = { [] }
+    /// Descriptors to wait on with the keyboard (e.g. an audio device), if any.
+    var descriptors: [Int32] = []
 }
 
 /// The live loop: waits on the keyboard, the frame source and the signal pipe; feeds the session; draws.
@@ -56,6 +100,14 @@ struct ShellRuntime {
     var feed: FrameFeed
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
     var exitAtEnd: Bool
+    var dictation = DictationClient()
+    var keymapWatcher: KeymapWatcher?
+    /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
+    private(set) var exitSignal: Int32?
+
+    init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
+        self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
+    }
 
     mutating func run() throws {
         let term = try Terminal()
@@ -84,18 +136,29 @@ struct ShellRuntime {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .udp(let r) = feed { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
+            for fd in dictation.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
-            if Terminal.pendingSignal() != nil { break loop }
+            if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
+            // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
             let revision = session.state.revision
-            while let input = term.readInput() {
+            var keysRead = 0
+            // Bounded, so a terminal that keeps returning input cannot starve frames.
+            while keysRead < 256, let input = term.readInput() {
+                keysRead += 1
                 switch input {
                 case .key(let k): effects += session.send(.key(k))
                 case .resized(let s): effects += session.send(.resized(s))
                 }
                 dirty = true
             }
+            if var w = keymapWatcher {
+                if w.check(now: monotonicNow(), state: &session.state) { dirty = true }
+                keymapWatcher = w
+            }
+            for (text, isFinal) in dictation.poll() { effects += session.send(.speech(text, isFinal: isFinal)); dirty = true }
             let now = monotonicNow()
             switch feed {
             case .none:
@@ -126,7 +189,8 @@ struct ShellRuntime {
                 case .quit: break loop
                 case .finishedOnboarding: StateDir.markOnboarded()
                 case .performed(let r): log.write(r.json)
-                case .startDictation, .stopDictation: break // Speech plugs in here once its module lands.
+                case .startDictation: dictation.start()
+                case .stopDictation: dictation.stop()
                 case .settingsChanged(let settings): applied(settings)
                 }
             }
@@ -153,6 +217,7 @@ extension ShellRuntime {
             do {
                 session.state.keymap = try Setup.keymap(settings.keymap, gestures: session.pipeline.settings.gestures)
                 session.state.relayout()
+                keymapWatcher = KeymapWatcher(path: Setup.keymapPath(settings.keymap), gestures: session.pipeline.settings.gestures)
             } catch {
                 problems.append("Keymap \(settings.keymap) not loaded: \(error)")
             }

@@ -39,11 +39,22 @@ final class UDPReceiver {
         }
         guard r == 0 else { close(s); throw SetupError("\(url): cannot bind (\(String(cString: strerror(errno))))") }
         _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
+        // A bigger receive buffer, so a burst arriving while a frame is drawn is not dropped.
+        var size: Int32 = 1 << 20
+        _ = setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         fd = s
         description = "udp \(host):\(port)"
     }
 
     deinit { close(fd) }
+
+    /// The bound port (when binding port 0 picked one).
+    var boundPort: UInt16 {
+        var a = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return UInt16(bigEndian: a.sin_port)
+    }
 
     /// Everything that has arrived, decoded.
     func drain(now: () -> Double) -> [DecodedItem] {

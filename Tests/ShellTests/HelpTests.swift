@@ -56,3 +56,23 @@ import TrackingCore
         #expect(s.top.name == "launcher")
     }
 }
+
+@Suite struct HelpPagingTests {
+    /// At 80×24 the default keymap does not fit on one page: "More" pages through, and every binding is shown.
+    @Test func everyBindingReachableAtMinimumSize() {
+        var s = Fixture.state(size: Size.minimum)
+        _ = reduce(&s, .key(.char("?")))
+        var seen = ""
+        for _ in 0..<4 {
+            seen += render(s, size: s.size).0.text
+            guard let more = s.hitMap.target(id: "help.more") else { break }
+            _ = perform(&s, .activate, target: more, gaze: nil)
+        }
+        #expect(s.hitMap.target(id: "help.more") != nil, "80x24 needs more than one page")
+        for d in GestureDefaults.definitions where Fixture.keymap("default").global.gestures[d.name] != nil {
+            let words = GestureText.describe(d).split(separator: " ").prefix(4).joined(separator: " ")
+            #expect(seen.contains(words), "\(d.name) never shown")
+        }
+        for phrase in Fixture.keymap("default").global.voice.keys { #expect(seen.contains("\"\(phrase)\""), "\(phrase) never shown") }
+    }
+}

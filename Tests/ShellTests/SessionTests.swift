@@ -64,4 +64,26 @@ import TrackingCore
         _ = reduce(&s, .frame(TrackingSample(t: 1, face: false)))
         #expect(render(s, size: s.size).0.lines[29].contains("face LOST"))
     }
+
+    /// Live Link Face sends eye and head angles, not a point: they map through the configured ranges.
+    @Test func angleOnlyFramesFocusAndOpenATile() {
+        let settings = GestureConfig.defaults()
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures), settings: settings)
+        let target = Fixture.gaze(at: "launcher.settings", in: session.state)
+        let m = settings.mapping
+        func angle(_ v: Double, _ r: GazeMapping.ClosedRangeD) -> Double { r.from + v * (r.to - r.from) }
+        // Half from the eyes, half from the head (head gain 1), as a user turning towards an edge.
+        let yaw = angle(target.x, m.yawRange), pitch = angle(target.y, m.pitchRange)
+        let eyes = EyeAngles(leftYaw: yaw / 2, leftPitch: pitch / 2, rightYaw: yaw / 2, rightPitch: pitch / 2)
+        let head = HeadPose(yaw: yaw / 2, pitch: pitch / 2, roll: 0)
+        var t = 0.0
+        for (shapes, secs) in [([BlendShape: Float](), 1.0), ([.jawOpen: 0.8], 0.5)] {
+            for i in 0..<Int(secs * 60) {
+                _ = session.step(.frame(TrackingFrame(t: t + Double(i) / 60, blend: BlendShapes(shapes), eyes: eyes, head: head), nil))
+                if t == 0, i == 59 { #expect(session.state.focus.focused == "launcher.settings") }
+            }
+            t += secs
+        }
+        #expect(session.state.top.name == "settings")
+    }
 }

@@ -10,6 +10,9 @@ public struct HelpScreen: Screen {
     public var title: String { onboarding ? "Welcome" : "Help" }
     /// Shown on first start; leaving it is remembered.
     public var onboarding: Bool
+    /// The page showing when the bindings do not fit (taken modulo the page count at render time, since
+    /// the count depends on the terminal size).
+    public var page = 0
 
     public init(onboarding: Bool = false) { self.onboarding = onboarding }
 
@@ -54,35 +57,71 @@ public struct HelpScreen: Screen {
         let lw = area.w * 55 / 100
         let cols = [Rect(x: area.x, y: area.y, w: lw, h: area.h),
                     Rect(x: area.x + lw + 2, y: area.y, w: area.w - lw - 2, h: area.h)]
-        // Each entry is "how" then "→ what it does", wrapped to the column so nothing is cut off.
-        func column(_ r: Rect, _ heading: String, _ items: [(how: String, does: String)], _ extra: [String]) {
-            var y = r.y
-            c.text(heading, x: r.x, y: y, style: Theme.tileLabel, maxWidth: r.w); y += 1
+        // Each entry is "how" then "→ what it does", wrapped to the column so nothing is cut off; an entry
+        // is never split across pages.
+        func lines(_ width: Int, _ items: [(how: String, does: String)], _ extra: [String]) -> [[(String, Style)]] {
+            var out: [[(String, Style)]] = []
             for (how, does) in items {
-                let one = how + " → " + does
-                let lines: [(String, Style)] = CellGrid.columns(of: "• " + one) <= r.w
-                    ? [("• " + one, .plain)]
-                    : Canvas.wrap("• " + how, width: r.w - 2).enumerated().map { ($0.offset == 0 ? $0.element : "  " + $0.element, Style.plain) }
-                        + Canvas.wrap("→ " + does, width: r.w - 4).map { ("    " + $0, Theme.hint) }
-                guard y + lines.count <= r.maxY else { break }
-                for l in lines { c.text(l.0, x: r.x, y: y, style: l.1, maxWidth: r.w); y += 1 }
+                let one = "• " + how + " → " + does
+                out.append(CellGrid.columns(of: one) <= width
+                    ? [(one, .plain)]
+                    : Canvas.wrap("• " + how, width: width - 2).enumerated().map { ($0.offset == 0 ? $0.element : "  " + $0.element, Style.plain) }
+                        + Canvas.wrap("→ " + does, width: width - 4).map { ("    " + $0, Theme.hint) })
             }
-            for line in extra {
-                let lines = Canvas.wrap(line, width: r.w)
-                guard y + lines.count <= r.maxY else { break }
-                for l in lines { c.text(l, x: r.x, y: y, style: Theme.hint, maxWidth: r.w); y += 1 }
+            for line in extra { out.append(Canvas.wrap(line, width: width).map { ($0, Theme.hint) }) }
+            return out
+        }
+        func paginate(_ entries: [[(String, Style)]], rows: Int) -> [[[(String, Style)]]] {
+            var pages: [[[(String, Style)]]] = [[]]
+            var used = 0
+            for e in entries {
+                if used + e.count > rows, used > 0 { pages.append([]); used = 0 }
+                pages[pages.count - 1].append(e)
+                used += e.count
+            }
+            return pages
+        }
+        let rows = max(1, area.h - 1)
+        let left = paginate(lines(cols[0].w, e.gestures, []), rows: rows)
+        let right = paginate(lines(cols[1].w, e.voice, e.screens), rows: rows)
+        let pages = max(left.count, right.count)
+        let p = ((page % pages) + pages) % pages
+        let headings = ["Gestures", "Say" + (ctx.keymap.wakePhrase.map { " (after \"\($0)\")" } ?? "")]
+        for (i, col) in [left, right].enumerated() {
+            let r = cols[i]
+            c.text(headings[i] + (pages > 1 ? " (\(p + 1)/\(pages))" : ""), x: r.x, y: r.y, style: Theme.tileLabel, maxWidth: r.w)
+            var y = r.y + 1
+            if p < col.count {
+                for entry in col[p] { for l in entry { c.text(l.0, x: r.x, y: y, style: l.1, maxWidth: r.w); y += 1 } }
             }
         }
-        column(cols[0], "Gestures", e.gestures, [])
-        column(cols[1], "Say" + (ctx.keymap.wakePhrase.map { " (after \"\($0)\")" } ?? ""), e.voice, e.screens)
         let keys = "Keyboard: arrows move · Enter activates · Esc back · ? help · q quits on Home"
         c.grid.centered(keys, in: b, y: b.maxY - 4, style: Theme.hint)
         let label = onboarding ? "Got it, start" : "Close help"
-        c.button("help.close", label, Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))
+        if pages > 1 {
+            let bw = min(30, (b.w - 6) / 2), x0 = b.x + (b.w - 2 * bw - 2) / 2
+            c.button("help.more", "More (page \((p + 1) % pages + 1) of \(pages))", Rect(x: x0, y: b.maxY - 3, w: bw, h: 3))
+            c.button("help.close", label, Rect(x: x0 + bw + 2, y: b.maxY - 3, w: bw, h: 3))
+        } else {
+            c.button("help.close", label, Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))
+        }
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        guard case .action(.activate, let t?, _) = input, t.id == "help.close" else { return .unhandled }
-        return Reply(navigation: .back, effects: onboarding ? [.finishedOnboarding] : [], record: "back")
+        switch input {
+        case .action(.activate, let t?, _) where t.id == "help.close":
+            return Reply(navigation: .back, effects: onboarding ? [.finishedOnboarding] : [], record: "back")
+        case .action(.activate, let t?, _) where t.id == "help.more":
+            page += 1
+            return Reply(record: "next-page")
+        case .action(.next, _, _), .action(.scrollDown, _, _):
+            page += 1
+            return Reply(record: "next-page")
+        case .action(.previous, _, _), .action(.scrollUp, _, _):
+            page -= 1
+            return Reply(record: "previous-page")
+        default:
+            return .unhandled
+        }
     }
 }

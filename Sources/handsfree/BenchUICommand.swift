@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Config
+import Foundation
+import Shell
+import Terminal
+import TrackingCore
+
+// TODO(merge): in main, add `BenchUI.self` to `Bench.subcommands` and delete `BenchUIParent`, which only
+// exists so `handsfree bench ui` runs on the shell branch before the lead's `bench` command is merged.
+struct BenchUIParent: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure speed; prints figures.",
+                                                    subcommands: [BenchUI.self])
+}
+
+/// `handsfree bench ui`: render + diff cost per frame, and live UDP latency and CPU at 60 frames/s.
+struct BenchUI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui",
+        abstract: "Render+diff time per frame at 100x30 and 200x60; live UDP datagram-to-terminal latency and CPU.")
+
+    @Option(help: "Frames per render measurement.") var frames = 3000
+    @Option(help: "Seconds of live UDP input at 60 frames/s.") var seconds = 10.0
+    @Option(help: "UDP port for the live part (0: pick a free one).") var port: UInt16 = 0
+
+    func run() throws {
+        #if DEBUG
+        print("note: debug build; use `swift build -c release` for meaningful figures")
+        #endif
+        let settings = GestureConfig.defaults()
+        let km = try Setup.keymap("default", gestures: settings.gestures)
+        // fopen only opens /dev/null for writing; nothing ever replaces the device node.
+        guard let devnull = fopen("/dev/null", "w"), let nullIn = fopen("/dev/null", "r") else {
+            throw SetupError("cannot open /dev/null")
+        }
+        defer { fclose(devnull); fclose(nullIn) }
+        let term = try Terminal(type: "xterm-256color", output: devnull, input: nullIn)
+        defer { term.stop() }
+        var results: [String] = []
+        for size in [Size(width: 100, height: 30), Size(width: 200, height: 60)] {
+            for screen in ["launcher", "help"] {
+                results.append(renderBench(term: term, size: size, screen: screen, keymap: km, settings: settings))
+            }
+        }
+        term.stop()
+        for r in results { print(r) }
+        try liveBench(keymap: km, settings: settings)
+    }
+
+    /// Frames with a moving gaze and changing meters, as a live session sees them.
+    func frame(_ i: Int, t: Double) -> TrackingFrame {
+        let phase = Double(i % 120) / 120
+        return TrackingFrame(t: t, blend: BlendShapes([.jawOpen: Float(phase * 0.4), .eyeBlinkLeft: Float(0.1 + phase * 0.2)]),
+                             gaze: GazePoint(x: 0.2 + 0.6 * phase, y: 0.3 + 0.4 * phase))
+    }
+
+    func renderBench(term: Terminal, size: Size, screen: String, keymap: Keymap, settings: PipelineSettings) -> String {
+        term.resize(size)
+        var state = ShellState(keymap: keymap, gestures: settings.gestures, size: size, source: "bench")
+        state.show(screen: screen)
+        var session = Session(state: state, settings: settings)
+        var stepT = 0.0, renderT = 0.0, drawT = 0.0, cells = 0
+        for i in 0..<frames {
+            let a = monotonicNow()
+            _ = session.step(.frame(frame(i, t: Double(i) / 60), nil))
+            let b = monotonicNow()
+            let grid = render(session.state, size: size).0
+            let c = monotonicNow()
+            term.draw(grid)
+            let d = monotonicNow()
+            stepT += b - a; renderT += c - b; drawT += d - c
+            cells += term.lastChangedCells
+        }
+        let n = Double(frames)
+        func us(_ v: Double) -> String { String(format: "%7.1f µs", v / n * 1e6) }
+        return "render+diff \(size) \(screen.padding(toLength: 8, withPad: " ", startingAt: 0)): render \(us(renderT)), diff+write \(us(drawT)), "
+            + "total \(us(renderT + drawT)) per frame (pipeline+reducer \(us(stepT)); \(cells / frames) cells changed per frame)"
+    }
+
+    /// A sender thread paces NDJSON datagrams at 60/s, stamping each frame's `t` with its send time on the
+    /// monotonic clock; the main thread runs the real loop (poll, decode, pipeline, reducer, render, diff)
+    /// into a pty, so latency = written − sent, and CPU is this thread's own.
+    func liveBench(keymap: Keymap, settings: PipelineSettings) throws {
+        guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
+        guard let slave = fopen(slavePath, "r+") else { throw SetupError("cannot open \(slavePath)") }
+        // Read the pty's output as a terminal emulator would, so writes never block.
+        let drain = Thread {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true { if read(master, &buf, buf.count) <= 0 { break } }
+        }
+        drain.start()
+        let receiver = try UDPReceiver(url: "udp://127.0.0.1:\(port)")
+        let boundPort = receiver.boundPort
+        let total = Int(seconds * 60)
+        let sender = Thread {
+            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = boundPort.bigEndian
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let start = monotonicNow()
+            for i in 0..<total {
+                let due = start + Double(i) / 60
+                let wait = due - monotonicNow()
+                if wait > 0 { usleep(UInt32(wait * 1e6)) }
+                let g = 0.2 + 0.6 * Double(i % 120) / 120
+                let line = "{\"t\": \(monotonicNow()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}"
+                _ = line.withCString { p in
+                    withUnsafePointer(to: &addr) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            sendto(fd, p, strlen(p), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        }
+                    }
+                }
+            }
+            close(fd)
+        }
+        let term = try Terminal(type: "xterm-256color", output: slave, input: slave)
+        let size = Size(width: 100, height: 30)
+        term.resize(size)
+        var session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
+                                                source: receiver.description), settings: settings)
+        var latencies: [Double] = []
+        latencies.reserveCapacity(total)
+        // This thread's CPU time: the loop a live session runs, without the sender and pty reader threads.
+        func threadCPU() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        }
+        let cpuStart = threadCPU()
+        let wallStart = monotonicNow()
+        sender.start()
+        var lastFrame = monotonicNow()
+        while latencies.count < total && monotonicNow() - lastFrame < 2 {
+            var fds = [pollfd(fd: receiver.fd, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, 50)
+            var sent: [Double] = []
+            for item in receiver.drain(now: monotonicNow) {
+                _ = session.step(item)
+                if case .frame(let f, _) = item { sent.append(f.t) }
+            }
+            guard !sent.isEmpty else { continue }
+            term.draw(render(session.state, size: size).0)
+            let written = monotonicNow()
+            lastFrame = written
+            for s in sent { latencies.append(written - s) }
+        }
+        let wall = monotonicNow() - wallStart
+        let cpu = threadCPU() - cpuStart
+        term.stop()
+        fclose(slave)
+        close(master)
+        latencies.sort()
+        func pct(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000 }
+        print(String(format: "live udp 60 fps, 100x30 into a pty: %d/%d frames, datagram sent → terminal written p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f%% of one core (%.3f s over %.1f s)",
+                     latencies.count, total, pct(0.5), pct(0.99), pct(1.0), cpu / wall * 100, cpu, wall))
+    }
+}

@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The built binary in tmux at 100×30, driven by frames over a real loopback UDP socket, aimed at targets
+/// from `handsfree layout`, read back with `tmux capture-pane`.
+@Suite(.serialized) struct ShellInTmuxTests {
+    static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+    static let binary = root + "/.build/debug/handsfree"
+    static let ready = FileManager.default.isExecutableFile(atPath: binary) && Tmux.available
+
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func gazeAndJawOpenATileBlinkDoesNothingRightEyeReturns() throws {
+        let layout = try run([Self.binary, "layout", "--screen", "launcher", "--size", "100x30"])
+        let notes = try #require(try targets(layout)["launcher.notes"])
+        let port = try freeUDPPort()
+        let stateDir = NSTemporaryDirectory() + "hf-e2e-\(getpid())"
+        let session = Tmux(name: "hf-e2e-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: stateDir) }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(stateDir) \(Self.binary) run --listen udp://127.0.0.1:\(port) --no-onboarding")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Home") == true }, "the shell did not start:\n\(session.capture().joined(separator: "\n"))")
+
+        let sender = try UDPSender(port: port)
+        let gaze = ((Double(notes.x) + Double(notes.w) / 2) / 100, (Double(notes.y) + Double(notes.h) / 2) / 30)
+        sender.play(gaze: gaze, blend: [:], seconds: 0.8)
+        sender.play(gaze: gaze, blend: ["jawOpen": 0.8], seconds: 0.5)
+        sender.play(gaze: gaze, blend: [:], seconds: 0.3)
+        #expect(session.waitFor { $0.first?.contains("Home › Notes") == true },
+                "gaze + jaw did not open Notes:\n\(session.capture().joined(separator: "\n"))")
+        #expect(session.capture().contains { $0.contains("fps │ face ●") }, "the status line shows the face")
+
+        // A full blink of both eyes is not a back gesture.
+        sender.play(gaze: gaze, blend: ["eyeBlinkLeft": 0.95, "eyeBlinkRight": 0.95], seconds: 0.15)
+        sender.play(gaze: gaze, blend: [:], seconds: 0.8)
+        #expect(session.capture().first?.contains("Home › Notes") == true, "a blink must do nothing")
+
+        sender.play(gaze: gaze, blend: ["eyeBlinkRight": 0.95], seconds: 0.7)
+        sender.play(gaze: gaze, blend: [:], seconds: 0.3)
+        #expect(session.waitFor { ($0.first?.contains("HandsFree │ Home") == true) && $0.first?.contains("›") == false },
+                "the right eye did not return:\n\(session.capture().joined(separator: "\n"))")
+    }
+
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
+    func keyboardHelperAndTerminalRestoredOnQuit() throws {
+        let stateDir = NSTemporaryDirectory() + "hf-e2e-kb-\(getpid())"
+        let session = Tmux(name: "hf-e2e-kb-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: stateDir) }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(stateDir) \(Self.binary) run; echo SHELL-EXITED; sleep 30")
+        // First start shows the onboarding help, generated from the keymap.
+        #expect(session.waitFor { $0.first?.contains("Welcome") == true })
+        #expect(session.capture().joined().contains("open the jaw"))
+        session.keys("Escape")
+        #expect(session.waitFor { $0.first?.contains("›") == false })
+        session.keys("Right", "Right", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Home › Messages") == true })
+        session.keys("Escape")
+        session.keys("q")
+        #expect(session.waitFor { $0.contains { $0.contains("SHELL-EXITED") } })
+        #expect(FileManager.default.fileExists(atPath: stateDir + "/handsfree/onboarded"), "first start is remembered")
+    }
+
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
+    func tooSmallWindowShowsAMessage() throws {
+        let session = Tmux(name: "hf-e2e-small-\(getpid())", width: 60, height: 20)
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 \(Self.binary) run --no-onboarding")
+        #expect(session.waitFor { $0.contains { $0.contains("too small") } })
+    }
+}
+
+// MARK: helpers
+
+func run(_ args: [String]) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: args[0])
+    p.arguments = Array(args.dropFirst())
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
+struct Box { var x: Int, y: Int, w: Int, h: Int }
+
+func targets(_ json: String) throws -> [String: Box] {
+    let arr = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+    var out: [String: Box] = [:]
+    for t in arr {
+        if let id = t["id"] as? String, let x = t["x"] as? Int, let y = t["y"] as? Int, let w = t["w"] as? Int, let h = t["h"] as? Int {
+            out[id] = Box(x: x, y: y, w: w, h: h)
+        }
+    }
+    return out
+}
+
+/// A free loopback UDP port (bound to port 0, then released).
+func freeUDPPort() throws -> UInt16 {
+    let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(s) }
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, len) } }
+    _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &len) } }
+    return UInt16(bigEndian: a.sin_port)
+}
+
+/// Sends NDJSON frames as UDP datagrams, paced at 60 per second like a live tracker.
+final class UDPSender {
+    let fd: Int32
+    var addr = sockaddr_in()
+    var t = 0.0
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    }
+    deinit { close(fd) }
+
+    func play(gaze: (Double, Double), blend: [String: Double], seconds: Double) {
+        let n = Int(seconds * 60)
+        for _ in 0..<n {
+            let b = blend.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+            let line = "{\"t\": \(t), \"face\": true, \"blend\": {\(b)}, \"gaze\": [\(gaze.0), \(gaze.1)]}"
+            var a = addr
+            _ = line.withCString { p in
+                withUnsafePointer(to: &a) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(fd, p, strlen(p), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+            t += 1.0 / 60
+            usleep(16_667)
+        }
+    }
+}
+
+/// A detached tmux session that is always killed.
+final class Tmux {
+    let name: String, width: Int, height: Int
+    init(name: String, width: Int = 100, height: Int = 30) { self.name = name; self.width = width; self.height = height }
+
+    static var available: Bool {
+        ["/usr/bin/tmux", "/bin/tmux", "/usr/local/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs tmux through the shell with popen: Foundation's Process hands the child a descriptor that the
+    /// tmux server (forked by the first client) keeps open, so Process never sees the client exit.
+    @discardableResult
+    func tmux(_ args: [String]) -> String {
+        let cmd = "LANG=C.UTF-8 tmux " + args.map(Tmux.quote).joined(separator: " ") + " 2>/dev/null"
+        guard let f = popen(cmd, "r") else { return "" }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        pclose(f)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    func start(_ command: String) throws {
+        tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+    }
+
+    func capture() -> [String] { tmux(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n") }
+    func keys(_ k: String...) { tmux(["send-keys", "-t", name] + k) }
+    func kill() { tmux(["kill-session", "-t", name]) }
+
+    /// Polls the screen until `ok` holds (at most `seconds`).
+    func waitFor(seconds: Double = 8, _ ok: ([String]) -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if ok(capture()) { return true }
+            usleep(100_000)
+        }
+        return ok(capture())
+    }
+}
