@@ -28,6 +28,14 @@ public func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// CPU seconds used by the calling thread: benchmarks report rates per CPU second, so figures taken on a
+/// busy machine are not diluted by other processes' time slices.
+public func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
 /// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace.
 public func replay(_ items: [DecodedItem], pace: ReplayPace, _ body: (DecodedItem) -> Bool) {
     let start = monotonicSeconds()

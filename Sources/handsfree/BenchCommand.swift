@@ -25,6 +25,7 @@ struct BenchPipeline: ParsableCommand {
         #if DEBUG
         print("note: debug build; use `swift build -c release` for meaningful figures")
         #endif
+        print("rates are per CPU second of the measuring thread")
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot be read") }
             let bytes = [UInt8](data)
@@ -57,7 +58,7 @@ struct BenchPipeline: ParsableCommand {
 
             let pipeReps = max(1, self.frames / max(1, items.count))
             var gestures = 0
-            let start = monotonicSeconds()
+            let start = threadCPUSeconds()
             for r in 0..<pipeReps {
                 var p = Pipeline(settings)
                 // Shift timestamps per repetition so time never goes backwards across repetitions.
@@ -71,17 +72,18 @@ struct BenchPipeline: ParsableCommand {
                     }
                 }
             }
-            let el = monotonicSeconds() - start
+            let el = threadCPUSeconds() - start
             let n = Double(pipeReps * items.count)
             print("  pipeline (validate, gaze, smoothing, \(settings.gestures.count) detectors): \(fmtRate(n / el)) frames/s, \(String(format: "%.0f", el / n * 1e9)) ns/frame (\(gestures) gestures)")
         }
     }
 
+    /// Frames per CPU second of this thread (so other processes on a busy machine do not dilute it).
     private func measure(reps: Int, frames: Int, _ body: () -> Void) -> Double {
         body()
-        let start = monotonicSeconds()
+        let start = threadCPUSeconds()
         for _ in 0..<reps { body() }
-        return Double(reps * frames) / (monotonicSeconds() - start)
+        return Double(reps * frames) / (threadCPUSeconds() - start)
     }
 
     private func fmtRate(_ r: Double) -> String {
