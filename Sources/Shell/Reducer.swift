@@ -102,6 +102,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
     let i = s.stack.count - 1
     let reply = s.stack[i].handle(input, ctx)
     guard reply.handled else { return nil }
+    s.revision &+= 1
     var effects: [Effect] = []
     var name = reply.record ?? recordAs
     if let nav = reply.navigation {

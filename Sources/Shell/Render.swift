@@ -21,6 +21,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     var ctx = s.context
     ctx.focus = s.focus.focused
+    ctx.bounds = canvas.bounds
     s.top.render(&canvas, ctx)
     let map = canvas.hitMap
     if let f = s.focus.focused, let t = map.target(id: f) {

@@ -59,11 +59,17 @@ public struct ScreenContext: Sendable {
     /// Services the apps use (suggestions, storage…), supplied by the runtime.
     public var services: Services
     public var settings: ShellSettings
+    /// The body area the screen renders into, so `handle` can recompute the layout `render` used (sliders,
+    /// scrollable lists).
+    public var bounds: Rect
+    /// Gestures under way with their progress 0…1 (hold-to-confirm shows its countdown from these).
+    public var progress: [GestureProgress]
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
-                services: Services = Services(), settings: ShellSettings = ShellSettings()) {
+                services: Services = Services(), settings: ShellSettings = ShellSettings(),
+                bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = []) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
-        self.services = services; self.settings = settings
+        self.services = services; self.settings = settings; self.bounds = bounds; self.progress = progress
     }
 }
 
@@ -98,10 +104,16 @@ public struct Services: Sendable {
     public var suggest: @Sendable (_ text: String, _ limit: Int) -> [String]
     /// Text after committing a suggested word (Prediction's `TextComposition.commit`).
     public var commit: @Sendable (_ word: String, _ text: String) -> String
+    /// Notes, messages and their files (live in the runtime, in memory in tests).
+    public var store: AppStore
+    /// Names of the keymaps the Settings screen offers (`keymaps/*.toml`).
+    public var keymapNames: [String]
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
-                commit: @escaping @Sendable (String, String) -> String = Services.appendWord) {
-        self.suggest = suggest; self.commit = commit
+                commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
+                store: AppStore = AppStore(client: .memory()),
+                keymapNames: [String] = ["default", "dwell", "no-wink"]) {
+        self.suggest = suggest; self.commit = commit; self.store = store; self.keymapNames = keymapNames
     }
 
     /// Replaces the word being typed by `word` and adds a space.
@@ -120,5 +132,13 @@ public struct ShellSettings: Sendable, Equatable {
     public var focusGrace = 0.3
     /// How many word suggestions to show.
     public var suggestions = 3
+    /// Press threshold of the jaw gestures (activate), 0…1; the Settings screen rebuilds the pipeline with it.
+    public var jawThreshold = 0.5
+    /// Dwell time of the dwell gestures (seconds).
+    public var dwellTime = 1.0
+    /// Gaze smoothing filter.
+    public var smoothing: SmoothingKind = .oneEuro
+    /// Name of the active keymap (a file in `keymaps/`).
+    public var keymap = "default"
     public init() {}
 }

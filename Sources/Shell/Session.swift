@@ -6,14 +6,15 @@ import TrackingCore
 /// Live runs, replays, the demo and tests all go through this, so they behave the same.
 public struct Session: Sendable {
     public var state: ShellState
-    public private(set) var pipeline: Pipeline
+    public internal(set) var pipeline: Pipeline
     /// The gestures the last `step` recognised (for callers that also print gesture lines).
     public private(set) var lastGestures: [GestureEvent] = []
-    private var resolverVersion = -1
+    var resolverVersion = -1
 
     public init(state: ShellState, settings: PipelineSettings) {
         self.state = state
         pipeline = Pipeline(settings)
+        self.state.settings.adopt(settings, keymap: state.keymap.name)
         syncResolver()
     }
 
@@ -24,6 +25,7 @@ public struct Session: Sendable {
         guard case .frame(let f, _) = item else { return [] }
         var effects = reduce(&state, .frame(TrackingSample(pipeline, at: f.t)))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
+        applySettingsEffects(effects)
         syncResolver()
         return effects
     }
@@ -31,12 +33,13 @@ public struct Session: Sendable {
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
         let e = reduce(&state, event)
+        applySettingsEffects(e)
         syncResolver()
         return e
     }
 
     /// Points the pipeline's dwell hit-testing at the current layout (a value copy, safe to keep).
-    private mutating func syncResolver() {
+    mutating func syncResolver() {
         guard resolverVersion != state.layoutVersion else { return }
         resolverVersion = state.layoutVersion
         let map = state.hitMap, size = state.size

@@ -110,6 +110,9 @@ public enum Effect: Sendable, Equatable {
     case performed(ActionRecord)
     /// The user has seen the onboarding help: remember it in the state dir.
     case finishedOnboarding
+    /// The Settings screen changed the shell's settings: `Session` applies them at once (state and a rebuilt
+    /// pipeline); the runtime saves them to the user's config and loads a changed keymap.
+    case settingsChanged(ShellSettings)
 }
 
 /// Everything that happened, as the reducer receives it.
@@ -147,6 +150,8 @@ public struct ShellState: Sendable {
     public var tracking: TrackingStatus
     public var now: Double = 0
     public var dictating = false
+    /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
+    public internal(set) var revision = 0
     /// A short notice shown in the title bar (e.g. an unknown screen).
     public var notice: String?
     /// Whether the last rendering was refused for being too small.
@@ -171,7 +176,7 @@ public struct ShellState: Sendable {
     /// What screens may read.
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
-                      settings: settings)
+                      settings: settings, bounds: bodyBounds, progress: tracking.progress)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -206,12 +211,12 @@ public struct ScreenRegistry: Sendable {
     public static let standard = ScreenRegistry([
         "launcher": { LauncherScreen() },
         "help": { HelpScreen() },
-        "notes": { PlaceholderScreen.notes },
-        "note-editor": { PlaceholderScreen.noteEditor },
-        "messages": { PlaceholderScreen.messages },
-        "conversation": { PlaceholderScreen.conversation },
-        "settings": { PlaceholderScreen.settings },
-        "media": { PlaceholderScreen.media },
+        "notes": { NotesScreen() },
+        "note-editor": { NoteEditorScreen() },
+        "messages": { MessagesScreen() },
+        "conversation": { ConversationScreen() },
+        "settings": { SettingsScreen() },
+        "media": { MediaScreen() },
     ])
 }
 

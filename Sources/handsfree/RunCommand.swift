@@ -1,4 +1,5 @@
 import ArgumentParser
+import Config
 import FrameFormats
 import Foundation
 import Transport
@@ -17,6 +18,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Replay speed factor.") var speed: Double = 1
     @Flag(help: "Leave when the replay ends.") var exitAtEnd = false
     @Flag(help: "Do not show the onboarding help, even on first start.") var noOnboarding = false
+    @Option(help: "Folder for notes and messages (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -27,7 +30,18 @@ struct RunCommand: ParsableCommand {
         do {
             // Everything that can be wrong with the input is checked before the terminal is taken over.
             let settings = try Setup.settings(config: config)
-            let km = try Setup.keymap(keymap, gestures: settings.gestures)
+            // The Settings screen's saved choices; a broken settings file is reported, not fatal.
+            var (user, problems) = UserSettings.load(base: ShellSettings())
+            var km: Keymap
+            if keymap == nil, user.keymap != "default" {
+                do { km = try Setup.keymap(user.keymap, gestures: settings.gestures) } catch {
+                    problems.append("saved keymap \(user.keymap) not loaded: \(error)")
+                    km = try Setup.keymap(nil, gestures: settings.gestures)
+                }
+            } else {
+                km = try Setup.keymap(keymap, gestures: settings.gestures)
+            }
+            user.keymap = keymap == nil ? user.keymap : km.name
             let feed: FrameFeed
             var source = "keyboard"
             if let replay {
@@ -42,8 +56,14 @@ struct RunCommand: ParsableCommand {
                 feed = .none
             }
             let first = !noOnboarding && StateDir.isFirstStart
-            let state = ShellState(keymap: km, gestures: settings.gestures, source: source, onboarding: first)
-            var runtime = ShellRuntime(session: Session(state: state, settings: settings), feed: feed, exitAtEnd: exitAtEnd)
+            let services = Services(store: AppStore(client: .files(in: DataDir.url(flag: dataDir))),
+                                    keymapNames: UserSettings.keymapNames)
+            var state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: source,
+                                   onboarding: first)
+            state.notice = problems.first
+            var session = Session(state: state, settings: settings)
+            if UserSettings.exists { user.keymap = km.name; session.apply(user) }
+            var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
             runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymap), gestures: settings.gestures)
             try runtime.run()
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }

@@ -145,6 +145,7 @@ struct ShellRuntime {
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
+            let revision = session.state.revision
             var keysRead = 0
             // Bounded, so a terminal that keeps returning input cannot starve frames.
             while keysRead < 256, let input = term.readInput() {
@@ -192,8 +193,11 @@ struct ShellRuntime {
                 case .performed(let r): log.write(r.json)
                 case .startDictation: dictation.start()
                 case .stopDictation: dictation.stop()
+                case .settingsChanged(let settings): applied(settings)
                 }
             }
+            // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
+            if session.state.revision != revision { dirty = true }
             if dirty {
                 let size = term.size
                 if size != session.state.size { _ = session.send(.resized(size)) }
@@ -202,5 +206,23 @@ struct ShellRuntime {
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 { break loop }
         }
+    }
+}
+
+extension ShellRuntime {
+    /// Settings the Settings screen changed (the session has applied them already): save them to the user's
+    /// config, and switch keymap when asked. Problems show in the title bar; the shell keeps running.
+    mutating func applied(_ settings: ShellSettings) {
+        var problems: [String] = []
+        if let e = UserSettings.save(settings) { problems.append("Settings not saved: \(e)") }
+        if settings.keymap != session.state.keymap.name {
+            do {
+                session.state.keymap = try Setup.keymap(settings.keymap, gestures: session.pipeline.settings.gestures)
+                session.state.relayout()
+            } catch {
+                problems.append("Keymap \(settings.keymap) not loaded: \(error)")
+            }
+        }
+        session.state.notice = problems.isEmpty ? nil : problems.joined(separator: " · ")
     }
 }

@@ -1,0 +1,96 @@
+import Config
+import TrackingCore
+
+/// Help for one app, generated from the keymap: the bindings in effect on that screen, and how to work the
+/// app's controls with the gestures those bindings name. Opened with the help action from inside an app.
+public struct AppHelpScreen: Screen {
+    public let name = "help"
+    public var title: String { "Help: " + appTitle }
+    public var app: String
+    public var appTitle: String
+
+    public init(app: String, appTitle: String) { self.app = app; self.appTitle = appTitle }
+
+    /// How to perform an action on `screen` in words ("open the jaw, hold 0.3 s"), or nil if nothing is bound.
+    static func how(_ a: Action, _ ctx: ScreenContext, screen: String) -> String? {
+        let b = ctx.keymap.bindings(screen: screen)
+        if let g = b.gestures.first(where: { $0.1 == a })?.0 {
+            return ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
+        }
+        if let p = b.voice.first(where: { $0.1 == a })?.0 { return "say \"\(p)\"" }
+        return nil
+    }
+
+    /// The app's tips, each using the gestures bound in the keymap.
+    public static func tips(app: String, _ ctx: ScreenContext) -> [String] {
+        let act = how(.activate, ctx, screen: app) ?? "press Enter"
+        let scroll = how(.scroll, ctx, screen: app).map { "look at the top or bottom quarter of a list and \($0)" }
+            ?? "look at ▲ or ▼ beside a list and \(act)"
+        let confirm = how(.confirm, ctx, screen: app).map { "\($0) (the countdown restarts if you stop)" }
+            ?? "activate the armed button again"
+        let lists = "Scroll: \(scroll)."
+        let typing = "Type: look at a key and \(act). ⌫ word deletes the last word."
+            + (how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? "")
+            + (how(.toggleDictation, ctx, screen: app) ?? how(.startDictation, ctx, screen: app)).map { " Dictate: \($0)." }.orEmpty
+        switch app {
+        case "notes":
+            return ["Open a note or New note: look at it and \(act).", lists]
+        case "note-editor":
+            return [typing, "Move the caret: look at a place in the text and \(act).",
+                    "Delete the note: look at Delete note, \(act), then \(confirm). A helper presses y.",
+                    "Every change is saved at once."]
+        case "messages":
+            return ["Open a conversation: look at a person and \(act).", lists]
+        case "conversation":
+            return [typing, "Send: ➤ Send or the ➤ send key.", lists,
+                    "Clear the conversation: look at it, \(act), then \(confirm). A helper presses y."]
+        case "settings":
+            return ["Change section: look at a tab and \(act).",
+                    "Sliders: look along the slider where you want the value and \(act) — one action. − and + nudge it.",
+                    "Switches, segments, − / + and keymaps: look at one and \(act). Changes apply at once and are saved."]
+        case "media":
+            let next = how(.next, ctx, screen: app), prev = how(.previous, ctx, screen: app)
+            let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }
+                ?? "Turn the album carousel: look at ◀ or ▶ and \(act)."
+            return [turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
+        default:
+            return []
+        }
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let b = c.bounds
+        var y = b.y + 1
+        c.grid.centered("How to use \(appTitle) with keymap \"\(ctx.keymap.name)\"", in: b, y: y, style: Theme.tileLabel)
+        y += 2
+        let w = b.w - 6, x = b.x + 3
+        let limit = b.maxY - 4
+        for tip in Self.tips(app: app, ctx) {
+            for (k, line) in Canvas.wrap(tip, width: w - 2).enumerated() where y < limit {
+                c.text((k == 0 ? "• " : "  ") + line, x: x, y: y, maxWidth: w); y += 1
+            }
+        }
+        y += 1
+        if y < limit { c.text("Bindings on this screen", x: x, y: y, style: Theme.tileLabel); y += 1 }
+        let bnd = ctx.keymap.bindings(screen: app)
+        let items = bnd.gestures.map { g, a in (ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g, a) }
+            + bnd.voice.map { p, a in ("say \"\(p)\"", a) }
+        // Two columns, so a full keymap fits at 100×30.
+        let colW = (w - 2) / 2
+        let rowsLeft = max(0, limit - y)
+        for (i, (how, a)) in items.enumerated() where i < rowsLeft * 2 {
+            let cx = x + (i / max(1, rowsLeft)) * (colW + 2)
+            c.text("• \(how) → \(a.summary)", x: cx, y: y + i % max(1, rowsLeft), style: Theme.hint, maxWidth: colW)
+        }
+        c.button("help.close", "Close help", Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        guard case .action(.activate, let t?, _) = input, t.id == "help.close" else { return .unhandled }
+        return Reply(navigation: .back, record: "back")
+    }
+}
+
+extension Optional where Wrapped == String {
+    var orEmpty: String { self ?? "" }
+}

@@ -1,0 +1,177 @@
+import Config
+
+/// Contacts: activating one opens the conversation. Replies on their way arrive here too.
+public struct MessagesScreen: Screen {
+    public let name = "messages"
+    public let title = "Messages"
+    var list = ScrollList(rowHeight: 3)
+
+    public init() {}
+
+    func listRect(_ b: Rect) -> Rect { Rect(x: b.x + 2, y: b.y + 2, w: b.w - 4, h: b.h - 2) }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let b = c.bounds
+        let store = ctx.services.store
+        if let p = store.messagesProblem {
+            c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
+        } else {
+            c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y, style: Theme.hint,
+                   maxWidth: b.w - 4)
+        }
+        let rows = AppStore.contacts.map { p -> ListRow in
+            let last = store.messages(with: p.id).last
+            let preview = store.isTyping(p.id) ? "typing…" : last.map { ($0.fromMe ? "You: " : "") + $0.text } ?? ""
+            return ListRow(id: "messages.contact." + p.id, p.name, detail: preview)
+        }
+        c.scrollList("messages.list", rows, list, listRect(b))
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        if list.handle(input, id: "messages.list", count: AppStore.contacts.count, in: listRect(ctx.bounds)) { return Reply(record: "scroll") }
+        switch input {
+        case .tick(let now):
+            return ctx.services.store.deliverReplies(at: now) ? .handled : .unhandled
+        case .action(.activate, let t?, _) where t.id.hasPrefix("messages.contact."):
+            return .push(ConversationScreen(contact: String(t.id.dropFirst("messages.contact.".count))))
+        case .action(.help, _, _):
+            return .push(AppHelpScreen(app: name, appTitle: title))
+        default:
+            return .unhandled
+        }
+    }
+}
+
+/// One conversation: the messages (newest at the bottom, scrollable), a compose field with the letter
+/// keyboard (its ⏎ key sends), a Send button and a hold-to-confirm Clear.
+public struct ConversationScreen: Screen {
+    public let name = "conversation"
+    public var title: String { AppStore.contacts.first { $0.id == contact }?.name ?? contact }
+    public var contact: String
+    public var compose = TextFieldModel()
+    public var partial: String?
+    /// Where the view is; nil keeps the newest message in view.
+    var scrolled: ScrollList?
+    var clear = HoldToConfirm()
+
+    public init(contact: String = AppStore.contacts[0].id) { self.contact = contact }
+
+    struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var keyboard: Rect; var clear: Rect }
+
+    func layout(_ b: Rect, keyRows: Int) -> Layout {
+        let rows = keyRows + 1
+        let keyH = b.h >= 1 + 5 + 3 + rows * 3 + 3 ? 3 : 2
+        let x = b.x + 1, w = b.w - 2
+        let kbH = rows * keyH
+        let viewH = b.h - 1 - 3 - kbH - 3
+        let view = Rect(x: x, y: b.y + 1, w: w, h: viewH)
+        let sw = 16
+        let compose = Rect(x: x, y: view.maxY, w: w - sw - 1, h: 3)
+        let send = Rect(x: compose.maxX + 1, y: view.maxY, w: sw, h: 3)
+        let kb = Rect(x: x, y: compose.maxY, w: w, h: kbH)
+        return Layout(banner: b.y, view: view, compose: compose, send: send, keyboard: kb,
+                      clear: Rect(x: x, y: kb.maxY, w: w, h: 3))
+    }
+
+    /// The conversation as display lines: the contact's messages on the left, the user's on the right.
+    func lines(_ ctx: ScreenContext, width: Int) -> [ListRow] {
+        let store = ctx.services.store
+        let them = title
+        var out: [ListRow] = []
+        let bubble = max(10, width * 2 / 3)
+        for m in store.messages(with: contact) {
+            let who = m.fromMe ? "You" : them
+            let wrapped = Canvas.wrap(m.text, width: bubble - who.count - 2)
+            for (k, l) in wrapped.enumerated() {
+                let text = (k == 0 ? who + ": " : String(repeating: " ", count: who.count + 2)) + l
+                let pad = m.fromMe ? max(0, width - 2 - CellGrid.columns(of: text)) : 0
+                out.append(ListRow(id: nil, String(repeating: " ", count: pad) + text,
+                                   style: m.fromMe ? Style(fg: .cyan) : Theme.tileLabel))
+            }
+        }
+        if store.isTyping(contact) { out.append(ListRow(id: nil, "\(them) is typing…", style: Theme.hint)) }
+        return out
+    }
+
+    func list(_ rows: Int, _ view: Rect) -> ScrollList {
+        if let s = scrolled { return s }
+        var l = ScrollList(rowHeight: 1)
+        l.scrollToEnd(count: rows, in: view)
+        return l
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        if let p = ctx.services.store.messagesProblem {
+            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+        } else {
+            c.text("Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
+        }
+        let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
+        c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
+        c.textField("conversation.compose", "Message", compose, l.compose, placeholder: "Write a message…", partial: partial)
+        c.button("conversation.send", "➤ Send", l.send)
+        c.letterKeyboard("conversation.keyboard", rows: ctx.keymap.keyboardRows, l.keyboard, enter: "➤ send")
+        c.holdToConfirm("conversation.clear", "Clear conversation", clear, screen: name, ctx, l.clear)
+    }
+
+    mutating func send(_ ctx: ScreenContext) -> Reply {
+        let text = compose.text.trimmingSpaces
+        guard !text.isEmpty else { return .handled }
+        ctx.services.store.send(text, to: contact, at: ctx.now)
+        compose = TextFieldModel()
+        scrolled = nil
+        return Reply(record: "send")
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let store = ctx.services.store
+        switch clear.handle(input, id: "conversation.clear", screen: name, ctx) {
+        case .confirmed:
+            store.clear(contact)
+            scrolled = nil
+            return Reply(record: "clear")
+        case .armed: return Reply(record: "arm")
+        case .cancelled: return Reply(record: "cancel")
+        case .changed: return .handled
+        case .ignored: break
+        }
+        let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        let count = lines(ctx, width: l.view.w - ScrollList.barWidth - 1).count
+        var view = list(count, l.view)
+        if view.handle(input, id: "conversation.view", count: count, in: l.view) {
+            scrolled = view.offset >= view.maxOffset(count: count, in: l.view) ? nil : view
+            return Reply(record: "scroll")
+        }
+        switch input {
+        case .tick(let now):
+            return store.deliverReplies(at: now) ? .handled : .unhandled
+        case .action(.activate, let t?, let gaze):
+            if t.id == "conversation.send" { return send(ctx) }
+            if let k = KeyboardKey.from(t.id, keyboard: "conversation.keyboard") {
+                if k == .enter { return send(ctx) }
+                k.apply(to: &compose)
+                return Reply(record: "type")
+            }
+            if t.id == "conversation.compose", let g = gaze {
+                compose.moveCaret(to: compose.caretIndex(at: g, in: t.rect))
+                return Reply(record: "caret")
+            }
+            return .unhandled
+        case .action(.deleteWord, _, _):
+            compose.deleteWord(); return .handled
+        case .action(.help, _, _):
+            return .push(AppHelpScreen(app: name, appTitle: "Conversation"))
+        case .dictation(let text, let isFinal):
+            if isFinal { partial = nil; compose.insert(SuggestionBar.joinDictation(text, after: compose.beforeCaret)) }
+            else { partial = text }
+            return .handled
+        case .key(.char(let ch)):
+            compose.insert(String(ch)); return .handled
+        case .key(.backspace):
+            compose.backspace(); return .handled
+        default:
+            return .unhandled
+        }
+    }
+}

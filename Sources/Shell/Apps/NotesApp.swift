@@ -1,0 +1,194 @@
+import Config
+
+/// The list of notes: a New note button and a scrollable list; activating a note opens it in the editor.
+public struct NotesScreen: Screen {
+    public let name = "notes"
+    public let title = "Notes"
+    var list = ScrollList(rowHeight: 3)
+
+    public init() {}
+
+    struct Layout { var banner: Int; var new: Rect; var list: Rect }
+
+    func layout(_ b: Rect) -> Layout {
+        Layout(banner: b.y, new: Rect(x: b.x + 2, y: b.y + 1, w: 30, h: 3),
+               list: Rect(x: b.x + 2, y: b.y + 5, w: b.w - 4, h: b.h - 5))
+    }
+
+    func rows(_ notes: [Note]) -> [ListRow] {
+        notes.map { n in
+            let words = n.text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
+            return ListRow(id: "notes.note.\(n.id)", n.title, detail: "\(words) word\(words == 1 ? "" : "s")")
+        }
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds)
+        let store = ctx.services.store
+        if let p = store.notesProblem {
+            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+        }
+        c.button("notes.new", "＋ New note", l.new)
+        c.text("Look at a note and \(activateHint(ctx)) to open it.", x: l.new.maxX + 3, y: l.new.y + 1,
+               style: Theme.hint, maxWidth: c.bounds.maxX - l.new.maxX - 5)
+        c.scrollList("notes.list", rows(store.notes), list, l.list, empty: "No notes yet: open New note to write one.")
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let store = ctx.services.store
+        let l = layout(ctx.bounds)
+        if list.handle(input, id: "notes.list", count: store.notes.count, in: l.list) { return Reply(record: "scroll") }
+        switch input {
+        case .action(.activate, let t?, _) where t.id == "notes.new":
+            return .push(NoteEditorScreen(noteID: store.newNoteID()))
+        case .action(.activate, let t?, _) where t.id.hasPrefix("notes.note."):
+            guard let id = Int(t.id.dropFirst("notes.note.".count)), let n = store.note(id: id) else { return .unhandled }
+            return .push(NoteEditorScreen(noteID: n.id, text: n.text))
+        case .action(.help, _, _):
+            return .push(AppHelpScreen(app: name, appTitle: title))
+        default:
+            return .unhandled
+        }
+    }
+}
+
+/// Writing a note: a multi-line text field, a suggestion bar, the on-screen letter keyboard and a
+/// hold-to-confirm Delete. Every change is saved at once; a failed save is shown and the text stays.
+///
+/// Text comes in through `TextFieldModel.insert` from the keyboard keys, a helper's keys, dictation
+/// (`.dictation`) and committed suggestions (`Services.suggest` / `Services.commit`), so all sources meet
+/// in one place.
+public struct NoteEditorScreen: Screen {
+    public let name = "note-editor"
+    public let title = "Note"
+    public var noteID: Int
+    public var field: TextFieldModel
+    /// A dictation hypothesis not yet final, shown dimmed.
+    public var partial: String?
+    var delete = HoldToConfirm()
+
+    /// A new note gets its id from the store when first saved (id 0 means "not yet assigned").
+    public init(noteID: Int = 0, text: String = "") {
+        self.noteID = noteID; field = TextFieldModel(text)
+    }
+
+    struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var done: Rect }
+
+    func layout(_ b: Rect, keyRows: Int) -> Layout {
+        let rows = keyRows + 1
+        let keyH = b.h >= 1 + 4 + 3 + rows * 3 + 3 ? 3 : 2
+        let kbH = rows * keyH
+        let fieldH = b.h - 1 - 3 - kbH - 3
+        let x = b.x + 1, w = b.w - 2
+        let field = Rect(x: x, y: b.y + 1, w: w, h: fieldH)
+        let sugg = Rect(x: x, y: field.maxY, w: w, h: 3)
+        let kb = Rect(x: x, y: sugg.maxY, w: w, h: kbH)
+        let bottom = Rect(x: x, y: kb.maxY, w: w, h: 3)
+        return Layout(banner: b.y, field: field, suggestions: sugg, keyboard: kb,
+                      delete: Rect(x: bottom.x, y: bottom.y, w: bottom.w * 2 / 3, h: 3),
+                      done: Rect(x: bottom.x + bottom.w * 2 / 3 + 1, y: bottom.y, w: bottom.w - bottom.w * 2 / 3 - 1, h: 3))
+    }
+
+    func suggestions(_ ctx: ScreenContext) -> [String] {
+        ctx.settings.suggestions > 0 ? Array(ctx.services.suggest(field.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions)) : []
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        if let p = ctx.services.store.notesProblem {
+            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+        } else {
+            let saved = ctx.services.store.note(id: noteID) != nil ? "Saved." : "Not saved yet: type to start."
+            c.text(saved + " Look at a key and \(activateHint(ctx)) to type.", x: c.bounds.x + 2, y: l.banner,
+                   style: Theme.hint, maxWidth: c.bounds.w - 4)
+        }
+        c.textField("note-editor.text", "Note", field, l.field, placeholder: "Your note…", partial: partial)
+        SuggestionBar.render(&c, "note-editor.suggestion", suggestions(ctx), l.suggestions, ctx)
+        c.letterKeyboard("note-editor.keyboard", rows: ctx.keymap.keyboardRows, l.keyboard)
+        c.holdToConfirm("note-editor.delete", "Delete note", delete, screen: name, ctx, l.delete)
+        c.button("note-editor.done", "✓ Done", l.done)
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let store = ctx.services.store
+        switch delete.handle(input, id: "note-editor.delete", screen: name, ctx) {
+        case .confirmed:
+            store.deleteNote(id: noteID)
+            return Reply(navigation: .back, record: "delete")
+        case .armed: return Reply(record: "arm")
+        case .cancelled: return Reply(record: "cancel")
+        case .changed: return .handled
+        case .ignored: break
+        }
+        let before = field
+        var record: String?
+        switch input {
+        case .action(.activate, let t?, let gaze):
+            if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
+                k.apply(to: &field); record = "type"
+            } else if t.id == "note-editor.text", let g = gaze {
+                field.moveCaret(to: field.caretIndex(at: g, in: t.rect))
+                return Reply(record: "caret")
+            } else if let w = SuggestionBar.word(t.id, "note-editor.suggestion", suggestions(ctx)) {
+                field.set(ctx.services.commit(w, field.beforeCaret) + String(field.text.dropFirst(field.caret)))
+                record = "commit-word"
+            } else if t.id == "note-editor.done" {
+                return Reply(navigation: .back, record: "back")
+            } else { return .unhandled }
+        case .action(.commitWord, _, _):
+            guard let w = suggestions(ctx).first else { return .handled }
+            field.set(ctx.services.commit(w, field.beforeCaret) + String(field.text.dropFirst(field.caret)))
+        case .action(.deleteWord, _, _):
+            field.deleteWord()
+        case .action(.help, _, _):
+            return .push(AppHelpScreen(app: name, appTitle: title))
+        case .dictation(let text, let isFinal):
+            if isFinal {
+                partial = nil
+                field.insert(SuggestionBar.joinDictation(text, after: field.beforeCaret))
+            } else {
+                partial = text
+                return .handled
+            }
+        case .key(.char(let ch)):
+            field.insert(String(ch))
+        case .key(.backspace):
+            field.backspace()
+        default:
+            return .unhandled
+        }
+        if field.text != before.text {
+            if noteID == 0 { noteID = store.newNoteID() }
+            store.setNote(id: noteID, text: field.text)
+        }
+        return Reply(record: record)
+    }
+}
+
+/// The word suggestions above the keyboard: one target per word (`ID.0`…), filled from `Services.suggest`
+/// (word prediction plugs in there); empty until a predictor is supplied.
+public enum SuggestionBar {
+    public static func render(_ c: inout Canvas, _ id: String, _ words: [String], _ rect: Rect, _ ctx: ScreenContext) {
+        guard !words.isEmpty else {
+            c.grid.centered("(word suggestions appear here)", in: rect, y: rect.y + rect.h / 2, style: Theme.hint)
+            return
+        }
+        for (i, (w, r)) in zip(words, rect.columns(words.count, gap: 1)).enumerated() {
+            c.button("\(id).\(i)", i == 0 ? "★ " + w : w, r)
+        }
+    }
+
+    /// The word a suggestion target stands for.
+    public static func word(_ targetID: String, _ id: String, _ words: [String]) -> String? {
+        guard targetID.hasPrefix(id + "."), let i = Int(targetID.dropFirst(id.count + 1)), i < words.count else { return nil }
+        return words[i]
+    }
+
+    /// Dictated text with a space before it when it continues a word.
+    public static func joinDictation(_ text: String, after before: String) -> String {
+        let t = text.trimmingSpaces
+        guard !t.isEmpty else { return "" }
+        if let last = before.last, !last.isWhitespace { return " " + t }
+        return t
+    }
+}

@@ -1,0 +1,92 @@
+import Config
+import TrackingCore
+
+/// The shell's own settings, changed hands-free and applied at once (`Effect.settingsChanged`: the session
+/// rebuilds the pipeline, the runtime saves them to the user's config). Sections on a tab bar.
+public struct SettingsScreen: Screen {
+    public let name = "settings"
+    public let title = "Settings"
+    public var tab = "tracking"
+    var keymaps = ScrollList(rowHeight: 3)
+
+    public static let maxSuggestions = 6.0
+    public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures & gaze"), ("display", "Display & typing"),
+                                                               ("keymap", "Keymap")]
+    public static let jaw = Slider(range: 0.2...0.9, step: 0.05)
+    public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
+    public static let suggestions = Stepper(range: 0...Int(maxSuggestions))
+    public static let filters: [(key: String, label: String)] = [("moving-average", "Moving average"),
+                                                                  ("low-pass", "Low-pass"), ("one-euro", "One Euro")]
+
+    public init(tab: String = "tracking") { self.tab = tab }
+
+    struct Layout { var tabs: Rect; var rows: [Rect]; var list: Rect }
+
+    func layout(_ b: Rect) -> Layout {
+        let tabs = Rect(x: b.x + 2, y: b.y + 1, w: b.w - 4, h: 3)
+        let page = Rect(x: b.x + 4, y: tabs.maxY + 1, w: b.w - 8, h: b.maxY - tabs.maxY - 1)
+        let rows = (0..<4).map { Rect(x: page.x, y: page.y + 1 + $0 * 5, w: page.w, h: 3) }
+        return Layout(tabs: tabs, rows: rows.filter { $0.maxY <= b.maxY }, list: Rect(x: page.x, y: page.y + 1, w: page.w, h: page.h - 1))
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds)
+        let s = ctx.settings
+        c.tabBar("settings.tab", Self.tabs, selected: tab, l.tabs)
+        func note(_ r: Rect, _ text: String) { c.text(text, x: r.x + 2, y: r.maxY, style: Theme.hint, maxWidth: r.w - 4) }
+        switch tab {
+        case "tracking" where l.rows.count >= 3:
+            c.slider("settings.jaw", "Jaw threshold", Self.jaw, value: s.jawThreshold, l.rows[0])
+            note(l.rows[0], "How far the jaw must open to activate: look along the slider at the value you want.")
+            c.slider("settings.dwell", "Dwell time", Self.dwell, value: s.dwellTime, l.rows[1])
+            note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
+            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
+            note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
+        case "display" where l.rows.count >= 2:
+            c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, l.rows[0])
+            note(l.rows[0], "Seeing where the tracker thinks you look makes aiming easier.")
+            c.stepper("settings.suggestions", "Word suggestions", value: "\(s.suggestions)", l.rows[1])
+            note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
+        case "keymap":
+            let rows = ctx.services.keymapNames.map { k in
+                ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
+                        detail: k == s.keymap ? "active" : nil)
+            }
+            c.scrollList("settings.keymaps", rows, keymaps, l.list, empty: "No keymaps found in keymaps/.")
+        default:
+            break
+        }
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let l = layout(ctx.bounds)
+        if tab == "keymap",
+           keymaps.handle(input, id: "settings.keymaps", count: ctx.services.keymapNames.count, in: l.list) {
+            return Reply(record: "scroll")
+        }
+        if case .action(.help, _, _) = input { return .push(AppHelpScreen(app: name, appTitle: title)) }
+        guard case .action(.activate, let t?, let gaze) = input else { return .unhandled }
+        if let k = choice(t.id, of: "settings.tab", in: Self.tabs.map(\.key)) {
+            tab = k
+            return Reply(record: "tab")
+        }
+        var s = ctx.settings
+        if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {
+            s.jawThreshold = v
+        } else if l.rows.count >= 2, let v = Self.dwell.activate(t.id, id: "settings.dwell", gaze: gaze, value: s.dwellTime, in: l.rows[1]) {
+            s.dwellTime = v
+        } else if let k = choice(t.id, of: "settings.smoothing", in: Self.filters.map(\.key)), let f = SmoothingKind(rawValue: k) {
+            s.smoothing = f
+        } else if t.id == "settings.cursor" {
+            s.showGazeCursor.toggle()
+        } else if let v = Self.suggestions.activate(t.id, id: "settings.suggestions", value: s.suggestions) {
+            s.suggestions = v
+        } else if t.id.hasPrefix("settings.keymap."), case let k = String(t.id.dropFirst("settings.keymap.".count)),
+                  ctx.services.keymapNames.contains(k) {
+            s.keymap = k
+        } else {
+            return .unhandled
+        }
+        return Reply(effects: s == ctx.settings ? [] : [.settingsChanged(s)], record: "set")
+    }
+}

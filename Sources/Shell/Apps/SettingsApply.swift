@@ -1,0 +1,127 @@
+import Config
+import TrackingCore
+
+extension ShellState {
+    /// The body area screens render into: below the title bar (and the Back target of gaze-only keymaps),
+    /// above the status line. `render` uses the same rectangle.
+    public var bodyBounds: Rect {
+        if keymap.showBackTarget && stack.count > 1 {
+            return Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
+        }
+        return Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows)
+    }
+}
+
+extension ShellSettings {
+    /// Takes the tracking values (jaw threshold, dwell time, smoothing) from pipeline settings, so the
+    /// Settings screen shows what the running pipeline really does.
+    public mutating func adopt(_ p: PipelineSettings, keymap name: String) {
+        for g in p.gestures {
+            switch g.kind {
+            case .threshold(let t) where Self.isJaw(t): jawThreshold = Double(t.press)
+            case .dwell(let d): dwellTime = d.dwell
+            default: break
+            }
+        }
+        smoothing = p.smoothing.kind
+        keymap = name
+    }
+
+    /// Pipeline settings with these values applied: every jaw gesture's press threshold (its release moves
+    /// with it, keeping the same hysteresis gap), every dwell gesture's dwell time, and the smoothing filter.
+    public func applied(to p: PipelineSettings) -> PipelineSettings {
+        var out = p
+        out.smoothing.kind = smoothing
+        out.gestures = p.gestures.map { g in
+            var g = g
+            switch g.kind {
+            case .threshold(var t) where Self.isJaw(t):
+                let gap = max(0.05, t.press - t.release)
+                t.press = Float(min(1, max(0.05, jawThreshold)))
+                t.release = max(0, t.press - gap)
+                g.kind = .threshold(t)
+            case .dwell(var d):
+                d.dwell = min(60, max(0.05, dwellTime))
+                g.kind = .dwell(d)
+            default: break
+            }
+            return g
+        }
+        return out
+    }
+
+    static func isJaw(_ t: ThresholdSpec) -> Bool { t.signal.shapes == [.jawOpen] }
+}
+
+extension Session {
+    /// Applies changed settings at once: the shell state, and a pipeline rebuilt from them.
+    ///
+    /// The new pipeline starts from rest: every threshold detector waits for its value to drop below release
+    /// before a new performance can begin, so the jaw still open from activating the slider cannot fire
+    /// again, and no half-held gesture carries over.
+    public mutating func apply(_ settings: ShellSettings) {
+        state.settings = settings
+        state.focus.grace = settings.focusGrace
+        let next = settings.applied(to: pipeline.settings)
+        state.gestures = next.gestures
+        pipeline = Pipeline(next)
+        resolverVersion = -1
+        syncResolver()
+        state.relayout()
+    }
+
+    /// Applies the settings effects a step produced.
+    mutating func applySettingsEffects(_ effects: [Effect]) {
+        for e in effects { if case .settingsChanged(let s) = e { apply(s) } }
+    }
+}
+
+extension ShellSettings {
+    /// The settings as the TOML text saved in the user's config (`settings.toml`).
+    public var toml: String {
+        """
+        # HandsFree Shell settings, written by the Settings screen. Edit with care; unknown keys are ignored.
+        show_gaze_cursor = \(showGazeCursor)
+        jaw_threshold = \(JSONText.number(jawThreshold))
+        dwell_ms = \(Int((dwellTime * 1000).rounded()))
+        suggestions = \(suggestions)
+        smoothing = \(JSONText.quote(smoothing.rawValue))
+        keymap = \(JSONText.quote(keymap))
+
+        """
+    }
+
+    /// Reads `settings.toml`; values out of range or of the wrong type are reported and the default kept.
+    /// Returns the settings and the problems found (with `file:line`).
+    public static func parse(_ text: String, file: String, base: ShellSettings = ShellSettings())
+        -> (ShellSettings, [String]) {
+        var s = base
+        var problems: [String] = []
+        let doc: TOMLDocument
+        do { doc = try TOMLDocument(text: text, file: file) } catch { return (base, [error.description]) }
+        func num(_ k: String, _ r: ClosedRange<Double>) -> Double? {
+            guard let n = doc.root[k] else { return nil }
+            guard let d = n.number, r.contains(d) else {
+                problems.append(doc.error([k], "\(k) must be a number \(r.lowerBound)…\(r.upperBound)").description)
+                return nil
+            }
+            return d
+        }
+        if let n = doc.root["show_gaze_cursor"] {
+            if let b = n.bool { s.showGazeCursor = b }
+            else { problems.append(doc.error(["show_gaze_cursor"], "show_gaze_cursor must be true or false").description) }
+        }
+        if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
+        if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
+        if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
+        if let n = doc.root["smoothing"] {
+            if let k = n.string.flatMap(SmoothingKind.init(rawValue:)) { s.smoothing = k }
+            else { problems.append(doc.error(["smoothing"], "unknown smoothing (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
+        }
+        if let n = doc.root["keymap"] {
+            if let k = n.string, !k.isEmpty { s.keymap = k }
+            else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }
+        }
+        return (s, problems)
+    }
+}

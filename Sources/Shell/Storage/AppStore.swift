@@ -1,0 +1,335 @@
+import Synchronization
+
+/// One note.
+public struct Note: Sendable, Equatable {
+    /// Stable id (the order notes were created in).
+    public var id: Int
+    public var text: String
+    public init(id: Int, text: String) { self.id = id; self.text = text }
+
+    /// The first line, for lists.
+    public var title: String {
+        let first = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return first.trimmingSpaces.isEmpty ? "(empty note)" : first
+    }
+}
+
+/// One message of a conversation.
+public struct Message: Sendable, Equatable {
+    public var contact: String
+    public var fromMe: Bool
+    public var text: String
+    public init(contact: String, fromMe: Bool, text: String) { self.contact = contact; self.fromMe = fromMe; self.text = text }
+}
+
+/// What reading a file gave.
+public enum FileRead: Sendable, Equatable {
+    case missing
+    case text(String)
+    /// The file exists but could not be read (permissions, not UTF-8…).
+    case failed(String)
+}
+
+/// Where notes and messages are kept: a struct of closures, live (files in the data directory, atomic
+/// writes) in the runtime and in memory in tests. The Shell module itself never touches a file.
+public struct StoreClient: Sendable {
+    /// Reads a whole file of the data directory by name.
+    public var read: @Sendable (_ name: String) -> FileRead
+    /// Replaces a file atomically (temp file, fsync, rename); returns an error message on failure.
+    public var write: @Sendable (_ name: String, _ text: String) -> String?
+    /// Renames a damaged file to `NAME.corrupt-<n>` so it is kept, never overwritten; returns the new name.
+    public var moveAside: @Sendable (_ name: String) -> String?
+
+    public init(read: @escaping @Sendable (String) -> FileRead, write: @escaping @Sendable (String, String) -> String?,
+                moveAside: @escaping @Sendable (String) -> String?) {
+        self.read = read; self.write = write; self.moveAside = moveAside
+    }
+
+    /// Files kept in memory, for tests, `layout` and goldens. `files` seeds them; `failWrites` makes every
+    /// write fail with that message (a read-only or full disk).
+    public static func memory(_ files: [String: String] = [:], failWrites: String? = nil) -> StoreClient {
+        memory(MemoryFiles(files), failWrites: failWrites)
+    }
+
+    /// In-memory files the caller can inspect.
+    public static func memory(_ box: MemoryFiles, failWrites: String? = nil) -> StoreClient {
+        StoreClient(
+            read: { name in box.files.withLock { $0[name].map(FileRead.text) ?? .missing } },
+            write: { name, text in
+                if let failWrites { return failWrites }
+                box.files.withLock { $0[name] = text }
+                return nil
+            },
+            moveAside: { name in
+                box.files.withLock { f in
+                    guard let old = f[name] else { return nil }
+                    var n = 1
+                    while f["\(name).corrupt-\(n)"] != nil { n += 1 }
+                    f["\(name).corrupt-\(n)"] = old
+                    f[name] = nil
+                    return "\(name).corrupt-\(n)"
+                }
+            })
+    }
+}
+
+/// The in-memory files of `StoreClient.memory`.
+public final class MemoryFiles: Sendable {
+    public let files: Mutex<[String: String]>
+    public init(_ files: [String: String]) { self.files = Mutex(files) }
+}
+
+/// Notes and messages shared by the app screens, saved through a `StoreClient` after every change.
+///
+/// Screens are values on a stack; the list under an editor must see the editor's changes when the user comes
+/// back, so the data lives here, once, and screens read it when they render. Saving happens on every change
+/// so nothing typed is lost if the process is killed; a failed save keeps the text in memory (and on
+/// screen) and reports the problem until a later save succeeds.
+public final class AppStore: Sendable {
+    public static let notesFile = "notes.txt"
+    public static let messagesFile = "messages.txt"
+
+    struct Inner: Sendable {
+        var notes: [Note]?
+        var notesProblem: String?
+        var messages: [Message]?
+        var messagesProblem: String?
+        var pending: [PendingReply] = []
+    }
+
+    struct PendingReply: Sendable, Equatable {
+        var contact: String
+        var due: Double
+        var text: String
+    }
+
+    private let client: StoreClient
+    private let inner = Mutex(Inner())
+
+    public init(client: StoreClient) { self.client = client }
+
+    // MARK: notes
+
+    /// All notes, newest first (read from the file the first time).
+    public var notes: [Note] {
+        inner.withLock { i in
+            loadNotesIfNeeded(&i)
+            return i.notes ?? []
+        }
+    }
+
+    /// A problem to show on the Notes screens: a damaged file moved aside, or a failed save.
+    public var notesProblem: String? { inner.withLock { i in loadNotesIfNeeded(&i); return i.notesProblem } }
+
+    public func note(id: Int) -> Note? { notes.first { $0.id == id } }
+
+    /// Creates an empty note and returns its id (saved only once it has text, so an empty note is not kept).
+    public func newNoteID() -> Int { (notes.map(\.id).max() ?? 0) + 1 }
+
+    /// Stores a note's text (adding the note if new) and saves.
+    public func setNote(id: Int, text: String) {
+        inner.withLock { i in
+            loadNotesIfNeeded(&i)
+            var list = i.notes ?? []
+            if let k = list.firstIndex(where: { $0.id == id }) { list[k].text = text } else { list.insert(Note(id: id, text: text), at: 0) }
+            i.notes = list
+            saveNotes(&i)
+        }
+    }
+
+    /// Deletes a note and saves.
+    public func deleteNote(id: Int) {
+        inner.withLock { i in
+            loadNotesIfNeeded(&i)
+            i.notes?.removeAll { $0.id == id }
+            saveNotes(&i)
+        }
+    }
+
+    private func loadNotesIfNeeded(_ i: inout Inner) {
+        guard i.notes == nil else { return }
+        let (records, problem) = load(AppStore.notesFile, kind: "notes")
+        i.notes = records.compactMap { r -> Note? in
+            guard r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
+            return Note(id: id, text: r[2])
+        }
+        i.notesProblem = problem
+    }
+
+    private func saveNotes(_ i: inout Inner) {
+        let text = RecordFile.encode(header: "handsfree-notes 1", (i.notes ?? []).map { ["note", String($0.id), $0.text] })
+        if let e = client.write(AppStore.notesFile, text) {
+            i.notesProblem = "Cannot save notes: \(e). Your text stays here and is saved once that is fixed."
+        } else if i.notesProblem?.hasPrefix("Cannot save") == true {
+            i.notesProblem = nil
+        }
+    }
+
+    // MARK: messages
+
+    /// The people one can write to.
+    public static let contacts: [(id: String, name: String, greeting: String)] = [
+        ("ana", "Ana", "Hi! How are you today?"),
+        ("ben", "Ben", "Are we still on for Saturday?"),
+        ("carla", "Carla (nurse)", "I'll come by at 4 pm."),
+        ("dev", "Dev", "Sent you the photos from the trip."),
+        ("mum", "Mum", "Call me when you can, love."),
+        ("team", "Care team", "Reminder: physio on Tuesday at 10."),
+    ]
+
+    /// Canned replies, chosen by how many messages the user has sent, so replies are deterministic.
+    static let replies = ["Got it, thanks!", "Sounds good to me.", "Ha, nice one.", "Let me check and get back to you.",
+                          "Okay, see you then.", "Thanks for letting me know."]
+
+    /// How long a simulated reply takes (seconds of source time).
+    public static let replyDelay = 2.0
+
+    public func messages(with contact: String) -> [Message] {
+        inner.withLock { i in loadMessagesIfNeeded(&i); return (i.messages ?? []).filter { $0.contact == contact } }
+    }
+
+    public var messagesProblem: String? { inner.withLock { i in loadMessagesIfNeeded(&i); return i.messagesProblem } }
+
+    /// Whether the contact is typing a reply.
+    public func isTyping(_ contact: String) -> Bool { inner.withLock { $0.pending.contains { $0.contact == contact } } }
+
+    /// Sends a message: appends it, saves, and schedules the contact's reply `replyDelay` later.
+    public func send(_ text: String, to contact: String, at now: Double) {
+        inner.withLock { i in
+            loadMessagesIfNeeded(&i)
+            i.messages?.append(Message(contact: contact, fromMe: true, text: text))
+            saveMessages(&i)
+            let sent = (i.messages ?? []).filter { $0.contact == contact && $0.fromMe }.count
+            i.pending.append(PendingReply(contact: contact, due: now + AppStore.replyDelay,
+                                          text: AppStore.replies[(sent - 1) % AppStore.replies.count]))
+        }
+    }
+
+    /// Delivers the replies that are due; returns whether any arrived.
+    @discardableResult
+    public func deliverReplies(at now: Double) -> Bool {
+        inner.withLock { i in
+            let due = i.pending.filter { $0.due <= now }
+            guard !due.isEmpty else { return false }
+            loadMessagesIfNeeded(&i)
+            i.pending.removeAll { $0.due <= now }
+            for r in due { i.messages?.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
+            saveMessages(&i)
+            return true
+        }
+    }
+
+    /// Deletes a conversation's messages (and a reply on its way) and saves.
+    public func clear(_ contact: String) {
+        inner.withLock { i in
+            loadMessagesIfNeeded(&i)
+            i.messages?.removeAll { $0.contact == contact }
+            i.pending.removeAll { $0.contact == contact }
+            saveMessages(&i)
+        }
+    }
+
+    private func loadMessagesIfNeeded(_ i: inout Inner) {
+        guard i.messages == nil else { return }
+        let (records, problem) = load(AppStore.messagesFile, kind: "messages")
+        if records.isEmpty, problem == nil, case .missing = client.read(AppStore.messagesFile) {
+            // A first start: each contact has written once, so the screens are not empty.
+            i.messages = AppStore.contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
+        } else {
+            i.messages = records.compactMap { r -> Message? in
+                guard r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
+                return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
+            }
+        }
+        i.messagesProblem = problem
+    }
+
+    private func saveMessages(_ i: inout Inner) {
+        let text = RecordFile.encode(header: "handsfree-messages 1",
+                                     (i.messages ?? []).map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
+        if let e = client.write(AppStore.messagesFile, text) {
+            i.messagesProblem = "Cannot save messages: \(e). Your text stays here and is saved once that is fixed."
+        } else if i.messagesProblem?.hasPrefix("Cannot save") == true {
+            i.messagesProblem = nil
+        }
+    }
+
+    /// Reads a record file. A damaged one is moved aside (never overwritten) and what could be read is kept.
+    private func load(_ name: String, kind: String) -> ([[String]], String?) {
+        switch client.read(name) {
+        case .missing: return ([], nil)
+        case .failed(let e): return ([], "Cannot read the \(kind) file \(name): \(e).")
+        case .text(let text):
+            let (records, bad) = RecordFile.decode(text, fields: kind == "notes" ? 3 : 4)
+            guard bad > 0 else { return (records, nil) }
+            let aside = client.moveAside(name).map { "kept as \($0)" } ?? "could not be moved aside"
+            return (records, "Damaged \(kind) file \(aside): \(bad) line\(bad == 1 ? "" : "s") could not be read, "
+                        + "\(records.count) kept.")
+        }
+    }
+}
+
+/// The line format of the notes and messages files: a header line, then one record per line, fields
+/// separated by tabs, with `\\`, `\t` and `\n` escaped. A torn or edited line spoils only itself.
+public enum RecordFile {
+    public static func encode(header: String, _ records: [[String]]) -> String {
+        ([header] + records.map { $0.map(escape).joined(separator: "\t") }).joined(separator: "\n") + "\n"
+    }
+
+    /// The records with the expected number of fields, and how many lines could not be read.
+    public static func decode(_ text: String, fields: Int) -> ([[String]], Int) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        var bad = 0
+        if let h = lines.first, h.hasPrefix("handsfree-") { lines.removeFirst() } else if !lines.isEmpty { bad += 1; lines.removeFirst() }
+        var out: [[String]] = []
+        for l in lines {
+            let parts = l.split(separator: "\t", omittingEmptySubsequences: false).map { unescape(String($0)) }
+            if parts.count == fields, parts.allSatisfy({ $0 != nil }) { out.append(parts.compactMap { $0 }) } else { bad += 1 }
+        }
+        return (out, bad)
+    }
+
+    static func escape(_ s: String) -> String {
+        var o = ""
+        for c in s {
+            switch c {
+            case "\\": o += "\\\\"
+            case "\t": o += "\\t"
+            case "\n": o += "\\n"
+            case "\r": o += "\\r"
+            default: o.append(c)
+            }
+        }
+        return o
+    }
+
+    /// Nil when the field holds a bad escape or a control character (a damaged line).
+    static func unescape(_ s: String) -> String? {
+        var o = "", esc = false
+        for c in s {
+            if esc {
+                switch c {
+                case "\\": o += "\\"
+                case "t": o += "\t"
+                case "n": o += "\n"
+                case "r": o += "\r"
+                default: return nil
+                }
+                esc = false
+            } else if c == "\\" { esc = true }
+            else if let v = c.unicodeScalars.first?.value, v < 0x20 { return nil }
+            else { o.append(c) }
+        }
+        return esc ? nil : o
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,183 @@
+import Config
+
+/// The text of a multi-line field and its caret. Text arrives through `insert` from every source (the
+/// on-screen keyboard, a helper's keys, dictation, a committed suggestion), so they all behave the same.
+public struct TextFieldModel: Sendable, Equatable {
+    public private(set) var text: String
+    /// Caret position, in characters from the start.
+    public private(set) var caret: Int
+
+    public init(_ text: String = "") { self.text = text; caret = text.count }
+
+    /// Inserts text at the caret.
+    public mutating func insert(_ s: String) {
+        let i = text.index(text.startIndex, offsetBy: caret)
+        text.insert(contentsOf: s, at: i)
+        caret += s.count
+    }
+
+    /// Deletes the character before the caret.
+    public mutating func backspace() {
+        guard caret > 0 else { return }
+        let i = text.index(text.startIndex, offsetBy: caret - 1)
+        text.remove(at: i)
+        caret -= 1
+    }
+
+    /// Deletes the word before the caret, with the spaces after it.
+    public mutating func deleteWord() {
+        var chars = Array(text)
+        var i = caret
+        while i > 0, chars[i - 1] == " " { i -= 1 }
+        while i > 0, !chars[i - 1].isWhitespace { i -= 1 }
+        chars.removeSubrange(i..<caret)
+        text = String(chars)
+        caret = i
+    }
+
+    /// Replaces the whole text (e.g. after committing a suggestion), with the caret at the end.
+    public mutating func set(_ s: String) { text = s; caret = s.count }
+
+    public mutating func moveCaret(to i: Int) { caret = min(text.count, max(0, i)) }
+
+    /// The text before the caret (what word prediction completes).
+    public var beforeCaret: String { String(text.prefix(caret)) }
+
+    /// Visual lines at `width` columns, word-wrapped: each with the index of its first character.
+    public func lines(width: Int) -> [(start: Int, text: String)] {
+        let w = max(1, width)
+        var out: [(Int, String)] = []
+        var start = 0
+        for para in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var chars = Array(para)
+            var s = start
+            while chars.count > w {
+                // Break after the last space that fits; a word longer than the line is cut.
+                var cut = w
+                if let sp = chars[0..<w].lastIndex(of: " "), sp > 0 { cut = sp + 1 }
+                out.append((s, String(chars[0..<cut])))
+                chars.removeFirst(cut)
+                s += cut
+            }
+            out.append((s, String(chars)))
+            start += para.count + 1
+        }
+        return out
+    }
+
+    /// The line and column of the caret at `width`.
+    public func caretPosition(width: Int) -> (line: Int, column: Int) {
+        let ls = lines(width: width)
+        for (k, l) in ls.enumerated().reversed() where l.start <= caret {
+            return (k, CellGrid.columns(of: String(l.text.prefix(caret - l.start))))
+        }
+        return (0, 0)
+    }
+
+    /// The caret index for a cell of the field drawn in `rect` (gaze or a click moves the caret there).
+    public func caretIndex(at p: CellPoint, in rect: Rect) -> Int {
+        let inner = rect.inset(dx: 2, dy: 1)
+        let ls = lines(width: inner.w - 1)
+        let first = TextFieldModel.firstLine(caretLine: caretPosition(width: inner.w - 1).line, count: ls.count, rows: inner.h)
+        let k = min(ls.count - 1, max(0, first + p.y - inner.y))
+        let l = ls[k]
+        return min(l.start + l.text.count, l.start + max(0, p.x - inner.x))
+    }
+
+    /// The first line shown so the caret stays in view.
+    static func firstLine(caretLine: Int, count: Int, rows: Int) -> Int { max(0, min(caretLine, count - 1) - (rows - 1)) }
+}
+
+extension Canvas {
+    /// A multi-line text field with a caret (`▏`); one target (`ID`). `partial` is a dictation hypothesis
+    /// shown dimmed after the caret until it is final.
+    public mutating func textField(_ id: String, _ label: String, _ m: TextFieldModel, _ rect: Rect,
+                                   placeholder: String = "", partial: String? = nil, focused: Bool = true) {
+        grid.box(rect, border: .rounded, style: Theme.tile, title: label)
+        let inner = rect.inset(dx: 2, dy: 1)
+        let ls = m.lines(width: inner.w - 1)
+        let cp = m.caretPosition(width: inner.w - 1)
+        let first = TextFieldModel.firstLine(caretLine: cp.line, count: ls.count, rows: inner.h)
+        if m.text.isEmpty && !placeholder.isEmpty {
+            grid.text(placeholder, x: inner.x + 1, y: inner.y, style: Theme.hint, maxWidth: inner.w - 1)
+        }
+        for k in 0..<inner.h where first + k < ls.count {
+            grid.text(ls[first + k].text, x: inner.x, y: inner.y + k, maxWidth: inner.w)
+        }
+        let cy = inner.y + cp.line - first, cx = inner.x + cp.column
+        if focused {
+            // Inside the text the caret is the reversed cell (the text keeps its place); at a line's end a bar.
+            let lineEnd = ls.indices.contains(cp.line) ? CellGrid.columns(of: ls[cp.line].text.trimmingTrailingNewline) : 0
+            if cx < inner.maxX, cp.column < lineEnd {
+                var c = grid[cx, cy]; c.style = Style(attrs: .reverse); grid[cx, cy] = c
+            } else {
+                grid[min(cx, inner.maxX), cy] = Cell("▏", Style(fg: .yellow, attrs: .bold))
+            }
+        }
+        if let partial, !partial.isEmpty {
+            grid.text(partial, x: cx + 1, y: cy, style: Theme.hint, maxWidth: max(0, inner.maxX - cx - 1))
+        }
+        target(id, label, rect)
+    }
+}
+
+/// What a key of the on-screen keyboard does.
+public enum KeyboardKey: Sendable, Equatable {
+    case char(Character), space, backspace, enter, deleteWord
+
+    /// The key a target id of the keyboard `id` names.
+    public static func from(_ targetID: String, keyboard id: String) -> KeyboardKey? {
+        guard targetID.hasPrefix(id + ".") else { return nil }
+        let rest = targetID.dropFirst(id.count + 1)
+        switch rest {
+        case "space": return .space
+        case "backspace": return .backspace
+        case "enter": return .enter
+        case "delete-word": return .deleteWord
+        default:
+            guard rest.hasPrefix("key."), rest.count == 5, let c = rest.last else { return nil }
+            return .char(c)
+        }
+    }
+
+    /// Applies the key to a text field.
+    public func apply(to m: inout TextFieldModel) {
+        switch self {
+        case .char(let c): m.insert(String(c))
+        case .space: m.insert(" ")
+        case .backspace: m.backspace()
+        case .enter: m.insert("\n")
+        case .deleteWord: m.deleteWord()
+        }
+    }
+}
+
+extension Canvas {
+    /// The on-screen letter keyboard: one target per key (`ID.key.a`…) from the keymap's rows, and a last row
+    /// with delete word, space, backspace and new line. Keys get as much height as the rectangle allows.
+    public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = "⏎ new line") {
+        let all = rows.map(Array.init) + [[]]
+        let rowRects = rect.rows(all.count, gap: 0)
+        for (k, keys) in all.enumerated() {
+            let r = rowRects[k]
+            if keys.isEmpty {
+                let cols = r.columns(4, gap: 1)
+                let specials: [(String, String)] = [("delete-word", "⌫ word"), ("space", "space"),
+                                                     ("backspace", "⌫ letter"), ("enter", enter)]
+                for ((kid, label), kr) in zip(specials, cols) { button(id + "." + kid, label, kr) }
+                continue
+            }
+            // Every letter row uses the width of the longest row, so keys line up in columns.
+            let widest = max(1, all.map(\.count).max() ?? 1)
+            let cols = r.columns(widest, gap: 1)
+            let pad = (widest - keys.count) / 2
+            for (j, ch) in keys.enumerated() where pad + j < cols.count {
+                button(id + ".key." + String(ch), String(ch), cols[pad + j])
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}

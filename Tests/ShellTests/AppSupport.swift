@@ -1,0 +1,85 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// The three ways a control is operated: gaze + the keymap's gesture, dwell (gaze only), a helper's keyboard.
+enum InputPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case gesture, dwell, keyboard
+    var testDescription: String { rawValue }
+}
+
+/// Drives a real `Session` (so settings effects rebuild the pipeline) on one screen, by any input path.
+struct Driver {
+    var session: Session
+    let path: InputPath
+    var t = 1.0
+
+    init(_ path: InputPath, screen: String, store: AppStore = AppStore(client: .memory()),
+         suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] }) {
+        self.path = path
+        let settings = GestureConfig.defaults()
+        let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
+                               services: Services(suggest: suggest, store: store))
+        session = Session(state: state, settings: settings)
+        _ = session.state.show(screen: screen)
+    }
+
+    var state: ShellState { session.state }
+    var screen: String { session.state.top.name }
+    var text: String { render(session.state, size: session.state.size).0.text }
+    var lines: [String] { render(session.state, size: session.state.size).0.lines }
+
+    func target(_ id: String) -> Target {
+        guard let t = session.state.hitMap.target(id: id) else {
+            fatalError("no target \(id) on \(session.state.top.name): \(session.state.hitMap.targets.map(\.id))")
+        }
+        return t
+    }
+
+    func gaze(_ p: CellPoint) -> GazePoint {
+        GazePoint(x: (Double(p.x) + 0.5) / Double(state.size.width), y: (Double(p.y) + 0.5) / Double(state.size.height))
+    }
+
+    /// Activates a target by this driver's path; `at` picks a cell inside it (sliders), else its centre.
+    @discardableResult
+    mutating func activate(_ id: String, at cell: CellPoint? = nil) -> [Effect] {
+        let tg = target(id)
+        let p = cell ?? tg.rect.center
+        t += 1
+        switch path {
+        case .gesture:
+            _ = session.send(.gaze(gaze(p), at: t))
+            return session.send(.gesture(GestureEvent(name: "activate", t: t + 0.4, onset: t + 0.1, gaze: gaze(p))))
+        case .dwell:
+            _ = session.send(.gaze(gaze(p), at: t))
+            return session.send(.gesture(GestureEvent(name: "dwell", t: t + 1, onset: t, gaze: gaze(p), target: id)))
+        case .keyboard:
+            // Keys carry no time; a tick keeps the shell's clock with the driver's.
+            _ = session.send(.tick(at: t))
+            for _ in 0...session.state.hitMap.targets.count where session.state.focus.focused != id {
+                _ = session.send(.key(.tab))
+            }
+            #expect(session.state.focus.focused == id, "Tab never reached \(id)")
+            return session.send(.key(.enter))
+        }
+    }
+
+    /// Performs a named gesture with the gaze on a cell (or nowhere).
+    @discardableResult
+    mutating func gesture(_ name: String, gazeAt p: CellPoint? = nil) -> [Effect] {
+        t += 1
+        if let p { _ = session.send(.gaze(gaze(p), at: t)) }
+        return session.send(.gesture(GestureEvent(name: name, t: t + 0.3, onset: t, gaze: p.map(gaze))))
+    }
+
+    mutating func key(_ k: Key) { _ = session.send(.key(k)) }
+    mutating func type(_ s: String) { for c in s { key(.char(c)) } }
+    mutating func tick(_ dt: Double) -> [Effect] { t += dt; return session.send(.tick(at: t)) }
+
+    /// A frame with gestures under way (for hold-to-confirm countdowns).
+    mutating func progress(_ p: [GestureProgress]) {
+        t += 0.1
+        _ = session.send(.frame(TrackingSample(t: t, progress: p)))
+    }
+}

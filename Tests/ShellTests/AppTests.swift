@@ -1,0 +1,235 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+@Suite struct AppTests {
+    /// Every app opens from its launcher tile and back leaves it, by each input path.
+    @Test(arguments: InputPath.allCases) func everyAppFromTheLauncherAndBack(_ p: InputPath) {
+        for app in ["notes", "messages", "settings", "media"] {
+            var d = Driver(p, screen: "launcher")
+            d.activate("launcher." + app)
+            #expect(d.screen == app)
+            switch p {
+            case .gesture: d.gesture("back")
+            case .dwell: d.activate(backTargetID)
+            case .keyboard: d.key(.escape)
+            }
+            #expect(d.screen == "launcher", "back leaves \(app)")
+        }
+    }
+
+    @Test func subScreensAndBack() {
+        var d = Driver(.gesture, screen: "messages")
+        d.activate("messages.contact.ben")
+        #expect(d.screen == "conversation")
+        #expect(d.text.contains("Home › Messages › Ben"))
+        d.gesture("back")
+        #expect(d.screen == "messages")
+        d = Driver(.gesture, screen: "notes")
+        d.activate("notes.new")
+        #expect(d.screen == "note-editor")
+        d.activate("note-editor.done")
+        #expect(d.screen == "notes")
+    }
+
+    @Test func notesListShowsWhatTheEditorWrote() {
+        var d = Driver(.keyboard, screen: "notes")
+        d.activate("notes.new")
+        d.type("buy milk")
+        d.key(.escape)
+        #expect(d.text.contains("buy milk"))
+        #expect(d.text.contains("2 words"))
+        d.activate("notes.note.1")
+        d.type(" and eggs")
+        d.key(.escape)
+        #expect(d.text.contains("buy milk and eggs"))
+    }
+
+    @Test func sendingAppendsAndAReplyArrivesLater() {
+        let files = MemoryFiles([:])
+        var d = Driver(.keyboard, screen: "messages", store: AppStore(client: .memory(files)))
+        d.activate("messages.contact.ana")
+        d.type("hello ana")
+        d.activate("conversation.send")
+        #expect(d.text.contains("You: hello ana"))
+        #expect(d.text.contains("Ana is typing…"))
+        _ = d.tick(1)
+        #expect(!d.text.contains("Ana: Got it"), "the reply takes \(AppStore.replyDelay) s of source time")
+        _ = d.tick(1.5)
+        #expect(d.text.contains("Ana: Got it, thanks!"))
+        let saved = files.files.withLock { $0[AppStore.messagesFile] } ?? ""
+        #expect(saved.contains("msg\tana\tme\thello ana\n"))
+        #expect(saved.contains("msg\tana\tthem\tGot it, thanks!\n"))
+    }
+
+    @Test func clearingAConversationNeedsTheHeldSmile() {
+        let store = AppStore(client: .memory())
+        var d = Driver(.gesture, screen: "messages", store: store)
+        d.activate("messages.contact.dev")
+        #expect(store.messages(with: "dev").count == 1)
+        d.activate("conversation.clear")
+        #expect(d.text.contains("Smile 2 s to clear conversation"))
+        d.gesture("confirm")
+        #expect(store.messages(with: "dev").isEmpty)
+        #expect(d.text.contains("No messages yet."))
+    }
+
+    @Test func enterKeySendsAndDictationInserts() {
+        var d = Driver(.gesture, screen: "conversation")
+        d.session.state.dictating = true
+        _ = d.session.send(.speech("see you", isFinal: false))
+        #expect(d.text.contains("see you"))
+        _ = d.session.send(.speech("see you soon", isFinal: true))
+        d.activate("conversation.keyboard.enter")
+        #expect(d.text.contains("You: see you soon"))
+    }
+
+    @Test func suggestionsComeFromTheServiceAndTongueCommits() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: { text, limit in
+            Array((text.hasSuffix("he") ? ["hello", "help", "here", "head"] : []).prefix(limit))
+        })
+        d.type("he")
+        #expect(d.text.contains("★ hello"))
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.2") != nil)
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.3") == nil, "3 suggestions by default")
+        d.gesture("commit")
+        #expect(d.text.contains("hello ▏"))
+    }
+
+    // MARK: files
+
+    @Test func aCorruptNotesFileIsReportedMovedAsideAndWhatCouldBeReadKept() {
+        let files = MemoryFiles([AppStore.notesFile: "handsfree-notes 1\nnote\t1\tfirst\ngarbage line\nnote\t2\tsec\\qond\nnote\t3\tthird\n"])
+        let store = AppStore(client: .memory(files))
+        var d = Driver(.gesture, screen: "notes", store: store)
+        #expect(store.notes.map(\.text) == ["first", "third"])
+        #expect(d.text.contains("Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read, 2 kept."))
+        let (aside, current) = files.files.withLock { ($0["notes.txt.corrupt-1"], $0[AppStore.notesFile]) }
+        #expect(aside?.contains("garbage line") == true, "the damaged file is kept whole")
+        #expect(current == nil, "nothing was written over it")
+        d.activate("notes.note.3")
+        d.type("!")
+        #expect(files.files.withLock { $0[AppStore.notesFile] }?.contains("third!") == true)
+    }
+
+    @Test func aCorruptMessagesFileIsReported() {
+        let files = MemoryFiles([AppStore.messagesFile: "not a messages file\nmsg\tana\tme\thi\n"])
+        let d = Driver(.gesture, screen: "messages", store: AppStore(client: .memory(files)))
+        #expect(d.text.contains("Damaged messages file kept as messages.txt.corrupt-1: 1 line could not be read, 1 kept."))
+        #expect(files.files.withLock { $0["messages.txt.corrupt-1"] } != nil)
+        #expect(d.text.contains("You: hi"))
+    }
+
+    @Test func aReadOnlyDataFolderShowsAnErrorAndTheTextStays() {
+        let store = AppStore(client: .memory(failWrites: "cannot write in /data (Read-only file system)"))
+        var d = Driver(.keyboard, screen: "note-editor", store: store)
+        d.type("do not lose me")
+        #expect(d.text.contains("Cannot save notes: cannot write in /data (Read-only file system)"))
+        #expect(d.text.contains("do not lose me▏"))
+    }
+
+    @Test func recordFileEscapesRoundTrip() {
+        let records = [["note", "1", "tab\there\nnew line \\ backslash"]]
+        let text = RecordFile.encode(header: "handsfree-notes 1", records)
+        #expect(text.split(separator: "\n").count == 2)
+        let (back, bad) = RecordFile.decode(text, fields: 3)
+        #expect(back == records)
+        #expect(bad == 0)
+    }
+
+    // MARK: settings
+
+    @Test func settingsFileRoundTripsAndReportsBadValues() {
+        var s = ShellSettings()
+        s.jawThreshold = 0.65; s.dwellTime = 1.4; s.smoothing = .movingAverage; s.suggestions = 5
+        s.showGazeCursor = false; s.keymap = "dwell"
+        let (back, problems) = ShellSettings.parse(s.toml, file: "settings.toml")
+        #expect(back == s)
+        #expect(problems.isEmpty)
+        let (kept, bad) = ShellSettings.parse("jaw_threshold = 3\nsmoothing = \"kalman\"\n", file: "settings.toml")
+        #expect(kept == ShellSettings())
+        #expect(bad.count == 2)
+        #expect(bad.first?.hasPrefix("settings.toml:1:") == true)
+    }
+
+    /// A raised jaw threshold is in effect at once: an opening between the old and new thresholds no longer
+    /// activates, a wider one does; the jaw still open from the slider does not fire again.
+    @Test func jawThresholdChangesTheLivePipeline() {
+        var d = Driver(.gesture, screen: "launcher")
+        var s = d.state.settings
+        s.jawThreshold = 0.8
+        _ = d.session.send(.key(.char("?")))   // any screen: settings apply from wherever they come
+        d.session.apply(s)
+        _ = d.session.send(.key(.escape))
+        let notes = Fixture.gaze(at: "launcher.notes", in: d.state)
+        var t = 100.0
+        func feed(_ jaw: Float, _ secs: Double) -> [Effect] {
+            var out: [Effect] = []
+            for _ in 0..<Int(secs * 60) {
+                out += d.session.step(.frame(TrackingFrame(t: t, blend: BlendShapes([.jawOpen: jaw]), gaze: notes), nil))
+                t += 1.0 / 60
+            }
+            return out
+        }
+        _ = feed(0, 0.5)
+        #expect(feed(0.65, 0.8).records.isEmpty, "0.65 is below the new threshold")
+        _ = feed(0, 0.5)
+        #expect(d.screen == "launcher")
+        #expect(feed(0.9, 0.6).records.map(\.action) == ["open"])
+        #expect(d.screen == "notes")
+    }
+
+    @Test func rebuiltPipelineDoesNotFireForAJawStillOpen() {
+        var d = Driver(.gesture, screen: "launcher")
+        let notes = Fixture.gaze(at: "launcher.notes", in: d.state)
+        var t = 10.0
+        for _ in 0..<30 { _ = d.session.step(.frame(TrackingFrame(t: t, blend: BlendShapes([.jawOpen: 0.7]), gaze: notes), nil)); t += 1.0 / 60 }
+        var s = d.state.settings; s.jawThreshold = 0.3
+        d.session.apply(s)
+        var opened = false
+        for _ in 0..<60 {
+            if !d.session.step(.frame(TrackingFrame(t: t, blend: BlendShapes([.jawOpen: 0.7]), gaze: notes), nil)).records.isEmpty { opened = true }
+            t += 1.0 / 60
+        }
+        #expect(!opened, "a jaw held open through the change must be released first")
+    }
+
+    // MARK: media
+
+    @Test func playbackFollowsSourceTime() {
+        var d = Driver(.gesture, screen: "media")
+        d.activate("media.track.2")
+        #expect(d.text.contains("Playing: First bus"))
+        _ = d.tick(0)
+        for _ in 0..<10 { _ = d.tick(0.5) }
+        #expect(d.text.contains("0:05 / 4:02"))
+        d.activate("media.play")
+        for _ in 0..<10 { _ = d.tick(0.5) }
+        #expect(d.text.contains("Paused: First bus"))
+        d.activate("media.next")
+        #expect(d.text.contains("Open windows"))
+    }
+
+    // MARK: help
+
+    @Test(arguments: ["notes", "note-editor", "messages", "conversation", "settings", "media"])
+    func appHelpIsGeneratedFromTheKeymap(_ app: String) {
+        var d = Driver(.gesture, screen: app)
+        _ = d.session.send(.speech("help", isFinal: true))
+        #expect(d.screen == "help")
+        let text = d.text
+        #expect(text.contains("How to use"))
+        #expect(text.contains("open the jaw"))
+        if app == "media" { #expect(text.contains("wink the right eye (under 0.35 s) for the next")) }
+        if app == "note-editor" { #expect(text.contains("smile, hold 2 s")) }
+        d.activate("help.close")
+        #expect(d.screen == app)
+    }
+
+    @Test func dwellHelpSaysHowWithoutGestures() {
+        var d = Driver(.dwell, screen: "media")
+        _ = d.session.send(.speech("help", isFinal: true))
+        #expect(d.text.contains("look at ◀ or ▶ and rest the gaze on a target"))
+    }
+}
