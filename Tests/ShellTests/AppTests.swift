@@ -91,8 +91,8 @@ import TrackingCore
         })
         d.type("he")
         #expect(d.text.contains("★ hello"))
-        #expect(d.state.hitMap.target(id: "note-editor.suggestion.2") != nil)
-        #expect(d.state.hitMap.target(id: "note-editor.suggestion.3") == nil, "3 suggestions by default")
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.3") != nil)
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.4") == nil, "4 suggestions by default")
         d.gesture("commit")
         #expect(d.text.contains("hello ▏"))
     }
