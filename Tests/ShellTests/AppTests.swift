@@ -81,6 +81,10 @@ import TrackingCore
         _ = d.session.send(.speech("see you", isFinal: false))
         #expect(d.text.contains("see you"))
         _ = d.session.send(.speech("see you soon", isFinal: true))
+        // While dictating the jaw does nothing; the right eye ends dictation first.
+        d.gesture("back")
+        #expect(!d.state.dictating)
+        #expect(d.screen == "conversation", "back ends dictation and stays")
         d.activate("conversation.keyboard.enter")
         #expect(d.text.contains("You: see you soon"))
     }
