@@ -6,6 +6,7 @@ import TrackingCore
 /// Live runs, replays, the demo and tests all go through this, so they behave the same.
 public struct Session: Sendable {
     public var state: ShellState
+    /// Rebuilt by `apply(_:)` when the Settings screen changes thresholds or smoothing.
     public internal(set) var pipeline: Pipeline
     /// The gestures the last `step` recognised (for callers that also print gesture lines).
     public private(set) var lastGestures: [GestureEvent] = []

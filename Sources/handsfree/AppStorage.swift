@@ -34,9 +34,7 @@ enum AtomicFile {
     /// folder, creating the folder first. Returns an error message (with the system's reason) on failure.
     static func write(_ text: String, to path: String) -> String? {
         let dir = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            return "cannot create \(dir) (\(reason(error)))"
-        }
+        if let e = makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot write in \(dir) (\(String(cString: strerror(errno))))" }
@@ -70,8 +68,16 @@ enum AtomicFile {
         return nil
     }
 
-    static func reason(_ e: Error) -> String {
-        (e as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? e.localizedDescription
+    /// `mkdir -p` with the system's short reason on failure ("Read-only file system", "Not a directory").
+    static func makeDirectories(_ dir: String) -> String? {
+        var path = ""
+        for part in dir.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/" + part
+            if mkdir(path, 0o755) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        var st = stat()
+        if stat(dir, &st) != 0 { return String(cString: strerror(errno)) }
+        return (st.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR))
     }
 }
 

@@ -39,8 +39,9 @@ struct RunCommand: ParsableCommand {
             // The Settings screen's saved choices; a broken settings file is reported, not fatal.
             var (user, problems) = UserSettings.load(base: ShellSettings())
             var km: Keymap
+            var keymapArg = keymap
             if keymap == nil, user.keymap != "default" {
-                do { km = try Setup.keymap(user.keymap, gestures: settings.gestures) } catch {
+                do { km = try Setup.keymap(user.keymap, gestures: settings.gestures); keymapArg = user.keymap } catch {
                     problems.append("saved keymap \(user.keymap) not loaded: \(error)")
                     km = try Setup.keymap(nil, gestures: settings.gestures)
                 }
@@ -92,7 +93,7 @@ struct RunCommand: ParsableCommand {
                 speech.load()
                 runtime.speech = speech
             }
-            runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymap), gestures: settings.gestures)
+            runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
             try runtime.run()
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {

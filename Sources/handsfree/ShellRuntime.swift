@@ -231,6 +231,7 @@ extension ShellRuntime {
             do {
                 session.state.keymap = try Setup.keymap(settings.keymap, gestures: session.pipeline.settings.gestures)
                 session.state.relayout()
+                keymapWatcher = KeymapWatcher(path: Setup.keymapPath(settings.keymap), gestures: session.pipeline.settings.gestures)
             } catch {
                 problems.append("Keymap \(settings.keymap) not loaded: \(error)")
             }

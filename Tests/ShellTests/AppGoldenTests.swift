@@ -47,4 +47,10 @@ import TrackingCore
         let d = Driver(.dwell, screen: name)
         try GoldenTests().check("dwell-" + name, render(d.state, size: d.state.size).0)
     }
+
+    @Test(arguments: ["note-editor", "media"]) func appHelp(_ app: String) throws {
+        var d = Driver(.gesture, screen: app)
+        _ = d.session.send(.speech("help", isFinal: true))
+        try GoldenTests().check("help-" + app, render(d.state, size: d.state.size).0)
+    }
 }

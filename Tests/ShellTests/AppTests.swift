@@ -129,7 +129,7 @@ import TrackingCore
         let store = AppStore(client: .memory(failWrites: "cannot write in /data (Read-only file system)"))
         var d = Driver(.keyboard, screen: "note-editor", store: store)
         d.type("do not lose me")
-        #expect(d.text.contains("Cannot save notes: cannot write in /data (Read-only file system)"))
+        #expect(d.text.contains("Not saved, your text stays here: cannot write in /data (Read-only file system)."))
         #expect(d.text.contains("do not lose me▏"))
     }
 

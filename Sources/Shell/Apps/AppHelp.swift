@@ -73,14 +73,19 @@ public struct AppHelpScreen: Screen {
         y += 1
         if y < limit { c.text("Bindings on this screen", x: x, y: y, style: Theme.tileLabel); y += 1 }
         let bnd = ctx.keymap.bindings(screen: app)
-        let items = bnd.gestures.map { g, a in (ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g, a) }
-            + bnd.voice.map { p, a in ("say \"\(p)\"", a) }
-        // Two columns, so a full keymap fits at 100×30.
-        let colW = (w - 2) / 2
-        let rowsLeft = max(0, limit - y)
-        for (i, (how, a)) in items.enumerated() where i < rowsLeft * 2 {
-            let cx = x + (i / max(1, rowsLeft)) * (colW + 2)
-            c.text("• \(how) → \(a.summary)", x: cx, y: y + i % max(1, rowsLeft), style: Theme.hint, maxWidth: colW)
+        // Gestures one per line (they need the words); phrases grouped by action in a wrapped paragraph.
+        for (g, a) in bnd.gestures where y < limit {
+            let how = ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
+            c.text("• \(how) → \(a.summary)", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+        }
+        var byAction: [(Action, [String])] = []
+        for (p, a) in bnd.voice {
+            if let k = byAction.firstIndex(where: { $0.0 == a }) { byAction[k].1.append(p) } else { byAction.append((a, [p])) }
+        }
+        let say = "Say: " + byAction.map { a, ps in ps.map { "\"\($0)\"" }.joined(separator: " / ") + " → " + a.rawValue }
+            .joined(separator: " · ")
+        for line in Canvas.wrap(say, width: w) where y < limit {
+            c.text(line, x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
         }
         c.button("help.close", "Close help", Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))
     }

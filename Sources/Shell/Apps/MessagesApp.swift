@@ -142,6 +142,7 @@ public struct ConversationScreen: Screen {
         case .changed: return .handled
         case .ignored: break
         }
+        if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }
         let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count)
         let count = lines(ctx, width: l.view.w - ScrollList.barWidth - 1).count
         var view = list(count, l.view)
@@ -150,8 +151,6 @@ public struct ConversationScreen: Screen {
             return Reply(record: "scroll")
         }
         switch input {
-        case .tick(let now):
-            return store.deliverReplies(at: now) ? .handled : .unhandled
         case .action(.activate, let t?, let gaze):
             if t.id == "conversation.send" { return send(ctx) }
             if let k = KeyboardKey.from(t.id, keyboard: "conversation.keyboard") {

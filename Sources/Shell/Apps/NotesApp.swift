@@ -35,6 +35,8 @@ public struct NotesScreen: Screen {
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        // Ticks arrive every frame; this screen has nothing that moves with time.
+        if case .tick = input { return .unhandled }
         let store = ctx.services.store
         let l = layout(ctx.bounds)
         if list.handle(input, id: "notes.list", count: store.notes.count, in: l.list) { return Reply(record: "scroll") }

@@ -59,6 +59,7 @@ public struct SettingsScreen: Screen {
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        if case .tick = input { return .unhandled }
         let l = layout(ctx.bounds)
         if tab == "keymap",
            keymaps.handle(input, id: "settings.keymaps", count: ctx.services.keymapNames.count, in: l.list) {

@@ -159,8 +159,8 @@ public final class AppStore: Sendable {
     private func saveNotes(_ i: inout Inner) {
         let text = RecordFile.encode(header: "handsfree-notes 1", (i.notes ?? []).map { ["note", String($0.id), $0.text] })
         if let e = client.write(AppStore.notesFile, text) {
-            i.notesProblem = "Cannot save notes: \(e). Your text stays here and is saved once that is fixed."
-        } else if i.notesProblem?.hasPrefix("Cannot save") == true {
+            i.notesProblem = "Not saved, your text stays here: \(e)."
+        } else if i.notesProblem?.hasPrefix("Not saved") == true {
             i.notesProblem = nil
         }
     }
@@ -248,8 +248,8 @@ public final class AppStore: Sendable {
         let text = RecordFile.encode(header: "handsfree-messages 1",
                                      (i.messages ?? []).map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
         if let e = client.write(AppStore.messagesFile, text) {
-            i.messagesProblem = "Cannot save messages: \(e). Your text stays here and is saved once that is fixed."
-        } else if i.messagesProblem?.hasPrefix("Cannot save") == true {
+            i.messagesProblem = "Messages not saved, they stay here: \(e)."
+        } else if i.messagesProblem?.hasPrefix("Messages not saved") == true {
             i.messagesProblem = nil
         }
     }

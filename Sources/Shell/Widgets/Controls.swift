@@ -29,9 +29,10 @@ extension Canvas {
         grid.text(s.format(s.range.lowerBound), x: inner.x, y: l.track.maxY - 1, style: Theme.hint)
         let hi = s.format(s.range.upperBound)
         grid.text(hi, x: inner.maxX - CellGrid.columns(of: hi), y: l.track.maxY - 1, style: Theme.hint)
+        // Declared left to right, so Tab and next/previous go −, track, +.
         button(id + ".minus", "−", l.minus)
-        button(id + ".plus", "+", l.plus)
         target(id, label, l.track)
+        button(id + ".plus", "+", l.plus)
     }
 
     /// A stepper: a value between separate − and + targets.
