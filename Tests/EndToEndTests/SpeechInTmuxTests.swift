@@ -49,6 +49,29 @@ import Testing
         #expect(session.waitFor { $0.contains { $0.contains("audio hello.wav") } && $0.first?.contains("Note") == true })
     }
 
+    @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
+    func pushToTalkThenOpenNotesByVoice() throws {
+        let dir = NSTemporaryDirectory() + "hf-e2e-voice-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "open notes", "-o", dir + "/raw.wav"])
+        _ = try run(["/usr/bin/sox", dir + "/raw.wav", "-r", "16000", "-c", "1", "-b", "16", dir + "/cmd.wav", "pad", "0.3", "0.5"])
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-e2e-voice-\(getpid())")
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(Self.binary) run "
+                          + "--no-onboarding --listen udp://127.0.0.1:\(port) --audio \(dir)/cmd.wav")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio cmd.wav") } },
+                "speech did not load:\n\(session.capture().joined(separator: "\n"))")
+        // Raise the brows (push-to-talk) while looking at nothing in particular; the file then plays.
+        let sender = try UDPSender(port: port)
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.3)
+        sender.play(gaze: (0.5, 0.02), blend: ["browInnerUp": 0.9], seconds: 0.8)
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.2)
+        #expect(session.waitFor(seconds: 15) { $0.first?.contains("Home › Notes") == true },
+                "\"open notes\" did not open Notes:\n\(session.capture().joined(separator: "\n"))")
+    }
+
     @Test(.enabled(if: ShellInTmuxTests.ready, "needs the debug binary and tmux"))
     func aMissingMicrophoneShowsAndTheShellGoesOn() throws {
         let dir = NSTemporaryDirectory() + "hf-e2e-nomic-\(getpid())"
