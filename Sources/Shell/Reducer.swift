@@ -25,7 +25,8 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .gesture(let ev):
         s.now = max(s.now, ev.t)
         s.notice = nil   // a notice has been seen once the user acts
-        guard let action = s.keymap.action(gesture: ev.name, screen: s.top.name) else { return [] }
+        guard let bound = s.keymap.action(gesture: ev.name, screen: s.top.name),
+              let action = micRouted(s, gesture: ev.name, bound) else { return [] }
         let gazeCell = ev.gaze.map { s.cell($0) }
         return perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
     case .key(let key):
@@ -35,8 +36,8 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         if s.dictating {
             return ask(&s, .dictation(text, isFinal: isFinal), recordAs: nil, target: nil) ?? []
         }
-        guard isFinal, let action = s.keymap.action(phrase: text, screen: s.top.name) else { return [] }
-        return perform(&s, action, target: focusedTarget(s), gaze: nil)
+        guard isFinal else { return [] }
+        return voiceCommand(&s, text)
     case .resized(let size):
         s.size = size
         s.relayout()
@@ -80,7 +81,12 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
         let on = action == .toggleDictation ? !s.dictating : action == .startDictation
         guard on != s.dictating else { return [] }
         s.dictating = on
+        if on { s.listening = false }
         return [record(s, action.rawValue, nil), on ? .startDictation : .stopDictation]
+    case .pushToTalk:
+        guard !s.micOpen else { return [] }
+        s.listening = true
+        return [record(s, action.rawValue, nil), .listenForCommand]
     default:
         return []
     }
@@ -118,7 +124,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
     }
     s.relayout()
     if let name { effects.append(record(s, name, target)) }
-    return effects + reply.effects
+    return effects + trackDictation(&s, reply.effects)
 }
 
 func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {
@@ -143,7 +149,8 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         guard let t = focusedTarget(s) else { return [] }
         return perform(&s, .activate, target: t, gaze: t.rect.center)
     case .escape:
-        return perform(&s, .back, target: nil, gaze: nil)
+        // A helper's Esc ends dictation first, like the user's back gesture.
+        return perform(&s, s.dictating ? .stopDictation : .back, target: nil, gaze: nil)
     case .backspace:
         return ask(&s, .key(key), recordAs: nil, target: nil) ?? []
     case .char(let c):

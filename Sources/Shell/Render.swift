@@ -105,5 +105,6 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
         x += 9
     }
     let km = "keymap " + s.keymap.name
+    x = drawMic(&g, s, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
     g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
 }

@@ -108,6 +108,11 @@ public struct Services: Sendable {
     public var store: AppStore
     /// Names of the keymaps the Settings screen offers (`keymaps/*.toml`).
     public var keymapNames: [String]
+    /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
+    /// "delete that", "stop dictation"); the default inserts the words as they are.
+    public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
+    /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
+    public var predictionStatus: @Sendable () -> String? = { nil }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
@@ -131,7 +136,9 @@ public struct ShellSettings: Sendable, Equatable {
     /// How long focus stays on a target after the gaze leaves it (seconds).
     public var focusGrace = 0.3
     /// How many word suggestions to show.
-    public var suggestions = 3
+    public var suggestions = 4
+    /// Dictation stops after this many seconds without speech (audio time); 0 never stops.
+    public var dictationSilence = 10.0
     /// Press threshold of the jaw gestures (activate), 0…1; the Settings screen rebuilds the pipeline with it.
     public var jawThreshold = 0.5
     /// Dwell time of the dwell gestures (seconds).

@@ -106,6 +106,8 @@ public enum Effect: Sendable, Equatable {
     case quit
     case startDictation
     case stopDictation
+    /// Push-to-talk: listen for one spoken command (a grammar of keymap phrases and on-screen labels).
+    case listenForCommand
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
     /// The user has seen the onboarding help: remember it in the state dir.
@@ -150,6 +152,11 @@ public struct ShellState: Sendable {
     public var tracking: TrackingStatus
     public var now: Double = 0
     public var dictating = false
+    /// The microphone is open for one voice command (push-to-talk or the wake phrase).
+    public var listening = false
+    /// What the runtime says about speech when the microphone is not open, e.g. "no microphone: …"
+    /// (nil draws nothing: speech not configured).
+    public var micStatus: String?
     /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
     public internal(set) var revision = 0
     /// A short notice shown in the title bar (e.g. an unknown screen).

@@ -3,7 +3,9 @@ import Config
 import FrameFormats
 import Foundation
 import Transport
+import Prediction
 import Shell
+import Speech
 
 /// `handsfree run`: the full-screen shell, fed by a replay, a live socket, or only the keyboard.
 struct RunCommand: ParsableCommand {
@@ -20,6 +22,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Do not show the onboarding help, even on first start.") var noOnboarding = false
     @Option(help: "Folder for notes and messages (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
+    @Option(help: "ALSA capture device for dictation and voice commands.") var mic = "default"
+    @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
+    var audio: String?
+    @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -56,15 +62,37 @@ struct RunCommand: ParsableCommand {
             } else {
                 feed = .none
             }
+            // A wrong --audio file is an input error: said before the terminal is taken over.
+            var audioInput = AudioInput.mic(mic)
+            if let audio {
+                do { audioInput = try AudioInput.file(audio) } catch {
+                    FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                    throw ExitCode(1)
+                }
+            }
             let first = !noOnboarding && StateDir.isFirstStart
-            let services = Services(store: AppStore(client: .files(in: DataDir.url(flag: dataDir))),
+            let data = DataDir.url(flag: dataDir)
+            var services = Services(store: AppStore(client: .files(in: data)),
                                     keymapNames: UserSettings.keymapNames)
+            let prediction = LivePrediction()
+            prediction.install(into: &services)
+            let words = ProjectPaths.dir("wordlists")
+            prediction.load(wordList: words.appendingPathComponent("words-en.txt"),
+                            ngrams: words.appendingPathComponent("ngrams-en.txt"),
+                            userFile: data.appendingPathComponent("user-words.txt"))
+            services.dictate = sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: source,
                                    onboarding: first)
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
             if UserSettings.exists { user.keymap = km.name; session.apply(user) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
+            runtime.prediction = prediction
+            if !noSpeech {
+                let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
+                speech.load()
+                runtime.speech = speech
+            }
             runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
             try runtime.run()
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }

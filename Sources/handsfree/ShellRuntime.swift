@@ -86,23 +86,16 @@ struct KeymapWatcher {
     }
 }
 
-/// How the runtime reaches speech recognition; the Speech module supplies a live one, the default does nothing.
-struct DictationClient {
-    var start: () -> Void = {}
-    var stop: () -> Void = {}
-    /// Recognised text since the last call: (text, isFinal). Commands and dictation both come through here.
-    var poll: () -> [(String, Bool)] = { [] }
-    /// Descriptors to wait on with the keyboard (e.g. an audio device), if any.
-    var descriptors: [Int32] = []
-}
-
 /// The live loop: waits on the keyboard, the frame source and the signal pipe; feeds the session; draws.
 struct ShellRuntime {
     var session: Session
     var feed: FrameFeed
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
     var exitAtEnd: Bool
-    var dictation = DictationClient()
+    /// Speech (dictation, voice commands), nil when the shell runs without it.
+    var speech: LiveSpeech?
+    /// Word prediction for the suggestion bars, nil without it.
+    var prediction: LivePrediction?
     var keymapWatcher: KeymapWatcher?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
@@ -122,6 +115,12 @@ struct ShellRuntime {
         var firstT: Double?
         var endedAt: Double?
         var dirty = true
+        var lastSave = monotonicSeconds()
+        var phrasesVersion = -1
+        defer {
+            speech?.shutdown()
+            _ = prediction?.saveIfNeeded()
+        }
         loop: while true {
             // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).
             var wait = 0.05
@@ -138,13 +137,14 @@ struct ShellRuntime {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .live(let r) = feed { for fd in r.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
-            for fd in dictation.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            for fd in speech?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
             if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
             // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
+            let now0 = monotonicSeconds()
             let revision = session.state.revision
             var keysRead = 0
             // Bounded, so a terminal that keeps returning input cannot starve frames.
@@ -160,7 +160,12 @@ struct ShellRuntime {
                 if w.check(now: monotonicSeconds(), state: &session.state) { dirty = true }
                 keymapWatcher = w
             }
-            for (text, isFinal) in dictation.poll() { effects += session.send(.speech(text, isFinal: isFinal)); dirty = true }
+            if let e = speechUpdates() { effects += e; dirty = true }
+            if prediction?.takeFinished() == true { session.state.relayout(); dirty = true }
+            if now0 - lastSave > 10, let p = prediction {
+                lastSave = now0
+                if let problem = p.saveIfNeeded() { session.state.notice = problem; dirty = true }
+            }
             let now = monotonicSeconds()
             switch feed {
             case .none:
@@ -186,15 +191,22 @@ struct ShellRuntime {
                 if script.isFinished, endedAt == nil { endedAt = now }
                 feed = .demo(script, speed: speed)
             }
+            var effects2: [Effect] = []
             for e in effects {
                 switch e {
                 case .quit: break loop
                 case .finishedOnboarding: StateDir.markOnboarded()
                 case .performed(let r): log.write(r.json)
-                case .startDictation: dictation.start()
-                case .stopDictation: dictation.stop()
+                case .startDictation, .stopDictation, .listenForCommand: effects2 += speechEffect(e)
                 case .settingsChanged(let settings): applied(settings)
                 }
+            }
+            // Turning speech off when it is unavailable performs a stop; its record goes to the log.
+            for case .performed(let r) in effects2 { log.write(r.json) }
+            if !effects2.isEmpty { dirty = true }
+            if let s = speech, session.state.layoutVersion != phrasesVersion {
+                phrasesVersion = session.state.layoutVersion
+                s.updatePhrases(session.state.voicePhrases)
             }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
             if session.state.revision != revision { dirty = true }
@@ -225,5 +237,49 @@ extension ShellRuntime {
             }
         }
         session.state.notice = problems.isEmpty ? nil : problems.joined(separator: " · ")
+    }
+}
+
+extension ShellRuntime {
+    /// Feeds what the speech thread recognised into the session; returns the effects, nil if nothing came.
+    mutating func speechUpdates() -> [Effect]? {
+        guard let speech else { return nil }
+        let updates = speech.drain()
+        guard !updates.isEmpty else { return nil }
+        var effects: [Effect] = []
+        for u in updates {
+            switch u {
+            case .text(let text, let isFinal):
+                effects += session.send(.speech(text, isFinal: isFinal))
+            case .status(let s):
+                session.state.micStatus = s
+            case .listening:
+                session.state.listening = true
+            case .notice(let text):
+                session.state.notice = text
+            case .silence(let seconds):
+                effects += perform(&session.state, .stopDictation, target: nil, gaze: nil)
+                session.state.notice = "Dictation stopped after \(Int(seconds)) s of silence"
+            }
+        }
+        return effects
+    }
+
+    /// Opens or closes the microphone for a dictation/command effect. Without speech, dictation is turned
+    /// straight off again with the reason, so jaw gestures keep working and the user knows why.
+    mutating func speechEffect(_ e: Effect) -> [Effect] {
+        guard let speech, speech.failed == nil else {
+            guard e != .stopDictation else { return [] }
+            session.state.listening = false
+            session.state.notice = speech?.failed ?? "Speech is off in this run"
+            return session.state.dictating ? perform(&session.state, .stopDictation, target: nil, gaze: nil) : []
+        }
+        switch e {
+        case .startDictation: speech.startDictation(silence: session.state.settings.dictationSilence)
+        case .stopDictation: speech.stop()
+        case .listenForCommand: speech.listenForCommand(session.state.voicePhrases)
+        default: break
+        }
+        return []
     }
 }

@@ -81,6 +81,10 @@ import TrackingCore
         _ = d.session.send(.speech("see you", isFinal: false))
         #expect(d.text.contains("see you"))
         _ = d.session.send(.speech("see you soon", isFinal: true))
+        // While dictating the jaw does nothing; the right eye ends dictation first.
+        d.gesture("back")
+        #expect(!d.state.dictating)
+        #expect(d.screen == "conversation", "back ends dictation and stays")
         d.activate("conversation.keyboard.enter")
         #expect(d.text.contains("You: see you soon"))
     }
@@ -91,8 +95,8 @@ import TrackingCore
         })
         d.type("he")
         #expect(d.text.contains("★ hello"))
-        #expect(d.state.hitMap.target(id: "note-editor.suggestion.2") != nil)
-        #expect(d.state.hitMap.target(id: "note-editor.suggestion.3") == nil, "3 suggestions by default")
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.3") != nil)
+        #expect(d.state.hitMap.target(id: "note-editor.suggestion.4") == nil, "4 suggestions by default")
         d.gesture("commit")
         #expect(d.text.contains("hello ▏"))
     }

@@ -53,10 +53,10 @@ import TrackingCore
         var d = Driver(p, screen: "settings")
         d.activate("settings.tab.display")
         d.activate("settings.suggestions.plus")
-        #expect(d.state.settings.suggestions == 4)
+        #expect(d.state.settings.suggestions == 5)
         d.activate("settings.suggestions.minus"); d.activate("settings.suggestions.minus")
-        #expect(d.state.settings.suggestions == 2)
-        #expect(d.text.contains("Word suggestions: 2"))
+        #expect(d.state.settings.suggestions == 3)
+        #expect(d.text.contains("Word suggestions: 3"))
     }
 
     @Test(arguments: paths) func segmentedPicksTheSegmentLookedAt(_ p: InputPath) {

@@ -56,20 +56,21 @@ public struct ConversationScreen: Screen {
 
     public init(contact: String = AppStore.contacts[0].id) { self.contact = contact }
 
-    struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var keyboard: Rect; var clear: Rect }
+    struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
     func layout(_ b: Rect, keyRows: Int) -> Layout {
         let rows = keyRows + 1
-        let keyH = b.h >= 1 + 5 + 3 + rows * 3 + 3 ? 3 : 2
+        let keyH = b.h >= 1 + 5 + 3 + 3 + rows * 3 + 3 ? 3 : 2
         let x = b.x + 1, w = b.w - 2
         let kbH = rows * keyH
-        let viewH = b.h - 1 - 3 - kbH - 3
+        let viewH = b.h - 1 - 3 - 3 - kbH - 3
         let view = Rect(x: x, y: b.y + 1, w: w, h: viewH)
         let sw = 16
         let compose = Rect(x: x, y: view.maxY, w: w - sw - 1, h: 3)
         let send = Rect(x: compose.maxX + 1, y: view.maxY, w: sw, h: 3)
-        let kb = Rect(x: x, y: compose.maxY, w: w, h: kbH)
-        return Layout(banner: b.y, view: view, compose: compose, send: send, keyboard: kb,
+        let sugg = Rect(x: x, y: compose.maxY, w: w, h: 3)
+        let kb = Rect(x: x, y: sugg.maxY, w: w, h: kbH)
+        return Layout(banner: b.y, view: view, compose: compose, send: send, suggestions: sugg, keyboard: kb,
                       clear: Rect(x: x, y: kb.maxY, w: w, h: 3))
     }
 
@@ -111,8 +112,13 @@ public struct ConversationScreen: Screen {
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
         c.textField("conversation.compose", "Message", compose, l.compose, placeholder: "Write a message…", partial: partial)
         c.button("conversation.send", "➤ Send", l.send)
+        SuggestionBar.render(&c, "conversation.suggestion", suggestions(ctx), l.suggestions, ctx)
         c.letterKeyboard("conversation.keyboard", rows: ctx.keymap.keyboardRows, l.keyboard, enter: "➤ send")
         c.holdToConfirm("conversation.clear", "Clear conversation", clear, screen: name, ctx, l.clear)
+    }
+
+    func suggestions(_ ctx: ScreenContext) -> [String] {
+        ctx.settings.suggestions > 0 ? Array(ctx.services.suggest(compose.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions)) : []
     }
 
     mutating func send(_ ctx: ScreenContext) -> Reply {
@@ -154,16 +160,25 @@ public struct ConversationScreen: Screen {
             }
             if t.id == "conversation.compose", let g = gaze {
                 compose.moveCaret(to: compose.caretIndex(at: g, in: t.rect))
-                return Reply(record: "caret")
+                return Reply(effects: [.startDictation], record: "caret")
+            }
+            if let w = SuggestionBar.word(t.id, "conversation.suggestion", suggestions(ctx)) {
+                compose.commit(w, ctx.services)
+                return Reply(record: "commit-word")
             }
             return .unhandled
+        case .action(.commitWord, let t, _):
+            if let w = SuggestionBar.chosen(t, "conversation.suggestion", suggestions(ctx)) { compose.commit(w, ctx.services) }
+            return .handled
         case .action(.deleteWord, _, _):
             compose.deleteWord(); return .handled
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: "Conversation"))
         case .dictation(let text, let isFinal):
-            if isFinal { partial = nil; compose.insert(SuggestionBar.joinDictation(text, after: compose.beforeCaret)) }
-            else { partial = text }
+            if isFinal {
+                partial = nil
+                if compose.dictate(text, ctx.services) { return Reply(effects: [.stopDictation]) }
+            } else { partial = text }
             return .handled
         case .key(.char(let ch)):
             compose.insert(String(ch)); return .handled

@@ -124,22 +124,24 @@ public struct NoteEditorScreen: Screen {
         }
         let before = field
         var record: String?
+        var effects: [Effect] = []
         switch input {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
                 k.apply(to: &field); record = "type"
             } else if t.id == "note-editor.text", let g = gaze {
                 field.moveCaret(to: field.caretIndex(at: g, in: t.rect))
-                return Reply(record: "caret")
+                // Activating the field puts the caret there and opens the microphone for dictation.
+                return Reply(effects: [.startDictation], record: "caret")
             } else if let w = SuggestionBar.word(t.id, "note-editor.suggestion", suggestions(ctx)) {
-                field.set(ctx.services.commit(w, field.beforeCaret) + String(field.text.dropFirst(field.caret)))
+                field.commit(w, ctx.services)
                 record = "commit-word"
             } else if t.id == "note-editor.done" {
                 return Reply(navigation: .back, record: "back")
             } else { return .unhandled }
-        case .action(.commitWord, _, _):
-            guard let w = suggestions(ctx).first else { return .handled }
-            field.set(ctx.services.commit(w, field.beforeCaret) + String(field.text.dropFirst(field.caret)))
+        case .action(.commitWord, let t, _):
+            guard let w = SuggestionBar.chosen(t, "note-editor.suggestion", suggestions(ctx)) else { return .handled }
+            field.commit(w, ctx.services)
         case .action(.deleteWord, _, _):
             field.deleteWord()
         case .action(.help, _, _):
@@ -147,7 +149,7 @@ public struct NoteEditorScreen: Screen {
         case .dictation(let text, let isFinal):
             if isFinal {
                 partial = nil
-                field.insert(SuggestionBar.joinDictation(text, after: field.beforeCaret))
+                if field.dictate(text, ctx.services) { effects.append(.stopDictation) }
             } else {
                 partial = text
                 return .handled
@@ -163,7 +165,7 @@ public struct NoteEditorScreen: Screen {
             if noteID == 0 { noteID = store.newNoteID() }
             store.setNote(id: noteID, text: field.text)
         }
-        return Reply(record: record)
+        return Reply(effects: effects, record: record)
     }
 }
 
@@ -172,7 +174,7 @@ public struct NoteEditorScreen: Screen {
 public enum SuggestionBar {
     public static func render(_ c: inout Canvas, _ id: String, _ words: [String], _ rect: Rect, _ ctx: ScreenContext) {
         guard !words.isEmpty else {
-            c.grid.centered("(word suggestions appear here)", in: rect, y: rect.y + rect.h / 2, style: Theme.hint)
+            c.grid.centered(emptyText(ctx), in: rect, y: rect.y + rect.h / 2, style: Theme.hint)
             return
         }
         for (i, (w, r)) in zip(words, rect.columns(words.count, gap: 1)).enumerated() {

@@ -85,6 +85,7 @@ extension ShellSettings {
         jaw_threshold = \(JSONText.number(jawThreshold))
         dwell_ms = \(Int((dwellTime * 1000).rounded()))
         suggestions = \(suggestions)
+        dictation_silence_s = \(JSONText.number(dictationSilence))
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
 
@@ -114,6 +115,7 @@ extension ShellSettings {
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
+        if let v = num("dictation_silence_s", 0...600) { s.dictationSilence = v }
         if let n = doc.root["smoothing"] {
             if let k = n.string.flatMap(SmoothingKind.init(rawValue:)) { s.smoothing = k }
             else { problems.append(doc.error(["smoothing"], "unknown smoothing (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }

@@ -6,6 +6,8 @@ public struct TextFieldModel: Sendable, Equatable {
     public private(set) var text: String
     /// Caret position, in characters from the start.
     public private(set) var caret: Int
+    /// What dictation into this field remembers between utterances ("delete that"); see `dictate`.
+    public var dictationMemo = DictationMemo()
 
     public init(_ text: String = "") { self.text = text; caret = text.count }
 

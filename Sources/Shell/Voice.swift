@@ -1,0 +1,180 @@
+import Config
+import TrackingCore
+
+/// A text field as dictation sees it: its text, caret and what earlier utterances left behind.
+public struct DictationInput: Sendable {
+    public var text: String
+    /// Caret position in characters.
+    public var caret: Int
+    /// The dictation editor's own state from the previous utterance into this field (for "delete that").
+    public var memo: DictationMemo
+
+    public init(text: String, caret: Int, memo: DictationMemo = DictationMemo()) {
+        self.text = text; self.caret = caret; self.memo = memo
+    }
+}
+
+/// What one final utterance did to a text field.
+public struct DictationResult: Sendable {
+    public var text: String
+    public var caret: Int
+    /// The user said "stop dictation".
+    public var stop: Bool
+    public var memo: DictationMemo
+
+    public init(text: String, caret: Int, stop: Bool = false, memo: DictationMemo = DictationMemo()) {
+        self.text = text; self.caret = caret; self.stop = stop; self.memo = memo
+    }
+}
+
+/// Opaque state the runtime's dictation editor keeps between utterances (Speech's `DictationSession`);
+/// the Shell only carries it, so it stays free of the Speech module.
+public struct DictationMemo: Sendable, Equatable {
+    public var value: (any Sendable)?
+    public init(_ value: (any Sendable)? = nil) { self.value = value }
+    /// Carried along, never compared: two fields with the same text are the same field to a screen.
+    public static func == (a: DictationMemo, b: DictationMemo) -> Bool { true }
+}
+
+extension Services {
+    /// Inserts the utterance at the caret as it was heard, with a space before it when it continues a word.
+    @Sendable public static func plainDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
+        var m = TextFieldModel(field.text)
+        m.moveCaret(to: field.caret)
+        m.insert(SuggestionBar.joinDictation(utterance, after: m.beforeCaret))
+        return DictationResult(text: m.text, caret: m.caret)
+    }
+}
+
+extension TextFieldModel {
+    /// Applies a final dictated utterance through `Services.dictate`; returns true when the user said
+    /// "stop dictation".
+    public mutating func dictate(_ utterance: String, _ services: Services) -> Bool {
+        let r = services.dictate(utterance, DictationInput(text: text, caret: caret, memo: dictationMemo))
+        set(r.text)
+        moveCaret(to: r.caret)
+        dictationMemo = r.memo
+        return r.stop
+    }
+
+    /// Commits a suggested word at the caret (prediction's capitalisation and spacing); the text after the
+    /// caret stays.
+    public mutating func commit(_ word: String, _ services: Services) {
+        let after = String(text.dropFirst(caret))
+        let before = services.commit(word, beforeCaret)
+        set(before + after)
+        moveCaret(to: before.count)
+    }
+}
+
+extension SuggestionBar {
+    /// The word the commit gesture takes: the suggestion it was aimed at (gaze focus), else the first.
+    public static func chosen(_ target: Target?, _ id: String, _ words: [String]) -> String? {
+        if let t = target, let w = word(t.id, id, words) { return w }
+        return words.first
+    }
+
+    /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
+    static func emptyText(_ ctx: ScreenContext) -> String {
+        ctx.services.predictionStatus() ?? "(word suggestions appear here)"
+    }
+}
+
+// MARK: - The microphone in the reducer
+
+extension ShellState {
+    /// The microphone is open (dictation or a voice command): the user is talking, so the jaw moves.
+    public var micOpen: Bool { dictating || listening }
+
+    /// Whether a gesture is read from the jaw (ignored while the microphone is open).
+    func isJawGesture(_ name: String) -> Bool {
+        guard let def = gestures.first(where: { $0.name == name }) else { return false }
+        switch def.kind {
+        case .threshold(let spec): return spec.signal.shapes.contains(.jawOpen)
+        case .blinkCount, .dwell: return false
+        }
+    }
+
+    /// What a voice command may say on this screen: the keymap's phrases, and "open …"/"select …" with the
+    /// label of every target on screen ("open Notes", "select Send"). The runtime builds its grammar from these.
+    public var voicePhrases: [String] {
+        var out = keymap.allPhrases.filter { $0 != keymap.wakePhrase }.sorted()
+        var seen = Set(out.map(Keymap.normalise))
+        for t in hitMap.targets {
+            let label = t.label.trimmingSpaces
+            guard label.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+            for p in ["open " + label, "select " + label] where seen.insert(Keymap.normalise(p)).inserted {
+                out.append(p)
+            }
+        }
+        return out
+    }
+
+    /// The target a spoken "open …"/"select …" names, if any.
+    func voiceTarget(_ phrase: String) -> Target? {
+        let said = Keymap.normalise(phrase)
+        return hitMap.targets.first { t in
+            let label = t.label.trimmingSpaces
+            return said == Keymap.normalise("open " + label) || said == Keymap.normalise("select " + label)
+        }
+    }
+
+    /// The status line's speech part, or nil when speech is not set up.
+    var micLabel: (text: String, open: Bool)? {
+        if dictating { return ("● mic open: dictating", true) }
+        if listening { return ("● mic open: say a command", true) }
+        return micStatus.map { ($0, false) }
+    }
+}
+
+/// Rewrites an action for the microphone being open; nil drops the gesture.
+///
+/// While dictating, the keymap's "back" and "commit-word" gestures (right eye, tongue by default) stop
+/// dictation instead, and jaw gestures do nothing at all while the microphone is open: talking moves the jaw.
+func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
+    if s.micOpen && s.isJawGesture(gesture) { return nil }
+    if s.dictating && (action == .back || action == .commitWord) { return .stopDictation }
+    return action
+}
+
+/// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>".
+func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
+    s.listening = false
+    if let action = s.keymap.action(phrase: text, screen: s.top.name) {
+        return perform(&s, action, target: focusedTarget(s), gaze: nil)
+    }
+    if let t = s.voiceTarget(text) {
+        return perform(&s, .activate, target: t, gaze: t.rect.center)
+    }
+    return []
+}
+
+/// Keeps `dictating` in step with dictation effects a screen returned (activating a text field starts it,
+/// "stop dictation" ends it); a start while already dictating is dropped.
+func trackDictation(_ s: inout ShellState, _ effects: [Effect]) -> [Effect] {
+    var out: [Effect] = []
+    for e in effects {
+        switch e {
+        case .startDictation:
+            if s.dictating { continue }
+            s.dictating = true; s.listening = false
+        case .stopDictation:
+            if !s.dictating { continue }
+            s.dictating = false
+        default: break
+        }
+        out.append(e)
+    }
+    return out
+}
+
+/// Draws the speech part of the status line from `x`, leaving `reserve` columns at the right.
+func drawMic(_ g: inout CellGrid, _ s: ShellState, x: Int, y: Int, reserve: Int) -> Int {
+    guard let (text, open) = s.micLabel else { return x }
+    let w = g.width - reserve - x - 3
+    guard w > 6 else { return x }
+    let style = open ? Style(fg: .white, bg: .red, attrs: .bold) : Style(fg: .yellow, bg: .black, attrs: .bold)
+    var nx = x + g.text("│ ", x: x, y: y, style: Theme.status)
+    nx += g.text(CellGrid.truncate(text, to: w), x: nx, y: y, style: style)
+    return nx + 1
+}

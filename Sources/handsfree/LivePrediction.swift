@@ -1,0 +1,60 @@
+import Foundation
+import Prediction
+import Shell
+
+/// The word predictor behind every text field's suggestion bar.
+///
+/// Loading takes about half a second, so it runs on a background thread and the bar says "loading words…"
+/// meanwhile; suggestions and learning go through a lock, since the loop reads while the loader writes.
+/// Committed words are learned and saved to the user's word file by the loop (`saveIfNeeded`).
+final class LivePrediction: @unchecked Sendable {
+    private let lock = NSLock()
+    private var predictor: WordPredictor?
+    private var status: String? = "loading words…"
+    private var finished = false
+    private var unsaved = false
+
+    /// Starts loading the word list, the n-gram model and the user's words.
+    func load(wordList: URL, ngrams: URL, userFile: URL) {
+        let t = Thread { [self] in
+            do {
+                let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile)
+                lock.withLock { predictor = p; status = nil; finished = true }
+            } catch {
+                lock.withLock {
+                    status = "no word suggestions (\(error)); typing still works"
+                    finished = true
+                }
+            }
+        }
+        t.name = "handsfree.prediction.load"
+        t.start()
+    }
+
+    /// True once, after loading ended (either way): the loop redraws so the bar fills in.
+    func takeFinished() -> Bool {
+        lock.withLock { defer { finished = false }; return finished }
+    }
+
+    /// The services closures for `Services`: suggest, commit (which learns), and the bar's status.
+    func install(into services: inout Services) {
+        services.suggest = { [self] text, limit in lock.withLock { predictor?.suggest(text, limit: limit) ?? [] } }
+        services.commit = { [self] word, text in
+            // The context is the text before the word being completed.
+            var context = text
+            while let last = context.last, !last.isWhitespace { context.removeLast() }
+            lock.withLock {
+                if predictor != nil { predictor?.learn(word: word, after: context); unsaved = true }
+            }
+            return TextComposition.commit(word, into: text)
+        }
+        services.predictionStatus = { [self] in lock.withLock { status } }
+    }
+
+    /// Writes learned words to the user file; returns a message if that failed.
+    func saveIfNeeded() -> String? {
+        let p: WordPredictor? = lock.withLock { defer { unsaved = false }; return unsaved ? predictor : nil }
+        do { try p?.save() } catch { return "Learned words not saved: \(error.description)" }
+        return nil
+    }
+}

@@ -1,0 +1,302 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shell
+import Transport
+import Speech
+
+/// Where the shell's speech comes from.
+enum AudioInput: Sendable {
+    /// An ALSA capture device (`--mic NAME`).
+    case mic(String)
+    /// A raw 16 kHz S16LE file read through ALSA's `file` plugin (`--audio FILE`), paced to real time so
+    /// it behaves like a microphone; `name` is what the user gave.
+    case file(raw: String, name: String)
+
+    /// Checks an `--audio` file before the terminal is taken over (a wrong format names the `sox` line) and
+    /// returns the raw samples file the `file` plugin reads: the file itself if raw, else a temporary copy.
+    static func file(_ path: String) throws(AudioError) -> AudioInput {
+        let samples = try SpeechAudio.readSamples(path: path)
+        let isWAV = path.lowercased().hasSuffix(".wav")
+        guard isWAV else { return .file(raw: path, name: path) }
+        let raw = NSTemporaryDirectory() + "handsfree-audio-\(getpid()).raw"
+        do { try SpeechAudio.s16LEData(samples).write(to: URL(fileURLWithPath: raw)) } catch {
+            throw .unreadable(path: raw, reason: "cannot write the samples for ALSA: \(error.localizedDescription)")
+        }
+        return .file(raw: raw, name: path)
+    }
+}
+
+/// What the speech thread has for the shell loop.
+enum SpeechUpdate: Sendable, Equatable {
+    /// Recognised text: dictation (partial or final), or a final command phrase as the grammar gave it.
+    case text(String, isFinal: Bool)
+    /// The status line's speech message (nil: nothing to say).
+    case status(String?)
+    /// The wake phrase alone was heard: listen for a command now.
+    case listening
+    /// Dictation heard nothing for the silence time: stop it.
+    case silence(Double)
+    /// A message for the title bar (why speech is off).
+    case notice(String)
+}
+
+/// Live speech for the shell: loads PocketSphinx and opens the capture device on a background thread,
+/// decodes on the capture thread, and hands updates to the shell loop through `drain()` (with a pipe to
+/// wake its `poll`). The loop never waits on audio or the model.
+///
+/// Modes: idle (audio dropped, or the wake-phrase grammar when the keymap has one and a microphone is
+/// used), dictation (the language model), command (a grammar of keymap phrases and on-screen labels, for
+/// one utterance). Time for the silence and command timeouts is audio time, not the wall clock.
+final class LiveSpeech: @unchecked Sendable {
+    enum Mode: Equatable { case idle, dictation, command(since: Double) }
+
+    private let lock = NSLock()
+    private let input: AudioInput
+    private let wake: String?
+    private var recognizer: Recognizer?
+    private var capture: ALSACapture?
+    /// False once loading failed: effects asking for speech are answered at once with the reason.
+    private(set) var failed: String?
+    private var loaded = false
+    private var captureStarted = false
+    private var wantCapture = false
+    private var mode: Mode = .idle
+    /// The mode the recogniser is set to; switched on the capture thread, between chunks.
+    private var recognizerMode: RecognitionMode?
+    private var silenceLimit = 10.0
+    private var audioTime = 0.0
+    private var lastActivity = 0.0
+    private var phrases: [String] = []
+    private var builtFor: [String]? = nil
+    private var commands: CommandGrammar.Built?
+    private var wakeGrammar: CommandGrammar.Built?
+    private var outbox: [SpeechUpdate] = []
+    private var wallStart: Double?
+    private let pipeFDs: [Int32]
+    /// Seconds without a command before push-to-talk gives up.
+    static let commandTimeout = 6.0
+
+    init(input: AudioInput, wakePhrase: String?) {
+        self.input = input
+        // A file is a demo or test: it plays when speech is first asked for, not into the wake listener.
+        if case .mic = input { wake = wakePhrase } else { wake = nil }
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        pipeFDs = fds
+    }
+
+    deinit { for fd in pipeFDs where fd >= 0 { close(fd) } }
+
+    /// Descriptors for the shell loop's `poll`: readable when updates are waiting.
+    var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
+
+    /// What the status line says while the microphone is closed.
+    var idleStatus: String {
+        switch input {
+        case .mic(let d): return wake.map { "mic \(d) · say \"\($0) …\" or raise brows" } ?? "mic \(d) · raise brows to talk"
+        case .file(_, let name): return "audio " + (name as NSString).lastPathComponent
+        }
+    }
+
+    /// Loads the model and opens the device on a background thread; reports the outcome as a status.
+    func load() {
+        post(.status("speech loading…"))
+        let t = Thread { [self] in
+            do {
+                let r = try Recognizer(configuration: RecognizerConfiguration(dictation: true))
+                let c: ALSACapture
+                switch input {
+                case .mic(let device): c = try ALSACapture(device: device)
+                case .file(let raw, _):
+                    c = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: raw))
+                }
+                let start = lock.withLock { () -> Bool in
+                    recognizer = r; capture = c; loaded = true
+                    return wantCapture || wake != nil
+                }
+                post(.status(idleStatus))
+                if start { startCapture() }
+            } catch let e as AudioError {
+                switch e {
+                case .deviceNotFound(let d, _): fail("no microphone \"\(d)\"", e.description)
+                case .deviceBusy(let d): fail("microphone \"\(d)\" busy", e.description)
+                default: fail("microphone failed", e.description)
+                }
+            } catch let e as RecognizerError {
+                fail("speech model missing", e.description)
+            } catch {
+                fail("no speech", "\(error)")
+            }
+        }
+        t.name = "handsfree.speech.load"
+        t.start()
+    }
+
+    /// Speech is off for good: a short status for the status line, the whole reason in the title bar.
+    private func fail(_ short: String, _ why: String) {
+        lock.withLock { failed = "Speech is off: " + why; outbox.append(.notice(why)) }
+        post(.status(short + " · speech off"))
+    }
+
+    /// Updates since the last call (empties the wake pipe).
+    func drain() -> [SpeechUpdate] {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while pipeFDs[0] >= 0, read(pipeFDs[0], &buf, buf.count) > 0 {}
+        return lock.withLock { defer { outbox = [] }; return outbox }
+    }
+
+    /// Opens the microphone for dictation; `silence` seconds of audio without speech end it (0: never).
+    func startDictation(silence: Double) {
+        lock.withLock { mode = .dictation; silenceLimit = silence; lastActivity = audioTime }
+        startCapture()
+    }
+
+    /// Opens the microphone for one command from `phrases` (keymap phrases and on-screen labels).
+    func listenForCommand(_ phrases: [String]) {
+        lock.withLock { self.phrases = phrases; mode = .command(since: audioTime) }
+        startCapture()
+    }
+
+    /// The on-screen phrases changed (another screen): the wake grammar is rebuilt before the next chunk.
+    func updatePhrases(_ phrases: [String]) {
+        lock.withLock { self.phrases = phrases }
+    }
+
+    /// Closes the microphone (back to the wake listener, if any).
+    func stop() {
+        lock.withLock { mode = .idle }
+    }
+
+    /// Stops capture for good (the shell is leaving).
+    func shutdown() {
+        let c = lock.withLock { capture }
+        c?.stop()
+    }
+
+    private func startCapture() {
+        let c: ALSACapture? = lock.withLock {
+            guard loaded, !captureStarted else { wantCapture = true; return nil }
+            captureStarted = true
+            return capture
+        }
+        c?.start { [self] event in
+            switch event {
+            case .audio(let samples): chunk(samples)
+            case .ended: post(.status("audio ended"))
+            case .failed(let e): fail("microphone stopped", e.description)
+            }
+        }
+    }
+
+    private func post(_ u: SpeechUpdate) {
+        lock.withLock { outbox.append(u) }
+        signalLoop()
+    }
+
+    private func signalLoop() {
+        var b: UInt8 = 1
+        if pipeFDs[1] >= 0 { _ = write(pipeFDs[1], &b, 1) }
+    }
+
+    /// One chunk from the capture thread: pace a file, pick the search, decode, apply timeouts.
+    private func chunk(_ samples: [Int16]) {
+        if case .file = input {
+            // The file plugin's null slave has no clock: wait so audio time runs with the wall clock.
+            let now = monotonicSeconds()
+            let start = lock.withLock { () -> Double in
+                if wallStart == nil { wallStart = now }
+                return wallStart ?? now
+            }
+            let due = start + audioTime
+            if due > now { usleep(UInt32((due - now) * 1_000_000)) }
+        }
+        let posted: Bool = lock.withLock {
+            let before = outbox.count
+            audioTime += SpeechAudio.seconds(samples: samples.count)
+            guard let r = recognizer else { return false }
+            let wanted: RecognitionMode?
+            switch mode {
+            case .dictation: wanted = .dictation
+            case .command: wanted = rebuild(r) ? .grammar("commands") : nil
+            case .idle: wanted = wake != nil && rebuild(r) ? .grammar("wake") : nil
+            }
+            if wanted != recognizerMode {
+                recognizerMode = wanted
+                if let w = wanted { _ = try? r.setMode(w) } else { _ = r.finish() }
+            }
+            guard recognizerMode != nil else { return false }
+            for e in r.process(samples) { handle(e) }
+            switch mode {
+            case .dictation where silenceLimit > 0 && audioTime - lastActivity >= silenceLimit:
+                outbox.append(.silence(silenceLimit))
+                mode = .idle
+            case .command(let since) where audioTime - max(since, lastActivity) >= Self.commandTimeout:
+                outbox.append(.text("", isFinal: true))
+                mode = .idle
+            default: break
+            }
+            return outbox.count > before
+        }
+        if posted { signalLoop() }
+    }
+
+    /// Rebuilds the command and wake grammars when the phrases changed; false if there is none to use.
+    /// Called with the lock held, on the capture thread.
+    private func rebuild(_ r: Recognizer) -> Bool {
+        if builtFor == phrases { return commands != nil }
+        builtFor = phrases
+        let c = CommandGrammar.build(phrases: phrases, name: "commands", isKnownWord: r.knowsWord)
+        commands = (try? r.addGrammar(name: "commands", jsgf: c.jsgf)) != nil ? c : nil
+        if let w = wake {
+            let g = CommandGrammar.build(phrases: [w] + phrases.map { w + " " + $0 }, name: "wake", isKnownWord: r.knowsWord)
+            wakeGrammar = (try? r.addGrammar(name: "wake", jsgf: g.jsgf)) != nil ? g : nil
+        }
+        // A grammar added may have become the search: make the next chunk set the mode again.
+        recognizerMode = nil
+        return commands != nil
+    }
+
+    /// Turns a recogniser event into updates for the shell (lock held).
+    private func handle(_ e: SpeechEvent) {
+        switch e {
+        case .speechStarted:
+            lastActivity = audioTime
+        case .partial(let text, _):
+            lastActivity = audioTime
+            if mode == .dictation { outbox.append(.text(text, isFinal: false)) }
+        case .final(let text, _, _):
+            lastActivity = audioTime
+            guard !text.isEmpty else { return }
+            switch mode {
+            case .dictation:
+                outbox.append(.text(text, isFinal: true))
+            case .command:
+                outbox.append(.text(commands?.phrases[text] ?? text, isFinal: true))
+                mode = .idle
+            case .idle:
+                guard let w = wake, let phrase = wakeGrammar?.phrases[text] else { return }
+                let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
+                if rest.isEmpty {
+                    mode = .command(since: audioTime)
+                    outbox.append(.listening)
+                } else {
+                    outbox.append(.text(rest, isFinal: true))
+                }
+            }
+        }
+    }
+}
+
+/// Dictation into a text field with Speech's `DictationSession` (spoken punctuation, "new line",
+/// "delete that", "stop dictation"), for `Services.dictate`.
+@Sendable func sessionDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
+    // The session from the last utterance still fits if nothing else changed the field since.
+    var s = (field.memo.value as? DictationSession).flatMap { $0.text == field.text && $0.caret == field.caret ? $0 : nil }
+        ?? DictationSession(text: field.text, caret: field.caret)
+    let edits = s.apply(utterance: utterance)
+    return DictationResult(text: s.text, caret: s.caret, stop: edits.contains(.stop), memo: DictationMemo(s))
+}

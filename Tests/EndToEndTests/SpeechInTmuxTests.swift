@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// Speech in the built binary: a WAV played through ALSA's `file` plugin (`run --audio`) is dictated into a
+/// Notes text field by the real PocketSphinx, and read back from the rendered screen; a missing microphone
+/// shows in the status line while the shell goes on.
+@Suite(.serialized) struct SpeechInTmuxTests {
+    static let binary = ShellInTmuxTests.binary
+    static let model = "/usr/share/pocketsphinx/model/en-us/en-us/mdef"
+    static let ready = ShellInTmuxTests.ready && FileManager.default.fileExists(atPath: model)
+    static let canSynthesise = FileManager.default.isExecutableFile(atPath: "/usr/bin/flite")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
+
+    /// Opens a new note's text field from the launcher with the helper's keys (which starts dictation).
+    static func openNoteField(_ s: Tmux) -> Bool {
+        s.keys("Right"); s.keys("Enter")
+        guard s.waitFor({ $0.first?.contains("Home › Notes") == true }) else { return false }
+        s.keys("Down"); s.keys("Enter")
+        guard s.waitFor({ $0.first?.contains("Notes › Note") == true }) else { return false }
+        s.keys("Up"); s.keys("Enter")
+        return true
+    }
+
+    @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
+    func dictationFromAWavThroughALSAReachesANote() throws {
+        let dir = NSTemporaryDirectory() + "hf-e2e-speech-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // sox makes sure of the 16 kHz mono 16-bit the recogniser needs, whatever the voice wrote.
+        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "hello world", "-o", dir + "/raw.wav"])
+        _ = try run(["/usr/bin/sox", dir + "/raw.wav", "-r", "16000", "-c", "1", "-b", "16", dir + "/hello.wav"])
+
+        let session = Tmux(name: "hf-e2e-speech-\(getpid())")
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data "
+                          + "\(Self.binary) run --no-onboarding --audio \(dir)/hello.wav")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio hello.wav") } },
+                "speech did not load:\n\(session.capture().joined(separator: "\n"))")
+        #expect(Self.openNoteField(session))
+        #expect(session.waitFor { $0.contains { $0.contains("mic open: dictating") } },
+                "activating the field did not open the mic:\n\(session.capture().joined(separator: "\n"))")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("Hello world▏") } },
+                "the dictated words did not reach the note:\n\(session.capture().joined(separator: "\n"))")
+        // Escape (a helper's back) ends dictation first, and the note stays open.
+        session.keys("Escape")
+        #expect(session.waitFor { $0.contains { $0.contains("audio hello.wav") } && $0.first?.contains("Note") == true })
+    }
+
+    @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
+    func pushToTalkThenOpenNotesByVoice() throws {
+        let dir = NSTemporaryDirectory() + "hf-e2e-voice-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "open notes", "-o", dir + "/raw.wav"])
+        _ = try run(["/usr/bin/sox", dir + "/raw.wav", "-r", "16000", "-c", "1", "-b", "16", dir + "/cmd.wav", "pad", "0.3", "0.5"])
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-e2e-voice-\(getpid())")
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(Self.binary) run "
+                          + "--no-onboarding --listen udp://127.0.0.1:\(port) --audio \(dir)/cmd.wav")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio cmd.wav") } },
+                "speech did not load:\n\(session.capture().joined(separator: "\n"))")
+        // Raise the brows (push-to-talk) while looking at nothing in particular; the file then plays.
+        let sender = try UDPSender(port: port)
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.3)
+        sender.play(gaze: (0.5, 0.02), blend: ["browInnerUp": 0.9], seconds: 0.8)
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.2)
+        #expect(session.waitFor(seconds: 15) { $0.first?.contains("Home › Notes") == true },
+                "\"open notes\" did not open Notes:\n\(session.capture().joined(separator: "\n"))")
+    }
+
+    @Test(.enabled(if: ShellInTmuxTests.ready, "needs the debug binary and tmux"))
+    func aMissingMicrophoneShowsAndTheShellGoesOn() throws {
+        let dir = NSTemporaryDirectory() + "hf-e2e-nomic-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let session = Tmux(name: "hf-e2e-nomic-\(getpid())")
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data "
+                          + "\(Self.binary) run --no-onboarding --mic hf-no-such-device")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("no microphone") } },
+                "no message about the microphone:\n\(session.capture().joined(separator: "\n"))")
+        #expect(Self.openNoteField(session))
+        #expect(session.waitFor { $0.first?.contains("Speech is off") == true },
+                "dictation without a microphone must say why:\n\(session.capture().joined(separator: "\n"))")
+        session.keys("h", "i")
+        #expect(session.waitFor { $0.contains { $0.contains("hi▏") } }, "typing still works")
+    }
+
+    @Test(.enabled(if: ShellInTmuxTests.ready && canSynthesise, "needs the debug binary, tmux, flite and sox"))
+    func aWavInTheWrongFormatIsRefusedWithTheSoxLine() throws {
+        let dir = NSTemporaryDirectory() + "hf-e2e-badwav-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // flite's slt voice writes 16 kHz; sox makes an 8 kHz copy, a format the recogniser cannot take.
+        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "hello", "-o", dir + "/16k.wav"])
+        _ = try run(["/usr/bin/sox", dir + "/16k.wav", "-r", "8000", dir + "/8k.wav"])
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["run", "--no-onboarding", "--audio", dir + "/8k.wav"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        // No terminal: if the file were accepted, the shell would fail to take one over instead of hanging.
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("sox "), "the error names the conversion: \(text)")
+    }
+}
