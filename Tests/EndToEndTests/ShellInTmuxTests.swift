@@ -88,7 +88,11 @@ func run(_ args: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-struct Box { var x: Int, y: Int, w: Int, h: Int }
+struct Box {
+    var x: Int, y: Int, w: Int, h: Int
+    /// The centre, in cells.
+    var center: (Double, Double) { (Double(x) + Double(w) / 2, Double(y) + Double(h) / 2) }
+}
 
 func targets(_ json: String) throws -> [String: Box] {
     let arr = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
@@ -126,6 +130,11 @@ final class UDPSender {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
     }
     deinit { close(fd) }
+
+    /// Plays frames whose gaze is a cell of a 100×30 screen.
+    func play(_ cell: (Double, Double), _ blend: [String: Double], _ seconds: Double) {
+        play(gaze: (cell.0 / 100, cell.1 / 30), blend: blend, seconds: seconds)
+    }
 
     func play(gaze: (Double, Double), blend: [String: Double], seconds: Double) {
         let n = Int(seconds * 60)
@@ -179,7 +188,13 @@ final class Tmux {
     }
 
     func capture() -> [String] { tmux(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n") }
+    var screen: String { capture().joined(separator: "\n") }
+    var panePID: pid_t? { pid_t(tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) }
     func keys(_ k: String...) { tmux(["send-keys", "-t", name] + k) }
+    /// Types text character by character, as a helper at the keyboard would.
+    func literal(_ s: String) {
+        for ch in s { tmux(["send-keys", "-t", name, "-l", String(ch)]); usleep(30_000) }
+    }
     func kill() { tmux(["kill-session", "-t", name]) }
 
     /// Polls the screen until `ok` holds (at most `seconds`).
