@@ -27,5 +27,8 @@ m.write('$work/en-us.arpa', p.NGramModel.str_to_type('arpa'))
 " || true   # expected to crash after the bigrams
 grep -q '^\\2-grams:' "$work/en-us.arpa" || { echo "no bigrams in ARPA output" >&2; exit 1; }
 
+# The unigram section feeds make-wordlist.sh (CMU unigram counts); keep it if asked.
+if [ -n "${KEEP_ARPA:-}" ]; then cp "$work/en-us.arpa" "$KEEP_ARPA"; fi
+
 "$work/venv/bin/python" "$here/scripts/make-ngrams.py" "$work/en-us.arpa" \
     "$here/wordlists/words-en.txt" "$here/wordlists/ngrams-en.txt"

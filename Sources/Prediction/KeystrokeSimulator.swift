@@ -28,7 +28,11 @@ public struct KeystrokeSavings: Equatable, Sendable {
 /// matched case-insensitively, like `presage_simulator -i`.
 public enum KeystrokeSimulator {
     /// Simulates typing `text` with at most `suggestions` words offered, learning as it goes if `learn`.
-    public static func simulate(_ text: String, predictor: WordPredictor, suggestions: Int, learn: Bool = false) -> KeystrokeSavings {
+    ///
+    /// `trace`, if given, is called for each word with the letters typed before it was offered
+    /// (nil if it never was) and the suggestions offered before its first letter, for diagnosing misses.
+    public static func simulate(_ text: String, predictor: WordPredictor, suggestions: Int, learn: Bool = false,
+                                trace: ((_ word: String, _ typedBeforeOffered: Int?, _ offeredFirst: [String]) -> Void)? = nil) -> KeystrokeSavings {
         var p = predictor
         var k = KeystrokeSavings()
         var typedSoFar = ""
@@ -61,16 +65,19 @@ public enum KeystrokeSimulator {
             k.withoutPrediction += chars.count + 1
             k.words += 1
             var hit = false
+            var first: [String] = []
             for typed in 0..<chars.count {
                 let offered = p.suggest(String(typedSoFar.suffix(300)) + String(chars[0..<typed]), limit: suggestions)
+                if typed == 0 { first = offered }
                 if offered.contains(where: { $0.lowercased() == lower }) {
                     k.typed += typed
                     k.selections += 1
                     hit = true
+                    trace?(word, typed, first)
                     break
                 }
             }
-            if !hit { k.typed += chars.count + 1 }
+            if !hit { k.typed += chars.count + 1; trace?(word, nil, first) }
             if learn { p.learn(word: word, after: String(typedSoFar.suffix(300))) }
             typedSoFar += word
             i = j

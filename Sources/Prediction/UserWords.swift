@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Saved as a UTF-8 text file, one entry per line, fields separated by tabs:
 /// `word<TAB>Form<TAB>count`, `pair<TAB>w1<TAB>w2<TAB>count` (w1 may be `<s>`),
-/// `added<TAB>Form`, `removed<TAB>word`. Lines starting with `#` are comments.
+/// `triple<TAB>w1<TAB>w2<TAB>w3<TAB>count`, `added<TAB>Form`, `removed<TAB>word`. Lines starting
+/// with `#` are comments.
 struct UserWords: Sendable, Equatable {
     /// Lowercase word → times committed.
     var counts: [String: Int] = [:]
@@ -14,6 +15,10 @@ struct UserWords: Sendable, Equatable {
     var pairs: [String: [String: Int]] = [:]
     /// Total of `pairs[w1]` per w1.
     var pairTotals: [String: Int] = [:]
+    /// "w1 w2" (lowercase, w1 may be `<s>`) → next word → times seen; the user's own phrases.
+    var triples: [String: [String: Int]] = [:]
+    /// Total of `triples[context]` per context.
+    var tripleTotals: [String: Int] = [:]
     /// Words the user added by hand (kept even with a zero count).
     var added: Set<String> = []
     /// Words the user removed: never suggested, not learned again until added.
@@ -35,6 +40,15 @@ struct UserWords: Sendable, Equatable {
         pairTotals[w1, default: 0] += n
     }
 
+    mutating func bumpTriple(_ w1: String, _ w2: String, _ w3: String, by n: Int = 1) {
+        let ctx = UserWords.tripleKey(w1, w2)
+        triples[ctx, default: [:]][w3, default: 0] += n
+        tripleTotals[ctx, default: 0] += n
+    }
+
+    /// The key of a two-word context in `triples`.
+    static func tripleKey(_ w1: String, _ w2: String) -> String { w1 + " " + w2 }
+
     mutating func forget(_ word: String) {
         if let c = counts.removeValue(forKey: word) {
             total -= c
@@ -49,6 +63,14 @@ struct UserWords: Sendable, Equatable {
             if let c = succ.removeValue(forKey: word) {
                 pairs[w1] = succ
                 pairTotals[w1, default: 0] -= c
+            }
+        }
+        for (ctx, var succ) in triples {
+            if ctx.split(separator: " ").contains(where: { $0 == word }) {
+                triples[ctx] = nil; tripleTotals[ctx] = nil
+            } else if let c = succ.removeValue(forKey: word) {
+                triples[ctx] = succ
+                tripleTotals[ctx, default: 0] -= c
             }
         }
     }
@@ -78,7 +100,7 @@ struct UserWords: Sendable, Equatable {
     }
 
     static func == (a: UserWords, b: UserWords) -> Bool {
-        a.counts == b.counts && a.forms == b.forms && a.pairs == b.pairs && a.added == b.added && a.removed == b.removed
+        a.counts == b.counts && a.forms == b.forms && a.pairs == b.pairs && a.triples == b.triples && a.added == b.added && a.removed == b.removed
     }
 
     // MARK: File
@@ -92,6 +114,11 @@ struct UserWords: Sendable, Equatable {
         for w1 in pairs.keys.sorted() {
             guard let succ = pairs[w1] else { continue }
             for w2 in succ.keys.sorted() { out += "pair\t\(w1)\t\(w2)\t\(succ[w2] ?? 0)\n" }
+        }
+        for ctx in triples.keys.sorted() {
+            guard let succ = triples[ctx] else { continue }
+            let (w1, w2) = (ctx.split(separator: " ").first ?? "", ctx.split(separator: " ").last ?? "")
+            for w3 in succ.keys.sorted() { out += "triple\t\(w1)\t\(w2)\t\(w3)\t\(succ[w3] ?? 0)\n" }
         }
         for w in added.sorted() { out += "added\t\(forms[w] ?? w)\n" }
         for w in removed.sorted() { out += "removed\t\(w)\n" }
@@ -121,6 +148,13 @@ struct UserWords: Sendable, Equatable {
                 guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail("'\(s[1]) \(s[2])' is not a word pair") }
                 guard let n = Int(s[3]), n >= 0 else { return fail("count '\(s[3])' is not a whole number ≥ 0") }
                 u.bumpPair(s[1].lowercased(), s[2].lowercased(), by: n)
+            case "triple":
+                guard s.count == 5 else { return fail("expected 'triple<TAB>w1<TAB>w2<TAB>w3<TAB>count'") }
+                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]), validWord(s[3]) else {
+                    return fail("'\(s[1]) \(s[2]) \(s[3])' is not a word triple")
+                }
+                guard let n = Int(s[4]), n >= 0 else { return fail("count '\(s[4])' is not a whole number ≥ 0") }
+                u.bumpTriple(s[1].lowercased(), s[2].lowercased(), s[3].lowercased(), by: n)
             case "added":
                 guard s.count == 2, validWord(s[1]) else { return fail("expected 'added<TAB>word'") }
                 let w = s[1].lowercased()
@@ -130,7 +164,7 @@ struct UserWords: Sendable, Equatable {
                 guard s.count == 2, validWord(s[1]) else { return fail("expected 'removed<TAB>word'") }
                 u.removed.insert(s[1].lowercased())
             default:
-                fail("unknown entry '\(s[0])' (expected word, pair, added or removed)")
+                fail("unknown entry '\(s[0])' (expected word, pair, triple, added or removed)")
             }
         }
         warnings += bad

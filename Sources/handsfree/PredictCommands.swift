@@ -117,6 +117,10 @@ struct KSR: ParsableCommand {
     var learn = false
     @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
     var tune: String?
+    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway); repeatable.")
+    var settings: [String] = []
+    @Flag(help: "Print each word, the letters typed before it was offered ('-' if never) and the first suggestions.")
+    var trace = false
     @OptionGroup var files: PredictionFiles
 
     func run() throws {
@@ -132,9 +136,25 @@ struct KSR: ParsableCommand {
             predictor.userWeight = v[4]
             predictor.userPairWeight = v[5]
         }
+        for kv in settings {
+            let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--set needs name=number, got '\(kv)'") }
+            switch parts[0] {
+            case "lengthExponent": predictor.lengthExponent = v
+            case "recencyWeight": predictor.recencyWeight = v
+            case "recencyDecay": predictor.recencyDecay = v
+            case "userUnigramHalfway": predictor.userUnigramHalfway = v
+            case "userPairHalfway": predictor.userPairHalfway = v
+            case "userTripleWeight": predictor.userTripleWeight = v
+            case "userTripleHalfway": predictor.userTripleHalfway = v
+            default: throw ValidationError("--set: unknown name '\(parts[0])'")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
         let text = String(decoding: data, as: UTF8.self)
-        let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn)
+        let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn, trace: trace ? { w, j, first in
+            print("trace\t\(w)\t\(j.map(String.init) ?? "-")\t\(first.joined(separator: " "))")
+        } : nil)
         print("words: \(k.words)")
         print("ki: \(k.typed)")
         print("ks: \(k.selections)")

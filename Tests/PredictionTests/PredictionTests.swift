@@ -92,6 +92,27 @@ func tempDir() throws -> URL {
         #expect(q.learnedWords["zoe"] == 3)
     }
 
+    @Test func learnedPhrasesAreOfferedAndSurviveSaveLoad() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("user-words.txt")
+        var p = tiny()
+        p.userFile = file
+        p.learn("we like green tea. they like red wine. we like green tea.")
+        // Both "tea" and "wine" followed "like" once each, but only "tea" followed "we like".
+        #expect(p.suggest("so we like green ", limit: 1) == ["tea"])
+        try p.save()
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("triple\twe\tlike\tgreen\t2\n"))
+        let words = dir.appendingPathComponent("w.txt")
+        try "the 1000\ncat 5\n".write(to: words, atomically: true, encoding: .utf8)
+        let q = try WordPredictor.load(wordList: words, ngrams: nil, userFile: file)
+        #expect(q.warnings.isEmpty)
+        let again = dir.appendingPathComponent("again.txt")
+        try q.save(to: again)
+        #expect(try String(contentsOf: again, encoding: .utf8) == text)
+    }
+
     @Test func addRemoveAndSaveLoadRoundTrip() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -126,7 +147,7 @@ func tempDir() throws -> URL {
         let p = try WordPredictor.load(wordList: words, ngrams: nil, userFile: user)
         #expect(p.warnings.map(\.description) == [
             "\(user.path):2: count 'x' is not a whole number ≥ 0",
-            "\(user.path):3: unknown entry 'nonsense' (expected word, pair, added or removed)",
+            "\(user.path):3: unknown entry 'nonsense' (expected word, pair, triple, added or removed)",
         ])
         #expect(p.learnedWords == ["zoe": 3, "ann": 2])
     }
