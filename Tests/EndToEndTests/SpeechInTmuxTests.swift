@@ -11,6 +11,21 @@ import Testing
     static let binary = ShellInTmuxTests.binary
     static let model = "/usr/share/pocketsphinx/model/en-us/en-us/mdef"
     static let ready = ShellInTmuxTests.ready && FileManager.default.fileExists(atPath: model)
+    /// A fresh temporary folder for one test.
+    static func tempDir(_ tag: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "hf-e2e-\(tag)-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Speaks `text` with flite's slt voice into a 16 kHz mono 16-bit WAV (sox makes sure of the format the
+    /// recogniser needs, whatever the voice wrote); `pad` adds sox effects such as leading silence.
+    static func speak(_ text: String, to out: String, pad: [String] = []) throws {
+        let raw = out + ".flite.wav"
+        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", text, "-o", raw])
+        _ = try run(["/usr/bin/sox", raw, "-r", "16000", "-c", "1", "-b", "16", out] + pad)
+    }
+
     static let canSynthesise = FileManager.default.isExecutableFile(atPath: "/usr/bin/flite")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
 
@@ -26,12 +41,9 @@ import Testing
 
     @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
     func dictationFromAWavThroughALSAReachesANote() throws {
-        let dir = NSTemporaryDirectory() + "hf-e2e-speech-\(getpid())"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Self.tempDir("speech")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // sox makes sure of the 16 kHz mono 16-bit the recogniser needs, whatever the voice wrote.
-        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "hello world", "-o", dir + "/raw.wav"])
-        _ = try run(["/usr/bin/sox", dir + "/raw.wav", "-r", "16000", "-c", "1", "-b", "16", dir + "/hello.wav"])
+        try Self.speak("hello world", to: dir + "/hello.wav")
 
         let session = Tmux(name: "hf-e2e-speech-\(getpid())")
         defer { session.kill() }
@@ -51,11 +63,9 @@ import Testing
 
     @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
     func pushToTalkThenOpenNotesByVoice() throws {
-        let dir = NSTemporaryDirectory() + "hf-e2e-voice-\(getpid())"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Self.tempDir("voice")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "open notes", "-o", dir + "/raw.wav"])
-        _ = try run(["/usr/bin/sox", dir + "/raw.wav", "-r", "16000", "-c", "1", "-b", "16", dir + "/cmd.wav", "pad", "0.3", "0.5"])
+        try Self.speak("open notes", to: dir + "/cmd.wav", pad: ["pad", "0.3", "0.5"])
         let port = try freeUDPPort()
         let session = Tmux(name: "hf-e2e-voice-\(getpid())")
         defer { session.kill() }
@@ -91,8 +101,7 @@ import Testing
 
     @Test(.enabled(if: ShellInTmuxTests.ready && canSynthesise, "needs the debug binary, tmux, flite and sox"))
     func aWavInTheWrongFormatIsRefusedWithTheSoxLine() throws {
-        let dir = NSTemporaryDirectory() + "hf-e2e-badwav-\(getpid())"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Self.tempDir("badwav")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // flite's slt voice writes 16 kHz; sox makes an 8 kHz copy, a format the recogniser cannot take.
         _ = try run(["/usr/bin/flite", "-voice", "slt", "-t", "hello", "-o", dir + "/16k.wav"])
