@@ -3,16 +3,12 @@ import Logging
 
 /// Sends swift-log output to a file, never to the terminal the UI owns.
 ///
-/// The file is `$HANDSFREE_LOG` if set, else `$XDG_STATE_HOME/handsfree/handsfree.log`
-/// (`~/.local/state/handsfree/handsfree.log`). The level comes from `HANDSFREE_LOG_LEVEL` (default `info`).
+/// The file is `$HANDSFREE_LOG` if set, else `handsfree.log` in the user's state folder (``StateDir``).
+/// The level comes from `HANDSFREE_LOG_LEVEL` (default `info`).
 enum LogSetup {
     static func bootstrap() {
         let env = ProcessInfo.processInfo.environment
-        let path = env["HANDSFREE_LOG"] ?? {
-            let state = env["XDG_STATE_HOME"].map { URL(fileURLWithPath: $0) }
-                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-            return state.appendingPathComponent("handsfree/handsfree.log").path
-        }()
+        let path = env["HANDSFREE_LOG"] ?? StateDir.url.appendingPathComponent("handsfree.log").path
         let level = env["HANDSFREE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let sink = LogFile(path: path)
         LoggingSystem.bootstrap { label in

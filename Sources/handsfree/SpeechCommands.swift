@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Foundation
 import Logging
+import Shell
 import Speech
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
@@ -103,9 +104,9 @@ struct TranscriptJSON: Codable {
 enum KeymapVoicePhrases {
     static func read(path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        let gestures = try loadGestureSettings(path: nil, overrides: []).gestures.map(\.name)
+        let gestures = try Setup.settings(config: nil).gestures.map(\.name)
         return try Keymap.parse(String(decoding: data, as: UTF8.self), file: path, knownGestures: gestures,
-                                knownScreens: KnownScreens.all).allPhrases
+                                knownScreens: ScreenRegistry.standard.names).allPhrases
     }
 }
 

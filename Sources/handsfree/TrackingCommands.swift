@@ -16,13 +16,8 @@ struct PipelineOptions: ParsableArguments {
 
     /// The pipeline settings, or a `file:line:` error.
     func settings() throws -> PipelineSettings {
-        try loadGestureSettings(path: config, overrides: overrides)
+        try Setup.settings(config: config, overrides: overrides)
     }
-}
-
-/// Loads gesture settings from a file, the project's config folder, or the built-in text.
-func loadGestureSettings(path: String?, overrides: [String]) throws -> PipelineSettings {
-    try Setup.settings(config: path, overrides: overrides)
 }
 
 /// Prints the first few problems of a run to standard error, then a count of the rest.
@@ -167,8 +162,9 @@ struct Check: ParsableCommand {
                     let s = try GestureConfig.parse(text, file: file)
                     print("\(file): ok (\(s.gestures.count) gestures: \(s.gestures.map(\.name).joined(separator: ", ")))")
                 } else {
-                    let gestures = try loadGestureSettings(path: nil, overrides: []).gestures.map(\.name)
-                    let k = try Keymap.parse(text, file: file, knownGestures: gestures, knownScreens: KnownScreens.all)
+                    let gestures = try Setup.settings(config: nil).gestures.map(\.name)
+                    let k = try Keymap.parse(text, file: file, knownGestures: gestures,
+                                             knownScreens: ScreenRegistry.standard.names)
                     print("\(file): ok (keymap \"\(k.name)\", \(k.global.gestures.count) gestures, \(k.allPhrases.count) phrases)")
                 }
             } catch {
@@ -178,11 +174,6 @@ struct Check: ParsableCommand {
         }
         if failed { throw ExitCode(1) }
     }
-}
-
-/// Screens a keymap may name in `[screen.NAME]` sections.
-enum KnownScreens {
-    static let all = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"]
 }
 
 struct Watch: ParsableCommand {
