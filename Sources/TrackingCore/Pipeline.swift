@@ -148,18 +148,20 @@ public struct Pipeline: Sendable {
         var out = f
         var clamped = false
         let tol = settings.rangeTolerance
-        let needsCheck = !f.blend.allInUnitRange
-        for i in 0..<BlendShape.count where needsCheck {
-            let v = f.blend.values[i]
-            guard v.isFinite else {
-                stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) is not a finite number")); return nil
-            }
-            if v < 0 || v > 1 {
-                guard v >= -tol && v <= 1 + tol else {
-                    stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) = \(v) is outside 0…1")); return nil
+        // Most frames are in range: one pass decides, and only the others are walked value by value.
+        if !f.blend.allInUnitRange {
+            for i in 0..<BlendShape.count {
+                let v = f.blend.values[i]
+                guard v.isFinite else {
+                    stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) is not a finite number")); return nil
                 }
-                out.blend.set(index: i, min(1, max(0, v)))
-                clamped = true
+                if v < 0 || v > 1 {
+                    guard v >= -tol && v <= 1 + tol else {
+                        stats.record(FrameIssue(pos, "\(BlendShape.allNames[i]) = \(v) is outside 0…1")); return nil
+                    }
+                    out.blend.set(index: i, min(1, max(0, v)))
+                    clamped = true
+                }
             }
         }
         if let g = f.gaze {
