@@ -11,9 +11,12 @@ public enum TextComposition {
 
     /// True if a word placed at the end of `text` (after its partial token) starts a sentence.
     public static func atSentenceStart(_ text: String) -> Bool {
-        for c in text.reversed() {
-            if c.isWhitespace || c == "\"" || c == "(" || c == "“" { continue }
-            return Tokens.endsSentence(c)
+        var i = text.endIndex
+        while i > text.startIndex {
+            let j = text.index(before: i)
+            let c = text[j]
+            if c.isWhitespace || c == "\"" || c == "(" || c == "“" { i = j; continue }
+            return Tokens.endsSentence(c, after: Tokens.wordEnding(at: j, in: text))
         }
         return true
     }

@@ -2,7 +2,8 @@
 ///
 /// A word is a run of letters, digits and apostrophes (an apostrophe only inside a word, so
 /// "don't" is one word but the quotes in "'yes'" are not part of it). Everything else separates
-/// words. `.`, `!` and `?` also end a sentence, which resets the n-gram context.
+/// words. `.`, `!` and `?` also end a sentence, which resets the n-gram context, except a `.`
+/// right after a title such as "Mr" or "Dr" ("Mr. Weston" keeps "mr" as the context of "weston").
 public enum Tokens {
     /// True for characters that can be part of a word.
     @inlinable
@@ -14,6 +15,20 @@ public enum Tokens {
     @inlinable
     public static func endsSentence(_ c: Character) -> Bool {
         c == "." || c == "!" || c == "?"
+    }
+
+    /// Titles and short forms whose full stop does not end a sentence (lowercase, without the dot).
+    public static let abbreviations: Set<String> = [
+        "mr", "mrs", "ms", "messrs", "dr", "st", "jr", "sr", "prof", "rev", "hon", "capt", "col", "gen",
+        "lt", "sgt", "mt", "mme", "mlle", "vs", "cf", "vol", "fig", "approx",
+    ]
+
+    /// True if the `.`/`!`/`?` that follows `word` (the word just before it, as typed) ends a sentence.
+    @inlinable
+    public static func endsSentence(_ c: Character, after word: Substring) -> Bool {
+        guard endsSentence(c) else { return false }
+        guard c == ".", !word.isEmpty, word.count <= 7 else { return true }
+        return !abbreviations.contains(word.lowercased())
     }
 
     /// The last few words of `text`, lowercased, plus the partial last token.
@@ -43,7 +58,7 @@ public enum Tokens {
                 let j = text.index(before: i)
                 let c = text[j]
                 if isWordCharacter(c) { break }
-                if endsSentence(c) { break scan }
+                if endsSentence(c), endsSentence(c, after: wordEnding(at: j, in: text)) { break scan }
                 i = j
             }
             if i == text.startIndex { break }
@@ -52,6 +67,17 @@ public enum Tokens {
         }
         if words.count < maxContext { words.append("<s>") }
         return (words.reversed(), partial, sentenceStart)
+    }
+
+    /// The word characters that end right before `index` in `text` (empty if none).
+    static func wordEnding(at index: String.Index, in text: String) -> Substring {
+        var k = index
+        while k > text.startIndex {
+            let p = text.index(before: k)
+            if !isWordCharacter(text[p]) { break }
+            k = p
+        }
+        return text[k..<index]
     }
 
     /// All words of `text` in order, with whether each one starts a sentence.
@@ -68,8 +94,9 @@ public enum Tokens {
             if isWordCharacter(c) {
                 current.append(c)
             } else {
+                let before = current
                 flush()
-                if endsSentence(c) { start = true }
+                if endsSentence(c, after: Substring(before)) { start = true }
             }
         }
         flush()

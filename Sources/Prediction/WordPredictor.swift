@@ -41,6 +41,11 @@ public struct WordPredictor: Sendable {
     public var recencyWeight: Double = 0.15
     /// Per-word fading factor of the recency cache (0.99 = a word used 70 words ago counts half).
     public var recencyDecay: Double = 0.99
+    /// Weight of a word's possessive ("Emma's", "mother's") relative to the word, for possessives the
+    /// user has not taught it; 0 turns them off.
+    public var possessiveWeight: Double = 0.02
+    /// Words more frequent than this (log10 probability) get no generated possessive ("the's").
+    public var possessiveMaxLogProb: Float = -3.0
     /// Recently committed words for the recency cache; session state, not saved.
     var recent = RecencyCache()
 
@@ -194,8 +199,52 @@ public struct WordPredictor: Sendable {
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - prefix.count)), lengthExponent) }
             scored.append((sc, c))
         }
+        if possessiveWeight > 0, !prefix.isEmpty {
+            addPossessives(prefix: prefix, scored: &scored, limit: limit, skip: skip) { score($0, w1: w1, w2: w2, u2: u2, uctx: uctx) }
+        }
         scored.sort { $0.0 != $1.0 ? $0.0 > $1.0 : key($0.1) < key($1.1) }
         return scored.prefix(limit).map { $0.1 }
+    }
+
+    /// Adds "word's" for the best few candidates (or for the word before a typed apostrophe), at
+    /// `possessiveWeight` times the word's score, unless the possessive is already a candidate.
+    ///
+    /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
+    /// word list holds; without this they are never offered and cost every letter.
+    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], limit: Int, skip: Set<Candidate>,
+                                score: (Candidate) -> Double) {
+        let apostrophe = UInt8(ascii: "'")
+        var bases: [(Double, Candidate)] = []
+        if let a = prefix.firstIndex(of: apostrophe) {
+            // "emma'" or "emma's" typed: offer the possessive of exactly that word.
+            let rest = prefix[(a + 1)...]
+            guard a > 0, rest.isEmpty || rest.elementsEqual([UInt8(ascii: "s")]) else { return }
+            let base = candidate(String(decoding: prefix[..<a], as: UTF8.self))
+            if case .extra(let w) = base, user.counts[w] == nil { return }
+            bases = [(score(base), base)]
+        } else {
+            func eligible(_ c: Candidate) -> Bool {
+                switch c {
+                case .id(let id): return lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
+                    && !lexicon.word(Int(id)).contains("'")
+                case .extra(let w): return w.utf8.count >= 3 && !w.contains("'")
+                }
+            }
+            bases = scored.filter { eligible($0.1) }
+            // The word typed in full was dropped from the candidates (it saves nothing) but its possessive may not be.
+            let typed = candidate(String(decoding: prefix, as: UTF8.self))
+            if eligible(typed), case .id = typed { bases.append((score(typed), typed)) }
+            if case .extra(let w) = typed, user.counts[w] != nil, eligible(typed) { bases.append((score(typed), typed)) }
+            bases.sort { $0.0 > $1.0 }
+            bases = Array(bases.prefix(2 * limit))
+        }
+        let present = Set(scored.map { $0.1 })
+        for (sc, c) in bases {
+            let w = key(c) + "'s"
+            let pc = candidate(w)
+            guard !present.contains(pc), !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
+            scored.append((sc * possessiveWeight, pc))
+        }
     }
 
     private func candidate(_ word: String) -> Candidate {
@@ -263,6 +312,7 @@ public struct WordPredictor: Sendable {
     private func display(_ c: Candidate, typed: String, sentenceStart: Bool) -> String {
         let w = key(c)
         var form = user.forms[w] ?? WordPredictor.capitalised[w] ?? w
+        if form == w, w.hasSuffix("'s"), let baseForm = user.forms[String(w.dropLast(2))] { form = baseForm + "'s" }
         if typed.count >= 2, typed.allSatisfy({ !$0.isLetter || $0.isUppercase }), typed.contains(where: { $0.isLetter }) {
             form = form.uppercased()
         } else if (typed.first?.isUppercase ?? false) || (typed.isEmpty && sentenceStart) {

@@ -117,7 +117,7 @@ struct KSR: ParsableCommand {
     var learn = false
     @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
     var tune: String?
-    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway); repeatable.")
+    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway, userTripleWeight, userTripleHalfway, possessiveWeight, possessiveMaxLogProb); repeatable.")
     var settings: [String] = []
     @Flag(help: "Print each word, the letters typed before it was offered ('-' if never) and the first suggestions.")
     var trace = false
@@ -147,6 +147,8 @@ struct KSR: ParsableCommand {
             case "userPairHalfway": predictor.userPairHalfway = v
             case "userTripleWeight": predictor.userTripleWeight = v
             case "userTripleHalfway": predictor.userTripleHalfway = v
+            case "possessiveWeight": predictor.possessiveWeight = v
+            case "possessiveMaxLogProb": predictor.possessiveMaxLogProb = Float(v)
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }

@@ -57,6 +57,22 @@ func tempDir() throws -> URL {
         #expect(p.suggest("so ", limit: 4).contains("I"))
     }
 
+    @Test func offersPossessivesOfNamesAndNouns() {
+        var p = WordPredictor(words: [("the", 1000), ("mother", 5), ("mothers", 1), ("of", 900)])
+        p.hideRejected = false
+        p.possessiveMaxLogProb = -2  // in this tiny list only "mother" is rare enough
+        p.learn("I saw Woodhouse come")
+        // The full word typed is dropped (it saves nothing), so its possessive comes first.
+        #expect(p.suggest("her mother", limit: 2) == ["mothers", "mother's"])
+        #expect(p.suggest("Mr. Woodhouse'", limit: 1) == ["Woodhouse's"])
+        #expect(p.suggest("so woodh", limit: 2) == ["Woodhouse", "Woodhouse's"])
+        // Frequent function words get none ("the's"), and a typed apostrophe after an unknown word none.
+        #expect(p.suggest("the", limit: 3).allSatisfy { !$0.contains("'") })
+        #expect(p.suggest("zzq'", limit: 3).isEmpty)
+        p.possessiveWeight = 0
+        #expect(p.suggest("so woodh", limit: 2) == ["Woodhouse"])
+    }
+
     @Test func hidesWordsOfferedForShorterPrefixes() {
         var p = tiny()
         p.hideRejected = true
@@ -198,6 +214,20 @@ func tempDir() throws -> URL {
         #expect(Tokens.split("one two three ").context == ["two", "three"])
         #expect(Tokens.split("one two").context == ["<s>", "one"])
         #expect(Tokens.split("don't st").context == ["<s>", "don't"])
+    }
+
+    @Test func aTitleBeforeAFullStopDoesNotEndTheSentence() {
+        let s = Tokens.split("She met Mr. W")
+        #expect(s.context == ["met", "mr"])
+        #expect(!s.sentenceStart)
+        #expect(Tokens.split("Ask Dr. ").context == ["ask", "dr"])
+        // Any other word before "." still ends it, and so do "!" and "?" after a title.
+        #expect(Tokens.split("He left. W").context == ["<s>"])
+        #expect(Tokens.split("Mr! ").context == ["<s>"])
+        #expect(Tokens.words("Mr. Weston came. He sat.").map(\.sentenceStart) == [true, false, false, true, false])
+        #expect(!TextComposition.atSentenceStart("said Mrs. "))
+        #expect(TextComposition.commit("weston", into: "said Mrs. ") == "said Mrs. weston ")
+        #expect(TextComposition.commit("he", into: "It rained. ") == "It rained. He ")
     }
 }
 
