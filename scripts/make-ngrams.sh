@@ -1,5 +1,6 @@
 #!/bin/bash
-# Rebuilds wordlists/ngrams-en.txt from Debian's pocketsphinx-en-us model.
+# Rebuilds wordlists/ngrams-en.txt from Debian's pocketsphinx-en-us model, with Google Books
+# bigram counts (symspellpy's wheel) mixed into its bigrams.
 # Needs: apt-get install pocketsphinx-en-us gcc python3-venv; PyPI pocketsphinx (5.x) in a venv.
 # Why not sphinx_lm_convert: Debian's build aborts on an assertion while writing
 # the bigrams as ARPA (see make-ngrams.py), so the PyPI bindings are used.
@@ -30,5 +31,11 @@ grep -q '^\\2-grams:' "$work/en-us.arpa" || { echo "no bigrams in ARPA output" >
 # The unigram section feeds make-wordlist.sh (CMU unigram counts); keep it if asked.
 if [ -n "${KEEP_ARPA:-}" ]; then cp "$work/en-us.arpa" "$KEEP_ARPA"; fi
 
+# Google Books unigram and bigram counts from the symspellpy wheel (MIT), mixed into CMU's bigrams.
+"$work/venv/bin/pip" download -q --no-deps 'symspellpy==6.10.1' -d "$work"
+python3 -m zipfile -e "$work"/symspellpy-6.10.1-py3-none-any.whl "$work/sym"
+
 "$work/venv/bin/python" "$here/scripts/make-ngrams.py" "$work/en-us.arpa" \
-    "$here/wordlists/words-en.txt" "$here/wordlists/ngrams-en.txt"
+    "$here/wordlists/words-en.txt" "$here/wordlists/ngrams-en.txt" \
+    "$work/sym/symspellpy/frequency_dictionary_en_82_765.txt" \
+    "$work/sym/symspellpy/frequency_bigramdictionary_en_243_342.txt"
