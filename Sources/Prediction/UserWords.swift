@@ -15,6 +15,13 @@ struct UserWords: Sendable, Equatable {
     var pairs: [String: [String: Int]] = [:]
     /// Total of `pairs[w1]` per w1.
     var pairTotals: [String: Int] = [:]
+    /// The `topSuccessors` most frequent next words of each previous word, best first.
+    ///
+    /// Ranking offers these instead of walking all of `pairs[w1]`, which for "the" grows into
+    /// thousands of words over years of use and would make every suggestion slower.
+    private(set) var pairTop: [String: [String]] = [:]
+    /// How many next words per previous word `pairTop` keeps.
+    static let topSuccessors = 48
     /// "w1 w2" (lowercase, w1 may be `<s>`) → next word → times seen; the user's own phrases.
     var triples: [String: [String: Int]] = [:]
     /// Total of `triples[context]` per context.
@@ -38,6 +45,31 @@ struct UserWords: Sendable, Equatable {
     mutating func bumpPair(_ w1: String, _ w2: String, by n: Int = 1) {
         pairs[w1, default: [:]][w2, default: 0] += n
         pairTotals[w1, default: 0] += n
+        raiseInTop(w1, w2)
+    }
+
+    /// Moves `w2` to its place among `w1`'s best successors after its count grew.
+    ///
+    /// Counts only grow here, so a word outside the list can only enter it, and the list stays the top
+    /// `topSuccessors` (ties in arrival order).
+    private mutating func raiseInTop(_ w1: String, _ w2: String) {
+        guard let succ = pairs[w1] else { return }
+        var top = pairTop[w1] ?? []
+        if let i = top.firstIndex(of: w2) { top.remove(at: i) }
+        let c = succ[w2] ?? 0
+        var pos = top.count
+        while pos > 0, (succ[top[pos - 1]] ?? 0) < c { pos -= 1 }
+        guard pos < UserWords.topSuccessors else { return }
+        top.insert(w2, at: pos)
+        if top.count > UserWords.topSuccessors { top.removeLast() }
+        pairTop[w1] = top
+    }
+
+    /// Rebuilds `w1`'s best successors from its counts (after words were forgotten).
+    private mutating func rebuildTop(_ w1: String) {
+        guard let succ = pairs[w1], !succ.isEmpty else { pairTop[w1] = nil; return }
+        pairTop[w1] = succ.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(UserWords.topSuccessors).map(\.key)
     }
 
     mutating func bumpTriple(_ w1: String, _ w2: String, _ w3: String, by n: Int = 1) {
@@ -59,10 +91,12 @@ struct UserWords: Sendable, Equatable {
         added.remove(word)
         if let succ = pairs.removeValue(forKey: word) { _ = succ }
         pairTotals[word] = nil
+        pairTop[word] = nil
         for (w1, var succ) in pairs {
             if let c = succ.removeValue(forKey: word) {
                 pairs[w1] = succ
                 pairTotals[w1, default: 0] -= c
+                rebuildTop(w1)
             }
         }
         for (ctx, var succ) in triples {

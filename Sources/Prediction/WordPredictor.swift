@@ -179,8 +179,8 @@ public struct WordPredictor: Sendable {
             cands[.id(Int32(id))] = 0
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
-        if let u2, let succ = user.pairs[u2] {
-            for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+        if let u2, let top = user.pairTop[u2] {
+            for w in top where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
         }
         if let uctx, let succ = user.triples[uctx] {
             for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }

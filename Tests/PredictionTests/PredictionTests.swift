@@ -98,6 +98,22 @@ func tempDir() throws -> URL {
 }
 
 @Suite struct LearningTests {
+    @Test func keepsTheMostFrequentNextWordsOfEachWordInOrder() {
+        var u = UserWords()
+        // 60 different words after "the", word k seen k times (in rising order, the worst case).
+        for k in 1...60 { for _ in 0..<k { u.bumpPair("the", "w\(k)") } }
+        #expect(u.pairTop["the"] == (13...60).reversed().map { "w\($0)" })
+        // A word from outside the list enters once it is seen more often than the last one.
+        for _ in 0..<100 { u.bumpPair("the", "w1") }
+        #expect(u.pairTop["the"]?.first == "w1")
+        #expect(u.pairTop["the"]?.count == UserWords.topSuccessors)
+        #expect(u.pairTop["the"]?.contains("w13") == false)
+        // Forgetting a word lets the next best one back in.
+        u.forget("w60")
+        #expect(u.pairTop["the"]?.contains("w60") == false)
+        #expect(u.pairTop["the"]?.contains("w13") == true)
+    }
+
     @Test func learnsWordsPairsAndForms() {
         var p = tiny()
         #expect(p.suggest("so zo", limit: 3) == [])
