@@ -113,6 +113,9 @@ public struct Services: Sendable {
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
     /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
     public var predictionStatus: @Sendable () -> String? = { nil }
+    /// Learns a word the user finished typing letter by letter, after the text before it (Prediction's
+    /// `WordPredictor.learn(word:after:)`); suggestions committed through `commit` are learned there.
+    public var learn: @Sendable (_ word: String, _ textBefore: String) -> Void = { _, _ in }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

@@ -49,6 +49,11 @@ final class LivePrediction: @unchecked Sendable {
             return TextComposition.commit(word, into: text)
         }
         services.predictionStatus = { [self] in lock.withLock { status } }
+        services.learn = { [self] word, before in
+            lock.withLock {
+                if predictor != nil { predictor?.learn(word: word, after: before); unsaved = true }
+            }
+        }
     }
 
     /// Writes learned words to the user file; returns a message if that failed.

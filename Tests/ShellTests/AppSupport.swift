@@ -16,11 +16,14 @@ struct Driver {
     var t = 1.0
 
     init(_ path: InputPath, screen: String, store: AppStore = AppStore(client: .memory()),
-         suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] }) {
+         suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
+         learn: @escaping @Sendable (String, String) -> Void = { _, _ in }) {
         self.path = path
         let settings = GestureConfig.defaults()
+        var services = Services(suggest: suggest, store: store)
+        services.learn = learn
         let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
-                               services: Services(suggest: suggest, store: store))
+                               services: services)
         session = Session(state: state, settings: settings)
         _ = session.state.show(screen: screen)
     }

@@ -1,3 +1,4 @@
+import Synchronization
 import Config
 import Shell
 import Testing
@@ -139,6 +140,21 @@ import TrackingCore
         d.activate("note-editor.keyboard.enter"); d.activate("note-editor.keyboard.key.x")
         let saved = files.files.withLock { $0[AppStore.notesFile] }
         #expect(saved == "handsfree-notes 1\nnote\t1\thi \\nx\n", "saved after every change")
+    }
+
+    @Test(arguments: paths) func wordsTypedLetterByLetterAreLearned(_ p: InputPath) {
+        let learned = Mutex<[String]>([])
+        let learn: @Sendable (String, String) -> Void = { w, before in learned.withLock { $0.append(before + "|" + w) } }
+        var d = Driver(p, screen: "note-editor", learn: learn)
+        for id in ["key.z", "key.o", "key.e", "space", "key.i", "enter", "space"] { d.activate("note-editor.keyboard." + id) }
+        // A space after a space (or a new line) finishes no word.
+        #expect(learned.withLock { $0 } == ["|zoe", "zoe |i"])
+
+        learned.withLock { $0 = [] }
+        var m = Driver(p, screen: "conversation", learn: learn)
+        for id in ["key.h", "key.i", "space", "key.y", "key.o"] { m.activate("conversation.keyboard." + id) }
+        m.activate("conversation.send")
+        #expect(learned.withLock { $0 } == ["|hi", "hi |yo"])
     }
 
     @Test func textFieldCaretFollowsTheGaze() {

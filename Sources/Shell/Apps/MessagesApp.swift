@@ -124,6 +124,9 @@ public struct ConversationScreen: Screen {
     mutating func send(_ ctx: ScreenContext) -> Reply {
         let text = compose.text.trimmingSpaces
         guard !text.isEmpty else { return .handled }
+        // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
+        var finished = TextFieldModel(compose.text)
+        KeyboardKey.space.apply(to: &finished, ctx.services)
         ctx.services.store.send(text, to: contact, at: ctx.now)
         compose = TextFieldModel()
         scrolled = nil
@@ -155,7 +158,7 @@ public struct ConversationScreen: Screen {
             if t.id == "conversation.send" { return send(ctx) }
             if let k = KeyboardKey.from(t.id, keyboard: "conversation.keyboard") {
                 if k == .enter { return send(ctx) }
-                k.apply(to: &compose)
+                k.apply(to: &compose, ctx.services)
                 return Reply(record: "type")
             }
             if t.id == "conversation.compose", let g = gaze {

@@ -128,7 +128,7 @@ public struct NoteEditorScreen: Screen {
         switch input {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
-                k.apply(to: &field); record = "type"
+                k.apply(to: &field, ctx.services); record = "type"
             } else if t.id == "note-editor.text", let g = gaze {
                 field.moveCaret(to: field.caretIndex(at: g, in: t.rect))
                 // Activating the field puts the caret there and opens the microphone for dictation.

@@ -1,3 +1,4 @@
+import Foundation
 import Config
 
 /// The text of a multi-line field and its caret. Text arrives through `insert` from every source (the
@@ -140,6 +141,24 @@ public enum KeyboardKey: Sendable, Equatable {
             guard rest.hasPrefix("key."), rest.count == 5, let c = rest.last else { return nil }
             return .char(c)
         }
+    }
+
+    /// Applies the key to a text field; a space or new line after letters typed one by one hands the finished
+    /// word to `services.learn`, so words the predictor lacks (names) are offered next time.
+    public func apply(to m: inout TextFieldModel, _ services: Services) {
+        if self == .space || self == .enter {
+            let before = m.beforeCaret
+            var start = before.endIndex
+            while start > before.startIndex {
+                let p = before.index(before: start)
+                let c = before[p]
+                guard c.isLetter || c.isNumber || c == "'" || c == "’" else { break }
+                start = p
+            }
+            let word = before[start...].trimmingCharacters(in: CharacterSet(charactersIn: "'’"))
+            if word.contains(where: \.isLetter) { services.learn(word, String(before[..<start])) }
+        }
+        apply(to: &m)
     }
 
     /// Applies the key to a text field.
