@@ -268,10 +268,8 @@ public struct WordPredictor: Sendable {
 
     private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?) -> Double {
         var base = 0.0
-        let word: String
         switch c {
         case .id(let id):
-            word = lexicon.word(Int(id))
             let p1 = pow(10, Double(lexicon.logProb[Int(id)]))
             var p2 = p1
             if let w2, w2 >= 0 {
@@ -280,10 +278,12 @@ public struct WordPredictor: Sendable {
             var p3 = p2
             if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.trigram(w1, w2, id) { p3 = pow(10, Double(t)) }
             base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
-        case .extra(let w):
-            word = w
+        case .extra:
+            break
         }
         guard user.total > 0 else { return base }
+        // Only the user's part needs the word as a string; making it is most of a candidate's cost.
+        let word = key(c)
         if recencyWeight > 0, recent.clock > 0 {
             base = (1 - recencyWeight) * base + recencyWeight * recent.probability(word, decay: recencyDecay)
         }
