@@ -75,6 +75,11 @@ struct Lexicon: Sendable {
     /// The length in UTF-8 bytes of word `id`.
     func length(_ id: Int) -> Int { Int(starts[id + 1] - starts[id]) }
 
+    /// True if word `id` contains the byte `b`.
+    func contains(_ b: UInt8, in id: Int) -> Bool {
+        bytes[Int(starts[id])..<Int(starts[id + 1])].contains(b)
+    }
+
     /// The word with id `id`, lowercase.
     func word(_ id: Int) -> String {
         String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)

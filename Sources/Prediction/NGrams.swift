@@ -12,6 +12,10 @@ struct NGrams: Sendable {
     private let trigramRanges: [UInt64: Range<Int>]
     private let ids: [Int32]
     private let logp: [Float]
+    /// The same ranges as `ids`, each sorted by word id, so a prefix's successors are one binary search.
+    private let byID: [Int32]
+    /// For each entry of `byID`, its place in the context's best-first order.
+    private let rankOf: [Int32]
     /// Direct lookup of a stored probability.
     private let bigramP: [UInt64: Float]
     private let trigramP: [UInt64: Float]
@@ -20,7 +24,7 @@ struct NGrams: Sendable {
 
     private init(sentenceStart: Int32) {
         self.sentenceStart = sentenceStart
-        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; bigramP = [:]; trigramP = [:]
+        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; byID = []; rankOf = []; bigramP = [:]; trigramP = [:]
     }
 
     @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
@@ -95,7 +99,15 @@ struct NGrams: Sendable {
             }
             trigramRanges[NGrams.key(a, b)] = lo..<ids.count
         }
-        self.ids = ids; self.logp = logp
+        var byID = ids, rankOf = [Int32](repeating: 0, count: ids.count)
+        for r in Array(bigramRanges.values) + Array(trigramRanges.values) {
+            let order = r.sorted { ids[$0] < ids[$1] }
+            for (k, j) in order.enumerated() {
+                byID[r.lowerBound + k] = ids[j]
+                rankOf[r.lowerBound + k] = Int32(j - r.lowerBound)
+            }
+        }
+        self.ids = ids; self.logp = logp; self.byID = byID; self.rankOf = rankOf
         self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
         self.bigramP = bigramP; self.trigramP = trigramP
     }
@@ -106,6 +118,56 @@ struct NGrams: Sendable {
     /// Successors of `w1`, best first, as (id, log10P).
     func successors(_ w1: Int32) -> ArraySlice<Int32> { ids[bigramRanges[w1] ?? 0..<0] }
     func successors(_ w1: Int32, _ w2: Int32) -> ArraySlice<Int32> { ids[trigramRanges[NGrams.key(w1, w2)] ?? 0..<0] }
+
+    /// Up to `k` successors of `w1` whose ids are in `idRange` (a prefix's words), best first.
+    func successors(_ w1: Int32, in idRange: Range<Int>, k: Int) -> [Int32] {
+        best(bigramRanges[w1] ?? 0..<0, in: idRange, k: k)
+    }
+
+    /// Up to `k` successors of `w1 w2` whose ids are in `idRange`, best first.
+    func successors(_ w1: Int32, _ w2: Int32, in idRange: Range<Int>, k: Int) -> [Int32] {
+        best(trigramRanges[NGrams.key(w1, w2)] ?? 0..<0, in: idRange, k: k)
+    }
+
+    /// The `k` best entries of context range `r` with ids in `idRange`.
+    ///
+    /// A frequent word has up to 2000 successors; walking them best first until `k` start with a rare
+    /// prefix costs tens of microseconds, so a narrow prefix takes its matches by binary search over the
+    /// id-sorted copy and keeps the `k` best places among them.
+    private func best(_ r: Range<Int>, in idRange: Range<Int>, k: Int) -> [Int32] {
+        guard !r.isEmpty, k > 0, !idRange.isEmpty else { return [] }
+        var out: [Int32] = []
+        out.reserveCapacity(k)
+        let everything = Int(byID[r.lowerBound]) >= idRange.lowerBound && Int(byID[r.upperBound - 1]) < idRange.upperBound
+        if r.count <= 64 || everything {
+            for j in r where idRange.contains(Int(ids[j])) {
+                out.append(ids[j])
+                if out.count == k { break }
+            }
+            return out
+        }
+        func firstAtLeast(_ v: Int) -> Int {
+            var lo = r.lowerBound, hi = r.upperBound
+            while lo < hi {
+                let m = (lo + hi) / 2
+                if Int(byID[m]) < v { lo = m + 1 } else { hi = m }
+            }
+            return lo
+        }
+        let a = firstAtLeast(idRange.lowerBound), b = firstAtLeast(idRange.upperBound)
+        var ranks: [Int32] = []
+        ranks.reserveCapacity(k + 1)
+        for j in a..<b {
+            let rk = rankOf[j]
+            if ranks.count == k, let last = ranks.last, rk >= last { continue }
+            var pos = ranks.count
+            while pos > 0 && ranks[pos - 1] > rk { pos -= 1 }
+            ranks.insert(rk, at: pos)
+            if ranks.count > k { ranks.removeLast() }
+        }
+        for rk in ranks { out.append(ids[r.lowerBound + Int(rk)]) }
+        return out
+    }
 
     func bigram(_ w1: Int32, _ w2: Int32) -> Float? { bigramP[NGrams.key(w1, w2)] }
     func trigram(_ w1: Int32, _ w2: Int32, _ w3: Int32) -> Float? { trigramP[NGrams.key3(w1, w2, w3)] }

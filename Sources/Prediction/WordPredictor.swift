@@ -161,14 +161,14 @@ public struct WordPredictor: Sendable {
         }
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
-            for id in ngrams.successors(w1, w2) where allowed(id) {
+            for id in ngrams.successors(w1, w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
                 cands[.id(id)] = 0; added += 1
                 if added >= 4 * limit { break }
             }
         }
         added = 0
         if let w2, w2 >= 0 {
-            for id in ngrams.successors(w2) where allowed(id) {
+            for id in ngrams.successors(w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
                 cands[.id(id)] = 0; added += 1
                 if added >= 4 * limit { break }
             }
@@ -200,7 +200,9 @@ public struct WordPredictor: Sendable {
             scored.append((sc, c))
         }
         if possessiveWeight > 0, !prefix.isEmpty {
-            addPossessives(prefix: prefix, scored: &scored, limit: limit, skip: skip) { score($0, w1: w1, w2: w2, u2: u2, uctx: uctx) }
+            addPossessives(prefix: prefix, scored: &scored, present: cands, limit: limit, skip: skip) {
+                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx)
+            }
         }
         scored.sort { $0.0 != $1.0 ? $0.0 > $1.0 : key($0.1) < key($1.1) }
         return scored.prefix(limit).map { $0.1 }
@@ -211,8 +213,8 @@ public struct WordPredictor: Sendable {
     ///
     /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
     /// word list holds; without this they are never offered and cost every letter.
-    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], limit: Int, skip: Set<Candidate>,
-                                score: (Candidate) -> Double) {
+    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: [Candidate: Double], limit: Int,
+                                skip: Set<Candidate>, score: (Candidate) -> Double) {
         let apostrophe = UInt8(ascii: "'")
         var bases: [(Double, Candidate)] = []
         if let a = prefix.firstIndex(of: apostrophe) {
@@ -226,8 +228,8 @@ public struct WordPredictor: Sendable {
             func eligible(_ c: Candidate) -> Bool {
                 switch c {
                 case .id(let id): return lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
-                    && !lexicon.word(Int(id)).contains("'")
-                case .extra(let w): return w.utf8.count >= 3 && !w.contains("'")
+                    && !lexicon.contains(apostrophe, in: Int(id))
+                case .extra(let w): return w.utf8.count >= 3 && !w.utf8.contains(apostrophe)
                 }
             }
             bases = scored.filter { eligible($0.1) }
@@ -238,11 +240,10 @@ public struct WordPredictor: Sendable {
             bases.sort { $0.0 > $1.0 }
             bases = Array(bases.prefix(2 * limit))
         }
-        let present = Set(scored.map { $0.1 })
         for (sc, c) in bases {
             let w = key(c) + "'s"
             let pc = candidate(w)
-            guard !present.contains(pc), !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
+            guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }
     }
