@@ -12,6 +12,10 @@ func tiny() -> WordPredictor {
     return p
 }
 
+extension Int {
+    var asInt32: Int32 { Int32(self) }
+}
+
 func tempDir() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pred-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -34,6 +38,31 @@ func tempDir() throws -> URL {
         let top = l.top(prefix: Array("a".utf8), k: 5, skip: { _ in false })
         let expected = l.range(prefix: Array("a".utf8)).sorted { l.logProb[$0] > l.logProb[$1] }.prefix(5)
         #expect(top == Array(expected))
+    }
+}
+
+@Suite struct NGramTests {
+    @Test func aPrefixsBestSuccessorsMatchAWalkOfTheWholeList() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 300 words; "the" is followed by 200 of them with scattered probabilities (more than the 64 walked).
+        let words = (0..<300).map { "w\(String($0, radix: 7))x" }
+        let wordsURL = dir.appendingPathComponent("w.txt"), ngramsURL = dir.appendingPathComponent("n.txt")
+        try (["the 1000"] + words.map { "\($0) 1" }).joined(separator: "\n").write(to: wordsURL, atomically: true, encoding: .utf8)
+        let lines = (0..<200).map { k in "the \(words[(k * 37) % 300]) -\(Double((k * 53) % 199) / 50 + 0.01)" }
+        try lines.joined(separator: "\n").write(to: ngramsURL, atomically: true, encoding: .utf8)
+        let lexicon = Lexicon([("the", 1000)] + words.map { ($0, 1.0) })
+        var warnings: [PredictionError] = []
+        let ng = try NGrams(url: ngramsURL, lexicon: lexicon, warnings: &warnings)
+        #expect(warnings.isEmpty)
+        let the = try #require(lexicon.id(of: "the")).asInt32
+        for prefix in ["", "w", "w1", "w12", "w123", "w6", "w66", "w0", "z"] {
+            let range = lexicon.range(prefix: Array(prefix.utf8))
+            for k in [1, 5, 12, 300] {
+                let walked = Array(ng.successors(the).filter { range.contains(Int($0)) }.prefix(k))
+                #expect(ng.successors(the, in: range, k: k) == walked, "prefix \(prefix), k \(k)")
+            }
+        }
     }
 }
 
