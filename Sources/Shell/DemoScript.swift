@@ -17,17 +17,32 @@ public struct DemoScript: Sendable {
         case wait(Double)
     }
 
-    /// Look at Notes, open the jaw, close the right eye to go back, blink (nothing happens), open Help, go back.
-    public static let standard: [Step] = [
-        .say("Demo: the scripted user looks at the Notes tile"), .wait(0.8), .look(at: "launcher.notes", seconds: 1.2),
-        .say("Demo: opening the jaw activates the tile the gaze is on"), .face([.jawOpen: 0.85], hold: 0.6), .wait(1.5),
-        .say("Demo: closing the right eye goes back"), .wait(0.6), .face([.eyeBlinkRight: 0.95], hold: 0.7), .wait(1.2),
-        .say("Demo: a full blink of both eyes does nothing"), .wait(0.6),
-        .face([.eyeBlinkLeft: 0.95, .eyeBlinkRight: 0.95], hold: 0.15), .wait(1.2),
-        .say("Demo: looking at Help"), .look(at: "launcher.help", seconds: 1.2),
-        .say("Demo: the jaw opens Help, generated from the keymap"), .face([.jawOpen: 0.85], hold: 0.6), .wait(3.5),
-        .say("Demo: the right eye returns home. The demo ends."), .face([.eyeBlinkRight: 0.95], hold: 0.7), .wait(1.5),
-    ]
+    /// Opens Notes with gaze + jaw (a blink does nothing), writes a note with the letter keyboard and the
+    /// suggestion bar (tongue commits a word), goes back with the right eye, then opens Help and goes home.
+    public static let standard: [Step] = {
+        let jaw: Step = .face([.jawOpen: 0.85], hold: 0.6)
+        let tongue: Step = .face([.tongueOut: 0.8], hold: 0.6)
+        let rightEye: Step = .face([.eyeBlinkRight: 0.95], hold: 0.7)
+        return [
+            .say("Demo: the scripted user looks at the Notes tile"), .wait(0.8), .look(at: "launcher.notes", seconds: 1.2),
+            .say("Demo: opening the jaw activates the tile the gaze is on"), jaw, .wait(1.2),
+            .say("Demo: a full blink of both eyes does nothing"), .wait(0.6),
+            .face([.eyeBlinkLeft: 0.95, .eyeBlinkRight: 0.95], hold: 0.15), .wait(1.0),
+            .say("Demo: gaze on New note, jaw: the editor opens"), .look(at: "notes.new", seconds: 1.0), jaw, .wait(1.2),
+            .say("Demo: gaze + jaw type letters on the keyboard: h"), .look(at: "note-editor.keyboard.key.h", seconds: 1.0), jaw,
+            .say("Demo: gaze + jaw type letters on the keyboard: o"), .look(at: "note-editor.keyboard.key.o", seconds: 1.0), jaw,
+            .wait(1.2),
+            .say("Demo: suggestions follow each letter; tongue commits ★"), .wait(1.5), tongue,
+            .wait(1.5),
+            .say("Demo: next word from context; gaze + tongue pick one"),
+            .look(at: "note-editor.suggestion.1", seconds: 1.2), tongue, .wait(1.8),
+            .say("Demo: the right eye goes back; the note was saved"), .wait(0.6), rightEye,
+            .wait(2.0), rightEye, .wait(1.0),
+            .say("Demo: looking at Help"), .look(at: "launcher.help", seconds: 1.2),
+            .say("Demo: the jaw opens Help, generated from the keymap"), jaw, .wait(3.5),
+            .say("Demo: the right eye returns home. The demo ends."), rightEye, .wait(1.5),
+        ]
+    }()
 
     public let steps: [Step]
     public let fps: Double

@@ -6,7 +6,8 @@ import Shell
 /// `handsfree demo`: a scripted user drives the real shell, paced so a person can watch.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Watch a scripted user open Notes, go back, and open Help.")
+        commandName: "demo",
+        abstract: "Watch a scripted user open Notes, write a note with the keyboard and word suggestions, go back, and open Help.")
 
     @Option(help: "Speed factor (2 = twice as fast).") var speed: Double = 1
     @Flag(help: "Run without a terminal as fast as possible; print each action as a JSON line and the final screen.")
@@ -23,9 +24,17 @@ struct DemoCommand: ParsableCommand {
         let settings = GestureConfig.defaults()
         let km: Keymap
         do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
+        // Real word prediction with nothing learned and nothing saved; the note lives in memory only.
+        var services = Services()
+        let prediction = LivePrediction()
+        prediction.install(into: &services)
+        let words = ProjectPaths.dir("wordlists")
+        let wordList = words.appendingPathComponent("words-en.txt"), ngrams = words.appendingPathComponent("ngrams-en.txt")
         if headless || fast {
             let sz = try Setup.size(size)
-            var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, source: "demo"),
+            prediction.loadNow(wordList: wordList, ngrams: ngrams, userFile: nil)
+            var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, services: services,
+                                                    source: "demo"),
                                   settings: settings)
             var script = DemoScript()
             while let f = script.next(session.state) {
@@ -37,9 +46,11 @@ struct DemoCommand: ParsableCommand {
             print(render(session.state, size: sz).0.text)
             return
         }
-        let state = ShellState(keymap: km, gestures: settings.gestures, source: "demo")
+        prediction.load(wordList: wordList, ngrams: ngrams, userFile: nil)
+        let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo")
         var runtime = ShellRuntime(session: Session(state: state, settings: settings),
                                    feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
+        runtime.prediction = prediction
         try runtime.run()
     }
 

@@ -14,21 +14,24 @@ final class LivePrediction: @unchecked Sendable {
     private var finished = false
     private var unsaved = false
 
-    /// Starts loading the word list, the n-gram model and the user's words.
-    func load(wordList: URL, ngrams: URL, userFile: URL) {
-        let t = Thread { [self] in
-            do {
-                let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile)
-                lock.withLock { predictor = p; status = nil; finished = true }
-            } catch {
-                lock.withLock {
-                    status = "no word suggestions (\(error)); typing still works"
-                    finished = true
-                }
-            }
-        }
+    /// Starts loading the word list, the n-gram model and the user's words (none: nothing is saved).
+    func load(wordList: URL, ngrams: URL, userFile: URL?) {
+        let t = Thread { [self] in loadNow(wordList: wordList, ngrams: ngrams, userFile: userFile) }
         t.name = "handsfree.prediction.load"
         t.start()
+    }
+
+    /// Loads on the calling thread (the headless demo, which must be the same on every run).
+    func loadNow(wordList: URL, ngrams: URL, userFile: URL?) {
+        do {
+            let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile)
+            lock.withLock { predictor = p; status = nil; finished = true }
+        } catch {
+            lock.withLock {
+                status = "no word suggestions (\(error)); typing still works"
+                finished = true
+            }
+        }
     }
 
     /// True once, after loading ended (either way): the loop redraws so the bar fills in.

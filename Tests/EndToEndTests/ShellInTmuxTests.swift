@@ -46,6 +46,17 @@ import Testing
                 "the right eye did not return:\n\(session.capture().joined(separator: "\n"))")
     }
 
+    /// The demo's note is written with the real word list: letters typed, then two suggestions committed.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
+    func headlessDemoWritesANoteWithRealSuggestions() throws {
+        let out = try run([Self.binary, "demo", "--headless"])
+        let actions = out.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(actions.filter { $0.contains("\"commit-word\"") }.count == 2, "\(out)")
+        #expect(actions.contains { $0.contains("\"target\": \"note-editor.suggestion.1\"") })
+        #expect(actions.last?.contains("\"back\", \"target\": \"help\"") == true)
+        #expect(out.contains("The demo ends."))
+    }
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func keyboardHelperAndTerminalRestoredOnQuit() throws {
         let stateDir = NSTemporaryDirectory() + "hf-e2e-kb-\(getpid())"

@@ -49,14 +49,23 @@ import TrackingCore
         #expect(session.state.top.name == "media")
     }
 
-    @Test func demoScriptOpensNotesReturnsAndOpensHelp() {
+    @Test func demoScriptWritesANoteWithSuggestionsAndOpensHelp() {
         let settings = GestureConfig.defaults()
-        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures), settings: settings)
+        let store = AppStore(client: .memory())
+        // Scripted suggestions stand in for the word list here; `handsfree demo` uses the real predictor.
+        let services = Services(suggest: { text, _ in text.hasSuffix("ho") ? ["how", "home"] : ["you", "to", "the"] }, store: store)
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures, services: services),
+                              settings: settings)
         var script = DemoScript()
         var records: [ActionRecord] = []
         while let f = script.next(session.state) { records += session.step(.frame(f, nil)).records }
-        #expect(records.map { "\($0.action) \($0.target ?? "-")" } ==
-                ["open launcher.notes", "back notes", "open launcher.help", "back help"])
+        #expect(records.map { "\($0.action) \($0.target ?? "-")" } == [
+            "open launcher.notes", "open notes.new", "type note-editor.keyboard.key.h", "type note-editor.keyboard.key.o",
+            "commit-word note-editor.keyboard.key.o", "commit-word note-editor.suggestion.1", "back note-editor", "back notes",
+            "open launcher.help", "back help",
+        ])
+        // The tongue took the first suggestion with the gaze on a key, and the gazed-at one on the bar.
+        #expect(store.notes.map(\.text) == ["how to "])
     }
 
     @Test func faceLostShowsInStatus() {
