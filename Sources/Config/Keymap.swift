@@ -3,6 +3,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case activate, back, home, help, next, previous
     case scroll, scrollUp = "scroll-up", scrollDown = "scroll-down"
     case commitWord = "commit-word", deleteWord = "delete-word"
+    case addWord = "add-word", removeWord = "remove-word"
     case toggleDictation = "toggle-dictation", startDictation = "start-dictation", stopDictation = "stop-dictation"
     case pushToTalk = "push-to-talk"
     case confirm, quit
@@ -21,6 +22,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .scrollDown: return "scroll down"
         case .commitWord: return "commit the suggested word"
         case .deleteWord: return "delete the last word"
+        case .addWord: return "add the word before the caret to the suggestions"
+        case .removeWord: return "never suggest the word looked at (or the first) again"
         case .toggleDictation: return "start or stop dictation"
         case .startDictation: return "start dictation"
         case .stopDictation: return "stop dictation"

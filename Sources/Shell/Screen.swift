@@ -116,6 +116,10 @@ public struct Services: Sendable {
     /// Learns a word the user finished typing letter by letter, after the text before it (Prediction's
     /// `WordPredictor.learn(word:after:)`); suggestions committed through `commit` are learned there.
     public var learn: @Sendable (_ word: String, _ textBefore: String) -> Void = { _, _ in }
+    /// Adds a word the user wants suggested (Prediction's `WordPredictor.addWord`); false if it is not one word.
+    public var addWord: @Sendable (_ word: String) -> Bool = { _ in false }
+    /// Stops suggesting a word (Prediction's `WordPredictor.removeWord`).
+    public var removeWord: @Sendable (_ word: String) -> Void = { _ in }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

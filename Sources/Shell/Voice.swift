@@ -74,6 +74,31 @@ extension SuggestionBar {
         return words.first
     }
 
+    /// Carries out `add-word` (the word before the caret) and `remove-word` (the suggestion under the gaze,
+    /// else the first) for a text screen; returns what to tell the user, or nil for any other input.
+    static func wordListAction(_ input: ScreenInput, field: TextFieldModel, id: String, words: [String],
+                               _ services: Services) -> String? {
+        switch input {
+        case .action(.addWord, _, _):
+            var before = Substring(field.beforeCaret)
+            while let l = before.last, l.isWhitespace || l == "." || l == "," || l == "?" || l == "!" { before = before.dropLast() }
+            var start = before.endIndex
+            while start > before.startIndex, case let p = before.index(before: start),
+                  before[p].isLetter || before[p].isNumber || before[p] == "'" || before[p] == "’" {
+                start = p
+            }
+            let word = String(before[start...])
+            guard !word.isEmpty else { return "Type a word first, then add it." }
+            return services.addWord(word) ? "Added “\(word)” to your words." : "“\(word)” is not a single word."
+        case .action(.removeWord, let t, _):
+            guard let word = chosen(t, id, words) else { return "No suggestion to remove." }
+            services.removeWord(word)
+            return "“\(word)” will not be suggested again."
+        default:
+            return nil
+        }
+    }
+
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
         ctx.services.predictionStatus() ?? "(word suggestions appear here)"

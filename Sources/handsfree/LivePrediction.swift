@@ -52,6 +52,18 @@ final class LivePrediction: @unchecked Sendable {
             return TextComposition.commit(word, into: text)
         }
         services.predictionStatus = { [self] in lock.withLock { status } }
+        services.addWord = { [self] word in
+            lock.withLock {
+                guard predictor != nil else { return false }
+                defer { unsaved = true }
+                return predictor?.addWord(word) ?? false
+            }
+        }
+        services.removeWord = { [self] word in
+            lock.withLock {
+                if predictor != nil { predictor?.removeWord(word); unsaved = true }
+            }
+        }
         services.learn = { [self] word, before in
             lock.withLock {
                 if predictor != nil { predictor?.learn(word: word, after: before); unsaved = true }

@@ -229,3 +229,58 @@ struct BenchPredict: ParsableCommand {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
+
+/// `handsfree words`: shows and edits the user's own words (what the shell's "add word" / "remove word" do),
+/// for a helper setting up names before the user starts.
+struct Words: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, add or remove the user's own words (the file the suggestion bar learns into).",
+        discussion: """
+        words list            the learned and added words, most used first
+        words add NAME...     offer these words from now on, in the form given ("Zoë", "McDonald")
+        words remove WORD...  never suggest these words again (until added back)
+        """)
+
+    @Argument(help: "list, add or remove.") var verb: String
+    @Argument(help: "Words to add or remove.") var words: [String] = []
+    @Option(help: "User word file (default $XDG_DATA_HOME/handsfree/user-words.txt).") var userFile: String?
+    @Option(help: "With list: how many words to show.") var top = 50
+
+    func validate() throws {
+        guard ["list", "add", "remove"].contains(verb) else { throw ValidationError("the verb is list, add or remove, not '\(verb)'") }
+        if verb != "list", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
+    }
+
+    func run() throws {
+        let url = userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile()
+        var p: WordPredictor
+        do {
+            // Only the user's file changes; without the n-grams the word list loads in a moment.
+            p = try WordPredictor.load(wordList: ProjectPaths.dir("wordlists").appendingPathComponent("words-en.txt"),
+                                       ngrams: nil, userFile: url)
+        } catch { throw ValidationError("\(error)") }
+        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        switch verb {
+        case "list":
+            let learned = p.learnedWords.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            print("\(url.path): \(learned.count) words, \(p.removedWords.count) removed")
+            for (w, c) in learned.prefix(top) { print("\(c)\t\(w)") }
+            if !p.removedWords.isEmpty { print("removed: " + p.removedWords.sorted().joined(separator: " ")) }
+        case "add":
+            for w in words {
+                let ok = p.addWord(w)
+                guard ok else { throw ValidationError("'\(w)' is not a single word (letters, digits, apostrophes)") }
+            }
+            try save(p, url)
+            print("added \(words.joined(separator: " ")) to \(url.path)")
+        default:
+            for w in words { p.removeWord(w) }
+            try save(p, url)
+            print("removed \(words.joined(separator: " ")) from the suggestions (\(url.path))")
+        }
+    }
+
+    private func save(_ p: WordPredictor, _ url: URL) throws {
+        do { try p.save(to: url) } catch { throw ValidationError("\(error)") }
+    }
+}

@@ -57,6 +57,30 @@ import Testing
         #expect(out.contains("The demo ends."))
     }
 
+    /// A helper sets up names before the user starts; the suggestion bar's file is the one changed.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
+    func wordsCommandAddsAndRemovesTheUsersWords() throws {
+        let file = NSTemporaryDirectory() + "hf-words-\(getpid()).txt"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try run([Self.binary, "words", "add", "Zoë", "McDonald", "--user-file", file])
+        _ = try run([Self.binary, "words", "remove", "theatre", "--user-file", file])
+        let list = try run([Self.binary, "words", "list", "--user-file", file])
+        #expect(list.contains("2 words, 1 removed") && list.contains("zoë") && list.contains("removed: theatre"), "\(list)")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["predict", "--stdin", "-n", "3", "--user-file", file]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        try p.run()
+        input.fileHandleForWriting.write(Data("I met Mc\nthe theat\n".utf8))
+        try input.fileHandleForWriting.close()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        p.waitUntilExit()
+        #expect(lines.first?.split(separator: "\t").first == "McDonald")
+        #expect(lines.count == 2 && !lines[1].split(separator: "\t").contains("theatre"))
+    }
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func keyboardHelperAndTerminalRestoredOnQuit() throws {
         let stateDir = NSTemporaryDirectory() + "hf-e2e-kb-\(getpid())"

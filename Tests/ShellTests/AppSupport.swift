@@ -17,11 +17,15 @@ struct Driver {
 
     init(_ path: InputPath, screen: String, store: AppStore = AppStore(client: .memory()),
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
-         learn: @escaping @Sendable (String, String) -> Void = { _, _ in }) {
+         learn: @escaping @Sendable (String, String) -> Void = { _, _ in },
+         addWord: @escaping @Sendable (String) -> Bool = { _ in false },
+         removeWord: @escaping @Sendable (String) -> Void = { _ in }) {
         self.path = path
         let settings = GestureConfig.defaults()
         var services = Services(suggest: suggest, store: store)
         services.learn = learn
+        services.addWord = addWord
+        services.removeWord = removeWord
         let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
                                services: services)
         session = Session(state: state, settings: settings)

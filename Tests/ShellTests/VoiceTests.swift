@@ -1,3 +1,4 @@
+import Synchronization
 import Config
 import Shell
 import Testing
@@ -34,6 +35,35 @@ import TrackingCore
         #expect(!d.state.dictating)
         d.activate("note-editor.keyboard.key.q")
         #expect(d.text.contains("hello worldq▏"))
+    }
+
+    @Test(arguments: ["note-editor", "conversation"])
+    func addWordAndRemoveWordChangeTheWordList(screen: String) {
+        let added = Mutex<[String]>([]), removed = Mutex<[String]>([])
+        var d = Driver(.gesture, screen: screen, suggest: Self.words,
+                       addWord: { w in added.withLock { $0.append(w) }; return true },
+                       removeWord: { w in removed.withLock { $0.append(w) } })
+        for k in ["z", "o", "e"] { d.activate("\(screen).keyboard.key.\(k)") }
+        d.activate("\(screen).keyboard.space")
+        _ = d.session.send(.speech("add word", isFinal: true))
+        #expect(added.withLock { $0 } == ["zoe"], "the word before the caret, spaces skipped")
+        #expect(d.text.contains("Added “zoe” to your words."))
+
+        // "remove word" takes the suggestion the gaze is on; without one, the first.
+        for k in ["h", "e"] { d.activate("\(screen).keyboard.key.\(k)") }
+        _ = d.session.send(.gaze(d.gaze(d.target("\(screen).suggestion.1").rect.center), at: d.t + 1))
+        d.t += 2
+        _ = d.session.send(.tick(at: d.t))
+        _ = d.session.send(.speech("remove word", isFinal: true))
+        _ = d.session.send(.gaze(d.gaze(d.target("\(screen).keyboard.key.q").rect.center), at: d.t + 1))
+        d.t += 2
+        _ = d.session.send(.tick(at: d.t))
+        _ = d.session.send(.speech("remove word", isFinal: true))
+        #expect(removed.withLock { $0 } == ["help", "hello"])
+        #expect(d.text.contains("“hello” will not be suggested again."))
+        // Typing again hides the message.
+        d.activate("\(screen).keyboard.key.x")
+        #expect(!d.text.contains("will not be suggested"))
     }
 
     @Test func sayingStopDictationThroughTheDictationServiceEndsIt() {

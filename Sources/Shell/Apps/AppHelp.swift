@@ -32,17 +32,20 @@ public struct AppHelpScreen: Screen {
         let typing = "Type: look at a key and \(act). ⌫ word deletes the last word."
             + (how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? "")
             + (how(.toggleDictation, ctx, screen: app) ?? how(.startDictation, ctx, screen: app)).map { " Dictate: \($0)." }.orEmpty
+        let add = how(.addWord, ctx, screen: app), remove = how(.removeWord, ctx, screen: app)
+        let words = add.map { a in "Your words: \(a) to add the word before the caret"
+            + (remove.map { ", look at a suggestion and \($0) to never see it again" } ?? "") + "." }
         switch app {
         case "notes":
             return ["Open a note or New note: look at it and \(act).", lists]
         case "note-editor":
-            return [typing, "Move the caret: look at a place in the text and \(act).",
+            return [typing] + [words].compactMap { $0 } + ["Move the caret: look at a place in the text and \(act).",
                     "Delete the note: look at Delete note, \(act), then \(confirm). A helper presses y.",
                     "Every change is saved at once."]
         case "messages":
             return ["Open a conversation: look at a person and \(act).", lists]
         case "conversation":
-            return [typing, "Send: ➤ Send or the ➤ send key.", lists,
+            return [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
                     "Clear the conversation: look at it, \(act), then \(confirm). A helper presses y."]
         case "settings":
             return ["Change section: look at a tab and \(act).",
@@ -82,9 +85,22 @@ public struct AppHelpScreen: Screen {
         for (p, a) in bnd.voice {
             if let k = byAction.firstIndex(where: { $0.0 == a }) { byAction[k].1.append(p) } else { byAction.append((a, [p])) }
         }
-        let say = "Say: " + byAction.map { a, ps in ps.map { "\"\($0)\"" }.joined(separator: " / ") + " → " + a.rawValue }
-            .joined(separator: " · ")
-        for line in Canvas.wrap(say, width: w) where y < limit {
+        // The action is named only where no phrase already says it ("select" → activate).
+        let say = "Say: " + byAction.map { a, ps in
+            ps.map { "\"\($0)\"" }.joined(separator: " / ")
+                + (ps.contains(a.rawValue.replacingOccurrences(of: "-", with: " ")) ? "" : " → " + a.rawValue)
+        }.joined(separator: " · ")
+        var lines = Canvas.wrap(say, width: w)
+        let room = max(0, limit - y)
+        if lines.count > room, room > 0 {
+            // Say that the list goes on rather than cut a phrase off unseen; Help pages through all of them.
+            let more = " … all phrases in Home › Help"
+            lines = Array(lines.prefix(room))
+            var last = String(lines[room - 1].prefix(max(0, w - more.count)))
+            if let cut = last.range(of: " · ", options: .backwards) { last = String(last[..<cut.lowerBound]) }
+            lines[room - 1] = last + more
+        }
+        for line in lines where y < limit {
             c.text(line, x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
         }
         c.button("help.close", "Close help", Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))

@@ -50,6 +50,9 @@ public struct ConversationScreen: Screen {
     public var contact: String
     public var compose = TextFieldModel()
     public var partial: String?
+    /// What the last add-word / remove-word did, shown in the banner while the text is still `wordMessageText`.
+    public var wordMessage: String?
+    var wordMessageText = ""
     /// Where the view is; nil keeps the newest message in view.
     var scrolled: ScrollList?
     var clear = HoldToConfirm()
@@ -106,7 +109,8 @@ public struct ConversationScreen: Screen {
         if let p = ctx.services.store.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text("Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
+            c.text((compose.text == wordMessageText ? wordMessage : nil) ?? "Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint,
+                   maxWidth: c.bounds.w - 4)
         }
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
@@ -144,6 +148,12 @@ public struct ConversationScreen: Screen {
         case .cancelled: return Reply(record: "cancel")
         case .changed: return .handled
         case .ignored: break
+        }
+        if let m = SuggestionBar.wordListAction(input, field: compose, id: "conversation.suggestion", words: suggestions(ctx),
+                                                ctx.services) {
+            wordMessage = m
+            wordMessageText = compose.text
+            return Reply(record: "word-list")
         }
         if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }
         let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count)

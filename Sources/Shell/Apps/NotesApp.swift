@@ -67,6 +67,8 @@ public struct NoteEditorScreen: Screen {
     public var field: TextFieldModel
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String?
+    /// What the last add-word / remove-word did, shown in the banner until the text changes.
+    public var wordMessage: String?
     var delete = HoldToConfirm()
 
     /// A new note gets its id from the store when first saved (id 0 means "not yet assigned").
@@ -99,6 +101,8 @@ public struct NoteEditorScreen: Screen {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count)
         if let p = ctx.services.store.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+        } else if let m = wordMessage {
+            c.text(m, x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         } else {
             let saved = ctx.services.store.note(id: noteID) != nil ? "Saved." : "Not saved yet: type to start."
             c.text(saved + " Look at a key and \(activateHint(ctx)) to type.", x: c.bounds.x + 2, y: l.banner,
@@ -125,6 +129,10 @@ public struct NoteEditorScreen: Screen {
         let before = field
         var record: String?
         var effects: [Effect] = []
+        if let m = SuggestionBar.wordListAction(input, field: field, id: "note-editor.suggestion", words: suggestions(ctx), ctx.services) {
+            wordMessage = m
+            return Reply(record: "word-list")
+        }
         switch input {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
@@ -162,6 +170,7 @@ public struct NoteEditorScreen: Screen {
             return .unhandled
         }
         if field.text != before.text {
+            wordMessage = nil
             if noteID == 0 { noteID = store.newNoteID() }
             store.setNote(id: noteID, text: field.text)
         }
