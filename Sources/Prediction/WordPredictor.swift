@@ -388,6 +388,8 @@ public struct WordPredictor: Sendable {
     public var learnedWords: [String: Int] { user.counts }
     /// Words the user removed.
     public var removedWords: Set<String> { user.removed }
+    /// How a learned word (lowercase) is shown: the user's form ("Zoë", "McDonald") or the word itself.
+    public func form(of word: String) -> String { user.forms[word] ?? word }
 
     /// Writes the learned words to `userFile` (atomically, creating its folder).
     public func save() throws(PredictionError) {

@@ -264,7 +264,7 @@ struct Words: ParsableCommand {
         case "list":
             let learned = p.learnedWords.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             print("\(url.path): \(learned.count) words, \(p.removedWords.count) removed")
-            for (w, c) in learned.prefix(top) { print("\(c)\t\(w)") }
+            for (w, c) in learned.prefix(top) { print("\(c)\t\(p.form(of: w))") }
             if !p.removedWords.isEmpty { print("removed: " + p.removedWords.sorted().joined(separator: " ")) }
         case "add":
             for w in words {
