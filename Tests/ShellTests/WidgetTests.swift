@@ -149,6 +149,10 @@ import TrackingCore
         for id in ["key.z", "key.o", "key.e", "space", "key.i", "enter", "space"] { d.activate("note-editor.keyboard." + id) }
         // A space after a space (or a new line) finishes no word.
         #expect(learned.withLock { $0 } == ["|zoe", "zoe |i"])
+        // Leaving the editor finishes the last word.
+        for id in ["key.x", "key.y"] { d.activate("note-editor.keyboard." + id) }
+        d.activate("note-editor.done")
+        #expect(learned.withLock { $0 }.last == "zoe i\n |xy")
 
         learned.withLock { $0 = [] }
         var m = Driver(p, screen: "conversation", learn: learn)

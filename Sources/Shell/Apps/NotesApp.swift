@@ -145,6 +145,7 @@ public struct NoteEditorScreen: Screen {
                 field.commit(w, ctx.services)
                 record = "commit-word"
             } else if t.id == "note-editor.done" {
+                finishLastWord(ctx.services)
                 return Reply(navigation: .back, record: "back")
             } else { return .unhandled }
         case .action(.commitWord, let t, _):
@@ -154,6 +155,10 @@ public struct NoteEditorScreen: Screen {
             field.deleteWord()
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
+        case .action(.back, _, _), .action(.home, _, _):
+            // Leaving finishes a last word typed letter by letter; the shell then goes back as usual.
+            finishLastWord(ctx.services)
+            return .unhandled
         case .dictation(let text, let isFinal):
             if isFinal {
                 partial = nil
@@ -175,6 +180,12 @@ public struct NoteEditorScreen: Screen {
             store.setNote(id: noteID, text: field.text)
         }
         return Reply(effects: effects, record: record)
+    }
+
+    /// Learns the text's last word if it was typed letter by letter and never finished by a space.
+    private func finishLastWord(_ services: Services) {
+        var finished = TextFieldModel(field.text)
+        KeyboardKey.space.apply(to: &finished, services)
     }
 }
 
