@@ -34,12 +34,18 @@ struct UserWords: Sendable, Equatable {
     var total = 0
     /// Lowercase UTF-8 keys of `counts`, sorted, for prefix lookup.
     private(set) var sortedKeys: [[UInt8]] = []
+    /// Sorted keys of the words whose form starts with a capital (names, titles): what a capital typed in
+    /// mid-sentence looks up, however many words the user has taught.
+    private(set) var nameKeys: [[UInt8]] = []
 
     mutating func bump(_ word: String, form: String?, by n: Int = 1) {
         if counts[word] == nil { insertKey(word) }
         counts[word, default: 0] += n
         total += n
-        if let form, form != word { forms[word] = form }
+        if let form, form != word {
+            if forms[word] == nil, form.first?.isUppercase == true { insert(Array(word.utf8), into: &nameKeys) }
+            forms[word] = form
+        }
     }
 
     mutating func bumpPair(_ w1: String, _ w2: String, by n: Int = 1) {
@@ -87,7 +93,10 @@ struct UserWords: Sendable, Equatable {
             let key = Array(word.utf8)
             if let i = position(of: key), i < sortedKeys.count, sortedKeys[i] == key { sortedKeys.remove(at: i) }
         }
-        forms[word] = nil
+        if forms.removeValue(forKey: word) != nil {
+            let key = Array(word.utf8)
+            if let i = UserWords.position(of: key, in: nameKeys), i < nameKeys.count, nameKeys[i] == key { nameKeys.remove(at: i) }
+        }
         added.remove(word)
         if let succ = pairs.removeValue(forKey: word) { _ = succ }
         pairTotals[word] = nil
@@ -109,19 +118,37 @@ struct UserWords: Sendable, Equatable {
         }
     }
 
-    private func position(of key: [UInt8]) -> Int? {
-        var lo = 0, hi = sortedKeys.count
+    private func position(of key: [UInt8]) -> Int? { UserWords.position(of: key, in: sortedKeys) }
+
+    /// Where `key` is or would go in the sorted `keys`.
+    private static func position(of key: [UInt8], in keys: [[UInt8]]) -> Int? {
+        var lo = 0, hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sortedKeys[mid].lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+            if keys[mid].lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
+    private func insert(_ key: [UInt8], into keys: inout [[UInt8]]) {
+        let i = UserWords.position(of: key, in: keys) ?? keys.count
+        if i < keys.count, keys[i] == key { return }
+        keys.insert(key, at: i)
+    }
+
     private mutating func insertKey(_ word: String) {
-        let key = Array(word.utf8)
-        let i = position(of: key) ?? sortedKeys.count
-        sortedKeys.insert(key, at: i)
+        insert(Array(word.utf8), into: &sortedKeys)
+    }
+
+    /// The names (words with a capitalised form) starting with `prefix`, at most `limit`.
+    func names(prefix: [UInt8], limit: Int) -> [String] {
+        var i = UserWords.position(of: prefix, in: nameKeys) ?? 0
+        var out: [String] = []
+        while i < nameKeys.count, nameKeys[i].starts(with: prefix), out.count < limit {
+            out.append(String(decoding: nameKeys[i], as: UTF8.self))
+            i += 1
+        }
+        return out
     }
 
     /// Indices into `sortedKeys` of words starting with `prefix`.

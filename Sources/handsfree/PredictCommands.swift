@@ -148,6 +148,7 @@ struct KSR: ParsableCommand {
             case "userTripleWeight": predictor.userTripleWeight = v
             case "userTripleHalfway": predictor.userTripleHalfway = v
             case "possessiveWeight": predictor.possessiveWeight = v
+            case "capitalBoost": predictor.capitalBoost = v
             case "possessiveMaxLogProb": predictor.possessiveMaxLogProb = Float(v)
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }

@@ -102,6 +102,22 @@ func tempDir() throws -> URL {
         #expect(p.suggest("so woodh", limit: 2) == ["Woodhouse"])
     }
 
+    @Test func aCapitalInMidSentencePrefersNames() {
+        var p = tiny()
+        p.learn("we met Tom there. and then the end")
+        #expect(p.suggest("so T", limit: 1) == ["Tom"])
+        #expect(p.suggest("so t", limit: 1) == ["the"])
+        // At a sentence start, or in all capitals, a capital says nothing about names.
+        #expect(p.suggest("It rained. T", limit: 1) == ["The"])
+        #expect(p.suggest("so TH", limit: 1) == ["THE"])
+        p.capitalBoost = 1
+        #expect(p.suggest("so T", limit: 1) == ["The"])
+        // Forgetting a name drops it from the names too.
+        p.capitalBoost = 100
+        p.removeWord("tom")
+        #expect(p.suggest("so T", limit: 1) == ["The"])
+    }
+
     @Test func hidesWordsOfferedForShorterPrefixes() {
         var p = tiny()
         p.hideRejected = true
