@@ -60,6 +60,16 @@ import TrackingCore
         #expect(d.text.contains("Word suggestions: 3"))
     }
 
+    @Test(arguments: paths) func dictationSilenceIsASliderOnTheDisplayTab(_ p: InputPath) {
+        var d = Driver(p, screen: "settings")
+        d.activate("settings.tab.display")
+        d.activate("settings.silence.plus"); d.activate("settings.silence.plus")
+        #expect(d.state.settings.dictationSilence == 12)
+        #expect(d.text.contains("Dictation stops after: 12 s"))
+        // The value is saved with the other settings.
+        #expect(d.state.settings.toml.contains("dictation_silence_s = 12"))
+    }
+
     @Test(arguments: paths) func segmentedPicksTheSegmentLookedAt(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         let e = d.activate("settings.smoothing.low-pass")

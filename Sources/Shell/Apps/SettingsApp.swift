@@ -15,6 +15,7 @@ public struct SettingsScreen: Screen {
     public static let jaw = Slider(range: 0.2...0.9, step: 0.05)
     public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
     public static let suggestions = Stepper(range: 0...Int(maxSuggestions))
+    public static let silence = Slider(range: 3...60, step: 1, digits: 0, unit: " s")
     public static let filters: [(key: String, label: String)] = [("moving-average", "Moving average"),
                                                                   ("low-pass", "Low-pass"), ("one-euro", "One Euro")]
 
@@ -42,11 +43,13 @@ public struct SettingsScreen: Screen {
             note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
             c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
             note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
-        case "display" where l.rows.count >= 2:
+        case "display" where l.rows.count >= 3:
             c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, l.rows[0])
             note(l.rows[0], "Seeing where the tracker thinks you look makes aiming easier.")
             c.stepper("settings.suggestions", "Word suggestions", value: "\(s.suggestions)", l.rows[1])
             note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
+            c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
+            note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
@@ -78,6 +81,9 @@ public struct SettingsScreen: Screen {
             s.dwellTime = v
         } else if let k = choice(t.id, of: "settings.smoothing", in: Self.filters.map(\.key)), let f = SmoothingKind(rawValue: k) {
             s.smoothing = f
+        } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
+                                                                   in: l.rows[2]) {
+            s.dictationSilence = v
         } else if t.id == "settings.cursor" {
             s.showGazeCursor.toggle()
         } else if let v = Self.suggestions.activate(t.id, id: "settings.suggestions", value: s.suggestions) {
