@@ -146,8 +146,10 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         s.focus.set(FocusMover.step(from: s.focus.focused, by: 1, in: s.hitMap), at: s.now)
         return []
     case .enter:
+        // No gaze: a key press has no place on the target, so a slider keeps its value (− / + move it) and a
+        // text field keeps its caret.
         guard let t = focusedTarget(s) else { return [] }
-        return perform(&s, .activate, target: t, gaze: t.rect.center)
+        return perform(&s, .activate, target: t, gaze: nil)
     case .escape:
         // A helper's Esc ends dictation first, like the user's back gesture.
         return perform(&s, s.dictating ? .stopDictation : .back, target: nil, gaze: nil)

@@ -38,6 +38,13 @@ import TrackingCore
         #expect(d.state.settings.jawThreshold == 0.2)
     }
 
+    @Test func aKeyPressOnASliderTrackKeepsTheValue() {
+        var d = Driver(.keyboard, screen: "settings")
+        let before = d.state.settings.jawThreshold
+        d.activate("settings.jaw")
+        #expect(d.state.settings.jawThreshold == before, "a key has no place on the track; − and + move it")
+    }
+
     @Test(arguments: paths) func sliderNudgeTargets(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         d.activate("settings.dwell.plus")

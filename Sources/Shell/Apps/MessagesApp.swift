@@ -171,8 +171,8 @@ public struct ConversationScreen: Screen {
                 k.apply(to: &compose, ctx.services)
                 return Reply(record: "type")
             }
-            if t.id == "conversation.compose", let g = gaze {
-                compose.moveCaret(to: compose.caretIndex(at: g, in: t.rect))
+            if t.id == "conversation.compose" {
+                if let g = gaze { compose.moveCaret(to: compose.caretIndex(at: g, in: t.rect)) }
                 return Reply(effects: [.startDictation], record: "caret")
             }
             if let w = SuggestionBar.word(t.id, "conversation.suggestion", suggestions(ctx)) {

@@ -137,8 +137,8 @@ public struct NoteEditorScreen: Screen {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
                 k.apply(to: &field, ctx.services); record = "type"
-            } else if t.id == "note-editor.text", let g = gaze {
-                field.moveCaret(to: field.caretIndex(at: g, in: t.rect))
+            } else if t.id == "note-editor.text" {
+                if let g = gaze { field.moveCaret(to: field.caretIndex(at: g, in: t.rect)) }
                 // Activating the field puts the caret there and opens the microphone for dictation.
                 return Reply(effects: [.startDictation], record: "caret")
             } else if let w = SuggestionBar.word(t.id, "note-editor.suggestion", suggestions(ctx)) {
