@@ -82,12 +82,7 @@ extension SuggestionBar {
         case .action(.addWord, _, _):
             var before = Substring(field.beforeCaret)
             while let l = before.last, l.isWhitespace || l == "." || l == "," || l == "?" || l == "!" { before = before.dropLast() }
-            var start = before.endIndex
-            while start > before.startIndex, case let p = before.index(before: start),
-                  before[p].isLetter || before[p].isNumber || before[p] == "'" || before[p] == "’" {
-                start = p
-            }
-            let word = String(before[start...])
+            let word = String(TextFieldModel.trailingWord(before).word)
             guard !word.isEmpty else { return "Type a word first, then add it." }
             return services.addWord(word) ? "Added “\(word)” to your words." : "“\(word)” is not a single word."
         case .action(.removeWord, let t, _):

@@ -50,9 +50,8 @@ public struct ConversationScreen: Screen {
     public var contact: String
     public var compose = TextFieldModel()
     public var partial: String?
-    /// What the last add-word / remove-word did, shown in the banner while the text is still `wordMessageText`.
+    /// What the last add-word / remove-word did, shown in the banner until the text changes.
     public var wordMessage: String?
-    var wordMessageText = ""
     /// Where the view is; nil keeps the newest message in view.
     var scrolled: ScrollList?
     var clear = HoldToConfirm()
@@ -109,7 +108,7 @@ public struct ConversationScreen: Screen {
         if let p = ctx.services.store.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text((compose.text == wordMessageText ? wordMessage : nil) ?? "Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint,
+            c.text(wordMessage ?? "Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint,
                    maxWidth: c.bounds.w - 4)
         }
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
@@ -129,8 +128,7 @@ public struct ConversationScreen: Screen {
         let text = compose.text.trimmingSpaces
         guard !text.isEmpty else { return .handled }
         // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
-        var finished = TextFieldModel(compose.text)
-        KeyboardKey.space.apply(to: &finished, ctx.services)
+        ctx.services.learnFinishedWord(compose.text)
         ctx.services.store.send(text, to: contact, at: ctx.now)
         compose = TextFieldModel()
         scrolled = nil
@@ -139,6 +137,8 @@ public struct ConversationScreen: Screen {
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let store = ctx.services.store
+        let textBefore = compose.text
+        defer { if compose.text != textBefore { wordMessage = nil } }
         switch clear.handle(input, id: "conversation.clear", screen: name, ctx) {
         case .confirmed:
             store.clear(contact)
@@ -152,7 +152,6 @@ public struct ConversationScreen: Screen {
         if let m = SuggestionBar.wordListAction(input, field: compose, id: "conversation.suggestion", words: suggestions(ctx),
                                                 ctx.services) {
             wordMessage = m
-            wordMessageText = compose.text
             return Reply(record: "word-list")
         }
         if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }

@@ -117,6 +117,8 @@ public struct NoteEditorScreen: Screen {
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let store = ctx.services.store
+        let textBefore = field.text
+        defer { if field.text != textBefore { wordMessage = nil } }
         switch delete.handle(input, id: "note-editor.delete", screen: name, ctx) {
         case .confirmed:
             store.deleteNote(id: noteID)
@@ -145,7 +147,7 @@ public struct NoteEditorScreen: Screen {
                 field.commit(w, ctx.services)
                 record = "commit-word"
             } else if t.id == "note-editor.done" {
-                finishLastWord(ctx.services)
+                ctx.services.learnFinishedWord(field.text)
                 return Reply(navigation: .back, record: "back")
             } else { return .unhandled }
         case .action(.commitWord, let t, _):
@@ -157,7 +159,7 @@ public struct NoteEditorScreen: Screen {
             return .push(AppHelpScreen(app: name, appTitle: title))
         case .action(.back, _, _), .action(.home, _, _):
             // Leaving finishes a last word typed letter by letter; the shell then goes back as usual.
-            finishLastWord(ctx.services)
+            ctx.services.learnFinishedWord(field.text)
             return .unhandled
         case .dictation(let text, let isFinal):
             if isFinal {
@@ -175,17 +177,10 @@ public struct NoteEditorScreen: Screen {
             return .unhandled
         }
         if field.text != before.text {
-            wordMessage = nil
             if noteID == 0 { noteID = store.newNoteID() }
             store.setNote(id: noteID, text: field.text)
         }
         return Reply(effects: effects, record: record)
-    }
-
-    /// Learns the text's last word if it was typed letter by letter and never finished by a space.
-    private func finishLastWord(_ services: Services) {
-        var finished = TextFieldModel(field.text)
-        KeyboardKey.space.apply(to: &finished, services)
     }
 }
 

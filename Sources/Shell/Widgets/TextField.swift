@@ -124,6 +124,28 @@ extension Canvas {
     }
 }
 
+extension TextFieldModel {
+    /// The word (letters, digits, apostrophes) that `text` ends with, possibly empty, and the text before it.
+    static func trailingWord(_ text: Substring) -> (word: Substring, before: Substring) {
+        var start = text.endIndex
+        while start > text.startIndex, case let p = text.index(before: start),
+              text[p].isLetter || text[p].isNumber || text[p] == "'" || text[p] == "’" {
+            start = p
+        }
+        return (text[start...], text[..<start])
+    }
+}
+
+extension Services {
+    /// Learns the word `text` ends with, if any: a word typed letter by letter that a space, a new line, sending
+    /// or leaving the editor has just finished.
+    public func learnFinishedWord(_ text: String) {
+        let (w, before) = TextFieldModel.trailingWord(Substring(text))
+        let word = w.trimmingCharacters(in: CharacterSet(charactersIn: "'’"))
+        if word.contains(where: \.isLetter) { learn(word, String(before)) }
+    }
+}
+
 /// What a key of the on-screen keyboard does.
 public enum KeyboardKey: Sendable, Equatable {
     case char(Character), space, backspace, enter, deleteWord
@@ -146,18 +168,7 @@ public enum KeyboardKey: Sendable, Equatable {
     /// Applies the key to a text field; a space or new line after letters typed one by one hands the finished
     /// word to `services.learn`, so words the predictor lacks (names) are offered next time.
     public func apply(to m: inout TextFieldModel, _ services: Services) {
-        if self == .space || self == .enter {
-            let before = m.beforeCaret
-            var start = before.endIndex
-            while start > before.startIndex {
-                let p = before.index(before: start)
-                let c = before[p]
-                guard c.isLetter || c.isNumber || c == "'" || c == "’" else { break }
-                start = p
-            }
-            let word = before[start...].trimmingCharacters(in: CharacterSet(charactersIn: "'’"))
-            if word.contains(where: \.isLetter) { services.learn(word, String(before[..<start])) }
-        }
+        if self == .space || self == .enter { services.learnFinishedWord(m.beforeCaret) }
         apply(to: &m)
     }
 
