@@ -46,28 +46,24 @@ final class LivePrediction: @unchecked Sendable {
             // The context is the text before the word being completed.
             var context = text
             while let last = context.last, !last.isWhitespace { context.removeLast() }
-            lock.withLock {
-                if predictor != nil { predictor?.learn(word: word, after: context); unsaved = true }
-            }
+            change { $0.learn(word: word, after: context) }
             return TextComposition.commit(word, into: text)
         }
         services.predictionStatus = { [self] in lock.withLock { status } }
-        services.addWord = { [self] word in
-            lock.withLock {
-                guard predictor != nil else { return false }
-                defer { unsaved = true }
-                return predictor?.addWord(word) ?? false
-            }
-        }
-        services.removeWord = { [self] word in
-            lock.withLock {
-                if predictor != nil { predictor?.removeWord(word); unsaved = true }
-            }
-        }
-        services.learn = { [self] word, before in
-            lock.withLock {
-                if predictor != nil { predictor?.learn(word: word, after: before); unsaved = true }
-            }
+        services.addWord = { [self] word in change { $0.addWord(word) } ?? false }
+        services.removeWord = { [self] word in change { $0.removeWord(word) } }
+        services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }
+    }
+
+    /// Changes the loaded predictor under the lock and marks it for saving; nil (and nothing done) while loading.
+    @discardableResult
+    private func change<T>(_ body: (inout WordPredictor) -> T) -> T? {
+        lock.withLock {
+            guard var p = predictor else { return nil }
+            // Drop the stored copy first, so the learned words are changed in place rather than copied.
+            predictor = nil
+            defer { predictor = p; unsaved = true }
+            return body(&p)
         }
     }
 
