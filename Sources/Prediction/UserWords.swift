@@ -43,8 +43,14 @@ struct UserWords: Sendable, Equatable {
         counts[word, default: 0] += n
         total += n
         if let form, form != word {
-            if forms[word] == nil, form.first?.isUppercase == true { insert(Array(word.utf8), into: &nameKeys) }
             forms[word] = form
+            // nameKeys mirrors the forms that start with a capital.
+            let key = Array(word.utf8)
+            if form.first?.isUppercase == true {
+                UserWords.insert(key, into: &nameKeys)
+            } else {
+                UserWords.remove(key, from: &nameKeys)
+            }
         }
     }
 
@@ -90,13 +96,9 @@ struct UserWords: Sendable, Equatable {
     mutating func forget(_ word: String) {
         if let c = counts.removeValue(forKey: word) {
             total -= c
-            let key = Array(word.utf8)
-            if let i = position(of: key), i < sortedKeys.count, sortedKeys[i] == key { sortedKeys.remove(at: i) }
+            UserWords.remove(Array(word.utf8), from: &sortedKeys)
         }
-        if forms.removeValue(forKey: word) != nil {
-            let key = Array(word.utf8)
-            if let i = UserWords.position(of: key, in: nameKeys), i < nameKeys.count, nameKeys[i] == key { nameKeys.remove(at: i) }
-        }
+        if forms.removeValue(forKey: word) != nil { UserWords.remove(Array(word.utf8), from: &nameKeys) }
         added.remove(word)
         if let succ = pairs.removeValue(forKey: word) { _ = succ }
         pairTotals[word] = nil
@@ -130,14 +132,18 @@ struct UserWords: Sendable, Equatable {
         return lo
     }
 
-    private func insert(_ key: [UInt8], into keys: inout [[UInt8]]) {
+    private static func insert(_ key: [UInt8], into keys: inout [[UInt8]]) {
         let i = UserWords.position(of: key, in: keys) ?? keys.count
         if i < keys.count, keys[i] == key { return }
         keys.insert(key, at: i)
     }
 
+    private static func remove(_ key: [UInt8], from keys: inout [[UInt8]]) {
+        if let i = UserWords.position(of: key, in: keys), i < keys.count, keys[i] == key { keys.remove(at: i) }
+    }
+
     private mutating func insertKey(_ word: String) {
-        insert(Array(word.utf8), into: &sortedKeys)
+        UserWords.insert(Array(word.utf8), into: &sortedKeys)
     }
 
     /// The names (words with a capitalised form) starting with `prefix`, at most `limit`.

@@ -147,7 +147,7 @@ public struct WordPredictor: Sendable {
         // A capital in mid-sentence ("said H") announces a name or title: prefer the words the user wrote
         // capitalised. All capitals ("VOLUME") say nothing of the kind.
         let nameHint = capitalBoost != 1 && !sentenceStart && (partial.first?.isUppercase ?? false)
-            && !(partial.count >= 2 && partial.allSatisfy { !$0.isLetter || $0.isUppercase })
+            && !WordPredictor.isAllCaps(partial)
         var shown = Set<Candidate>()
         var result: [Candidate] = []
         // Rank for each shorter prefix first when hiding what the user already passed over.
@@ -235,7 +235,7 @@ public struct WordPredictor: Sendable {
             let rest = prefix[(a + 1)...]
             guard a > 0, rest.isEmpty || rest.elementsEqual([UInt8(ascii: "s")]) else { return }
             let base = candidate(String(decoding: prefix[..<a], as: UTF8.self))
-            if case .extra(let w) = base, user.counts[w] == nil { return }
+            guard isKnown(base) else { return }
             bases = [(score(base), base)]
         } else {
             func eligible(_ c: Candidate) -> Bool {
@@ -248,8 +248,7 @@ public struct WordPredictor: Sendable {
             bases = scored.filter { eligible($0.1) }
             // The word typed in full was dropped from the candidates (it saves nothing) but its possessive may not be.
             let typed = candidate(String(decoding: prefix, as: UTF8.self))
-            if eligible(typed), case .id = typed { bases.append((score(typed), typed)) }
-            if case .extra(let w) = typed, user.counts[w] != nil, eligible(typed) { bases.append((score(typed), typed)) }
+            if isKnown(typed), eligible(typed) { bases.append((score(typed), typed)) }
             bases.sort { $0.0 > $1.0 }
             bases = Array(bases.prefix(2 * limit))
         }
@@ -259,6 +258,12 @@ public struct WordPredictor: Sendable {
             guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }
+    }
+
+    /// True for a listed word, or a word the user has taught.
+    private func isKnown(_ c: Candidate) -> Bool {
+        if case .extra(let w) = c { return user.counts[w] != nil }
+        return true
     }
 
     private func candidate(_ word: String) -> Candidate {
@@ -320,6 +325,11 @@ public struct WordPredictor: Sendable {
         return p
     }
 
+    /// True for two or more typed characters, all capitals (or not letters), at least one letter: "TH", "USA".
+    private static func isAllCaps(_ typed: String) -> Bool {
+        typed.count >= 2 && typed.allSatisfy { !$0.isLetter || $0.isUppercase } && typed.contains { $0.isLetter }
+    }
+
     private static let capitalised: [String: String] = ["i": "I", "i'm": "I'm", "i'll": "I'll", "i've": "I've", "i'd": "I'd"]
 
     /// The word as shown: the user's form or the list's, capitalised at a sentence start or like the typed letters.
@@ -327,7 +337,7 @@ public struct WordPredictor: Sendable {
         let w = key(c)
         var form = user.forms[w] ?? WordPredictor.capitalised[w] ?? w
         if form == w, w.hasSuffix("'s"), let baseForm = user.forms[String(w.dropLast(2))] { form = baseForm + "'s" }
-        if typed.count >= 2, typed.allSatisfy({ !$0.isLetter || $0.isUppercase }), typed.contains(where: { $0.isLetter }) {
+        if WordPredictor.isAllCaps(typed) {
             form = form.uppercased()
         } else if (typed.first?.isUppercase ?? false) || (typed.isEmpty && sentenceStart) {
             form = TextComposition.capitalisingFirst(form)

@@ -12,10 +12,6 @@ func tiny() -> WordPredictor {
     return p
 }
 
-extension Int {
-    var asInt32: Int32 { Int32(self) }
-}
-
 func tempDir() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pred-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -55,7 +51,7 @@ func tempDir() throws -> URL {
         var warnings: [PredictionError] = []
         let ng = try NGrams(url: ngramsURL, lexicon: lexicon, warnings: &warnings)
         #expect(warnings.isEmpty)
-        let the = try #require(lexicon.id(of: "the")).asInt32
+        let the = Int32(try #require(lexicon.id(of: "the")))
         for prefix in ["", "w", "w1", "w12", "w123", "w6", "w66", "w0", "z"] {
             let range = lexicon.range(prefix: Array(prefix.utf8))
             for k in [1, 5, 12, 300] {
