@@ -18,6 +18,11 @@ import Testing
         return dir
     }
 
+    /// The command that runs the shell without onboarding, keeping its state and data in `dir`.
+    static func shell(in dir: String, _ args: String) -> String {
+        "env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(binary) run --no-onboarding \(args)"
+    }
+
     /// Speaks `text` with flite's slt voice into a 16 kHz mono 16-bit WAV (sox makes sure of the format the
     /// recogniser needs, whatever the voice wrote); `pad` adds sox effects such as leading silence.
     static func speak(_ text: String, to out: String, pad: [String] = []) throws {
@@ -47,8 +52,7 @@ import Testing
 
         let session = Tmux(name: "hf-e2e-speech-\(getpid())")
         defer { session.kill() }
-        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data "
-                          + "\(Self.binary) run --no-onboarding --audio \(dir)/hello.wav")
+        try session.start(Self.shell(in: dir, "--audio \(dir)/hello.wav"))
         #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio hello.wav") } },
                 "speech did not load:\n\(session.capture().joined(separator: "\n"))")
         #expect(Self.openNoteField(session))
@@ -69,8 +73,7 @@ import Testing
         let port = try freeUDPPort()
         let session = Tmux(name: "hf-e2e-voice-\(getpid())")
         defer { session.kill() }
-        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(Self.binary) run "
-                          + "--no-onboarding --listen udp://127.0.0.1:\(port) --audio \(dir)/cmd.wav")
+        try session.start(Self.shell(in: dir, "--listen udp://127.0.0.1:\(port) --audio \(dir)/cmd.wav"))
         #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio cmd.wav") } },
                 "speech did not load:\n\(session.capture().joined(separator: "\n"))")
         // Raise the brows (push-to-talk) while looking at nothing in particular; the file then plays.
@@ -88,8 +91,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let session = Tmux(name: "hf-e2e-nomic-\(getpid())")
         defer { session.kill() }
-        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data "
-                          + "\(Self.binary) run --no-onboarding --mic hf-no-such-device")
+        try session.start(Self.shell(in: dir, "--mic hf-no-such-device"))
         #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("no microphone") } },
                 "no message about the microphone:\n\(session.capture().joined(separator: "\n"))")
         #expect(Self.openNoteField(session))
