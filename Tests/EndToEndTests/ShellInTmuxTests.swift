@@ -190,7 +190,10 @@ final class UDPSender {
     }
 }
 
-/// A detached tmux session that is always killed.
+/// A detached tmux session on its own tmux server, always killed.
+///
+/// Each session gets a server of its own (`-L name`): suites run in parallel, and on a shared server a
+/// `new-session` that races the exit of a server whose last session was just killed is lost silently.
 final class Tmux {
     let name: String, width: Int, height: Int
     init(name: String, width: Int = 100, height: Int = 30) { self.name = name; self.width = width; self.height = height }
@@ -203,7 +206,7 @@ final class Tmux {
     /// tmux server (forked by the first client) keeps open, so Process never sees the client exit.
     @discardableResult
     func tmux(_ args: [String]) -> String {
-        let cmd = "LANG=C.UTF-8 tmux " + args.map(Tmux.quote).joined(separator: " ") + " 2>/dev/null"
+        let cmd = "LANG=C.UTF-8 tmux -L " + Tmux.quote(name) + " -f /dev/null " + args.map(Tmux.quote).joined(separator: " ") + " 2>/dev/null"
         guard let f = popen(cmd, "r") else { return "" }
         var out = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
@@ -218,9 +221,23 @@ final class Tmux {
 
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    func start(_ command: String) throws {
-        tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+    struct StartFailed: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "tmux session \(name) did not start after 3 tries" }
     }
+
+    /// Starts `command` in the session, retrying if tmux did not create it; throws if it never does.
+    func start(_ command: String) throws {
+        for _ in 0..<3 {
+            tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+            if exists { return }
+            usleep(200_000)
+        }
+        throw StartFailed(name: name)
+    }
+
+    /// Whether the session is there; it is gone once its command exits.
+    var exists: Bool { !tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").filter { $0 == name }.isEmpty }
 
     func capture() -> [String] { tmux(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n") }
     var screen: String { capture().joined(separator: "\n") }
@@ -230,10 +247,10 @@ final class Tmux {
     func literal(_ s: String) {
         for ch in s { tmux(["send-keys", "-t", name, "-l", String(ch)]); usleep(30_000) }
     }
-    func kill() { tmux(["kill-session", "-t", name]) }
+    func kill() { tmux(["kill-server"]) }
 
     /// Polls the screen until `ok` holds (at most `seconds`).
-    func waitFor(seconds: Double = 8, _ ok: ([String]) -> Bool) -> Bool {
+    func waitFor(seconds: Double = 15, _ ok: ([String]) -> Bool) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if ok(capture()) { return true }
