@@ -15,6 +15,9 @@ public struct DemoScript: Sendable {
         case face([BlendShape: Float], hold: Double)
         /// Does nothing for a while (the person watching reads the screen).
         case wait(Double)
+        /// Does nothing while the word list is still loading, for at most this long: on a slow machine the
+        /// suggestions would otherwise not be there when the scripted user commits one.
+        case waitForWords(max: Double)
     }
 
     /// Opens Notes with gaze + jaw (a blink does nothing), writes a note with the letter keyboard and the
@@ -29,6 +32,7 @@ public struct DemoScript: Sendable {
             .say("Demo: a full blink of both eyes does nothing"), .wait(0.6),
             .face([.eyeBlinkLeft: 0.95, .eyeBlinkRight: 0.95], hold: 0.15), .wait(1.0),
             .say("Demo: gaze on New note, jaw: the editor opens"), .look(at: "notes.new", seconds: 1.0), jaw, .wait(1.2),
+            .waitForWords(max: 60),
             .say("Demo: gaze + jaw type letters on the keyboard: h"), .look(at: "note-editor.keyboard.key.h", seconds: 1.0), jaw,
             .say("Demo: gaze + jaw type letters on the keyboard: o"), .look(at: "note-editor.keyboard.key.o", seconds: 1.0), jaw,
             .wait(1.2),
@@ -71,6 +75,10 @@ public struct DemoScript: Sendable {
                 advance(); continue
             case .wait(let d):
                 if elapsed >= d { advance(); continue }
+                return frame([:])
+            case .waitForWords(let most):
+                if elapsed >= most || !state.services.predictionLoading() { advance(); continue }
+                caption = "Demo: waiting for the word list to load"
                 return frame([:])
             case .look(let id, let d):
                 if elapsed == 0 {

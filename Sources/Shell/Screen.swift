@@ -113,6 +113,8 @@ public struct Services: Sendable {
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
     /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
     public var predictionStatus: @Sendable () -> String? = { nil }
+    /// True while the word list is still loading (the demo waits for it before it types).
+    public var predictionLoading: @Sendable () -> Bool = { false }
     /// Learns a word the user finished typing letter by letter, after the text before it (Prediction's
     /// `WordPredictor.learn(word:after:)`); suggestions committed through `commit` are learned there.
     public var learn: @Sendable (_ word: String, _ textBefore: String) -> Void = { _, _ in }

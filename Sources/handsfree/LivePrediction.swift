@@ -50,6 +50,7 @@ final class LivePrediction: @unchecked Sendable {
             return TextComposition.commit(word, into: text)
         }
         services.predictionStatus = { [self] in lock.withLock { status } }
+        services.predictionLoading = { [self] in lock.withLock { predictor == nil && status == "loading words…" } }
         services.addWord = { [self] word in change { $0.addWord(word) } ?? false }
         services.removeWord = { [self] word in change { $0.removeWord(word) } }
         services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }

@@ -68,6 +68,25 @@ import TrackingCore
         #expect(store.notes.map(\.text) == ["how to "])
     }
 
+    /// The demo holds its typing until the words are there (the interactive demo loads them in the background).
+    @Test func demoScriptWaitsForTheWordListAtMostAsLongAsAsked() {
+        func frames(loading: Bool) -> (Int, String) {
+            var services = Services()
+            services.predictionLoading = { loading }
+            let state = ShellState(keymap: Fixture.keymap("default"), gestures: GestureConfig.defaults().gestures, services: services)
+            var script = DemoScript(steps: [.waitForWords(max: 2), .say("typing")], fps: 60)
+            var n = 0, captions: [String] = []
+            while script.next(state) != nil { n += 1; captions.append(script.caption) }
+            return (n, captions.first ?? script.caption)
+        }
+        let (waited, caption) = frames(loading: true)
+        #expect((120...121).contains(waited), "2 s at 60 fps while loading (float steps may add one)")
+        #expect(caption == "Demo: waiting for the word list to load")
+        let (none, after) = frames(loading: false)
+        #expect(none == 0, "no frames once the words are loaded")
+        #expect(after == "typing")
+    }
+
     @Test func faceLostShowsInStatus() {
         var s = Fixture.state()
         _ = reduce(&s, .frame(TrackingSample(t: 1, face: false)))
