@@ -119,10 +119,29 @@ import TrackingCore
 
     @Test func aCorruptMessagesFileIsReported() {
         let files = MemoryFiles([AppStore.messagesFile: "not a messages file\nmsg\tana\tme\thi\n"])
-        let d = Driver(.gesture, screen: "messages", store: AppStore(client: .memory(files)))
+        let store = AppStore(client: .memory(files))
+        let d = Driver(.gesture, screen: "messages", store: store)
         #expect(d.text.contains("Damaged messages file kept as messages.txt.corrupt-1: 1 line could not be read, 1 kept."))
         #expect(files.files.withLock { $0["messages.txt.corrupt-1"] } != nil)
-        #expect(d.text.contains("You: hi"))
+        #expect(store.messages(with: "ana").map(\.text) == ["hi"])
+        #expect(d.text.contains("Ana  typing…"), "the kept message still gets its reply")
+    }
+
+    /// A reply still on its way when the shell stopped arrives after the next start, as it would have.
+    @Test func aReplyOwedBeforeARestartArrivesAfterIt() {
+        let files = MemoryFiles([AppStore.messagesFile:
+            "handsfree-messages 1\nmsg\tana\tthem\tHi\nmsg\tana\tme\tone\nmsg\tana\tthem\tGot it, thanks!\nmsg\tana\tme\ttwo\nmsg\tana\tme\tthree\nmsg\tben\tthem\tSat?\n"])
+        let store = AppStore(client: .memory(files))
+        #expect(store.messages(with: "ana").count == 5)
+        #expect(store.isTyping("ana"), "two messages wait for replies")
+        #expect(!store.isTyping("ben"), "Ben wrote last")
+        #expect(!store.deliverReplies(at: 50), "the delay starts at the first tick")
+        #expect(store.deliverReplies(at: 50 + AppStore.replyDelay))
+        #expect(store.messages(with: "ana").suffix(2).map(\.text) == ["Sounds good to me.", "Ha, nice one."],
+                "the replies the 2nd and 3rd sent messages get")
+        #expect(!store.isTyping("ana"))
+        let again = AppStore(client: .memory(files))
+        #expect(!again.deliverReplies(at: 0) && !again.isTyping("ana"), "nothing owed after they arrived")
     }
 
     @Test func aReadOnlyDataFolderShowsAnErrorAndTheTextStays() {

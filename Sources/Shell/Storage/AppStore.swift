@@ -99,7 +99,9 @@ public final class AppStore: Sendable {
 
     struct PendingReply: Sendable, Equatable {
         var contact: String
-        var due: Double
+        /// Source time it arrives; nil for a reply owed since before a restart, which starts its delay at
+        /// the first tick (the file keeps no clock).
+        var due: Double?
         var text: String
     }
 
@@ -209,10 +211,11 @@ public final class AppStore: Sendable {
     @discardableResult
     public func deliverReplies(at now: Double) -> Bool {
         inner.withLock { i in
-            let due = i.pending.filter { $0.due <= now }
-            guard !due.isEmpty else { return false }
             loadMessagesIfNeeded(&i)
-            i.pending.removeAll { $0.due <= now }
+            for k in i.pending.indices where i.pending[k].due == nil { i.pending[k].due = now + AppStore.replyDelay }
+            let due = i.pending.filter { ($0.due ?? now + 1) <= now }
+            guard !due.isEmpty else { return false }
+            i.pending.removeAll { ($0.due ?? now + 1) <= now }
             for r in due { i.messages?.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
             saveMessages(&i)
             return true
@@ -242,6 +245,23 @@ public final class AppStore: Sendable {
             }
         }
         i.messagesProblem = problem
+        i.pending += AppStore.owedReplies(i.messages ?? [])
+    }
+
+    /// The replies a conversation was still waiting for when the shell stopped: one for each of the user's
+    /// messages after the contact's last, with the text it would have had.
+    static func owedReplies(_ messages: [Message]) -> [PendingReply] {
+        var owed: [PendingReply] = []
+        for c in AppStore.contacts {
+            let thread = messages.filter { $0.contact == c.id }
+            let trailing = thread.reversed().prefix { $0.fromMe }.count
+            let sent = thread.filter(\.fromMe).count
+            guard trailing > 0 else { continue }
+            for n in (sent - trailing + 1)...sent {
+                owed.append(PendingReply(contact: c.id, due: nil, text: AppStore.replies[(n - 1) % AppStore.replies.count]))
+            }
+        }
+        return owed
     }
 
     private func saveMessages(_ i: inout Inner) {
