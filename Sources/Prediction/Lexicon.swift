@@ -80,6 +80,9 @@ struct Lexicon: Sendable {
         bytes[Int(starts[id])..<Int(starts[id + 1])].contains(b)
     }
 
+    /// The last UTF-8 byte of word `id`.
+    func lastByte(_ id: Int) -> UInt8 { bytes[Int(starts[id + 1]) - 1] }
+
     /// The word with id `id`, lowercase.
     func word(_ id: Int) -> String {
         String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)

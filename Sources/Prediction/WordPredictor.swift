@@ -238,11 +238,13 @@ public struct WordPredictor: Sendable {
             guard isKnown(base) else { return }
             bases = [(score(base), base)]
         } else {
+            // Words ending in s are mostly plurals, whose "hellos's" is never right; "James's" must be typed.
+            let s = UInt8(ascii: "s")
             func eligible(_ c: Candidate) -> Bool {
                 switch c {
                 case .id(let id): return lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
-                    && !lexicon.contains(apostrophe, in: Int(id))
-                case .extra(let w): return w.utf8.count >= 3 && !w.utf8.contains(apostrophe)
+                    && lexicon.lastByte(Int(id)) != s && !lexicon.contains(apostrophe, in: Int(id))
+                case .extra(let w): return w.utf8.count >= 3 && w.utf8.last != s && !w.utf8.contains(apostrophe)
                 }
             }
             bases = scored.filter { eligible($0.1) }

@@ -91,6 +91,7 @@ func tempDir() throws -> URL {
         #expect(p.suggest("her mother", limit: 2) == ["mothers", "mother's"])
         #expect(p.suggest("Mr. Woodhouse'", limit: 1) == ["Woodhouse's"])
         #expect(p.suggest("so woodh", limit: 2) == ["Woodhouse", "Woodhouse's"])
+        #expect(p.suggest("her moth", limit: 4) == ["mother", "mothers", "mother's"], "no \"mothers's\" of a plural")
         // Frequent function words get none ("the's"), and a typed apostrophe after an unknown word none.
         #expect(p.suggest("the", limit: 3).allSatisfy { !$0.contains("'") })
         #expect(p.suggest("zzq'", limit: 3).isEmpty)
