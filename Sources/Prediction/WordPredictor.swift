@@ -46,6 +46,12 @@ public struct WordPredictor: Sendable {
     public var possessiveWeight: Double = 0.02
     /// Words more frequent than this (log10 probability) get no generated possessive ("the's").
     public var possessiveMaxLogProb: Float = -3.0
+    /// The listed words that may get a generated possessive (mostly nouns: "mother's", never "funny's"),
+    /// from `nouns-en.txt`; nil lets any listed word have one. The user's names always may.
+    var possessable: Set<Int32>?
+
+    /// Generated possessives for the user's names only (as with an empty noun list).
+    public mutating func onlyNamesGetPossessives() { possessable = [] }
     /// Factor on the words the user wrote capitalised when a capital is typed in mid-sentence (1 = off).
     /// Emma, first 3000 lines, N = 3: 1 / 3 / 10 / 30 / 100 / 1000 → 53.11 / 53.25 / 53.34 / 53.39 / 53.41 / 53.42.
     public var capitalBoost: Double = 100
@@ -91,7 +97,7 @@ public struct WordPredictor: Sendable {
     ///
     /// A missing or unreadable word list or n-gram file throws with its path. A missing user file
     /// is fine (nothing learned yet); bad lines in any file are skipped and listed in `warnings`.
-    public static func load(wordList: URL, ngrams: URL?, userFile: URL?) throws(PredictionError) -> WordPredictor {
+    public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
         let bytes = try LineReader.read(wordList)
         var entries: [(String, Double)] = []
@@ -114,7 +120,21 @@ public struct WordPredictor: Sendable {
             let ub = try LineReader.read(userFile)
             user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
         }
-        return WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
+        var p = WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
+        if let nouns {
+            // Without the list no word but the user's names gets a generated possessive: never "funny's".
+            var set = Set<Int32>()
+            do {
+                let nb = try LineReader.read(nouns)
+                LineReader.forEachLine(nb) { _, f in
+                    if let w = LineReader.string(f[0]), let id = lexicon.id(of: w.lowercased()) { set.insert(Int32(id)) }
+                }
+            } catch {
+                p.warnings.append(error)
+            }
+            p.possessable = set
+        }
+        return p
     }
 
     // MARK: Suggesting
@@ -241,10 +261,12 @@ public struct WordPredictor: Sendable {
             // Words ending in s are mostly plurals, whose "hellos's" is never right; "James's" must be typed.
             let s = UInt8(ascii: "s")
             func eligible(_ c: Candidate) -> Bool {
+                if let f = user.forms[key(c)]?.first, f.isUppercase, isKnown(c) { return !key(c).utf8.contains(apostrophe) }
                 switch c {
                 case .id(let id): return lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
+                    && possessable?.contains(id) ?? true
                     && lexicon.lastByte(Int(id)) != s && !lexicon.contains(apostrophe, in: Int(id))
-                case .extra(let w): return w.utf8.count >= 3 && w.utf8.last != s && !w.utf8.contains(apostrophe)
+                case .extra(let w): return possessable == nil && w.utf8.count >= 3 && w.utf8.last != s && !w.utf8.contains(apostrophe)
                 }
             }
             bases = scored.filter { eligible($0.1) }

@@ -24,7 +24,8 @@ final class LivePrediction: @unchecked Sendable {
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
     func loadNow(wordList: URL, ngrams: URL, userFile: URL?) {
         do {
-            let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile)
+            let nouns = wordList.deletingLastPathComponent().appendingPathComponent("nouns-en.txt")
+            let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile, nouns: nouns)
             lock.withLock { predictor = p; status = nil; finished = true }
         } catch {
             lock.withLock {

@@ -10,13 +10,17 @@ struct PredictionFiles: ParsableArguments {
     var ngrams: String?
     @Option(help: "User word file (default $XDG_DATA_HOME/handsfree/user-words.txt); 'none' for none.")
     var userFile: String?
+    @Option(help: "Words that may get a generated possessive ('mother's'), one per line; 'none': only names.")
+    var nouns: String?
 
     func load(useUserFile: Bool = true) throws -> WordPredictor {
         let dir = ProjectPaths.dir("wordlists")
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("words-en.txt")
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("ngrams-en.txt"))
         let user: URL? = !useUserFile || userFile == "none" ? nil : (userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile())
-        let p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user)
+        let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("nouns-en.txt"))
+        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL)
+        if nouns == "none" { p.onlyNamesGetPossessives() }
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         return p
     }

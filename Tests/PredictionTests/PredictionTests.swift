@@ -122,6 +122,30 @@ func tempDir() throws -> URL {
         #expect(p.suggest("so t", limit: 2) == ["then", "they"])
     }
 
+    /// With a noun list only nouns and the user's names get a generated possessive; a missing list is a warning.
+    @Test func onlyListedNounsAndNamesGetAGeneratedPossessive() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), nouns = dir.appendingPathComponent("nouns.txt")
+        try "the 1000\nfunny 5\nfun 4\nmother 5\nmoth 1\n".write(to: words, atomically: true, encoding: .utf8)
+        try "# comment\nmother\nnotinthelist\n".write(to: nouns, atomically: true, encoding: .utf8)
+        var p = try WordPredictor.load(wordList: words, ngrams: nil, userFile: nil, nouns: nouns)
+        p.hideRejected = false
+        p.possessiveMaxLogProb = -0.5
+        #expect(p.warnings.isEmpty)
+        #expect(p.suggest("so mot", limit: 3) == ["mother", "moth", "mother's"])
+        #expect(p.suggest("so fu", limit: 3) == ["funny", "fun"], "no funny's")
+        #expect(p.suggest("so funny'", limit: 1) == ["funny's"], "a typed apostrophe still gets it")
+        p.learn("I saw Funny there")
+        #expect(p.suggest("so fu", limit: 3).contains("Funny's"), "a name the user wrote gets one")
+
+        let missing = dir.appendingPathComponent("none.txt")
+        var q = try WordPredictor.load(wordList: words, ngrams: nil, userFile: nil, nouns: missing)
+        q.hideRejected = false
+        #expect(q.warnings == [.cannotRead(path: missing.path, reason: "no such file")])
+        #expect(q.suggest("so mot", limit: 3) == ["mother", "moth"], "without the list, names only")
+    }
+
     @Test func nextWordFromContext() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
