@@ -50,6 +50,11 @@ public struct WordPredictor: Sendable {
     /// from `nouns-en.txt`; nil lets any listed word have one. The user's names always may.
     var possessable: Set<Int32>?
 
+    /// Listed words not offered until the user has typed them (`offensive-en.txt`: swear words, slurs).
+    var held: Set<Int32> = []
+    /// Offer the held words too (Settings › "Suggest rude words").
+    public var offerHeldWords = false
+
     /// Generated possessives for the user's names only (as with an empty noun list).
     public mutating func onlyNamesGetPossessives() { possessable = [] }
     /// Factor on the words the user wrote capitalised when a capital is typed in mid-sentence (1 = off).
@@ -97,7 +102,8 @@ public struct WordPredictor: Sendable {
     ///
     /// A missing or unreadable word list or n-gram file throws with its path. A missing user file
     /// is fine (nothing learned yet); bad lines in any file are skipped and listed in `warnings`.
-    public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil) throws(PredictionError) -> WordPredictor {
+    public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
+                            held: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
         let bytes = try LineReader.read(wordList)
         var entries: [(String, Double)] = []
@@ -121,20 +127,30 @@ public struct WordPredictor: Sendable {
             user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
         }
         var p = WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
-        if let nouns {
-            // Without the list no word but the user's names gets a generated possessive: never "funny's".
-            var set = Set<Int32>()
-            do {
-                let nb = try LineReader.read(nouns)
-                LineReader.forEachLine(nb) { _, f in
-                    if let w = LineReader.string(f[0]), let id = lexicon.id(of: w.lowercased()) { set.insert(Int32(id)) }
-                }
-            } catch {
-                p.warnings.append(error)
-            }
-            p.possessable = set
-        }
+        // Without the noun list no word but the user's names gets a generated possessive: never "funny's".
+        if let nouns { p.possessable = wordIDs(nouns, in: lexicon, warnings: &p.warnings) }
+        if let held { p.held = wordIDs(held, in: lexicon, warnings: &p.warnings) }
         return p
+    }
+
+    /// The ids of the listed words of a one-word-per-line file; an unreadable file is a warning and no words.
+    private static func wordIDs(_ url: URL, in lexicon: Lexicon, warnings: inout [PredictionError]) -> Set<Int32> {
+        var set = Set<Int32>()
+        do {
+            let bytes = try LineReader.read(url)
+            LineReader.forEachLine(bytes) { _, f in
+                if let w = LineReader.string(f[0]), let id = lexicon.id(of: w.lowercased()) { set.insert(Int32(id)) }
+            }
+        } catch {
+            warnings.append(error)
+        }
+        return set
+    }
+
+    /// True if word `id` may be offered: not held back, or the user has typed it, or held words are on.
+    @inline(__always)
+    private func offerable(_ id: Int) -> Bool {
+        held.isEmpty || offerHeldWords || !held.contains(Int32(id)) || user.counts[lexicon.word(id)] != nil
     }
 
     // MARK: Suggesting
@@ -187,6 +203,7 @@ public struct WordPredictor: Sendable {
         cands.reserveCapacity(64)
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && !skip.contains(.id(id)) && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id))))
+                && offerable(Int(id))
         }
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
@@ -203,7 +220,7 @@ public struct WordPredictor: Sendable {
             }
         }
         for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { i in
-            skip.contains(.id(Int32(i))) || (!user.removed.isEmpty && user.removed.contains(lexicon.word(i)))
+            skip.contains(.id(Int32(i))) || (!user.removed.isEmpty && user.removed.contains(lexicon.word(i))) || !offerable(i)
         }) {
             cands[.id(Int32(id))] = 0
         }

@@ -148,6 +148,9 @@ public struct ShellSettings: Sendable, Equatable {
     public var suggestions = 4
     /// Dictation stops after this many seconds without speech (audio time); 0 never stops.
     public var dictationSilence = 10.0
+    /// Suggest swear words and slurs from the word list (`offensive-en.txt`); off, they appear only once
+    /// the user has typed them.
+    public var suggestRudeWords = false
     /// Press threshold of the jaw gestures (activate), 0…1; the Settings screen rebuilds the pipeline with it.
     public var jawThreshold = 0.5
     /// Dwell time of the dwell gestures (seconds).

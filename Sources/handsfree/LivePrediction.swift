@@ -13,6 +13,7 @@ final class LivePrediction: @unchecked Sendable {
     private var status: String? = "loading words…"
     private var finished = false
     private var unsaved = false
+    private var offerRude = false
 
     /// Starts loading the word list, the n-gram model and the user's words (none: nothing is saved).
     func load(wordList: URL, ngrams: URL, userFile: URL?) {
@@ -24,9 +25,11 @@ final class LivePrediction: @unchecked Sendable {
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
     func loadNow(wordList: URL, ngrams: URL, userFile: URL?) {
         do {
-            let nouns = wordList.deletingLastPathComponent().appendingPathComponent("nouns-en.txt")
-            let p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile, nouns: nouns)
-            lock.withLock { predictor = p; status = nil; finished = true }
+            let dir = wordList.deletingLastPathComponent()
+            var p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile,
+                                           nouns: dir.appendingPathComponent("nouns-en.txt"),
+                                           held: dir.appendingPathComponent("offensive-en.txt"))
+            lock.withLock { p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true }
         } catch {
             lock.withLock {
                 status = "no word suggestions (\(error)); typing still works"
@@ -66,6 +69,14 @@ final class LivePrediction: @unchecked Sendable {
             predictor = nil
             defer { predictor = p; unsaved = true }
             return body(&p)
+        }
+    }
+
+    /// Follows Settings › "Suggest rude words", also when it is set before the words have loaded.
+    func suggestRudeWords(_ on: Bool) {
+        lock.withLock {
+            offerRude = on
+            predictor?.offerHeldWords = on
         }
     }
 

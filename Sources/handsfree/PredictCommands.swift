@@ -12,6 +12,8 @@ struct PredictionFiles: ParsableArguments {
     var userFile: String?
     @Option(help: "Words that may get a generated possessive ('mother's'), one per line; 'none': only names.")
     var nouns: String?
+    @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
+    var suggestRudeWords = false
 
     func load(useUserFile: Bool = true) throws -> WordPredictor {
         let dir = ProjectPaths.dir("wordlists")
@@ -19,8 +21,10 @@ struct PredictionFiles: ParsableArguments {
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("ngrams-en.txt"))
         let user: URL? = !useUserFile || userFile == "none" ? nil : (userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile())
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("nouns-en.txt"))
-        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL)
+        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL,
+                                       held: dir.appendingPathComponent("offensive-en.txt"))
         if nouns == "none" { p.onlyNamesGetPossessives() }
+        p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         return p
     }

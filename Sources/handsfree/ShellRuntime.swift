@@ -110,6 +110,7 @@ struct ShellRuntime {
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()
         _ = session.send(.resized(term.size))
+        prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var frameIndex = 0
         let start = monotonicSeconds()
         var firstT: Double?
@@ -225,6 +226,7 @@ extension ShellRuntime {
     /// Settings the Settings screen changed (the session has applied them already): save them to the user's
     /// config, and switch keymap when asked. Problems show in the title bar; the shell keeps running.
     mutating func applied(_ settings: ShellSettings) {
+        prediction?.suggestRudeWords(settings.suggestRudeWords)
         var problems: [String] = []
         if let e = UserSettings.save(settings) { problems.append("Settings not saved: \(e)") }
         if settings.keymap != session.state.keymap.name {

@@ -146,6 +146,24 @@ func tempDir() throws -> URL {
         #expect(q.suggest("so mot", limit: 3) == ["mother", "moth"], "without the list, names only")
     }
 
+    /// Swear words and slurs of the held list are not offered until the user has typed one, or turned them on.
+    @Test func heldWordsWaitUntilTheUserTypesThem() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), held = dir.appendingPathComponent("held.txt")
+        try "the 1000\nshit 50\nshirt 10\nship 5\n".write(to: words, atomically: true, encoding: .utf8)
+        try "# rude\nshit\n".write(to: held, atomically: true, encoding: .utf8)
+        var p = try WordPredictor.load(wordList: words, ngrams: nil, userFile: nil, held: held)
+        p.hideRejected = false
+        #expect(p.suggest("so sh", limit: 3) == ["shirt", "ship"])
+        p.offerHeldWords = true
+        #expect(p.suggest("so sh", limit: 3) == ["shit", "shirt", "ship"])
+        p.offerHeldWords = false
+        p.learn("oh shit it broke")
+        #expect(p.suggest("so sh", limit: 3).first == "shit", "typed once, then offered")
+        #expect(p.suggest("oh ", limit: 3).contains("shit"), "and as the next word the user wrote")
+    }
+
     @Test func nextWordFromContext() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

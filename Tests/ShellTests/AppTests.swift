@@ -166,14 +166,16 @@ import TrackingCore
     @Test func settingsFileRoundTripsAndReportsBadValues() {
         var s = ShellSettings()
         s.jawThreshold = 0.65; s.dwellTime = 1.4; s.smoothing = .movingAverage; s.suggestions = 5
-        s.showGazeCursor = false; s.keymap = "dwell"
+        s.showGazeCursor = false; s.keymap = "dwell"; s.suggestRudeWords = true
         let (back, problems) = ShellSettings.parse(s.toml, file: "settings.toml")
         #expect(back == s)
         #expect(problems.isEmpty)
-        let (kept, bad) = ShellSettings.parse("jaw_threshold = 3\nsmoothing = \"kalman\"\n", file: "settings.toml")
+        let (kept, bad) = ShellSettings.parse("jaw_threshold = 3\nsmoothing = \"kalman\"\nsuggest_rude_words = 1\n",
+                                              file: "settings.toml")
         #expect(kept == ShellSettings())
-        #expect(bad.count == 2)
-        #expect(bad.first?.hasPrefix("settings.toml:1:") == true)
+        #expect(bad.count == 3)
+        #expect(bad.contains("settings.toml:3: suggest_rude_words must be true or false"))
+        #expect(bad.contains { $0.hasPrefix("settings.toml:1: jaw_threshold") })
     }
 
     /// A raised jaw threshold is in effect at once: an opening between the old and new thresholds no longer

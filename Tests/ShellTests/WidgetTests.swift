@@ -77,6 +77,17 @@ import TrackingCore
         #expect(d.state.settings.toml.contains("dictation_silence_s = 12"))
     }
 
+    @Test(arguments: paths) func suggestRudeWordsIsAToggleOnTheDisplayTab(_ p: InputPath) {
+        var d = Driver(p, screen: "settings")
+        d.activate("settings.tab.display")
+        #expect(d.text.contains("Suggest rude words"))
+        #expect(!d.state.settings.suggestRudeWords, "off by default")
+        let e = d.activate("settings.rude")
+        #expect(d.state.settings.suggestRudeWords)
+        #expect(e.contains { if case .settingsChanged(let s) = $0 { return s.suggestRudeWords } else { return false } })
+        #expect(d.state.settings.toml.contains("suggest_rude_words = true"))
+    }
+
     @Test(arguments: paths) func segmentedPicksTheSegmentLookedAt(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         let e = d.activate("settings.smoothing.low-pass")

@@ -50,6 +50,10 @@ public struct SettingsScreen: Screen {
             note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
             c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
+            if l.rows.count >= 4 {
+                c.toggle("settings.rude", "Suggest rude words", isOn: s.suggestRudeWords, l.rows[3])
+                note(l.rows[3], "Off: swear words and slurs are suggested only after you have typed them yourself.")
+            }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
@@ -86,6 +90,8 @@ public struct SettingsScreen: Screen {
             s.dictationSilence = v
         } else if t.id == "settings.cursor" {
             s.showGazeCursor.toggle()
+        } else if t.id == "settings.rude" {
+            s.suggestRudeWords.toggle()
         } else if let v = Self.suggestions.activate(t.id, id: "settings.suggestions", value: s.suggestions) {
             s.suggestions = v
         } else if t.id.hasPrefix("settings.keymap."), case let k = String(t.id.dropFirst("settings.keymap.".count)),

@@ -86,6 +86,7 @@ extension ShellSettings {
         dwell_ms = \(Int((dwellTime * 1000).rounded()))
         suggestions = \(suggestions)
         dictation_silence_s = \(JSONText.number(dictationSilence))
+        suggest_rude_words = \(suggestRudeWords)
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
 
@@ -108,10 +109,16 @@ extension ShellSettings {
             }
             return d
         }
-        if let n = doc.root["show_gaze_cursor"] {
-            if let b = n.bool { s.showGazeCursor = b }
-            else { problems.append(doc.error(["show_gaze_cursor"], "show_gaze_cursor must be true or false").description) }
+        func bool(_ k: String) -> Bool? {
+            guard let n = doc.root[k] else { return nil }
+            guard let b = n.bool else {
+                problems.append(doc.error([k], "\(k) must be true or false").description)
+                return nil
+            }
+            return b
         }
+        if let b = bool("show_gaze_cursor") { s.showGazeCursor = b }
+        if let b = bool("suggest_rude_words") { s.suggestRudeWords = b }
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
