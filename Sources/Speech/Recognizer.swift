@@ -149,6 +149,14 @@ public final class Recognizer {
     private var lastPartialCheck = 0.0
     private var lastPartialEmitted = 0.0
     private var lastPartial = ""
+    /// The latest audio, for decoding the last utterance again (`decodeLastUtterance`); empty unless
+    /// `recentAudioLimit` is set.
+    private var recent: [Int16] = []
+    /// Audio time of the utterance that ended last, from its first frame to its end.
+    private var lastUtterance: (start: Double, end: Double)?
+
+    /// Seconds of audio kept for `decodeLastUtterance` (0: none).
+    public var recentAudioLimit: Double = 0
 
     /// Loads the model; fails with a message naming a missing file and its package.
     public init(configuration: RecognizerConfiguration = .init(), logger: Logger = .speechSilent) throws(RecognizerError) {
@@ -242,6 +250,12 @@ public final class Recognizer {
             ps_process_raw(decoder, base, buf.count, 0, 0)
         }
         samplesFed += samples.count
+        if recentAudioLimit > 0 {
+            recent += samples
+            // Trimmed in large steps, so keeping the audio costs one copy per limit's worth of audio.
+            let keep = Int(recentAudioLimit * Double(SpeechAudio.sampleRate))
+            if recent.count > 2 * keep { recent.removeFirst(recent.count - keep) }
+        }
         let now = audioTime
         let inSpeech = ps_get_in_speech(decoder) != 0
         if inSpeech && !inUtterance {
@@ -281,6 +295,8 @@ public final class Recognizer {
         ps_start_stream(decoder)
         ps_start_utt(decoder)
         samplesFed = 0
+        recent = []
+        lastUtterance = nil
         resetUtterance()
         return events
     }
@@ -297,6 +313,49 @@ public final class Recognizer {
             i = j
         }
         return events + finish()
+    }
+
+    /// Decodes the utterance that ended last again with another search (e.g. the language model, to check
+    /// what a grammar heard), from `preroll` seconds before its first frame; nil if that audio is no longer
+    /// kept (`recentAudioLimit`). The stream and the current search carry on as before.
+    public func decodeLastUtterance(with other: RecognitionMode, preroll: Double = 0.3) -> String? {
+        guard let u = lastUtterance, !inUtterance else { return nil }
+        let rate = Double(SpeechAudio.sampleRate)
+        let firstKept = samplesFed - recent.count
+        let from = max(0, Int(((u.start - preroll) * rate).rounded())), to = Int((u.end * rate).rounded())
+        guard from >= firstKept, to <= samplesFed, from < to else { return nil }
+        let search: String
+        switch other {
+        case .dictation:
+            guard configuration.languageModel != nil else { return nil }
+            search = Self.dictationSearch
+        case .grammar(let name):
+            guard grammars.contains(name) else { return nil }
+            search = name
+        }
+        let current = ps_get_search(decoder).map { String(cString: $0) }
+        ps_end_utt(decoder)
+        guard ps_set_search(decoder, search) == 0 else {
+            if let current { ps_set_search(decoder, current) }
+            ps_start_utt(decoder)
+            return nil
+        }
+        ps_start_utt(decoder)
+        Array(recent[(from - firstKept)..<(to - firstKept)]).withUnsafeBufferPointer { buf in
+            if let base = buf.baseAddress { ps_process_raw(decoder, base, buf.count, 0, 1) }
+        }
+        ps_end_utt(decoder)
+        let text = hypothesis()
+        if let current { ps_set_search(decoder, current) }
+        ps_start_utt(decoder)
+        return text
+    }
+
+    /// The dictionary phones of `word` (lower case), e.g. ["SH", "EH", "L"]; nil if the dictionary lacks it.
+    public func phones(of word: String) -> [String]? {
+        guard let p = ps_lookup_word(decoder, word) else { return nil }
+        defer { free(p) }
+        return String(cString: p).split(separator: " ").map(String.init)
     }
 
     private func resetUtterance() {
@@ -343,6 +402,7 @@ public final class Recognizer {
             seg = ps_seg_next(s)
         }
         resetUtterance()
+        lastUtterance = (utteranceOrigin, now)
         logger.debug("utterance", metadata: ["text": "\(text)", "end": "\(now)"])
         return .final(text, words: words, at: now)
     }

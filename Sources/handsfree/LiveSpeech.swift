@@ -77,6 +77,8 @@ final class LiveSpeech: @unchecked Sendable {
     private let pipeFDs: [Int32]
     /// Seconds without a command before push-to-talk gives up.
     static let commandTimeout = 6.0
+    /// Seconds of audio kept for checking a wake match; a longer utterance is not a wake command.
+    static let longestWakeUtterance = 8.0
 
     init(input: AudioInput, wakePhrase: String?) {
         self.input = input
@@ -108,6 +110,8 @@ final class LiveSpeech: @unchecked Sendable {
         let t = Thread { [self] in
             do {
                 let r = try Recognizer(configuration: RecognizerConfiguration(dictation: true))
+                // Wake matches are checked against the language model's reading of the same audio.
+                if wake != nil { r.recentAudioLimit = Self.longestWakeUtterance }
                 let c: ALSACapture
                 switch input {
                 case .mic(let device): c = try ALSACapture(device: device)
@@ -229,7 +233,7 @@ final class LiveSpeech: @unchecked Sendable {
                 if let w = wanted { _ = try? r.setMode(w) } else { _ = r.finish() }
             }
             guard recognizerMode != nil else { return false }
-            for e in r.process(samples) { handle(e) }
+            for e in r.process(samples) { handle(e, r) }
             switch mode {
             case .dictation where silenceLimit > 0 && audioTime - lastActivity >= silenceLimit:
                 outbox.append(.silence(silenceLimit))
@@ -261,7 +265,7 @@ final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Turns a recogniser event into updates for the shell (lock held).
-    private func handle(_ e: SpeechEvent) {
+    private func handle(_ e: SpeechEvent, _ r: Recognizer) {
         switch e {
         case .speechStarted:
             lastActivity = audioTime
@@ -279,6 +283,9 @@ final class LiveSpeech: @unchecked Sendable {
                 mode = .idle
             case .idle:
                 guard let w = wake, let phrase = wakeGrammar?.phrases[text] else { return }
+                // The wake grammar fits every utterance to its closest phrase ("hello, how are you" came
+                // out as "shell settings"): only act if the language model heard something that sounds alike.
+                guard r.checkWake(text, wake: w).accepted else { return }
                 let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
                 if rest.isEmpty {
                     mode = .command(since: audioTime)

@@ -36,6 +36,9 @@ struct SpeechBench: ParsableCommand {
     @Flag(help: "Skip the command test.")
     var skipCommands = false
 
+    @Flag(help: "Skip the wake-phrase test.")
+    var skipWake = false
+
     @Flag(help: "Print every hypothesis.")
     var verbose = false
 
@@ -44,6 +47,78 @@ struct SpeechBench: ParsableCommand {
         let folder = dir ?? dataDir.appendingPathComponent("librivox").path
         try benchTranscripts(folder: folder)
         if !skipCommands { try benchCommands() }
+        if !skipWake { try benchWake(recorded: dataDir) }
+    }
+
+    // MARK: wake phrase
+
+    /// Commands said after the wake phrase, the same without it, everyday sentences (some starting with
+    /// "shall", "she'll", "show"), and recorded speech: how often the idle shell acts, with the language-model
+    /// check (`WakeCheck`) and with the wake grammar alone, which fits every utterance to some phrase.
+    private func benchWake(recorded: URL) throws {
+        let keymapPath = ProjectPaths.dir("keymaps").appendingPathComponent("default.toml").path
+        let (wake, phrases) = try KeymapVoicePhrases.wakeGrammar(path: keymapPath, screen: "launcher")
+        let recognizer = try Recognizer(configuration: RecognizerConfiguration(dictation: true))
+        recognizer.recentAudioLimit = LiveSpeech.longestWakeUtterance
+        let built = CommandGrammar.build(phrases: phrases, name: "wake", isKnownWord: recognizer.knowsWord)
+        try recognizer.addGrammar(name: "wake", jsgf: built.jsgf)
+        try recognizer.setMode(.grammar("wake"))
+        let cache = NSTemporaryDirectory() + "handsfree-bench-speech"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+
+        /// (acted with the check, acted by the grammar alone) for one recording.
+        func listen(_ wav: String) throws -> (Bool, Bool) {
+            let verdicts = Transcribe.wakeVerdicts(recognizer, try SpeechAudio.readSamples(path: wav), wake: wake)
+            if verbose { for (h, v) in verdicts { print("  \(wav): \"\(h)\" · \"\(v.free ?? "?")\" · \(v.accepted)") } }
+            return (verdicts.contains { $0.1.accepted && $0.0 != wake }, verdicts.contains { $0.0 != wake })
+        }
+        let commands = ["open notes", "open messages", "open settings", "select media", "go back", "go home", "help",
+                        "next", "scroll down", "start dictation"]
+        let sentences = ["Would you like a cup of tea?", "Shall we go for a walk after lunch?",
+                         "She'll be home at five.", "Show me the photos from the trip.",
+                         "Can you open the window a little?", "I need to see the doctor on Tuesday.",
+                         "The nurse said my notes are on the desk.", "Please help me with my coat.",
+                         "Next week is my sister's birthday.", "Go back to the start of the film.",
+                         "Hello, how are you doing today?", "I don't want the settings changed."]
+        let voiceList = voices.split(separator: ",").map(String.init)
+        func row(_ name: String, _ texts: [String], prefix: String) throws {
+            var acted = 0, alone = 0, n = 0
+            var perVoice: [String] = []
+            for voice in voiceList {
+                var a = 0
+                for t in texts {
+                    let (checked, grammar) = try listen(try synthesise(prefix + t, voice: voice, cache: cache))
+                    n += 1
+                    if checked { a += 1 }
+                    if grammar { alone += 1 }
+                }
+                acted += a
+                perVoice.append("\(voice) \(a)/\(texts.count)")
+            }
+            print("  \(pad(name, 34))acted \(acted)/\(n) (\(perVoice.joined(separator: ", "))); grammar alone \(alone)/\(n)")
+        }
+        print("Wake phrase \"\(wake)\": \(built.phrases.count) phrases on the launcher, flite voices \(voices)")
+        try row("\"\(wake), <command>\" (\(commands.count) commands)", commands, prefix: wake + ", ")
+        try row("the commands without \"\(wake)\"", commands, prefix: "")
+        try row("everyday sentences (\(sentences.count))", sentences, prefix: "")
+        var files: [String] = []
+        for sub in ["librivox", "cards"] {
+            let d = recorded.appendingPathComponent(sub)
+            for f in ((try? FileManager.default.contentsOfDirectory(atPath: d.path)) ?? []).sorted() where f.hasSuffix(".wav") {
+                files.append(d.appendingPathComponent(f).path)
+            }
+        }
+        if files.isEmpty {
+            print("  recorded speech: skipped (\(recorded.path) is absent)")
+        } else {
+            var acted = 0, alone = 0
+            for f in files {
+                let (checked, grammar) = try listen(f)
+                if checked { acted += 1 }
+                if grammar { alone += 1 }
+            }
+            print("  \(pad("recorded speech (\(files.count) files)", 34))acted \(acted)/\(files.count); grammar alone \(alone)/\(files.count)")
+        }
     }
 
     // MARK: transcripts

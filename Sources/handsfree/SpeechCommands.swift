@@ -24,24 +24,38 @@ struct Transcribe: ParsableCommand {
     @Flag(help: "Print JSON with utterances and word timings.")
     var json = false
 
+    @Flag(help: "With --keymap: listen as the idle shell does, for the keymap's wake phrase and a phrase; print what the wake grammar heard, the language model's reading, their phone error rate, and whether the shell would act.")
+    var wake = false
+
+    @Option(help: "With --wake: the screen whose on-screen phrases (\"open Notes\", …) the shell would also accept.")
+    var screen = "launcher"
+
     @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
     var model = RecognizerConfiguration.debianModelDirectory
 
     func validate() throws {
         if grammar != nil && keymap != nil { throw ValidationError("give --grammar or --keymap, not both") }
         if files.isEmpty { throw ValidationError("give at least one audio file") }
+        if wake && keymap == nil { throw ValidationError("--wake needs --keymap (its wake_phrase and phrases)") }
     }
 
     func run() throws {
         let recognizer: Recognizer
+        var wakePhrase: String?
         do {
-            recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: grammar == nil && keymap == nil))
+            recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: wake || (grammar == nil && keymap == nil)))
             if let grammar {
                 let text = try String(contentsOfFile: grammar, encoding: .utf8)
                 try recognizer.addGrammar(name: "file", jsgf: text)
                 try recognizer.setMode(.grammar("file"))
             } else if let keymap {
-                let phrases = try KeymapVoicePhrases.read(path: keymap)
+                var phrases = try KeymapVoicePhrases.read(path: keymap)
+                if wake {
+                    let (w, all) = try KeymapVoicePhrases.wakeGrammar(path: keymap, screen: screen)
+                    wakePhrase = w
+                    phrases = all
+                    recognizer.recentAudioLimit = LiveSpeech.longestWakeUtterance
+                }
                 let built = CommandGrammar.build(phrases: phrases, isKnownWord: recognizer.knowsWord)
                 for d in built.dropped { FileHandle.standardError.write(Data("\(keymap): \(d)\n".utf8)) }
                 try recognizer.addGrammar(name: "keymap", jsgf: built.jsgf)
@@ -62,6 +76,17 @@ struct Transcribe: ParsableCommand {
                 failed = true
                 continue
             }
+            if wake {
+                var i = 0
+                for (heard, v) in Self.wakeVerdicts(recognizer, samples, wake: wakePhrase ?? "") {
+                    i += 1
+                    print("\(file) #\(i): heard \"\(heard)\" · language model \"\(v.free ?? "?")\" · phone errors "
+                          + String(format: "%.2f", v.phoneErrorRate) + " · wake " + String(format: "%.2f", v.wakeErrorRate)
+                          + " · " + (v.accepted ? "ACT" : "ignore"))
+                }
+                if i == 0 { print("\(file): no speech") }
+                continue
+            }
             let events = recognizer.transcribe(samples)
             let result = TranscriptJSON(file: file, duration: SpeechAudio.seconds(samples: samples.count), events: events)
             if json { results.append(result) } else { print("\(file): \(result.text)") }
@@ -72,6 +97,29 @@ struct Transcribe: ParsableCommand {
             print(String(decoding: try enc.encode(results), as: UTF8.self))
         }
         if failed { throw ExitCode(1) }
+    }
+}
+
+extension Transcribe {
+    /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
+    /// audio kept for the check is forgotten when the stream finishes).
+    static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String) -> [(String, WakeCheck.Verdict)] {
+        var out: [(String, WakeCheck.Verdict)] = []
+        func take(_ events: [SpeechEvent]) {
+            for case let .final(text, _, _) in events where !text.isEmpty { out.append((text, r.checkWake(text, wake: wake))) }
+        }
+        // 50 ms chunks as the microphone delivers them, then a second of silence to end an utterance still
+        // open: an utterance's place in the audio is known to within one chunk, so larger ones would cut
+        // the start off the audio read again.
+        let audio = samples + [Int16](repeating: 0, count: SpeechAudio.sampleRate)
+        var i = 0
+        while i < audio.count {
+            let j = min(audio.count, i + 800)
+            take(r.process(Array(audio[i..<j])))
+            i = j
+        }
+        _ = r.finish()
+        return out
     }
 }
 
@@ -104,9 +152,24 @@ struct TranscriptJSON: Codable {
 enum KeymapVoicePhrases {
     static func read(path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
+        return try parse(path, data).allPhrases
+    }
+
+    /// The keymap's wake phrase and the phrases the idle shell listens for on `screen`, as `LiveSpeech`
+    /// builds them: the wake phrase alone, or followed by a keymap or on-screen phrase.
+    static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
+        let km = try parse(path, data)
+        guard let w = km.wakePhrase else { throw ValidationError("\(path): no wake_phrase in [options]") }
+        var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
+        guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
+        return (w, [w] + state.voicePhrases.map { w + " " + $0 })
+    }
+
+    private static func parse(_ path: String, _ data: Data) throws -> Keymap {
         let gestures = try Setup.settings(config: nil).gestures.map(\.name)
         return try Keymap.parse(String(decoding: data, as: UTF8.self), file: path, knownGestures: gestures,
-                                knownScreens: ScreenRegistry.standard.names).allPhrases
+                                knownScreens: ScreenRegistry.standard.names)
     }
 }
 

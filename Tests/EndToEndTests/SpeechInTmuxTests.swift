@@ -5,8 +5,9 @@ import Foundation
 import Testing
 
 /// Speech in the built binary: a WAV played through ALSA's `file` plugin (`run --audio`) is dictated into a
-/// Notes text field by the real PocketSphinx, and read back from the rendered screen; a missing microphone
-/// shows in the status line while the shell goes on.
+/// Notes text field by the real PocketSphinx, and read back from the rendered screen; the wake phrase is
+/// heard on an ALSA "microphone" and other speech is not taken for it; a missing microphone shows in the
+/// status line while the shell goes on.
 @Suite(.serialized) struct SpeechInTmuxTests {
     static let binary = ShellInTmuxTests.binary
     static let model = "/usr/share/pocketsphinx/model/en-us/en-us/mdef"
@@ -99,6 +100,55 @@ import Testing
                 "dictation without a microphone must say why:\n\(session.capture().joined(separator: "\n"))")
         session.keys("h", "i")
         #expect(session.waitFor { $0.contains { $0.contains("hi▏") } }, "typing still works")
+    }
+
+    /// A "microphone" as the shell opens any ALSA device: a PCM named in `$HOME/.asoundrc` that reads `raw`
+    /// through ALSA's `file` plugin, then silence. Returns the environment prefix that sets that HOME.
+    static func fileMicrophone(in dir: String, raw: String) throws -> String {
+        let home = dir + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let conf = """
+            pcm.hfmic {
+                type file
+                slave.pcm { type null }
+                file "/dev/null"
+                infile "\(raw)"
+                format "raw"
+            }
+
+            """
+        try conf.write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+        return "env HOME=\(home) "
+    }
+
+    /// The idle shell listens for its wake phrase on the microphone: "shell, open notes" opens Notes, while
+    /// a sentence and the command without "shell" (which the wake grammar alone took for commands) do nothing.
+    @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
+    func theWakePhraseActsAndOtherSpeechDoesNot() throws {
+        for (said, acts) in [("open notes. Hello, how are you doing today?", false), ("shell, open notes", true)] {
+            let dir = try Self.tempDir("wake-\(acts)")
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            try Self.speak(said, to: dir + "/said.wav", pad: ["pad", "1", "1"])
+            _ = try run(["/usr/bin/sox", dir + "/said.wav", "-t", "raw", "-e", "signed-integer", dir + "/said.raw"])
+            let session = Tmux(name: "hf-e2e-wake-\(acts)-\(getpid())")
+            defer { session.kill() }
+            try session.start(Self.fileMicrophone(in: dir, raw: dir + "/said.raw") + Self.shell(in: dir, "--mic hfmic"))
+            #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("say \"shell") } },
+                    "the wake listener did not start:\n\(session.screen)")
+            let log = dir + "/state/handsfree/shell.log"
+            if acts {
+                #expect(session.waitFor(seconds: 20) { $0.first?.contains("Home › Notes") == true },
+                        "\"shell, open notes\" did not open Notes:\n\(session.screen)")
+                let lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? []
+                #expect(lines.count == 1 && lines[0].contains("\"launcher.notes\""), "one action: \(lines)")
+            } else {
+                // The file plugin hands over the 7 s of audio as fast as it is read, so all of it has been
+                // decoded within a few seconds; 12 s later nothing may have happened.
+                #expect(!session.waitFor(seconds: 12) { $0.first?.contains("›") == true },
+                        "speech without the wake phrase acted:\n\(session.screen)")
+                #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty, "no action logged")
+            }
+        }
     }
 
     @Test(.enabled(if: ShellInTmuxTests.ready && canSynthesise, "needs the debug binary, tmux, flite and sox"))
