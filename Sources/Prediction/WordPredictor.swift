@@ -275,16 +275,22 @@ public struct WordPredictor: Sendable {
             guard isKnown(base) else { return }
             bases = [(score(base), base)]
         } else {
-            // Words ending in s are mostly plurals, whose "hellos's" is never right; "James's" must be typed.
+            // Words ending in s are mostly plurals, whose "hellos's" is never right.
             let s = UInt8(ascii: "s")
             func eligible(_ c: Candidate) -> Bool {
-                if let f = user.forms[key(c)]?.first, f.isUppercase, isKnown(c) { return !key(c).utf8.contains(apostrophe) }
+                let listed: Bool
                 switch c {
-                case .id(let id): return lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
+                case .id(let id): listed = lexicon.length(Int(id)) >= 3 && lexicon.logProb[Int(id)] <= possessiveMaxLogProb
                     && possessable?.contains(id) ?? true
                     && lexicon.lastByte(Int(id)) != s && !lexicon.contains(apostrophe, in: Int(id))
-                case .extra(let w): return possessable == nil && w.utf8.count >= 3 && w.utf8.last != s && !w.utf8.contains(apostrophe)
+                case .extra(let w): listed = possessable == nil && w.utf8.count >= 3 && w.utf8.last != s && !w.utf8.contains(apostrophe)
                 }
+                if listed { return true }
+                // The user's names, whatever their ending ("James's"); looked up only when there are any, since
+                // the lookup makes a string of every candidate.
+                guard !user.nameKeys.isEmpty else { return false }
+                let k = key(c)
+                return user.forms[k]?.first?.isUppercase == true && isKnown(c) && !k.utf8.contains(apostrophe)
             }
             bases = scored.filter { eligible($0.1) }
             // The word typed in full was dropped from the candidates (it saves nothing) but its possessive may not be.
