@@ -44,16 +44,15 @@ public struct SettingsScreen: Screen {
             c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
             note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
         case "display" where l.rows.count >= 3:
-            c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, l.rows[0])
-            note(l.rows[0], "Seeing where the tracker thinks you look makes aiming easier.")
+            // Two toggles share the first row, so every row fits on the smallest screen (80×24).
+            let halves = l.rows[0].columns(2, gap: 2)
+            c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, halves[0])
+            c.toggle("settings.rude", "Suggest rude words", isOn: s.suggestRudeWords, halves[1])
+            note(l.rows[0], "Cursor: easier aiming. Rude words off: offered once you typed them.")
             c.stepper("settings.suggestions", "Word suggestions", value: "\(s.suggestions)", l.rows[1])
             note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
             c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
-            if l.rows.count >= 4 {
-                c.toggle("settings.rude", "Suggest rude words", isOn: s.suggestRudeWords, l.rows[3])
-                note(l.rows[3], "Off: swear words and slurs are suggested only after you have typed them yourself.")
-            }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
