@@ -218,10 +218,10 @@ final class LiveSpeech: @unchecked Sendable {
             let due = start + audioTime
             if due > now { usleep(UInt32((due - now) * 1_000_000)) }
         }
-        let posted: Bool = lock.withLock {
-            let before = outbox.count
+        // The search for this chunk, chosen under the lock.
+        let setup: (Recognizer, Mode, [String: String])? = lock.withLock {
             audioTime += SpeechAudio.seconds(samples: samples.count)
-            guard let r = recognizer else { return false }
+            guard let r = recognizer else { return nil }
             let wanted: RecognitionMode?
             switch mode {
             case .dictation: wanted = .dictation
@@ -232,8 +232,27 @@ final class LiveSpeech: @unchecked Sendable {
                 recognizerMode = wanted
                 if let w = wanted { _ = try? r.setMode(w) } else { _ = r.finish() }
             }
-            guard recognizerMode != nil else { return false }
-            for e in r.process(samples) { handle(e, r) }
+            guard recognizerMode != nil else { return nil }
+            return (r, mode, wakeGrammar?.phrases ?? [:])
+        }
+        guard let (r, decodedIn, wakePhrases) = setup else { return }
+        // Decoding, and the wake check's second reading (seconds for a long utterance), run outside the lock,
+        // so the shell loop's drain() never waits on them; only this thread touches the recogniser.
+        let events = r.process(samples)
+        var woken: [String: String] = [:]
+        if decodedIn == .idle, let w = wake {
+            for case let .final(text, _, _) in events {
+                // The wake grammar fits every utterance to its closest phrase ("hello, how are you" came out
+                // as "shell settings"): act only if the language model heard something that sounds alike.
+                if let phrase = wakePhrases[text], r.checkWake(text, wake: w).accepted { woken[text] = phrase }
+            }
+        }
+        let posted: Bool = lock.withLock {
+            let before = outbox.count
+            // Events of a mode the user has left since (a gesture started dictation) are dropped.
+            if mode == decodedIn {
+                for e in events { handle(e, woken: woken) }
+            }
             switch mode {
             case .dictation where silenceLimit > 0 && audioTime - lastActivity >= silenceLimit:
                 outbox.append(.silence(silenceLimit))
@@ -265,7 +284,8 @@ final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Turns a recogniser event into updates for the shell (lock held).
-    private func handle(_ e: SpeechEvent, _ r: Recognizer) {
+    /// `woken`: the finals of the wake grammar that passed the wake check, and their phrases.
+    private func handle(_ e: SpeechEvent, woken: [String: String]) {
         switch e {
         case .speechStarted:
             lastActivity = audioTime
@@ -282,10 +302,7 @@ final class LiveSpeech: @unchecked Sendable {
                 outbox.append(.text(commands?.phrases[text] ?? text, isFinal: true))
                 mode = .idle
             case .idle:
-                guard let w = wake, let phrase = wakeGrammar?.phrases[text] else { return }
-                // The wake grammar fits every utterance to its closest phrase ("hello, how are you" came
-                // out as "shell settings"): only act if the language model heard something that sounds alike.
-                guard r.checkWake(text, wake: w).accepted else { return }
+                guard let w = wake, let phrase = woken[text] else { return }
                 let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
                 if rest.isEmpty {
                     mode = .command(since: audioTime)
