@@ -98,10 +98,13 @@ public struct WordPredictor: Sendable {
         self.warnings = warnings
     }
 
-    /// Loads a word list (`word count` per line), optional n-grams and an optional user file.
+    /// Loads a word list (`word count` per line), optional n-grams, an optional user file, and optional
+    /// one-word-per-line lists: `nouns` (the words that get a generated possessive) and `held` (words not
+    /// offered until the user has typed them).
     ///
     /// A missing or unreadable word list or n-gram file throws with its path. A missing user file
-    /// is fine (nothing learned yet); bad lines in any file are skipped and listed in `warnings`.
+    /// is fine (nothing learned yet); bad lines in any file, and unreadable `nouns` or `held` lists, are
+    /// skipped and listed in `warnings`.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
                             held: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
