@@ -16,6 +16,9 @@ public struct ThresholdDetector: Sendable {
 
     private(set) var state: State = .waitRelease
     private var refractoryUntil = -Double.infinity
+    /// The longest stretch at or above `press` (with the guards holding) in the performance under way: what a
+    /// gesture with a maximum hold needs to have reached `hold` when it is released.
+    private var longestStretch = 0.0
     /// Progress of the current performance, 0…1.
     public private(set) var progress: Double = 0
     /// Onset of the performance under way, if any.
@@ -50,14 +53,16 @@ public struct ThresholdDetector: Sendable {
                 return nil
             }
             state = .holding(onset: t, since: ok ? t : nil)
+            longestStretch = 0
             return ok ? checkHold(onset: t, since: t, at: t) : nil
         case .holding(let onset, let since):
             if v < spec.release {
                 state = .idle
                 progress = 0
                 if let maxHold = spec.maxHold {
-                    let held = t - onset
-                    if held >= spec.hold && held <= maxHold { return fire(onset: onset, at: t, nextState: .idle) }
+                    // As for every threshold gesture, only time at or above `press` counts towards `hold`.
+                    let held = max(longestStretch, since.map { t - $0 } ?? 0)
+                    if held >= spec.hold && t - onset <= maxHold { return fire(onset: onset, at: t, nextState: .idle) }
                 }
                 return nil
             }
@@ -71,6 +76,7 @@ public struct ThresholdDetector: Sendable {
             // the jaw through the band between the thresholds for long stretches, a deliberate gesture holds it
             // open; and a full blink, with both eyes closed, never accumulates time towards a right-eye back.
             guard v >= spec.press, ok else {
+                if let since { longestStretch = max(longestStretch, t - since) }
                 state = .holding(onset: onset, since: nil)
                 progress = 0
                 return nil

@@ -108,6 +108,21 @@ struct GuardTests {
         #expect(run(wink, frames(.eyeBlinkLeft, [0] + Array(repeating: 0.9, count: 12) + [0],
                                  other: [.eyeBlinkRight: 0.9])).isEmpty)
     }
+
+    /// With a maximum hold too, only time at or above `press` counts: a jaw moving through the band between
+    /// the thresholds while talking never adds up to a release-fired activation.
+    @Test func maxHoldCountsOnlyTimeAbovePress() {
+        var spec = jaw
+        spec.maxHold = 1.5
+        // 0.5 s in the band with brief touches of press, then released: no stretch reaches 0.3 s.
+        let talk: [Float] = [0.1] + (0..<30).map { $0 % 6 < 2 ? 0.55 : 0.4 } + [0.1]
+        #expect(run(spec, frames(.jawOpen, talk)).isEmpty)
+        // A deliberate 0.5 s opening, even after a dip into the band, fires on release.
+        let open: [Float] = [0.1] + Array(repeating: 0.4, count: 10) + Array(repeating: 0.8, count: 30) + [0.1]
+        #expect(run(spec, frames(.jawOpen, open)) == [41.0 / 60])
+        // Open longer than the maximum: nothing.
+        #expect(run(spec, frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 100) + [0.1])).isEmpty)
+    }
 }
 
 struct BlinkCountTests {
