@@ -316,10 +316,12 @@ public final class Recognizer {
     }
 
     /// Decodes the utterance that ended last again with another search (e.g. the language model, to check
-    /// what a grammar heard), from `preroll` seconds before its first frame; nil if that audio is no longer
-    /// kept (`recentAudioLimit`). The stream and the current search carry on as before.
+    /// what a grammar heard), from `preroll` seconds before its first frame; nil if it was longer than
+    /// `recentAudioLimit` or its audio is no longer kept. The stream and the current search carry on as before.
     public func decodeLastUtterance(with other: RecognitionMode, preroll: Double = 0.3) -> String? {
-        guard let u = lastUtterance, !inUtterance else { return nil }
+        // Longer than the audio kept is never read again, even while more is still buffered: the caller
+        // bounds the time a second reading may take with `recentAudioLimit`.
+        guard let u = lastUtterance, !inUtterance, u.end - u.start <= recentAudioLimit else { return nil }
         let rate = Double(SpeechAudio.sampleRate)
         let firstKept = samplesFed - recent.count
         let from = max(0, Int(((u.start - preroll) * rate).rounded())), to = Int((u.end * rate).rounded())

@@ -43,8 +43,8 @@ enum SpeechUpdate: Sendable, Equatable {
 }
 
 /// Live speech for the shell: loads PocketSphinx and opens the capture device on a background thread,
-/// decodes on the capture thread, and hands updates to the shell loop through `drain()` (with a pipe to
-/// wake its `poll`). The loop never waits on audio or the model.
+/// decodes on a thread of its own (the capture thread only queues audio), and hands updates to the shell
+/// loop through `drain()` (with a pipe to wake its `poll`). The loop never waits on audio or the model.
 ///
 /// Modes: idle (audio dropped, or the wake-phrase grammar when the keymap has one and a microphone is
 /// used), dictation (the language model), command (a grammar of keymap phrases and on-screen labels, for
@@ -63,7 +63,7 @@ final class LiveSpeech: @unchecked Sendable {
     private var captureStarted = false
     private var wantCapture = false
     private var mode: Mode = .idle
-    /// The mode the recogniser is set to; switched on the capture thread, between chunks.
+    /// The mode the recogniser is set to; switched on the decode thread, between chunks.
     private var recognizerMode: RecognitionMode?
     private var silenceLimit = 10.0
     private var audioTime = 0.0
@@ -74,6 +74,15 @@ final class LiveSpeech: @unchecked Sendable {
     private var wakeGrammar: CommandGrammar.Built?
     private var outbox: [SpeechUpdate] = []
     private var wallStart: Double?
+    /// Seconds of audio handed to the decoder so far (paces a file on the capture thread).
+    private var capturedSeconds = 0.0
+    /// Audio from the capture thread waiting for the decode thread, and its lock and signal: decoding can
+    /// fall behind for a moment (the wake check reads an utterance again) without the capture thread
+    /// stalling and the device overrunning.
+    private var pending: [[Int16]] = []
+    private let pendingLock = NSLock()
+    private let pendingSignal = DispatchSemaphore(value: 0)
+    private var stopping = false
     private let pipeFDs: [Int32]
     /// Seconds without a command before push-to-talk gives up.
     static let commandTimeout = 6.0
@@ -179,6 +188,8 @@ final class LiveSpeech: @unchecked Sendable {
     func shutdown() {
         let c = lock.withLock { capture }
         c?.stop()
+        pendingLock.withLock { stopping = true }
+        pendingSignal.signal()
     }
 
     private func startCapture() {
@@ -187,13 +198,47 @@ final class LiveSpeech: @unchecked Sendable {
             captureStarted = true
             return capture
         }
-        c?.start { [self] event in
+        guard let c else { return }
+        let decoder = Thread { [self] in decodeLoop() }
+        decoder.name = "handsfree.speech.decode"
+        decoder.start()
+        c.start { [self] event in
             switch event {
-            case .audio(let samples): chunk(samples)
+            case .audio(let samples):
+                pace(samples)
+                pendingLock.withLock { pending.append(samples) }
+                pendingSignal.signal()
             case .ended: post(.status("audio ended"))
             case .failed(let e): fail("microphone stopped", e.description)
             }
         }
+    }
+
+    /// The decode thread: takes what the capture thread queued, in order, until shutdown.
+    private func decodeLoop() {
+        while true {
+            pendingSignal.wait()
+            let (batch, stop) = pendingLock.withLock { () -> ([[Int16]], Bool) in
+                defer { pending = [] }
+                return (pending, stopping)
+            }
+            if stop { return }
+            for samples in batch { chunk(samples) }
+        }
+    }
+
+    /// A file (`--audio`) has no clock behind ALSA's null slave: wait so its audio runs with the wall clock.
+    /// On the capture thread, before the audio is queued.
+    private func pace(_ samples: [Int16]) {
+        guard case .file = input else { return }
+        let now = monotonicSeconds()
+        let start = lock.withLock { () -> Double in
+            if wallStart == nil { wallStart = now }
+            return wallStart ?? now
+        }
+        let due = start + capturedSeconds
+        capturedSeconds += SpeechAudio.seconds(samples: samples.count)
+        if due > now { usleep(UInt32((due - now) * 1_000_000)) }
     }
 
     private func post(_ u: SpeechUpdate) {
@@ -206,18 +251,8 @@ final class LiveSpeech: @unchecked Sendable {
         if pipeFDs[1] >= 0 { _ = write(pipeFDs[1], &b, 1) }
     }
 
-    /// One chunk from the capture thread: pace a file, pick the search, decode, apply timeouts.
+    /// One chunk on the decode thread: pick the search, decode, apply timeouts.
     private func chunk(_ samples: [Int16]) {
-        if case .file = input {
-            // The file plugin's null slave has no clock: wait so audio time runs with the wall clock.
-            let now = monotonicSeconds()
-            let start = lock.withLock { () -> Double in
-                if wallStart == nil { wallStart = now }
-                return wallStart ?? now
-            }
-            let due = start + audioTime
-            if due > now { usleep(UInt32((due - now) * 1_000_000)) }
-        }
         // The search for this chunk, chosen under the lock.
         let setup: (Recognizer, Mode, [String: String])? = lock.withLock {
             audioTime += SpeechAudio.seconds(samples: samples.count)
@@ -268,7 +303,7 @@ final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Rebuilds the command and wake grammars when the phrases changed; false if there is none to use.
-    /// Called with the lock held, on the capture thread.
+    /// Called with the lock held, on the decode thread.
     private func rebuild(_ r: Recognizer) -> Bool {
         if builtFor == phrases { return commands != nil }
         builtFor = phrases

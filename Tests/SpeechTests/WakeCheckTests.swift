@@ -68,8 +68,17 @@ import Testing
         #expect(r.transcribe(speech + [Int16](repeating: 0, count: 16_000)).contains {
             if case .final("go forward ten meters", _, _) = $0 { true } else { false }
         })
-        // Without kept audio there is nothing to read again.
+        // Without kept audio there is nothing to read again, and an utterance longer than the audio kept
+        // is not read again (its second reading could take seconds).
         let bare = try Recognizer(configuration: .init(dictation: true))
         #expect(bare.decodeLastUtterance(with: .dictation) == nil)
+        r.recentAudioLimit = 1
+        var ended = false
+        for chunk in stride(from: 0, to: speech.count + 16_000, by: 800) where !ended {
+            let samples = chunk < speech.count ? Array(speech[chunk..<min(speech.count, chunk + 800)]) : [Int16](repeating: 0, count: 800)
+            ended = r.process(samples).contains { if case .final = $0 { true } else { false } }
+        }
+        #expect(ended)
+        #expect(r.decodeLastUtterance(with: .dictation) == nil, "go forward ten meters lasts over 1 s")
     }
 }
