@@ -66,9 +66,15 @@ struct SpeechBench: ParsableCommand {
         let cache = NSTemporaryDirectory() + "handsfree-bench-speech"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
 
+        var checks = 0, checkSeconds = 0.0, checkedAudio = 0.0
         /// (acted with the check, acted by the grammar alone) for one recording.
         func listen(_ wav: String) throws -> (Bool, Bool) {
-            let verdicts = Transcribe.wakeVerdicts(recognizer, try SpeechAudio.readSamples(path: wav), wake: wake)
+            let samples = try SpeechAudio.readSamples(path: wav)
+            let verdicts = Transcribe.wakeVerdicts(recognizer, samples, wake: wake) { seconds in
+                checks += 1
+                checkSeconds += seconds
+            }
+            checkedAudio += SpeechAudio.seconds(samples: samples.count)
             if verbose { for (h, v) in verdicts { print("  \(wav): \"\(h)\" · \"\(v.free ?? "?")\" · \(v.accepted)") } }
             return (verdicts.contains { $0.1.accepted && $0.0 != wake }, verdicts.contains { $0.0 != wake })
         }
@@ -119,6 +125,8 @@ struct SpeechBench: ParsableCommand {
             }
             print("  \(pad("recorded speech (\(files.count) files)", 34))acted \(acted)/\(files.count); grammar alone \(alone)/\(files.count)")
         }
+        print("  the check's second reading: \(checks) utterances, \(fmt(1000 * checkSeconds / Double(max(checks, 1)), 0)) ms "
+              + "each on average (wall), \(fmt(100 * checkSeconds / max(checkedAudio, 1e-9), 1))% of the audio's duration")
     }
 
     // MARK: transcripts

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Shell
 import Speech
+import Transport
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
 struct Transcribe: ParsableCommand {
@@ -103,10 +104,16 @@ struct Transcribe: ParsableCommand {
 extension Transcribe {
     /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
     /// audio kept for the check is forgotten when the stream finishes).
-    static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String) -> [(String, WakeCheck.Verdict)] {
+    /// `timed` gets the wall time of each check (for `bench speech`).
+    static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String,
+                             timed: (Double) -> Void = { _ in }) -> [(String, WakeCheck.Verdict)] {
         var out: [(String, WakeCheck.Verdict)] = []
         func take(_ events: [SpeechEvent]) {
-            for case let .final(text, _, _) in events where !text.isEmpty { out.append((text, r.checkWake(text, wake: wake))) }
+            for case let .final(text, _, _) in events where !text.isEmpty {
+                let t0 = monotonicSeconds()
+                out.append((text, r.checkWake(text, wake: wake)))
+                timed(monotonicSeconds() - t0)
+            }
         }
         // 50 ms chunks as the microphone delivers them, then a second of silence to end an utterance still
         // open: an utterance's place in the audio is known to within one chunk, so larger ones would cut
