@@ -46,7 +46,7 @@ struct UserWords: Sendable, Equatable {
             forms[word] = form
             // nameKeys mirrors the forms that start with a capital.
             let key = Array(word.utf8)
-            if form.first?.isUppercase == true {
+            if UserWords.isNameForm(form) {
                 UserWords.insert(key, into: &nameKeys)
             } else {
                 UserWords.remove(key, from: &nameKeys)
@@ -145,6 +145,13 @@ struct UserWords: Sendable, Equatable {
     private mutating func insertKey(_ word: String) {
         UserWords.insert(Array(word.utf8), into: &sortedKeys)
     }
+
+    /// True for a form that marks a name or title: it starts with a capital ("Anne", "McDonald").
+    static func isNameForm(_ form: String) -> Bool { form.first?.isUppercase == true }
+
+    /// True if the user wrote `word` (lowercase) as a name. Only `bump` sets a form, and with a count, so a
+    /// name is always a word the user has taught.
+    func isName(_ word: String) -> Bool { forms[word].map(UserWords.isNameForm) ?? false }
 
     /// The names (words with a capitalised form) starting with `prefix`, at most `limit`.
     func names(prefix: [UInt8], limit: Int) -> [String] {

@@ -222,9 +222,7 @@ public struct WordPredictor: Sendable {
                 if added >= 4 * limit { break }
             }
         }
-        for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { i in
-            skip.contains(.id(Int32(i))) || (!user.removed.isEmpty && user.removed.contains(lexicon.word(i))) || !offerable(i)
-        }) {
+        for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
             cands[.id(Int32(id))] = 0
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
@@ -248,7 +246,7 @@ public struct WordPredictor: Sendable {
             // Offering exactly what was typed saves nothing; leave the place to a longer word.
             if !prefix.isEmpty, length(c) == prefix.count { continue }
             var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx)
-            if name, let f = user.forms[key(c)]?.first, f.isUppercase { sc *= capitalBoost }
+            if name, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - prefix.count)), lengthExponent) }
             scored.append((sc, c))
         }
@@ -293,7 +291,7 @@ public struct WordPredictor: Sendable {
                 // the lookup makes a string of every candidate.
                 guard !user.nameKeys.isEmpty else { return false }
                 let k = key(c)
-                return user.forms[k]?.first?.isUppercase == true && isKnown(c) && !k.utf8.contains(apostrophe)
+                return user.isName(k) && !k.utf8.contains(apostrophe)
             }
             bases = scored.filter { eligible($0.1) }
             // The word typed in full was dropped from the candidates (it saves nothing) but its possessive may not be.
