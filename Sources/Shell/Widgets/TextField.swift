@@ -1,5 +1,6 @@
 import Foundation
 import Config
+import Prediction
 
 /// The text of a multi-line field and its caret. Text arrives through `insert` from every source (the
 /// on-screen keyboard, a helper's keys, dictation, a committed suggestion), so they all behave the same.
@@ -125,11 +126,11 @@ extension Canvas {
 }
 
 extension TextFieldModel {
-    /// The word (letters, digits, apostrophes) that `text` ends with, possibly empty, and the text before it.
+    /// The word (letters, digits, apostrophes: the predictor's `Tokens.isWordCharacter`) that `text` ends
+    /// with, possibly empty, and the text before it.
     static func trailingWord(_ text: Substring) -> (word: Substring, before: Substring) {
         var start = text.endIndex
-        while start > text.startIndex, case let p = text.index(before: start),
-              text[p].isLetter || text[p].isNumber || text[p] == "'" || text[p] == "’" {
+        while start > text.startIndex, case let p = text.index(before: start), Tokens.isWordCharacter(text[p]) {
             start = p
         }
         return (text[start...], text[..<start])
