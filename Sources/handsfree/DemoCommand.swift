@@ -28,11 +28,9 @@ struct DemoCommand: ParsableCommand {
         var services = Services()
         let prediction = LivePrediction()
         prediction.install(into: &services)
-        let words = ProjectPaths.dir("wordlists")
-        let wordList = words.appendingPathComponent("words-en.txt"), ngrams = words.appendingPathComponent("ngrams-en.txt")
         if headless || fast {
             let sz = try Setup.size(size)
-            prediction.loadNow(wordList: wordList, ngrams: ngrams, userFile: nil)
+            prediction.loadNow(userFile: nil)
             var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, services: services,
                                                     source: "demo"),
                                   settings: settings)
@@ -46,7 +44,7 @@ struct DemoCommand: ParsableCommand {
             print(render(session.state, size: sz).0.text)
             return
         }
-        prediction.load(wordList: wordList, ngrams: ngrams, userFile: nil)
+        prediction.load(userFile: nil)
         let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo")
         var runtime = ShellRuntime(session: Session(state: state, settings: settings),
                                    feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)

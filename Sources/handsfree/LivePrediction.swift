@@ -10,25 +10,24 @@ import Shell
 final class LivePrediction: @unchecked Sendable {
     private let lock = NSLock()
     private var predictor: WordPredictor?
-    private var status: String? = "loading words…"
+    private static let loadingStatus = "loading words…"
+    private var status: String? = LivePrediction.loadingStatus
     private var finished = false
     private var unsaved = false
     private var offerRude = false
 
-    /// Starts loading the word list, the n-gram model and the user's words (none: nothing is saved).
-    func load(wordList: URL, ngrams: URL, userFile: URL?) {
-        let t = Thread { [self] in loadNow(wordList: wordList, ngrams: ngrams, userFile: userFile) }
+    /// Starts loading the shipped word lists and the user's words (none: nothing is saved).
+    func load(userFile: URL?) {
+        let t = Thread { [self] in loadNow(userFile: userFile) }
         t.name = "handsfree.prediction.load"
         t.start()
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
-    func loadNow(wordList: URL, ngrams: URL, userFile: URL?) {
+    func loadNow(userFile: URL?) {
         do {
-            let dir = wordList.deletingLastPathComponent()
-            var p = try WordPredictor.load(wordList: wordList, ngrams: ngrams, userFile: userFile,
-                                           nouns: dir.appendingPathComponent("nouns-en.txt"),
-                                           held: dir.appendingPathComponent("offensive-en.txt"))
+            var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: userFile,
+                                           nouns: WordLists.nouns, held: WordLists.held)
             lock.withLock { p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true }
         } catch {
             lock.withLock {
@@ -54,7 +53,8 @@ final class LivePrediction: @unchecked Sendable {
             return TextComposition.commit(word, into: text)
         }
         services.predictionStatus = { [self] in lock.withLock { status } }
-        services.predictionLoading = { [self] in lock.withLock { predictor == nil && status == "loading words…" } }
+        // The loading status is replaced when loading ends, either way.
+        services.predictionLoading = { [self] in lock.withLock { status == LivePrediction.loadingStatus } }
         services.addWord = { [self] word in change { $0.addWord(word) } ?? false }
         services.removeWord = { [self] word in change { $0.removeWord(word) } }
         services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }

@@ -16,13 +16,11 @@ struct PredictionFiles: ParsableArguments {
     var suggestRudeWords = false
 
     func load(useUserFile: Bool = true) throws -> WordPredictor {
-        let dir = ProjectPaths.dir("wordlists")
-        let wordList = words.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("words-en.txt")
-        let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("ngrams-en.txt"))
+        let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
+        let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
         let user: URL? = !useUserFile || userFile == "none" ? nil : (userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile())
-        let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? dir.appendingPathComponent("nouns-en.txt"))
-        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL,
-                                       held: dir.appendingPathComponent("offensive-en.txt"))
+        let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
+        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -125,7 +123,7 @@ struct KSR: ParsableCommand {
     var learn = false
     @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
     var tune: String?
-    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway, userTripleWeight, userTripleHalfway, possessiveWeight, possessiveMaxLogProb); repeatable.")
+    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway, userTripleWeight, userTripleHalfway, possessiveWeight, possessiveMaxLogProb, capitalBoost); repeatable.")
     var settings: [String] = []
     @Flag(help: "Print each word, the letters typed before it was offered ('-' if never) and the first suggestions.")
     var trace = false
@@ -265,8 +263,7 @@ struct Words: ParsableCommand {
         var p: WordPredictor
         do {
             // Only the user's file changes; without the n-grams the word list loads in a moment.
-            p = try WordPredictor.load(wordList: ProjectPaths.dir("wordlists").appendingPathComponent("words-en.txt"),
-                                       ngrams: nil, userFile: url)
+            p = try WordPredictor.load(wordList: WordLists.words, ngrams: nil, userFile: url)
         } catch { throw ValidationError("\(error)") }
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         switch verb {

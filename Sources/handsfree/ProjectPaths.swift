@@ -36,3 +36,16 @@ enum ProjectPaths {
         (root ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(name)
     }
 }
+
+/// The word lists shipped in `wordlists/` (sources and licences in its README).
+enum WordLists {
+    static var folder: URL { ProjectPaths.dir("wordlists") }
+    /// Word frequencies (`word count`).
+    static var words: URL { folder.appendingPathComponent("words-en.txt") }
+    /// Bigrams and trigrams.
+    static var ngrams: URL { folder.appendingPathComponent("ngrams-en.txt") }
+    /// The words that get a generated possessive ("mother's").
+    static var nouns: URL { folder.appendingPathComponent("nouns-en.txt") }
+    /// Swear words and slurs held back until the user has typed them.
+    static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
+}

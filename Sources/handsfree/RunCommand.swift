@@ -76,10 +76,7 @@ struct RunCommand: ParsableCommand {
                                     keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
-            let words = ProjectPaths.dir("wordlists")
-            prediction.load(wordList: words.appendingPathComponent("words-en.txt"),
-                            ngrams: words.appendingPathComponent("ngrams-en.txt"),
-                            userFile: data.appendingPathComponent("user-words.txt"))
+            prediction.load(userFile: data.appendingPathComponent("user-words.txt"))
             services.dictate = sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: source,
                                    onboarding: first)
