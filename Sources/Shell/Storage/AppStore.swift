@@ -213,9 +213,10 @@ public final class AppStore: Sendable {
         inner.withLock { i in
             loadMessagesIfNeeded(&i)
             for k in i.pending.indices where i.pending[k].due == nil { i.pending[k].due = now + AppStore.replyDelay }
-            let due = i.pending.filter { ($0.due ?? now + 1) <= now }
+            func isDue(_ r: PendingReply) -> Bool { r.due.map { $0 <= now } ?? false }
+            let due = i.pending.filter(isDue)
             guard !due.isEmpty else { return false }
-            i.pending.removeAll { ($0.due ?? now + 1) <= now }
+            i.pending.removeAll(where: isDue)
             for r in due { i.messages?.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
             saveMessages(&i)
             return true
