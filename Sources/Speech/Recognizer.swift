@@ -343,7 +343,7 @@ public final class Recognizer {
             return nil
         }
         ps_start_utt(decoder)
-        Array(recent[(from - firstKept)..<(to - firstKept)]).withUnsafeBufferPointer { buf in
+        recent[(from - firstKept)..<(to - firstKept)].withUnsafeBufferPointer { buf in
             if let base = buf.baseAddress { ps_process_raw(decoder, base, buf.count, 0, 1) }
         }
         ps_end_utt(decoder)
