@@ -11,6 +11,11 @@ public enum WakeCheck {
     /// Highest phone error rate of the wake phrase against the start of the free transcript.
     public static let maxWakeErrorRate = 0.67
 
+    /// What the idle listener's grammar holds: the wake phrase alone, or followed by one of `phrases`.
+    public static func grammarPhrases(wake: String, phrases: [String]) -> [String] {
+        [wake] + phrases.map { wake + " " + $0 }
+    }
+
     /// Phone errors between the grammar's phrase and the free transcript, over the phrase's phone count.
     ///
     /// `phones` gives a word's dictionary phones; an unknown word counts as one phone that matches nothing.

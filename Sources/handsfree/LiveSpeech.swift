@@ -310,7 +310,8 @@ final class LiveSpeech: @unchecked Sendable {
         let c = CommandGrammar.build(phrases: phrases, name: "commands", isKnownWord: r.knowsWord)
         commands = (try? r.addGrammar(name: "commands", jsgf: c.jsgf)) != nil ? c : nil
         if let w = wake {
-            let g = CommandGrammar.build(phrases: [w] + phrases.map { w + " " + $0 }, name: "wake", isKnownWord: r.knowsWord)
+            let g = CommandGrammar.build(phrases: WakeCheck.grammarPhrases(wake: w, phrases: phrases), name: "wake",
+                                         isKnownWord: r.knowsWord)
             wakeGrammar = (try? r.addGrammar(name: "wake", jsgf: g.jsgf)) != nil ? g : nil
         }
         // A grammar added may have become the search: make the next chunk set the mode again.

@@ -50,12 +50,14 @@ struct Transcribe: ParsableCommand {
                 try recognizer.addGrammar(name: "file", jsgf: text)
                 try recognizer.setMode(.grammar("file"))
             } else if let keymap {
-                var phrases = try KeymapVoicePhrases.read(path: keymap)
+                let phrases: [String]
                 if wake {
                     let (w, all) = try KeymapVoicePhrases.wakeGrammar(path: keymap, screen: screen)
                     wakePhrase = w
                     phrases = all
                     recognizer.recentAudioLimit = LiveSpeech.longestWakeUtterance
+                } else {
+                    phrases = try KeymapVoicePhrases.read(path: keymap)
                 }
                 let built = CommandGrammar.build(phrases: phrases, isKnownWord: recognizer.knowsWord)
                 for d in built.dropped { FileHandle.standardError.write(Data("\(keymap): \(d)\n".utf8)) }
@@ -158,22 +160,21 @@ struct TranscriptJSON: Codable {
 /// `file:line: …`.
 enum KeymapVoicePhrases {
     static func read(path: String) throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        return try parse(path, data).allPhrases
+        try parse(path).allPhrases
     }
 
     /// The keymap's wake phrase and the phrases the idle shell listens for on `screen`, as `LiveSpeech`
-    /// builds them: the wake phrase alone, or followed by a keymap or on-screen phrase.
+    /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        let km = try parse(path, data)
+        let km = try parse(path)
         guard let w = km.wakePhrase else { throw ValidationError("\(path): no wake_phrase in [options]") }
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
         guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
-        return (w, [w] + state.voicePhrases.map { w + " " + $0 })
+        return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
     }
 
-    private static func parse(_ path: String, _ data: Data) throws -> Keymap {
+    private static func parse(_ path: String) throws -> Keymap {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
         let gestures = try Setup.settings(config: nil).gestures.map(\.name)
         return try Keymap.parse(String(decoding: data, as: UTF8.self), file: path, knownGestures: gestures,
                                 knownScreens: ScreenRegistry.standard.names)
