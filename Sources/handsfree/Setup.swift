@@ -28,10 +28,13 @@ enum Setup {
             throw SetupError("\(path): no such keymap (known: \(known.joined(separator: ", ")))")
         }
         let text = try readText(path)
-        do {
-            return try Keymap.parse(text, file: path, knownGestures: gestures.map(\.name),
-                                    knownScreens: ScreenRegistry.standard.names)
-        } catch { throw SetupError(error.description) }
+        do { return try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
+    }
+
+    /// Parses keymap text against the gestures it may bind and the shell's screens; throws the parser's
+    /// `file:line:` error as it is.
+    static func parseKeymap(_ text: String, file: String, gestures: [GestureDefinition]) throws(ConfigError) -> Keymap {
+        try Keymap.parse(text, file: file, knownGestures: gestures.map(\.name), knownScreens: ScreenRegistry.standard.names)
     }
 
     /// The file a `--keymap NAME|FILE` argument means.

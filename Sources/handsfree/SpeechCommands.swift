@@ -175,9 +175,8 @@ enum KeymapVoicePhrases {
 
     private static func parse(_ path: String) throws -> Keymap {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        let gestures = try Setup.settings(config: nil).gestures.map(\.name)
-        return try Keymap.parse(String(decoding: data, as: UTF8.self), file: path, knownGestures: gestures,
-                                knownScreens: ScreenRegistry.standard.names)
+        return try Setup.parseKeymap(String(decoding: data, as: UTF8.self), file: path,
+                                     gestures: try Setup.settings(config: nil).gestures)
     }
 }
 

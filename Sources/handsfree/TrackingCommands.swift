@@ -162,9 +162,7 @@ struct Check: ParsableCommand {
                     let s = try GestureConfig.parse(text, file: file)
                     print("\(file): ok (\(s.gestures.count) gestures: \(s.gestures.map(\.name).joined(separator: ", ")))")
                 } else {
-                    let gestures = try Setup.settings(config: nil).gestures.map(\.name)
-                    let k = try Keymap.parse(text, file: file, knownGestures: gestures,
-                                             knownScreens: ScreenRegistry.standard.names)
+                    let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
                     print("\(file): ok (keymap \"\(k.name)\", \(k.global.gestures.count) gestures, \(k.allPhrases.count) phrases)")
                 }
             } catch {
