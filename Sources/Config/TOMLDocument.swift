@@ -59,8 +59,22 @@ public struct TOMLDocument: Sendable {
         } catch {
             throw ConfigError(file: file, line: nil, "cannot parse: \(error)")
         }
+        // TOMLKit hands strings over as C strings, so a NUL would silently cut a value short.
+        if let n = Self.nulEscapeLine(text) {
+            throw ConfigError(file: file, line: n, "a NUL character (\\u0000) cannot be used in a string here")
+        }
         root = Self.convert(table)
         lines = Self.indexLines(text)
+    }
+
+    /// The first line (1-based) outside a comment that writes NUL as an escape, or nil.
+    static func nulEscapeLine(_ text: String) -> Int? {
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: " \t\r")
+            if line.hasPrefix("#") { continue }
+            if line.range(of: "\\u0000") != nil || line.range(of: "\\U00000000") != nil { return n + 1 }
+        }
+        return nil
     }
 
     /// The line on which `path` (e.g. `["gesture", "activate", "press"]`) was written, or its table's line.

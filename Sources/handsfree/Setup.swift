@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Foundation
 import Shell
+import Speech
 import TrackingCore
 
 /// Loads the gesture config and keymap a command was asked for, refusing with `file:line: …` on any mistake.
@@ -10,7 +11,7 @@ enum Setup {
     static func settings(config: String?, overrides: [String] = []) throws -> PipelineSettings {
         let path = config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
-            if config != nil { throw ValidationError("\(path): no such file") }
+            if config != nil { throw SetupError("\(path): no such file") }
             do {
                 return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
             } catch { throw SetupError(error.description) }
@@ -31,10 +32,14 @@ enum Setup {
         do { return try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 
-    /// Parses keymap text against the gestures it may bind and the shell's screens; throws the parser's
-    /// `file:line:` error as it is.
+    /// Parses keymap text against the gestures it may bind, the shell's screens and the recogniser's
+    /// dictionary, with every check a keymap the shell runs with must pass; throws the parser's `file:line:`
+    /// error as it is.
     static func parseKeymap(_ text: String, file: String, gestures: [GestureDefinition]) throws(ConfigError) -> Keymap {
-        try Keymap.parse(text, file: file, knownGestures: gestures.map(\.name), knownScreens: ScreenRegistry.standard.names)
+        var isKnownWord: (@Sendable (String) -> Bool)?
+        if let dictionary = PronunciationDictionary.shared { isKnownWord = { dictionary.contains($0) } }
+        return try Keymap.load(text, file: file, knownGestures: gestures.map(\.name),
+                               knownScreens: ScreenRegistry.standard.names, isKnownWord: isKnownWord)
     }
 
     /// The file a `--keymap NAME|FILE` argument means.
@@ -44,10 +49,15 @@ enum Setup {
             ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
     }
 
+    /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, not UTF-8).
     static func readText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path), let s = String(data: data, encoding: .utf8) else {
-            throw SetupError("\(path): cannot read the file as UTF-8 text")
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError("\(path): no such file") }
+        if isDir.boolValue { throw SetupError("\(path): is a folder, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SetupError("\(path): cannot be read (permission denied?)")
         }
+        guard let s = String(data: data, encoding: .utf8) else { throw SetupError("\(path): is not UTF-8 text") }
         return s
     }
 
@@ -62,4 +72,28 @@ enum Setup {
 struct SetupError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
+}
+
+/// The words PocketSphinx can hear: the first column of its pronunciation dictionary, read once.
+///
+/// Read as text rather than through a decoder, so `check` and `run --no-speech` need no model loaded.
+struct PronunciationDictionary: Sendable {
+    let words: Set<String>
+
+    func contains(_ word: String) -> Bool { words.contains(word.lowercased()) }
+
+    /// Debian's en-us dictionary, or nil when it is not installed (then phrases are checked for letters only).
+    static let shared: PronunciationDictionary? = load(path: RecognizerConfiguration().dictionary)
+
+    static func load(path: String) -> PronunciationDictionary? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var words = Set<String>()
+        // Lines are `word P H O N E S`; alternatives are `word(2) …`.
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let end = line.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "(") })
+            else { continue }
+            words.insert(String(decoding: line[line.startIndex..<end], as: UTF8.self))
+        }
+        return words.isEmpty ? nil : PronunciationDictionary(words: words)
+    }
 }
