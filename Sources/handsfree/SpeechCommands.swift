@@ -46,8 +46,11 @@ struct Transcribe: ParsableCommand {
         do {
             recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: wake || (grammar == nil && keymap == nil)))
             if let grammar {
-                let text = try String(contentsOfFile: grammar, encoding: .utf8)
-                try recognizer.addGrammar(name: "file", jsgf: text)
+                // Both a file that cannot be read and a grammar that does not parse are named by their path.
+                let text = try Setup.readText(grammar)
+                do { try recognizer.addGrammar(name: "file", jsgf: text) } catch {
+                    throw SpeechCommandError(description: "\(grammar): \(error.description)")
+                }
                 try recognizer.setMode(.grammar("file"))
             } else if let keymap {
                 let phrases: [String]
