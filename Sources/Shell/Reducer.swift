@@ -6,6 +6,9 @@ public let backTargetID = "shell.back"
 
 /// Applies one event to the state and returns what the runtime must do. Pure: no clock, no I/O.
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
+    // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
+    // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
+    if s.tooSmall, event.isUserInput { return [] }
     switch event {
     case .frame(let sample):
         s.now = max(s.now, sample.t)

@@ -132,6 +132,14 @@ public enum ShellEvent: Sendable {
     /// Time passed with no frame (live keyboard use).
     case tick(at: Double)
     case resized(Size)
+
+    /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
+    var isUserInput: Bool {
+        switch self {
+        case .gesture, .key, .speech: return true
+        case .frame, .gaze, .tick, .resized: return false
+        }
+    }
 }
 
 /// The state of the whole shell.
