@@ -113,6 +113,8 @@ public enum GestureConfig {
         guard node.table != nil else { throw doc.error(["gesture", name], "gesture \"\(name)\" must be a table") }
         try r.only(gestureKeys)
         let kindName = try r.string("kind") ?? "threshold"
+        // Only people read the description, but it is checked like any string (no control characters).
+        _ = try r.string("description")
         // A key of another kind would be ignored without a word, so the user would tune nothing.
         if let own = kindKeys[kindName] {
             for k in r.table.keys.sorted() where !own.contains(k) && !commonKeys.contains(k) {
@@ -181,6 +183,10 @@ public enum GestureConfig {
         func string(_ k: String) throws(ConfigError) -> String? {
             guard let v = table[k] else { return nil }
             guard let s = v.string else { throw error(k, "\(k) must be a string, not \(v.kindName)") }
+            // Descriptions reach the help screen: a control character would be sent to the terminal as it is.
+            if s.contains(where: { !$0.isVisibleKey && $0 != " " }) {
+                throw error(k, "\(k) holds an invisible or control character; use visible characters and spaces")
+            }
             return s
         }
 

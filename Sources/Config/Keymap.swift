@@ -156,7 +156,15 @@ public struct Keymap: Sendable, Equatable {
             throw doc.error([k], "unknown key \"\(k)\" (known: \(topKeys.joined(separator: ", ")))")
         }
         for k in ["name", "description"] {
-            if let v = root[k], v.string == nil { throw doc.error([k], "\(k) must be a string, not \(v.kindName)") }
+            guard let v = root[k] else { continue }
+            guard let text = v.string else { throw doc.error([k], "\(k) must be a string, not \(v.kindName)") }
+            // Both are shown on screen: a control character would be sent to the terminal as it is.
+            if text.contains(where: { !$0.isVisibleKey && $0 != " " }) {
+                throw doc.error([k], "\(k) holds an invisible or control character; use visible characters and spaces")
+            }
+        }
+        if let name = root["name"]?.string, name.allSatisfy({ $0 == " " }) {
+            throw doc.error(["name"], "name must not be empty")
         }
         var km = Keymap(name: root["name"]?.string ?? file)
         km.description = root["description"]?.string ?? ""
@@ -267,6 +275,13 @@ public struct Keymap: Sendable, Equatable {
                     let p = normalise(phrase)
                     if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
                         throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.visible)\" \(problem)")
+                    }
+                    if sec.voice[p] != nil {
+                        // Dictionary order would decide which action wins; both were meant.
+                        let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [k, $0]) }.sorted()
+                        throw ConfigError(file: doc.file, line: lines.last,
+                                          "voice phrase \"\(phrase)\" is bound twice (as written on lines "
+                                          + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
                     }
                     sec.voice[p] = try action(a, path: path + [k, phrase], doc: doc)
                 }

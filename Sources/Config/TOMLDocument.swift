@@ -6,8 +6,10 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int?
     public var message: String
 
+    /// Control characters from the file (an escape sequence in a key or value) are shown as `<U+001B>`, so
+    /// printing the error cannot drive the terminal.
     public init(file: String, line: Int?, _ message: String) {
-        self.file = file; self.line = line; self.message = message
+        self.file = file.visible; self.line = line; self.message = message.visible
     }
 
     /// `file:line: message`, the shape editors and terminals can jump to.

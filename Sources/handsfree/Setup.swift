@@ -49,14 +49,23 @@ enum Setup {
             ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
     }
 
-    /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, not UTF-8).
+    /// The most a config, keymap or grammar file may hold; bigger is a mistake (e.g. `/dev/zero`).
+    static let maxTextFileSize = 1 << 20
+
+    /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, too big, not UTF-8).
     static func readText(_ path: String) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError("\(path): no such file") }
         if isDir.boolValue { throw SetupError("\(path): is a folder, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SetupError("\(path): cannot be read (permission denied?)")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SetupError("\(path): cannot be read (\(String(cString: strerror(errno))))")
         }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.read(upToCount: maxTextFileSize + 1) ?? Data() } catch {
+            throw SetupError("\(path): cannot be read (\(error.localizedDescription))")
+        }
+        if data.count > maxTextFileSize { throw SetupError("\(path): is larger than 1 MB, too big for a text file of settings") }
         guard let s = String(data: data, encoding: .utf8) else { throw SetupError("\(path): is not UTF-8 text") }
         return s
     }

@@ -113,3 +113,15 @@ struct CommandLineFileErrorTests {
         #expect(b.status == 1 && b.err.contains("\(binary): is not UTF-8 text"), "\(b.err)")
     }
 }
+
+extension CommandLineFileErrorTests {
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"))
+    func endlessOrOddFilesAreRefusedByName() throws {
+        let zero = try handsfree(["check", "/dev/zero"])
+        #expect(zero.status == 1 && zero.out == "/dev/zero: is larger than 1 MB, too big for a text file of settings\n",
+                "\(zero.out)")
+        let folder = try dir()
+        let f = try handsfree(["run", "--config", folder, "--no-speech"])
+        #expect(f.status == 1 && f.err == "handsfree: \(folder): is a folder, not a file\n", "\(f.err)")
+    }
+}

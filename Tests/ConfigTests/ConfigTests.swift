@@ -84,6 +84,7 @@ struct GestureConfigTests {
         BadCase(text: "[gesture.b]\nkind = \"blink-count\"\ncount = 2.5\n", line: 3, contains: "must be a whole number"),
         BadCase(text: gestureA + "dwell_ms = 500\n", line: 4, contains: "dwell_ms does nothing in a threshold gesture"),
         BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\ndescription = \"a\\u0000b\"\npress = 0.5\n", line: 3, contains: "NUL"),
+        BadCase(text: gestureA + "description = \"x\\u001b[2J\"\n", line: 4, contains: "invisible or control character"),
     ]
 
     static let gestureA = "[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\n"
@@ -163,6 +164,11 @@ struct KeymapTests {
         ("\n[keyboard]\nrows = [\"a\", \"b\", \"c\", \"d\", \"e\"]\n", 3, "5 keyboard rows do not fit"),
         ("\n[keyboard]\nrows = [\"abcdefghijklmnopq\"]\n", 3, "17 keys"),
         ("\n[keyboard]\nrows = []\n", 3, "rows must be 1…4 strings"),
+        ("name = \"x\\u001b[2J\"\n", 1, "name holds an invisible or control character"),
+        ("name = \"\"\n", 1, "name must not be empty"),
+        ("[global.voice]\n\"go back\" = \"back\"\n\"Go  Back\" = \"home\"\n", 3, "is bound twice"),
+        // An escape sequence from the file is shown, never sent to the terminal.
+        ("[global.gestures]\nactivate = \"x\\u001b]0;title\\u0007\"\n", 2, "unknown action \"x<U+001B>]0;title<U+0007>\""),
     ])
     func brokenLinesNameTheLine(_ c: (String, Int, String)) {
         do {
