@@ -170,16 +170,16 @@ enum KeymapVoicePhrases {
     /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
         let km = try parse(path)
-        guard let w = km.wakePhrase else { throw ValidationError("\(path): no wake_phrase in [options]") }
+        guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
         guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
         return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
     }
 
     private static func parse(_ path: String) throws -> Keymap {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        return try Setup.parseKeymap(String(decoding: data, as: UTF8.self), file: path,
-                                     gestures: try Setup.settings(config: nil).gestures)
+        let text = try Setup.readText(path)
+        let gestures = try Setup.settings(config: nil).gestures
+        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 }
 
