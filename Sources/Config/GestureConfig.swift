@@ -110,6 +110,12 @@ public enum GestureConfig {
     static func gesture(_ name: String, _ node: TOMLNode, doc: TOMLDocument, lookback: Double) throws(ConfigError)
         -> GestureDefinition {
         let r = Reader(doc: doc, path: ["gesture", name], node: node)
+        // Names are bound in keymaps and shown on the status line: plain words only.
+        guard !name.isEmpty, name.count <= 40,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") })
+        else {
+            throw doc.error(["gesture", name], "gesture name \"\(name)\" must be 1…40 letters, digits, _ or - (e.g. [gesture.brow_raise])")
+        }
         guard node.table != nil else { throw doc.error(["gesture", name], "gesture \"\(name)\" must be a table") }
         try r.only(gestureKeys)
         let kindName = try r.string("kind") ?? "threshold"

@@ -125,3 +125,14 @@ extension CommandLineFileErrorTests {
         #expect(f.status == 1 && f.err == "handsfree: \(folder): is a folder, not a file\n", "\(f.err)")
     }
 }
+
+extension CommandLineFileErrorTests {
+    @Test(.enabled(if: ready && FileManager.default.fileExists(atPath: model), "needs .build/debug/handsfree and the PocketSphinx en-us model"))
+    func transcribeNamesABrokenKeymapWithoutUsage() throws {
+        let km = try file("k.toml", "name = \"k\"\n")
+        let r = try handsfree(["transcribe", "--keymap", km, Self.root + "/../shared/data/missing.wav"])
+        #expect(r.status == 1)
+        #expect(r.err.hasPrefix("handsfree: \(km): no gesture is bound to \"activate\""), "\(r.err)")
+        #expect(!r.err.contains("Usage"))
+    }
+}

@@ -85,6 +85,8 @@ struct GestureConfigTests {
         BadCase(text: gestureA + "dwell_ms = 500\n", line: 4, contains: "dwell_ms does nothing in a threshold gesture"),
         BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\ndescription = \"a\\u0000b\"\npress = 0.5\n", line: 3, contains: "NUL"),
         BadCase(text: gestureA + "description = \"x\\u001b[2J\"\n", line: 4, contains: "invisible or control character"),
+        BadCase(text: "\n[gesture.\"a\\u001bb\"]\nshape = \"jawOpen\"\npress = 0.5\n", line: 2, contains: "gesture name \"a<U+001B>b\" must be"),
+        BadCase(text: "\n[gesture.\"two words\"]\nshape = \"jawOpen\"\npress = 0.5\n", line: 2, contains: "must be 1…40 letters"),
     ]
 
     static let gestureA = "[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\n"
