@@ -83,26 +83,28 @@ struct SetupError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// The words PocketSphinx can hear: the first column of its pronunciation dictionary, read once.
+/// The words PocketSphinx can hear: the first column of its pronunciation dictionary.
 ///
-/// Read as text rather than through a decoder, so `check` and `run --no-speech` need no model loaded.
+/// Read as bytes rather than through a decoder, so `check` and `run --no-speech` need no model loaded; a
+/// keymap asks for a few dozen words, so each is searched for in the bytes instead of indexing 135,000 lines.
 struct PronunciationDictionary: Sendable {
-    let words: Set<String>
+    /// The file with a newline in front, so every entry starts after a newline.
+    let bytes: Data
 
-    func contains(_ word: String) -> Bool { words.contains(word.lowercased()) }
+    /// Whether `word` (any case) starts a line, followed by its phones or a `(2)` alternative marker.
+    func contains(_ word: String) -> Bool {
+        let w = Array(word.lowercased().utf8)
+        guard !w.isEmpty, !w.contains(where: { $0 == 0x0A || $0 == 0x20 || $0 == 0x09 }) else { return false }
+        return [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "(")].contains { end in
+            bytes.range(of: Data([0x0A] + w + [end])) != nil
+        }
+    }
 
     /// Debian's en-us dictionary, or nil when it is not installed (then phrases are checked for letters only).
     static let shared: PronunciationDictionary? = load(path: RecognizerConfiguration().dictionary)
 
     static func load(path: String) -> PronunciationDictionary? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        var words = Set<String>()
-        // Lines are `word P H O N E S`; alternatives are `word(2) …`.
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let end = line.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "(") })
-            else { continue }
-            words.insert(String(decoding: line[line.startIndex..<end], as: UTF8.self))
-        }
-        return words.isEmpty ? nil : PronunciationDictionary(words: words)
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
+        return PronunciationDictionary(bytes: Data([0x0A]) + data)
     }
 }
