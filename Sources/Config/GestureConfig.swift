@@ -20,9 +20,14 @@ public enum GestureConfig {
     /// Loads settings from TOML text; any mistake is an error naming its line.
     public static func parse(_ text: String, file: String, overrides: [String] = []) throws(ConfigError)
         -> PipelineSettings {
-        let doc = try TOMLDocument(text: text, file: file)
+        var doc = try TOMLDocument(text: text, file: file)
         var root = doc.root
-        for o in overrides { try apply(override: o, to: &root) }
+        for o in overrides {
+            try apply(override: o, to: &root)
+            // A bad value given with --set is blamed on the --set, not on the file's line it replaced.
+            let key = o.split(separator: "=", maxSplits: 1).first.map(String.init) ?? o
+            doc.overrides[TOMLDocument.splitKey(key)] = o
+        }
         return try settings(from: root, doc: doc)
     }
 

@@ -49,6 +49,9 @@ public struct TOMLDocument: Sendable {
     public let file: String
     public let root: [String: TOMLNode]
     private let lines: [String: Int]
+    /// Values replaced from the command line (`--set KEY=VALUE`), by key path: errors about them name the
+    /// `--set`, since the file's line no longer holds the value.
+    public var overrides: [[String]: String] = [:]
 
     /// Parses TOML text; a syntax error is reported with its line.
     public init(text: String, file: String) throws(ConfigError) {
@@ -91,7 +94,8 @@ public struct TOMLDocument: Sendable {
 
     /// An error about the key at `path`.
     public func error(_ path: [String], _ message: String) -> ConfigError {
-        ConfigError(file: file, line: line(path), message)
+        if let o = overrides[path] { return ConfigError(file: "--set \(o)", line: nil, message) }
+        return ConfigError(file: file, line: line(path), message)
     }
 
     private static func convert(_ v: TOMLValueConvertible) -> TOMLNode? {

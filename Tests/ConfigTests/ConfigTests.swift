@@ -100,6 +100,20 @@ struct GestureConfigTests {
         }
     }
 
+    @Test func aBadOverrideIsBlamedOnTheSetNotTheFile() {
+        for (o, message) in [("gesture.activate.press=nan", "press = nan is out of range"),
+                             ("smoothing.window=2.5", "window = 2.5 must be a whole number"),
+                             ("gaze.yaw_range=1", "yaw_range must be [from, to]")] {
+            do {
+                _ = try GestureConfig.parse(GestureConfig.defaultText, file: "config/gestures.toml", overrides: [o])
+                Issue.record("\(o) was accepted")
+            } catch {
+                #expect(error.description == "--set \(o): " + error.message, "\(error)")
+                #expect(error.message.hasPrefix(message), "\(error)")
+            }
+        }
+    }
+
     @Test func shippedRangesPass() throws {
         let s = try GestureConfig.parse(GestureConfig.defaultText, file: "g")
         #expect(s.mapping.yawRange == .init(-0.35, 0.35) && s.mapping.pitchRange == .init(0.25, -0.25))
