@@ -95,6 +95,13 @@ public struct Keymap: Sendable, Equatable {
         return s.sorted()
     }
 
+    /// The first section (global, then screens by name) binding `phrase`, and its action.
+    func sectionsBinding(phrase: String) -> (String, Action)? {
+        if let a = global.voice[phrase] { return ("[global.voice]", a) }
+        for name in screens.keys.sorted() { if let a = screens[name]?.voice[phrase] { return ("[screen.\(name).voice]", a) } }
+        return nil
+    }
+
     /// Lower case, single spaces: how phrases are compared.
     public static func normalise(_ phrase: String) -> String {
         phrase.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
@@ -198,6 +205,11 @@ public struct Keymap: Sendable, Equatable {
                     throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase)")
                 }
             }
+        }
+        if let w = km.wakePhrase, let (section, action) = km.sectionsBinding(phrase: w) {
+            // The wake listener takes the phrase first, so the binding could never act.
+            throw doc.error(["options", "wake_phrase"], "wake_phrase \"\(w)\" is also a voice phrase in \(section) "
+                            + "(bound to \(action.rawValue)); a phrase cannot both wake the shell and act")
         }
         if let kb = root["keyboard"] {
             guard let t = kb.table else { throw doc.error(["keyboard"], "[keyboard] must be a table") }

@@ -83,6 +83,7 @@ struct GestureConfigTests {
         BadCase(text: "[smoothing]\nwindow = 2.5\n" + gestureA, line: 2, contains: "window = 2.5 must be a whole number"),
         BadCase(text: "[gesture.b]\nkind = \"blink-count\"\ncount = 2.5\n", line: 3, contains: "must be a whole number"),
         BadCase(text: gestureA + "dwell_ms = 500\n", line: 4, contains: "dwell_ms does nothing in a threshold gesture"),
+        BadCase(text: "[gesture.d]\nkind = \"dwell\"\ndwell_ms = 50\n", line: 3, contains: "dwell_ms = 50.0 is out of range (200.0…60000.0)"),
         BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\ndescription = \"a\\u0000b\"\npress = 0.5\n", line: 3, contains: "NUL"),
         BadCase(text: gestureA + "description = \"x\\u001b[2J\"\n", line: 4, contains: "invisible or control character"),
         BadCase(text: "\n[gesture.\"a\\u001bb\"]\nshape = \"jawOpen\"\npress = 0.5\n", line: 2, contains: "gesture name \"a<U+001B>b\" must be"),
@@ -182,6 +183,7 @@ struct KeymapTests {
         ("\n[keyboard]\nrows = []\n", 3, "rows must be 1…4 strings"),
         ("name = \"x\\u001b[2J\"\n", 1, "name holds an invisible or control character"),
         ("name = \"\"\n", 1, "name must not be empty"),
+        ("[options]\nwake_phrase = \"Shell\"\n[global.voice]\n\"shell\" = \"home\"\n", 2, "is also a voice phrase in [global.voice]"),
         ("[global.voice]\n\"go back\" = \"back\"\n\"Go  Back\" = \"home\"\n", 3, "is bound twice"),
         // An escape sequence from the file is shown, never sent to the terminal.
         ("[global.gestures]\nactivate = \"x\\u001b]0;title\\u0007\"\n", 2, "unknown action \"x<U+001B>]0;title<U+0007>\""),
