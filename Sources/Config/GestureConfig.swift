@@ -8,6 +8,8 @@ public enum GestureConfig {
                                      "window_ms", "max_blink_ms", "other_eye_below", "dwell_ms", "grace_ms",
                                      "description"]
     public static let kinds = ["threshold", "blink-count", "dwell"]
+    /// The sections a gesture config may hold at its top level (what tells it from a keymap).
+    public static let sections = ["smoothing", "gaze", "gesture", "tolerance"]
     /// Keys every kind of gesture may hold.
     static let commonKeys = ["kind", "description", "refractory_ms", "lookback_ms"]
     /// The keys each kind reads besides `commonKeys`.
@@ -64,8 +66,8 @@ public enum GestureConfig {
 
     static func settings(from root: [String: TOMLNode], doc: TOMLDocument) throws(ConfigError) -> PipelineSettings {
         var s = PipelineSettings()
-        for key in root.keys where !["smoothing", "gaze", "gesture", "tolerance"].contains(key) {
-            throw doc.error([key], "unknown section \"\(key)\" (known: smoothing, gaze, gesture, tolerance)")
+        for key in root.keys.sorted() where !sections.contains(key) {
+            throw doc.error([key], "unknown section \"\(key)\" (known: \(sections.joined(separator: ", ")))")
         }
         if let t = root["tolerance"] {
             guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], "tolerance must be a number 0…1") }

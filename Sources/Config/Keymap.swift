@@ -107,6 +107,9 @@ public struct Keymap: Sendable, Equatable {
         phrase.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
 
+    /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).
+    public static let topLevelKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+
     /// The most letter rows the on-screen keyboard may have: more do not fit the minimum 80×24 window
     /// beside the text and the suggestion row.
     public static let maxKeyboardRows = 4
@@ -142,13 +145,13 @@ public struct Keymap: Sendable, Equatable {
             let bound = Set(knownGestures.compactMap { action(gesture: $0, screen: screen) })
             // A screen's own section is where a binding was lost, if it has one.
             let place: [String] = screens[screen] != nil ? ["screen", screen] : ["global", "gestures"]
-            let where_ = screens[screen] != nil ? "on screen \"\(screen)\"" : "in [global.gestures]"
+            let placeName = screens[screen] != nil ? "on screen \"\(screen)\"" : "in [global.gestures]"
             if !bound.contains(.activate) {
-                throw doc.error(place, "no gesture is bound to \"activate\" \(where_), so nothing could be opened "
+                throw doc.error(place, "no gesture is bound to \"activate\" \(placeName), so nothing could be opened "
                                 + "hands-free (e.g. activate = \"activate\", or dwell = \"activate\" for gaze only)")
             }
             if !bound.contains(.back) && !showBackTarget {
-                throw doc.error(place, "no gesture is bound to \"back\" \(where_) and show_back_target is off, so "
+                throw doc.error(place, "no gesture is bound to \"back\" \(placeName) and show_back_target is off, so "
                                 + "there is no way back hands-free (e.g. back = \"back\", or [options] show_back_target = true)")
             }
         }
@@ -158,7 +161,7 @@ public struct Keymap: Sendable, Equatable {
                       isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> Keymap {
         let root = doc.root
         let file = doc.file
-        let topKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+        let topKeys = Self.topLevelKeys
         for k in root.keys.sorted() where !topKeys.contains(k) {
             throw doc.error([k], "unknown key \"\(k)\" (known: \(topKeys.joined(separator: ", ")))")
         }

@@ -191,8 +191,7 @@ struct Check: ParsableCommand {
     /// Tells a gesture config from a keymap by the tables the file holds (comments do not count), falling
     /// back on its folder or name when it holds neither or both.
     static func kind(of root: [String: TOMLNode], file: String) throws -> (Kind, String) {
-        let configKeys = ["smoothing", "gaze", "gesture", "tolerance"]
-        let keymapKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+        let configKeys = GestureConfig.sections, keymapKeys = Keymap.topLevelKeys
         let c = root.keys.filter(configKeys.contains).sorted(), k = root.keys.filter(keymapKeys.contains).sorted()
         if !c.isEmpty && k.isEmpty { return (.config, "it has " + c.joined(separator: ", ")) }
         if !k.isEmpty && c.isEmpty { return (.keymap, "it has " + k.joined(separator: ", ")) }
