@@ -268,6 +268,47 @@ import Testing
         #expect(saved.contains("jaw_threshold = 0.6"), "\(saved)")
     }
 
+    /// A message draft and a word just learned are on disk the moment they change: SIGKILL right after each,
+    /// and both are back after a restart (drafts were not kept at all; learned words were saved every 10 s).
+    @Test(.enabled(if: E.ready, "needs .build/debug/handsfree and tmux"))
+    func aDraftAndALearnedWordSurviveSIGKILL() throws {
+        let env = E.TempHome("draft")
+        defer { env.remove() }
+        let shell = try Shell("draft", env)
+        defer { shell.tmux.kill() }
+        func openAna() -> Bool {
+            guard shell.waitFor(seconds: 20, { $0.first?.contains("HandsFree │ Home") == true }) else { return false }
+            shell.tmux.keys("Right", "Right", "Enter")
+            guard shell.waitFor({ $0.first?.contains("Home › Messages") == true }) else { return false }
+            shell.tmux.keys("Tab", "Enter")
+            return shell.waitFor { $0.first?.contains("Messages › Ana") == true }
+        }
+        func killAndRestart() throws {
+            let pid = try #require(shell.pid)
+            #expect(kill(pid, SIGKILL) == 0)
+            _ = shell.waitFor(seconds: 5) { _ in shell.tmux.tmux(["display-message", "-p", "-t", shell.tmux.name, "#{pane_dead}"]).hasPrefix("1") }
+            shell.restart()
+        }
+        #expect(openAna(), "\(shell.tmux.screen)")
+        shell.tmux.literal("see you at")
+        #expect(shell.waitFor { $0.contains { $0.contains("│ see you at▏") } }, "\(shell.tmux.screen)")
+        try killAndRestart()
+        #expect(openAna(), "\(shell.tmux.screen)")
+        #expect(shell.tmux.screen.contains("│ see you at▏"), "the draft is back:\n\(shell.tmux.screen)")
+
+        // A name typed into a note is learned when the note is left; killed at once, it must still be known.
+        shell.tmux.keys("Escape", "Escape")
+        #expect(shell.openNote(tabs: 1))
+        #expect(shell.waitFor(seconds: 30) { !$0.contains { $0.contains("loading words") } }, "\(shell.tmux.screen)")
+        shell.tmux.literal("Zorblaxian")
+        #expect(shell.waitFor { Self.fieldText($0) == "Zorblaxian" })
+        shell.tmux.keys("Escape")
+        #expect(shell.waitFor { $0.first?.contains("Notes › Note") == false })
+        try killAndRestart()
+        let words = (try? String(contentsOfFile: env.data + "/user-words.txt", encoding: .utf8)) ?? ""
+        #expect(words.lowercased().contains("word\tzorblaxian\t1\n"), "\(words)")
+    }
+
     /// A learned-words file with a line that is not UTF-8 is kept aside; the readable entries stay in use and
     /// are saved back under the usual name (before, the next save dropped the bad line for good).
     @Test(.enabled(if: E.ready, "needs .build/debug/handsfree and tmux"))
