@@ -45,18 +45,13 @@ final class LivePrediction: @unchecked Sendable {
             var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: readFrom,
                                            nouns: WordLists.nouns, held: WordLists.held)
             p.userFile = saveTo
-            if let userFile = readFrom {
-                let bad = p.warnings.filter { if case .badLine(userFile.path, _, _) = $0 { true } else { false } }.count
-                if bad > 0 {
-                    let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
-                    if let aside = AtomicFile.moveAside(userFile.path) {
-                        problem = "Damaged learned words file kept as \(aside): \(lines); the rest is used."
-                        // The readable part goes back under the usual name, so the next start has it too.
-                        do { try p.save() } catch { problem = (problem ?? "") + " Not saved: \(error.description)" }
-                    } else {
-                        p.userFile = nil
-                        problem = "Damaged learned words file \(userFile.path): \(lines); new words are not saved over it."
-                    }
+            if let userFile = readFrom, let aside = UserWordsFile.keepAside(p, userFile) {
+                problem = aside.message
+                if aside.moved {
+                    // The readable part goes back under the usual name, so the next start has it too.
+                    do { try p.save() } catch { problem = aside.message + " Not saved: \(error.description)" }
+                } else {
+                    p.userFile = nil
                 }
             }
             lock.withLock {
@@ -135,5 +130,21 @@ final class LivePrediction: @unchecked Sendable {
     func saveIfNeeded() -> String? {
         saveNow()
         return lock.withLock { defer { problem = nil }; return problem }
+    }
+}
+
+/// The user's learned-words file when some of its lines could not be read.
+enum UserWordsFile {
+    /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
+    /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
+    /// saved over it.
+    static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
+        let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
+        guard bad > 0 else { return nil }
+        let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
+        if let aside = AtomicFile.moveAside(url.path) {
+            return ("Damaged learned words file kept as \(aside): \(lines); the rest is used.", true)
+        }
+        return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
     }
 }
