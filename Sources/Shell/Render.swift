@@ -25,7 +25,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     s.top.render(&canvas, ctx)
     let map = canvas.hitMap
     if let f = s.focus.focused, let t = map.target(id: f) {
-        canvas.grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
+        canvas.grid.restyle(t.rect) { $0 = ThemeKind.focused($0) }
     }
     // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
     // activate gesture (the jaw) on the focused target it will act on.
@@ -48,6 +48,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         c.style = Theme.cursor
         canvas.grid[p.x, p.y] = c
     }
+    s.settings.theme.apply(to: &canvas.grid)
     return (canvas.grid, map)
 }
 

@@ -29,9 +29,10 @@ public final class Terminal {
     public private(set) var lastChangedCells = 0
 
     /// Starts curses on the controlling terminal (`input`/`output` nil), or on the given streams (benchmarks
-    /// draw into a pty or /dev/null). `type` overrides `$TERM`.
+    /// draw into a pty or /dev/null). `type` overrides `$TERM`. `colour` false (`NO_COLOR`, `--no-color`)
+    /// draws with attributes only: no colour sequence is ever sent.
     public init(type: String? = nil, output: UnsafeMutablePointer<FILE>? = nil,
-                input: UnsafeMutablePointer<FILE>? = nil) throws {
+                input: UnsafeMutablePointer<FILE>? = nil, colour: Bool = true) throws {
         // Wide characters and box drawing need a UTF-8 locale; C.UTF-8 exists everywhere on Debian.
         if setlocale(LC_ALL, "") == nil || !Terminal.localeIsUTF8 { setlocale(LC_ALL, "C.UTF-8") }
         let term = type ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm-256color"
@@ -41,7 +42,7 @@ public final class Terminal {
         screen = s
         outFile = output
         set_term(s)
-        hasColors = has_colors()
+        hasColors = colour && has_colors()
         Terminal.current = self
         cbreak(); noecho(); nonl()
         keypad(stdscr, true)
@@ -81,6 +82,12 @@ public final class Terminal {
         if let s = screen { delscreen(s) }
         screen = nil
         if Terminal.current === self { Terminal.current = nil }
+    }
+
+    /// Rings the terminal bell (or flashes, where the terminal has no bell).
+    public func bell() {
+        guard active else { return }
+        _ = beep()
     }
 
     /// Forgets what is on the screen, so the next draw repaints everything (after a resize).

@@ -26,6 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
+    @OptionGroup(title: "Accessibility") var access: AccessOptions
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -83,8 +84,11 @@ struct RunCommand: ParsableCommand {
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
             if UserSettings.exists { user.keymap = km.name; session.apply(user) }
+            let wanted = access.applied(to: session.state.settings)
+            if wanted != session.state.settings { session.apply(wanted) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
             runtime.prediction = prediction
+            runtime.display = { [access] in try access.display() }
             if !noSpeech {
                 let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
                 speech.load()

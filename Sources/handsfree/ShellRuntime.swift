@@ -99,13 +99,15 @@ struct ShellRuntime {
     var keymapWatcher: KeymapWatcher?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
+    /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
+    var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
 
     init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
         self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
     }
 
     mutating func run() throws {
-        let term = try Terminal()
+        let term = try display()
         defer { term.stop() }
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()
@@ -118,6 +120,7 @@ struct ShellRuntime {
         var dirty = true
         var lastSave = monotonicSeconds()
         var phrasesVersion = -1
+        var performed: [ActionRecord] = []
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
@@ -135,14 +138,14 @@ struct ShellRuntime {
                 if !script.isFinished { wait = max(0, min(wait, start + script.t / speed - monotonicSeconds())) }
             default: break
             }
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: term.inputFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .live(let r) = feed { for fd in r.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
             for fd in speech?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
             if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
             // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, term.inputHungUp() { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
             let now0 = monotonicSeconds()
@@ -197,7 +200,7 @@ struct ShellRuntime {
                 switch e {
                 case .quit: break loop
                 case .finishedOnboarding: StateDir.markOnboarded()
-                case .performed(let r): log.write(r.json)
+                case .performed(let r): log.write(r.json); performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: effects2 += speechEffect(e)
                 case .settingsChanged(let settings): applied(settings)
                 }
@@ -214,7 +217,8 @@ struct ShellRuntime {
             if dirty {
                 let size = term.size
                 if size != session.state.size { _ = session.send(.resized(size)) }
-                term.draw(render(session.state, size: size).0)
+                term.show(session.state, performed: performed)
+                performed = []
                 dirty = false
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 { break loop }
