@@ -64,3 +64,13 @@ extension Style {
     /// The style without colours (for `NO_COLOR`); attributes stay.
     public var withoutColour: Style { Style(attrs: attrs) }
 }
+
+/// Key sizes of the on-screen keyboards.
+enum KeyboardLayout {
+    /// Rows per key: 3 (a box) when the text area keeps `minText` rows, else 2; with large targets up to 5,
+    /// as tall as the body allows while the text area keeps `minText` rows. `fixed` counts the other rows.
+    static func keyHeight(body h: Int, fixed: Int, minText: Int, rows: Int, large: Bool) -> Int {
+        let candidates = large ? [5, 4, 3] : [3]
+        return candidates.first { h >= fixed + minText + rows * $0 } ?? 2
+    }
+}
