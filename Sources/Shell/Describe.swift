@@ -77,9 +77,8 @@ public func describeChanges(_ old: PlainView?, _ new: PlainView) -> [String] {
         let bell = new.bell ? "\u{07}" : ""
         if id.contains(".suggestion.") || r.action == "commit-word" {
             // Committing by gesture (the tongue) takes the first suggestion, whatever is focused.
-            let word = id.contains(".suggestion.") ? label
-                : oldLabels.first { $0.key.hasSuffix(".suggestion.0") }?.value ?? label
-            out.append("suggestion committed: \(word.replacingOccurrences(of: "★ ", with: ""))\(bell)")
+            let word = id.contains(".suggestion.") ? label : oldLabels.first { $0.key.hasSuffix(".suggestion.0") }?.value
+            out.append("suggestion committed" + (word.map { ": " + $0.replacingOccurrences(of: "★ ", with: "") } ?? "") + bell)
         } else {
             out.append("activated \(label)\(bell)")
         }

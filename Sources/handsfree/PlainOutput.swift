@@ -130,7 +130,9 @@ final class PlainDisplay: ShellDisplay {
         while true {
             let n = read(0, &buf, buf.count)
             if n > 0 { pending += buf[0..<n]; continue }
-            if n == 0 { eof = true }
+            // A terminal in non-canonical mode with VMIN 0 reads 0 bytes when no key is waiting; only a pipe
+            // or file is at its end then.
+            if n == 0, saved == nil { eof = true }
             return
         }
     }

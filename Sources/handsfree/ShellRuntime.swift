@@ -112,6 +112,8 @@ struct ShellRuntime {
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()
         _ = session.send(.resized(term.size))
+        // Shown before the first key, so plain mode can name what the first key acts on.
+        term.show(session.state, performed: [])
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var frameIndex = 0
         let start = monotonicSeconds()
