@@ -56,11 +56,11 @@ public struct SettingsScreen: Screen {
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
         case "access" where l.rows.count >= 2:
             c.segmented("settings.theme", Self.themes, selected: s.theme.rawValue, l.rows[0])
-            note(l.rows[0], "Colours. Focus always shows reversed or underlined, never by colour alone.")
+            note(l.rows[0], "Colours. Focus always shows reversed, never by colour alone.")
             let halves = l.rows[1].columns(2, gap: 2)
             c.toggle("settings.large", "Large targets", isOn: s.largeTargets, halves[0])
             c.toggle("settings.bell", "Bell on activate", isOn: s.bellOnActivate, halves[1])
-            note(l.rows[1], "Bigger keys and tiles where the screen has room. Bell: a beep when a target fires.")
+            note(l.rows[1], "Large: bigger keys where there is room. Bell: a beep on activation.")
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
