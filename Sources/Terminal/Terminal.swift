@@ -42,7 +42,7 @@ public final class Terminal {
         screen = s
         outFile = output
         set_term(s)
-        hasColors = colour && has_colors()
+        hasColors = colour && !Terminal.noColorRequested && has_colors()
         Terminal.current = self
         cbreak(); noecho(); nonl()
         keypad(stdscr, true)
@@ -58,6 +58,9 @@ public final class Terminal {
     }
 
     deinit { stop() }
+
+    /// `NO_COLOR` is set and not empty (no-color.org): every terminal this process opens draws without colour.
+    public static var noColorRequested: Bool { !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
     private static var localeIsUTF8: Bool {
         guard let l = setlocale(LC_CTYPE, nil) else { return false }

@@ -21,10 +21,7 @@ struct AccessOptions: ParsableArguments {
     }
 
     /// Colours are drawn unless `--no-color` is given or `NO_COLOR` is set and not empty (no-color.org).
-    var colour: Bool {
-        if noColor { return false }
-        return (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-    }
+    var colour: Bool { !noColor && !Terminal.noColorRequested }
 
     /// `settings` with the theme and large targets the flags ask for.
     func applied(to settings: ShellSettings) -> ShellSettings {

@@ -98,6 +98,30 @@ import Testing
         #expect(!session.tmux(["capture-pane", "-e", "-p", "-S", "-", "-t", session.name]).contains("\u{1B}"))
     }
 
+    /// `bell_on_activate` rings the terminal bell when a tile is opened; off (the default), it stays silent.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"), arguments: [true, false])
+    func bellOnActivate(on: Bool) throws {
+        let dir = tempDir("bell-\(on)")
+        try FileManager.default.createDirectory(atPath: dir + "/c/handsfree", withIntermediateDirectories: true)
+        try Data("bell_on_activate = \(on)\n".utf8).write(to: URL(fileURLWithPath: dir + "/c/handsfree/settings.toml"))
+        let session = Tmux(name: "hf-a11y-bell-\(on)-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: dir) }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/s XDG_CONFIG_HOME=\(dir)/c XDG_DATA_HOME=\(dir)/d "
+                          + "\(Self.binary) run --no-onboarding --no-speech")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Home") == true })
+        func bell() -> String { session.tmux(["display-message", "-p", "-t", session.name, "#{window_bell_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(bell() == "0")
+        session.keys("Right")
+        session.keys("Enter")
+        #expect(session.waitFor { $0.first?.contains("Home › Notes") == true }, "\(session.screen)")
+        if on {
+            #expect(session.waitFor(seconds: 5) { _ in bell() == "1" }, "no bell on activation")
+        } else {
+            usleep(300_000)
+            #expect(bell() == "0")
+        }
+    }
+
     /// Keys work in plain mode: raw standard input, no curses.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func plainRunTakesKeysAndRestoresTheTerminal() throws {
