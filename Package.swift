@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
+        .target(name: "CPty"),
 
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
@@ -40,8 +43,11 @@ let package = Package(
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
         // The only importer of curses.
         .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        // A child program on a pseudo-terminal, and its screen emulated by libvterm.
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            "PtyHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -54,6 +60,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
     ],
     swiftLanguageModes: [.v6]
 )
