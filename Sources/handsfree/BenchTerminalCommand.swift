@@ -23,6 +23,12 @@ struct BenchTerminal: ParsableCommand {
     @Option(help: "Display frames per second: a snapshot is taken at most this often.") var fps = 60.0
     @Flag(help: "Skip the tmux side.") var noTmux = false
 
+    func validate() throws {
+        guard runs >= 1, keys >= 1, rows >= 2, cols >= 2, fps > 0, megabytes >= 1, seq >= 1 else {
+            throw ValidationError("--runs, --keys, --megabytes and --seq must be at least 1, --rows and --cols at least 2, --fps above 0")
+        }
+    }
+
     func run() throws {
         #if DEBUG
         print("note: debug build; use `swift build -c release` for meaningful figures")
