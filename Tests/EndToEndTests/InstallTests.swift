@@ -152,6 +152,29 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: ready, reason))
+    func dataIsFoundInXDGDataDirsAndHandsfreeHomeWins() throws {
+        let tmp = try TempDir("xdg")
+        defer { tmp.remove() }
+        try FileManager.default.createDirectory(atPath: tmp.path + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.binary, toPath: tmp.path + "/bin/handsfree")
+        for (name, base) in [("xdg", "/second/handsfree"), ("own", "")] {
+            let dir = tmp.path + "/" + name + base
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for d in ["keymaps", "config", "wordlists"] {
+                try FileManager.default.createSymbolicLink(atPath: dir + "/" + d, withDestinationPath: Self.root + "/" + d)
+            }
+        }
+        var env = ["HOME": tmp.path + "/home", "PATH": "/usr/bin:/bin",
+                   "XDG_DATA_DIRS": "\(tmp.path)/xdg/first:\(tmp.path)/xdg/second"]
+        let viaXDG = try Run.process(tmp.path + "/bin/handsfree", ["doctor"], environment: env, directory: tmp.path)
+        #expect(viaXDG.stdout.contains("ok    data: \(tmp.path)/xdg/second/handsfree (found by $XDG_DATA_DIRS (\(tmp.path)/xdg/second))"),
+                "\(viaXDG.stdout)")
+        env["HANDSFREE_HOME"] = tmp.path + "/own"
+        let viaHome = try Run.process(tmp.path + "/bin/handsfree", ["doctor"], environment: env, directory: tmp.path)
+        #expect(viaHome.stdout.contains("ok    data: \(tmp.path)/own (found by $HANDSFREE_HOME)"), "\(viaHome.stdout)")
+    }
+
     /// Every path under `dir` (relative), with file contents' sizes, sorted.
     private func tree(_ dir: String) throws -> [String] {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
