@@ -11,6 +11,7 @@ packages=(
   tmux                                                                    # end-to-end terminal tests
   flite sox                                                               # synthetic speech for tests and benchmarks
   presage                                                                 # the peer word predictor we compare against
+  python3                                                                 # scripts/make-man.py (install.sh) and word-list scripts
 )
 
 missing=()

@@ -114,7 +114,8 @@ struct DoctorCommand: ParsableCommand {
         for (name, url, how) in folders {
             switch Self.writability(url.path) {
             case .none:
-                r.ok("\(name) folder: \(url.path) (writable)")
+                let exists = FileManager.default.fileExists(atPath: url.path)
+                r.ok("\(name) folder: \(url.path) (\(exists ? "writable" : "not there yet; will be created"))")
             case .some(let reason):
                 r.fail("\(name) folder: \(url.path) is not writable (\(reason))",
                        fix: "make it writable, or choose another with \(how)")
