@@ -42,7 +42,19 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.size = size
         s.relayout()
         return []
+    case .inputHealth(let h):
+        inputHealth(&s, h)
+        return []
     }
+}
+
+/// Takes the runtime's measures of the frame source; a new sender of unrecognised packets is named once in
+/// the title bar (the status line keeps the count).
+func inputHealth(_ s: inout ShellState, _ h: InputHealth) {
+    if let from = h.unrecognisedFrom, from != s.tracking.health?.unrecognisedFrom {
+        s.notice = "unrecognised packets from \(from)" + (h.unrecognisedPacket.map { " (packet \($0))" } ?? "")
+    }
+    s.tracking.apply(h)
 }
 
 /// The target a gesture acts on: the dwelt target for dwell, else the one under the gaze from just before

@@ -118,6 +118,7 @@ struct ShellRuntime {
         var dirty = true
         var lastSave = monotonicSeconds()
         var phrasesVersion = -1
+        var meter = InputMeter(start: start)
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
@@ -172,7 +173,8 @@ struct ShellRuntime {
             case .none:
                 effects += session.send(.tick(at: now - start))
             case .live(let r):
-                for item in r.drain() { effects += session.step(item); dirty = true }
+                for item in r.drain() { meter.count(item, at: now); effects += session.step(item); dirty = true }
+                meter.source = r
             case .replay(let items, let speed, _):
                 while frameIndex < items.count {
                     let item = items[frameIndex]
@@ -180,17 +182,23 @@ struct ShellRuntime {
                         if firstT == nil { firstT = f.t }
                         if start + (f.t - (firstT ?? f.t)) / speed > now { break }
                     }
+                    meter.count(item, at: now)
                     effects += session.step(item); frameIndex += 1; dirty = true
                 }
                 if frameIndex >= items.count, endedAt == nil { endedAt = now }
             case .demo(var script, let speed):
                 while start + script.t / speed <= now, let f = script.next(session.state) {
+                    meter.count(.frame(f, nil), at: now)
                     effects += session.step(.frame(f, nil))
                     session.state.notice = script.caption
                     dirty = true
                 }
                 if script.isFinished, endedAt == nil { endedAt = now }
                 feed = .demo(script, speed: speed)
+            }
+            if case .none = feed {} else if let h = meter.health(at: now) {
+                effects += session.send(.inputHealth(h))
+                dirty = true
             }
             var effects2: [Effect] = []
             for e in effects {
@@ -283,5 +291,38 @@ extension ShellRuntime {
         default: break
         }
         return []
+    }
+}
+
+/// Measures the frame source with the runtime's monotonic clock for the status line: frames arriving per
+/// second, seconds since the last one, and what the source dropped or could not read.
+struct InputMeter {
+    private var arrivals = RateWindow()
+    private var lastArrival: Double
+    private var malformed = 0
+    private var last: InputHealth?
+    /// A live source's own counts (drops during a flood, unrecognised packets with their sender).
+    var source: LiveSource?
+
+    init(start: Double) { lastArrival = start }
+
+    /// Notes one item handed to the session at `now`.
+    mutating func count(_ item: DecodedItem, at now: Double) {
+        switch item {
+        case .frame: arrivals.add(at: now); lastArrival = now
+        case .malformed: malformed += 1
+        }
+    }
+
+    /// The measures at `now`, or nil when the status line would not change.
+    mutating func health(at now: Double) -> InputHealth? {
+        arrivals.advance(to: now)
+        let bad = source?.lastUnrecognised
+        let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),
+                            dropped: source?.dropped ?? 0, unrecognised: source?.unrecognised ?? malformed,
+                            unrecognisedFrom: bad?.from, unrecognisedPacket: bad?.issue.position?.index)
+        guard h != last else { return nil }
+        last = h
+        return h
     }
 }
