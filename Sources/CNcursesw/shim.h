@@ -30,8 +30,8 @@ static inline void handsfree_install_signals(int fd) {
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGTERM, &sa, 0);
     sigaction(SIGHUP, &sa, 0);
-    /* A parent may have started us with these blocked (Foundation's Process does): they would stay pending
-       and Ctrl-C would never end the program. */
+    /* A parent may have started us with these blocked (children the test runner started through
+       Foundation's Process were): they would stay pending and Ctrl-C would never end the program. */
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
