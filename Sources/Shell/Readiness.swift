@@ -103,8 +103,10 @@ extension ShellState {
     var readinessLabel: (text: String, warn: Bool)? {
         var parts: [String] = []
         if readiness.paused { parts.append("⏸ PAUSED") }
-        if readiness.showsRestart(at: now) { parts.append("tracker restarted") }
-        if !readiness.armed && tracking.framesSeen > 0 { parts.append("waiting for a still face") }
+        let restarted = readiness.showsRestart(at: now), waiting = !readiness.armed && tracking.framesSeen > 0
+        // Short enough to fit beside a long source name at 100 columns.
+        if restarted { parts.append(waiting ? "tracker restarted, hold still" : "tracker restarted") }
+        else if waiting { parts.append("waiting for a still face") }
         if readiness.lateFrames > 0 { parts.append("\(readiness.lateFrames) late dropped") }
         guard !parts.isEmpty else { return nil }
         let warn = readiness.paused || !readiness.armed || readiness.showsRestart(at: now)

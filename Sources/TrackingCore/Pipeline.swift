@@ -145,6 +145,19 @@ public struct Pipeline: Sendable {
         history.reserveCapacity(Self.historyCapacity)
     }
 
+    /// A pipeline with new settings that carries on the clock of `old` (its epoch, continuous time and
+    /// counts), so rebuilding it for changed thresholds is not taken for a tracker restart. Filters and
+    /// detectors start afresh.
+    public init(_ settings: PipelineSettings, continuing old: Pipeline) {
+        self.init(settings)
+        stats = old.stats
+        lastFrame = old.lastFrame
+        epoch = old.epoch
+        lastSourceT = old.lastSourceT
+        offset = old.offset
+        dwellSuspended = old.dwellSuspended
+    }
+
     /// Progress 0…1 of each gesture under way, by name (only those above zero).
     public var progress: [(name: String, progress: Double)] {
         var out: [(Int, Double)] = []

@@ -78,8 +78,7 @@ import TrackingCore
         // The tracker app restarts: its clock begins again at zero.
         r.t = 0
         r.play(gaze: notes, seconds: 0.2)
-        #expect(r.statusLine.contains("tracker restarted"))
-        #expect(r.statusLine.contains("waiting for a still face"))
+        #expect(r.statusLine.contains("tracker restarted, hold still"))
         #expect(r.statusLine.contains("face ●"))
         r.play(gaze: notes, seconds: 0.9)
         r.play([.jawOpen: 0.8], gaze: notes, seconds: 0.5)
@@ -89,6 +88,24 @@ import TrackingCore
         // The notice goes after a few seconds of frame time.
         r.play(gaze: notes, seconds: 4)
         #expect(!r.statusLine.contains("tracker restarted"))
+    }
+
+    @Test func changedSettingsAreNotATrackerRestart() {
+        var r = Run()
+        r.t = 500
+        r.play(seconds: 1.2)
+        r.t = 3
+        r.play(seconds: 1.2)
+        #expect(r.session.state.readiness.epoch == 1)
+        let before = r.session.pipeline.time ?? 0
+        var settings = r.session.state.settings
+        settings.jawThreshold = 0.7
+        r.session.apply(settings)
+        r.play(seconds: 5)
+        #expect(r.session.state.readiness.epoch == 1)
+        #expect(r.session.state.readiness.armed)
+        #expect(!r.statusLine.contains("tracker restarted"))
+        #expect((r.session.pipeline.time ?? 0) > before, "the continuous clock carries on")
     }
 
     @Test func lateFramesShowAsDroppedOnTheStatusLine() {
