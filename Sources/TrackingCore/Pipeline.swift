@@ -127,6 +127,8 @@ public struct Pipeline: Sendable {
     static let day = 86_400.0
     /// Where a new epoch's first frame goes: just after the last frame of the old one.
     static let epochGap = 1.0 / 60
+    /// Source times beyond this (about 31,700 years in seconds) are wild: a double cannot hold frame steps there.
+    static let saneTime = 1e12
 
     public init(_ settings: PipelineSettings) {
         self.settings = settings
@@ -239,8 +241,10 @@ public struct Pipeline: Sendable {
     private mutating func continuousTime(_ t: Double, _ pos: SourcePosition?) -> Double? {
         guard let last = lastSourceT, let lastT = lastFrame?.t else {
             lastSourceT = t
-            offset = 0
-            return t
+            // The continuous clock starts at the source's time, unless that is so far out that steps of a
+            // frame would be lost in rounding (a wild first timestamp): then at zero.
+            offset = abs(t) < Self.saneTime ? 0 : -t
+            return abs(t) < Self.saneTime ? t : 0
         }
         let step = t - last
         if Self.wrapsPastMidnight(from: last, to: t, within: settings.maxForwardStep) {
@@ -261,7 +265,12 @@ public struct Pipeline: Sendable {
             epoch += 1
             resetAll()
             facePresent = false
-            offset = lastT + Self.epochGap - t
+            // The new epoch's time is computed from the old one, not from `t`: `t + offset` would lose the
+            // old time in rounding when `t` is wild (1e19).
+            let mapped = lastT + Self.epochGap
+            offset = mapped - t
+            lastSourceT = t
+            return mapped
         }
         lastSourceT = t
         return t + offset
