@@ -19,6 +19,9 @@ public struct Readiness: Sendable, Equatable {
     public private(set) var lateFrames = 0
     private var stillSince: Double?
 
+    /// Whether gestures act now (armed and not paused); a gesture's fill is drawn on its target only then.
+    public var acting: Bool { armed && !paused }
+
     /// How long "tracker restarted" stays on the status line (seconds of frame time).
     public static let restartNoticeSeconds = 4.0
 

@@ -36,7 +36,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
         fill(t, s.tracking.dwellProgress, Theme.dwell)
-    } else if let f = s.focus.focused, let t = map.target(id: f) {
+    } else if s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) {
         let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
         if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
     }
