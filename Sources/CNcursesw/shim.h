@@ -1,3 +1,11 @@
+/* What `pkg-config --cflags ncursesw` asks for, defined here because SwiftPM refuses -D flags from
+   pkg-config; _XOPEN_SOURCE_EXTENDED turns on the wide-character (UTF-8) curses calls. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 600
+#endif
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
 #include <signal.h>

@@ -36,11 +36,12 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
         fill(t, s.tracking.dwellProgress, Theme.dwell)
-    } else if let f = s.focus.focused, let t = map.target(id: f) {
+    } else if s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) {
         let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
         if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
     }
     drawStatus(&canvas.grid, s)
+    drawPauseBanner(&canvas.grid, s)
     if s.settings.showGazeCursor, let g = s.tracking.gaze {
         let p = s.cell(g)
         var c = canvas.grid[p.x, p.y]
@@ -91,6 +92,7 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
     x = 1
     x += g.text(input.parts.joined(separator: " │ ") + " │ ", x: x, y: y1,
                 style: input.warning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
+    x = drawReadiness(&g, s, x: x, y: y1)
     if let p = t.progress.max(by: { $0.progress < $1.progress }) {
         x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
         g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))

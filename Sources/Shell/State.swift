@@ -24,19 +24,27 @@ public struct TrackingSample: Sendable, Equatable {
     public var progress: [GestureProgress]
     /// The target dwell is filling on, with its progress.
     public var dwellTarget: String?
+    /// The face's blend shapes (all at rest without a face), for safe start's still-face check.
+    public var blend: BlendShapes
+    /// The pipeline's tracking epoch: it changes when the source's clock jumps (a restarted tracker).
+    public var epoch: Int
+    /// Late frames dropped so far.
+    public var lateFrames: Int
 
     public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
-                progress: [GestureProgress] = [], dwellTarget: String? = nil) {
+                progress: [GestureProgress] = [], dwellTarget: String? = nil, blend: BlendShapes = BlendShapes(),
+                epoch: Int = 0, lateFrames: Int = 0) {
         self.t = t; self.face = face; self.gaze = gaze; self.meters = meters; self.progress = progress
-        self.dwellTarget = dwellTarget
+        self.dwellTarget = dwellTarget; self.blend = blend; self.epoch = epoch; self.lateFrames = lateFrames
     }
 
-    /// The sample after the pipeline has consumed a frame.
+    /// The sample after the pipeline has consumed a frame; its time is the pipeline's continuous time
+    /// (`t` only before the pipeline has used any frame).
     public init(_ p: Pipeline, at t: Double) {
-        self.init(t: t, face: p.facePresent, gaze: p.gaze,
-                  meters: p.facePresent ? (p.lastFrame.map { Meters($0.blend) } ?? Meters()) : Meters(),
+        let blend = p.facePresent ? (p.lastFrame?.blend ?? BlendShapes()) : BlendShapes()
+        self.init(t: p.time ?? t, face: p.facePresent, gaze: p.gaze, meters: Meters(blend),
                   progress: p.progress.map { GestureProgress(name: $0.name, progress: $0.progress) },
-                  dwellTarget: p.dwellTarget)
+                  dwellTarget: p.dwellTarget, blend: blend, epoch: p.epoch, lateFrames: p.stats.late)
     }
 }
 
@@ -220,6 +228,14 @@ public enum ShellEvent: Sendable {
     case resized(Size)
     /// The runtime's measures of the frame source (arrival rate, silence, drops), from its own clock.
     case inputHealth(InputHealth)
+
+    /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
+    var isUserInput: Bool {
+        switch self {
+        case .gesture, .key, .speech: return true
+        case .frame, .gaze, .tick, .resized, .inputHealth: return false
+        }
+    }
 }
 
 /// The state of the whole shell.
@@ -238,6 +254,8 @@ public struct ShellState: Sendable {
     public private(set) var layoutVersion = 0
     public var focus: FocusTracker
     public var tracking: TrackingStatus
+    /// Safe start and the hands-free pause.
+    public var readiness = Readiness()
     public var now: Double = 0
     public var dictating = false
     /// The microphone is open for one voice command (push-to-talk or the wake phrase).

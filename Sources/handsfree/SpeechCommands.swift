@@ -47,8 +47,11 @@ struct Transcribe: ParsableCommand {
         do {
             recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: wake || (grammar == nil && keymap == nil)))
             if let grammar {
-                let text = try String(contentsOfFile: grammar, encoding: .utf8)
-                try recognizer.addGrammar(name: "file", jsgf: text)
+                // Both a file that cannot be read and a grammar that does not parse are named by their path.
+                let text = try Setup.readText(grammar)
+                do { try recognizer.addGrammar(name: "file", jsgf: text) } catch {
+                    throw SpeechCommandError(description: "\(grammar): \(error.description)")
+                }
                 try recognizer.setMode(.grammar("file"))
             } else if let keymap {
                 let phrases: [String]
@@ -168,16 +171,16 @@ enum KeymapVoicePhrases {
     /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
         let km = try parse(path)
-        guard let w = km.wakePhrase else { throw ValidationError("\(path): no wake_phrase in [options]") }
+        guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
         guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
         return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
     }
 
     private static func parse(_ path: String) throws -> Keymap {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        return try Setup.parseKeymap(String(decoding: data, as: UTF8.self), file: path,
-                                     gestures: try Setup.settings(config: nil).gestures)
+        let text = try Setup.readText(path)
+        let gestures = try Setup.settings(config: nil).gestures
+        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 }
 

@@ -155,24 +155,37 @@ struct Record: ParsableCommand {
 }
 
 struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Validate gesture config and keymap files.")
+    static let configuration = CommandConfiguration(
+        abstract: "Validate gesture config and keymap files.",
+        discussion: "Each file is read as a gesture config or a keymap by its top-level tables ([gesture.…], "
+            + "[smoothing], [gaze] or [global], [screen.…], [options], …), else by its folder (config/ or keymaps/); "
+            + "the output says which. Keymaps are checked against the project's gesture config.")
 
     @Argument(help: "Config (config/*.toml) or keymap (keymaps/*.toml) files.") var files: [String]
 
     func run() throws {
         var failed = false
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                print("\(file): cannot be read"); failed = true; continue
-            }
-            let text = String(decoding: data, as: UTF8.self)
             do {
-                if text.contains("[gesture.") || text.contains("[smoothing]") || text.contains("[gaze]") {
-                    let s = try GestureConfig.parse(text, file: file)
-                    print("\(file): ok (\(s.gestures.count) gestures: \(s.gestures.map(\.name).joined(separator: ", ")))")
-                } else {
-                    let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
-                    print("\(file): ok (keymap \"\(k.name)\", \(k.global.gestures.count) gestures, \(k.allPhrases.count) phrases)")
+                let text = try Setup.readText(file)
+                let doc: TOMLDocument
+                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error.description) }
+                let (kind, why) = try Self.kind(of: doc.root, file: file)
+                do {
+                    switch kind {
+                    case .config:
+                        let s = try GestureConfig.parse(text, file: file)
+                        print("\(file): ok, a gesture config (\(why)): \(s.gestures.count) gestures: "
+                              + s.gestures.map(\.name).joined(separator: ", "))
+                    case .keymap:
+                        let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
+                        print("\(file): ok, a keymap (\(why)): \"\(k.name)\", \(k.global.gestures.count) gestures, "
+                              + "\(k.allPhrases.count) phrases")
+                    }
+                } catch let e as ConfigError {
+                    print("\(e)")
+                    print("\(file): checked as \(kind == .config ? "a gesture config" : "a keymap") (\(why))")
+                    failed = true
                 }
             } catch {
                 print("\(error)")
@@ -180,6 +193,27 @@ struct Check: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    enum Kind { case config, keymap }
+
+    /// Tells a gesture config from a keymap by the tables the file holds (comments do not count), falling
+    /// back on its folder or name when it holds neither or both.
+    static func kind(of root: [String: TOMLNode], file: String) throws -> (Kind, String) {
+        let configKeys = GestureConfig.sections, keymapKeys = Keymap.topLevelKeys
+        let c = root.keys.filter(configKeys.contains).sorted(), k = root.keys.filter(keymapKeys.contains).sorted()
+        if !c.isEmpty && k.isEmpty { return (.config, "it has " + c.joined(separator: ", ")) }
+        if !k.isEmpty && c.isEmpty { return (.keymap, "it has " + k.joined(separator: ", ")) }
+        let url = URL(fileURLWithPath: file)
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        if folder == "keymaps" { return (.keymap, "it is in a keymaps folder") }
+        if folder == "config" || url.lastPathComponent == "gestures.toml" { return (.config, "it is a config file by its place") }
+        if !c.isEmpty {
+            throw SetupError("\(file): holds both gesture config tables (\(c.joined(separator: ", "))) and keymap "
+                             + "tables (\(k.joined(separator: ", "))); a file is one or the other")
+        }
+        throw SetupError("\(file): holds neither gesture config tables (\(configKeys.joined(separator: ", "))) nor "
+                         + "keymap tables (\(keymapKeys.joined(separator: ", "))), so it is neither")
     }
 }
 
