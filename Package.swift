@@ -40,8 +40,10 @@ let package = Package(
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
+        .target(name: "CTerminalGuard"),
         // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -75,7 +75,11 @@ struct Predict: ParsableCommand {
         }
         if !buffer.isEmpty { output.write(Data((loop.answer(buffer) + "\n").utf8)) }
         predictor = loop.predictor
-        if learn {
+        if learn, let url = predictor.userFile {
+            if let aside = UserWordsFile.keepAside(predictor, url) {
+                FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
+                guard aside.moved else { return }
+            }
             do { try predictor.save() } catch { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
         }
     }
@@ -291,6 +295,10 @@ struct Words: ParsableCommand {
     }
 
     private func save(_ p: WordPredictor, _ url: URL) throws {
+        if let aside = UserWordsFile.keepAside(p, url) {
+            FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
+            guard aside.moved else { throw ValidationError("\(url.path) was not changed") }
+        }
         do { try p.save(to: url) } catch { throw ValidationError("\(error)") }
     }
 }
