@@ -17,7 +17,9 @@ let package = Package(
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw's cflags are -D feature macros SwiftPM refuses (a warning on every build);
+        // the shim header defines them and the module map links the libraries pkg-config names.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
@@ -41,8 +43,10 @@ let package = Package(
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
+        .target(name: "CTerminalGuard"),
         // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
         .executableTarget(name: "handsfree", dependencies: [
