@@ -1,4 +1,5 @@
 import Foundation
+import Prediction
 
 /// Finds the project's data folders (`wordlists/`, `keymaps/`, `config/`) for the running binary.
 ///
@@ -85,5 +86,18 @@ enum UserWordsFile {
     static func url(userFile: String?, dataDir: String?) -> URL {
         if let userFile, !userFile.isEmpty { return URL(fileURLWithPath: userFile) }
         return DataDir.url(flag: dataDir).appendingPathComponent("user-words.txt")
+    }
+
+    /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
+    /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
+    /// saved over it.
+    static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
+        let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
+        guard bad > 0 else { return nil }
+        let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
+        if let aside = AtomicFile.moveAside(url.path) {
+            return ("Damaged learned words file kept as \(aside): \(lines); the rest is used.", true)
+        }
+        return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
     }
 }
