@@ -1,4 +1,5 @@
 @preconcurrency import CNcursesw
+import CTerminalGuard
 import Foundation
 import Shell
 
@@ -36,7 +37,10 @@ public final class Terminal {
         // Wide characters and box drawing need a UTF-8 locale; C.UTF-8 exists everywhere on Debian.
         if setlocale(LC_ALL, "") == nil || !Terminal.localeIsUTF8 { setlocale(LC_ALL, "C.UTF-8") }
         let term = type ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm-256color"
+        // Saved before curses changes anything, so a crash can put the terminal back as it was.
+        handsfree_save_terminal(fileno(input ?? stdin), fileno(output ?? stdout))
         guard let s = newterm(term, output ?? stdout, input ?? stdin) else {
+            handsfree_forget_terminal()
             throw TerminalError(description: "cannot start the terminal (TERM=\(term))")
         }
         screen = s
@@ -82,6 +86,7 @@ public final class Terminal {
         guard active else { return }
         active = false
         endwin()
+        handsfree_forget_terminal()
         if let s = screen { delscreen(s) }
         screen = nil
         if Terminal.current === self { Terminal.current = nil }

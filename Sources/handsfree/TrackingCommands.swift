@@ -3,6 +3,7 @@ import Config
 import FrameFormats
 import Foundation
 import Shell
+import Terminal
 import TrackingCore
 import Transport
 
@@ -123,6 +124,9 @@ struct Record: ParsableCommand {
             throw ValidationError("\(out): cannot be written")
         }
         defer { try? handle.close() }
+        // SIGINT, SIGTERM and SIGHUP end the loop between frames, so the file ends with a whole line.
+        _ = Terminal.installSignalPipe()
+        var stopSignal: Int32?
         FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
         let start = monotonicSeconds()
         var count = 0
@@ -130,6 +134,7 @@ struct Record: ParsableCommand {
         while true {
             if let d = duration, monotonicSeconds() - start >= d { break }
             if let f = frames, count >= f { break }
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 switch item {
                 case .frame(let f, _):
@@ -141,7 +146,11 @@ struct Record: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped)\n".utf8))
+        try? handle.synchronize()
+        let shed = source.dropped > 0 ? ", \(source.dropped) shed in floods" : ""
+        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
+        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped\(shed))\(end)\n".utf8))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }
 
@@ -219,11 +228,15 @@ struct Watch: ParsableCommand {
     func run() throws {
         let settings = try pipeline.settings()
         let source = try LiveSource(ListenAddress(parsing: listen))
+        // SIGINT, SIGTERM and SIGHUP end the loop; the summary is still printed.
+        _ = Terminal.installSignalPipe()
         FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))
         var p = Pipeline(settings)
         var reported = 0
         let start = monotonicSeconds()
+        var stopSignal: Int32?
         while duration.map({ monotonicSeconds() - start < $0 }) ?? true {
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 for e in p.step(item) { FileHandle.standardOutput.write(Data((EventJSON.gesture(e) + "\n").utf8)) }
             }
@@ -234,5 +247,6 @@ struct Watch: ParsableCommand {
             }
         }
         print(EventJSON.summary(p.stats, gestureNames: settings.gestures.map(\.name)))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }
