@@ -159,5 +159,7 @@ public struct ShellSettings: Sendable, Equatable {
     public var smoothing: SmoothingKind = .oneEuro
     /// Name of the active keymap (a file in `keymaps/`).
     public var keymap = "default"
+    /// Append a usage record (`metrics.ndjson` in the data folder) at the end of each session.
+    public var recordMetrics = true
     public init() {}
 }

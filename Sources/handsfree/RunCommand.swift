@@ -26,6 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
+    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -85,6 +86,10 @@ struct RunCommand: ParsableCommand {
             if UserSettings.exists { user.keymap = km.name; session.apply(user) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
             runtime.prediction = prediction
+            if !noMetrics, user.recordMetrics {
+                let (kind, dir) = (replay == nil ? "run" : "replay", dataDir)
+                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, dataDir: dir, enabled: true) }
+            }
             if !noSpeech {
                 let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
                 speech.load()

@@ -97,6 +97,8 @@ struct ShellRuntime {
     /// Word prediction for the suggestion bars, nil without it.
     var prediction: LivePrediction?
     var keymapWatcher: KeymapWatcher?
+    /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
+    var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
 
@@ -121,6 +123,7 @@ struct ShellRuntime {
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
+            saveMetrics?(session.metrics)
         }
         loop: while true {
             // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).

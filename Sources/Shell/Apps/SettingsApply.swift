@@ -89,6 +89,7 @@ extension ShellSettings {
         suggest_rude_words = \(suggestRudeWords)
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
+        record_metrics = \(recordMetrics)
 
         """
     }
@@ -119,6 +120,7 @@ extension ShellSettings {
         }
         if let b = bool("show_gaze_cursor") { s.showGazeCursor = b }
         if let b = bool("suggest_rude_words") { s.suggestRudeWords = b }
+        if let b = bool("record_metrics") { s.recordMetrics = b }
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
