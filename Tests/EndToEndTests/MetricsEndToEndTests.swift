@@ -149,4 +149,27 @@ import Testing
         #expect(out.contains("2 sessions (2 demo)"), "the good record and the new one")
         #expect(d.records().count == 2)
     }
+
+    /// A live run ended by SIGTERM still appends its record, marked run, with what the helper did.
+    @Test(.enabled(if: built && Tmux.available, "needs .build/debug/handsfree and tmux"))
+    func liveRunEndedBySignalAppendsARunRecord() throws {
+        let d = Dirs()
+        let session = Tmux(name: "hf-metrics-\(getpid())")
+        defer { session.kill() }
+        let env = d.env.map { "\($0.key)=\(Tmux.quote($0.value))" }.sorted().joined(separator: " ")
+        try session.start("exec env \(env) \(Self.binary) run --no-onboarding --no-speech")
+        #expect(session.waitFor { $0.first?.contains("Home") == true })
+        session.keys("Right", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Home ›") == true })
+        session.keys("Escape")
+        #expect(session.waitFor { $0.first?.contains("›") == false })
+        let pid = try #require(session.panePID)
+        kill(pid, SIGTERM)
+        #expect(session.waitFor(seconds: 10) { _ in !session.exists })
+        let r = d.records().last ?? [:]
+        #expect(d.records().count == 1)
+        #expect(r["kind"] as? String == "run")
+        #expect(r["source"] as? String == "keyboard")
+        #expect(r["actions"] as? Int == 2, "one open and one back")
+    }
 }
