@@ -108,6 +108,8 @@ struct ShellRuntime {
 
     mutating func run() throws {
         let term = try Terminal()
+        // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
+        defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
         defer { term.stop() }
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()
@@ -123,7 +125,6 @@ struct ShellRuntime {
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
-            saveMetrics?(session.metrics)
         }
         loop: while true {
             // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).

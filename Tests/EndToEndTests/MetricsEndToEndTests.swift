@@ -172,4 +172,19 @@ import Testing
         #expect(r["source"] as? String == "keyboard")
         #expect(r["actions"] as? Int == 2, "one open and one back")
     }
+
+    /// A data folder that cannot be written: the replay still prints its events and says why nothing was saved.
+    @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
+    func unwritableDataFolderIsReportedAndTheSessionRunsOn() throws {
+        let d = Dirs()
+        try FileManager.default.createDirectory(atPath: d.root, withIntermediateDirectories: true)
+        // A plain file where the data folder should be.
+        try "".write(toFile: d.data, atomically: true, encoding: .utf8)
+        let take = d.root + "/take.ndjson"
+        try (0..<120).map { "{\"t\": \(Double($0) / 60), \"face\": true, \"blend\": {\"jawOpen\": 0.8}}" }
+            .joined(separator: "\n").write(toFile: take, atomically: true, encoding: .utf8)
+        let (out, err) = try d.run(["replay", "--fast", "--events", take])
+        #expect(out.contains("\"frames\": 120"))
+        #expect(err.contains("metrics not saved: cannot create \(d.data)"))
+    }
 }
