@@ -45,13 +45,32 @@ import Testing
         }
     }
 
+    /// Writes the constructed take: three jaw openings on the Notes tile, the first gone back from after 1 s.
+    static func writeTake(in d: Dirs) throws -> String {
+        try FileManager.default.createDirectory(atPath: d.root, withIntermediateDirectories: true)
+        // The Notes tile's centre at 100×30 (see `layout --screen launcher`).
+        let gaze = "[0.175, 0.31667]"
+        var lines: [String] = []
+        var t = 0.0
+        for (blend, secs) in [("", 1.0), ("\"jawOpen\": 0.8", 0.5), ("", 0.4), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
+                              ("\"jawOpen\": 0.8", 0.5), ("", 3.0), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
+                              ("\"jawOpen\": 0.8", 0.5), ("", 0.5)] {
+            for i in 0..<Int(secs * 60) {
+                lines.append("{\"t\": \(t + Double(i) / 60), \"face\": true, \"blend\": {\(blend)}, \"gaze\": \(gaze)}")
+            }
+            t += secs
+        }
+        let file = d.root + "/take.ndjson"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
     func headlessDemoAppendsARecordMarkedDemo() throws {
         let d = Dirs()
         _ = try d.run(["demo", "--headless"])
-        _ = try d.run(["demo", "--headless"])
         let rs = d.records()
-        #expect(rs.count == 2)
+        #expect(rs.count == 1)
         let r = rs.last ?? [:]
         #expect(r["kind"] as? String == "demo")
         #expect((r["keystrokes"] as? Int ?? 0) > 0)
@@ -68,7 +87,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: d.metrics))
         try FileManager.default.createDirectory(atPath: d.root + "/config/handsfree", withIntermediateDirectories: true)
         try "record_metrics = false\n".write(toFile: d.root + "/config/handsfree/settings.toml", atomically: true, encoding: .utf8)
-        _ = try d.run(["demo", "--headless"])
+        _ = try d.run(["replay", "--fast", try Self.writeTake(in: d)])
+        _ = try d.run(["replay", "--fast", "--no-metrics", try Self.writeTake(in: d)])
         #expect(!FileManager.default.fileExists(atPath: d.metrics))
     }
 
@@ -76,21 +96,7 @@ import Testing
     @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
     func constructedTakeThroughReplayCountsActivationsAndAnUndo() throws {
         let d = Dirs()
-        try FileManager.default.createDirectory(atPath: d.root, withIntermediateDirectories: true)
-        // The Notes tile's centre at 100×30 (see `layout --screen launcher`).
-        let gaze = "[0.175, 0.31667]"
-        var lines: [String] = []
-        var t = 0.0
-        for (blend, secs) in [("", 1.0), ("\"jawOpen\": 0.8", 0.5), ("", 0.4), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
-                              ("\"jawOpen\": 0.8", 0.5), ("", 3.0), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
-                              ("\"jawOpen\": 0.8", 0.5), ("", 0.5)] {
-            for i in 0..<Int(secs * 60) {
-                lines.append("{\"t\": \(t + Double(i) / 60), \"face\": true, \"blend\": {\(blend)}, \"gaze\": \(gaze)}")
-            }
-            t += secs
-        }
-        let file = d.root + "/take.ndjson"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try Self.writeTake(in: d)
         let out = try d.run(["replay", "--fast", "--events", "--screen-size", "100x30", file]).out
         #expect(out.components(separatedBy: "\"action\": \"open\"").count - 1 == 3)
         let r = d.records().last ?? [:]
@@ -120,11 +126,13 @@ import Testing
     @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
     func statsPrintsSparklinesAndJSON() throws {
         let d = Dirs()
-        _ = try d.run(["demo", "--headless"])
-        _ = try d.run(["demo", "--headless"])
+        let take = try Self.writeTake(in: d)
+        _ = try d.run(["replay", "--fast", "--events", "--screen-size", "100x30", take])
+        _ = try d.run(["replay", "--fast", take])
         let text = try d.run(["stats"]).out
-        #expect(text.contains("2 sessions (2 demo)"))
-        #expect(text.contains("words per minute  ▁▁"), "two equal demos give a flat line")
+        #expect(text.contains("2 sessions (2 replay)"))
+        #expect(text.contains("errors            █▁  last 0, total 1"), "the undone activation is seen only with screens")
+        #expect(text.contains("activate: 6× mean hold"))
         #expect(text.contains("errors"))
         let json = try d.run(["stats", "--json"]).out
         let obj = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
@@ -137,16 +145,17 @@ import Testing
     @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
     func damagedMetricsFileSkipsBadLinesAndKeepsWriting() throws {
         let d = Dirs()
-        _ = try d.run(["demo", "--headless"])
+        let take = try Self.writeTake(in: d)
+        _ = try d.run(["replay", "--fast", take])
         let good = (try? String(contentsOfFile: d.metrics, encoding: .utf8)) ?? ""
         #expect(!good.isEmpty)
         // A garbage line, then a record cut short by a crash (no newline).
         try (good + "not json at all\n" + "{\"kind\": \"run\", \"dur").write(toFile: d.metrics, atomically: true, encoding: .utf8)
-        _ = try d.run(["demo", "--headless"])
+        _ = try d.run(["replay", "--fast", take])
         let (out, err) = try d.run(["stats"])
         #expect(err.contains(d.metrics + ":2: skipped"))
         #expect(err.contains(d.metrics + ":3: skipped"))
-        #expect(out.contains("2 sessions (2 demo)"), "the good record and the new one")
+        #expect(out.contains("2 sessions (2 replay)"), "the good record and the new one")
         #expect(d.records().count == 2)
     }
 
