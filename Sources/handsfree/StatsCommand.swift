@@ -27,6 +27,8 @@ struct StatsCommand: ParsableCommand {
     /// Totals over the records, shared by the text and JSON forms.
     struct Summary {
         var sessions = 0, byKind: [String: Int] = [:], seconds = 0.0, characters = 0, typed = 0
+        /// Time of the sessions in which text was written: a replay of gestures alone says nothing of speed.
+        var writingSeconds = 0.0
         var keystrokes = 0, selections = 0, dictatedWords = 0, corrections = 0, correctionsAfterDictation = 0
         var errors = 0, undone = 0, nearFaceLoss = 0, activations = 0
         var gestures: [String: (count: Int, hold: Double)] = [:]
@@ -35,6 +37,7 @@ struct StatsCommand: ParsableCommand {
         init(_ rs: [MetricsRecord]) {
             for r in rs {
                 sessions += 1; byKind[r.kind, default: 0] += 1; seconds += r.duration
+                if r.characters > 0 { writingSeconds += r.duration }
                 characters += r.characters; typed += r.charactersTyped; keystrokes += r.keystrokes
                 selections += r.selections; dictatedWords += r.dictatedWords; corrections += r.corrections
                 correctionsAfterDictation += r.correctionsAfterDictation; errors += r.errors
@@ -46,7 +49,7 @@ struct StatsCommand: ParsableCommand {
                 dwellCount += r.dwell.count; dwellTotal += r.dwell.mean * Double(r.dwell.count)
             }
         }
-        var wpm: Double { seconds > 0 ? Double(characters) / 5 / (seconds / 60) : 0 }
+        var wpm: Double { writingSeconds > 0 ? Double(characters) / 5 / (writingSeconds / 60) : 0 }
         var ksr: Double? { typed > 0 ? (1 - Double(keystrokes + selections) / Double(typed)) * 100 : nil }
     }
 
