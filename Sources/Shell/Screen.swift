@@ -165,5 +165,7 @@ public struct ShellSettings: Sendable, Equatable {
     public var largeTargets = false
     /// Ring the terminal bell when a target is activated.
     public var bellOnActivate = false
+    /// Append a usage record (`metrics.ndjson` in the data folder) at the end of each session.
+    public var recordMetrics = true
     public init() {}
 }

@@ -10,6 +10,8 @@ public struct Session: Sendable {
     public internal(set) var pipeline: Pipeline
     /// The gestures the last `step` recognised (for callers that also print gesture lines).
     public private(set) var lastGestures: [GestureEvent] = []
+    /// Usage figures of this session (see `SessionMetrics`), stepped with everything the session sees.
+    public var metrics = SessionMetrics()
     var resolverVersion = -1
 
     public init(state: ShellState, settings: PipelineSettings) {
@@ -29,6 +31,7 @@ public struct Session: Sendable {
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         applySettingsEffects(effects)
         syncResolver()
+        metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return effects
     }
 
@@ -37,6 +40,7 @@ public struct Session: Sendable {
         let e = reduce(&state, event)
         applySettingsEffects(e)
         syncResolver()
+        metrics.event(event, effects: e, state: state)
         return e
     }
 

@@ -15,6 +15,9 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Same as --headless.") var fast = false
     @Option(help: "Screen size for --headless, WIDTHxHEIGHT.") var size = "100x30"
     @OptionGroup(title: "Accessibility") var access: AccessOptions
+    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
+    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
 
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
@@ -55,6 +58,8 @@ struct DemoCommand: ParsableCommand {
                 if access.plain { describe(performed) }
             }
             if !access.plain { print(render(session.state, size: sz).0.text) }
+            MetricsFile.save(session.metrics, kind: "demo", source: "demo", dataDir: dataDir,
+                             enabled: MetricsFile.enabled(noMetrics: noMetrics))
             return
         }
         prediction.load(userFile: nil)
@@ -64,6 +69,10 @@ struct DemoCommand: ParsableCommand {
         var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
         runtime.prediction = prediction
         runtime.display = { [access] in try access.display() }
+        if MetricsFile.enabled(noMetrics: noMetrics) {
+            let dir = dataDir
+            runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", dataDir: dir, enabled: true) }
+        }
         try runtime.run()
     }
 

@@ -27,6 +27,7 @@ struct RunCommand: ParsableCommand {
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
     @OptionGroup(title: "Accessibility") var access: AccessOptions
+    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -89,6 +90,10 @@ struct RunCommand: ParsableCommand {
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
             runtime.prediction = prediction
             runtime.display = { [access] in try access.display() }
+            if !noMetrics, user.recordMetrics {
+                let (kind, dir) = (replay == nil ? "run" : "replay", dataDir)
+                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, dataDir: dir, enabled: true) }
+            }
             if !noSpeech {
                 let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
                 speech.load()

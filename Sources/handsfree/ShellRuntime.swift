@@ -97,6 +97,8 @@ struct ShellRuntime {
     /// Word prediction for the suggestion bars, nil without it.
     var prediction: LivePrediction?
     var keymapWatcher: KeymapWatcher?
+    /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
+    var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
     /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
@@ -111,6 +113,8 @@ struct ShellRuntime {
 
     mutating func run() throws {
         let term = try display()
+        // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
+        defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
         defer { term.stop() }
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()

@@ -57,6 +57,9 @@ struct Replay: ParsableCommand {
     var screenSize: String?
     @Option(help: "Keymap name or file for --screen-size (default: default).") var keymap: String?
     @OptionGroup var pipeline: PipelineOptions
+    @Flag(help: "Do not append this replay's usage record to metrics.ndjson.") var noMetrics = false
+    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
 
     func validate() throws {
         if screenSize != nil && !events { throw ValidationError("--screen-size goes with --events") }
@@ -74,6 +77,7 @@ struct Replay: ParsableCommand {
         let pace: ReplayPace = fast ? .fast : speed.map { .speed($0) } ?? .realTime
         let out = FileHandle.standardOutput
         let stats: PipelineStats
+        var metrics = SessionMetrics()
         if let screenSize {
             // The real screens, headless: gestures and the actions they caused, from one pipeline run.
             let size = try Setup.size(screenSize)
@@ -87,10 +91,13 @@ struct Replay: ParsableCommand {
                 return !headless.quit
             }
             stats = headless.session.pipeline.stats
+            metrics = headless.session.metrics
         } else {
             var p = Pipeline(settings)
             Transport.replay(items, pace: pace) { item in
-                for e in p.step(item) {
+                let found = p.step(item)
+                if case .frame(let f, _) = item { metrics.gestures(at: f.t, face: p.facePresent, found) }
+                for e in found {
                     let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
                     out.write(Data((line + "\n").utf8))
                 }
@@ -99,6 +106,8 @@ struct Replay: ParsableCommand {
             stats = p.stats
         }
         reportIssues(stats, source: file)
+        MetricsFile.save(metrics, kind: "replay", source: (file as NSString).lastPathComponent, dataDir: dataDir,
+                         enabled: MetricsFile.enabled(noMetrics: noMetrics))
         let names = settings.gestures.map(\.name)
         if events {
             print(EventJSON.summary(stats, gestureNames: names))

@@ -92,6 +92,7 @@ extension ShellSettings {
         theme = \(JSONText.quote(theme.rawValue))
         large_targets = \(largeTargets)
         bell_on_activate = \(bellOnActivate)
+        record_metrics = \(recordMetrics)
 
         """
     }
@@ -128,6 +129,7 @@ extension ShellSettings {
             if let k = n.string.flatMap(ThemeKind.init(rawValue:)) { s.theme = k }
             else { problems.append(doc.error(["theme"], "unknown theme (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
         }
+        if let b = bool("record_metrics") { s.recordMetrics = b }
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
