@@ -1,4 +1,5 @@
 import TOMLKit
+import TrackingCore
 
 /// A problem in a config or keymap file, with the file and line it concerns.
 public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -7,7 +8,8 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
 
     public init(file: String, line: Int?, _ message: String) {
-        self.file = file; self.line = line; self.message = message
+        // Messages quote keys and values from the file: their control characters must not reach a terminal.
+        self.file = file; self.line = line; self.message = VisibleText.escaping(message)
     }
 
     /// `file:line: message`, the shape editors and terminals can jump to.
