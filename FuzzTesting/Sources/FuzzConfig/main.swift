@@ -1,0 +1,16 @@
+import Config
+import FuzzDriver
+
+// Gesture config and keymap files, as `check` and `run --config/--keymap` read them. Any input must give
+// settings or a `file:line:` error, never a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = FuzzDriver.text(data, size)
+    let settings = (try? GestureConfig.parse(text, file: "fuzz.toml")) ?? GestureConfig.defaults()
+    _ = try? Keymap.parse(text, file: "fuzz.toml", knownGestures: settings.gestures.map(\.name),
+                          knownScreens: ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"])
+    _ = try? GestureConfig.parse(GestureConfig.defaultText, file: "fuzz.toml", overrides: [text])
+    return 0
+}
+
+runFuzzer(fuzzConfig)
