@@ -11,6 +11,7 @@ packages=(
   tmux                                                                    # end-to-end terminal tests
   flite sox                                                               # synthetic speech for tests and benchmarks
   presage                                                                 # the peer word predictor we compare against
+  lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
 )
 
 missing=()
