@@ -67,8 +67,9 @@ public enum LiveLinkUDP {
         func f32(_ v: Float) { withUnsafeBytes(of: v.bitPattern.bigEndian) { out.append(contentsOf: $0) } }
         for s in [device, subject] { i32(Int32(s.utf8.count)); out.append(contentsOf: s.utf8) }
         let frames = f.t * Double(fps)
-        let whole = frames.rounded(.down)
-        i32(Int32(clamping: Int64(whole)))
+        // Int64(_:) traps on NaN and past ±9.2e18; the packet's frame number is an Int32 anyway.
+        let whole = frames.isNaN ? 0 : min(max(frames.rounded(.down), Double(Int32.min)), Double(Int32.max))
+        i32(Int32(whole))
         f32(Float(frames - whole))
         i32(fps); i32(1)
         guard f.face else { return out }
