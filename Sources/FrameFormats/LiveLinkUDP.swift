@@ -121,7 +121,7 @@ public enum GesichterContainer {
 
     static func packets(_ data: [UInt8], limit: Int) -> (packets: [[UInt8]], problem: String?) {
         let z = gunzip(data, limit: limit)
-        if z.output.isEmpty, let p = z.problem { return ([], p) }
+        if z.output.isEmpty || z.refused, let p = z.problem { return ([], p) }
         var r = Reader(z.output)
         // Where the compressed data went wrong; the container itself is read as far as it decompressed.
         func cut(_ what: String) -> String { z.problem.map { "\($0), \(what)" } ?? what }
@@ -138,7 +138,7 @@ public enum GesichterContainer {
             }
             out.append(Array(p))
         }
-        if let p = z.problem { return (out, "\(p), after all \(count) packets") }
+        if let p = z.problem { return (out, "\(p), after all \(count) packets: some of them may hold wrong values") }
         if !r.atEnd { return (out, "\(r.remaining) unexpected bytes after the \(count) packets") }
         return (out, nil)
     }
@@ -153,11 +153,13 @@ public enum GesichterContainer {
     }
 
     /// Decompresses gzip data; on damage or past `limit` bytes, returns what came out before it and why.
-    static func gunzip(_ data: [UInt8], limit: Int = maxDecompressedBytes) -> (output: [UInt8], problem: String?) {
-        guard data.count >= 2, data[0] == 0x1F, data[1] == 0x8B else { return ([], "not gzip data") }
+    /// `refused` means the output must not be used at all (past the size limit).
+    static func gunzip(_ data: [UInt8], limit: Int = maxDecompressedBytes)
+        -> (output: [UInt8], problem: String?, refused: Bool) {
+        guard data.count >= 2, data[0] == 0x1F, data[1] == 0x8B else { return ([], "not gzip data", true) }
         var strm = z_stream()
         guard inflateInit2_(&strm, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return ([], "zlib failed to start")
+            return ([], "zlib failed to start", true)
         }
         defer { inflateEnd(&strm) }
         var out: [UInt8] = []
@@ -181,19 +183,19 @@ public enum GesichterContainer {
         }
         let at = data.count - Int(strm.avail_in)
         if overLimit {
-            return (out, "decompresses to more than \(limit >> 20) MB (the limit for a recording; a gzip bomb?), "
-                + "refused at byte \(at) of \(data.count)")
+            return ([], "decompresses to more than \(limit >> 20) MB (the limit for a recording; a gzip bomb?), "
+                + "refused at byte \(at) of \(data.count)", true)
         }
         switch status {
         case Z_STREAM_END:
-            return (out, nil)
+            return (out, nil, false)
         case Z_OK, Z_BUF_ERROR:
-            return (out, "gzip data ends early (cut off at byte \(data.count))")
+            return (out, "gzip data ends early (cut off at byte \(data.count))", false)
         default:
             let reason = strm.msg.map { String(cString: $0) } ?? "zlib status \(status)"
             // Damage is found where decompression fails; the output just before it may be garbled too,
-            // which each packet's own checks then catch.
-            return (out, "corrupt gzip data at byte \(at) of \(data.count) (\(reason))")
+            // which each packet's own checks then catch. A checksum mismatch is only found at the end.
+            return (out, "corrupt gzip data at byte \(at) of \(data.count) (\(reason))", false)
         }
     }
 
