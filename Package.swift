@@ -23,8 +23,13 @@ let package = Package(
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw's cflags are -D feature macros SwiftPM refuses (a warning on every build);
+        // the shim header defines them and the module map links the libraries pkg-config names.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
+        .target(name: "CPty"),
 
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
@@ -44,10 +49,15 @@ let package = Package(
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
+        .target(name: "CTerminalGuard"),
         // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
+        // A child program on a pseudo-terminal, and its screen emulated by libvterm.
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            "PtyHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -60,6 +70,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,15 @@
+/* What `pkg-config --cflags ncursesw` asks for, defined here because SwiftPM refuses -D flags from
+   pkg-config; _XOPEN_SOURCE_EXTENDED turns on the wide-character (UTF-8) curses calls. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 600
+#endif
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
 #include <signal.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,6 +38,14 @@ static inline void handsfree_install_signals(int fd) {
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGTERM, &sa, 0);
     sigaction(SIGHUP, &sa, 0);
+    /* A parent may have started us with these blocked (children the test runner started through
+       Foundation's Process were): they would stay pending and Ctrl-C would never end the program. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &set, 0);
 }
 
 /* Opens a pseudo-terminal for benchmarks; returns the master fd and writes the slave path.

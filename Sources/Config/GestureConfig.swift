@@ -8,13 +8,28 @@ public enum GestureConfig {
                                      "window_ms", "max_blink_ms", "other_eye_below", "dwell_ms", "grace_ms",
                                      "description"]
     public static let kinds = ["threshold", "blink-count", "dwell"]
+    /// The sections a gesture config may hold at its top level (what tells it from a keymap).
+    public static let sections = ["smoothing", "gaze", "gesture", "tolerance"]
+    /// Keys every kind of gesture may hold.
+    static let commonKeys = ["kind", "description", "refractory_ms", "lookback_ms"]
+    /// The keys each kind reads besides `commonKeys`.
+    static let kindKeys: [String: [String]] = [
+        "threshold": ["shape", "shapes", "combine", "press", "release", "hold_ms", "max_hold_ms", "guard"],
+        "blink-count": ["eye", "count", "window_ms", "press", "release", "max_blink_ms", "other_eye_below"],
+        "dwell": ["dwell_ms", "grace_ms"],
+    ]
 
     /// Loads settings from TOML text; any mistake is an error naming its line.
     public static func parse(_ text: String, file: String, overrides: [String] = []) throws(ConfigError)
         -> PipelineSettings {
-        let doc = try TOMLDocument(text: text, file: file)
+        var doc = try TOMLDocument(text: text, file: file)
         var root = doc.root
-        for o in overrides { try apply(override: o, to: &root) }
+        for o in overrides {
+            try apply(override: o, to: &root)
+            // A bad value given with --set is blamed on the --set, not on the file's line it replaced.
+            let key = o.split(separator: "=", maxSplits: 1).first.map(String.init) ?? o
+            doc.overrides[TOMLDocument.splitKey(key)] = o
+        }
         return try settings(from: root, doc: doc)
     }
 
@@ -51,8 +66,8 @@ public enum GestureConfig {
 
     static func settings(from root: [String: TOMLNode], doc: TOMLDocument) throws(ConfigError) -> PipelineSettings {
         var s = PipelineSettings()
-        for key in root.keys where !["smoothing", "gaze", "gesture", "tolerance"].contains(key) {
-            throw doc.error([key], "unknown section \"\(key)\" (known: smoothing, gaze, gesture, tolerance)")
+        for key in root.keys.sorted() where !sections.contains(key) {
+            throw doc.error([key], "unknown section \"\(key)\" (known: \(sections.joined(separator: ", ")))")
         }
         if let t = root["tolerance"] {
             guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], "tolerance must be a number 0…1") }
@@ -67,7 +82,7 @@ public enum GestureConfig {
                 }
                 s.smoothing.kind = k
             }
-            if let w = try r.number("window", 1...600) { s.smoothing.window = Int(w) }
+            if let w = try r.integer("window", 1...600) { s.smoothing.window = w }
             if let a = try r.number("alpha", 0...1) { s.smoothing.alpha = a }
             if let v = try r.number("min_cutoff", 0.0001...1000) { s.smoothing.minCutoff = v }
             if let v = try r.number("beta", 0...1000) { s.smoothing.beta = v }
@@ -77,8 +92,8 @@ public enum GestureConfig {
         if let g = root["gaze"] {
             let r = Reader(doc: doc, path: ["gaze"], node: g)
             try r.only(["yaw_range", "pitch_range", "head_yaw_gain", "head_pitch_gain", "lookback_ms"])
-            if let v = try r.pair("yaw_range") { s.mapping.yawRange = .init(v.0, v.1) }
-            if let v = try r.pair("pitch_range") { s.mapping.pitchRange = .init(v.0, v.1) }
+            if let v = try r.angleRange("yaw_range", increasing: true) { s.mapping.yawRange = .init(v.0, v.1) }
+            if let v = try r.angleRange("pitch_range", increasing: false) { s.mapping.pitchRange = .init(v.0, v.1) }
             if let v = try r.number("head_yaw_gain", -100...100) { s.mapping.headYawGain = v }
             if let v = try r.number("head_pitch_gain", -100...100) { s.mapping.headPitchGain = v }
             if let v = try r.number("lookback_ms", 0...5000) { lookbackDefault = v / 1000 }
@@ -90,15 +105,35 @@ public enum GestureConfig {
                 s.gestures.append(try gesture(name, node, doc: doc, lookback: lookbackDefault))
             }
         }
+        // Gestures are not merged with the built-in ones, and keymaps bind gestures by name: a file without
+        // any would leave every keymap binding unknown.
+        if s.gestures.isEmpty {
+            throw ConfigError(file: doc.file, line: nil, "defines no gestures: a gesture config needs [gesture.NAME] "
+                              + "tables (copy config/gestures.toml and change what you need)")
+        }
         return s
     }
 
     static func gesture(_ name: String, _ node: TOMLNode, doc: TOMLDocument, lookback: Double) throws(ConfigError)
         -> GestureDefinition {
         let r = Reader(doc: doc, path: ["gesture", name], node: node)
+        // Names are bound in keymaps and shown on the status line: plain words only.
+        guard !name.isEmpty, name.count <= 40,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") })
+        else {
+            throw doc.error(["gesture", name], "gesture name \"\(name)\" must be 1…40 letters, digits, _ or - (e.g. [gesture.brow_raise])")
+        }
         guard node.table != nil else { throw doc.error(["gesture", name], "gesture \"\(name)\" must be a table") }
         try r.only(gestureKeys)
         let kindName = try r.string("kind") ?? "threshold"
+        // Only people read the description, but it is checked like any string (no control characters).
+        _ = try r.string("description")
+        // A key of another kind would be ignored without a word, so the user would tune nothing.
+        if let own = kindKeys[kindName] {
+            for k in r.table.keys.sorted() where !own.contains(k) && !commonKeys.contains(k) {
+                throw r.error(k, "\(k) does nothing in a \(kindName) gesture (its keys: \((commonKeys + own).joined(separator: ", ")))")
+            }
+        }
         let look = try r.number("lookback_ms", 0...5000).map { $0 / 1000 } ?? lookback
         let refractory = try r.number("refractory_ms", 0...60000).map { $0 / 1000 }
         switch kindName {
@@ -121,9 +156,9 @@ public enum GestureConfig {
             guard let eye = BlinkEye(rawValue: eyeName) else {
                 throw r.error("eye", "unknown eye \"\(eyeName)\" (known: left, right, both)")
             }
-            guard let count = try r.number("count", 1...10) else { throw r.error("count", "blink-count needs count = 1…10") }
+            guard let count = try r.integer("count", 1...10) else { throw r.error("count", "blink-count needs count = 1…10") }
             let window = (try r.number("window_ms", 50...10000) ?? 1000) / 1000
-            var spec = BlinkCountSpec(eye: eye, count: Int(count), window: window)
+            var spec = BlinkCountSpec(eye: eye, count: count, window: window)
             if let p = try r.number("press", 0...1) { spec.press = Float(p) }
             if let p = try r.number("release", 0...1) { spec.release = Float(p) }
             guard spec.release < spec.press else { throw r.error("release", "release must be lower than press") }
@@ -133,7 +168,8 @@ public enum GestureConfig {
             return GestureDefinition(name: name, kind: .blinkCount(spec), lookback: look)
         case "dwell":
             var spec = DwellSpec()
-            if let d = try r.number("dwell_ms", 50...60000) { spec.dwell = d / 1000 }
+            // Below 200 ms a glance across a target would open it (the Settings screen's lower bound too).
+            if let d = try r.number("dwell_ms", 200...60000) { spec.dwell = d / 1000 }
             if let g = try r.number("grace_ms", 0...5000) { spec.grace = g / 1000 }
             if let refractory { spec.refractory = refractory }
             return GestureDefinition(name: name, kind: .dwell(spec), lookback: look)
@@ -161,6 +197,10 @@ public enum GestureConfig {
         func string(_ k: String) throws(ConfigError) -> String? {
             guard let v = table[k] else { return nil }
             guard let s = v.string else { throw error(k, "\(k) must be a string, not \(v.kindName)") }
+            // Descriptions reach the help screen: a control character would be sent to the terminal as it is.
+            if s.contains(where: { !$0.isVisibleKey && $0 != " " }) {
+                throw error(k, "\(k) holds an invisible or control character; use visible characters and spaces")
+            }
             return s
         }
 
@@ -173,13 +213,38 @@ public enum GestureConfig {
             return d
         }
 
-        func pair(_ k: String) throws(ConfigError) -> (Double, Double)? {
+        /// A whole number in `range`; 2.5 blinks or frames is a mistake, not something to round.
+        func integer(_ k: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+            guard let d = try number(k, Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
+            guard d.rounded() == d else { throw error(k, "\(k) = \(d) must be a whole number") }
+            return Int(d)
+        }
+
+        /// An angle range `[from, to]` in radians: finite, within half a turn, at least `minSpan` wide, and in
+        /// the axis's direction (yaw left to right grows; pitch top to bottom shrinks), since a reversed range
+        /// mirrors the gaze and every look lands on the wrong side.
+        func angleRange(_ k: String, increasing: Bool) throws(ConfigError) -> (Double, Double)? {
             guard let v = table[k] else { return nil }
-            guard let a = v.array, a.count == 2, let x = a[0].number, let y = a[1].number, x != y else {
-                throw error(k, "\(k) must be [from, to] with two different numbers (radians)")
+            let example = increasing ? "[-0.35, 0.35]" : "[0.25, -0.25]"
+            guard let a = v.array, a.count == 2, let x = a[0].number, let y = a[1].number else {
+                throw error(k, "\(k) must be [from, to], two numbers in radians, e.g. \(example)")
+            }
+            guard x.isFinite, y.isFinite, abs(x) <= Double.pi, abs(y) <= Double.pi else {
+                throw error(k, "\(k) = [\(x), \(y)]: both ends must be finite angles within ±π radians")
+            }
+            guard abs(y - x) >= Self.minSpan else {
+                throw error(k, "\(k) = [\(x), \(y)]: the ends must be at least \(Self.minSpan) radians apart")
+            }
+            guard (y > x) == increasing else {
+                throw error(k, "\(k) = [\(x), \(y)] is reversed and would mirror the gaze; "
+                            + (increasing ? "from (left) must be below to (right)" : "from (top) must be above to (bottom)")
+                            + ", e.g. \(example)")
             }
             return (x, y)
         }
+
+        /// About one degree: a narrower range makes the gaze jump across the screen at every tremor.
+        static let minSpan = 0.02
 
         func shape(_ name: String, key: String) throws(ConfigError) -> BlendShape {
             guard let s = BlendShape(name: name) else {

@@ -6,6 +6,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case addWord = "add-word", removeWord = "remove-word"
     case toggleDictation = "toggle-dictation", startDictation = "start-dictation", stopDictation = "stop-dictation"
     case pushToTalk = "push-to-talk"
+    case pause = "pause-listening", resume = "resume-listening", togglePause = "toggle-pause"
     case confirm, quit
 
     /// A short phrase for help screens.
@@ -28,6 +29,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .startDictation: return "start dictation"
         case .stopDictation: return "stop dictation"
         case .pushToTalk: return "listen for a voice command"
+        case .pause: return "pause: gestures and voice commands do nothing until resumed"
+        case .resume: return "resume after a pause"
+        case .togglePause: return "pause, or resume when paused"
         case .confirm: return "confirm a destructive action (hold)"
         case .quit: return "quit the shell"
         }
@@ -55,6 +59,9 @@ public struct Keymap: Sendable, Equatable {
     public var wakePhrase: String?
     /// Rows of the on-screen letter keyboard.
     public var keyboardRows: [String]
+    /// How long a still face must be seen before gestures act, after start, face loss or a tracker restart
+    /// (seconds; `still_face_ms` in [options]).
+    public var stillFaceSeconds: Double = 1.0
 
     public static let defaultKeyboardRows = ["qwertyuiop", "asdfghjkl'", "zxcvbnm,.?"]
 
@@ -95,24 +102,91 @@ public struct Keymap: Sendable, Equatable {
         return s.sorted()
     }
 
+    /// The first section (global, then screens by name) binding `phrase`, and its action.
+    func sectionsBinding(phrase: String) -> (String, Action)? {
+        if let a = global.voice[phrase] { return ("[global.voice]", a) }
+        for name in screens.keys.sorted() { if let a = screens[name]?.voice[phrase] { return ("[screen.\(name).voice]", a) } }
+        return nil
+    }
+
     /// Lower case, single spaces: how phrases are compared.
     public static func normalise(_ phrase: String) -> String {
         phrase.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
 
+    /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).
+    public static let topLevelKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+
+    /// The most letter rows the on-screen keyboard may have: more do not fit the minimum 80×24 window
+    /// beside the text and the suggestion row.
+    public static let maxKeyboardRows = 4
+    /// The most keys in one keyboard row that still leave each key wide enough to look at.
+    public static let maxKeysPerRow = 16
+
     /// Parses a keymap file, checking gesture names against `knownGestures` and screens against `knownScreens`.
+    ///
+    /// This accepts fragments (a keymap that binds only a few gestures); `load` adds the checks a keymap the
+    /// shell runs with must pass.
     public static func parse(_ text: String, file: String, knownGestures: [String],
                              knownScreens: [String]) throws(ConfigError) -> Keymap {
+        try parse(TOMLDocument(text: text, file: file), knownGestures: knownGestures, knownScreens: knownScreens,
+                  isKnownWord: nil)
+    }
+
+    /// Parses a keymap the shell will run with: besides `parse`'s checks, every screen must have a gesture
+    /// that activates and a way back (a back gesture or the Back target), and every word of the wake phrase
+    /// and the voice phrases must be one the recogniser can hear.
+    /// - Parameter isKnownWord: whether the pronunciation dictionary has a word; nil when it cannot be read.
+    public static func load(_ text: String, file: String, knownGestures: [String], knownScreens: [String],
+                            isKnownWord: (@Sendable (String) -> Bool)? = nil) throws(ConfigError) -> Keymap {
         let doc = try TOMLDocument(text: text, file: file)
+        let km = try parse(doc, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord)
+        try km.checkReachable(doc: doc, knownGestures: knownGestures, knownScreens: knownScreens)
+        return km
+    }
+
+    /// Refuses a keymap with which some screen cannot be driven: no gesture activates there, or nothing goes
+    /// back. Voice does not count: speech may be off, or the room too loud.
+    func checkReachable(doc: TOMLDocument, knownGestures: [String], knownScreens: [String]) throws(ConfigError) {
+        for screen in knownScreens {
+            let bound = Set(knownGestures.compactMap { action(gesture: $0, screen: screen) })
+            // A screen's own section is where a binding was lost, if it has one.
+            let place: [String] = screens[screen] != nil ? ["screen", screen] : ["global", "gestures"]
+            let placeName = screens[screen] != nil ? "on screen \"\(screen)\"" : "in [global.gestures]"
+            if !bound.contains(.activate) {
+                throw doc.error(place, "no gesture is bound to \"activate\" \(placeName), so nothing could be opened "
+                                + "hands-free (e.g. activate = \"activate\", or dwell = \"activate\" for gaze only)")
+            }
+            if !bound.contains(.back) && !showBackTarget {
+                throw doc.error(place, "no gesture is bound to \"back\" \(placeName) and show_back_target is off, so "
+                                + "there is no way back hands-free (e.g. back = \"back\", or [options] show_back_target = true)")
+            }
+        }
+    }
+
+    static func parse(_ doc: TOMLDocument, knownGestures: [String], knownScreens: [String],
+                      isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> Keymap {
         let root = doc.root
-        let topKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+        let file = doc.file
+        let topKeys = Self.topLevelKeys
         for k in root.keys.sorted() where !topKeys.contains(k) {
             throw doc.error([k], "unknown key \"\(k)\" (known: \(topKeys.joined(separator: ", ")))")
+        }
+        for k in ["name", "description"] {
+            guard let v = root[k] else { continue }
+            guard let text = v.string else { throw doc.error([k], "\(k) must be a string, not \(v.kindName)") }
+            // Both are shown on screen: a control character would be sent to the terminal as it is.
+            if text.contains(where: { !$0.isVisibleKey && $0 != " " }) {
+                throw doc.error([k], "\(k) holds an invisible or control character; use visible characters and spaces")
+            }
+        }
+        if let name = root["name"]?.string, name.allSatisfy({ $0 == " " }) {
+            throw doc.error(["name"], "name must not be empty")
         }
         var km = Keymap(name: root["name"]?.string ?? file)
         km.description = root["description"]?.string ?? ""
         if let g = root["global"] {
-            km.global = try section(g, path: ["global"], doc: doc, knownGestures: knownGestures)
+            km.global = try section(g, path: ["global"], doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord)
         }
         if let s = root["screen"] {
             guard let t = s.table else { throw doc.error(["screen"], "\"screen\" must hold [screen.NAME] tables") }
@@ -120,7 +194,8 @@ public struct Keymap: Sendable, Equatable {
                 guard knownScreens.contains(name) else {
                     throw doc.error(["screen", name], "unknown screen \"\(name)\" (known: \(knownScreens.joined(separator: ", ")))")
                 }
-                km.screens[name] = try section(node, path: ["screen", name], doc: doc, knownGestures: knownGestures)
+                km.screens[name] = try section(node, path: ["screen", name], doc: doc, knownGestures: knownGestures,
+                                               isKnownWord: isKnownWord)
             }
         }
         if let o = root["options"] {
@@ -131,29 +206,84 @@ public struct Keymap: Sendable, Equatable {
                     guard let b = v.bool else { throw doc.error(["options", k], "show_back_target must be true or false") }
                     km.showBackTarget = b
                 case "wake_phrase":
-                    guard let s = v.string, !s.isEmpty else { throw doc.error(["options", k], "wake_phrase must be a phrase") }
+                    guard let s = v.string else { throw doc.error(["options", k], "wake_phrase must be a phrase") }
+                    if let problem = phraseProblem(s, isKnownWord: isKnownWord) {
+                        throw doc.error(["options", k], "wake_phrase \"\(s.printable)\" \(problem)")
+                    }
                     km.wakePhrase = normalise(s)
+                case "still_face_ms":
+                    guard let ms = v.number, ms >= 0, ms <= 10_000 else {
+                        throw doc.error(["options", k], "still_face_ms must be a number of milliseconds 0…10000")
+                    }
+                    km.stillFaceSeconds = ms / 1000
                 default:
-                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase)")
+                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase, still_face_ms)")
                 }
             }
+        }
+        if let w = km.wakePhrase, let (section, action) = km.sectionsBinding(phrase: w) {
+            // The wake listener takes the phrase first, so the binding could never act.
+            throw doc.error(["options", "wake_phrase"], "wake_phrase \"\(w)\" is also a voice phrase in \(section) "
+                            + "(bound to \(action.rawValue)); a phrase cannot both wake the shell and act")
         }
         if let kb = root["keyboard"] {
             guard let t = kb.table else { throw doc.error(["keyboard"], "[keyboard] must be a table") }
             for (k, v) in t {
                 guard k == "rows" else { throw doc.error(["keyboard", k], "unknown key \"\(k)\" in [keyboard] (known: rows)") }
-                guard let rows = v.array?.compactMap(\.string), rows.count == v.array?.count, !rows.isEmpty,
-                      rows.allSatisfy({ !$0.isEmpty && $0.count <= 16 }) else {
-                    throw doc.error(["keyboard", k], "rows must be 1 or more strings of 1…16 keys each")
-                }
-                km.keyboardRows = rows
+                km.keyboardRows = try keyboardRows(v, doc: doc, path: ["keyboard", k])
             }
         }
         return km
     }
 
-    static func section(_ node: TOMLNode, path: [String], doc: TOMLDocument,
-                        knownGestures: [String]) throws(ConfigError) -> KeymapSection {
+    /// Checks the rows of the letter keyboard: they must fit the minimum window, and every key must be one
+    /// visible character that appears once (a key's target is named after its character).
+    static func keyboardRows(_ v: TOMLNode, doc: TOMLDocument, path: [String]) throws(ConfigError) -> [String] {
+        let shape = "rows must be 1…\(maxKeyboardRows) strings of 1…\(maxKeysPerRow) keys each"
+        guard let arr = v.array, !arr.isEmpty else { throw doc.error(path, shape) }
+        guard arr.count <= maxKeyboardRows else {
+            throw doc.error(path, "\(arr.count) keyboard rows do not fit the minimum 80×24 window; \(shape)")
+        }
+        var rows: [String] = [], seen: Set<Character> = []
+        for (i, item) in arr.enumerated() {
+            guard let row = item.string else { throw doc.error(path, "row \(i + 1) is \(item.kindName); \(shape)") }
+            guard !row.isEmpty, row.count <= maxKeysPerRow else {
+                throw doc.error(path, "row \(i + 1) has \(row.count) keys; \(shape)")
+            }
+            for ch in row {
+                if !ch.isVisibleKey {
+                    throw doc.error(path, "row \(i + 1) holds an invisible or control character \(ch.codePoints); "
+                                    + "keys must be visible characters (space, new line and delete have their own keys)")
+                }
+                if !seen.insert(ch).inserted {
+                    throw doc.error(path, "row \(i + 1): key \"\(ch)\" appears twice; each key may appear once")
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Why a spoken phrase cannot be recognised, or nil: it must be words of letters (and apostrophes), each
+    /// in the pronunciation dictionary when one is given.
+    static func phraseProblem(_ phrase: String, isKnownWord: (@Sendable (String) -> Bool)?) -> String? {
+        let p = normalise(phrase)
+        guard !p.isEmpty, p.allSatisfy({ ($0.isLetter && $0.isVisibleKey) || $0 == " " || $0 == "'" }),
+              p.split(separator: " ").allSatisfy({ $0.contains(where: \.isLetter) }) else {
+            return "must be words of letters (and apostrophes) that can be spoken"
+        }
+        if let isKnownWord {
+            let unknown = p.split(separator: " ").map(String.init).filter { !isKnownWord($0) }
+            if !unknown.isEmpty {
+                return "uses \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), not in the recogniser's "
+                    + "pronunciation dictionary, so it could never be heard"
+            }
+        }
+        return nil
+    }
+
+    static func section(_ node: TOMLNode, path: [String], doc: TOMLDocument, knownGestures: [String],
+                        isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> KeymapSection {
         guard let t = node.table else { throw doc.error(path, "[\(path.joined(separator: "."))] must be a table") }
         var sec = KeymapSection()
         for (k, v) in t {
@@ -170,8 +300,15 @@ public struct Keymap: Sendable, Equatable {
                 guard let g = v.table else { throw doc.error(path + [k], "voice must be a table") }
                 for (phrase, a) in g {
                     let p = normalise(phrase)
-                    guard !p.isEmpty, p.allSatisfy({ $0.isLetter || $0 == " " || $0 == "'" }) else {
-                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase)\" must be words of letters")
+                    if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
+                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
+                    }
+                    if sec.voice[p] != nil {
+                        // Dictionary order would decide which action wins; both were meant.
+                        let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [k, $0]) }.sorted()
+                        throw ConfigError(file: doc.file, line: lines.last,
+                                          "voice phrase \"\(phrase)\" is bound twice (as written on lines "
+                                          + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
                     }
                     sec.voice[p] = try action(a, path: path + [k, phrase], doc: doc)
                 }
@@ -188,5 +325,35 @@ public struct Keymap: Sendable, Equatable {
             throw doc.error(path, "unknown action \"\(s)\" (known: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return a
+    }
+}
+
+extension Character {
+    /// Whether the character shows as something on screen: not a control, format or separator character,
+    /// and not white space.
+    var isVisibleKey: Bool {
+        !isWhitespace && !unicodeScalars.contains { sc in
+            switch sc.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// `U+0000` style code points, for naming an invisible character.
+    var codePoints: String {
+        unicodeScalars.map { sc in
+            let hex = String(sc.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
+    }
+}
+
+extension String {
+    /// The text with control and invisible characters shown as `U+XXXX`, safe to print to a terminal.
+    var printable: String {
+        map { $0.isVisibleKey || $0 == " " ? String($0) : "<\($0.codePoints)>" }.joined()
     }
 }

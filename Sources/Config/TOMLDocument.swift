@@ -7,9 +7,10 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int?
     public var message: String
 
+    /// Control characters from the file (an escape sequence in a key or value) are shown as `<U+001B>`, so
+    /// printing the error cannot drive the terminal.
     public init(file: String, line: Int?, _ message: String) {
-        // Messages quote keys and values from the file: their control characters must not reach a terminal.
-        self.file = file; self.line = line; self.message = VisibleText.escaping(message)
+        self.file = file.printable; self.line = line; self.message = message.printable
     }
 
     /// `file:line: message`, the shape editors and terminals can jump to.
@@ -49,6 +50,9 @@ public struct TOMLDocument: Sendable {
     public let file: String
     public let root: [String: TOMLNode]
     private let lines: [String: Int]
+    /// Values replaced from the command line (`--set KEY=VALUE`), by key path: errors about them name the
+    /// `--set`, since the file's line no longer holds the value.
+    public var overrides: [[String]: String] = [:]
 
     /// The line (from 1) of a table header whose name starts with a character no key can start with.
     ///
@@ -131,8 +135,22 @@ public struct TOMLDocument: Sendable {
         } catch {
             throw ConfigError(file: file, line: nil, "cannot parse: \(error)")
         }
+        // TOMLKit hands strings over as C strings, so a NUL would silently cut a value short.
+        if let n = Self.nulEscapeLine(text) {
+            throw ConfigError(file: file, line: n, "a NUL character (\\u0000) cannot be used in a string here")
+        }
         root = Self.convert(table)
         lines = Self.indexLines(text)
+    }
+
+    /// The first line (1-based) outside a comment that writes NUL as an escape, or nil.
+    static func nulEscapeLine(_ text: String) -> Int? {
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: " \t\r")
+            if line.hasPrefix("#") { continue }
+            if line.range(of: "\\u0000") != nil || line.range(of: "\\U00000000") != nil { return n + 1 }
+        }
+        return nil
     }
 
     /// The line on which `path` (e.g. `["gesture", "activate", "press"]`) was written, or its table's line.
@@ -147,7 +165,8 @@ public struct TOMLDocument: Sendable {
 
     /// An error about the key at `path`.
     public func error(_ path: [String], _ message: String) -> ConfigError {
-        ConfigError(file: file, line: line(path), message)
+        if let o = overrides[path] { return ConfigError(file: "--set \(o)", line: nil, message) }
+        return ConfigError(file: file, line: line(path), message)
     }
 
     private static func convert(_ v: TOMLValueConvertible) -> TOMLNode? {

@@ -472,10 +472,10 @@ public struct WordPredictor: Sendable {
     public func save(to url: URL) throws(PredictionError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(user.serialized().utf8).write(to: url, options: .atomic)
         } catch {
             throw .cannotWrite(path: url.path, reason: "\(error.localizedDescription)")
         }
+        try UserWords.writeDurably(user.serialized(), to: url)
     }
 }
 

@@ -21,6 +21,7 @@ public struct Session: Sendable {
 
     /// Feeds one decoded item: the frame's sample, then each gesture it completes.
     public mutating func step(_ item: DecodedItem) -> [Effect] {
+        pipeline.dwellSuspended = !state.readiness.acting
         let events = pipeline.step(item)
         lastGestures = events
         guard case .frame(let f, _) = item else { return [] }

@@ -1,4 +1,5 @@
 @preconcurrency import CNcursesw
+import CTerminalGuard
 import Foundation
 import Shell
 
@@ -35,7 +36,10 @@ public final class Terminal {
         // Wide characters and box drawing need a UTF-8 locale; C.UTF-8 exists everywhere on Debian.
         if setlocale(LC_ALL, "") == nil || !Terminal.localeIsUTF8 { setlocale(LC_ALL, "C.UTF-8") }
         let term = type ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm-256color"
+        // Saved before curses changes anything, so a crash can put the terminal back as it was.
+        handsfree_save_terminal(fileno(input ?? stdin), fileno(output ?? stdout))
         guard let s = newterm(term, output ?? stdout, input ?? stdin) else {
+            handsfree_forget_terminal()
             throw TerminalError(description: "cannot start the terminal (TERM=\(term))")
         }
         screen = s
@@ -78,6 +82,7 @@ public final class Terminal {
         guard active else { return }
         active = false
         endwin()
+        handsfree_forget_terminal()
         if let s = screen { delscreen(s) }
         screen = nil
         if Terminal.current === self { Terminal.current = nil }
@@ -194,34 +199,40 @@ public final class Terminal {
     }
 
     /// The next key or resize, without waiting; nil when there is none.
+    ///
+    /// Keys that stand for no text and no command (unbound function keys such as F5, Ctrl-A and the other
+    /// control characters) are skipped: passed on as characters they would be stored raw in a note.
     public func readInput() -> TerminalInput? {
         guard active else { return nil }
-        var ch: wint_t = 0
-        let r = wget_wch(stdscr, &ch)
-        if r == ERR { return nil }
-        if r == KEY_CODE_YES {
-            switch Int32(ch) {
-            case KEY_UP: return .key(.up)
-            case KEY_DOWN: return .key(.down)
-            case KEY_LEFT: return .key(.left)
-            case KEY_RIGHT: return .key(.right)
-            case KEY_ENTER: return .key(.enter)
-            case KEY_BACKSPACE: return .key(.backspace)
-            case KEY_RESIZE:
-                invalidate()
-                return .resized(size)
-            default: return .key(.char("\u{0}"))   // an unbound function key; screens ignore NUL
+        while true {
+            var ch: wint_t = 0
+            let r = wget_wch(stdscr, &ch)
+            if r == ERR { return nil }
+            if r == KEY_CODE_YES {
+                switch Int32(ch) {
+                case KEY_UP: return .key(.up)
+                case KEY_DOWN: return .key(.down)
+                case KEY_LEFT: return .key(.left)
+                case KEY_RIGHT: return .key(.right)
+                case KEY_ENTER: return .key(.enter)
+                case KEY_BACKSPACE: return .key(.backspace)
+                case KEY_RESIZE:
+                    invalidate()
+                    return .resized(size)
+                default: continue
+                }
             }
-        }
-        switch ch {
-        case 10, 13: return .key(.enter)
-        case 27: return .key(.escape)
-        case 9: return .key(.tab)
-        case 8, 127: return .key(.backspace)
-        default:
-            // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
-            guard let u = Unicode.Scalar(UInt32(ch)), ch != 0 else { return nil }
-            return .key(.char(Character(u)))
+            switch ch {
+            case 10, 13: return .key(.enter)
+            case 27: return .key(.escape)
+            case 9: return .key(.tab)
+            case 8, 127: return .key(.backspace)
+            default:
+                // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
+                guard let u = Unicode.Scalar(UInt32(ch)) else { return nil }
+                if u.properties.generalCategory == .control { continue }
+                return .key(.char(Character(u)))
+            }
         }
     }
 

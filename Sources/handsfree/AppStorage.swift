@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shell
+import Synchronization
 
 /// The user's data folder for notes and messages: `--data-dir`, else `$HANDSFREE_DATA_DIR`, else
 /// `$XDG_DATA_HOME/handsfree`, else `~/.local/share/handsfree`.
@@ -81,25 +82,70 @@ enum AtomicFile {
     }
 }
 
+extension AtomicFile {
+    /// Reads a whole file: `.missing`, its text (invalid UTF-8 shown as U+FFFD and reported as `.damaged`),
+    /// or `.failed` with the system's reason.
+    static func read(_ path: String) -> FileRead {
+        var st = stat()
+        if lstat(path, &st) != 0 { return errno == ENOENT ? .missing : .failed(String(cString: strerror(errno))) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failed(String(cString: strerror(EISDIR))) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failed(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failed(String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            bytes += buf[0..<n]
+        }
+        return FileRead.decoding(bytes)
+    }
+
+    /// Renames `path` to `path.corrupt-<n>` (the first free n), so a file that could not be read is kept
+    /// and never overwritten; returns the new file name, nil if it could not be moved.
+    static func moveAside(_ path: String) -> String? {
+        var n = 1
+        while access("\(path).corrupt-\(n)", F_OK) == 0 { n += 1 }
+        guard rename(path, "\(path).corrupt-\(n)") == 0 else { return nil }
+        return ((path as NSString).lastPathComponent) + ".corrupt-\(n)"
+    }
+
+    /// Deletes the temporary files (`NAME.tmp-PID`) that `write` leaves when the process is killed between
+    /// creating and renaming one: only in `dir`, only names of that pattern, only if no process `PID` lives.
+    static func removeStaleTemporaries(in dir: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names {
+            guard let pid = stalePID(name) else { continue }
+            // EPERM means the process exists (another user's): only ESRCH proves it gone.
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + name) }
+        }
+    }
+
+    /// The PID in a temporary file's name (`NAME.tmp-PID`), unless it is this process's.
+    static func stalePID(_ name: String) -> pid_t? {
+        guard let r = name.range(of: ".tmp-", options: .backwards), r.lowerBound > name.startIndex else { return nil }
+        let digits = name[r.upperBound...]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let pid = pid_t(digits), pid > 0, pid != getpid() else { return nil }
+        return pid
+    }
+}
+
 extension StoreClient {
-    /// Notes and messages as files in `dir`, replaced atomically on every save.
+    /// Notes and messages as files in `dir`, replaced atomically on every save. Temporary files left by a
+    /// killed process are removed first.
     static func files(in dir: URL) -> StoreClient {
         let base = dir.path
+        AtomicFile.removeStaleTemporaries(in: base)
         return StoreClient(
-            read: { name in
-                let path = base + "/" + name
-                guard FileManager.default.fileExists(atPath: path) else { return .missing }
-                guard let data = FileManager.default.contents(atPath: path) else { return .failed("cannot read it") }
-                guard let s = String(data: data, encoding: .utf8) else { return .failed("it is not UTF-8 text") }
-                return .text(s)
-            },
+            read: { name in AtomicFile.read(base + "/" + name) },
             write: { name, text in AtomicFile.write(text, to: base + "/" + name) },
-            moveAside: { name in
-                let path = base + "/" + name
-                var n = 1
-                while FileManager.default.fileExists(atPath: "\(path).corrupt-\(n)") { n += 1 }
-                return rename(path, "\(path).corrupt-\(n)") == 0 ? "\(name).corrupt-\(n)" : nil
-            })
+            moveAside: { name in AtomicFile.moveAside(base + "/" + name) })
     }
 }
 
@@ -107,18 +153,48 @@ extension StoreClient {
 enum UserSettings {
     /// The saved settings over `base`, and problems to show (a broken file is reported, not fatal: the
     /// shell must start so the user can fix it from the Settings screen).
+    ///
+    /// A file that could not be read whole is never overwritten: the first save moves it aside first.
     static func load(base: ShellSettings) -> (ShellSettings, [String]) {
+        AtomicFile.removeStaleTemporaries(in: ConfigDir.url.path)
         let path = ConfigDir.settings.path
-        guard FileManager.default.fileExists(atPath: path) else { return (base, []) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            return (base, ["\(path): cannot read the file"])
+        let keep = "; it is kept as a copy when settings are next saved"
+        switch AtomicFile.read(path) {
+        case .missing:
+            return (base, [])
+        case .failed(let e):
+            damaged.withLock { $0 = true }
+            return (base, ["\(path): cannot read the file (\(e))\(keep)"])
+        case .damaged(let text, let reason):
+            damaged.withLock { $0 = true }
+            let (s, problems) = ShellSettings.parse(text, file: path, base: base)
+            return (s, ["\(path): \(reason)\(keep)"] + problems)
+        case .text(let text):
+            let (s, problems) = ShellSettings.parse(text, file: path, base: base)
+            if !problems.isEmpty { damaged.withLock { $0 = true } }
+            return (s, problems)
         }
-        return ShellSettings.parse(text, file: path, base: base)
     }
+
+    /// Set when `settings.toml` held something `load` could not read; `save` then keeps it aside first.
+    private static let damaged = Mutex(false)
 
     static var exists: Bool { FileManager.default.fileExists(atPath: ConfigDir.settings.path) }
 
-    static func save(_ s: ShellSettings) -> String? { AtomicFile.write(s.toml, to: ConfigDir.settings.path) }
+    static func save(_ s: ShellSettings) -> String? {
+        let path = ConfigDir.settings.path
+        let blocked: String? = damaged.withLock { d in
+            guard d else { return nil }
+            if access(path, F_OK) != 0 && errno == ENOENT { d = false; return nil }
+            guard AtomicFile.moveAside(path) != nil else {
+                return "\(path) could not be read nor moved aside (\(String(cString: strerror(errno)))), so nothing is saved over it"
+            }
+            d = false
+            return nil
+        }
+        if let blocked { return blocked }
+        return AtomicFile.write(s.toml, to: path)
+    }
 
     /// The keymaps in the project's `keymaps/` folder.
     static var keymapNames: [String] {

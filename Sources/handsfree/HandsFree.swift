@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 @main
@@ -8,13 +9,27 @@ struct HandsFree: ParsableCommand {
         subcommands: [
             RunCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
-            Predict.self, KSR.self, Words.self, Bench.self,
+            Predict.self, KSR.self, Words.self, Bench.self, DoctorCommand.self,
         ]
     )
 
     /// Sends logs to a file before any command runs, so nothing is ever written over the UI.
+    ///
+    /// A problem with an input file (`SetupError`, already `path: reason` or `file:line: reason`) exits 1
+    /// with that line alone; usage text and status 64 are kept for mistakes in the command line itself.
     static func main() {
         LogSetup.bootstrap()
-        Self.main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let e as SetupError {
+            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            Foundation.exit(1)
+        } catch let e as SpeechCommandError {
+            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -19,17 +19,13 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         let sz = try Setup.size(size)
-        do {
-            let settings = try Setup.settings(config: config)
-            let km = try Setup.keymap(keymap, gestures: settings.gestures)
-            var state = ShellState(keymap: km, gestures: settings.gestures, size: sz)
-            guard state.show(screen: screen) else {
-                throw ValidationError("unknown screen \"\(screen)\" (known: \(ScreenRegistry.standard.names.joined(separator: ", ")))")
-            }
-            let (grid, map) = render(state, size: sz)
-            print(text ? grid.text : map.json)
-        } catch let e as SetupError {
-            throw ValidationError(e.description)
+        let settings = try Setup.settings(config: config)
+        let km = try Setup.keymap(keymap, gestures: settings.gestures)
+        var state = ShellState(keymap: km, gestures: settings.gestures, size: sz)
+        guard state.show(screen: screen) else {
+            throw ValidationError("unknown screen \"\(screen)\" (known: \(ScreenRegistry.standard.names.joined(separator: ", ")))")
         }
+        let (grid, map) = render(state, size: sz)
+        print(text ? grid.text : map.json)
     }
 }

@@ -6,7 +6,8 @@ import Shell
 ///
 /// Loading takes about half a second, so it runs on a background thread and the bar says "loading words…"
 /// meanwhile; suggestions and learning go through a lock, since the loop reads while the loader writes.
-/// Committed words are learned and saved to the user's word file by the loop (`saveIfNeeded`).
+/// Committed words are learned and saved to the user's word file at once (atomically), so a crash loses none;
+/// a user file that could not be read whole is kept aside, never overwritten.
 final class LivePrediction: @unchecked Sendable {
     private let lock = NSLock()
     private var predictor: WordPredictor?
@@ -15,6 +16,8 @@ final class LivePrediction: @unchecked Sendable {
     private var finished = false
     private var unsaved = false
     private var offerRude = false
+    /// What went wrong loading or saving the learned words, for the loop to show once.
+    private var problem: String?
 
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved).
     func load(userFile: URL?) {
@@ -25,10 +28,36 @@ final class LivePrediction: @unchecked Sendable {
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
     func loadNow(userFile: URL?) {
+        var problem: String?
+        var readFrom = userFile
+        var saveTo = userFile
+        if let userFile, case .failed(let e) = AtomicFile.read(userFile.path) {
+            // Not a line could be read: keep it aside and start afresh, or, if it cannot be moved, never save over it.
+            readFrom = nil
+            if let aside = AtomicFile.moveAside(userFile.path) {
+                problem = "Learned words file could not be read (\(e)); kept as \(aside)."
+            } else {
+                saveTo = nil
+                problem = "Learned words file \(userFile.path) could not be read (\(e)); new words are not saved over it."
+            }
+        }
         do {
-            var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: userFile,
+            var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: readFrom,
                                            nouns: WordLists.nouns, held: WordLists.held)
-            lock.withLock { p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true }
+            p.userFile = saveTo
+            if let userFile = readFrom, let aside = UserWordsFile.keepAside(p, userFile) {
+                problem = aside.message
+                if aside.moved {
+                    // The readable part goes back under the usual name, so the next start has it too.
+                    do { try p.save() } catch { problem = aside.message + " Not saved: \(error.description)" }
+                } else {
+                    p.userFile = nil
+                }
+            }
+            lock.withLock {
+                p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true
+                self.problem = problem
+            }
         } catch {
             lock.withLock {
                 status = "no word suggestions (\(error)); typing still works"
@@ -60,15 +89,32 @@ final class LivePrediction: @unchecked Sendable {
         services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }
     }
 
-    /// Changes the loaded predictor under the lock and marks it for saving; nil (and nothing done) while loading.
+    /// Changes the loaded predictor under the lock and saves it at once; nil (and nothing done) while loading.
     @discardableResult
     private func change<T>(_ body: (inout WordPredictor) -> T) -> T? {
-        lock.withLock {
+        let result: T? = lock.withLock {
             guard var p = predictor else { return nil }
             // Drop the stored copy first, so the learned words are changed in place rather than copied.
             predictor = nil
             defer { predictor = p; unsaved = true }
             return body(&p)
+        }
+        if result != nil { saveNow() }
+        return result
+    }
+
+    /// Writes the learned words if they changed; a failure is kept for `saveIfNeeded` to report.
+    private func saveNow() {
+        lock.withLock {
+            guard unsaved, let p = predictor else { return }
+            unsaved = false
+            do {
+                try p.save()
+                if problem?.hasPrefix("Learned words not saved") == true { problem = nil }
+            } catch {
+                unsaved = true
+                problem = "Learned words not saved: \(error)"
+            }
         }
     }
 
@@ -80,10 +126,9 @@ final class LivePrediction: @unchecked Sendable {
         }
     }
 
-    /// Writes learned words to the user file; returns a message if that failed.
+    /// Retries a save that failed; returns what went wrong loading or saving, once.
     func saveIfNeeded() -> String? {
-        let p: WordPredictor? = lock.withLock { defer { unsaved = false }; return unsaved ? predictor : nil }
-        do { try p?.save() } catch { return "Learned words not saved: \(error.description)" }
-        return nil
+        saveNow()
+        return lock.withLock { defer { problem = nil }; return problem }
     }
 }

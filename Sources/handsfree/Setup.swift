@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Foundation
 import Shell
+import Speech
 import TrackingCore
 
 /// Loads the gesture config and keymap a command was asked for, refusing with `file:line: …` on any mistake.
@@ -10,7 +11,7 @@ enum Setup {
     static func settings(config: String?, overrides: [String] = []) throws -> PipelineSettings {
         let path = config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
-            if config != nil { throw ValidationError("\(path): no such file") }
+            if config != nil { throw SetupError("\(path): no such file") }
             do {
                 return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
             } catch { throw SetupError(error.description) }
@@ -31,10 +32,14 @@ enum Setup {
         do { return try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 
-    /// Parses keymap text against the gestures it may bind and the shell's screens; throws the parser's
-    /// `file:line:` error as it is.
+    /// Parses keymap text against the gestures it may bind, the shell's screens and the recogniser's
+    /// dictionary, with every check a keymap the shell runs with must pass; throws the parser's `file:line:`
+    /// error as it is.
     static func parseKeymap(_ text: String, file: String, gestures: [GestureDefinition]) throws(ConfigError) -> Keymap {
-        try Keymap.parse(text, file: file, knownGestures: gestures.map(\.name), knownScreens: ScreenRegistry.standard.names)
+        var isKnownWord: (@Sendable (String) -> Bool)?
+        if let dictionary = PronunciationDictionary.shared { isKnownWord = { dictionary.contains($0) } }
+        return try Keymap.load(text, file: file, knownGestures: gestures.map(\.name),
+                               knownScreens: ScreenRegistry.standard.names, isKnownWord: isKnownWord)
     }
 
     /// The file a `--keymap NAME|FILE` argument means.
@@ -44,10 +49,24 @@ enum Setup {
             ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
     }
 
+    /// The most a config, keymap or grammar file may hold; bigger is a mistake (e.g. `/dev/zero`).
+    static let maxTextFileSize = 1 << 20
+
+    /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, too big, not UTF-8).
     static func readText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path), let s = String(data: data, encoding: .utf8) else {
-            throw SetupError("\(path): cannot read the file as UTF-8 text")
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError("\(path): no such file") }
+        if isDir.boolValue { throw SetupError("\(path): is a folder, not a file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SetupError("\(path): cannot be read (\(String(cString: strerror(errno))))")
         }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.read(upToCount: maxTextFileSize + 1) ?? Data() } catch {
+            throw SetupError("\(path): cannot be read (\(error.localizedDescription))")
+        }
+        if data.count > maxTextFileSize { throw SetupError("\(path): is larger than 1 MB, too big for a text file of settings") }
+        guard let s = String(data: data, encoding: .utf8) else { throw SetupError("\(path): is not UTF-8 text") }
         return s
     }
 
@@ -62,4 +81,30 @@ enum Setup {
 struct SetupError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
+}
+
+/// The words PocketSphinx can hear: the first column of its pronunciation dictionary.
+///
+/// Read as bytes rather than through a decoder, so `check` and `run --no-speech` need no model loaded; a
+/// keymap asks for a few dozen words, so each is searched for in the bytes instead of indexing 135,000 lines.
+struct PronunciationDictionary: Sendable {
+    /// The file with a newline in front, so every entry starts after a newline.
+    let bytes: Data
+
+    /// Whether `word` (any case) starts a line, followed by its phones or a `(2)` alternative marker.
+    func contains(_ word: String) -> Bool {
+        let w = Array(word.lowercased().utf8)
+        guard !w.isEmpty, !w.contains(where: { $0 == 0x0A || $0 == 0x20 || $0 == 0x09 }) else { return false }
+        return [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "(")].contains { end in
+            bytes.range(of: Data([0x0A] + w + [end])) != nil
+        }
+    }
+
+    /// Debian's en-us dictionary, or nil when it is not installed (then phrases are checked for letters only).
+    static let shared: PronunciationDictionary? = load(path: RecognizerConfiguration().dictionary)
+
+    static func load(path: String) -> PronunciationDictionary? {
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
+        return PronunciationDictionary(bytes: Data([0x0A]) + data)
+    }
 }

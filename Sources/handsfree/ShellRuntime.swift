@@ -99,6 +99,9 @@ struct ShellRuntime {
     var keymapWatcher: KeymapWatcher?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
+    /// One line for standard error once the terminal is given back: how the run ended and what the frame
+    /// source delivered (frames used, dropped in floods, unrecognised).
+    private(set) var summary = ""
 
     init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
         self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
@@ -118,9 +121,11 @@ struct ShellRuntime {
         var dirty = true
         var lastSave = monotonicSeconds()
         var phrasesVersion = -1
+        var meter = InputMeter(start: start)
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
+            summary = runSummary(meter)
         }
         loop: while true {
             // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).
@@ -172,7 +177,8 @@ struct ShellRuntime {
             case .none:
                 effects += session.send(.tick(at: now - start))
             case .live(let r):
-                for item in r.drain() { effects += session.step(item); dirty = true }
+                for item in r.drain() { meter.count(item, at: now); effects += session.step(item); dirty = true }
+                meter.source = r
             case .replay(let items, let speed, _):
                 while frameIndex < items.count {
                     let item = items[frameIndex]
@@ -180,17 +186,23 @@ struct ShellRuntime {
                         if firstT == nil { firstT = f.t }
                         if start + (f.t - (firstT ?? f.t)) / speed > now { break }
                     }
+                    meter.count(item, at: now)
                     effects += session.step(item); frameIndex += 1; dirty = true
                 }
                 if frameIndex >= items.count, endedAt == nil { endedAt = now }
             case .demo(var script, let speed):
                 while start + script.t / speed <= now, let f = script.next(session.state) {
+                    meter.count(.frame(f, nil), at: now)
                     effects += session.step(.frame(f, nil))
                     session.state.notice = script.caption
                     dirty = true
                 }
                 if script.isFinished, endedAt == nil { endedAt = now }
                 feed = .demo(script, speed: speed)
+            }
+            if case .none = feed {} else if let h = meter.health(at: now) {
+                effects += session.send(.inputHealth(h))
+                dirty = true
             }
             var effects2: [Effect] = []
             for e in effects {
@@ -283,5 +295,57 @@ extension ShellRuntime {
         default: break
         }
         return []
+    }
+}
+
+extension ShellRuntime {
+    /// `handsfree: ended by signal 15 · frames: 1200 used, 0 dropped, 0 unrecognised, 1200 packets received`.
+    func runSummary(_ m: InputMeter) -> String {
+        let end = exitSignal.map { "ended by signal \($0)" } ?? "ended"
+        var s = "handsfree: \(end)"
+        if case .none = feed { return s }
+        s += " · frames: \(m.used) used"
+        let h = m.lastHealth
+        s += ", \(h?.dropped ?? 0) dropped, \(h?.unrecognised ?? 0) unrecognised"
+        if let r = m.source { s += ", \(r.received) packets received" }
+        return s
+    }
+}
+
+/// Measures the frame source with the runtime's monotonic clock for the status line: frames arriving per
+/// second, seconds since the last one, and what the source dropped or could not read.
+struct InputMeter {
+    private var arrivals = RateWindow()
+    private var lastArrival: Double
+    private var malformed = 0
+    private var last: InputHealth?
+    /// Frames handed to the session.
+    private(set) var used = 0
+    /// A live source's own counts (drops during a flood, unrecognised packets with their sender).
+    var source: LiveSource?
+
+    init(start: Double) { lastArrival = start }
+
+    /// Notes one item handed to the session at `now`.
+    mutating func count(_ item: DecodedItem, at now: Double) {
+        switch item {
+        case .frame: arrivals.add(at: now); lastArrival = now; used += 1
+        case .malformed: malformed += 1
+        }
+    }
+
+    /// The measures at `now`, or nil when the status line would not change.
+    /// The latest measures (for the summary at the end).
+    var lastHealth: InputHealth? { last }
+
+    mutating func health(at now: Double) -> InputHealth? {
+        arrivals.advance(to: now)
+        let bad = source?.lastUnrecognised
+        let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),
+                            dropped: source?.dropped ?? 0, unrecognised: source?.unrecognised ?? malformed,
+                            unrecognisedFrom: bad?.from, unrecognisedPacket: bad?.issue.position?.index)
+        guard h != last else { return nil }
+        last = h
+        return h
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Shell
 import Speech
+import Terminal
 import Transport
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
@@ -46,8 +47,11 @@ struct Transcribe: ParsableCommand {
         do {
             recognizer = try Recognizer(configuration: .init(modelDirectory: model, dictation: wake || (grammar == nil && keymap == nil)))
             if let grammar {
-                let text = try String(contentsOfFile: grammar, encoding: .utf8)
-                try recognizer.addGrammar(name: "file", jsgf: text)
+                // Both a file that cannot be read and a grammar that does not parse are named by their path.
+                let text = try Setup.readText(grammar)
+                do { try recognizer.addGrammar(name: "file", jsgf: text) } catch {
+                    throw SpeechCommandError(description: "\(grammar): \(error.description)")
+                }
                 try recognizer.setMode(.grammar("file"))
             } else if let keymap {
                 let phrases: [String]
@@ -167,16 +171,16 @@ enum KeymapVoicePhrases {
     /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
         let km = try parse(path)
-        guard let w = km.wakePhrase else { throw ValidationError("\(path): no wake_phrase in [options]") }
+        guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
         guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
         return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
     }
 
     private static func parse(_ path: String) throws -> Keymap {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
-        return try Setup.parseKeymap(String(decoding: data, as: UTF8.self), file: path,
-                                     gestures: try Setup.settings(config: nil).gestures)
+        let text = try Setup.readText(path)
+        let gestures = try Setup.settings(config: nil).gestures
+        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 }
 
@@ -220,12 +224,16 @@ struct Listen: ParsableCommand {
         }
         let done = DispatchSemaphore(value: 0)
         let limit = seconds
+        let heard = ListenCount()
         let listener = SpeechListener(recognizer: recognizer, capture: capture)
+        // SIGINT, SIGTERM and SIGHUP end the wait below; the listener is stopped and its last results printed.
+        _ = Terminal.installSignalPipe()
+        let began = monotonicSeconds()
         listener.start(onEvent: { event in
             switch event {
             case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
             case let .partial(text, at): print(String(format: "%7.2f  … %@", at, text))
-            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text))
+            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text)); heard.add()
             }
             if case let .speechStarted(at) = event, at > limit { done.signal() }
             if case let .partial(_, at) = event, at > limit { done.signal() }
@@ -234,14 +242,31 @@ struct Listen: ParsableCommand {
             if let error { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
             done.signal()
         })
+        FileHandle.standardError.write(Data("listening on \(replay ?? mic)…\n".utf8))
         // Replays run faster than real time; stop once the file and a second of silence are through.
+        var wait = limit
         if let replay, let size = try? FileManager.default.attributesOfItem(atPath: replay)[.size] as? Int {
-            _ = done.wait(timeout: .now() + .milliseconds(Int(min(limit, Double(size) / 32000 + 1) * 1000)))
-        } else {
-            _ = done.wait(timeout: .now() + .milliseconds(Int(limit * 1000)))
+            wait = min(limit, Double(size) / 32000 + 1)
         }
-        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)) }
+        var stopSignal: Int32?
+        while monotonicSeconds() - began < wait {
+            if done.wait(timeout: .now() + .milliseconds(50)) == .success { break }
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
+        }
+        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)); heard.add() }
+        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
+        FileHandle.standardError.write(Data(String(format: "listened %.1f s: %d utterances%@\n",
+                                                   monotonicSeconds() - began, heard.value, end).utf8))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
+}
+
+/// Utterances `listen` printed, counted from the listener's thread and read from the main one.
+final class ListenCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
 }
 
 /// A failure the user must fix outside the command line (model, device): printed without the usage text.

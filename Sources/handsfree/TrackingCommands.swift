@@ -3,6 +3,7 @@ import Config
 import FrameFormats
 import Foundation
 import Shell
+import Terminal
 import TrackingCore
 import Transport
 
@@ -123,6 +124,9 @@ struct Record: ParsableCommand {
             throw ValidationError("\(out): cannot be written")
         }
         defer { try? handle.close() }
+        // SIGINT, SIGTERM and SIGHUP end the loop between frames, so the file ends with a whole line.
+        _ = Terminal.installSignalPipe()
+        var stopSignal: Int32?
         FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
         let start = monotonicSeconds()
         var count = 0
@@ -130,6 +134,7 @@ struct Record: ParsableCommand {
         while true {
             if let d = duration, monotonicSeconds() - start >= d { break }
             if let f = frames, count >= f { break }
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 switch item {
                 case .frame(let f, _):
@@ -141,29 +146,46 @@ struct Record: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped)\n".utf8))
+        try? handle.synchronize()
+        let shed = source.dropped > 0 ? ", \(source.dropped) shed in floods" : ""
+        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
+        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped\(shed))\(end)\n".utf8))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }
 
 struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Validate gesture config and keymap files.")
+    static let configuration = CommandConfiguration(
+        abstract: "Validate gesture config and keymap files.",
+        discussion: "Each file is read as a gesture config or a keymap by its top-level tables ([gesture.…], "
+            + "[smoothing], [gaze] or [global], [screen.…], [options], …), else by its folder (config/ or keymaps/); "
+            + "the output says which. Keymaps are checked against the project's gesture config.")
 
     @Argument(help: "Config (config/*.toml) or keymap (keymaps/*.toml) files.") var files: [String]
 
     func run() throws {
         var failed = false
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                print("\(file): cannot be read"); failed = true; continue
-            }
-            let text = String(decoding: data, as: UTF8.self)
             do {
-                if text.contains("[gesture.") || text.contains("[smoothing]") || text.contains("[gaze]") {
-                    let s = try GestureConfig.parse(text, file: file)
-                    print("\(file): ok (\(s.gestures.count) gestures: \(s.gestures.map(\.name).joined(separator: ", ")))")
-                } else {
-                    let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
-                    print("\(file): ok (keymap \"\(k.name)\", \(k.global.gestures.count) gestures, \(k.allPhrases.count) phrases)")
+                let text = try Setup.readText(file)
+                let doc: TOMLDocument
+                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error.description) }
+                let (kind, why) = try Self.kind(of: doc.root, file: file)
+                do {
+                    switch kind {
+                    case .config:
+                        let s = try GestureConfig.parse(text, file: file)
+                        print("\(file): ok, a gesture config (\(why)): \(s.gestures.count) gestures: "
+                              + s.gestures.map(\.name).joined(separator: ", "))
+                    case .keymap:
+                        let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
+                        print("\(file): ok, a keymap (\(why)): \"\(k.name)\", \(k.global.gestures.count) gestures, "
+                              + "\(k.allPhrases.count) phrases")
+                    }
+                } catch let e as ConfigError {
+                    print("\(e)")
+                    print("\(file): checked as \(kind == .config ? "a gesture config" : "a keymap") (\(why))")
+                    failed = true
                 }
             } catch {
                 print("\(error)")
@@ -171,6 +193,27 @@ struct Check: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    enum Kind { case config, keymap }
+
+    /// Tells a gesture config from a keymap by the tables the file holds (comments do not count), falling
+    /// back on its folder or name when it holds neither or both.
+    static func kind(of root: [String: TOMLNode], file: String) throws -> (Kind, String) {
+        let configKeys = GestureConfig.sections, keymapKeys = Keymap.topLevelKeys
+        let c = root.keys.filter(configKeys.contains).sorted(), k = root.keys.filter(keymapKeys.contains).sorted()
+        if !c.isEmpty && k.isEmpty { return (.config, "it has " + c.joined(separator: ", ")) }
+        if !k.isEmpty && c.isEmpty { return (.keymap, "it has " + k.joined(separator: ", ")) }
+        let url = URL(fileURLWithPath: file)
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        if folder == "keymaps" { return (.keymap, "it is in a keymaps folder") }
+        if folder == "config" || url.lastPathComponent == "gestures.toml" { return (.config, "it is a config file by its place") }
+        if !c.isEmpty {
+            throw SetupError("\(file): holds both gesture config tables (\(c.joined(separator: ", "))) and keymap "
+                             + "tables (\(k.joined(separator: ", "))); a file is one or the other")
+        }
+        throw SetupError("\(file): holds neither gesture config tables (\(configKeys.joined(separator: ", "))) nor "
+                         + "keymap tables (\(keymapKeys.joined(separator: ", "))), so it is neither")
     }
 }
 
@@ -185,11 +228,15 @@ struct Watch: ParsableCommand {
     func run() throws {
         let settings = try pipeline.settings()
         let source = try LiveSource(ListenAddress(parsing: listen))
+        // SIGINT, SIGTERM and SIGHUP end the loop; the summary is still printed.
+        _ = Terminal.installSignalPipe()
         FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))
         var p = Pipeline(settings)
         var reported = 0
         let start = monotonicSeconds()
+        var stopSignal: Int32?
         while duration.map({ monotonicSeconds() - start < $0 }) ?? true {
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 for e in p.step(item) { FileHandle.standardOutput.write(Data((EventJSON.gesture(e) + "\n").utf8)) }
             }
@@ -200,5 +247,6 @@ struct Watch: ParsableCommand {
             }
         }
         print(EventJSON.summary(p.stats, gestureNames: settings.gestures.map(\.name)))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }

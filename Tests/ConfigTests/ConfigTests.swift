@@ -71,7 +71,54 @@ struct GestureConfigTests {
         BadCase(text: "[smooth]\n", line: 1, contains: "unknown section \"smooth\""),
         BadCase(text: "[gesture.a]\npress = \n", line: 2, contains: ""),
         BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\npress = \"high\"\n", line: 3, contains: "press must be a number, not a string"),
+        // Angle ranges: finite, in the axis's direction, not a point.
+        BadCase(text: "[gaze]\nyaw_range = [nan, 0.35]\n" + gestureA, line: 2, contains: "both ends must be finite angles"),
+        BadCase(text: "[gaze]\nyaw_range = [-inf, 0.35]\n" + gestureA, line: 2, contains: "both ends must be finite angles"),
+        BadCase(text: "[gaze]\nyaw_range = [-9, 0.35]\n" + gestureA, line: 2, contains: "within ±π"),
+        BadCase(text: "[gaze]\nyaw_range = [0.35, -0.35]\n" + gestureA, line: 2, contains: "is reversed and would mirror the gaze"),
+        BadCase(text: "[gaze]\npitch_range = [-0.25, 0.25]\n" + gestureA, line: 2, contains: "is reversed"),
+        BadCase(text: "[gaze]\npitch_range = [0.1, 0.1001]\n" + gestureA, line: 2, contains: "at least 0.02 radians apart"),
+        BadCase(text: "[gaze]\nyaw_range = [0.1]\n" + gestureA, line: 2, contains: "must be [from, to]"),
+        // Counts are whole numbers; keys of another kind would be ignored without a word.
+        BadCase(text: "[smoothing]\nwindow = 2.5\n" + gestureA, line: 2, contains: "window = 2.5 must be a whole number"),
+        BadCase(text: "[gesture.b]\nkind = \"blink-count\"\ncount = 2.5\n", line: 3, contains: "must be a whole number"),
+        BadCase(text: gestureA + "dwell_ms = 500\n", line: 4, contains: "dwell_ms does nothing in a threshold gesture"),
+        BadCase(text: "[gesture.d]\nkind = \"dwell\"\ndwell_ms = 50\n", line: 3, contains: "dwell_ms = 50.0 is out of range (200.0…60000.0)"),
+        BadCase(text: "[gesture.a]\nshape = \"jawOpen\"\ndescription = \"a\\u0000b\"\npress = 0.5\n", line: 3, contains: "NUL"),
+        BadCase(text: gestureA + "description = \"x\\u001b[2J\"\n", line: 4, contains: "invisible or control character"),
+        BadCase(text: "\n[gesture.\"a\\u001bb\"]\nshape = \"jawOpen\"\npress = 0.5\n", line: 2, contains: "gesture name \"a<U+001B>b\" must be"),
+        BadCase(text: "\n[gesture.\"two words\"]\nshape = \"jawOpen\"\npress = 0.5\n", line: 2, contains: "must be 1…40 letters"),
     ]
+
+    static let gestureA = "[gesture.a]\nshape = \"jawOpen\"\npress = 0.5\n"
+
+    @Test func aConfigWithoutGesturesIsRefusedAsItsOwnMistake() {
+        // Keymaps bind gestures by name: without this, the first keymap line was blamed instead.
+        for text in ["", "[smoothing]\nfilter = \"none\"\n", "tolerance = 0.5\n"] {
+            let e = parseError(text, file: "empty.toml")
+            #expect(e?.file == "empty.toml" && e?.line == nil, "\(String(describing: e))")
+            #expect(e?.message.contains("defines no gestures") == true)
+        }
+    }
+
+    @Test func aBadOverrideIsBlamedOnTheSetNotTheFile() {
+        for (o, message) in [("gesture.activate.press=nan", "press = nan is out of range"),
+                             ("smoothing.window=2.5", "window = 2.5 must be a whole number"),
+                             ("gaze.yaw_range=1", "yaw_range must be [from, to]")] {
+            do {
+                _ = try GestureConfig.parse(GestureConfig.defaultText, file: "config/gestures.toml", overrides: [o])
+                Issue.record("\(o) was accepted")
+            } catch {
+                #expect(error.description == "--set \(o): " + error.message, "\(error)")
+                #expect(error.message.hasPrefix(message), "\(error)")
+            }
+        }
+    }
+
+    @Test func shippedRangesPass() throws {
+        let s = try GestureConfig.parse(GestureConfig.defaultText, file: "g")
+        #expect(s.mapping.yawRange == .init(-0.35, 0.35) && s.mapping.pitchRange == .init(0.25, -0.25))
+    }
 
     @Test(arguments: bad)
     func badLinesNameFileAndLine(_ c: BadCase) throws {
@@ -121,6 +168,25 @@ struct KeymapTests {
         ("[options]\nshow_back_target = \"yes\"\n", 2, "show_back_target must be true or false"),
         ("[global]\ngestures = 3\n", 2, "gestures must be a table"),
         ("[global.gestures\n", 1, ""),
+        ("name = 5\n", 1, "name must be a string"),
+        ("[options]\nwake_phrase = \"123 !!\"\n", 2, "must be words of letters"),
+        ("[options]\nwake_phrase = \"  \"\n", 2, "must be words of letters"),
+        ("[global.voice]\n\"' '\" = \"back\"\n", 2, "must be words of letters"),
+        ("\n[keyboard]\nrows = [\"ab\\u0001c\"]\n", 3, "control character U+0001"),
+        ("\n[keyboard]\nrows = [\"ab\", \"c\\nd\"]\n", 3, "control character U+000A"),
+        ("\n[keyboard]\nrows = [\"ab\\u0000c\"]\n", 3, "NUL"),
+        ("\n[keyboard]\nrows = [\"a b\"]\n", 3, "keys must be visible characters"),
+        ("\n[keyboard]\nrows = [\"a\\u200Bb\"]\n", 3, "U+200B"),
+        ("\n[keyboard]\nrows = [\"abc\", \"dea\"]\n", 3, "key \"a\" appears twice"),
+        ("\n[keyboard]\nrows = [\"a\", \"b\", \"c\", \"d\", \"e\"]\n", 3, "5 keyboard rows do not fit"),
+        ("\n[keyboard]\nrows = [\"abcdefghijklmnopq\"]\n", 3, "17 keys"),
+        ("\n[keyboard]\nrows = []\n", 3, "rows must be 1…4 strings"),
+        ("name = \"x\\u001b[2J\"\n", 1, "name holds an invisible or control character"),
+        ("name = \"\"\n", 1, "name must not be empty"),
+        ("[options]\nwake_phrase = \"Shell\"\n[global.voice]\n\"shell\" = \"home\"\n", 2, "is also a voice phrase in [global.voice]"),
+        ("[global.voice]\n\"go back\" = \"back\"\n\"Go  Back\" = \"home\"\n", 3, "is bound twice"),
+        // An escape sequence from the file is shown, never sent to the terminal.
+        ("[global.gestures]\nactivate = \"x\\u001b]0;title\\u0007\"\n", 2, "unknown action \"x<U+001B>]0;title<U+0007>\""),
     ])
     func brokenLinesNameTheLine(_ c: (String, Int, String)) {
         do {
@@ -131,5 +197,56 @@ struct KeymapTests {
             #expect(error.description.hasPrefix("keymaps/x.toml:\(c.1): "), "\(error)")
             #expect(c.2.isEmpty || error.message.contains(c.2), "\(error)")
         }
+    }
+}
+
+struct KeymapUsabilityTests {
+    static let gestures = GestureConfig.defaults().gestures.map(\.name)
+    static let screens = KeymapTests.screens
+
+    func load(_ text: String, isKnownWord: (@Sendable (String) -> Bool)? = nil) -> ConfigError? {
+        do {
+            _ = try Keymap.load(text, file: "k.toml", knownGestures: Self.gestures, knownScreens: Self.screens,
+                                isKnownWord: isKnownWord)
+            return nil
+        } catch { return error }
+    }
+
+    @Test(arguments: ["default", "dwell", "no-wink"])
+    func shippedKeymapsLoad(_ name: String) throws {
+        _ = try Keymap.load(try read("keymaps/\(name).toml"), file: "\(name).toml", knownGestures: Self.gestures,
+                            knownScreens: Self.screens)
+    }
+
+    @Test func anEmptyKeymapIsRefused() {
+        for text in ["", "name = \"empty\"\n", "[global.voice]\n\"select\" = \"activate\"\n\"back\" = \"back\"\n"] {
+            let e = load(text)
+            #expect(e?.message.contains("no gesture is bound to \"activate\"") == true, "\(String(describing: e))")
+        }
+    }
+
+    @Test func aKeymapWithoutAWayBackIsRefused() {
+        let e = load("[global.gestures]\nactivate = \"activate\"\n")
+        #expect(e?.line == 1 && e?.message.contains("no gesture is bound to \"back\"") == true, "\(String(describing: e))")
+        #expect(load("[options]\nshow_back_target = true\n[global.gestures]\ndwell = \"activate\"\n") == nil,
+                "the Back target is a way back")
+    }
+
+    @Test func aScreenThatLosesActivateIsNamed() {
+        let e = load("[global.gestures]\nactivate = \"activate\"\nback = \"back\"\n\n[screen.notes.gestures]\nactivate = \"home\"\n")
+        #expect(e?.line == 5, "\(String(describing: e))")
+        #expect(e?.message.contains("on screen \"notes\"") == true)
+    }
+
+    @Test func phrasesMustBeInTheDictionaryWhenOneIsGiven() {
+        let words: Set<String> = ["shell", "go", "back", "activate"]
+        let known: @Sendable (String) -> Bool = { words.contains($0) }
+        let base = "[global.gestures]\nactivate = \"activate\"\nback = \"back\"\n"
+        #expect(load(base + "[options]\nwake_phrase = \"Shell\"\n", isKnownWord: known) == nil)
+        let e = load(base + "[options]\nwake_phrase = \"hey computer\"\n", isKnownWord: known)
+        #expect(e?.line == 5 && e?.message.contains("\"hey\", \"computer\", not in the recogniser's pronunciation dictionary") == true,
+                "\(String(describing: e))")
+        let v = load(base + "[global.voice]\n\"go backk\" = \"back\"\n", isKnownWord: known)
+        #expect(v?.line == 5 && v?.message.contains("\"backk\"") == true, "\(String(describing: v))")
     }
 }

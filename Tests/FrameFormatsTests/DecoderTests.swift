@@ -91,7 +91,13 @@ struct NDJSONTests {
             let bytes = (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             var d = NDJSONDecoder()
             let items = d.feed(bytes) + d.finish()
-            #expect(items.allSatisfy { if case .malformed = $0 { return true }; if case .frame = $0 { return true }; return false })
+            // Random bytes are never a frame, and each line that is not blank is one issue naming that line.
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let expected = lines.indices.filter { i in
+                !lines[i].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            }.map { $0 + 1 }
+            #expect(frames(items).isEmpty)
+            #expect(issues(items).map { $0.position } == expected.map { SourcePosition(.line, $0) })
         }
     }
 

@@ -12,8 +12,8 @@ struct RealRecordingTests {
         func times(_ name: String) -> [Double] { events.filter { $0.name == name }.map(\.t) }
     }
 
-    static func replay(_ name: String) throws -> Run? {
-        guard SharedData.available, let path = SharedData.path("face/\(name)") else { return nil }
+    static func replay(_ name: String) throws -> Run {
+        let path = try #require(SharedData.path("face/\(name)"), "\(name) is in ../shared/data/face")
         let items = try FrameFile.read(path: path)
         var p = Pipeline(GestureConfig.defaults())
         var events: [GestureEvent] = []
@@ -57,8 +57,9 @@ struct RealRecordingTests {
         return fired
     }
 
-    @Test func alexActivationsMatchTheJawOpenEpisodes() throws {
-        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+    @Test(.enabled(if: SharedData.path("face/alex_rom_4.csv") != nil, "../shared/data/face/alex_rom_4.csv is absent"))
+    func alexActivationsMatchTheJawOpenEpisodes() throws {
+        let run = try Self.replay("alex_rom_4.csv")
         #expect(run.frames.count == 3809)
         let expected = Self.expectedActivations(run.frames)
         #expect(run.times("activate") == expected)
@@ -71,8 +72,9 @@ struct RealRecordingTests {
         }
     }
 
-    @Test func alexRightEyeClosureGivesOneBackAndFullBlinksNone() throws {
-        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+    @Test(.enabled(if: SharedData.path("face/alex_rom_4.csv") != nil, "../shared/data/face/alex_rom_4.csv is absent"))
+    func alexRightEyeClosureGivesOneBackAndFullBlinksNone() throws {
+        let run = try Self.replay("alex_rom_4.csv")
         let rightOnly = Self.runs(run.frames) { $0.blend[.eyeBlinkRight] >= 0.6 && $0.blend[.eyeBlinkLeft] <= 0.3 }
         let long = rightOnly.filter { $0.1 - $0.0 >= 0.4 }
         #expect(long.count == 1, "one right-only closure is long enough for back")
@@ -86,8 +88,9 @@ struct RealRecordingTests {
         }
     }
 
-    @Test func alexTongueEpisodeGivesOneCommit() throws {
-        guard let run = try Self.replay("alex_rom_4.csv") else { return }
+    @Test(.enabled(if: SharedData.path("face/alex_rom_4.csv") != nil, "../shared/data/face/alex_rom_4.csv is absent"))
+    func alexTongueEpisodeGivesOneCommit() throws {
+        let run = try Self.replay("alex_rom_4.csv")
         let tongue = Self.runs(run.frames) { $0.blend[.tongueOut] >= 0.5 }.filter { $0.1 - $0.0 >= 0.2 }
         #expect(tongue.count == 1)
         let commits = run.times("commit")
@@ -95,8 +98,9 @@ struct RealRecordingTests {
         if let c = commits.first, let ep = tongue.first { #expect(c >= ep.0 && c <= ep.1 + 0.05) }
     }
 
-    @Test func apfelFaceLostRowsProduceNoGesture() throws {
-        guard let run = try Self.replay("apfel.csv") else { return }
+    @Test(.enabled(if: SharedData.path("face/apfel.csv") != nil, "../shared/data/face/apfel.csv is absent"))
+    func apfelFaceLostRowsProduceNoGesture() throws {
+        let run = try Self.replay("apfel.csv")
         #expect(run.stats.faceLost == 35)
         #expect(run.stats.malformed == 0)
         let lost = run.frames.filter { !$0.face }.map(\.t)
@@ -107,15 +111,17 @@ struct RealRecordingTests {
         }
     }
 
-    @Test func talkingTakeBarelyActivates() throws {
-        guard let run = try Self.replay("S07-001.csv") else { return }
+    @Test(.enabled(if: SharedData.path("face/S07-001.csv") != nil, "../shared/data/face/S07-001.csv is absent"))
+    func talkingTakeBarelyActivates() throws {
+        let run = try Self.replay("S07-001.csv")
         // Speech holds the jaw between the thresholds, not above press: at most one activation in 67 s.
         #expect(run.times("activate").count <= 1)
         #expect(run.times("back").isEmpty)
     }
 
-    @Test func gesichterContainerDecodesAll180Packets() throws {
-        guard let run = try Self.replay("LLV_dao.gesichter") else { return }
+    @Test(.enabled(if: SharedData.path("face/LLV_dao.gesichter") != nil, "../shared/data/face/LLV_dao.gesichter is absent"))
+    func gesichterContainerDecodesAll180Packets() throws {
+        let run = try Self.replay("LLV_dao.gesichter")
         #expect(run.frames.count == 180)
         #expect(run.stats.malformed == 0)
         #expect(run.times("activate").count == 1)

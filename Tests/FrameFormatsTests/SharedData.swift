@@ -14,10 +14,4 @@ enum SharedData {
         let p = r.appendingPathComponent(rel).path
         return FileManager.default.fileExists(atPath: p) ? p : nil
     }
-
-    static let skipMessage = "../shared/data is absent: tests on the real recordings are skipped"
-    static var available: Bool {
-        if root == nil { print(skipMessage) }
-        return root != nil
-    }
 }

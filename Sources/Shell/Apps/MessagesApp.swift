@@ -33,7 +33,8 @@ public struct MessagesScreen: Screen {
         case .tick(let now):
             return ctx.services.store.deliverReplies(at: now) ? .handled : .unhandled
         case .action(.activate, let t?, _) where t.id.hasPrefix("messages.contact."):
-            return .push(ConversationScreen(contact: String(t.id.dropFirst("messages.contact.".count))))
+            let contact = String(t.id.dropFirst("messages.contact.".count))
+            return .push(ConversationScreen(contact: contact, draft: ctx.services.store.draft(for: contact)))
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         default:
@@ -43,7 +44,8 @@ public struct MessagesScreen: Screen {
 }
 
 /// One conversation: the messages (newest at the bottom, scrollable), a compose field with the letter
-/// keyboard (its ⏎ key sends), a Send button and a hold-to-confirm Clear.
+/// keyboard (its ⏎ key sends), a Send button and a hold-to-confirm Clear. The message being written is
+/// saved as a draft on every change, so it survives a crash and is there when the conversation reopens.
 public struct ConversationScreen: Screen {
     public let name = "conversation"
     public var title: String { AppStore.contacts.first { $0.id == contact }?.name ?? contact }
@@ -56,7 +58,10 @@ public struct ConversationScreen: Screen {
     var scrolled: ScrollList?
     var clear = HoldToConfirm()
 
-    public init(contact: String = AppStore.contacts[0].id) { self.contact = contact }
+    public init(contact: String = AppStore.contacts[0].id, draft: String = "") {
+        self.contact = contact
+        compose = TextFieldModel(draft)
+    }
 
     struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
@@ -138,7 +143,12 @@ public struct ConversationScreen: Screen {
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let store = ctx.services.store
         let textBefore = compose.text
-        defer { if compose.text != textBefore { wordMessage = nil } }
+        defer {
+            if compose.text != textBefore {
+                wordMessage = nil
+                store.setDraft(compose.text, for: contact)
+            }
+        }
         switch clear.handle(input, id: "conversation.clear", screen: name, ctx) {
         case .confirmed:
             store.clear(contact)

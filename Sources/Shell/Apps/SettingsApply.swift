@@ -64,7 +64,7 @@ extension Session {
         state.focus.grace = settings.focusGrace
         let next = settings.applied(to: pipeline.settings)
         state.gestures = next.gestures
-        pipeline = Pipeline(next)
+        pipeline = Pipeline(next, continuing: pipeline)
         resolverVersion = -1
         syncResolver()
         state.relayout()

@@ -26,8 +26,20 @@ public struct Message: Sendable, Equatable {
 public enum FileRead: Sendable, Equatable {
     case missing
     case text(String)
-    /// The file exists but could not be read (permissions, not UTF-8…).
+    /// The readable part of a file that was not all readable (bytes that are not UTF-8 became U+FFFD), and
+    /// what was wrong with it.
+    case damaged(String, reason: String)
+    /// The file exists but could not be read at all (permissions, a folder in its place…).
     case failed(String)
+
+    /// A file's bytes as text: invalid UTF-8 becomes U+FFFD (`�`) on lines that are otherwise fine, and the
+    /// read is `damaged`, so the caller keeps the original aside before anything is saved over it.
+    public static func decoding(_ bytes: [UInt8]) -> FileRead {
+        if let s = String(validating: bytes, as: UTF8.self) { return .text(s) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let n = text.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) }
+        return .damaged(text, reason: "\(n) place\(n == 1 ? " is" : "s are") not UTF-8 text (shown as �)")
+    }
 }
 
 /// Where notes and messages are kept: a struct of closures, live (files in the data directory, atomic
@@ -37,7 +49,8 @@ public struct StoreClient: Sendable {
     public var read: @Sendable (_ name: String) -> FileRead
     /// Replaces a file atomically (temp file, fsync, rename); returns an error message on failure.
     public var write: @Sendable (_ name: String, _ text: String) -> String?
-    /// Renames a damaged file to `NAME.corrupt-<n>` so it is kept, never overwritten; returns the new name.
+    /// Renames a damaged file to `NAME.corrupt-<n>` so it is kept, never overwritten; returns the new name,
+    /// nil if it could not be moved (then nothing may be saved over it).
     public var moveAside: @Sendable (_ name: String) -> String?
 
     public init(read: @escaping @Sendable (String) -> FileRead, write: @escaping @Sendable (String, String) -> String?,
@@ -88,13 +101,19 @@ public final class MemoryFiles: Sendable {
 public final class AppStore: Sendable {
     public static let notesFile = "notes.txt"
     public static let messagesFile = "messages.txt"
+    /// Unsent messages, one per conversation, saved as they are typed.
+    public static let draftsFile = "drafts.txt"
 
     struct Inner: Sendable {
         var notes: [Note]?
         var notesProblem: String?
         var messages: [Message]?
         var messagesProblem: String?
+        var drafts: [String: String]?
+        var draftsProblem: String?
         var pending: [PendingReply] = []
+        /// Files that could not be read nor moved aside: nothing is saved over them.
+        var locked: Set<String> = []
     }
 
     struct PendingReply: Sendable, Equatable {
@@ -150,21 +169,29 @@ public final class AppStore: Sendable {
 
     private func loadNotesIfNeeded(_ i: inout Inner) {
         guard i.notes == nil else { return }
-        let (records, problem) = load(AppStore.notesFile, kind: "notes")
-        i.notes = records.compactMap { r -> Note? in
+        let loaded = load(AppStore.notesFile, kind: "notes", fields: 3, &i)
+        i.notes = loaded.records.compactMap { r -> Note? in
             guard r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
             return Note(id: id, text: r[2])
         }
-        i.notesProblem = problem
+        i.notesProblem = loaded.problem
+        // The readable part goes back under the usual name at once, so the next start shows it too.
+        if loaded.movedAside { saveNotes(&i) }
     }
 
     private func saveNotes(_ i: inout Inner) {
         let text = RecordFile.encode(header: "handsfree-notes 1", (i.notes ?? []).map { ["note", String($0.id), $0.text] })
-        if let e = client.write(AppStore.notesFile, text) {
+        if let e = write(AppStore.notesFile, text, i) {
             i.notesProblem = "Not saved, your text stays here: \(e)."
         } else if i.notesProblem?.hasPrefix("Not saved") == true {
             i.notesProblem = nil
         }
+    }
+
+    /// Writes a file unless it is one that could not be read and is still in place.
+    private func write(_ name: String, _ text: String, _ i: Inner) -> String? {
+        if i.locked.contains(name) { return "\(name) could not be read, so nothing is saved over it" }
+        return client.write(name, text)
     }
 
     // MARK: messages
@@ -190,7 +217,47 @@ public final class AppStore: Sendable {
         inner.withLock { i in loadMessagesIfNeeded(&i); return (i.messages ?? []).filter { $0.contact == contact } }
     }
 
-    public var messagesProblem: String? { inner.withLock { i in loadMessagesIfNeeded(&i); return i.messagesProblem } }
+    /// A problem to show on the Messages screens: a damaged messages or drafts file, or a failed save.
+    public var messagesProblem: String? {
+        inner.withLock { i in
+            loadMessagesIfNeeded(&i); loadDraftsIfNeeded(&i)
+            return i.messagesProblem ?? i.draftsProblem
+        }
+    }
+
+    /// The message being written to `contact`, kept across restarts.
+    public func draft(for contact: String) -> String {
+        inner.withLock { i in loadDraftsIfNeeded(&i); return i.drafts?[contact] ?? "" }
+    }
+
+    /// Stores the message being written to `contact` (empty: none) and saves, so a draft survives a crash.
+    public func setDraft(_ text: String, for contact: String) {
+        inner.withLock { i in
+            loadDraftsIfNeeded(&i)
+            guard (i.drafts?[contact] ?? "") != text else { return }
+            i.drafts?[contact] = text.isEmpty ? nil : text
+            saveDrafts(&i)
+        }
+    }
+
+    private func loadDraftsIfNeeded(_ i: inout Inner) {
+        guard i.drafts == nil else { return }
+        let loaded = load(AppStore.draftsFile, kind: "drafts", fields: 3, &i)
+        var drafts: [String: String] = [:]
+        for r in loaded.records where r.count == 3 && r[0] == "draft" { drafts[r[1]] = r[2] }
+        i.drafts = drafts
+        i.draftsProblem = loaded.problem
+        if loaded.movedAside { saveDrafts(&i) }
+    }
+
+    private func saveDrafts(_ i: inout Inner) {
+        let records = (i.drafts ?? [:]).sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] }
+        if let e = write(AppStore.draftsFile, RecordFile.encode(header: "handsfree-drafts 1", records), i) {
+            i.draftsProblem = "Draft not saved, it stays here: \(e)."
+        } else if i.draftsProblem?.hasPrefix("Draft not saved") == true {
+            i.draftsProblem = nil
+        }
+    }
 
     /// Whether the contact is typing a reply.
     public func isTyping(_ contact: String) -> Bool { inner.withLock { $0.pending.contains { $0.contact == contact } } }
@@ -235,18 +302,19 @@ public final class AppStore: Sendable {
 
     private func loadMessagesIfNeeded(_ i: inout Inner) {
         guard i.messages == nil else { return }
-        let (records, problem) = load(AppStore.messagesFile, kind: "messages")
-        if records.isEmpty, problem == nil, case .missing = client.read(AppStore.messagesFile) {
+        let loaded = load(AppStore.messagesFile, kind: "messages", fields: 4, &i)
+        if loaded.missing {
             // A first start: each contact has written once, so the screens are not empty.
             i.messages = AppStore.contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
         } else {
-            i.messages = records.compactMap { r -> Message? in
+            i.messages = loaded.records.compactMap { r -> Message? in
                 guard r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
                 return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
             }
         }
-        i.messagesProblem = problem
+        i.messagesProblem = loaded.problem
         i.pending += AppStore.owedReplies(i.messages ?? [])
+        if loaded.movedAside { saveMessages(&i) }
     }
 
     /// The replies a conversation was still waiting for when the shell stopped: one for each of the user's
@@ -268,25 +336,53 @@ public final class AppStore: Sendable {
     private func saveMessages(_ i: inout Inner) {
         let text = RecordFile.encode(header: "handsfree-messages 1",
                                      (i.messages ?? []).map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
-        if let e = client.write(AppStore.messagesFile, text) {
+        if let e = write(AppStore.messagesFile, text, i) {
             i.messagesProblem = "Messages not saved, they stay here: \(e)."
         } else if i.messagesProblem?.hasPrefix("Messages not saved") == true {
             i.messagesProblem = nil
         }
     }
 
-    /// Reads a record file. A damaged one is moved aside (never overwritten) and what could be read is kept.
-    private func load(_ name: String, kind: String) -> ([[String]], String?) {
+    /// What `load` found in a record file.
+    struct Loaded {
+        var records: [[String]] = []
+        var problem: String?
+        var missing = false
+        /// The file was damaged and now lives under another name; the caller saves `records` under the usual one.
+        var movedAside = false
+    }
+
+    /// Reads a record file. A file that is not all readable is never overwritten: it is moved aside under
+    /// `NAME.corrupt-<n>` and what could be read is kept; one that cannot be moved is locked against saves.
+    private func load(_ name: String, kind: String, fields: Int, _ i: inout Inner) -> Loaded {
+        var out = Loaded()
+        let damage: String
         switch client.read(name) {
-        case .missing: return ([], nil)
-        case .failed(let e): return ([], "Cannot read the \(kind) file \(name): \(e).")
+        case .missing:
+            out.missing = true
+            return out
+        case .failed(let e):
+            damage = "cannot be read (\(e))"
+        case .damaged(let text, let reason):
+            let (records, bad) = RecordFile.decode(text, fields: fields)
+            out.records = records
+            damage = reason + (bad > 0 ? ", \(bad) line\(bad == 1 ? "" : "s") could not be read" : "")
         case .text(let text):
-            let (records, bad) = RecordFile.decode(text, fields: kind == "notes" ? 3 : 4)
-            guard bad > 0 else { return (records, nil) }
-            let aside = client.moveAside(name).map { "kept as \($0)" } ?? "could not be moved aside"
-            return (records, "Damaged \(kind) file \(aside): \(bad) line\(bad == 1 ? "" : "s") could not be read, "
-                        + "\(records.count) kept.")
+            let (records, bad) = RecordFile.decode(text, fields: fields)
+            out.records = records
+            guard bad > 0 else { return out }
+            damage = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
         }
+        let n = out.records.count
+        if let aside = client.moveAside(name) {
+            out.movedAside = true
+            out.problem = "Damaged \(kind) file kept as \(aside): \(damage), \(n) kept."
+        } else {
+            i.locked.insert(name)
+            out.problem = "Damaged \(kind) file \(name): \(damage), \(n) kept. It could not be moved aside, so "
+                + "nothing is saved over it."
+        }
+        return out
     }
 }
 
@@ -299,7 +395,8 @@ public enum RecordFile {
 
     /// The records with the expected number of fields, and how many lines could not be read.
     public static func decode(_ text: String, fields: Int) -> ([[String]], Int) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character, so a file saved with Windows line ends is split on it too.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.last == "" { lines.removeLast() }
         var bad = 0
         if let h = lines.first, h.hasPrefix("handsfree-") { lines.removeFirst() } else if !lines.isEmpty { bad += 1; lines.removeFirst() }
@@ -319,13 +416,17 @@ public enum RecordFile {
             case "\t": o += "\\t"
             case "\n": o += "\\n"
             case "\r": o += "\\r"
+            case "\r\n": o += "\\r\\n"
+            // Invisible control characters are not stored: the file keeps the text as it is shown.
+            case _ where c.unicodeScalars.contains(where: RecordFile.isStray): o.unicodeScalars += c.unicodeScalars.filter { !RecordFile.isStray($0) }
             default: o.append(c)
             }
         }
         return o
     }
 
-    /// Nil when the field holds a bad escape or a control character (a damaged line).
+    /// Nil when the field holds a bad escape (a damaged line). Stray control characters (a NUL, an escape,
+    /// saved by an older version or added by hand) are dropped rather than spoiling the line.
     static func unescape(_ s: String) -> String? {
         var o = "", esc = false
         for c in s {
@@ -339,11 +440,15 @@ public enum RecordFile {
                 }
                 esc = false
             } else if c == "\\" { esc = true }
-            else if let v = c.unicodeScalars.first?.value, v < 0x20 { return nil }
-            else { o.append(c) }
+            else if c.unicodeScalars.contains(where: RecordFile.isStray) {
+                o.unicodeScalars += c.unicodeScalars.filter { !RecordFile.isStray($0) }
+            } else { o.append(c) }
         }
         return esc ? nil : o
     }
+
+    /// A control character that has no place in stored text (tabs and new lines are escaped, never raw).
+    static func isStray(_ u: Unicode.Scalar) -> Bool { u.properties.generalCategory == .control }
 }
 
 extension String {

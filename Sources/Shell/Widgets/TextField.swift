@@ -11,21 +11,27 @@ public struct TextFieldModel: Sendable, Equatable {
     /// What dictation into this field remembers between utterances ("delete that"); see `dictate`.
     public var dictationMemo = DictationMemo()
 
-    public init(_ text: String = "") { self.text = text; caret = text.count }
-
-    /// Inserts text at the caret.
-    public mutating func insert(_ s: String) {
-        let i = text.index(text.startIndex, offsetBy: caret)
-        text.insert(contentsOf: s, at: i)
-        caret += s.count
+    public init(_ text: String = "") {
+        self.text = TextFieldModel.visible(text)
+        caret = self.text.count
     }
 
-    /// Deletes the character before the caret.
+    /// Inserts text at the caret, without invisible control characters; the caret lands after the inserted
+    /// text even when it joins the character before it (a combining accent, the second half of a flag).
+    public mutating func insert(_ s: String) {
+        let s = TextFieldModel.visible(s)
+        guard !s.isEmpty else { return }
+        let i = index(caret)
+        let end = text.utf8.distance(from: text.startIndex, to: i) + s.utf8.count
+        text.insert(contentsOf: s, at: i)
+        caret = TextFieldModel.characters(in: text, upToUTF8Offset: end)
+    }
+
+    /// Deletes the character (grapheme cluster: a letter with its accents, a whole flag) before the caret.
     public mutating func backspace() {
         guard caret > 0 else { return }
-        let i = text.index(text.startIndex, offsetBy: caret - 1)
-        text.remove(at: i)
-        caret -= 1
+        text.remove(at: index(caret - 1))
+        caret = min(caret - 1, text.count)
     }
 
     /// Deletes the word before the caret, with the spaces after it.
@@ -34,18 +40,50 @@ public struct TextFieldModel: Sendable, Equatable {
         var i = caret
         while i > 0, chars[i - 1] == " " { i -= 1 }
         while i > 0, !chars[i - 1].isWhitespace { i -= 1 }
-        chars.removeSubrange(i..<caret)
+        chars.removeSubrange(i..<min(caret, chars.count))
         text = String(chars)
-        caret = i
+        // The characters either side of the cut may join into one (a space and a lone accent).
+        caret = min(i, text.count)
     }
 
     /// Replaces the whole text (e.g. after committing a suggestion), with the caret at the end.
-    public mutating func set(_ s: String) { text = s; caret = s.count }
+    public mutating func set(_ s: String) { text = TextFieldModel.visible(s); caret = text.count }
 
     public mutating func moveCaret(to i: Int) { caret = min(text.count, max(0, i)) }
 
     /// The text before the caret (what word prediction completes).
     public var beforeCaret: String { String(text.prefix(caret)) }
+
+    /// The string index of a caret position, clamped to the text.
+    private func index(_ k: Int) -> String.Index {
+        text.index(text.startIndex, offsetBy: max(0, k), limitedBy: text.endIndex) ?? text.endIndex
+    }
+
+    /// How many characters of `text` start before `offset` (UTF-8 bytes): a character the offset falls
+    /// inside counts whole, so a caret placed there stays after it.
+    static func characters(in text: String, upToUTF8Offset offset: Int) -> Int {
+        var n = 0, at = 0
+        for c in text {
+            guard at < offset else { break }
+            at += c.utf8.count
+            n += 1
+        }
+        return n
+    }
+
+    /// `s` without invisible control characters (NUL, escape, the C1 range…), which would be stored raw and
+    /// shown as nothing; new lines and tabs stay, since notes and messages keep them.
+    public static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isHiddenControl) else { return s }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: s.unicodeScalars.filter { !isHiddenControl($0) })
+        return String(out)
+    }
+
+    /// A control character (general category Cc) other than new line and tab.
+    static func isHiddenControl(_ u: Unicode.Scalar) -> Bool {
+        u.properties.generalCategory == .control && u != "\n" && u != "\t"
+    }
 
     /// Visual lines at `width` columns, word-wrapped: each with the index of its first character.
     public func lines(width: Int) -> [(start: Int, text: String)] {
