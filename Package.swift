@@ -6,6 +6,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "handsfree", targets: ["handsfree"]),
+        // For FuzzTesting/ (a package beside this one that imports the parsers it fuzzes).
+        .library(name: "TrackingCore", targets: ["TrackingCore"]),
+        .library(name: "FrameFormats", targets: ["FrameFormats"]),
+        .library(name: "Config", targets: ["Config"]),
+        .library(name: "Prediction", targets: ["Prediction"]),
+        .library(name: "Shell", targets: ["Shell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

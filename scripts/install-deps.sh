@@ -14,6 +14,7 @@ packages=(
   libvterm-dev                                                            # terminal emulation for hosted programs
   vim less                                                                # full-screen programs the pty tests run
   python3                                                                 # scripts/make-man.py (install.sh) and word-list scripts
+  lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
 )
 
 missing=()

@@ -208,7 +208,7 @@ public struct Keymap: Sendable, Equatable {
                 case "wake_phrase":
                     guard let s = v.string else { throw doc.error(["options", k], "wake_phrase must be a phrase") }
                     if let problem = phraseProblem(s, isKnownWord: isKnownWord) {
-                        throw doc.error(["options", k], "wake_phrase \"\(s.visible)\" \(problem)")
+                        throw doc.error(["options", k], "wake_phrase \"\(s.printable)\" \(problem)")
                     }
                     km.wakePhrase = normalise(s)
                 case "still_face_ms":
@@ -301,7 +301,7 @@ public struct Keymap: Sendable, Equatable {
                 for (phrase, a) in g {
                     let p = normalise(phrase)
                     if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
-                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.visible)\" \(problem)")
+                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
                     }
                     if sec.voice[p] != nil {
                         // Dictionary order would decide which action wins; both were meant.
@@ -353,7 +353,7 @@ extension Character {
 
 extension String {
     /// The text with control and invisible characters shown as `U+XXXX`, safe to print to a terminal.
-    var visible: String {
+    var printable: String {
         map { $0.isVisibleKey || $0 == " " ? String($0) : "<\($0.codePoints)>" }.joined()
     }
 }

@@ -50,9 +50,7 @@ public struct Session: Sendable {
         resolverVersion = state.layoutVersion
         let map = state.hitMap, size = state.size
         pipeline.targetResolver = { g in
-            let p = CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
-                              y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
-            return map.hit(p)?.id
+            map.hit(CellPoint(gaze: g, in: size))?.id
         }
     }
 }

@@ -301,8 +301,7 @@ public struct ShellState: Sendable {
 
     /// The cell a normalised gaze point falls on.
     public func cell(_ g: GazePoint) -> CellPoint {
-        CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
-                  y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
+        CellPoint(gaze: g, in: size)
     }
 
     /// Names of gestures of the dwell kind, whose progress the shell draws on the target.

@@ -8,10 +8,14 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Something wrong with one piece of input, with where it was.
+///
+/// Messages often quote the input, so their control characters are escaped here, once for every printer.
 public struct FrameIssue: Sendable, Equatable, CustomStringConvertible {
     public var position: SourcePosition?
     public var message: String
-    public init(_ position: SourcePosition?, _ message: String) { self.position = position; self.message = message }
+    public init(_ position: SourcePosition?, _ message: String) {
+        self.position = position; self.message = VisibleText.escaping(message)
+    }
     public var description: String { position.map { "\($0): \(message)" } ?? message }
 }
 
