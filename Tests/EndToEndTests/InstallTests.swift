@@ -122,7 +122,7 @@ import Testing
         defer { tmp.remove() }
         // The binary alone, as when copied by hand: no data beside it, none in $XDG_DATA_DIRS.
         try FileManager.default.createDirectory(atPath: tmp.path + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.binary, toPath: tmp.path + "/bin/handsfree")
+        try Self.copyBinary(to: tmp.path + "/bin/handsfree")
         let port = try freeUDPPort()
         let busy = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(busy) }
@@ -157,7 +157,7 @@ import Testing
         let tmp = try TempDir("xdg")
         defer { tmp.remove() }
         try FileManager.default.createDirectory(atPath: tmp.path + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.binary, toPath: tmp.path + "/bin/handsfree")
+        try Self.copyBinary(to: tmp.path + "/bin/handsfree")
         for (name, base) in [("xdg", "/second/handsfree"), ("own", "")] {
             let dir = tmp.path + "/" + name + base
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -176,6 +176,14 @@ import Testing
     }
 
     /// Every path under `dir` (relative), with file contents' sizes, sorted.
+    /// Copies the built binary by reading and writing its bytes: FileManager.copyItem failed once with "Text file
+    /// busy" (ETXTBSY) on the copy while other suites were running the same binary.
+    static func copyBinary(to path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    }
+
     private func tree(_ dir: String) throws -> [String] {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
         var out: [String] = []
