@@ -108,12 +108,12 @@ struct RecordingFidelityTests {
     }
 
     @Test func timestampsRecordExactlySoOrderSurvives() {
-        // 1.00004 then 1.00003 goes backwards (rejected); rounded to 4 decimals both were 1 (accepted).
+        // 1.00004 then 1.00003 goes backwards (dropped as late); rounded to 4 decimals both were 1 (used).
         let a = TrackingFrame(t: 1.00004), b = TrackingFrame(t: 1.00003)
         var live = Pipeline(PipelineSettings()), replayed = Pipeline(PipelineSettings())
         for f in [a, b] { _ = live.step(.frame(f, nil)); _ = replayed.step(recorded(f)) }
-        #expect(live.stats.malformed == 1)
-        #expect(replayed.stats.malformed == 1)
+        #expect(live.stats.late == 1 && live.stats.frames == 1)
+        #expect(replayed.stats.late == 1 && replayed.stats.frames == 1)
     }
 
     @Test func recordedFramesReadBackExactly() {
