@@ -52,7 +52,7 @@ import Testing
         let gaze = "[0.175, 0.31667]"
         var lines: [String] = []
         var t = 0.0
-        for (blend, secs) in [("", 1.0), ("\"jawOpen\": 0.8", 0.5), ("", 0.4), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
+        for (blend, secs) in [("", 1.5), ("\"jawOpen\": 0.8", 0.5), ("", 0.4), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
                               ("\"jawOpen\": 0.8", 0.5), ("", 3.0), ("\"eyeBlinkRight\": 0.9", 0.6), ("", 0.5),
                               ("\"jawOpen\": 0.8", 0.5), ("", 0.5)] {
             for i in 0..<Int(secs * 60) {

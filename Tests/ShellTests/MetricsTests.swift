@@ -15,7 +15,7 @@ import TrackingCore
         var out: [TrackingFrame] = []
         var t = 0.0
         let jaw: [BlendShape: Float] = [.jawOpen: 0.8], eye: [BlendShape: Float] = [.eyeBlinkRight: 0.9]
-        for (shapes, secs) in [([BlendShape: Float](), 1.0), (jaw, 0.5), ([:], 0.4), (eye, 0.6), ([:], 0.5),
+        for (shapes, secs) in [([BlendShape: Float](), 1.5), (jaw, 0.5), ([:], 0.4), (eye, 0.6), ([:], 0.5),
                                (jaw, 0.5), ([:], 3.0), (eye, 0.6), ([:], 0.5),
                                (jaw, 0.5), ([:], 0.3)] {
             out += frames(notes, shapes, from: t, seconds: secs)
