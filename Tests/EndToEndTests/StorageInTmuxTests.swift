@@ -111,6 +111,8 @@ import Testing
         var kills = 0, killedMidSave = 0
         for cycle in 0..<120 {
             try #require(shell.openNote(tabs: cycle == 0 ? 1 : 2), "cycle \(cycle) did not reach the note:\n\(shell.tmux.screen)")
+            // The note's frame may still be half drawn when the title shows: read it once it is whole.
+            _ = shell.waitFor { Self.fieldText($0) != nil }
             #expect(Self.fieldText(shell.tmux.capture()).map { saved.hasSuffix($0) } == true, "cycle \(cycle): the reopened note differs from \(saved.debugDescription):\n\(shell.tmux.screen)")
             let a = chunk(1 + Int(rng.next() % 12))
             shell.tmux.tmux(["send-keys", "-t", shell.tmux.name, "-l", "--", a])
