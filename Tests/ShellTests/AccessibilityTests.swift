@@ -128,6 +128,20 @@ import TrackingCore
         }
         #expect(s.settings.theme == .highContrast && s.settings.largeTargets && s.settings.bellOnActivate)
     }
+
+    /// Usage statistics are turned off from the Settings screen too, not only in settings.toml.
+    @Test func settingsScreenTurnsUsageStatisticsOff() throws {
+        var s = Fixture.state()
+        s.stack.append(SettingsScreen(tab: "access"))
+        s.relayout()
+        #expect(s.settings.recordMetrics)
+        let t = try #require(s.hitMap.target(id: "settings.metrics"), "no usage statistics toggle")
+        var screen = s.top
+        let r = screen.handle(.action(.activate, target: t, gaze: nil), s.context)
+        guard case .settingsChanged(let n)? = r.effects.first else { Issue.record("the toggle changed nothing"); return }
+        #expect(!n.recordMetrics)
+        #expect(n.toml.contains("record_metrics = false"))
+    }
 }
 
 @Suite struct DescribeChangesTests {

@@ -61,6 +61,10 @@ public struct SettingsScreen: Screen {
             c.toggle("settings.large", "Large targets", isOn: s.largeTargets, halves[0])
             c.toggle("settings.bell", "Bell on activate", isOn: s.bellOnActivate, halves[1])
             note(l.rows[1], "Large: bigger keys where there is room. Bell: a beep on activation.")
+            if l.rows.count >= 3 {
+                c.toggle("settings.metrics", "Keep usage statistics", isOn: s.recordMetrics, l.rows[2].columns(2, gap: 2)[0])
+                note(l.rows[2], "Typing speed and false triggers, kept on this computer only (handsfree stats).")
+            }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
@@ -101,6 +105,8 @@ public struct SettingsScreen: Screen {
             s.largeTargets.toggle()
         } else if t.id == "settings.bell" {
             s.bellOnActivate.toggle()
+        } else if t.id == "settings.metrics" {
+            s.recordMetrics.toggle()
         } else if t.id == "settings.cursor" {
             s.showGazeCursor.toggle()
         } else if t.id == "settings.rude" {
