@@ -6,6 +6,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "handsfree", targets: ["handsfree"]),
+        // For FuzzTesting/ (a package beside this one that imports the parsers it fuzzes).
+        .library(name: "TrackingCore", targets: ["TrackingCore"]),
+        .library(name: "FrameFormats", targets: ["FrameFormats"]),
+        .library(name: "Config", targets: ["Config"]),
+        .library(name: "Prediction", targets: ["Prediction"]),
+        .library(name: "Shell", targets: ["Shell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,6 +27,9 @@ let package = Package(
         // the shim header defines them and the module map links the libraries pkg-config names.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
+        .target(name: "CPty"),
 
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
@@ -40,10 +49,15 @@ let package = Package(
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
+        .target(name: "CTerminalGuard"),
         // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "Shell"]),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
+        // A child program on a pseudo-terminal, and its screen emulated by libvterm.
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            "PtyHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -56,6 +70,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,10 @@ packages=(
   tmux                                                                    # end-to-end terminal tests
   flite sox                                                               # synthetic speech for tests and benchmarks
   presage                                                                 # the peer word predictor we compare against
+  libvterm-dev                                                            # terminal emulation for hosted programs
+  vim less                                                                # full-screen programs the pty tests run
+  python3                                                                 # scripts/make-man.py (install.sh) and word-list scripts
+  lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
 )
 
 missing=()

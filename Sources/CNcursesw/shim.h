@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
 #include <signal.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +38,14 @@ static inline void handsfree_install_signals(int fd) {
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGTERM, &sa, 0);
     sigaction(SIGHUP, &sa, 0);
+    /* A parent may have started us with these blocked (children the test runner started through
+       Foundation's Process were): they would stay pending and Ctrl-C would never end the program. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &set, 0);
 }
 
 /* Opens a pseudo-terminal for benchmarks; returns the master fd and writes the slave path.

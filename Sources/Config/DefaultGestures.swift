@@ -98,12 +98,22 @@ refractory_ms = 200
 guard = ["eyeBlinkLeft <= 0.3"]
 
 [gesture.brow_raise]
-description = "raise the eyebrows and hold"
+description = "raise the eyebrows for half a second to a second and a half"
 shape = "browInnerUp"
 press = 0.6
 release = 0.35
 hold_ms = 500
+max_hold_ms = 1500         # fires on release: a longer raise is the pause gesture, not this one
 refractory_ms = 500
+
+[gesture.pause]
+description = "raise both eyebrows and hold for 2 seconds"
+shapes = ["browInnerUp", "browOuterUpLeft", "browOuterUpRight"]
+combine = "min"
+press = 0.5
+release = 0.3
+hold_ms = 2000
+refractory_ms = 1000
 
 [gesture.double_blink]
 description = "blink both eyes twice quickly"

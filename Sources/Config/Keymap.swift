@@ -6,6 +6,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case addWord = "add-word", removeWord = "remove-word"
     case toggleDictation = "toggle-dictation", startDictation = "start-dictation", stopDictation = "stop-dictation"
     case pushToTalk = "push-to-talk"
+    case pause = "pause-listening", resume = "resume-listening", togglePause = "toggle-pause"
     case confirm, quit
 
     /// A short phrase for help screens.
@@ -28,6 +29,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .startDictation: return "start dictation"
         case .stopDictation: return "stop dictation"
         case .pushToTalk: return "listen for a voice command"
+        case .pause: return "pause: gestures and voice commands do nothing until resumed"
+        case .resume: return "resume after a pause"
+        case .togglePause: return "pause, or resume when paused"
         case .confirm: return "confirm a destructive action (hold)"
         case .quit: return "quit the shell"
         }
@@ -55,6 +59,9 @@ public struct Keymap: Sendable, Equatable {
     public var wakePhrase: String?
     /// Rows of the on-screen letter keyboard.
     public var keyboardRows: [String]
+    /// How long a still face must be seen before gestures act, after start, face loss or a tracker restart
+    /// (seconds; `still_face_ms` in [options]).
+    public var stillFaceSeconds: Double = 1.0
 
     public static let defaultKeyboardRows = ["qwertyuiop", "asdfghjkl'", "zxcvbnm,.?"]
 
@@ -201,11 +208,16 @@ public struct Keymap: Sendable, Equatable {
                 case "wake_phrase":
                     guard let s = v.string else { throw doc.error(["options", k], "wake_phrase must be a phrase") }
                     if let problem = phraseProblem(s, isKnownWord: isKnownWord) {
-                        throw doc.error(["options", k], "wake_phrase \"\(s.visible)\" \(problem)")
+                        throw doc.error(["options", k], "wake_phrase \"\(s.printable)\" \(problem)")
                     }
                     km.wakePhrase = normalise(s)
+                case "still_face_ms":
+                    guard let ms = v.number, ms >= 0, ms <= 10_000 else {
+                        throw doc.error(["options", k], "still_face_ms must be a number of milliseconds 0…10000")
+                    }
+                    km.stillFaceSeconds = ms / 1000
                 default:
-                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase)")
+                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase, still_face_ms)")
                 }
             }
         }
@@ -289,7 +301,7 @@ public struct Keymap: Sendable, Equatable {
                 for (phrase, a) in g {
                     let p = normalise(phrase)
                     if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
-                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.visible)\" \(problem)")
+                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
                     }
                     if sec.voice[p] != nil {
                         // Dictionary order would decide which action wins; both were meant.
@@ -341,7 +353,7 @@ extension Character {
 
 extension String {
     /// The text with control and invisible characters shown as `U+XXXX`, safe to print to a terminal.
-    var visible: String {
+    var printable: String {
         map { $0.isVisibleKey || $0 == " " ? String($0) : "<\($0.codePoints)>" }.joined()
     }
 }

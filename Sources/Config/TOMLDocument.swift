@@ -1,4 +1,5 @@
 import TOMLKit
+import TrackingCore
 
 /// A problem in a config or keymap file, with the file and line it concerns.
 public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -9,7 +10,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Control characters from the file (an escape sequence in a key or value) are shown as `<U+001B>`, so
     /// printing the error cannot drive the terminal.
     public init(file: String, line: Int?, _ message: String) {
-        self.file = file.visible; self.line = line; self.message = message.visible
+        self.file = file.printable; self.line = line; self.message = message.printable
     }
 
     /// `file:line: message`, the shape editors and terminals can jump to.
@@ -53,9 +54,79 @@ public struct TOMLDocument: Sendable {
     /// `--set`, since the file's line no longer holds the value.
     public var overrides: [[String]: String] = [:]
 
+    /// The line (from 1) of a table header whose name starts with a character no key can start with.
+    ///
+    /// toml++ (inside TOMLKit) asserts on such a header (`[#`, `[=`, `[.a]`, `[` at the end of a line) and
+    /// aborts the process instead of reporting an error, so it must not see one; found by FuzzConfig.
+    /// Only headers count: a `[` inside a value (arrays, which may span lines), a string or a comment does not.
+    static func brokenTableHeader(_ text: String) -> Int? {
+        let b = Array(text.utf8)
+        var i = 0, line = 1, depth = 0
+        var lineStart = true
+        func at(_ k: Int) -> UInt8? { k < b.count ? b[k] : nil }
+        func isKeyStart(_ c: UInt8?) -> Bool {
+            guard let c else { return false }
+            return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: "'") || c == UInt8(ascii: "]")
+        }
+        /// Skips a string starting at `i` (its opening quote), counting the newlines inside it.
+        func skipString() {
+            let q = b[i]
+            let triple = at(i + 1) == q && at(i + 2) == q
+            i += triple ? 3 : 1
+            while i < b.count {
+                let c = b[i]
+                if c == 0x0A { line += 1; if !triple { return } }
+                if c == UInt8(ascii: "\\"), q == UInt8(ascii: "\"") { i += 2; continue }
+                if c == q {
+                    if !triple { i += 1; return }
+                    if at(i + 1) == q, at(i + 2) == q { i += 3; while at(i) == q { i += 1 }; return }
+                }
+                i += 1
+            }
+        }
+        while i < b.count {
+            let c = b[i]
+            if c == 0x0A { line += 1; i += 1; lineStart = true; continue }
+            if c == 0x20 || c == 0x09 || c == 0x0D { i += 1; continue }
+            let startsLine = lineStart
+            lineStart = false
+            switch c {
+            case UInt8(ascii: "#"):
+                while i < b.count, b[i] != 0x0A { i += 1 }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                skipString()
+            case UInt8(ascii: "["):
+                if depth == 0 && startsLine {
+                    var k = i + 1
+                    if at(k) == UInt8(ascii: "[") { k += 1 }
+                    while at(k) == 0x20 || at(k) == 0x09 { k += 1 }
+                    if !isKeyStart(at(k)) { return line }
+                    // The rest of the header line holds no value, only the name and perhaps a comment.
+                    while i < b.count, b[i] != 0x0A, b[i] != UInt8(ascii: "#") {
+                        if b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") { skipString() } else { i += 1 }
+                    }
+                } else {
+                    depth += 1; i += 1
+                }
+            case UInt8(ascii: "{"):
+                depth += 1; i += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth = max(0, depth - 1); i += 1
+            default:
+                i += 1
+            }
+        }
+        return nil
+    }
+
     /// Parses TOML text; a syntax error is reported with its line.
     public init(text: String, file: String) throws(ConfigError) {
         self.file = file
+        if let line = Self.brokenTableHeader(text) {
+            throw ConfigError(file: file, line: line, "expected a table name after '[' (a bare name or a quoted one)")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

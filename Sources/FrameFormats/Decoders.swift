@@ -112,7 +112,10 @@ public struct NDJSONDecoder: FrameDecoder {
 
     static func frame(from v: JSONValue) -> Result<TrackingFrame, Problem> {
         guard case .object = v else { return .failure(Problem(message: "a frame must be a JSON object")) }
-        guard let t = v["t"]?.double else { return .failure(Problem(message: "missing number \"t\" (seconds)")) }
+        guard let tv = v["t"], let t = number(tv) else {
+            return .failure(Problem(message: "missing number \"t\" (seconds)"))
+        }
+        if let p = FrameTime.problem(t) { return .failure(Problem(message: p)) }
         var frame = TrackingFrame(t: t)
         if let face = v["face"] {
             guard let b = face.bool else { return .failure(Problem(message: "\"face\" must be true or false")) }
@@ -126,56 +129,88 @@ public struct NDJSONDecoder: FrameDecoder {
                 guard let shape = BlendShape(name: name) else {
                     return .failure(Problem(message: "unknown blend shape \"\(name)\" (known: ARKit names such as jawOpen, eyeBlinkRight, tongueOut)"))
                 }
-                guard let d = value.double else {
+                guard let d = number(value) else {
                     return .failure(Problem(message: "blend shape \"\(name)\" must be a number"))
                 }
                 frame.blend[shape] = Float(d)
             }
         }
         if let gaze = v["gaze"], gaze != .null {
-            guard case .array(let xy) = gaze, xy.count == 2, let x = xy[0].double, let y = xy[1].double else {
+            guard case .array(let xy) = gaze, xy.count == 2, let x = number(xy[0]), let y = number(xy[1]) else {
                 return .failure(Problem(message: "\"gaze\" must be [x, y]"))
             }
             frame.gaze = GazePoint(x: x, y: y)
         }
         if let eyes = v["eyes"], eyes != .null {
-            guard let ly = eyes["leftYaw"]?.double, let lp = eyes["leftPitch"]?.double,
-                  let ry = eyes["rightYaw"]?.double, let rp = eyes["rightPitch"]?.double else {
+            guard let ly = number(eyes["leftYaw"]), let lp = number(eyes["leftPitch"]),
+                  let ry = number(eyes["rightYaw"]), let rp = number(eyes["rightPitch"]) else {
                 return .failure(Problem(message: "\"eyes\" needs leftYaw, leftPitch, rightYaw, rightPitch"))
             }
             frame.eyes = EyeAngles(leftYaw: ly, leftPitch: lp, rightYaw: ry, rightPitch: rp)
         }
         if let head = v["head"], head != .null {
-            guard let yaw = head["yaw"]?.double, let pitch = head["pitch"]?.double, let roll = head["roll"]?.double else {
+            guard let yaw = number(head["yaw"]), let pitch = number(head["pitch"]), let roll = number(head["roll"]) else {
                 return .failure(Problem(message: "\"head\" needs yaw, pitch, roll"))
             }
             frame.head = HeadPose(yaw: yaw, pitch: pitch, roll: roll)
         }
         return .success(frame)
     }
+
+    /// A number member; `null` is a value that was not a finite number when recorded (see `NDJSONEncoder`),
+    /// read back as NaN so the pipeline rejects the frame again.
+    static func number(_ v: JSONValue?) -> Double? {
+        switch v {
+        case .number(let d): return d
+        case .null: return .nan
+        default: return nil
+        }
+    }
 }
 
 /// Encodes frames as native NDJSON lines.
+///
+/// Every value is written exactly (the shortest text that reads back as the same number), so a recording
+/// replays as what was received: rounding could turn a frame the pipeline rejects (a value just outside its
+/// tolerance, a timestamp just behind the last) into one it accepts. Values that are not finite numbers are
+/// written as `null`, which the decoder reads back as NaN, so those frames stay rejected too.
 public enum NDJSONEncoder {
     /// One line (without the newline) for `f`.
     public static func encode(_ f: TrackingFrame) -> String {
-        var s = "{\"t\": \(fmt(f.t, 4)), \"face\": \(f.face)"
+        var s = "{\"t\": \(number(f.t)), \"face\": \(f.face)"
         if f.face {
-            let parts = f.blend.nonZero.map { "\"\($0.0.name)\": \(fmt(Double($0.1), 6))" }
+            let parts = f.blend.nonZero.map { "\"\($0.0.name)\": \(number($0.1))" }
             s += ", \"blend\": {\(parts.joined(separator: ", "))}"
-            if let g = f.gaze { s += ", \"gaze\": [\(fmt(g.x, 5)), \(fmt(g.y, 5))]" }
+            if let g = f.gaze { s += ", \"gaze\": [\(number(g.x)), \(number(g.y))]" }
             if let e = f.eyes {
-                s += ", \"eyes\": {\"leftYaw\": \(fmt(e.leftYaw, 6)), \"leftPitch\": \(fmt(e.leftPitch, 6)), "
-                s += "\"rightYaw\": \(fmt(e.rightYaw, 6)), \"rightPitch\": \(fmt(e.rightPitch, 6))}"
+                s += ", \"eyes\": {\"leftYaw\": \(number(e.leftYaw)), \"leftPitch\": \(number(e.leftPitch)), "
+                s += "\"rightYaw\": \(number(e.rightYaw)), \"rightPitch\": \(number(e.rightPitch))}"
             }
             if let h = f.head {
-                s += ", \"head\": {\"yaw\": \(fmt(h.yaw, 6)), \"pitch\": \(fmt(h.pitch, 6)), \"roll\": \(fmt(h.roll, 6))}"
+                s += ", \"head\": {\"yaw\": \(number(h.yaw)), \"pitch\": \(number(h.pitch)), \"roll\": \(number(h.roll))}"
             }
         }
         return s + "}"
     }
 
-    /// Formats with at most `digits` decimals and no trailing zeros, in the C locale.
+    /// The shortest JSON number that reads back as `v` exactly, or `null` when `v` is not finite.
+    public static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        var s = "\(v)"
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s
+    }
+
+    /// The shortest JSON number that reads back (through Double) as `v` exactly, or `null` when not finite.
+    public static func number(_ v: Float) -> String {
+        guard v.isFinite else { return "null" }
+        var s = "\(v)"
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s
+    }
+
+    /// Formats with at most `digits` decimals and no trailing zeros, in the C locale (for printed times and
+    /// points; not for recordings, which `number` writes exactly). Non-finite values print as 0.
     public static func fmt(_ v: Double, _ digits: Int) -> String {
         guard v.isFinite else { return "0" }
         var scale = 1.0
@@ -183,21 +218,24 @@ public enum NDJSONEncoder {
         let r = (v * scale).rounded() / scale
         var s = "\(r)"
         if s.hasSuffix(".0") { s.removeLast(2) }
-        if s.contains("e") { s = String(format6: r) }
+        // Swift writes small magnitudes as 1e-05; large ones (1e+16 and up) stay in exponent form, which is
+        // valid JSON, since they have no decimals left to show.
+        if s.contains("e"), abs(r) < 1 { s = String(format6: r) }
         return s
     }
 }
 
 extension String {
-    /// Plain decimal notation for small numbers Swift would print in exponent form.
+    /// Plain decimal notation, six decimals at most, for a magnitude below 1 that Swift prints in exponent form.
     init(format6 v: Double) {
+        guard abs(v) < 1 else { self = "\(v)"; return }
         let neg = v < 0
-        let a = abs(v)
-        let whole = Int(a)
-        var frac = Int(((a - Double(whole)) * 1_000_000).rounded())
+        var frac = Int((abs(v) * 1_000_000).rounded())
+        var whole = 0
+        if frac >= 1_000_000 { whole = 1; frac -= 1_000_000 }
         var digits = ""
         for _ in 0..<6 { digits = String(frac % 10) + digits; frac /= 10 }
         while digits.hasSuffix("0") { digits.removeLast() }
-        self = (neg ? "-" : "") + String(whole) + (digits.isEmpty ? "" : "." + digits)
+        self = (neg && (whole > 0 || !digits.isEmpty) ? "-" : "") + String(whole) + (digits.isEmpty ? "" : "." + digits)
     }
 }

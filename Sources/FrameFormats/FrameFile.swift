@@ -64,7 +64,8 @@ public enum FrameFile {
             let (packets, problem) = GesichterContainer.packets(bytes)
             if packets.isEmpty, let problem { throw FrameFileError(path: path, message: problem) }
             var items = packets.enumerated().map { LiveLinkUDP.decode($1, index: $0 + 1) }
-            if let problem { items.append(.malformed(FrameIssue(nil, problem))) }
+            // The packet the damage hit (or the one after the last kept, for a cut-off container).
+            if let problem { items.append(.malformed(FrameIssue(SourcePosition(.packet, packets.count + 1), problem))) }
             return items
         }
     }

@@ -91,6 +91,7 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         guard let tc = fields.first, let t = Self.timecode(bytes, tc.0, tc.1, rate: timecodeRate) else {
             return .malformed(FrameIssue(pos, "bad timecode (expected HH:MM:SS:FF.fff)"))
         }
+        if let p = FrameTime.problem(t) { return .malformed(FrameIssue(pos, "bad timecode: \(p)")) }
         if fields.count == 2, let c = FastFloat.parse(bytes, fields[1].0, fields[1].1), c == 0 {
             return .frame(.noFace(at: t), pos)
         }

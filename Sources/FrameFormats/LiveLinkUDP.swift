@@ -38,6 +38,7 @@ public enum LiveLinkUDP {
         }
         guard num > 0, den > 0 else { return bad("frame rate \(num)/\(den) is not positive") }
         let t = (Double(frameNo) + Double(sub)) * Double(den) / Double(num)
+        if let p = FrameTime.problem(t) { return bad("\(p), from frame \(frameNo) + \(sub) at \(num)/\(den) fps") }
         if r.atEnd { return .frame(.noFace(at: t), pos) }
         guard let count = r.u8() else { return bad("truncated before the value count") }
         guard count >= 52 else { return bad("value count \(count), expected 61") }
@@ -66,8 +67,9 @@ public enum LiveLinkUDP {
         func f32(_ v: Float) { withUnsafeBytes(of: v.bitPattern.bigEndian) { out.append(contentsOf: $0) } }
         for s in [device, subject] { i32(Int32(s.utf8.count)); out.append(contentsOf: s.utf8) }
         let frames = f.t * Double(fps)
-        let whole = frames.rounded(.down)
-        i32(Int32(clamping: Int64(whole)))
+        // Int64(_:) traps on NaN and past ±9.2e18; the packet's frame number is an Int32 anyway.
+        let whole = frames.isNaN ? 0 : min(max(frames.rounded(.down), Double(Int32.min)), Double(Int32.max))
+        i32(Int32(whole))
         f32(Float(frames - whole))
         i32(fps); i32(1)
         guard f.face else { return out }
@@ -106,29 +108,38 @@ struct Reader {
 /// The `.gesichter` container of recorded Live Link Face packets:
 /// gzip of `u8 version(6) · u32be count · count × (u32be length · raw UDP payload)`.
 public enum GesichterContainer {
-    /// Problems reading a container.
-    public struct ReadError: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    /// The most a container may decompress to: a few minutes of packets are a few MB, 512 MB is hours.
+    public static let maxDecompressedBytes = 512 << 20
+
+    /// The packets in a container, plus a problem if it is damaged or cut short.
+    ///
+    /// The packets before the damage are kept, and the problem names the packet it hit and the byte of the
+    /// file where decompression failed.
+    public static func packets(_ data: [UInt8]) -> (packets: [[UInt8]], problem: String?) {
+        packets(data, limit: maxDecompressedBytes)
     }
 
-    /// The packets in a container, plus a problem if it was cut short (packets before the cut are kept).
-    public static func packets(_ data: [UInt8]) -> (packets: [[UInt8]], problem: String?) {
-        let raw: [UInt8]
-        switch gunzip(data) {
-        case .success(let d): raw = d
-        case .failure(let e): return ([], e.message)
-        }
-        var r = Reader(raw)
-        guard let v = r.u8() else { return ([], "empty container") }
-        guard v == LiveLinkUDP.version else { return ([], "container version \(v), expected 6") }
-        guard let count = r.u32() else { return ([], "truncated before the packet count") }
+    static func packets(_ data: [UInt8], limit: Int) -> (packets: [[UInt8]], problem: String?) {
+        let z = gunzip(data, limit: limit)
+        if z.output.isEmpty || z.refused, let p = z.problem { return ([], p) }
+        var r = Reader(z.output)
+        // Where the compressed data went wrong; the container itself is read as far as it decompressed.
+        func cut(_ what: String) -> String { z.problem.map { "\($0), \(what)" } ?? what }
+        guard let v = r.u8() else { return ([], cut("empty container")) }
+        guard v == LiveLinkUDP.version else { return ([], cut("container version \(v), expected 6")) }
+        guard let count = r.u32() else { return ([], cut("truncated before the packet count")) }
         var out: [[UInt8]] = []
         for k in 0..<Int(count) {
-            guard let len = r.u32() else { return (out, "truncated before packet \(k + 1) of \(count)") }
-            guard let p = r.bytes(Int(len)) else { return (out, "truncated inside packet \(k + 1) of \(count)") }
+            guard let len = r.u32() else {
+                return (out, cut("truncated before packet \(k + 1) of \(count)"))
+            }
+            guard let p = r.bytes(Int(len)) else {
+                return (out, cut("truncated inside packet \(k + 1) of \(count) (\(len) bytes)"))
+            }
             out.append(Array(p))
         }
+        if let p = z.problem { return (out, "\(p), after all \(count) packets: some of them may hold wrong values") }
+        if !r.atEnd { return (out, "\(r.remaining) unexpected bytes after the \(count) packets") }
         return (out, nil)
     }
 
@@ -141,13 +152,14 @@ public enum GesichterContainer {
         return gzip(raw)
     }
 
-    static func gunzip(_ data: [UInt8]) -> Result<[UInt8], ReadError> {
-        guard data.count >= 2, data[0] == 0x1F, data[1] == 0x8B else {
-            return .failure(ReadError(message: "not gzip data"))
-        }
+    /// Decompresses gzip data; on damage or past `limit` bytes, returns what came out before it and why.
+    /// `refused` means the output must not be used at all (past the size limit).
+    static func gunzip(_ data: [UInt8], limit: Int = maxDecompressedBytes)
+        -> (output: [UInt8], problem: String?, refused: Bool) {
+        guard data.count >= 2, data[0] == 0x1F, data[1] == 0x8B else { return ([], "not gzip data", true) }
         var strm = z_stream()
         guard inflateInit2_(&strm, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return .failure(ReadError(message: "zlib failed to start"))
+            return ([], "zlib failed to start", true)
         }
         defer { inflateEnd(&strm) }
         var out: [UInt8] = []
@@ -155,6 +167,7 @@ public enum GesichterContainer {
         let chunk = 1 << 16
         var buf = [UInt8](repeating: 0, count: chunk)
         var status: Int32 = Z_OK
+        var overLimit = false
         input.withUnsafeMutableBufferPointer { inp in
             strm.next_in = inp.baseAddress
             strm.avail_in = UInt32(inp.count)
@@ -165,14 +178,25 @@ public enum GesichterContainer {
                     status = inflate(&strm, Z_NO_FLUSH)
                     out.append(contentsOf: o[0..<(chunk - Int(strm.avail_out))])
                 }
-                // Cap the output: a container of a few minutes of packets is a few MB.
-                if out.count > 512 << 20 { status = Z_MEM_ERROR }
-            } while status == Z_OK && (strm.avail_in > 0 || strm.avail_out == 0)
+                if out.count > limit { overLimit = true; out.removeSubrange(limit...) }
+            } while !overLimit && status == Z_OK && (strm.avail_in > 0 || strm.avail_out == 0)
         }
-        if status == Z_STREAM_END || (status == Z_OK || status == Z_BUF_ERROR) && !out.isEmpty {
-            return .success(out)
+        let at = data.count - Int(strm.avail_in)
+        if overLimit {
+            return ([], "decompresses to more than \(limit >> 20) MB (the limit for a recording; a gzip bomb?), "
+                + "refused at byte \(at) of \(data.count)", true)
         }
-        return .failure(ReadError(message: "corrupt gzip data (zlib status \(status))"))
+        switch status {
+        case Z_STREAM_END:
+            return (out, nil, false)
+        case Z_OK, Z_BUF_ERROR:
+            return (out, "gzip data ends early (cut off at byte \(data.count))", false)
+        default:
+            let reason = strm.msg.map { String(cString: $0) } ?? "zlib status \(status)"
+            // Damage is found where decompression fails; the output just before it may be garbled too,
+            // which each packet's own checks then catch. A checksum mismatch is only found at the end.
+            return (out, "corrupt gzip data at byte \(at) of \(data.count) (\(reason))", false)
+        }
     }
 
     static func gzip(_ data: [UInt8]) -> [UInt8] {

@@ -20,14 +20,16 @@ public struct DemoScript: Sendable {
         case waitForWords(max: Double)
     }
 
-    /// Opens Notes with gaze + jaw (a blink does nothing), writes a note with the letter keyboard and the
+    /// Waits for safe start with a still face, opens Notes with gaze + jaw (a blink does nothing), writes a note with the letter keyboard and the
     /// suggestion bar (tongue commits a word), goes back with the right eye, then opens Help and goes home.
     public static let standard: [Step] = {
         let jaw: Step = .face([.jawOpen: 0.85], hold: 0.6)
         let tongue: Step = .face([.tongueOut: 0.8], hold: 0.6)
         let rightEye: Step = .face([.eyeBlinkRight: 0.95], hold: 0.7)
         return [
-            .say("Demo: the scripted user looks at the Notes tile"), .wait(0.8), .look(at: "launcher.notes", seconds: 1.2),
+            // Safe start: no gesture acts before the face has been still for a second.
+            .say("Demo: gestures act once the face has been still for a second"), .wait(1.2),
+            .say("Demo: the scripted user looks at the Notes tile"), .look(at: "launcher.notes", seconds: 1.2),
             .say("Demo: opening the jaw activates the tile the gaze is on"), jaw, .wait(1.2),
             .say("Demo: a full blink of both eyes does nothing"), .wait(0.6),
             .face([.eyeBlinkLeft: 0.95, .eyeBlinkRight: 0.95], hold: 0.15), .wait(1.0),

@@ -19,6 +19,8 @@ public enum GestureText {
                 if t.signal.shapes.count == 1, let w = wink[t.signal.shapes[0].name] {
                     return "\(w) (under \(seconds(maxHold)))"
                 }
+                // A minimum hold worth saying (the brow raise) gives a range: longer is another gesture.
+                if t.hold >= 0.1 { return "\(what), hold \(seconds(t.hold)) to \(seconds(maxHold))" }
                 return "\(what) briefly (under \(seconds(maxHold)))"
             }
             return t.hold >= 0.1 ? "\(what), hold \(seconds(t.hold))" : what
@@ -34,6 +36,7 @@ public enum GestureText {
         let names = Set(s.shapes.map(\.name))
         if names == ["mouthSmileLeft", "mouthSmileRight"] { return "smile" }
         if names == ["eyeBlinkLeft", "eyeBlinkRight"] { return "close both eyes" }
+        if names == ["browInnerUp", "browOuterUpLeft", "browOuterUpRight"] { return "raise both eyebrows" }
         let known: [String: String] = [
             "jawOpen": "open the jaw", "eyeBlinkRight": "close the right eye", "eyeBlinkLeft": "close the left eye",
             "tongueOut": "stick the tongue out", "mouthSmileLeft": "smile on the left side",

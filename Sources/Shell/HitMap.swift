@@ -1,3 +1,5 @@
+import TrackingCore
+
 /// Something the user can look at and act on: a tile, a button, a list row.
 public struct Target: Sendable, Equatable, Hashable {
     /// Stable id, `screen.thing`, e.g. `launcher.notes`; tests and tools aim at targets by id.
@@ -64,6 +66,9 @@ public enum JSONText {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let r = (abs(v) * scale).rounded()
+        // Past 2^53 a Double has no fraction left to show, and Int(_:) traps past 2^63 (a frame stamped 1e19):
+        // print such magnitudes in Swift's exponent form, which is valid JSON too.
+        guard r < 9_007_199_254_740_992 else { return "\(v.rounded())" }
         let whole = Int(r / scale), frac = Int(r.truncatingRemainder(dividingBy: scale))
         var s = (v < 0 && r > 0 ? "-" : "") + String(whole)
         if frac > 0 {
@@ -73,5 +78,21 @@ public enum JSONText {
             s += "." + f
         }
         return s
+    }
+}
+
+extension CellPoint {
+    /// The cell a normalised gaze point falls on in a screen of `size`, clamped to the screen.
+    ///
+    /// The one place gaze becomes cells: a point that is not finite (or is huge) must not reach `Int(_:)`,
+    /// which traps, so NaN counts as the first cell and anything past the edge as the last.
+    public init(gaze g: GazePoint, in size: Size) {
+        func cell(_ v: Double, _ n: Int) -> Int {
+            let c = v * Double(n)
+            guard c >= 0 else { return 0 }
+            guard c < Double(n) else { return max(0, n - 1) }
+            return Int(c)
+        }
+        self.init(x: cell(g.x, size.width), y: cell(g.y, size.height))
     }
 }

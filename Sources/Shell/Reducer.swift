@@ -13,6 +13,7 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .frame(let sample):
         s.now = max(s.now, sample.t)
         s.tracking.update(sample, dwellName: s.dwellGestures)
+        s.readiness.update(sample, neutral: s.isNeutral(sample.blend), stillFor: s.keymap.stillFaceSeconds)
         if sample.face, let g = sample.gaze {
             s.focus.gaze(on: s.hitMap.hit(s.cell(g))?.id, at: sample.t)
         }
@@ -28,7 +29,9 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .gesture(let ev):
         s.now = max(s.now, ev.t)
         s.notice = nil   // a notice has been seen once the user acts
-        guard let bound = s.keymap.action(gesture: ev.name, screen: s.top.name),
+        // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
+        guard s.readiness.armed, let bound = s.keymap.action(gesture: ev.name, screen: s.top.name),
+              !s.readiness.paused || bound.worksWhilePaused,
               let action = micRouted(s, gesture: ev.name, bound) else { return [] }
         let gazeCell = ev.gaze.map { s.cell($0) }
         return perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
@@ -45,7 +48,19 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.size = size
         s.relayout()
         return []
+    case .inputHealth(let h):
+        inputHealth(&s, h)
+        return []
     }
+}
+
+/// Takes the runtime's measures of the frame source; a new sender of unrecognised packets is named once in
+/// the title bar (the status line keeps the count).
+func inputHealth(_ s: inout ShellState, _ h: InputHealth) {
+    if let from = h.unrecognisedFrom, from != s.tracking.health?.unrecognisedFrom {
+        s.notice = "unrecognised packets from \(from)" + (h.unrecognisedPacket.map { " (packet \($0))" } ?? "")
+    }
+    s.tracking.apply(h)
 }
 
 /// The target a gesture acts on: the dwelt target for dwell, else the one under the gaze from just before
@@ -60,6 +75,12 @@ func focusedTarget(_ s: ShellState) -> Target? { s.focus.focused.flatMap { s.hit
 
 /// Performs a keymap action: the screen first, then the shell's defaults.
 public func perform(_ s: inout ShellState, _ action: Action, target: Target?, gaze: CellPoint?) -> [Effect] {
+    switch action {
+    case .pause: return s.setPaused(true)
+    case .resume: return s.setPaused(false)
+    case .togglePause: return s.setPaused(!s.readiness.paused)
+    default: break
+    }
     if action == .activate, target?.id == backTargetID { return goBack(&s, target: backTargetID) }
     if let effects = ask(&s, .action(action, target: target, gaze: gaze), recordAs: action.rawValue, target: target?.id) {
         return effects

@@ -25,7 +25,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     s.top.render(&canvas, ctx)
     let map = canvas.hitMap
     if let f = s.focus.focused, let t = map.target(id: f) {
-        canvas.grid.restyle(t.rect) { $0 = Style(fg: .black, bg: .yellow, attrs: $0.attrs.union(.bold).subtracting(.reverse)) }
+        canvas.grid.restyle(t.rect) { $0 = ThemeKind.focused($0) }
     }
     // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
     // activate gesture (the jaw) on the focused target it will act on.
@@ -36,11 +36,12 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
         fill(t, s.tracking.dwellProgress, Theme.dwell)
-    } else if let f = s.focus.focused, let t = map.target(id: f) {
+    } else if s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) {
         let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
         if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
     }
     drawStatus(&canvas.grid, s)
+    drawPauseBanner(&canvas.grid, s)
     if s.settings.showGazeCursor, let g = s.tracking.gaze {
         let p = s.cell(g)
         var c = canvas.grid[p.x, p.y]
@@ -48,6 +49,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         c.style = Theme.cursor
         canvas.grid[p.x, p.y] = c
     }
+    s.settings.theme.apply(to: &canvas.grid)
     return (canvas.grid, map)
 }
 
@@ -87,11 +89,11 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
         x += meterW + 2
         if x >= g.width - meterW { break }
     }
-    var parts: [String] = []
-    parts.append("\(t.source) \(t.fps) fps")
-    parts.append(t.face ? "face ●" : (t.framesSeen > 0 ? "face LOST" : "no tracker"))
+    let input = inputStatus(t)
     x = 1
-    x += g.text(parts.joined(separator: " │ ") + " │ ", x: x, y: y1, style: t.face || t.framesSeen == 0 ? Theme.status : Style(fg: .yellow, bg: .black, attrs: .bold))
+    x += g.text(input.parts.joined(separator: " │ ") + " │ ", x: x, y: y1,
+                style: input.warning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
+    x = drawReadiness(&g, s, x: x, y: y1)
     if let p = t.progress.max(by: { $0.progress < $1.progress }) {
         x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
         g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))
@@ -107,4 +109,35 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
     let km = "keymap " + s.keymap.name
     x = drawMic(&g, s, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
     g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
+}
+
+/// The source with its frame rate, the face, and what the source dropped or could not read; `warning` when
+/// the face is lost or unknown. With the runtime's measures the rate is the real arrival rate and a silent
+/// source shows as such; without them (headless) the rate is counted in source time.
+func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
+    guard let h = t.health else {
+        return (["\(t.source) \(t.fps) fps", t.face ? "face ●" : (t.framesSeen > 0 ? "face LOST" : "no tracker")],
+                !(t.face || t.framesSeen == 0))
+    }
+    var parts = ["\(t.source) \(h.arrivalRate) fps"]
+    var warning = false
+    if t.framesSeen == 0 {
+        parts.append(h.stale ? "no frames for \(h.quietSeconds) s" : "no frames yet")
+    } else if h.stale {
+        parts.append("face ? no frames for \(h.quietSeconds) s")
+        warning = true
+    } else {
+        parts.append(t.face ? "face ●" : "face LOST")
+        warning = !t.face
+    }
+    if h.dropped > 0 { parts.append("\(compactCount(h.dropped)) dropped") }
+    if h.unrecognised > 0 { parts.append("\(compactCount(h.unrecognised)) unrecognised") }
+    return (parts, warning)
+}
+
+/// A count in at most five columns: 9999, 12k, 3.4M.
+func compactCount(_ n: Int) -> String {
+    if n < 10_000 { return "\(n)" }
+    if n < 1_000_000 { return "\(n / 1000)k" }
+    return "\(n / 1_000_000).\(n / 100_000 % 10)M"
 }

@@ -159,5 +159,13 @@ public struct ShellSettings: Sendable, Equatable {
     public var smoothing: SmoothingKind = .oneEuro
     /// Name of the active keymap (a file in `keymaps/`).
     public var keymap = "default"
+    /// Colours of the whole shell; focus and dwell show by reverse video and characters in every theme.
+    public var theme: ThemeKind = .standard
+    /// Bigger keys and tiles (more cells per target) where the screen has room.
+    public var largeTargets = false
+    /// Ring the terminal bell when a target is activated.
+    public var bellOnActivate = false
+    /// Append a usage record (`metrics.ndjson` in the data folder) at the end of each session.
+    public var recordMetrics = true
     public init() {}
 }

@@ -10,6 +10,8 @@ public struct Session: Sendable {
     public internal(set) var pipeline: Pipeline
     /// The gestures the last `step` recognised (for callers that also print gesture lines).
     public private(set) var lastGestures: [GestureEvent] = []
+    /// Usage figures of this session (see `SessionMetrics`), stepped with everything the session sees.
+    public var metrics = SessionMetrics()
     var resolverVersion = -1
 
     public init(state: ShellState, settings: PipelineSettings) {
@@ -21,6 +23,7 @@ public struct Session: Sendable {
 
     /// Feeds one decoded item: the frame's sample, then each gesture it completes.
     public mutating func step(_ item: DecodedItem) -> [Effect] {
+        pipeline.dwellSuspended = !state.readiness.acting
         let events = pipeline.step(item)
         lastGestures = events
         guard case .frame(let f, _) = item else { return [] }
@@ -28,6 +31,7 @@ public struct Session: Sendable {
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         applySettingsEffects(effects)
         syncResolver()
+        metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return effects
     }
 
@@ -36,6 +40,7 @@ public struct Session: Sendable {
         let e = reduce(&state, event)
         applySettingsEffects(e)
         syncResolver()
+        metrics.event(event, effects: e, state: state)
         return e
     }
 
@@ -45,9 +50,7 @@ public struct Session: Sendable {
         resolverVersion = state.layoutVersion
         let map = state.hitMap, size = state.size
         pipeline.targetResolver = { g in
-            let p = CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
-                              y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
-            return map.hit(p)?.id
+            map.hit(CellPoint(gaze: g, in: size))?.id
         }
     }
 }

@@ -24,19 +24,27 @@ public struct TrackingSample: Sendable, Equatable {
     public var progress: [GestureProgress]
     /// The target dwell is filling on, with its progress.
     public var dwellTarget: String?
+    /// The face's blend shapes (all at rest without a face), for safe start's still-face check.
+    public var blend: BlendShapes
+    /// The pipeline's tracking epoch: it changes when the source's clock jumps (a restarted tracker).
+    public var epoch: Int
+    /// Late frames dropped so far.
+    public var lateFrames: Int
 
     public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
-                progress: [GestureProgress] = [], dwellTarget: String? = nil) {
+                progress: [GestureProgress] = [], dwellTarget: String? = nil, blend: BlendShapes = BlendShapes(),
+                epoch: Int = 0, lateFrames: Int = 0) {
         self.t = t; self.face = face; self.gaze = gaze; self.meters = meters; self.progress = progress
-        self.dwellTarget = dwellTarget
+        self.dwellTarget = dwellTarget; self.blend = blend; self.epoch = epoch; self.lateFrames = lateFrames
     }
 
-    /// The sample after the pipeline has consumed a frame.
+    /// The sample after the pipeline has consumed a frame; its time is the pipeline's continuous time
+    /// (`t` only before the pipeline has used any frame).
     public init(_ p: Pipeline, at t: Double) {
-        self.init(t: t, face: p.facePresent, gaze: p.gaze,
-                  meters: p.facePresent ? (p.lastFrame.map { Meters($0.blend) } ?? Meters()) : Meters(),
+        let blend = p.facePresent ? (p.lastFrame?.blend ?? BlendShapes()) : BlendShapes()
+        self.init(t: p.time ?? t, face: p.facePresent, gaze: p.gaze, meters: Meters(blend),
                   progress: p.progress.map { GestureProgress(name: $0.name, progress: $0.progress) },
-                  dwellTarget: p.dwellTarget)
+                  dwellTarget: p.dwellTarget, blend: blend, epoch: p.epoch, lateFrames: p.stats.late)
     }
 }
 
@@ -57,14 +65,17 @@ public struct TrackingStatus: Sendable, Equatable {
     public var progress: [GestureProgress] = []
     public var dwellTarget: String?
     public var dwellProgress: Double = 0
-    /// Timestamps of the frames of the last second, for frames per second.
-    private var recent: [Double] = []
+    /// Frames of the last second of source time (the rate when no runtime measures arrivals).
+    private var recent = RateWindow()
     public var framesSeen = 0
+    /// What the runtime measured about the source with its own clock; nil when nothing measures it (headless
+    /// runs, tests), and then the status line shows the rate in source time.
+    public private(set) var health: InputHealth?
 
     public init(source: String = "keyboard") { self.source = source }
 
     /// Frames per second over the last second of source time.
-    public var fps: Int { recent.count }
+    public var fps: Int { recent.perSecond }
 
     mutating func update(_ s: TrackingSample, dwellName: Set<String>) {
         framesSeen += 1
@@ -72,12 +83,95 @@ public struct TrackingStatus: Sendable, Equatable {
         progress = s.progress.filter { !dwellName.contains($0.name) }
         dwellTarget = s.dwellTarget
         dwellProgress = s.progress.filter { dwellName.contains($0.name) }.map(\.progress).max() ?? 0
-        recent.append(s.t)
-        // Keep only the last second; the list stays near the frame rate, so a linear trim is cheap.
-        var drop = 0
-        while drop < recent.count, recent[drop] <= s.t - 1 + 1e-9 { drop += 1 }
-        if drop > 0 { recent.removeFirst(drop) }
+        recent.add(at: s.t)
     }
+}
+
+/// What the runtime measured about the frame source with its monotonic clock (the core reads no clock):
+/// the real arrival rate, how long the source has been silent, and what it dropped or could not read.
+public struct InputHealth: Sendable, Equatable {
+    /// Frames that arrived in the last second.
+    public var arrivalRate: Int
+    /// Whole seconds since the last frame arrived (since the start, before the first frame).
+    public var quietSeconds: Int
+    /// Frames or packets shed because more arrived than the shell could use (a flood: the newest win).
+    public var dropped: Int
+    /// Packets that were not frames.
+    public var unrecognised: Int
+    /// Who sent the newest unrecognised packet, e.g. `127.0.0.1:54321`, and its number.
+    public var unrecognisedFrom: String?
+    public var unrecognisedPacket: Int?
+
+    public init(arrivalRate: Int, quietSeconds: Int, dropped: Int = 0, unrecognised: Int = 0,
+                unrecognisedFrom: String? = nil, unrecognisedPacket: Int? = nil) {
+        self.arrivalRate = arrivalRate; self.quietSeconds = quietSeconds; self.dropped = dropped
+        self.unrecognised = unrecognised; self.unrecognisedFrom = unrecognisedFrom
+        self.unrecognisedPacket = unrecognisedPacket
+    }
+
+    /// No frame for a second or more: what the last frame said about the face is no longer known.
+    public var stale: Bool { quietSeconds >= 1 }
+}
+
+extension TrackingStatus {
+    /// Takes the runtime's measures. A silent source leaves nothing to show: gaze, meters and gestures under
+    /// way are cleared, so the screen never shows a frozen face as present.
+    mutating func apply(_ h: InputHealth) {
+        health = h
+        guard h.stale else { return }
+        gaze = nil; meters = Meters(); progress = []; dwellTarget = nil; dwellProgress = 0
+    }
+}
+
+/// Events per second over the last second, from times the caller supplies: O(1) per event, any rate.
+///
+/// Twenty buckets of 50 ms; the count covers the current bucket and the nineteen before it.
+public struct RateWindow: Sendable, Equatable {
+    private static let buckets = 20
+    private static let width = 1.0 / Double(buckets)
+    private var counts = [Int](repeating: 0, count: RateWindow.buckets)
+    /// The bucket number of the newest time seen.
+    private var newest: Int64?
+    private var total = 0
+
+    public init() {}
+
+    /// Events in the window ending at the newest time seen (`advance(to:)` moves it without an event).
+    public var perSecond: Int { total }
+
+    /// Counts `count` events at time `t` (seconds).
+    public mutating func add(at t: Double, count: Int = 1) {
+        guard let b = advance(to: t) else { return }
+        counts[Self.index(b)] += count
+        total += count
+    }
+
+    /// Moves the window's end to `t`, forgetting buckets that fell out; returns `t`'s bucket if it is inside
+    /// the window. A time far behind the window (a sender that restarted its clock) starts the window over.
+    @discardableResult
+    public mutating func advance(to t: Double) -> Int64? {
+        // Bucket numbers must fit an Int64; times that large are not real (and are refused upstream).
+        guard t.isFinite, abs(t) < 1e12 else { return nil }
+        let b = Int64((t / Self.width).rounded(.down))
+        guard let n = newest, b >= n - Int64(Self.buckets) else {
+            counts = [Int](repeating: 0, count: Self.buckets); total = 0; newest = b
+            return b
+        }
+        if b > n {
+            if b - n >= Int64(Self.buckets) {
+                for k in counts.indices { counts[k] = 0 }
+                total = 0
+            } else {
+                var k = n + 1
+                while k <= b { total -= counts[Self.index(k)]; counts[Self.index(k)] = 0; k += 1 }
+            }
+            newest = b
+            return b
+        }
+        return b > n - Int64(Self.buckets) ? b : nil
+    }
+
+    private static func index(_ b: Int64) -> Int { Int(((b % Int64(buckets)) + Int64(buckets)) % Int64(buckets)) }
 }
 
 /// One action the shell performed, for `--events` output and logs.
@@ -132,12 +226,14 @@ public enum ShellEvent: Sendable {
     /// Time passed with no frame (live keyboard use).
     case tick(at: Double)
     case resized(Size)
+    /// The runtime's measures of the frame source (arrival rate, silence, drops), from its own clock.
+    case inputHealth(InputHealth)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
-        case .frame, .gaze, .tick, .resized: return false
+        case .frame, .gaze, .tick, .resized, .inputHealth: return false
         }
     }
 }
@@ -158,6 +254,8 @@ public struct ShellState: Sendable {
     public private(set) var layoutVersion = 0
     public var focus: FocusTracker
     public var tracking: TrackingStatus
+    /// Safe start and the hands-free pause.
+    public var readiness = Readiness()
     public var now: Double = 0
     public var dictating = false
     /// The microphone is open for one voice command (push-to-talk or the wake phrase).
@@ -203,8 +301,7 @@ public struct ShellState: Sendable {
 
     /// The cell a normalised gaze point falls on.
     public func cell(_ g: GazePoint) -> CellPoint {
-        CellPoint(x: min(size.width - 1, max(0, Int(g.x * Double(size.width)))),
-                  y: min(size.height - 1, max(0, Int(g.y * Double(size.height)))))
+        CellPoint(gaze: g, in: size)
     }
 
     /// Names of gestures of the dwell kind, whose progress the shell draws on the target.

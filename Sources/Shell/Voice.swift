@@ -161,8 +161,10 @@ func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
 func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
     s.listening = false
     if let action = s.keymap.action(phrase: text, screen: s.top.name) {
+        guard !s.readiness.paused || action.worksWhilePaused else { return [] }
         return perform(&s, action, target: focusedTarget(s), gaze: nil)
     }
+    guard !s.readiness.paused else { return [] }
     if let t = s.voiceTarget(text) {
         return perform(&s, .activate, target: t, gaze: t.rect.center)
     }

@@ -1,4 +1,5 @@
 @preconcurrency import CNcursesw
+import CTerminalGuard
 import Foundation
 import Shell
 
@@ -29,19 +30,23 @@ public final class Terminal {
     public private(set) var lastChangedCells = 0
 
     /// Starts curses on the controlling terminal (`input`/`output` nil), or on the given streams (benchmarks
-    /// draw into a pty or /dev/null). `type` overrides `$TERM`.
+    /// draw into a pty or /dev/null). `type` overrides `$TERM`. `colour` false (`NO_COLOR`, `--no-color`)
+    /// draws with attributes only: no colour sequence is ever sent.
     public init(type: String? = nil, output: UnsafeMutablePointer<FILE>? = nil,
-                input: UnsafeMutablePointer<FILE>? = nil) throws {
+                input: UnsafeMutablePointer<FILE>? = nil, colour: Bool = true) throws {
         // Wide characters and box drawing need a UTF-8 locale; C.UTF-8 exists everywhere on Debian.
         if setlocale(LC_ALL, "") == nil || !Terminal.localeIsUTF8 { setlocale(LC_ALL, "C.UTF-8") }
         let term = type ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm-256color"
+        // Saved before curses changes anything, so a crash can put the terminal back as it was.
+        handsfree_save_terminal(fileno(input ?? stdin), fileno(output ?? stdout))
         guard let s = newterm(term, output ?? stdout, input ?? stdin) else {
+            handsfree_forget_terminal()
             throw TerminalError(description: "cannot start the terminal (TERM=\(term))")
         }
         screen = s
         outFile = output
         set_term(s)
-        hasColors = has_colors()
+        hasColors = colour && !Terminal.noColorRequested && has_colors()
         Terminal.current = self
         cbreak(); noecho(); nonl()
         keypad(stdscr, true)
@@ -57,6 +62,9 @@ public final class Terminal {
     }
 
     deinit { stop() }
+
+    /// `NO_COLOR` is set and not empty (no-color.org): every terminal this process opens draws without colour.
+    public static var noColorRequested: Bool { !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
     private static var localeIsUTF8: Bool {
         guard let l = setlocale(LC_CTYPE, nil) else { return false }
@@ -78,9 +86,16 @@ public final class Terminal {
         guard active else { return }
         active = false
         endwin()
+        handsfree_forget_terminal()
         if let s = screen { delscreen(s) }
         screen = nil
         if Terminal.current === self { Terminal.current = nil }
+    }
+
+    /// Rings the terminal bell (or flashes, where the terminal has no bell).
+    public func bell() {
+        guard active else { return }
+        _ = beep()
     }
 
     /// Forgets what is on the screen, so the next draw repaints everything (after a resize).

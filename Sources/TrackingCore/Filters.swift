@@ -75,18 +75,28 @@ public struct GazeFilter: Sendable {
         case .oneEuro:
             guard let prev = last, let pt = lastT else { last = p; lastT = t; return p }
             let dt = t - pt
-            // Repeated or backwards timestamps carry no rate information; keep the last estimate.
-            guard dt > 0 else { return prev }
+            // Repeated or backwards timestamps carry no rate information; keep the last estimate. So do steps
+            // far below any tracker's frame time: a denormal step (5e-324 s) makes the speed infinite and the
+            // smoothed point NaN. lastT stays, so tiny steps add up to a usable one.
+            guard dt >= Self.minStep else { return prev }
             let ad = Self.alpha(cutoff: settings.dCutoff, dt: dt)
             dx += ad * ((p.x - prev.x) / dt - dx)
             dy += ad * ((p.y - prev.y) / dt - dy)
             let ax = Self.alpha(cutoff: settings.minCutoff + settings.beta * abs(dx), dt: dt)
             let ay = Self.alpha(cutoff: settings.minCutoff + settings.beta * abs(dy), dt: dt)
             let out = GazePoint(x: prev.x + ax * (p.x - prev.x), y: prev.y + ay * (p.y - prev.y))
+            // Whatever the input, never hand on a point that is not finite: start again from this sample.
+            guard out.x.isFinite, out.y.isFinite, dx.isFinite, dy.isFinite else {
+                last = p; lastT = t; dx = 0; dy = 0
+                return p
+            }
             last = out; lastT = t
             return out
         }
     }
+
+    /// The shortest timestamp step the One Euro filter takes as one (1 µs; trackers step ≥ 4 ms).
+    public static let minStep = 1e-6
 
     private static func alpha(cutoff: Double, dt: Double) -> Double {
         let tau = 1.0 / (2 * Double.pi * max(cutoff, 1e-6))

@@ -8,10 +8,14 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Something wrong with one piece of input, with where it was.
+///
+/// Messages often quote the input, so their control characters are escaped here, once for every printer.
 public struct FrameIssue: Sendable, Equatable, CustomStringConvertible {
     public var position: SourcePosition?
     public var message: String
-    public init(_ position: SourcePosition?, _ message: String) { self.position = position; self.message = message }
+    public init(_ position: SourcePosition?, _ message: String) {
+        self.position = position; self.message = VisibleText.escaping(message)
+    }
     public var description: String { position.map { "\($0): \(message)" } ?? message }
 }
 
@@ -29,11 +33,18 @@ public struct PipelineSettings: Sendable, Equatable {
     /// Blend-shape and gaze values this far outside 0…1 are clamped (real ARKit output overshoots to about
     /// 1.08); values further out make the frame malformed.
     public var rangeTolerance: Float
+    /// A frame at most this many seconds older than the last one is late (UDP reordering): dropped and
+    /// counted. Further back, the source's clock has restarted.
+    public var reorderTolerance: Double
+    /// A step forward longer than this (seconds) is a jump of the source's clock, not a pause.
+    public var maxForwardStep: Double
 
     public init(smoothing: SmoothingSettings = SmoothingSettings(), mapping: GazeMapping = GazeMapping(),
-                gestures: [GestureDefinition] = [], rangeTolerance: Float = 0.25) {
+                gestures: [GestureDefinition] = [], rangeTolerance: Float = 0.25, reorderTolerance: Double = 0.5,
+                maxForwardStep: Double = 5) {
         self.smoothing = smoothing; self.mapping = mapping; self.gestures = gestures
         self.rangeTolerance = rangeTolerance
+        self.reorderTolerance = reorderTolerance; self.maxForwardStep = maxForwardStep
     }
 }
 
@@ -43,8 +54,14 @@ public struct PipelineStats: Sendable, Equatable {
     public var frames = 0
     /// Frames on which the tracker reported no face.
     public var faceLost = 0
-    /// Input that could not be used (bad syntax, bad values, timestamps going backwards).
+    /// Input that could not be used (bad syntax, bad values).
     public var malformed = 0
+    /// Frames that came a little after a newer one (reordered datagrams): dropped.
+    public var late = 0
+    /// Jumps of the source's clock (a restarted tracker, a wild timestamp), each of which began a new epoch.
+    public var clockJumps = 0
+    /// Midnight wraps of a time-of-day clock, taken as a continuation.
+    public var midnightWraps = 0
     /// Frames whose values overshot 0…1 slightly and were clamped.
     public var clamped = 0
     /// Recognised gestures by name.
@@ -57,6 +74,11 @@ public struct PipelineStats: Sendable, Equatable {
 
     mutating func record(_ issue: FrameIssue) {
         malformed += 1
+        note(issue)
+    }
+
+    /// Keeps an issue for the report without counting the input as malformed.
+    mutating func note(_ issue: FrameIssue) {
         if issues.count < Self.maxIssues { issues.append(issue) }
     }
 }
@@ -64,6 +86,12 @@ public struct PipelineStats: Sendable, Equatable {
 /// The whole tracking pipeline: validation, gaze mapping and smoothing, and gesture detectors.
 ///
 /// It never reads a clock: all time comes from frames, so a replay runs exactly what a live session runs.
+///
+/// Time inside the pipeline (and in its events and `lastFrame`) is the source's clock made continuous: a
+/// jump of the source's clock (backwards by more than `reorderTolerance`, or forward by more than
+/// `maxForwardStep`) begins a new *epoch* — filters and detectors start afresh, so no gesture spans the
+/// gap — and the new epoch's frames are placed just after the old epoch's last one. A time-of-day clock
+/// passing midnight (Live Link Face's timecode) continues the epoch.
 public struct Pipeline: Sendable {
     public let settings: PipelineSettings
     public private(set) var stats = PipelineStats()
@@ -72,6 +100,12 @@ public struct Pipeline: Sendable {
     /// The last usable frame (values clamped), for meters.
     public private(set) var lastFrame: TrackingFrame?
     public private(set) var facePresent = false
+    /// Bumped at each jump of the source's clock; 0 until the first.
+    public private(set) var epoch = 0
+    /// The continuous time of the last usable frame (the source's time plus the epoch's offset).
+    public var time: Double? { lastFrame?.t }
+    /// While true, dwell does not progress (the shell is paused or not yet armed).
+    public var dwellSuspended = false
     /// Maps a smoothed gaze point to the id of the target under it, for dwell; set by whoever owns the screen.
     public var targetResolver: (@Sendable (GazePoint) -> String?)?
 
@@ -90,6 +124,15 @@ public struct Pipeline: Sendable {
     private var history: [(t: Double, gaze: GazePoint)] = []
     private var historyIndex = 0
     private static let historyCapacity = 256
+    /// The source's own timestamp of the last usable frame.
+    private var lastSourceT: Double?
+    /// Added to the source's timestamps to make them continuous across clock jumps and midnight.
+    private var offset = 0.0
+    static let day = 86_400.0
+    /// Where a new epoch's first frame goes: just after the last frame of the old one.
+    static let epochGap = 1.0 / 60
+    /// Source times beyond this (about 31,700 years in seconds) are wild: a double cannot hold frame steps there.
+    static let saneTime = 1e12
 
     public init(_ settings: PipelineSettings) {
         self.settings = settings
@@ -106,6 +149,19 @@ public struct Pipeline: Sendable {
             }
         }
         history.reserveCapacity(Self.historyCapacity)
+    }
+
+    /// A pipeline with new settings that carries on the clock of `old` (its epoch, continuous time and
+    /// counts), so rebuilding it for changed thresholds is not taken for a tracker restart. Filters and
+    /// detectors start afresh.
+    public init(_ settings: PipelineSettings, continuing old: Pipeline) {
+        self.init(settings)
+        stats = old.stats
+        lastFrame = old.lastFrame
+        epoch = old.epoch
+        lastSourceT = old.lastSourceT
+        offset = old.offset
+        dwellSuspended = old.dwellSuspended
     }
 
     /// Progress 0…1 of each gesture under way, by name (only those above zero).
@@ -129,7 +185,8 @@ public struct Pipeline: Sendable {
             stats.record(issue)
             return []
         case .frame(let raw, let pos):
-            guard let frame = validate(raw, pos) else { return [] }
+            guard var frame = validate(raw, pos), let t = continuousTime(raw.t, pos) else { return [] }
+            frame.t = t
             return process(frame)
         }
     }
@@ -140,9 +197,6 @@ public struct Pipeline: Sendable {
     private mutating func validate(_ f: TrackingFrame, _ pos: SourcePosition?) -> TrackingFrame? {
         guard f.t.isFinite else {
             stats.record(FrameIssue(pos, "timestamp is not a finite number")); return nil
-        }
-        if let last = lastFrame, f.t < last.t {
-            stats.record(FrameIssue(pos, "timestamp goes backwards (\(f.t) after \(last.t))")); return nil
         }
         guard f.face else { return f }
         var out = f
@@ -184,6 +238,55 @@ public struct Pipeline: Sendable {
         return out
     }
 
+    /// Places a usable frame's source timestamp on the continuous clock; nil drops a late frame.
+    ///
+    /// A wild timestamp far in the future is a forward jump (a new epoch); the normal frames after it are
+    /// then a backwards jump (another new epoch), so one bad timestamp costs a restart, never deafness.
+    private mutating func continuousTime(_ t: Double, _ pos: SourcePosition?) -> Double? {
+        guard let last = lastSourceT, let lastT = lastFrame?.t else {
+            lastSourceT = t
+            // The continuous clock starts at the source's time, unless that is so far out that steps of a
+            // frame would be lost in rounding (a wild first timestamp): then at zero.
+            offset = abs(t) < Self.saneTime ? 0 : -t
+            return abs(t) < Self.saneTime ? t : 0
+        }
+        let step = t - last
+        if Self.wrapsPastMidnight(from: last, to: t, within: settings.maxForwardStep) {
+            offset += Self.day
+            stats.midnightWraps += 1
+        } else if Self.wrapsPastMidnight(from: t, to: last, within: settings.reorderTolerance) {
+            // A late frame from before midnight, arriving just after the wrap.
+            stats.late += 1
+            stats.note(FrameIssue(pos, "late frame dropped (\(t) after \(last))"))
+            return nil
+        } else if step < 0 && step >= -settings.reorderTolerance {
+            stats.late += 1
+            stats.note(FrameIssue(pos, "late frame dropped (\(t) after \(last))"))
+            return nil
+        } else if step < 0 || step > settings.maxForwardStep {
+            stats.clockJumps += 1
+            stats.note(FrameIssue(pos, "the source's clock jumped from \(last) to \(t): tracker restarted"))
+            epoch += 1
+            resetAll()
+            facePresent = false
+            // The new epoch's time is computed from the old one, not from `t`: `t + offset` would lose the
+            // old time in rounding when `t` is wild (1e19).
+            let mapped = lastT + Self.epochGap
+            offset = mapped - t
+            lastSourceT = t
+            return mapped
+        }
+        lastSourceT = t
+        return t + offset
+    }
+
+    /// Whether `to` follows `from` across midnight on a time-of-day clock, by at most `within` seconds.
+    static func wrapsPastMidnight(from: Double, to: Double, within: Double) -> Bool {
+        guard from < day + 1, to >= 0, to < within else { return false }
+        let step = to + day - from
+        return step >= 0 && step <= within
+    }
+
     private mutating func process(_ frame: TrackingFrame) -> [GestureEvent] {
         stats.frames += 1
         lastFrame = frame
@@ -217,6 +320,7 @@ public struct Pipeline: Sendable {
             if let o = onset { events.append(fired(blinkOwner[k], at: t, onset: o, target: nil)) }
         }
         for k in dwells.indices {
+            if dwellSuspended { dwells[k].reset(); continue }
             if let hit = dwells[k].step(target: target, at: t) {
                 events.append(fired(dwellOwner[k], at: t, onset: dwells[k].onset ?? t, target: hit))
             }

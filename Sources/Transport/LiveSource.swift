@@ -8,24 +8,74 @@ import Logging
 import TrackingCore
 
 /// Live frames from a socket: UDP datagrams (one Live Link Face packet, or NDJSON lines) or TCP streams
-/// (NDJSON, or length-prefixed Live Link Face packets), from any number of TCP clients.
+/// (NDJSON, or length-prefixed Live Link Face packets), from a bounded number of TCP clients.
 ///
-/// Single-threaded and poll-based, so a UI loop can wait on it together with the keyboard.
+/// Single-threaded and poll-based, so a UI loop can wait on it together with the keyboard. Each `drain` does
+/// a bounded amount of work: it reads at most `Limits.readsPerTurn` datagrams (or a byte budget per TCP
+/// client) and hands on only the newest `Limits.keepPerTurn` items, counting the older ones as `dropped`. A
+/// flood therefore costs a fixed slice of each loop turn and a fixed amount of memory; the kernel discards
+/// what a full socket buffer cannot hold.
 public final class LiveSource {
+    /// How much one `drain` may read and hand on.
+    public struct Limits: Sendable, Equatable {
+        /// Datagrams read per turn (each costs one `recvfrom`; only the newest are decoded).
+        public var readsPerTurn: Int
+        /// Items handed on per turn; when more arrived, the newest win and the rest count as dropped.
+        public var keepPerTurn: Int
+        /// Bytes read from one TCP client per turn; TCP's flow control holds a faster sender back.
+        public var tcpBytesPerClient: Int
+        /// TCP clients served at once; further connections are closed at once and counted as refused.
+        public var maxClients: Int
+
+        public init(readsPerTurn: Int = 1024, keepPerTurn: Int = 32, tcpBytesPerClient: Int = 256 << 10,
+                    maxClients: Int = 8) {
+            self.readsPerTurn = max(1, readsPerTurn); self.keepPerTurn = max(1, keepPerTurn)
+            self.tcpBytesPerClient = max(1, tcpBytesPerClient); self.maxClients = max(1, maxClients)
+        }
+    }
+
+    /// The last packet that could not be used, and who sent it.
+    public struct Unrecognised: Sendable, Equatable {
+        /// `127.0.0.1:54321` (UDP sender or TCP peer).
+        public var from: String
+        public var issue: FrameIssue
+    }
+
     public let address: ListenAddress
+    public let limits: Limits
     private let fd: Int32
-    private var clients: [(fd: Int32, decoder: StreamDecoder)] = []
+    private var clients: [(fd: Int32, peer: String, decoder: StreamDecoder)] = []
     private var udpIndex = 0
-    private var udpNDJSONLine = 0
+    /// The newest datagrams of this turn: `keepPerTurn` slots of 64 KiB (the largest UDP payload fits).
+    private var ring: [UInt8]
+    private var ringLength: [Int]
+    private var ringIndex: [Int]
+    private var ringFrom: [sockaddr_storage]
+    private static let slot = 65536
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private let logger: Logger
     /// Datagrams or stream chunks received so far.
     public private(set) var received = 0
+    /// Datagrams or decoded items shed because more arrived in one turn than it could use (latest wins).
+    public private(set) var dropped = 0
+    /// Packets or lines that were not a frame (garbage, truncated, unknown format).
+    public private(set) var unrecognised = 0
+    /// TCP connections closed at once because `maxClients` were connected.
+    public private(set) var refused = 0
+    /// The newest unrecognised packet with its sender, for the status line.
+    public private(set) var lastUnrecognised: Unrecognised?
 
     /// Binds the address; fails with a clear message (address in use, bad host…).
-    public init(_ address: ListenAddress, logger: Logger = Logger(label: "handsfree.transport")) throws(TransportError) {
+    public init(_ address: ListenAddress, limits: Limits = Limits(),
+                logger: Logger = Logger(label: "handsfree.transport")) throws(TransportError) {
         self.address = address
+        self.limits = limits
         self.logger = logger
+        let slots = address.proto == .udp ? limits.keepPerTurn : 0
+        ring = [UInt8](repeating: 0, count: slots * Self.slot)
+        ringLength = [Int](repeating: 0, count: slots)
+        ringIndex = [Int](repeating: 0, count: slots)
+        ringFrom = [sockaddr_storage](repeating: sockaddr_storage(), count: slots)
         fd = try Socket.bound(address)
     }
 
@@ -48,66 +98,127 @@ public final class LiveSource {
         return drain()
     }
 
-    /// Reads everything available now, without waiting.
+    /// Reads what is available now, without waiting and within `limits`; returns at most `keepPerTurn` items,
+    /// the newest.
     public func drain() -> [DecodedItem] {
-        var out: [DecodedItem] = []
         switch address.proto {
-        case .udp:
-            while true {
-                let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if got < 0 { break }
-                received += 1
-                udpIndex += 1
-                out += decodeDatagram(Array(buffer[0..<got]))
-            }
-        case .tcp:
-            while true {
-                let c = accept(fd, nil, nil)
-                if c < 0 { break }
-                Socket.setNonBlocking(c)
-                clients.append((c, StreamDecoder()))
-                logger.info("client connected on \(address)")
-            }
-            var closed: [Int] = []
-            for k in clients.indices {
-                while true {
-                    let got = buffer.withUnsafeMutableBytes { recv(clients[k].fd, $0.baseAddress, $0.count, 0) }
-                    if got == 0 {
-                        out += clients[k].decoder.finish()
-                        closed.append(k)
-                        break
-                    }
-                    if got < 0 {
-                        if errno != EAGAIN && errno != EWOULDBLOCK { closed.append(k) }
-                        break
-                    }
-                    received += 1
-                    out += clients[k].decoder.feed(Array(buffer[0..<got]))
-                }
-            }
-            for k in closed.reversed() {
-                close(clients[k].fd)
-                clients.remove(at: k)
-            }
+        case .udp: return drainUDP()
+        case .tcp: return drainTCP()
         }
-        return out
     }
 
-    private func decodeDatagram(_ d: [UInt8]) -> [DecodedItem] {
+    private func drainUDP() -> [DecodedItem] {
+        let keep = limits.keepPerTurn
+        var got = 0
+        // Reads go straight into a ring of slots, so a datagram is copied once and only the newest `keep`
+        // of the turn are decoded; older ones are overwritten unread.
+        while got < limits.readsPerTurn {
+            let k = got % keep
+            var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let n = ring.withUnsafeMutableBytes { raw in
+                withUnsafeMutablePointer(to: &ringFrom[k]) { from in
+                    from.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(fd, raw.baseAddress.map { $0 + k * Self.slot }, Self.slot, 0, $0, &len)
+                    }
+                }
+            }
+            if n < 0 { break }
+            received += 1
+            udpIndex += 1
+            ringLength[k] = n
+            ringIndex[k] = udpIndex
+            got += 1
+        }
+        let kept = min(got, keep)
+        dropped += got - kept
+        var out: [DecodedItem] = []
+        for j in (got - kept)..<got {
+            let k = j % keep
+            let items = ring.withUnsafeBytes { raw in
+                decodeDatagram(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
+                               index: ringIndex[k])
+            }
+            for item in items { note(item, from: Socket.describe(ringFrom[k])) }
+            out += items
+        }
+        return newest(out)
+    }
+
+    private func drainTCP() -> [DecodedItem] {
+        var out: [DecodedItem] = []
+        // A bounded number of accepts per turn: a connection storm cannot hold the loop either.
+        for _ in 0..<(limits.maxClients + 8) {
+            var ss = sockaddr_storage()
+            var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let c = withUnsafeMutablePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &len) } }
+            if c < 0 { break }
+            let peer = Socket.describe(ss)
+            if clients.count >= limits.maxClients {
+                close(c)
+                refused += 1
+                logger.warning("\(address): refused \(peer): \(limits.maxClients) clients already connected")
+                continue
+            }
+            Socket.setNonBlocking(c)
+            clients.append((c, peer, StreamDecoder()))
+            logger.info("client \(peer) connected on \(address)")
+        }
+        var closed: [Int] = []
+        for k in clients.indices {
+            var budget = limits.tcpBytesPerClient
+            while budget > 0 {
+                let got = buffer.withUnsafeMutableBytes { recv(clients[k].fd, $0.baseAddress, min($0.count, budget), 0) }
+                if got == 0 {
+                    for item in clients[k].decoder.finish() { note(item, from: clients[k].peer); out.append(item) }
+                    closed.append(k)
+                    break
+                }
+                if got < 0 {
+                    if errno != EAGAIN && errno != EWOULDBLOCK { closed.append(k) }
+                    break
+                }
+                received += 1
+                budget -= got
+                for item in clients[k].decoder.feed(Array(buffer[0..<got])) { note(item, from: clients[k].peer); out.append(item) }
+                // Only the newest items are handed on; trimming as we go keeps `out` small during a flood.
+                if out.count > 4 * limits.keepPerTurn { out = newest(out) }
+            }
+        }
+        for k in closed.reversed() {
+            close(clients[k].fd)
+            clients.remove(at: k)
+        }
+        return newest(out)
+    }
+
+    /// The newest `keepPerTurn` items; the rest count as dropped.
+    private func newest(_ items: [DecodedItem]) -> [DecodedItem] {
+        guard items.count > limits.keepPerTurn else { return items }
+        dropped += items.count - limits.keepPerTurn
+        return Array(items.suffix(limits.keepPerTurn))
+    }
+
+    private func note(_ item: DecodedItem, from: String) {
+        guard case .malformed(let issue) = item else { return }
+        unrecognised += 1
+        lastUnrecognised = Unrecognised(from: from, issue: issue)
+    }
+
+    private func decodeDatagram(_ d: UnsafeRawBufferPointer, index: Int) -> [DecodedItem] {
         guard let first = d.first else {
-            return [.malformed(FrameIssue(SourcePosition(.packet, udpIndex), "empty datagram"))]
+            return [.malformed(FrameIssue(SourcePosition(.packet, index), "empty datagram"))]
         }
         if first == UInt8(ascii: "{") || first == 0x20 || first == 0x0A {
             // NDJSON datagrams may carry several lines; positions name the datagram.
             var dec = NDJSONDecoder()
             return (dec.feed(d) + dec.finish()).map { item in
                 switch item {
-                case .frame(let f, _): return .frame(f, SourcePosition(.packet, udpIndex))
-                case .malformed(let i): return .malformed(FrameIssue(SourcePosition(.packet, udpIndex), i.message))
+                case .frame(let f, _): return .frame(f, SourcePosition(.packet, index))
+                case .malformed(let i): return .malformed(FrameIssue(SourcePosition(.packet, index), i.message))
                 }
             }
         }
-        return [LiveLinkUDP.decode(d, index: udpIndex)]
+        return [LiveLinkUDP.decode(d, index: index)]
     }
 }
 
@@ -128,6 +239,9 @@ public final class FrameSender {
     }
 
     deinit { close(fd) }
+
+    /// The local port the sender sends from (the address a receiver sees).
+    public var localPort: UInt16 { Socket.localPort(fd) }
 
     /// Sends one datagram (UDP) or a chunk of the stream (TCP).
     @discardableResult

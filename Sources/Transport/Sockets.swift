@@ -62,6 +62,33 @@ enum Socket {
         return fd
     }
 
+    /// `127.0.0.1:54321` or `[::1]:54321` for a peer or sender address; `?` for other families.
+    static func describe(_ ss: sockaddr_storage) -> String {
+        var ss = ss
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        if Int32(ss.ss_family) == AF_INET {
+            return withUnsafePointer(to: &ss) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sa in
+                    var a = sa.pointee.sin_addr
+                    inet_ntop(AF_INET, &a, &text, socklen_t(text.count))
+                    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        + ":\(UInt16(bigEndian: sa.pointee.sin_port))"
+                }
+            }
+        }
+        if Int32(ss.ss_family) == AF_INET6 {
+            return withUnsafePointer(to: &ss) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sa in
+                    var a = sa.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &a, &text, socklen_t(text.count))
+                    return "[" + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        + "]:\(UInt16(bigEndian: sa.pointee.sin6_port))"
+                }
+            }
+        }
+        return "?"
+    }
+
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL, 0)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)

@@ -7,7 +7,8 @@ import Transport
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed and memory; prints figures (build with -c release).",
-        subcommands: [BenchPipeline.self, BenchUI.self, SpeechBench.self, BenchPredict.self]
+        subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, SpeechBench.self, BenchPredict.self,
+                      BenchTerminal.self]
     )
 }
 

@@ -14,6 +14,10 @@ struct DemoCommand: ParsableCommand {
     var headless = false
     @Flag(help: "Same as --headless.") var fast = false
     @Option(help: "Screen size for --headless, WIDTHxHEIGHT.") var size = "100x30"
+    @OptionGroup(title: "Accessibility") var access: AccessOptions
+    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
+    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
 
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
@@ -29,26 +33,46 @@ struct DemoCommand: ParsableCommand {
         let prediction = LivePrediction()
         prediction.install(into: &services)
         if headless || fast {
-            let sz = try Setup.size(size)
+            let sz = access.plain ? PlainDisplay().size : try Setup.size(size)
             prediction.loadNow(userFile: nil)
             var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, services: services,
                                                     source: "demo"),
                                   settings: settings)
+            session.apply(access.applied(to: session.state.settings))
             var script = DemoScript()
+            // Plain: the lines a screen reader would get, derived the same way as in the live loop.
+            var last: PlainView?
+            func describe(_ performed: [ActionRecord]) {
+                let view = PlainView(session.state, performed: performed)
+                for line in describeChanges(last, view) { print(line) }
+                last = view
+            }
+            if access.plain { describe([]) }
             while let f = script.next(session.state) {
+                var performed: [ActionRecord] = []
                 for e in session.step(.frame(f, nil)) {
-                    if case .performed(let r) = e { print(r.json) }
+                    guard case .performed(let r) = e else { continue }
+                    if access.plain { performed.append(r) } else { print(r.json) }
                 }
                 session.state.notice = script.caption
+                if access.plain { describe(performed) }
             }
-            print(render(session.state, size: sz).0.text)
+            if !access.plain { print(render(session.state, size: sz).0.text) }
+            MetricsFile.save(session.metrics, kind: "demo", source: "demo", dataDir: dataDir,
+                             enabled: MetricsFile.enabled(noMetrics: noMetrics))
             return
         }
         prediction.load(userFile: nil)
         let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo")
-        var runtime = ShellRuntime(session: Session(state: state, settings: settings),
-                                   feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
+        var session = Session(state: state, settings: settings)
+        session.apply(access.applied(to: session.state.settings))
+        var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
         runtime.prediction = prediction
+        runtime.display = { [access] in try access.display() }
+        if MetricsFile.enabled(noMetrics: noMetrics) {
+            let dir = dataDir
+            runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", dataDir: dir, enabled: true) }
+        }
         try runtime.run()
     }
 

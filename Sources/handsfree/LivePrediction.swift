@@ -132,19 +132,3 @@ final class LivePrediction: @unchecked Sendable {
         return lock.withLock { defer { problem = nil }; return problem }
     }
 }
-
-/// The user's learned-words file when some of its lines could not be read.
-enum UserWordsFile {
-    /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
-    /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
-    /// saved over it.
-    static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
-        let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
-        guard bad > 0 else { return nil }
-        let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
-        if let aside = AtomicFile.moveAside(url.path) {
-            return ("Damaged learned words file kept as \(aside): \(lines); the rest is used.", true)
-        }
-        return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
-    }
-}

@@ -8,8 +8,10 @@ struct PredictionFiles: ParsableArguments {
     var words: String?
     @Option(help: "N-gram file ('w1 w2 log10P' / 'w1 w2 w3 log10P'); 'none' for none.")
     var ngrams: String?
-    @Option(help: "User word file (default $XDG_DATA_HOME/handsfree/user-words.txt); 'none' for none.")
+    @Option(help: "User word file (default user-words.txt in the data folder); 'none' for none.")
     var userFile: String?
+    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
     @Option(help: "Words that may get a generated possessive ('mother's'), one per line; 'none': only names.")
     var nouns: String?
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
@@ -18,7 +20,7 @@ struct PredictionFiles: ParsableArguments {
     func load(useUserFile: Bool = true) throws -> WordPredictor {
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
-        let user: URL? = !useUserFile || userFile == "none" ? nil : (userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile())
+        let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, dataDir: dataDir)
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held)
         if nouns == "none" { p.onlyNamesGetPossessives() }
@@ -254,7 +256,9 @@ struct Words: ParsableCommand {
 
     @Argument(help: "list, add or remove.") var verb: String
     @Argument(help: "Words to add or remove.") var words: [String] = []
-    @Option(help: "User word file (default $XDG_DATA_HOME/handsfree/user-words.txt).") var userFile: String?
+    @Option(help: "User word file (default user-words.txt in the data folder).") var userFile: String?
+    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
     @Option(help: "With list: how many words to show.") var top = 50
 
     func validate() throws {
@@ -263,7 +267,7 @@ struct Words: ParsableCommand {
     }
 
     func run() throws {
-        let url = userFile.map { URL(fileURLWithPath: $0) } ?? WordPredictor.defaultUserFile()
+        let url = UserWordsFile.url(userFile: userFile, dataDir: dataDir)
         var p: WordPredictor
         do {
             // Only the user's file changes; without the n-grams the word list loads in a moment.

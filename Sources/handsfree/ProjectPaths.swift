@@ -1,35 +1,65 @@
 import Foundation
+import Prediction
 
 /// Finds the project's data folders (`wordlists/`, `keymaps/`, `config/`) for the running binary.
 ///
-/// Order: `$HANDSFREE_HOME`, then the folders above the executable (a `swift build` puts it in
-/// `.build/<config>/`), then the current directory and its parents.
+/// Order: `$HANDSFREE_HOME`; the binary's own prefix (`<exe>/../share/handsfree`, what `scripts/install.sh`
+/// makes); each `DIR/handsfree` of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`); then the source
+/// tree: the folders above the executable (a `swift build` puts it in `.build/<config>/`), then the current
+/// directory and its parents.
 enum ProjectPaths {
+    /// A data folder found, and the rule that found it (shown by `handsfree doctor`).
+    struct Found: Sendable {
+        var url: URL
+        var rule: String
+    }
+
     /// The folder that holds `keymaps/`, `config/` and `wordlists/`, if one is found.
-    static let root: URL? = {
+    static var root: URL? { found?.url }
+
+    /// The data folder and how it was found, looked up once per process.
+    static let found: Found? = locate(
+        environment: ProcessInfo.processInfo.environment,
+        executable: Bundle.main.executableURL?.resolvingSymlinksInPath(),
+        currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+
+    /// Whether `u` looks like a data folder: it has `keymaps/` and `config/`.
+    static func isRoot(_ u: URL) -> Bool {
         let fm = FileManager.default
-        func isRoot(_ u: URL) -> Bool {
-            fm.fileExists(atPath: u.appendingPathComponent("keymaps").path)
-                && fm.fileExists(atPath: u.appendingPathComponent("config").path)
+        return fm.fileExists(atPath: u.appendingPathComponent("keymaps").path)
+            && fm.fileExists(atPath: u.appendingPathComponent("config").path)
+    }
+
+    /// The first data folder by the rules above, for the given environment, executable and current folder.
+    static func locate(environment env: [String: String], executable: URL?, currentDirectory: URL) -> Found? {
+        if let home = env["HANDSFREE_HOME"], !home.isEmpty {
+            let u = URL(fileURLWithPath: home)
+            if isRoot(u) { return Found(url: u, rule: "$HANDSFREE_HOME") }
         }
-        if let env = ProcessInfo.processInfo.environment["HANDSFREE_HOME"] {
-            let u = URL(fileURLWithPath: env)
-            if isRoot(u) { return u }
+        if let exe = executable {
+            let u = exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/handsfree")
+            if isRoot(u) { return Found(url: u.standardizedFileURL, rule: "the binary's prefix (<exe>/../share/handsfree)") }
         }
-        var starts: [URL] = []
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { starts.append(exe.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: fm.currentDirectoryPath))
-        for start in starts {
+        // The XDG base directory spec's default when the variable is unset or empty.
+        let dirs = env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        for dir in dirs.split(separator: ":") where dir.hasPrefix("/") {
+            let u = URL(fileURLWithPath: String(dir)).appendingPathComponent("handsfree")
+            if isRoot(u) { return Found(url: u, rule: "$XDG_DATA_DIRS (\(dir))") }
+        }
+        var starts: [(URL, String)] = []
+        if let exe = executable { starts.append((exe.deletingLastPathComponent(), "the source tree above the binary")) }
+        starts.append((currentDirectory, "the current directory or a parent"))
+        for (start, rule) in starts {
             var u = start
             for _ in 0..<8 {
-                if isRoot(u) { return u }
+                if isRoot(u) { return Found(url: u, rule: rule) }
                 let up = u.deletingLastPathComponent()
                 if up.path == u.path { break }
                 u = up
             }
         }
         return nil
-    }()
+    }
 
     /// A path inside the project folder, e.g. `dir("wordlists")`; falls back to the current directory.
     static func dir(_ name: String) -> URL {
@@ -48,4 +78,26 @@ enum WordLists {
     static var nouns: URL { folder.appendingPathComponent("nouns-en.txt") }
     /// Swear words and slurs held back until the user has typed them.
     static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
+}
+
+/// The user's word file, the same one for every command: `--user-file`, else `user-words.txt` in the data
+/// folder `run` uses (`--data-dir`, `$HANDSFREE_DATA_DIR`, `$XDG_DATA_HOME/handsfree`, `~/.local/share/handsfree`).
+enum UserWordsFile {
+    static func url(userFile: String?, dataDir: String?) -> URL {
+        if let userFile, !userFile.isEmpty { return URL(fileURLWithPath: userFile) }
+        return DataDir.url(flag: dataDir).appendingPathComponent("user-words.txt")
+    }
+
+    /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
+    /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
+    /// saved over it.
+    static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
+        let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
+        guard bad > 0 else { return nil }
+        let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
+        if let aside = AtomicFile.moveAside(url.path) {
+            return ("Damaged learned words file kept as \(aside): \(lines); the rest is used.", true)
+        }
+        return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
+    }
 }

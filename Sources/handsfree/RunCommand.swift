@@ -26,6 +26,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
+    @OptionGroup(title: "Accessibility") var access: AccessOptions
+    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
@@ -83,8 +85,15 @@ struct RunCommand: ParsableCommand {
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
             if UserSettings.exists { user.keymap = km.name; session.apply(user) }
+            let wanted = access.applied(to: session.state.settings)
+            if wanted != session.state.settings { session.apply(wanted) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
             runtime.prediction = prediction
+            runtime.display = { [access] in try access.display() }
+            if !noMetrics, user.recordMetrics {
+                let (kind, dir) = (replay == nil ? "run" : "replay", dataDir)
+                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, dataDir: dir, enabled: true) }
+            }
             if !noSpeech {
                 let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
                 speech.load()
@@ -92,6 +101,7 @@ struct RunCommand: ParsableCommand {
             }
             runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
             try runtime.run()
+            FileHandle.standardError.write(Data((runtime.summary + "\n").utf8))
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

@@ -97,19 +97,30 @@ struct ShellRuntime {
     /// Word prediction for the suggestion bars, nil without it.
     var prediction: LivePrediction?
     var keymapWatcher: KeymapWatcher?
+    /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
+    var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     private(set) var exitSignal: Int32?
+    /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
+    var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
+    /// One line for standard error once the terminal is given back: how the run ended and what the frame
+    /// source delivered (frames used, dropped in floods, unrecognised).
+    private(set) var summary = ""
 
     init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
         self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
     }
 
     mutating func run() throws {
-        let term = try Terminal()
+        let term = try display()
+        // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
+        defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
         defer { term.stop() }
         let signalFD = Terminal.installSignalPipe()
         let log = ActionLog()
         _ = session.send(.resized(term.size))
+        // Shown before the first key, so plain mode can name what the first key acts on.
+        term.show(session.state, performed: [])
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var frameIndex = 0
         let start = monotonicSeconds()
@@ -118,9 +129,12 @@ struct ShellRuntime {
         var dirty = true
         var lastSave = monotonicSeconds()
         var phrasesVersion = -1
+        var performed: [ActionRecord] = []
+        var meter = InputMeter(start: start)
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()
+            summary = runSummary(meter)
         }
         loop: while true {
             // Wait for input, a datagram, a signal, or the next paced frame (at most 50 ms, for ticks).
@@ -135,14 +149,14 @@ struct ShellRuntime {
                 if !script.isFinished { wait = max(0, min(wait, start + script.t / speed - monotonicSeconds())) }
             default: break
             }
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: term.inputFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             if case .live(let r) = feed { for fd in r.descriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
             for fd in speech?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
             if let sig = Terminal.pendingSignal() { exitSignal = sig; break loop }
             // The terminal went away (its window was closed): leave instead of spinning on a dead descriptor.
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { exitSignal = SIGHUP; break loop }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, term.inputHungUp() { exitSignal = SIGHUP; break loop }
 
             var effects: [Effect] = []
             let now0 = monotonicSeconds()
@@ -172,7 +186,8 @@ struct ShellRuntime {
             case .none:
                 effects += session.send(.tick(at: now - start))
             case .live(let r):
-                for item in r.drain() { effects += session.step(item); dirty = true }
+                for item in r.drain() { meter.count(item, at: now); effects += session.step(item); dirty = true }
+                meter.source = r
             case .replay(let items, let speed, _):
                 while frameIndex < items.count {
                     let item = items[frameIndex]
@@ -180,11 +195,13 @@ struct ShellRuntime {
                         if firstT == nil { firstT = f.t }
                         if start + (f.t - (firstT ?? f.t)) / speed > now { break }
                     }
+                    meter.count(item, at: now)
                     effects += session.step(item); frameIndex += 1; dirty = true
                 }
                 if frameIndex >= items.count, endedAt == nil { endedAt = now }
             case .demo(var script, let speed):
                 while start + script.t / speed <= now, let f = script.next(session.state) {
+                    meter.count(.frame(f, nil), at: now)
                     effects += session.step(.frame(f, nil))
                     session.state.notice = script.caption
                     dirty = true
@@ -192,12 +209,16 @@ struct ShellRuntime {
                 if script.isFinished, endedAt == nil { endedAt = now }
                 feed = .demo(script, speed: speed)
             }
+            if case .none = feed {} else if let h = meter.health(at: now) {
+                effects += session.send(.inputHealth(h))
+                dirty = true
+            }
             var effects2: [Effect] = []
             for e in effects {
                 switch e {
                 case .quit: break loop
                 case .finishedOnboarding: StateDir.markOnboarded()
-                case .performed(let r): log.write(r.json)
+                case .performed(let r): log.write(r.json); performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: effects2 += speechEffect(e)
                 case .settingsChanged(let settings): applied(settings)
                 }
@@ -214,7 +235,8 @@ struct ShellRuntime {
             if dirty {
                 let size = term.size
                 if size != session.state.size { _ = session.send(.resized(size)) }
-                term.draw(render(session.state, size: size).0)
+                term.show(session.state, performed: performed)
+                performed = []
                 dirty = false
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 { break loop }
@@ -283,5 +305,57 @@ extension ShellRuntime {
         default: break
         }
         return []
+    }
+}
+
+extension ShellRuntime {
+    /// `handsfree: ended by signal 15 · frames: 1200 used, 0 dropped, 0 unrecognised, 1200 packets received`.
+    func runSummary(_ m: InputMeter) -> String {
+        let end = exitSignal.map { "ended by signal \($0)" } ?? "ended"
+        var s = "handsfree: \(end)"
+        if case .none = feed { return s }
+        s += " · frames: \(m.used) used"
+        let h = m.lastHealth
+        s += ", \(h?.dropped ?? 0) dropped, \(h?.unrecognised ?? 0) unrecognised"
+        if let r = m.source { s += ", \(r.received) packets received" }
+        return s
+    }
+}
+
+/// Measures the frame source with the runtime's monotonic clock for the status line: frames arriving per
+/// second, seconds since the last one, and what the source dropped or could not read.
+struct InputMeter {
+    private var arrivals = RateWindow()
+    private var lastArrival: Double
+    private var malformed = 0
+    private var last: InputHealth?
+    /// Frames handed to the session.
+    private(set) var used = 0
+    /// A live source's own counts (drops during a flood, unrecognised packets with their sender).
+    var source: LiveSource?
+
+    init(start: Double) { lastArrival = start }
+
+    /// Notes one item handed to the session at `now`.
+    mutating func count(_ item: DecodedItem, at now: Double) {
+        switch item {
+        case .frame: arrivals.add(at: now); lastArrival = now; used += 1
+        case .malformed: malformed += 1
+        }
+    }
+
+    /// The measures at `now`, or nil when the status line would not change.
+    /// The latest measures (for the summary at the end).
+    var lastHealth: InputHealth? { last }
+
+    mutating func health(at now: Double) -> InputHealth? {
+        arrivals.advance(to: now)
+        let bad = source?.lastUnrecognised
+        let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),
+                            dropped: source?.dropped ?? 0, unrecognised: source?.unrecognised ?? malformed,
+                            unrecognisedFrom: bad?.from, unrecognisedPacket: bad?.issue.position?.index)
+        guard h != last else { return nil }
+        last = h
+        return h
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Shell
 import Speech
+import Terminal
 import Transport
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
@@ -223,12 +224,16 @@ struct Listen: ParsableCommand {
         }
         let done = DispatchSemaphore(value: 0)
         let limit = seconds
+        let heard = ListenCount()
         let listener = SpeechListener(recognizer: recognizer, capture: capture)
+        // SIGINT, SIGTERM and SIGHUP end the wait below; the listener is stopped and its last results printed.
+        _ = Terminal.installSignalPipe()
+        let began = monotonicSeconds()
         listener.start(onEvent: { event in
             switch event {
             case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
             case let .partial(text, at): print(String(format: "%7.2f  … %@", at, text))
-            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text))
+            case let .final(text, _, at): print(String(format: "%7.2f  = %@", at, text)); heard.add()
             }
             if case let .speechStarted(at) = event, at > limit { done.signal() }
             if case let .partial(_, at) = event, at > limit { done.signal() }
@@ -237,14 +242,31 @@ struct Listen: ParsableCommand {
             if let error { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
             done.signal()
         })
+        FileHandle.standardError.write(Data("listening on \(replay ?? mic)…\n".utf8))
         // Replays run faster than real time; stop once the file and a second of silence are through.
+        var wait = limit
         if let replay, let size = try? FileManager.default.attributesOfItem(atPath: replay)[.size] as? Int {
-            _ = done.wait(timeout: .now() + .milliseconds(Int(min(limit, Double(size) / 32000 + 1) * 1000)))
-        } else {
-            _ = done.wait(timeout: .now() + .milliseconds(Int(limit * 1000)))
+            wait = min(limit, Double(size) / 32000 + 1)
         }
-        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)) }
+        var stopSignal: Int32?
+        while monotonicSeconds() - began < wait {
+            if done.wait(timeout: .now() + .milliseconds(50)) == .success { break }
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
+        }
+        for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)); heard.add() }
+        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
+        FileHandle.standardError.write(Data(String(format: "listened %.1f s: %d utterances%@\n",
+                                                   monotonicSeconds() - began, heard.value, end).utf8))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
+}
+
+/// Utterances `listen` printed, counted from the listener's thread and read from the main one.
+final class ListenCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
 }
 
 /// A failure the user must fix outside the command line (model, device): printed without the usage text.

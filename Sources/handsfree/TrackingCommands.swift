@@ -3,6 +3,7 @@ import Config
 import FrameFormats
 import Foundation
 import Shell
+import Terminal
 import TrackingCore
 import Transport
 
@@ -56,6 +57,9 @@ struct Replay: ParsableCommand {
     var screenSize: String?
     @Option(help: "Keymap name or file for --screen-size (default: default).") var keymap: String?
     @OptionGroup var pipeline: PipelineOptions
+    @Flag(help: "Do not append this replay's usage record to metrics.ndjson.") var noMetrics = false
+    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
 
     func validate() throws {
         if screenSize != nil && !events { throw ValidationError("--screen-size goes with --events") }
@@ -73,6 +77,7 @@ struct Replay: ParsableCommand {
         let pace: ReplayPace = fast ? .fast : speed.map { .speed($0) } ?? .realTime
         let out = FileHandle.standardOutput
         let stats: PipelineStats
+        var metrics = SessionMetrics()
         if let screenSize {
             // The real screens, headless: gestures and the actions they caused, from one pipeline run.
             let size = try Setup.size(screenSize)
@@ -86,10 +91,13 @@ struct Replay: ParsableCommand {
                 return !headless.quit
             }
             stats = headless.session.pipeline.stats
+            metrics = headless.session.metrics
         } else {
             var p = Pipeline(settings)
             Transport.replay(items, pace: pace) { item in
-                for e in p.step(item) {
+                let found = p.step(item)
+                if case .frame(let f, _) = item { metrics.gestures(at: f.t, face: p.facePresent, found) }
+                for e in found {
                     let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
                     out.write(Data((line + "\n").utf8))
                 }
@@ -98,6 +106,8 @@ struct Replay: ParsableCommand {
             stats = p.stats
         }
         reportIssues(stats, source: file)
+        MetricsFile.save(metrics, kind: "replay", source: (file as NSString).lastPathComponent, dataDir: dataDir,
+                         enabled: MetricsFile.enabled(noMetrics: noMetrics))
         let names = settings.gestures.map(\.name)
         if events {
             print(EventJSON.summary(stats, gestureNames: names))
@@ -123,6 +133,9 @@ struct Record: ParsableCommand {
             throw ValidationError("\(out): cannot be written")
         }
         defer { try? handle.close() }
+        // SIGINT, SIGTERM and SIGHUP end the loop between frames, so the file ends with a whole line.
+        _ = Terminal.installSignalPipe()
+        var stopSignal: Int32?
         FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
         let start = monotonicSeconds()
         var count = 0
@@ -130,6 +143,7 @@ struct Record: ParsableCommand {
         while true {
             if let d = duration, monotonicSeconds() - start >= d { break }
             if let f = frames, count >= f { break }
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 switch item {
                 case .frame(let f, _):
@@ -141,7 +155,11 @@ struct Record: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped)\n".utf8))
+        try? handle.synchronize()
+        let shed = source.dropped > 0 ? ", \(source.dropped) shed in floods" : ""
+        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
+        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped\(shed))\(end)\n".utf8))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }
 
@@ -219,11 +237,15 @@ struct Watch: ParsableCommand {
     func run() throws {
         let settings = try pipeline.settings()
         let source = try LiveSource(ListenAddress(parsing: listen))
+        // SIGINT, SIGTERM and SIGHUP end the loop; the summary is still printed.
+        _ = Terminal.installSignalPipe()
         FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))
         var p = Pipeline(settings)
         var reported = 0
         let start = monotonicSeconds()
+        var stopSignal: Int32?
         while duration.map({ monotonicSeconds() - start < $0 }) ?? true {
+            if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 for e in p.step(item) { FileHandle.standardOutput.write(Data((EventJSON.gesture(e) + "\n").utf8)) }
             }
@@ -234,5 +256,6 @@ struct Watch: ParsableCommand {
             }
         }
         print(EventJSON.summary(p.stats, gestureNames: settings.gestures.map(\.name)))
+        if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }

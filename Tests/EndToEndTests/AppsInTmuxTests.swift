@@ -25,7 +25,8 @@ import Testing
         #expect(tmux.waitFor { $0.first?.contains("HandsFree │ Home") == true }, "did not start:\n\(tmux.screen)")
         let send = try UDPSender(port: port)
 
-        send.play(tile.center, [:], 0.8); send.play(tile.center, ["jawOpen": 0.8], 0.5); send.play(tile.center, [:], 0.4)
+        // A still face for a second first: nothing acts before (safe start).
+        send.play(tile.center, [:], 1.2); send.play(tile.center, ["jawOpen": 0.8], 0.5); send.play(tile.center, [:], 0.4)
         #expect(tmux.waitFor { $0.first?.contains("Home › Settings") == true }, "Settings did not open:\n\(tmux.screen)")
         #expect(tmux.screen.contains("Jaw threshold: 0.5"))
 

@@ -28,7 +28,8 @@ import Testing
 
         let sender = try UDPSender(port: port)
         let gaze = ((Double(notes.x) + Double(notes.w) / 2) / 100, (Double(notes.y) + Double(notes.h) / 2) / 30)
-        sender.play(gaze: gaze, blend: [:], seconds: 0.8)
+        // A still face for a second first: nothing acts before (safe start).
+        sender.play(gaze: gaze, blend: [:], seconds: 1.2)
         sender.play(gaze: gaze, blend: ["jawOpen": 0.8], seconds: 0.5)
         sender.play(gaze: gaze, blend: [:], seconds: 0.3)
         #expect(session.waitFor { $0.first?.contains("Home › Notes") == true },
@@ -44,6 +45,39 @@ import Testing
         sender.play(gaze: gaze, blend: [:], seconds: 0.3)
         #expect(session.waitFor { ($0.first?.contains("HandsFree │ Home") == true) && $0.first?.contains("›") == false },
                 "the right eye did not return:\n\(session.capture().joined(separator: "\n"))")
+    }
+
+    /// Issue 14: the tracker app restarts (its clock starts again from zero): the status line says so, and
+    /// once a still face has been seen, gaze + jaw on a tile opens it. A jaw open during the restart does not.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func aTrackerRestartIsAnnouncedAndGazePlusJawStillOpensATile() throws {
+        let layout = try run([Self.binary, "layout", "--screen", "launcher", "--size", "100x30"])
+        let notes = try #require(try targets(layout)["launcher.notes"])
+        let port = try freeUDPPort()
+        let stateDir = NSTemporaryDirectory() + "hf-e2e-restart-\(getpid())"
+        let session = Tmux(name: "hf-e2e-restart-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: stateDir) }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(stateDir) \(Self.binary) run --listen udp://127.0.0.1:\(port) --no-onboarding")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Home") == true }, "the shell did not start:\n\(session.capture().joined(separator: "\n"))")
+
+        let sender = try UDPSender(port: port)
+        let gaze = ((Double(notes.x) + Double(notes.w) / 2) / 100, (Double(notes.y) + Double(notes.h) / 2) / 30)
+        // An hour into a session, the face still.
+        sender.t = 3600
+        sender.play(gaze: gaze, blend: [:], seconds: 1.2)
+        #expect(session.waitFor { !$0.contains { $0.contains("waiting for a still face") } },
+                "a still face must arm the shell:\n\(session.capture().joined(separator: "\n"))")
+        // The tracker restarts with the jaw open: announced, and the open jaw does nothing.
+        sender.t = 0
+        sender.play(gaze: gaze, blend: ["jawOpen": 0.8], seconds: 0.5)
+        #expect(session.waitFor { $0.contains { $0.contains("tracker restarted, hold still") } },
+                "no restart on the status line:\n\(session.capture().joined(separator: "\n"))")
+        #expect(session.capture().first?.contains("›") == false, "a jaw open across a restart must not act")
+        sender.play(gaze: gaze, blend: [:], seconds: 1.2)
+        sender.play(gaze: gaze, blend: ["jawOpen": 0.8], seconds: 0.5)
+        sender.play(gaze: gaze, blend: [:], seconds: 0.3)
+        #expect(session.waitFor { $0.first?.contains("Home › Notes") == true },
+                "gaze + jaw after a restart did not open Notes:\n\(session.capture().joined(separator: "\n"))")
     }
 
     /// The demo's note is written with the real word list: letters typed, then two suggestions committed.

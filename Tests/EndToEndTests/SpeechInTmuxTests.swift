@@ -79,7 +79,8 @@ import Testing
                 "speech did not load:\n\(session.capture().joined(separator: "\n"))")
         // Raise the brows (push-to-talk) while looking at nothing in particular; the file then plays.
         let sender = try UDPSender(port: port)
-        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.3)
+        // A still face for a second first: nothing acts before (safe start).
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 1.2)
         sender.play(gaze: (0.5, 0.02), blend: ["browInnerUp": 0.9], seconds: 0.8)
         sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.2)
         #expect(session.waitFor(seconds: 15) { $0.first?.contains("Home › Notes") == true },

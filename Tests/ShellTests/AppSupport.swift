@@ -53,6 +53,7 @@ struct Driver {
     mutating func activate(_ id: String, at cell: CellPoint? = nil) -> [Effect] {
         let tg = target(id)
         let p = cell ?? tg.rect.center
+        if path != .keyboard { armWithAStillFace() }
         t += 1
         switch path {
         case .gesture:
@@ -75,9 +76,18 @@ struct Driver {
     /// Performs a named gesture with the gaze on a cell (or nowhere).
     @discardableResult
     mutating func gesture(_ name: String, gazeAt p: CellPoint? = nil) -> [Effect] {
+        armWithAStillFace()
         t += 1
         if let p { _ = session.send(.gaze(gaze(p), at: t)) }
         return session.send(.gesture(GestureEvent(name: name, t: t + 0.3, onset: t, gaze: p.map(gaze))))
+    }
+
+    /// Safe start: gestures act only after the tracker has shown a still face for a second, so a gesture
+    /// path first sends that second of neutral frames (once).
+    mutating func armWithAStillFace() {
+        guard !session.state.readiness.armed else { return }
+        for k in 0...60 { _ = session.step(.frame(TrackingFrame(t: t + Double(k) / 60), nil)) }
+        t += 1
     }
 
     mutating func key(_ k: Key) { _ = session.send(.key(k)) }

@@ -32,7 +32,7 @@ import TrackingCore
     }
 
     @Test func gestureDuringGlanceAwayActsOnFocusedTarget() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         let notes = Fixture.gaze(at: "launcher.notes", in: s)
         _ = reduce(&s, .gaze(notes, at: 1))
         let between = GazePoint(x: 0.5, y: 0.02 + 2.0 / 30)   // a blank row above the tiles
@@ -43,7 +43,7 @@ import TrackingCore
     }
 
     @Test func gestureAfterGraceOnBlankDoesNothing() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         _ = reduce(&s, .gaze(Fixture.gaze(at: "launcher.notes", in: s), at: 1))
         let blank = GazePoint(x: 0.5, y: 0.02 + 2.0 / 30)
         _ = reduce(&s, .gaze(blank, at: 2))
@@ -53,7 +53,7 @@ import TrackingCore
     }
 
     @Test func focusDropsWhenScreenChanges() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         _ = reduce(&s, .gaze(Fixture.gaze(at: "launcher.notes", in: s), at: 1))
         _ = reduce(&s, .key(.enter))
         #expect(s.top.name == "notes")

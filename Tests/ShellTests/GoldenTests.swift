@@ -64,7 +64,7 @@ import TrackingCore
 
     /// Meters, gesture under way, focus and the gaze cursor, mid-session.
     @Test func liveStatus() throws {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         let g = Fixture.gaze(at: "launcher.messages", in: s)
         var m = Meters(); m.jaw = 0.5; m.leftEye = 0.125; m.rightEye = 1; m.smile = 0.25
         _ = reduce(&s, .frame(TrackingSample(t: 1, gaze: g, meters: m,

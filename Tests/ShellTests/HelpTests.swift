@@ -33,7 +33,8 @@ import TrackingCore
         var s = ShellState(keymap: km)
         s.show(screen: "help")
         let screen = render(s, size: s.size).0.text
-        #expect(screen.contains("raise the eyebrows, hold 0.5 s → go to the launcher"))
+        #expect(screen.contains("raise the eyebrows, hold 0.5 s to 1.5 s"))
+        #expect(screen.contains("→ go to the launcher"))
         #expect(screen.contains("\"take me home\" → go to the launcher"))
         #expect(!screen.contains("open the jaw"))
     }

@@ -5,7 +5,7 @@ import TrackingCore
 
 @Suite struct ReducerTests {
     @Test func jawOnTileOpensItAndRightEyeReturns() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         let g = Fixture.gaze(at: "launcher.notes", in: s)
         _ = reduce(&s, .gaze(g, at: 1))
         #expect(s.focus.focused == "launcher.notes")
@@ -19,20 +19,20 @@ import TrackingCore
     }
 
     @Test func backOnLauncherDoesNothing() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         #expect(reduce(&s, Fixture.gesture("back", at: 1, gaze: nil)).isEmpty)
         #expect(s.stack.count == 1)
     }
 
     @Test func unboundGestureDoesNothing() {
-        var s = Fixture.state("dwell")
+        var s = Fixture.armedState("dwell")
         let g = Fixture.gaze(at: "launcher.notes", in: s)
         #expect(reduce(&s, Fixture.gesture("activate", at: 1, gaze: g)).isEmpty)
         #expect(s.top.name == "launcher")
     }
 
     @Test func gestureActsOnTargetUnderGazeFromBeforeItBegan() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         let notes = Fixture.gaze(at: "launcher.notes", in: s)
         let media = Fixture.gaze(at: "launcher.media", in: s)
         _ = reduce(&s, .gaze(media, at: 1))   // the gaze drifted while the jaw opened
@@ -41,7 +41,7 @@ import TrackingCore
     }
 
     @Test func keyboardPath() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         _ = reduce(&s, .key(.right))
         #expect(s.focus.focused == "launcher.notes")
         _ = reduce(&s, .key(.right))
@@ -60,7 +60,7 @@ import TrackingCore
     }
 
     @Test func dwellBackTargetReturns() {
-        var s = Fixture.state("dwell")
+        var s = Fixture.armedState("dwell")
         _ = reduce(&s, .key(.char("?")))
         #expect(s.hitMap.target(id: backTargetID) != nil)
         let e = reduce(&s, .gesture(GestureEvent(name: "dwell", t: 2, onset: 1, target: backTargetID)))
@@ -70,7 +70,7 @@ import TrackingCore
     }
 
     @Test func voicePhraseActsOnFocus() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         _ = reduce(&s, .gaze(Fixture.gaze(at: "launcher.settings", in: s), at: 1))
         _ = reduce(&s, .speech("Select", isFinal: true))
         #expect(s.top.name == "settings")
@@ -79,7 +79,7 @@ import TrackingCore
     }
 
     @Test func placeholderRoutesLeadToSubScreens() {
-        var s = Fixture.state()
+        var s = Fixture.armedState()
         s.show(screen: "messages")
         _ = reduce(&s, .key(.tab))
         _ = reduce(&s, .key(.enter))

@@ -15,7 +15,8 @@ import TrackingCore
         let notes = Fixture.gaze(at: "launcher.notes", in: s)
         var lines: [String] = []
         var t = 0.0
-        for (shapes, secs) in [([BlendShape: Float](), 1.0), ([.jawOpen: 0.8], 0.5), ([:], 0.5),
+        // A still face for a second first: safe start.
+        for (shapes, secs) in [([BlendShape: Float](), 1.2), ([.jawOpen: 0.8], 0.5), ([:], 0.5),
                                ([.eyeBlinkLeft: 0.9, .eyeBlinkRight: 0.9], 0.15), ([:], 0.5),
                                ([.eyeBlinkRight: 0.9], 0.6), ([:], 0.3)] {
             for f in Self.frames(notes, shapes, from: t, seconds: secs) { lines += h.step(.frame(f, nil)) }
@@ -23,7 +24,7 @@ import TrackingCore
             if shapes == [.eyeBlinkLeft: 0.9, .eyeBlinkRight: 0.9] { #expect(h.screen == "notes", "a blink must not go back") }
         }
         #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix(#"{"t": 1.3"#) == true)
+        #expect(lines.first?.hasPrefix(#"{"t": 1.5"#) == true)
         #expect(lines.first?.contains(#""action": "open", "target": "launcher.notes""#) == true)
         #expect(lines.last?.contains(#""action": "back""#) == true)
         #expect(h.screen == "launcher")
@@ -35,7 +36,8 @@ import TrackingCore
         let g = Fixture.gaze(at: "launcher.media", in: session.state)
         var opened = false
         var sawProgress = false
-        for f in Self.frames(g, [:], from: 0, seconds: 1.5) {
+        // Dwell starts once a still face has been seen for a second (safe start).
+        for f in Self.frames(g, [:], from: 0, seconds: 2.5) {
             let e = session.step(.frame(f, nil))
             if session.state.tracking.dwellTarget == "launcher.media", session.state.tracking.dwellProgress > 0.4 {
                 sawProgress = true
@@ -105,7 +107,8 @@ import TrackingCore
         let eyes = EyeAngles(leftYaw: yaw / 2, leftPitch: pitch / 2, rightYaw: yaw / 2, rightPitch: pitch / 2)
         let head = HeadPose(yaw: yaw / 2, pitch: pitch / 2, roll: 0)
         var t = 0.0
-        for (shapes, secs) in [([BlendShape: Float](), 1.0), ([.jawOpen: 0.8], 0.5)] {
+        // A still face for a second first: safe start.
+        for (shapes, secs) in [([BlendShape: Float](), 1.2), ([.jawOpen: 0.8], 0.5)] {
             for i in 0..<Int(secs * 60) {
                 _ = session.step(.frame(TrackingFrame(t: t + Double(i) / 60, blend: BlendShapes(shapes), eyes: eyes, head: head), nil))
                 if t == 0, i == 59 { #expect(session.state.focus.focused == "launcher.settings") }

@@ -32,6 +32,13 @@ enum Fixture {
         return GazePoint(x: (Double(c.x) + 0.5) / Double(s.size.width), y: (Double(c.y) + 0.5) / Double(s.size.height))
     }
 
+    /// A state whose tracker has shown a still face for a second (before time 0), so gestures act.
+    static func armedState(_ keymap: String = "default") -> ShellState {
+        var s = state(keymap)
+        for k in 0...60 { _ = reduce(&s, .frame(TrackingSample(t: -1.5 + Double(k) / 60))) }
+        return s
+    }
+
     static func gesture(_ name: String, at t: Double, gaze: GazePoint?) -> ShellEvent {
         .gesture(GestureEvent(name: name, t: t, onset: t - 0.3, gaze: gaze))
     }

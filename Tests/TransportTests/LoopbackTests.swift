@@ -118,3 +118,78 @@ struct LoopbackTests {
         #expect(items.allSatisfy { if case .frame = $0 { return true }; return false })
     }
 }
+
+/// A flood is shed, not queued: one turn hands on only the newest items, counts the rest as dropped, and
+/// names the sender of unrecognised packets.
+struct FloodTests {
+    /// Sends `count` NDJSON frames whose `t` is their number.
+    private func flood(_ sender: FrameSender, _ count: Int, from start: Int = 0) {
+        for i in start..<(start + count) { sender.send(Array("{\"t\": \(i), \"face\": true}".utf8)) }
+    }
+
+    @Test func oneTurnKeepsTheNewestFramesAndCountsTheRestAsDropped() throws {
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        let sender = try FrameSender(to: ListenAddress(proto: .udp, port: source.port))
+        flood(sender, 500)
+        let items = source.drain()
+        let keep = source.limits.keepPerTurn
+        #expect(items.count == keep, "one turn must hand on at most \(keep) items, not the whole queue")
+        let times = items.compactMap { if case .frame(let f, _) = $0 { return f.t }; return nil }
+        #expect(times.last == 499, "the newest frame wins")
+        #expect(times == (500 - keep..<500).map(Double.init))
+        #expect(source.dropped == 500 - keep)
+        #expect(source.received == 500)
+    }
+
+    @Test func aTurnReadsAtMostItsBudget() throws {
+        let limits = LiveSource.Limits(readsPerTurn: 100, keepPerTurn: 10)
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0), limits: limits)
+        let sender = try FrameSender(to: ListenAddress(proto: .udp, port: source.port))
+        flood(sender, 250)
+        #expect(source.drain().count == 10)
+        #expect(source.received == 100, "the rest waits in the socket for the next turn")
+        #expect(source.dropped == 90)
+        _ = source.drain(); _ = source.drain()
+        #expect(source.received == 250)
+        #expect(source.drain().isEmpty)
+    }
+
+    @Test func unrecognisedPacketsNameTheirSender() throws {
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        let sender = try FrameSender(to: ListenAddress(proto: .udp, port: source.port))
+        sender.send([0xFF, 0x00, 0x13])
+        sender.send(Array("{\"t\": 1}".utf8))
+        sender.send(Array("{\"t\": ".utf8))
+        _ = collect(source, count: 3)
+        #expect(source.unrecognised == 2)
+        let last = try #require(source.lastUnrecognised)
+        #expect(last.from == "127.0.0.1:\(sender.localPort)")
+        #expect(last.issue.position == SourcePosition(.packet, 3))
+    }
+
+    @Test func tcpClientsAreBoundedAndAFastClientIsReadInSlices() throws {
+        let limits = LiveSource.Limits(keepPerTurn: 16, tcpBytesPerClient: 4096, maxClients: 2)
+        let source = try LiveSource(ListenAddress(proto: .tcp, port: 0), limits: limits)
+        let a = try FrameSender(to: ListenAddress(proto: .tcp, port: source.port))
+        let b = try FrameSender(to: ListenAddress(proto: .tcp, port: source.port))
+        let c = try FrameSender(to: ListenAddress(proto: .tcp, port: source.port))
+        let lines = (0..<2000).map { "{\"t\": \($0), \"face\": true}\n" }.joined()
+        a.send(Array(lines.utf8))
+        _ = b; _ = c
+        usleep(50_000)
+        let first = source.drain()
+        #expect(source.refused == 1)
+        #expect(first.count <= 16)
+        #expect(first.count + source.dropped <= 4096 / 20, "one turn reads at most the client's byte budget")
+        var all = first
+        let deadline = monotonicSeconds() + 2
+        while monotonicSeconds() < deadline {
+            let got = source.poll(timeoutMs: 20)
+            #expect(got.count <= 16)
+            all += got
+            if case .frame(let f, _) = all.last, f.t == 1999 { break }
+        }
+        if case .frame(let f, _) = all.last { #expect(f.t == 1999) } else { Issue.record("no frames arrived") }
+        #expect(all.count + source.dropped == 2000)
+    }
+}

@@ -65,9 +65,9 @@ public struct ConversationScreen: Screen {
 
     struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
-    func layout(_ b: Rect, keyRows: Int) -> Layout {
+    func layout(_ b: Rect, keyRows: Int, large: Bool = false) -> Layout {
         let rows = keyRows + 1
-        let keyH = b.h >= 1 + 5 + 3 + 3 + rows * 3 + 3 ? 3 : 2
+        let keyH = KeyboardLayout.keyHeight(body: b.h, fixed: 1 + 3 + 3 + 3, minText: 5, rows: rows, large: large)
         let x = b.x + 1, w = b.w - 2
         let kbH = rows * keyH
         let viewH = b.h - 1 - 3 - 3 - kbH - 3
@@ -109,7 +109,7 @@ public struct ConversationScreen: Screen {
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
-        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         if let p = ctx.services.store.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
@@ -165,7 +165,7 @@ public struct ConversationScreen: Screen {
             return Reply(record: "word-list")
         }
         if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }
-        let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         let count = lines(ctx, width: l.view.w - ScrollList.barWidth - 1).count
         var view = list(count, l.view)
         if view.handle(input, id: "conversation.view", count: count, in: l.view) {

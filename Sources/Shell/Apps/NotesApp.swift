@@ -78,9 +78,9 @@ public struct NoteEditorScreen: Screen {
 
     struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var done: Rect }
 
-    func layout(_ b: Rect, keyRows: Int) -> Layout {
+    func layout(_ b: Rect, keyRows: Int, large: Bool = false) -> Layout {
         let rows = keyRows + 1
-        let keyH = b.h >= 1 + 4 + 3 + rows * 3 + 3 ? 3 : 2
+        let keyH = KeyboardLayout.keyHeight(body: b.h, fixed: 1 + 3 + 3, minText: 4, rows: rows, large: large)
         let kbH = rows * keyH
         let fieldH = b.h - 1 - 3 - kbH - 3
         let x = b.x + 1, w = b.w - 2
@@ -98,7 +98,7 @@ public struct NoteEditorScreen: Screen {
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
-        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count)
+        let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         if let p = ctx.services.store.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else if let m = wordMessage {

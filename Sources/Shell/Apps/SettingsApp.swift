@@ -11,7 +11,8 @@ public struct SettingsScreen: Screen {
 
     public static let maxSuggestions = 6.0
     public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures & gaze"), ("display", "Display & typing"),
-                                                               ("keymap", "Keymap")]
+                                                               ("access", "Accessibility"), ("keymap", "Keymap")]
+    public static let themes: [(key: String, label: String)] = ThemeKind.allCases.map { ($0.rawValue, $0.label) }
     public static let jaw = Slider(range: 0.2...0.9, step: 0.05)
     public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
     public static let suggestions = Stepper(range: 0...Int(maxSuggestions))
@@ -53,6 +54,13 @@ public struct SettingsScreen: Screen {
             note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
             c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
+        case "access" where l.rows.count >= 2:
+            c.segmented("settings.theme", Self.themes, selected: s.theme.rawValue, l.rows[0])
+            note(l.rows[0], "Colours. Focus always shows reversed, never by colour alone.")
+            let halves = l.rows[1].columns(2, gap: 2)
+            c.toggle("settings.large", "Large targets", isOn: s.largeTargets, halves[0])
+            c.toggle("settings.bell", "Bell on activate", isOn: s.bellOnActivate, halves[1])
+            note(l.rows[1], "Large: bigger keys where there is room. Bell: a beep on activation.")
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
@@ -87,6 +95,12 @@ public struct SettingsScreen: Screen {
         } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
                                                                    in: l.rows[2]) {
             s.dictationSilence = v
+        } else if let k = choice(t.id, of: "settings.theme", in: Self.themes.map(\.key)), let th = ThemeKind(rawValue: k) {
+            s.theme = th
+        } else if t.id == "settings.large" {
+            s.largeTargets.toggle()
+        } else if t.id == "settings.bell" {
+            s.bellOnActivate.toggle()
         } else if t.id == "settings.cursor" {
             s.showGazeCursor.toggle()
         } else if t.id == "settings.rude" {

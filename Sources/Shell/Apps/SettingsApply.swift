@@ -64,7 +64,7 @@ extension Session {
         state.focus.grace = settings.focusGrace
         let next = settings.applied(to: pipeline.settings)
         state.gestures = next.gestures
-        pipeline = Pipeline(next)
+        pipeline = Pipeline(next, continuing: pipeline)
         resolverVersion = -1
         syncResolver()
         state.relayout()
@@ -89,6 +89,10 @@ extension ShellSettings {
         suggest_rude_words = \(suggestRudeWords)
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
+        theme = \(JSONText.quote(theme.rawValue))
+        large_targets = \(largeTargets)
+        bell_on_activate = \(bellOnActivate)
+        record_metrics = \(recordMetrics)
 
         """
     }
@@ -119,6 +123,13 @@ extension ShellSettings {
         }
         if let b = bool("show_gaze_cursor") { s.showGazeCursor = b }
         if let b = bool("suggest_rude_words") { s.suggestRudeWords = b }
+        if let b = bool("large_targets") { s.largeTargets = b }
+        if let b = bool("bell_on_activate") { s.bellOnActivate = b }
+        if let n = doc.root["theme"] {
+            if let k = n.string.flatMap(ThemeKind.init(rawValue:)) { s.theme = k }
+            else { problems.append(doc.error(["theme"], "unknown theme (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
+        }
+        if let b = bool("record_metrics") { s.recordMetrics = b }
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }

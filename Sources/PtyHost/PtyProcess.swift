@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPty
+
+/// Why a child could not be started on a pty.
+public struct PtyError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// How a child program ended, decoded from its wait status.
+public enum ExitStatus: Equatable, Sendable, CustomStringConvertible {
+    /// It called exit with this code (0–255).
+    case exited(Int32)
+    /// A signal ended it.
+    case signaled(Int32, coreDumped: Bool)
+
+    /// Decodes a raw `waitpid` status by hand: Swift cannot import the `W*` macros.
+    public init(waitStatus st: Int32) {
+        let sig = st & 0x7f
+        if sig == 0 {
+            self = .exited((st >> 8) & 0xff)
+        } else {
+            self = .signaled(sig, coreDumped: st & 0x80 != 0)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): return "exited with status \(code)"
+        case .signaled(let sig, let core): return "killed by signal \(sig)\(core ? " (core dumped)" : "")"
+        }
+    }
+}
+
+/// What one non-blocking read of the pty master gave.
+public enum PtyRead: Equatable {
+    /// This many bytes were placed in the buffer.
+    case bytes(Int)
+    /// Nothing is available now; poll the master for input.
+    case wouldBlock
+    /// The slave side is closed for good (every holder of it exited): stop polling the master.
+    case closed
+}
+
+/// A child program running in a pseudo-terminal of its own, with a real controlling terminal.
+///
+/// The shell's event loop polls `outputFD` (readable: call `read`; `POLLHUP` after `read` gives `.closed`: stop
+/// polling it) and `exitFD` (readable once the child has exited: call `reapIfExited`), and `outputFD` for
+/// writing while `hasPendingInput`. Not thread-safe: one owner uses it.
+public final class PtyProcess {
+    /// The child's process id.
+    public let pid: pid_t
+    /// The pty master: the child's output is read and its input written here. Non-blocking, close-on-exec.
+    public private(set) var outputFD: Int32
+    /// A pidfd for the child: polls readable once it has exited, even while others still hold the slave.
+    public private(set) var exitFD: Int32
+    /// How the child ended, once it has been reaped.
+    public private(set) var exitStatus: ExitStatus?
+    /// Bytes written to the child that the pty could not take yet; kept so nothing typed is lost.
+    private var pendingInput: [UInt8] = []
+    private var pendingOffset = 0
+
+    /// Starts `argv` (its first element searched on the environment's PATH) on a new pty of `rows`×`cols`.
+    ///
+    /// A program that does not exist still starts: the child prints why on the pty and exits with 127.
+    public init(argv: [String], environment: [String: String] = PtyProcess.childEnvironment(),
+                workingDirectory: String? = nil, rows: Int, cols: Int) throws(PtyError) {
+        guard let first = argv.first, !first.isEmpty else { throw PtyError("no program to run") }
+        guard rows > 0, cols > 0, rows <= Int(UInt16.max), cols <= Int(UInt16.max) else {
+            throw PtyError("pty size \(cols)x\(rows) is out of range")
+        }
+        if let bad = argv.first(where: { $0.utf8.contains(0) }) {
+            throw PtyError("argument \"\(bad)\" contains a NUL byte")
+        }
+        let envList = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if let bad = envList.first(where: { $0.utf8.contains(0) }) {
+            throw PtyError("environment entry \"\(bad)\" contains a NUL byte")
+        }
+        // C strings are built before fork: the child must not allocate.
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = envList.map { strdup($0) } + [nil]
+        defer {
+            for p in cArgv { free(p) }
+            for p in cEnv { free(p) }
+        }
+        guard cArgv.dropLast().allSatisfy({ $0 != nil }), cEnv.dropLast().allSatisfy({ $0 != nil }) else {
+            throw PtyError("cannot start \(first): out of memory")
+        }
+        var master: Int32 = -1
+        var child: pid_t = -1
+        let rc: Int32 = cArgv.withUnsafeBufferPointer { av in
+            cEnv.withUnsafeBufferPointer { ev in
+                av.withMemoryRebound(to: UnsafePointer<CChar>?.self) { avc in
+                    ev.withMemoryRebound(to: UnsafePointer<CChar>?.self) { evc in
+                        if let cwd = workingDirectory {
+                            return cwd.withCString { cpty_spawn(avc.baseAddress, evc.baseAddress, $0, UInt16(rows), UInt16(cols), &master, &child) }
+                        }
+                        return cpty_spawn(avc.baseAddress, evc.baseAddress, nil, UInt16(rows), UInt16(cols), &master, &child)
+                    }
+                }
+            }
+        }
+        guard rc == 0 else { throw PtyError("cannot start \(first): \(String(cString: strerror(rc)))") }
+        pid = child
+        outputFD = master
+        let pidfd = cpty_pidfd_open(child)
+        guard pidfd >= 0 else {
+            let err = errno
+            // Without a way to see the exit, the child would be left behind: end it now.
+            close(master)
+            kill(child, SIGKILL)
+            var st: Int32 = 0
+            while waitpid(child, &st, 0) < 0 && errno == EINTR {}
+            throw PtyError("pidfd_open for \(first): \(String(cString: strerror(err)))")
+        }
+        _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
+        exitFD = pidfd
+    }
+
+    deinit { terminate() }
+
+    /// The environment a hosted child gets: ours, with the terminal type libvterm emulates and a UTF-8 locale.
+    ///
+    /// `COLUMNS`/`LINES` are dropped because they would override the pty's real size.
+    public static func childEnvironment(base: [String: String] = currentEnvironment(),
+                                        overrides: [String: String] = [:]) -> [String: String] {
+        var env = base
+        env["TERM"] = "xterm-256color"
+        env["COLUMNS"] = nil
+        env["LINES"] = nil
+        env["COLORTERM"] = "truecolor"
+        let isUTF8 = { (v: String?) in
+            guard let v = v?.lowercased() else { return false }
+            return v.contains("utf-8") || v.contains("utf8")
+        }
+        // LC_ALL wins over LANG, so a non-UTF-8 LC_ALL would undo the UTF-8 locale.
+        if let all = env["LC_ALL"], !isUTF8(all) { env["LC_ALL"] = nil }
+        if env["LC_ALL"] == nil, !isUTF8(env["LANG"]) { env["LANG"] = "C.UTF-8" }
+        if env["LC_CTYPE"] != nil, !isUTF8(env["LC_CTYPE"]) { env["LC_CTYPE"] = nil }
+        for (k, v) in overrides { env[k] = v }
+        return env
+    }
+
+    /// This process's environment as a dictionary.
+    public static func currentEnvironment() -> [String: String] {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") {
+                env[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            }
+            p += 1
+        }
+        return env
+    }
+
+    /// Reads at most `buffer.count` bytes of the child's output without blocking.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> PtyRead {
+        guard outputFD >= 0, let base = buffer.baseAddress, buffer.count > 0 else { return .closed }
+        while true {
+            let n = Glibc.read(outputFD, base, buffer.count)
+            if n > 0 { return .bytes(n) }
+            if n == 0 { return .closed }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            // EIO: every process holding the slave has closed it.
+            default: return .closed
+            }
+        }
+    }
+
+    /// Queues `bytes` for the child and writes as much as the pty takes now; the rest waits for `flushInput`.
+    public func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        pendingInput.append(contentsOf: bytes)
+        flushInput()
+    }
+
+    /// Whether written bytes still wait for room in the pty (poll `outputFD` for `POLLOUT`, then `flushInput`).
+    public var hasPendingInput: Bool { pendingOffset < pendingInput.count }
+
+    /// Writes queued input the pty now has room for.
+    public func flushInput() {
+        guard outputFD >= 0 else { return }
+        while pendingOffset < pendingInput.count {
+            let n = pendingInput.withUnsafeBytes { buf -> Int in
+                guard let base = buf.baseAddress else { return 0 }
+                return Glibc.write(outputFD, base + pendingOffset, buf.count - pendingOffset)
+            }
+            if n > 0 { pendingOffset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        if pendingOffset == pendingInput.count {
+            pendingInput.removeAll(keepingCapacity: true)
+            pendingOffset = 0
+        }
+    }
+
+    /// Tells the child its new size (TIOCSWINSZ; the kernel sends it SIGWINCH).
+    public func resize(rows: Int, cols: Int) {
+        guard outputFD >= 0, rows > 0, cols > 0, rows <= Int(UInt16.max), cols <= Int(UInt16.max) else { return }
+        _ = cpty_set_winsize(outputFD, UInt16(rows), UInt16(cols))
+    }
+
+    /// The pty's current size as the kernel holds it.
+    public var size: (rows: Int, cols: Int)? {
+        var r: UInt16 = 0, c: UInt16 = 0
+        guard outputFD >= 0, cpty_get_winsize(outputFD, &r, &c) == 0 else { return nil }
+        return (Int(r), Int(c))
+    }
+
+    /// Whether the child is reading a secret now: echo off AND canonical mode on (`read -s`, getpass, sudo, ssh).
+    ///
+    /// Echo off alone is not enough: readline, vim and less turn echo off too. Read live at each keystroke.
+    public var isPasswordPrompt: Bool {
+        var echo: Int32 = 0, icanon: Int32 = 0
+        guard outputFD >= 0, cpty_input_modes(outputFD, &echo, &icanon) == 0 else { return false }
+        return echo == 0 && icanon != 0
+    }
+
+    /// The name of the program in the pty's foreground (`vim`, `less`, the shell itself), from /proc.
+    public var foregroundProgram: String? {
+        guard outputFD >= 0 else { return nil }
+        let pgrp = cpty_foreground_pgrp(outputFD)
+        guard pgrp > 0 else { return nil }
+        guard let f = fopen("/proc/\(pgrp)/comm", "r") else { return nil }
+        defer { fclose(f) }
+        var buf = [CChar](repeating: 0, count: 64)
+        guard fgets(&buf, Int32(buf.count), f) != nil else { return nil }
+        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.hasSuffix("\n") ? String(name.dropLast()) : name
+    }
+
+    /// Reaps the child if it has exited (non-blocking) and returns its status; nil while it runs.
+    @discardableResult
+    public func reapIfExited() -> ExitStatus? {
+        if let s = exitStatus { return s }
+        var st: Int32 = 0
+        while true {
+            let r = waitpid(pid, &st, WNOHANG)
+            if r == pid {
+                let status = ExitStatus(waitStatus: st)
+                exitStatus = status
+                closeExitFD()
+                return status
+            }
+            if r < 0 && errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// Ends the child if it still runs (hang-up, then kill after `grace` seconds), reaps it and closes the pty.
+    public func terminate(grace: Double = 0.2) {
+        if exitStatus == nil, reapIfExited() == nil {
+            // Closing the master hangs up the session: the shell and its jobs get SIGHUP.
+            closeMaster()
+            kill(pid, SIGHUP)
+            kill(pid, SIGCONT)
+            if !waitForExit(timeout: grace) { kill(pid, SIGKILL) }
+            var st: Int32 = 0
+            while true {
+                let r = waitpid(pid, &st, 0)
+                if r == pid { exitStatus = ExitStatus(waitStatus: st); break }
+                if r < 0 && errno == EINTR { continue }
+                break
+            }
+        }
+        closeMaster()
+        closeExitFD()
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit; true once it has (it is then reaped).
+    public func waitForExit(timeout: Double) -> Bool {
+        if reapIfExited() != nil { return true }
+        guard exitFD >= 0 else { return false }
+        var p = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
+        let deadline = PtyClock.now() + timeout
+        while true {
+            let left = deadline - PtyClock.now()
+            if left <= 0 { return reapIfExited() != nil }
+            let r = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+            if r > 0 { return reapIfExited() != nil }
+            if r < 0 && errno != EINTR { return reapIfExited() != nil }
+        }
+    }
+
+    private func closeMaster() {
+        if outputFD >= 0 { close(outputFD); outputFD = -1 }
+    }
+
+    private func closeExitFD() {
+        if exitFD >= 0 { close(exitFD); exitFD = -1 }
+    }
+}
+
+/// The monotonic clock, for bounded waits at the edge (tools and tests); the pure core never reads it.
+public enum PtyClock {
+    /// Monotonic seconds.
+    public static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,379 @@
+import CVTerm
+
+/// A terminal screen emulated by libvterm: feed it the child's output, read value snapshots, and turn keys
+/// into the bytes the child expects.
+///
+/// Not thread-safe and not Sendable: one owner (the shell's event loop) calls every method, and libvterm's
+/// callbacks run inside those calls.
+public final class VTermScreen {
+    private let vt: OpaquePointer
+    private let screen: OpaquePointer
+    private let state: OpaquePointer
+    /// libvterm keeps the pointer, not a copy, so the struct lives on the heap as long as the VTerm.
+    private let callbacks: UnsafeMutablePointer<VTermScreenCallbacks>
+
+    public private(set) var rows: Int
+    public private(set) var cols: Int
+    public private(set) var cursor = TerminalPosition(row: 0, col: 0)
+    public private(set) var cursorVisible = true
+    public private(set) var isAltScreen = false
+    public private(set) var title = ""
+    /// Rings the child sent (BEL) since the last `takeBells`.
+    public private(set) var bells = 0
+
+    /// The most lines the scrollback keeps; older lines are dropped.
+    public let scrollbackLimit: Int
+    private var scrollback: [[TerminalCell]] = []
+    /// Index in `scrollback` of the oldest line once the ring is full.
+    private var scrollbackHead = 0
+
+    /// Bytes for the child: key encodings and replies to its queries.
+    private var output: [UInt8] = []
+
+    /// Cells as last read from libvterm, and which rows changed since.
+    private var cache: [TerminalCell]
+    private var dirtyRows: [Bool]
+    private var anyDirty = true
+
+    /// Creates a `rows`×`cols` screen with UTF-8 input and a scrollback of `scrollbackLimit` lines.
+    public init(rows: Int, cols: Int, scrollbackLimit: Int = 10_000) {
+        let r = max(1, rows), c = max(1, cols)
+        self.rows = r
+        self.cols = c
+        self.scrollbackLimit = max(0, scrollbackLimit)
+        vt = vterm_new(Int32(r), Int32(c))
+        // utf8 defaults to off, which would show every multi-byte character as several.
+        vterm_set_utf8(vt, 1)
+        screen = vterm_obtain_screen(vt)
+        state = vterm_obtain_state(vt)
+        callbacks = UnsafeMutablePointer<VTermScreenCallbacks>.allocate(capacity: 1)
+        callbacks.initialize(to: VTermScreenCallbacks())
+        cache = Array(repeating: .blank, count: r * c)
+        dirtyRows = Array(repeating: true, count: r)
+        installCallbacks()
+        vterm_screen_enable_altscreen(screen, 1)
+        // Scroll damage is merged and flushed once per feed: default merging calls back once per cell.
+        vterm_screen_set_damage_merge(screen, VTERM_DAMAGE_SCROLL)
+        // Mandatory before the first input: writing into a screen never reset crashes.
+        vterm_screen_reset(screen, 1)
+    }
+
+    deinit {
+        vterm_free(vt)
+        callbacks.deinitialize(count: 1)
+        callbacks.deallocate()
+    }
+
+    private func installCallbacks() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        callbacks.pointee.damage = { rect, user in
+            VTermScreen.from(user)?.markDirty(rect.start_row, rect.end_row)
+            return 1
+        }
+        callbacks.pointee.moverect = { dest, _, user in
+            VTermScreen.from(user)?.markDirty(dest.start_row, dest.end_row)
+            return 1
+        }
+        callbacks.pointee.movecursor = { pos, _, _, user in
+            guard let me = VTermScreen.from(user) else { return 1 }
+            me.cursor = TerminalPosition(row: Int(pos.row), col: Int(pos.col))
+            me.anyDirty = true
+            return 1
+        }
+        callbacks.pointee.settermprop = { prop, val, user in
+            guard let me = VTermScreen.from(user), let val else { return 1 }
+            me.setProperty(prop, val)
+            return 1
+        }
+        callbacks.pointee.bell = { user in
+            VTermScreen.from(user)?.bells += 1
+            return 1
+        }
+        callbacks.pointee.resize = { _, _, user in
+            VTermScreen.from(user)?.markDirty(0, Int32.max)
+            return 1
+        }
+        callbacks.pointee.sb_pushline = { cols, cells, user in
+            guard let me = VTermScreen.from(user), let cells else { return 0 }
+            me.pushScrollback(cells, count: Int(cols))
+            return 1
+        }
+        callbacks.pointee.sb_popline = { cols, cells, user in
+            guard let me = VTermScreen.from(user), let cells else { return 0 }
+            return me.popScrollback(into: cells, count: Int(cols)) ? 1 : 0
+        }
+        vterm_screen_set_callbacks(screen, callbacks, me)
+        vterm_output_set_callback(vt, { bytes, len, user in
+            guard let me = VTermScreen.from(user), let bytes, len > 0 else { return }
+            bytes.withMemoryRebound(to: UInt8.self, capacity: len) {
+                me.output.append(contentsOf: UnsafeBufferPointer(start: $0, count: len))
+            }
+        }, me)
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> VTermScreen? {
+        guard let user else { return nil }
+        return Unmanaged<VTermScreen>.fromOpaque(user).takeUnretainedValue()
+    }
+
+    private func markDirty(_ start: Int32, _ end: Int32) {
+        anyDirty = true
+        let lo = max(0, Int(start)), hi = min(rows, Int(end))
+        guard lo < hi else { return }
+        for r in lo..<hi { dirtyRows[r] = true }
+    }
+
+    private func setProperty(_ prop: VTermProp, _ val: UnsafeMutablePointer<VTermValue>) {
+        anyDirty = true
+        switch prop {
+        case VTERM_PROP_CURSORVISIBLE: cursorVisible = val.pointee.boolean != 0
+        case VTERM_PROP_ALTSCREEN:
+            isAltScreen = val.pointee.boolean != 0
+            markDirty(0, Int32(rows))
+        case VTERM_PROP_TITLE:
+            // libvterm 0.1.4 hands a NUL-terminated copy.
+            if let s = val.pointee.string { title = String(decoding: UnsafeRawPointer(s).assumingMemoryBound(to: UInt8.self).bufferUntilNUL, as: UTF8.self) }
+        default: break
+        }
+    }
+
+    // MARK: Input from the child
+
+    /// Feeds the child's output to the emulator; returns the bytes to write back to the child (query replies).
+    public func feed(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            _ = vterm_input_write(vt, base.assumingMemoryBound(to: CChar.self), bytes.count)
+        }
+        vterm_screen_flush_damage(screen)
+        return takeOutput()
+    }
+
+    /// Feeds the child's output to the emulator; returns the bytes to write back to the child (query replies).
+    public func feed(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Bytes for the child produced since the last call (key encodings and query replies).
+    public func takeOutput() -> [UInt8] {
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
+    }
+
+    /// Returns and clears the count of bells.
+    public func takeBells() -> Int {
+        defer { bells = 0 }
+        return bells
+    }
+
+    // MARK: Keys to the child
+
+    /// Encodes a key as the child's current modes want it; returns the bytes to write to the child.
+    public func press(_ key: TerminalKey, modifiers: TerminalModifiers = []) -> [UInt8] {
+        for call in key.calls(modifiers: modifiers) {
+            switch call {
+            case .key(let k, let m): vterm_keyboard_key(vt, VTermKey(rawValue: k), VTermModifier(rawValue: UInt32(m.rawValue)))
+            case .unichar(let c, let m): vterm_keyboard_unichar(vt, c, VTermModifier(rawValue: UInt32(m.rawValue)))
+            }
+        }
+        return takeOutput()
+    }
+
+    /// Encodes typed text (each character as if keyed); returns the bytes to write to the child.
+    public func type(_ text: String) -> [UInt8] {
+        for s in text.unicodeScalars { vterm_keyboard_unichar(vt, s.value, VTermModifier(rawValue: 0)) }
+        return takeOutput()
+    }
+
+    /// Encodes text as a paste (bracketed if the child asked for it, so a newline inserts rather than runs).
+    public func paste(_ text: String) -> [UInt8] {
+        vterm_keyboard_start_paste(vt)
+        for s in text.unicodeScalars { vterm_keyboard_unichar(vt, s.value, VTermModifier(rawValue: 0)) }
+        vterm_keyboard_end_paste(vt)
+        return takeOutput()
+    }
+
+    // MARK: Size
+
+    /// Resizes the emulated screen (the child is told separately, through the pty).
+    public func resize(rows: Int, cols: Int) {
+        let r = max(1, rows), c = max(1, cols)
+        guard r != self.rows || c != self.cols else { return }
+        self.rows = r
+        self.cols = c
+        cache = Array(repeating: .blank, count: r * c)
+        dirtyRows = Array(repeating: true, count: r)
+        vterm_set_size(vt, Int32(r), Int32(c))
+        vterm_screen_flush_damage(screen)
+        anyDirty = true
+    }
+
+    // MARK: Reading the screen
+
+    /// Whether anything visible changed since the last snapshot.
+    public var hasChanges: Bool { anyDirty }
+
+    /// The screen now, as values. Only rows that changed since the last snapshot are read from libvterm.
+    public func snapshot() -> TerminalSnapshot {
+        for r in 0..<rows where dirtyRows[r] {
+            readRow(r)
+            dirtyRows[r] = false
+        }
+        anyDirty = false
+        return TerminalSnapshot(rows: rows, cols: cols, cells: cache, cursor: cursor, cursorVisible: cursorVisible,
+                                isAltScreen: isAltScreen, title: title)
+    }
+
+    private func readRow(_ r: Int) {
+        var cell = VTermScreenCell()
+        var c = 0
+        while c < cols {
+            _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &cell)
+            cache[r * cols + c] = VTermScreen.convert(cell)
+            c += 1
+        }
+    }
+
+    /// A libvterm cell as a value.
+    static func convert(_ cell: VTermScreenCell) -> TerminalCell {
+        var attrs: TerminalAttributes = []
+        let a = cell.attrs
+        if a.bold != 0 { attrs.insert(.bold) }
+        if a.underline != 0 { attrs.insert(.underline) }
+        if a.italic != 0 { attrs.insert(.italic) }
+        if a.reverse != 0 { attrs.insert(.reverse) }
+        if a.blink != 0 { attrs.insert(.blink) }
+        if a.strike != 0 { attrs.insert(.strike) }
+        var fg = cell.fg, bg = cell.bg
+        let foreground = handsfree_vterm_color_is_default_fg(&fg) != 0 ? .default : color(fg)
+        let background = handsfree_vterm_color_is_default_bg(&bg) != 0 ? .default : color(bg)
+        let first = cell.chars.0
+        if first == 0xFFFF_FFFF {
+            return TerminalCell(text: "", width: 0, attributes: attrs, foreground: foreground, background: background)
+        }
+        return TerminalCell(text: text(cell), width: UInt8(clamping: max(1, Int(cell.width))), attributes: attrs,
+                            foreground: foreground, background: background)
+    }
+
+    private static func color(_ c: VTermColor) -> TerminalColor {
+        var c = c
+        if handsfree_vterm_color_is_indexed(&c) != 0 { return .indexed(c.indexed.idx) }
+        return .rgb(c.rgb.red, c.rgb.green, c.rgb.blue)
+    }
+
+    /// The cell's character and combining marks; a space if empty.
+    private static func text(_ cell: VTermScreenCell) -> String {
+        let ch = cell.chars
+        guard ch.0 != 0 else { return " " }
+        if ch.1 == 0, let s = Unicode.Scalar(ch.0) { return String(Character(s)) }
+        var out = String.UnicodeScalarView()
+        for v in [ch.0, ch.1, ch.2, ch.3, ch.4, ch.5] {
+            guard v != 0 else { break }
+            // Invalid scalars (surrogates from binary garbage) show as U+FFFD.
+            out.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+        }
+        return String(out)
+    }
+
+    // MARK: Scrollback
+
+    /// Lines that scrolled off the top of the primary screen and are kept.
+    public var scrollbackCount: Int { scrollback.count }
+
+    /// A scrollback line, 0 being the one just above the screen; trailing blank cells are not kept.
+    public func scrollbackLine(_ back: Int) -> [TerminalCell] {
+        guard back >= 0, back < scrollback.count else { return [] }
+        return scrollback[ringIndex(scrollback.count - 1 - back)]
+    }
+
+    /// A scrollback line's text (see `scrollbackLine`).
+    public func scrollbackText(_ back: Int) -> String { TerminalSnapshot.text(of: scrollbackLine(back)) }
+
+    private func ringIndex(_ logical: Int) -> Int {
+        scrollback.count < scrollbackLimit ? logical : (scrollbackHead + logical) % scrollbackLimit
+    }
+
+    private func pushScrollback(_ cells: UnsafePointer<VTermScreenCell>, count: Int) {
+        guard scrollbackLimit > 0 else { return }
+        // Trailing blanks are the common case (short lines on a wide screen); skip them before converting.
+        var n = count
+        while n > 0 {
+            let c = cells[n - 1]
+            var bg = c.bg
+            if c.chars.0 != 0 || handsfree_vterm_color_is_default_bg(&bg) == 0 || c.attrs.reverse != 0 || c.attrs.underline != 0 { break }
+            n -= 1
+        }
+        var line: [TerminalCell] = []
+        line.reserveCapacity(n)
+        for i in 0..<n { line.append(VTermScreen.convert(cells[i])) }
+        if scrollback.count < scrollbackLimit {
+            scrollback.append(line)
+        } else {
+            scrollback[scrollbackHead] = line
+            scrollbackHead = (scrollbackHead + 1) % scrollbackLimit
+        }
+    }
+
+    /// Gives back the newest scrollback line when the screen grows taller.
+    private func popScrollback(into cells: UnsafeMutablePointer<VTermScreenCell>, count: Int) -> Bool {
+        guard !scrollback.isEmpty else { return false }
+        let newest = ringIndex(scrollback.count - 1)
+        let line = scrollback[newest]
+        if scrollback.count < scrollbackLimit || scrollbackHead == 0 {
+            scrollback.remove(at: newest)
+            if scrollbackHead > 0 { scrollbackHead = 0 }
+        } else {
+            // Unroll the ring first so removing the newest line keeps the order.
+            scrollback = Array(scrollback[scrollbackHead...] + scrollback[..<scrollbackHead])
+            scrollbackHead = 0
+            scrollback.removeLast()
+        }
+        var defFG = VTermColor(), defBG = VTermColor()
+        vterm_state_get_default_colors(state, &defFG, &defBG)
+        for i in 0..<count {
+            var out = VTermScreenCell()
+            out.fg = defFG
+            out.bg = defBG
+            out.width = 1
+            if i < line.count {
+                let src = line[i]
+                var scalars = Array(src.text.unicodeScalars.prefix(6).map(\.value))
+                if src.width == 0 { scalars = [0xFFFF_FFFF] }
+                if scalars == [0x20] { scalars = [] }
+                withUnsafeMutableBytes(of: &out.chars) { raw in
+                    let p = raw.bindMemory(to: UInt32.self)
+                    for (k, v) in scalars.enumerated() { p[k] = v }
+                }
+                out.width = CChar(src.width == 0 ? 1 : src.width)
+                out.attrs.bold = src.attributes.contains(.bold) ? 1 : 0
+                out.attrs.underline = src.attributes.contains(.underline) ? 1 : 0
+                out.attrs.italic = src.attributes.contains(.italic) ? 1 : 0
+                out.attrs.reverse = src.attributes.contains(.reverse) ? 1 : 0
+                out.attrs.blink = src.attributes.contains(.blink) ? 1 : 0
+                out.attrs.strike = src.attributes.contains(.strike) ? 1 : 0
+                if let c = VTermScreen.vtermColor(src.foreground) { out.fg = c }
+                if let c = VTermScreen.vtermColor(src.background) { out.bg = c }
+            }
+            cells[i] = out
+        }
+        return true
+    }
+
+    private static func vtermColor(_ c: TerminalColor) -> VTermColor? {
+        var out = VTermColor()
+        switch c {
+        case .default: return nil
+        case .indexed(let i): vterm_color_indexed(&out, i)
+        case .rgb(let r, let g, let b): vterm_color_rgb(&out, r, g, b)
+        }
+        return out
+    }
+}
+
+extension UnsafePointer where Pointee == UInt8 {
+    /// The bytes up to the first NUL.
+    fileprivate var bufferUntilNUL: UnsafeBufferPointer<UInt8> {
+        var n = 0
+        while self[n] != 0 { n += 1 }
+        return UnsafeBufferPointer(start: self, count: n)
+    }
+}

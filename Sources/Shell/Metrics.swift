@@ -1,0 +1,289 @@
+import TrackingCore
+
+/// One gesture's tally in a session: how often it fired and its total hold (onset → fire).
+public struct GestureTally: Sendable, Equatable, Codable {
+    public var count = 0
+    /// Sum of the holds, seconds.
+    public var totalHold = 0.0
+    /// Longest hold, seconds.
+    public var maxHold = 0.0
+
+    public init() {}
+
+    /// Mean hold in seconds, 0 with no gesture.
+    public var meanHold: Double { count == 0 ? 0 : totalHold / Double(count) }
+
+    mutating func add(hold: Double) {
+        count += 1; totalHold += hold; maxHold = max(maxHold, hold)
+    }
+}
+
+/// The usage figures of one session, accumulated from what the session sees and nothing else.
+///
+/// `Session` steps it with every frame's timestamp and face, the gestures recognised, the actions performed
+/// and the text of the field being written. It never reads a clock, so a replay of a take gives exactly the
+/// counts of the live run that produced it.
+///
+/// Keystrokes and selections follow the predictor's definition (`KeystrokeSimulator`): a keystroke is one
+/// key of the on-screen keyboard (or a helper's key), a selection one committed suggestion, and the
+/// keystrokes needed without prediction are the characters that typing and suggestions put in the text.
+public struct SessionMetrics: Sendable, Equatable {
+    /// An activation followed by `back` within this many seconds counts as undone (a likely false trigger).
+    public static let undoWindow = 2.0
+    /// An action this close (seconds) to the face being lost counts as suspect.
+    public static let faceLossWindow = 1.0
+
+    /// The first and last timestamps seen (source time, seconds).
+    public private(set) var firstT: Double?
+    public private(set) var lastT: Double?
+    /// Characters added to a text by any means (typing, suggestions, dictation, a helper's keys).
+    public private(set) var charactersEntered = 0
+    /// Characters added by typing and suggestions only: the keystrokes they would cost without prediction.
+    public private(set) var charactersTyped = 0
+    /// Changes that removed text (backspace, delete-word, clear).
+    public private(set) var corrections = 0
+    /// Corrections made to text that dictation had just put there.
+    public private(set) var correctionsAfterDictation = 0
+    public private(set) var keystrokes = 0
+    public private(set) var selections = 0
+    public private(set) var dictatedWords = 0
+    public private(set) var gestures: [String: GestureTally] = [:]
+    /// Dwell gestures (those that fire on a target) and how long each dwell took.
+    public private(set) var dwell = GestureTally()
+    /// Actions performed, and those counted as activations (not navigation or scrolling).
+    public private(set) var actions = 0
+    public private(set) var activations = 0
+    public private(set) var undoneActivations = 0
+    public private(set) var faceLosses = 0
+    public private(set) var actionsNearFaceLoss = 0
+
+    private var lastActivationT: Double?
+    private var face: Bool?
+    private var lastFaceLossT: Double?
+    /// Times of the actions of the last `faceLossWindow` seconds not yet counted as near a face loss.
+    private var recentActionTimes: [Double] = []
+    /// The field being written: which screen (name and depth) and its text.
+    private var fieldKey: String?
+    private var fieldText = ""
+    private var lastInsertWasDictation = false
+
+    public init() {}
+
+    /// Action names that move around rather than act on a target; they are not activations.
+    static let navigation: Set<String> = ["back", "home", "help", "quit", "scroll", "scroll-up", "scroll-down",
+                                          "next", "previous", "tab", "stop-dictation"]
+
+    /// Steps with one frame's outcome: its time, whether the face was tracked, its gestures and effects.
+    public mutating func frame(at t: Double, face: Bool, gestures: [GestureEvent], effects: [Effect],
+                               state: ShellState) {
+        stepFrame(at: t, face: face, events: gestures, effects: effects, state: state)
+    }
+
+    /// Steps with an event that is not a frame (a key, speech, a tick) and the effects it caused.
+    public mutating func event(_ event: ShellEvent, effects: [Effect], state: ShellState) {
+        switch event {
+        case .tick(let t), .gaze(_, let t): see(t)
+        case .frame(let s): see(s.t)
+        case .gesture(let g):
+            see(g.t)
+            addGesture(g.name, max(0, g.t - g.onset))
+        default: break
+        }
+        let source: TextSource
+        switch event {
+        case .speech(let text, let isFinal): source = isFinal ? .dictation(text) : .other
+        case .key(.char), .key(.backspace): source = .key
+        default: source = .other
+        }
+        apply(effects, state: state, textSource: source)
+    }
+
+    /// Steps with gestures alone, for a replay through the pipeline without screens.
+    public mutating func gestures(at t: Double, face: Bool, _ events: [GestureEvent]) {
+        stepFrame(at: t, face: face, events: events, effects: [], state: nil)
+    }
+
+    private mutating func addGesture(_ name: String, _ hold: Double) {
+        gestures[name, default: GestureTally()].add(hold: hold)
+    }
+
+    private mutating func see(_ t: Double) {
+        if firstT == nil { firstT = t }
+        lastT = max(lastT ?? t, t)
+    }
+
+    enum TextSource { case gesture, key, dictation(String), other }
+
+    private mutating func apply(_ effects: [Effect], state: ShellState?, textSource: TextSource) {
+        var committed = false, sent = false
+        for case .performed(let r) in effects {
+            actions += 1
+            if let loss = lastFaceLossT, r.t - loss <= Self.faceLossWindow, r.t >= loss {
+                actionsNearFaceLoss += 1
+            } else {
+                recentActionTimes.append(r.t)
+                recentActionTimes.removeAll { r.t - $0 > Self.faceLossWindow }
+            }
+            switch r.action {
+            case "type": keystrokes += 1
+            case "commit-word": committed = true
+            case "send": sent = true
+            default: break
+            }
+            if r.action == "back" {
+                if let a = lastActivationT, r.t - a <= Self.undoWindow { undoneActivations += 1 }
+                lastActivationT = nil
+            } else if !Self.navigation.contains(r.action) {
+                activations += 1
+                lastActivationT = r.t
+            }
+        }
+        if let state { observeText(state, source: textSource, committed: committed, sent: sent) }
+    }
+
+    /// Compares the text of the field showing with what it was, and counts what changed.
+    private mutating func observeText(_ state: ShellState, source: TextSource, committed: Bool, sent: Bool) {
+        guard let edited = state.top as? any MetricsText else { fieldKey = nil; return }
+        let key = "\(state.stack.count):\(state.top.name)"
+        let text = edited.metricsText
+        let (oldKey, oldText) = (fieldKey, fieldText)
+        (fieldKey, fieldText) = (key, text)
+        guard oldKey == key, oldText != text else { return }
+        let delta = text.count - oldText.count
+        if delta > 0 {
+            charactersEntered += delta
+            switch source {
+            case .dictation(let words):
+                dictatedWords += words.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
+                lastInsertWasDictation = true
+            case .key:
+                keystrokes += 1
+                charactersTyped += delta
+                lastInsertWasDictation = false
+            case .gesture, .other:
+                charactersTyped += delta
+                if committed { selections += 1 }
+                lastInsertWasDictation = false
+            }
+        } else if delta < 0, !sent {
+            // A message sent empties the compose field: that is not a correction.
+            corrections += 1
+            if lastInsertWasDictation { correctionsAfterDictation += 1 }
+            if case .key = source { keystrokes += 1 }
+        }
+    }
+
+    // MARK: Figures
+
+    /// Seconds from the first timestamp to the last.
+    public var duration: Double { (lastT ?? 0) - (firstT ?? 0) }
+
+    /// Words per minute, a word being five characters entered.
+    public var wordsPerMinute: Double {
+        duration > 0 ? Double(charactersEntered) / 5 / (duration / 60) : 0
+    }
+
+    /// Keystroke savings rate, percent: 1 − (keystrokes + selections) / characters typed; nil with nothing typed.
+    public var keystrokeSavingsRate: Double? {
+        charactersTyped > 0 ? (1 - Double(keystrokes + selections) / Double(charactersTyped)) * 100 : nil
+    }
+
+    /// Errors for the trend: corrections plus activations undone by back.
+    public var errors: Int { corrections + undoneActivations }
+
+    /// The record saved for this session; `kind` is `run`, `replay` or `demo`, `date` set by the caller.
+    public func record(kind: String, source: String, date: String) -> MetricsRecord {
+        // Rounded to the millisecond (and 0.001 wpm, %): the float noise of summed timestamps means nothing.
+        func r(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+        return MetricsRecord(kind: kind, source: source, date: date, duration: r(duration), characters: charactersEntered,
+                             charactersTyped: charactersTyped, keystrokes: keystrokes, selections: selections,
+                             ksr: keystrokeSavingsRate.map(r), wpm: r(wordsPerMinute), dictatedWords: dictatedWords,
+                             corrections: corrections, correctionsAfterDictation: correctionsAfterDictation,
+                             errors: errors, actions: actions, activations: activations,
+                             undoneActivations: undoneActivations, faceLosses: faceLosses,
+                             actionsNearFaceLoss: actionsNearFaceLoss,
+                             gestures: gestures.mapValues { MetricsRecord.Gesture(count: $0.count, meanHold: r($0.meanHold)) },
+                             dwell: MetricsRecord.Dwell(count: dwell.count, mean: r(dwell.meanHold), max: r(dwell.maxHold)))
+    }
+}
+
+extension SessionMetrics {
+    fileprivate mutating func stepFrame(at t: Double, face: Bool, events: [GestureEvent], effects: [Effect],
+                                        state: ShellState?) {
+        see(t)
+        if self.face == true, !face {
+            faceLosses += 1
+            lastFaceLossT = t
+            actionsNearFaceLoss += recentActionTimes.filter { t - $0 <= Self.faceLossWindow }.count
+            recentActionTimes.removeAll()
+        }
+        self.face = face
+        for g in events {
+            let hold = max(0, g.t - g.onset)
+            addGesture(g.name, hold)
+            if g.target != nil { dwell.add(hold: hold) }
+        }
+        // Text changes only when something was performed; idle frames skip the comparison.
+        apply(effects, state: effects.isEmpty && events.isEmpty ? nil : state, textSource: .gesture)
+    }
+}
+
+/// A screen with a text field the user writes in, whose text the metrics follow.
+protocol MetricsText {
+    var metricsText: String { get }
+}
+
+extension NoteEditorScreen: MetricsText { var metricsText: String { field.text } }
+extension ConversationScreen: MetricsText { var metricsText: String { compose.text } }
+
+/// One session's line in `metrics.ndjson`.
+public struct MetricsRecord: Sendable, Equatable, Codable {
+    public struct Gesture: Sendable, Equatable, Codable {
+        public var count: Int
+        public var meanHold: Double
+    }
+    public struct Dwell: Sendable, Equatable, Codable {
+        public var count: Int
+        public var mean: Double
+        public var max: Double
+    }
+    /// `run`, `replay` or `demo`.
+    public var kind: String
+    /// Where frames came from (`keyboard`, `replay`, a listen address, a file name).
+    public var source: String
+    /// When the session ended, ISO 8601 (UTC).
+    public var date: String
+    public var duration: Double
+    public var characters: Int
+    public var charactersTyped: Int
+    public var keystrokes: Int
+    public var selections: Int
+    public var ksr: Double?
+    public var wpm: Double
+    public var dictatedWords: Int
+    public var corrections: Int
+    public var correctionsAfterDictation: Int
+    public var errors: Int
+    public var actions: Int
+    public var activations: Int
+    public var undoneActivations: Int
+    public var faceLosses: Int
+    public var actionsNearFaceLoss: Int
+    public var gestures: [String: Gesture]
+    public var dwell: Dwell
+}
+
+/// Eight-level bar charts of a series, one character per value: `▁▂▃▄▅▆▇█`.
+public enum Sparkline {
+    static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// The series scaled from its minimum (▁) to its maximum (█); a flat series is all ▁; empty gives "".
+    public static func render(_ values: [Double]) -> String {
+        guard let lo = values.min(), let hi = values.max() else { return "" }
+        let span = hi - lo
+        return String(values.map { v in
+            guard span > 0, v.isFinite else { return bars[0] }
+            return bars[min(7, max(0, Int(((v - lo) / span * 7).rounded())))]
+        })
+    }
+}

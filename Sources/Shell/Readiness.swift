@@ -1,0 +1,149 @@
+import Config
+import TrackingCore
+
+/// Whether face gestures may act: safe start (a still face first) and the hands-free pause.
+///
+/// Nothing the face does acts until a face has been seen near neutral — no bound gesture's shape at or
+/// above its release threshold — for the keymap's `still_face_ms`: after start, after the face was lost and
+/// after the tracker restarted. Pure: time is the frames' time.
+public struct Readiness: Sendable, Equatable {
+    /// A still face has been seen for long enough since the last start, face loss or restart.
+    public private(set) var armed = false
+    /// Gestures and voice commands are suspended, all but resume.
+    public internal(set) var paused = false
+    /// The tracking epoch of the last frame (the pipeline bumps it when the source's clock jumps).
+    public private(set) var epoch = 0
+    /// When the last clock jump was seen, on the frames' clock.
+    public private(set) var restartedAt: Double?
+    /// Late frames the pipeline dropped so far.
+    public private(set) var lateFrames = 0
+    private var stillSince: Double?
+
+    /// Whether gestures act now (armed and not paused); a gesture's fill is drawn on its target only then.
+    public var acting: Bool { armed && !paused }
+
+    /// How long "tracker restarted" stays on the status line (seconds of frame time).
+    public static let restartNoticeSeconds = 4.0
+
+    public init() {}
+
+    /// Takes one frame's sample; `neutral` says no bound gesture's shape is pressed.
+    mutating func update(_ s: TrackingSample, neutral: Bool, stillFor: Double) {
+        lateFrames = s.lateFrames
+        if s.epoch != epoch {
+            epoch = s.epoch
+            restartedAt = s.t
+            disarm()
+        }
+        guard s.face else { disarm(); return }
+        guard !armed else { return }
+        guard neutral else { stillSince = nil; return }
+        let since = stillSince ?? s.t
+        stillSince = since
+        if s.t - since >= stillFor { armed = true }
+    }
+
+    mutating func disarm() {
+        armed = false
+        stillSince = nil
+    }
+
+    /// Whether "tracker restarted" is still shown at time `now`.
+    public func showsRestart(at now: Double) -> Bool {
+        restartedAt.map { now - $0 < Self.restartNoticeSeconds } ?? false
+    }
+}
+
+extension Action {
+    /// Actions that still work while the shell is paused.
+    var worksWhilePaused: Bool { self == .resume || self == .togglePause }
+}
+
+extension ShellState {
+    /// Names of the gestures the keymap binds anywhere (global or on any screen).
+    var boundGestureNames: Set<String> {
+        var names = Set(keymap.global.gestures.keys)
+        for sec in keymap.screens.values { names.formUnion(sec.gestures.keys) }
+        return names
+    }
+
+    /// Whether no bound gesture's shape is at or above its release threshold in `b`.
+    func isNeutral(_ b: BlendShapes) -> Bool {
+        let bound = boundGestureNames
+        for def in gestures where bound.contains(def.name) {
+            switch def.kind {
+            case .threshold(let spec):
+                if spec.signal.value(b) >= spec.release { return false }
+            case .blinkCount(let spec):
+                let blink = spec.blinkSpec
+                if blink.signal.value(b) >= blink.release { return false }
+            case .dwell:
+                continue
+            }
+        }
+        return true
+    }
+
+    /// Pauses or resumes: while paused only resume acts; dictation and a command listen end.
+    mutating func setPaused(_ on: Bool) -> [Effect] {
+        guard on != readiness.paused else { return [] }
+        readiness.paused = on
+        var effects = [record(self, on ? "pause" : "resume", nil)]
+        revision &+= 1
+        if on {
+            listening = false
+            if dictating { dictating = false; effects.append(.stopDictation) }
+        }
+        return effects
+    }
+}
+
+// MARK: - On screen
+
+extension ShellState {
+    /// What the status line says about safe start, the pause, a tracker restart and late frames; nil when
+    /// there is nothing to say.
+    var readinessLabel: (text: String, warn: Bool)? {
+        var parts: [String] = []
+        if readiness.paused { parts.append("⏸ PAUSED") }
+        let restarted = readiness.showsRestart(at: now), waiting = !readiness.armed && tracking.framesSeen > 0
+        // Short enough to fit beside a long source name at 100 columns.
+        if restarted { parts.append(waiting ? "tracker restarted, hold still" : "tracker restarted") }
+        else if waiting { parts.append("waiting for a still face") }
+        if readiness.lateFrames > 0 { parts.append("\(readiness.lateFrames) late dropped") }
+        guard !parts.isEmpty else { return nil }
+        let warn = readiness.paused || !readiness.armed || readiness.showsRestart(at: now)
+        return (parts.joined(separator: " · "), warn)
+    }
+
+    /// How to resume, from the keymap: "raise both eyebrows, hold 2 s or say “resume listening”".
+    var resumeHint: String {
+        var ways: [String] = []
+        let (gestures, voice) = keymap.bindings(screen: top.name)
+        if let name = gestures.first(where: { $0.1.worksWhilePaused })?.0 {
+            ways.append(self.gestures.first { $0.name == name }.map(GestureText.describe) ?? name)
+        }
+        if let v = voice.first(where: { $0.1 == .resume })?.0 ?? voice.first(where: { $0.1.worksWhilePaused })?.0 {
+            ways.append("say “\(v)”")
+        }
+        return ways.isEmpty ? "this keymap has no resume binding" : ways.joined(separator: " or ")
+    }
+}
+
+/// Draws the status line's readiness part from `x`; returns where the next part starts.
+func drawReadiness(_ g: inout CellGrid, _ s: ShellState, x: Int, y: Int) -> Int {
+    guard let (text, warn) = s.readinessLabel else { return x }
+    let style = warn ? Style(fg: .black, bg: .yellow, attrs: .bold) : Theme.status
+    var nx = x + g.text(text, x: x, y: y, style: style, maxWidth: max(0, g.width - x - 20))
+    nx += g.text(" │ ", x: nx, y: y, style: Theme.status)
+    return nx
+}
+
+/// While paused, a banner across the top of the body says so and how to resume.
+func drawPauseBanner(_ g: inout CellGrid, _ s: ShellState) {
+    guard s.readiness.paused, g.height > statusRows + 2 else { return }
+    let style = Style(fg: .black, bg: .yellow, attrs: .bold)
+    g.fill(Rect(x: 0, y: 1, w: g.width, h: 1), " ", style: style)
+    let text = " ⏸ PAUSED: only resume works. To resume, \(s.resumeHint)."
+    g.text(CellGrid.truncate(text, to: g.width), x: 0, y: 1, style: style)
+}

@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import Speech
+import TrackingCore
+import Transport
+
+/// `handsfree doctor`: what this installation found (data, keymaps, speech, microphone, folders, ports) and
+/// how to fix what is missing, for a user or helper setting the shell up.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the installation: data files, speech model, microphone, the user's folders, tracker ports.",
+        discussion: """
+        Prints one line per check ("ok", "warn" or "FAIL"); every problem is followed by a "fix:" line.
+        Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is
+        a warning: the shell runs without them), 1 otherwise.
+        """)
+
+    @Option(help: "ALSA capture device to try.") var mic = "default"
+    @Option(help: "Tracker address to test for listening (repeatable).")
+    var listen: [String] = ["udp://127.0.0.1:11111"]
+    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    var dataDir: String?
+
+    func run() throws {
+        var report = DoctorReport()
+        checkData(&report)
+        checkSpeech(&report)
+        checkFolders(&report)
+        checkPorts(&report)
+        for line in report.lines { print(line) }
+        print(report.failures == 0
+              ? "doctor: everything the shell needs is there (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"))"
+              : "doctor: \(report.failures) problem\(report.failures == 1 ? "" : "s") to fix before the shell can run")
+        if report.failures > 0 { throw ExitCode(1) }
+    }
+
+    private func checkData(_ r: inout DoctorReport) {
+        guard let found = ProjectPaths.found else {
+            r.fail("data: no folder with keymaps/ and config/ found (looked in $HANDSFREE_HOME, <exe>/../share/handsfree, "
+                   + "$XDG_DATA_DIRS/handsfree, the source tree and the current directory)",
+                   fix: "install with scripts/install.sh, or set HANDSFREE_HOME to the folder holding keymaps/ and config/")
+            return
+        }
+        r.ok("data: \(found.url.path) (found by \(found.rule))")
+
+        let keymaps = UserSettings.keymapNames
+        let settings: PipelineSettingsResult
+        do { settings = .ok(try Setup.settings(config: nil)) } catch { settings = .failed("\(error)") }
+        switch settings {
+        case .ok(let s):
+            let file = ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
+            if FileManager.default.fileExists(atPath: file) {
+                r.ok("config: \(file) parses (\(s.gestures.count) gestures)")
+            } else {
+                r.warn("config: \(file) missing; the built-in gestures are used",
+                       fix: "reinstall (scripts/install.sh) to get config/gestures.toml back")
+            }
+            do {
+                _ = try Setup.keymap("default", gestures: s.gestures)
+                r.ok("keymaps: \(keymaps.joined(separator: ", ")) (default.toml parses)")
+            } catch {
+                r.fail("keymaps: \(error)", fix: "reinstall (scripts/install.sh), or check the file with: handsfree check FILE")
+            }
+        case .failed(let message):
+            r.fail("config: \(message)", fix: "correct the line named, or reinstall (scripts/install.sh)")
+        }
+        let voice = ProjectPaths.dir("config").appendingPathComponent("voice-commands.txt").path
+        if !FileManager.default.isReadableFile(atPath: voice) {
+            r.warn("config: \(voice) missing", fix: "reinstall (scripts/install.sh)")
+        }
+
+        let lists: [(URL, Bool)] = [(WordLists.words, true), (WordLists.ngrams, false), (WordLists.nouns, false), (WordLists.held, false)]
+        var present: [String] = []
+        for (url, essential) in lists {
+            if FileManager.default.isReadableFile(atPath: url.path) {
+                present.append(url.lastPathComponent)
+            } else if essential {
+                r.fail("word lists: \(url.path) missing: no word suggestions", fix: "reinstall (scripts/install.sh)")
+            } else {
+                r.warn("word lists: \(url.path) missing: weaker suggestions", fix: "reinstall (scripts/install.sh)")
+            }
+        }
+        if !present.isEmpty { r.ok("word lists: \(present.joined(separator: ", ")) in \(WordLists.folder.path)") }
+    }
+
+    private func checkSpeech(_ r: inout DoctorReport) {
+        let model = RecognizerConfiguration()
+        do {
+            try model.validate()
+            r.ok("speech model: \(RecognizerConfiguration.debianModelDirectory)")
+        } catch {
+            r.warn("speech model: \(error.description)",
+                   fix: "apt-get install \(RecognizerError.modelPackage) (the shell runs without speech meanwhile)")
+        }
+        do {
+            let capture = try ALSACapture(device: mic)
+            capture.stop()
+            r.ok("microphone: \"\(mic)\" opens for capture at 16 kHz mono")
+        } catch {
+            r.warn("no microphone: \(error.description)",
+                   fix: "plug in a microphone, pick another with --mic NAME (arecord -l lists them), "
+                        + "or dictate from a file with: handsfree run --audio FILE.wav")
+        }
+    }
+
+    private func checkFolders(_ r: inout DoctorReport) {
+        let folders = [("data", DataDir.url(flag: dataDir), "--data-dir or HANDSFREE_DATA_DIR"),
+                       ("config", ConfigDir.url, "HANDSFREE_CONFIG_DIR or XDG_CONFIG_HOME"),
+                       ("state", StateDir.url, "XDG_STATE_HOME")]
+        for (name, url, how) in folders {
+            switch Self.writability(url.path) {
+            case .none:
+                let exists = FileManager.default.fileExists(atPath: url.path)
+                r.ok("\(name) folder: \(url.path) (\(exists ? "writable" : "not there yet; will be created"))")
+            case .some(let reason):
+                r.fail("\(name) folder: \(url.path) is not writable (\(reason))",
+                       fix: "make it writable, or choose another with \(how)")
+            }
+        }
+    }
+
+    private func checkPorts(_ r: inout DoctorReport) {
+        for text in listen {
+            let address: ListenAddress
+            do { address = try ListenAddress(parsing: text) } catch {
+                r.fail("tracker port: \(error.description)", fix: "give --listen as udp://127.0.0.1:PORT or tcp://127.0.0.1:PORT")
+                continue
+            }
+            switch Self.tryBind(address) {
+            case .none:
+                r.ok("tracker port \(address): free")
+            case .some(EADDRINUSE):
+                r.warn("tracker port \(address): in use by another program",
+                       fix: "close the other program (ss -lunp shows it), or listen on another port: handsfree run --listen \(address.proto.rawValue)://127.0.0.1:PORT")
+            case .some(let e):
+                r.warn("tracker port \(address): cannot listen (\(String(cString: strerror(e))))",
+                       fix: "listen on another address: handsfree run --listen udp://127.0.0.1:PORT")
+            }
+        }
+    }
+
+    /// Nil when a file can be made in `path` (it exists as a writable folder, or its nearest existing parent
+    /// is one, so it can be created); otherwise the reason. Nothing is created.
+    static func writability(_ path: String) -> String? {
+        var p = path
+        while !p.isEmpty {
+            var st = stat()
+            if stat(p, &st) == 0 {
+                if (st.st_mode & S_IFMT) != S_IFDIR { return "\(p) is not a folder" }
+                return access(p, W_OK) == 0 ? nil : "\(p): \(String(cString: strerror(errno)))"
+            }
+            if errno != ENOENT { return "\(p): \(String(cString: strerror(errno)))" }
+            p = (p as NSString).deletingLastPathComponent
+            if p == "/" || p == "." { break }
+        }
+        return access(p.isEmpty ? "." : p, W_OK) == 0 ? nil : "\(p): \(String(cString: strerror(errno)))"
+    }
+
+    /// Binds `address` without SO_REUSEADDR (so a socket another program holds is found) and closes it;
+    /// nil when that worked, else errno.
+    static func tryBind(_ address: ListenAddress) -> Int32? {
+        let v6 = address.host.contains(":")
+        let fd = socket(v6 ? AF_INET6 : AF_INET, address.proto == .udp ? Int32(SOCK_DGRAM.rawValue) : Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var rc: Int32
+        if v6 {
+            var sa = sockaddr_in6()
+            sa.sin6_family = sa_family_t(AF_INET6)
+            sa.sin6_port = address.port.bigEndian
+            guard inet_pton(AF_INET6, address.host, &sa.sin6_addr) == 1 else { return EINVAL }
+            rc = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        } else {
+            var sa = sockaddr_in()
+            sa.sin_family = sa_family_t(AF_INET)
+            sa.sin_port = address.port.bigEndian
+            guard inet_pton(AF_INET, address.host, &sa.sin_addr) == 1 else { return EINVAL }
+            rc = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+        if rc == 0, address.proto == .tcp { rc = Glibc.listen(fd, 1) }
+        return rc == 0 ? nil : errno
+    }
+}
+
+/// The gesture config as loaded, or why not.
+private enum PipelineSettingsResult {
+    case ok(PipelineSettings)
+    case failed(String)
+}
+
+/// The doctor's lines and counts: a failure stops the shell from running, a warning only disables a part.
+struct DoctorReport {
+    private(set) var lines: [String] = []
+    private(set) var failures = 0
+    private(set) var warnings = 0
+
+    mutating func ok(_ text: String) { lines.append("ok    " + text) }
+    mutating func warn(_ text: String, fix: String) {
+        warnings += 1
+        lines.append("warn  " + text)
+        lines.append("      fix: " + fix)
+    }
+    mutating func fail(_ text: String, fix: String) {
+        failures += 1
+        lines.append("FAIL  " + text)
+        lines.append("      fix: " + fix)
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shell
+
+/// `metrics.ndjson` in the user's data folder: one JSON line per session, only ever appended to.
+enum MetricsFile {
+    static let name = "metrics.ndjson"
+
+    static func path(dataDir: String?) -> String {
+        DataDir.url(flag: dataDir).appendingPathComponent(name).path
+    }
+
+    /// Whether to record: not with `--no-metrics`, not when the user's settings turn it off.
+    static func enabled(noMetrics: Bool) -> Bool {
+        guard !noMetrics else { return false }
+        return UserSettings.load(base: ShellSettings()).0.recordMetrics
+    }
+
+    /// The record of a finished session, dated now.
+    static func record(_ m: SessionMetrics, kind: String, source: String) -> MetricsRecord {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        return m.record(kind: kind, source: source, date: f.string(from: Date()))
+    }
+
+    /// One record as its JSON line (keys sorted, so lines compare and diff well).
+    static func line(_ r: MetricsRecord) -> String? {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? e.encode(r)).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// Appends one record with a single `write` on an `O_APPEND` descriptor, then fsyncs, so a kill at any
+    /// moment leaves every earlier record whole. A file whose last line was cut short gets a newline first,
+    /// so the new record starts on its own line. Returns a message on failure (the session is not affected).
+    @discardableResult
+    static func append(_ r: MetricsRecord, to path: String) -> String? {
+        guard let json = line(r) else { return "\(path): cannot encode the session record" }
+        let dir = (path as NSString).deletingLastPathComponent
+        if let e = AtomicFile.makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "\(path): cannot open (\(String(cString: strerror(errno))))" }
+        defer { close(fd) }
+        var text = json + "\n"
+        if endsWithoutNewline(path) { text = "\n" + text }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return "\(path): cannot write (\(String(cString: strerror(errno))))"
+            }
+            done += n
+        }
+        if fsync(fd) != 0 { return "\(path): cannot sync (\(String(cString: strerror(errno))))" }
+        return nil
+    }
+
+    private static func endsWithoutNewline(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let end = lseek(fd, 0, SEEK_END)
+        guard end > 0, lseek(fd, end - 1, SEEK_SET) == end - 1 else { return false }
+        var c: UInt8 = 0
+        return read(fd, &c, 1) == 1 && c != UInt8(ascii: "\n")
+    }
+
+    /// Writes the session's record unless recording is off; a problem goes to standard error only.
+    static func save(_ m: SessionMetrics, kind: String, source: String, dataDir: String?, enabled: Bool) {
+        guard enabled else { return }
+        let p = path(dataDir: dataDir)
+        if let problem = append(record(m, kind: kind, source: source), to: p) {
+            FileHandle.standardError.write(Data("handsfree: metrics not saved: \(problem)\n".utf8))
+        }
+    }
+
+    /// Reads every record; a line that is not a record is skipped with a `file:line: reason` problem.
+    static func load(_ path: String) -> (records: [MetricsRecord], problems: [String]) {
+        let text: String
+        switch AtomicFile.read(path) {
+        case .missing: return ([], [])
+        case .failed(let e): return ([], ["\(path): cannot read (\(e))"])
+        case .damaged(let t, _): text = t
+        case .text(let t): text = t
+        }
+        var records: [MetricsRecord] = [], problems: [String] = []
+        let d = JSONDecoder()
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let l = raw.trimmingCharacters(in: .whitespaces)
+            if l.isEmpty { continue }
+            do { records.append(try d.decode(MetricsRecord.self, from: Data(l.utf8))) } catch {
+                problems.append("\(path):\(i + 1): skipped, not a session record (\(reason(error)))")
+            }
+        }
+        return (records, problems)
+    }
+
+    private static func reason(_ e: Error) -> String {
+        switch e as? DecodingError {
+        case .keyNotFound(let k, _): return "no \"\(k.stringValue)\""
+        case .typeMismatch(_, let c), .valueNotFound(_, let c):
+            return "wrong type at \"\(c.codingPath.map(\.stringValue).joined(separator: "."))\""
+        case .dataCorrupted: return "not valid JSON"
+        default: return "not valid JSON"
+        }
+    }
+}

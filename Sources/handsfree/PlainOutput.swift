@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import Shell
+import Terminal
+
+/// The accessibility flags `run` and `demo` share.
+struct AccessOptions: ParsableArguments {
+    @Flag(help: "Draw without colours (also when $NO_COLOR is set to anything).") var noColor = false
+    @Option(help: "Colour theme: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")).") var theme: String?
+    @Flag(help: "Bigger keys and tiles where the screen has room.") var largeTargets = false
+    @Flag(help: "No full-screen drawing: print one line per change (screen, focus, activation, text), for screen readers and braille displays.")
+    var plain = false
+
+    func validate() throws {
+        if let theme, ThemeKind(rawValue: theme) == nil {
+            throw ValidationError("unknown theme \(theme) (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+    }
+
+    /// Colours are drawn unless `--no-color` is given or `NO_COLOR` is set and not empty (no-color.org).
+    var colour: Bool { !noColor && !Terminal.noColorRequested }
+
+    /// `settings` with the theme and large targets the flags ask for.
+    func applied(to settings: ShellSettings) -> ShellSettings {
+        var s = settings
+        if let theme, let t = ThemeKind(rawValue: theme) { s.theme = t }
+        if largeTargets { s.largeTargets = true }
+        return s
+    }
+
+    /// The display the runtime draws on.
+    func display() throws -> ShellDisplay {
+        plain ? PlainDisplay() : try CursesDisplay(Terminal(colour: colour))
+    }
+}
+
+/// Where the live loop shows the shell and reads keys: the full-screen terminal, or plain lines.
+protocol ShellDisplay: AnyObject {
+    /// The size the shell lays out for.
+    var size: Size { get }
+    /// The descriptor to wait on for keys; negative when there is none (plain mode at end of input).
+    var inputFD: Int32 { get }
+    func readInput() -> TerminalInput?
+    /// Whether a hang-up on the input ends the shell (a closed terminal does; the end of piped keys does not).
+    func inputHungUp() -> Bool
+    /// Shows the state after a change; `performed` lists what was done since the last call.
+    func show(_ state: ShellState, performed: [ActionRecord])
+    func stop()
+}
+
+/// The curses display, ringing the bell on activation when the setting asks for it.
+final class CursesDisplay: ShellDisplay {
+    let term: Terminal
+    init(_ term: Terminal) { self.term = term }
+    var size: Size { term.size }
+    var inputFD: Int32 { 0 }
+    func readInput() -> TerminalInput? { term.readInput() }
+    func inputHungUp() -> Bool { true }
+    func show(_ state: ShellState, performed: [ActionRecord]) {
+        if state.settings.bellOnActivate, performed.contains(where: \.isActivation) { term.bell() }
+        term.draw(render(state, size: term.size).0)
+    }
+    func stop() { term.stop() }
+}
+
+/// Plain mode: one line per change on standard output, no cursor addressing, no curses. Keys come from raw
+/// standard input (a terminal switched to non-canonical mode, restored on stop) or from a pipe.
+final class PlainDisplay: ShellDisplay {
+    /// The size the shell lays out for: targets and their labels, not what the terminal shows.
+    let size = Size(width: 100, height: 30)
+    private var last: PlainView?
+    private var saved: termios?
+    private var pending: [UInt8] = []
+    private var eof = false
+    private var active = true
+
+    init() {
+        var t = termios()
+        if isatty(0) == 1, tcgetattr(0, &t) == 0 {
+            saved = t
+            // Keys one at a time without echo; output processing stays on so lines end normally.
+            t.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            withUnsafeMutableBytes(of: &t.c_cc) { cc in
+                cc[Int(VMIN)] = 0
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(0, TCSANOW, &t)
+        }
+        _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { stop() }
+
+    var inputFD: Int32 { eof ? -1 : 0 }
+
+    func show(_ state: ShellState, performed: [ActionRecord]) {
+        let view = PlainView(state, performed: performed)
+        // Written at once, unbuffered: a screen reader speaks each change as it happens.
+        let lines = describeChanges(last, view)
+        if !lines.isEmpty { FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8)) }
+        last = view
+    }
+
+    func stop() {
+        guard active else { return }
+        active = false
+        if var t = saved { tcsetattr(0, TCSANOW, &t) }
+    }
+
+    func inputHungUp() -> Bool {
+        fill()
+        eof = true
+        return isatty(0) == 1
+    }
+
+    func readInput() -> TerminalInput? {
+        fill()
+        return Self.parse(&pending)
+    }
+
+    private func fill() {
+        guard !eof else { return }
+        var buf = [UInt8](repeating: 0, count: 256)
+        while true {
+            let n = read(0, &buf, buf.count)
+            if n > 0 { pending += buf[0..<n]; continue }
+            // A terminal in non-canonical mode with VMIN 0 reads 0 bytes when no key is waiting; only a pipe
+            // or file is at its end then.
+            if n == 0, saved == nil { eof = true }
+            return
+        }
+    }
+
+    /// Takes one key off the front of `bytes`: arrows (`ESC [ A`…), Enter, Esc, Tab, Backspace, or a
+    /// UTF-8 character; control characters that stand for nothing are dropped.
+    static func parse(_ bytes: inout [UInt8]) -> TerminalInput? {
+        while let b = bytes.first {
+            switch b {
+            case 0x1B:
+                if bytes.count >= 3, bytes[1] == 0x5B || bytes[1] == 0x4F {
+                    let k: Key? = [0x41: .up, 0x42: .down, 0x43: .right, 0x44: .left][bytes[2]]
+                    bytes.removeFirst(3)
+                    if let k { return .key(k) }
+                    continue
+                }
+                bytes.removeFirst()
+                return .key(.escape)
+            case 10, 13: bytes.removeFirst(); return .key(.enter)
+            case 9: bytes.removeFirst(); return .key(.tab)
+            case 8, 127: bytes.removeFirst(); return .key(.backspace)
+            case 0..<32: bytes.removeFirst(); continue
+            default:
+                let n = b < 0xC0 ? 1 : (b < 0xE0 ? 2 : (b < 0xF0 ? 3 : 4))
+                guard bytes.count >= n else { return nil }
+                let s = String(decoding: bytes[0..<n], as: UTF8.self)
+                bytes.removeFirst(n)
+                if let c = s.first, c != "\u{FFFD}" { return .key(.char(c)) }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import PtyHost
+
+/// Real programs in a real pty, their output through libvterm. Every wait is bounded.
+@Suite struct PtyProcessTests {
+    static let wait = 10.0
+
+    /// A plain interactive bash with a prompt the tests can recognise.
+    static func bash(rows: Int = 24, cols: Int = 80) throws -> HostedTerminal {
+        try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
+                           environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
+                           rows: rows, cols: cols)
+    }
+
+    static func lines(_ t: HostedTerminal) -> [String] {
+        let s = t.screen.snapshot()
+        return (0..<s.rows).map(s.lineText)
+    }
+
+    static func shows(_ line: String) -> (HostedTerminal) -> Bool {
+        { lines($0).contains(line) }
+    }
+
+    static func hasProgram(_ name: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { access($0 + name, X_OK) == 0 }
+    }
+
+    /// Whether /proc still lists `pid` (a zombie is still listed until it is reaped).
+    static func procExists(_ pid: pid_t) -> Bool { access("/proc/\(pid)/stat", F_OK) == 0 }
+
+    @Test func typedCommandThroughTheScreenKeyboardRunsInBash() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: { Self.lines($0).contains("$") }, timeout: Self.wait))
+        t.type("echo hello")
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("hello"), timeout: Self.wait), "screen: \(Self.lines(t))")
+        #expect(Self.lines(t).contains("$ echo hello"))
+    }
+
+    @Test func childHasARealControllingTerminal() throws {
+        let t = try HostedTerminal(argv: ["bash", "-c", "tty; ps -o tty= -p $$; exit 0"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
+        t.pump()
+        let ls = Self.lines(t)
+        #expect(ls.first?.hasPrefix("/dev/pts/") == true, "screen: \(ls)")
+        // ps names the controlling terminal of the shell itself: "?" would mean none.
+        #expect(ls.count > 1 && ls[1].hasPrefix("pts/"), "screen: \(ls)")
+        #expect(t.process.exitStatus == .exited(0))
+    }
+
+    @Test func resizeReachesTheChild() throws {
+        let t = try Self.bash(rows: 24, cols: 80)
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        t.resize(rows: 31, cols: 97)
+        #expect(t.process.size?.rows == 31 && t.process.size?.cols == 97)
+        t.type("stty size")
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("31 97"), timeout: Self.wait), "screen: \(Self.lines(t))")
+    }
+
+    @Test func passwordPromptIsEchoOffAndCanonical() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        // At bash's own prompt readline has echo and canonical mode off: not a password prompt.
+        #expect(t.process.isPasswordPrompt == false)
+        t.type("read -p 'name: ' n")
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("name:"), timeout: Self.wait))
+        #expect(t.process.isPasswordPrompt == false)
+        t.type("ann")
+        t.send(.enter)
+        #expect(t.run(until: { Self.lines($0).last { !$0.isEmpty } == "$" }, timeout: Self.wait))
+        t.type("read -s -p 'secret: ' s; echo; echo got ${#s}")
+        t.send(.enter)
+        #expect(t.run(until: { _ in t.process.isPasswordPrompt }, timeout: Self.wait))
+        t.type("hunter2")
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("got 7"), timeout: Self.wait), "screen: \(Self.lines(t))")
+        #expect(!Self.lines(t).joined().contains("hunter2"))
+        #expect(t.process.isPasswordPrompt == false)
+    }
+
+    @Test func exitStatusIsReportedAndTheChildReaped() throws {
+        let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
+        let pid = t.process.pid
+        #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
+        #expect(t.process.exitStatus == .exited(3))
+        #expect(!Self.procExists(pid), "pid \(pid) is still in /proc (a zombie?)")
+    }
+
+    @Test func signalDeathIsDecoded() throws {
+        let t = try HostedTerminal(argv: ["bash", "-c", "kill -TERM $$"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
+        #expect(t.process.exitStatus == .signaled(SIGTERM, coreDumped: false))
+    }
+
+    @Test func missingCommandExits127WithAMessage() throws {
+        let t = try HostedTerminal(argv: ["handsfree-no-such-command-xyz"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.process.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
+        #expect(t.process.exitStatus == .exited(127))
+        #expect(Self.lines(t).contains { $0.contains("handsfree-no-such-command-xyz: command not found") },
+                "screen: \(Self.lines(t))")
+    }
+
+    @Test func terminatingARunningChildLeavesNoZombie() throws {
+        let t = try HostedTerminal(argv: ["sleep", "30"], rows: 24, cols: 80)
+        let p = t.process
+        let pid = p.pid
+        // Terminated before exec, the child would end another way; wait until it is sleep.
+        #expect(t.run(until: { $0.process.foregroundProgram == "sleep" }, timeout: Self.wait))
+        #expect(p.reapIfExited() == nil)
+        p.terminate()
+        #expect(p.exitStatus == .signaled(SIGHUP, coreDumped: false))
+        #expect(!Self.procExists(pid))
+    }
+
+    @Test(.enabled(if: hasProgram("vim"), "vim is not installed (scripts/install-deps.sh installs it)"))
+    func vimUsesTheAlternateScreen() throws {
+        let t = try HostedTerminal(argv: ["vim", "-u", "NONE", "-i", "NONE", "-N", "-n"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.screen.isAltScreen }, timeout: Self.wait))
+        #expect(t.process.foregroundProgram == "vim")
+        // vim is waiting for keys with echo off and canonical mode off: not a password prompt.
+        #expect(t.process.isPasswordPrompt == false)
+        t.type(":q!")
+        t.send(.enter)
+        #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
+        t.pump()
+        #expect(t.process.exitStatus == .exited(0))
+        #expect(t.screen.isAltScreen == false)
+    }
+
+    @Test(.enabled(if: hasProgram("less"), "less is not installed (scripts/install-deps.sh installs it)"))
+    func lessUsesTheAlternateScreenAndArrowKeysFollowItsMode() throws {
+        let t = try HostedTerminal(argv: ["bash", "-c", "seq 1 200 | less"], rows: 10, cols: 40)
+        #expect(t.run(until: { $0.screen.isAltScreen && Self.lines($0).first == "1" }, timeout: Self.wait))
+        // less turned on application cursor keys, so libvterm sends Down as ESC O B.
+        #expect(t.screen.press(.down) == Array("\u{1b}OB".utf8))
+        t.send(.down)
+        #expect(t.run(until: { Self.lines($0).first == "2" }, timeout: Self.wait), "screen: \(Self.lines(t))")
+        t.type("q")
+        #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
+        #expect(t.screen.isAltScreen == false)
+    }
+
+    @Test func wideAndCombiningCharactersComeThrough() throws {
+        let t = try HostedTerminal(argv: ["printf", "\u{4F60}x e\u{0301}!"], rows: 5, cols: 20)
+        #expect(t.run(until: { $0.process.exitStatus != nil && Self.lines($0).first?.hasSuffix("!") == true },
+                      timeout: Self.wait))
+        let s = t.screen.snapshot()
+        #expect(s.cell(row: 0, col: 0) == TerminalCell(text: "\u{4F60}", width: 2))
+        #expect(s.cell(row: 0, col: 1).width == 0)
+        #expect(s.cell(row: 0, col: 2).text == "x")
+        #expect(s.cell(row: 0, col: 4).text == "e\u{0301}")
+        #expect(s.cell(row: 0, col: 5).text == "!")
+        #expect(s.lineText(0) == "\u{4F60}x e\u{0301}!")
+    }
+
+    @Test func coloursAndAttributesDecode() throws {
+        let text = "\u{1b}[31mR\u{1b}[38;2;1;2;3;48;5;202mG\u{1b}[0;1;4;7;3mA\u{1b}[0mN"
+        let t = try HostedTerminal(argv: ["printf", "%s", text], rows: 5, cols: 20)
+        #expect(t.run(until: { $0.process.exitStatus != nil && Self.lines($0).first == "RGAN" }, timeout: Self.wait))
+        let s = t.screen.snapshot()
+        #expect(s.cell(row: 0, col: 0).foreground == .indexed(1))
+        #expect(s.cell(row: 0, col: 1).foreground == .rgb(1, 2, 3))
+        #expect(s.cell(row: 0, col: 1).background == .indexed(202))
+        #expect(s.cell(row: 0, col: 2).attributes == [.bold, .underline, .reverse, .italic])
+        #expect(s.cell(row: 0, col: 3) == TerminalCell(text: "N"))
+    }
+
+    @Test func seqFillsTheScrollback() throws {
+        let t = try HostedTerminal(argv: ["seq", "1", "20000"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.process.exitStatus != nil && $0.isOutputClosed }, timeout: 30))
+        // 20000 lines and the final newline: the screen's last row is empty, 23 numbers are on it.
+        #expect(t.screen.scrollbackCount == 10_000)
+        #expect(t.screen.snapshot().lineText(22) == "20000")
+        #expect(t.screen.scrollbackText(0) == "19977")
+        #expect(t.screen.scrollbackText(9_999) == "9978")
+        #expect(t.screen.scrollbackText(10_000) == "")
+    }
+
+    @Test func randomBytesDoNotCrashTheEmulator() throws {
+        let t = try HostedTerminal(argv: ["head", "-c", "1000000", "/dev/urandom"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.process.exitStatus != nil && $0.isOutputClosed }, timeout: 60))
+        #expect(t.process.exitStatus == .exited(0))
+        // The tty's output processing may add bytes (NL becomes CR NL), never remove them.
+        #expect(t.bytesRead >= 1_000_000)
+        // The screen still works after the garbage: a reset and text show as expected.
+        _ = t.screen.feed(Array("\u{1b}c\u{1b}[?1049l\u{1b}[Hok".utf8))
+        #expect(t.screen.snapshot().lineText(0) == "ok")
+    }
+
+    @Test func foregroundProgramFollowsTheJob() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        #expect(t.process.foregroundProgram == "bash")
+        t.type("sleep 5")
+        t.send(.enter)
+        #expect(t.run(until: { $0.process.foregroundProgram == "sleep" }, timeout: Self.wait))
+        // Ctrl-C reaches the foreground job as the interrupt character.
+        t.send(.ctrl("c"))
+        #expect(t.run(until: { $0.process.foregroundProgram == "bash" }, timeout: Self.wait))
+    }
+}

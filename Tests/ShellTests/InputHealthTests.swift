@@ -1,0 +1,47 @@
+import Shell
+import Testing
+import TrackingCore
+
+/// The status line's account of the frame source: the runtime's measured arrival rate, a silent source
+/// shown as such, and counts of dropped and unrecognised packets.
+@Suite struct InputHealthTests {
+    @Test func rateWindowCountsTheLastSecondAtAnyRate() {
+        var w = RateWindow()
+        for i in 0..<600 { w.add(at: Double(i) / 60) }
+        #expect((57...60).contains(w.perSecond), "\(w.perSecond)")
+        var flood = RateWindow()
+        for i in 0..<1_000_000 { flood.add(at: Double(i) / 100_000) }
+        #expect((95_000...100_000).contains(flood.perSecond), "\(flood.perSecond)")
+        w.advance(to: 9.99 + 1.5)
+        #expect(w.perSecond == 0, "a silent second leaves no rate")
+    }
+
+    @Test func rateWindowStartsOverWhenTheClockGoesFarBack() {
+        var w = RateWindow()
+        for i in 0..<120 { w.add(at: 3600 + Double(i) / 60) }
+        for i in 0..<30 { w.add(at: Double(i) / 60) }
+        #expect(w.perSecond == 30)
+    }
+
+    @Test func aSilentSourceShowsAsSuchNotAsAFace() {
+        var s = Fixture.state()
+        _ = reduce(&s, .frame(TrackingSample(t: 1, face: true, gaze: GazePoint(x: 0.5, y: 0.5))))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 60, quietSeconds: 0)))
+        #expect(render(s, size: s.size).0.lines[29].contains("60 fps │ face ●"))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 0, quietSeconds: 20)))
+        let line = render(s, size: s.size).0.lines[29]
+        #expect(line.contains("0 fps │ face ? no frames for 20 s"), "\(line)")
+        #expect(!line.contains("face ●"))
+        #expect(s.tracking.gaze == nil, "no gaze cursor is drawn from a frame 20 s old")
+    }
+
+    @Test func dropsAndUnrecognisedPacketsAreCountedAndTheSenderNamed() {
+        var s = Fixture.state()
+        _ = reduce(&s, .frame(TrackingSample(t: 1, face: true)))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 60, quietSeconds: 0, dropped: 1_234_567, unrecognised: 12,
+                                                unrecognisedFrom: "127.0.0.1:5555", unrecognisedPacket: 17)))
+        let grid = render(s, size: s.size).0
+        #expect(grid.lines[29].contains("1.2M dropped │ 12 unrecognised"), "\(grid.lines[29])")
+        #expect(grid.lines[0].contains("unrecognised packets from 127.0.0.1:5555 (packet 17)"), "\(grid.lines[0])")
+    }
+}

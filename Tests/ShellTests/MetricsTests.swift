@@ -1,0 +1,103 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// `SessionMetrics` stepped by the real pipeline and screens, on takes whose true counts are known.
+@Suite struct MetricsTests {
+    static func frames(_ gaze: GazePoint, _ shapes: [BlendShape: Float], from t: Double, seconds: Double) -> [TrackingFrame] {
+        (0..<Int(seconds * 60)).map { TrackingFrame(t: t + Double($0) / 60, blend: BlendShapes(shapes), gaze: gaze) }
+    }
+
+    /// Three jaw activations on the Notes tile: the first undone by the right eye within 2 s, the second left
+    /// 3 s before going back, the third just before the face is lost.
+    static func take(_ notes: GazePoint) -> [TrackingFrame] {
+        var out: [TrackingFrame] = []
+        var t = 0.0
+        let jaw: [BlendShape: Float] = [.jawOpen: 0.8], eye: [BlendShape: Float] = [.eyeBlinkRight: 0.9]
+        for (shapes, secs) in [([BlendShape: Float](), 1.0), (jaw, 0.5), ([:], 0.4), (eye, 0.6), ([:], 0.5),
+                               (jaw, 0.5), ([:], 3.0), (eye, 0.6), ([:], 0.5),
+                               (jaw, 0.5), ([:], 0.3)] {
+            out += frames(notes, shapes, from: t, seconds: secs)
+            t += secs
+        }
+        out += (0..<30).map { TrackingFrame.noFace(at: t + Double($0) / 60) }
+        return out
+    }
+
+    @Test func jawActivationsBackWithinTwoSecondsAndFaceLossAreCounted() {
+        var h = HeadlessSession(keymap: Fixture.keymap("default"), settings: GestureConfig.defaults())
+        let notes = Fixture.gaze(at: "launcher.notes", in: h.session.state)
+        var opens = 0
+        for f in Self.take(notes) { opens += h.step(.frame(f, nil)).filter { $0.contains(#""action": "open""#) }.count }
+        let m = h.session.metrics
+        #expect(opens == 3)
+        #expect(m.gestures["activate"]?.count == 3)
+        #expect(m.gestures["back"]?.count == 2)
+        #expect(m.activations == 3)
+        #expect(m.undoneActivations == 1, "only the back 1 s after the first open undoes it")
+        #expect(m.faceLosses == 1)
+        #expect(m.actionsNearFaceLoss == 1, "the third open came 0.3 s before the face was lost")
+        #expect(m.errors == 1)
+        // The hold is onset → fire: the jaw's configured hold, well under the half second it was open.
+        let hold = m.gestures["activate"]?.meanHold ?? 0
+        #expect(hold > 0 && hold < 0.5)
+        #expect(abs(m.duration - (Self.take(notes).last?.t ?? 0)) < 1e-9)
+    }
+
+    @Test func replayingTheSameTakeGivesTheSameFigures() {
+        var a = HeadlessSession(keymap: Fixture.keymap("default"), settings: GestureConfig.defaults())
+        var b = HeadlessSession(keymap: Fixture.keymap("default"), settings: GestureConfig.defaults())
+        let take = Self.take(Fixture.gaze(at: "launcher.notes", in: a.session.state))
+        for f in take { _ = a.step(.frame(f, nil)) }
+        for f in take { _ = b.step(.frame(f, nil)) }
+        #expect(a.session.metrics == b.session.metrics)
+        #expect(a.session.metrics.actions == 5, "three opens and two backs")
+    }
+
+    @Test func typingDictationAndCorrectionsInANote() {
+        var state = Fixture.state()
+        state.stack.append(NoteEditorScreen())
+        state.relayout()
+        var session = Session(state: state, settings: GestureConfig.defaults())
+        _ = session.send(.tick(at: 0))
+        _ = session.send(.key(.char("h")))
+        _ = session.send(.key(.char("i")))
+        _ = session.send(.tick(at: 6))
+        session.state.dictating = true
+        _ = session.send(.speech("see you soon", isFinal: true))
+        _ = session.send(.key(.backspace))
+        _ = session.send(.tick(at: 12))
+        let m = session.metrics
+        let text = (session.state.top as? NoteEditorScreen)?.field.text ?? ""
+        #expect(text.hasPrefix("hi") && text.contains("see you soo"))
+        #expect(m.keystrokes == 3, "two letters and a backspace")
+        #expect(m.charactersTyped == 2)
+        #expect(m.dictatedWords == 3)
+        #expect(m.charactersEntered == text.count + 1, "the backspace removed one of them")
+        #expect(m.corrections == 1)
+        #expect(m.correctionsAfterDictation == 1)
+        #expect(m.duration == 12)
+        #expect(abs(m.wordsPerMinute - Double(m.charactersEntered) / 5 / (12.0 / 60)) < 1e-9)
+        let r = m.record(kind: "run", source: "keyboard", date: "2026-01-01T00:00:00Z")
+        #expect(r.keystrokes == 3 && r.corrections == 1 && r.kind == "run")
+    }
+
+    @Test func sparklineScalesFromMinimumToMaximum() {
+        #expect(Sparkline.render([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
+        #expect(Sparkline.render([5, 5, 5]) == "▁▁▁")
+        #expect(Sparkline.render([]) == "")
+        #expect(Sparkline.render([10, 0]) == "█▁")
+    }
+
+    @Test func recordMetricsSettingRoundTrips() {
+        var s = ShellSettings()
+        #expect(s.recordMetrics)
+        s.recordMetrics = false
+        let (back, problems) = ShellSettings.parse(s.toml, file: "settings.toml")
+        #expect(problems.isEmpty)
+        #expect(back.recordMetrics == false)
+        let (_, bad) = ShellSettings.parse("record_metrics = 1\n", file: "settings.toml")
+        #expect(bad.first?.contains("settings.toml:1") == true)
+    }
+}

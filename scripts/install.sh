@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Installs HandsFree Shell under a prefix (default ~/.local):
+#   bin/handsfree
+#   share/handsfree/{keymaps,config,wordlists}/…          (the binary finds them from its own prefix)
+#   share/man/man1/handsfree.1                            (generated from the argument parser)
+#   share/bash-completion/completions/handsfree, share/zsh/site-functions/_handsfree,
+#   share/fish/vendor_completions.d/handsfree.fish
+#   share/handsfree/install-manifest.txt                  (what was installed; scripts/uninstall.sh reads it)
+#
+# Usage: scripts/install.sh [--prefix DIR] [--binary PATH]
+#   --binary PATH  install this already-built binary instead of building in release mode (the tests use the
+#                  debug build, since a release build takes minutes).
+#
+# Everything is staged in a temporary folder inside the prefix first, then moved into place; if anything fails
+# (an unwritable prefix, a full disk), what was moved is taken back and files it replaced are restored, so
+# nothing is left half-installed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+prefix="${HOME:?HOME is not set}/.local"
+binary=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --prefix) [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix=$2; shift 2 ;;
+        --prefix=*) prefix=${1#--prefix=}; shift ;;
+        --binary) [[ $# -ge 2 ]] || { echo "install.sh: --binary needs a file" >&2; exit 2; }; binary=$2; shift 2 ;;
+        --binary=*) binary=${1#--binary=}; shift ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown argument '$1' (use --prefix DIR, --binary PATH)" >&2; exit 2 ;;
+    esac
+done
+[[ -n "$prefix" ]] || { echo "install.sh: --prefix is empty" >&2; exit 2; }
+[[ "$prefix" == /* ]] || prefix="$PWD/$prefix"
+prefix=${prefix%/}
+
+if [[ -z "$binary" ]]; then
+    echo "building handsfree in release mode…"
+    (cd "$root" && swift build -c release --product handsfree)
+    binary="$(cd "$root" && swift build -c release --show-bin-path)/handsfree"
+fi
+[[ -f "$binary" && -x "$binary" ]] || { echo "install.sh: $binary is not an executable file" >&2; exit 1; }
+
+manifest_rel=share/handsfree/install-manifest.txt
+old_manifest="$prefix/$manifest_rel"
+
+# Create the prefix (and note which of its folders are new, for uninstall); a failure here changes nothing.
+created_dirs=()
+missing=()
+p=$prefix
+while [[ -n "$p" && ! -e "$p" ]]; do missing=("$p" "${missing[@]}"); p=${p%/*}; done
+for d in "${missing[@]}"; do
+    if ! err=$(mkdir "$d" 2>&1); then
+        for ((i=${#created_dirs[@]}-1; i>=0; i--)); do rmdir "${created_dirs[i]}" 2>/dev/null || true; done
+        echo "install.sh: cannot install into $prefix: ${err#mkdir: }" >&2
+        echo "nothing was installed; choose a prefix you can write to, e.g. --prefix ~/.local" >&2
+        exit 1
+    fi
+    created_dirs+=("$d")
+done
+if [[ ! -d "$prefix" ]]; then
+    echo "install.sh: cannot install into $prefix: it is not a folder" >&2
+    echo "nothing was installed; choose a prefix you can write to, e.g. --prefix ~/.local" >&2
+    exit 1
+fi
+if ! stage=$(mktemp -d "$prefix/.handsfree-install.XXXXXX" 2>/dev/null); then
+    for ((i=${#created_dirs[@]}-1; i>=0; i--)); do rmdir "${created_dirs[i]}" 2>/dev/null || true; done
+    reason=$( (touch "$prefix/.handsfree-write-test" 2>&1 && rm -f "$prefix/.handsfree-write-test") || true)
+    echo "install.sh: cannot install into $prefix: cannot write there${reason:+ (${reason##*: })}" >&2
+    echo "nothing was installed; choose a prefix you can write to, e.g. --prefix ~/.local" >&2
+    exit 1
+fi
+
+moved=()        # files moved into place (relative paths)
+backed_up=()    # files they replaced, kept in $stage/.backup until the end
+new_dirs=()     # folders made inside the prefix (relative paths)
+finished=0
+rollback() {
+    local i
+    for ((i=${#moved[@]}-1; i>=0; i--)); do rm -f "$prefix/${moved[i]}"; done
+    for rel in "${backed_up[@]}"; do mv -f "$stage/.backup/$rel" "$prefix/$rel" 2>/dev/null || true; done
+    for ((i=${#new_dirs[@]}-1; i>=0; i--)); do rmdir "$prefix/${new_dirs[i]}" 2>/dev/null || true; done
+    rm -rf "$stage"
+    for ((i=${#created_dirs[@]}-1; i>=0; i--)); do rmdir "${created_dirs[i]}" 2>/dev/null || true; done
+}
+on_exit() {
+    if [[ $finished -eq 0 ]]; then
+        rollback
+        echo "install.sh: install into $prefix failed; everything it had copied was removed" >&2
+    fi
+}
+trap on_exit EXIT
+
+# Stage the whole tree.
+files="$stage/files"
+mkdir -p "$files/bin" "$files/share/handsfree" "$files/share/man/man1" "$files/share/bash-completion/completions" \
+    "$files/share/zsh/site-functions" "$files/share/fish/vendor_completions.d"
+cp "$binary" "$files/bin/handsfree"
+chmod 755 "$files/bin/handsfree"
+for d in keymaps config wordlists; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
+# The staged binary writes no log while it describes itself.
+export HANDSFREE_LOG=/dev/null
+python3 "$root/scripts/make-man.py" "$files/bin/handsfree" > "$files/share/man/man1/handsfree.1"
+"$files/bin/handsfree" --generate-completion-script bash > "$files/share/bash-completion/completions/handsfree"
+"$files/bin/handsfree" --generate-completion-script zsh > "$files/share/zsh/site-functions/_handsfree"
+"$files/bin/handsfree" --generate-completion-script fish > "$files/share/fish/vendor_completions.d/handsfree.fish"
+find "$files" -type f -exec chmod a+r {} + -o -type d -exec chmod 755 {} +
+
+# Folders a previous install created stay "created by install", so uninstall still removes them; folders
+# made above the prefix's contents (the prefix itself, its missing parents) are listed by absolute path.
+declare -A ours=()
+touch "$stage/old-manifest"
+if [[ -f "$old_manifest" ]]; then
+    cp "$old_manifest" "$stage/old-manifest"
+    while read -r kind rel; do if [[ "$kind" == dir ]]; then ours[$rel]=1; fi; done < "$old_manifest"
+fi
+for d in "${created_dirs[@]}"; do ours[$d]=1; done
+
+mapfile -t stage_dirs < <(cd "$files" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
+mapfile -t stage_files < <(cd "$files" && find . -type f | sed 's|^\./||' | sort)
+for rel in "${stage_dirs[@]}"; do
+    if [[ -e "$prefix/$rel" && ! -d "$prefix/$rel" ]]; then
+        echo "install.sh: $prefix/$rel exists and is not a folder" >&2; exit 1
+    fi
+    if [[ ! -d "$prefix/$rel" ]]; then
+        mkdir "$prefix/$rel"
+        new_dirs+=("$rel")
+        ours[$rel]=1
+    fi
+done
+mkdir -p "$stage/.backup"
+for rel in "${stage_files[@]}"; do
+    if [[ -e "$prefix/$rel" || -L "$prefix/$rel" ]]; then
+        mkdir -p "$stage/.backup/$(dirname "$rel")"
+        mv -f "$prefix/$rel" "$stage/.backup/$rel"
+        backed_up+=("$rel")
+    fi
+    mv -f "$files/$rel" "$prefix/$rel"
+    moved+=("$rel")
+done
+
+{
+    echo "# HandsFree Shell install manifest: what scripts/install.sh put under $prefix."
+    echo "# scripts/uninstall.sh removes these files, then these folders if they are empty."
+    for rel in "${stage_files[@]}" "$manifest_rel"; do echo "file $rel"; done
+    for rel in "${!ours[@]}"; do echo "dir $rel"; done | sort
+} > "$stage/manifest"
+mv -f "$stage/manifest" "$prefix/$manifest_rel"
+moved+=("$manifest_rel")
+finished=1
+trap - EXIT
+
+# Files of an earlier install that this one no longer ships.
+declare -A now=()
+for rel in "${stage_files[@]}" "$manifest_rel"; do now[$rel]=1; done
+while read -r kind rel; do
+    if [[ "$kind" == file && -z "${now[$rel]:-}" ]]; then rm -f "$prefix/$rel"; fi
+done < "$stage/old-manifest"
+rm -rf "$stage"
+
+echo "installed handsfree into $prefix (${#stage_files[@]} files; list in $prefix/$manifest_rel)"
+case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
+echo "check the installation with: handsfree doctor"
