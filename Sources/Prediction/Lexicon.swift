@@ -11,6 +11,8 @@ struct Lexicon: Sendable {
     private let starts: [Int32]
     /// log10 of each word's relative frequency.
     let logProb: [Float]
+    /// `pow(10, logProb)`, kept because scoring needs it for every candidate and `pow` is slow.
+    let probability: [Double]
     /// Precomputed best ids (by frequency, best first) for prefixes that match many words.
     private let topByPrefix: [[UInt8]: [Int32]]
     /// Ranges no larger than this are scanned; larger ones use `topByPrefix`.
@@ -40,6 +42,7 @@ struct Lexicon: Sendable {
         self.bytes = bytes
         self.starts = starts
         self.logProb = logProb
+        self.probability = logProb.map { pow(10, Double($0)) }
         self.topByPrefix = Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
     }
 
@@ -91,13 +94,13 @@ struct Lexicon: Sendable {
     /// Compares word `id` with `key`: <0, 0 or >0, looking only at the first `key.count` bytes
     /// when `prefixOnly` is set.
     @inline(__always)
-    private func compare(_ id: Int, _ key: [UInt8], prefixOnly: Bool) -> Int {
+    private func compare<Key: RandomAccessCollection<UInt8>>(_ id: Int, _ key: Key, prefixOnly: Bool) -> Int where Key.Index == Int {
         let s = Int(starts[id]), e = Int(starts[id + 1])
         let n = e - s
         let m = min(n, key.count)
         var k = 0
         while k < m {
-            let a = bytes[s + k], b = key[k]
+            let a = bytes[s + k], b = key[key.startIndex + k]
             if a != b { return a < b ? -1 : 1 }
             k += 1
         }
@@ -124,7 +127,12 @@ struct Lexicon: Sendable {
 
     /// The id of `word` (lowercase), if listed.
     func id(of word: String) -> Int? {
-        let key = Array(word.utf8)
+        // Most words are native strings with contiguous bytes; copying them into an array cost more than the search.
+        if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofBytes: $0) }) { return found }
+        return id(ofBytes: Array(word.utf8))
+    }
+
+    private func id<Key: RandomAccessCollection<UInt8>>(ofBytes key: Key) -> Int? where Key.Index == Int {
         var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -38,6 +38,14 @@ public enum Tokens {
     ///   does not end with a separator (else empty), as typed; `sentenceStart` = true when the
     ///   partial token starts a sentence.
     public static func split(_ text: String, maxContext: Int = 2) -> (context: [String], partial: String, sentenceStart: Bool) {
+        if let fast = text.utf8.withContiguousStorageIfAvailable({ splitASCII($0, maxContext: maxContext) }), let fast {
+            return fast
+        }
+        return splitCharacters(text, maxContext: maxContext)
+    }
+
+    /// `split` walking Characters, for any text.
+    static func splitCharacters(_ text: String, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool) {
         // Walk backwards so that long texts cost only as much as the last few words.
         var i = text.endIndex
         func previousWord() -> String {
@@ -65,6 +73,83 @@ public enum Tokens {
             let w = trimApostrophes(previousWord()).lowercased()
             if !w.isEmpty { words.append(w); sentenceStart = false }
         }
+        if words.count < maxContext { words.append("<s>") }
+        return (words.reversed(), partial, sentenceStart)
+    }
+
+    /// `split` on UTF-8 bytes, for text whose examined tail is ASCII; nil when it is not (then `split` walks
+    /// Characters).
+    ///
+    /// Walking Characters costs most of a suggestion. Between two ASCII bytes there is always a Character
+    /// boundary except inside "\r\n", which is a separator either way, so when every byte looked at and the
+    /// one before them are ASCII the two walks see the same characters and give the same result.
+    static func splitASCII(_ b: UnsafeBufferPointer<UInt8>, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool)? {
+        @inline(__always) func isWord(_ c: UInt8) -> Bool {
+            (c | 0x20) &- UInt8(ascii: "a") < 26 || c &- UInt8(ascii: "0") < 10 || c == UInt8(ascii: "'")
+        }
+        @inline(__always) func isEnd(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: ".") || c == UInt8(ascii: "!") || c == UInt8(ascii: "?")
+        }
+        var i = b.count
+        // Lowest index read, and whether every byte read was ASCII.
+        var low = i
+        var ascii = true
+        @inline(__always) func at(_ x: Int) -> UInt8 {
+            let c = b[x]
+            if c >= 0x80 { ascii = false }
+            if x < low { low = x }
+            return c
+        }
+        // Moves i back over word bytes; returns where the word ended.
+        func previousWord() -> Int {
+            let end = i
+            while i > 0 {
+                let c = at(i - 1)
+                if !ascii || !isWord(c) { break }
+                i -= 1
+            }
+            return end
+        }
+        func lowerString(_ r: Range<Int>) -> String {
+            String(decoding: b[r].lazy.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        var end = previousWord()
+        guard ascii else { return nil }
+        var s = i
+        while s < end, b[s] == UInt8(ascii: "'") { s += 1 }
+        let partial = String(decoding: UnsafeBufferPointer(rebasing: b[s..<end]), as: UTF8.self)
+        var words: [String] = []
+        var sentenceStart = true
+        scan: while words.count < maxContext {
+            while i > 0 {
+                let c = at(i - 1)
+                guard ascii else { return nil }
+                if isWord(c) { break }
+                if isEnd(c) {
+                    if c != UInt8(ascii: ".") { break scan }
+                    // The word right before the full stop decides: a title such as "Mr." does not end the sentence.
+                    var k = i - 1
+                    while k > 0 {
+                        let p = at(k - 1)
+                        guard ascii else { return nil }
+                        if !isWord(p) { break }
+                        k -= 1
+                    }
+                    let n = i - 1 - k
+                    if n == 0 || n > 7 || !abbreviations.contains(lowerString(k..<(i - 1))) { break scan }
+                }
+                i -= 1
+            }
+            if i == 0 { break }
+            end = previousWord()
+            guard ascii else { return nil }
+            var ws = i, we = end
+            while ws < we, b[ws] == UInt8(ascii: "'") { ws += 1 }
+            while we > ws, b[we - 1] == UInt8(ascii: "'") { we -= 1 }
+            if ws < we { words.append(lowerString(ws..<we)); sentenceStart = false }
+        }
+        // The byte before the lowest one read must be ASCII too, or the two could be one Character.
+        if low > 0, b[low - 1] >= 0x80 { return nil }
         if words.count < maxContext { words.append("<s>") }
         return (words.reversed(), partial, sentenceStart)
     }

@@ -182,7 +182,8 @@ public struct WordPredictor: Sendable {
         let w1 = ctx.count >= 2 ? ctx[ctx.count - 2] : nil
         let u2 = context.last
         let u1 = context.count >= 2 ? context[context.count - 2] : nil
-        let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
+        // Only the user's phrases need the two-word key; without any, making it is wasted.
+        let uctx = user.triples.isEmpty && user.tripleTotals.isEmpty ? nil : u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
         // A capital in mid-sentence ("said H") announces a name or title: prefer the words the user wrote
         // capitalised. All capitals ("VOLUME") say nothing of the kind.
         let nameHint = capitalBoost != 1 && !sentenceStart && (partial.first?.isUppercase ?? false)
@@ -196,7 +197,8 @@ public struct WordPredictor: Sendable {
                           name: k > 0 && nameHint)
             if k < prefix.count { shown.formUnion(result) }
         }
-        return result.map { display($0, typed: partial, sentenceStart: sentenceStart) }
+        let typedCase = TypedCase(partial)
+        return result.map { display($0, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart) }
     }
 
     private func rank(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, limit: Int, skip: Set<Candidate>,
@@ -205,8 +207,8 @@ public struct WordPredictor: Sendable {
         var cands: [Candidate: Double] = [:]
         cands.reserveCapacity(64)
         func allowed(_ id: Int32) -> Bool {
-            range.contains(Int(id)) && !skip.contains(.id(id)) && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id))))
-                && offerable(Int(id))
+            range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
+                && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
         }
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
@@ -226,17 +228,17 @@ public struct WordPredictor: Sendable {
             cands[.id(Int32(id))] = 0
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
-        if let u2, let top = user.pairTop[u2] {
+        if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
             for w in top where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
         }
-        if let uctx, let succ = user.triples[uctx] {
+        if let uctx, !user.triples.isEmpty, let succ = user.triples[uctx] {
             for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
         }
         if name {
             for w in user.names(prefix: prefix, limit: 64) { cands[candidate(w)] = 0 }
         }
-        let ur = user.range(prefix: prefix)
-        if ur.count <= 512 {
+        let ur = user.sortedKeys.isEmpty ? 0..<0 : user.range(prefix: prefix)
+        if !ur.isEmpty, ur.count <= 512 {
             for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
         }
         var scored: [(Double, Candidate)] = []
@@ -255,8 +257,35 @@ public struct WordPredictor: Sendable {
                 score($0, w1: w1, w2: w2, u2: u2, uctx: uctx)
             }
         }
-        scored.sort { $0.0 != $1.0 ? $0.0 > $1.0 : key($0.1) < key($1.1) }
-        return scored.prefix(limit).map { $0.1 }
+        return WordPredictor.best(scored, limit: limit, lexicon: lexicon)
+    }
+
+    /// The first `limit` candidates of `scored` in order of score, then word: what a stable sort followed by
+    /// `prefix(limit)` gives, without sorting all of them.
+    ///
+    /// A static function on purpose: a comparator that calls methods captures the whole predictor, and
+    /// copying it for every comparison cost more than the comparisons.
+    private static func best(_ scored: [(Double, Candidate)], limit: Int, lexicon: Lexicon) -> [Candidate] {
+        func key(_ c: Candidate) -> String {
+            switch c {
+            case .id(let id): return lexicon.word(Int(id))
+            case .extra(let w): return w
+            }
+        }
+        func before(_ a: (Double, Candidate), _ b: (Double, Candidate)) -> Bool {
+            a.0 != b.0 ? a.0 > b.0 : key(a.1) < key(b.1)
+        }
+        var top: [(Double, Candidate)] = []
+        top.reserveCapacity(limit + 1)
+        for e in scored {
+            if top.count == limit, let last = top.last, !before(e, last) { continue }
+            // After any equal ones, as a stable sort keeps them.
+            var pos = top.count
+            while pos > 0 && before(e, top[pos - 1]) { pos -= 1 }
+            top.insert(e, at: pos)
+            if top.count > limit { top.removeLast() }
+        }
+        return top.map { $0.1 }
     }
 
     /// Adds "word's" for the best few candidates (or for the word before a typed apostrophe), at
@@ -337,7 +366,7 @@ public struct WordPredictor: Sendable {
         var base = 0.0
         switch c {
         case .id(let id):
-            let p1 = pow(10, Double(lexicon.logProb[Int(id)]))
+            let p1 = lexicon.probability[Int(id)]
             var p2 = p1
             if let w2, w2 >= 0 {
                 if let b = ngrams.bigram(w2, id) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
@@ -380,18 +409,43 @@ public struct WordPredictor: Sendable {
 
     private static let capitalised: [String: String] = ["i": "I", "i'm": "I'm", "i'll": "I'll", "i've": "I've", "i'd": "I'd"]
 
+    /// What `display` needs to know of the capitals typed, worked out once per suggestion rather than per word.
+    private struct TypedCase {
+        let allCaps: Bool
+        let firstUpper: Bool
+        let anyUpper: Bool
+
+        init(_ typed: String) {
+            // In ASCII a capital is A-Z and a letter is a-z or A-Z, so bytes answer without Character properties.
+            if typed.utf8.allSatisfy({ $0 < 0x80 }) {
+                let u = typed.utf8
+                func upper(_ b: UInt8) -> Bool { b &- UInt8(ascii: "A") < 26 }
+                func letter(_ b: UInt8) -> Bool { (b | 0x20) &- UInt8(ascii: "a") < 26 }
+                allCaps = u.count >= 2 && u.allSatisfy { !letter($0) || upper($0) } && u.contains(where: letter)
+                firstUpper = u.first.map(upper) ?? false
+                anyUpper = u.contains(where: upper)
+                return
+            }
+            allCaps = WordPredictor.isAllCaps(typed)
+            firstUpper = typed.first?.isUppercase ?? false
+            anyUpper = typed.contains(where: { $0.isUppercase })
+        }
+    }
+
     /// The word as shown: the user's form or the list's, capitalised at a sentence start or like the typed letters.
-    private func display(_ c: Candidate, typed: String, sentenceStart: Bool) -> String {
+    private func display(_ c: Candidate, typed: String, typedCase: TypedCase, sentenceStart: Bool) -> String {
         let w = key(c)
-        var form = user.forms[w] ?? WordPredictor.capitalised[w] ?? w
-        if form == w, w.hasSuffix("'s"), let baseForm = user.forms[String(w.dropLast(2))] { form = baseForm + "'s" }
-        if WordPredictor.isAllCaps(typed) {
+        // Only words starting with "i" are in `capitalised`; the check saves hashing every other word.
+        var form = (user.forms.isEmpty ? nil : user.forms[w])
+            ?? (w.utf8.first == UInt8(ascii: "i") ? WordPredictor.capitalised[w] : nil) ?? w
+        if form == w, !user.forms.isEmpty, w.hasSuffix("'s"), let baseForm = user.forms[String(w.dropLast(2))] { form = baseForm + "'s" }
+        if typedCase.allCaps {
             form = form.uppercased()
-        } else if (typed.first?.isUppercase ?? false) || (typed.isEmpty && sentenceStart) {
+        } else if typedCase.firstUpper || (typed.isEmpty && sentenceStart) {
             form = TextComposition.capitalisingFirst(form)
         }
         // Keep exactly what was typed for the typed part (e.g. "McD" → "McDonald").
-        if typed.contains(where: { $0.isUppercase }), form.lowercased().hasPrefix(typed.lowercased()), form.count >= typed.count {
+        if typedCase.anyUpper, form.lowercased().hasPrefix(typed.lowercased()), form.count >= typed.count {
             form = typed + form.dropFirst(typed.count)
         }
         return sentenceStart ? TextComposition.capitalisingFirst(form) : form

@@ -1,0 +1,59 @@
+import Testing
+@testable import Prediction
+
+/// The byte walk of `Tokens.split` must give exactly what the Character walk gives, since keystroke
+/// savings and suggestions depend on it.
+@Suite struct SplitFastPathTests {
+    /// Pieces chosen for the cases where bytes and Characters could disagree: titles before a full stop,
+    /// apostrophes of both kinds, CR LF, accents (precomposed and combining), a prepended mark.
+    static let pieces = [
+        "Mr", "mrs", "Dr", "St", "approx", "Abcdefgh", "a", "B", "7", "don't", "'", "’", ".", ". ", "!", "?", " ",
+        "  ", ",", "\n", "\r\n", "\r", "\t", "\"", "café", "e\u{301}", "\u{0600}", "Zoë", "x", "the", "TH", "-",
+    ]
+
+    /// A deterministic pseudo-random text of `n` pieces.
+    static func text(seed: UInt64, pieces n: Int) -> String {
+        var x = seed | 1
+        var s = ""
+        for _ in 0..<n {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            s += pieces[Int(x % UInt64(pieces.count))]
+        }
+        return s
+    }
+
+    @Test func byteWalkAgreesWithCharacterWalk() {
+        var fast = 0
+        for seed in 1...3000 as ClosedRange<UInt64> {
+            let t = SplitFastPathTests.text(seed: seed, pieces: Int(seed % 12) + 1)
+            for maxContext in [1, 2, 3] {
+                let slow = Tokens.splitCharacters(t, maxContext: maxContext)
+                let got = Tokens.split(t, maxContext: maxContext)
+                #expect(got.context == slow.context && got.partial == slow.partial && got.sentenceStart == slow.sentenceStart,
+                        "\(t.debugDescription) maxContext \(maxContext)")
+                if t.utf8.withContiguousStorageIfAvailable({ Tokens.splitASCII($0, maxContext: maxContext) }) != nil { fast += 1 }
+            }
+        }
+        // Most of these texts end in ASCII, so the byte walk was what was compared.
+        #expect(fast > 3000)
+    }
+
+    @Test func byteWalkIsUsedForPlainText() {
+        let t = "Mr. Weston said it. Then I could"
+        let r = t.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil
+        #expect(r?.context == ["then", "i"])
+        #expect(r?.partial == "could")
+        let m = "Mr. We"
+        let r2 = m.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil
+        #expect(r2?.context == ["<s>", "mr"])
+        #expect(r2?.partial == "We")
+    }
+
+    @Test func nonASCIIBeforeTheTailFallsBack() {
+        // A combining accent after the last word's first letter: not a byte-walk case.
+        let t = "cafe\u{301} au"
+        #expect(t.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil == nil)
+        // Strings compare by canonical equivalence, so the decomposed word equals the precomposed one.
+        #expect(Tokens.split(t).context == ["<s>", "café"])
+    }
+}
