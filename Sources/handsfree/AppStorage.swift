@@ -39,18 +39,9 @@ enum AtomicFile {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot write in \(dir) (\(String(cString: strerror(errno))))" }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.count
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = String(cString: strerror(errno))
-                close(fd); unlink(tmp)
-                return "cannot write \(path) (\(e))"
-            }
-            done += n
+        if let e = writeAll(fd, Array(text.utf8)) {
+            close(fd); unlink(tmp)
+            return "cannot write \(path) (\(e))"
         }
         if fsync(fd) != 0 {
             let e = String(cString: strerror(errno))
@@ -66,6 +57,20 @@ enum AtomicFile {
         // The rename is durable only once the folder entry is on disk too.
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+        return nil
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; returns the system's reason on failure.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            done += n
+        }
         return nil
     }
 

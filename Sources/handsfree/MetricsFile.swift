@@ -45,16 +45,7 @@ enum MetricsFile {
         defer { close(fd) }
         var text = json + "\n"
         if endsWithoutNewline(path) { text = "\n" + text }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return "\(path): cannot write (\(String(cString: strerror(errno))))"
-            }
-            done += n
-        }
+        if let e = AtomicFile.writeAll(fd, Array(text.utf8)) { return "\(path): cannot write (\(e))" }
         if fsync(fd) != 0 { return "\(path): cannot sync (\(String(cString: strerror(errno))))" }
         return nil
     }
