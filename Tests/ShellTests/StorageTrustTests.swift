@@ -16,14 +16,7 @@ final class ByteFiles: Sendable {
             write: { name, text in self.files.withLock { $0[name] = Array(text.utf8) }; return nil },
             moveAside: { name in
                 guard !self.stuck.contains(name) else { return nil }
-                return self.files.withLock { f in
-                    guard let old = f[name] else { return nil }
-                    var n = 1
-                    while f["\(name).corrupt-\(n)"] != nil { n += 1 }
-                    f["\(name).corrupt-\(n)"] = old
-                    f[name] = nil
-                    return "\(name).corrupt-\(n)"
-                }
+                return self.files.withLock { StoreClient.moveAside(name, in: &$0) }
             })
     }
 

@@ -73,16 +73,18 @@ public struct StoreClient: Sendable {
                 box.files.withLock { $0[name] = text }
                 return nil
             },
-            moveAside: { name in
-                box.files.withLock { f in
-                    guard let old = f[name] else { return nil }
-                    var n = 1
-                    while f["\(name).corrupt-\(n)"] != nil { n += 1 }
-                    f["\(name).corrupt-\(n)"] = old
-                    f[name] = nil
-                    return "\(name).corrupt-\(n)"
-                }
-            })
+            moveAside: { name in box.files.withLock { moveAside(name, in: &$0) } })
+    }
+
+    /// Moves an in-memory file to `NAME.corrupt-<n>` (the first free n), as the live client renames one;
+    /// returns the new name, nil when there is no such file.
+    public static func moveAside<Content>(_ name: String, in files: inout [String: Content]) -> String? {
+        guard let old = files[name] else { return nil }
+        var n = 1
+        while files["\(name).corrupt-\(n)"] != nil { n += 1 }
+        files["\(name).corrupt-\(n)"] = old
+        files[name] = nil
+        return "\(name).corrupt-\(n)"
     }
 }
 
