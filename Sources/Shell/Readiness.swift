@@ -60,26 +60,23 @@ extension Action {
 }
 
 extension ShellState {
-    /// Names of the gestures the keymap binds anywhere (global or on any screen).
-    var boundGestureNames: Set<String> {
-        var names = Set(keymap.global.gestures.keys)
-        for sec in keymap.screens.values { names.formUnion(sec.gestures.keys) }
-        return names
+    /// Whether the keymap binds the gesture anywhere (global or on any screen). Looked up rather than
+    /// collected into a set: this runs on every frame.
+    func binds(gesture name: String) -> Bool {
+        keymap.global.gestures[name] != nil || keymap.screens.values.contains { $0.gestures[name] != nil }
     }
 
     /// Whether no bound gesture's shape is at or above its release threshold in `b`.
     func isNeutral(_ b: BlendShapes) -> Bool {
-        let bound = boundGestureNames
-        for def in gestures where bound.contains(def.name) {
+        for def in gestures {
+            let raised: Bool
             switch def.kind {
-            case .threshold(let spec):
-                if spec.signal.value(b) >= spec.release { return false }
-            case .blinkCount(let spec):
-                let blink = spec.blinkSpec
-                if blink.signal.value(b) >= blink.release { return false }
-            case .dwell:
-                continue
+            case .threshold(let spec): raised = spec.signal.value(b) >= spec.release
+            case .blinkCount(let spec): raised = spec.blinkSpec.signal.value(b) >= spec.blinkSpec.release
+            case .dwell: raised = false
             }
+            // The binding is looked up only for a raised shape: a still face (most frames) costs no lookup.
+            if raised && binds(gesture: def.name) { return false }
         }
         return true
     }
