@@ -254,12 +254,9 @@ public struct Pipeline: Sendable {
         if Self.wrapsPastMidnight(from: last, to: t, within: settings.maxForwardStep) {
             offset += Self.day
             stats.midnightWraps += 1
-        } else if Self.wrapsPastMidnight(from: t, to: last, within: settings.reorderTolerance) {
-            // A late frame from before midnight, arriving just after the wrap.
-            stats.late += 1
-            stats.note(FrameIssue(pos, "late frame dropped (\(t) after \(last))"))
-            return nil
-        } else if step < 0 && step >= -settings.reorderTolerance {
+        } else if (step < 0 && step >= -settings.reorderTolerance)
+                    || Self.wrapsPastMidnight(from: t, to: last, within: settings.reorderTolerance) {
+            // A reordered datagram, or one from before midnight arriving just after the wrap.
             stats.late += 1
             stats.note(FrameIssue(pos, "late frame dropped (\(t) after \(last))"))
             return nil
