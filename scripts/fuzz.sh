@@ -5,6 +5,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET…]     e.g. scripts/fuzz.sh 20, scripts/fuzz.sh 600 FuzzNDJSON
 #   FUZZ_RUNS=N scripts/fuzz.sh 0 TARGET    runs N executions instead of a time limit
+#   FUZZ_MAX_LEN=N                          longest input (default 65536; libFuzzer's own default is 4096)
 set -euo pipefail
 cd "$(dirname "$0")/../FuzzTesting"
 seconds="${1:-60}"
@@ -29,7 +30,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 failed=()
 for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t"
-  args=(-rss_limit_mb=2048 -max_len=65536 -timeout=10 -print_final_stats=1 "-artifact_prefix=$work/crashes/$t-")
+  args=(-rss_limit_mb=2048 "-max_len=${FUZZ_MAX_LEN:-65536}" -timeout=10 -print_final_stats=1 "-artifact_prefix=$work/crashes/$t-")
   if [ -n "${FUZZ_RUNS:-}" ]; then args+=("-runs=$FUZZ_RUNS"); else args+=("-max_total_time=$seconds"); fi
   [ -f "Dictionaries/$t.dict" ] && args+=("-dict=Dictionaries/$t.dict")
   echo "== fuzz $t (${FUZZ_RUNS:+$FUZZ_RUNS runs}${FUZZ_RUNS:-$seconds s})"
