@@ -55,9 +55,16 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
+        // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
+        // keeps. Everything with a clock or I/O that the commands share; tests import it.
+        .target(name: "Runtime", dependencies: [
+            "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost",
+            "PtyHost", "Runtime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -71,6 +78,7 @@ let package = Package(
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrameFormats
 import Foundation
+import Runtime
 import TrackingCore
 import Transport
 

@@ -5,6 +5,7 @@ import ArgumentParser
 import Config
 import FrameFormats
 import Foundation
+import Runtime
 import Shell
 import TrackingCore
 import Transport

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
+import Runtime
 import PtyHost
 import Transport
 

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import Config
 import Foundation
+import Runtime
 import Transport
 import Shell
 import Terminal

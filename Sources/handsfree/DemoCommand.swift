@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
 import Foundation
+import Runtime
 import Shell
 
 /// `handsfree demo`: a scripted user drives the real shell, paced so a person can watch.

@@ -1,3 +1,4 @@
+import Runtime
 import ArgumentParser
 import Shell
 

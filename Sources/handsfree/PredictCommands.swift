@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Runtime
 import Prediction
 
 /// Options shared by the prediction commands: where the word list, n-grams and user file are.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import FrameFormats
 import Foundation
+import Runtime
 import Transport
 import Prediction
 import Shell

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Runtime
 import Logging
 import Speech
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
 import Foundation
+import Runtime
 import Logging
 import Shell
 import Speech

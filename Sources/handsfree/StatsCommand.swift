@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Runtime
 import Shell
 
 /// `handsfree stats`: a summary of the sessions recorded in `metrics.ndjson`, with trends as sparklines.

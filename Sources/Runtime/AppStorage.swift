@@ -7,8 +7,8 @@ import Synchronization
 
 /// The user's data folder for notes and messages: `--data-dir`, else `$HANDSFREE_DATA_DIR`, else
 /// `$XDG_DATA_HOME/handsfree`, else `~/.local/share/handsfree`.
-enum DataDir {
-    static func url(flag: String?) -> URL {
+public enum DataDir {
+    public static func url(flag: String?) -> URL {
         let env = ProcessInfo.processInfo.environment
         if let flag, !flag.isEmpty { return URL(fileURLWithPath: flag) }
         if let d = env["HANDSFREE_DATA_DIR"], !d.isEmpty { return URL(fileURLWithPath: d) }
@@ -19,21 +19,21 @@ enum DataDir {
 
 /// The user's config folder for `settings.toml`: `$HANDSFREE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/handsfree`,
 /// else `~/.config/handsfree`.
-enum ConfigDir {
-    static var url: URL {
+public enum ConfigDir {
+    public static var url: URL {
         let env = ProcessInfo.processInfo.environment
         if let d = env["HANDSFREE_CONFIG_DIR"], !d.isEmpty { return URL(fileURLWithPath: d) }
         if let x = env["XDG_CONFIG_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
         return URL(fileURLWithPath: env["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".config/handsfree")
     }
-    static var settings: URL { url.appendingPathComponent("settings.toml") }
+    public static var settings: URL { url.appendingPathComponent("settings.toml") }
 }
 
 /// Files written so that a crash or SIGKILL at any moment leaves either the old or the new content, whole.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `text` to a temporary file beside `path`, fsyncs it, renames it over `path` and fsyncs the
     /// folder, creating the folder first. Returns an error message (with the system's reason) on failure.
-    static func write(_ text: String, to path: String) -> String? {
+    public static func write(_ text: String, to path: String) -> String? {
         let dir = (path as NSString).deletingLastPathComponent
         if let e = makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
         let tmp = path + ".tmp-\(getpid())"
@@ -61,7 +61,7 @@ enum AtomicFile {
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; returns the system's reason on failure.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
@@ -75,7 +75,7 @@ enum AtomicFile {
     }
 
     /// `mkdir -p` with the system's short reason on failure ("Read-only file system", "Not a directory").
-    static func makeDirectories(_ dir: String) -> String? {
+    public static func makeDirectories(_ dir: String) -> String? {
         var path = ""
         for part in dir.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/" + part
@@ -87,10 +87,10 @@ enum AtomicFile {
     }
 }
 
-extension AtomicFile {
+public extension AtomicFile {
     /// Reads a whole file: `.missing`, its text (invalid UTF-8 shown as U+FFFD and reported as `.damaged`),
     /// or `.failed` with the system's reason.
-    static func read(_ path: String) -> FileRead {
+    public static func read(_ path: String) -> FileRead {
         var st = stat()
         if lstat(path, &st) != 0 { return errno == ENOENT ? .missing : .failed(String(cString: strerror(errno))) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failed(String(cString: strerror(EISDIR))) }
@@ -113,7 +113,7 @@ extension AtomicFile {
 
     /// Renames `path` to `path.corrupt-<n>` (the first free n), so a file that could not be read is kept
     /// and never overwritten; returns the new file name, nil if it could not be moved.
-    static func moveAside(_ path: String) -> String? {
+    public static func moveAside(_ path: String) -> String? {
         var n = 1
         while access("\(path).corrupt-\(n)", F_OK) == 0 { n += 1 }
         guard rename(path, "\(path).corrupt-\(n)") == 0 else { return nil }
@@ -122,7 +122,7 @@ extension AtomicFile {
 
     /// Deletes the temporary files (`NAME.tmp-PID`) that `write` leaves when the process is killed between
     /// creating and renaming one: only in `dir`, only names of that pattern, only if no process `PID` lives.
-    static func removeStaleTemporaries(in dir: String) {
+    public static func removeStaleTemporaries(in dir: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names {
             guard let pid = stalePID(name) else { continue }
@@ -132,7 +132,7 @@ extension AtomicFile {
     }
 
     /// The PID in a temporary file's name (`NAME.tmp-PID`), unless it is this process's.
-    static func stalePID(_ name: String) -> pid_t? {
+    public static func stalePID(_ name: String) -> pid_t? {
         guard let r = name.range(of: ".tmp-", options: .backwards), r.lowerBound > name.startIndex else { return nil }
         let digits = name[r.upperBound...]
         guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -141,10 +141,10 @@ extension AtomicFile {
     }
 }
 
-extension StoreClient {
+public extension StoreClient {
     /// Notes and messages as files in `dir`, replaced atomically on every save. Temporary files left by a
     /// killed process are removed first.
-    static func files(in dir: URL) -> StoreClient {
+    public static func files(in dir: URL) -> StoreClient {
         let base = dir.path
         AtomicFile.removeStaleTemporaries(in: base)
         return StoreClient(
@@ -155,12 +155,12 @@ extension StoreClient {
 }
 
 /// The Settings screen's values in `settings.toml`.
-enum UserSettings {
+public enum UserSettings {
     /// The saved settings over `base`, and problems to show (a broken file is reported, not fatal: the
     /// shell must start so the user can fix it from the Settings screen).
     ///
     /// A file that could not be read whole is never overwritten: the first save moves it aside first.
-    static func load(base: ShellSettings) -> (ShellSettings, [String]) {
+    public static func load(base: ShellSettings) -> (ShellSettings, [String]) {
         AtomicFile.removeStaleTemporaries(in: ConfigDir.url.path)
         let path = ConfigDir.settings.path
         let keep = "; it is kept as a copy when settings are next saved"
@@ -184,9 +184,9 @@ enum UserSettings {
     /// Set when `settings.toml` held something `load` could not read; `save` then keeps it aside first.
     private static let damaged = Mutex(false)
 
-    static var exists: Bool { FileManager.default.fileExists(atPath: ConfigDir.settings.path) }
+    public static var exists: Bool { FileManager.default.fileExists(atPath: ConfigDir.settings.path) }
 
-    static func save(_ s: ShellSettings) -> String? {
+    public static func save(_ s: ShellSettings) -> String? {
         let path = ConfigDir.settings.path
         let blocked: String? = damaged.withLock { d in
             guard d else { return nil }
@@ -202,7 +202,7 @@ enum UserSettings {
     }
 
     /// The keymaps in the project's `keymaps/` folder.
-    static var keymapNames: [String] {
+    public static var keymapNames: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
             .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted() ?? []
         return names.isEmpty ? ["default"] : names

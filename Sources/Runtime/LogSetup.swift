@@ -5,8 +5,8 @@ import Logging
 ///
 /// The file is `$HANDSFREE_LOG` if set, else `handsfree.log` in the user's state folder (``StateDir``).
 /// The level comes from `HANDSFREE_LOG_LEVEL` (default `info`).
-enum LogSetup {
-    static func bootstrap() {
+public enum LogSetup {
+    public static func bootstrap() {
         let env = ProcessInfo.processInfo.environment
         let path = env["HANDSFREE_LOG"] ?? StateDir.url.appendingPathComponent("handsfree.log").path
         let level = env["HANDSFREE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -21,11 +21,11 @@ enum LogSetup {
 
 /// An append-only log file shared by all loggers; if it cannot be opened, logs are dropped silently
 /// rather than written over the UI.
-final class LogFile: @unchecked Sendable {
+public final class LogFile: @unchecked Sendable {
     private let lock = NSLock()
     private let handle: FileHandle?
 
-    init(path: String) {
+    public init(path: String) {
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
@@ -33,7 +33,7 @@ final class LogFile: @unchecked Sendable {
         _ = try? handle?.seekToEnd()
     }
 
-    func write(_ line: String) {
+    public func write(_ line: String) {
         lock.lock()
         defer { lock.unlock() }
         handle?.write(Data(line.utf8))
@@ -41,18 +41,18 @@ final class LogFile: @unchecked Sendable {
 }
 
 /// A swift-log handler writing `time level label: message metadata` lines to a ``LogFile``.
-struct FileLogHandler: LogHandler {
-    let label: String
-    let sink: LogFile
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+public struct FileLogHandler: LogHandler {
+    public let label: String
+    public let sink: LogFile
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
+    public func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
              file: String, function: String, line: UInt) {
         let all = metadata.merging(extra ?? [:]) { $1 }
         let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

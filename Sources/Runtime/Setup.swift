@@ -1,4 +1,3 @@
-import ArgumentParser
 import Config
 import Foundation
 import Shell
@@ -6,9 +5,9 @@ import Speech
 import TrackingCore
 
 /// Loads the gesture config and keymap a command was asked for, refusing with `file:line: …` on any mistake.
-enum Setup {
+public enum Setup {
     /// Reads `--config FILE` (or the project's `config/gestures.toml`, or the built-in defaults).
-    static func settings(config: String?, overrides: [String] = []) throws -> PipelineSettings {
+    public static func settings(config: String?, overrides: [String] = []) throws -> PipelineSettings {
         let path = config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
             if config != nil { throw SetupError("\(path): no such file") }
@@ -21,7 +20,7 @@ enum Setup {
     }
 
     /// Reads `--keymap NAME|FILE`: a name looks in the project's `keymaps/` folder.
-    static func keymap(_ nameOrFile: String?, gestures: [GestureDefinition]) throws -> Keymap {
+    public static func keymap(_ nameOrFile: String?, gestures: [GestureDefinition]) throws -> Keymap {
         let path = keymapPath(nameOrFile)
         guard FileManager.default.fileExists(atPath: path) else {
             let known = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
@@ -35,7 +34,7 @@ enum Setup {
     /// Parses keymap text against the gestures it may bind, the shell's screens and the recogniser's
     /// dictionary, with every check a keymap the shell runs with must pass; throws the parser's `file:line:`
     /// error as it is.
-    static func parseKeymap(_ text: String, file: String, gestures: [GestureDefinition]) throws(ConfigError) -> Keymap {
+    public static func parseKeymap(_ text: String, file: String, gestures: [GestureDefinition]) throws(ConfigError) -> Keymap {
         var isKnownWord: (@Sendable (String) -> Bool)?
         if let dictionary = PronunciationDictionary.shared { isKnownWord = { dictionary.contains($0) } }
         return try Keymap.load(text, file: file, knownGestures: gestures.map(\.name),
@@ -43,17 +42,17 @@ enum Setup {
     }
 
     /// The file a `--keymap NAME|FILE` argument means.
-    static func keymapPath(_ nameOrFile: String?) -> String {
+    public static func keymapPath(_ nameOrFile: String?) -> String {
         let arg = nameOrFile ?? "default"
         return arg.contains("/") || arg.hasSuffix(".toml")
             ? arg : ProjectPaths.dir("keymaps").appendingPathComponent(arg + ".toml").path
     }
 
     /// The most a config, keymap or grammar file may hold; bigger is a mistake (e.g. `/dev/zero`).
-    static let maxTextFileSize = 1 << 20
+    public static let maxTextFileSize = 1 << 20
 
     /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, too big, not UTF-8).
-    static func readText(_ path: String) throws -> String {
+    public static func readText(_ path: String) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError("\(path): no such file") }
         if isDir.boolValue { throw SetupError("\(path): is a folder, not a file") }
@@ -70,29 +69,24 @@ enum Setup {
         return s
     }
 
-    /// Parses `100x30`.
-    static func size(_ text: String) throws -> Size {
-        guard let s = Size(parsing: text) else { throw ValidationError("size \"\(text)\" is not WIDTHxHEIGHT, e.g. 100x30") }
-        return s
-    }
 }
 
 /// A setup problem, printed as is (`file:line: message`) before exiting with status 1.
-struct SetupError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
+public struct SetupError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
 }
 
 /// The words PocketSphinx can hear: the first column of its pronunciation dictionary.
 ///
 /// Read as bytes rather than through a decoder, so `check` and `run --no-speech` need no model loaded; a
 /// keymap asks for a few dozen words, so each is searched for in the bytes instead of indexing 135,000 lines.
-struct PronunciationDictionary: Sendable {
+public struct PronunciationDictionary: Sendable {
     /// The file with a newline in front, so every entry starts after a newline.
-    let bytes: Data
+    public let bytes: Data
 
     /// Whether `word` (any case) starts a line, followed by its phones or a `(2)` alternative marker.
-    func contains(_ word: String) -> Bool {
+    public func contains(_ word: String) -> Bool {
         let w = Array(word.lowercased().utf8)
         guard !w.isEmpty, !w.contains(where: { $0 == 0x0A || $0 == 0x20 || $0 == 0x09 }) else { return false }
         return [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "(")].contains { end in
@@ -101,9 +95,9 @@ struct PronunciationDictionary: Sendable {
     }
 
     /// Debian's en-us dictionary, or nil when it is not installed (then phrases are checked for letters only).
-    static let shared: PronunciationDictionary? = load(path: RecognizerConfiguration().dictionary)
+    public static let shared: PronunciationDictionary? = load(path: RecognizerConfiguration().dictionary)
 
-    static func load(path: String) -> PronunciationDictionary? {
+    public static func load(path: String) -> PronunciationDictionary? {
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
         return PronunciationDictionary(bytes: Data([0x0A]) + data)
     }

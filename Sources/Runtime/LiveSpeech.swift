@@ -7,7 +7,7 @@ import Transport
 import Speech
 
 /// Where the shell's speech comes from.
-enum AudioInput: Sendable {
+public enum AudioInput: Sendable {
     /// An ALSA capture device (`--mic NAME`).
     case mic(String)
     /// A raw 16 kHz S16LE file read through ALSA's `file` plugin (`--audio FILE`), paced to real time so
@@ -16,7 +16,7 @@ enum AudioInput: Sendable {
 
     /// Checks an `--audio` file before the terminal is taken over (a wrong format names the `sox` line) and
     /// returns the raw samples file the `file` plugin reads: the file itself if raw, else a temporary copy.
-    static func file(_ path: String) throws(AudioError) -> AudioInput {
+    public static func file(_ path: String) throws(AudioError) -> AudioInput {
         let samples = try SpeechAudio.readSamples(path: path)
         let isWAV = path.lowercased().hasSuffix(".wav")
         guard isWAV else { return .file(raw: path, name: path) }
@@ -29,7 +29,7 @@ enum AudioInput: Sendable {
 }
 
 /// What the speech thread has for the shell loop.
-enum SpeechUpdate: Sendable, Equatable {
+public enum SpeechUpdate: Sendable, Equatable {
     /// Recognised text: dictation (partial or final), or a final command phrase as the grammar gave it.
     case text(String, isFinal: Bool)
     /// The status line's speech message (nil: nothing to say).
@@ -49,8 +49,8 @@ enum SpeechUpdate: Sendable, Equatable {
 /// Modes: idle (audio dropped, or the wake-phrase grammar when the keymap has one and a microphone is
 /// used), dictation (the language model), command (a grammar of keymap phrases and on-screen labels, for
 /// one utterance). Time for the silence and command timeouts is audio time, not the wall clock.
-final class LiveSpeech: @unchecked Sendable {
-    enum Mode: Equatable { case idle, dictation, command(since: Double) }
+public final class LiveSpeech: @unchecked Sendable {
+    public enum Mode: Equatable { case idle, dictation, command(since: Double) }
 
     private let lock = NSLock()
     private let input: AudioInput
@@ -58,7 +58,7 @@ final class LiveSpeech: @unchecked Sendable {
     private var recognizer: Recognizer?
     private var capture: ALSACapture?
     /// False once loading failed: effects asking for speech are answered at once with the reason.
-    private(set) var failed: String?
+    public private(set) var failed: String?
     private var loaded = false
     private var captureStarted = false
     private var wantCapture = false
@@ -85,11 +85,11 @@ final class LiveSpeech: @unchecked Sendable {
     private var stopping = false
     private let pipeFDs: [Int32]
     /// Seconds without a command before push-to-talk gives up.
-    static let commandTimeout = 6.0
+    public static let commandTimeout = 6.0
     /// Seconds of audio kept for checking a wake match; a longer utterance is not a wake command.
-    static let longestWakeUtterance = 8.0
+    public static let longestWakeUtterance = 8.0
 
-    init(input: AudioInput, wakePhrase: String?) {
+    public init(input: AudioInput, wakePhrase: String?) {
         self.input = input
         // A file is a demo or test: it plays when speech is first asked for, not into the wake listener.
         if case .mic = input { wake = wakePhrase } else { wake = nil }
@@ -103,10 +103,10 @@ final class LiveSpeech: @unchecked Sendable {
     deinit { for fd in pipeFDs where fd >= 0 { close(fd) } }
 
     /// Descriptors for the shell loop's `poll`: readable when updates are waiting.
-    var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
+    public var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
 
     /// What the status line says while the microphone is closed.
-    var idleStatus: String {
+    public var idleStatus: String {
         switch input {
         case .mic(let d): return wake.map { "mic \(d) · say \"\($0) …\" or raise brows" } ?? "mic \(d) · raise brows to talk"
         case .file(_, let name): return "audio " + (name as NSString).lastPathComponent
@@ -114,7 +114,7 @@ final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Loads the model and opens the device on a background thread; reports the outcome as a status.
-    func load() {
+    public func load() {
         post(.status("speech loading…"))
         let t = Thread { [self] in
             do {
@@ -156,36 +156,36 @@ final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Updates since the last call (empties the wake pipe).
-    func drain() -> [SpeechUpdate] {
+    public func drain() -> [SpeechUpdate] {
         var buf = [UInt8](repeating: 0, count: 64)
         while pipeFDs[0] >= 0, read(pipeFDs[0], &buf, buf.count) > 0 {}
         return lock.withLock { defer { outbox = [] }; return outbox }
     }
 
     /// Opens the microphone for dictation; `silence` seconds of audio without speech end it (0: never).
-    func startDictation(silence: Double) {
+    public func startDictation(silence: Double) {
         lock.withLock { mode = .dictation; silenceLimit = silence; lastActivity = audioTime }
         startCapture()
     }
 
     /// Opens the microphone for one command from `phrases` (keymap phrases and on-screen labels).
-    func listenForCommand(_ phrases: [String]) {
+    public func listenForCommand(_ phrases: [String]) {
         lock.withLock { self.phrases = phrases; mode = .command(since: audioTime) }
         startCapture()
     }
 
     /// The on-screen phrases changed (another screen): the wake grammar is rebuilt before the next chunk.
-    func updatePhrases(_ phrases: [String]) {
+    public func updatePhrases(_ phrases: [String]) {
         lock.withLock { self.phrases = phrases }
     }
 
     /// Closes the microphone (back to the wake listener, if any).
-    func stop() {
+    public func stop() {
         lock.withLock { mode = .idle }
     }
 
     /// Stops capture for good (the shell is leaving).
-    func shutdown() {
+    public func shutdown() {
         let c = lock.withLock { capture }
         c?.stop()
         pendingLock.withLock { stopping = true }
@@ -353,7 +353,7 @@ final class LiveSpeech: @unchecked Sendable {
 
 /// Dictation into a text field with Speech's `DictationSession` (spoken punctuation, "new line",
 /// "delete that", "stop dictation"), for `Services.dictate`.
-@Sendable func sessionDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
+@Sendable public func sessionDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
     // The session from the last utterance still fits if nothing else changed the field since.
     var s = (field.memo.value as? DictationSession).flatMap { $0.text == field.text && $0.caret == field.caret ? $0 : nil }
         ?? DictationSession(text: field.text, caret: field.caret)

@@ -7,31 +7,31 @@ import Prediction
 /// makes); each `DIR/handsfree` of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`); then the source
 /// tree: the folders above the executable (a `swift build` puts it in `.build/<config>/`), then the current
 /// directory and its parents.
-enum ProjectPaths {
+public enum ProjectPaths {
     /// A data folder found, and the rule that found it (shown by `handsfree doctor`).
-    struct Found: Sendable {
-        var url: URL
-        var rule: String
+    public struct Found: Sendable {
+        public var url: URL
+        public var rule: String
     }
 
     /// The folder that holds `keymaps/`, `config/` and `wordlists/`, if one is found.
-    static var root: URL? { found?.url }
+    public static var root: URL? { found?.url }
 
     /// The data folder and how it was found, looked up once per process.
-    static let found: Found? = locate(
+    public static let found: Found? = locate(
         environment: ProcessInfo.processInfo.environment,
         executable: Bundle.main.executableURL?.resolvingSymlinksInPath(),
         currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
 
     /// Whether `u` looks like a data folder: it has `keymaps/` and `config/`.
-    static func isRoot(_ u: URL) -> Bool {
+    public static func isRoot(_ u: URL) -> Bool {
         let fm = FileManager.default
         return fm.fileExists(atPath: u.appendingPathComponent("keymaps").path)
             && fm.fileExists(atPath: u.appendingPathComponent("config").path)
     }
 
     /// The first data folder by the rules above, for the given environment, executable and current folder.
-    static func locate(environment env: [String: String], executable: URL?, currentDirectory: URL) -> Found? {
+    public static func locate(environment env: [String: String], executable: URL?, currentDirectory: URL) -> Found? {
         if let home = env["HANDSFREE_HOME"], !home.isEmpty {
             let u = URL(fileURLWithPath: home)
             if isRoot(u) { return Found(url: u, rule: "$HANDSFREE_HOME") }
@@ -62,28 +62,28 @@ enum ProjectPaths {
     }
 
     /// A path inside the project folder, e.g. `dir("wordlists")`; falls back to the current directory.
-    static func dir(_ name: String) -> URL {
+    public static func dir(_ name: String) -> URL {
         (root ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(name)
     }
 }
 
 /// The word lists shipped in `wordlists/` (sources and licences in its README).
-enum WordLists {
-    static var folder: URL { ProjectPaths.dir("wordlists") }
+public enum WordLists {
+    public static var folder: URL { ProjectPaths.dir("wordlists") }
     /// Word frequencies (`word count`).
-    static var words: URL { folder.appendingPathComponent("words-en.txt") }
+    public static var words: URL { folder.appendingPathComponent("words-en.txt") }
     /// Bigrams and trigrams.
-    static var ngrams: URL { folder.appendingPathComponent("ngrams-en.txt") }
+    public static var ngrams: URL { folder.appendingPathComponent("ngrams-en.txt") }
     /// The words that get a generated possessive ("mother's").
-    static var nouns: URL { folder.appendingPathComponent("nouns-en.txt") }
+    public static var nouns: URL { folder.appendingPathComponent("nouns-en.txt") }
     /// Swear words and slurs held back until the user has typed them.
-    static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
+    public static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
 }
 
 /// The user's word file, the same one for every command: `--user-file`, else `user-words.txt` in the data
 /// folder `run` uses (`--data-dir`, `$HANDSFREE_DATA_DIR`, `$XDG_DATA_HOME/handsfree`, `~/.local/share/handsfree`).
-enum UserWordsFile {
-    static func url(userFile: String?, dataDir: String?) -> URL {
+public enum UserWordsFile {
+    public static func url(userFile: String?, dataDir: String?) -> URL {
         if let userFile, !userFile.isEmpty { return URL(fileURLWithPath: userFile) }
         return DataDir.url(flag: dataDir).appendingPathComponent("user-words.txt")
     }
@@ -91,7 +91,7 @@ enum UserWordsFile {
     /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
     /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
     /// saved over it.
-    static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
+    public static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
         let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
         guard bad > 0 else { return nil }
         let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"

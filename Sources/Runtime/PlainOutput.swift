@@ -1,44 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 import Foundation
 import Shell
 import Terminal
 
-/// The accessibility flags `run` and `demo` share.
-struct AccessOptions: ParsableArguments {
-    @Flag(help: "Draw without colours (also when $NO_COLOR is set to anything).") var noColor = false
-    @Option(help: "Colour theme: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")).") var theme: String?
-    @Flag(help: "Bigger keys and tiles where the screen has room.") var largeTargets = false
-    @Flag(help: "No full-screen drawing: print one line per change (screen, focus, activation, text), for screen readers and braille displays.")
-    var plain = false
-
-    func validate() throws {
-        if let theme, ThemeKind(rawValue: theme) == nil {
-            throw ValidationError("unknown theme \(theme) (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-    }
-
-    /// Colours are drawn unless `--no-color` is given or `NO_COLOR` is set and not empty (no-color.org).
-    var colour: Bool { !noColor && !Terminal.noColorRequested }
-
-    /// `settings` with the theme and large targets the flags ask for.
-    func applied(to settings: ShellSettings) -> ShellSettings {
-        var s = settings
-        if let theme, let t = ThemeKind(rawValue: theme) { s.theme = t }
-        if largeTargets { s.largeTargets = true }
-        return s
-    }
-
-    /// The display the runtime draws on.
-    func display() throws -> ShellDisplay {
-        plain ? PlainDisplay() : try CursesDisplay(Terminal(colour: colour))
-    }
-}
-
 /// Where the live loop shows the shell and reads keys: the full-screen terminal, or plain lines.
-protocol ShellDisplay: AnyObject {
+public protocol ShellDisplay: AnyObject {
     /// The size the shell lays out for.
     var size: Size { get }
     /// The descriptor to wait on for keys; negative when there is none (plain mode at end of input).
@@ -52,32 +20,32 @@ protocol ShellDisplay: AnyObject {
 }
 
 /// The curses display, ringing the bell on activation when the setting asks for it.
-final class CursesDisplay: ShellDisplay {
-    let term: Terminal
-    init(_ term: Terminal) { self.term = term }
-    var size: Size { term.size }
-    var inputFD: Int32 { 0 }
-    func readInput() -> TerminalInput? { term.readInput() }
-    func inputHungUp() -> Bool { true }
-    func show(_ state: ShellState, performed: [ActionRecord]) {
+public final class CursesDisplay: ShellDisplay {
+    public let term: Terminal
+    public init(_ term: Terminal) { self.term = term }
+    public var size: Size { term.size }
+    public var inputFD: Int32 { 0 }
+    public func readInput() -> TerminalInput? { term.readInput() }
+    public func inputHungUp() -> Bool { true }
+    public func show(_ state: ShellState, performed: [ActionRecord]) {
         if state.settings.bellOnActivate, performed.contains(where: \.isActivation) { term.bell() }
         term.draw(render(state, size: term.size).0)
     }
-    func stop() { term.stop() }
+    public func stop() { term.stop() }
 }
 
 /// Plain mode: one line per change on standard output, no cursor addressing, no curses. Keys come from raw
 /// standard input (a terminal switched to non-canonical mode, restored on stop) or from a pipe.
-final class PlainDisplay: ShellDisplay {
+public final class PlainDisplay: ShellDisplay {
     /// The size the shell lays out for: targets and their labels, not what the terminal shows.
-    let size = Size(width: 100, height: 30)
+    public let size = Size(width: 100, height: 30)
     private var last: PlainView?
     private var saved: termios?
     private var pending: [UInt8] = []
     private var eof = false
     private var active = true
 
-    init() {
+    public init() {
         var t = termios()
         if isatty(0) == 1, tcgetattr(0, &t) == 0 {
             saved = t
@@ -94,9 +62,9 @@ final class PlainDisplay: ShellDisplay {
 
     deinit { stop() }
 
-    var inputFD: Int32 { eof ? -1 : 0 }
+    public var inputFD: Int32 { eof ? -1 : 0 }
 
-    func show(_ state: ShellState, performed: [ActionRecord]) {
+    public func show(_ state: ShellState, performed: [ActionRecord]) {
         let view = PlainView(state, performed: performed)
         // Written at once, unbuffered: a screen reader speaks each change as it happens.
         let lines = describeChanges(last, view)
@@ -104,19 +72,19 @@ final class PlainDisplay: ShellDisplay {
         last = view
     }
 
-    func stop() {
+    public func stop() {
         guard active else { return }
         active = false
         if var t = saved { tcsetattr(0, TCSANOW, &t) }
     }
 
-    func inputHungUp() -> Bool {
+    public func inputHungUp() -> Bool {
         fill()
         eof = true
         return isatty(0) == 1
     }
 
-    func readInput() -> TerminalInput? {
+    public func readInput() -> TerminalInput? {
         fill()
         return Self.parse(&pending)
     }
@@ -136,7 +104,7 @@ final class PlainDisplay: ShellDisplay {
 
     /// Takes one key off the front of `bytes`: arrows (`ESC [ A`…), Enter, Esc, Tab, Backspace, or a
     /// UTF-8 character; control characters that stand for nothing are dropped.
-    static func parse(_ bytes: inout [UInt8]) -> TerminalInput? {
+    public static func parse(_ bytes: inout [UInt8]) -> TerminalInput? {
         while let b = bytes.first {
             switch b {
             case 0x1B:

@@ -10,7 +10,7 @@ import Terminal
 import TrackingCore
 
 /// Where frames come from in a live shell.
-enum FrameFeed {
+public enum FrameFeed {
     /// No tracker: keyboard only.
     case none
     /// A recording, delivered at its own pace times `speed`.
@@ -22,25 +22,25 @@ enum FrameFeed {
 }
 
 /// The user's state folder (`$XDG_STATE_HOME/handsfree` or `~/.local/state/handsfree`): first-start marker, log.
-enum StateDir {
-    static var url: URL {
+public enum StateDir {
+    public static var url: URL {
         let env = ProcessInfo.processInfo.environment
         if let x = env["XDG_STATE_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
         let home = env["HOME"] ?? NSTemporaryDirectory()
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/handsfree")
     }
-    static var onboardedMarker: URL { url.appendingPathComponent("onboarded") }
-    static var isFirstStart: Bool { !FileManager.default.fileExists(atPath: onboardedMarker.path) }
-    static func markOnboarded() {
+    public static var onboardedMarker: URL { url.appendingPathComponent("onboarded") }
+    public static var isFirstStart: Bool { !FileManager.default.fileExists(atPath: onboardedMarker.path) }
+    public static func markOnboarded() {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try? Data("seen\n".utf8).write(to: onboardedMarker)
     }
 }
 
 /// Appends action lines to a log file in the state folder; never to the terminal curses owns.
-final class ActionLog {
+public final class ActionLog {
     private let handle: FileHandle?
-    init() {
+    public init() {
         let dir = StateDir.url
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("shell.log").path
@@ -48,28 +48,28 @@ final class ActionLog {
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
-    func write(_ line: String) { handle?.write(Data((line + "\n").utf8)) }
+    public func write(_ line: String) { handle?.write(Data((line + "\n").utf8)) }
     deinit { try? handle?.close() }
 }
 
 /// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
-struct KeymapWatcher {
-    let path: String
-    let gestures: [GestureDefinition]
+public struct KeymapWatcher {
+    public let path: String
+    public let gestures: [GestureDefinition]
     private var stamp: Date?
     private var lastCheck = 0.0
 
-    init(path: String, gestures: [GestureDefinition]) {
+    public init(path: String, gestures: [GestureDefinition]) {
         self.path = path; self.gestures = gestures
         stamp = KeymapWatcher.modified(path)
     }
 
-    static func modified(_ path: String) -> Date? {
+    public static func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
     /// Checks at most once a second; applies a good new keymap, or shows the error and keeps the old one.
-    mutating func check(now: Double, state: inout ShellState) -> Bool {
+    public mutating func check(now: Double, state: inout ShellState) -> Bool {
         guard now - lastCheck >= 1 else { return false }
         lastCheck = now
         let m = KeymapWatcher.modified(path)
@@ -87,31 +87,31 @@ struct KeymapWatcher {
 }
 
 /// The live loop: waits on the keyboard, the frame source and the signal pipe; feeds the session; draws.
-struct ShellRuntime {
-    var session: Session
-    var feed: FrameFeed
+public struct ShellRuntime {
+    public var session: Session
+    public var feed: FrameFeed
     /// Leave when a replay or demo has ended (after a short pause so the last screen can be seen).
-    var exitAtEnd: Bool
+    public var exitAtEnd: Bool
     /// Speech (dictation, voice commands), nil when the shell runs without it.
-    var speech: LiveSpeech?
+    public var speech: LiveSpeech?
     /// Word prediction for the suggestion bars, nil without it.
-    var prediction: LivePrediction?
-    var keymapWatcher: KeymapWatcher?
+    public var prediction: LivePrediction?
+    public var keymapWatcher: KeymapWatcher?
     /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
-    var saveMetrics: ((SessionMetrics) -> Void)?
+    public var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
-    private(set) var exitSignal: Int32?
+    public private(set) var exitSignal: Int32?
     /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
-    var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
+    public var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
     /// One line for standard error once the terminal is given back: how the run ended and what the frame
     /// source delivered (frames used, dropped in floods, unrecognised).
-    private(set) var summary = ""
+    public private(set) var summary = ""
 
-    init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
+    public init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
         self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
     }
 
-    mutating func run() throws {
+    public mutating func run() throws {
         let term = try display()
         // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
         defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
@@ -244,10 +244,10 @@ struct ShellRuntime {
     }
 }
 
-extension ShellRuntime {
+public extension ShellRuntime {
     /// Settings the Settings screen changed (the session has applied them already): save them to the user's
     /// config, and switch keymap when asked. Problems show in the title bar; the shell keeps running.
-    mutating func applied(_ settings: ShellSettings) {
+    public mutating func applied(_ settings: ShellSettings) {
         prediction?.suggestRudeWords(settings.suggestRudeWords)
         var problems: [String] = []
         if let e = UserSettings.save(settings) { problems.append("Settings not saved: \(e)") }
@@ -264,9 +264,9 @@ extension ShellRuntime {
     }
 }
 
-extension ShellRuntime {
+public extension ShellRuntime {
     /// Feeds what the speech thread recognised into the session; returns the effects, nil if nothing came.
-    mutating func speechUpdates() -> [Effect]? {
+    public mutating func speechUpdates() -> [Effect]? {
         guard let speech else { return nil }
         let updates = speech.drain()
         guard !updates.isEmpty else { return nil }
@@ -291,7 +291,7 @@ extension ShellRuntime {
 
     /// Opens or closes the microphone for a dictation/command effect. Without speech, dictation is turned
     /// straight off again with the reason, so jaw gestures keep working and the user knows why.
-    mutating func speechEffect(_ e: Effect) -> [Effect] {
+    public mutating func speechEffect(_ e: Effect) -> [Effect] {
         guard let speech, speech.failed == nil else {
             guard e != .stopDictation else { return [] }
             session.state.listening = false
@@ -308,9 +308,9 @@ extension ShellRuntime {
     }
 }
 
-extension ShellRuntime {
+public extension ShellRuntime {
     /// `handsfree: ended by signal 15 · frames: 1200 used, 0 dropped, 0 unrecognised, 1200 packets received`.
-    func runSummary(_ m: InputMeter) -> String {
+    public func runSummary(_ m: InputMeter) -> String {
         let end = exitSignal.map { "ended by signal \($0)" } ?? "ended"
         var s = "handsfree: \(end)"
         if case .none = feed { return s }
@@ -324,20 +324,20 @@ extension ShellRuntime {
 
 /// Measures the frame source with the runtime's monotonic clock for the status line: frames arriving per
 /// second, seconds since the last one, and what the source dropped or could not read.
-struct InputMeter {
+public struct InputMeter {
     private var arrivals = RateWindow()
     private var lastArrival: Double
     private var malformed = 0
     private var last: InputHealth?
     /// Frames handed to the session.
-    private(set) var used = 0
+    public private(set) var used = 0
     /// A live source's own counts (drops during a flood, unrecognised packets with their sender).
-    var source: LiveSource?
+    public var source: LiveSource?
 
-    init(start: Double) { lastArrival = start }
+    public init(start: Double) { lastArrival = start }
 
     /// Notes one item handed to the session at `now`.
-    mutating func count(_ item: DecodedItem, at now: Double) {
+    public mutating func count(_ item: DecodedItem, at now: Double) {
         switch item {
         case .frame: arrivals.add(at: now); lastArrival = now; used += 1
         case .malformed: malformed += 1
@@ -346,9 +346,9 @@ struct InputMeter {
 
     /// The measures at `now`, or nil when the status line would not change.
     /// The latest measures (for the summary at the end).
-    var lastHealth: InputHealth? { last }
+    public var lastHealth: InputHealth? { last }
 
-    mutating func health(at now: Double) -> InputHealth? {
+    public mutating func health(at now: Double) -> InputHealth? {
         arrivals.advance(to: now)
         let bad = source?.lastUnrecognised
         let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),

@@ -5,28 +5,28 @@ import Foundation
 import Shell
 
 /// `metrics.ndjson` in the user's data folder: one JSON line per session, only ever appended to.
-enum MetricsFile {
-    static let name = "metrics.ndjson"
+public enum MetricsFile {
+    public static let name = "metrics.ndjson"
 
-    static func path(dataDir: String?) -> String {
+    public static func path(dataDir: String?) -> String {
         DataDir.url(flag: dataDir).appendingPathComponent(name).path
     }
 
     /// Whether to record: not with `--no-metrics`, not when the user's settings turn it off.
-    static func enabled(noMetrics: Bool) -> Bool {
+    public static func enabled(noMetrics: Bool) -> Bool {
         guard !noMetrics else { return false }
         return UserSettings.load(base: ShellSettings()).0.recordMetrics
     }
 
     /// The record of a finished session, dated now.
-    static func record(_ m: SessionMetrics, kind: String, source: String) -> MetricsRecord {
+    public static func record(_ m: SessionMetrics, kind: String, source: String) -> MetricsRecord {
         let f = ISO8601DateFormatter()
         f.timeZone = TimeZone(identifier: "UTC")
         return m.record(kind: kind, source: source, date: f.string(from: Date()))
     }
 
     /// One record as its JSON line (keys sorted, so lines compare and diff well).
-    static func line(_ r: MetricsRecord) -> String? {
+    public static func line(_ r: MetricsRecord) -> String? {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? e.encode(r)).flatMap { String(data: $0, encoding: .utf8) }
@@ -36,7 +36,7 @@ enum MetricsFile {
     /// moment leaves every earlier record whole. A file whose last line was cut short gets a newline first,
     /// so the new record starts on its own line. Returns a message on failure (the session is not affected).
     @discardableResult
-    static func append(_ r: MetricsRecord, to path: String) -> String? {
+    public static func append(_ r: MetricsRecord, to path: String) -> String? {
         guard let json = line(r) else { return "\(path): cannot encode the session record" }
         let dir = (path as NSString).deletingLastPathComponent
         if let e = AtomicFile.makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
@@ -61,7 +61,7 @@ enum MetricsFile {
     }
 
     /// Writes the session's record unless recording is off; a problem goes to standard error only.
-    static func save(_ m: SessionMetrics, kind: String, source: String, dataDir: String?, enabled: Bool) {
+    public static func save(_ m: SessionMetrics, kind: String, source: String, dataDir: String?, enabled: Bool) {
         guard enabled else { return }
         let p = path(dataDir: dataDir)
         if let problem = append(record(m, kind: kind, source: source), to: p) {
@@ -70,7 +70,7 @@ enum MetricsFile {
     }
 
     /// Reads every record; a line that is not a record is skipped with a `file:line: reason` problem.
-    static func load(_ path: String) -> (records: [MetricsRecord], problems: [String]) {
+    public static func load(_ path: String) -> (records: [MetricsRecord], problems: [String]) {
         let text: String
         switch AtomicFile.read(path) {
         case .missing: return ([], [])

@@ -8,7 +8,7 @@ import Shell
 /// meanwhile; suggestions and learning go through a lock, since the loop reads while the loader writes.
 /// Committed words are learned and saved to the user's word file at once (atomically), so a crash loses none;
 /// a user file that could not be read whole is kept aside, never overwritten.
-final class LivePrediction: @unchecked Sendable {
+public final class LivePrediction: @unchecked Sendable {
     private let lock = NSLock()
     private var predictor: WordPredictor?
     private static let loadingStatus = "loading words…"
@@ -19,15 +19,17 @@ final class LivePrediction: @unchecked Sendable {
     /// What went wrong loading or saving the learned words, for the loop to show once.
     private var problem: String?
 
+    public init() {}
+
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved).
-    func load(userFile: URL?) {
+    public func load(userFile: URL?) {
         let t = Thread { [self] in loadNow(userFile: userFile) }
         t.name = "handsfree.prediction.load"
         t.start()
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
-    func loadNow(userFile: URL?) {
+    public func loadNow(userFile: URL?) {
         var problem: String?
         var readFrom = userFile
         var saveTo = userFile
@@ -67,12 +69,12 @@ final class LivePrediction: @unchecked Sendable {
     }
 
     /// True once, after loading ended (either way): the loop redraws so the bar fills in.
-    func takeFinished() -> Bool {
+    public func takeFinished() -> Bool {
         lock.withLock { defer { finished = false }; return finished }
     }
 
     /// The services closures for `Services`: suggest, commit (which learns), and the bar's status.
-    func install(into services: inout Services) {
+    public func install(into services: inout Services) {
         services.suggest = { [self] text, limit in lock.withLock { predictor?.suggest(text, limit: limit) ?? [] } }
         services.commit = { [self] word, text in
             // The context is the text before the word being completed.
@@ -119,7 +121,7 @@ final class LivePrediction: @unchecked Sendable {
     }
 
     /// Follows Settings › "Suggest rude words", also when it is set before the words have loaded.
-    func suggestRudeWords(_ on: Bool) {
+    public func suggestRudeWords(_ on: Bool) {
         lock.withLock {
             offerRude = on
             predictor?.offerHeldWords = on
@@ -127,7 +129,7 @@ final class LivePrediction: @unchecked Sendable {
     }
 
     /// Retries a save that failed; returns what went wrong loading or saving, once.
-    func saveIfNeeded() -> String? {
+    public func saveIfNeeded() -> String? {
         saveNow()
         return lock.withLock { defer { problem = nil }; return problem }
     }
