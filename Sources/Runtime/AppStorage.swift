@@ -90,7 +90,7 @@ public enum AtomicFile {
 public extension AtomicFile {
     /// Reads a whole file: `.missing`, its text (invalid UTF-8 shown as U+FFFD and reported as `.damaged`),
     /// or `.failed` with the system's reason.
-    public static func read(_ path: String) -> FileRead {
+    static func read(_ path: String) -> FileRead {
         var st = stat()
         if lstat(path, &st) != 0 { return errno == ENOENT ? .missing : .failed(String(cString: strerror(errno))) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failed(String(cString: strerror(EISDIR))) }
@@ -113,7 +113,7 @@ public extension AtomicFile {
 
     /// Renames `path` to `path.corrupt-<n>` (the first free n), so a file that could not be read is kept
     /// and never overwritten; returns the new file name, nil if it could not be moved.
-    public static func moveAside(_ path: String) -> String? {
+    static func moveAside(_ path: String) -> String? {
         var n = 1
         while access("\(path).corrupt-\(n)", F_OK) == 0 { n += 1 }
         guard rename(path, "\(path).corrupt-\(n)") == 0 else { return nil }
@@ -122,7 +122,7 @@ public extension AtomicFile {
 
     /// Deletes the temporary files (`NAME.tmp-PID`) that `write` leaves when the process is killed between
     /// creating and renaming one: only in `dir`, only names of that pattern, only if no process `PID` lives.
-    public static func removeStaleTemporaries(in dir: String) {
+    static func removeStaleTemporaries(in dir: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names {
             guard let pid = stalePID(name) else { continue }
@@ -132,7 +132,7 @@ public extension AtomicFile {
     }
 
     /// The PID in a temporary file's name (`NAME.tmp-PID`), unless it is this process's.
-    public static func stalePID(_ name: String) -> pid_t? {
+    static func stalePID(_ name: String) -> pid_t? {
         guard let r = name.range(of: ".tmp-", options: .backwards), r.lowerBound > name.startIndex else { return nil }
         let digits = name[r.upperBound...]
         guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -144,7 +144,7 @@ public extension AtomicFile {
 public extension StoreClient {
     /// Notes and messages as files in `dir`, replaced atomically on every save. Temporary files left by a
     /// killed process are removed first.
-    public static func files(in dir: URL) -> StoreClient {
+    static func files(in dir: URL) -> StoreClient {
         let base = dir.path
         AtomicFile.removeStaleTemporaries(in: base)
         return StoreClient(

@@ -28,7 +28,7 @@ public final class LogFile: @unchecked Sendable {
     public init(path: String) {
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
@@ -52,11 +52,11 @@ public struct FileLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        let all = metadata.merging(extra ?? [:]) { $1 }
+    public func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let stamp = ISO8601DateFormatter().string(from: Date())
+        let (level, message) = (event.level, event.message)
         sink.write("\(stamp) \(level) \(label): \(message)\(meta)\n")
     }
 }

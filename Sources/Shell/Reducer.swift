@@ -14,14 +14,14 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.now = max(s.now, sample.t)
         s.tracking.update(sample, dwellName: s.dwellGestures)
         s.readiness.update(sample, neutral: s.isNeutral(sample.blend), stillFor: s.keymap.stillFaceSeconds)
-        if sample.face, let g = sample.gaze {
-            s.focus.gaze(on: s.hitMap.hit(s.cell(g))?.id, at: sample.t)
+        if sample.face, sample.gaze != nil {
+            s.focus.gaze(on: sample.target, at: sample.t)
         }
         return forwardTick(&s)
     case .gaze(let g, let t):
         s.now = max(s.now, t)
         s.tracking.gaze = g
-        if let g { s.focus.gaze(on: s.hitMap.hit(s.cell(g))?.id, at: t) }
+        if g != nil { s.focus.gaze(on: s.target(at: g), at: t) }
         return forwardTick(&s)
     case .tick(let t):
         s.now = max(s.now, t)
@@ -50,6 +50,32 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .inputHealth(let h):
         inputHealth(&s, h)
+        return []
+    case .micStatus(let status):
+        s.micStatus = status
+        return []
+    case .wakePhraseHeard:
+        s.listening = true
+        return []
+    case .dictationSilence(let seconds):
+        let effects = perform(&s, .stopDictation, target: nil, gaze: nil)
+        s.notice = "Dictation stopped after \(Int(seconds)) s of silence"
+        return effects
+    case .speechUnavailable(let why):
+        // Dictation is turned straight off again with the reason, so jaw gestures keep working.
+        s.listening = false
+        s.notice = why
+        return s.dictating ? perform(&s, .stopDictation, target: nil, gaze: nil) : []
+    case .notice(let text):
+        s.notice = text
+        return []
+    case .keymapLoaded(let keymap, let notice):
+        s.keymap = keymap
+        s.notice = notice
+        s.relayout()
+        return []
+    case .wordsLoaded:
+        s.relayout()
         return []
     }
 }

@@ -8,50 +8,42 @@ public struct Session: Sendable {
     public var state: ShellState
     /// Rebuilt by `apply(_:)` when the Settings screen changes thresholds or smoothing.
     public internal(set) var pipeline: Pipeline
-    /// The gestures the last `step` recognised (for callers that also print gesture lines).
-    public private(set) var lastGestures: [GestureEvent] = []
     /// Usage figures of this session (see `SessionMetrics`), stepped with everything the session sees.
     public var metrics = SessionMetrics()
-    var resolverVersion = -1
 
     public init(state: ShellState, settings: PipelineSettings) {
         self.state = state
         pipeline = Pipeline(settings)
         self.state.settings.adopt(settings, keymap: state.keymap.name)
-        syncResolver()
     }
 
     /// Feeds one decoded item: the frame's sample, then each gesture it completes.
-    public mutating func step(_ item: DecodedItem) -> [Effect] {
-        pipeline.dwellSuspended = !state.readiness.acting
-        let events = pipeline.step(item)
-        lastGestures = events
-        guard case .frame(let f, _) = item else { return [] }
-        var effects = reduce(&state, .frame(TrackingSample(pipeline, at: f.t)))
+    public mutating func step(_ item: DecodedItem) -> [Effect] { stepDetailed(item).effects }
+
+    /// Feeds one decoded item; returns its effects and the gestures the pipeline recognised in it.
+    ///
+    /// The pipeline smooths the gaze and steps the face gestures; the target under the gaze is then found
+    /// once, on the screen showing, for both dwell and focus.
+    public mutating func stepDetailed(_ item: DecodedItem) -> (effects: [Effect], gestures: [GestureEvent]) {
+        var events = pipeline.track(item)
+        guard case .frame(let f, _) = item else { return ([], events) }
+        let target = pipeline.facePresent ? state.target(at: pipeline.gaze) : nil
+        events += pipeline.dwell(on: target, suspended: !state.readiness.acting)
+        var sample = TrackingSample(pipeline, at: f.t)
+        sample.target = target
+        var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         applySettingsEffects(effects)
-        syncResolver()
         metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
-        return effects
+        return (effects, events)
     }
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
         let e = reduce(&state, event)
         applySettingsEffects(e)
-        syncResolver()
         metrics.event(event, effects: e, state: state)
         return e
-    }
-
-    /// Points the pipeline's dwell hit-testing at the current layout (a value copy, safe to keep).
-    mutating func syncResolver() {
-        guard resolverVersion != state.layoutVersion else { return }
-        resolverVersion = state.layoutVersion
-        let map = state.hitMap, size = state.size
-        pipeline.targetResolver = { g in
-            map.hit(CellPoint(gaze: g, in: size))?.id
-        }
     }
 }
 
@@ -74,13 +66,13 @@ public struct HeadlessSession: Sendable {
     /// Feeds one item; returns the gestures recognised and the actions performed, in that order of
     /// happening, so `replay --events` can print both from one pipeline run.
     public mutating func stepDetailed(_ item: DecodedItem) -> (gestures: [GestureEvent], actions: [ActionRecord]) {
-        let effects = session.step(item)
+        let (effects, gestures) = session.stepDetailed(item)
         var actions: [ActionRecord] = []
         for e in effects {
             if case .performed(let r) = e { actions.append(r) }
             if e == .quit { quit = true }
         }
-        return (session.lastGestures, actions)
+        return (gestures, actions)
     }
 
     /// The screen as text (for printing the final screen of a replay).

@@ -24,6 +24,8 @@ public struct TrackingSample: Sendable, Equatable {
     public var progress: [GestureProgress]
     /// The target dwell is filling on, with its progress.
     public var dwellTarget: String?
+    /// The target under the gaze on the screen showing when the frame came (found once, by the session).
+    public var target: String?
     /// The face's blend shapes (all at rest without a face), for safe start's still-face check.
     public var blend: BlendShapes
     /// The pipeline's tracking epoch: it changes when the source's clock jumps (a restarted tracker).
@@ -32,10 +34,10 @@ public struct TrackingSample: Sendable, Equatable {
     public var lateFrames: Int
 
     public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
-                progress: [GestureProgress] = [], dwellTarget: String? = nil, blend: BlendShapes = BlendShapes(),
-                epoch: Int = 0, lateFrames: Int = 0) {
+                progress: [GestureProgress] = [], dwellTarget: String? = nil, target: String? = nil,
+                blend: BlendShapes = BlendShapes(), epoch: Int = 0, lateFrames: Int = 0) {
         self.t = t; self.face = face; self.gaze = gaze; self.meters = meters; self.progress = progress
-        self.dwellTarget = dwellTarget; self.blend = blend; self.epoch = epoch; self.lateFrames = lateFrames
+        self.dwellTarget = dwellTarget; self.target = target; self.blend = blend; self.epoch = epoch; self.lateFrames = lateFrames
     }
 
     /// The sample after the pipeline has consumed a frame; its time is the pipeline's continuous time
@@ -228,12 +230,28 @@ public enum ShellEvent: Sendable {
     case resized(Size)
     /// The runtime's measures of the frame source (arrival rate, silence, drops), from its own clock.
     case inputHealth(InputHealth)
+    /// What the speech side says about the microphone while it is not open, e.g. "no microphone: …"
+    /// (nil: nothing to say).
+    case micStatus(String?)
+    /// The wake phrase was heard alone: the microphone now listens for one command.
+    case wakePhraseHeard
+    /// Dictation heard nothing for this many seconds and closed the microphone.
+    case dictationSilence(seconds: Double)
+    /// Speech cannot be used (no model, no microphone, off in this run), with the reason to show.
+    case speechUnavailable(String)
+    /// A message for the title bar from the runtime (a file not saved, a keymap not loaded); nil clears it.
+    case notice(String?)
+    /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
+    case keymapLoaded(Keymap, notice: String?)
+    /// The word lists finished loading: suggestion bars can fill.
+    case wordsLoaded
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
-        case .frame, .gaze, .tick, .resized, .inputHealth: return false
+        case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded: return false
         }
     }
 }
@@ -250,7 +268,7 @@ public struct ShellState: Sendable {
     public var size: Size
     /// The targets of the screen showing, laid out for `size`.
     public private(set) var hitMap = HitMap()
-    /// Bumped whenever `hitMap` changes, so a session knows to refresh the pipeline's dwell resolver.
+    /// Bumped whenever `hitMap` changes, so the runtime knows the on-screen phrases may have changed.
     public private(set) var layoutVersion = 0
     public var focus: FocusTracker
     public var tracking: TrackingStatus
@@ -302,6 +320,11 @@ public struct ShellState: Sendable {
     /// The cell a normalised gaze point falls on.
     public func cell(_ g: GazePoint) -> CellPoint {
         CellPoint(gaze: g, in: size)
+    }
+
+    /// The id of the target under a gaze point on the screen showing (nil: no gaze, or nothing there).
+    public func target(at g: GazePoint?) -> String? {
+        g.flatMap { hitMap.hit(cell($0))?.id }
     }
 
     /// Names of gestures of the dwell kind, whose progress the shell draws on the target.

@@ -104,10 +104,8 @@ public struct Pipeline: Sendable {
     public private(set) var epoch = 0
     /// The continuous time of the last usable frame (the source's time plus the epoch's offset).
     public var time: Double? { lastFrame?.t }
-    /// While true, dwell does not progress (the shell is paused or not yet armed).
-    public var dwellSuspended = false
-    /// Maps a smoothed gaze point to the id of the target under it, for dwell; set by whoever owns the screen.
-    public var targetResolver: (@Sendable (GazePoint) -> String?)?
+    /// The time of a frame whose face gestures were stepped and whose dwell step is still to come.
+    private var dwellDue: Double?
 
     private var filter: GazeFilter
     // Detectors live in one array per kind so each steps in place, without copying enum payloads.
@@ -161,7 +159,6 @@ public struct Pipeline: Sendable {
         epoch = old.epoch
         lastSourceT = old.lastSourceT
         offset = old.offset
-        dwellSuspended = old.dwellSuspended
     }
 
     /// Progress 0…1 of each gesture under way, by name (only those above zero).
@@ -178,8 +175,17 @@ public struct Pipeline: Sendable {
         dwells.first { $0.progress > 0 }?.target
     }
 
-    /// Feeds one decoded item; returns the gestures it completes.
+    /// Feeds one decoded item with no screen to dwell on; returns the gestures it completes.
     public mutating func step(_ item: DecodedItem) -> [GestureEvent] {
+        let events = track(item)
+        return events + dwell(on: nil)
+    }
+
+    /// Feeds one decoded item as far as a screen is needed: validation, the clock, gaze smoothing and the
+    /// face gestures, which it returns. The owner of the screen then finds the target under `gaze` and
+    /// completes the frame with `dwell(on:)`, so the gaze target is resolved once, by the screen's owner.
+    public mutating func track(_ item: DecodedItem) -> [GestureEvent] {
+        dwellDue = nil
         switch item {
         case .malformed(let issue):
             stats.record(issue)
@@ -189,6 +195,21 @@ public struct Pipeline: Sendable {
             frame.t = t
             return process(frame)
         }
+    }
+
+    /// Steps the dwell gestures with the target under the gaze of the frame `track` just took (nil: none);
+    /// returns the dwells it completes. Suspended (the shell paused or not yet armed), dwell starts over.
+    public mutating func dwell(on target: String?, suspended: Bool = false) -> [GestureEvent] {
+        guard let t = dwellDue else { return [] }
+        dwellDue = nil
+        var events: [GestureEvent] = []
+        for k in dwells.indices {
+            if suspended { dwells[k].reset(); continue }
+            if let hit = dwells[k].step(target: target, at: t) {
+                events.append(fired(dwellOwner[k], at: t, onset: dwells[k].onset ?? t, target: hit))
+            }
+        }
+        return events
     }
 
     /// Feeds one frame known to be well formed except for its values, which are still checked.
@@ -302,9 +323,6 @@ public struct Pipeline: Sendable {
         } else {
             gaze = nil
         }
-        var target: String?
-        if let g = gaze, let resolve = targetResolver { target = resolve(g) }
-
         var events: [GestureEvent] = []
         for k in thresholds.indices {
             let onset = thresholds[k].step(frame.blend, at: t)
@@ -316,12 +334,7 @@ public struct Pipeline: Sendable {
             noteOnset(blinkOwner[k], blinkCounters[k].onset)
             if let o = onset { events.append(fired(blinkOwner[k], at: t, onset: o, target: nil)) }
         }
-        for k in dwells.indices {
-            if dwellSuspended { dwells[k].reset(); continue }
-            if let hit = dwells[k].step(target: target, at: t) {
-                events.append(fired(dwellOwner[k], at: t, onset: dwells[k].onset ?? t, target: hit))
-            }
-        }
+        dwellDue = t
         return events
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FrameFormats
 import TrackingCore
 
 /// How a recording is replayed: at its own pace, faster or slower, or as fast as possible.
@@ -11,11 +12,11 @@ public enum ReplayPace: Sendable, Equatable {
     case speed(Double)
     case fast
 
-    /// Seconds of wall time between the first frame and a frame `dt` seconds later, or nil when not paced.
-    public func wallDelay(_ dt: Double) -> Double? {
+    /// The `Pacer` speed: source seconds per wall second, nil when not paced.
+    public var speed: Double? {
         switch self {
-        case .realTime: return dt
-        case .speed(let s): return s > 0 ? dt / s : nil
+        case .realTime: return 1
+        case .speed(let s): return s > 0 ? s : nil
         case .fast: return nil
         }
     }
@@ -36,18 +37,14 @@ public func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace.
+/// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace (see `Pacer`).
 public func replay(_ items: [DecodedItem], pace: ReplayPace, _ body: (DecodedItem) -> Bool) {
-    let start = monotonicSeconds()
-    var t0: Double?
+    var pacer = Pacer(speed: pace.speed)
     for item in items {
-        if case .frame(let f, _) = item, f.t.isFinite {
-            if t0 == nil { t0 = f.t }
-            if let base = t0, let delay = pace.wallDelay(max(0, f.t - base)) {
-                let wait = start + delay - monotonicSeconds()
-                // Cap each wait so a timestamp jump in a recording cannot stall the replay for hours.
-                if wait > 0 { usleep(UInt32(min(wait, 5) * 1_000_000)) }
-            }
+        if case .frame(let f, _) = item {
+            let now = monotonicSeconds()
+            let wait = pacer.due(f.t, now: now) - now
+            if wait > 0 { usleep(UInt32(min(wait, Pacer.maxWait) * 1_000_000)) }
         }
         if !body(item) { return }
     }

@@ -68,7 +68,8 @@ import TrackingCore
         let g = Fixture.gaze(at: "launcher.messages", in: s)
         var m = Meters(); m.jaw = 0.5; m.leftEye = 0.125; m.rightEye = 1; m.smile = 0.25
         _ = reduce(&s, .frame(TrackingSample(t: 1, gaze: g, meters: m,
-                                             progress: [GestureProgress(name: "activate", progress: 0.6)])))
+                                             progress: [GestureProgress(name: "activate", progress: 0.6)],
+                                             target: s.target(at: g))))
         try check("launcher-live", render(s, size: s.size).0)
     }
 }

@@ -126,14 +126,17 @@ struct EpochTests {
         var settings = PipelineSettings(gestures: [dwell])
         settings.smoothing.kind = .none
         var p = Pipeline(settings)
-        p.targetResolver = { _ in "tile" }
-        p.dwellSuspended = true
         var events: [GestureEvent] = []
-        for k in 0..<60 { events += p.step(TrackingFrame(t: Double(k) / 60, gaze: GazePoint(x: 0.5, y: 0.5))) }
+        for k in 0..<60 {
+            events += p.track(.frame(TrackingFrame(t: Double(k) / 60, gaze: GazePoint(x: 0.5, y: 0.5)), nil))
+            events += p.dwell(on: "tile", suspended: true)
+        }
         #expect(events.isEmpty)
         #expect(p.progress.isEmpty)
-        p.dwellSuspended = false
-        for k in 60..<120 { events += p.step(TrackingFrame(t: Double(k) / 60, gaze: GazePoint(x: 0.5, y: 0.5))) }
+        for k in 60..<120 {
+            events += p.track(.frame(TrackingFrame(t: Double(k) / 60, gaze: GazePoint(x: 0.5, y: 0.5)), nil))
+            events += p.dwell(on: "tile")
+        }
         #expect(events.count == 1)
         #expect(events.first.map { $0.onset >= 1 } == true, "dwell starts when it is no longer suspended")
     }

@@ -76,15 +76,22 @@ struct PipelineTests {
         #expect(events.first?.onset == 0.5)
     }
 
-    @Test func dwellUsesTheTargetResolver() {
+    @Test func dwellFiresOnTheTargetItsOwnerFoundUnderTheSmoothedGaze() {
         let dwell = GestureDefinition(name: "dwell", kind: .dwell(DwellSpec(dwell: 0.5, grace: 0.1)))
         var settings = PipelineSettings(gestures: [dwell])
         settings.smoothing.kind = .none
         var p = Pipeline(settings)
-        p.targetResolver = { $0.x < 0.5 ? "left" : "right" }
         var events: [GestureEvent] = []
-        for f in jawFrames(Array(repeating: 0, count: 60), gaze: GazePoint(x: 0.2, y: 0.5)) { events += p.step(f) }
+        for f in jawFrames(Array(repeating: 0, count: 60), gaze: GazePoint(x: 0.2, y: 0.5)) {
+            events += p.track(.frame(f, nil))
+            events += p.dwell(on: p.gaze.map { $0.x < 0.5 ? "left" : "right" })
+        }
         #expect(events.map(\.target) == ["left"])
+        // Without a screen (replay, record), dwell has nothing to fill on.
+        var q = Pipeline(settings)
+        var none: [GestureEvent] = []
+        for f in jawFrames(Array(repeating: 0, count: 60), gaze: GazePoint(x: 0.2, y: 0.5)) { none += q.step(f) }
+        #expect(none.isEmpty)
     }
 }
 

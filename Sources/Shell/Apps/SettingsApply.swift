@@ -65,8 +65,6 @@ extension Session {
         let next = settings.applied(to: pipeline.settings)
         state.gestures = next.gestures
         pipeline = Pipeline(next, continuing: pipeline)
-        resolverVersion = -1
-        syncResolver()
         state.relayout()
     }
 

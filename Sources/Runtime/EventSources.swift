@@ -1,0 +1,297 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Config
+import FrameFormats
+import Foundation
+import Shell
+import Terminal
+import TrackingCore
+import Transport
+
+/// Something the loop learned from outside in one wake-up.
+public enum LoopEvent: Sendable {
+    /// For the reducer as is: a key, a resize, a tick, speech, a notice, a loaded keymap.
+    case shell(ShellEvent)
+    /// From the frame source: through the tracking pipeline, then the reducer.
+    case item(DecodedItem)
+    /// A signal asked the shell to end (or its terminal went away: SIGHUP).
+    case signal(Int32)
+    /// A replay or the demo delivered its last frame.
+    case sourceEnded
+}
+
+/// What the loop knows when it asks its sources: the time, and which descriptors hung up.
+public struct Wakeup: Sendable {
+    /// Monotonic seconds.
+    public var now: Double
+    /// Descriptors `poll` reported as hung up, in error or invalid.
+    public var hungUp: Set<Int32>
+    public init(now: Double, hungUp: Set<Int32> = []) { self.now = now; self.hungUp = hungUp }
+}
+
+/// One source of events for the loop. A new kind of input (a PTY child, another tracker) is one more of
+/// these, plus the reducer's handling of the events it gives.
+public protocol EventSource {
+    /// Descriptors whose readiness means this source may have something.
+    var descriptors: [Int32] { get }
+    /// The monotonic time at which to ask the source even if no descriptor is ready; nil: only then.
+    func nextWake(now: Double) -> Double?
+    /// What the source has now; `state` is what the user sees (the scripted demo aims at it).
+    mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent]
+    /// Whether to ask again at once, after the events just given were reduced (the demo's scripted user
+    /// looks at the screen after each of its frames).
+    func wantsAgain(now: Double) -> Bool
+    /// Sees the state after every wake-up's events were reduced (to follow the screen's phrases, say).
+    mutating func observe(_ state: ShellState)
+}
+
+extension EventSource {
+    public func nextWake(now: Double) -> Double? { nil }
+    public func wantsAgain(now: Double) -> Bool { false }
+    public mutating func observe(_ state: ShellState) {}
+}
+
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT, through the self-pipe the terminal layer installs.
+public struct SignalSource: EventSource {
+    let fd: Int32
+    public init() { fd = Terminal.installSignalPipe() }
+    public var descriptors: [Int32] { fd >= 0 ? [fd] : [] }
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        Terminal.pendingSignal().map { [.signal($0)] } ?? []
+    }
+}
+
+/// Keys and resizes from the display; a terminal that went away (its window closed) ends the shell.
+public struct KeyboardSource: EventSource {
+    let display: ShellDisplay
+    /// Keys read per wake-up at most, so a terminal that keeps returning input cannot starve frames.
+    static let maxKeys = 256
+    public init(_ display: ShellDisplay) { self.display = display }
+    public var descriptors: [Int32] { display.inputFD >= 0 ? [display.inputFD] : [] }
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        let fd = display.inputFD
+        if fd >= 0, wake.hungUp.contains(fd), display.inputHungUp() { return [.signal(SIGHUP)] }
+        var out: [LoopEvent] = []
+        while out.count < Self.maxKeys, let input = display.readInput() {
+            switch input {
+            case .key(let k): out.append(.shell(.key(k)))
+            case .resized(let s): out.append(.shell(.resized(s)))
+            }
+        }
+        return out
+    }
+}
+
+/// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
+public struct KeymapWatcher: EventSource {
+    public let path: String
+    public let gestures: [GestureDefinition]
+    private var stamp: Date?
+    private var lastCheck = 0.0
+
+    public init(path: String, gestures: [GestureDefinition]) {
+        self.path = path; self.gestures = gestures
+        stamp = KeymapWatcher.modified(path)
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    public var descriptors: [Int32] { [] }
+    public func nextWake(now: Double) -> Double? { lastCheck + 1 }
+
+    /// Checks at most once a second: a good new keymap, or the error while the old one stays.
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        guard wake.now - lastCheck >= 1 else { return [] }
+        lastCheck = wake.now
+        let m = KeymapWatcher.modified(path)
+        guard m != stamp else { return [] }
+        stamp = m
+        do {
+            return [.shell(.keymapLoaded(try Setup.keymap(path, gestures: gestures), notice: "Keymap reloaded"))]
+        } catch {
+            return [.shell(.notice("Keymap not reloaded: \(error)"))]
+        }
+    }
+}
+
+/// What the speech thread recognised and reported, and the screen's phrases handed to it as they change.
+public struct SpeechSource: EventSource {
+    public let speech: LiveSpeech
+    private var phrasesVersion = -1
+    public init(_ speech: LiveSpeech) { self.speech = speech }
+    public var descriptors: [Int32] { speech.descriptors }
+
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        speech.drain().map { u in
+            switch u {
+            case .text(let text, let isFinal): return .shell(.speech(text, isFinal: isFinal))
+            case .status(let s): return .shell(.micStatus(s))
+            case .listening: return .shell(.wakePhraseHeard)
+            case .notice(let text): return .shell(.notice(text))
+            case .silence(let seconds): return .shell(.dictationSilence(seconds: seconds))
+            }
+        }
+    }
+
+    public mutating func observe(_ state: ShellState) {
+        guard state.layoutVersion != phrasesVersion else { return }
+        phrasesVersion = state.layoutVersion
+        speech.updatePhrases(state.voicePhrases)
+    }
+}
+
+/// The word lists finishing their load, and the learned words saved every 10 s (a problem is shown).
+public struct PredictionSource: EventSource {
+    public let prediction: LivePrediction
+    private var lastSave: Double
+    static let saveEvery = 10.0
+    public init(_ prediction: LivePrediction, now: Double) { self.prediction = prediction; lastSave = now }
+    public var descriptors: [Int32] { [] }
+    public func nextWake(now: Double) -> Double? { lastSave + Self.saveEvery }
+
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        var out: [LoopEvent] = []
+        if prediction.takeFinished() { out.append(.shell(.wordsLoaded)) }
+        if wake.now - lastSave > Self.saveEvery {
+            lastSave = wake.now
+            if let problem = prediction.saveIfNeeded() { out.append(.shell(.notice(problem))) }
+        }
+        return out
+    }
+}
+
+/// Where frames come from in a live shell.
+public enum FrameFeed {
+    /// No tracker: keyboard only.
+    case none
+    /// A recording, delivered at its own pace times `speed`.
+    case replay(items: [DecodedItem], speed: Double, name: String)
+    /// A live socket (UDP or TCP, NDJSON or Live Link Face).
+    case live(LiveSource)
+    /// The scripted demo user.
+    case demo(DemoScript, speed: Double)
+}
+
+/// Frames from the feed, paced; without a tracker, ticks. Measures the source with the monotonic clock for
+/// the status line (arrival rate, silence, drops), which the core cannot.
+public struct FrameSource: EventSource {
+    public private(set) var feed: FrameFeed
+    public private(set) var meter: InputMeter
+    private var pacer: Pacer
+    private let start: Double
+    private var index = 0
+    /// When the next replay frame is due (computed once per frame, when it is first waited for).
+    private var nextDue: Double?
+    private var ended = false
+    /// Ticks while there is no tracker, so screens with time in them (a reply arriving) move on.
+    static let tickEvery = 0.05
+
+    public init(_ feed: FrameFeed, start: Double) {
+        self.feed = feed; self.start = start
+        meter = InputMeter(start: start)
+        switch feed {
+        case .replay(_, let speed, _), .demo(_, let speed): pacer = Pacer(speed: speed)
+        default: pacer = Pacer(speed: nil)
+        }
+    }
+
+    public var descriptors: [Int32] {
+        if case .live(let r) = feed { return r.descriptors }
+        return []
+    }
+
+    public func nextWake(now: Double) -> Double? {
+        switch feed {
+        case .none: return now + Self.tickEvery
+        case .live: return now + Self.tickEvery   // the status line's rate and silence move with time
+        case .replay(let items, _, _):
+            guard index < items.count else { return now + Self.tickEvery }
+            return nextDue ?? now
+        case .demo(let script, let speed):
+            return script.isFinished ? now + Self.tickEvery : start + script.t / speed
+        }
+    }
+
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        let now = wake.now
+        var out: [LoopEvent] = []
+        switch feed {
+        case .none:
+            return [.shell(.tick(at: now - start))]
+        case .live(let r):
+            for item in r.drain() { meter.count(item, at: now); out.append(.item(item)) }
+            meter.source = r
+        case .replay(let items, _, _):
+            while index < items.count {
+                let item = items[index]
+                if case .frame(let f, _) = item {
+                    if nextDue == nil { nextDue = pacer.due(f.t, now: now) }
+                    if let due = nextDue, due > now { break }
+                    nextDue = nil
+                }
+                meter.count(item, at: now)
+                out.append(.item(item))
+                index += 1
+            }
+            if index >= items.count, !ended { ended = true; out.append(.sourceEnded) }
+        case .demo(var script, let speed):
+            // The scripted user looks at the screen as it is after each frame, so frames go one at a time.
+            if start + script.t / speed <= now, let f = script.next(state) {
+                meter.count(.frame(f, nil), at: now)
+                out.append(.item(.frame(f, nil)))
+                out.append(.shell(.notice(script.caption)))
+            }
+            if script.isFinished, !ended { ended = true; out.append(.sourceEnded) }
+            feed = .demo(script, speed: speed)
+        }
+        if let h = meter.health(at: now) { out.append(.shell(.inputHealth(h))) }
+        return out
+    }
+
+    /// The demo yields one frame per call, since each depends on the screen: more may be due.
+    public func wantsAgain(now: Double) -> Bool {
+        if case .demo(let script, let speed) = feed { return !script.isFinished && start + script.t / speed <= now }
+        return false
+    }
+}
+
+/// Measures the frame source with the runtime's monotonic clock for the status line: frames arriving per
+/// second, seconds since the last one, and what the source dropped or could not read.
+public struct InputMeter {
+    private var arrivals = RateWindow()
+    private var lastArrival: Double
+    private var malformed = 0
+    private var last: InputHealth?
+    /// Frames handed to the session.
+    public private(set) var used = 0
+    /// A live source's own counts (drops during a flood, unrecognised packets with their sender).
+    public var source: LiveSource?
+
+    public init(start: Double) { lastArrival = start }
+
+    /// Notes one item handed to the session at `now`.
+    public mutating func count(_ item: DecodedItem, at now: Double) {
+        switch item {
+        case .frame: arrivals.add(at: now); lastArrival = now; used += 1
+        case .malformed: malformed += 1
+        }
+    }
+
+    /// The latest measures (for the summary at the end).
+    public var lastHealth: InputHealth? { last }
+
+    /// The measures at `now`, or nil when the status line would not change.
+    public mutating func health(at now: Double) -> InputHealth? {
+        arrivals.advance(to: now)
+        let bad = source?.lastUnrecognised
+        let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),
+                            dropped: source?.dropped ?? 0, unrecognised: source?.unrecognised ?? malformed,
+                            unrecognisedFrom: bad?.from, unrecognisedPacket: bad?.issue.position?.index)
+        guard h != last else { return nil }
+        last = h
+        return h
+    }
+}
