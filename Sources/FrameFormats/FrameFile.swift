@@ -14,7 +14,7 @@ public enum FrameFormat: String, Sendable, CaseIterable {
         if bytes.first == LiveLinkUDP.version { return .livelinkUDP }
         var k = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
-        while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x0A || bytes[k] == 0x0D || bytes[k] == 0x09 { k += 1 }
+        while k < bytes.count, isBlank(bytes[k]) { k += 1 }
         guard k < bytes.count else { return nil }
         if bytes[k] == UInt8(ascii: "{") { return .ndjson }
         if bytes[k...].starts(with: Array("Timecode".utf8)) { return .livelinkCSV }

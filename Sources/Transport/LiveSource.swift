@@ -44,7 +44,7 @@ public final class LiveSource {
     public let address: ListenAddress
     public let limits: Limits
     private let fd: Int32
-    private var clients: [(fd: Int32, peer: String, decoder: StreamDecoder)] = []
+    private var clients: [(fd: Int32, peer: String, decoder: FrameStream)] = []
     private var udpIndex = 0
     /// The newest datagrams of this turn: `keepPerTurn` slots of 64 KiB (the largest UDP payload fits).
     private var ring: [UInt8]
@@ -135,7 +135,7 @@ public final class LiveSource {
         for j in (got - kept)..<got {
             let k = j % keep
             let items = ring.withUnsafeBytes { raw in
-                decodeDatagram(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
+                Datagram.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
                                index: ringIndex[k])
             }
             for item in items { note(item, from: Socket.describe(ringFrom[k])) }
@@ -160,7 +160,7 @@ public final class LiveSource {
                 continue
             }
             Socket.setNonBlocking(c)
-            clients.append((c, peer, StreamDecoder()))
+            clients.append((c, peer, FrameStream()))
             logger.info("client \(peer) connected on \(address)")
         }
         var closed: [Int] = []
@@ -202,23 +202,6 @@ public final class LiveSource {
         guard case .malformed(let issue) = item else { return }
         unrecognised += 1
         lastUnrecognised = Unrecognised(from: from, issue: issue)
-    }
-
-    private func decodeDatagram(_ d: UnsafeRawBufferPointer, index: Int) -> [DecodedItem] {
-        guard let first = d.first else {
-            return [.malformed(FrameIssue(SourcePosition(.packet, index), "empty datagram"))]
-        }
-        if first == UInt8(ascii: "{") || first == 0x20 || first == 0x0A {
-            // NDJSON datagrams may carry several lines; positions name the datagram.
-            var dec = NDJSONDecoder()
-            return (dec.feed(d) + dec.finish()).map { item in
-                switch item {
-                case .frame(let f, _): return .frame(f, SourcePosition(.packet, index))
-                case .malformed(let i): return .malformed(FrameIssue(SourcePosition(.packet, index), i.message))
-                }
-            }
-        }
-        return [LiveLinkUDP.decode(d, index: index)]
     }
 }
 
