@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,30 +5,6 @@ import Foundation
 import Shell
 import Synchronization
 
-/// The user's data folder for notes and messages: `--data-dir`, else `$HANDSFREE_DATA_DIR`, else
-/// `$XDG_DATA_HOME/handsfree`, else `~/.local/share/handsfree`.
-public enum DataDir {
-    public static func url(flag: String?) -> URL {
-        let env = ProcessInfo.processInfo.environment
-        if let flag, !flag.isEmpty { return URL(fileURLWithPath: flag) }
-        if let d = env["HANDSFREE_DATA_DIR"], !d.isEmpty { return URL(fileURLWithPath: d) }
-        if let x = env["XDG_DATA_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
-        return URL(fileURLWithPath: env["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share/handsfree")
-    }
-}
-
-/// The user's config folder for `settings.toml`: `$HANDSFREE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/handsfree`,
-/// else `~/.config/handsfree`.
-public enum ConfigDir {
-    public static var url: URL {
-        let env = ProcessInfo.processInfo.environment
-        if let d = env["HANDSFREE_CONFIG_DIR"], !d.isEmpty { return URL(fileURLWithPath: d) }
-        if let x = env["XDG_CONFIG_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
-        return URL(fileURLWithPath: env["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".config/handsfree")
-    }
-    public static var settings: URL { url.appendingPathComponent("settings.toml") }
-}
-
 /// Files written so that a crash or SIGKILL at any moment leaves either the old or the new content, whole.
 public enum AtomicFile {
     /// Writes `text` to a temporary file beside `path`, fsyncs it, renames it over `path` and fsyncs the
@@ -160,9 +136,9 @@ public enum UserSettings {
     /// shell must start so the user can fix it from the Settings screen).
     ///
     /// A file that could not be read whole is never overwritten: the first save moves it aside first.
-    public static func load(base: ShellSettings) -> (ShellSettings, [String]) {
-        AtomicFile.removeStaleTemporaries(in: ConfigDir.url.path)
-        let path = ConfigDir.settings.path
+    public static func load(base: ShellSettings, from file: URL) -> (ShellSettings, [String]) {
+        AtomicFile.removeStaleTemporaries(in: file.deletingLastPathComponent().path)
+        let path = file.path
         let keep = "; it is kept as a copy when settings are next saved"
         switch AtomicFile.read(path) {
         case .missing:
@@ -184,10 +160,10 @@ public enum UserSettings {
     /// Set when `settings.toml` held something `load` could not read; `save` then keeps it aside first.
     private static let damaged = Mutex(false)
 
-    public static var exists: Bool { FileManager.default.fileExists(atPath: ConfigDir.settings.path) }
+    public static func exists(_ file: URL) -> Bool { FileManager.default.fileExists(atPath: file.path) }
 
-    public static func save(_ s: ShellSettings) -> String? {
-        let path = ConfigDir.settings.path
+    public static func save(_ s: ShellSettings, to file: URL) -> String? {
+        let path = file.path
         let blocked: String? = damaged.withLock { d in
             guard d else { return nil }
             if access(path, F_OK) != 0 && errno == ENOENT { d = false; return nil }

@@ -3,12 +3,12 @@ import Logging
 
 /// Sends swift-log output to a file, never to the terminal the UI owns.
 ///
-/// The file is `$HANDSFREE_LOG` if set, else `handsfree.log` in the user's state folder (``StateDir``).
+/// The file is `$HANDSFREE_LOG` if set, else `handsfree.log` in the user's state folder (``UserPaths``).
 /// The level comes from `HANDSFREE_LOG_LEVEL` (default `info`).
 public enum LogSetup {
     public static func bootstrap() {
         let env = ProcessInfo.processInfo.environment
-        let path = env["HANDSFREE_LOG"] ?? StateDir.url.appendingPathComponent("handsfree.log").path
+        let path = env["HANDSFREE_LOG"] ?? UserPaths.current().debugLog.path
         let level = env["HANDSFREE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let sink = LogFile(path: path)
         LoggingSystem.bootstrap { label in

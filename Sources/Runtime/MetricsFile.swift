@@ -8,14 +8,10 @@ import Shell
 public enum MetricsFile {
     public static let name = "metrics.ndjson"
 
-    public static func path(dataDir: String?) -> String {
-        DataDir.url(flag: dataDir).appendingPathComponent(name).path
-    }
-
     /// Whether to record: not with `--no-metrics`, not when the user's settings turn it off.
-    public static func enabled(noMetrics: Bool) -> Bool {
+    public static func enabled(noMetrics: Bool, paths: UserPaths) -> Bool {
         guard !noMetrics else { return false }
-        return UserSettings.load(base: ShellSettings()).0.recordMetrics
+        return UserSettings.load(base: ShellSettings(), from: paths.settings).0.recordMetrics
     }
 
     /// The record of a finished session, dated now.
@@ -61,9 +57,9 @@ public enum MetricsFile {
     }
 
     /// Writes the session's record unless recording is off; a problem goes to standard error only.
-    public static func save(_ m: SessionMetrics, kind: String, source: String, dataDir: String?, enabled: Bool) {
+    public static func save(_ m: SessionMetrics, kind: String, source: String, paths: UserPaths, enabled: Bool) {
         guard enabled else { return }
-        let p = path(dataDir: dataDir)
+        let p = paths.metrics.path
         if let problem = append(record(m, kind: kind, source: source), to: p) {
             FileHandle.standardError.write(Data("handsfree: metrics not saved: \(problem)\n".utf8))
         }

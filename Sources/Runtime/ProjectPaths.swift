@@ -80,12 +80,11 @@ public enum WordLists {
     public static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
 }
 
-/// The user's word file, the same one for every command: `--user-file`, else `user-words.txt` in the data
-/// folder `run` uses (`--data-dir`, `$HANDSFREE_DATA_DIR`, `$XDG_DATA_HOME/handsfree`, `~/.local/share/handsfree`).
+/// The user's word file, the same one for every command: `--user-file`, else `UserPaths.userWords`.
 public enum UserWordsFile {
-    public static func url(userFile: String?, dataDir: String?) -> URL {
+    public static func url(userFile: String?, paths: UserPaths) -> URL {
         if let userFile, !userFile.isEmpty { return URL(fileURLWithPath: userFile) }
-        return DataDir.url(flag: dataDir).appendingPathComponent("user-words.txt")
+        return paths.userWords
     }
 
     /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable

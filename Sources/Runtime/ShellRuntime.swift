@@ -9,29 +9,12 @@ import Shell
 import Terminal
 import TrackingCore
 
-/// The user's state folder (`$XDG_STATE_HOME/handsfree` or `~/.local/state/handsfree`): first-start marker, log.
-public enum StateDir {
-    public static var url: URL {
-        let env = ProcessInfo.processInfo.environment
-        if let x = env["XDG_STATE_HOME"], !x.isEmpty { return URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
-        let home = env["HOME"] ?? NSTemporaryDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/handsfree")
-    }
-    public static var onboardedMarker: URL { url.appendingPathComponent("onboarded") }
-    public static var isFirstStart: Bool { !FileManager.default.fileExists(atPath: onboardedMarker.path) }
-    public static func markOnboarded() {
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try? Data("seen\n".utf8).write(to: onboardedMarker)
-    }
-}
-
 /// Appends action lines to a log file in the state folder; never to the terminal curses owns.
 public final class ActionLog {
     private let handle: FileHandle?
-    public init() {
-        let dir = StateDir.url
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("shell.log").path
+    public init(_ file: URL) {
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let path = file.path
         if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
@@ -59,6 +42,8 @@ public struct ShellRuntime {
     /// Word prediction for the suggestion bars, nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
+    /// Where settings are saved, actions logged and the first start remembered.
+    public var paths: UserPaths
     /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
     public var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
@@ -70,6 +55,8 @@ public struct ShellRuntime {
     public private(set) var summary = ""
     /// The shortest time between two drawings: one displayed frame.
     public var frameInterval = 1.0 / 60
+    /// The shortest time between drawings for the status line's measures alone (rate, silence, drops).
+    public var measuresInterval = 0.25
     /// Drawings made, and frames handed to the session (`bench ui` checks there is at most one per frame).
     public private(set) var renders = 0
     public private(set) var framesIn = 0
@@ -79,8 +66,8 @@ public struct ShellRuntime {
     /// What was performed since the last drawing (plain output says it; the bell rings for it).
     private var performed: [ActionRecord] = []
 
-    public init(session: Session, feed: FrameFeed, exitAtEnd: Bool) {
-        self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd
+    public init(session: Session, feed: FrameFeed, exitAtEnd: Bool, paths: UserPaths) {
+        self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd; self.paths = paths
     }
 
     public mutating func run() throws {
@@ -89,7 +76,7 @@ public struct ShellRuntime {
         defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
         defer { term.stop() }
         let start = monotonicSeconds()
-        log = ActionLog()
+        log = ActionLog(paths.actionLog)
         sources = [SignalSource(), KeyboardSource(term)]
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
@@ -108,6 +95,8 @@ public struct ShellRuntime {
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var endedAt: Double?
         var dirty = false
+        // Only the source's measures changed: worth a drawing, but not one per change.
+        var measuresChanged = false
         var lastRender = start
         loop: while true {
             // Wait for a descriptor, or until a source's timer or the next drawing is due (at most 50 ms).
@@ -115,6 +104,7 @@ public struct ShellRuntime {
             var until = before + 0.05
             for s in sources { if let w = s.nextWake(now: before) { until = min(until, w) } }
             if dirty { until = min(until, lastRender + frameInterval) }
+            if measuresChanged { until = min(until, lastRender + measuresInterval) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(max(0, until - before) * 1000))
             let now = monotonicSeconds()
@@ -139,7 +129,11 @@ public struct ShellRuntime {
                             dirty = true
                         case .shell(let e):
                             effects = session.send(e)
-                            if case .tick = e {} else { dirty = true }
+                            switch e {
+                            case .tick: break
+                            case .inputHealth: measuresChanged = true
+                            default: dirty = true
+                            }
                         }
                         if runEffects(effects) { break loop }
                     }
@@ -148,12 +142,13 @@ public struct ShellRuntime {
             for i in sources.indices { sources[i].observe(session.state) }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
             if session.state.revision != revision { dirty = true }
-            if dirty, now - lastRender >= frameInterval {
+            if dirty && now - lastRender >= frameInterval || measuresChanged && now - lastRender >= measuresInterval {
                 let size = term.size
                 if size != session.state.size { _ = session.send(.resized(size)) }
                 term.show(session.state, performed: performed)
                 performed = []
                 dirty = false
+                measuresChanged = false
                 renders += 1
                 lastRender = now
             }
@@ -171,7 +166,7 @@ public struct ShellRuntime {
             for e in pending {
                 switch e {
                 case .quit: return true
-                case .finishedOnboarding: StateDir.markOnboarded()
+                case .finishedOnboarding: paths.markOnboarded()
                 case .performed(let r): log?.write(r.json); performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
@@ -189,7 +184,7 @@ extension ShellRuntime {
     mutating func applied(_ settings: ShellSettings) -> [ShellEvent] {
         prediction?.suggestRudeWords(settings.suggestRudeWords)
         var problems: [String] = []
-        if let e = UserSettings.save(settings) { problems.append("Settings not saved: \(e)") }
+        if let e = UserSettings.save(settings, to: paths.settings) { problems.append("Settings not saved: \(e)") }
         let notice = { problems.isEmpty ? nil : problems.joined(separator: " · ") }
         guard settings.keymap != session.state.keymap.name else { return [.notice(notice())] }
         let gestures = session.pipeline.settings.gestures

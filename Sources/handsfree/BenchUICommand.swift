@@ -14,7 +14,7 @@ import TrackingCore
 struct BenchUI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Render+diff time per frame at 100x30 and 200x60; live UDP datagram-to-terminal latency and CPU.")
+        abstract: "Render+diff time per frame at 100x30 and 200x60; live UDP datagram-to-terminal latency and CPU; drawings per input frame of the real loop.")
 
     @Option(help: "Frames per render measurement.") var frames = 3000
     @Option(help: "Seconds of live UDP input at 60 frames/s.") var seconds = 10.0
@@ -42,6 +42,7 @@ struct BenchUI: ParsableCommand {
         term.stop()
         for r in results { print(r) }
         try liveBench(keymap: km, settings: settings)
+        try loopBench(keymap: km, settings: settings)
     }
 
     /// Frames with a moving gaze and changing meters, as a live session sees them.
@@ -72,6 +73,43 @@ struct BenchUI: ParsableCommand {
         func us(_ v: Double) -> String { String(format: "%7.1f µs", v / n * 1e6) }
         return "render+diff \(size) \(screen.padding(toLength: 8, withPad: " ", startingAt: 0)): render \(us(renderT)), diff+write \(us(drawT)), "
             + "total \(us(renderT + drawT)) per frame (pipeline+reducer \(us(stepT)); \(cells / frames) cells changed per frame)"
+    }
+
+    /// Runs the real loop (`ShellRuntime`) on a paced replay drawn into a pty, at a tracker's 60 frames/s
+    /// and at a flood's 600: drawings per input frame must stay at or below one, and at a flood the drawing
+    /// is capped at the display's rate.
+    func loopBench(keymap: Keymap, settings: PipelineSettings) throws {
+        for rate in [60.0, 600.0] {
+            guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
+            guard let slave = fopen(slavePath, "r+") else { throw SetupError("cannot open \(slavePath)") }
+            let drain = Thread {
+                var buf = [UInt8](repeating: 0, count: 65536)
+                while true { if read(master, &buf, buf.count) <= 0 { break } }
+            }
+            drain.start()
+            let size = Size(width: 100, height: 30)
+            let n = Int(min(seconds, 10) * 60)
+            let items: [DecodedItem] = (0..<n).map { i in
+                let g = 0.2 + 0.6 * Double(i % 120) / 120
+                return .frame(TrackingFrame(t: Double(i) / 60, blend: BlendShapes([.jawOpen: Float(g / 3)]),
+                                            gaze: GazePoint(x: g, y: 0.4)), nil)
+            }
+            let session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
+                                                    source: "bench"), settings: settings)
+            // The user's own state folder gets no benchmark actions in its log.
+            let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-ui"], dataDir: nil)
+            var runtime = ShellRuntime(session: session, feed: .replay(items: items, speed: rate / 60, name: "bench"),
+                                       exitAtEnd: true, paths: scratch)
+            runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size) }
+            let cpu0 = threadCPUSeconds(), wall0 = monotonicSeconds()
+            try runtime.run()
+            let cpu = threadCPUSeconds() - cpu0, wall = monotonicSeconds() - wall0
+            fclose(slave)
+            close(master)
+            let perFrame = Double(runtime.renders) / Double(max(1, runtime.framesIn))
+            print(String(format: "real loop, replay at %.0f frames/s into a pty: %d frames, %d drawings: %.2f drawings per input frame (goal ≤ 1.0, at most one per displayed frame: %.0f/s); CPU %.1f%% of one core",
+                         rate, runtime.framesIn, runtime.renders, perFrame, 1 / runtime.frameInterval, cpu / wall * 100))
+        }
     }
 
     /// A sender thread paces NDJSON datagrams at 60/s, stamping each frame's `t` with its send time on the
@@ -153,4 +191,19 @@ struct BenchUI: ParsableCommand {
         print(String(format: "live udp 60 fps, 100x30 into a pty: %d/%d frames, datagram sent → terminal written p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f%% of one core (%.3f s over %.1f s)",
                      latencies.count, total, pct(0.5), pct(0.99), pct(1.0), cpu / wall * 100, cpu, wall))
     }
+}
+
+/// Draws the shell into a terminal on a pty, with no keyboard (for the loop benchmark).
+final class PtyDisplay: ShellDisplay {
+    let term: Terminal
+    let size: Size
+    init(_ term: Terminal, size: Size) {
+        self.term = term; self.size = size
+        term.resize(size)
+    }
+    var inputFD: Int32 { -1 }
+    func readInput() -> TerminalInput? { nil }
+    func inputHungUp() -> Bool { false }
+    func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
+    func stop() { term.stop() }
 }

@@ -27,6 +27,7 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         // The demo always uses the built-in gestures and the default keymap, so it shows the same thing everywhere.
         let settings = GestureConfig.defaults()
+        let paths = UserPaths.current(dataDir: dataDir)
         let km: Keymap
         do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
         // Real word prediction with nothing learned and nothing saved; the note lives in memory only.
@@ -55,24 +56,24 @@ struct DemoCommand: ParsableCommand {
                     guard case .performed(let r) = e else { continue }
                     if access.plain { performed.append(r) } else { print(r.json) }
                 }
-                session.state.notice = script.caption
+                _ = session.send(.notice(script.caption))
                 if access.plain { describe(performed) }
             }
             if !access.plain { print(render(session.state, size: sz).0.text) }
-            MetricsFile.save(session.metrics, kind: "demo", source: "demo", dataDir: dataDir,
-                             enabled: MetricsFile.enabled(noMetrics: noMetrics))
+            MetricsFile.save(session.metrics, kind: "demo", source: "demo", paths: paths,
+                             enabled: MetricsFile.enabled(noMetrics: noMetrics, paths: paths))
             return
         }
         prediction.load(userFile: nil)
         let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo")
         var session = Session(state: state, settings: settings)
         session.apply(access.applied(to: session.state.settings))
-        var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true)
+        var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true,
+                                   paths: paths)
         runtime.prediction = prediction
         runtime.display = { [access] in try access.display() }
-        if MetricsFile.enabled(noMetrics: noMetrics) {
-            let dir = dataDir
-            runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", dataDir: dir, enabled: true) }
+        if MetricsFile.enabled(noMetrics: noMetrics, paths: paths) {
+            runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", paths: paths, enabled: true) }
         }
         try runtime.run()
     }

@@ -109,9 +109,10 @@ struct DoctorCommand: ParsableCommand {
     }
 
     private func checkFolders(_ r: inout DoctorReport) {
-        let folders = [("data", DataDir.url(flag: dataDir), "--data-dir or HANDSFREE_DATA_DIR"),
-                       ("config", ConfigDir.url, "HANDSFREE_CONFIG_DIR or XDG_CONFIG_HOME"),
-                       ("state", StateDir.url, "XDG_STATE_HOME")]
+        let paths = UserPaths.current(dataDir: dataDir)
+        let folders = [("data", paths.data, "--data-dir or HANDSFREE_DATA_DIR"),
+                       ("config", paths.config, "HANDSFREE_CONFIG_DIR or XDG_CONFIG_HOME"),
+                       ("state", paths.state, "XDG_STATE_HOME")]
         for (name, url, how) in folders {
             switch Self.writability(url.path) {
             case .none:

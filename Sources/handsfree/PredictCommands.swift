@@ -21,7 +21,7 @@ struct PredictionFiles: ParsableArguments {
     func load(useUserFile: Bool = true) throws -> WordPredictor {
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
-        let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, dataDir: dataDir)
+        let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held)
         if nouns == "none" { p.onlyNamesGetPossessives() }
@@ -268,7 +268,7 @@ struct Words: ParsableCommand {
     }
 
     func run() throws {
-        let url = UserWordsFile.url(userFile: userFile, dataDir: dataDir)
+        let url = UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         var p: WordPredictor
         do {
             // Only the user's file changes; without the n-grams the word list loads in a moment.

@@ -39,8 +39,9 @@ struct RunCommand: ParsableCommand {
         do {
             // Everything that can be wrong with the input is checked before the terminal is taken over.
             let settings = try Setup.settings(config: config)
+            let paths = UserPaths.current(dataDir: dataDir)
             // The Settings screen's saved choices; a broken settings file is reported, not fatal.
-            var (user, problems) = UserSettings.load(base: ShellSettings())
+            var (user, problems) = UserSettings.load(base: ShellSettings(), from: paths.settings)
             var km: Keymap
             var keymapArg = keymap
             if keymap == nil, user.keymap != "default" {
@@ -73,27 +74,26 @@ struct RunCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            let first = !noOnboarding && StateDir.isFirstStart
-            let data = DataDir.url(flag: dataDir)
-            var services = Services(store: AppStore(client: .files(in: data)),
+            let first = !noOnboarding && paths.isFirstStart
+            var services = Services(store: AppStore(client: .files(in: paths.data)),
                                     keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
-            prediction.load(userFile: data.appendingPathComponent("user-words.txt"))
+            prediction.load(userFile: paths.userWords)
             services.dictate = sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: source,
                                    onboarding: first)
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
-            if UserSettings.exists { user.keymap = km.name; session.apply(user) }
+            if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
             let wanted = access.applied(to: session.state.settings)
             if wanted != session.state.settings { session.apply(wanted) }
-            var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd)
+            var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.prediction = prediction
             runtime.display = { [access] in try access.display() }
             if !noMetrics, user.recordMetrics {
-                let (kind, dir) = (replay == nil ? "run" : "replay", dataDir)
-                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, dataDir: dir, enabled: true) }
+                let kind = replay == nil ? "run" : "replay"
+                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, paths: paths, enabled: true) }
             }
             if !noSpeech {
                 let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)

@@ -19,7 +19,7 @@ struct StatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = MetricsFile.path(dataDir: dataDir)
+        let path = UserPaths.current(dataDir: dataDir).metrics.path
         let (records, problems) = MetricsFile.load(path)
         for p in problems { FileHandle.standardError.write(Data("handsfree: \(p)\n".utf8)) }
         print(json ? Self.json(records, skipped: problems.count, file: path) : Self.text(records, file: path, last: last))

@@ -107,8 +107,9 @@ struct Replay: ParsableCommand {
             stats = p.stats
         }
         reportIssues(stats, source: file)
-        MetricsFile.save(metrics, kind: "replay", source: (file as NSString).lastPathComponent, dataDir: dataDir,
-                         enabled: MetricsFile.enabled(noMetrics: noMetrics))
+        let paths = UserPaths.current(dataDir: dataDir)
+        MetricsFile.save(metrics, kind: "replay", source: (file as NSString).lastPathComponent, paths: paths,
+                         enabled: MetricsFile.enabled(noMetrics: noMetrics, paths: paths))
         let names = settings.gestures.map(\.name)
         if events {
             print(EventJSON.summary(stats, gestureNames: names))

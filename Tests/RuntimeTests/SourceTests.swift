@@ -1,0 +1,54 @@
+import Config
+import FrameFormats
+import Foundation
+import Runtime
+import Shell
+import Testing
+import TrackingCore
+
+/// Event sources on their own: what they give the loop.
+@Suite struct SourceTests {
+    @Test func theKeymapWatcherGivesAReloadOrTheReasonItKeptTheOldOne() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("km-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("mine.toml")
+        let good = try String(contentsOfFile: Setup.keymapPath("default"), encoding: .utf8)
+        try good.write(to: file, atomically: true, encoding: .utf8)
+        let gestures = GestureConfig.defaults().gestures
+        var w = KeymapWatcher(path: file.path, gestures: gestures)
+        let state = ShellState(keymap: Keymap(name: "x"))
+        #expect(w.events(Wakeup(now: 10), state: state).isEmpty, "unchanged")
+
+        try good.replacingOccurrences(of: "name = \"default\"", with: "name = \"mine\"")
+            .write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
+        let reloaded = w.events(Wakeup(now: 11), state: state)
+        guard case .shell(.keymapLoaded(let km, let notice))? = reloaded.first else {
+            Issue.record("expected a reload, got \(reloaded)"); return
+        }
+        #expect(km.name == "mine")
+        #expect(notice == "Keymap reloaded")
+
+        try "[global\nactivate = ".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: file.path)
+        #expect(w.events(Wakeup(now: 11.5), state: state).isEmpty, "checked at most once a second")
+        let broken = w.events(Wakeup(now: 12), state: state)
+        guard case .shell(.notice(let text?))? = broken.first else { Issue.record("expected a notice, got \(broken)"); return }
+        #expect(text.hasPrefix("Keymap not reloaded: \(file.path):1"))
+    }
+
+    @Test func aReplayGivesFramesWhenDueAndSaysWhenItEnds() {
+        let items: [DecodedItem] = [.frame(TrackingFrame(t: 0), nil), .malformed(FrameIssue(nil, "bad")),
+                                    .frame(TrackingFrame(t: 1), nil)]
+        var s = FrameSource(.replay(items: items, speed: 2, name: "r"), start: 100)
+        let state = ShellState(keymap: Keymap(name: "x"))
+        let first = s.events(Wakeup(now: 100), state: state)
+        #expect(first.filter { if case .item = $0 { true } else { false } }.count == 2, "the first frame and the bad line")
+        #expect(s.nextWake(now: 100) == 100.5, "the next frame is due half a second later at speed 2")
+        #expect(s.events(Wakeup(now: 100.4), state: state).allSatisfy { if case .item = $0 { false } else { true } })
+        let last = s.events(Wakeup(now: 100.5), state: state)
+        #expect(last.contains { if case .sourceEnded = $0 { true } else { false } })
+        #expect(s.meter.used == 2)
+    }
+}
