@@ -25,7 +25,7 @@ struct HostileFrameTests {
         // t 0 then 5e-324 made the One Euro filter NaN, and Int(NaN) trapped in the dwell hit test.
         let settings = GestureConfig.defaults()
         var h = HeadlessSession(keymap: Keymap(name: "empty"), settings: settings)
-        for (t, x) in [(0.0, 0.2), (5e-324, 0.9), (1e-323, 0.1), (0.5, 0.5)] {
+        for (t, x) in [(0.0, 0.2), (Double.leastNonzeroMagnitude, 0.9), (2 * Double.leastNonzeroMagnitude, 0.1), (0.5, 0.5)] {
             _ = h.step(.frame(TrackingFrame(t: t, gaze: GazePoint(x: x, y: 0.5)), nil))
             if let g = h.session.pipeline.gaze { #expect(g.x.isFinite) }
         }

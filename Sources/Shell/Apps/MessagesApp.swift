@@ -50,18 +50,22 @@ public struct ConversationScreen: Screen {
     public let name = "conversation"
     public var title: String { AppStore.contacts.first { $0.id == contact }?.name ?? contact }
     public var contact: String
-    public var compose = TextFieldModel()
-    public var partial: String?
-    /// What the last add-word / remove-word did, shown in the banner until the text changes.
-    public var wordMessage: String?
+    /// The message being written, with its suggestions and keyboard (Enter sends).
+    public var composer: TextComposer
     /// Where the view is; nil keeps the newest message in view.
     var scrolled: ScrollList?
     var clear = HoldToConfirm()
 
     public init(contact: String = AppStore.contacts[0].id, draft: String = "") {
         self.contact = contact
-        compose = TextFieldModel(draft)
+        composer = TextComposer("conversation", field: "compose", text: draft, enterSubmits: true)
     }
+
+    public var compose: TextFieldModel { composer.field }
+    /// A dictation hypothesis not yet final, shown dimmed.
+    public var partial: String? { composer.partial }
+    /// What the last add-word / remove-word did, shown in the banner until the text changes.
+    public var wordMessage: String? { composer.wordMessage }
 
     struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
@@ -118,16 +122,14 @@ public struct ConversationScreen: Screen {
         }
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
-        c.textField("conversation.compose", "Message", compose, l.compose, placeholder: "Write a message…", partial: partial)
+        composer.renderField(&c, label: "Message", placeholder: "Write a message…", l.compose)
         c.button("conversation.send", "➤ Send", l.send)
-        SuggestionBar.render(&c, "conversation.suggestion", suggestions(ctx), l.suggestions, ctx)
-        c.letterKeyboard("conversation.keyboard", rows: ctx.keymap.keyboardRows, l.keyboard, enter: "➤ send")
+        composer.renderSuggestions(&c, ctx, l.suggestions)
+        composer.renderKeyboard(&c, ctx, l.keyboard)
         c.holdToConfirm("conversation.clear", "Clear conversation", clear, screen: name, ctx, l.clear)
     }
 
-    func suggestions(_ ctx: ScreenContext) -> [String] {
-        ctx.settings.suggestions > 0 ? Array(ctx.services.suggest(compose.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions)) : []
-    }
+    func suggestions(_ ctx: ScreenContext) -> [String] { composer.suggestions(ctx) }
 
     mutating func send(_ ctx: ScreenContext) -> Reply {
         let text = compose.text.trimmingSpaces
@@ -135,18 +137,18 @@ public struct ConversationScreen: Screen {
         // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
         ctx.services.learnFinishedWord(compose.text)
         ctx.services.store.send(text, to: contact, at: ctx.now)
-        compose = TextFieldModel()
+        composer.field = TextFieldModel()
         scrolled = nil
         return Reply(record: "send")
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let store = ctx.services.store
-        let textBefore = compose.text
+        let textBefore = composer.field.text
         defer {
-            if compose.text != textBefore {
-                wordMessage = nil
-                store.setDraft(compose.text, for: contact)
+            if composer.field.text != textBefore {
+                composer.wordMessage = nil
+                store.setDraft(composer.field.text, for: contact)
             }
         }
         switch clear.handle(input, id: "conversation.clear", screen: name, ctx) {
@@ -159,11 +161,6 @@ public struct ConversationScreen: Screen {
         case .changed: return .handled
         case .ignored: break
         }
-        if let m = SuggestionBar.wordListAction(input, field: compose, id: "conversation.suggestion", words: suggestions(ctx),
-                                                ctx.services) {
-            wordMessage = m
-            return Reply(record: "word-list")
-        }
         if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }
         let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         let count = lines(ctx, width: l.view.w - ScrollList.barWidth - 1).count
@@ -172,40 +169,15 @@ public struct ConversationScreen: Screen {
             scrolled = view.offset >= view.maxOffset(count: count, in: l.view) ? nil : view
             return Reply(record: "scroll")
         }
+        if case .action(.activate, let t?, _) = input, t.id == "conversation.send" { return send(ctx) }
+        switch composer.handle(input, ctx) {
+        case .submit?: return send(ctx)
+        case .handled(let record, let effects)?: return Reply(effects: effects, record: record)
+        case nil: break
+        }
         switch input {
-        case .action(.activate, let t?, let gaze):
-            if t.id == "conversation.send" { return send(ctx) }
-            if let k = KeyboardKey.from(t.id, keyboard: "conversation.keyboard") {
-                if k == .enter { return send(ctx) }
-                k.apply(to: &compose, ctx.services)
-                return Reply(record: "type")
-            }
-            if t.id == "conversation.compose" {
-                if let g = gaze { compose.moveCaret(to: compose.caretIndex(at: g, in: t.rect)) }
-                return Reply(effects: [.startDictation], record: "caret")
-            }
-            if let w = SuggestionBar.word(t.id, "conversation.suggestion", suggestions(ctx)) {
-                compose.commit(w, ctx.services)
-                return Reply(record: "commit-word")
-            }
-            return .unhandled
-        case .action(.commitWord, let t, _):
-            if let w = SuggestionBar.chosen(t, "conversation.suggestion", suggestions(ctx)) { compose.commit(w, ctx.services) }
-            return .handled
-        case .action(.deleteWord, _, _):
-            compose.deleteWord(); return .handled
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: "Conversation"))
-        case .dictation(let text, let isFinal):
-            if isFinal {
-                partial = nil
-                if compose.dictate(text, ctx.services) { return Reply(effects: [.stopDictation]) }
-            } else { partial = text }
-            return .handled
-        case .key(.char(let ch)):
-            compose.insert(String(ch)); return .handled
-        case .key(.backspace):
-            compose.backspace(); return .handled
         default:
             return .unhandled
         }

@@ -64,17 +64,20 @@ public struct NoteEditorScreen: Screen {
     public let name = "note-editor"
     public let title = "Note"
     public var noteID: Int
-    public var field: TextFieldModel
-    /// A dictation hypothesis not yet final, shown dimmed.
-    public var partial: String?
-    /// What the last add-word / remove-word did, shown in the banner until the text changes.
-    public var wordMessage: String?
+    /// The note's text with its suggestions and keyboard.
+    public var composer: TextComposer
     var delete = HoldToConfirm()
 
     /// A new note gets its id from the store when first saved (id 0 means "not yet assigned").
     public init(noteID: Int = 0, text: String = "") {
-        self.noteID = noteID; field = TextFieldModel(text)
+        self.noteID = noteID; composer = TextComposer("note-editor", text: text)
     }
+
+    public var field: TextFieldModel { composer.field }
+    /// A dictation hypothesis not yet final, shown dimmed.
+    public var partial: String? { composer.partial }
+    /// What the last add-word / remove-word did, shown in the banner until the text changes.
+    public var wordMessage: String? { composer.wordMessage }
 
     struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var done: Rect }
 
@@ -93,9 +96,7 @@ public struct NoteEditorScreen: Screen {
                       done: Rect(x: bottom.x + bottom.w * 2 / 3 + 1, y: bottom.y, w: bottom.w - bottom.w * 2 / 3 - 1, h: 3))
     }
 
-    func suggestions(_ ctx: ScreenContext) -> [String] {
-        ctx.settings.suggestions > 0 ? Array(ctx.services.suggest(field.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions)) : []
-    }
+    func suggestions(_ ctx: ScreenContext) -> [String] { composer.suggestions(ctx) }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
@@ -108,17 +109,14 @@ public struct NoteEditorScreen: Screen {
             c.text(saved + " Look at a key and \(activateHint(ctx)) to type.", x: c.bounds.x + 2, y: l.banner,
                    style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
-        c.textField("note-editor.text", "Note", field, l.field, placeholder: "Your note…", partial: partial)
-        SuggestionBar.render(&c, "note-editor.suggestion", suggestions(ctx), l.suggestions, ctx)
-        c.letterKeyboard("note-editor.keyboard", rows: ctx.keymap.keyboardRows, l.keyboard)
+        composer.render(&c, ctx, label: "Note", placeholder: "Your note…", field: l.field, suggestions: l.suggestions,
+                        keyboard: l.keyboard)
         c.holdToConfirm("note-editor.delete", "Delete note", delete, screen: name, ctx, l.delete)
         c.button("note-editor.done", "✓ Done", l.done)
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let store = ctx.services.store
-        let textBefore = field.text
-        defer { if field.text != textBefore { wordMessage = nil } }
         switch delete.handle(input, id: "note-editor.delete", screen: name, ctx) {
         case .confirmed:
             store.deleteNote(id: noteID)
@@ -128,59 +126,28 @@ public struct NoteEditorScreen: Screen {
         case .changed: return .handled
         case .ignored: break
         }
-        let before = field
-        var record: String?
-        var effects: [Effect] = []
-        if let m = SuggestionBar.wordListAction(input, field: field, id: "note-editor.suggestion", words: suggestions(ctx), ctx.services) {
-            wordMessage = m
-            return Reply(record: "word-list")
+        let before = composer.field.text
+        if let outcome = composer.handle(input, ctx) {
+            if composer.field.text != before {
+                if noteID == 0 { noteID = store.newNoteID() }
+                store.setNote(id: noteID, text: composer.field.text)
+            }
+            guard case .handled(let record, let effects) = outcome else { return .handled }
+            return Reply(effects: effects, record: record)
         }
         switch input {
-        case .action(.activate, let t?, let gaze):
-            if let k = KeyboardKey.from(t.id, keyboard: "note-editor.keyboard") {
-                k.apply(to: &field, ctx.services); record = "type"
-            } else if t.id == "note-editor.text" {
-                if let g = gaze { field.moveCaret(to: field.caretIndex(at: g, in: t.rect)) }
-                // Activating the field puts the caret there and opens the microphone for dictation.
-                return Reply(effects: [.startDictation], record: "caret")
-            } else if let w = SuggestionBar.word(t.id, "note-editor.suggestion", suggestions(ctx)) {
-                field.commit(w, ctx.services)
-                record = "commit-word"
-            } else if t.id == "note-editor.done" {
-                ctx.services.learnFinishedWord(field.text)
-                return Reply(navigation: .back, record: "back")
-            } else { return .unhandled }
-        case .action(.commitWord, let t, _):
-            guard let w = SuggestionBar.chosen(t, "note-editor.suggestion", suggestions(ctx)) else { return .handled }
-            field.commit(w, ctx.services)
-        case .action(.deleteWord, _, _):
-            field.deleteWord()
+        case .action(.activate, let t?, _) where t.id == "note-editor.done":
+            ctx.services.learnFinishedWord(composer.field.text)
+            return Reply(navigation: .back, record: "back")
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         case .action(.back, _, _), .action(.home, _, _):
             // Leaving finishes a last word typed letter by letter; the shell then goes back as usual.
-            ctx.services.learnFinishedWord(field.text)
+            ctx.services.learnFinishedWord(composer.field.text)
             return .unhandled
-        case .dictation(let text, let isFinal):
-            if isFinal {
-                partial = nil
-                if field.dictate(text, ctx.services) { effects.append(.stopDictation) }
-            } else {
-                partial = text
-                return .handled
-            }
-        case .key(.char(let ch)):
-            field.insert(String(ch))
-        case .key(.backspace):
-            field.backspace()
         default:
             return .unhandled
         }
-        if field.text != before.text {
-            if noteID == 0 { noteID = store.newNoteID() }
-            store.setNote(id: noteID, text: field.text)
-        }
-        return Reply(effects: effects, record: record)
     }
 }
 
