@@ -78,6 +78,9 @@ let package = Package(
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
+        .testTarget(name: "CommandTests", dependencies: [
+            "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]

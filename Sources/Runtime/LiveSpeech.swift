@@ -28,29 +28,15 @@ public enum AudioInput: Sendable {
     }
 }
 
-/// What the speech thread has for the shell loop.
-public enum SpeechUpdate: Sendable, Equatable {
-    /// Recognised text: dictation (partial or final), or a final command phrase as the grammar gave it.
-    case text(String, isFinal: Bool)
-    /// The status line's speech message (nil: nothing to say).
-    case status(String?)
-    /// The wake phrase alone was heard: listen for a command now.
-    case listening
-    /// Dictation heard nothing for the silence time: stop it.
-    case silence(Double)
-    /// A message for the title bar (why speech is off).
-    case notice(String)
-}
-
 /// Live speech for the shell: loads PocketSphinx and opens the capture device on a background thread,
 /// decodes on a thread of its own (the capture thread only queues audio), and hands updates to the shell
 /// loop through `drain()` (with a pipe to wake its `poll`). The loop never waits on audio or the model.
 ///
 /// Modes: idle (audio dropped, or the wake-phrase grammar when the keymap has one and a microphone is
 /// used), dictation (the language model), command (a grammar of keymap phrases and on-screen labels, for
-/// one utterance). Time for the silence and command timeouts is audio time, not the wall clock.
+/// one utterance), decided by a pure `SpeechController`. Time for the silence and command timeouts is audio
+/// time, not the wall clock.
 public final class LiveSpeech: @unchecked Sendable {
-    public enum Mode: Equatable { case idle, dictation, command(since: Double) }
 
     private let lock = NSLock()
     private let input: AudioInput
@@ -62,12 +48,9 @@ public final class LiveSpeech: @unchecked Sendable {
     private var loaded = false
     private var captureStarted = false
     private var wantCapture = false
-    private var mode: Mode = .idle
+    private var controller = SpeechController()
     /// The mode the recogniser is set to; switched on the decode thread, between chunks.
     private var recognizerMode: RecognitionMode?
-    private var silenceLimit = 10.0
-    private var audioTime = 0.0
-    private var lastActivity = 0.0
     private var phrases: [String] = []
     private var builtFor: [String]? = nil
     private var commands: CommandGrammar.Built?
@@ -84,8 +67,6 @@ public final class LiveSpeech: @unchecked Sendable {
     private let pendingSignal = DispatchSemaphore(value: 0)
     private var stopping = false
     private let pipeFDs: [Int32]
-    /// Seconds without a command before push-to-talk gives up.
-    public static let commandTimeout = 6.0
     /// Seconds of audio kept for checking a wake match; a longer utterance is not a wake command.
     public static let longestWakeUtterance = 8.0
 
@@ -164,13 +145,13 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// Opens the microphone for dictation; `silence` seconds of audio without speech end it (0: never).
     public func startDictation(silence: Double) {
-        lock.withLock { mode = .dictation; silenceLimit = silence; lastActivity = audioTime }
+        lock.withLock { controller.startDictation(silence: silence) }
         startCapture()
     }
 
     /// Opens the microphone for one command from `phrases` (keymap phrases and on-screen labels).
     public func listenForCommand(_ phrases: [String]) {
-        lock.withLock { self.phrases = phrases; mode = .command(since: audioTime) }
+        lock.withLock { self.phrases = phrases; controller.listenForCommand() }
         startCapture()
     }
 
@@ -181,7 +162,7 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// Closes the microphone (back to the wake listener, if any).
     public func stop() {
-        lock.withLock { mode = .idle }
+        lock.withLock { controller.stop() }
     }
 
     /// Stops capture for good (the shell is leaving).
@@ -254,21 +235,19 @@ public final class LiveSpeech: @unchecked Sendable {
     /// One chunk on the decode thread: pick the search, decode, apply timeouts.
     private func chunk(_ samples: [Int16]) {
         // The search for this chunk, chosen under the lock.
-        let setup: (Recognizer, Mode, [String: String])? = lock.withLock {
-            audioTime += SpeechAudio.seconds(samples: samples.count)
+        let setup: (Recognizer, SpeechController.Mode, [String: String])? = lock.withLock {
+            controller.advance(seconds: SpeechAudio.seconds(samples: samples.count))
             guard let r = recognizer else { return nil }
-            let wanted: RecognitionMode?
-            switch mode {
-            case .dictation: wanted = .dictation
-            case .command: wanted = rebuild(r) ? .grammar("commands") : nil
-            case .idle: wanted = wake != nil && rebuild(r) ? .grammar("wake") : nil
-            }
+            // The grammars are (re)built only for the modes that search them.
+            let needsGrammar = controller.mode != .dictation && (controller.mode != .idle || wake != nil)
+            let ready = needsGrammar && rebuild(r)
+            let wanted = controller.search(hasCommands: ready, hasWake: wake != nil && ready)
             if wanted != recognizerMode {
                 recognizerMode = wanted
                 if let w = wanted { _ = try? r.setMode(w) } else { _ = r.finish() }
             }
             guard recognizerMode != nil else { return nil }
-            return (r, mode, wakeGrammar?.phrases ?? [:])
+            return (r, controller.mode, wakeGrammar?.phrases ?? [:])
         }
         guard let (r, decodedIn, wakePhrases) = setup else { return }
         // Decoding, and the wake check's second reading (seconds for a long utterance), run outside the lock,
@@ -283,21 +262,10 @@ public final class LiveSpeech: @unchecked Sendable {
             }
         }
         let posted: Bool = lock.withLock {
-            let before = outbox.count
-            // Events of a mode the user has left since (a gesture started dictation) are dropped.
-            if mode == decodedIn {
-                for e in events { handle(e, woken: woken) }
-            }
-            switch mode {
-            case .dictation where silenceLimit > 0 && audioTime - lastActivity >= silenceLimit:
-                outbox.append(.silence(silenceLimit))
-                mode = .idle
-            case .command(let since) where audioTime - max(since, lastActivity) >= Self.commandTimeout:
-                outbox.append(.text("", isFinal: true))
-                mode = .idle
-            default: break
-            }
-            return outbox.count > before
+            let updates = controller.heard(events, decodedIn: decodedIn, commands: commands?.phrases ?? [:],
+                                           wake: wake, woken: woken)
+            outbox += updates
+            return !updates.isEmpty
         }
         if posted { signalLoop() }
     }
@@ -317,37 +285,6 @@ public final class LiveSpeech: @unchecked Sendable {
         // A grammar added may have become the search: make the next chunk set the mode again.
         recognizerMode = nil
         return commands != nil
-    }
-
-    /// Turns a recogniser event into updates for the shell (lock held).
-    /// `woken`: the finals of the wake grammar that passed the wake check, and their phrases.
-    private func handle(_ e: SpeechEvent, woken: [String: String]) {
-        switch e {
-        case .speechStarted:
-            lastActivity = audioTime
-        case .partial(let text, _):
-            lastActivity = audioTime
-            if mode == .dictation { outbox.append(.text(text, isFinal: false)) }
-        case .final(let text, _, _):
-            lastActivity = audioTime
-            guard !text.isEmpty else { return }
-            switch mode {
-            case .dictation:
-                outbox.append(.text(text, isFinal: true))
-            case .command:
-                outbox.append(.text(commands?.phrases[text] ?? text, isFinal: true))
-                mode = .idle
-            case .idle:
-                guard let w = wake, let phrase = woken[text] else { return }
-                let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
-                if rest.isEmpty {
-                    mode = .command(since: audioTime)
-                    outbox.append(.listening)
-                } else {
-                    outbox.append(.text(rest, isFinal: true))
-                }
-            }
-        }
     }
 }
 
