@@ -44,6 +44,8 @@ public struct ShellRuntime {
     public var keymapWatcher: KeymapWatcher?
     /// Where settings are saved, actions logged and the first start remembered.
     public var paths: UserPaths
+    /// Where the user's notes and messages are written (nil: they live in memory only, as in the demo).
+    public var storage: StoreClient?
     /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
     public var saveMetrics: ((SessionMetrics) -> Void)?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
@@ -170,6 +172,7 @@ public struct ShellRuntime {
                 case .performed(let r): log?.write(r.json); performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
+                case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
                 }
             }
             pending = replies.flatMap { session.send($0) }

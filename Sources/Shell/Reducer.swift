@@ -77,6 +77,10 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .wordsLoaded:
         s.relayout()
         return []
+    case .saved(let name, let error):
+        s.data.saved(name, error: error)
+        s.relayout()
+        return []
     }
 }
 
@@ -157,7 +161,13 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
     let ctx = s.context
     let i = s.stack.count - 1
     let reply = s.stack[i].handle(input, ctx)
-    guard reply.handled else { return nil }
+    // Data changes apply even when the screen did not handle the input (owed replies start their delay).
+    var saves: [Effect] = []
+    if !reply.changes.isEmpty {
+        for c in reply.changes { s.data.apply(c) }
+        saves = s.data.takeSaves().map { Effect.save(name: $0.name, text: $0.text) }
+    }
+    guard reply.handled else { return saves.isEmpty ? nil : saves }
     s.revision &+= 1
     var effects: [Effect] = []
     var name = reply.record ?? recordAs
@@ -174,7 +184,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
     }
     s.relayout()
     if let name { effects.append(record(s, name, target)) }
-    return effects + trackDictation(&s, reply.effects)
+    return effects + saves + trackDictation(&s, reply.effects)
 }
 
 func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {

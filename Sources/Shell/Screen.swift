@@ -36,9 +36,13 @@ public struct Reply: Sendable {
     public var effects: [Effect]
     /// What to report for `--events` (`"open"`, `"toggle"`…); nil reports the keymap action's own name.
     public var record: String?
+    /// Changes to the user's notes and messages (applied, and saved, by the shell, even when not handled).
+    public var changes: [AppData.Change]
 
-    public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil) {
+    public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil,
+                changes: [AppData.Change] = []) {
         self.handled = handled; self.navigation = navigation; self.effects = effects; self.record = record
+        self.changes = changes
     }
 
     public static let handled = Reply()
@@ -56,8 +60,10 @@ public struct ScreenContext: Sendable {
     public var now: Double
     /// The focused target, for widgets that draw focus themselves.
     public var focus: String?
-    /// Services the apps use (suggestions, storage…), supplied by the runtime.
+    /// Services the apps use (suggestions, dictation, word lists), supplied by the runtime.
     public var services: Services
+    /// The user's notes, messages and drafts as they are now (screens ask for changes in `Reply.changes`).
+    public var data: AppData
     public var settings: ShellSettings
     /// The body area the screen renders into, so `handle` can recompute the layout `render` used (sliders,
     /// scrollable lists).
@@ -66,10 +72,11 @@ public struct ScreenContext: Sendable {
     public var progress: [GestureProgress]
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
-                services: Services = Services(), settings: ShellSettings = ShellSettings(),
+                services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
                 bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = []) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
-        self.services = services; self.settings = settings; self.bounds = bounds; self.progress = progress
+        self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
+        self.progress = progress
     }
 }
 
@@ -104,8 +111,6 @@ public struct Services: Sendable {
     public var suggest: @Sendable (_ text: String, _ limit: Int) -> [String]
     /// Text after committing a suggested word (Prediction's `TextComposition.commit`).
     public var commit: @Sendable (_ word: String, _ text: String) -> String
-    /// Notes, messages and their files (live in the runtime, in memory in tests).
-    public var store: AppStore
     /// Names of the keymaps the Settings screen offers (`keymaps/*.toml`).
     public var keymapNames: [String]
     /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
@@ -125,9 +130,8 @@ public struct Services: Sendable {
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
-                store: AppStore = AppStore(client: .memory()),
                 keymapNames: [String] = ["default", "dwell", "no-wink"]) {
-        self.suggest = suggest; self.commit = commit; self.store = store; self.keymapNames = keymapNames
+        self.suggest = suggest; self.commit = commit; self.keymapNames = keymapNames
     }
 
     /// Replaces the word being typed by `word` and adds a space.

@@ -206,6 +206,8 @@ public enum Effect: Sendable, Equatable {
     case listenForCommand
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
+    /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
+    case save(name: String, text: String)
     /// The user has seen the onboarding help: remember it in the state dir.
     case finishedOnboarding
     /// The Settings screen changed the shell's settings: `Session` applies them at once (state and a rebuilt
@@ -245,13 +247,15 @@ public enum ShellEvent: Sendable {
     case keymapLoaded(Keymap, notice: String?)
     /// The word lists finished loading: suggestion bars can fill.
     case wordsLoaded
+    /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
+    case saved(name: String, error: String?)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded: return false
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved: return false
         }
     }
 }
@@ -264,6 +268,8 @@ public struct ShellState: Sendable {
     public var gestures: [GestureDefinition]
     public var settings: ShellSettings
     public var services: Services
+    /// The user's notes, messages and drafts.
+    public var data: AppData
     public var registry: ScreenRegistry
     public var size: Size
     /// The targets of the screen showing, laid out for `size`.
@@ -290,10 +296,10 @@ public struct ShellState: Sendable {
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = GestureDefaults.definitions,
                 size: Size = Size(width: 100, height: 30), settings: ShellSettings = ShellSettings(),
-                services: Services = Services(), registry: ScreenRegistry = .standard, source: String = "keyboard",
-                onboarding: Bool = false) {
+                services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
+                source: String = "keyboard", onboarding: Bool = false) {
         self.keymap = keymap; self.gestures = gestures; self.size = size; self.settings = settings
-        self.services = services; self.registry = registry
+        self.services = services; self.data = data; self.registry = registry
         focus = FocusTracker(grace: settings.focusGrace)
         tracking = TrackingStatus(source: source)
         stack = [registry.make("launcher") ?? LauncherScreen()]
@@ -307,7 +313,7 @@ public struct ShellState: Sendable {
     /// What screens may read.
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
-                      settings: settings, bounds: bodyBounds, progress: tracking.progress)
+                      data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.

@@ -75,14 +75,14 @@ struct RunCommand: ParsableCommand {
                 }
             }
             let first = !noOnboarding && paths.isFirstStart
-            var services = Services(store: AppStore(client: .files(in: paths.data)),
-                                    keymapNames: UserSettings.keymapNames)
+            let storage = StoreClient.files(in: paths.data)
+            var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
             prediction.load(userFile: paths.userWords)
             services.dictate = sessionDictation
-            var state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: source,
-                                   onboarding: first)
+            var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
+                                   data: AppData.load(storage), source: source, onboarding: first)
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
             if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
@@ -90,6 +90,7 @@ struct RunCommand: ParsableCommand {
             if wanted != session.state.settings { session.apply(wanted) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.prediction = prediction
+            runtime.storage = storage
             runtime.display = { [access] in try access.display() }
             if !noMetrics, user.recordMetrics {
                 let kind = replay == nil ? "run" : "replay"

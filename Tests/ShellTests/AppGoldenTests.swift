@@ -14,9 +14,9 @@ import TrackingCore
     }
 
     @Test func editorWithTextAndArmedDelete() throws {
-        let store = AppStore(client: .memory())
-        store.setNote(id: 1, text: "Call the pharmacy about the refill.\nAsk Ben about Saturday")
-        var d = Driver(.gesture, screen: "notes", store: store)
+        var data = AppData.firstStart
+        data.apply(.setNote(id: 1, text: "Call the pharmacy about the refill.\nAsk Ben about Saturday"))
+        var d = Driver(.gesture, screen: "notes", data: data)
         try GoldenTests().check("notes-with-note", render(d.state, size: d.state.size).0)
         d.activate("notes.note.1")
         d.activate("note-editor.delete")

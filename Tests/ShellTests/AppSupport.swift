@@ -14,25 +14,45 @@ struct Driver {
     var session: Session
     let path: InputPath
     var t = 1.0
+    /// Where the user's data is saved: the `save` effects are carried out here, as the runtime does.
+    let files: StoreClient
 
-    init(_ path: InputPath, screen: String, store: AppStore = AppStore(client: .memory()),
+    init(_ path: InputPath, screen: String, files: StoreClient = .memory(), data: AppData? = nil,
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
          learn: @escaping @Sendable (String, String) -> Void = { _, _ in },
          addWord: @escaping @Sendable (String) -> Bool = { _ in false },
          removeWord: @escaping @Sendable (String) -> Void = { _ in }) {
         self.path = path
+        self.files = files
         let settings = GestureConfig.defaults()
-        var services = Services(suggest: suggest, store: store)
+        var services = Services(suggest: suggest)
         services.learn = learn
         services.addWord = addWord
         services.removeWord = removeWord
         let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
-                               services: services)
+                               services: services, data: data ?? AppData.load(files))
         session = Session(state: state, settings: settings)
         _ = session.state.show(screen: screen)
     }
 
     var state: ShellState { session.state }
+    /// The user's notes and messages as the shell holds them.
+    var data: AppData { session.state.data }
+
+    /// Sends an event to the session and carries out the saves it asks for, reporting each outcome back.
+    @discardableResult
+    mutating func send(_ e: ShellEvent) -> [Effect] { persist(session.send(e)) }
+
+    @discardableResult
+    mutating func step(_ item: DecodedItem) -> [Effect] { persist(session.step(item)) }
+
+    mutating func persist(_ effects: [Effect]) -> [Effect] {
+        var out = effects
+        for case .save(let name, let text) in effects {
+            out += session.send(.saved(name: name, error: files.write(name, text)))
+        }
+        return out
+    }
     var screen: String { session.state.top.name }
     var text: String { render(session.state, size: session.state.size).0.text }
     var lines: [String] { render(session.state, size: session.state.size).0.lines }
@@ -57,19 +77,19 @@ struct Driver {
         t += 1
         switch path {
         case .gesture:
-            _ = session.send(.gaze(gaze(p), at: t))
-            return session.send(.gesture(GestureEvent(name: "activate", t: t + 0.4, onset: t + 0.1, gaze: gaze(p))))
+            _ = send(.gaze(gaze(p), at: t))
+            return send(.gesture(GestureEvent(name: "activate", t: t + 0.4, onset: t + 0.1, gaze: gaze(p))))
         case .dwell:
-            _ = session.send(.gaze(gaze(p), at: t))
-            return session.send(.gesture(GestureEvent(name: "dwell", t: t + 1, onset: t, gaze: gaze(p), target: id)))
+            _ = send(.gaze(gaze(p), at: t))
+            return send(.gesture(GestureEvent(name: "dwell", t: t + 1, onset: t, gaze: gaze(p), target: id)))
         case .keyboard:
             // Keys carry no time; a tick keeps the shell's clock with the driver's.
-            _ = session.send(.tick(at: t))
+            _ = send(.tick(at: t))
             for _ in 0...session.state.hitMap.targets.count where session.state.focus.focused != id {
-                _ = session.send(.key(.tab))
+                _ = send(.key(.tab))
             }
             #expect(session.state.focus.focused == id, "Tab never reached \(id)")
-            return session.send(.key(.enter))
+            return send(.key(.enter))
         }
     }
 
@@ -78,25 +98,25 @@ struct Driver {
     mutating func gesture(_ name: String, gazeAt p: CellPoint? = nil) -> [Effect] {
         armWithAStillFace()
         t += 1
-        if let p { _ = session.send(.gaze(gaze(p), at: t)) }
-        return session.send(.gesture(GestureEvent(name: name, t: t + 0.3, onset: t, gaze: p.map(gaze))))
+        if let p { _ = send(.gaze(gaze(p), at: t)) }
+        return send(.gesture(GestureEvent(name: name, t: t + 0.3, onset: t, gaze: p.map(gaze))))
     }
 
     /// Safe start: gestures act only after the tracker has shown a still face for a second, so a gesture
     /// path first sends that second of neutral frames (once).
     mutating func armWithAStillFace() {
         guard !session.state.readiness.armed else { return }
-        for k in 0...60 { _ = session.step(.frame(TrackingFrame(t: t + Double(k) / 60), nil)) }
+        for k in 0...60 { _ = step(.frame(TrackingFrame(t: t + Double(k) / 60), nil)) }
         t += 1
     }
 
-    mutating func key(_ k: Key) { _ = session.send(.key(k)) }
+    mutating func key(_ k: Key) { _ = send(.key(k)) }
     mutating func type(_ s: String) { for c in s { key(.char(c)) } }
-    mutating func tick(_ dt: Double) -> [Effect] { t += dt; return session.send(.tick(at: t)) }
+    mutating func tick(_ dt: Double) -> [Effect] { t += dt; return send(.tick(at: t)) }
 
     /// A frame with gestures under way (for hold-to-confirm countdowns).
     mutating func progress(_ p: [GestureProgress]) {
         t += 0.1
-        _ = session.send(.frame(TrackingSample(t: t, progress: p)))
+        _ = send(.frame(TrackingSample(t: t, progress: p)))
     }
 }

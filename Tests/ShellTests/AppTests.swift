@@ -48,30 +48,29 @@ import TrackingCore
 
     @Test func sendingAppendsAndAReplyArrivesLater() {
         let files = MemoryFiles([:])
-        var d = Driver(.keyboard, screen: "messages", store: AppStore(client: .memory(files)))
+        var d = Driver(.keyboard, screen: "messages", files: .memory(files))
         d.activate("messages.contact.ana")
         d.type("hello ana")
         d.activate("conversation.send")
         #expect(d.text.contains("You: hello ana"))
         #expect(d.text.contains("Ana is typing…"))
         _ = d.tick(1)
-        #expect(!d.text.contains("Ana: Got it"), "the reply takes \(AppStore.replyDelay) s of source time")
+        #expect(!d.text.contains("Ana: Got it"), "the reply takes \(AppData.replyDelay) s of source time")
         _ = d.tick(1.5)
         #expect(d.text.contains("Ana: Got it, thanks!"))
-        let saved = files.files.withLock { $0[AppStore.messagesFile] } ?? ""
+        let saved = files.files.withLock { $0[AppData.messagesFile] } ?? ""
         #expect(saved.contains("msg\tana\tme\thello ana\n"))
         #expect(saved.contains("msg\tana\tthem\tGot it, thanks!\n"))
     }
 
     @Test func clearingAConversationNeedsTheHeldSmile() {
-        let store = AppStore(client: .memory())
-        var d = Driver(.gesture, screen: "messages", store: store)
+        var d = Driver(.gesture, screen: "messages")
         d.activate("messages.contact.dev")
-        #expect(store.messages(with: "dev").count == 1)
+        #expect(d.data.messages(with: "dev").count == 1)
         d.activate("conversation.clear")
         #expect(d.text.contains("Smile 2 s to clear conversation"))
         d.gesture("confirm")
-        #expect(store.messages(with: "dev").isEmpty)
+        #expect(d.data.messages(with: "dev").isEmpty)
         #expect(d.text.contains("No messages yet."))
     }
 
@@ -104,50 +103,51 @@ import TrackingCore
     // MARK: files
 
     @Test func aCorruptNotesFileIsReportedMovedAsideAndWhatCouldBeReadKept() {
-        let files = MemoryFiles([AppStore.notesFile: "handsfree-notes 1\nnote\t1\tfirst\ngarbage line\nnote\t2\tsec\\qond\nnote\t3\tthird\n"])
-        let store = AppStore(client: .memory(files))
-        var d = Driver(.gesture, screen: "notes", store: store)
-        #expect(store.notes.map(\.text) == ["first", "third"])
+        let files = MemoryFiles([AppData.notesFile: "handsfree-notes 1\nnote\t1\tfirst\ngarbage line\nnote\t2\tsec\\qond\nnote\t3\tthird\n"])
+        var d = Driver(.gesture, screen: "notes", files: .memory(files))
+        #expect(d.data.notes.map(\.text) == ["first", "third"])
         #expect(d.text.contains("Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read, 2 kept."))
-        let (aside, current) = files.files.withLock { ($0["notes.txt.corrupt-1"], $0[AppStore.notesFile]) }
+        let (aside, current) = files.files.withLock { ($0["notes.txt.corrupt-1"], $0[AppData.notesFile]) }
         #expect(aside?.contains("garbage line") == true, "the damaged file is kept whole")
         #expect(current == "handsfree-notes 1\nnote\t1\tfirst\nnote\t3\tthird\n",
                 "the readable part is saved under the usual name, so the next start shows it too")
         d.activate("notes.note.3")
         d.type("!")
-        #expect(files.files.withLock { $0[AppStore.notesFile] }?.contains("third!") == true)
+        #expect(files.files.withLock { $0[AppData.notesFile] }?.contains("third!") == true)
     }
 
     @Test func aCorruptMessagesFileIsReported() {
-        let files = MemoryFiles([AppStore.messagesFile: "not a messages file\nmsg\tana\tme\thi\n"])
-        let store = AppStore(client: .memory(files))
-        let d = Driver(.gesture, screen: "messages", store: store)
+        let files = MemoryFiles([AppData.messagesFile: "not a messages file\nmsg\tana\tme\thi\n"])
+        let d = Driver(.gesture, screen: "messages", files: .memory(files))
         #expect(d.text.contains("Damaged messages file kept as messages.txt.corrupt-1: 1 line could not be read, 1 kept."))
         #expect(files.files.withLock { $0["messages.txt.corrupt-1"] } != nil)
-        #expect(store.messages(with: "ana").map(\.text) == ["hi"])
+        #expect(d.data.messages(with: "ana").map(\.text) == ["hi"])
         #expect(d.text.contains("Ana  typing…"), "the kept message still gets its reply")
     }
 
     /// A reply still on its way when the shell stopped arrives after the next start, as it would have.
     @Test func aReplyOwedBeforeARestartArrivesAfterIt() {
-        let files = MemoryFiles([AppStore.messagesFile:
+        let files = MemoryFiles([AppData.messagesFile:
             "handsfree-messages 1\nmsg\tana\tthem\tHi\nmsg\tana\tme\tone\nmsg\tana\tthem\tGot it, thanks!\nmsg\tana\tme\ttwo\nmsg\tana\tme\tthree\nmsg\tben\tthem\tSat?\n"])
-        let store = AppStore(client: .memory(files))
-        #expect(store.messages(with: "ana").count == 5)
-        #expect(store.isTyping("ana"), "two messages wait for replies")
-        #expect(!store.isTyping("ben"), "Ben wrote last")
-        #expect(!store.deliverReplies(at: 50), "the delay starts at the first tick")
-        #expect(store.deliverReplies(at: 50 + AppStore.replyDelay))
-        #expect(store.messages(with: "ana").suffix(2).map(\.text) == ["Sounds good to me.", "Ha, nice one."],
+        var data = AppData.load(.memory(files))
+        #expect(data.messages(with: "ana").count == 5)
+        #expect(data.isTyping("ana"), "two messages wait for replies")
+        #expect(!data.isTyping("ben"), "Ben wrote last")
+        #expect(!data.repliesDue(at: 50), "the delay starts at the first tick")
+        data.apply(.deliverReplies(at: 50))
+        #expect(data.repliesDue(at: 50 + AppData.replyDelay))
+        data.apply(.deliverReplies(at: 50 + AppData.replyDelay))
+        data.save(with: .memory(files))
+        #expect(data.messages(with: "ana").suffix(2).map(\.text) == ["Sounds good to me.", "Ha, nice one."],
                 "the replies the 2nd and 3rd sent messages get")
-        #expect(!store.isTyping("ana"))
-        let again = AppStore(client: .memory(files))
-        #expect(!again.deliverReplies(at: 0) && !again.isTyping("ana"), "nothing owed after they arrived")
+        #expect(!data.isTyping("ana"))
+        let again = AppData.load(.memory(files))
+        #expect(!again.repliesWaiting(at: 0) && !again.isTyping("ana"), "nothing owed after they arrived")
     }
 
     @Test func aReadOnlyDataFolderShowsAnErrorAndTheTextStays() {
-        let store = AppStore(client: .memory(failWrites: "cannot write in /data (Read-only file system)"))
-        var d = Driver(.keyboard, screen: "note-editor", store: store)
+        var d = Driver(.keyboard, screen: "note-editor",
+                       files: .memory(failWrites: "cannot write in /data (Read-only file system)"))
         d.type("do not lose me")
         #expect(d.text.contains("Not saved, your text stays here: cannot write in /data (Read-only file system)."))
         #expect(d.text.contains("do not lose me▏"))

@@ -53,9 +53,8 @@ import TrackingCore
 
     @Test func demoScriptWritesANoteWithSuggestionsAndOpensHelp() {
         let settings = GestureConfig.defaults()
-        let store = AppStore(client: .memory())
         // Scripted suggestions stand in for the word list here; `handsfree demo` uses the real predictor.
-        let services = Services(suggest: { text, _ in text.hasSuffix("ho") ? ["how", "home"] : ["you", "to", "the"] }, store: store)
+        let services = Services(suggest: { text, _ in text.hasSuffix("ho") ? ["how", "home"] : ["you", "to", "the"] })
         var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures, services: services),
                               settings: settings)
         var script = DemoScript()
@@ -67,7 +66,7 @@ import TrackingCore
             "open launcher.help", "back help",
         ])
         // The tongue took the first suggestion with the gaze on a key, and the gazed-at one on the bar.
-        #expect(store.notes.map(\.text) == ["how to "])
+        #expect(session.state.data.notes.map(\.text) == ["how to "])
     }
 
     /// The demo holds its typing until the words are there (the interactive demo loads them in the background).

@@ -31,42 +31,45 @@ final class ByteFiles: Sendable {
     static let latin1Notes: [UInt8] = Array("handsfree-notes 1\nnote\t1\tcaf".utf8) + [0xE9] + Array("\nnote\t2\tsecond note\n".utf8)
 
     @Test func oneNonUTF8ByteKeepsEveryNoteAndTheOriginal() {
-        let files = ByteFiles([AppStore.notesFile: StorageTrustTests.latin1Notes])
-        let store = AppStore(client: files.client)
+        let files = ByteFiles([AppData.notesFile: StorageTrustTests.latin1Notes])
+        var store = AppData.load(files.client)
         #expect(store.notes.map(\.text).sorted() == ["caf\u{FFFD}", "second note"], "the readable part is shown")
         let problem = store.notesProblem ?? ""
         #expect(problem.contains("kept as notes.txt.corrupt-1"), "\(problem)")
         #expect(problem.contains("not UTF-8"), "\(problem)")
         #expect(files.files.withLock { $0["notes.txt.corrupt-1"] } == StorageTrustTests.latin1Notes, "the original, byte for byte")
         // The first keystroke of a new note must not drop the old ones.
-        store.setNote(id: store.newNoteID(), text: "n")
-        let saved = files.text(AppStore.notesFile) ?? ""
+        store.apply(.setNote(id: store.newNoteID(), text: "n"))
+        store.save(with: files.client)
+        let saved = files.text(AppData.notesFile) ?? ""
         #expect(saved.contains("\tsecond note\n") && saved.contains("\tcaf\u{FFFD}\n") && saved.contains("\tn\n"), "\(saved)")
         #expect(files.files.withLock { $0["notes.txt.corrupt-1"] } == StorageTrustTests.latin1Notes, "never overwritten")
         // The next start reads the saved file cleanly: no new copy, no problem.
-        let again = AppStore(client: files.client)
+        let again = AppData.load(files.client)
         #expect(again.notes.count == 3)
         #expect(again.notesProblem == nil)
     }
 
     @Test func aMessagesFileWithABadByteKeepsItsMessages() {
         let bytes = Array("handsfree-messages 1\nmsg\tana\tthem\tol".utf8) + [0xC3, 0x28] + Array("\nmsg\tana\tme\thello\n".utf8)
-        let files = ByteFiles([AppStore.messagesFile: bytes])
-        let store = AppStore(client: files.client)
+        let files = ByteFiles([AppData.messagesFile: bytes])
+        var store = AppData.load(files.client)
         #expect(store.messages(with: "ana").map(\.text) == ["ol\u{FFFD}(", "hello"])
         #expect(store.messagesProblem?.contains("kept as messages.txt.corrupt-1") == true)
-        store.send("again", to: "ana", at: 0)
-        #expect(files.text(AppStore.messagesFile)?.contains("\thello\n") == true)
+        store.apply(.send("again", to: "ana", at: 0))
+        store.save(with: files.client)
+        #expect(files.text(AppData.messagesFile)?.contains("\thello\n") == true)
         #expect(files.files.withLock { $0["messages.txt.corrupt-1"] } == bytes)
     }
 
     @Test func aFileThatCannotBeReadNorMovedIsNeverSavedOver() {
-        let files = ByteFiles([AppStore.notesFile: StorageTrustTests.latin1Notes], stuck: [AppStore.notesFile])
-        let store = AppStore(client: files.client)
+        let files = ByteFiles([AppData.notesFile: StorageTrustTests.latin1Notes], stuck: [AppData.notesFile])
+        var store = AppData.load(files.client)
         #expect(store.notes.count == 2)
         #expect(store.notesProblem?.contains("nothing is saved over it") == true)
-        store.setNote(id: 7, text: "typed")
-        #expect(files.files.withLock { $0[AppStore.notesFile] } == StorageTrustTests.latin1Notes)
+        store.apply(.setNote(id: 7, text: "typed"))
+        store.save(with: files.client)
+        #expect(files.files.withLock { $0[AppData.notesFile] } == StorageTrustTests.latin1Notes)
         #expect(store.note(id: 7)?.text == "typed", "the text stays in memory and on screen")
         #expect(store.notesProblem?.hasPrefix("Not saved, your text stays here") == true)
     }
@@ -74,13 +77,13 @@ final class ByteFiles: Sendable {
     @Test func anUnreadableFileIsMovedAsideBeforeAnythingIsSaved() {
         let moved = Mutex<[String]>([])
         let files = MemoryFiles([:])
-        let client = StoreClient(read: { $0 == AppStore.notesFile ? .failed("Permission denied") : .missing },
+        let client = StoreClient(read: { $0 == AppData.notesFile ? .failed("Permission denied") : .missing },
                                  write: StoreClient.memory(files).write,
                                  moveAside: { name in moved.withLock { $0.append(name) }; return name + ".corrupt-1" })
-        let store = AppStore(client: client)
+        let store = AppData.load(client)
         #expect(store.notes.isEmpty)
         #expect(store.notesProblem == "Damaged notes file kept as notes.txt.corrupt-1: cannot be read (Permission denied), 0 kept.")
-        #expect(moved.withLock { $0 } == [AppStore.notesFile], "moved before the first save")
+        #expect(moved.withLock { $0 } == [AppData.notesFile], "moved before the first save")
     }
 
     // MARK: control characters
@@ -94,12 +97,12 @@ final class ByteFiles: Sendable {
 
     @Test func aNoteWithAControlCharacterSurvivesARestart() {
         let files = MemoryFiles([:])
-        var d = Driver(.keyboard, screen: "note-editor", store: AppStore(client: .memory(files)))
+        var d = Driver(.keyboard, screen: "note-editor", files: .memory(files))
         d.type("a\u{0}b\u{1}c\td\u{1B}")
         #expect(d.text.contains("abc d▏") || d.text.contains("abc\td▏") || d.text.contains("abc"), "\(d.text)")
-        let saved = files.files.withLock { $0[AppStore.notesFile] } ?? ""
+        let saved = files.files.withLock { $0[AppData.notesFile] } ?? ""
         #expect(saved == "handsfree-notes 1\nnote\t1\tabc\\td\n")
-        let again = AppStore(client: .memory(files))
+        let again = AppData.load(.memory(files))
         #expect(again.notes.map(\.text) == ["abc\td"])
         #expect(again.notesProblem == nil)
     }
@@ -138,14 +141,14 @@ final class ByteFiles: Sendable {
 
     @Test func aKeyboardHelperTypesCombiningMarksIntoANote() {
         let files = MemoryFiles([:])
-        var d = Driver(.keyboard, screen: "note-editor", store: AppStore(client: .memory(files)))
+        var d = Driver(.keyboard, screen: "note-editor", files: .memory(files))
         d.type("cafe\u{301}s")
         d.key(.backspace)
         d.type("\u{1F1E9}\u{1F1EA}")
         d.key(.backspace)
         d.type("!")
         #expect(d.text.contains("cafe\u{301}!▏"), "\(d.text)")
-        #expect(files.files.withLock { $0[AppStore.notesFile] } == "handsfree-notes 1\nnote\t1\tcafe\u{301}!\n")
+        #expect(files.files.withLock { $0[AppData.notesFile] } == "handsfree-notes 1\nnote\t1\tcafe\u{301}!\n")
     }
 
     /// Any mix of inserts (lone accents, joiners, halves of flags, emoji parts), caret moves, backspaces and
@@ -176,18 +179,18 @@ final class ByteFiles: Sendable {
 
     @Test func aMessageDraftIsSavedAsItIsTypedAndComesBack() {
         let files = MemoryFiles([:])
-        var d = Driver(.keyboard, screen: "messages", store: AppStore(client: .memory(files)))
+        var d = Driver(.keyboard, screen: "messages", files: .memory(files))
         d.activate("messages.contact.ben")
         #expect(d.screen == "conversation")
         d.type("see you at")
-        #expect(files.files.withLock { $0[AppStore.draftsFile] } == "handsfree-drafts 1\ndraft\tben\tsee you at\n")
+        #expect(files.files.withLock { $0[AppData.draftsFile] } == "handsfree-drafts 1\ndraft\tben\tsee you at\n")
         // A new start (a crash, a kill): the draft is in the compose field when the conversation opens.
-        var again = Driver(.keyboard, screen: "messages", store: AppStore(client: .memory(files)))
+        var again = Driver(.keyboard, screen: "messages", files: .memory(files))
         again.activate("messages.contact.ben")
         #expect(again.text.contains("see you at▏"), "\(again.text)")
         again.activate("conversation.send")
-        #expect(files.files.withLock { $0[AppStore.draftsFile] } == "handsfree-drafts 1\n", "sent: no draft left")
-        #expect(files.files.withLock { $0[AppStore.messagesFile] }?.contains("\tben\tme\tsee you at\n") == true)
+        #expect(files.files.withLock { $0[AppData.draftsFile] } == "handsfree-drafts 1\n", "sent: no draft left")
+        #expect(files.files.withLock { $0[AppData.messagesFile] }?.contains("\tben\tme\tsee you at\n") == true)
     }
 }
 

@@ -67,8 +67,7 @@ import TrackingCore
     }
 
     @Test func sayingStopDictationThroughTheDictationServiceEndsIt() {
-        let store = AppStore(client: .memory())
-        var services = Services(store: store)
+        var services = Services()
         services.dictate = { utterance, field in
             DictationResult(text: field.text, caret: field.caret, stop: utterance == "stop dictation")
         }

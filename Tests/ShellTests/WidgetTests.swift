@@ -160,13 +160,13 @@ import TrackingCore
 
     @Test(arguments: paths) func letterKeyboardTypesIntoTheTextField(_ p: InputPath) {
         let files = MemoryFiles([:])
-        var d = Driver(p, screen: "note-editor", store: AppStore(client: .memory(files)))
+        var d = Driver(p, screen: "note-editor", files: .memory(files))
         for id in ["key.h", "key.i", "space", "key.y", "key.o", "backspace", "key.u"] { d.activate("note-editor.keyboard." + id) }
         #expect(d.text.contains("hi yu▏"))
         d.activate("note-editor.keyboard.delete-word")
         #expect(d.text.contains("│ hi ▏"))
         d.activate("note-editor.keyboard.enter"); d.activate("note-editor.keyboard.key.x")
-        let saved = files.files.withLock { $0[AppStore.notesFile] }
+        let saved = files.files.withLock { $0[AppData.notesFile] }
         #expect(saved == "handsfree-notes 1\nnote\t1\thi \\nx\n", "saved after every change")
     }
 
@@ -212,9 +212,9 @@ import TrackingCore
     }
 
     @Test func holdToConfirmCountsDownAndResetsWhenTheSmileStops() {
-        let store = AppStore(client: .memory())
-        store.setNote(id: 1, text: "shopping list")
-        var d = Driver(.gesture, screen: "notes", store: store)
+        var data = AppData.firstStart
+        data.apply(.setNote(id: 1, text: "shopping list"))
+        var d = Driver(.gesture, screen: "notes", data: data)
         d.activate("notes.note.1")
         #expect(d.screen == "note-editor")
         d.activate("note-editor.delete")
@@ -225,24 +225,24 @@ import TrackingCore
         #expect(d.text.contains("Smile 2 s to delete note"), "the countdown resets when the smile stops")
         // A second jaw opening is not a confirmation in a keymap that has a confirm gesture.
         d.activate("note-editor.delete")
-        #expect(store.note(id: 1) != nil)
+        #expect(d.data.note(id: 1) != nil)
         d.gesture("confirm", gazeAt: d.target("note-editor.delete").rect.center)
-        #expect(store.note(id: 1) == nil)
+        #expect(d.data.note(id: 1) == nil)
         #expect(d.screen == "notes")
         #expect(d.text.contains("No notes yet"))
     }
 
     @Test(arguments: [InputPath.dwell, .keyboard]) func holdToConfirmWithoutAConfirmGesture(_ p: InputPath) {
-        let store = AppStore(client: .memory())
-        store.setNote(id: 1, text: "draft")
-        var d = Driver(p, screen: "notes", store: store)
+        var data = AppData.firstStart
+        data.apply(.setNote(id: 1, text: "draft"))
+        var d = Driver(p, screen: "notes", data: data)
         d.activate("notes.note.1")
         d.activate("note-editor.delete")
-        #expect(store.note(id: 1) != nil, "arming alone deletes nothing")
+        #expect(d.data.note(id: 1) != nil, "arming alone deletes nothing")
         d.activate("note-editor.delete.cancel")
         d.activate("note-editor.delete")
         if p == .dwell { d.activate("note-editor.delete") } else { d.key(.char("y")) }
-        #expect(store.note(id: 1) == nil)
+        #expect(d.data.note(id: 1) == nil)
         #expect(d.screen == "notes")
     }
 

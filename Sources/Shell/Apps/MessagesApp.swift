@@ -12,14 +12,14 @@ public struct MessagesScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
-        let store = ctx.services.store
+        let store = ctx.data
         if let p = store.messagesProblem {
             c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
         } else {
             c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y, style: Theme.hint,
                    maxWidth: b.w - 4)
         }
-        let rows = AppStore.contacts.map { p -> ListRow in
+        let rows = AppData.contacts.map { p -> ListRow in
             let last = store.messages(with: p.id).last
             let preview = store.isTyping(p.id) ? "typing…" : last.map { ($0.fromMe ? "You: " : "") + $0.text } ?? ""
             return ListRow(id: "messages.contact." + p.id, p.name, detail: preview)
@@ -28,13 +28,13 @@ public struct MessagesScreen: Screen {
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        if list.handle(input, id: "messages.list", count: AppStore.contacts.count, in: listRect(ctx.bounds)) { return Reply(record: "scroll") }
+        if list.handle(input, id: "messages.list", count: AppData.contacts.count, in: listRect(ctx.bounds)) { return Reply(record: "scroll") }
         switch input {
         case .tick(let now):
-            return ctx.services.store.deliverReplies(at: now) ? .handled : .unhandled
+            return deliverReplies(ctx, at: now)
         case .action(.activate, let t?, _) where t.id.hasPrefix("messages.contact."):
             let contact = String(t.id.dropFirst("messages.contact.".count))
-            return .push(ConversationScreen(contact: contact, draft: ctx.services.store.draft(for: contact)))
+            return .push(ConversationScreen(contact: contact, draft: ctx.data.draft(for: contact)))
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         default:
@@ -48,7 +48,7 @@ public struct MessagesScreen: Screen {
 /// saved as a draft on every change, so it survives a crash and is there when the conversation reopens.
 public struct ConversationScreen: Screen {
     public let name = "conversation"
-    public var title: String { AppStore.contacts.first { $0.id == contact }?.name ?? contact }
+    public var title: String { AppData.contacts.first { $0.id == contact }?.name ?? contact }
     public var contact: String
     /// The message being written, with its suggestions and keyboard (Enter sends).
     public var composer: TextComposer
@@ -56,7 +56,7 @@ public struct ConversationScreen: Screen {
     var scrolled: ScrollList?
     var clear = HoldToConfirm()
 
-    public init(contact: String = AppStore.contacts[0].id, draft: String = "") {
+    public init(contact: String = AppData.contacts[0].id, draft: String = "") {
         self.contact = contact
         composer = TextComposer("conversation", field: "compose", text: draft, enterSubmits: true)
     }
@@ -87,7 +87,7 @@ public struct ConversationScreen: Screen {
 
     /// The conversation as display lines: the contact's messages on the left, the user's on the right.
     func lines(_ ctx: ScreenContext, width: Int) -> [ListRow] {
-        let store = ctx.services.store
+        let store = ctx.data
         let them = title
         var out: [ListRow] = []
         let bubble = max(10, width * 2 / 3)
@@ -114,7 +114,7 @@ public struct ConversationScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
-        if let p = ctx.services.store.messagesProblem {
+        if let p = ctx.data.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
             c.text(wordMessage ?? "Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint,
@@ -136,32 +136,33 @@ public struct ConversationScreen: Screen {
         guard !text.isEmpty else { return .handled }
         // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
         ctx.services.learnFinishedWord(compose.text)
-        ctx.services.store.send(text, to: contact, at: ctx.now)
         composer.field = TextFieldModel()
         scrolled = nil
-        return Reply(record: "send")
+        return Reply(record: "send", changes: [.send(text, to: contact, at: ctx.now)])
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        let store = ctx.services.store
         let textBefore = composer.field.text
-        defer {
-            if composer.field.text != textBefore {
-                composer.wordMessage = nil
-                store.setDraft(composer.field.text, for: contact)
-            }
+        var reply = handleInput(input, ctx)
+        if composer.field.text != textBefore {
+            composer.wordMessage = nil
+            // The draft is kept as it is typed, so it survives a crash; a sent message clears it.
+            reply.changes.append(.setDraft(composer.field.text, contact: contact))
         }
+        return reply
+    }
+
+    mutating func handleInput(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         switch clear.handle(input, id: "conversation.clear", screen: name, ctx) {
         case .confirmed:
-            store.clear(contact)
             scrolled = nil
-            return Reply(record: "clear")
+            return Reply(record: "clear", changes: [.clear(contact: contact)])
         case .armed: return Reply(record: "arm")
         case .cancelled: return Reply(record: "cancel")
         case .changed: return .handled
         case .ignored: break
         }
-        if case .tick(let now) = input { return store.deliverReplies(at: now) ? .handled : .unhandled }
+        if case .tick(let now) = input { return deliverReplies(ctx, at: now) }
         let l = layout(ctx.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         let count = lines(ctx, width: l.view.w - ScrollList.barWidth - 1).count
         var view = list(count, l.view)
@@ -182,4 +183,11 @@ public struct ConversationScreen: Screen {
             return .unhandled
         }
     }
+}
+
+/// A tick on a messages screen: the replies due arrive (shown: handled); owed replies from before a restart
+/// start their delay (nothing to show yet).
+func deliverReplies(_ ctx: ScreenContext, at now: Double) -> Reply {
+    guard ctx.data.repliesWaiting(at: now) else { return .unhandled }
+    return Reply(handled: ctx.data.repliesDue(at: now), changes: [.deliverReplies(at: now)])
 }

@@ -24,7 +24,7 @@ public struct NotesScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds)
-        let store = ctx.services.store
+        let store = ctx.data
         if let p = store.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         }
@@ -37,7 +37,7 @@ public struct NotesScreen: Screen {
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         // Ticks arrive every frame; this screen has nothing that moves with time.
         if case .tick = input { return .unhandled }
-        let store = ctx.services.store
+        let store = ctx.data
         let l = layout(ctx.bounds)
         if list.handle(input, id: "notes.list", count: store.notes.count, in: l.list) { return Reply(record: "scroll") }
         switch input {
@@ -100,12 +100,12 @@ public struct NoteEditorScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
-        if let p = ctx.services.store.notesProblem {
+        if let p = ctx.data.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else if let m = wordMessage {
             c.text(m, x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         } else {
-            let saved = ctx.services.store.note(id: noteID) != nil ? "Saved." : "Not saved yet: type to start."
+            let saved = ctx.data.note(id: noteID) != nil ? "Saved." : "Not saved yet: type to start."
             c.text(saved + " Look at a key and \(activateHint(ctx)) to type.", x: c.bounds.x + 2, y: l.banner,
                    style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
@@ -116,11 +116,9 @@ public struct NoteEditorScreen: Screen {
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        let store = ctx.services.store
         switch delete.handle(input, id: "note-editor.delete", screen: name, ctx) {
         case .confirmed:
-            store.deleteNote(id: noteID)
-            return Reply(navigation: .back, record: "delete")
+            return Reply(navigation: .back, record: "delete", changes: [.deleteNote(id: noteID)])
         case .armed: return Reply(record: "arm")
         case .cancelled: return Reply(record: "cancel")
         case .changed: return .handled
@@ -128,12 +126,13 @@ public struct NoteEditorScreen: Screen {
         }
         let before = composer.field.text
         if let outcome = composer.handle(input, ctx) {
+            var changes: [AppData.Change] = []
             if composer.field.text != before {
-                if noteID == 0 { noteID = store.newNoteID() }
-                store.setNote(id: noteID, text: composer.field.text)
+                if noteID == 0 { noteID = ctx.data.newNoteID() }
+                changes.append(.setNote(id: noteID, text: composer.field.text))
             }
-            guard case .handled(let record, let effects) = outcome else { return .handled }
-            return Reply(effects: effects, record: record)
+            guard case .handled(let record, let effects) = outcome else { return Reply(changes: changes) }
+            return Reply(effects: effects, record: record, changes: changes)
         }
         switch input {
         case .action(.activate, let t?, _) where t.id == "note-editor.done":

@@ -94,29 +94,31 @@ public final class MemoryFiles: Sendable {
     public init(_ files: [String: String]) { self.files = Mutex(files) }
 }
 
-/// Notes and messages shared by the app screens, saved through a `StoreClient` after every change.
+/// The user's notes, messages and drafts: a value in the shell state.
 ///
-/// Screens are values on a stack; the list under an editor must see the editor's changes when the user comes
-/// back, so the data lives here, once, and screens read it when they render. Saving happens on every change
-/// so nothing typed is lost if the process is killed; a failed save keeps the text in memory (and on
-/// screen) and reports the problem until a later save succeeds.
-public final class AppStore: Sendable {
+/// Screens read it from their context and ask for changes in their reply (`Reply.changes`); the reducer
+/// applies them and returns a `save` effect for each file that changed, which the runtime writes through a
+/// `StoreClient`, reporting the outcome back (`ShellEvent.saved`). A failed save keeps the text in memory
+/// (and on screen) and shows the problem until a later save succeeds, so nothing typed is lost.
+public struct AppData: Sendable, Equatable {
     public static let notesFile = "notes.txt"
     public static let messagesFile = "messages.txt"
     /// Unsent messages, one per conversation, saved as they are typed.
     public static let draftsFile = "drafts.txt"
 
-    struct Inner: Sendable {
-        var notes: [Note]?
-        var notesProblem: String?
-        var messages: [Message]?
-        var messagesProblem: String?
-        var drafts: [String: String]?
-        var draftsProblem: String?
-        var pending: [PendingReply] = []
-        /// Files that could not be read nor moved aside: nothing is saved over them.
-        var locked: Set<String> = []
-    }
+    /// All notes, newest first.
+    public private(set) var notes: [Note] = []
+    /// A problem to show on the Notes screens: a damaged file moved aside, or a failed save.
+    public private(set) var notesProblem: String?
+    public private(set) var messages: [Message] = []
+    var messagesOwnProblem: String?
+    var draftsProblem: String?
+    public private(set) var drafts: [String: String] = [:]
+    var pending: [PendingReply] = []
+    /// Files that could not be read nor moved aside: nothing is saved over them.
+    public private(set) var locked: Set<String> = []
+    /// Files changed since they were last handed out for saving.
+    private var unsaved: Set<String> = []
 
     struct PendingReply: Sendable, Equatable {
         var contact: String
@@ -126,74 +128,134 @@ public final class AppStore: Sendable {
         var text: String
     }
 
-    private let client: StoreClient
-    private let inner = Mutex(Inner())
+    /// Nothing stored yet: as a first start sees it (each contact has written once).
+    public static var firstStart: AppData { load(.memory()) }
 
-    public init(client: StoreClient) { self.client = client }
+    public init() {}
 
-    // MARK: notes
-
-    /// All notes, newest first (read from the file the first time).
-    public var notes: [Note] {
-        inner.withLock { i in
-            loadNotesIfNeeded(&i)
-            return i.notes ?? []
-        }
-    }
-
-    /// A problem to show on the Notes screens: a damaged file moved aside, or a failed save.
-    public var notesProblem: String? { inner.withLock { i in loadNotesIfNeeded(&i); return i.notesProblem } }
+    // MARK: reading
 
     public func note(id: Int) -> Note? { notes.first { $0.id == id } }
 
-    /// Creates an empty note and returns its id (saved only once it has text, so an empty note is not kept).
+    /// The id a new note gets (it is saved only once it has text, so an empty note is not kept).
     public func newNoteID() -> Int { (notes.map(\.id).max() ?? 0) + 1 }
 
-    /// Stores a note's text (adding the note if new) and saves.
-    public func setNote(id: Int, text: String) {
-        inner.withLock { i in
-            loadNotesIfNeeded(&i)
-            var list = i.notes ?? []
-            if let k = list.firstIndex(where: { $0.id == id }) { list[k].text = text } else { list.insert(Note(id: id, text: text), at: 0) }
-            i.notes = list
-            saveNotes(&i)
+    public func messages(with contact: String) -> [Message] { messages.filter { $0.contact == contact } }
+
+    /// A problem to show on the Messages screens: a damaged messages or drafts file, or a failed save.
+    public var messagesProblem: String? { messagesOwnProblem ?? draftsProblem }
+
+    /// The message being written to `contact`, kept across restarts.
+    public func draft(for contact: String) -> String { drafts[contact] ?? "" }
+
+    /// Whether the contact is typing a reply.
+    public func isTyping(_ contact: String) -> Bool { pending.contains { $0.contact == contact } }
+
+    /// Whether a reply is due at `now`.
+    public func repliesDue(at now: Double) -> Bool { pending.contains { $0.due.map { $0 <= now } ?? false } }
+
+    /// Whether a tick at `now` changes anything: a reply is due, or an owed one is still to start its delay.
+    public func repliesWaiting(at now: Double) -> Bool { pending.contains { $0.due.map { $0 <= now } ?? true } }
+
+    // MARK: changing
+
+    /// A change a screen asks for.
+    public enum Change: Sendable, Equatable {
+        /// Stores a note's text (adding the note if new).
+        case setNote(id: Int, text: String)
+        case deleteNote(id: Int)
+        /// Stores the message being written to a contact (empty: none).
+        case setDraft(String, contact: String)
+        /// Sends a message: appends it and schedules the contact's reply `replyDelay` later.
+        case send(String, to: String, at: Double)
+        /// Deletes a conversation's messages (and a reply on its way).
+        case clear(contact: String)
+        /// Delivers the replies due at this time.
+        case deliverReplies(at: Double)
+    }
+
+    public mutating func apply(_ change: Change) {
+        switch change {
+        case .setNote(let id, let text):
+            if let k = notes.firstIndex(where: { $0.id == id }) { notes[k].text = text } else { notes.insert(Note(id: id, text: text), at: 0) }
+            unsaved.insert(Self.notesFile)
+        case .deleteNote(let id):
+            notes.removeAll { $0.id == id }
+            unsaved.insert(Self.notesFile)
+        case .setDraft(let text, let contact):
+            guard draft(for: contact) != text else { return }
+            drafts[contact] = text.isEmpty ? nil : text
+            unsaved.insert(Self.draftsFile)
+        case .send(let text, let contact, let now):
+            messages.append(Message(contact: contact, fromMe: true, text: text))
+            unsaved.insert(Self.messagesFile)
+            let sent = messages.filter { $0.contact == contact && $0.fromMe }.count
+            pending.append(PendingReply(contact: contact, due: now + Self.replyDelay,
+                                        text: Self.replies[(sent - 1) % Self.replies.count]))
+        case .clear(let contact):
+            messages.removeAll { $0.contact == contact }
+            pending.removeAll { $0.contact == contact }
+            unsaved.insert(Self.messagesFile)
+        case .deliverReplies(let now):
+            for k in pending.indices where pending[k].due == nil { pending[k].due = now + Self.replyDelay }
+            func isDue(_ r: PendingReply) -> Bool { r.due.map { $0 <= now } ?? false }
+            let due = pending.filter(isDue)
+            guard !due.isEmpty else { return }
+            pending.removeAll(where: isDue)
+            for r in due { messages.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
+            unsaved.insert(Self.messagesFile)
         }
     }
 
-    /// Deletes a note and saves.
-    public func deleteNote(id: Int) {
-        inner.withLock { i in
-            loadNotesIfNeeded(&i)
-            i.notes?.removeAll { $0.id == id }
-            saveNotes(&i)
+    // MARK: saving
+
+    /// The files changed since the last call, with the text to write, in a fixed order. A locked file is not
+    /// handed out: its problem says why nothing is saved over it.
+    public mutating func takeSaves() -> [(name: String, text: String)] {
+        defer { unsaved = [] }
+        var out: [(name: String, text: String)] = []
+        for name in [Self.notesFile, Self.messagesFile, Self.draftsFile] where unsaved.contains(name) {
+            if locked.contains(name) {
+                saved(name, error: "\(name) could not be read, so nothing is saved over it")
+            } else {
+                out.append((name, text(of: name)))
+            }
+        }
+        return out
+    }
+
+    /// What a file holds.
+    public func text(of name: String) -> String {
+        switch name {
+        case Self.notesFile:
+            return RecordFile.encode(header: "handsfree-notes 1", notes.map { ["note", String($0.id), $0.text] })
+        case Self.messagesFile:
+            return RecordFile.encode(header: "handsfree-messages 1",
+                                     messages.map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
+        default:
+            return RecordFile.encode(header: "handsfree-drafts 1", drafts.sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] })
         }
     }
 
-    private func loadNotesIfNeeded(_ i: inout Inner) {
-        guard i.notes == nil else { return }
-        let loaded = load(AppStore.notesFile, kind: "notes", fields: 3, &i)
-        i.notes = loaded.records.compactMap { r -> Note? in
-            guard r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
-            return Note(id: id, text: r[2])
-        }
-        i.notesProblem = loaded.problem
-        // The readable part goes back under the usual name at once, so the next start shows it too.
-        if loaded.movedAside { saveNotes(&i) }
-    }
-
-    private func saveNotes(_ i: inout Inner) {
-        let text = RecordFile.encode(header: "handsfree-notes 1", (i.notes ?? []).map { ["note", String($0.id), $0.text] })
-        if let e = write(AppStore.notesFile, text, i) {
-            i.notesProblem = "Not saved, your text stays here: \(e)."
-        } else if i.notesProblem?.hasPrefix("Not saved") == true {
-            i.notesProblem = nil
+    /// Takes a save's outcome: a failure is shown until a later save of the file succeeds.
+    public mutating func saved(_ name: String, error: String?) {
+        switch name {
+        case Self.notesFile:
+            if let error { notesProblem = "Not saved, your text stays here: \(error)." }
+            else if notesProblem?.hasPrefix("Not saved") == true { notesProblem = nil }
+        case Self.messagesFile:
+            if let error { messagesOwnProblem = "Messages not saved, they stay here: \(error)." }
+            else if messagesOwnProblem?.hasPrefix("Messages not saved") == true { messagesOwnProblem = nil }
+        default:
+            if let error { draftsProblem = "Draft not saved, it stays here: \(error)." }
+            else if draftsProblem?.hasPrefix("Draft not saved") == true { draftsProblem = nil }
         }
     }
 
-    /// Writes a file unless it is one that could not be read and is still in place.
-    private func write(_ name: String, _ text: String, _ i: Inner) -> String? {
-        if i.locked.contains(name) { return "\(name) could not be read, so nothing is saved over it" }
-        return client.write(name, text)
+    /// Writes the files changed since the last save through `client` and takes the outcomes (the runtime
+    /// does this with the `save` effects; tools and tests without a loop call it directly).
+    public mutating func save(with client: StoreClient) {
+        for (name, text) in takeSaves() { saved(name, error: client.write(name, text)) }
     }
 
     // MARK: messages
@@ -215,148 +277,69 @@ public final class AppStore: Sendable {
     /// How long a simulated reply takes (seconds of source time).
     public static let replyDelay = 2.0
 
-    public func messages(with contact: String) -> [Message] {
-        inner.withLock { i in loadMessagesIfNeeded(&i); return (i.messages ?? []).filter { $0.contact == contact } }
-    }
-
-    /// A problem to show on the Messages screens: a damaged messages or drafts file, or a failed save.
-    public var messagesProblem: String? {
-        inner.withLock { i in
-            loadMessagesIfNeeded(&i); loadDraftsIfNeeded(&i)
-            return i.messagesProblem ?? i.draftsProblem
-        }
-    }
-
-    /// The message being written to `contact`, kept across restarts.
-    public func draft(for contact: String) -> String {
-        inner.withLock { i in loadDraftsIfNeeded(&i); return i.drafts?[contact] ?? "" }
-    }
-
-    /// Stores the message being written to `contact` (empty: none) and saves, so a draft survives a crash.
-    public func setDraft(_ text: String, for contact: String) {
-        inner.withLock { i in
-            loadDraftsIfNeeded(&i)
-            guard (i.drafts?[contact] ?? "") != text else { return }
-            i.drafts?[contact] = text.isEmpty ? nil : text
-            saveDrafts(&i)
-        }
-    }
-
-    private func loadDraftsIfNeeded(_ i: inout Inner) {
-        guard i.drafts == nil else { return }
-        let loaded = load(AppStore.draftsFile, kind: "drafts", fields: 3, &i)
-        var drafts: [String: String] = [:]
-        for r in loaded.records where r.count == 3 && r[0] == "draft" { drafts[r[1]] = r[2] }
-        i.drafts = drafts
-        i.draftsProblem = loaded.problem
-        if loaded.movedAside { saveDrafts(&i) }
-    }
-
-    private func saveDrafts(_ i: inout Inner) {
-        let records = (i.drafts ?? [:]).sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] }
-        if let e = write(AppStore.draftsFile, RecordFile.encode(header: "handsfree-drafts 1", records), i) {
-            i.draftsProblem = "Draft not saved, it stays here: \(e)."
-        } else if i.draftsProblem?.hasPrefix("Draft not saved") == true {
-            i.draftsProblem = nil
-        }
-    }
-
-    /// Whether the contact is typing a reply.
-    public func isTyping(_ contact: String) -> Bool { inner.withLock { $0.pending.contains { $0.contact == contact } } }
-
-    /// Sends a message: appends it, saves, and schedules the contact's reply `replyDelay` later.
-    public func send(_ text: String, to contact: String, at now: Double) {
-        inner.withLock { i in
-            loadMessagesIfNeeded(&i)
-            i.messages?.append(Message(contact: contact, fromMe: true, text: text))
-            saveMessages(&i)
-            let sent = (i.messages ?? []).filter { $0.contact == contact && $0.fromMe }.count
-            i.pending.append(PendingReply(contact: contact, due: now + AppStore.replyDelay,
-                                          text: AppStore.replies[(sent - 1) % AppStore.replies.count]))
-        }
-    }
-
-    /// Delivers the replies that are due; returns whether any arrived.
-    @discardableResult
-    public func deliverReplies(at now: Double) -> Bool {
-        inner.withLock { i in
-            loadMessagesIfNeeded(&i)
-            for k in i.pending.indices where i.pending[k].due == nil { i.pending[k].due = now + AppStore.replyDelay }
-            func isDue(_ r: PendingReply) -> Bool { r.due.map { $0 <= now } ?? false }
-            let due = i.pending.filter(isDue)
-            guard !due.isEmpty else { return false }
-            i.pending.removeAll(where: isDue)
-            for r in due { i.messages?.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
-            saveMessages(&i)
-            return true
-        }
-    }
-
-    /// Deletes a conversation's messages (and a reply on its way) and saves.
-    public func clear(_ contact: String) {
-        inner.withLock { i in
-            loadMessagesIfNeeded(&i)
-            i.messages?.removeAll { $0.contact == contact }
-            i.pending.removeAll { $0.contact == contact }
-            saveMessages(&i)
-        }
-    }
-
-    private func loadMessagesIfNeeded(_ i: inout Inner) {
-        guard i.messages == nil else { return }
-        let loaded = load(AppStore.messagesFile, kind: "messages", fields: 4, &i)
-        if loaded.missing {
-            // A first start: each contact has written once, so the screens are not empty.
-            i.messages = AppStore.contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
-        } else {
-            i.messages = loaded.records.compactMap { r -> Message? in
-                guard r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
-                return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
-            }
-        }
-        i.messagesProblem = loaded.problem
-        i.pending += AppStore.owedReplies(i.messages ?? [])
-        if loaded.movedAside { saveMessages(&i) }
-    }
-
     /// The replies a conversation was still waiting for when the shell stopped: one for each of the user's
     /// messages after the contact's last, with the text it would have had.
     static func owedReplies(_ messages: [Message]) -> [PendingReply] {
         var owed: [PendingReply] = []
-        for c in AppStore.contacts {
+        for c in contacts {
             let thread = messages.filter { $0.contact == c.id }
             let trailing = thread.reversed().prefix { $0.fromMe }.count
             let sent = thread.filter(\.fromMe).count
             guard trailing > 0 else { continue }
             for n in (sent - trailing + 1)...sent {
-                owed.append(PendingReply(contact: c.id, due: nil, text: AppStore.replies[(n - 1) % AppStore.replies.count]))
+                owed.append(PendingReply(contact: c.id, due: nil, text: replies[(n - 1) % replies.count]))
             }
         }
         return owed
     }
 
-    private func saveMessages(_ i: inout Inner) {
-        let text = RecordFile.encode(header: "handsfree-messages 1",
-                                     (i.messages ?? []).map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
-        if let e = write(AppStore.messagesFile, text, i) {
-            i.messagesProblem = "Messages not saved, they stay here: \(e)."
-        } else if i.messagesProblem?.hasPrefix("Messages not saved") == true {
-            i.messagesProblem = nil
+    // MARK: loading
+
+    /// Reads the three files through `client`. A file that is not all readable is never overwritten: it is
+    /// moved aside as `NAME.corrupt-<n>`, what could be read is kept and saved back under the usual name at
+    /// once (so the next start shows it too); one that cannot be moved is locked against saves.
+    public static func load(_ client: StoreClient) -> AppData {
+        var d = AppData()
+        let n = d.read(notesFile, kind: "notes", fields: 3, client)
+        d.notes = n.records.compactMap { r -> Note? in
+            guard r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
+            return Note(id: id, text: r[2])
         }
+        d.notesProblem = n.problem
+        if n.movedAside { d.unsaved.insert(notesFile) }
+
+        let m = d.read(messagesFile, kind: "messages", fields: 4, client)
+        if m.missing {
+            // A first start: each contact has written once, so the screens are not empty.
+            d.messages = contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
+        } else {
+            d.messages = m.records.compactMap { r -> Message? in
+                guard r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
+                return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
+            }
+        }
+        d.messagesOwnProblem = m.problem
+        d.pending = owedReplies(d.messages)
+        if m.movedAside { d.unsaved.insert(messagesFile) }
+
+        let r = d.read(draftsFile, kind: "drafts", fields: 3, client)
+        for rec in r.records where rec.count == 3 && rec[0] == "draft" { d.drafts[rec[1]] = rec[2] }
+        d.draftsProblem = r.problem
+        if r.movedAside { d.unsaved.insert(draftsFile) }
+        d.save(with: client)
+        return d
     }
 
-    /// What `load` found in a record file.
+    /// What reading a record file found.
     struct Loaded {
         var records: [[String]] = []
         var problem: String?
         var missing = false
-        /// The file was damaged and now lives under another name; the caller saves `records` under the usual one.
+        /// The file was damaged and now lives under another name; its readable records go back under the usual one.
         var movedAside = false
     }
 
-    /// Reads a record file. A file that is not all readable is never overwritten: it is moved aside under
-    /// `NAME.corrupt-<n>` and what could be read is kept; one that cannot be moved is locked against saves.
-    private func load(_ name: String, kind: String, fields: Int, _ i: inout Inner) -> Loaded {
+    private mutating func read(_ name: String, kind: String, fields: Int, _ client: StoreClient) -> Loaded {
         var out = Loaded()
         let damage: String
         switch client.read(name) {
@@ -380,7 +363,7 @@ public final class AppStore: Sendable {
             out.movedAside = true
             out.problem = "Damaged \(kind) file kept as \(aside): \(damage), \(n) kept."
         } else {
-            i.locked.insert(name)
+            locked.insert(name)
             out.problem = "Damaged \(kind) file \(name): \(damage), \(n) kept. It could not be moved aside, so "
                 + "nothing is saved over it."
         }
