@@ -143,7 +143,8 @@ public struct SpeechSource: EventSource {
     }
 }
 
-/// The word lists finishing their load, and the learned words saved every 10 s (a problem is shown).
+/// The word lists finishing their load, and the learned words: saved after every wake-up that learned
+/// one, a failed save retried every 10 s (its problem is shown).
 public struct PredictionSource: EventSource {
     public let prediction: LivePrediction
     private var lastSave: Double
@@ -161,6 +162,8 @@ public struct PredictionSource: EventSource {
         }
         return out
     }
+
+    public mutating func observe(_ state: ShellState) { prediction.saveChanges() }
 }
 
 /// Where frames come from in a live shell.

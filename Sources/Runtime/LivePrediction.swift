@@ -6,7 +6,8 @@ import Shell
 ///
 /// Loading takes about half a second, so it runs on a background thread and the bar says "loading words…"
 /// meanwhile; suggestions and learning go through a lock, since the loop reads while the loader writes.
-/// Committed words are learned and saved to the user's word file at once (atomically), so a crash loses none;
+/// Committed words are learned, and saved to the user's word file (atomically) by the loop before it waits
+/// again, so a crash loses none;
 /// a user file that could not be read whole is kept aside, never overwritten.
 public final class LivePrediction: @unchecked Sendable {
     private let lock = NSLock()
@@ -15,6 +16,8 @@ public final class LivePrediction: @unchecked Sendable {
     private var status: String? = LivePrediction.loadingStatus
     private var finished = false
     private var unsaved = false
+    /// Learned since `saveChanges` last ran.
+    private var changedSinceSave = false
     private var offerRude = false
     /// What went wrong loading or saving the learned words, for the loop to show once.
     private var problem: String?
@@ -91,18 +94,24 @@ public final class LivePrediction: @unchecked Sendable {
         services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }
     }
 
-    /// Changes the loaded predictor under the lock and saves it at once; nil (and nothing done) while loading.
+    /// Changes the loaded predictor under the lock; nil (and nothing done) while loading. Screens call this
+    /// through `Services` and do no I/O: the loop saves the change (`saveChanges`) before it waits again.
     @discardableResult
     private func change<T>(_ body: (inout WordPredictor) -> T) -> T? {
-        let result: T? = lock.withLock {
+        lock.withLock {
             guard var p = predictor else { return nil }
             // Drop the stored copy first, so the learned words are changed in place rather than copied.
             predictor = nil
-            defer { predictor = p; unsaved = true }
+            defer { predictor = p; unsaved = true; changedSinceSave = true }
             return body(&p)
         }
-        if result != nil { saveNow() }
-        return result
+    }
+
+    /// Saves what was learned since the last call, so a crash loses no word; a failed save is retried by
+    /// `saveIfNeeded` (every 10 s), not at every change.
+    public func saveChanges() {
+        guard lock.withLock({ defer { changedSinceSave = false }; return changedSinceSave }) else { return }
+        saveNow()
     }
 
     /// Writes the learned words if they changed; a failure is kept for `saveIfNeeded` to report.
