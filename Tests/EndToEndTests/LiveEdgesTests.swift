@@ -113,8 +113,8 @@ import Testing
         let out: String, err: String
         init(_ args: [String], dir: String) throws {
             out = dir + "/stdout"; err = dir + "/stderr"
-            FileManager.default.createFile(atPath: out, contents: nil)
-            FileManager.default.createFile(atPath: err, contents: nil)
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
+            _ = FileManager.default.createFile(atPath: err, contents: nil)
             process.executableURL = URL(fileURLWithPath: LiveEdgesTests.binary)
             process.arguments = args
             process.standardOutput = FileHandle(forWritingAtPath: out)
@@ -195,7 +195,7 @@ import Testing
         let dir = try Self.tempDir("listen\(sig)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let raw = dir + "/silence.raw"
-        FileManager.default.createFile(atPath: raw, contents: Data(count: 32000 * 30))
+        _ = FileManager.default.createFile(atPath: raw, contents: Data(count: 32000 * 30))
         let child = try Child(["listen", "--replay", raw, "--seconds", "30"], dir: dir)
         #expect(child.waitForStderr("listening on"), "\(child.stderr)")
         usleep(300_000)

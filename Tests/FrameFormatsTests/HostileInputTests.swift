@@ -120,7 +120,7 @@ struct RecordingFidelityTests {
         var f = TrackingFrame(t: 1234.5666666666666, gaze: GazePoint(x: 0.1 + 0.2, y: 1e-7))
         f.blend[.jawOpen] = 0.123456789
         f.blend[.tongueOut] = 1e-9
-        f.eyes = EyeAngles(leftYaw: -0.3, leftPitch: 1.0 / 3, rightYaw: 5e-324, rightPitch: 0)
+        f.eyes = EyeAngles(leftYaw: -0.3, leftPitch: 1.0 / 3, rightYaw: Double.leastNonzeroMagnitude, rightPitch: 0)
         guard case .frame(let back, _) = recorded(f) else { Issue.record("not a frame"); return }
         #expect(back == f)
     }

@@ -20,7 +20,7 @@ struct FilterHostileTests {
         for kind in SmoothingKind.allCases {
             var p = Pipeline(PipelineSettings(smoothing: SmoothingSettings(kind: kind)))
             var t = 0.0
-            for step in [5e-324, 1e-300, 1e-12, 0, 1e-7, 1e9, 1e-9] {
+            for step in [Double.leastNonzeroMagnitude, 1e-300, 1e-12, 0, 1e-7, 1e9, 1e-9] {
                 t += step
                 _ = p.step(TrackingFrame(t: t, gaze: GazePoint(x: t.truncatingRemainder(dividingBy: 1), y: 0.5)))
                 if let g = p.gaze { #expect(g.x.isFinite && g.y.isFinite, "\(kind) after a step of \(step)") }
