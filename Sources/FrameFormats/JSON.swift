@@ -201,6 +201,23 @@ enum FastFloat {
 
     /// Parses `b[start..<end]` as a decimal number; nil if it is not one.
     static func parse(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
+        b.withUnsafeBufferPointer { parse($0, start, end) }
+    }
+
+    /// Parses `b[start..<end]` as a decimal number; nil if it is not one.
+    @inline(__always)
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        if let d = exact(b, start, end) { return d }
+        return slow(b, start, end)
+    }
+
+    /// The value of a plain decimal (`-12.345`, no exponent) whose digits fit a Double's 53-bit significand
+    /// exactly, with at most 22 decimals; nil for anything else, which `slow` then reads.
+    ///
+    /// Both the significand and the power of ten are exact Doubles, so one division rounds correctly: the
+    /// same Double as the C library's correctly rounded conversion (Clinger's fast path).
+    @inline(__always)
+    static func exact(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var i = start
         guard i < end else { return nil }
         var negative = false
@@ -212,29 +229,27 @@ enum FastFloat {
         var sawDigit = false
         while i < end {
             let c = b[i]
-            if c >= 0x30 && c <= 0x39 {
+            if c &- 0x30 < 10 {
                 sawDigit = true
-                // Past 15 significant digits the fast path would round; let the C library do it.
-                guard digits < 15 else { return slow(b, start, end) }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                // 19 digits always fit in 64 bits; more are left to the C library.
+                guard digits < 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
                 if mantissa != 0 { digits += 1 }
                 if sawDot { fracDigits += 1 }
                 i += 1
             } else if c == UInt8(ascii: "."), !sawDot {
                 sawDot = true; i += 1
             } else {
-                break
+                return nil
             }
         }
-        guard sawDigit else { return slow(b, start, end) }
-        if i != end { return slow(b, start, end) }
-        guard fracDigits < pow10.count else { return slow(b, start, end) }
+        guard sawDigit, mantissa <= 1 << 53, fracDigits < pow10.count else { return nil }
         let v = Double(mantissa) / pow10[fracDigits]
         return negative ? -v : v
     }
 
-    private static func slow(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
-        let s = String(decoding: b[start..<end], as: UTF8.self)
+    static func slow(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let s = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
         return Double(s)
     }
 }
