@@ -134,37 +134,15 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
                     let s = j
                     var negative = false
                     if j < n, b[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, b[j] == UInt8(ascii: "+") { j += 1 }
-                    var mantissa: UInt64 = 0
-                    var digits = 0, fracDigits = 0
-                    var sawDot = false, sawDigit = false, plain = true
-                    while j < n {
-                        let c = b[j]
-                        let d = c &- 0x30
-                        if d < 10 {
-                            sawDigit = true
-                            if digits < 19 {
-                                mantissa = mantissa &* 10 &+ UInt64(d)
-                                if mantissa != 0 { digits += 1 }
-                            } else {
-                                plain = false
-                            }
-                            if sawDot { fracDigits += 1 }
-                        } else if c == UInt8(ascii: "."), !sawDot {
-                            sawDot = true
-                        } else {
-                            break
-                        }
-                        j += 1
-                    }
+                    let r = PlainDecimal.digits(b, &j)
                     let v: Double
                     if j < n, b[j] != UInt8(ascii: ",") {
                         // Something other than a plain decimal: let FastFloat read the whole field.
                         while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
                         guard let x = FastFloat.parse(b, s, j) else { return false }
                         v = x
-                    } else if plain, sawDigit, mantissa <= 1 << 53, fracDigits < Self.pow10.count {
-                        let x = Double(mantissa) / Self.pow10[fracDigits]
-                        v = negative ? -x : x
+                    } else if let x = PlainDecimal.value(r, negative: negative) {
+                        v = x
                     } else {
                         guard let x = FastFloat.parse(b, s, j) else { return false }
                         v = x
@@ -194,12 +172,6 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
 
     /// `fastRow` for tests, which check that real rows take it.
     func fastRowForTests(_ b: UnsafeBufferPointer<UInt8>) -> TrackingFrame? { fastRow(b) }
-
-    private static let pow10: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
-    }
 
     /// Decodes one row by splitting it into fields first: the reference `fastRow` must agree with, and the
     /// decoder of every row `fastRow` declines.

@@ -142,42 +142,22 @@ struct NDJSONScanner {
         guard first == UInt8(ascii: "-") || first &- 0x30 < 10 else { return nil }
         let negative = first == UInt8(ascii: "-")
         if negative { i += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0, fracDigits = 0
-        var sawDot = false, sawDigit = false, plain = true
-        while i < n {
+        let r = PlainDecimal.digits(b, &i)
+        if i < n {
             let c = b[i]
-            let d = c &- 0x30
-            if d < 10 {
-                sawDigit = true
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if mantissa != 0 { digits += 1 }
-                } else {
-                    plain = false
+            if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                || c == UInt8(ascii: ".") {
+                // Not a plain decimal: scan on as JSONParser does and let FastFloat read it.
+                while i < n {
+                    let c = b[i]
+                    guard c &- 0x30 < 10 || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+                            || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { break }
+                    i += 1
                 }
-                if sawDot { fracDigits += 1 }
-            } else if c == UInt8(ascii: ".") {
-                if sawDot { plain = false }
-                sawDot = true
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
-                plain = false
-            } else {
-                break
+                return FastFloat.parse(b, start, i)
             }
-            i += 1
         }
-        if plain, sawDigit, mantissa <= 1 << 53, fracDigits < Self.pow10.count {
-            let v = Double(mantissa) / Self.pow10[fracDigits]
-            return negative ? -v : v
-        }
-        return FastFloat.parse(b, start, i)
-    }
-
-    private static let pow10: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
+        return PlainDecimal.value(r, negative: negative) ?? FastFloat.parse(b, start, i)
     }
 
     /// `{"name": number, ...}` of blend shapes into `values` (all 52, made on the first), in order, a later
@@ -191,8 +171,16 @@ struct NDJSONScanner {
         var guess = 0
         return values.withUnsafeMutableBufferPointer { v in
             repeat {
-                guard let k = key(), let shape = names.shape(b, k, guess: guess), take(UInt8(ascii: ":")),
-                      let d = number() else { return false }
+                let shape: Int
+                skipSpace()
+                if i < b.count, b[i] == Self.quote, let (found, end) = names.name(at: i + 1, in: b, guess: guess) {
+                    shape = found
+                    i = end
+                } else {
+                    guard let k = key(), let found = names.shape(b, k, guess: guess) else { return false }
+                    shape = found
+                }
+                guard take(UInt8(ascii: ":")), let d = number() else { return false }
                 v[shape] = Float(d)
                 guess = shape + 1
             } while take(UInt8(ascii: ","))
@@ -255,6 +243,23 @@ final class BlendNames: Sendable {
         for s in guess..<(guess + count) {
             let k = s < count ? s : s - count
             if matches(k, b, r) { return k }
+        }
+        return nil
+    }
+
+    /// The shape whose name, followed by its closing quote, starts at `start`, and the index after that
+    /// quote; nil if no name does. Trying `guess` and the names after it, most lines end the search at once.
+    ///
+    /// Bytes equal to a name and then a quote are exactly that key (no escapes, no control characters), so
+    /// this needs no scan of the key first.
+    @inline(__always)
+    func name(at start: Int, in b: UnsafeBufferPointer<UInt8>, guess: Int) -> (Int, Int)? {
+        let n = b.count
+        for k in guess..<BlendShape.count {
+            let s = starts[k], len = starts[k + 1] - s
+            let end = start + len
+            guard end < n, b[end] == UInt8(ascii: "\""), matches(k, b, start..<end) else { continue }
+            return (k, end + 1)
         }
         return nil
     }
