@@ -241,20 +241,21 @@ public struct WordPredictor: Sendable {
         if !ur.isEmpty, ur.count <= 512 {
             for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
         }
+        let ranges = contextRanges(w1: w1, w2: w2)
         var scored: [(Double, Candidate)] = []
         scored.reserveCapacity(cands.count)
         for c in cands.keys where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
             // Offering exactly what was typed saves nothing; leave the place to a longer word.
             if !prefix.isEmpty, length(c) == prefix.count { continue }
-            var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx)
+            var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             if name, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - prefix.count)), lengthExponent) }
             scored.append((sc, c))
         }
         if possessiveWeight > 0, !prefix.isEmpty {
             addPossessives(prefix: prefix, scored: &scored, present: cands, limit: limit, skip: skip) {
-                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx)
+                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             }
         }
         return WordPredictor.best(scored, limit: limit, lexicon: lexicon)
@@ -362,17 +363,32 @@ public struct WordPredictor: Sendable {
         }
     }
 
-    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?) -> Double {
+    /// Where the n-grams of the context `w1 w2` are stored, looked up once per ranking rather than per candidate.
+    private struct ContextRanges {
+        var bigrams: Range<Int> = 0..<0
+        var trigrams: Range<Int> = 0..<0
+    }
+
+    private func contextRanges(w1: Int32?, w2: Int32?) -> ContextRanges {
+        var r = ContextRanges()
+        if let w2, w2 >= 0 {
+            r.bigrams = ngrams.bigramRange(w2)
+            if let w1, w1 >= 0 { r.trigrams = ngrams.trigramRange(w1, w2) }
+        }
+        return r
+    }
+
+    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
         var base = 0.0
         switch c {
         case .id(let id):
             let p1 = lexicon.probability[Int(id)]
             var p2 = p1
             if let w2, w2 >= 0 {
-                if let b = ngrams.bigram(w2, id) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
+                if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
             }
             var p3 = p2
-            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.trigram(w1, w2, id) { p3 = pow(10, Double(t)) }
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) { p3 = pow(10, Double(t)) }
             base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
         case .extra:
             break
