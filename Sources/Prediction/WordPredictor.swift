@@ -224,7 +224,7 @@ public struct WordPredictor: Sendable {
                 if added >= 4 * limit { break }
             }
         }
-        for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
+        for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
             cands[.id(Int32(id))] = 0
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
@@ -332,7 +332,13 @@ public struct WordPredictor: Sendable {
         }
         for (sc, c) in bases {
             let w = key(c) + "'s"
-            let pc = candidate(w)
+            let pc: Candidate
+            if case .id(let base) = c {
+                // "word's" sorts just after "word": look it up from there rather than in the whole list.
+                pc = lexicon.id(of: w, from: Int(base) + 1).map { .id(Int32($0)) } ?? .extra(w)
+            } else {
+                pc = candidate(w)
+            }
             guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }

@@ -27,6 +27,17 @@ func tempDir() throws -> URL {
         #expect(l.id(of: "abe") == nil)
     }
 
+    @Test func searchingFromAnEarlierWordFindsWhatTheWholeSearchFinds() {
+        let words = ["a", "a's", "ab", "abc", "abc's", "abd", "b", "b's", "ba", "c"] + (0..<300).map { "z\(String($0, radix: 3))" }
+        let l = Lexicon(words.map { ($0, 1.0) })
+        for key in words + ["a'", "abc'", "abe's", "b'", "zz", "z1's", "d", "z2222222"] {
+            let whole = l.id(of: key)
+            // Any starting point at or before where the key is (or would be) must give the same answer.
+            let place = whole ?? l.range(prefix: Array(key.utf8)).lowerBound
+            for from in 0...place { #expect(l.id(of: key, from: from) == whole, "\(key) from \(from)") }
+        }
+    }
+
     @Test func busyPrefixesUsePrecomputedTopAndAgreeWithAScan() {
         // 2000 words under "a", so the precomputed table is used.
         let words = (0..<2000).map { ("a\(String($0, radix: 36))", Double(($0 * 7919) % 2003)) }
