@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TrackingCore
 
 /// Turns a byte stream into frames, one piece at a time; bytes may arrive split anywhere.
@@ -19,86 +22,140 @@ public struct LineSplitter: Sendable {
 
     /// Calls `body` with each complete line and its number; an overlong line is passed as nil.
     public mutating func feed<C: Collection<UInt8>>(_ bytes: C, _ body: (ArraySlice<UInt8>?, Int) -> Void) {
-        // One concrete array, so the scanning below is specialised rather than generic over the collection.
+        feedLines(bytes) { line, n in body(line.map { Array($0)[...] }, n) }
+    }
+
+    /// Calls `body` with each complete line (its bytes valid only during the call) and its number; an
+    /// overlong line is passed as nil.
+    ///
+    /// A line that arrives whole is passed where it lies in `bytes`; only a line split across calls is
+    /// gathered in the buffer first.
+    mutating func feedLines<C: Collection<UInt8>>(_ bytes: C, _ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void) {
+        // One concrete buffer, so the scanning below is specialised rather than generic over the collection.
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ feed(buffer: $0, body) }) { return done }
         let array = Array(bytes)
         array.withUnsafeBufferPointer { feed(buffer: $0, body) }
     }
 
-    private mutating func feed(buffer bytes: UnsafeBufferPointer<UInt8>, _ body: (ArraySlice<UInt8>?, Int) -> Void) {
+    private mutating func feed(buffer bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void) {
         var start = 0
         let n = bytes.count
+        guard let base = bytes.baseAddress else { return }
         while start < n {
-            var nl = start
-            while nl < n && bytes[nl] != 0x0A { nl += 1 }
-            let piece = UnsafeBufferPointer(rebasing: bytes[start..<nl])
-            if !overlong {
-                if buffer.count + piece.count > Self.maxLineLength {
-                    overlong = true
-                    buffer.removeAll()
-                } else {
-                    buffer.append(contentsOf: piece)
-                }
+            let nl = memchr(base + start, 0x0A, n - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
+            guard nl < n else {
+                append(UnsafeBufferPointer(rebasing: bytes[start..<n]))
+                return
             }
-            guard nl < n else { return }
             lineNumber += 1
-            if overlong {
-                body(nil, lineNumber)
+            if buffer.isEmpty && !overlong {
+                // The whole line is here: no copy.
+                if nl - start > Self.maxLineLength {
+                    body(nil, lineNumber)
+                } else {
+                    var end = nl
+                    if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                    body(UnsafeBufferPointer(rebasing: bytes[start..<end]), lineNumber)
+                }
             } else {
-                var end = buffer.count
-                if end > 0, buffer[end - 1] == 0x0D { end -= 1 }
-                body(buffer[0..<end], lineNumber)
+                append(UnsafeBufferPointer(rebasing: bytes[start..<nl]))
+                flush(body)
             }
-            buffer.removeAll(keepingCapacity: true)
-            overlong = false
             start = nl + 1
         }
     }
 
+    /// Adds part of a line to the buffer, or marks the line overlong.
+    private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !overlong else { return }
+        if buffer.count + piece.count > Self.maxLineLength {
+            overlong = true
+            buffer.removeAll()
+        } else {
+            buffer.append(contentsOf: piece)
+        }
+    }
+
+    /// Passes the buffered line (without a final CR) and empties the buffer.
+    private mutating func flush(_ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void) {
+        if overlong {
+            body(nil, lineNumber)
+        } else {
+            var end = buffer.count
+            if end > 0, buffer[end - 1] == 0x0D { end -= 1 }
+            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<end]), lineNumber) }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        overlong = false
+    }
+
     /// Flushes a final line with no newline.
     public mutating func finish(_ body: (ArraySlice<UInt8>?, Int) -> Void) {
+        finishLines { line, n in body(line.map { Array($0)[...] }, n) }
+    }
+
+    /// Flushes a final line with no newline (its bytes valid only during the call).
+    mutating func finishLines(_ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void) {
         guard !buffer.isEmpty || overlong else { return }
         lineNumber += 1
-        body(overlong ? nil : buffer[...], lineNumber)
+        if overlong {
+            body(nil, lineNumber)
+        } else {
+            // The last line keeps a final CR, as it always has.
+            buffer.withUnsafeBufferPointer { body($0, lineNumber) }
+        }
         buffer.removeAll()
         overlong = false
     }
 }
 
-func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+func isBlank<C: Collection<UInt8>>(_ line: C) -> Bool {
     line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
 }
 
 /// Decodes the native NDJSON frame format (see docs/frames.md).
+///
+/// Each line goes through `NDJSONScanner` first, which reads the usual frame straight from its bytes; a line
+/// it declines goes to the full JSON parser, which gives the same frames and words every message.
 public struct NDJSONDecoder: FrameDecoder {
     private var lines = LineSplitter()
     public init() {}
 
     public mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> [DecodedItem] {
         var out: [DecodedItem] = []
-        lines.feed(bytes) { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        lines.feedLines(bytes) { line, n in Self.decodeLine(line, n).map { out.append($0) } }
         return out
     }
 
     public mutating func finish() -> [DecodedItem] {
         var out: [DecodedItem] = []
-        lines.finish { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        lines.finishLines { line, n in Self.decodeLine(line, n).map { out.append($0) } }
         return out
     }
 
-    static func decodeLine(_ line: ArraySlice<UInt8>?, _ n: Int) -> DecodedItem? {
+    static func decodeLine(_ line: UnsafeBufferPointer<UInt8>?, _ n: Int) -> DecodedItem? {
         let pos = SourcePosition(.line, n)
         guard let line else {
             return .malformed(FrameIssue(pos, "line longer than \(LineSplitter.maxLineLength) bytes"))
         }
         if isBlank(line) { return nil }
-        return decode(line, position: pos)
+        if let f = NDJSONScanner.frame(line) { return .frame(f, pos) }
+        return decodeWithParser(Array(line), position: pos)
     }
 
     /// Decodes one NDJSON frame object.
     public static func decode<C: Collection<UInt8>>(_ bytes: C, position: SourcePosition?) -> DecodedItem {
+        let array = Array(bytes)
+        let fast = array.withUnsafeBufferPointer { NDJSONScanner.frame($0) }
+        if let fast { return .frame(fast, position) }
+        return decodeWithParser(array, position: position)
+    }
+
+    /// Decodes one NDJSON frame object with the full JSON parser: the reference `NDJSONScanner` must agree with.
+    static func decodeWithParser(_ bytes: [UInt8], position: SourcePosition?) -> DecodedItem {
         let v: JSONValue
         do {
-            v = try JSONParser.parse(bytes)
+            v = try JSONParser.parse(array: bytes)
         } catch {
             return .malformed(FrameIssue(position, "not valid JSON (\(error))"))
         }

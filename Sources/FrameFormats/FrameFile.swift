@@ -53,10 +53,15 @@ public enum FrameFile {
             return []
         case .ndjson:
             var d = NDJSONDecoder()
-            return d.feed(bytes) + d.finish()
+            // Appending in place: `feed(bytes) + finish()` copied every item into a third array.
+            var items = d.feed(bytes)
+            items += d.finish()
+            return items
         case .livelinkCSV:
             var d = LiveLinkCSVDecoder()
-            return d.feed(bytes) + d.finish()
+            var items = d.feed(bytes)
+            items += d.finish()
+            return items
         case .livelinkUDP:
             if bytes.first == LiveLinkUDP.version {
                 return [LiveLinkUDP.decode(bytes, index: 1)]

@@ -201,6 +201,23 @@ enum FastFloat {
 
     /// Parses `b[start..<end]` as a decimal number; nil if it is not one.
     static func parse(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
+        b.withUnsafeBufferPointer { parse($0, start, end) }
+    }
+
+    /// Parses `b[start..<end]` as a decimal number; nil if it is not one.
+    @inline(__always)
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        if let d = exact(b, start, end) { return d }
+        return slow(b, start, end)
+    }
+
+    /// The value of a plain decimal (`-12.345`, no exponent) whose digits fit a Double's 53-bit significand
+    /// exactly, with at most 22 decimals; nil for anything else, which `slow` then reads.
+    ///
+    /// Both the significand and the power of ten are exact Doubles, so one division rounds correctly: the
+    /// same Double as the C library's correctly rounded conversion (Clinger's fast path).
+    @inline(__always)
+    static func exact(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var i = start
         guard i < end else { return nil }
         var negative = false
@@ -212,29 +229,121 @@ enum FastFloat {
         var sawDigit = false
         while i < end {
             let c = b[i]
-            if c >= 0x30 && c <= 0x39 {
+            if c &- 0x30 < 10 {
                 sawDigit = true
-                // Past 15 significant digits the fast path would round; let the C library do it.
-                guard digits < 15 else { return slow(b, start, end) }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                // 19 digits always fit in 64 bits; more are left to the C library.
+                guard digits < 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
                 if mantissa != 0 { digits += 1 }
                 if sawDot { fracDigits += 1 }
                 i += 1
             } else if c == UInt8(ascii: "."), !sawDot {
                 sawDot = true; i += 1
             } else {
-                break
+                return nil
             }
         }
-        guard sawDigit else { return slow(b, start, end) }
-        if i != end { return slow(b, start, end) }
-        guard fracDigits < pow10.count else { return slow(b, start, end) }
+        guard sawDigit, mantissa <= 1 << 53, fracDigits < pow10.count else { return nil }
         let v = Double(mantissa) / pow10[fracDigits]
         return negative ? -v : v
     }
 
-    private static func slow(_ b: [UInt8], _ start: Int, _ end: Int) -> Double? {
-        let s = String(decoding: b[start..<end], as: UTF8.self)
+    static func slow(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let s = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
         return Double(s)
+    }
+}
+
+/// The digits of a plain decimal read eight at a time, shared by the NDJSON and CSV fast paths.
+enum PlainDecimal {
+    /// Reads digits and at most one dot from `j`, moving `j` to the first other byte: the digits as one
+    /// integer (wrapped past 19 digits, so check `count`), how many digits, and how many after the dot.
+    @inline(__always)
+    static func digits(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int) -> (mantissa: UInt64, count: Int, frac: Int) {
+        let n = b.count
+        var m: UInt64 = 0, count = 0, frac = 0
+        var dot = false
+        guard let base = b.baseAddress else { return (0, 0, 0) }
+        let raw = UnsafeRawPointer(base)
+        while true {
+            if j + 8 <= n {
+                let v = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                if isEightDigits(v) {
+                    m = m &* 100_000_000 &+ eightDigits(v)
+                    count += 8
+                    if dot { frac += 8 }
+                    j += 8
+                    continue
+                }
+            }
+            guard j < n else { break }
+            let c = b[j]
+            let d = c &- 0x30
+            if d < 10 {
+                m = m &* 10 &+ UInt64(d)
+                count += 1
+                if dot { frac += 1 }
+            } else if c == UInt8(ascii: "."), !dot {
+                dot = true
+            } else {
+                break
+            }
+            j += 1
+        }
+        return (m, count, frac)
+    }
+
+    /// The exact Double for `mantissa / 10^frac` when `digits` gave it exactly and it fits a significand;
+    /// nil when `FastFloat.parse` must read the text instead. Equal to what `FastFloat.exact` gives.
+    @inline(__always)
+    static func value(_ r: (mantissa: UInt64, count: Int, frac: Int), negative: Bool) -> Double? {
+        guard r.count > 0, r.count <= 19, r.mantissa <= 1 << 53, r.frac <= 22 else { return nil }
+        let v = Double(r.mantissa) / pow10(r.frac)
+        return negative ? -v : v
+    }
+
+    /// 10^k for k in 0…22, each exact (a switch of constants, which compiles to a table with no set-up).
+    @inline(__always)
+    static func pow10(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
+
+    /// True if all eight bytes (little-endian) are ASCII digits.
+    @inline(__always)
+    private static func isEightDigits(_ v: UInt64) -> Bool {
+        ((v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)) == 0x3333_3333_3333_3333
+    }
+
+    /// The value of eight ASCII digits loaded little-endian (first digit in the lowest byte).
+    @inline(__always)
+    private static func eightDigits(_ v: UInt64) -> UInt64 {
+        var x = v & 0x0F0F_0F0F_0F0F_0F0F
+        x = (x &* 2561) >> 8
+        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        return ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
     }
 }

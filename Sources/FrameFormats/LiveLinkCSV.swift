@@ -11,12 +11,20 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
     private var columns: [Column]?
     private var headerCount = 0
     private var headerProblem: String?
+    /// Per column, what `fastRow` does with it: a blend-shape index (0…51), or one of the codes below.
+    private var codes: [Int16] = []
+    private static let skip: Int16 = -1, count: Int16 = 100, headYaw: Int16 = 101, headPitch: Int16 = 102
+    private static let headRoll: Int16 = 103, leftEyeYaw: Int16 = 104, leftEyePitch: Int16 = 105
+    private static let rightEyeYaw: Int16 = 106, rightEyePitch: Int16 = 107
 
     enum Column: Sendable {
         case timecode, count, shape(BlendShape)
         case headYaw, headPitch, headRoll, leftEyeYaw, leftEyePitch, rightEyeYaw, rightEyePitch
         case ignored
     }
+
+    /// Off in tests only, to compare `fastRow` with `decodeRow` on the same input.
+    var useFastPath = true
 
     public init(timecodeRate: Double = 60) { self.timecodeRate = timecodeRate }
 
@@ -25,7 +33,7 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         // Move the splitter out so the closure may mutate self without overlapping access.
         var splitter = lines
         lines = LineSplitter()
-        splitter.feed(bytes) { line, n in handle(line, n, &out) }
+        splitter.feedLines(bytes) { line, n in handle(line, n, &out) }
         lines = splitter
         return out
     }
@@ -34,12 +42,12 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         var out: [DecodedItem] = []
         var splitter = lines
         lines = LineSplitter()
-        splitter.finish { line, n in handle(line, n, &out) }
+        splitter.finishLines { line, n in handle(line, n, &out) }
         lines = splitter
         return out
     }
 
-    private mutating func handle(_ line: ArraySlice<UInt8>?, _ n: Int, _ out: inout [DecodedItem]) {
+    private mutating func handle(_ line: UnsafeBufferPointer<UInt8>?, _ n: Int, _ out: inout [DecodedItem]) {
         let pos = SourcePosition(.line, n)
         guard let line else {
             out.append(.malformed(FrameIssue(pos, "line longer than \(LineSplitter.maxLineLength) bytes"))); return
@@ -50,10 +58,14 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
             if let p = headerProblem { out.append(.malformed(FrameIssue(pos, p))) }
             return
         }
-        out.append(decodeRow(line, cols, pos))
+        if useFastPath, let f = fastRow(line) {
+            out.append(.frame(f, pos))
+        } else {
+            out.append(decodeRow(Array(line), cols, pos))
+        }
     }
 
-    private mutating func readHeader(_ line: ArraySlice<UInt8>) {
+    private mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>) {
         let names = String(decoding: line, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingSpaces }
         guard names.first == "Timecode" else {
@@ -77,10 +89,93 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         }
         headerCount = names.count
         headerProblem = nil
+        codes = (columns ?? []).map { col -> Int16 in
+            switch col {
+            case .timecode, .ignored: return Self.skip
+            case .count: return Self.count
+            case .shape(let shape): return Int16(shape.rawValue)
+            case .headYaw: return Self.headYaw
+            case .headPitch: return Self.headPitch
+            case .headRoll: return Self.headRoll
+            case .leftEyeYaw: return Self.leftEyeYaw
+            case .leftEyePitch: return Self.leftEyePitch
+            case .rightEyeYaw: return Self.rightEyeYaw
+            case .rightEyePitch: return Self.rightEyePitch
+            }
+        }
     }
 
-    private func decodeRow(_ line: ArraySlice<UInt8>, _ cols: [Column], _ pos: SourcePosition) -> DecodedItem {
-        let bytes = Array(line)
+    /// The frame of a complete row with a face, read in one pass over its bytes; nil for any other row
+    /// (face lost, a bad timecode or value, a short or long row), which `decodeRow` then decides.
+    ///
+    /// `decodeRow` splits the row into fields first and is the reference: this gives the same frame for every
+    /// row it accepts, reading each field with the same `FastFloat` and the timecode with the same `timecode`.
+    private func fastRow(_ b: UnsafeBufferPointer<UInt8>) -> TrackingFrame? {
+        let n = b.count
+        // With two columns, a row whose second value is 0 is a face-lost row whatever the column: leave those
+        // headers to decodeRow.
+        guard codes.count > 2 else { return nil }
+        var j = 0
+        while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+        guard j < n, let t = Self.timecode(b, 0, j, rate: timecodeRate), FrameTime.problem(t) == nil else { return nil }
+        var blend = [Float](repeating: 0, count: BlendShape.count)
+        var ly = 0.0, lp = 0.0, ry = 0.0, rp = 0.0, hy = 0.0, hp = 0.0, hr = 0.0
+        let ok = codes.withUnsafeBufferPointer { codes -> Bool in
+            blend.withUnsafeMutableBufferPointer { blend -> Bool in
+                for k in 1..<codes.count {
+                    // j is at the comma before field k.
+                    guard j < n else { return false }
+                    j += 1
+                    let code = codes[k]
+                    if code == Self.skip {
+                        while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                        continue
+                    }
+                    let s = j
+                    var negative = false
+                    if j < n, b[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, b[j] == UInt8(ascii: "+") { j += 1 }
+                    let r = PlainDecimal.digits(b, &j)
+                    let v: Double
+                    if j < n, b[j] != UInt8(ascii: ",") {
+                        // Something other than a plain decimal: let FastFloat read the whole field.
+                        while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                        guard let x = FastFloat.parse(b, s, j) else { return false }
+                        v = x
+                    } else if let x = PlainDecimal.value(r, negative: negative) {
+                        v = x
+                    } else {
+                        guard let x = FastFloat.parse(b, s, j) else { return false }
+                        v = x
+                    }
+                    switch code {
+                    case 0..<Int16(BlendShape.count): blend[Int(code)] = Float(v)
+                    case Self.count: if v == 0 { return false }
+                    case Self.headYaw: hy = v
+                    case Self.headPitch: hp = v
+                    case Self.headRoll: hr = v
+                    case Self.leftEyeYaw: ly = v
+                    case Self.leftEyePitch: lp = v
+                    case Self.rightEyeYaw: ry = v
+                    case Self.rightEyePitch: rp = v
+                    default: break
+                    }
+                }
+                // A field left over: more values than the header has columns.
+                return j == n
+            }
+        }
+        guard ok, let shapes = BlendShapes(values: blend) else { return nil }
+        return TrackingFrame(t: t, face: true, blend: shapes, gaze: nil,
+                             eyes: EyeAngles(leftYaw: ly, leftPitch: lp, rightYaw: ry, rightPitch: rp),
+                             head: HeadPose(yaw: hy, pitch: hp, roll: hr))
+    }
+
+    /// `fastRow` for tests, which check that real rows take it.
+    func fastRowForTests(_ b: UnsafeBufferPointer<UInt8>) -> TrackingFrame? { fastRow(b) }
+
+    /// Decodes one row by splitting it into fields first: the reference `fastRow` must agree with, and the
+    /// decoder of every row `fastRow` declines.
+    func decodeRow(_ bytes: [UInt8], _ cols: [Column], _ pos: SourcePosition) -> DecodedItem {
         var fields: [(Int, Int)] = []
         fields.reserveCapacity(cols.count)
         var start = 0
@@ -88,7 +183,7 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
             fields.append((start, i)); start = i + 1
         }
         fields.append((start, bytes.count))
-        guard let tc = fields.first, let t = Self.timecode(bytes, tc.0, tc.1, rate: timecodeRate) else {
+        guard let tc = fields.first, let t = bytes.withUnsafeBufferPointer({ Self.timecode($0, tc.0, tc.1, rate: timecodeRate) }) else {
             return .malformed(FrameIssue(pos, "bad timecode (expected HH:MM:SS:FF.fff)"))
         }
         if let p = FrameTime.problem(t) { return .malformed(FrameIssue(pos, "bad timecode: \(p)")) }
@@ -129,16 +224,24 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
     }
 
     /// Seconds since midnight for `HH:MM:SS:FF.fff`.
-    static func timecode(_ b: [UInt8], _ s: Int, _ e: Int, rate: Double) -> Double? {
-        var parts: [Double] = []
+    static func timecode(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, rate: Double) -> Double? {
+        var parts = (0.0, 0.0, 0.0, 0.0)
+        var count = 0
         var start = s
         for i in s...e where i == e || b[i] == UInt8(ascii: ":") {
             guard let v = FastFloat.parse(b, start, i) else { return nil }
-            parts.append(v)
+            switch count {
+            case 0: parts.0 = v
+            case 1: parts.1 = v
+            case 2: parts.2 = v
+            case 3: parts.3 = v
+            default: return nil
+            }
+            count += 1
             start = i + 1
         }
-        guard parts.count == 4, rate > 0 else { return nil }
-        return parts[0] * 3600 + parts[1] * 60 + parts[2] + parts[3] / rate
+        guard count == 4, rate > 0 else { return nil }
+        return parts.0 * 3600 + parts.1 * 60 + parts.2 + parts.3 / rate
     }
 }
 

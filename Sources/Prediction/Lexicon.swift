@@ -132,6 +132,35 @@ struct Lexicon: Sendable {
         return id(ofBytes: Array(word.utf8))
     }
 
+    /// The id of `word` (lowercase), if listed, for a word known to sort after word `lower - 1`: searched
+    /// from `lower` in growing steps, so a word close after it ("emma's" after "emma") costs a few compares.
+    func id(of word: String, from lower: Int) -> Int? {
+        if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofBytes: $0, from: lower) }) { return found }
+        return id(ofBytes: Array(word.utf8), from: lower)
+    }
+
+    private func id<Key: RandomAccessCollection<UInt8>>(ofBytes key: Key, from lower: Int) -> Int? where Key.Index == Int {
+        var lo = lower, step = 1
+        var hi = lower
+        // Gallop until a word at or after the key; the key lies in lo...hi.
+        while hi < count {
+            let c = compare(hi, key, prefixOnly: false)
+            if c == 0 { return hi }
+            if c > 0 { break }
+            lo = hi + 1
+            hi += step
+            step *= 2
+        }
+        hi = min(hi, count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let c = compare(mid, key, prefixOnly: false)
+            if c == 0 { return mid }
+            if c < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
+    }
+
     private func id<Key: RandomAccessCollection<UInt8>>(ofBytes key: Key) -> Int? where Key.Index == Int {
         var lo = 0, hi = count
         while lo < hi {
@@ -145,7 +174,11 @@ struct Lexicon: Sendable {
 
     /// Up to `k` ids starting with `prefix`, most frequent first, skipping ids for which `skip` is true.
     func top(prefix: [UInt8], k: Int, skip: (Int) -> Bool) -> [Int] {
-        let r = range(prefix: prefix)
+        top(prefix: prefix, range: range(prefix: prefix), k: k, skip: skip)
+    }
+
+    /// `top(prefix:k:skip:)` for a caller that already has `r == range(prefix: prefix)`.
+    func top(prefix: [UInt8], range r: Range<Int>, k: Int, skip: (Int) -> Bool) -> [Int] {
         if r.count > Lexicon.scanLimit, let pre = topByPrefix[prefix] {
             var out: [Int] = []
             for id in pre where !skip(Int(id)) {

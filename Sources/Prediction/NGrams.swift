@@ -16,15 +16,15 @@ struct NGrams: Sendable {
     private let byID: [Int32]
     /// For each entry of `byID`, its place in the context's best-first order.
     private let rankOf: [Int32]
-    /// Direct lookup of a stored probability.
-    private let bigramP: [UInt64: Float]
-    private let trigramP: [UInt64: Float]
+    /// Numbers of distinct bigrams and trigrams stored.
+    let bigramCount: Int
+    let trigramCount: Int
 
     static let empty = NGrams(sentenceStart: -1)
 
     private init(sentenceStart: Int32) {
         self.sentenceStart = sentenceStart
-        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; byID = []; rankOf = []; bigramP = [:]; trigramP = [:]
+        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; byID = []; rankOf = []; bigramCount = 0; trigramCount = 0
     }
 
     @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
@@ -72,29 +72,23 @@ struct NGrams: Sendable {
         ids.reserveCapacity(bi.count + tri.count)
         logp.reserveCapacity(bi.count + tri.count)
         var bigramRanges: [Int32: Range<Int>] = [:]
-        var bigramP: [UInt64: Float] = [:]
-        bigramP.reserveCapacity(bi.count)
         var i = 0
         while i < bi.count {
             let ctx = bi[i].0
             let lo = ids.count
             while i < bi.count && bi[i].0 == ctx {
                 ids.append(bi[i].1); logp.append(bi[i].2)
-                bigramP[NGrams.key(ctx, bi[i].1)] = bi[i].2
                 i += 1
             }
             bigramRanges[ctx] = lo..<ids.count
         }
         var trigramRanges: [UInt64: Range<Int>] = [:]
-        var trigramP: [UInt64: Float] = [:]
-        trigramP.reserveCapacity(tri.count)
         i = 0
         while i < tri.count {
             let (a, b) = (tri[i].0, tri[i].1)
             let lo = ids.count
             while i < tri.count && tri[i].0 == a && tri[i].1 == b {
                 ids.append(tri[i].2); logp.append(tri[i].3)
-                trigramP[NGrams.key3(a, b, tri[i].2)] = tri[i].3
                 i += 1
             }
             trigramRanges[NGrams.key(a, b)] = lo..<ids.count
@@ -109,11 +103,14 @@ struct NGrams: Sendable {
         }
         self.ids = ids; self.logp = logp; self.byID = byID; self.rankOf = rankOf
         self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
-        self.bigramP = bigramP; self.trigramP = trigramP
+        func distinct(_ ranges: Dictionary<some Hashable, Range<Int>>.Values) -> Int {
+            var n = 0
+            for r in ranges { for j in r where j == r.lowerBound || byID[j] != byID[j - 1] { n += 1 } }
+            return n
+        }
+        bigramCount = distinct(bigramRanges.values)
+        trigramCount = distinct(trigramRanges.values)
     }
-
-    var bigramCount: Int { bigramP.count }
-    var trigramCount: Int { trigramP.count }
 
     /// Successors of `w1`, best first, as (id, log10P).
     func successors(_ w1: Int32) -> ArraySlice<Int32> { ids[bigramRanges[w1] ?? 0..<0] }
@@ -169,6 +166,30 @@ struct NGrams: Sendable {
         return out
     }
 
-    func bigram(_ w1: Int32, _ w2: Int32) -> Float? { bigramP[NGrams.key(w1, w2)] }
-    func trigram(_ w1: Int32, _ w2: Int32, _ w3: Int32) -> Float? { trigramP[NGrams.key3(w1, w2, w3)] }
+    /// Where the successors of `w1` are stored, for `logProb(of:in:)`; empty if it has none.
+    func bigramRange(_ w1: Int32) -> Range<Int> { bigramRanges[w1] ?? 0..<0 }
+    /// Where the successors of `w1 w2` are stored, for `logProb(of:in:)`; empty if they have none.
+    func trigramRange(_ w1: Int32, _ w2: Int32) -> Range<Int> { trigramRanges[NGrams.key(w1, w2)] ?? 0..<0 }
+
+    /// The stored log10 P of `w` after the context whose successors are `r`, or nil.
+    ///
+    /// One binary search in the context's id-sorted successors: a context's range is small and contiguous,
+    /// where a table keyed by word pairs cost a hash and cache misses for every candidate. A pair stored
+    /// twice gives its later (less likely) entry, as the table did.
+    @inline(__always)
+    func logProb(of w: Int32, in r: Range<Int>) -> Float? {
+        var lo = r.lowerBound, hi = r.upperBound
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if byID[m] < w { lo = m + 1 } else { hi = m }
+        }
+        guard lo < r.upperBound, byID[lo] == w else { return nil }
+        var rank = rankOf[lo]
+        var j = lo + 1
+        while j < r.upperBound, byID[j] == w { rank = max(rank, rankOf[j]); j += 1 }
+        return logp[r.lowerBound + Int(rank)]
+    }
+
+    func bigram(_ w1: Int32, _ w2: Int32) -> Float? { logProb(of: w2, in: bigramRange(w1)) }
+    func trigram(_ w1: Int32, _ w2: Int32, _ w3: Int32) -> Float? { logProb(of: w3, in: trigramRange(w1, w2)) }
 }

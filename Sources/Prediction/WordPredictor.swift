@@ -224,7 +224,7 @@ public struct WordPredictor: Sendable {
                 if added >= 4 * limit { break }
             }
         }
-        for id in lexicon.top(prefix: prefix, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
+        for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
             cands[.id(Int32(id))] = 0
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
@@ -241,20 +241,21 @@ public struct WordPredictor: Sendable {
         if !ur.isEmpty, ur.count <= 512 {
             for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
         }
+        let ranges = contextRanges(w1: w1, w2: w2)
         var scored: [(Double, Candidate)] = []
         scored.reserveCapacity(cands.count)
         for c in cands.keys where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
             // Offering exactly what was typed saves nothing; leave the place to a longer word.
             if !prefix.isEmpty, length(c) == prefix.count { continue }
-            var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx)
+            var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             if name, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - prefix.count)), lengthExponent) }
             scored.append((sc, c))
         }
         if possessiveWeight > 0, !prefix.isEmpty {
             addPossessives(prefix: prefix, scored: &scored, present: cands, limit: limit, skip: skip) {
-                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx)
+                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             }
         }
         return WordPredictor.best(scored, limit: limit, lexicon: lexicon)
@@ -331,7 +332,13 @@ public struct WordPredictor: Sendable {
         }
         for (sc, c) in bases {
             let w = key(c) + "'s"
-            let pc = candidate(w)
+            let pc: Candidate
+            if case .id(let base) = c {
+                // "word's" sorts just after "word": look it up from there rather than in the whole list.
+                pc = lexicon.id(of: w, from: Int(base) + 1).map { .id(Int32($0)) } ?? .extra(w)
+            } else {
+                pc = candidate(w)
+            }
             guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }
@@ -362,17 +369,32 @@ public struct WordPredictor: Sendable {
         }
     }
 
-    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?) -> Double {
+    /// Where the n-grams of the context `w1 w2` are stored, looked up once per ranking rather than per candidate.
+    private struct ContextRanges {
+        var bigrams: Range<Int> = 0..<0
+        var trigrams: Range<Int> = 0..<0
+    }
+
+    private func contextRanges(w1: Int32?, w2: Int32?) -> ContextRanges {
+        var r = ContextRanges()
+        if let w2, w2 >= 0 {
+            r.bigrams = ngrams.bigramRange(w2)
+            if let w1, w1 >= 0 { r.trigrams = ngrams.trigramRange(w1, w2) }
+        }
+        return r
+    }
+
+    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
         var base = 0.0
         switch c {
         case .id(let id):
             let p1 = lexicon.probability[Int(id)]
             var p2 = p1
             if let w2, w2 >= 0 {
-                if let b = ngrams.bigram(w2, id) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
+                if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
             }
             var p3 = p2
-            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.trigram(w1, w2, id) { p3 = pow(10, Double(t)) }
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) { p3 = pow(10, Double(t)) }
             base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
         case .extra:
             break

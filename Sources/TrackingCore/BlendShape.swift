@@ -60,6 +60,13 @@ public struct BlendShapes: Sendable, Equatable {
     /// All shapes at rest (0).
     public init() { values = Array(repeating: 0, count: BlendShape.count) }
 
+    /// Builds from all 52 values in ``BlendShape`` order (for decoders that fill them in place); nil for
+    /// another count.
+    public init?(values: [Float]) {
+        guard values.count == BlendShape.count else { return nil }
+        self.values = values
+    }
+
     /// Builds from a dictionary; shapes not named read as 0.
     public init(_ dict: [BlendShape: Float]) {
         self.init()

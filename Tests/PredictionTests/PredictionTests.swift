@@ -27,6 +27,17 @@ func tempDir() throws -> URL {
         #expect(l.id(of: "abe") == nil)
     }
 
+    @Test func searchingFromAnEarlierWordFindsWhatTheWholeSearchFinds() {
+        let words = ["a", "a's", "ab", "abc", "abc's", "abd", "b", "b's", "ba", "c"] + (0..<300).map { "z\(String($0, radix: 3))" }
+        let l = Lexicon(words.map { ($0, 1.0) })
+        for key in words + ["a'", "abc'", "abe's", "b'", "zz", "z1's", "d", "z2222222"] {
+            let whole = l.id(of: key)
+            // Any starting point at or before where the key is (or would be) must give the same answer.
+            let place = whole ?? l.range(prefix: Array(key.utf8)).lowerBound
+            for from in 0...place { #expect(l.id(of: key, from: from) == whole, "\(key) from \(from)") }
+        }
+    }
+
     @Test func busyPrefixesUsePrecomputedTopAndAgreeWithAScan() {
         // 2000 words under "a", so the precomputed table is used.
         let words = (0..<2000).map { ("a\(String($0, radix: 36))", Double(($0 * 7919) % 2003)) }
@@ -57,6 +68,44 @@ func tempDir() throws -> URL {
             for k in [1, 5, 12, 300] {
                 let walked = Array(ng.successors(the).filter { range.contains(Int($0)) }.prefix(k))
                 #expect(ng.successors(the, in: range, k: k) == walked, "prefix \(prefix), k \(k)")
+            }
+        }
+    }
+}
+
+extension NGramTests {
+    /// Probabilities are looked up by binary search in the context's successors; they must be what a table
+    /// of the file's lines gives, a pair stored twice giving its less likely entry (as the old table did).
+    @Test func lookupsEqualATableOfTheFile() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = (0..<120).map { "v\(String($0, radix: 5))" }
+        let lexicon = Lexicon(words.map { ($0, 1.0) })
+        var lines: [String] = []
+        var bigrams: [String: Float] = [:], trigrams: [String: Float] = [:]
+        var rng = UInt64(16)
+        func next(_ n: Int) -> Int { rng = rng &* 6364136223846793005 &+ 1442695040888963407; return Int((rng >> 33) % UInt64(n)) }
+        for k in 0..<3000 {
+            let p = -Float(next(4000)) / 1000 - 0.001
+            let a = words[next(6)], b = words[next(120)], c = words[next(120)]
+            let line = k % 3 == 0 ? "\(a) \(b) \(c) \(p)" : "\(a) \(b) \(p)"
+            lines.append(line)
+            let key = k % 3 == 0 ? "\(a) \(b) \(c)" : "\(a) \(b)"
+            let parsed = Float(Double(String(p)) ?? 0)
+            if k % 3 == 0 { trigrams[key] = min(trigrams[key] ?? 0, parsed) } else { bigrams[key] = min(bigrams[key] ?? 0, parsed) }
+        }
+        let url = dir.appendingPathComponent("n.txt")
+        try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        var warnings: [PredictionError] = []
+        let ng = try NGrams(url: url, lexicon: lexicon, warnings: &warnings)
+        #expect(ng.bigramCount == bigrams.count && ng.trigramCount == trigrams.count)
+        func id(_ w: String) -> Int32 { Int32(lexicon.id(of: w) ?? -1) }
+        for a in words.prefix(6) {
+            for b in words {
+                #expect(ng.bigram(id(a), id(b)) == bigrams["\(a) \(b)"], "\(a) \(b)")
+                for c in words.prefix(40) {
+                    #expect(ng.trigram(id(a), id(b), id(c)) == trigrams["\(a) \(b) \(c)"], "\(a) \(b) \(c)")
+                }
             }
         }
     }
