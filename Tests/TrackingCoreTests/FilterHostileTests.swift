@@ -6,7 +6,7 @@ struct FilterHostileTests {
     @Test func denormalStepKeepsTheOneEuroFilterFinite() {
         var f = GazeFilter(SmoothingSettings(kind: .oneEuro))
         _ = f.step(GazePoint(x: 0.2, y: 0.2), at: 0)
-        let p = f.step(GazePoint(x: 0.9, y: 0.1), at: 5e-324)
+        let p = f.step(GazePoint(x: 0.9, y: 0.1), at: Double.leastNonzeroMagnitude)
         #expect(p.x.isFinite && p.y.isFinite, "\(p)")
         // Tiny steps add up: once they pass the minimum the filter moves again.
         var q = p
