@@ -5,6 +5,7 @@ import Config
 import FrameFormats
 import Foundation
 import Shell
+import Speech
 import Terminal
 import TrackingCore
 import Transport
@@ -136,10 +137,19 @@ public struct SpeechSource: EventSource {
         }
     }
 
+    /// Hands the recogniser the screen's phrases when they change, then the shell's microphone mode.
     public mutating func observe(_ state: ShellState) {
-        guard state.layoutVersion != phrasesVersion else { return }
-        phrasesVersion = state.layoutVersion
-        speech.updatePhrases(state.voicePhrases)
+        if state.layoutVersion != phrasesVersion {
+            phrasesVersion = state.layoutVersion
+            speech.updatePhrases(state.voicePhrases)
+        }
+        let mode: SpeechController.Mode
+        switch state.mic {
+        case .closed: mode = .idle
+        case .dictation: mode = .dictation
+        case .command: mode = .command
+        }
+        speech.follow(mode, turn: state.micTurn, silence: state.settings.dictationSilence)
     }
 }
 

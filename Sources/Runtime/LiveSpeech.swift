@@ -143,16 +143,10 @@ public final class LiveSpeech: @unchecked Sendable {
         return lock.withLock { defer { outbox = [] }; return outbox }
     }
 
-    /// Opens the microphone for dictation; `silence` seconds of audio without speech end it (0: never).
-    public func startDictation(silence: Double) {
-        lock.withLock { controller.startDictation(silence: silence) }
-        startCapture()
-    }
-
-    /// Opens the microphone for one command from `phrases` (keymap phrases and on-screen labels).
-    public func listenForCommand(_ phrases: [String]) {
-        lock.withLock { self.phrases = phrases; controller.listenForCommand() }
-        startCapture()
+    /// Follows the shell's microphone mode (`ShellState.mic` and its turn); opening it starts capture.
+    public func follow(_ mode: SpeechController.Mode, turn: Int, silence: Double) {
+        lock.withLock { controller.follow(mode, turn: turn, silence: silence) }
+        if mode != .idle { startCapture() }
     }
 
     /// The on-screen phrases changed (another screen): the wake grammar is rebuilt before the next chunk.
@@ -160,10 +154,6 @@ public final class LiveSpeech: @unchecked Sendable {
         lock.withLock { self.phrases = phrases }
     }
 
-    /// Closes the microphone (back to the wake listener, if any).
-    public func stop() {
-        lock.withLock { controller.stop() }
-    }
 
     /// Stops capture for good (the shell is leaving).
     public func shutdown() {

@@ -204,19 +204,12 @@ extension ShellRuntime {
         }
     }
 
-    /// Opens or closes the microphone for a dictation/command effect. Without speech, the reducer hears why
-    /// (and turns dictation straight off again, so jaw gestures keep working).
+    /// Answers an effect opening the microphone when there is no speech: the reducer hears why (and turns
+    /// dictation straight off again, so jaw gestures keep working). With speech, the recogniser follows the
+    /// state's microphone mode (`SpeechSource.observe`), so there is nothing to do here.
     func speechEffect(_ e: Effect) -> [ShellEvent] {
-        guard let speech, speech.failed == nil else {
-            return e == .stopDictation ? [] : [.speechUnavailable(speech?.failed ?? "Speech is off in this run")]
-        }
-        switch e {
-        case .startDictation: speech.startDictation(silence: session.state.settings.dictationSilence)
-        case .stopDictation: speech.stop()
-        case .listenForCommand: speech.listenForCommand(session.state.voicePhrases)
-        default: break
-        }
-        return []
+        guard speech?.failed != nil || speech == nil, e != .stopDictation else { return [] }
+        return [.speechUnavailable(speech?.failed ?? "Speech is off in this run")]
     }
 }
 

@@ -281,9 +281,20 @@ public struct ShellState: Sendable {
     /// Safe start and the hands-free pause.
     public var readiness = Readiness()
     public var now: Double = 0
-    public var dictating = false
+    /// What the microphone is for: kept here only; the speech thread follows it (`SpeechController.follow`).
+    public var mic: MicMode = .closed { didSet { if mic != oldValue { micTurn &+= 1 } } }
+    /// Bumped at every change of `mic`, so a follower sees a stop and a restart between two looks.
+    public private(set) var micTurn = 0
+    /// Dictating into a text field.
+    public var dictating: Bool {
+        get { mic == .dictation }
+        set { if newValue { mic = .dictation } else if mic == .dictation { mic = .closed } }
+    }
     /// The microphone is open for one voice command (push-to-talk or the wake phrase).
-    public var listening = false
+    public var listening: Bool {
+        get { mic == .command }
+        set { if newValue { mic = .command } else if mic == .command { mic = .closed } }
+    }
     /// What the runtime says about speech when the microphone is not open, e.g. "no microphone: …"
     /// (nil draws nothing: speech not configured).
     public var micStatus: String?

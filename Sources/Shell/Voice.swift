@@ -102,6 +102,16 @@ extension SuggestionBar {
 
 // MARK: - The microphone in the reducer
 
+/// What the microphone is for.
+public enum MicMode: Sendable, Equatable {
+    /// Closed (or only the wake listener, when the keymap has a wake phrase).
+    case closed
+    /// Dictation into the text field showing.
+    case dictation
+    /// One voice command.
+    case command
+}
+
 extension ShellState {
     /// The microphone is open (dictation or a voice command): the user is talking, so the jaw moves.
     public var micOpen: Bool { dictating || listening }

@@ -14,35 +14,41 @@ public enum SpeechUpdate: Sendable, Equatable {
     case notice(String)
 }
 
-/// Decides what the microphone is for and what the shell hears, from the shell's requests and the
-/// recogniser's events. Pure: time is audio time, advanced by the audio consumed, never a clock.
+/// Decides what the shell hears from the recogniser's events, for the microphone mode the shell keeps.
+/// Pure: time is audio time, advanced by the audio consumed, never a clock.
 ///
-/// Modes: idle (nothing, or the wake listener when there is a wake phrase), dictation (the language model),
-/// command (one utterance from a grammar of phrases). Dictation ends after `silence` seconds without speech;
-/// a command after `commandTimeout` seconds without one (then an empty final says nothing was heard).
+/// The mode is the shell's (`follow` sets it); this never changes it. When what was heard means leaving the
+/// mode (a command was given, dictation fell silent, the wake phrase was said), it says so once and waits
+/// for the shell to set the next mode, dropping what it hears meanwhile. Modes: idle (nothing, or the wake
+/// listener when there is a wake phrase), dictation (the language model), command (one utterance from a
+/// grammar of phrases). Dictation ends after `silence` seconds without speech; a command after
+/// `commandTimeout` seconds without one (then an empty final says nothing was heard).
 public struct SpeechController: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable { case idle, dictation, command(since: Double) }
+    public enum Mode: Sendable, Equatable { case idle, dictation, command }
 
     public private(set) var mode: Mode = .idle
     /// Seconds of audio consumed so far.
     public private(set) var audioTime = 0.0
+    /// When the current mode began, in audio time.
+    private var since = 0.0
     private var lastActivity = 0.0
     private var silenceLimit = 10.0
+    /// An update asking to leave the mode was given: nothing more until the shell sets the next mode.
+    private var leaving = false
+    private var turn: Int?
     /// Seconds without a command before push-to-talk gives up.
     public static let commandTimeout = 6.0
 
     public init() {}
 
-    /// Opens the microphone for dictation; `silence` seconds without speech end it (0: never).
-    public mutating func startDictation(silence: Double) {
-        mode = .dictation; silenceLimit = silence; lastActivity = audioTime
+    /// Takes the shell's mode and its turn (bumped at every change, so stopping and starting again between two
+    /// calls is a new mode); `silence` seconds without speech end dictation (0: never).
+    public mutating func follow(_ m: Mode, turn: Int, silence: Double) {
+        silenceLimit = silence
+        guard turn != self.turn else { return }
+        self.turn = turn
+        mode = m; since = audioTime; lastActivity = audioTime; leaving = false
     }
-
-    /// Opens the microphone for one command.
-    public mutating func listenForCommand() { mode = .command(since: audioTime) }
-
-    /// Closes the microphone (back to the wake listener, if any).
-    public mutating func stop() { mode = .idle }
 
     /// The search the recogniser should run for the next audio: nil drops the audio.
     public func search(hasCommands: Bool, hasWake: Bool) -> RecognitionMode? {
@@ -57,22 +63,23 @@ public struct SpeechController: Sendable, Equatable {
     public mutating func advance(seconds: Double) { audioTime += seconds }
 
     /// What the shell hears from the recogniser's events for audio decoded in mode `decodedIn`. Events of a
-    /// mode the user has left since (a gesture started dictation meanwhile) are dropped. `commands` maps a
+    /// mode the shell has left since (a gesture started dictation meanwhile) are dropped. `commands` maps a
     /// command grammar's transcript to its phrase; `woken`, the wake finals that passed the wake check to
     /// their phrases; `wake` is the wake phrase.
     public mutating func heard(_ events: [SpeechEvent], decodedIn: Mode, commands: [String: String],
                                wake: String?, woken: [String: String]) -> [SpeechUpdate] {
         var out: [SpeechUpdate] = []
         if mode == decodedIn {
-            for e in events { out += heard(e, commands: commands, wake: wake, woken: woken) }
+            for e in events where !leaving { out += heard(e, commands: commands, wake: wake, woken: woken) }
         }
+        guard !leaving else { return out }
         switch mode {
         case .dictation where silenceLimit > 0 && audioTime - lastActivity >= silenceLimit:
             out.append(.silence(silenceLimit))
-            mode = .idle
-        case .command(let since) where audioTime - max(since, lastActivity) >= Self.commandTimeout:
+            leaving = true
+        case .command where audioTime - max(since, lastActivity) >= Self.commandTimeout:
             out.append(.text("", isFinal: true))
-            mode = .idle
+            leaving = true
         default: break
         }
         return out
@@ -94,13 +101,13 @@ public struct SpeechController: Sendable, Equatable {
             case .dictation:
                 return [.text(text, isFinal: true)]
             case .command:
-                mode = .idle
+                leaving = true
                 return [.text(commands[text] ?? text, isFinal: true)]
             case .idle:
                 guard let w = wake, let phrase = woken[text] else { return [] }
                 let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
                 if rest.isEmpty {
-                    mode = .command(since: audioTime)
+                    leaving = true
                     return [.listening]
                 }
                 return [.text(rest, isFinal: true)]

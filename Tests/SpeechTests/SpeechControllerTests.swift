@@ -1,11 +1,11 @@
 import Speech
 import Testing
 
-/// The microphone's mode and what the shell hears, decided without audio, threads or a clock.
+/// What the shell hears from speech, decided without audio, threads or a clock, for the mode the shell keeps.
 @Suite struct SpeechControllerTests {
-    @Test func dictationPassesPartialsAndFinalsAndEndsAfterSilence() {
+    @Test func dictationPassesPartialsAndFinalsAndAsksOnceToStopAfterSilence() {
         var c = SpeechController()
-        c.startDictation(silence: 2)
+        c.follow(.dictation, turn: 1, silence: 2)
         #expect(c.search(hasCommands: false, hasWake: false) == .dictation)
         c.advance(seconds: 0.5)
         var heard = c.heard([.partial("hel", at: 0.5), .final("hello", words: [], at: 0.5)], decodedIn: .dictation,
@@ -16,44 +16,59 @@ import Testing
         c.advance(seconds: 0.2)
         heard = c.heard([], decodedIn: .dictation, commands: [:], wake: nil, woken: [:])
         #expect(heard == [.silence(2)])
+        #expect(c.mode == .dictation, "the mode is the shell's: it changes when the shell says so")
+        c.advance(seconds: 1)
+        #expect(c.heard([.final("late", words: [], at: 3)], decodedIn: .dictation, commands: [:], wake: nil,
+                        woken: [:]).isEmpty, "asked once; nothing more until the shell answers")
+        c.follow(.idle, turn: 2, silence: 2)
         #expect(c.mode == .idle)
     }
 
     @Test func aCommandIsOneUtteranceMappedToItsPhraseOrNothingAfterTheTimeout() {
         var c = SpeechController()
-        c.listenForCommand()
+        c.follow(.command, turn: 1, silence: 10)
         #expect(c.search(hasCommands: true, hasWake: false) == .grammar("commands"))
         #expect(c.search(hasCommands: false, hasWake: false) == nil, "no grammar: the audio is dropped")
-        let heard = c.heard([.final("open notes", words: [], at: 1)], decodedIn: c.mode,
-                            commands: ["open notes": "Open Notes"], wake: nil, woken: [:])
-        #expect(heard == [.text("Open Notes", isFinal: true)])
-        #expect(c.mode == .idle)
+        let heard = c.heard([.final("open notes", words: [], at: 1), .final("go back", words: [], at: 1)],
+                            decodedIn: .command, commands: ["open notes": "Open Notes"], wake: nil, woken: [:])
+        #expect(heard == [.text("Open Notes", isFinal: true)], "one utterance")
 
-        c.listenForCommand()
+        c.follow(.idle, turn: 2, silence: 10)
+        c.follow(.command, turn: 3, silence: 10)
         c.advance(seconds: SpeechController.commandTimeout)
-        #expect(c.heard([], decodedIn: c.mode, commands: [:], wake: nil, woken: [:]) == [.text("", isFinal: true)])
-        #expect(c.mode == .idle)
+        #expect(c.heard([], decodedIn: .command, commands: [:], wake: nil, woken: [:]) == [.text("", isFinal: true)])
     }
 
     @Test func eventsOfAModeLeftMeanwhileAreDropped() {
         var c = SpeechController()
-        c.listenForCommand()
-        let decodedIn = c.mode
-        c.startDictation(silence: 0)
-        #expect(c.heard([.final("go back", words: [], at: 1)], decodedIn: decodedIn, commands: [:], wake: nil,
+        c.follow(.command, turn: 1, silence: 0)
+        c.follow(.dictation, turn: 2, silence: 0)
+        #expect(c.heard([.final("go back", words: [], at: 1)], decodedIn: .command, commands: [:], wake: nil,
                         woken: [:]).isEmpty)
         #expect(c.mode == .dictation)
     }
 
-    @Test func theWakePhraseAloneListensAndWithACommandActs() {
+    @Test func stoppingAndStartingAgainBetweenTwoLooksIsANewDictation() {
+        var c = SpeechController()
+        c.follow(.dictation, turn: 1, silence: 2)
+        c.advance(seconds: 2)
+        #expect(c.heard([], decodedIn: .dictation, commands: [:], wake: nil, woken: [:]) == [.silence(2)])
+        // The shell stopped and restarted dictation within one wake-up: the same mode, a new turn.
+        c.follow(.dictation, turn: 3, silence: 2)
+        c.advance(seconds: 0.5)
+        #expect(c.heard([.final("again", words: [], at: 2.5)], decodedIn: .dictation, commands: [:], wake: nil,
+                        woken: [:]) == [.text("again", isFinal: true)])
+    }
+
+    @Test func theWakePhraseAloneAsksToListenAndWithACommandActs() {
         var c = SpeechController()
         #expect(c.search(hasCommands: true, hasWake: true) == .grammar("wake"))
         #expect(c.search(hasCommands: true, hasWake: false) == nil, "idle without a wake phrase drops audio")
         var heard = c.heard([.final("shell", words: [], at: 1)], decodedIn: .idle, commands: [:], wake: "shell",
                             woken: ["shell": "shell"])
         #expect(heard == [.listening])
-        #expect(c.mode == .command(since: 0))
-        c.stop()
+        c.follow(.command, turn: 1, silence: 10)
+        c.follow(.idle, turn: 2, silence: 10)
         heard = c.heard([.final("shell open notes", words: [], at: 2)], decodedIn: .idle, commands: [:],
                         wake: "shell", woken: ["shell open notes": "shell open notes"])
         #expect(heard == [.text("open notes", isFinal: true)])
