@@ -117,8 +117,8 @@ public final class FloodShell {
         done.wait()
         Self.tmux(name, ["send-keys", "-t", name, "Escape"])
         _ = waitFor(10) { $0.first?.contains("›") == false }
-        guard let shown, let t = lastOpenNotes() else { return nil }
-        return shown - p.clock.sentAt(t)
+        guard let shown, lastOpenNotes() != nil, let completed = p.completedAt else { return nil }
+        return shown - completed
     }
 
     /// The frame time of the newest `open launcher.notes` in the shell's action log.
@@ -170,11 +170,29 @@ public final class GesturePlayer: @unchecked Sendable {
         }
     }
 
-    /// A resting face on Notes, then the jaw held open, then resting again.
+    /// When the frame that completed the last `openNotes` gesture was sent (monotonic seconds).
+    public private(set) var completedAt: Double?
+
+    /// The activate gesture's hold: the jaw frame that completes it is the first this long after the opening.
+    var hold: Double {
+        for g in settings.gestures where g.name == "activate" { if case .threshold(let s) = g.kind { return s.hold } }
+        return 0
+    }
+
+    /// A resting face on Notes, then the jaw held open, then resting again. Notes the send time of the frame
+    /// that completes the gesture (frames carry their send time, so it is the first a hold after the opening):
+    /// the shell's own clock of the gesture may be offset by clock jumps the flood's foreign frames caused.
     public func openNotes() {
+        completedAt = nil
+        var opened: Double?
         for (jaw, secs) in [(Float(0), 1.2), (0.8, 0.8), (0, 0.4)] {
             for _ in 0..<Int(secs * 60) {
-                sender.send(Array((NDJSONEncoder.encode(frame(jaw: jaw, gaze: gaze)) + "\n").utf8))
+                let f = frame(jaw: jaw, gaze: gaze)
+                sender.send(Array((NDJSONEncoder.encode(f) + "\n").utf8))
+                if jaw > 0 {
+                    if opened == nil { opened = f.t }
+                    if completedAt == nil, let o = opened, f.t - o >= hold { completedAt = clock.sentAt(f.t) }
+                }
                 usleep(16_667)
             }
         }
