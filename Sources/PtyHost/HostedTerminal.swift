@@ -88,6 +88,11 @@ public final class HostedTerminal {
         process.write(screen.press(key, modifiers: modifiers))
     }
 
+    /// Sends a key-row press (a key with the latches that were on).
+    public func send(_ press: TerminalKeyPress) {
+        send(press.key, modifiers: press.modifiers)
+    }
+
     /// Types text into the child as if keyed.
     public func type(_ text: String) {
         process.write(screen.type(text))

@@ -108,6 +108,11 @@ public struct TmuxSink: Sendable {
         try run(["send-keys", "-t", target, "--", name])
     }
 
+    /// Sends a key-row press (a key with the latches that were on).
+    public func send(_ press: TerminalKeyPress) throws(TmuxSinkError) {
+        try send(press.key, modifiers: press.modifiers)
+    }
+
     /// Checks that the target names a live pane; throws a message naming it if not.
     public func check() throws(TmuxSinkError) {
         try run(["display-message", "-p", "-t", target, "#{pane_id}"])
