@@ -260,6 +260,25 @@ import Testing
         #expect(t.screen.scrollbackText(10_000) == "")
     }
 
+    @Test func bashSeqKeepsTheNewestTenThousandLinesReadableByWindow() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        t.type("seq 1 20000")
+        t.send(.enter)
+        #expect(t.run(until: { Self.lines($0).suffix(2) == ["20000", "$"] }, timeout: 60), "screen: \(Self.lines(t))")
+        let s = t.screen
+        // 20002 lines (command, numbers, prompt) on 24 rows: 19978 scrolled off, the newest 10000 are kept.
+        #expect(s.scrollbackCount == 10_000)
+        #expect(s.scrollbackText(0) == "19977")
+        #expect(s.scrollbackText(9_999) == "9978")
+        let window = s.scrollbackWindow(back: 100, count: 3).map { TerminalSnapshot.text(of: $0) }
+        #expect(window == ["19875", "19876", "19877"])
+        let top = s.view(scrolledBack: 10_000)
+        #expect(top.lineText(0) == "9978" && top.lineText(23) == "10001")
+        let mid = s.view(scrolledBack: 5)
+        #expect(mid.lineText(0) == "19973" && mid.lineText(4) == "19977" && mid.lineText(5) == "19978")
+    }
+
     @Test func randomBytesDoNotCrashTheEmulator() throws {
         let t = try HostedTerminal(argv: ["head", "-c", "1000000", "/dev/urandom"], rows: 24, cols: 80)
         #expect(t.run(until: { $0.process.exitStatus != nil && $0.isOutputClosed }, timeout: 60))
