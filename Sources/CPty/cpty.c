@@ -159,3 +159,7 @@ int cpty_input_modes(int fd, int *echo, int *icanon) {
 pid_t cpty_foreground_pgrp(int fd) {
     return tcgetpgrp(fd);
 }
+
+int cpty_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

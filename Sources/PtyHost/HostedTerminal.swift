@@ -8,13 +8,18 @@ import Glibc
 /// The shell's event loop polls `pollDescriptors` and calls `pump` and `reapIfExited`; `run(until:timeout:)`
 /// is a small loop of its own for tools and tests.
 public final class HostedTerminal {
-    public let process: PtyProcess
+    /// The child now; `restart` replaces it.
+    public private(set) var process: PtyProcess
     public let screen: VTermScreen
     /// Set once the pty reported that no process holds its slave any more (EIO/POLLHUP): stop polling it.
     public private(set) var isOutputClosed = false
     /// Bytes of child output fed to the screen so far.
     public private(set) var bytesRead = 0
     private let buffer: UnsafeMutableRawBufferPointer
+    /// What `restart` starts again.
+    public let argv: [String]
+    private let environment: [String: String]
+    private let workingDirectory: String?
 
     /// Starts `argv` on a `rows`×`cols` pty with a screen of the same size.
     public init(argv: [String], environment: [String: String] = PtyProcess.childEnvironment(),
@@ -23,6 +28,9 @@ public final class HostedTerminal {
         process = try PtyProcess(argv: argv, environment: environment, workingDirectory: workingDirectory,
                                  rows: rows, cols: cols)
         screen = VTermScreen(rows: rows, cols: cols, scrollbackLimit: scrollbackLimit)
+        self.argv = argv
+        self.environment = environment
+        self.workingDirectory = workingDirectory
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, readSlice), alignment: 16)
     }
 
@@ -68,9 +76,21 @@ public final class HostedTerminal {
         return total
     }
 
+    /// Whether what the user types now must stay hidden: the child's tty has echo off and canonical mode on
+    /// (`read -s`, getpass, sudo, ssh asking for a password).
+    ///
+    /// Read live from the pty's termios (on Linux `tcgetattr` on the master gives the slave's flags), so ask at
+    /// each keystroke or commit: nothing typed while it holds may be learned, suggested from or logged.
+    public var isInputHidden: Bool { process.isPasswordPrompt }
+
     /// Sends a key to the child, encoded for its current modes.
     public func send(_ key: TerminalKey, modifiers: TerminalModifiers = []) {
         process.write(screen.press(key, modifiers: modifiers))
+    }
+
+    /// Sends a key-row press (a key with the latches that were on).
+    public func send(_ press: TerminalKeyPress) {
+        send(press.key, modifiers: press.modifiers)
     }
 
     /// Types text into the child as if keyed.
@@ -87,6 +107,60 @@ public final class HostedTerminal {
     /// Reaps the child if it exited; nil while it runs.
     @discardableResult
     public func reapIfExited() -> ExitStatus? { process.reapIfExited() }
+
+    /// How the child ended, once reaped (`reapIfExited`, `run`); nil while it runs.
+    public var exitStatus: ExitStatus? { process.exitStatus }
+
+    /// A line for the pane once the child has ended and been reaped, naming the program; nil while it runs.
+    ///
+    /// `bash exited with status 0`, `vim was killed by signal 9 (SIGKILL)`, and for the codes shells use when a
+    /// program cannot start: `nosuch exited with status 127 (command not found)`.
+    public var exitMessage: String? {
+        guard let status = process.exitStatus else { return nil }
+        return HostedTerminal.exitMessage(program: argv.first ?? "", status: status)
+    }
+
+    /// The message `exitMessage` gives for `program` ending with `status`.
+    public static func exitMessage(program: String, status: ExitStatus) -> String {
+        switch status {
+        case .exited(let code):
+            let why = code == 127 ? " (command not found)" : code == 126 ? " (cannot be run)" : ""
+            return "\(program) exited with status \(code)\(why)"
+        case .signaled(let sig, let core):
+            let name = signalName(sig).map { " (\($0))" } ?? ""
+            return "\(program) was killed by signal \(sig)\(name)\(core ? ", core dumped" : "")"
+        }
+    }
+
+    /// The usual name of a Linux signal number, for messages.
+    static func signalName(_ sig: Int32) -> String? {
+        let names: [Int32: String] = [
+            1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+            8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM",
+            15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ",
+        ]
+        return names[sig]
+    }
+
+    /// Ends the child if it still runs (and reaps it), then starts `argv` again on a new pty of the screen's size.
+    ///
+    /// The screen keeps what the old child left, so the user still sees it, but leaves the alternate screen and
+    /// drops the modes the old child set (cursor keys, bracketed paste, mouse, colours); new output starts on a
+    /// fresh line. On failure the old child stays ended and the error says why.
+    public func restart() throws(PtyError) {
+        process.terminate()
+        process = try PtyProcess(argv: argv, environment: environment, workingDirectory: workingDirectory,
+                                 rows: screen.rows, cols: screen.cols)
+        isOutputClosed = false
+        // Mode by mode rather than a reset (RIS would clear the screen). Leaving the alternate screen restores the
+        // cursor saved on entry, so it is sent only when that screen is on. The scroll region is reset between a
+        // cursor save and restore because DECSTBM homes the cursor.
+        var reset = screen.isAltScreen ? "\u{1b}[?1049l" : ""
+        reset += "\u{1b}[0m\u{1b}[?1l\u{1b}>\u{1b}[?2004l\u{1b}[?1000l\u{1b}[?1002l\u{1b}[?1003l\u{1b}[?1006l"
+        reset += "\u{1b}[?7h\u{1b}[?25h\u{1b}7\u{1b}[r\u{1b}8"
+        _ = screen.feed(Array(reset.utf8))
+        if screen.snapshot().cursor.col != 0 { _ = screen.feed(Array("\r\n".utf8)) }
+    }
 
     /// Pumps output until `done` holds or `timeout` seconds pass; true if `done` held.
     public func run(until done: (HostedTerminal) -> Bool, timeout: Double) -> Bool {

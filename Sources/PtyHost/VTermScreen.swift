@@ -285,6 +285,48 @@ public final class VTermScreen {
         return scrollback[ringIndex(scrollback.count - 1 - back)]
     }
 
+    /// What the pane shows scrolled back `offset` lines: the newest `offset` scrollback lines above the top of the
+    /// screen, as a snapshot of the screen's size.
+    ///
+    /// `offset` is clamped to `0...scrollbackCount`; 0 is the live screen. Scrollback lines are cut or padded with
+    /// blanks to the screen's width (they keep the width they had when they scrolled off). The cursor is hidden
+    /// while scrolled back. On the alternate screen (vim, less) there is no scrollback to show: the live screen.
+    public func view(scrolledBack offset: Int) -> TerminalSnapshot {
+        let live = snapshot()
+        let k = isAltScreen ? 0 : min(max(0, offset), scrollback.count)
+        guard k > 0 else { return live }
+        var cells: [TerminalCell] = []
+        cells.reserveCapacity(rows * cols)
+        for i in 0..<rows {
+            let j = i - k
+            if j >= 0 {
+                cells.append(contentsOf: live.cells[(j * cols)..<((j + 1) * cols)])
+            } else {
+                let line = scrollbackLine(-j - 1)
+                let n = min(cols, line.count)
+                cells.append(contentsOf: line[0..<n])
+                // A wide character cut at the right edge would leave half a glyph.
+                if n > 0, n == cols, line.count > cols, cells[cells.count - 1].width == 2 {
+                    cells[cells.count - 1] = .blank
+                }
+                if n < cols { cells.append(contentsOf: repeatElement(TerminalCell.blank, count: cols - n)) }
+            }
+        }
+        var view = live
+        view.cells = cells
+        view.cursorVisible = false
+        view.cursor = TerminalPosition(row: min(rows - 1, live.cursor.row + k), col: live.cursor.col)
+        return view
+    }
+
+    /// Scrollback lines oldest first: `count` lines ending `back` lines above the screen (0 is the line just
+    /// above it). Clamped to what is kept; for reading a window of history without building a whole view.
+    public func scrollbackWindow(back: Int, count: Int) -> [[TerminalCell]] {
+        guard count > 0, back >= 0, back < scrollback.count else { return [] }
+        let oldest = min(scrollback.count - 1, back + count - 1)
+        return (back...oldest).reversed().map(scrollbackLine)
+    }
+
     /// A scrollback line's text (see `scrollbackLine`).
     public func scrollbackText(_ back: Int) -> String { TerminalSnapshot.text(of: scrollbackLine(back)) }
 

@@ -83,12 +83,91 @@ import Testing
         #expect(t.process.isPasswordPrompt == false)
     }
 
+    @Test func inputIsHiddenWhileReadSWaitsAndNotAfter() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        #expect(t.isInputHidden == false)
+        t.type("read -s x; echo len=${#x}")
+        t.send(.enter)
+        // bash turns echo off inside `read -s`; wait for that, then the flag must hold until the line is read.
+        #expect(t.run(until: { $0.isInputHidden }, timeout: Self.wait), "screen: \(Self.lines(t))")
+        t.type("s3cret")
+        t.pump()
+        #expect(t.isInputHidden)
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("len=6"), timeout: Self.wait), "screen: \(Self.lines(t))")
+        #expect(t.run(until: { Self.lines($0).last { !$0.isEmpty } == "$" }, timeout: Self.wait))
+        #expect(t.isInputHidden == false)
+        #expect(!Self.lines(t).joined().contains("s3cret"))
+    }
+
     @Test func exitStatusIsReportedAndTheChildReaped() throws {
         let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
         let pid = t.process.pid
         #expect(t.run(until: { $0.process.exitStatus != nil }, timeout: Self.wait))
         #expect(t.process.exitStatus == .exited(3))
         #expect(!Self.procExists(pid), "pid \(pid) is still in /proc (a zombie?)")
+    }
+
+    @Test func exitMessagesNameTheProgramAndHowItEnded() throws {
+        let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
+        #expect(t.exitMessage == nil || t.exitStatus != nil)
+        #expect(t.run(until: { $0.exitStatus != nil }, timeout: Self.wait))
+        #expect(t.exitMessage == "bash exited with status 3")
+        let k = try HostedTerminal(argv: ["sleep", "30"], rows: 24, cols: 80)
+        #expect(k.exitMessage == nil)
+        #expect(k.run(until: { $0.process.foregroundProgram == "sleep" }, timeout: Self.wait))
+        kill(k.process.pid, SIGKILL)
+        #expect(k.run(until: { $0.exitStatus != nil }, timeout: Self.wait))
+        #expect(k.exitMessage == "sleep was killed by signal 9 (SIGKILL)")
+        #expect(HostedTerminal.exitMessage(program: "x", status: .signaled(11, coreDumped: true))
+                == "x was killed by signal 11 (SIGSEGV), core dumped")
+    }
+
+    @Test func missingCommandGivesAClearMessageOnScreenAndInTheExitMessage() throws {
+        let t = try HostedTerminal(argv: ["handsfree-no-such-command-xyz", "arg"], rows: 24, cols: 80)
+        #expect(t.run(until: { $0.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
+        #expect(t.exitMessage == "handsfree-no-such-command-xyz exited with status 127 (command not found)")
+        #expect(Self.lines(t).first == "handsfree: handsfree-no-such-command-xyz: command not found")
+    }
+
+    @Test func restartStartsTheCommandAgainAndReapsTheOldChild() throws {
+        let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
+                                   environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
+                                   rows: 10, cols: 40)
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        t.type("echo first; exit 4")
+        t.send(.enter)
+        #expect(t.run(until: { $0.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
+        #expect(t.exitStatus == .exited(4))
+        let oldPID = t.process.pid
+        try t.restart()
+        #expect(t.process.pid != oldPID)
+        #expect(t.exitStatus == nil && t.exitMessage == nil && !t.isOutputClosed)
+        #expect(!Self.procExists(oldPID))
+        t.type("echo second")
+        t.send(.enter)
+        #expect(t.run(until: Self.shows("second"), timeout: Self.wait), "screen: \(Self.lines(t))")
+        // The old child's output is still on the screen above the new one.
+        #expect(Self.lines(t).contains("first"))
+
+        // Restarting a child that still runs ends it first: no zombie is left.
+        let runningPID = t.process.pid
+        try t.restart()
+        #expect(!Self.procExists(runningPID), "pid \(runningPID) is still in /proc (a zombie?)")
+        #expect(t.run(until: { Self.lines($0).last { !$0.isEmpty } == "$" }, timeout: Self.wait), "screen: \(Self.lines(t))")
+        t.process.terminate()
+    }
+
+    @Test func restartLeavesTheAlternateScreenAndTheOldModes() throws {
+        let t = try HostedTerminal(argv: ["printf", "\u{1b}[?1049h\u{1b}[?1hALT"], rows: 5, cols: 20)
+        #expect(t.run(until: { $0.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
+        #expect(t.screen.isAltScreen)
+        #expect(t.screen.press(.up) == Array("\u{1b}OA".utf8))
+        try t.restart()
+        #expect(!t.screen.isAltScreen)
+        #expect(t.screen.press(.up) == Array("\u{1b}[A".utf8))
+        #expect(t.run(until: { $0.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
     }
 
     @Test func signalDeathIsDecoded() throws {
@@ -179,6 +258,25 @@ import Testing
         #expect(t.screen.scrollbackText(0) == "19977")
         #expect(t.screen.scrollbackText(9_999) == "9978")
         #expect(t.screen.scrollbackText(10_000) == "")
+    }
+
+    @Test func bashSeqKeepsTheNewestTenThousandLinesReadableByWindow() throws {
+        let t = try Self.bash()
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        t.type("seq 1 20000")
+        t.send(.enter)
+        #expect(t.run(until: { Self.lines($0).suffix(2) == ["20000", "$"] }, timeout: 60), "screen: \(Self.lines(t))")
+        let s = t.screen
+        // 20002 lines (command, numbers, prompt) on 24 rows: 19978 scrolled off, the newest 10000 are kept.
+        #expect(s.scrollbackCount == 10_000)
+        #expect(s.scrollbackText(0) == "19977")
+        #expect(s.scrollbackText(9_999) == "9978")
+        let window = s.scrollbackWindow(back: 100, count: 3).map { TerminalSnapshot.text(of: $0) }
+        #expect(window == ["19875", "19876", "19877"])
+        let top = s.view(scrolledBack: 10_000)
+        #expect(top.lineText(0) == "9978" && top.lineText(23) == "10001")
+        let mid = s.view(scrolledBack: 5)
+        #expect(mid.lineText(0) == "19973" && mid.lineText(4) == "19977" && mid.lineText(5) == "19978")
     }
 
     @Test func randomBytesDoNotCrashTheEmulator() throws {

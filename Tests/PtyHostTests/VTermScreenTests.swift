@@ -77,6 +77,27 @@ import Testing
         #expect(s.scrollbackText(0) == "4")
     }
 
+    @Test func viewScrolledBackShowsHistoryAboveTheScreen() {
+        let s = VTermScreen(rows: 3, cols: 6, scrollbackLimit: 100)
+        _ = s.feed(Self.bytes("1\r\n2\r\n3\r\n4\r\nlonger line\r\n6\r\n7"))
+        // "longer line" wrapped into "longer" and " line"; the screen shows " line", "6", "7".
+        #expect(s.view(scrolledBack: 0).text == " line\n6\n7")
+        #expect(s.view(scrolledBack: 0).cursorVisible)
+        #expect(s.view(scrolledBack: 1).text == "longer\n line\n6")
+        #expect(s.view(scrolledBack: 1).cursorVisible == false)
+        #expect(s.view(scrolledBack: 4).text == "2\n3\n4")
+        // Clamped to what is kept.
+        #expect(s.view(scrolledBack: 99).text == "1\n2\n3")
+        #expect(s.view(scrolledBack: -3).text == " line\n6\n7")
+        #expect(s.view(scrolledBack: 2).cells.count == 18)
+        #expect(s.scrollbackWindow(back: 0, count: 2).map { TerminalSnapshot.text(of: $0) } == ["4", "longer"])
+        #expect(s.scrollbackWindow(back: 3, count: 10).map { TerminalSnapshot.text(of: $0) } == ["1", "2"])
+        #expect(s.scrollbackWindow(back: 5, count: 1).isEmpty)
+        // A line kept from a wider screen is cut to the pane's width.
+        s.resize(rows: 3, cols: 3)
+        #expect(s.view(scrolledBack: 1).lineText(0) == "lon")
+    }
+
     @Test func resizeKeepsContent() {
         let s = VTermScreen(rows: 3, cols: 10)
         _ = s.feed(Self.bytes("hello"))

@@ -29,4 +29,7 @@ int cpty_input_modes(int fd, int *echo, int *icanon);
 /* tcgetpgrp(3) on the master: the foreground process group of the pty's session, or -1. */
 pid_t cpty_foreground_pgrp(int fd);
 
+/* pipe2(fds, O_CLOEXEC), which Swift's Glibc module lacks. 0 or -1 with errno. */
+int cpty_pipe_cloexec(int fds[2]);
+
 #endif
