@@ -16,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, each behind a system-library module with its apt provider.
@@ -36,7 +35,7 @@ let package = Package(
         // Decoders and encoders for frame formats.
         .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib"]),
         // Config and keymap files (TOML) with file:line errors.
-        .target(name: "Config", dependencies: ["TrackingCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "Config", dependencies: ["TrackingCore"]),
         // Live sources over loopback sockets, and paced replay.
         .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats",
                                                   .product(name: "Logging", package: "swift-log")]),

@@ -1,7 +1,7 @@
 import Config
 import Testing
 
-/// Table headers that made toml++ (inside TOMLKit) abort the process on an assertion (found by FuzzConfig).
+/// Table headers that made our former parser (toml++, inside TOMLKit) abort the process (found by FuzzConfig).
 struct TOMLHostileTests {
     @Test(arguments: ["[#", "[=]", "[.a]", "[[#]]", "[", "k = \"\"\n[#", "a = 1\n\n  [ =x]\n"])
     func brokenTableHeadersAreErrorsWithTheirLine(_ text: String) {

@@ -1,0 +1,648 @@
+/// A TOML 1.0 parser over bytes, producing `TOMLNode`s and the line each key was written on.
+///
+/// Our own, in pure Swift, because the C++ one we used (toml++ through TOMLKit) aborted the process on some
+/// malformed headers and leaked about 19 KB per parse, which a settings screen that re-reads its file, and the
+/// fuzzer, both notice. Every error is a `ConfigError` naming the line. Dates and times are kept as their text
+/// (no setting of ours is a date). Integers become `Double`s, as every number in our files is read as one.
+struct TOMLParser {
+    /// How deep arrays and inline tables may nest; deeper input is refused instead of exhausting the stack.
+    static let maxDepth = 64
+
+    private let b: [UInt8]
+    private let file: String
+    private var i = 0
+    private var line = 1
+    private let root = Table(kind: .explicit)
+    /// The line on which each key path (joined by U+001F) was first written.
+    private(set) var lines: [String: Int] = [:]
+
+    /// A table while it is being built: reference semantics let a header keep filling the table it names.
+    private final class Table {
+        enum Kind { case implicit, explicit, dotted }
+        var kind: Kind
+        var entries: [String: Entry] = [:]
+        init(kind: Kind) { self.kind = kind }
+    }
+
+    private enum Entry {
+        /// A finished value: a string, number, array or inline table; none can be extended later.
+        case value(TOMLNode)
+        case table(Table)
+        case tables([Table])
+    }
+
+    init(text: String, file: String) {
+        b = Array(text.utf8)
+        self.file = file
+    }
+
+    /// Parses the whole text into its root table.
+    mutating func parse() throws(ConfigError) -> [String: TOMLNode] {
+        var current = root
+        var currentPath: [String] = []
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while true {
+            skipSpaces()
+            guard let c = peek() else { break }
+            switch c {
+            case UInt8(ascii: "#"):
+                try skipComment()
+            case 0x0A, 0x0D:
+                try newline()
+                continue
+            case UInt8(ascii: "["):
+                (current, currentPath) = try header()
+            default:
+                try keyValue(into: current, path: currentPath, depth: 1)
+            }
+            try endOfLine()
+        }
+        return Self.convert(root)
+    }
+
+    // MARK: - Structure
+
+    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill.
+    private mutating func header() throws(ConfigError) -> (Table, [String]) {
+        let headerLine = line
+        i += 1
+        let isArray = peek() == UInt8(ascii: "[")
+        if isArray { i += 1 }
+        skipSpaces()
+        guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
+            throw error("expected a table name after '[' (a bare name or a quoted one)")
+        }
+        let path = try key()
+        guard peek() == UInt8(ascii: "]") else { throw error("expected ']' to close the table name") }
+        i += 1
+        if isArray {
+            guard peek() == UInt8(ascii: "]") else { throw error("expected ']]' to close the array of tables name") }
+            i += 1
+        }
+        for k in 1...path.count { note(path.prefix(k), line: headerLine) }
+        var t = root
+        for (n, k) in path.dropLast().enumerated() {
+            switch t.entries[k] {
+            case nil:
+                let sub = Table(kind: .implicit)
+                t.entries[k] = .table(sub)
+                t = sub
+            case .table(let sub)?:
+                t = sub
+            case .tables(let list)?:
+                // `[[fruit]]` then `[fruit.variety]` means the last fruit's variety.
+                guard let last = list.last else { throw error("internal: empty array of tables") }
+                t = last
+            case .value?:
+                throw error("\(Self.show(path.prefix(n + 1))) already holds a value and cannot also be a table")
+            }
+        }
+        guard let last = path.last else { throw error("expected a table name after '['") }
+        let name = Self.show(path)
+        if isArray {
+            switch t.entries[last] {
+            case nil:
+                let sub = Table(kind: .explicit)
+                t.entries[last] = .tables([sub])
+                return (sub, path)
+            case .tables(var list)?:
+                let sub = Table(kind: .explicit)
+                list.append(sub)
+                t.entries[last] = .tables(list)
+                return (sub, path)
+            case .table?:
+                throw error("[[\(name)]] names a table already defined as a plain table")
+            case .value?:
+                throw error("[[\(name)]] names a key that already holds a value")
+            }
+        }
+        switch t.entries[last] {
+        case nil:
+            let sub = Table(kind: .explicit)
+            t.entries[last] = .table(sub)
+            return (sub, path)
+        case .table(let sub)?:
+            guard sub.kind == .implicit else { throw error("table [\(name)] is defined twice") }
+            sub.kind = .explicit
+            return (sub, path)
+        case .tables?:
+            throw error("[\(name)] names an array of tables")
+        case .value?:
+            throw error("[\(name)] names a key that already holds a value")
+        }
+    }
+
+    /// Reads `key = value` into `table`, creating the tables a dotted key names.
+    private mutating func keyValue(into table: Table, path tablePath: [String], depth: Int) throws(ConfigError) {
+        let keyLine = line
+        guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
+            throw error("expected a key (letters, digits, '_' or '-', or a quoted name), found \(describeHere())")
+        }
+        let keys = try key()
+        guard peek() == UInt8(ascii: "=") else {
+            throw error("expected '=' after the key \(Self.show(keys)), found \(describeHere())")
+        }
+        i += 1
+        skipSpaces()
+        let value = try self.value(depth: depth, path: tablePath + keys)
+        for k in 1...keys.count { note((tablePath + keys).prefix(tablePath.count + k), line: keyLine) }
+        var t = table
+        for (n, k) in keys.dropLast().enumerated() {
+            switch t.entries[k] {
+            case nil:
+                let sub = Table(kind: .dotted)
+                t.entries[k] = .table(sub)
+                t = sub
+            case .table(let sub)? where sub.kind == .dotted:
+                t = sub
+            default:
+                throw error("\(Self.show(keys.prefix(n + 1))) is already defined, so a dotted key cannot add to it here")
+            }
+        }
+        guard let last = keys.last else { throw error("expected a key") }
+        guard t.entries[last] == nil else { throw error("key \(Self.show(keys)) is defined twice") }
+        t.entries[last] = .value(value)
+    }
+
+    /// Reads a possibly dotted key; stops before `=`, `]` or whatever follows it.
+    private mutating func key() throws(ConfigError) -> [String] {
+        var parts: [String] = []
+        while true {
+            skipSpaces()
+            guard let c = peek() else { throw error("the file ends inside a key") }
+            if c == UInt8(ascii: "\"") {
+                if peek(1) == c, peek(2) == c { throw error("a key cannot be a multi-line string") }
+                parts.append(try basicString())
+            } else if c == UInt8(ascii: "'") {
+                if peek(1) == c, peek(2) == c { throw error("a key cannot be a multi-line string") }
+                parts.append(try literalString())
+            } else if Self.isBareKey(c) {
+                let s = i
+                while let d = peek(), Self.isBareKey(d) { i += 1 }
+                parts.append(String(decoding: b[s..<i], as: UTF8.self))
+            } else {
+                throw error("expected a key part after '.', found \(describeHere())")
+            }
+            skipSpaces()
+            if peek() == UInt8(ascii: ".") { i += 1; continue }
+            return parts
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func value(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+        guard depth <= Self.maxDepth else {
+            throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
+        }
+        guard let c = peek() else { throw error("expected a value after '=', but the file ends") }
+        switch c {
+        case UInt8(ascii: "\""):
+            if peek(1) == c, peek(2) == c { return .string(try multilineBasicString()) }
+            return .string(try basicString())
+        case UInt8(ascii: "'"):
+            if peek(1) == c, peek(2) == c { return .string(try multilineLiteralString()) }
+            return .string(try literalString())
+        case UInt8(ascii: "["):
+            return try array(depth: depth, path: path)
+        case UInt8(ascii: "{"):
+            return try inlineTable(depth: depth, path: path)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            if matches("true") { i += 4; return .bool(true) }
+            if matches("false") { i += 5; return .bool(false) }
+            throw error("expected a value, found \(describeHere()) (strings need quotes)")
+        case 0x0A, 0x0D, UInt8(ascii: "#"):
+            throw error("expected a value after '='")
+        default:
+            return try numberOrDate()
+        }
+    }
+
+    private mutating func array(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+        let start = line
+        i += 1
+        var items: [TOMLNode] = []
+        while true {
+            try skipBlank(what: "an array opened on line \(start)")
+            guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
+            if c == UInt8(ascii: "]") { i += 1; return .array(items) }
+            items.append(try value(depth: depth + 1, path: path))
+            try skipBlank(what: "an array opened on line \(start)")
+            guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
+            if d == UInt8(ascii: ",") { i += 1; continue }
+            if d == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw error("expected ',' or ']' in the array, found \(describeHere())")
+        }
+    }
+
+    private mutating func inlineTable(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+        i += 1
+        let table = Table(kind: .explicit)
+        skipSpaces()
+        if peek() == UInt8(ascii: "}") { i += 1; return .table([:]) }
+        while true {
+            skipSpaces()
+            if let c = peek(), c == 0x0A || c == 0x0D {
+                throw error("an inline table { … } must be written on one line")
+            }
+            guard depth < Self.maxDepth else {
+                throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
+            }
+            try keyValue(into: table, path: path, depth: depth + 1)
+            skipSpaces()
+            guard let c = peek() else { throw error("the inline table is never closed with '}'") }
+            if c == UInt8(ascii: "}") { i += 1; return .table(Self.convert(table)) }
+            if c == UInt8(ascii: ",") {
+                i += 1
+                skipSpaces()
+                if peek() == UInt8(ascii: "}") { throw error("an inline table cannot end with ','") }
+                continue
+            }
+            if c == 0x0A || c == 0x0D { throw error("an inline table { … } must be written on one line") }
+            throw error("expected ',' or '}' in the inline table, found \(describeHere())")
+        }
+    }
+
+    private mutating func basicString() throws(ConfigError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard let c = peek() else { throw error("the string is never closed with '\"'") }
+            if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+            if c == 0x0A || c == 0x0D { throw error("the string is never closed with '\"' on its line") }
+            if c == UInt8(ascii: "\\") { try escape(into: &out); continue }
+            try checkStringByte(c)
+            out.append(c)
+            i += 1
+        }
+    }
+
+    private mutating func multilineBasicString() throws(ConfigError) -> String {
+        let start = line
+        i += 3
+        try skipFirstNewline()
+        var out: [UInt8] = []
+        while true {
+            guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with '\"\"\"'") }
+            if c == UInt8(ascii: "\""), peek(1) == c, peek(2) == c {
+                // Up to two more quotes belong to the string: `""""` is a quote, then the end.
+                var extra = 0
+                while extra < 2, peek(3 + extra) == c { extra += 1 }
+                out.append(contentsOf: repeatElement(c, count: extra))
+                i += 3 + extra
+                return String(decoding: out, as: UTF8.self)
+            }
+            if c == UInt8(ascii: "\\") {
+                // A backslash at the end of a line joins it to the next non-blank text.
+                var k = i + 1
+                while let d = peek(k - i), d == 0x20 || d == 0x09 { k += 1 }
+                if let d = peek(k - i), d == 0x0A || (d == 0x0D && peek(k - i + 1) == 0x0A) {
+                    i = k
+                    while let e = peek() {
+                        if e == 0x20 || e == 0x09 { i += 1 } else if e == 0x0A || e == 0x0D { try newline() } else { break }
+                    }
+                    continue
+                }
+                try escape(into: &out)
+                continue
+            }
+            if c == 0x0A || c == 0x0D { try newline(); out.append(0x0A); continue }
+            try checkStringByte(c)
+            out.append(c)
+            i += 1
+        }
+    }
+
+    private mutating func literalString() throws(ConfigError) -> String {
+        i += 1
+        let s = i
+        while true {
+            guard let c = peek() else { throw error("the string is never closed with \"'\"") }
+            if c == UInt8(ascii: "'") { i += 1; return String(decoding: b[s..<(i - 1)], as: UTF8.self) }
+            if c == 0x0A || c == 0x0D { throw error("the string is never closed with \"'\" on its line") }
+            try checkStringByte(c)
+            i += 1
+        }
+    }
+
+    private mutating func multilineLiteralString() throws(ConfigError) -> String {
+        let start = line
+        i += 3
+        try skipFirstNewline()
+        var out: [UInt8] = []
+        while true {
+            guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with \"'''\"") }
+            if c == UInt8(ascii: "'"), peek(1) == c, peek(2) == c {
+                var extra = 0
+                while extra < 2, peek(3 + extra) == c { extra += 1 }
+                out.append(contentsOf: repeatElement(c, count: extra))
+                i += 3 + extra
+                return String(decoding: out, as: UTF8.self)
+            }
+            if c == 0x0A || c == 0x0D { try newline(); out.append(0x0A); continue }
+            try checkStringByte(c)
+            out.append(c)
+            i += 1
+        }
+    }
+
+    private mutating func skipFirstNewline() throws(ConfigError) {
+        if let c = peek(), c == 0x0A || c == 0x0D { try newline() }
+    }
+
+    /// Decodes the escape at `i` (a backslash) into UTF-8.
+    private mutating func escape(into out: inout [UInt8]) throws(ConfigError) {
+        guard let c = peek(1) else { throw error("the file ends inside an escape") }
+        i += 2
+        switch c {
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "\""): out.append(c)
+        case UInt8(ascii: "\\"): out.append(c)
+        case UInt8(ascii: "u"), UInt8(ascii: "U"):
+            let n = c == UInt8(ascii: "u") ? 4 : 8
+            var v: UInt32 = 0
+            for _ in 0..<n {
+                guard let d = peek(), let h = Self.hexValue(d) else {
+                    throw error("\\\(Character(Unicode.Scalar(c))) needs \(n) hex digits")
+                }
+                v = v << 4 | UInt32(h)
+                i += 1
+            }
+            guard let scalar = Unicode.Scalar(v) else {
+                throw error("\\\(Character(Unicode.Scalar(c))) escape names no character (U+\(String(v, radix: 16, uppercase: true)))")
+            }
+            if v == 0 { throw error("a NUL character (\\u0000) cannot be used in a string here") }
+            out.append(contentsOf: String(Character(scalar)).utf8)
+        default:
+            throw error("unknown escape \\\(Self.describe(c)) in a string (known: \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)")
+        }
+    }
+
+    private func checkStringByte(_ c: UInt8) throws(ConfigError) {
+        if (c < 0x20 && c != 0x09) || c == 0x7F {
+            throw error(c == 0 ? "a NUL character cannot be used in a string here"
+                        : "control character \(Self.describe(c)) in a string (write it as an escape)")
+        }
+    }
+
+    /// Reads an integer, float, `inf`/`nan`, or a date or time (kept as its text).
+    private mutating func numberOrDate() throws(ConfigError) -> TOMLNode {
+        let s = i
+        while let c = peek(), Self.isValueChar(c) { i += 1 }
+        // `1979-05-27 07:32:00`: a date, a space, then a time is one value.
+        if i - s == 10, peek() == 0x20, let d = peek(1), let e = peek(2), Self.isDigit(d), Self.isDigit(e),
+           peek(3) == UInt8(ascii: ":"), b[s + 4] == UInt8(ascii: "-") {
+            i += 1
+            while let c = peek(), Self.isValueChar(c) { i += 1 }
+        }
+        let token = Array(b[s..<i])
+        guard !token.isEmpty else { throw error("expected a value, found \(describeHere())") }
+        if let n = Self.number(token) { return .number(n) }
+        if Self.isDateTime(token) { return .string(String(decoding: token, as: UTF8.self)) }
+        throw error("\"\(String(decoding: token.prefix(40), as: UTF8.self))\" is not a number, true/false, a date or a quoted string")
+    }
+
+    // MARK: - Lexing
+
+    private func peek(_ k: Int = 0) -> UInt8? { i + k < b.count ? b[i + k] : nil }
+
+    private func matches(_ word: String) -> Bool {
+        let w = Array(word.utf8)
+        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { return false }
+        if let next = peek(w.count), Self.isBareKey(next) { return false }
+        return true
+    }
+
+    private mutating func skipSpaces() {
+        while let c = peek(), c == 0x20 || c == 0x09 { i += 1 }
+    }
+
+    private mutating func skipComment() throws(ConfigError) {
+        i += 1
+        while let c = peek(), c != 0x0A {
+            if c == 0x0D, peek(1) == 0x0A { break }
+            if (c < 0x20 && c != 0x09) || c == 0x7F {
+                throw error("control character \(Self.describe(c)) in a comment")
+            }
+            i += 1
+        }
+    }
+
+    private mutating func newline() throws(ConfigError) {
+        if peek() == 0x0D {
+            guard peek(1) == 0x0A else { throw error("a carriage return must be followed by a line feed") }
+            i += 1
+        }
+        i += 1
+        line += 1
+    }
+
+    /// Skips spaces, newlines and comments (inside an array).
+    private mutating func skipBlank(what: String) throws(ConfigError) {
+        while let c = peek() {
+            if c == 0x20 || c == 0x09 { i += 1 }
+            else if c == 0x0A || c == 0x0D { try newline() }
+            else if c == UInt8(ascii: "#") { try skipComment() }
+            else { return }
+        }
+    }
+
+    /// After a key/value pair or a header only a comment may follow on the line.
+    private mutating func endOfLine() throws(ConfigError) {
+        skipSpaces()
+        guard let c = peek() else { return }
+        if c == UInt8(ascii: "#") { try skipComment() }
+        guard let d = peek() else { return }
+        guard d == 0x0A || d == 0x0D else {
+            throw error("expected the end of the line, found \(describeHere()) (one key = value per line)")
+        }
+        try newline()
+    }
+
+    private func error(_ message: String) -> ConfigError { ConfigError(file: file, line: line, message) }
+
+    private func describeHere() -> String {
+        guard let c = peek() else { return "the end of the file" }
+        if c == 0x0A || c == 0x0D { return "the end of the line" }
+        if c >= 0x80, let ch = String(decoding: b[i..<min(i + 4, b.count)], as: UTF8.self).first, ch != "\u{FFFD}" {
+            return "'\(ch)'"
+        }
+        return Self.describe(c)
+    }
+
+    private static func describe(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        let hex = String(c, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Remembers where a key path first appeared, for later errors about its value.
+    private mutating func note(_ path: ArraySlice<String>, line: Int) {
+        let k = path.joined(separator: "\u{1F}")
+        if lines[k] == nil { lines[k] = line }
+    }
+
+    private static func show<C: Collection>(_ path: C) -> String where C.Element == String {
+        path.map { p in p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } && !p.isEmpty ? p : "\"\(p)\"" }
+            .joined(separator: ".")
+    }
+
+    private static func isBareKey(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+            || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+    }
+
+    private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+    private static func isValueChar(_ c: UInt8) -> Bool {
+        isBareKey(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    // MARK: - Numbers and dates
+
+    /// A TOML integer or float, or nil if `t` is neither.
+    static func number(_ t: [UInt8]) -> Double? {
+        var k = 0
+        var negative = false
+        if t.first == UInt8(ascii: "+") || t.first == UInt8(ascii: "-") { negative = t[0] == UInt8(ascii: "-"); k = 1 }
+        let body = Array(t[k...])
+        if body == Array("inf".utf8) { return negative ? -.infinity : .infinity }
+        if body == Array("nan".utf8) { return .nan }
+        if body.count > 2, body[0] == 0x30, k == 0 {
+            let radix: Int
+            switch body[1] {
+            case UInt8(ascii: "x"): radix = 16
+            case UInt8(ascii: "o"): radix = 8
+            case UInt8(ascii: "b"): radix = 2
+            default: radix = 0
+            }
+            if radix != 0 {
+                guard let digits = underscored(Array(body[2...]), valid: { hexValue($0).map { Int($0) < radix } ?? false }),
+                      let v = Int64(String(decoding: digits, as: UTF8.self), radix: radix) else { return nil }
+                return Double(v)
+            }
+        }
+        // Split into integer part, fraction and exponent, each checked for TOML's digit and underscore rules.
+        var intEnd = 0
+        while intEnd < body.count, body[intEnd] != UInt8(ascii: "."), body[intEnd] != UInt8(ascii: "e"),
+              body[intEnd] != UInt8(ascii: "E") { intEnd += 1 }
+        guard let intDigits = underscored(Array(body[..<intEnd]), valid: isDigit) else { return nil }
+        if intDigits.count > 1, intDigits[0] == 0x30 { return nil }
+        var text = negative ? "-" : ""
+        text += String(decoding: intDigits, as: UTF8.self)
+        var rest = body[intEnd...]
+        var isFloat = false
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            var e = rest.startIndex
+            while e < rest.endIndex, rest[e] != UInt8(ascii: "e"), rest[e] != UInt8(ascii: "E") { e += 1 }
+            guard let frac = underscored(Array(rest[..<e]), valid: isDigit) else { return nil }
+            text += "." + String(decoding: frac, as: UTF8.self)
+            rest = rest[e...]
+            isFloat = true
+        }
+        if let e = rest.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            var exp = Array(rest.dropFirst())
+            var sign = ""
+            if let s = exp.first, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") {
+                sign = s == UInt8(ascii: "-") ? "-" : ""; exp.removeFirst()
+            }
+            guard let digits = underscored(exp, valid: isDigit) else { return nil }
+            text += "e" + sign + String(decoding: digits, as: UTF8.self)
+            rest = []
+            isFloat = true
+        }
+        guard rest.isEmpty else { return nil }
+        if isFloat { return Double(text) }
+        guard let v = Int64(text) else { return nil }
+        return Double(v)
+    }
+
+    /// `digits` without its underscores, if every underscore sits between two valid digits and there is one.
+    private static func underscored(_ d: [UInt8], valid: (UInt8) -> Bool) -> [UInt8]? {
+        guard let first = d.first, let last = d.last, valid(first), valid(last) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(d.count)
+        var previousUnderscore = false
+        for c in d {
+            if c == UInt8(ascii: "_") {
+                if previousUnderscore { return nil }
+                previousUnderscore = true
+                continue
+            }
+            guard valid(c) else { return nil }
+            previousUnderscore = false
+            out.append(c)
+        }
+        return out
+    }
+
+    /// Whether `t` is a TOML offset or local date-time, local date, or local time.
+    static func isDateTime(_ t: [UInt8]) -> Bool {
+        var k = 0
+        func digits(_ n: Int) -> Int? {
+            guard k + n <= t.count else { return nil }
+            var v = 0
+            for j in k..<(k + n) { guard isDigit(t[j]) else { return nil }; v = v * 10 + Int(t[j] - 0x30) }
+            k += n
+            return v
+        }
+        func take(_ c: Character) -> Bool {
+            guard k < t.count, t[k] == c.asciiValue else { return false }
+            k += 1
+            return true
+        }
+        func time() -> Bool {
+            guard let h = digits(2), h < 24, take(":"), let m = digits(2), m < 60, take(":"), let s = digits(2), s <= 60
+            else { return false }
+            if take(".") {
+                let start = k
+                while k < t.count, isDigit(t[k]) { k += 1 }
+                if k == start { return false }
+            }
+            return true
+        }
+        if t.count >= 3, t[2] == UInt8(ascii: ":") { return time() && k == t.count }
+        guard let y = digits(4), take("-"), let mo = digits(2), (1...12).contains(mo), take("-"), let d = digits(2) else {
+            return false
+        }
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+        guard (1...days).contains(d) else { return false }
+        if k == t.count { return true }
+        guard take("T") || take("t") || take(" ") else { return false }
+        guard time() else { return false }
+        if k == t.count { return true }
+        if take("Z") || take("z") { return k == t.count }
+        guard take("+") || take("-"), let oh = digits(2), oh < 24, take(":"), let om = digits(2), om < 60 else { return false }
+        return k == t.count
+    }
+
+    // MARK: - Result
+
+    private static func convert(_ t: Table) -> [String: TOMLNode] {
+        var out: [String: TOMLNode] = [:]
+        out.reserveCapacity(t.entries.count)
+        for (k, e) in t.entries {
+            switch e {
+            case .value(let v): out[k] = v
+            case .table(let sub): out[k] = .table(convert(sub))
+            case .tables(let list): out[k] = .array(list.map { .table(convert($0)) })
+            }
+        }
+        return out
+    }
+}
