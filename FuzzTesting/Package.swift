@@ -8,6 +8,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzLiveLinkCSV", [.product(name: "FrameFormats", package: "HandsFreeShell"), "FuzzDriver", "FuzzSupport"]),
     ("FuzzLiveLinkUDP", [.product(name: "FrameFormats", package: "HandsFreeShell"), "FuzzDriver", "FuzzSupport"]),
     ("FuzzGesichter", [.product(name: "FrameFormats", package: "HandsFreeShell"), "FuzzDriver", "FuzzSupport"]),
+    ("FuzzTrackers", [.product(name: "FrameFormats", package: "HandsFreeShell"), "FuzzDriver", "FuzzSupport"]),
     ("FuzzConfig", [.product(name: "Config", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzPredictor", [.product(name: "Prediction", package: "HandsFreeShell"), "FuzzDriver"]),
 ]

@@ -13,7 +13,7 @@ packages=(
   presage                                                                 # the peer word predictor we compare against
   libvterm-dev                                                            # terminal emulation for hosted programs
   vim less                                                                # full-screen programs the pty tests run
-  python3                                                                 # scripts/make-man.py (install.sh) and word-list scripts
+  python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
 )
 

@@ -6,6 +6,11 @@ public enum FrameFormat: String, Sendable, CaseIterable {
     case auto, ndjson
     case livelinkCSV = "livelink-csv"
     case livelinkUDP = "livelink-udp"
+    /// Live-only protocols: they arrive as datagrams (`run --listen`, `record`), not as files.
+    case openseeface, vmc, ifacialmocap
+
+    /// Whether frames of this format arrive only over the network.
+    public var isLiveOnly: Bool { self == .openseeface || self == .vmc || self == .ifacialmocap }
 
     /// Guesses the format from the first bytes of a file or stream.
     public static func detect<C: Collection<UInt8>>(_ head: C) -> FrameFormat? {
@@ -51,6 +56,8 @@ public enum FrameFile {
         switch fmt {
         case .auto:
             return []
+        case .openseeface, .vmc, .ifacialmocap:
+            throw FrameFileError(path: path, message: "\(fmt.rawValue) is a live protocol: listen for it (run --listen udp://127.0.0.1:PORT) or save it with `handsfree record`, which writes NDJSON")
         case .ndjson:
             var d = NDJSONDecoder()
             // Appending in place: `feed(bytes) + finish()` copied every item into a third array.

@@ -12,6 +12,51 @@ extension FrameFormat {
     static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 }
 
+/// Decodes the datagrams of one live source, in the format given or recognised from each datagram: NDJSON,
+/// Live Link Face, OpenSeeFace, VMC (OSC) or iFacialMocap. Stateful because VMC spreads a frame over messages.
+public struct LiveDecoder: Sendable {
+    /// The format asked for (`--format`), or `.auto` to recognise each datagram.
+    public let format: FrameFormat
+    /// The format of the last datagram that was recognised (shown to the user).
+    public private(set) var seen: FrameFormat?
+    var vmc = VMCDecoder()
+
+    public init(format: FrameFormat = .auto) { self.format = format }
+
+    /// What a datagram looks like, or nil when it is none of the known formats.
+    public static func recognise(_ d: UnsafeRawBufferPointer) -> FrameFormat? {
+        guard let first = d.first(where: { !FrameFormat.isBlank($0) }) else { return nil }
+        if first == UInt8(ascii: "{") { return .ndjson }
+        if OpenSeeFace.looksLike(d) { return .openseeface }
+        if OSC.looksLike(d) { return .vmc }
+        if d.first == LiveLinkUDP.version { return .livelinkUDP }
+        if IFacialMocap.looksLike(d) { return .ifacialmocap }
+        return nil
+    }
+
+    /// Decodes one datagram that arrived at `arrival` seconds (the time given to frames of protocols that
+    /// carry none); `index` (from 1) names it in messages.
+    public mutating func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double) -> [DecodedItem] {
+        guard !d.isEmpty else { return [.malformed(FrameIssue(SourcePosition(.packet, index), "empty datagram"))] }
+        var fmt = format
+        if fmt == .auto {
+            guard let r = Self.recognise(d) else {
+                return [.malformed(FrameIssue(SourcePosition(.packet, index),
+                                              "not a known format (NDJSON, Live Link Face, OpenSeeFace, VMC or iFacialMocap); \(d.count) bytes"))]
+            }
+            fmt = r
+        }
+        seen = fmt
+        switch fmt {
+        case .ndjson, .auto, .livelinkCSV: return Datagram.decode(d, index: index)
+        case .livelinkUDP: return [LiveLinkUDP.decode(d, index: index)]
+        case .openseeface: return [OpenSeeFace.decode(d, index: index)]
+        case .vmc: return vmc.decode(d, index: index, arrival: arrival)
+        case .ifacialmocap: return [IFacialMocap.decode(d, index: index, arrival: arrival)]
+        }
+    }
+}
+
 /// One datagram of live input: NDJSON lines or one Live Link Face packet; positions name the datagram.
 public enum Datagram {
     public static func decode(_ d: UnsafeRawBufferPointer, index: Int) -> [DecodedItem] {

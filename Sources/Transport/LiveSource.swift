@@ -7,8 +7,9 @@ import FrameFormats
 import Logging
 import TrackingCore
 
-/// Live frames from a socket: UDP datagrams (one Live Link Face packet, or NDJSON lines) or TCP streams
-/// (NDJSON, or length-prefixed Live Link Face packets), from a bounded number of TCP clients.
+/// Live frames from a socket: UDP datagrams (NDJSON lines, Live Link Face, OpenSeeFace, VMC or iFacialMocap,
+/// recognised per datagram unless a format is given) or TCP streams (NDJSON, or length-prefixed Live Link Face
+/// packets), from a bounded number of TCP clients.
 ///
 /// Single-threaded and poll-based, so a UI loop can wait on it together with the keyboard. Each `drain` does
 /// a bounded amount of work: it reads at most `Limits.readsPerTurn` datagrams (or a byte budget per TCP
@@ -46,10 +47,12 @@ public final class LiveSource {
     private let fd: Int32
     private var clients: [(fd: Int32, peer: String, decoder: FrameStream)] = []
     private var udpIndex = 0
+    private var udpDecoder: LiveDecoder
     /// The newest datagrams of this turn: `keepPerTurn` slots of 64 KiB (the largest UDP payload fits).
     private var ring: [UInt8]
     private var ringLength: [Int]
     private var ringIndex: [Int]
+    private var ringArrival: [Double]
     private var ringFrom: [sockaddr_storage]
     private static let slot = 65536
     private var buffer = [UInt8](repeating: 0, count: 65536)
@@ -66,15 +69,17 @@ public final class LiveSource {
     public private(set) var lastUnrecognised: Unrecognised?
 
     /// Binds the address; fails with a clear message (address in use, bad host…).
-    public init(_ address: ListenAddress, limits: Limits = Limits(),
+    public init(_ address: ListenAddress, format: FrameFormat = .auto, limits: Limits = Limits(),
                 logger: Logger = Logger(label: "handsfree.transport")) throws(TransportError) {
         self.address = address
+        udpDecoder = LiveDecoder(format: format)
         self.limits = limits
         self.logger = logger
         let slots = address.proto == .udp ? limits.keepPerTurn : 0
         ring = [UInt8](repeating: 0, count: slots * Self.slot)
         ringLength = [Int](repeating: 0, count: slots)
         ringIndex = [Int](repeating: 0, count: slots)
+        ringArrival = [Double](repeating: 0, count: slots)
         ringFrom = [sockaddr_storage](repeating: sockaddr_storage(), count: slots)
         fd = try Socket.bound(address)
     }
@@ -82,6 +87,29 @@ public final class LiveSource {
     deinit {
         for c in clients { close(c.fd) }
         close(fd)
+    }
+
+    /// The format of the newest recognised datagram (UDP), for the status line.
+    public var formatSeen: FrameFormat? { udpDecoder.seen }
+
+    /// Seconds on the monotonic clock: the time of frames whose protocol carries none (VMC, iFacialMocap).
+    public static func arrivalTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Sends one datagram from the listening socket to the address the user named (iFacialMocap's handshake,
+    /// which makes the phone start sending to this socket's port).
+    public func send(_ bytes: [UInt8], to host: String, port: UInt16) throws(TransportError) {
+        let to = ListenAddress(proto: .udp, host: host, port: port)
+        guard address.proto == .udp else { throw TransportError("\(to): a handshake needs a UDP --listen address") }
+        let sent = Socket.withSockaddr(to) { sa, len in Int32(sendto(fd, bytes, bytes.count, 0, sa, len)) }
+        guard let sent else { throw TransportError("\(host) is not an IP address") }
+        guard sent == bytes.count else {
+            throw TransportError("\(to): cannot send the handshake from \(address): \(Socket.errnoText())"
+                                 + (address.host.hasPrefix("127.") ? " (the phone cannot reach 127.0.0.1: listen on an address it can, e.g. --listen udp://0.0.0.0:\(address.port))" : ""))
+        }
     }
 
     /// The bound port (useful when binding port 0).
@@ -110,9 +138,11 @@ public final class LiveSource {
     private func drainUDP() -> [DecodedItem] {
         let keep = limits.keepPerTurn
         var got = 0
+        var early: [DecodedItem] = []
         // Reads go straight into a ring of slots, so a datagram is copied once and only the newest `keep`
-        // of the turn are decoded; older ones are overwritten unread.
-        while got < limits.readsPerTurn {
+        // of the turn are decoded; older ones are overwritten unread. VMC is the exception: a frame is spread
+        // over many small messages whose values persist, so each is decoded as it is read (cheaply).
+        for _ in 0..<limits.readsPerTurn {
             let k = got % keep
             var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let n = ring.withUnsafeMutableBytes { raw in
@@ -125,18 +155,35 @@ public final class LiveSource {
             if n < 0 { break }
             received += 1
             udpIndex += 1
+            // Each datagram's own arrival time: frames of one turn must not share a timestamp.
+            let arrival = Self.arrivalTime()
+            let isVMC = ring.withUnsafeBytes { raw in
+                let d = UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + n)])
+                return udpDecoder.format == .vmc || (udpDecoder.format == .auto && OSC.looksLike(d))
+            }
+            if isVMC {
+                let items = ring.withUnsafeBytes { raw in
+                    udpDecoder.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + n)]),
+                                      index: udpIndex, arrival: arrival)
+                }
+                for item in items { note(item, from: Socket.describe(ringFrom[k])) }
+                early += items
+                if early.count > 4 * keep { early = newest(early) }
+                continue
+            }
             ringLength[k] = n
             ringIndex[k] = udpIndex
+            ringArrival[k] = arrival
             got += 1
         }
         let kept = min(got, keep)
         dropped += got - kept
-        var out: [DecodedItem] = []
+        var out = early
         for j in (got - kept)..<got {
             let k = j % keep
             let items = ring.withUnsafeBytes { raw in
-                Datagram.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
-                               index: ringIndex[k])
+                udpDecoder.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
+                                  index: ringIndex[k], arrival: ringArrival[k])
             }
             for item in items { note(item, from: Socket.describe(ringFrom[k])) }
             out += items

@@ -16,6 +16,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Replay a recording (NDJSON, Live Link Face CSV, .gesichter).") var replay: String?
     @Option(help: "Listen for live frames: udp://127.0.0.1:11111.") var listen: String?
+    @OptionGroup(title: "Live input") var live: LiveInputOptions
     @Option(help: "Keymap name (in keymaps/) or file.") var keymap: String?
     @Option(help: "Gesture config file (default: config/gestures.toml).") var config: String?
     @Option(help: "Replay speed factor.") var speed: Double = 1
@@ -60,7 +61,7 @@ struct RunCommand: ParsableCommand {
                 feed = .replay(items: items, speed: speed, name: replay)
                 source = "replay"
             } else if let listen {
-                let r = try LiveSource(ListenAddress(parsing: listen))
+                let r = try live.open(listen)
                 feed = .live(r)
                 source = r.address.description
             } else {

@@ -127,9 +127,10 @@ struct Record: ParsableCommand {
     @Option(help: "The NDJSON file to write.") var out: String
     @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
     @Option(help: "Stop after this many frames.") var frames: Int?
+    @OptionGroup(title: "Live input") var live: LiveInputOptions
 
     func run() throws {
-        let source = try LiveSource(ListenAddress(parsing: listen))
+        let source = try live.open(listen)
         guard FileManager.default.createFile(atPath: out, contents: nil),
               let handle = FileHandle(forWritingAtPath: out) else {
             throw ValidationError("\(out): cannot be written")
@@ -235,10 +236,11 @@ struct Watch: ParsableCommand {
     @Option(help: "udp://127.0.0.1:11111 or tcp://127.0.0.1:7007.") var listen: String
     @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
     @OptionGroup var pipeline: PipelineOptions
+    @OptionGroup(title: "Live input") var live: LiveInputOptions
 
     func run() throws {
         let settings = try pipeline.settings()
-        let source = try LiveSource(ListenAddress(parsing: listen))
+        let source = try live.open(listen)
         // SIGINT, SIGTERM and SIGHUP end the loop; the summary is still printed.
         _ = Terminal.installSignalPipe()
         FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))

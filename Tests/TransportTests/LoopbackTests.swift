@@ -193,3 +193,62 @@ struct FloodTests {
         #expect(all.count + source.dropped == 2000)
     }
 }
+
+private let venvPython: String? = {
+    let pkg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let py = pkg.appendingPathComponent(".venv/bin/python").path
+    guard FileManager.default.isExecutableFile(atPath: py) else { return nil }
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: py)
+    check.arguments = ["-c", "import pythonosc"]
+    guard (try? check.run()) != nil else { return nil }
+    check.waitUntilExit()
+    return check.terminationStatus == 0 ? py : nil
+}()
+
+/// Real senders of the other trackers' protocols, over UDP on 127.0.0.1.
+struct TrackerLoopbackTests {
+    /// Runs python/vmc_send.py (python-osc) against a live source and collects what arrives.
+    func vmc(_ extra: [String]) throws -> [DecodedItem] {
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        let pkg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try #require(venvPython))
+        p.arguments = [pkg.appendingPathComponent("python/vmc_send.py").path, String(source.port), "--frames", "90",
+                       "--jaw-open-from", "30"] + extra
+        try p.run()
+        var items: [DecodedItem] = []
+        while p.isRunning { items += source.poll(timeoutMs: 10) }
+        items += source.poll(timeoutMs: 50)
+        #expect(p.terminationStatus == 0)
+        #expect(source.formatSeen == .vmc)
+        return items
+    }
+
+    @Test(.enabled(if: venvPython != nil, "needs python-osc in .venv (scripts/python-env.sh test)"),
+          arguments: [[String](), ["--loose"]])
+    func pythonOSCSenderDrivesGestures(_ extra: [String]) throws {
+        let items = try vmc(extra)
+        let frames = items.compactMap { if case .frame(let f, _) = $0 { return f } else { return nil } }
+        #expect(frames.count == 90, "\(items.count) items")
+        #expect(frames.first?.blend[.jawOpen] == 0.05 && frames.last?.blend[.jawOpen] == 1)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.t < $1.t })
+        #expect(gestures(items).contains { $0.hasPrefix("activate@") }, "\(gestures(items))")
+    }
+
+    @Test func iFacialMocapHandshakeStartsThePhone() throws {
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        // The phone: a UDP socket on 127.0.0.1 that answers the handshake by sending one frame back.
+        let phone = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        try source.send(Array(IFacialMocap.handshake.utf8), to: "127.0.0.1", port: phone.port)
+        let got = collect(phone, count: 1)
+        #expect(got.count == 1)
+        if case .malformed(let i) = got.first { #expect(i.message.contains("not a known format")) }
+        let sender = try FrameSender(to: ListenAddress(proto: .udp, port: source.port))
+        sender.send(Array("eyeBlink_R-100|jawOpen-20|=head#0,5,0,0,0,0|".utf8))
+        let items = collect(source, count: 1)
+        guard case .frame(let f, _)? = items.first else { Issue.record("no frame: \(items)"); return }
+        #expect(f.blend[.eyeBlinkRight] == 1 && source.formatSeen == .ifacialmocap)
+        #expect(throws: TransportError.self) { try source.send([1], to: "phone.local", port: 49983) }
+    }
+}
