@@ -96,6 +96,10 @@ mkdir -p "$files/bin" "$files/share/handsfree" "$files/share/man/man1" "$files/s
 cp "$binary" "$files/bin/handsfree"
 chmod 755 "$files/bin/handsfree"
 for d in keymaps config wordlists; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
+# The Python bridges the binary starts (`handsfree webcam`); their packages go in a venv the user names with
+# $HANDSFREE_PYTHON (see README).
+mkdir -p "$files/share/handsfree/python"
+cp "$root"/python/*.py "$root"/python/*.txt "$files/share/handsfree/python/"
 # The staged binary writes no log while it describes itself.
 export HANDSFREE_LOG=/dev/null
 python3 "$root/scripts/make-man.py" "$files/bin/handsfree" > "$files/share/man/man1/handsfree.1"

@@ -30,7 +30,7 @@ import Testing
         let install = try Run.bash(Self.root + "/scripts/install.sh", "--prefix", prefix, "--binary", Self.binary)
         #expect(install.status == 0, "install failed: \(install.stderr)")
         for file in ["bin/handsfree", "share/handsfree/keymaps/default.toml", "share/handsfree/config/gestures.toml",
-                     "share/handsfree/wordlists/words-en.txt", "share/man/man1/handsfree.1",
+                     "share/handsfree/wordlists/words-en.txt", "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import Runtime
+import Terminal
+
+/// `handsfree webcam`: starts and supervises the MediaPipe bridge (`python/webcam_bridge.py`).
+struct WebcamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webcam",
+        abstract: "Track a face from a webcam or a video with MediaPipe and send it as frames.",
+        discussion: """
+        Live: `handsfree webcam --device /dev/video0 --send udp://127.0.0.1:11111`, then `handsfree run --listen
+        udp://127.0.0.1:11111`. A video: `handsfree webcam --video FILE --out FILE.ndjson` processes every frame
+        as fast as it can, stamped with the video's own time (replay it with `handsfree replay`).
+        Needs the bridge's Python packages (`scripts/python-env.sh webcam`) and the model file
+        face_landmarker_with_blendshapes.task (Apache-2.0, from MediaPipe's models page).
+        """)
+
+    @Option(help: "Camera device (e.g. /dev/video0).") var device: String?
+    @Option(help: "A video file instead of a camera.") var video: String?
+    @Option(help: "Send frames to udp://127.0.0.1:PORT.") var send: String?
+    @Option(help: "Write frames to an NDJSON file ('-': standard output).") var out: String?
+    @Option(help: "The Face Landmarker model (default: $HANDSFREE_FACE_MODEL, then models/ beside the data).")
+    var model: String?
+    @Option(help: "The Python with mediapipe (default: $HANDSFREE_PYTHON, then the project's .venv).")
+    var python: String?
+    @Option(help: "Stop after this many frames.") var maxFrames: Int?
+    @Option(help: "Restarts of a camera bridge that dies, before giving up.") var restarts = 5
+
+    func validate() throws {
+        if (device == nil) == (video == nil) { throw ValidationError("give --device or --video (one of them)") }
+        if (send == nil) == (out == nil) { throw ValidationError("give --send or --out (one of them)") }
+        if let send, !send.hasPrefix("udp://") { throw ValidationError("--send \(send): expected udp://HOST:PORT") }
+    }
+
+    static let modelName = "face_landmarker_with_blendshapes.task"
+
+    /// Where the model may be, in order, each with how it was chosen.
+    static func modelCandidates(_ explicit: String?, env: [String: String]) -> [String] {
+        var c: [String] = []
+        if let explicit { return [explicit] }
+        if let e = env["HANDSFREE_FACE_MODEL"], !e.isEmpty { c.append(e) }
+        c.append(ProjectPaths.dir("models").appendingPathComponent(modelName).path)
+        // In a source checkout, the shared data beside it (as CI has it).
+        if let root = ProjectPaths.root {
+            c.append(root.deletingLastPathComponent().appendingPathComponent("shared/data/models/\(modelName)").path)
+        }
+        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        c.append(data + "/handsfree/models/\(modelName)")
+        return c
+    }
+
+    static func pythonCandidates(_ explicit: String?, env: [String: String]) -> [String] {
+        if let explicit { return [explicit] }
+        var c: [String] = []
+        if let e = env["HANDSFREE_PYTHON"], !e.isEmpty { c.append(e) }
+        c.append(ProjectPaths.dir(".venv/bin/python").path)
+        c.append("/usr/bin/python3")
+        return c
+    }
+
+    func run() throws {
+        let env = ProcessInfo.processInfo.environment
+        let fm = FileManager.default
+        let models = Self.modelCandidates(model, env: env)
+        guard let modelPath = models.first(where: { fm.fileExists(atPath: $0) }) else {
+            throw SetupError("no MediaPipe face model; looked for \(models.joined(separator: ", ")). Get "
+                             + "\(Self.modelName) (Apache-2.0) from MediaPipe's Face Landmarker models page and pass "
+                             + "--model PATH or put it in one of those places")
+        }
+        let pythons = Self.pythonCandidates(python, env: env)
+        guard let py = pythons.first(where: { fm.isExecutableFile(atPath: $0) }) else {
+            throw SetupError("no Python found (looked for \(pythons.joined(separator: ", "))); run scripts/python-env.sh webcam")
+        }
+        let bridge = ProjectPaths.dir("python").appendingPathComponent("webcam_bridge.py").path
+        guard fm.fileExists(atPath: bridge) else { throw SetupError("\(bridge): the webcam bridge is missing") }
+        if let video, !fm.fileExists(atPath: video) { throw SetupError("\(video): no such file") }
+
+        var args = [bridge, "--model", modelPath]
+        if let device { args += ["--device", device] }
+        if let video { args += ["--video", video] }
+        if let send { args += ["--send", send] }
+        if let out { args += ["--out", out] }
+        if let maxFrames { args += ["--max-frames", String(maxFrames)] }
+
+        let signals = Terminal.installSignalPipe()
+        var started: [Date] = []
+        while true {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: py)
+            p.arguments = args
+            do { try p.run() } catch { throw SetupError("\(py): cannot start: \(error.localizedDescription)") }
+            started.append(Date())
+            var signalled = false
+            while p.isRunning {
+                var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+                if poll(&fds, 1, 200) > 0 {
+                    var b = [UInt8](repeating: 0, count: 16)
+                    _ = read(signals, &b, b.count)
+                    signalled = true
+                    p.terminate()
+                }
+            }
+            p.waitUntilExit()
+            let status = p.terminationStatus
+            if signalled || status == 0 { return }
+            // 2: bad input, 3: a package is missing: starting again cannot help.
+            if status == 2 || status == 3 || video != nil || p.terminationReason == .uncaughtSignal && status == SIGINT {
+                throw ExitCode(status == 0 ? 1 : status)
+            }
+            started = started.filter { Date().timeIntervalSince($0) < 60 }
+            if started.count > restarts {
+                throw SetupError("the webcam bridge died \(started.count) times within a minute (last status \(status)); giving up")
+            }
+            FileHandle.standardError.write(Data("handsfree: the webcam bridge exited with status \(status); restarting it\n".utf8))
+            Thread.sleep(forTimeInterval: 1)
+        }
+    }
+}
