@@ -6,8 +6,9 @@ Started and supervised by `handsfree webcam`; it can also be run by hand:
                      (--send udp://127.0.0.1:PORT | --out FILE.ndjson) [--max-frames N]
 
 Each frame becomes one line of the shell's native NDJSON: {"t": seconds, "face": true, "blend": {ARKit name:
-score, ...}, "head": {"yaw", "pitch", "roll"}} in radians (yaw > 0 turns toward the subject's left, pitch > 0 is
-chin down, roll > 0 tilts the head toward the subject's right shoulder), or {"t": ..., "face": false}. With
+score, ...}, "head": {"yaw", "pitch", "roll"}} in radians from MediaPipe's facial transformation matrix (roll > 0
+tilts the head toward the subject's right shoulder, as the tests check on video; yaw and pitch keep the matrix's
+own signs, which calibration maps to the screen), or {"t": ..., "face": false}. With
 --video every frame is processed as fast as the CPU allows and stamped with the video's own time, so the
 output is the same on every run; with --device frames are stamped with the monotonic clock as captured.
 The last line on standard error says how many frames were processed and at what rate.

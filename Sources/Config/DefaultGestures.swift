@@ -9,7 +9,10 @@ extension GestureConfig {
 #   threshold   a blend-shape value pressed past `press`, released below `release` (hysteresis, so a value
 #               hovering near a threshold cannot chatter), held `hold_ms`; `max_hold_ms` makes it fire on
 #               release and only for short holds (a wink). `guard` conditions must hold for the whole
-#               performance. `refractory_ms` is a quiet time after firing.
+#               performance. `refractory_ms` is a quiet time after firing. `calm_ms` counts a performance only
+#               if the value rested below `release` that long before and rose to `press` within it (the
+#               rhythm of speech fails it). `shapes` combine by min, max, mean or difference (the first minus
+#               the largest of the rest: one eye relative to the other).
 #   blink-count `count` blinks of the `eye` (left, right, both) within `window_ms`.
 #   dwell       gaze resting on one on-screen target for `dwell_ms`, forgiving glances away shorter than
 #               `grace_ms`.

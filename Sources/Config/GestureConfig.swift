@@ -4,7 +4,7 @@ import TrackingCore
 public enum GestureConfig {
     /// The keys a `[gesture.NAME]` table may hold.
     public static let gestureKeys = ["kind", "shape", "shapes", "combine", "press", "release", "hold_ms",
-                                     "max_hold_ms", "refractory_ms", "guard", "lookback_ms", "eye", "count",
+                                     "max_hold_ms", "refractory_ms", "guard", "lookback_ms", "calm_ms", "eye", "count",
                                      "window_ms", "max_blink_ms", "other_eye_below", "dwell_ms", "grace_ms",
                                      "description"]
     public static let kinds = ["threshold", "blink-count", "dwell"]
@@ -14,7 +14,7 @@ public enum GestureConfig {
     static let commonKeys = ["kind", "description", "refractory_ms", "lookback_ms"]
     /// The keys each kind reads besides `commonKeys`.
     static let kindKeys: [String: [String]] = [
-        "threshold": ["shape", "shapes", "combine", "press", "release", "hold_ms", "max_hold_ms", "guard"],
+        "threshold": ["shape", "shapes", "combine", "press", "release", "hold_ms", "max_hold_ms", "guard", "calm_ms"],
         "blink-count": ["eye", "count", "window_ms", "press", "release", "max_blink_ms", "other_eye_below"],
         "dwell": ["dwell_ms", "grace_ms"],
     ]
@@ -148,8 +148,9 @@ public enum GestureConfig {
             let maxHold = try r.number("max_hold_ms", 0...60000).map { $0 / 1000 }
             if let m = maxHold, m < hold { throw r.error("max_hold_ms", "max_hold_ms must not be below hold_ms") }
             let guards = try r.guards()
+            let calm = (try r.number("calm_ms", 0...5000) ?? 0) / 1000
             let spec = ThresholdSpec(signal: signal, press: Float(press), release: Float(release), hold: hold,
-                                     maxHold: maxHold, refractory: refractory ?? 0.3, guards: guards)
+                                     maxHold: maxHold, refractory: refractory ?? 0.3, guards: guards, calm: calm)
             return GestureDefinition(name: name, kind: .threshold(spec), lookback: look)
         case "blink-count":
             let eyeName = try r.string("eye") ?? "both"
@@ -256,15 +257,23 @@ public enum GestureConfig {
         func signal() throws(ConfigError) -> ShapeSignal {
             let combineName = try string("combine") ?? "min"
             guard let combine = Combine(rawValue: combineName) else {
-                throw error("combine", "unknown combine \"\(combineName)\" (known: min, max, mean)")
+                throw error("combine", "unknown combine \"\(combineName)\" (known: min, max, mean, difference)")
             }
-            if let one = try string("shape") { return ShapeSignal([try shape(one, key: "shape")], combine: combine) }
+            if let one = try string("shape") {
+                if combine == .difference {
+                    throw error("combine", "combine = \"difference\" needs shapes = [first, other…], not one shape")
+                }
+                return ShapeSignal([try shape(one, key: "shape")], combine: combine)
+            }
             if let many = table["shapes"] {
                 guard let arr = many.array, !arr.isEmpty else { throw error("shapes", "shapes must be a non-empty array of names") }
                 var shapes: [BlendShape] = []
                 for a in arr {
                     guard let n = a.string else { throw error("shapes", "shapes must hold names") }
                     shapes.append(try shape(n, key: "shapes"))
+                }
+                if combine == .difference, shapes.count < 2 {
+                    throw error("combine", "combine = \"difference\" needs two or more shapes: the first minus the largest of the rest")
                 }
                 return ShapeSignal(shapes, combine: combine)
             }

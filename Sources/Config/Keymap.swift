@@ -62,6 +62,13 @@ public struct Keymap: Sendable, Equatable {
     /// How long a still face must be seen before gestures act, after start, face loss or a tracker restart
     /// (seconds; `still_face_ms` in [options]).
     public var stillFaceSeconds: Double = 1.0
+    /// The gesture config this keymap is written for (`config` in [options]): a name in config/ or a path.
+    public var config: String?
+
+    /// Every gesture name bound anywhere in the keymap.
+    public var boundGestures: Set<String> {
+        screens.values.reduce(into: Set(global.gestures.keys)) { $0.formUnion($1.gestures.keys) }
+    }
 
     public static let defaultKeyboardRows = ["qwertyuiop", "asdfghjkl'", "zxcvbnm,.?"]
 
@@ -211,13 +218,19 @@ public struct Keymap: Sendable, Equatable {
                         throw doc.error(["options", k], "wake_phrase \"\(s.printable)\" \(problem)")
                     }
                     km.wakePhrase = normalise(s)
+                case "config":
+                    // Checked where the file is read (Setup): here it only has to be a plain name or path.
+                    guard let c = v.string, !c.isEmpty, c.count <= 200, c.allSatisfy({ $0.isVisibleKey }) else {
+                        throw doc.error(["options", k], "config must name a gesture config: \"webcam\" (config/webcam.toml) or a path")
+                    }
+                    km.config = c
                 case "still_face_ms":
                     guard let ms = v.number, ms >= 0, ms <= 10_000 else {
                         throw doc.error(["options", k], "still_face_ms must be a number of milliseconds 0…10000")
                     }
                     km.stillFaceSeconds = ms / 1000
                 default:
-                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: show_back_target, wake_phrase, still_face_ms)")
+                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: config, show_back_target, wake_phrase, still_face_ms)")
                 }
             }
         }

@@ -201,6 +201,8 @@ public struct FrameSource: EventSource {
     private var ended = false
     /// Ticks while there is no tracker, so screens with time in them (a reply arriving) move on.
     static let tickEvery = 0.05
+    /// Says which bound gestures a live source cannot make, once its format is recognised.
+    public var watch: SourceWatch?
 
     public init(_ feed: FrameFeed, start: Double) {
         self.feed = feed; self.start = start
@@ -237,6 +239,10 @@ public struct FrameSource: EventSource {
         case .live(let r):
             for item in r.drain() { meter.count(item, at: now); out.append(.item(item)) }
             meter.source = r
+            if var w = watch, let f = r.formatSeen, let caps = SourceCapabilities.of(f) {
+                if let message = w.check(caps) { out.append(.shell(.notice(message))) }
+                watch = w
+            }
         case .replay(let items, _, _):
             while index < items.count {
                 let item = items[index]
@@ -268,6 +274,23 @@ public struct FrameSource: EventSource {
     public func wantsAgain(now: Double) -> Bool {
         if case .demo(let script, let speed) = feed { return !script.isFinished && start + script.t / speed <= now }
         return false
+    }
+}
+
+/// Tells the user, once per source, which gestures the keymap binds that the source cannot make (or makes
+/// unreliably): MediaPipe and OpenSeeFace have no tongue, OpenSeeFace's eyes barely move.
+public struct SourceWatch: Sendable {
+    public let gestures: [GestureDefinition]
+    public let bound: Set<String>
+    private var announced: String?
+
+    public init(gestures: [GestureDefinition], bound: Set<String>) { self.gestures = gestures; self.bound = bound }
+
+    /// The status-line message for `caps`, the first time this source is seen; nil after, or if all is well.
+    public mutating func check(_ caps: SourceCapabilities) -> String? {
+        guard caps.name != announced else { return nil }
+        announced = caps.name
+        return caps.summary(gestures: gestures, bound: bound)
     }
 }
 

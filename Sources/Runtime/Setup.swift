@@ -8,7 +8,12 @@ import TrackingCore
 public enum Setup {
     /// Reads `--config FILE` (or the project's `config/gestures.toml`, or the built-in defaults).
     public static func settings(config: String?, overrides: [String] = []) throws -> PipelineSettings {
-        let path = config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
+        // A bare name (`--config webcam`) is one of the shipped configs in config/.
+        let named = config.flatMap {
+            $0.contains("/") || $0.hasSuffix(".toml") || FileManager.default.fileExists(atPath: $0)
+                ? nil : ProjectPaths.dir("config").appendingPathComponent($0 + ".toml").path
+        }
+        let path = named ?? config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
             if config != nil { throw SetupError("\(path): no such file") }
             do {
@@ -17,6 +22,15 @@ public enum Setup {
         }
         let text = try readText(path)
         do { return try GestureConfig.parse(text, file: path, overrides: overrides) } catch { throw SetupError(error.description) }
+    }
+
+    /// The gesture config a keymap names in its `[options] config`, if it names one and can be read.
+    ///
+    /// Read before the config itself, since the keymap's gestures are checked against it.
+    public static func keymapConfig(_ nameOrFile: String?) -> String? {
+        let path = keymapPath(nameOrFile)
+        guard let text = try? readText(path), let doc = try? TOMLDocument(text: text, file: path) else { return nil }
+        return doc.root["options"]?.table?["config"]?.string
     }
 
     /// Reads `--keymap NAME|FILE`: a name looks in the project's `keymaps/` folder.

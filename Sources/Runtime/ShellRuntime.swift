@@ -63,6 +63,9 @@ public struct ShellRuntime {
     public private(set) var renders = 0
     public private(set) var framesIn = 0
 
+    /// Says which bound gestures the live source cannot make, once its format is recognised.
+    public var sourceWatch: SourceWatch?
+
     private var sources: [any EventSource] = []
     private var log: ActionLog?
     /// What was performed since the last drawing (plain output says it; the bell rings for it).
@@ -84,7 +87,9 @@ public struct ShellRuntime {
         if let speech { sources.append(SpeechSource(speech)) }
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
         let frameSlot = sources.count
-        sources.append(FrameSource(feed, start: start))
+        var frames = FrameSource(feed, start: start)
+        frames.watch = sourceWatch
+        sources.append(frames)
         defer {
             speech?.shutdown()
             _ = prediction?.saveIfNeeded()

@@ -19,6 +19,11 @@ public struct ThresholdDetector: Sendable {
     /// The longest stretch at or above `press` (with the guards holding) in the performance under way: what a
     /// gesture with a maximum hold needs to have reached `hold` when it is released.
     private var longestStretch = 0.0
+    /// Start of the stretch the value has been below `release` (nil while it is not).
+    private var lowSince: Double?
+    /// How long the value rested below `release` before it last rose, and when it rose (for `calm`).
+    private var lastRest = 0.0
+    private var roseAt = -Double.infinity
     /// Progress of the current performance, 0…1.
     public private(set) var progress: Double = 0
     /// Onset of the performance under way, if any.
@@ -33,11 +38,20 @@ public struct ThresholdDetector: Sendable {
     public mutating func reset() {
         state = .waitRelease
         progress = 0
+        lowSince = nil
+        lastRest = 0
     }
 
     /// Feeds one frame's blend shapes at time `t`; returns the onset time when the gesture is recognised.
     public mutating func step(_ b: BlendShapes, at t: Double) -> Double? {
         let v = spec.signal.value(b)
+        if v < spec.release {
+            if lowSince == nil { lowSince = t }
+        } else if let low = lowSince {
+            lastRest = t - low
+            roseAt = t
+            lowSince = nil
+        }
         switch state {
         case .waitRelease:
             progress = 0
@@ -46,6 +60,12 @@ public struct ThresholdDetector: Sendable {
         case .idle:
             progress = 0
             guard v >= spec.press, t >= refractoryUntil else { return nil }
+            if spec.calm > 0, lastRest < spec.calm || t - roseAt > spec.calm {
+                // Not from a still face, or a slow climb through the band: the rhythm of speech. It must rest
+                // again before a performance can begin.
+                state = .waitRelease
+                return nil
+            }
             let ok = spec.guards.allSatisfy { $0.holds(b) }
             if !ok && spec.maxHold != nil {
                 // A short gesture (a wink) whose guard fails at once is something else (a blink): void it.

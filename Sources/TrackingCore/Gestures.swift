@@ -1,6 +1,9 @@
 /// How a condition's shapes combine into one value.
 public enum Combine: String, Sendable, Equatable, CaseIterable {
     case min, max, mean
+    /// The first shape minus the largest of the others (never below 0): one eye closed *relative to* the other,
+    /// which tells a wink from a blink or from looking down, where both eyes' values rise together.
+    case difference
 }
 
 /// A comparison used by guards.
@@ -33,6 +36,7 @@ public struct ShapeSignal: Sendable, Equatable {
         case .min: return shapes.reduce(Float.infinity) { Swift.min($0, b[$1]) }
         case .max: return shapes.reduce(-Float.infinity) { Swift.max($0, b[$1]) }
         case .mean: return shapes.reduce(0) { $0 + b[$1] } / Float(shapes.count)
+        case .difference: return Swift.max(0, b[first] - shapes.dropFirst().reduce(-Float.infinity) { Swift.max($0, b[$1]) })
         }
     }
 }
@@ -69,11 +73,16 @@ public struct ThresholdSpec: Sendable, Equatable {
     /// Quiet time after firing (seconds).
     public var refractory: Double
     public var guards: [GuardCondition]
+    /// If above 0, a performance counts only when the value rested below `release` for at least this long
+    /// before it rose, and rose from `release` to `press` within this time (seconds). Speech opens and closes
+    /// the jaw several times a second, and sometimes holds it open as long as a deliberate opening would; a
+    /// deliberate opening starts from a still mouth and goes straight up. Its rhythm tells them apart.
+    public var calm: Double
 
     public init(signal: ShapeSignal, press: Float, release: Float, hold: Double, maxHold: Double? = nil,
-                refractory: Double = 0.3, guards: [GuardCondition] = []) {
+                refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0) {
         self.signal = signal; self.press = press; self.release = release; self.hold = hold
-        self.maxHold = maxHold; self.refractory = refractory; self.guards = guards
+        self.maxHold = maxHold; self.refractory = refractory; self.guards = guards; self.calm = calm
     }
 }
 

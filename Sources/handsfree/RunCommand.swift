@@ -17,8 +17,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Replay a recording (NDJSON, Live Link Face CSV, .gesichter).") var replay: String?
     @Option(help: "Listen for live frames: udp://127.0.0.1:11111.") var listen: String?
     @OptionGroup(title: "Live input") var live: LiveInputOptions
+    @Option(name: .customLong("source"),
+            help: "What drives the shell (livelink, ifacialmocap, mediapipe, openseeface, vmc): the status line says which bound gestures it cannot make. Recognised by itself for all but NDJSON senders such as `handsfree webcam` (mediapipe).")
+    var sourceName: String?
     @Option(help: "Keymap name (in keymaps/) or file.") var keymap: String?
-    @Option(help: "Gesture config file (default: config/gestures.toml).") var config: String?
+    @Option(help: "Gesture config: a file, or the name of one in config/ (gestures, webcam; default: gestures).") var config: String?
     @Option(help: "Replay speed factor.") var speed: Double = 1
     @Flag(help: "Leave when the replay ends.") var exitAtEnd = false
     @Flag(help: "Do not show the onboarding help, even on first start.") var noOnboarding = false
@@ -39,10 +42,12 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         do {
             // Everything that can be wrong with the input is checked before the terminal is taken over.
-            let settings = try Setup.settings(config: config)
             let paths = UserPaths.current(dataDir: dataDir)
             // The Settings screen's saved choices; a broken settings file is reported, not fatal.
             var (user, problems) = UserSettings.load(base: ShellSettings(), from: paths.settings)
+            // A keymap may name the gesture config it is written for (keymaps/webcam.toml: config/webcam.toml).
+            let chosenKeymap = keymap ?? (user.keymap != "default" ? user.keymap : nil)
+            let settings = try Setup.settings(config: config ?? Setup.keymapConfig(chosenKeymap))
             var km: Keymap
             var keymapArg = keymap
             if keymap == nil, user.keymap != "default" {
@@ -84,6 +89,13 @@ struct RunCommand: ParsableCommand {
             services.dictate = sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
                                    data: AppData.load(storage), source: source, onboarding: first)
+            var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
+            if let name = sourceName {
+                guard let caps = SourceCapabilities.named(name) else {
+                    throw ValidationError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
+                }
+                if let message = watch.check(caps) { problems.append(message) }
+            }
             state.notice = problems.first
             var session = Session(state: state, settings: settings)
             if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
@@ -91,6 +103,7 @@ struct RunCommand: ParsableCommand {
             if wanted != session.state.settings { session.apply(wanted) }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.prediction = prediction
+            runtime.sourceWatch = watch
             runtime.storage = storage
             runtime.display = { [access] in try access.display() }
             if !noMetrics, user.recordMetrics {

@@ -174,6 +174,10 @@ struct Check: ParsableCommand {
             + "the output says which. Keymaps are checked against the project's gesture config.")
 
     @Argument(help: "Config (config/*.toml) or keymap (keymaps/*.toml) files.") var files: [String]
+    @Option(help: "Check keymaps against this gesture config (a file or a name in config/; default: what the keymap names, else gestures).")
+    var config: String?
+    @Option(help: "Also say which bound gestures this source cannot make (livelink, ifacialmocap, mediapipe, openseeface, vmc).")
+    var source: String?
 
     func run() throws {
         var failed = false
@@ -190,9 +194,22 @@ struct Check: ParsableCommand {
                         print("\(file): ok, a gesture config (\(why)): \(s.gestures.count) gestures: "
                               + s.gestures.map(\.name).joined(separator: ", "))
                     case .keymap:
-                        let k = try Setup.parseKeymap(text, file: file, gestures: try Setup.settings(config: nil).gestures)
+                        let gestures = try Setup.settings(config: config ?? Setup.keymapConfig(file)).gestures
+                        let k = try Setup.parseKeymap(text, file: file, gestures: gestures)
                         print("\(file): ok, a keymap (\(why)): \"\(k.name)\", \(k.global.gestures.count) gestures, "
                               + "\(k.allPhrases.count) phrases")
+                        if let name = source {
+                            guard let caps = SourceCapabilities.named(name) else {
+                                throw SetupError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
+                            }
+                            let problems = caps.problems(gestures: gestures, bound: k.boundGestures)
+                            if problems.isEmpty {
+                                print("\(file): \(name) can make every gesture it binds")
+                            } else {
+                                for p in problems { print("\(file): with \(name): \(p)") }
+                                failed = true
+                            }
+                        }
                     }
                 } catch let e as ConfigError {
                     print("\(e)")

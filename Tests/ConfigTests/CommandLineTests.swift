@@ -80,6 +80,20 @@ struct CommandLineFileErrorTests {
     }
 
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"))
+    func checkSaysWhichBoundGesturesASourceCannotMake() throws {
+        let def = Self.root + "/keymaps/default.toml", cam = Self.root + "/keymaps/webcam.toml"
+        let mp = try handsfree(["check", "--source", "mediapipe", def])
+        #expect(mp.status == 1 && mp.out.contains("\(def): with mediapipe: commit needs tongueOut, which mediapipe does not produce"), "\(mp.out)")
+        // The webcam keymap names its config (config/webcam.toml) and commits with pursed lips.
+        let ok = try handsfree(["check", "--source", "mediapipe", cam])
+        #expect(ok.status == 0 && ok.out.contains("mediapipe can make every gesture it binds"), "\(ok.out)")
+        let osf = try handsfree(["check", "--source", "openseeface", def])
+        #expect(osf.status == 1 && osf.out.contains("back reads eyeBlinkRight, eyeBlinkLeft, which openseeface reports unreliably"), "\(osf.out)")
+        let bad = try handsfree(["check", "--source", "kinect", def])
+        #expect(bad.status == 1 && bad.out.contains("unknown source \"kinect\" (known: livelink, ifacialmocap, mediapipe, openseeface, vmc)"), "\(bad.out)")
+    }
+
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"))
     func aMissingConfigExitsOneWithoutUsage() throws {
         let r = try handsfree(["run", "--config", "/nonexistent/gestures.toml", "--no-speech"])
         #expect(r.status == 1)

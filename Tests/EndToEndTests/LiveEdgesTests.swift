@@ -61,6 +61,46 @@ import Testing
         #expect(session.waitFor(seconds: 5) { status($0).contains("face ●") }, "\(session.screen)")
     }
 
+    /// An OpenSeeFace face as `facetracker.py` packs it: 1,785 little-endian bytes, eyes open, head level.
+    static func openSeeFaceFace(t: Double) -> [UInt8] {
+        var b: [UInt8] = []
+        func f(_ v: Float) { withUnsafeBytes(of: v.bitPattern.littleEndian) { b += $0 } }
+        withUnsafeBytes(of: t.bitPattern.littleEndian) { b += $0 }
+        withUnsafeBytes(of: Int32(0).littleEndian) { b += $0 }
+        f(640); f(480); f(1); f(1)
+        b.append(1)
+        f(0); f(0); f(0); f(0); f(1); f(180); f(0); f(90); f(0); f(0); f(0)
+        for _ in 0..<(68 + 136 + 210 + 14) { f(0) }
+        return b
+    }
+
+    /// A source that cannot make a bound gesture is named on the screen: OpenSeeFace, recognised from its
+    /// datagrams, has no tongue for `commit`; `--source mediapipe` says the same for a webcam before any frame.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func theScreenSaysWhichGesturesTheSourceCannotMake() throws {
+        let port = try freeUDPPort()
+        let dir = NSTemporaryDirectory() + "hf-e2e-caps-\(getpid())"
+        let session = Tmux(name: "hf-e2e-caps-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: dir) }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(Self.binary) run --no-speech --no-onboarding --listen udp://127.0.0.1:\(port)")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Home") == true })
+        let sender = try UDPSender(port: port)
+        for k in 0..<30 {
+            Self.send(sender.fd, port: port, Self.openSeeFaceFace(t: 1_700_000_000 + Double(k) / 30))
+            usleep(33_000)
+        }
+        #expect(session.waitFor(seconds: 5) { $0.first?.contains("openseeface: commit needs tongueOut") == true },
+                "\(session.screen)")
+        let status = { (lines: [String]) in lines.last { $0.contains("fps │") } ?? "" }
+        #expect(status(session.capture()).contains("face ●"), "OpenSeeFace frames drive the shell:\n\(session.screen)")
+        session.kill()
+
+        let webcam = Tmux(name: "hf-e2e-caps2-\(getpid())")
+        defer { webcam.kill() }
+        try webcam.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(Self.binary) run --no-speech --no-onboarding --source mediapipe --listen udp://127.0.0.1:\(port)")
+        #expect(webcam.waitFor { $0.first?.contains("mediapipe: commit needs tongueOut") == true }, "\(webcam.screen)")
+    }
+
     /// The pid of the command a tmux pane runs (the shell's child when the pane runs `sh -c "a; b"`).
     static func child(of pane: pid_t) -> pid_t? {
         let text = (try? String(contentsOfFile: "/proc/\(pane)/task/\(pane)/children", encoding: .utf8)) ?? ""

@@ -1,3 +1,4 @@
+import Config
 import FrameFormats
 import Foundation
 import Testing
@@ -117,5 +118,31 @@ struct TrackerProtocolTests {
 
     @Test func liveOnlyFormatsAreNotFiles() {
         #expect(throws: FrameFileError.self) { try FrameFile.decode([1, 2, 3], format: .vmc, path: "x.osc") }
+    }
+}
+
+/// Which bound gestures each source can make.
+struct SourceCapabilitiesTests {
+    @Test func sourcesWithoutATongueCannotCommitWithIt() throws {
+        let gestures = GestureConfig.defaults().gestures
+        let bound: Set<String> = ["activate", "back", "commit"]
+        let mp = try #require(SourceCapabilities.named("mediapipe"))
+        #expect(mp.problems(gestures: gestures, bound: bound) == ["commit needs tongueOut, which mediapipe does not produce"])
+        let osf = try #require(SourceCapabilities.named("openseeface"))
+        let p = osf.problems(gestures: gestures, bound: bound)
+        #expect(p.count == 2 && p[0].hasPrefix("back reads eyeBlinkRight") && p[1].hasPrefix("commit needs tongueOut"))
+        #expect(SourceCapabilities.named("livelink")?.problems(gestures: gestures, bound: bound) == [])
+        #expect(mp.problems(gestures: gestures, bound: ["activate"]) == [])
+        #expect(SourceCapabilities.of(.openseeface) == osf && SourceCapabilities.of(.ndjson) == nil)
+    }
+}
+
+extension SourceCapabilitiesTests {
+    @Test func theStatusLineSaysWhatCannotWorkFirst() throws {
+        let gestures = GestureConfig.defaults().gestures
+        let osf = try #require(SourceCapabilities.named("openseeface"))
+        #expect(osf.summary(gestures: gestures, bound: ["back", "commit", "wink_left"])
+                == "openseeface: commit needs tongueOut; unreliable: back, wink_left (eyeBlinkRight, eyeBlinkLeft)")
+        #expect(osf.summary(gestures: gestures, bound: ["activate"]) == nil)
     }
 }
