@@ -204,7 +204,13 @@ extension ShellRuntime {
             else { sources.insert(watcher, at: 2) }
             return [.keymapLoaded(keymap, notice: notice())]
         } catch {
-            problems.append("Keymap \(settings.keymap) not loaded: \(error)")
+            // A keymap written for another gesture config (keymaps/webcam.toml) needs that config's gestures,
+            // which a running session does not swap; the choice is saved, so the next start uses both.
+            if let config = Setup.keymapConfig(settings.keymap) {
+                problems.append("Keymap \(settings.keymap) uses the \(config) gestures: it takes effect at the next start")
+            } else {
+                problems.append("Keymap \(settings.keymap) not loaded: \(error)")
+            }
             return [.notice(notice())]
         }
     }
