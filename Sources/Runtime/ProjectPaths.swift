@@ -100,3 +100,25 @@ public enum UserWordsFile {
         return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
     }
 }
+
+/// The project's Python parts: the interpreter of its venv and the scripts in `python/`.
+public enum PythonEnv {
+    /// Where a Python may be, in order: `explicit`, `$HANDSFREE_PYTHON`, the project's `.venv`, the system's.
+    public static func candidates(_ explicit: String?, environment env: [String: String]) -> [String] {
+        if let explicit { return [explicit] }
+        var c: [String] = []
+        if let e = env["HANDSFREE_PYTHON"], !e.isEmpty { c.append(e) }
+        c.append(ProjectPaths.dir(".venv/bin/python").path)
+        c.append("/usr/bin/python3")
+        return c
+    }
+
+    /// The first Python that exists, or nil.
+    public static func python(_ explicit: String? = nil,
+                              environment env: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        candidates(explicit, environment: env).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A script of the project's `python/` folder.
+    public static func script(_ name: String) -> String { ProjectPaths.dir("python").appendingPathComponent(name).path }
+}

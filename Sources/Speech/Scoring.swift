@@ -68,6 +68,35 @@ public enum Transcripts {
         }
     }
 
+    /// Written text (Whisper's: capitals, punctuation, digits, "Mr.") as the words a transcript would have:
+    /// lower case, no punctuation, hyphens as spaces, numbers as words, common titles spelt out, so both
+    /// engines are scored the same way.
+    public static func normaliseWritten(_ text: String) -> [String] {
+        let titles = ["mr": "mister", "mrs": "missus", "dr": "doctor", "st": "saint"]
+        var words: [String] = []
+        for raw in text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "-" || $0 == "—" }) {
+            var w = raw.filter { $0.isLetter || $0.isNumber || $0 == "'" }
+            while w.hasPrefix("'") { w.removeFirst() }
+            while w.hasSuffix("'") { w.removeLast() }
+            if w.isEmpty { continue }
+            if let t = titles[w] { words.append(t); continue }
+            if let n = Int(w), n >= 0, n < 1_000_000 { words += numberWords(n); continue }
+            words.append(w)
+        }
+        return words
+    }
+
+    /// `42` → ["forty", "two"]; below a million.
+    public static func numberWords(_ n: Int) -> [String] {
+        let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+        let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+        if n < 20 { return [ones[n]] }
+        if n < 100 { return [tens[n / 10]] + (n % 10 == 0 ? [] : [ones[n % 10]]) }
+        if n < 1000 { return [ones[n / 100], "hundred"] + (n % 100 == 0 ? [] : numberWords(n % 100)) }
+        return numberWords(n / 1000) + ["thousand"] + (n % 1000 == 0 ? [] : numberWords(n % 1000))
+    }
+
     /// Parses lines like `<s> ten of clubs </s> (001)` into utterance id → text.
     ///
     /// The `(id)` at the end is the file's base name; lines without one are skipped.

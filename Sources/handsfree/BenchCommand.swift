@@ -13,6 +13,30 @@ struct Bench: ParsableCommand {
     )
 }
 
+extension BenchPipeline {
+    /// The frames as the other trackers would send them: an OpenSeeFace face, a VMC bundle (52 values and
+    /// Apply), an iFacialMocap line. One datagram per frame.
+    static func otherTrackers(_ frames: [TrackingFrame]) -> [(String, [[UInt8]])] {
+        let osf = frames.map { f in
+            OpenSeeFace.encode(t: 1_700_000_000 + f.t, rightOpen: 1 - f.blend[.eyeBlinkRight],
+                               leftOpen: 1 - f.blend[.eyeBlinkLeft], euler: (180, 0, 90),
+                               features: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, f.blend[.jawOpen], 0])
+        }
+        let vmc = frames.map { f in
+            OSC.bundle(BlendShape.allCases.map { OSC.encode("/VMC/Ext/Blend/Val", [.string($0.name), .float(Double(f.blend[$0]))]) }
+                       + [OSC.encode("/VMC/Ext/Blend/Apply", [])])
+        }
+        let ifm = frames.map { f in
+            Array((BlendShape.allCases.map { s -> String in
+                var n = s.name
+                if n.hasSuffix("Left") { n = n.dropLast(4) + "_L" } else if n.hasSuffix("Right") { n = n.dropLast(5) + "_R" }
+                return "\(n)-\(Int((f.blend[s] * 100).rounded()))"
+            }.joined(separator: "|") + "|=head#0.0,0.0,0.0,0.0,0.0,0.0|").utf8)
+        }
+        return [("openseeface", osf), ("vmc bundles", vmc), ("ifacialmocap", ifm)]
+    }
+}
+
 struct BenchPipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -57,6 +81,18 @@ struct BenchPipeline: ParsableCommand {
                 precondition(n >= 0)
             }
             print("  decode livelink-udp packets (same frames): \(fmtRate(udpRate)) frames/s")
+            for (name, datagrams) in Self.otherTrackers(frames) {
+                let r = measure(reps: reps, frames: datagrams.count) {
+                    // As a live socket decodes them: each datagram recognised by itself.
+                    var d = LiveDecoder()
+                    var n = 0
+                    for (k, p) in datagrams.enumerated() {
+                        n += p.withUnsafeBytes { d.decode($0, index: k, arrival: Double(k)) }.count
+                    }
+                    precondition(n >= 0)
+                }
+                print("  decode \(name) (same frames): \(fmtRate(r)) packets/s")
+            }
 
             let pipeReps = max(1, self.frames / max(1, items.count))
             var gestures = 0

@@ -25,6 +25,12 @@ struct SpeechBench: ParsableCommand {
     @Flag(help: "Skip the reference decoder.")
     var skipReference = false
 
+    @Flag(help: "Skip the Whisper worker (scripts/python-env.sh whisper installs it).")
+    var skipWhisper = false
+
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
+    var whisperModel = "package"
+
     @Option(help: "Phrase list for the command test (default config/voice-commands.txt).")
     var phrases: String?
 
@@ -191,10 +197,49 @@ struct SpeechBench: ParsableCommand {
                   + "of handsfree's \(fmt(ours.cpu, 2)) s CPU (one load per file on both sides)")
         }
 
+        if grammar == nil && !skipWhisper { try benchWhisper(transcript: transcript, folder: folder, pocketsphinx: ours) }
+
         // First partial: 50 ms chunks as the live capture delivers them.
         let lat = try partialLatency(files: transcript.map { folder + "/" + $0.id + ".wav" }, config: config,
                                      grammar: grammar)
         print(lat)
+    }
+
+    /// The same recordings through the Whisper worker, kept alive as the shell keeps it: WER with the same
+    /// normalisation, CPU of the worker process, the time from the end of an utterance to its text, and the
+    /// memory of each engine.
+    private func benchWhisper(transcript: [(id: String, text: String)], folder: String, pocketsphinx: Score) throws {
+        let worker: WhisperWorker
+        let l0 = Date()
+        do { worker = try Transcribe.whisperWorker(model: whisperModel) } catch {
+            print("Whisper: skipped (\(error))")
+            return
+        }
+        let load = Date().timeIntervalSince(l0)
+        guard let pid = worker.pid else { return }
+        var score = Score()
+        var latencies: [Double] = []
+        let c0 = processCPU(pid)
+        for (id, refText) in transcript {
+            let samples = try SpeechAudio.readSamples(path: folder + "/" + id + ".wav")
+            let duration = SpeechAudio.seconds(samples: samples.count)
+            let t0 = Date(), cpu0 = processCPU(pid)
+            let r = try worker.transcribe(samples)
+            let wall = Date().timeIntervalSince(t0)
+            latencies.append(wall)
+            let hyp = Transcripts.normaliseWritten(r.text)
+            score.add(ref: refText.split(separator: " ").map(String.init), hyp: hyp, audio: duration, wall: wall,
+                      cpu: processCPU(pid) - cpu0, load: 0)
+            if verbose { print("  whisper \(id): \(r.text)") }
+        }
+        _ = c0
+        print(score.row("whisper tiny.en (worker)"))
+        let sorted = latencies.sorted()
+        func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+        print("  whisper: model load \(fmt(load, 2)) s once; end of utterance → text p50 \(fmt(1000 * pct(0.5), 0)) ms, "
+              + "p99 \(fmt(1000 * pct(0.99), 0)) ms; RSS worker \(rssMB(pid)) MB, handsfree with PocketSphinx \(rssMB(getpid())) MB; "
+              + "WER \(fmt(pocketsphinx.errors.rate / max(score.errors.rate, 1e-9), 1))× lower than PocketSphinx")
+        worker.stop()
     }
 
     // MARK: commands
@@ -383,6 +428,24 @@ private struct Score {
             + pad(fmt(cpu, 2) + " s", 10) + pad(fmt(cpu / max(audio, 1e-9), 3), 8)
             + pad(fmt(wall, 2) + " s", 10) + fmt(wall / max(audio, 1e-9), 3)
     }
+}
+
+/// User + system CPU seconds of another process, from /proc.
+private func processCPU(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
+    guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return 0 }
+    return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Resident memory of a process in MB, from /proc.
+private func rssMB(_ pid: Int32) -> String {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return "?" }
+    return fmt(kb / 1024, 0)
 }
 
 /// User + system CPU seconds of this process (`RUSAGE_SELF`) or its finished children (`RUSAGE_CHILDREN`):

@@ -36,13 +36,26 @@ struct Transcribe: ParsableCommand {
     @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
     var model = RecognizerConfiguration.debianModelDirectory
 
+    @Option(help: "pocketsphinx, or whisper (the Whisper worker: scripts/python-env.sh whisper).")
+    var engine = "pocketsphinx"
+
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
+    var whisperModel = "package"
+
     func validate() throws {
+        guard ["pocketsphinx", "whisper"].contains(engine) else {
+            throw ValidationError("unknown engine \"\(engine)\" (known: pocketsphinx, whisper)")
+        }
+        if engine == "whisper" && (grammar != nil || keymap != nil) {
+            throw ValidationError("--grammar and --keymap are PocketSphinx's: Whisper only dictates")
+        }
         if grammar != nil && keymap != nil { throw ValidationError("give --grammar or --keymap, not both") }
         if files.isEmpty { throw ValidationError("give at least one audio file") }
         if wake && keymap == nil { throw ValidationError("--wake needs --keymap (its wake_phrase and phrases)") }
     }
 
     func run() throws {
+        if engine == "whisper" { return try runWhisper() }
         let recognizer: Recognizer
         var wakePhrase: String?
         do {
@@ -109,6 +122,46 @@ struct Transcribe: ParsableCommand {
 }
 
 extension Transcribe {
+    /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
+    static func whisperWorker(model: String) throws -> WhisperWorker {
+        guard let python = PythonEnv.python() else {
+            throw SpeechCommandError(description: "no Python found: run scripts/python-env.sh whisper")
+        }
+        let w = WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: model))
+        do { try w.start() } catch { throw SpeechCommandError(description: "Whisper: \(error.description)") }
+        return w
+    }
+
+    /// Transcribes each file with the Whisper worker: plain text (prefixed by the file only when there are
+    /// several), or JSON with word timings.
+    func runWhisper() throws {
+        let worker = try Self.whisperWorker(model: whisperModel)
+        var results: [[String: Any]] = []
+        var failed = false
+        for file in files {
+            do {
+                let samples = try SpeechAudio.readSamples(path: file)
+                let r = try worker.transcribe(samples, words: json)
+                if json {
+                    results.append(["file": file, "duration": SpeechAudio.seconds(samples: samples.count), "text": r.text,
+                                    "words": r.words.map { ["word": $0.0, "start": $0.1, "end": $0.2] as [String: Any] }])
+                } else {
+                    print(files.count > 1 ? "\(file): \(r.text)" : r.text)
+                }
+            } catch let e as AudioError {
+                FileHandle.standardError.write(Data("\(e.description)\n".utf8))
+                failed = true
+            } catch let e as WhisperError {
+                FileHandle.standardError.write(Data("\(file): Whisper: \(e.description)\n".utf8))
+                failed = true
+            }
+        }
+        if json, let data = try? JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+        if failed { throw ExitCode(1) }
+    }
+
     /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
     /// audio kept for the check is forgotten when the stream finishes).
     /// `timed` gets the wall time of each check (for `bench speech`).

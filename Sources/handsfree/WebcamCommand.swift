@@ -53,15 +53,6 @@ struct WebcamCommand: ParsableCommand {
         return c
     }
 
-    static func pythonCandidates(_ explicit: String?, env: [String: String]) -> [String] {
-        if let explicit { return [explicit] }
-        var c: [String] = []
-        if let e = env["HANDSFREE_PYTHON"], !e.isEmpty { c.append(e) }
-        c.append(ProjectPaths.dir(".venv/bin/python").path)
-        c.append("/usr/bin/python3")
-        return c
-    }
-
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         let fm = FileManager.default
@@ -71,11 +62,11 @@ struct WebcamCommand: ParsableCommand {
                              + "\(Self.modelName) (Apache-2.0) from MediaPipe's Face Landmarker models page and pass "
                              + "--model PATH or put it in one of those places")
         }
-        let pythons = Self.pythonCandidates(python, env: env)
-        guard let py = pythons.first(where: { fm.isExecutableFile(atPath: $0) }) else {
+        let pythons = PythonEnv.candidates(python, environment: env)
+        guard let py = PythonEnv.python(python, environment: env) else {
             throw SetupError("no Python found (looked for \(pythons.joined(separator: ", "))); run scripts/python-env.sh webcam")
         }
-        let bridge = ProjectPaths.dir("python").appendingPathComponent("webcam_bridge.py").path
+        let bridge = PythonEnv.script("webcam_bridge.py")
         guard fm.fileExists(atPath: bridge) else { throw SetupError("\(bridge): the webcam bridge is missing") }
         if let video, !fm.fileExists(atPath: video) { throw SetupError("\(video): no such file") }
 
