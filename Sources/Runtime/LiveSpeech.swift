@@ -52,6 +52,14 @@ public final class LiveSpeech: @unchecked Sendable {
     /// The mode the recogniser is set to; switched on the decode thread, between chunks.
     private var recognizerMode: RecognitionMode?
     private var phrases: [String] = []
+    /// The Whisper worker that rewrites each dictated utterance when it ends (nil: PocketSphinx's text stays).
+    /// Set before `load()`; started on the load thread, used only on the decode thread.
+    private var whisper: WhisperWorker?
+    /// Dictation audio since the last utterance ended, for Whisper (at most its 30 s window).
+    private var utterance: [Int16] = []
+    /// The text before the caret and the user's words, for Whisper's prompt (set by the shell loop).
+    private var prompt = ""
+    private var hotwords = ""
     private var builtFor: [String]? = nil
     private var commands: CommandGrammar.Built?
     private var wakeGrammar: CommandGrammar.Built?
@@ -70,8 +78,9 @@ public final class LiveSpeech: @unchecked Sendable {
     /// Seconds of audio kept for checking a wake match; a longer utterance is not a wake command.
     public static let longestWakeUtterance = 8.0
 
-    public init(input: AudioInput, wakePhrase: String?) {
+    public init(input: AudioInput, wakePhrase: String?, whisper: WhisperWorker? = nil) {
         self.input = input
+        self.whisper = whisper
         // A file is a demo or test: it plays when speech is first asked for, not into the wake listener.
         if case .mic = input { wake = wakePhrase } else { wake = nil }
         var fds: [Int32] = [-1, -1]
@@ -86,11 +95,20 @@ public final class LiveSpeech: @unchecked Sendable {
     /// Descriptors for the shell loop's `poll`: readable when updates are waiting.
     public var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
 
-    /// What the status line says while the microphone is closed.
+    /// What the status line says while the microphone is closed, with the dictation engine.
     public var idleStatus: String {
+        let engine = lock.withLock { whisper == nil ? "pocketsphinx" : "whisper" }
         switch input {
-        case .mic(let d): return wake.map { "mic \(d) · say \"\($0) …\" or raise brows" } ?? "mic \(d) · raise brows to talk"
-        case .file(_, let name): return "audio " + (name as NSString).lastPathComponent
+        case .mic(let d): return wake.map { "mic \(d) · say \"\($0) …\" or raise brows · \(engine)" } ?? "mic \(d) · raise brows to talk · \(engine)"
+        case .file(_, let name): return "audio " + (name as NSString).lastPathComponent + " · " + engine
+        }
+    }
+
+    /// The text before the caret and the user's own words: Whisper's prompt and hotwords for the next utterance.
+    public func updateContext(before caret: String, userWords: [String]) {
+        lock.withLock {
+            prompt = String(caret.suffix(400))
+            hotwords = userWords.prefix(60).joined(separator: " ")
         }
     }
 
@@ -107,6 +125,14 @@ public final class LiveSpeech: @unchecked Sendable {
                 case .mic(let device): c = try ALSACapture(device: device)
                 case .file(let raw, _):
                     c = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: raw))
+                }
+                if let w = lock.withLock({ whisper }) {
+                    post(.status("whisper loading…"))
+                    do { try w.start() } catch {
+                        // Dictation still works, with PocketSphinx's text.
+                        lock.withLock { whisper = nil }
+                        post(.notice("Whisper is off (\(error)); dictating with PocketSphinx"))
+                    }
                 }
                 let start = lock.withLock { () -> Bool in
                     recognizer = r; capture = c; loaded = true
@@ -155,10 +181,11 @@ public final class LiveSpeech: @unchecked Sendable {
     }
 
 
-    /// Stops capture for good (the shell is leaving).
+    /// Stops capture for good (the shell is leaving), and the Whisper worker.
     public func shutdown() {
         let c = lock.withLock { capture }
         c?.stop()
+        lock.withLock { whisper }?.stop()
         pendingLock.withLock { stopping = true }
         pendingSignal.signal()
     }
@@ -239,10 +266,18 @@ public final class LiveSpeech: @unchecked Sendable {
             guard recognizerMode != nil else { return nil }
             return (r, controller.mode, wakeGrammar?.phrases ?? [:])
         }
-        guard let (r, decodedIn, wakePhrases) = setup else { return }
+        guard let (r, decodedIn, wakePhrases) = setup else { utterance = []; return }
         // Decoding, and the wake check's second reading (seconds for a long utterance), run outside the lock,
         // so the shell loop's drain() never waits on them; only this thread touches the recogniser.
-        let events = r.process(samples)
+        if decodedIn == .dictation {
+            utterance += samples
+            let most = Int(WhisperWorker.longestUtterance) * SpeechAudio.sampleRate
+            if utterance.count > most { utterance.removeFirst(utterance.count - most) }
+        } else {
+            utterance = []
+        }
+        var events = r.process(samples)
+        if decodedIn == .dictation { events = rewrite(events) }
         var woken: [String: String] = [:]
         if decodedIn == .idle, let w = wake {
             for case let .final(text, _, _) in events {
@@ -258,6 +293,30 @@ public final class LiveSpeech: @unchecked Sendable {
             return !updates.isEmpty
         }
         if posted { signalLoop() }
+    }
+
+    /// Replaces each dictated utterance's final text with Whisper's reading of its audio; on any failure
+    /// PocketSphinx's text stays and the title bar says why. On the decode thread: audio arriving meanwhile
+    /// queues, so nothing said is lost.
+    private func rewrite(_ events: [SpeechEvent]) -> [SpeechEvent] {
+        guard let w = whisper, events.contains(where: { if case .final = $0 { return true }; return false }) else { return events }
+        let (p, h) = lock.withLock { (prompt, hotwords) }
+        return events.map { e in
+            guard case .final(let text, let words, let at) = e else { return e }
+            let audio = utterance
+            utterance = []
+            guard !text.isEmpty else { return e }
+            do {
+                let r = try w.transcribe(audio, prompt: p, hotwords: h)
+                let heard = r.text.trimmingCharacters(in: .whitespaces)
+                // Whisper writes "you" or "." for near-silence that PocketSphinx found words in: keep those.
+                guard heard.contains(where: \.isLetter) else { return e }
+                return .final(heard, words: words, at: at)
+            } catch {
+                post(.notice("Whisper: \(error); kept PocketSphinx's text"))
+                return e
+            }
+        }
     }
 
     /// Rebuilds the command and wake grammars when the phrases changed; false if there is none to use.

