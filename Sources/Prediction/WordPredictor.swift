@@ -84,6 +84,14 @@ public struct WordPredictor: Sendable {
     }
 
     /// A predictor over `words` (word, count) with no n-grams; for tests and small uses.
+    /// The user's own words most worth telling a speech recogniser about: words they added and words they
+    /// type with capitals (names, places), most used first, shown as they write them.
+    public func userVocabulary(limit: Int = 60) -> [String] {
+        let keys = Set(user.added.map { $0.lowercased() }).union(user.forms.keys)
+        return keys.sorted { (user.counts[$0] ?? 0, $1) > (user.counts[$1] ?? 0, $0) }
+            .prefix(limit).map { user.forms[$0] ?? $0 }
+    }
+
     public init(words: [(String, Double)]) {
         lexicon = Lexicon(words.map { ($0.0.lowercased(), $0.1) })
         ngrams = .empty

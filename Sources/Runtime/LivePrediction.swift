@@ -77,6 +77,9 @@ public final class LivePrediction: @unchecked Sendable {
     }
 
     /// The services closures for `Services`: suggest, commit (which learns), and the bar's status.
+    /// The user's added and capitalised words (names, places), for the speech recogniser's hotwords.
+    public func userVocabulary() -> [String] { lock.withLock { predictor?.userVocabulary() ?? [] } }
+
     public func install(into services: inout Services) {
         services.suggest = { [self] text, limit in lock.withLock { predictor?.suggest(text, limit: limit) ?? [] } }
         services.commit = { [self] word, text in

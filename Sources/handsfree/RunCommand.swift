@@ -110,9 +110,9 @@ struct RunCommand: ParsableCommand {
             prediction.load(userFile: paths.userWords)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase, whisper: try whisperWorker())
             // Each dictated utterance's result is the context Whisper reads the next one in.
-            services.dictate = { [speech] utterance, field in
+            services.dictate = { [speech, prediction] utterance, field in
                 let r = sessionDictation(utterance, field)
-                speech?.updateContext(before: String(r.text.prefix(r.caret)), userWords: [])
+                speech?.updateContext(before: String(r.text.prefix(r.caret)), userWords: prediction.userVocabulary())
                 return r
             }
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,

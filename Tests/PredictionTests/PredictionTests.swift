@@ -419,3 +419,18 @@ extension NGramTests {
         #expect(tiny().suggest("so " + String(repeating: "t", count: 500), limit: 4) == [])
     }
 }
+
+/// What the predictor tells the speech recogniser about the user's own words.
+struct UserVocabularyTests {
+    @Test func namesAndAddedWordsMostUsedFirst() {
+        var p = WordPredictor(words: [("the", 100), ("went", 50), ("to", 80)])
+        // A capital at a sentence's start says nothing; Zoë is written with one elsewhere too.
+        p.learn("I met Zoë in Paris. Then Zoë went to the Louvre with Zoë. ")
+        _ = p.addWord("kubectl")
+        let v = p.userVocabulary()
+        #expect(v.first == "Zoë")
+        #expect(v.contains("Paris") && v.contains("Louvre") && v.contains("kubectl"))
+        #expect(!v.contains("went") && !v.contains("the"))
+        #expect(p.userVocabulary(limit: 1) == ["Zoë"])
+    }
+}
