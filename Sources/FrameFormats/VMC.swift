@@ -277,50 +277,103 @@ public enum IFacialMocap {
         return head.contains(UInt8(ascii: "-")) || head.contains(UInt8(ascii: "&")) || head.contains(UInt8(ascii: "#"))
     }
 
+    /// Shape names as iFacialMocap writes them (`eyeBlink_L`) and as ARKit does (`eyeBlinkLeft`), by a hash of
+    /// their bytes; the bytes are compared too, so a collision cannot pick the wrong shape.
+    static let names: [UInt64: (bytes: [UInt8], shape: BlendShape)] = {
+        var out: [UInt64: (bytes: [UInt8], shape: BlendShape)] = [:]
+        for shape in BlendShape.allCases {
+            var forms = [shape.name]
+            if shape.name.hasSuffix("Left") { forms.append(shape.name.dropLast(4) + "_L") }
+            if shape.name.hasSuffix("Right") { forms.append(shape.name.dropLast(5) + "_R") }
+            for f in forms { let b = Array(f.utf8); out[hash(b[...])] = (b, shape) }
+        }
+        return out
+    }()
+
+    static func hash<C: Collection<UInt8>>(_ b: C) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for c in b { h = (h ^ UInt64(c)) &* 0x100000001b3 }
+        return h
+    }
+
+    /// A plain decimal (`75`, `12.5`, `-21.48`), or nil.
+    static func number(_ b: UnsafeRawBufferPointer, _ from: Int, _ to: Int) -> Double? {
+        var i = from
+        var negative = false
+        if i < to, b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var whole: Double = 0, digits = 0
+        while i < to, b[i] >= 0x30, b[i] <= 0x39, digits < 15 { whole = whole * 10 + Double(b[i] - 0x30); i += 1; digits += 1 }
+        var frac: Double = 0, scale: Double = 1
+        if i < to, b[i] == UInt8(ascii: "."), digits > 0 {
+            i += 1
+            var f = 0
+            while i < to, b[i] >= 0x30, b[i] <= 0x39 { if f < 15 { frac = frac * 10 + Double(b[i] - 0x30); scale *= 10; f += 1 }; i += 1 }
+            if f == 0 { return nil }
+        }
+        guard digits > 0, i == to else {
+            // Exponents and other spellings are rare: the general parser decides.
+            guard from < to else { return nil }
+            return Double(String(decoding: UnsafeRawBufferPointer(rebasing: b[from..<to]), as: UTF8.self))
+        }
+        let v = whole + frac / scale
+        return negative ? -v : v
+    }
+
     public static func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double) -> DecodedItem {
         let pos = SourcePosition(.packet, index)
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         if let p = FrameTime.problem(arrival) { return bad(p) }
-        guard d.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A || $0 == 0x0D }) else {
-            return bad("iFacialMocap data must be printable text")
-        }
-        let text = String(decoding: d, as: UTF8.self)
+        for c in d where !(c >= 0x20 && c < 0x7F || c == 0x0A || c == 0x0D) { _ = c; return bad("iFacialMocap data must be printable text") }
+        func text(_ a: Int, _ b: Int) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: d[a..<min(b, a + 40)]), as: UTF8.self) }
         var frame = TrackingFrame(t: arrival)
         var shapes = 0
-        var eyes: (right: [Double]?, left: [Double]?) = (nil, nil)
-        for raw in text.split(separator: "|") {
-            let part = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if part.isEmpty { continue }
-            if let hash = part.firstIndex(of: "#") {
-                let name = part[..<hash].trimmingCharacters(in: CharacterSet(charactersIn: "="))
-                let numbers = part[part.index(after: hash)...].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard numbers.count >= 3, numbers.allSatisfy({ $0?.isFinite == true }) else {
-                    return bad("\(name.prefix(20))# needs at least 3 numbers")
+        var right: [Double]?, left: [Double]?
+        var start = 0
+        while start < d.count {
+            var end = start
+            while end < d.count, d[end] != UInt8(ascii: "|") { end += 1 }
+            defer { start = end + 1 }
+            var a = start, b = end
+            while a < b, d[a] == 0x20 || d[a] == 0x0A || d[a] == 0x0D || d[a] == 0x09 { a += 1 }
+            while b > a, d[b - 1] == 0x20 || d[b - 1] == 0x0A || d[b - 1] == 0x0D || d[b - 1] == 0x09 { b -= 1 }
+            if a == b { continue }
+            var hashAt = a
+            while hashAt < b, d[hashAt] != UInt8(ascii: "#") { hashAt += 1 }
+            if hashAt < b {
+                var n0 = a
+                while n0 < hashAt, d[n0] == UInt8(ascii: "=") { n0 += 1 }
+                var values: [Double] = []
+                var k = hashAt + 1
+                while k <= b {
+                    var e = k
+                    while e < b, d[e] != UInt8(ascii: ",") { e += 1 }
+                    var x = k, y = e
+                    while x < y, d[x] == 0x20 { x += 1 }
+                    while y > x, d[y - 1] == 0x20 { y -= 1 }
+                    guard let v = number(d, x, y), v.isFinite else { return bad("\(text(n0, hashAt))# needs at least 3 numbers") }
+                    values.append(v * .pi / 180)
+                    k = e + 1
                 }
-                let v = numbers.compactMap { $0 }.map { $0 * .pi / 180 }
-                switch name {
-                case "head": frame.head = HeadPose(yaw: v[1], pitch: v[0], roll: v[2])
-                case "rightEye": eyes.right = v
-                case "leftEye": eyes.left = v
-                default: break
-                }
+                guard values.count >= 3 else { return bad("\(text(n0, hashAt))# needs at least 3 numbers") }
+                let name = UnsafeRawBufferPointer(rebasing: d[n0..<hashAt])
+                if name.elementsEqual("head".utf8) { frame.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
+                else if name.elementsEqual("rightEye".utf8) { right = values }
+                else if name.elementsEqual("leftEye".utf8) { left = values }
                 continue
             }
             // `name-value` (older) or `name&value`; a name never holds either separator.
-            guard let sep = part.lastIndex(where: { $0 == "-" || $0 == "&" }), sep != part.startIndex else {
-                return bad("\"\(part.prefix(40))\" is not name-value")
+            var sep = b - 1
+            while sep > a, d[sep] != UInt8(ascii: "-"), d[sep] != UInt8(ascii: "&") { sep -= 1 }
+            guard sep > a else { return bad("\"\(text(a, b))\" is not name-value") }
+            guard let value = number(d, sep + 1, b), value.isFinite else {
+                return bad("\"\(text(a, b))\": the value is not a number")
             }
-            var name = String(part[..<sep])
-            guard let value = Double(part[part.index(after: sep)...]), value.isFinite else {
-                return bad("\"\(part.prefix(40))\": the value is not a number")
-            }
-            if name.hasSuffix("_L") { name = String(name.dropLast(2)) + "Left" }
-            else if name.hasSuffix("_R") { name = String(name.dropLast(2)) + "Right" }
-            guard let shape = BlendShape(name: name) else { continue }
-            frame.blend[shape] = Float(min(1, max(0, value / 100)))
+            let name = UnsafeRawBufferPointer(rebasing: d[a..<sep])
+            guard let entry = names[hash(name)], name.elementsEqual(entry.bytes) else { continue }
+            frame.blend[entry.shape] = Float(min(1, max(0, value / 100)))
             shapes += 1
         }
-        if let r = eyes.right, let l = eyes.left {
+        if let r = right, let l = left {
             frame.eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
         }
         guard shapes > 0 || frame.head != nil else { return bad("no blend shape or head pose in the datagram") }
