@@ -105,8 +105,4 @@ extension StringProtocol {
         while let l = s.last, set.contains(l) { s = s.dropLast() }
         return String(s)
     }
-
-    func trimmingPrefix(_ p: String) -> SubSequence {
-        hasPrefix(p) ? self[index(startIndex, offsetBy: p.count)...] : self[...]
-    }
 }

@@ -284,14 +284,7 @@ struct TOMLParser {
         var out: [UInt8] = []
         while true {
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with '\"\"\"'") }
-            if c == UInt8(ascii: "\""), peek(1) == c, peek(2) == c {
-                // Up to two more quotes belong to the string: `""""` is a quote, then the end.
-                var extra = 0
-                while extra < 2, peek(3 + extra) == c { extra += 1 }
-                out.append(contentsOf: repeatElement(c, count: extra))
-                i += 3 + extra
-                return String(decoding: out, as: UTF8.self)
-            }
+            if c == UInt8(ascii: "\""), closesMultiline(into: &out) { return String(decoding: out, as: UTF8.self) }
             if c == UInt8(ascii: "\\") {
                 // A backslash at the end of a line joins it to the next non-blank text.
                 var k = i + 1
@@ -332,18 +325,23 @@ struct TOMLParser {
         var out: [UInt8] = []
         while true {
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with \"'''\"") }
-            if c == UInt8(ascii: "'"), peek(1) == c, peek(2) == c {
-                var extra = 0
-                while extra < 2, peek(3 + extra) == c { extra += 1 }
-                out.append(contentsOf: repeatElement(c, count: extra))
-                i += 3 + extra
-                return String(decoding: out, as: UTF8.self)
-            }
+            if c == UInt8(ascii: "'"), closesMultiline(into: &out) { return String(decoding: out, as: UTF8.self) }
             if c == 0x0A || c == 0x0D { try newline(); out.append(0x0A); continue }
             try checkStringByte(c)
             out.append(c)
             i += 1
         }
+    }
+
+    /// At three of the quote at `i`, the end of a multi-line string: moves past it and returns true. Up to two
+    /// more quotes belong to the string (`""""` is a quote, then the end) and are appended to `out`.
+    private mutating func closesMultiline(into out: inout [UInt8]) -> Bool {
+        guard let q = peek(), peek(1) == q, peek(2) == q else { return false }
+        var extra = 0
+        while extra < 2, peek(3 + extra) == q { extra += 1 }
+        out.append(contentsOf: repeatElement(q, count: extra))
+        i += 3 + extra
+        return true
     }
 
     private mutating func skipFirstNewline() throws(ConfigError) {

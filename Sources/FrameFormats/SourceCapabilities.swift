@@ -50,25 +50,30 @@ public struct SourceCapabilities: Sendable, Equatable {
         }
     }
 
+    /// Each bound gesture that reads a shape this source lacks or reports unreliably, with those shapes
+    /// (each once, in the order the gesture reads them), in the config's order.
+    func shortfalls(gestures: [GestureDefinition], bound: Set<String>)
+        -> [(gesture: String, missing: [BlendShape], shaky: [BlendShape])] {
+        gestures.filter { bound.contains($0.name) }.compactMap { g in
+            var seen = Set<BlendShape>()
+            let used = Self.shapes(of: g).filter { seen.insert($0).inserted }
+            let missing = used.filter { !shapes.contains($0) }
+            let shaky = used.filter { unreliable.contains($0) }
+            return missing.isEmpty && shaky.isEmpty ? nil : (g.name, missing, shaky)
+        }
+    }
+
     /// A short summary for the status line, what cannot work first: `openseeface: commit needs tongueOut;
     /// unreliable: back, wink_left (eyeBlinkRight, eyeBlinkLeft)`; nil when every bound gesture works.
     public func summary(gestures: [GestureDefinition], bound: Set<String>) -> String? {
-        var missing: [String] = [], shaky: [String] = []
-        var shakyShapes: [BlendShape] = []
-        for g in gestures where bound.contains(g.name) {
-            let used = Self.shapes(of: g)
-            let lacks = used.filter { !shapes.contains($0) }
-            if let first = lacks.first { missing.append("\(g.name) needs \(first.name)"); continue }
-            let weak = used.filter { unreliable.contains($0) }
-            if !weak.isEmpty {
-                shaky.append(g.name)
-                for w in weak where !shakyShapes.contains(w) { shakyShapes.append(w) }
-            }
-        }
-        guard !missing.isEmpty || !shaky.isEmpty else { return nil }
-        var parts = missing
+        let found = shortfalls(gestures: gestures, bound: bound)
+        guard !found.isEmpty else { return nil }
+        var parts = found.compactMap { f in f.missing.first.map { "\(f.gesture) needs \($0.name)" } }
+        let shaky = found.filter { $0.missing.isEmpty }
         if !shaky.isEmpty {
-            parts.append("unreliable: \(shaky.joined(separator: ", ")) (\(shakyShapes.map(\.name).joined(separator: ", ")))")
+            var shapes: [BlendShape] = []
+            for f in shaky { for s in f.shaky where !shapes.contains(s) { shapes.append(s) } }
+            parts.append("unreliable: \(shaky.map(\.gesture).joined(separator: ", ")) (\(shapes.map(\.name).joined(separator: ", ")))")
         }
         return "\(name): " + parts.joined(separator: "; ")
     }
@@ -76,21 +81,10 @@ public struct SourceCapabilities: Sendable, Equatable {
     /// One line per bound gesture this source cannot make, or makes unreliably, e.g.
     /// `commit needs tongueOut, which mediapipe does not produce`.
     public func problems(gestures: [GestureDefinition], bound: Set<String>) -> [String] {
-        var out: [String] = []
-        for g in gestures where bound.contains(g.name) {
-            let used = Self.shapes(of: g)
-            var seen = Set<BlendShape>()
-            let uniq = used.filter { seen.insert($0).inserted }
-            let missing = uniq.filter { !shapes.contains($0) }
-            if !missing.isEmpty {
-                out.append("\(g.name) needs \(missing.map(\.name).joined(separator: ", ")), which \(name) does not produce")
-                continue
-            }
-            let shaky = uniq.filter { unreliable.contains($0) }
-            if !shaky.isEmpty {
-                out.append("\(g.name) reads \(shaky.map(\.name).joined(separator: ", ")), which \(name) reports unreliably")
-            }
+        shortfalls(gestures: gestures, bound: bound).map { f in
+            f.missing.isEmpty
+                ? "\(f.gesture) reads \(f.shaky.map(\.name).joined(separator: ", ")), which \(name) reports unreliably"
+                : "\(f.gesture) needs \(f.missing.map(\.name).joined(separator: ", ")), which \(name) does not produce"
         }
-        return out
     }
 }

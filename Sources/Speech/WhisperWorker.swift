@@ -6,7 +6,10 @@ import Foundation
 /// A problem with the Whisper worker, said so the user knows what to do.
 public struct WhisperError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
+    /// The worker died or stopped answering: a fresh worker may do the utterance.
+    var workerLost = false
     public init(_ d: String) { description = d }
+    init(lost d: String) { description = d; workerLost = true }
 }
 
 /// What Whisper made of one utterance.
@@ -140,9 +143,8 @@ public final class WhisperWorker: @unchecked Sendable {
                 return try ask(samples, prompt: prompt, hotwords: hotwords, words: words)
             } catch {
                 lastError = error
-                let hung = error.description.hasPrefix("no answer")
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
-                guard hung || process?.isRunning != true else { throw error }
+                guard error.workerLost || process?.isRunning != true else { throw error }
                 stop()
             }
         }
@@ -150,7 +152,7 @@ public final class WhisperWorker: @unchecked Sendable {
     }
 
     private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(WhisperError) -> WhisperResult {
-        guard let input else { throw WhisperError("the Whisper worker is not running") }
+        guard let input else { throw WhisperError(lost: "the Whisper worker is not running") }
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words]
@@ -166,8 +168,8 @@ public final class WhisperWorker: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         try write(bytes, to: input.fileDescriptor, timeout: configuration.decodeTimeout)
         guard let line = readLine(timeout: configuration.decodeTimeout) else {
-            if process?.isRunning != true { throw WhisperError("the Whisper worker died during an utterance") }
-            throw WhisperError("no answer from the Whisper worker within \(Int(configuration.decodeTimeout)) s")
+            if process?.isRunning != true { throw WhisperError(lost: "the Whisper worker died during an utterance") }
+            throw WhisperError(lost: "no answer from the Whisper worker within \(Int(configuration.decodeTimeout)) s")
         }
         guard let obj = Self.json(line) else { throw WhisperError("unexpected answer \(String(line.prefix(200)))") }
         if let e = obj["error"] as? String { throw WhisperError(e) }
@@ -188,9 +190,9 @@ public final class WhisperWorker: @unchecked Sendable {
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress.map { $0 + sent }, raw.count - sent) }
             if n > 0 { sent += n; continue }
-            if n < 0 && errno != EAGAIN && errno != EINTR { throw WhisperError("the Whisper worker died (cannot write to it)") }
+            if n < 0 && errno != EAGAIN && errno != EINTR { throw WhisperError(lost: "the Whisper worker died (cannot write to it)") }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw WhisperError("no answer from the Whisper worker within \(Int(timeout)) s (it stopped reading)") }
+            guard left > 0 else { throw WhisperError(lost: "no answer from the Whisper worker within \(Int(timeout)) s (it stopped reading)") }
             var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
             _ = poll(&fds, 1, Int32(min(left, 1) * 1000) + 1)
         }

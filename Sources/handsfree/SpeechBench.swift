@@ -219,7 +219,6 @@ struct SpeechBench: ParsableCommand {
         guard let pid = worker.pid else { return }
         var score = Score()
         var latencies: [Double] = []
-        let c0 = processCPU(pid)
         for (id, refText) in transcript {
             let samples = try SpeechAudio.readSamples(path: folder + "/" + id + ".wav")
             let duration = SpeechAudio.seconds(samples: samples.count)
@@ -232,7 +231,6 @@ struct SpeechBench: ParsableCommand {
                       cpu: processCPU(pid) - cpu0, load: 0)
             if verbose { print("  whisper \(id): \(r.text)") }
         }
-        _ = c0
         print(score.row("whisper tiny.en (worker)"))
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
