@@ -175,6 +175,18 @@ func targets(_ json: String) throws -> [String: Box] {
 }
 
 /// A free loopback UDP port (bound to port 0, then released).
+/// Whether the project's venv (`.venv`, made by scripts/python-env.sh) can import `modules` ("a, b").
+func venvImports(_ modules: String) -> Bool {
+    let py = ShellInTmuxTests.root + "/.venv/bin/python"
+    guard FileManager.default.isExecutableFile(atPath: py) else { return false }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: py)
+    p.arguments = ["-c", "import " + modules]
+    guard (try? p.run()) != nil else { return false }
+    p.waitUntilExit()
+    return p.terminationStatus == 0
+}
+
 func freeUDPPort() throws -> UInt16 {
     let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     defer { close(s) }

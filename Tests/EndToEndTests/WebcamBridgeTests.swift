@@ -8,11 +8,8 @@ struct WebcamBridgeTests {
     static let binary = ShellInTmuxTests.binary
     static let model = root + "/../shared/data/models/face_landmarker_with_blendshapes.task"
     static let python = root + "/.venv/bin/python"
-    static let ready: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: binary), FileManager.default.fileExists(atPath: model),
-              FileManager.default.isExecutableFile(atPath: python) else { return false }
-        return (try? run(python, ["-c", "import mediapipe, cv2, skimage"]).status) == 0
-    }()
+    static let ready = FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: model)
+        && venvImports("mediapipe, cv2, skimage")
     static let reason: Comment = "needs .build/debug/handsfree, ../shared/data/models and .venv with mediapipe and scikit-image (scripts/python-env.sh webcam-test)"
 
     static func run(_ exe: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
