@@ -35,7 +35,7 @@ let package = Package(
         // Decoders and encoders for frame formats.
         .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib"]),
         // Config and keymap files (TOML) with file:line errors.
-        .target(name: "Config", dependencies: ["TrackingCore"]),
+        .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel"]),
         // Live sources over loopback sockets, and paced replay.
         .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats",
                                                   .product(name: "Logging", package: "swift-log")]),
@@ -47,18 +47,20 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CPocketSphinx", "CALSA",
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
-        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction"]),
+        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel"]),
         // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
         .target(name: "CTerminalGuard"),
         // The only importer of curses.
         .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
-        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm"]),
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel"]),
+        // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
+        .target(name: "TerminalModel"),
         // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
         // keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            .product(name: "Logging", package: "swift-log"),
+            "PtyHost", .product(name: "Logging", package: "swift-log"),
         ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
@@ -74,7 +76,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config"], exclude: ["Golden"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
         .testTarget(name: "CommandTests", dependencies: [

@@ -1,3 +1,4 @@
+import TerminalModel
 /// What a gesture, phrase or key can make the shell do.
 public enum Action: String, CaseIterable, Sendable, Hashable {
     case activate, back, home, help, next, previous
@@ -47,6 +48,36 @@ public struct KeymapSection: Sendable, Equatable {
     }
 }
 
+/// What a gesture or phrase does on the Terminal screen (a keymap's `[terminal]` section).
+public enum TerminalBinding: Sendable, Equatable {
+    /// Sends a key to the program in the pane, by its name (`"enter"`, `"ctrl-c"`, `"page-up"`), which
+    /// `TerminalKeyPress(name:)` takes.
+    case press(String)
+    /// Leaves the Terminal screen (`"leave"`): the only way out by gesture or phrase, so that a stray back
+    /// gesture cannot take a running editor away from the user.
+    case leave
+    /// A shell action, as in other sections (`"commit-word"`, `"scroll-up"`, `"push-to-talk"`).
+    case action(Action)
+
+    /// The name a keymap file uses for it.
+    public var name: String {
+        switch self {
+        case .press(let name): return name
+        case .leave: return "leave"
+        case .action(let a): return a.rawValue
+        }
+    }
+}
+
+/// The `[terminal]` section: gestures and phrases that act on the Terminal screen before `[global]`.
+public struct TerminalKeymap: Sendable, Equatable {
+    public var gestures: [String: TerminalBinding] = [:]
+    public var voice: [String: TerminalBinding] = [:]
+    public init(gestures: [String: TerminalBinding] = [:], voice: [String: TerminalBinding] = [:]) {
+        self.gestures = gestures; self.voice = voice
+    }
+}
+
 /// A keymap: global bindings, per-screen bindings that override them, and a few options.
 public struct Keymap: Sendable, Equatable {
     public var name: String
@@ -64,11 +95,19 @@ public struct Keymap: Sendable, Equatable {
     public var stillFaceSeconds: Double = 1.0
     /// The gesture config this keymap is written for (`config` in [options]): a name in config/ or a path.
     public var config: String?
+    /// Bindings on the Terminal screen, looked up before the screen's and the global ones.
+    public var terminal = TerminalKeymap()
 
     /// Every gesture name bound anywhere in the keymap.
     public var boundGestures: Set<String> {
-        screens.values.reduce(into: Set(global.gestures.keys)) { $0.formUnion($1.gestures.keys) }
+        screens.values.reduce(into: Set(global.gestures.keys).union(terminal.gestures.keys)) { $0.formUnion($1.gestures.keys) }
     }
+
+    /// What a gesture does on the Terminal screen by the `[terminal]` section; nil: the usual bindings apply.
+    public func terminalBinding(gesture: String) -> TerminalBinding? { terminal.gestures[gesture] }
+
+    /// What a phrase does on the Terminal screen by the `[terminal]` section.
+    public func terminalBinding(phrase: String) -> TerminalBinding? { terminal.voice[Self.normalise(phrase)] }
 
     public static let defaultKeyboardRows = ["qwertyuiop", "asdfghjkl'", "zxcvbnm,.?"]
 
@@ -105,14 +144,16 @@ public struct Keymap: Sendable, Equatable {
     public var allPhrases: [String] {
         var s = Set(global.voice.keys)
         for sec in screens.values { s.formUnion(sec.voice.keys) }
+        s.formUnion(terminal.voice.keys)
         if let w = wakePhrase { s.insert(w) }
         return s.sorted()
     }
 
     /// The first section (global, then screens by name) binding `phrase`, and its action.
-    func sectionsBinding(phrase: String) -> (String, Action)? {
-        if let a = global.voice[phrase] { return ("[global.voice]", a) }
-        for name in screens.keys.sorted() { if let a = screens[name]?.voice[phrase] { return ("[screen.\(name).voice]", a) } }
+    func sectionsBinding(phrase: String) -> (String, String)? {
+        if let a = global.voice[phrase] { return ("[global.voice]", a.rawValue) }
+        for name in screens.keys.sorted() { if let a = screens[name]?.voice[phrase] { return ("[screen.\(name).voice]", a.rawValue) } }
+        if let b = terminal.voice[phrase] { return ("[terminal.voice]", b.name) }
         return nil
     }
 
@@ -122,7 +163,7 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).
-    public static let topLevelKeys = ["name", "description", "global", "screen", "options", "keyboard"]
+    public static let topLevelKeys = ["name", "description", "global", "screen", "terminal", "options", "keyboard"]
 
     /// The most letter rows the on-screen keyboard may have: more do not fit the minimum 80×24 window
     /// beside the text and the suggestion row.
@@ -205,6 +246,9 @@ public struct Keymap: Sendable, Equatable {
                                                isKnownWord: isKnownWord)
             }
         }
+        if let t = root["terminal"] {
+            km.terminal = try terminalSection(t, doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord)
+        }
         if let o = root["options"] {
             guard let t = o.table else { throw doc.error(["options"], "[options] must be a table") }
             for (k, v) in t {
@@ -237,7 +281,7 @@ public struct Keymap: Sendable, Equatable {
         if let w = km.wakePhrase, let (section, action) = km.sectionsBinding(phrase: w) {
             // The wake listener takes the phrase first, so the binding could never act.
             throw doc.error(["options", "wake_phrase"], "wake_phrase \"\(w)\" is also a voice phrase in \(section) "
-                            + "(bound to \(action.rawValue)); a phrase cannot both wake the shell and act")
+                            + "(bound to \(action)); a phrase cannot both wake the shell and act")
         }
         if let kb = root["keyboard"] {
             guard let t = kb.table else { throw doc.error(["keyboard"], "[keyboard] must be a table") }
@@ -330,6 +374,58 @@ public struct Keymap: Sendable, Equatable {
             }
         }
         return sec
+    }
+
+    /// The `[terminal]` section: `gestures` and `voice` tables whose values are key names, `leave`, or actions.
+    static func terminalSection(_ node: TOMLNode, doc: TOMLDocument, knownGestures: [String],
+                                isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> TerminalKeymap {
+        let path = ["terminal"]
+        guard let t = node.table else { throw doc.error(path, "[terminal] must be a table") }
+        var out = TerminalKeymap()
+        for (k, v) in t {
+            guard k == "gestures" || k == "voice" else {
+                throw doc.error(path + [k], "unknown key \"\(k)\" in [terminal] (known: gestures, voice)")
+            }
+            guard let g = v.table else { throw doc.error(path + [k], "\(k) must be a table") }
+            for (name, b) in g {
+                let here = path + [k, name]
+                let binding = try terminalBinding(b, path: here, doc: doc)
+                if k == "gestures" {
+                    guard knownGestures.contains(name) else {
+                        throw doc.error(here, "unknown gesture \"\(name)\" (known: \(knownGestures.joined(separator: ", ")))")
+                    }
+                    out.gestures[name] = binding
+                } else {
+                    let p = normalise(name)
+                    if let problem = phraseProblem(name, isKnownWord: isKnownWord) {
+                        throw doc.error(here, "voice phrase \"\(name.printable)\" \(problem)")
+                    }
+                    if out.voice[p] != nil {
+                        let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [k, $0]) }.sorted()
+                        throw ConfigError(file: doc.file, line: lines.last,
+                                          "voice phrase \"\(name)\" is bound twice (as written on lines "
+                                          + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
+                    }
+                    out.voice[p] = binding
+                }
+            }
+        }
+        return out
+    }
+
+    static func terminalBinding(_ v: TOMLNode, path: [String], doc: TOMLDocument) throws(ConfigError) -> TerminalBinding {
+        guard let s = v.string else { throw doc.error(path, "a terminal binding must be a string") }
+        if s == "leave" { return .leave }
+        if TerminalKeyPress(name: s) != nil { return .press(s.lowercased()) }
+        if let a = Action(rawValue: s) {
+            // Back would take a running editor away from the user on one stray gesture; "leave" is deliberate.
+            guard a != .back else {
+                throw doc.error(path, "\"back\" is not bound on the Terminal screen; use \"leave\" to leave it, or \"escape\" to send Esc")
+            }
+            return .action(a)
+        }
+        throw doc.error(path, "unknown terminal binding \"\(s.printable)\" (a key: \(TerminalKeyPress.nameHelp); "
+                        + "\"leave\"; or an action: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
 
     static func action(_ v: TOMLNode, path: [String], doc: TOMLDocument) throws(ConfigError) -> Action {

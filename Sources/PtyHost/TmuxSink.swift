@@ -120,22 +120,68 @@ public struct TmuxSink: Sendable {
 
     /// Runs one tmux client to completion; throws with its error text if it fails.
     private func run(_ args: [String]) throws(TmuxSinkError) {
-        let result = TmuxSink.runTmux(serverArguments + args)
-        switch result {
-        case .success: return
-        case .failure(let why):
-            throw TmuxSinkError("tmux target \(target): \(why)")
+        _ = try output(args)
+    }
+
+    /// Runs one tmux client and returns what it printed; throws with its error text if it fails.
+    private func output(_ args: [String]) throws(TmuxSinkError) -> [UInt8] {
+        switch TmuxSink.runTmux(serverArguments + args) {
+        case .success(let out): return out
+        case .failure(let why): throw TmuxSinkError("tmux target \(target): \(why)")
         }
     }
 
-    private enum Outcome { case success, failure(String) }
+    /// What the target pane shows now, as a snapshot of plain cells (tmux gives text, not attributes), with its
+    /// cursor: what the Terminal screen draws and completes words from in `--type-into` mode.
+    public func capture() throws(TmuxSinkError) -> TerminalSnapshot {
+        let out = try output(["display-message", "-p", "-t", target,
+                              "#{cursor_x} #{cursor_y} #{pane_width} #{pane_height} #{alternate_on}", ";",
+                              "capture-pane", "-p", "-t", target])
+        var lines = String(decoding: out, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard !lines.isEmpty else { throw TmuxSinkError("tmux target \(target): capture printed nothing") }
+        let head = lines.removeFirst().split(separator: " ").compactMap { Int($0) }
+        guard head.count == 5, head[2] > 0, head[3] > 0, head[2] <= 1000, head[3] <= 1000 else {
+            throw TmuxSinkError("tmux target \(target): unexpected pane description")
+        }
+        let cols = head[2], rows = head[3]
+        var cells = [TerminalCell](repeating: .blank, count: rows * cols)
+        for (r, line) in lines.prefix(rows).enumerated() {
+            var c = 0
+            for ch in line where c < cols {
+                // Controls never reach the screen that draws this (tmux prints none without -e, but be sure).
+                guard let u = ch.unicodeScalars.first, u.value >= 0x20, u.value != 0x7f else { c += 1; continue }
+                let w = TmuxSink.isWide(u.value) ? 2 : 1
+                guard c + w <= cols else { break }
+                cells[r * cols + c] = TerminalCell(text: String(ch), width: UInt8(w))
+                if w == 2 { cells[r * cols + c + 1] = TerminalCell(text: "", width: 0) }
+                c += w
+            }
+        }
+        return TerminalSnapshot(rows: rows, cols: cols, cells: cells,
+                                cursor: TerminalPosition(row: min(rows - 1, head[1]), col: min(cols, head[0])),
+                                cursorVisible: true, isAltScreen: head[4] == 1, title: "")
+    }
 
-    /// Spawns `tmux ARGS` (stdin and stdout on /dev/null, stderr read back) and waits for it.
+    /// East Asian wide characters and emoji, which take two columns.
+    static func isWide(_ v: UInt32) -> Bool {
+        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
+            || (0x20000...0x3FFFD).contains(v)
+    }
+
+    private enum Outcome { case success([UInt8]), failure(String) }
+
+    /// Spawns `tmux ARGS` (stdin on /dev/null, stdout and stderr read back) and waits for it.
     ///
     /// posix_spawn, not Foundation's Process: Process would also reap children it did not start.
     private static func runTmux(_ args: [String]) -> Outcome {
-        var errPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         guard cpty_pipe_cloexec(&errPipe) == 0 else { return .failure("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard cpty_pipe_cloexec(&outPipe) == 0 else {
+            close(errPipe[0]); close(errPipe[1])
+            return .failure("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
         let argv = ["tmux"] + args
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { for a in cArgs { free(a) } }
@@ -143,33 +189,40 @@ public struct TmuxSink: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ)
-        close(errPipe[1])
+        close(errPipe[1]); close(outPipe[1])
         guard rc == 0 else {
-            close(errPipe[0])
+            close(errPipe[0]); close(outPipe[0])
             return .failure("cannot run tmux: \(String(cString: strerror(rc)))")
         }
-        var err: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 1024)
-        while true {
-            let n = read(errPipe[0], &buf, buf.count)
-            if n > 0 { if err.count < 4096 { err.append(contentsOf: buf[0..<n]) }; continue }
-            if n < 0 && errno == EINTR { continue }
-            break
-        }
-        close(errPipe[0])
+        // Standard output first, to its end: tmux writes little to standard error, which the pipe holds.
+        let out = drain(outPipe[0], limit: 4 << 20)
+        let err = drain(errPipe[0], limit: 4096)
+        close(errPipe[0]); close(outPipe[0])
         var st: Int32 = 0
         while waitpid(pid, &st, 0) < 0 {
             if errno != EINTR { return .failure("lost the tmux client: \(String(cString: strerror(errno)))") }
         }
         let status = ExitStatus(waitStatus: st)
-        if status == .exited(0) { return .success }
+        if status == .exited(0) { return .success(out) }
         var why = String(decoding: err, as: UTF8.self)
         while why.last?.isWhitespace == true { why.removeLast() }
         if status == .exited(127) && why.isEmpty { return .failure("tmux is not installed") }
         return .failure(why.isEmpty ? "tmux \(status)" : why)
+    }
+
+    /// Reads a pipe to its end, keeping at most `limit` bytes.
+    private static func drain(_ fd: Int32, limit: Int) -> [UInt8] {
+        var got: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n > 0 { if got.count < limit { got.append(contentsOf: buf[0..<min(n, limit - got.count)]) }; continue }
+            if n < 0 && errno == EINTR { continue }
+            return got
+        }
     }
 }

@@ -65,6 +65,9 @@ public struct ShellRuntime {
 
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
+    /// The program the Terminal screen drives: the user's shell unless the command line names another, or a
+    /// tmux pane (`--type-into`). Started when the Terminal screen first shows.
+    public var terminal = TerminalLink(.child(argv: TerminalLink.userShell()))
 
     private var sources: [any EventSource] = []
     private var log: ActionLog?
@@ -86,6 +89,7 @@ public struct ShellRuntime {
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
+        sources.append(TerminalSource(terminal, frameInterval: frameInterval))
         let frameSlot = sources.count
         var frames = FrameSource(feed, start: start)
         frames.watch = sourceWatch
@@ -178,6 +182,7 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
+                case .terminal(let request): terminal.apply(request)
                 }
             }
             pending = replies.flatMap { session.send($0) }

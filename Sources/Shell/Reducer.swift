@@ -1,4 +1,5 @@
 import Config
+import TerminalModel
 import TrackingCore
 
 /// The id of the Back target the shell adds to every screen but the launcher when the keymap asks for one.
@@ -30,6 +31,11 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.now = max(s.now, ev.t)
         s.notice = nil   // a notice has been seen once the user acts
         // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
+        if s.top.name == "terminal", let b = s.keymap.terminalBinding(gesture: ev.name) {
+            guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused else { return [] }
+            let gazeCell = ev.gaze.map { s.cell($0) }
+            return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+        }
         guard s.readiness.armed, let bound = s.keymap.action(gesture: ev.name, screen: s.top.name),
               !s.readiness.paused || bound.worksWhilePaused,
               let action = micRouted(s, gesture: ev.name, bound) else { return [] }
@@ -80,6 +86,18 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .saved(let name, let error):
         s.data.saved(name, error: error)
         s.relayout()
+        return []
+    case .terminal(let view):
+        let old = s.terminal
+        s.terminal = view
+        guard s.top.name == "terminal" else { return [] }
+        s.revision &+= 1
+        // Only what changes the targets needs a new layout (the end of the program, a password prompt);
+        // the pane's cells do not.
+        if old?.ended != view.ended || old?.inputHidden != view.inputHidden || old?.problem != view.problem
+            || old == nil || old?.lineBeforeCursor != view.lineBeforeCursor || old?.scrolledBack != view.scrolledBack {
+            s.relayout()
+        }
         return []
     }
 }
@@ -146,6 +164,27 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     }
 }
 
+/// Performs a `[terminal]` binding on the Terminal screen: a key for the program, leaving, or an action.
+func performTerminal(_ s: inout ShellState, _ b: TerminalBinding, target: Target?, gaze: CellPoint?) -> [Effect] {
+    switch b {
+    case .press(let name):
+        guard let press = TerminalKeyPress(name: name) else { return [] }
+        return ask(&s, .terminalKey(press), recordAs: name, target: nil) ?? []
+    case .leave:
+        return goBack(&s, target: "terminal.leave")
+    case .action(let a):
+        return perform(&s, a, target: target, gaze: gaze)
+    }
+}
+
+extension TerminalBinding {
+    /// Whether it acts while the shell is paused (only resuming does).
+    var worksWhilePaused: Bool {
+        if case .action(let a) = self { return a.worksWhilePaused }
+        return false
+    }
+}
+
 /// Leaves the screen showing for the one before; the launcher stays.
 func goBack(_ s: inout ShellState, target: String?) -> [Effect] {
     guard s.stack.count > 1 else { return [] }
@@ -171,6 +210,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
     s.revision &+= 1
     var effects: [Effect] = []
     var name = reply.record ?? recordAs
+    let target = reply.hideTarget ? nil : target
     if let nav = reply.navigation {
         switch nav {
         case .open(let screen):
@@ -211,6 +251,10 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         guard let t = focusedTarget(s) else { return [] }
         return perform(&s, .activate, target: t, gaze: nil)
     case .escape:
+        // On the Terminal screen Esc is for the program (vim needs it); leaving is the ◀ Leave key.
+        if s.top.name == "terminal", !s.dictating {
+            return ask(&s, .terminalKey(TerminalKeyPress(.escape)), recordAs: "escape", target: nil) ?? []
+        }
         // A helper's Esc ends dictation first, like the user's back gesture.
         return perform(&s, s.dictating ? .stopDictation : .back, target: nil, gaze: nil)
     case .backspace:

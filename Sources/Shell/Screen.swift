@@ -1,4 +1,5 @@
 import Config
+import TerminalModel
 import TrackingCore
 
 /// What a screen is asked to handle.
@@ -12,6 +13,8 @@ public enum ScreenInput: Sendable {
     case dictation(String, isFinal: Bool)
     /// Time has passed (seconds on the source's clock); for countdowns and simulated replies.
     case tick(Double)
+    /// A key for the program on the Terminal screen, from the keymap's `[terminal]` section.
+    case terminalKey(TerminalKeyPress)
 }
 
 /// Where a reply sends the user.
@@ -38,11 +41,13 @@ public struct Reply: Sendable {
     public var record: String?
     /// Changes to the user's notes and messages (applied, and saved, by the shell, even when not handled).
     public var changes: [AppData.Change]
+    /// Report the action without its target: the target would tell what was typed at a password prompt.
+    public var hideTarget: Bool
 
     public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil,
-                changes: [AppData.Change] = []) {
+                changes: [AppData.Change] = [], hideTarget: Bool = false) {
         self.handled = handled; self.navigation = navigation; self.effects = effects; self.record = record
-        self.changes = changes
+        self.changes = changes; self.hideTarget = hideTarget
     }
 
     public static let handled = Reply()
@@ -70,13 +75,16 @@ public struct ScreenContext: Sendable {
     public var bounds: Rect
     /// Gestures under way with their progress 0…1 (hold-to-confirm shows its countdown from these).
     public var progress: [GestureProgress]
+    /// What the Terminal screen's program shows, as the runtime last read it (nil: nothing hosted yet).
+    public var terminal: TerminalView?
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
-                bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = []) {
+                bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = [],
+                terminal: TerminalView? = nil) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
-        self.progress = progress
+        self.progress = progress; self.terminal = terminal
     }
 }
 

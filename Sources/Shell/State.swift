@@ -1,4 +1,5 @@
 import Config
+import TerminalModel
 import TrackingCore
 
 /// Live values for the status line meters, 0…1.
@@ -204,6 +205,8 @@ public enum Effect: Sendable, Equatable {
     case stopDictation
     /// Push-to-talk: listen for one spoken command (a grammar of keymap phrases and on-screen labels).
     case listenForCommand
+    /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
+    case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
@@ -249,13 +252,15 @@ public enum ShellEvent: Sendable {
     case wordsLoaded
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
+    /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
+    case terminal(TerminalView)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved: return false
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .terminal: return false
         }
     }
 }
@@ -302,6 +307,8 @@ public struct ShellState: Sendable {
     public internal(set) var revision = 0
     /// A short notice shown in the title bar (e.g. an unknown screen).
     public var notice: String?
+    /// What the Terminal screen's program shows, as the runtime last read it.
+    public var terminal: TerminalView?
     /// Whether the last rendering was refused for being too small.
     public var tooSmall: Bool { size.width < Size.minimum.width || size.height < Size.minimum.height }
 
@@ -324,7 +331,8 @@ public struct ShellState: Sendable {
     /// What screens may read.
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
-                      data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress)
+                      data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
+                      terminal: terminal)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -369,6 +377,7 @@ public struct ScreenRegistry: Sendable {
         "conversation": { ConversationScreen() },
         "settings": { SettingsScreen() },
         "media": { MediaScreen() },
+        "terminal": { TerminalScreen() },
     ])
 }
 

@@ -5,6 +5,7 @@ import Foundation
 import Runtime
 import Transport
 import Prediction
+import PtyHost
 import Shell
 import Speech
 
@@ -55,10 +56,17 @@ struct RunCommand: ParsableCommand {
     }
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
+    @Option(name: .customLong("type-into"),
+            help: "Start on the Terminal screen and send what is typed to a tmux pane instead: tmux:TARGET (e.g. tmux:work:1.0).")
+    var typeInto: String?
+    @Argument(parsing: .postTerminator,
+              help: "A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")
+    var command: [String] = []
 
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if typeInto != nil && !command.isEmpty { throw ValidationError("use --type-into or -- COMMAND, not both") }
     }
 
     func run() throws {
@@ -102,7 +110,22 @@ struct RunCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            let first = !noOnboarding && paths.isFirstStart
+            // The program the Terminal screen drives; a tmux target that is not there is said before the
+            // terminal is taken over.
+            var terminal: TerminalLink?
+            if let typeInto {
+                do throws(TmuxSinkError) {
+                    let sink = try TmuxSink(typeInto: typeInto)
+                    try sink.check()
+                    terminal = TerminalLink(.tmux(sink))
+                } catch {
+                    FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                    throw ExitCode(1)
+                }
+            } else if !command.isEmpty {
+                terminal = TerminalLink(.child(argv: command))
+            }
+            let first = !noOnboarding && paths.isFirstStart && terminal == nil
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
@@ -129,7 +152,9 @@ struct RunCommand: ParsableCommand {
             if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
             let wanted = access.applied(to: session.state.settings)
             if wanted != session.state.settings { session.apply(wanted) }
+            if terminal != nil { session.state.show(screen: "terminal") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
+            if let terminal { runtime.terminal = terminal }
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage

@@ -46,6 +46,8 @@ import TrackingCore
         #expect(s.focus.focused == "launcher.notes")
         _ = reduce(&s, .key(.right))
         #expect(s.focus.focused == "launcher.messages")
+        _ = reduce(&s, .key(.right))
+        #expect(s.focus.focused == "launcher.settings")
         _ = reduce(&s, .key(.down))
         #expect(s.focus.focused == "launcher.help")
         _ = reduce(&s, .key(.enter))

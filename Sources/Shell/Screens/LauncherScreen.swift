@@ -11,6 +11,7 @@ public struct LauncherScreen: Screen {
         ("messages", "Messages", "messages", "talk to people"),
         ("settings", "Settings", "settings", "gestures and looks"),
         ("media", "Media", "media", "music and albums"),
+        ("terminal", "Terminal", "terminal", "your shell and programs"),
         ("help", "Help", "help", "gestures and phrases"),
     ]
 
@@ -23,12 +24,7 @@ public struct LauncherScreen: Screen {
         // Two rows of large tiles: big targets forgive gaze error, which is often a few cells.
         let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 4)
         let rows = area.rows(2, gap: 1)
-        let top = rows[0].columns(3, gap: 2)
-        // The second row holds two tiles of the same size, centred under the first row.
-        let tw = top[0].w, left = area.x + (area.w - 2 * tw - 2) / 2
-        let bottom = [Rect(x: left, y: rows[1].y, w: tw, h: rows[1].h),
-                      Rect(x: left + tw + 2, y: rows[1].y, w: tw, h: rows[1].h)]
-        let rects = top + bottom
+        let rects = rows[0].columns(3, gap: 2) + rows[1].columns(3, gap: 2)
         for (i, t) in Self.tiles.enumerated() where i < rects.count {
             c.tile("launcher." + t.id, t.label, rects[i], detail: t.detail)
         }

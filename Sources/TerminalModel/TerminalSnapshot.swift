@@ -69,6 +69,12 @@ public struct TerminalSnapshot: Hashable, Sendable {
     /// The window title the child set (OSC 0/2), empty if none.
     public var title: String
 
+    public init(rows: Int, cols: Int, cells: [TerminalCell], cursor: TerminalPosition, cursorVisible: Bool,
+                isAltScreen: Bool, title: String) {
+        self.rows = rows; self.cols = cols; self.cells = cells; self.cursor = cursor
+        self.cursorVisible = cursorVisible; self.isAltScreen = isAltScreen; self.title = title
+    }
+
     /// The cell at `row`, `col`.
     public func cell(row: Int, col: Int) -> TerminalCell { cells[row * cols + col] }
 
@@ -81,7 +87,7 @@ public struct TerminalSnapshot: Hashable, Sendable {
     public var text: String { (0..<rows).map(lineText).joined(separator: "\n") }
 
     /// Text of a run of cells with trailing spaces removed.
-    static func text<C: Collection>(of cells: C) -> String where C.Element == TerminalCell {
+    public static func text<C: Collection>(of cells: C) -> String where C.Element == TerminalCell {
         var s = ""
         for c in cells { s += c.text }
         while s.last == " " { s.removeLast() }

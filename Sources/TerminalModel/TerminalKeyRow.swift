@@ -71,9 +71,6 @@ public struct TerminalKeyPress: Hashable, Sendable {
         self.key = key
         self.modifiers = modifiers
     }
-
-    /// The bytes this press sends to a child whose modes `screen` holds (a fresh screen: the default modes).
-    public func bytes(in screen: VTermScreen) -> [UInt8] { screen.press(key, modifiers: modifiers) }
 }
 
 /// The Ctrl and Alt latches of the key row: a latch that is on modifies the next key, then releases.

@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PtyHost
+import Shell
+
+/// The program the Terminal screen drives: a child on a pty emulated by libvterm, or a tmux pane that keys
+/// are sent to (`--type-into tmux:TARGET`).
+///
+/// The runtime's effects (`TerminalRequest`) act on it; `TerminalSource` reads it in the event loop. A class,
+/// because both hold the one program.
+public final class TerminalLink {
+    /// How the program is reached.
+    public enum Target: Sendable, Equatable {
+        /// A child started on a pty: argv, and the name shown for it.
+        case child(argv: [String])
+        /// An existing tmux pane.
+        case tmux(TmuxSink)
+
+        public static func == (a: Target, b: Target) -> Bool {
+            switch (a, b) {
+            case (.child(let x), .child(let y)): return x == y
+            case (.tmux(let x), .tmux(let y)): return x.target == y.target && x.serverArguments == y.serverArguments
+            default: return false
+            }
+        }
+    }
+
+    public let target: Target
+    /// The hosted child, once started.
+    public private(set) var hosted: HostedTerminal?
+    /// Lines of scrollback the pane shows (0: live).
+    public private(set) var scrolledBack = 0
+    /// The pane's size, as the screen laid it out.
+    public private(set) var rows = 24, cols = 80
+    /// Why the program could not be started or reached, shown in the pane.
+    public private(set) var problem: String?
+    /// Text that could not be delivered to a closed tmux target.
+    public private(set) var unsent = ""
+    /// The last tmux capture (tmux mode).
+    private var captured: TerminalSnapshot?
+    /// Something changed since the last view was given.
+    var changed = true
+    /// Whether the child's tty hid input at the last look.
+    var lastHidden = false
+
+    public init(_ target: Target) { self.target = target }
+
+    /// The user's login shell (`$SHELL`), else bash, else sh: what the Terminal tile runs.
+    public static func userShell(environment: [String: String] = PtyProcess.currentEnvironment()) -> [String] {
+        if let s = environment["SHELL"], !s.isEmpty, access(s, X_OK) == 0 { return [s] }
+        return access("/bin/bash", X_OK) == 0 ? ["/bin/bash"] : ["/bin/sh"]
+    }
+
+    /// What the title and info line call the program.
+    public var programName: String {
+        switch target {
+        case .child(let argv): return argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+        case .tmux(let sink): return "tmux \(sink.target)"
+        }
+    }
+
+    public var isStarted: Bool { hosted != nil || problem != nil || captured != nil }
+
+    /// Starts the child (or checks the tmux target) at the pane's size, once.
+    public func start(rows: Int, cols: Int) {
+        guard !isStarted else { return }
+        self.rows = max(2, rows); self.cols = max(10, cols)
+        changed = true
+        switch target {
+        case .child(let argv):
+            do {
+                hosted = try HostedTerminal(argv: argv, rows: self.rows, cols: self.cols)
+            } catch {
+                problem = "cannot start \(programName): \(error)"
+            }
+        case .tmux(let sink):
+            refreshCapture(sink)
+        }
+    }
+
+    /// Carries out what the Terminal screen asked for.
+    public func apply(_ request: TerminalRequest) {
+        changed = true
+        switch request {
+        case .type(let text):
+            scrolledBack = 0
+            switch target {
+            case .child: hosted?.type(text)
+            case .tmux(let sink):
+                do throws(TmuxSinkError) {
+                    try sink.send(text: text)
+                    problem = nil
+                } catch {
+                    // Kept and shown, so nothing the user typed is lost with a closed target.
+                    unsent += text
+                    problem = error.description
+                }
+            }
+        case .press(let press):
+            scrolledBack = 0
+            switch target {
+            case .child: hosted?.send(press)
+            case .tmux(let sink):
+                do throws(TmuxSinkError) {
+                    try sink.send(press)
+                    problem = nil
+                } catch {
+                    problem = error.description
+                }
+            }
+        case .scroll(let to):
+            scrolledBack = max(0, min(to, hosted?.screen.scrollbackCount ?? 0))
+        case .restart:
+            guard case .child = target else { return }
+            if let hosted {
+                do { try hosted.restart() } catch { problem = "cannot restart \(programName): \(error)" }
+            } else {
+                problem = nil
+                start(rows: rows, cols: cols)
+            }
+            scrolledBack = 0
+        case .resize(let r, let c):
+            let r = max(2, r), c = max(10, c)
+            guard r != rows || c != cols else { return }
+            rows = r; cols = c
+            if let hosted, hosted.exitStatus == nil { hosted.resize(rows: r, cols: c) }
+        }
+    }
+
+    /// Reads what the child wrote (bounded), reaps it once it ended; true if anything changed.
+    func pump(limit: Int) -> Bool {
+        guard let hosted else { return false }
+        var any = hosted.pump(limit: limit) > 0
+        if hosted.exitStatus == nil, hosted.reapIfExited() != nil {
+            // What it wrote before it exited is still in the pty.
+            hosted.pump(limit: limit)
+            any = true
+        }
+        let hidden = hosted.exitStatus == nil && hosted.isInputHidden
+        if hidden != lastHidden { lastHidden = hidden; any = true }
+        if any { changed = true }
+        return any
+    }
+
+    /// Captures the tmux pane again; true if what it shows changed.
+    @discardableResult
+    func refreshCapture(_ sink: TmuxSink) -> Bool {
+        do throws(TmuxSinkError) {
+            let snap = try sink.capture()
+            let differs = snap != captured
+            captured = snap
+            if problem != nil && unsent.isEmpty { problem = nil; changed = true }
+            if differs { changed = true }
+            return differs
+        } catch {
+            if problem != error.description { problem = error.description; changed = true }
+            return false
+        }
+    }
+
+    /// The view the screen draws.
+    public func view() -> TerminalView {
+        var v: TerminalView
+        if let hosted {
+            let snap = scrolledBack > 0 ? hosted.screen.view(scrolledBack: scrolledBack) : hosted.screen.snapshot()
+            v = TerminalView(snapshot: snap, program: programName, scrollback: hosted.screen.scrollbackCount,
+                             scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage)
+        } else if let captured {
+            v = TerminalView(snapshot: captured, program: programName, isTmux: true)
+        } else {
+            v = .blank(rows: rows, cols: cols, program: programName)
+            if case .tmux = target { v.isTmux = true }
+        }
+        v.problem = problem
+        v.unsent = unsent
+        return v
+    }
+}
+
+/// The Terminal screen's program in the event loop: its output, its end, its tty's modes, and the tmux
+/// pane's captures, given to the reducer as `TerminalView`s at most once per displayed frame.
+///
+/// Reads are non-blocking and bounded per wake-up, so a child flooding output never holds the loop: gestures
+/// and keys are read between two slices.
+public struct TerminalSource: EventSource {
+    public let link: TerminalLink
+    /// The shortest time between two views (one displayed frame).
+    public var frameInterval: Double
+    /// Bytes of child output read per wake-up at most.
+    public var readLimit = 256 * 1024
+    /// How often a tmux target is captured again, and the tty's modes looked at without output.
+    public var pollInterval = 0.25
+    private var lastView = -Double.infinity
+    private var lastPoll = -Double.infinity
+    /// The Terminal screen is showing: only then is the program started and its pane kept in size.
+    private var showing = false
+
+    public init(_ link: TerminalLink, frameInterval: Double = 1.0 / 60) {
+        self.link = link; self.frameInterval = frameInterval
+    }
+
+    public var descriptors: [Int32] {
+        guard let h = link.hosted else { return [] }
+        return h.pollDescriptors.map(\.fd)
+    }
+
+    public func nextWake(now: Double) -> Double? {
+        var next: Double?
+        if link.changed { next = lastView + frameInterval }
+        if let h = link.hosted, h.process.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
+        if showing, link.hosted?.exitStatus == nil { next = min(next ?? .infinity, lastPoll + pollInterval) }
+        return next
+    }
+
+    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+        _ = link.pump(limit: readLimit)
+        if showing, wake.now - lastPoll >= pollInterval {
+            lastPoll = wake.now
+            if case .tmux(let sink) = link.target { link.refreshCapture(sink) }
+        }
+        guard link.changed, link.isStarted, wake.now - lastView >= frameInterval else { return [] }
+        link.changed = false
+        lastView = wake.now
+        return [.shell(.terminal(link.view()))]
+    }
+
+    /// Starts the program when the Terminal screen first shows, and keeps the pty the size of the pane.
+    public mutating func observe(_ state: ShellState) {
+        showing = state.top.name == "terminal" && !state.tooSmall
+        guard showing, let pane = state.hitMap.target(id: TerminalScreen.paneID)?.rect else { return }
+        if !link.isStarted {
+            link.start(rows: pane.h, cols: pane.w)
+        } else if pane.h != link.rows || pane.w != link.cols {
+            link.apply(.resize(rows: pane.h, cols: pane.w))
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Config
+import TerminalModel
+
+/// The Terminal screen: the user's shell (or any program) in a pane, typed into from every modality.
+///
+/// The pane shows what the runtime last read of the program (`ScreenContext.terminal`); everything the user
+/// does here becomes a `TerminalRequest` effect that the runtime carries out on the pty (or the tmux pane of
+/// `--type-into`). The letter keyboard (with a symbol layer), a key row with what terminal programs need,
+/// the suggestion bar and dictation all type into the program. Back does not leave: a running editor must not
+/// lose the user to one stray gesture, so leaving is the ◀ Leave key or a `"leave"` binding.
+public struct TerminalScreen: Screen {
+    public let name = "terminal"
+    public var title: String { "Terminal" }
+
+    /// Ctrl and Alt latched for the next key.
+    public var latches = TerminalLatches()
+    /// The keyboard shows the symbols and digits instead of the letters.
+    public var symbolLayer = false
+    /// A dictation hypothesis not yet final, shown on the info line.
+    public var partial: String?
+
+    public init() {}
+
+    /// Target ids.
+    public static let paneID = "terminal.pane", keyboardID = "terminal.keyboard", suggestionID = "terminal.suggestion"
+    public static let leaveID = "terminal.leave", layerID = "terminal.layer", restartID = "terminal.restart"
+    static let keyPrefix = "terminal.key."
+
+    /// The symbol layer's keyboard rows: digits, then `- / . | > < ~ $ * &`, then `; : = _ " '` and a few more.
+    public static let symbolRows = ["1234567890", "-/.|><~$*&", ";:=_\"'!#%@", "()[]{}\\+^`"]
+
+    /// The key row, in two lines: moving around, then acting.
+    static let rowA = ["escape", "tab", "left", "up", "down", "right", "home", "end", "page-up", "page-down"]
+    static let rowB = ["enter", "backspace", "ctrl-c", "ctrl-d", "ctrl-z", "ctrl-latch", "alt-latch"]
+    static let labels: [String: String] = [
+        "escape": "Esc", "tab": "Tab", "left": "←", "up": "↑", "down": "↓", "right": "→", "home": "Home",
+        "end": "End", "page-up": "PgUp", "page-down": "PgDn", "enter": "⏎ Enter", "backspace": "⌫",
+        "ctrl-c": "Ctrl-C", "ctrl-d": "Ctrl-D", "ctrl-z": "Ctrl-Z", "ctrl-latch": "Ctrl", "alt-latch": "Alt",
+    ]
+
+    struct Layout {
+        var info: Rect, pane: Rect, suggestions: Rect, rowA: Rect, rowB: Rect, keyboard: Rect, ended: Rect
+    }
+
+    /// Lays the screen out from the bottom: keyboard, key row, suggestions, an info line; the pane takes the
+    /// rest. Keys are two rows high when that still leaves the pane twelve rows.
+    func layout(_ b: Rect, keyRows: Int) -> Layout {
+        let x = b.x + 1, w = b.w - 2
+        let kbRows = keyRows + 1
+        let unit = b.h - (1 + 2 + 4 + 2 * kbRows) >= 12 ? 2 : 1
+        let kbH = kbRows * unit
+        let kb = Rect(x: x, y: b.maxY - kbH, w: w, h: kbH)
+        let rowB = Rect(x: x, y: kb.y - unit, w: w, h: unit)
+        let rowA = Rect(x: x, y: rowB.y - unit, w: w, h: unit)
+        let sugg = Rect(x: x, y: rowA.y - unit, w: w, h: unit)
+        let info = Rect(x: x, y: sugg.y - 1, w: w, h: 1)
+        let pane = Rect(x: b.x, y: b.y, w: b.w, h: max(1, info.y - b.y))
+        let ended = Rect(x: x, y: rowA.y, w: w, h: b.maxY - rowA.y)
+        return Layout(info: info, pane: pane, suggestions: sugg, rowA: rowA, rowB: rowB, keyboard: kb, ended: ended)
+    }
+
+    /// The pane's size in cells for a body area: what the program's pty is sized to.
+    public static func paneSize(body: Rect, keyRows: Int) -> (rows: Int, cols: Int) {
+        let p = TerminalScreen().layout(body, keyRows: keyRows).pane
+        return (p.h, p.w)
+    }
+
+    /// Suggestions for the command line before the cursor; none at a password prompt, while scrolled back,
+    /// or once the program ended.
+    public func suggestions(_ ctx: ScreenContext) -> [String] {
+        guard let v = ctx.terminal, !v.inputHidden, v.ended == nil, v.scrolledBack == 0,
+              ctx.settings.suggestions > 0 else { return [] }
+        return Array(ctx.services.suggest(v.lineBeforeCursor, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds, keyRows: symbolLayer ? Self.symbolRows.count : ctx.keymap.keyboardRows.count)
+        let view = ctx.terminal
+        if let view { Self.drawPane(&c.grid, view, l.pane) }
+        else { c.grid.centered("Starting…", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint) }
+        c.target(Self.paneID, "Terminal", l.pane)
+        drawInfo(&c, view, l.info)
+        if let view, view.ended != nil || (view.problem != nil && !view.isTmux && view.snapshot.text.isEmpty) {
+            // The program is gone: the choice is restart or leave, in big keys.
+            let halves = l.ended.columns(2, gap: 2)
+            c.button(Self.restartID, "↻ Restart \(view.program)", halves[0])
+            c.button(Self.leaveID, "◀ Leave", halves[1])
+            return
+        }
+        if view?.inputHidden == true {
+            c.grid.centered("Input is hidden: no suggestions, nothing learned or logged", in: l.suggestions,
+                            y: l.suggestions.y, style: Theme.warning)
+        } else {
+            SuggestionBar.render(&c, Self.suggestionID, suggestions(ctx), l.suggestions, ctx)
+        }
+        keyRow(&c, Self.rowA, l.rowA, extra: [])
+        keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="), (Self.leaveID, "◀ Leave")])
+        c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keymap.keyboardRows, l.keyboard,
+                         enter: "⏎ Enter")
+    }
+
+    private func keyRow(_ c: inout Canvas, _ ids: [String], _ r: Rect, extra: [(String, String)]) {
+        let all = ids.map { (Self.keyPrefix + $0, label($0)) } + extra
+        for ((id, text), kr) in zip(all, r.columns(all.count, gap: 1)) { c.button(id, text, kr) }
+    }
+
+    private func label(_ id: String) -> String {
+        let base = Self.labels[id] ?? id
+        if id == "ctrl-latch", latches.held.contains(.ctrl) { return "Ctrl ●" }
+        if id == "alt-latch", latches.held.contains(.alt) { return "Alt ●" }
+        return base
+    }
+
+    private func drawInfo(_ c: inout Canvas, _ view: TerminalView?, _ r: Rect) {
+        guard let view else { return }
+        var left = view.isTmux ? "typing into \(view.program)" : view.program
+        var style = Theme.hint
+        if let e = view.ended { left += " · " + e; style = Theme.warning }
+        if let p = view.problem { left += " · " + p; style = Theme.error }
+        if view.inputHidden { left += " · password prompt: input is hidden"; style = Theme.warning }
+        if !view.unsent.isEmpty { left += " · not sent: " + TerminalScreen.printable(view.unsent) }
+        if let p = partial, !view.inputHidden { left += " · hearing: " + p }
+        var right = ""
+        if view.scrolledBack > 0 { right = "scrolled back \(view.scrolledBack) of \(view.scrollback) lines" }
+        else if !latches.held.isEmpty {
+            right = (latches.held.contains(.ctrl) ? "Ctrl " : "") + (latches.held.contains(.alt) ? "Alt " : "") + "held"
+        }
+        let rw = CellGrid.columns(of: right)
+        c.text(left, x: r.x, y: r.y, style: style, maxWidth: max(0, r.w - rw - 1))
+        if !right.isEmpty { c.text(right, x: r.maxX - rw, y: r.y, style: Theme.warning) }
+    }
+
+    /// Control characters shown as `^X`, so unsent text never reaches the host terminal raw.
+    static func printable(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x20 { out += "^" + String(UnicodeScalar(UInt8(u.value + 0x40))) }
+            else if u.value == 0x7f || (0x80..<0xa0).contains(u.value) { out += "�" }
+            else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    /// Draws the program's screen into the pane: top-left aligned, keeping the cursor's row in view when the
+    /// program's screen is taller than the pane (until its resize arrives).
+    static func drawPane(_ g: inout CellGrid, _ v: TerminalView, _ r: Rect) {
+        let s = v.snapshot
+        let shift = max(0, min(s.rows - r.h, s.cursor.row - r.h + 1))
+        for row in 0..<min(r.h, s.rows - shift) {
+            let sr = row + shift
+            var col = 0
+            while col < min(r.w, s.cols) {
+                let cell = s.cells[sr * s.cols + col]
+                let isCursor = s.cursorVisible && sr == s.cursor.row && col == s.cursor.col
+                var style = Self.style(cell)
+                if isCursor { style.attrs.formSymmetricDifference(.reverse) }
+                if cell.width == 0 {
+                    col += 1
+                    continue
+                }
+                if cell.width == 2 && col + 1 >= r.w { break }
+                let ch: Character = cell.text.isEmpty ? " " : Character(cell.text)
+                g[r.x + col, r.y + row] = Cell(Self.safe(ch), style)
+                if cell.width == 2 { g[r.x + col + 1, r.y + row] = Cell(Cell.continuation, style) }
+                col += Int(max(1, cell.width))
+            }
+        }
+    }
+
+    /// A character the host terminal can take: the emulator never stores controls, but a cell is data.
+    static func safe(_ ch: Character) -> Character {
+        guard let u = ch.unicodeScalars.first else { return " " }
+        return u.value < 0x20 || (0x7f..<0xa0).contains(u.value) ? " " : ch
+    }
+
+    /// A cell's look in the shell's colours: indexed and RGB colours go to the nearest of the eight every
+    /// terminal has.
+    static func style(_ cell: TerminalCell) -> Style {
+        var attrs: Attributes = []
+        if cell.attributes.contains(.bold) { attrs.insert(.bold) }
+        if cell.attributes.contains(.underline) { attrs.insert(.underline) }
+        if cell.attributes.contains(.reverse) { attrs.insert(.reverse) }
+        return Style(fg: color(cell.foreground), bg: color(cell.background), attrs: attrs)
+    }
+
+    static func color(_ c: TerminalColor) -> Color {
+        switch c {
+        case .default: return .default
+        case .indexed(let i):
+            if i < 16 { return basic[Int(i % 8)] }
+            if i >= 232 { return i < 244 ? .black : .white }
+            let n = Int(i) - 16
+            return nearest(r: n / 36 * 51, g: n / 6 % 6 * 51, b: n % 6 * 51)
+        case .rgb(let r, let g, let b):
+            return nearest(r: Int(r), g: Int(g), b: Int(b))
+        }
+    }
+
+    static let basic: [Color] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white]
+
+    /// The basic colour whose corners of the RGB cube are closest: each channel read as on (≥ 128) or off.
+    static func nearest(r: Int, g: Int, b: Int) -> Color {
+        let k = (r >= 128 ? 1 : 0) | (g >= 128 ? 2 : 0) | (b >= 128 ? 4 : 0)
+        return basic[k]
+    }
+
+    // MARK: - Input
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let view = ctx.terminal
+        let hidden = view?.inputHidden == true
+        // At a password prompt nothing typed may reach the action log: report the kind of input, not the key.
+        func typed(_ effects: [Effect]) -> Reply {
+            Reply(effects: effects, record: hidden ? "type-hidden" : "type", hideTarget: hidden)
+        }
+        switch input {
+        case .terminalKey(let press):
+            return typed([.terminal(.press(latches.press(press.key).adding(press.modifiers)))])
+        case .key(let k):
+            // A helper's keyboard: characters and Backspace go to the program.
+            switch k {
+            case .char(let ch): return typed(type(String(ch), ctx))
+            case .backspace: return typed([.terminal(.press(TerminalKeyPress(.backspace)))])
+            default: return .unhandled
+            }
+        case .dictation(let text, let isFinal):
+            guard isFinal else { partial = text; return Reply(record: nil) }
+            partial = nil
+            return typed(dictate(text, ctx))
+        case .action(.back, _, _):
+            // Swallowed on purpose (see the type's comment); dictation still stops by its own routing.
+            return Reply(record: "back-ignored")
+        case .action(.commitWord, let t, _):
+            guard let w = SuggestionBar.chosen(t, Self.suggestionID, suggestions(ctx)) else { return Reply(record: nil) }
+            return Reply(effects: commit(w, ctx), record: "commit-word")
+        case .action(.deleteWord, _, _):
+            return typed([.terminal(.press(TerminalKeyPress(.ctrl("w"))))])
+        case .action(.scroll, let t, let gaze):
+            guard let view, t?.id == Self.paneID, let g = gaze, let r = t?.rect else { return .unhandled }
+            if g.y < r.y + r.h / 4 { return scroll(by: r.h / 2, view) }
+            if g.y >= r.maxY - r.h / 4 { return scroll(by: -r.h / 2, view) }
+            return Reply(record: nil)
+        case .action(.scrollUp, _, _):
+            guard let view else { return .unhandled }
+            return scroll(by: max(1, view.snapshot.rows / 2), view)
+        case .action(.scrollDown, _, _):
+            guard let view else { return .unhandled }
+            return scroll(by: -max(1, view.snapshot.rows / 2), view)
+        case .action(.activate, let t?, _):
+            return activate(t, ctx)
+        case .action(.help, _, _):
+            return .push(AppHelpScreen(app: name, appTitle: title))
+        default:
+            return .unhandled
+        }
+    }
+
+    private mutating func activate(_ t: Target, _ ctx: ScreenContext) -> Reply {
+        let hidden = ctx.terminal?.inputHidden == true
+        let rec = hidden ? "type-hidden" : "type"
+        switch t.id {
+        case Self.leaveID:
+            return Reply(navigation: .back, record: "leave")
+        case Self.restartID:
+            return Reply(effects: [.terminal(.restart)], record: "restart")
+        case Self.layerID:
+            symbolLayer.toggle()
+            return Reply(record: "layer")
+        case Self.paneID:
+            // Looking at the pane and activating opens the microphone: dictation types into the program.
+            return Reply(effects: [.startDictation], record: "dictate")
+        default: break
+        }
+        if t.id.hasPrefix(Self.keyPrefix), let key = TerminalKeyRow.key(id: String(t.id.dropFirst(Self.keyPrefix.count))) {
+            guard let press = latches.press(key) else { return Reply(record: "latch") }
+            return Reply(effects: [.terminal(.press(press))], record: rec, hideTarget: hidden)
+        }
+        if let k = KeyboardKey.from(t.id, keyboard: Self.keyboardID) {
+            let effects: [Effect]
+            switch k {
+            case .char(let ch): effects = type(String(ch), ctx)
+            case .space: effects = type(" ", ctx)
+            case .backspace: effects = [.terminal(.press(latches.press(.backspace)))]
+            case .enter:
+                learnFinishedWord(ctx)
+                effects = [.terminal(.press(latches.press(.enter)))]
+            case .deleteWord: effects = [.terminal(.press(TerminalKeyPress(.ctrl("w"))))]
+            }
+            return Reply(effects: effects, record: rec, hideTarget: hidden)
+        }
+        if let w = SuggestionBar.word(t.id, Self.suggestionID, suggestions(ctx)) {
+            return Reply(effects: commit(w, ctx), record: "commit-word")
+        }
+        return .unhandled
+    }
+
+    private func scroll(by lines: Int, _ view: TerminalView) -> Reply {
+        let to = min(view.scrollback, max(0, view.scrolledBack + lines))
+        return Reply(effects: [.terminal(.scroll(to: to))], record: lines > 0 ? "scroll-back" : "scroll-forward")
+    }
+
+    /// Text typed by key: a latch turns its first character into a chord; a space after a word typed letter
+    /// by letter teaches the word (never at a password prompt).
+    private mutating func type(_ text: String, _ ctx: ScreenContext) -> [Effect] {
+        if !latches.held.isEmpty, let first = text.first {
+            let press = latches.press(.char(first))
+            return [.terminal(.press(press))] + (text.count > 1 ? [.terminal(.type(String(text.dropFirst())))] : [])
+        }
+        if text == " " { learnFinishedWord(ctx) }
+        return [.terminal(.type(text))]
+    }
+
+    private func learnFinishedWord(_ ctx: ScreenContext) {
+        guard let v = ctx.terminal, !v.inputHidden else { return }
+        ctx.services.learnFinishedWord(v.lineBeforeCursor)
+    }
+
+    /// Completes the word before the cursor with `word` and a space: only the missing letters are typed when
+    /// the word starts with what is there, else the partial word is erased first.
+    func commit(_ word: String, _ ctx: ScreenContext) -> [Effect] {
+        let before = ctx.terminal?.lineBeforeCursor ?? ""
+        let partial = String(before.reversed().prefix { !$0.isWhitespace }.reversed())
+        if !(ctx.terminal?.inputHidden ?? true) { ctx.services.learn(word, String(before.dropLast(partial.count))) }
+        if word.lowercased().hasPrefix(partial.lowercased()) {
+            return [.terminal(.type(String(word.dropFirst(partial.count)) + " "))]
+        }
+        return Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: partial.count)
+            + [.terminal(.type(word + " "))]
+    }
+
+    /// A final utterance through the dictation editor (spoken punctuation, "delete that"), typed as the
+    /// difference it makes to the line before the cursor.
+    private mutating func dictate(_ utterance: String, _ ctx: ScreenContext) -> [Effect] {
+        let before = ctx.terminal?.lineBeforeCursor ?? ""
+        let r = ctx.services.dictate(utterance, DictationInput(text: before, caret: before.count))
+        var effects: [Effect] = []
+        let common = zip(before, r.text).prefix { $0 == $1 }.count
+        let erase = before.count - common
+        effects += Array(repeating: Effect.terminal(.press(TerminalKeyPress(.backspace))), count: erase)
+        let add = String(r.text.dropFirst(common))
+        if !add.isEmpty { effects += type(add, ctx) }
+        if r.stop { effects.append(.stopDictation) }
+        return effects
+    }
+}
+
+extension TerminalKeyPress {
+    /// This press with `extra` modifiers held too.
+    func adding(_ extra: TerminalModifiers) -> TerminalKeyPress {
+        TerminalKeyPress(key, modifiers: modifiers.union(extra))
+    }
+}

@@ -1,0 +1,164 @@
+import Config
+import Shell
+import TerminalModel
+import Testing
+import TrackingCore
+
+/// The Terminal screen as the pure core sees it: inputs become `TerminalRequest` effects for the runtime.
+@Suite struct TerminalScreenTests {
+    /// A view of a 10×40 screen whose cursor line holds `line`, the cursor after it.
+    static func view(_ line: String, hidden: Bool = false, ended: String? = nil, scrollback: Int = 0) -> TerminalView {
+        var v = TerminalView.blank(rows: 10, cols: 40, program: "bash")
+        for (i, ch) in line.enumerated() { v.snapshot.cells[3 * 40 + i] = TerminalCell(text: String(ch)) }
+        v.snapshot.cursor = TerminalPosition(row: 3, col: line.count)
+        v.inputHidden = hidden
+        v.ended = ended
+        v.scrollback = scrollback
+        return v
+    }
+
+    static func requests(_ effects: [Effect]) -> [TerminalRequest] {
+        effects.compactMap { if case .terminal(let r) = $0 { return r } else { return nil } }
+    }
+
+    func driver(_ line: String = "$ ", hidden: Bool = false, path: InputPath = .gesture,
+                learned: LearnLog = LearnLog()) -> Driver {
+        var d = Driver(path, screen: "terminal", suggest: { text, n in
+            text.hasSuffix("ech") ? ["echo", "eches"] : ["ls", "cd", "git"] },
+                       learn: { w, before in learned.add(w + "|" + before) })
+        d.send(.terminal(Self.view(line, hidden: hidden)))
+        return d
+    }
+
+    final class LearnLog: @unchecked Sendable {
+        var words: [String] = []
+        func add(_ w: String) { words.append(w) }
+    }
+
+    @Test(arguments: [InputPath.gesture, .dwell, .keyboard])
+    func keyboardKeysTypeIntoTheProgram(_ path: InputPath) {
+        var d = driver(path: path)
+        #expect(Self.requests(d.activate("terminal.keyboard.key.e")) == [.type("e")])
+        #expect(Self.requests(d.activate("terminal.keyboard.space")) == [.type(" ")])
+        #expect(Self.requests(d.activate("terminal.keyboard.enter")) == [.press(TerminalKeyPress(.enter))])
+        #expect(Self.requests(d.activate("terminal.key.ctrl-c")) == [.press(TerminalKeyPress(.ctrl("c")))])
+        #expect(Self.requests(d.activate("terminal.key.page-up")) == [.press(TerminalKeyPress(.pageUp))])
+    }
+
+    @Test func theCtrlLatchMakesTheNextLetterAChordAndReleases() {
+        var d = driver()
+        #expect(Self.requests(d.activate("terminal.key.ctrl-latch")).isEmpty)
+        #expect(d.text.contains("Ctrl ●"))
+        #expect(Self.requests(d.activate("terminal.keyboard.key.r")) == [.press(TerminalKeyPress(.ctrl("r")))])
+        #expect(Self.requests(d.activate("terminal.keyboard.key.r")) == [.type("r")])
+    }
+
+    @Test func theSymbolLayerHasWhatAShellNeeds() {
+        var d = driver()
+        d.activate("terminal.layer")
+        for ch in "-/.|><~$*&;:=_\"'0123456789" {
+            #expect(d.state.hitMap.target(id: "terminal.keyboard.key.\(ch)") != nil, "no key for \(ch)")
+        }
+        #expect(Self.requests(d.activate("terminal.keyboard.key.|")) == [.type("|")])
+    }
+
+    @Test func aSuggestionCompletesTheWordBeforeTheCursorAndIsLearned() {
+        let log = LearnLog()
+        var d = driver("$ ech", learned: log)
+        #expect(d.text.contains("★ echo"))
+        #expect(Self.requests(d.gesture("commit")) == [.type("o ")])
+        #expect(log.words == ["echo|$ "])
+    }
+
+    @Test func aPasswordPromptShowsNoSuggestionsLearnsNothingAndLogsNoKeys() {
+        let log = LearnLog()
+        var d = driver("Password: ", hidden: true, learned: log)
+        #expect(d.state.hitMap.target(id: "terminal.suggestion.0") == nil)
+        #expect(d.text.contains("input is hidden"))
+        let effects = d.activate("terminal.keyboard.key.s") + d.activate("terminal.keyboard.space")
+            + d.activate("terminal.keyboard.enter")
+        #expect(Self.requests(effects) == [.type("s"), .type(" "), .press(TerminalKeyPress(.enter))])
+        #expect(effects.records.allSatisfy { $0.target == nil && $0.action == "type-hidden" }, "\(effects.records)")
+        #expect(log.words.isEmpty)
+    }
+
+    @Test func backDoesNotLeaveLeaveDoes() {
+        var d = driver()
+        d.gesture("back")
+        #expect(d.screen == "terminal")
+        d.activate("terminal.leave")
+        #expect(d.screen == "launcher")
+    }
+
+    @Test func terminalPhrasesSendKeysAndLeave() {
+        var d = driver()
+        #expect(Self.requests(d.send(.speech("control c", isFinal: true))) == [.press(TerminalKeyPress(.ctrl("c")))])
+        #expect(Self.requests(d.send(.speech("press enter", isFinal: true))) == [.press(TerminalKeyPress(.enter))])
+        d.send(.speech("leave terminal", isFinal: true))
+        #expect(d.screen == "launcher")
+    }
+
+    @Test func dictationIsTypedAsKeyed() {
+        var d = driver("$ ")
+        d.activate("terminal.pane")
+        #expect(d.state.dictating)
+        #expect(Self.requests(d.send(.speech("git status", isFinal: true))) == [.type("git status")])
+    }
+
+    @Test func scrollByGazeAtThePaneEdge() {
+        var d = driver()
+        d.send(.terminal(Self.view("$ ", scrollback: 500)))
+        let pane = d.target("terminal.pane").rect
+        let top = d.gesture("scroll", gazeAt: CellPoint(x: pane.x + 5, y: pane.y))
+        guard case .scroll(let to)? = Self.requests(top).first else { Issue.record("no scroll: \(top)"); return }
+        #expect(to > 0)
+        d.send(.terminal({ var v = Self.view("$ ", scrollback: 500); v.scrolledBack = to; return v }()))
+        let bottom = d.gesture("scroll", gazeAt: CellPoint(x: pane.x + 5, y: pane.maxY - 1))
+        #expect(Self.requests(bottom) == [.scroll(to: 0)])
+    }
+
+    @Test func anEndedProgramOffersRestartAndLeave() {
+        var d = driver()
+        d.send(.terminal(Self.view("$ ", ended: "bash exited with status 0")))
+        #expect(d.text.contains("bash exited with status 0"))
+        #expect(Self.requests(d.activate("terminal.restart")) == [.restart])
+        #expect(d.state.hitMap.target(id: "terminal.keyboard.key.q") == nil)
+    }
+
+    @Test func coloursMapToTheEightEveryTerminalHas() {
+        var v = Self.view("x")
+        v.snapshot.cells[0] = TerminalCell(text: "R", attributes: [.bold, .underline],
+                                           foreground: .rgb(250, 10, 10), background: .indexed(21))
+        v.snapshot.cells[1] = TerminalCell(text: "界", width: 2, foreground: .indexed(2))
+        v.snapshot.cells[2] = TerminalCell(text: "", width: 0)
+        var d = driver()
+        d.send(.terminal(v))
+        let pane = d.target("terminal.pane").rect
+        let grid = render(d.state, size: d.state.size).0
+        #expect(grid[pane.x, pane.y].style == Style(fg: .red, bg: .blue, attrs: [.bold, .underline]))
+        #expect(grid[pane.x + 1, pane.y].ch == "界")
+        #expect(grid[pane.x + 2, pane.y].isContinuation)
+        #expect(grid[pane.x + 1, pane.y].style.fg == .green)
+    }
+
+    @Test func keymapTerminalSectionIsChecked() throws {
+        let known = GestureDefaults.definitions.map(\.name)
+        let good = try Keymap.parse("[terminal.gestures]\nwink_left = \"escape\"\n[terminal.voice]\n\"control c\" = \"ctrl-c\"\n",
+                                    file: "k.toml", knownGestures: known, knownScreens: ScreenRegistry.standard.names)
+        #expect(good.terminalBinding(gesture: "wink_left") == .press("escape"))
+        #expect(good.terminalBinding(phrase: "Control  C") == .press("ctrl-c"))
+        #expect(good.allPhrases.contains("control c"))
+        for (text, message) in [("[terminal.gestures]\nback = \"back\"\n", "k.toml:2: \"back\" is not bound"),
+                                ("[terminal.voice]\n\"press\" = \"ctrl-\"\n", "k.toml:2: unknown terminal binding"),
+                                ("[terminal]\nkeys = 1\n", "k.toml:2: unknown key \"keys\" in [terminal]")] {
+            #expect(throws: ConfigError.self) {
+                try Keymap.parse(text, file: "k.toml", knownGestures: known, knownScreens: ScreenRegistry.standard.names)
+            }
+            do {
+                _ = try Keymap.parse(text, file: "k.toml", knownGestures: known, knownScreens: ScreenRegistry.standard.names)
+            } catch {
+                #expect("\(error)".hasPrefix(message), "\(error)")
+            }
+        }
+    }
+}
