@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost"]),
     ],
     swiftLanguageModes: [.v6]
 )

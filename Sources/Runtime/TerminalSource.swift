@@ -77,11 +77,23 @@ public final class TerminalLink {
         case .tmux(let sink):
             refreshCapture(sink)
         }
+        let waiting = early
+        early = []
+        for r in waiting { apply(r) }
     }
+
+    /// Keys and text that came before the program was started, delivered once it is.
+    private var early: [TerminalRequest] = []
 
     /// Carries out what the Terminal screen asked for.
     public func apply(_ request: TerminalRequest) {
         changed = true
+        if !isStarted {
+            switch request {
+            case .type, .press: early.append(request); return
+            default: break
+            }
+        }
         switch request {
         case .type(let text):
             scrolledBack = 0

@@ -248,7 +248,11 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
     case .enter:
         // No gaze: a key press has no place on the target, so a slider keeps its value (− / + move it) and a
         // text field keeps its caret.
-        guard let t = focusedTarget(s) else { return [] }
+        guard let t = focusedTarget(s) else {
+            // Nothing focused on the Terminal screen: a helper's Enter is for the program.
+            guard s.top.name == "terminal" else { return [] }
+            return ask(&s, .terminalKey(TerminalKeyPress(.enter)), recordAs: "enter", target: nil) ?? []
+        }
         return perform(&s, .activate, target: t, gaze: nil)
     case .escape:
         // On the Terminal screen Esc is for the program (vim needs it); leaving is the ◀ Leave key.

@@ -70,7 +70,16 @@ public struct TerminalScreen: Screen {
     public func suggestions(_ ctx: ScreenContext) -> [String] {
         guard let v = ctx.terminal, !v.inputHidden, v.ended == nil, v.scrolledBack == 0,
               ctx.settings.suggestions > 0 else { return [] }
-        return Array(ctx.services.suggest(v.lineBeforeCursor, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+        let line = v.lineBeforeCursor
+        let words = ctx.services.suggest(line, ctx.settings.suggestions).prefix(ctx.settings.suggestions)
+        // The predictor capitalises after a prompt as at a sentence start; commands are lower case, so a word
+        // is offered as typed unless the user began it with a capital.
+        let partial = line.reversed().prefix { !$0.isWhitespace }
+        guard partial.last?.isUppercase != true else { return Array(words) }
+        return words.map { w in
+            guard w.count > 1, let f = w.first, f.isUppercase, w.dropFirst().allSatisfy({ !$0.isUppercase }) else { return w }
+            return f.lowercased() + w.dropFirst()
+        }
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
@@ -113,13 +122,16 @@ public struct TerminalScreen: Screen {
 
     private func drawInfo(_ c: inout Canvas, _ view: TerminalView?, _ r: Rect) {
         guard let view else { return }
-        var left = view.isTmux ? "typing into \(view.program)" : view.program
+        // Most important first, since a narrow window cuts the end: what was not sent, what went wrong.
+        var parts: [String] = []
         var style = Theme.hint
-        if let e = view.ended { left += " · " + e; style = Theme.warning }
-        if let p = view.problem { left += " · " + p; style = Theme.error }
-        if view.inputHidden { left += " · password prompt: input is hidden"; style = Theme.warning }
-        if !view.unsent.isEmpty { left += " · not sent: " + TerminalScreen.printable(view.unsent) }
-        if let p = partial, !view.inputHidden { left += " · hearing: " + p }
+        if !view.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(view.unsent)) }
+        if let p = view.problem { parts.append(p); style = Theme.error }
+        if let e = view.ended { parts.append(e); if view.problem == nil { style = Theme.warning } }
+        if view.inputHidden { parts.append("password prompt: input is hidden"); style = Theme.warning }
+        if view.problem == nil { parts.append(view.isTmux ? "typing into \(view.program)" : view.program) }
+        if let p = partial, !view.inputHidden { parts.append("hearing: " + p) }
+        let left = parts.joined(separator: " · ")
         var right = ""
         if view.scrolledBack > 0 { right = "scrolled back \(view.scrolledBack) of \(view.scrollback) lines" }
         else if !latches.held.isEmpty {
@@ -159,7 +171,9 @@ public struct TerminalScreen: Screen {
                     continue
                 }
                 if cell.width == 2 && col + 1 >= r.w { break }
-                let ch: Character = cell.text.isEmpty ? " " : Character(cell.text)
+                // The emulator's text is one character with its marks, which Swift may still count as more
+                // than one (marks after a control, stray jamo): the first stands for the cell.
+                let ch: Character = cell.text.first ?? " "
                 g[r.x + col, r.y + row] = Cell(Self.safe(ch), style)
                 if cell.width == 2 { g[r.x + col + 1, r.y + row] = Cell(Cell.continuation, style) }
                 col += Int(max(1, cell.width))
