@@ -69,6 +69,12 @@ public struct ShellRuntime {
     /// tmux pane (`--type-into`). Started when the Terminal screen first shows.
     public var terminal = TerminalLink(.child(argv: TerminalLink.userShell()))
 
+    /// The longest a drawing waits, after a key was sent to the Terminal screen's program, for its echo: so
+    /// the key and the echo are one drawing, not two a displayed frame apart.
+    public var echoWait = 0.005
+    /// Until when the next drawing waits for the program's echo (nil: it does not wait).
+    private var awaitingEcho: Double?
+
     private var sources: [any EventSource] = []
     private var log: ActionLog?
     /// What was performed since the last drawing (plain output says it; the bell rings for it).
@@ -116,6 +122,7 @@ public struct ShellRuntime {
             for s in sources { if let w = s.nextWake(now: before) { until = min(until, w) } }
             if dirty { until = min(until, lastRender + frameInterval) }
             if measuresChanged { until = min(until, lastRender + measuresInterval) }
+            if let e = awaitingEcho { until = min(until, e) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(max(0, until - before) * 1000))
             let now = monotonicSeconds()
@@ -142,6 +149,9 @@ public struct ShellRuntime {
                             effects = session.send(e)
                             switch e {
                             case .tick: break
+                            case .terminal:
+                                awaitingEcho = nil
+                                dirty = true
                             case .inputHealth: measuresChanged = true
                             default: dirty = true
                             }
@@ -153,7 +163,9 @@ public struct ShellRuntime {
             for i in sources.indices { sources[i].observe(session.state) }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
             if session.state.revision != revision { dirty = true }
-            if dirty && now - lastRender >= frameInterval || measuresChanged && now - lastRender >= measuresInterval {
+            if let e = awaitingEcho, now >= e { awaitingEcho = nil }
+            if awaitingEcho == nil,
+               dirty && now - lastRender >= frameInterval || measuresChanged && now - lastRender >= measuresInterval {
                 let size = term.size
                 if size != session.state.size { _ = session.send(.resized(size)) }
                 term.show(session.state, performed: performed)
@@ -182,7 +194,12 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
-                case .terminal(let request): terminal.apply(request)
+                case .terminal(let request):
+                    terminal.apply(request)
+                    switch request {
+                    case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
+                    case .scroll, .restart, .resize: break
+                    }
                 }
             }
             pending = replies.flatMap { session.send($0) }

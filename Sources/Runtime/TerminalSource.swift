@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PtyHost
 import Shell
+import Transport
 
 /// The program the Terminal screen drives: a child on a pty emulated by libvterm, or a tmux pane that keys
 /// are sent to (`--type-into tmux:TARGET`).
@@ -87,7 +88,14 @@ public final class TerminalLink {
 
     /// Carries out what the Terminal screen asked for.
     public func apply(_ request: TerminalRequest) {
-        changed = true
+        switch request {
+        case .type, .press:
+            // What the pane shows changes with the program's echo, not with the key: a view now would only
+            // spend the display frame the echo needs. Only a pane scrolled back changes at once (to live).
+            if scrolledBack > 0 { changed = true }
+        case .scroll, .restart, .resize:
+            changed = true
+        }
         if !isStarted {
             switch request {
             case .type, .press: early.append(request); return
@@ -102,11 +110,12 @@ public final class TerminalLink {
             case .tmux(let sink):
                 do throws(TmuxSinkError) {
                     try sink.send(text: text)
-                    problem = nil
+                    sent()
                 } catch {
                     // Kept and shown, so nothing the user typed is lost with a closed target.
                     unsent += text
                     problem = error.description
+                    changed = true
                 }
             }
         case .press(let press):
@@ -116,9 +125,10 @@ public final class TerminalLink {
             case .tmux(let sink):
                 do throws(TmuxSinkError) {
                     try sink.send(press)
-                    problem = nil
+                    sent()
                 } catch {
                     problem = error.description
+                    changed = true
                 }
             }
         case .scroll(let to):
@@ -140,10 +150,27 @@ public final class TerminalLink {
         }
     }
 
-    /// Reads what the child wrote (bounded), reaps it once it ended; true if anything changed.
-    func pump(limit: Int) -> Bool {
+    /// When the tmux pane is to be captured again: soon after a key, once its program had time to echo it.
+    var captureDue: Double?
+
+    /// A key or text reached the tmux target: a problem it had is over, and its echo is worth a look.
+    private func sent() {
+        if problem != nil { problem = nil; changed = true }
+        captureDue = monotonicSeconds() + 0.02
+    }
+
+    /// Reads what the child wrote (at most `limit` bytes, and no longer than `budget` seconds, in slices),
+    /// reaps it once it ended; true if anything changed.
+    func pump(limit: Int, budget: Double = .infinity) -> Bool {
         guard let hosted else { return false }
-        var any = hosted.pump(limit: limit) > 0
+        let start = monotonicSeconds()
+        var total = 0
+        while total < limit {
+            let n = hosted.pump(limit: min(16 * 1024, limit - total))
+            total += n
+            if n == 0 || monotonicSeconds() - start >= budget { break }
+        }
+        var any = total > 0
         if hosted.exitStatus == nil, hosted.reapIfExited() != nil {
             // What it wrote before it exited is still in the pty.
             hosted.pump(limit: limit)
@@ -199,8 +226,10 @@ public struct TerminalSource: EventSource {
     public let link: TerminalLink
     /// The shortest time between two views (one displayed frame).
     public var frameInterval: Double
-    /// Bytes of child output read per wake-up at most.
+    /// Bytes of child output read per wake-up at most, and the time that may take: a flood is read in
+    /// slices between which frames, keys and drawings get their turn.
     public var readLimit = 256 * 1024
+    public var readBudget = 0.004
     /// How often a tmux target is captured again, and the tty's modes looked at without output.
     public var pollInterval = 0.25
     private var lastView = -Double.infinity
@@ -222,13 +251,16 @@ public struct TerminalSource: EventSource {
         if link.changed { next = lastView + frameInterval }
         if let h = link.hosted, h.process.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
         if showing, link.hosted?.exitStatus == nil { next = min(next ?? .infinity, lastPoll + pollInterval) }
+        if let due = link.captureDue { next = min(next ?? .infinity, due) }
         return next
     }
 
     public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
-        _ = link.pump(limit: readLimit)
-        if showing, wake.now - lastPoll >= pollInterval {
+        _ = link.pump(limit: readLimit, budget: readBudget)
+        let echoDue = link.captureDue.map { wake.now >= $0 } ?? false
+        if showing, wake.now - lastPoll >= pollInterval || echoDue {
             lastPoll = wake.now
+            link.captureDue = nil
             if case .tmux(let sink) = link.target { link.refreshCapture(sink) }
         }
         guard link.changed, link.isStarted, wake.now - lastView >= frameInterval else { return [] }

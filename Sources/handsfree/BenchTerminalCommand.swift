@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import ArgumentParser
+import Config
 import Foundation
+import TrackingCore
 import Runtime
 import PtyHost
 import Transport
@@ -14,8 +16,9 @@ struct BenchTerminal: ParsableCommand {
         commandName: "terminal",
         abstract: "Hosted-terminal throughput (cat, seq), key→echo→screen latency and idle CPU, beside tmux.")
 
-    @Option(help: "Pane rows.") var rows = 40
-    @Option(help: "Pane columns.") var cols = 120
+    @Option(help: "Width of the shell's window; the pane is what the Terminal screen lays out in it.") var width = 120
+    @Option(help: "Height of the shell's window.") var height = 60
+    @Option(help: "Gestures for the response-time runs.") var gestures = 20
     @Option(help: "Megabytes of text for the cat run.") var megabytes = 10
     @Option(help: "Numbers for the seq run.") var seq = 2_000_000
     @Option(help: "Runs of each throughput case (best and median are printed).") var runs = 3
@@ -25,8 +28,9 @@ struct BenchTerminal: ParsableCommand {
     @Flag(help: "Skip the tmux side.") var noTmux = false
 
     func validate() throws {
-        guard runs >= 1, keys >= 1, rows >= 2, cols >= 2, fps > 0, megabytes >= 1, seq >= 1 else {
-            throw ValidationError("--runs, --keys, --megabytes and --seq must be at least 1, --rows and --cols at least 2, --fps above 0")
+        guard runs >= 1, keys >= 1, width >= 80, height >= 24, width <= 1000, height <= 1000, fps > 0, megabytes >= 1,
+              seq >= 1, gestures >= 1 else {
+            throw ValidationError("--runs, --keys, --gestures, --megabytes and --seq must be at least 1, the window at least 80x24, --fps above 0")
         }
     }
 
@@ -34,6 +38,8 @@ struct BenchTerminal: ParsableCommand {
         #if DEBUG
         print("note: debug build; use `swift build -c release` for meaningful figures")
         #endif
+        let shell = ShellTerminalBench(width: width, height: height, fps: fps)
+        let (rows, cols) = try shell.paneSize()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("handsfree-bench-terminal-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -47,7 +53,7 @@ struct BenchTerminal: ParsableCommand {
         }
         defer { tmux?.stop() }
 
-        print("pane \(cols)x\(rows), snapshots at most \(Int(fps)) per second, \(runs) runs each (best / median)")
+        print("pane \(cols)x\(rows) (the Terminal screen in a \(width)x\(height) window), at most \(Int(fps)) views and drawings per second, \(runs) runs each (best / median)")
         let cases: [(String, [String], Int)] = [
             ("cat \(megabytes) MB text", ["cat", textFile], textBytes),
             ("seq 1 \(seq)", ["seq", "1", String(seq)], seqBytes),
@@ -55,14 +61,25 @@ struct BenchTerminal: ParsableCommand {
         for (name, argv, bytes) in cases {
             var ours: [ThroughputRun] = []
             var theirs: [Double] = []
+            var full: [ShellTerminalBench.Run] = []
             for _ in 0..<runs {
-                ours.append(try throughput(argv: argv))
+                full.append(try shell.throughput(argv: argv))
+                ours.append(try throughput(argv: argv, rows: rows, cols: cols))
                 if let t = tmux { theirs.append(try t.throughput(argv: argv)) }
             }
+            let mbs = Double(bytes) / 1e6
+            let fb = full.min { $0.wall < $1.wall } ?? full[0], fm = full.sorted { $0.wall < $1.wall }[full.count / 2]
+            var shellLine = String(format: "%@: the shell (loop, views, render, curses) %.2f s (%.1f MB/s) / median %.2f s, %d drawings, CPU %.2f s",
+                                   name, fb.wall, mbs / fb.wall, fm.wall, fb.renders, fb.cpu)
+            if !theirs.isEmpty {
+                let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
+                shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx", fb.wall / tb, fm.wall / tm)
+            }
+            print(shellLine)
             let best = ours.min { $0.wall < $1.wall } ?? ours[0]
             let med = ours.sorted { $0.wall < $1.wall }[ours.count / 2]
             let mb = Double(bytes) / 1e6
-            var line = String(format: "%@: pty+libvterm %.2f s (%.1f MB/s) / median %.2f s", name, best.wall, mb / best.wall, med.wall)
+            var line = String(format: "  %@, bare pty+libvterm+snapshots: %.2f s (%.1f MB/s) / median %.2f s", name, best.wall, mb / best.wall, med.wall)
             if !theirs.isEmpty {
                 let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
                 line += String(format: "; tmux %.2f s (%.1f MB/s) / median %.2f s; ratio best %.2fx, median %.2fx",
@@ -73,16 +90,32 @@ struct BenchTerminal: ParsableCommand {
                          best.feed, best.read, best.snapshot, best.frames, best.wait, best.cpu))
         }
 
-        let lat = try echoLatency()
-        var line = String(format: "key → child echo → screen: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
+        let sl = try shell.echoLatency(keys: keys)
+        print(String(format: "key → child echo → screen through the shell (key read, reducer, pty, bash, libvterm, view, render, curses): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys%@)",
+                     sl.p50 * 1e3, sl.p99 * 1e3, sl.max * 1e3, sl.n, sl.missed > 0 ? ", \(sl.missed) not echoed within 5 s" : ""))
+        let lat = try echoLatency(rows: rows, cols: cols)
+        var line = String(format: "  bare pty+libvterm: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
                           lat.p50 * 1e3, lat.p99 * 1e3, lat.max * 1e3, lat.n)
         if let t = tmux, let tl = try? t.echoLatency(keys: keys) {
             line += String(format: "; tmux (control-mode client, send-keys → %%output): p50 %.2f ms, p99 %.2f ms", tl.p50 * 1e3, tl.p99 * 1e3)
         }
         print(line)
 
-        let cpu = try idleCPU()
-        line = String(format: "idle pane (bash at its prompt, %.0f s): this process %.2f%% of a core, child %.2f%%", idle, cpu.ours * 100, cpu.child * 100)
+        let flood = ["sh", "-c", "while :; do cat \(textFile); done"]
+        let calm = try shell.gestureResponse(argv: ["bash", "--norc", "--noprofile"], trials: gestures)
+        let busy = try shell.gestureResponse(argv: flood, trials: gestures)
+        // The activate gesture fires only after its hold: what is left is the shell's answer.
+        var hold = 0.0
+        if let d = GestureConfig.defaults().gestures.first(where: { $0.name == "activate" }), case .threshold(let t) = d.kind { hold = t.hold }
+        print(String(format: "gesture → screen (jaw opens on a key, 60 frames/s over UDP; first open-jaw datagram to the drawing, of which %.0f ms is the gesture's own hold): idle pane p50 %.0f ms, p99 %.0f ms; while the child floods (cat in a loop) p50 %.0f ms, p99 %.0f ms, max %.0f ms, so answered %.0f ms (p99) after the hold; the flood adds %.0f ms at p50, %.0f ms at p99 (%d gestures%@)",
+                     hold * 1e3, calm.p50 * 1e3, calm.p99 * 1e3, busy.p50 * 1e3, busy.p99 * 1e3, busy.max * 1e3,
+                     (busy.p99 - hold) * 1e3, (busy.p50 - calm.p50) * 1e3, (busy.p99 - calm.p99) * 1e3, busy.n,
+                     busy.missed + calm.missed > 0 ? ", \(busy.missed + calm.missed) not answered" : ""))
+
+        let sc = try shell.idleCPU(argv: ["bash", "--norc", "--noprofile"], seconds: idle)
+        print(String(format: "idle pane through the shell (bash at its prompt, %.0f s): the shell %.2f%% of a core, child %.2f%%", idle, sc.ours * 100, sc.child * 100))
+        let cpu = try idleCPU(rows: rows, cols: cols)
+        line = String(format: "  bare loop on the pty: %.2f%% of a core, child %.2f%%", cpu.ours * 100, cpu.child * 100)
         if let t = tmux { line += String(format: "; tmux server %.2f%%", t.idleCPU(seconds: idle) * 100) }
         print(line)
     }
@@ -95,7 +128,7 @@ struct BenchTerminal: ParsableCommand {
     }
 
     /// Runs `argv` to completion in a pty, feeding libvterm and taking a snapshot per display frame.
-    func throughput(argv: [String]) throws -> ThroughputRun {
+    func throughput(argv: [String], rows: Int, cols: Int) throws -> ThroughputRun {
         var r = ThroughputRun()
         let cpu0 = processCPUSeconds()
         let start = monotonicSeconds()
@@ -148,7 +181,7 @@ struct BenchTerminal: ParsableCommand {
         return r
     }
 
-    struct Latency { var p50 = 0.0, p99 = 0.0, max = 0.0, n = 0 }
+    struct Latency { var p50 = 0.0, p99 = 0.0, max = 0.0, n = 0, missed = 0 }
 
     static func latency(_ xs: [Double]) -> Latency {
         let s = xs.sorted()
@@ -158,7 +191,7 @@ struct BenchTerminal: ParsableCommand {
     }
 
     /// Types a letter then Backspace into bash, each time until the emulated screen shows the echo.
-    func echoLatency() throws -> Latency {
+    func echoLatency(rows: Int, cols: Int) throws -> Latency {
         let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
                                    environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
                                    rows: rows, cols: cols)
@@ -180,7 +213,7 @@ struct BenchTerminal: ParsableCommand {
     }
 
     /// CPU of this process and of an idle bash over `idle` seconds of an event loop waiting on the pty.
-    func idleCPU() throws -> (ours: Double, child: Double) {
+    func idleCPU(rows: Int, cols: Int) throws -> (ours: Double, child: Double) {
         let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
                                    environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ "]), rows: rows, cols: cols)
         _ = t.run(until: { $0.screen.snapshot().lineText(0) == "$" }, timeout: 10)

@@ -27,7 +27,7 @@ public struct TerminalScreen: Screen {
     static let keyPrefix = "terminal.key."
 
     /// The symbol layer's keyboard rows: digits, then `- / . | > < ~ $ * &`, then `; : = _ " '` and a few more.
-    public static let symbolRows = ["1234567890", "-/.|><~$*&", ";:=_\"'!#%@", "()[]{}\\+^`"]
+    public static let symbolRows = ["1234567890()+", "-/.|><~$*&;:^", "=_\"'!#%@[]{}\\`"]
 
     /// The key row, in two lines: moving around, then acting.
     static let rowA = ["escape", "tab", "left", "up", "down", "right", "home", "end", "page-up", "page-down"]
@@ -59,11 +59,9 @@ public struct TerminalScreen: Screen {
         return Layout(info: info, pane: pane, suggestions: sugg, rowA: rowA, rowB: rowB, keyboard: kb, ended: ended)
     }
 
-    /// The pane's size in cells for a body area: what the program's pty is sized to.
-    public static func paneSize(body: Rect, keyRows: Int) -> (rows: Int, cols: Int) {
-        let p = TerminalScreen().layout(body, keyRows: keyRows).pane
-        return (p.h, p.w)
-    }
+    /// Rows the keyboard area has room for: the letters' or the symbols', whichever has more, so switching
+    /// layers moves no key (and the pane keeps its size).
+    static func keyboardRows(_ keymap: Keymap) -> Int { max(keymap.keyboardRows.count, symbolRows.count) }
 
     /// Suggestions for the command line before the cursor; none at a password prompt, while scrolled back,
     /// or once the program ended.
@@ -83,7 +81,7 @@ public struct TerminalScreen: Screen {
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
-        let l = layout(c.bounds, keyRows: symbolLayer ? Self.symbolRows.count : ctx.keymap.keyboardRows.count)
+        let l = layout(c.bounds, keyRows: Self.keyboardRows(ctx.keymap))
         let view = ctx.terminal
         if let view { Self.drawPane(&c.grid, view, l.pane) }
         else { c.grid.centered("Starting…", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint) }

@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Config
+import Foundation
+import PtyHost
+import Runtime
+import Shell
+import Terminal
+import TrackingCore
+import Transport
+
+/// The Terminal screen's side of `bench terminal`: the real loop (`ShellRuntime`) with the child on its pty,
+/// views at the display rate, the shell's render and curses drawing into a pty that a thread drains.
+struct ShellTerminalBench {
+    let width: Int, height: Int, fps: Double
+
+    var size: Size { Size(width: width, height: height) }
+
+    /// The settings and default keymap the shell starts with.
+    static func setup() throws -> (PipelineSettings, Keymap) {
+        let settings = GestureConfig.defaults()
+        return (settings, try Setup.keymap("default", gestures: settings.gestures))
+    }
+
+    /// A state on the Terminal screen at the bench's size.
+    func state(_ keymap: Keymap, _ settings: PipelineSettings, source: String = "bench") -> ShellState {
+        var s = ShellState(keymap: keymap, gestures: settings.gestures, size: size, source: source)
+        s.show(screen: "terminal")
+        return s
+    }
+
+    /// The pane the Terminal screen lays out at this size: the child's pty size.
+    func paneSize() throws -> (rows: Int, cols: Int) {
+        let (settings, km) = try Self.setup()
+        guard let r = state(km, settings).hitMap.target(id: TerminalScreen.paneID)?.rect else {
+            throw ValidationError("the Terminal screen has no pane at \(width)x\(height)")
+        }
+        return (r.h, r.w)
+    }
+
+    struct Run { var wall = 0.0, cpu = 0.0, renders = 0 }
+
+    /// Runs `argv` on the Terminal screen until it ends; the loop leaves when the pane shows its end.
+    func throughput(argv: [String]) throws -> Run {
+        let (settings, km) = try Self.setup()
+        let display = try BenchPaneDisplay(size: size, endWhenChildEnds: true)
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
+        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
+                                   exitAtEnd: false, paths: scratch)
+        runtime.frameInterval = 1 / fps
+        runtime.terminal = TerminalLink(.child(argv: argv))
+        runtime.display = { display }
+        let cpu0 = processCPUSeconds(), start = monotonicSeconds()
+        try runtime.run()
+        return Run(wall: monotonicSeconds() - start, cpu: processCPUSeconds() - cpu0, renders: runtime.renders)
+    }
+
+    /// CPU of this process (the whole shell) and of the child over `seconds` of an idle pane.
+    func idleCPU(argv: [String], seconds: Double) throws -> (ours: Double, child: Double) {
+        let (settings, km) = try Self.setup()
+        let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
+        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
+                                   exitAtEnd: false, paths: scratch)
+        runtime.frameInterval = 1 / fps
+        runtime.terminal = TerminalLink(.child(argv: argv))
+        runtime.display = { display }
+        let measured = Locked<(Double, Double)>((0, 0))
+        let timer = Thread {
+            usleep(1_500_000)   // started and settled at its prompt
+            // The loop's thread started the child: its one child process.
+            let me = getpid()
+            let kids = (try? String(contentsOfFile: "/proc/\(me)/task/\(me)/children", encoding: .utf8)) ?? ""
+            let pid = kids.split(separator: " ").first.flatMap { pid_t($0) } ?? 0
+            let c0 = processCPUSeconds(), k0 = procCPUSeconds(pid), t0 = monotonicSeconds()
+            usleep(UInt32(seconds * 1e6))
+            let wall = monotonicSeconds() - t0
+            measured.update { $0 = ((processCPUSeconds() - c0) / wall, (procCPUSeconds(pid) - k0) / wall) }
+            display.finish()
+        }
+        timer.start()
+        try runtime.run()
+        return measured.value
+    }
+
+    /// Gaze on the → key and the jaw opens, `trials` times, over UDP on 127.0.0.1 at 60 frames/s
+    /// while `argv` runs in the pane; the time from the first open-jaw datagram to the drawing that shows the
+    /// action performed.
+    func gestureResponse(argv: [String], trials: Int) throws -> BenchTerminal.Latency {
+        let (settings, km) = try Self.setup()
+        let receiver = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        let port = receiver.port
+        guard let key = state(km, settings).hitMap.target(id: "terminal.key.right")?.rect else {
+            throw ValidationError("no → key on the Terminal screen")
+        }
+        let gaze = ((Double(key.x) + Double(key.w) / 2) / Double(width), (Double(key.y) + Double(key.h) / 2) / Double(height))
+        let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
+        let opens = Locked<[Double]>([])
+        let sender = Thread {
+            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = port.bigEndian
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var due = monotonicSeconds()
+            func send(jaw: Double, seconds: Double, mark: Bool = false) {
+                for i in 0..<Int(seconds * 60) {
+                    due += 1.0 / 60
+                    let wait = due - monotonicSeconds()
+                    if wait > 0 { usleep(UInt32(wait * 1e6)) }
+                    let now = monotonicSeconds()
+                    if mark && i == 0 { opens.update { $0.append(now) } }
+                    let line = "{\"t\": \(now), \"face\": true, \"blend\": {\"jawOpen\": \(jaw)}, \"gaze\": [\(gaze.0), \(gaze.1)]}"
+                    _ = line.withCString { p in
+                        withUnsafePointer(to: &addr) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                                sendto(fd, p, strlen(p), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                            }
+                        }
+                    }
+                }
+            }
+            send(jaw: 0, seconds: 1.5)   // safe start, and the flood under way
+            for _ in 0..<trials {
+                send(jaw: 0, seconds: 0.5)
+                send(jaw: 0.8, seconds: 0.4, mark: true)
+            }
+            send(jaw: 0, seconds: 0.5)
+            close(fd)
+            display.finish()
+        }
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
+        var runtime = ShellRuntime(session: Session(state: state(km, settings, source: receiver.address.description),
+                                                    settings: settings),
+                                   feed: .live(receiver), exitAtEnd: false, paths: scratch)
+        runtime.frameInterval = 1 / fps
+        runtime.terminal = TerminalLink(.child(argv: argv))
+        runtime.display = { display }
+        sender.start()
+        try runtime.run()
+        let shown = display.performedAt(action: "type")
+        var samples: [Double] = []
+        for open in opens.value {
+            if let t = shown.first(where: { $0 >= open }) { samples.append(t - open) }
+        }
+        var lat = BenchTerminal.latency(samples)
+        lat.missed = opens.value.count - samples.count
+        return lat
+    }
+}
+
+extension ShellTerminalBench {
+    /// A helper's key (a letter, then Backspace) into bash on the Terminal screen, through the real loop:
+    /// key read → reducer → pty → bash's echo → libvterm → view → render → curses; `keys` times.
+    func echoLatency(keys: Int) throws -> BenchTerminal.Latency {
+        let (settings, km) = try Self.setup()
+        let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
+        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
+                                   exitAtEnd: false, paths: scratch)
+        runtime.frameInterval = 1 / fps
+        runtime.terminal = TerminalLink(.child(argv: ["env", "PS1=$ ", "HISTFILE=/dev/null", "bash", "--norc", "--noprofile"]))
+        runtime.display = { display }
+        let samples = Locked<[Double]>([])
+        let driver = Thread {
+            // The prompt first: an empty press-free wait for "$ ".
+            let start = monotonicSeconds()
+            while monotonicSeconds() - start < 10 {
+                if display.lastLine.value == "$ " { break }
+                usleep(10_000)
+            }
+            for i in 0..<keys {
+                // At 20 keys a second, well above anyone's pace by gaze: each key meets an idle loop, as
+                // in use, not the display-rate cap of a burst.
+                usleep(50_000)
+                let typing = i % 2 == 0
+                guard let dt = display.press(typing ? 0x61 : 0x7f, until: typing ? "$ a" : "$ ") else { break }
+                samples.update { $0.append(dt) }
+            }
+            display.finish()
+        }
+        driver.start()
+        try runtime.run()
+        var lat = BenchTerminal.latency(samples.value)
+        lat.missed = keys - samples.value.count
+        return lat
+    }
+}
+
+/// A value shared between the bench's threads.
+final class Locked<T>: @unchecked Sendable {
+    private var v: T
+    private let lock = NSLock()
+    init(_ v: T) { self.v = v }
+    var value: T { lock.lock(); defer { lock.unlock() }; return v }
+    func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
+}
+
+/// Draws the shell with curses into a pty a thread drains (as a terminal would read it), notes when each
+/// action was drawn, and ends the loop (a hang-up on its input) when asked or when the pane's program ended.
+final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
+    let inner: PtyDisplay
+    let size: Size
+    private let master: Int32
+    private let slave: UnsafeMutablePointer<FILE>
+    private var pipeFDs: [Int32] = [-1, -1]
+    private let endWhenChildEnds: Bool
+    private let shown = Locked<[(Double, String)]>([])
+    /// The pane's cursor line at the last drawing.
+    let lastLine = Locked<String>("")
+
+    init(size: Size, endWhenChildEnds: Bool) throws {
+        guard let (master, slavePath) = Terminal.openPTY() else { throw ValidationError("cannot open a pty") }
+        guard let slave = fopen(slavePath, "r+") else { throw ValidationError("cannot open \(slavePath)") }
+        self.master = master; self.slave = slave; self.size = size; self.endWhenChildEnds = endWhenChildEnds
+        let drain = Thread {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true { if read(master, &buf, buf.count) <= 0 { break } }
+        }
+        drain.start()
+        inner = PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size)
+        guard pipe(&pipeFDs) == 0 else { throw ValidationError("cannot make a pipe") }
+        _ = fcntl(pipeFDs[0], F_SETFL, fcntl(pipeFDs[0], F_GETFL) | O_NONBLOCK)
+    }
+
+    var inputFD: Int32 { pipeFDs[0] }
+    /// Keys written by `press`: a letter, or 0x7f for Backspace.
+    func readInput() -> TerminalInput? {
+        var b: UInt8 = 0
+        guard pipeFDs[0] >= 0, read(pipeFDs[0], &b, 1) == 1 else { return nil }
+        return .key(b == 0x7f ? .backspace : .char(Character(UnicodeScalar(b))))
+    }
+    /// Presses a key as a helper at the keyboard would, and waits until a drawing shows `line` on the pane's
+    /// cursor line; returns the seconds from the press to that drawing (nil after 5 s).
+    func press(_ byte: UInt8, until line: String) -> Double? {
+        echoWanted.update { $0 = line }
+        var b = byte
+        let t0 = monotonicSeconds()
+        guard write(pipeFDs[1], &b, 1) == 1 else { return nil }
+        guard echoSeen.wait(timeout: .now() + 5) == .success else { return nil }
+        return monotonicSeconds() - t0
+    }
+    private let echoWanted = Locked<String?>(nil)
+    private let echoSeen = DispatchSemaphore(value: 0)
+    func inputHungUp() -> Bool { true }
+    func show(_ state: ShellState, performed: [ActionRecord]) {
+        inner.show(state, performed: performed)
+        if let v = state.terminal { lastLine.update { $0 = v.lineBeforeCursor } }
+        let now = monotonicSeconds()
+        if !performed.isEmpty { shown.update { s in for p in performed { s.append((now, p.action)) } } }
+        if endWhenChildEnds, state.terminal?.ended != nil { finish() }
+        if let want = echoWanted.value, state.terminal?.lineBeforeCursor == want {
+            echoWanted.update { $0 = nil }
+            echoSeen.signal()
+        }
+    }
+    /// Ends the loop: its input hangs up.
+    func finish() {
+        shown.update { _ in
+            if pipeFDs[1] >= 0 { close(pipeFDs[1]); pipeFDs[1] = -1 }
+        }
+    }
+    func performedAt(action: String) -> [Double] { shown.value.filter { $0.1 == action }.map(\.0) }
+    func stop() {
+        inner.stop()
+        fclose(slave)
+        close(master)
+        if pipeFDs[0] >= 0 { close(pipeFDs[0]) }
+    }
+}
