@@ -23,7 +23,7 @@ public final class VTermScreen {
 
     /// The most lines the scrollback keeps; older lines are dropped.
     public let scrollbackLimit: Int
-    private var scrollback: [[TerminalCell]] = []
+    private var scrollback: [ScrollbackLine] = []
     /// Index in `scrollback` of the oldest line once the ring is full.
     private var scrollbackHead = 0
 
@@ -37,7 +37,9 @@ public final class VTermScreen {
 
     /// Creates a `rows`×`cols` screen with UTF-8 input and a scrollback of `scrollbackLimit` lines.
     public init(rows: Int, cols: Int, scrollbackLimit: Int = 10_000) {
-        let r = max(1, rows), c = max(1, cols)
+        // At least two columns: libvterm 0.1.4 writes out of bounds (and crashes) putting a wide character on a
+        // one-column screen.
+        let r = max(1, rows), c = max(2, cols)
         self.rows = r
         self.cols = c
         self.scrollbackLimit = max(0, scrollbackLimit)
@@ -140,12 +142,124 @@ public final class VTermScreen {
     // MARK: Input from the child
 
     /// Feeds the child's output to the emulator; returns the bytes to write back to the child (query replies).
+    ///
+    /// A run of plain lines that would only scroll through the screen and off it (`seq`, `cat` of a log) skips
+    /// libvterm's scrolling, which costs a move of the whole screen per line: those lines go straight to the
+    /// scrollback and the screen is redrawn once with the lines that stay (see `skipPlainLines`). What the
+    /// screen and the scrollback hold afterwards is the same as if every line had been fed.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            _ = vterm_input_write(vt, base.assumingMemoryBound(to: CChar.self), bytes.count)
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            vterm_screen_flush_damage(screen)
+            return takeOutput()
         }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        var start = 0
+        if fastScroll, let run = PlainRun.find(p, count: bytes.count, cols: cols), run.rows >= rows {
+            write(p, 0..<run.start)
+            if canSkipPlainLines() {
+                skipPlainLines(p, run)
+                start = run.end
+            } else {
+                start = run.start
+            }
+        }
+        write(p, start..<bytes.count)
         vterm_screen_flush_damage(screen)
         return takeOutput()
+    }
+
+    /// Skips libvterm's scrolling for plain runs (on by default; off to compare against plain feeding).
+    public var fastScroll = true
+    /// Rows that went through the skip instead of libvterm's scrolling, so far.
+    public private(set) var rowsSkipped = 0
+    /// Modes the skip depends on, followed through the bytes fed.
+    private var modes = ModeWatch()
+
+    /// Feeds bytes to libvterm as they are, following the modes the skip depends on.
+    private func write(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        modes.scan(p, range, rows: rows)
+        _ = vterm_input_write(vt, UnsafeRawPointer(p + range.lowerBound).assumingMemoryBound(to: CChar.self), range.count)
+    }
+
+    /// Whether the screen is where a plain run can skip scrolling: the primary screen, the whole screen
+    /// scrolling, autowrap on, the cursor at the start of an empty bottom row, and a default pen (the run's
+    /// cells then have default colours and no attributes).
+    private func canSkipPlainLines() -> Bool {
+        // A one-row screen keeps no scrollback in libvterm (nothing moves when it scrolls).
+        guard rows >= 2, !isAltScreen, modes.isPlain else { return false }
+        var pos = VTermPos()
+        vterm_state_get_cursorpos(state, &pos)
+        guard Int(pos.row) == rows - 1, pos.col == 0 else { return false }
+        var cell = VTermScreenCell()
+        for c in 0..<cols {
+            _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(rows - 1), col: Int32(c)), &cell)
+            var bg = cell.bg
+            if cell.chars.0 != 0 || handsfree_vterm_color_is_default_bg(&bg) == 0 { return false }
+        }
+        var v = VTermValue()
+        for attr in [VTERM_ATTR_BOLD, VTERM_ATTR_UNDERLINE, VTERM_ATTR_ITALIC, VTERM_ATTR_BLINK, VTERM_ATTR_REVERSE,
+                     VTERM_ATTR_STRIKE, VTERM_ATTR_FONT] {
+            v = VTermValue()
+            guard vterm_state_get_penattr(state, attr, &v) != 0 else { return false }
+            // Booleans and numbers share the first bytes of the union; zero is off for both.
+            if v.number != 0 { return false }
+        }
+        v = VTermValue()
+        guard vterm_state_get_penattr(state, VTERM_ATTR_FOREGROUND, &v) != 0, handsfree_vterm_color_is_default_fg(&v.color) != 0 else { return false }
+        v = VTermValue()
+        guard vterm_state_get_penattr(state, VTERM_ATTR_BACKGROUND, &v) != 0, handsfree_vterm_color_is_default_bg(&v.color) != 0 else { return false }
+        return true
+    }
+
+    /// Does what feeding `run` would: the screen's rows above the cursor and the run's first rows scroll into
+    /// the scrollback, and the screen shows the run's last rows with the cursor on the empty row below them.
+    private func skipPlainLines(_ p: UnsafePointer<UInt8>, _ run: PlainRun) {
+        // The run's rows, each a byte range (a long line wraps at the screen's width).
+        var wrapped: [Range<Int>] = []
+        wrapped.reserveCapacity(run.rows)
+        var i = run.start
+        while i < run.end {
+            var j = i
+            while p[j] != 0x0d { j += 1 }
+            if j == i { wrapped.append(i..<i) }
+            var k = i
+            while k < j { let e = min(j, k + cols); wrapped.append(k..<e); k = e }
+            i = j + 2
+        }
+        // What scrolls off: the screen's rows above the cursor, then the run's rows but the last rows - 1.
+        // Kept as libvterm's cells, made into values only if read (most are pushed out by the flood first).
+        var cell = VTermScreenCell()
+        for r in 0..<(rows - 1) {
+            var line = [VTermScreenCell](repeating: VTermScreenCell(), count: cols)
+            for c in 0..<cols {
+                _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &cell)
+                line[c] = cell
+            }
+            if scrollbackLimit > 0 { appendScrollback(.vterm(line)) }
+        }
+        let leaving = wrapped.count - (rows - 1)
+        rowsSkipped += leaving
+        // Lines older than the scrollback keeps would be dropped at once: not worth making.
+        for w in wrapped[max(0, leaving - scrollbackLimit)..<leaving] { pushPlainScrollback(p, w) }
+        // The screen: cleared (which keeps the scrollback), the staying rows written from the top, the cursor
+        // on the row below them; no row scrolls.
+        var redraw: [UInt8] = Array("\u{1b}[H\u{1b}[2J".utf8)
+        for w in wrapped[leaving...] {
+            redraw.append(contentsOf: UnsafeBufferPointer(start: p + w.lowerBound, count: w.count))
+            redraw.append(0x0d); redraw.append(0x0a)
+        }
+        redraw.withUnsafeBufferPointer {
+            _ = vterm_input_write(vt, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count)
+        }
+    }
+
+    /// Keeps a plain row (ASCII letters in the default pen) as a scrollback line.
+    private func pushPlainScrollback(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
+        guard scrollbackLimit > 0 else { return }
+        // Kept as bytes: most such lines are never looked at (a flood pushes them out of the ring again), so
+        // they become cells only when read.
+        appendScrollback(.ascii(Array(UnsafeBufferPointer(start: p + range.lowerBound, count: range.count))))
     }
 
     /// Feeds the child's output to the emulator; returns the bytes to write back to the child (query replies).
@@ -196,7 +310,7 @@ public final class VTermScreen {
 
     /// Resizes the emulated screen (the child is told separately, through the pty).
     public func resize(rows: Int, cols: Int) {
-        let r = max(1, rows), c = max(1, cols)
+        let r = max(1, rows), c = max(2, cols)
         guard r != self.rows || c != self.cols else { return }
         self.rows = r
         self.cols = c
@@ -282,7 +396,7 @@ public final class VTermScreen {
     /// A scrollback line, 0 being the one just above the screen; trailing blank cells are not kept.
     public func scrollbackLine(_ back: Int) -> [TerminalCell] {
         guard back >= 0, back < scrollback.count else { return [] }
-        return scrollback[ringIndex(scrollback.count - 1 - back)]
+        return scrollback[ringIndex(scrollback.count - 1 - back)].cells
     }
 
     /// What the pane shows scrolled back `offset` lines: the newest `offset` scrollback lines above the top of the
@@ -336,7 +450,12 @@ public final class VTermScreen {
 
     private func pushScrollback(_ cells: UnsafePointer<VTermScreenCell>, count: Int) {
         guard scrollbackLimit > 0 else { return }
-        // Trailing blanks are the common case (short lines on a wide screen); skip them before converting.
+        appendScrollback(.cells(VTermScreen.convertLine(cells, count: count)))
+    }
+
+    /// A row of libvterm cells as values, without its trailing blanks (the common case: short lines on a wide
+    /// screen), which are skipped before converting.
+    static func convertLine(_ cells: UnsafePointer<VTermScreenCell>, count: Int) -> [TerminalCell] {
         var n = count
         while n > 0 {
             let c = cells[n - 1]
@@ -347,6 +466,10 @@ public final class VTermScreen {
         var line: [TerminalCell] = []
         line.reserveCapacity(n)
         for i in 0..<n { line.append(VTermScreen.convert(cells[i])) }
+        return line
+    }
+
+    private func appendScrollback(_ line: ScrollbackLine) {
         if scrollback.count < scrollbackLimit {
             scrollback.append(line)
         } else {
@@ -359,7 +482,7 @@ public final class VTermScreen {
     private func popScrollback(into cells: UnsafeMutablePointer<VTermScreenCell>, count: Int) -> Bool {
         guard !scrollback.isEmpty else { return false }
         let newest = ringIndex(scrollback.count - 1)
-        let line = scrollback[newest]
+        let line = scrollback[newest].cells
         if scrollback.count < scrollbackLimit || scrollbackHead == 0 {
             scrollback.remove(at: newest)
             if scrollbackHead > 0 { scrollbackHead = 0 }
@@ -417,5 +540,120 @@ extension UnsafePointer where Pointee == UInt8 {
         var n = 0
         while self[n] != 0 { n += 1 }
         return UnsafeBufferPointer(start: self, count: n)
+    }
+}
+
+/// A run of plain lines in a slice of child output: after the first CR LF, complete lines of printable ASCII
+/// each ended by CR LF, up to the last such line.
+struct PlainRun {
+    /// Byte offsets: the run starts after the first CR LF and ends after its last CR LF.
+    var start: Int, end: Int
+    /// Screen rows the run's lines take (a line longer than the screen's width wraps).
+    var rows: Int
+
+    static func find(_ p: UnsafePointer<UInt8>, count: Int, cols: Int) -> PlainRun? {
+        var i = 0
+        while i + 1 < count, !(p[i] == 0x0d && p[i + 1] == 0x0a) { i += 1 }
+        guard i + 1 < count else { return nil }
+        let start = i + 2
+        var end = start, rows = 0
+        var lineStart = start
+        i = start
+        while i < count {
+            let b = p[i]
+            if b >= 0x20 && b < 0x7f { i += 1; continue }
+            guard b == 0x0d, i + 1 < count, p[i + 1] == 0x0a else { break }
+            rows += max(1, (i - lineStart + cols - 1) / cols)
+            i += 2
+            end = i
+            lineStart = i
+        }
+        return end > start ? PlainRun(start: start, end: end, rows: rows) : nil
+    }
+}
+
+/// The modes a plain run's skip depends on, followed through the escape sequences the child sends:
+/// a scroll region, autowrap off, origin mode, left and right margins. Conservative: a sequence it does not
+/// follow leaves the flags as they are, and anything unusual turns the skip off until a reset.
+struct ModeWatch {
+    private(set) var scrollRegion = false
+    private(set) var autowrapOff = false
+    private(set) var originMode = false
+    private(set) var lrMargins = false
+    private enum State { case ground, escape, csi }
+    private var state = State.ground
+    private var params: [UInt8] = []
+
+    var isPlain: Bool { !scrollRegion && !autowrapOff && !originMode && !lrMargins }
+
+    mutating func scan(_ p: UnsafePointer<UInt8>, _ range: Range<Int>, rows: Int) {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let b = p[i]
+            switch state {
+            case .ground:
+                if b == 0x1b { state = .escape }
+            case .escape:
+                if b == 0x5b { state = .csi; params.removeAll(keepingCapacity: true) }
+                else {
+                    if b == 0x63 { reset() }   // ESC c: full reset
+                    state = b == 0x1b ? .escape : .ground
+                }
+            case .csi:
+                if b >= 0x40 && b <= 0x7e {
+                    finish(b, rows: rows)
+                    state = .ground
+                } else if b == 0x1b {
+                    state = .escape
+                } else if params.count < 64 {
+                    params.append(b)
+                }
+            }
+            i += 1
+        }
+    }
+
+    private mutating func reset() {
+        scrollRegion = false; autowrapOff = false; originMode = false; lrMargins = false
+    }
+
+    private mutating func finish(_ final: UInt8, rows: Int) {
+        let privateMode = params.first == 0x3f
+        if final == 0x70, params.last == 0x21 { reset(); return }   // CSI ! p: soft reset
+        let numbers = String(decoding: params.drop { $0 == 0x3f }, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        switch (final, privateMode) {
+        case (0x72, false):   // DECSTBM
+            let top = numbers.first.flatMap { $0 } ?? 1, bottom = numbers.count > 1 ? (numbers[1] ?? rows) : rows
+            scrollRegion = !(top <= 1 && (bottom == 0 || bottom >= rows))
+        case (0x68, true), (0x6c, true):   // DECSET / DECRST
+            let on = final == 0x68
+            for n in numbers {
+                switch n {
+                case 6: originMode = on
+                case 7: autowrapOff = !on
+                case 69: lrMargins = on
+                default: break
+                }
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// A scrollback line as kept: cells, or for a plain row that skipped libvterm, its ASCII bytes (written spaces
+/// included), made into default-pen cells when read.
+enum ScrollbackLine {
+    case cells([TerminalCell])
+    case ascii([UInt8])
+    /// A screen row as libvterm's cells, converted when read.
+    case vterm([VTermScreenCell])
+
+    var cells: [TerminalCell] {
+        switch self {
+        case .cells(let c): return c
+        case .vterm(let raw): return raw.withUnsafeBufferPointer { VTermScreen.convertLine($0.baseAddress!, count: $0.count) }
+        case .ascii(let bytes): return bytes.map { TerminalCell(text: String(UnicodeScalar($0))) }
+        }
     }
 }

@@ -159,14 +159,15 @@ public final class TerminalLink {
         captureDue = monotonicSeconds() + 0.02
     }
 
-    /// Reads what the child wrote (at most `limit` bytes, and no longer than `budget` seconds, in slices),
+    /// Reads what the child wrote (at most `limit` bytes, and no longer than `budget` seconds, in slices of
+    /// 64 KB, which libvterm takes in about 3 ms),
     /// reaps it once it ended; true if anything changed.
     func pump(limit: Int, budget: Double = .infinity) -> Bool {
         guard let hosted else { return false }
         let start = monotonicSeconds()
         var total = 0
         while total < limit {
-            let n = hosted.pump(limit: min(16 * 1024, limit - total))
+            let n = hosted.pump(limit: min(64 * 1024, limit - total))
             total += n
             if n == 0 || monotonicSeconds() - start >= budget { break }
         }
