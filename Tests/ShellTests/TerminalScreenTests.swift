@@ -98,6 +98,14 @@ import TrackingCore
         #expect(d.screen == "launcher")
     }
 
+    @Test func helpExplainsTheScreenAndItsPhrases() {
+        var d = driver()
+        d.send(.speech("help", isFinal: true))
+        #expect(d.state.top.title == "Help: Terminal")
+        #expect(d.text.contains("Leave: ◀ Leave or say \"leave terminal\""), "\(d.text)")
+        #expect(d.text.contains("\"control c\" → ctrl-c"))
+    }
+
     @Test func dictationIsTypedAsKeyed() {
         var d = driver("$ ")
         d.activate("terminal.pane")

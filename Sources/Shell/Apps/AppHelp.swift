@@ -56,6 +56,17 @@ public struct AppHelpScreen: Screen {
             let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }
                 ?? "Turn the album carousel: look at ◀ or ▶ and \(act)."
             return [turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
+        case "terminal":
+            let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
+            let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
+            let leave = ctx.keymap.terminal.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
+            return ["Type into the program: look at a key and \(act). ⏎ Enter runs the line; 123 #+= switches to digits and symbols.\(commit)",
+                    "Keys: Esc, Tab, arrows, Home/End, PgUp/PgDn, Ctrl-C/D/Z; Ctrl and Alt hold for the next key only.",
+                    "Dictate: look at the program's screen and \(act); what you say is typed.",
+                    "Scroll back: look at the top or bottom quarter of the program's screen and \(how(.scroll, ctx, screen: app) ?? "scroll").",
+                    "Leave: ◀ Leave\(leave). Back does nothing here, so a stray gesture cannot take you out of an editor.",
+                    "At a password prompt no suggestion is shown and nothing you type is learned or logged."]
+                + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
         default:
             return []
         }
