@@ -179,5 +179,7 @@ public struct ShellSettings: Sendable, Equatable {
     public var bellOnActivate = false
     /// Append a usage record (`metrics.ndjson` in the data folder) at the end of each session.
     public var recordMetrics = true
+    /// What the Terminal tile runs (program and arguments); empty: the user's `$SHELL`.
+    public var terminalCommand: [String] = []
     public init() {}
 }

@@ -155,6 +155,9 @@ struct RunCommand: ParsableCommand {
             if terminal != nil { session.state.show(screen: "terminal") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             if let terminal { runtime.terminal = terminal }
+            else if !session.state.settings.terminalCommand.isEmpty {
+                runtime.terminal = TerminalLink(.child(argv: session.state.settings.terminalCommand))
+            }
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage

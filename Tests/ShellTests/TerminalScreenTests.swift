@@ -149,6 +149,17 @@ import TrackingCore
         #expect(grid[pane.x + 1, pane.y].style.fg == .green)
     }
 
+    @Test func settingsNameTheTerminalCommand() {
+        let (s, problems) = ShellSettings.parse("terminal_command = [\"htop\", \"-d\", \"20\"]\n", file: "settings.toml")
+        #expect(problems.isEmpty)
+        #expect(s.terminalCommand == ["htop", "-d", "20"])
+        #expect(ShellSettings.parse(s.toml, file: "again").0.terminalCommand == ["htop", "-d", "20"])
+        #expect(ShellSettings.parse("terminal_command = \"mc\"\n", file: "f").0.terminalCommand == ["mc"])
+        let (kept, bad) = ShellSettings.parse("\nterminal_command = [\"vim\", 3]\n", file: "settings.toml")
+        #expect(kept.terminalCommand.isEmpty)
+        #expect(bad.first?.hasPrefix("settings.toml:2: terminal_command must be a program") == true, "\(bad)")
+    }
+
     @Test func keymapTerminalSectionIsChecked() throws {
         let known = GestureDefaults.definitions.map(\.name)
         let good = try Keymap.parse("[terminal.gestures]\nwink_left = \"escape\"\n[terminal.voice]\n\"control c\" = \"ctrl-c\"\n",

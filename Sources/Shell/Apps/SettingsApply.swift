@@ -91,6 +91,7 @@ extension ShellSettings {
         large_targets = \(largeTargets)
         bell_on_activate = \(bellOnActivate)
         record_metrics = \(recordMetrics)
+        terminal_command = [\(terminalCommand.map(JSONText.quote).joined(separator: ", "))]
 
         """
     }
@@ -135,6 +136,15 @@ extension ShellSettings {
         if let n = doc.root["smoothing"] {
             if let k = n.string.flatMap(SmoothingKind.init(rawValue:)) { s.smoothing = k }
             else { problems.append(doc.error(["smoothing"], "unknown smoothing (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
+        }
+        if let n = doc.root["terminal_command"] {
+            // A program name alone, or the program and its arguments; empty is the user's $SHELL.
+            let argv = n.string.map { [$0] } ?? n.array?.compactMap(\.string)
+            if let argv, argv.count == (n.array?.count ?? 1), !argv.contains(where: { $0.isEmpty || $0.contains("\u{0}") }) {
+                s.terminalCommand = argv
+            } else {
+                problems.append(doc.error(["terminal_command"], "terminal_command must be a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])").description)
+            }
         }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
