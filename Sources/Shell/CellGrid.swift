@@ -1,6 +1,47 @@
 /// A terminal colour; `.default` is the terminal's own foreground or background.
-public enum Color: UInt8, Sendable, Equatable, Hashable, CaseIterable {
+public enum Color: Sendable, Equatable, Hashable {
     case `default`, black, red, green, yellow, blue, magenta, cyan, white
+    /// An entry of the 256-colour palette, as a program on the Terminal screen set it: 0–7 the basic colours,
+    /// 8–15 their bright forms, then a 6×6×6 cube and 24 greys. A terminal with fewer colours shows `basic`.
+    case indexed(UInt8)
+
+    /// The eight basic colours in palette order.
+    public static let basics: [Color] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white]
+
+    /// The nearest of the eight basic colours (itself for a basic colour or the default).
+    public var basic: Color {
+        guard case .indexed(let i) = self else { return self }
+        if i < 16 { return Color.basics[Int(i % 8)] }
+        if i >= 232 { return i < 244 ? .black : .white }
+        let n = Int(i) - 16
+        let on = { (level: Int) in level >= 3 }   // cube levels 0…5: 3 and up is the bright half
+        return Color.basics[(on(n / 36) ? 1 : 0) | (on(n / 6 % 6) ? 2 : 0) | (on(n % 6) ? 4 : 0)]
+    }
+
+    /// A number per colour: 0 the default, 1–8 the basic colours, 9–264 the palette entries.
+    public var code: UInt16 {
+        switch self {
+        case .default: return 0
+        case .indexed(let i): return 9 + UInt16(i)
+        default: return UInt16(Color.basics.firstIndex(of: self) ?? 0) + 1
+        }
+    }
+
+    /// The palette entry nearest an RGB colour: the xterm 6×6×6 cube or its grey ramp, whichever is closer.
+    public static func nearest(r: UInt8, g: UInt8, b: UInt8) -> Color {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func cube(_ v: UInt8) -> Int { levels.indices.min { abs(levels[$0] - Int(v)) < abs(levels[$1] - Int(v)) } ?? 0 }
+        let (cr, cg, cb) = (cube(r), cube(g), cube(b))
+        let dist = { (x: Int, y: Int, z: Int) in
+            (x - Int(r)) * (x - Int(r)) + (y - Int(g)) * (y - Int(g)) + (z - Int(b)) * (z - Int(b))
+        }
+        let cubeDist = dist(levels[cr], levels[cg], levels[cb])
+        let avg = (Int(r) + Int(g) + Int(b)) / 3
+        let grey = min(23, max(0, (avg - 8 + 5) / 10))
+        let gv = 8 + grey * 10
+        if dist(gv, gv, gv) < cubeDist { return .indexed(UInt8(232 + grey)) }
+        return .indexed(UInt8(16 + 36 * cr + 6 * cg + cb))
+    }
 }
 
 /// Text attributes of a cell.

@@ -21,7 +21,7 @@ public struct TerminalError: Error, CustomStringConvertible {
 public final class Terminal {
     private var screen: OpaquePointer?
     private var previous: CellGrid?
-    private var pairs: [UInt16: Int16] = [:]
+    private var pairs: [UInt32: Int16] = [:]
     private var nextPair: Int16 = 1
     private let hasColors: Bool
     private var active = true
@@ -184,7 +184,7 @@ public final class Terminal {
 
     /// Colour pairs are made on first use, so 8-colour terminals with few pairs still work.
     private func pair(_ fg: Color, _ bg: Color) -> Int16 {
-        let key = UInt16(fg.rawValue) << 8 | UInt16(bg.rawValue)
+        let key = UInt32(fg.code) << 16 | UInt32(bg.code)
         if let p = pairs[key] { return p }
         guard Int32(nextPair) < COLOR_PAIRS else { return 0 }
         let p = nextPair
@@ -195,6 +195,11 @@ public final class Terminal {
     }
 
     private static func cursesColor(_ c: Color) -> Int16 {
+        // Palette entries go through as numbers where the terminal has them, else as the nearest basic colour.
+        if case .indexed(let i) = c {
+            if Int32(i) < COLORS { return Int16(i) }
+            return cursesColor(c.basic)
+        }
         switch c {
         case .default: return -1
         case .black: return Int16(COLOR_BLACK)
@@ -205,6 +210,7 @@ public final class Terminal {
         case .magenta: return Int16(COLOR_MAGENTA)
         case .cyan: return Int16(COLOR_CYAN)
         case .white: return Int16(COLOR_WHITE)
+        case .indexed: return -1
         }
     }
 

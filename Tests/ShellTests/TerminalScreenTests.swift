@@ -133,7 +133,7 @@ import TrackingCore
         #expect(d.state.hitMap.target(id: "terminal.keyboard.key.q") == nil)
     }
 
-    @Test func coloursMapToTheEightEveryTerminalHas() {
+    @Test func coloursKeepThePaletteAndRGBFindsItsNearestEntry() {
         var v = Self.view("x")
         v.snapshot.cells[0] = TerminalCell(text: "R", attributes: [.bold, .underline],
                                            foreground: .rgb(250, 10, 10), background: .indexed(21))
@@ -143,10 +143,15 @@ import TrackingCore
         d.send(.terminal(v))
         let pane = d.target("terminal.pane").rect
         let grid = render(d.state, size: d.state.size).0
-        #expect(grid[pane.x, pane.y].style == Style(fg: .red, bg: .blue, attrs: [.bold, .underline]))
+        // RGB goes to the nearest palette entry; palette numbers pass through, and show as the nearest
+        // basic colour where the terminal has only eight.
+        #expect(grid[pane.x, pane.y].style == Style(fg: .indexed(196), bg: .indexed(21), attrs: [.bold, .underline]))
+        #expect(Color.indexed(196).basic == .red && Color.indexed(21).basic == .blue)
         #expect(grid[pane.x + 1, pane.y].ch == "界")
         #expect(grid[pane.x + 2, pane.y].isContinuation)
-        #expect(grid[pane.x + 1, pane.y].style.fg == .green)
+        #expect(grid[pane.x + 1, pane.y].style.fg == .indexed(2))
+        #expect(Color.indexed(2).basic == .green && Color.indexed(10).basic == .green && Color.indexed(250).basic == .white)
+        #expect(Color.nearest(r: 128, g: 128, b: 128) == .indexed(244))
     }
 
     @Test func settingsNameTheTerminalCommand() {

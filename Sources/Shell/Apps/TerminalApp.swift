@@ -185,8 +185,8 @@ public struct TerminalScreen: Screen {
         return u.value < 0x20 || (0x7f..<0xa0).contains(u.value) ? " " : ch
     }
 
-    /// A cell's look in the shell's colours: indexed and RGB colours go to the nearest of the eight every
-    /// terminal has.
+    /// A cell's look in the shell's colours: palette numbers pass through (the display shows them as they are
+    /// on a 256-colour terminal, else as the nearest basic colour) and RGB goes to the nearest palette entry.
     static func style(_ cell: TerminalCell) -> Style {
         var attrs: Attributes = []
         if cell.attributes.contains(.bold) { attrs.insert(.bold) }
@@ -198,22 +198,9 @@ public struct TerminalScreen: Screen {
     static func color(_ c: TerminalColor) -> Color {
         switch c {
         case .default: return .default
-        case .indexed(let i):
-            if i < 16 { return basic[Int(i % 8)] }
-            if i >= 232 { return i < 244 ? .black : .white }
-            let n = Int(i) - 16
-            return nearest(r: n / 36 * 51, g: n / 6 % 6 * 51, b: n % 6 * 51)
-        case .rgb(let r, let g, let b):
-            return nearest(r: Int(r), g: Int(g), b: Int(b))
+        case .indexed(let i): return .indexed(i)
+        case .rgb(let r, let g, let b): return Color.nearest(r: r, g: g, b: b)
         }
-    }
-
-    static let basic: [Color] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white]
-
-    /// The basic colour whose corners of the RGB cube are closest: each channel read as on (≥ 128) or off.
-    static func nearest(r: Int, g: Int, b: Int) -> Color {
-        let k = (r >= 128 ? 1 : 0) | (g >= 128 ? 2 : 0) | (b >= 128 ? 4 : 0)
-        return basic[k]
     }
 
     // MARK: - Input
