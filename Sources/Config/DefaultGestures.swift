@@ -36,6 +36,14 @@ head_yaw_gain = 1.0
 head_pitch_gain = 1.0
 # A gesture acts on the gaze from this long before it began: the gaze drifts as the eyes close.
 lookback_ms = 100
+# A webcam tracker (MediaPipe, OpenSeeFace) sends only the head's pose: the head points. These are the turn
+# (radians from the centre) that reaches the left and right edges and the nod that reaches the top and
+# bottom; MediaPipe's yaw > 0 turns to the user's left and pitch > 0 is chin down. Turns within
+# head_dead_zone of the centre count as none; say "center pointer" (action recentre) to take the pose now as
+# the centre.
+head_yaw_range = [0.2, -0.2]
+head_pitch_range = [-0.12, 0.12]
+head_dead_zone = 0.01
 
 [gesture.activate]
 description = "open the jaw"
@@ -132,6 +140,5 @@ kind = "dwell"
 dwell_ms = 1000
 grace_ms = 150
 refractory_ms = 500
-
 """#
 }

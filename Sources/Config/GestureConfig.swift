@@ -91,12 +91,17 @@ public enum GestureConfig {
         var lookbackDefault = 0.1
         if let g = root["gaze"] {
             let r = Reader(doc: doc, path: ["gaze"], node: g)
-            try r.only(["yaw_range", "pitch_range", "head_yaw_gain", "head_pitch_gain", "lookback_ms"])
+            try r.only(["yaw_range", "pitch_range", "head_yaw_gain", "head_pitch_gain", "lookback_ms",
+                        "head_yaw_range", "head_pitch_range", "head_dead_zone"])
             if let v = try r.angleRange("yaw_range", increasing: true) { s.mapping.yawRange = .init(v.0, v.1) }
             if let v = try r.angleRange("pitch_range", increasing: false) { s.mapping.pitchRange = .init(v.0, v.1) }
             if let v = try r.number("head_yaw_gain", -100...100) { s.mapping.headYawGain = v }
             if let v = try r.number("head_pitch_gain", -100...100) { s.mapping.headPitchGain = v }
             if let v = try r.number("lookback_ms", 0...5000) { lookbackDefault = v / 1000 }
+            // Head-only pointing: either order, since trackers disagree on the signs of head angles.
+            if let v = try r.angleRange("head_yaw_range", increasing: nil) { s.mapping.headYawRange = .init(v.0, v.1) }
+            if let v = try r.angleRange("head_pitch_range", increasing: nil) { s.mapping.headPitchRange = .init(v.0, v.1) }
+            if let v = try r.number("head_dead_zone", 0...0.2) { s.mapping.headDeadZone = v }
         }
         if let gs = root["gesture"] {
             guard let table = gs.table else { throw doc.error(["gesture"], "\"gesture\" must be a table of [gesture.NAME] tables") }
@@ -224,9 +229,10 @@ public enum GestureConfig {
         /// An angle range `[from, to]` in radians: finite, within half a turn, at least `minSpan` wide, and in
         /// the axis's direction (yaw left to right grows; pitch top to bottom shrinks), since a reversed range
         /// mirrors the gaze and every look lands on the wrong side.
-        func angleRange(_ k: String, increasing: Bool) throws(ConfigError) -> (Double, Double)? {
+        /// `increasing` nil: either order (the range may flip the axis on purpose).
+        func angleRange(_ k: String, increasing: Bool?) throws(ConfigError) -> (Double, Double)? {
             guard let v = table[k] else { return nil }
-            let example = increasing ? "[-0.35, 0.35]" : "[0.25, -0.25]"
+            let example = increasing == false ? "[0.25, -0.25]" : "[-0.35, 0.35]"
             guard let a = v.array, a.count == 2, let x = a[0].number, let y = a[1].number else {
                 throw error(k, "\(k) must be [from, to], two numbers in radians, e.g. \(example)")
             }
@@ -236,9 +242,9 @@ public enum GestureConfig {
             guard abs(y - x) >= Self.minSpan else {
                 throw error(k, "\(k) = [\(x), \(y)]: the ends must be at least \(Self.minSpan) radians apart")
             }
-            guard (y > x) == increasing else {
+            guard increasing == nil || (y > x) == increasing else {
                 throw error(k, "\(k) = [\(x), \(y)] is reversed and would mirror the gaze; "
-                            + (increasing ? "from (left) must be below to (right)" : "from (top) must be above to (bottom)")
+                            + (increasing == true ? "from (left) must be below to (right)" : "from (top) must be above to (bottom)")
                             + ", e.g. \(example)")
             }
             return (x, y)

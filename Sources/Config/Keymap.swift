@@ -9,6 +9,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case pushToTalk = "push-to-talk"
     case pause = "pause-listening", resume = "resume-listening", togglePause = "toggle-pause"
     case confirm, quit
+    case recentre
 
     /// A short phrase for help screens.
     public var summary: String {
@@ -35,6 +36,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .togglePause: return "pause, or resume when paused"
         case .confirm: return "confirm a destructive action (hold)"
         case .quit: return "quit the shell"
+        case .recentre: return "take where the head points now as the middle of the screen"
         }
     }
 }

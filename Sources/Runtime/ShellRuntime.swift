@@ -194,6 +194,7 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
+                case .recentre: break   // the session has done it
                 case .terminal(let request):
                     terminal.apply(request)
                     switch request {

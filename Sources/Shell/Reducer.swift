@@ -155,6 +155,8 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
         s.dictating = on
         if on { s.listening = false }
         return [record(s, action.rawValue, nil), on ? .startDictation : .stopDictation]
+    case .recentre:
+        return [record(s, action.rawValue, nil), .recentre]
     case .pushToTalk:
         guard !s.micOpen else { return [] }
         s.listening = true

@@ -205,6 +205,8 @@ public enum Effect: Sendable, Equatable {
     case stopDictation
     /// Push-to-talk: listen for one spoken command (a grammar of keymap phrases and on-screen labels).
     case listenForCommand
+    /// Take the head's pose now as pointing at the middle of the screen (`Session` does it).
+    case recentre
     /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).

@@ -93,7 +93,7 @@ public struct PipelineStats: Sendable, Equatable {
 /// gap — and the new epoch's frames are placed just after the old epoch's last one. A time-of-day clock
 /// passing midnight (Live Link Face's timecode) continues the epoch.
 public struct Pipeline: Sendable {
-    public let settings: PipelineSettings
+    public private(set) var settings: PipelineSettings
     public private(set) var stats = PipelineStats()
     /// The smoothed gaze point after the last frame, nil with no face or no gaze.
     public private(set) var gaze: GazePoint?
@@ -131,6 +131,15 @@ public struct Pipeline: Sendable {
     static let epochGap = 1.0 / 60
     /// Source times beyond this (about 31,700 years in seconds) are wild: a double cannot hold frame steps there.
     static let saneTime = 1e12
+
+    /// Takes the head's pose in the last frame as pointing at the middle of the screen (head-only pointing);
+    /// false when the source sends no head pose.
+    @discardableResult
+    public mutating func recentre() -> Bool {
+        guard facePresent, let h = lastFrame?.head else { return false }
+        settings.mapping.headCentre = HeadPose(yaw: h.yaw, pitch: h.pitch, roll: 0)
+        return true
+    }
 
     public init(_ settings: PipelineSettings) {
         self.settings = settings

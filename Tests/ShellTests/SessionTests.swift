@@ -30,6 +30,31 @@ import TrackingCore
         #expect(h.screen == "launcher")
     }
 
+    /// Issue 17: a webcam tracker sends only the head's pose; the head points and the jaw opens the tile.
+    @Test func theHeadAlonePointsAndTheJawOpensATile() {
+        var session = Session(state: Fixture.state(), settings: GestureConfig.defaults())
+        let target = Fixture.gaze(at: "launcher.terminal", in: session.state)
+        let m = session.pipeline.settings.mapping
+        // The pose that points at the tile's centre (MediaPipe's signs: turning left lowers x).
+        func angle(_ v: Double, _ r: GazeMapping.ClosedRangeD) -> Double {
+            let d = (v - 0.5) * (r.to - r.from)
+            return d + (d > 0 ? m.headDeadZone : -m.headDeadZone)
+        }
+        let head = HeadPose(yaw: angle(target.x, m.headYawRange), pitch: angle(target.y, m.headPitchRange), roll: 0)
+        var t = 0.0
+        for (jaw, secs) in [(Float(0), 1.5), (0.8, 0.5), (0, 0.3)] {
+            for _ in 0..<Int(secs * 60) {
+                _ = session.step(.frame(TrackingFrame(t: t, blend: BlendShapes([.jawOpen: jaw]), head: head), nil))
+                t += 1.0 / 60
+            }
+        }
+        #expect(session.state.top.name == "terminal")
+        // Saying "center pointer" takes the pose now as the middle.
+        _ = session.send(.speech("center pointer", isFinal: true))
+        #expect(session.state.notice?.hasPrefix("Pointer recentred") == true, "\(String(describing: session.state.notice))")
+        #expect(session.pipeline.settings.mapping.headCentre.yaw == head.yaw)
+    }
+
     @Test func dwellFillsThenOpens() {
         let settings = GestureConfig.defaults()
         var session = Session(state: ShellState(keymap: Fixture.keymap("dwell"), gestures: settings.gestures), settings: settings)

@@ -70,7 +70,15 @@ extension Session {
 
     /// Applies the settings effects a step produced.
     mutating func applySettingsEffects(_ effects: [Effect]) {
-        for e in effects { if case .settingsChanged(let s) = e { apply(s) } }
+        for e in effects {
+            switch e {
+            case .settingsChanged(let s): apply(s)
+            case .recentre:
+                state.notice = pipeline.recentre() ? "Pointer recentred: the head's pose now points at the middle"
+                    : "Nothing to recentre: this source sends no head pose"
+            default: break
+            }
+        }
     }
 }
 
