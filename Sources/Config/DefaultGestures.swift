@@ -140,5 +140,6 @@ kind = "dwell"
 dwell_ms = 1000
 grace_ms = 150
 refractory_ms = 500
+
 """#
 }
