@@ -19,6 +19,8 @@ public struct GazeMapping: Sendable, Equatable {
     public var headDeadZone = 0.01
     /// The head pose taken as looking at the middle of the screen (`recentre` sets it to the pose now).
     public var headCentre = HeadPose(yaw: 0, pitch: 0, roll: 0)
+    /// The user's calibration for this source, applied to the point after mapping; nil: none.
+    public var calibration: PointerCalibration?
 
     /// A closed interval whose ends may be given in either order.
     public struct ClosedRangeD: Sendable, Equatable {

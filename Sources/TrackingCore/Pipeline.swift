@@ -97,6 +97,8 @@ public struct Pipeline: Sendable {
     public private(set) var stats = PipelineStats()
     /// The smoothed gaze point after the last frame, nil with no face or no gaze.
     public private(set) var gaze: GazePoint?
+    /// The pointer of the last frame before calibration and smoothing (what a calibration is fitted to).
+    public private(set) var rawPointer: GazePoint?
     /// The last usable frame (values clamped), for meters.
     public private(set) var lastFrame: TrackingFrame?
     public private(set) var facePresent = false
@@ -131,6 +133,11 @@ public struct Pipeline: Sendable {
     static let epochGap = 1.0 / 60
     /// Source times beyond this (about 31,700 years in seconds) are wild: a double cannot hold frame steps there.
     static let saneTime = 1e12
+
+    /// Uses `calibration` for the pointer from the next frame on (nil: none).
+    public mutating func calibrate(_ calibration: PointerCalibration?) {
+        settings.mapping.calibration = calibration
+    }
 
     /// Takes the head's pose in the last frame as pointing at the middle of the screen (head-only pointing);
     /// false when the source sends no head pose.
@@ -319,6 +326,7 @@ public struct Pipeline: Sendable {
         lastFrame = frame
         guard frame.face else {
             stats.faceLost += 1
+            rawPointer = nil
             if facePresent { resetAll() }
             facePresent = false
             return []
@@ -326,11 +334,13 @@ public struct Pipeline: Sendable {
         facePresent = true
         let t = frame.t
         if let raw = settings.mapping.point(for: frame) {
-            let g = filter.step(raw, at: t)
+            rawPointer = raw
+            let g = filter.step(settings.mapping.calibration?.apply(raw) ?? raw, at: t)
             gaze = g
             remember(t: t, gaze: g)
         } else {
             gaze = nil
+            rawPointer = nil
         }
         var events: [GestureEvent] = []
         for k in thresholds.indices {

@@ -1,0 +1,218 @@
+/// A correction from the pointer a tracker gives (its gaze point, or what `GazeMapping` makes of its angles) to
+/// where the user really looks, fitted from samples taken while the user looked at known targets.
+///
+/// Each axis is a second-order polynomial of the raw point (1, x, y, x², xy, y²), so an offset, a scale, a
+/// tilt and the bend of head or eye angles at the edges are all absorbed; a drift correction adds a shift.
+public struct PointerCalibration: Sendable, Equatable {
+    /// Coefficients of 1, x, y, x², xy, y² for the screen's x and y.
+    public var cx: [Double], cy: [Double]
+    /// Added after the polynomial: a one-target drift correction.
+    public var shiftX = 0.0, shiftY = 0.0
+
+    /// No correction: the raw point is where the user looks.
+    public static let identity = PointerCalibration(cx: [0, 1, 0, 0, 0, 0], cy: [0, 0, 1, 0, 0, 0])
+
+    public init(cx: [Double], cy: [Double], shiftX: Double = 0, shiftY: Double = 0) {
+        self.cx = cx; self.cy = cy; self.shiftX = shiftX; self.shiftY = shiftY
+    }
+
+    /// The corrected point, clamped to the screen.
+    public func apply(_ p: GazePoint) -> GazePoint {
+        let f = Self.terms(p)
+        var x = shiftX, y = shiftY
+        for k in 0..<6 { x += cx[k] * f[k]; y += cy[k] * f[k] }
+        return GazePoint(x: min(1, max(0, x)), y: min(1, max(0, y)))
+    }
+
+    /// This calibration shifted so that `raw`, seen while the user looked at `target`, lands on it.
+    public func driftCorrected(raw: GazePoint, target: GazePoint) -> PointerCalibration {
+        var c = self
+        let now = PointerCalibration(cx: cx, cy: cy).apply(raw)
+        c.shiftX = target.x - now.x
+        c.shiftY = target.y - now.y
+        return c
+    }
+
+    static func terms(_ p: GazePoint) -> [Double] { [1, p.x, p.y, p.x * p.x, p.x * p.y, p.y * p.y] }
+}
+
+/// A raw pointer sample taken while the user looked at a target (both normalised, 0…1).
+public struct CalibrationSample: Sendable, Equatable {
+    public var raw: GazePoint
+    public var target: GazePoint
+    public init(raw: GazePoint, target: GazePoint) { self.raw = raw; self.target = target }
+}
+
+/// Why a calibration was not made (the previous one is kept).
+public struct CalibrationProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The outcome of a fit: the calibration and how far off the pointer was, before and after, in cells.
+public struct CalibrationResult: Sendable, Equatable {
+    public var calibration: PointerCalibration
+    /// Mean distance from the targets, in cells of the screen the fit was measured for, without and with
+    /// the calibration (outliers left out of both).
+    public var errorBefore: Double, errorAfter: Double
+    /// Samples used, and those left out as outliers (a blink, a glance away).
+    public var used: Int, dropped: Int
+}
+
+public enum CalibrationFit {
+    /// The fewest steady samples a target needs, and the fewest targets.
+    public static let minSamplesPerTarget = 5
+    public static let minTargets = 6
+
+    /// Fits a calibration from samples at several targets, robust to outliers: a least-squares fit, then the
+    /// samples farther than 2.5× the median error (and 0.5 cell) are dropped and the fit is made again, twice.
+    ///
+    /// Refused, with the reason, when there are too few steady samples or targets, when the samples cannot
+    /// fix a mapping (all targets in a line), or when the fit would point worse than no calibration.
+    /// - Parameter cells: the screen's size in cells, for the errors (e.g. 100×30).
+    public static func fit(_ samples: [CalibrationSample], cells: (w: Int, h: Int) = (100, 30))
+        -> Result<CalibrationResult, CalibrationProblem> {
+        var byTarget: [GazePoint: Int] = [:]
+        for s in samples where s.raw.x.isFinite && s.raw.y.isFinite { byTarget[s.target, default: 0] += 1 }
+        let short = byTarget.filter { $0.value < minSamplesPerTarget }
+        let good = byTarget.count - short.count
+        guard good >= minTargets else {
+            return .failure(CalibrationProblem("too few steady samples: \(good) of \(max(byTarget.count, minTargets)) targets had "
+                + "\(minSamplesPerTarget) or more (look at each dot until it fills)"))
+        }
+        var use = samples.filter { s in s.raw.x.isFinite && s.raw.y.isFinite && (byTarget[s.target] ?? 0) >= minSamplesPerTarget }
+        var dropped = samples.count - use.count
+        func err(_ c: PointerCalibration, _ s: CalibrationSample) -> Double {
+            let p = c.apply(s.raw)
+            let dx = (p.x - s.target.x) * Double(cells.w), dy = (p.y - s.target.y) * Double(cells.h)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var cal = PointerCalibration.identity
+        for round in 0..<3 {
+            guard let c = leastSquares(use) else {
+                return .failure(CalibrationProblem("the targets' samples cannot fix a mapping (all in one line, or the pointer never moved)"))
+            }
+            cal = c
+            guard round < 2 else { break }
+            let errors = use.map { err(cal, $0) }
+            let median = errors.sorted()[errors.count / 2]
+            let limit = max(0.5, 2.5 * median)
+            let kept = zip(use, errors).filter { $0.1 <= limit }.map(\.0)
+            // Keep enough of every target that the next fit stays determined.
+            guard kept.count >= 12, kept.count < use.count else { break }
+            dropped += use.count - kept.count
+            use = kept
+        }
+        let before = use.map { err(.identity, $0) }.reduce(0, +) / Double(use.count)
+        let after = use.map { err(cal, $0) }.reduce(0, +) / Double(use.count)
+        guard after < before else {
+            return .failure(CalibrationProblem(String(format: "the fit points worse than no calibration (%.1f cells off, %.1f without)", after, before)))
+        }
+        return .success(CalibrationResult(calibration: cal, errorBefore: before, errorAfter: after, used: use.count, dropped: dropped))
+    }
+
+    /// Least squares for both axes over the six terms (normal equations, Gaussian elimination with pivoting);
+    /// nil when they are singular.
+    static func leastSquares(_ samples: [CalibrationSample]) -> PointerCalibration? {
+        var a = [Double](repeating: 0, count: 36)
+        var bx = [Double](repeating: 0, count: 6), by = [Double](repeating: 0, count: 6)
+        for s in samples {
+            let f = PointerCalibration.terms(s.raw)
+            for i in 0..<6 {
+                for j in 0..<6 { a[i * 6 + j] += f[i] * f[j] }
+                bx[i] += f[i] * s.target.x
+                by[i] += f[i] * s.target.y
+            }
+        }
+        guard let cx = solve(a, bx), let cy = solve(a, by) else { return nil }
+        return PointerCalibration(cx: cx, cy: cy)
+    }
+
+    static func solve(_ m: [Double], _ b: [Double]) -> [Double]? {
+        let n = b.count
+        var a = m, x = b
+        let scale = a.map(abs).max() ?? 0
+        guard scale > 0 else { return nil }
+        for col in 0..<n {
+            var pivot = col
+            for r in (col + 1)..<n where abs(a[r * n + col]) > abs(a[pivot * n + col]) { pivot = r }
+            guard abs(a[pivot * n + col]) > 1e-12 * scale else { return nil }
+            if pivot != col {
+                for k in 0..<n { a.swapAt(col * n + k, pivot * n + k) }
+                x.swapAt(col, pivot)
+            }
+            for r in (col + 1)..<n {
+                let f = a[r * n + col] / a[col * n + col]
+                guard f != 0 else { continue }
+                for k in col..<n { a[r * n + k] -= f * a[col * n + k] }
+                x[r] -= f * x[col]
+            }
+        }
+        var out = [Double](repeating: 0, count: n)
+        for r in stride(from: n - 1, through: 0, by: -1) {
+            var s = x[r]
+            for k in (r + 1)..<n { s -= a[r * n + k] * out[k] }
+            out[r] = s / a[r * n + r]
+        }
+        return out.allSatisfy(\.isFinite) ? out : nil
+    }
+}
+
+/// Taking calibration samples hands-free: targets one after another, a sample only while the pointer is
+/// still, the next target once enough were taken. Pure: it steps with each frame's time and raw pointer.
+public struct CalibrationRun: Sendable, Equatable {
+    /// Where the targets are, in order (normalised).
+    public let targets: [GazePoint]
+    /// The target being looked at now (== targets.count when done).
+    public private(set) var index = 0
+    public private(set) var samples: [CalibrationSample] = []
+    /// Samples wanted per target.
+    public var perTarget = 20
+    /// Time to find the target before samples count (seconds), and the longest a target waits for steady
+    /// samples before moving on without them.
+    public var settle = 0.6, timeout = 4.0
+    /// The pointer counts as still when its last `window` seconds stay within `radius` (normalised).
+    public var window = 0.2, radius = 0.03
+    private var targetSince: Double?
+    private struct Seen: Sendable, Equatable { var t: Double, p: GazePoint }
+    private var recent: [Seen] = []
+    private var taken = 0
+
+    /// The nine targets of a 3×3 grid at 10 %, 50 % and 90 % of each axis, in reading order.
+    public static let nineTargets: [GazePoint] = [0.1, 0.5, 0.9].flatMap { y in [0.1, 0.5, 0.9].map { GazePoint(x: $0, y: y) } }
+
+    public init(targets: [GazePoint] = CalibrationRun.nineTargets) { self.targets = targets }
+
+    public var isDone: Bool { index >= targets.count }
+    public var target: GazePoint? { isDone ? nil : targets[index] }
+    /// How full the current target is, 0…1.
+    public var progress: Double { isDone ? 1 : Double(taken) / Double(perTarget) }
+
+    /// Steps with one frame: `raw` is the uncalibrated pointer (nil without a face). A face lost clears the
+    /// still-window (samples resume once it is back and still).
+    public mutating func step(t: Double, raw: GazePoint?) {
+        guard !isDone else { return }
+        if targetSince == nil { targetSince = t }
+        guard let raw else { recent.removeAll(); return }
+        recent.append(Seen(t: t, p: raw))
+        while let first = recent.first, t - first.t > window { recent.removeFirst() }
+        let since = t - (targetSince ?? t)
+        if since >= settle, let first = recent.first, t - first.t >= window * 0.8 {
+            let cx = recent.map(\.p.x).reduce(0, +) / Double(recent.count)
+            let cy = recent.map(\.p.y).reduce(0, +) / Double(recent.count)
+            let still = recent.allSatisfy { abs($0.p.x - cx) <= radius && abs($0.p.y - cy) <= radius }
+            if still {
+                samples.append(CalibrationSample(raw: raw, target: targets[index]))
+                taken += 1
+            }
+        }
+        if taken >= perTarget || since >= timeout { next() }
+    }
+
+    private mutating func next() {
+        index += 1
+        taken = 0
+        targetSince = nil
+        recent.removeAll()
+    }
+}
