@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed and memory; prints figures (build with -c release).",
         subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, SpeechBench.self, BenchPredict.self,
-                      BenchTerminal.self]
+                      BenchTerminal.self, BenchPointing.self]
     )
 }
 

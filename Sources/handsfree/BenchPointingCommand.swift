@@ -1,0 +1,213 @@
+import ArgumentParser
+import Config
+import Foundation
+import TrackingCore
+import Transport
+
+/// `handsfree bench pointing`: simulated users with realistic pointer errors calibrate, then look at targets;
+/// the same frames go through an uncalibrated and a calibrated pipeline in the same run.
+struct BenchPointing: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pointing",
+        abstract: "Pointer error before and after calibration and drift correction, over simulated users; cost per frame.")
+
+    @Option(help: "Simulated users (each with its own offset, scale, tilt, bend and noise).") var users = 20
+    @Option(help: "Targets looked at per phase.") var targets = 40
+    @Option(help: "Random seed.") var seed: UInt64 = 1
+
+    func validate() throws {
+        guard users >= 1, targets >= 1 else { throw ValidationError("--users and --targets must be at least 1") }
+    }
+
+    /// A user's pointer: offset, scale, tilt and bend of a real tracker, noise, blinks and a slow drift.
+    struct User {
+        var ox: Double, oy: Double, sx: Double, sy: Double, tilt: Double, bendX: Double, bendY: Double
+        var noise: Double
+        var driftX = 0.0, driftY = 0.0
+        var rng: Rng
+
+        init(_ rng: inout Rng) {
+            ox = rng.uniform(-0.1, 0.1); oy = rng.uniform(-0.1, 0.1)
+            sx = rng.uniform(0.75, 1.3); sy = rng.uniform(0.75, 1.3)
+            tilt = rng.uniform(-0.08, 0.08); bendX = rng.uniform(-0.1, 0.1); bendY = rng.uniform(-0.1, 0.1)
+            noise = rng.uniform(0.003, 0.008)
+            self.rng = Rng(seed: rng.next())
+        }
+
+        /// Where the pointer lands while the eyes rest on `p` (normalised), before noise.
+        func pointer(_ p: GazePoint) -> GazePoint {
+            let x = p.x - 0.5, y = p.y - 0.5
+            return GazePoint(x: 0.5 + ox + driftX + sx * x + tilt * y + bendX * x * x,
+                             y: 0.5 + oy + driftY + sy * y - tilt * x + bendY * y * y)
+        }
+    }
+
+    struct Rng {
+        var s: UInt64
+        init(seed: UInt64) { s = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+        mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+        mutating func normal() -> Double { (0..<12).map { _ in unit() }.reduce(0, +) - 6 }
+    }
+
+    /// Where the eyes are `s` seconds after `target` appeared: still on `from` for a reaction time, then a
+    /// 50 ms saccade, then on the target.
+    static func eye(_ s: Double, from: GazePoint, to target: GazePoint) -> GazePoint {
+        if s < 0.2 { return from }
+        if s >= 0.25 { return target }
+        let a = (s - 0.2) / 0.05
+        return GazePoint(x: from.x + (target.x - from.x) * a, y: from.y + (target.y - from.y) * a)
+    }
+
+    /// One frame's pointer while the eyes rest on `eye`: the user's distortion, fixational noise and
+    /// microsaccades, and now and then a blink (the pointer drops); the flag says whether it was a blink.
+    static func pointer(_ u: inout User, _ eye: GazePoint, micro: inout (Double, Double)) -> (GazePoint, Bool) {
+        if u.rng.unit() < 1.0 / 60 { micro = (u.rng.normal() * 0.006, u.rng.normal() * 0.006) }
+        else { micro = (micro.0 * 0.9, micro.1 * 0.9) }
+        var p = u.pointer(eye)
+        p.x += u.noise * u.rng.normal() + micro.0
+        p.y += u.noise * u.rng.normal() + micro.1
+        let blink = u.rng.unit() < 1.0 / 240
+        if blink { p.y += 0.12 }   // closing eyes pull the gaze down
+        return (GazePoint(x: min(1, max(0, p.x)), y: min(1, max(0, p.y))), blink)
+    }
+
+    /// 60 frames/s of a user looking from `from` to `target` for `seconds`; `each` gets the time, the
+    /// pointer, and whether the eyes have settled on the target (0.7 s on, no blink).
+    static func look(_ u: inout User, at target: GazePoint, from: GazePoint, t: inout Double, seconds: Double,
+                     each: (Double, GazePoint, Bool) -> Void) {
+        var micro = (0.0, 0.0)
+        for k in 0..<Int(seconds * 60) {
+            let s = Double(k) / 60
+            let (p, blink) = pointer(&u, eye(s, from: from, to: target), micro: &micro)
+            // Settled: the smoothing filter has caught up with the saccade (as when a gesture acts).
+            each(t, p, s >= 0.7 && !blink)
+            t += 1.0 / 60
+        }
+    }
+
+    func run() throws {
+        #if DEBUG
+        print("note: debug build; use `swift build -c release` for meaningful figures")
+        #endif
+        let settings = GestureConfig.defaults()
+        let cells = (w: 100.0, h: 30.0)
+        func cellsOff(_ a: GazePoint, _ b: GazePoint) -> Double {
+            let dx = (a.x - b.x) * cells.w, dy = (a.y - b.y) * cells.h
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var rng = Rng(seed: seed)
+        var before: [Double] = [], after: [Double] = [], drifted: [Double] = [], corrected: [Double] = []
+        var calTime: [Double] = [], dropped = 0, used = 0, refused = 0, fitSeconds = 0.0, fitErrors: [Double] = []
+        for _ in 0..<users {
+            var u = User(&rng)
+            var t = 0.0
+            // 1. Calibration, hands-free: the user follows the run's targets.
+            var calRun = CalibrationRun()
+            var from = GazePoint(x: 0.5, y: 0.5), shown = calRun.index, since = 0.0
+            var micro = (0.0, 0.0)
+            while !calRun.isDone && t < 120 {
+                let target = calRun.target ?? from
+                let (p, _) = Self.pointer(&u, Self.eye(t - since, from: from, to: target), micro: &micro)
+                calRun.step(t: t, raw: p)
+                t += 1.0 / 60
+                if calRun.index != shown { shown = calRun.index; from = target; since = t }
+            }
+            calTime.append(t)
+            let f0 = monotonicSeconds()
+            let fit = CalibrationFit.fit(calRun.samples)
+            fitSeconds += monotonicSeconds() - f0
+            guard case .success(let result) = fit else { refused += 1; continue }
+            used += result.used; dropped += result.dropped
+            fitErrors.append(result.errorAfter)
+
+            // 2. Targets, through an uncalibrated and a calibrated pipeline fed the same frames.
+            var plain = Pipeline(settings)
+            var calibrated = Pipeline(settings)
+            calibrated.calibrate(result.calibration)
+            func phase(_ into: inout [Double], _ other: inout [Double]?, targets n: Int, drift: Double) {
+                var from = GazePoint(x: 0.5, y: 0.5)
+                for k in 0..<n {
+                    u.driftX = drift * 0.05 * Double(k + 1) / Double(n)
+                    u.driftY = -drift * 0.04 * Double(k + 1) / Double(n)
+                    let target = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
+                    var errA: [Double] = [], errB: [Double] = []
+                    Self.look(&u, at: target, from: from, t: &t, seconds: 1.2) { tt, p, settled in
+                        let f = DecodedItem.frame(TrackingFrame(t: tt, gaze: p), nil)
+                        _ = plain.track(f); _ = calibrated.track(f)
+                        guard settled, let a = calibrated.gaze, let b = plain.gaze else { return }
+                        errA.append(cellsOff(a, target)); errB.append(cellsOff(b, target))
+                    }
+                    into.append(errA.reduce(0, +) / Double(max(1, errA.count)))
+                    other?.append(errB.reduce(0, +) / Double(max(1, errB.count)))
+                    from = target
+                }
+            }
+            var perUserBefore: [Double]? = []
+            var perUserAfter: [Double] = []
+            phase(&perUserAfter, &perUserBefore, targets: targets, drift: 0)
+            before.append(mean(perUserBefore ?? [])); after.append(mean(perUserAfter))
+            var none: [Double]? = nil
+            var perUserDrift: [Double] = []
+            phase(&perUserDrift, &none, targets: targets, drift: 1)
+            drifted.append(mean(perUserDrift.suffix(max(1, targets / 4))))
+            // 3. A one-target drift correction: the centre dot for a second, the median raw pointer of its
+            // still half.
+            var raws: [GazePoint] = []
+            Self.look(&u, at: GazePoint(x: 0.5, y: 0.5), from: from, t: &t, seconds: 1.2) { tt, p, settled in
+                let f = DecodedItem.frame(TrackingFrame(t: tt, gaze: p), nil)
+                _ = calibrated.track(f)
+                if settled, let r = calibrated.rawPointer { raws.append(r) }
+            }
+            let mx = raws.map(\.x).sorted()[raws.count / 2], my = raws.map(\.y).sorted()[raws.count / 2]
+            calibrated.calibrate(result.calibration.driftCorrected(raw: GazePoint(x: mx, y: my), target: GazePoint(x: 0.5, y: 0.5)))
+            var perUserCorrected: [Double] = []
+            u.driftX = 0.05; u.driftY = -0.04
+            var from2 = GazePoint(x: 0.5, y: 0.5)
+            for _ in 0..<targets {
+                let target = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
+                var errs: [Double] = []
+                Self.look(&u, at: target, from: from2, t: &t, seconds: 1.2) { tt, p, settled in
+                    _ = calibrated.track(.frame(TrackingFrame(t: tt, gaze: p), nil))
+                    if settled, let a = calibrated.gaze { errs.append(cellsOff(a, target)) }
+                }
+                perUserCorrected.append(mean(errs))
+                from2 = target
+            }
+            corrected.append(mean(perUserCorrected))
+        }
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        func worst(_ xs: [Double]) -> Double { xs.max() ?? 0 }
+        print("pointing: \(users) simulated users (offset ±0.1, scale 0.75–1.3, tilt ±0.08, bend ±0.1, noise σ 0.003–0.008, microsaccades, blinks), errors in cells at 100x30 while fixating, mean over users (worst user)")
+        print(String(format: "calibration: 9 targets in %.1f s on average, %d samples used, %.1f%% left out as outliers, %d refused; fit %.0f µs",
+                     mean(calTime), used, Double(dropped) / Double(max(1, used + dropped)) * 100, refused, fitSeconds / Double(users) * 1e6))
+        print(String(format: "  on the calibration's own still samples: %.2f cells off after the fit (mean over users)", mean(fitErrors)))
+        print(String(format: "gaze error: uncalibrated %.2f cells (%.2f); calibrated %.2f cells (%.2f) — goal ≤ 1", mean(before), worst(before), mean(after), worst(after)))
+        print(String(format: "after a slow drift (0.05, -0.04): calibrated %.2f cells (%.2f); after a one-target drift correction %.2f cells (%.2f)",
+                     mean(drifted), worst(drifted), mean(corrected), worst(corrected)))
+
+        // Cost per frame: the same frames through a pipeline without and with a calibration.
+        var frames: [DecodedItem] = []
+        var u = User(&rng)
+        var t = 0.0
+        Self.look(&u, at: GazePoint(x: 0.3, y: 0.6), from: GazePoint(x: 0.5, y: 0.5), t: &t, seconds: 600) { tt, p, _ in
+            frames.append(.frame(TrackingFrame(t: tt, gaze: p), nil))
+        }
+        var costs: [Double] = []
+        for cal in [nil, PointerCalibration(cx: [0.01, 1.1, 0.02, 0.03, 0, 0.01], cy: [0, 0.01, 0.9, 0, 0.02, 0])] as [PointerCalibration?] {
+            var p = Pipeline(settings)
+            p.calibrate(cal)
+            let c0 = threadCPUSeconds()
+            for f in frames { _ = p.track(f) }
+            costs.append((threadCPUSeconds() - c0) / Double(frames.count))
+        }
+        let apply = PointerCalibration(cx: [0.01, 1.1, 0.02, 0.03, 0, 0.01], cy: [0, 0.01, 0.9, 0, 0.02, 0])
+        var sink = 0.0
+        let c0 = threadCPUSeconds()
+        for f in frames { if case .frame(let fr, _) = f, let g = fr.gaze { sink += apply.apply(g).x } }
+        let applyCost = (threadCPUSeconds() - c0) / Double(frames.count)
+        print(String(format: "cost per frame (%d frames): pipeline %.3f µs without calibration, %.3f µs with; the calibration alone %.1f ns — goal ≤ 1 µs%@",
+                     frames.count, costs[0] * 1e6, costs[1] * 1e6, applyCost * 1e9, sink.isNaN ? "" : ""))
+    }
+}
