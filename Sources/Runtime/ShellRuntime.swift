@@ -63,6 +63,12 @@ public struct ShellRuntime {
     public private(set) var renders = 0
     public private(set) var framesIn = 0
 
+    /// Saves the pointer calibration the Calibration screen made (for the size it was made at); returns a
+    /// problem to show. Nil: calibrations live for this run only.
+    public var saveCalibration: ((PointerCalibration?, Size) -> String?)?
+    /// A calibration saved earlier for this source, applied once the display's size is known to match.
+    public var savedCalibration: SavedCalibration?
+
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
     /// The program the Terminal screen drives: the user's shell unless the command line names another, or a
@@ -107,6 +113,13 @@ public struct ShellRuntime {
         }
 
         _ = session.send(.resized(term.size))
+        if let saved = savedCalibration {
+            if saved.size == term.size { session.calibrate(saved.calibration) }
+            else {
+                _ = session.send(.notice("Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
+                                         + "\(term.size.width)x\(term.size.height): calibrate again in Settings"))
+            }
+        }
         // Shown before the first key, so plain mode can name what the first key acts on.
         term.show(session.state, performed: [])
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
@@ -195,6 +208,11 @@ public struct ShellRuntime {
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
                 case .recentre: break   // the session has done it
+                case .calibrated, .driftCorrect:
+                    // The session has applied it; what it came to is saved for this source.
+                    if let problem = saveCalibration?(session.pipeline.settings.mapping.calibration, session.state.size) {
+                        replies.append(.notice(problem))
+                    }
                 case .terminal(let request):
                     terminal.apply(request)
                     switch request {

@@ -39,6 +39,8 @@ public struct UserPaths: Sendable {
 
     /// `settings.toml`, the Settings screen's values.
     public var settings: URL { config.appendingPathComponent("settings.toml") }
+    /// Pointer calibrations, one per tracker source.
+    public var calibration: URL { config.appendingPathComponent("calibration.toml") }
     /// The learned words, the same file for `run`, `words` and `predict`.
     public var userWords: URL { data.appendingPathComponent("user-words.txt") }
     /// One JSON line per session (`handsfree stats`).

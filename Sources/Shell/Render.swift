@@ -42,7 +42,8 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     drawStatus(&canvas.grid, s)
     drawPauseBanner(&canvas.grid, s)
-    if s.settings.showGazeCursor, let g = s.tracking.gaze {
+    // Not while calibrating: a cursor where the uncalibrated pointer lands would draw the eyes after it.
+    if s.settings.showGazeCursor, s.top.name != "calibration", let g = s.tracking.gaze {
         let p = s.cell(g)
         var c = canvas.grid[p.x, p.y]
         if c.isContinuation || CellGrid.columns(of: c.ch) != 1 || c.ch == " " { c.ch = "◉" }
@@ -116,8 +117,10 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
 /// the face is lost or unknown. With the runtime's measures the rate is the real arrival rate and a silent
 /// source shows as such; without them (headless) the rate is counted in source time.
 func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
+    // A calibrated pointer says so: it goes where the user looks, not where the tracker says.
+    let face = t.calibrated ? "face ● ◎" : "face ●"
     guard let h = t.health else {
-        return (["\(t.source) \(t.fps) fps", t.face ? "face ●" : (t.framesSeen > 0 ? "face LOST" : "no tracker")],
+        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen > 0 ? "face LOST" : "no tracker")],
                 !(t.face || t.framesSeen == 0))
     }
     var parts = ["\(t.source) \(h.arrivalRate) fps"]
@@ -128,7 +131,7 @@ func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
         parts.append("face ? no frames for \(h.quietSeconds) s")
         warning = true
     } else {
-        parts.append(t.face ? "face ●" : "face LOST")
+        parts.append(t.face ? face : "face LOST")
         warning = !t.face
     }
     if h.dropped > 0 { parts.append("\(compactCount(h.dropped)) dropped") }

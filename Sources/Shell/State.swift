@@ -33,6 +33,8 @@ public struct TrackingSample: Sendable, Equatable {
     public var epoch: Int
     /// Late frames dropped so far.
     public var lateFrames: Int
+    /// The pointer before calibration and smoothing (what the Calibration screen samples).
+    public var rawPointer: GazePoint?
 
     public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
                 progress: [GestureProgress] = [], dwellTarget: String? = nil, target: String? = nil,
@@ -48,6 +50,7 @@ public struct TrackingSample: Sendable, Equatable {
         self.init(t: p.time ?? t, face: p.facePresent, gaze: p.gaze, meters: Meters(blend),
                   progress: p.progress.map { GestureProgress(name: $0.name, progress: $0.progress) },
                   dwellTarget: p.dwellTarget, blend: blend, epoch: p.epoch, lateFrames: p.stats.late)
+        rawPointer = p.facePresent ? p.rawPointer : nil
     }
 }
 
@@ -71,6 +74,11 @@ public struct TrackingStatus: Sendable, Equatable {
     /// Frames of the last second of source time (the rate when no runtime measures arrivals).
     private var recent = RateWindow()
     public var framesSeen = 0
+    /// The last frame's time and its pointer before calibration and smoothing (nil: no face or no pointer).
+    public var frameTime: Double?
+    public var rawPointer: GazePoint?
+    /// Whether the pointer goes through a calibration (shown on the status line).
+    public var calibrated = false
     /// What the runtime measured about the source with its own clock; nil when nothing measures it (headless
     /// runs, tests), and then the status line shows the rate in source time.
     public private(set) var health: InputHealth?
@@ -82,6 +90,7 @@ public struct TrackingStatus: Sendable, Equatable {
 
     mutating func update(_ s: TrackingSample, dwellName: Set<String>) {
         framesSeen += 1
+        frameTime = s.t; rawPointer = s.rawPointer
         face = s.face; gaze = s.face ? s.gaze : nil; meters = s.meters
         progress = s.progress.filter { !dwellName.contains($0.name) }
         dwellTarget = s.dwellTarget
@@ -207,6 +216,10 @@ public enum Effect: Sendable, Equatable {
     case listenForCommand
     /// Take the head's pose now as pointing at the middle of the screen (`Session` does it).
     case recentre
+    /// Use this pointer calibration from now on (nil: none); `Session` applies it, the runtime saves it.
+    case calibrated(PointerCalibration?)
+    /// Shift the calibration so that `raw`, seen while the user looked at the centre, lands there.
+    case driftCorrect(raw: GazePoint)
     /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
@@ -334,7 +347,7 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal)
+                      terminal: terminal, tracking: tracking)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -380,6 +393,7 @@ public struct ScreenRegistry: Sendable {
         "settings": { SettingsScreen() },
         "media": { MediaScreen() },
         "terminal": { TerminalScreen() },
+        "calibration": { CalibrationScreen() },
     ])
 }
 

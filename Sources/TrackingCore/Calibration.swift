@@ -77,8 +77,8 @@ public enum CalibrationFit {
         let short = byTarget.filter { $0.value < minSamplesPerTarget }
         let good = byTarget.count - short.count
         guard good >= minTargets else {
-            return .failure(CalibrationProblem("too few steady samples: \(good) of \(max(byTarget.count, minTargets)) targets had "
-                + "\(minSamplesPerTarget) or more (look at each dot until it fills)"))
+            return .failure(CalibrationProblem("too few steady samples: \(good) dots had \(minSamplesPerTarget) or more, "
+                + "\(minTargets) are needed (look at each dot until it fills)"))
         }
         var use = samples.filter { s in s.raw.x.isFinite && s.raw.y.isFinite && (byTarget[s.target] ?? 0) >= minSamplesPerTarget }
         var dropped = samples.count - use.count
@@ -183,7 +183,13 @@ public struct CalibrationRun: Sendable, Equatable {
 
     public init(targets: [GazePoint] = CalibrationRun.nineTargets) { self.targets = targets }
 
-    public var isDone: Bool { index >= targets.count }
+    /// Why the run stopped early (the face was lost too long); the samples taken so far are not to be used.
+    public private(set) var problem: String?
+    /// The longest the face may be lost before the run stops (seconds).
+    public var maxFaceLoss = 2.0
+    private var lostSince: Double?
+
+    public var isDone: Bool { index >= targets.count || problem != nil }
     public var target: GazePoint? { isDone ? nil : targets[index] }
     /// How full the current target is, 0…1.
     public var progress: Double { isDone ? 1 : Double(taken) / Double(perTarget) }
@@ -193,7 +199,15 @@ public struct CalibrationRun: Sendable, Equatable {
     public mutating func step(t: Double, raw: GazePoint?) {
         guard !isDone else { return }
         if targetSince == nil { targetSince = t }
-        guard let raw else { recent.removeAll(); return }
+        guard let raw else {
+            recent.removeAll()
+            if lostSince == nil { lostSince = t }
+            if let l = lostSince, t - l >= maxFaceLoss {
+                problem = "the face was lost for \(Int(maxFaceLoss)) s at dot \(index + 1) of \(targets.count)"
+            }
+            return
+        }
+        lostSince = nil
         recent.append(Seen(t: t, p: raw))
         while let first = recent.first, t - first.t > window { recent.removeFirst() }
         let since = t - (targetSince ?? t)

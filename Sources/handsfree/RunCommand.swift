@@ -152,12 +152,19 @@ struct RunCommand: ParsableCommand {
             if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
             let wanted = access.applied(to: session.state.settings)
             if wanted != session.state.settings { session.apply(wanted) }
+            // The pointer calibration made for this source (--source NAME, else "default"), applied once the
+            // display's size is known to be the one it was made at.
+            let calibrationKey = sourceName ?? "default"
+            let (savedCalibration, calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
+            if let calibrationProblem, session.state.notice == nil { session.state.notice = calibrationProblem }
             if terminal != nil { session.state.show(screen: "terminal") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             if let terminal { runtime.terminal = terminal }
             else if !session.state.settings.terminalCommand.isEmpty {
                 runtime.terminal = TerminalLink(.child(argv: session.state.settings.terminalCommand))
             }
+            runtime.savedCalibration = savedCalibration
+            runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage

@@ -47,7 +47,7 @@ import Testing
         // Too few steady samples.
         let few = CalibrationRun.nineTargets.prefix(4).flatMap { t in (0..<20).map { _ in CalibrationSample(raw: t, target: t) } }
         guard case .failure(let p1) = CalibrationFit.fit(few) else { Issue.record("four targets were accepted"); return }
-        #expect(p1.description.hasPrefix("too few steady samples: 4 of"))
+        #expect(p1.description.hasPrefix("too few steady samples: 4 dots had 5 or more, 6 are needed"))
         // Every target on one line: nothing fixes the other axis.
         let line = (0..<9).flatMap { i in (0..<10).map { _ in CalibrationSample(raw: GazePoint(x: Double(i) / 8, y: 0.5),
                                                                                target: GazePoint(x: Double(i) / 8, y: 0.5)) } }

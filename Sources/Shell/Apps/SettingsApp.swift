@@ -42,8 +42,11 @@ public struct SettingsScreen: Screen {
             note(l.rows[0], "How far the jaw must open to activate: look along the slider at the value you want.")
             c.slider("settings.dwell", "Dwell time", Self.dwell, value: s.dwellTime, l.rows[1])
             note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
-            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
-            note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
+            let parts = l.rows[2].columns(3, gap: 2)
+            let smoothing = Rect(x: parts[0].x, y: parts[0].y, w: parts[1].maxX - parts[0].x, h: parts[0].h)
+            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, smoothing)
+            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Calibrate again" : "◎ Calibrate pointer", parts[2])
+            note(l.rows[2], "Smoothing: steadier or quicker. Calibrate: nine dots fit the pointer to your gaze.")
         case "display" where l.rows.count >= 3:
             // Two toggles share the first row, so every row fits on the smallest screen (80×24).
             let halves = l.rows[0].columns(2, gap: 2)
@@ -89,6 +92,7 @@ public struct SettingsScreen: Screen {
             tab = k
             return Reply(record: "tab")
         }
+        if t.id == "settings.calibrate" { return .open("calibration") }
         var s = ctx.settings
         if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {
             s.jawThreshold = v

@@ -68,6 +68,12 @@ extension Session {
         state.relayout()
     }
 
+    /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
+    public mutating func calibrate(_ c: PointerCalibration?) {
+        pipeline.calibrate(c)
+        state.tracking.calibrated = c != nil
+    }
+
     /// Applies the settings effects a step produced.
     mutating func applySettingsEffects(_ effects: [Effect]) {
         for e in effects {
@@ -76,6 +82,11 @@ extension Session {
             case .recentre:
                 state.notice = pipeline.recentre() ? "Pointer recentred: the head's pose now points at the middle"
                     : "Nothing to recentre: this source sends no head pose"
+            case .calibrated(let c):
+                calibrate(c)
+            case .driftCorrect(let raw):
+                let now = pipeline.settings.mapping.calibration ?? .identity
+                calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
             default: break
             }
         }

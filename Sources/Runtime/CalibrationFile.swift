@@ -1,0 +1,68 @@
+import Config
+import Foundation
+import Shell
+import TrackingCore
+
+/// A pointer calibration as saved for one source, with the screen size it was made at.
+public struct SavedCalibration: Sendable, Equatable {
+    public var calibration: PointerCalibration
+    public var size: Size
+    public init(calibration: PointerCalibration, size: Size) { self.calibration = calibration; self.size = size }
+}
+
+/// `calibration.toml` in the user's config folder: one `[source.NAME]` table per tracker source.
+public enum CalibrationFile {
+    /// The calibration saved for `source`; nil with none. A damaged file or table is a problem to show, and
+    /// nothing is applied.
+    public static func load(_ file: URL, source: String) -> (SavedCalibration?, String?) {
+        guard case .text(let text) = AtomicFile.read(file.path) else {
+            return (nil, FileManager.default.fileExists(atPath: file.path) ? "\(file.path): cannot be read; calibrate again in Settings" : nil)
+        }
+        do {
+            let doc = try TOMLDocument(text: text, file: file.path)
+            guard let t = doc.root["source"]?.table?[source] else {
+                let others = doc.root["source"]?.table?.keys.sorted() ?? []
+                return (nil, others.isEmpty ? nil : "Pointer calibrated for \(others.joined(separator: ", ")), not for \(source): calibrate in Settings")
+            }
+            func numbers(_ k: String, _ n: Int) throws(ConfigError) -> [Double] {
+                guard let a = t.table?[k]?.array, a.count == n else {
+                    throw doc.error(["source", source, k], "\(k) must be \(n) numbers")
+                }
+                let v = a.compactMap(\.number)
+                guard v.count == n, v.allSatisfy(\.isFinite) else { throw doc.error(["source", source, k], "\(k) must be \(n) finite numbers") }
+                return v
+            }
+            let cx = try numbers("cx", 6), cy = try numbers("cy", 6), shift = try numbers("shift", 2), size = try numbers("size", 2)
+            guard size[0] >= 1, size[1] >= 1, size[0] <= 10_000, size[1] <= 10_000 else {
+                throw doc.error(["source", source, "size"], "size must be [columns, rows]")
+            }
+            return (SavedCalibration(calibration: PointerCalibration(cx: cx, cy: cy, shiftX: shift[0], shiftY: shift[1]),
+                                     size: Size(width: Int(size[0]), height: Int(size[1]))), nil)
+        } catch {
+            return (nil, "\(error); the pointer is not calibrated")
+        }
+    }
+
+    /// Saves `calibration` for `source` (nil removes it), keeping the other sources' tables; returns a
+    /// problem to show.
+    public static func save(_ calibration: PointerCalibration?, size: Size, source: String, to file: URL) -> String? {
+        var tables: [String: String] = [:]
+        if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path),
+           let sources = doc.root["source"]?.table {
+            for (name, _) in sources where name != source {
+                if case (let saved?, _) = load(file, source: name) { tables[name] = table(saved) }
+            }
+        }
+        if let calibration { tables[source] = table(SavedCalibration(calibration: calibration, size: size)) }
+        var out = "# Pointer calibrations made by the Calibration screen (Settings), one per tracker source.\n"
+        for name in tables.keys.sorted() { out += "\n[source.\(JSONText.quote(name))]\n" + (tables[name] ?? "") }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return AtomicFile.write(out, to: file.path).map { "Calibration not saved: \($0)" }
+    }
+
+    static func table(_ s: SavedCalibration) -> String {
+        func list(_ v: [Double]) -> String { "[" + v.map { JSONText.number($0) }.joined(separator: ", ") + "]" }
+        let c = s.calibration
+        return "size = [\(s.size.width), \(s.size.height)]\ncx = \(list(c.cx))\ncy = \(list(c.cy))\nshift = \(list([c.shiftX, c.shiftY]))\n"
+    }
+}

@@ -1,0 +1,167 @@
+import Config
+import TrackingCore
+
+/// Calibrating the pointer hands-free: nine dots one after another, each filling while the user looks at it
+/// steadily; then the fit, its accuracy in cells and a picture of where the gaze landed. "Centre only" is a
+/// one-dot drift correction that shifts the calibration in use.
+///
+/// The screen samples the raw pointer (before calibration and smoothing) of each new frame; it never reads a
+/// clock. A fit that is refused leaves the previous calibration in use and says why.
+public struct CalibrationScreen: Screen {
+    public let name = "calibration"
+    public var title: String { "Calibrate pointer" }
+
+    enum Phase: Sendable {
+        case intro
+        case running(CalibrationRun, drift: Bool)
+        case fitted(CalibrationResult, landed: [(GazePoint, GazePoint)])
+        case corrected
+        case failed(String)
+    }
+    var phase = Phase.intro
+    /// The time of the last frame sampled, so a tick without a new frame samples nothing.
+    var lastFrame: Double?
+
+    public init() {}
+
+    static let startID = "calibration.start", driftID = "calibration.drift", doneID = "calibration.done"
+    static let redoID = "calibration.redo"
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let b = c.bounds
+        let buttons = Rect(x: b.x + 2, y: b.maxY - 3, w: b.w - 4, h: 3).columns(2, gap: 2)
+        switch phase {
+        case .intro:
+            let lines = ["Nine dots appear one after another. Look at each until it fills; keep your head still.",
+                         "The pointer then goes where you look, with your tracker and your seating.",
+                         "Centre only: one dot in the middle, to correct a pointer that has drifted.",
+                         ctx.tracking.calibrated ? "A calibration is in use now." : "No calibration is in use now."]
+            for (i, l) in lines.enumerated() {
+                c.grid.centered(l, in: b, y: b.y + 2 + i * 2, style: i == 3 ? Theme.hint : .plain)
+            }
+            c.button(Self.startID, "▶ Start (9 dots)", buttons[0])
+            c.button(Self.driftID, "◎ Centre only", buttons[1])
+        case .running(let run, _):
+            guard let t = run.target else { return }
+            let p = screenCell(t, b)
+            let bar = Int((run.progress * 9).rounded())
+            // The bar below the dot (above it on the last row), the words on the half of the screen away from it.
+            let barY = p.y + 1 < b.maxY ? p.y + 1 : p.y - 1
+            c.text(String(repeating: "█", count: bar) + String(repeating: "░", count: 9 - bar),
+                   x: max(b.x, min(b.maxX - 9, p.x - 4)), y: barY, style: Theme.dwell)
+            let face = ctx.tracking.rawPointer == nil ? " · no pointer: is the face seen?" : ""
+            c.grid.centered("Look at the dot until it fills (\(run.index + 1) of \(run.targets.count))\(face)",
+                            in: b, y: t.y > 0.5 ? b.y : b.maxY - 1, style: Theme.hint)
+            c.text("◉", x: p.x, y: p.y, style: Theme.focus)
+        case .fitted(let r, let landed):
+            c.grid.centered(String(format: "Calibrated: %.1f cells off where you looked (%.1f before). Kept for this source.",
+                                   r.errorAfter, r.errorBefore), in: b, y: b.y + 1, style: Theme.tileLabel)
+            let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 8)
+            for (target, hit) in landed {
+                let t = cell(target, area), h = cell(hit, area)
+                c.text("+", x: t.x, y: t.y, style: Theme.hint)
+                c.text("•", x: h.x, y: h.y, style: Theme.dwell)
+            }
+            c.grid.centered("+ a dot, • where your gaze landed after calibration", in: b, y: area.maxY, style: Theme.hint)
+            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.redoID, "↻ Redo", buttons[1])
+        case .corrected:
+            c.grid.centered("Drift corrected: the pointer is shifted to where you looked.", in: b, y: b.y + 3, style: Theme.tileLabel)
+            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.redoID, "↻ Again", buttons[1])
+        case .failed(let why):
+            let used = c.paragraph("Not calibrated: \(why).", Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
+            c.grid.centered("The previous calibration is still in use.", in: b, y: b.y + 4 + used, style: Theme.hint)
+            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.redoID, "↻ Try again", buttons[1])
+        }
+    }
+
+    /// The cell of the whole screen a normalised point falls on: the pointer spans the whole screen, and the
+    /// body lies between one title row and two status rows, so the dots (10 %…90 %) fall inside it.
+    func screenCell(_ p: GazePoint, _ body: Rect) -> CellPoint {
+        let w = body.maxX, h = body.maxY + 2
+        return CellPoint(x: min(w - 1, max(0, Int(p.x * Double(w)))), y: min(body.maxY - 1, max(body.y, Int(p.y * Double(h)))))
+    }
+
+    /// The cell a normalised point falls on inside `r`.
+    func cell(_ p: GazePoint, _ r: Rect) -> CellPoint {
+        CellPoint(x: r.x + min(r.w - 1, max(0, Int(p.x * Double(r.w)))), y: r.y + min(r.h - 1, max(0, Int(p.y * Double(r.h)))))
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        switch (input, phase) {
+        case (.tick, .running(var run, let drift)):
+            guard let t = ctx.tracking.frameTime, t != lastFrame else { return .unhandled }
+            lastFrame = t
+            let before = (run.index, Int(run.progress * 9))
+            run.step(t: t, raw: ctx.tracking.rawPointer)
+            phase = .running(run, drift: drift)
+            guard run.isDone else {
+                // Redraw only when the dot moved or its bar grew.
+                return before == (run.index, Int(run.progress * 9)) ? .unhandled : Reply(record: nil)
+            }
+            return finish(run, drift: drift, ctx)
+        case (.action(.activate, let target?, _), _):
+            switch target.id {
+            case Self.startID, Self.redoID:
+                phase = .running(CalibrationRun(), drift: false)
+                return Reply(record: "calibrate")
+            case Self.driftID:
+                var run = CalibrationRun(targets: [GazePoint(x: 0.5, y: 0.5)])
+                run.perTarget = 30
+                phase = .running(run, drift: true)
+                return Reply(record: "drift-correct")
+            case Self.doneID:
+                return Reply(navigation: .back, record: "back")
+            default:
+                return .unhandled
+            }
+        case (.action(.back, _, _), .running):
+            // Cancelling a run keeps the calibration in use.
+            phase = .intro
+            return Reply(record: "cancel")
+        case (.action, .running):
+            // While the dots show, a gesture must not act on a target the user is not looking at.
+            return Reply(record: nil)
+        case (.action(.help, _, _), _):
+            return .push(AppHelpScreen(app: name, appTitle: title))
+        default:
+            return .unhandled
+        }
+    }
+
+    private mutating func finish(_ run: CalibrationRun, drift: Bool, _ ctx: ScreenContext) -> Reply {
+        if let p = run.problem {
+            phase = .failed(p)
+            return Reply(record: "calibration-refused")
+        }
+        if drift {
+            guard run.samples.count >= CalibrationFit.minSamplesPerTarget else {
+                phase = .failed("too few steady samples at the centre dot (look at it until it fills)")
+                return Reply(record: "calibration-refused")
+            }
+            let xs = run.samples.map(\.raw.x).sorted(), ys = run.samples.map(\.raw.y).sorted()
+            phase = .corrected
+            return Reply(effects: [.driftCorrect(raw: GazePoint(x: xs[xs.count / 2], y: ys[ys.count / 2]))], record: "drift-corrected")
+        }
+        // Errors in cells of the whole screen (the body plus the title and the two status rows).
+        let b = ctx.bounds
+        switch CalibrationFit.fit(run.samples, cells: (max(1, b.maxX), max(1, b.maxY + 2))) {
+        case .success(let r):
+            // Where the gaze landed at each dot, with the calibration: the median of its samples.
+            var landed: [(GazePoint, GazePoint)] = []
+            for t in run.targets {
+                let mine = run.samples.filter { $0.target == t }.map { r.calibration.apply($0.raw) }
+                guard !mine.isEmpty else { continue }
+                let xs = mine.map(\.x).sorted(), ys = mine.map(\.y).sorted()
+                landed.append((t, GazePoint(x: xs[xs.count / 2], y: ys[ys.count / 2])))
+            }
+            phase = .fitted(r, landed: landed)
+            return Reply(effects: [.calibrated(r.calibration)], record: "calibrated")
+        case .failure(let p):
+            phase = .failed(p.description)
+            return Reply(record: "calibration-refused")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// Issue 17: the Calibration screen, driven by frames as a user would: nine dots, the fit, a drift correction.
+@Suite struct CalibrationScreenTests {
+    /// The user's tracker: offset, scaled and tilted.
+    static func distort(_ p: GazePoint) -> GazePoint {
+        GazePoint(x: 0.07 + 0.85 * p.x + 0.04 * p.y, y: -0.06 + 1.15 * p.y)
+    }
+
+    /// Opens the Calibration screen from Settings and starts the nine dots.
+    func start() -> Driver {
+        var d = Driver(.gesture, screen: "settings")
+        d.activate("settings.calibrate")
+        #expect(d.screen == "calibration")
+        d.activate("calibration.start")
+        return d
+    }
+
+    /// Frames of a user looking at whatever dot shows, until the run ends (or `seconds` pass).
+    func follow(_ d: inout Driver, face: Bool = true, seconds: Double = 40, look: (GazePoint) -> GazePoint = distort) {
+        var t = d.t + 1
+        var shownSince = t, lastTarget: String?
+        let end = t + seconds
+        while t < end {
+            // The dot on screen is where the user looks (found by drawing, as the user finds it by sight).
+            guard let row = d.lines.firstIndex(where: { $0.contains("◉") }) else { break }
+            let col = d.lines[row].distance(from: d.lines[row].startIndex, to: d.lines[row].firstIndex(of: "◉")!)
+            let target = GazePoint(x: (Double(col) + 0.5) / 100, y: (Double(row) + 0.5) / 30)
+            let key = "\(row),\(col)"
+            if key != lastTarget { lastTarget = key; shownSince = t }
+            // The eyes reach a new dot after a quarter of a second, from the middle of the screen.
+            let eye = t - shownSince < 0.25 ? GazePoint(x: 0.5, y: 0.5) : target
+            d.step(.frame(face ? TrackingFrame(t: t, gaze: look(eye)) : .noFace(at: t), nil))
+            t += 1.0 / 60
+        }
+        d.t = t
+    }
+
+    @Test func nineDotsFitThePointerToTheGazeAndTheShellUsesIt() {
+        var d = start()
+        follow(&d)
+        #expect(d.text.contains("Calibrated:"), "\(d.text)")
+        #expect(d.state.tracking.calibrated)
+        // A look at a point between the dots now lands there, through the real pipeline.
+        let truth = GazePoint(x: 0.3, y: 0.65)
+        for k in 0..<90 { d.step(.frame(TrackingFrame(t: d.t + Double(k) / 60, gaze: Self.distort(truth)), nil)) }
+        let g = d.session.pipeline.gaze ?? GazePoint(x: -1, y: -1)
+        #expect(abs(g.x - truth.x) * 100 < 1.5 && abs(g.y - truth.y) * 30 < 1.5, "\(g)")
+        d.activate("calibration.done")
+        #expect(d.screen == "settings")
+        #expect(d.text.contains("Calibrate again"))
+    }
+
+    @Test func gesturesDoNothingWhileTheDotsShow() {
+        var d = start()
+        follow(&d, seconds: 2)
+        let effects = d.gesture("activate", gazeAt: CellPoint(x: 50, y: 15))
+        #expect(effects.isEmpty || effects.records.allSatisfy { $0.screen == "calibration" })
+        #expect(d.text.contains("◉"), "the run goes on")
+    }
+
+    @Test func noFaceMeansNoCalibrationAndThePreviousStays() {
+        var d = start()
+        follow(&d, face: false, seconds: 45)
+        #expect(d.text.contains("Not calibrated: the face was lost for 2 s at dot 1 of 9"), "\(d.text)")
+        #expect(!d.state.tracking.calibrated)
+    }
+
+    @Test func aPointerThatNeverHoldsStillIsRefused() {
+        var d = start()
+        var flip = false
+        follow(&d, seconds: 45) { _ in flip.toggle(); return GazePoint(x: flip ? 0.2 : 0.8, y: 0.5) }
+        #expect(d.text.contains("too few steady samples: 0 dots had 5 or more"), "\(d.text)")
+        #expect(d.text.contains("The previous calibration is still in use."))
+    }
+
+    @Test func theCentreDotCorrectsDrift() {
+        var d = Driver(.gesture, screen: "calibration")
+        d.activate("calibration.drift")
+        // The pointer has drifted: everything lands 0.05 right and 0.04 up.
+        follow(&d, seconds: 10) { GazePoint(x: $0.x + 0.05, y: $0.y - 0.04) }
+        #expect(d.text.contains("Drift corrected"), "\(d.text)")
+        for k in 0..<90 { d.step(.frame(TrackingFrame(t: d.t + Double(k) / 60, gaze: GazePoint(x: 0.25, y: 0.66)), nil)) }
+        let g = d.session.pipeline.gaze ?? GazePoint(x: -1, y: -1)
+        #expect(abs(g.x - 0.2) < 0.012 && abs(g.y - 0.7) < 0.02, "\(g)")
+    }
+}
