@@ -1,6 +1,8 @@
 import ArgumentParser
 import Config
 import Foundation
+import Runtime
+import Shell
 import TrackingCore
 import Transport
 
@@ -187,6 +189,8 @@ struct BenchPointing: ParsableCommand {
         print(String(format: "after a slow drift (0.05, -0.04): calibrated %.2f cells (%.2f); after a one-target drift correction %.2f cells (%.2f)",
                      mean(drifted), worst(drifted), mean(corrected), worst(corrected)))
 
+        try pursuitBench(&rng)
+
         // Cost per frame: the same frames through a pipeline without and with a calibration.
         var frames: [DecodedItem] = []
         var u = User(&rng)
@@ -209,5 +213,91 @@ struct BenchPointing: ParsableCommand {
         let applyCost = (threadCPUSeconds() - c0) / Double(frames.count)
         print(String(format: "cost per frame (%d frames): pipeline %.3f µs without calibration, %.3f µs with; the calibration alone %.1f ns — goal ≤ 1 µs%@",
                      frames.count, costs[0] * 1e6, costs[1] * 1e6, applyCost * 1e9, sink.isNaN ? "" : ""))
+    }
+
+    /// Smooth pursuit on the launcher's six tiles, each with a dot circling on its own path: simulated users
+    /// follow one (with lag, gain, offset and noise); then idle and reading gaze, where nothing may be selected.
+    func pursuitBench(_ rng: inout Rng) throws {
+        let settings = GestureConfig.defaults()
+        let state = ShellState(keymap: try Setup.keymap("default", gestures: settings.gestures))
+        let centres = state.hitMap.targets.filter { $0.id.hasPrefix("launcher.") }.map {
+            GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / 100, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / 30)
+        }
+        let paths = PursuitPath.distinct(centres, rx: 0.05, ry: 0.15)
+        var correct = 0, wrong = 0, none = 0
+        var times: [Double] = []
+        let trials = 300
+        for _ in 0..<trials {
+            var u = User(&rng)
+            var det = PursuitDetector()
+            let k = Int(rng.unit() * Double(paths.count)) % paths.count
+            var t = rng.uniform(0, 10)
+            // Half a second on a random point first, then the user follows target k.
+            let start = GazePoint(x: rng.uniform(0.1, 0.9), y: rng.uniform(0.1, 0.9))
+            var micro = (0.0, 0.0)
+            var picked: Int?
+            var pickedAt = 0.0
+            let t0 = t + 0.5
+            let gain = rng.uniform(0.8, 1.0), lag = rng.uniform(0.05, 0.15)
+            while t < t0 + 3, picked == nil {
+                let eye: GazePoint
+                if t < t0 + 0.2 { eye = start }
+                else {
+                    let q = paths[k].position(at: t - lag)
+                    eye = GazePoint(x: paths[k].centre.x + gain * (q.x - paths[k].centre.x),
+                                    y: paths[k].centre.y + gain * (q.y - paths[k].centre.y))
+                }
+                let (p, _) = Self.pointer(&u, eye, micro: &micro)
+                if let i = det.step(t: t, pointer: p, paths: paths) { picked = i; pickedAt = t }
+                t += 1.0 / 60
+            }
+            if picked == k, pickedAt >= t0 { correct += 1; times.append(pickedAt - t0) }
+            else if picked == nil { none += 1 } else { wrong += 1 }
+        }
+        times.sort()
+        let within = times.filter { $0 <= 1.5 }.count
+        print(String(format: "pursuit (6 launcher tiles, dots circling 5 cells wide once a second, r ≥ 0.6 over 30 frames on both axes): %d trials, %.1f%% correct within 1.5 s (goal ≥ 95%%), %d wrong, %d none within 3 s; time to select p50 %.2f s, p90 %.2f s",
+                     trials, Double(within) / Double(trials) * 100, wrong, none,
+                     times.isEmpty ? 0 : times[times.count / 2], times.isEmpty ? 0 : times[times.count * 9 / 10]))
+
+        // Ten minutes each of idle gaze (fixations anywhere, microsaccades, blinks) and of reading lines.
+        for kind in ["idle", "reading"] {
+            var u = User(&rng)
+            var det = PursuitDetector()
+            var t = 0.0, selections = 0
+            var micro = (0.0, 0.0)
+            var eye = GazePoint(x: 0.5, y: 0.5)
+            var nextMove = 0.0, lineX = 0.1, lineY = 0.1
+            while t < 600 {
+                if t >= nextMove {
+                    if kind == "idle" {
+                        eye = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
+                        nextMove = t + rng.uniform(0.3, 2.0)
+                    } else {
+                        lineX += rng.uniform(0.04, 0.08)
+                        if lineX > 0.9 { lineX = 0.1; lineY += 0.033; if lineY > 0.9 { lineY = 0.1 } }
+                        eye = GazePoint(x: lineX, y: lineY)
+                        nextMove = t + rng.uniform(0.2, 0.3)
+                    }
+                }
+                let (p, _) = Self.pointer(&u, eye, micro: &micro)
+                if det.step(t: t, pointer: p, paths: paths) != nil { selections += 1 }
+                t += 1.0 / 60
+            }
+            print("pursuit, 10 minutes of \(kind) gaze: \(selections) false selections (goal ≤ 1 per 10 minutes)")
+        }
+
+        var det = PursuitDetector()
+        var u = User(&rng)
+        var micro = (0.0, 0.0)
+        let n = 200_000
+        var pts: [GazePoint] = []
+        pts.reserveCapacity(n)
+        for _ in 0..<n { pts.append(Self.pointer(&u, GazePoint(x: 0.5, y: 0.5), micro: &micro).0) }
+        let c0 = threadCPUSeconds()
+        var sink = 0
+        for (i, p) in pts.enumerated() { if det.step(t: Double(i) / 60, pointer: p, paths: paths) != nil { sink += 1 } }
+        let cost = (threadCPUSeconds() - c0) / Double(n)
+        print(String(format: "pursuit cost per frame with %d targets: %.0f ns (goal ≤ 1 µs)%@", paths.count, cost * 1e9, sink > n ? "!" : ""))
     }
 }
