@@ -99,6 +99,9 @@ public struct Keymap: Sendable, Equatable {
     public var config: String?
     /// Bindings on the Terminal screen, looked up before the screen's and the global ones.
     public var terminal = TerminalKeymap()
+    /// Screens whose targets are picked by smooth pursuit too (`pursuit` in [options]): each target shows
+    /// a dot circling on its own path, and following one with the eyes or the head activates it.
+    public var pursuitScreens: Set<String> = []
 
     /// Every gesture name bound anywhere in the keymap.
     public var boundGestures: Set<String> {
@@ -275,8 +278,16 @@ public struct Keymap: Sendable, Equatable {
                         throw doc.error(["options", k], "still_face_ms must be a number of milliseconds 0…10000")
                     }
                     km.stillFaceSeconds = ms / 1000
+                case "pursuit":
+                    guard let a = v.array, a.allSatisfy({ $0.string != nil }) else {
+                        throw doc.error(["options", k], "pursuit must be a list of screen names, e.g. [\"launcher\"]")
+                    }
+                    for name in a.compactMap(\.string) where !knownScreens.contains(name) {
+                        throw doc.error(["options", k], "pursuit: unknown screen \"\(name.printable)\" (known: \(knownScreens.joined(separator: ", ")))")
+                    }
+                    km.pursuitScreens = Set(a.compactMap(\.string))
                 default:
-                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: config, show_back_target, wake_phrase, still_face_ms)")
+                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: config, show_back_target, wake_phrase, still_face_ms, pursuit)")
                 }
             }
         }

@@ -18,6 +18,7 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         if sample.face, sample.gaze != nil {
             s.focus.gaze(on: sample.target, at: sample.t)
         }
+        if let effects = pursue(&s, sample) { return effects }
         return forwardTick(&s)
     case .gaze(let g, let t):
         s.now = max(s.now, t)
@@ -185,6 +186,31 @@ extension TerminalBinding {
         if case .action(let a) = self { return a.worksWhilePaused }
         return false
     }
+}
+
+/// The targets of the screen showing that smooth pursuit can pick, with their paths: every target of a screen
+/// the keymap names, up to eight (more would move too alike); none elsewhere.
+public func pursuitTargets(_ s: ShellState, map: HitMap? = nil) -> [(Target, PursuitPath)] {
+    guard s.keymap.pursuitScreens.contains(s.top.name), !s.tooSmall else { return [] }
+    let targets = (map ?? s.hitMap).targets.filter { $0.id != backTargetID }
+    guard (2...8).contains(targets.count) else { return [] }
+    let w = Double(s.size.width), h = Double(s.size.height)
+    let centres = targets.map { GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / w, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / h) }
+    // Circles about five cells wide, and as many rows as make them round, within the smallest target.
+    let rx = min(2.5, Double(targets.map(\.rect.w).min() ?? 5) / 3) / w
+    let ry = min(2.5 * 0.5, Double(targets.map(\.rect.h).min() ?? 3) / 3) / h
+    return zip(targets, PursuitPath.distinct(centres, rx: rx, ry: ry)).map { ($0, $1) }
+}
+
+/// Steps smooth pursuit with a frame's pointer; activates the target followed, if one was (nil: nothing picked).
+func pursue(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect]? {
+    let pairs = pursuitTargets(s)
+    guard !pairs.isEmpty else { return nil }
+    let pointer = sample.face ? (sample.rawPointer ?? sample.gaze) : nil
+    guard let i = s.pursuit.step(t: sample.t, pointer: pointer, paths: pairs.map(\.1)),
+          s.readiness.armed, !s.readiness.paused else { return nil }
+    let target = pairs[i].0
+    return perform(&s, .activate, target: target, gaze: nil) + forwardTick(&s)
 }
 
 /// Leaves the screen showing for the one before; the launcher stays.

@@ -324,6 +324,8 @@ public struct ShellState: Sendable {
     public var notice: String?
     /// What the Terminal screen's program shows, as the runtime last read it.
     public var terminal: TerminalView?
+    /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
+    public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
     public var tooSmall: Bool { size.width < Size.minimum.width || size.height < Size.minimum.height }
 

@@ -1,0 +1,52 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// Issue 17: `pursuit = ["launcher"]` puts a circling dot on each tile; following one with the eyes opens it.
+@Suite struct PursuitScreenTests {
+    func session(pursuit: Bool) -> Session {
+        var km = Fixture.keymap("default")
+        if pursuit { km.pursuitScreens = ["launcher"] }
+        let settings = GestureConfig.defaults()
+        return Session(state: ShellState(keymap: km, gestures: settings.gestures), settings: settings)
+    }
+
+    /// A still face for a second (safe start), then eyes following the tile's dot, 100 ms behind.
+    func follow(_ s: inout Session, _ id: String, seconds: Double) {
+        var t = 0.0
+        for _ in 0..<72 { _ = s.step(.frame(TrackingFrame(t: t, gaze: GazePoint(x: 0.5, y: 0.05)), nil)); t += 1.0 / 60 }
+        let path = pursuitTargets(s.state).first { $0.0.id == id }?.1
+        let end = t + seconds
+        while t < end, s.state.top.name == "launcher" {
+            let q = path?.position(at: t - 0.1) ?? GazePoint(x: 0.5, y: 0.5)
+            _ = s.step(.frame(TrackingFrame(t: t, gaze: GazePoint(x: 0.03 + 0.9 * q.x, y: 0.9 * q.y)), nil))
+            t += 1.0 / 60
+        }
+    }
+
+    @Test func followingATilesDotOpensIt() {
+        var s = session(pursuit: true)
+        #expect(pursuitTargets(s.state).count == 6)
+        #expect(render(s.state, size: s.state.size).0.text.filter { $0 == "●" }.count >= 6, "the dots are drawn")
+        follow(&s, "launcher.messages", seconds: 1.5)
+        #expect(s.state.top.name == "messages")
+    }
+
+    @Test func withoutTheOptionNothingMovesOrOpens() {
+        var s = session(pursuit: false)
+        #expect(pursuitTargets(s.state).isEmpty)
+        follow(&s, "launcher.messages", seconds: 1.5)
+        #expect(s.state.top.name == "launcher")
+    }
+
+    @Test func theOptionNamesKnownScreens() throws {
+        let known = GestureDefaults.definitions.map(\.name)
+        let km = try Keymap.parse("[options]\npursuit = [\"launcher\"]\n", file: "k.toml", knownGestures: known,
+                                  knownScreens: ScreenRegistry.standard.names)
+        #expect(km.pursuitScreens == ["launcher"])
+        #expect(throws: ConfigError.self) {
+            try Keymap.parse("[options]\npursuit = [\"lunch\"]\n", file: "k.toml", knownGestures: known, knownScreens: ScreenRegistry.standard.names)
+        }
+    }
+}
