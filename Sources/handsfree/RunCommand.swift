@@ -157,6 +157,10 @@ struct RunCommand: ParsableCommand {
             let calibrationKey = sourceName ?? "default"
             let (savedCalibration, calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
             if let calibrationProblem, session.state.notice == nil { session.state.notice = calibrationProblem }
+            // A live tracker never calibrated here: offer it once, where the user looks first.
+            if savedCalibration == nil, calibrationProblem == nil, listen != nil, session.state.notice == nil {
+                session.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
+            }
             if terminal != nil { session.state.show(screen: "terminal") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             if let terminal { runtime.terminal = terminal }
