@@ -126,7 +126,6 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
 func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
     // A calibrated pointer says so: it goes where the user looks, not where the tracker says.
     let face = t.calibrated ? "face ● ◎" : "face ●"
-    // (Pursuit shows itself: its dots circle on the screen.)
     guard let h = t.health else {
         return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen > 0 ? "face LOST" : "no tracker")],
                 !(t.face || t.framesSeen == 0))
