@@ -183,5 +183,9 @@ public struct ShellSettings: Sendable, Equatable {
     public var recordMetrics = true
     /// What the Terminal tile runs (program and arguments); empty: the user's `$SHELL`.
     public var terminalCommand: [String] = []
+    /// Head pointing (webcam trackers): how far to turn the head, each way, to reach the screen's edge, and
+    /// the turn that counts as none (degrees).
+    public var headReachDegrees = 11.5
+    public var headDeadZoneDegrees = 0.6
     public init() {}
 }

@@ -37,7 +37,13 @@ import Testing
         sender.play(try #require(launcher["launcher.settings"]).center, [:], 1.2)
         Self.press(try #require(launcher["launcher.settings"]), sender)
         #expect(session.waitFor(seconds: 5) { $0.first?.contains("Settings") == true }, "\(session.screen)")
-        Self.press(try #require(settings["settings.calibrate"]), sender)
+        Self.press(try #require(settings["settings.tab.pointer"]), sender)
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("Calibrate pointer") } }, "\(session.screen)")
+        // The button where the screen shows it, as the user finds it.
+        let shown = session.capture()
+        let row = try #require(shown.firstIndex { $0.contains("◎ Calibrate pointer") })
+        let col = shown[row].distance(from: shown[row].startIndex, to: try #require(shown[row].range(of: "◎ Calibrate pointer")).lowerBound)
+        Self.press(Box(x: col, y: row, w: 18, h: 1), sender)
         #expect(session.waitFor(seconds: 5) { $0.first?.contains("Calibrate pointer") == true }, "\(session.screen)")
         Self.press(try #require(calibration["calibration.start"]), sender)
 

@@ -6,7 +6,7 @@ import TrackingCore
 /// App screens in states the registry's goldens do not show, at 100×30.
 @Suite struct AppGoldenTests {
     @Test func settingsTabs() throws {
-        for tab in ["display", "access", "keymap"] {
+        for tab in ["pointer", "display", "access", "keymap"] {
             var d = Driver(.gesture, screen: "settings")
             d.activate("settings.tab." + tab)
             try GoldenTests().check("settings-" + tab, render(d.state, size: d.state.size).0)

@@ -13,6 +13,7 @@ import TrackingCore
     /// Opens the Calibration screen from Settings and starts the nine dots.
     func start() -> Driver {
         var d = Driver(.gesture, screen: "settings")
+        d.activate("settings.tab.pointer")
         d.activate("settings.calibrate")
         #expect(d.screen == "calibration")
         d.activate("calibration.start")
@@ -52,6 +53,14 @@ import TrackingCore
         d.activate("calibration.done")
         #expect(d.screen == "settings")
         #expect(d.text.contains("Calibrate again"))
+        // The head pointer's settings reach the pipeline (webcam trackers).
+        let before = d.session.pipeline.settings.mapping.headYawRange
+        d.activate("settings.reach", at: CellPoint(x: d.target("settings.reach").rect.maxX - 2, y: d.target("settings.reach").rect.y + 1))
+        let after = d.session.pipeline.settings.mapping.headYawRange
+        #expect(abs(after.to - after.from) > abs(before.to - before.from), "\(before) → \(after)")
+        #expect((after.from > after.to) == (before.from > before.to), "the direction is kept")
+        let effects = d.activate("settings.recentre")
+        #expect(effects.contains(.recentre))
     }
 
     @Test func gesturesDoNothingWhileTheDotsShow() {

@@ -160,6 +160,11 @@ import TrackingCore
         #expect(s.terminalCommand == ["htop", "-d", "20"])
         #expect(ShellSettings.parse(s.toml, file: "again").0.terminalCommand == ["htop", "-d", "20"])
         #expect(ShellSettings.parse("terminal_command = \"mc\"\n", file: "f").0.terminalCommand == ["mc"])
+        var head = ShellSettings()
+        head.headReachDegrees = 20; head.headDeadZoneDegrees = 1.5
+        let back = ShellSettings.parse(head.toml, file: "again").0
+        #expect(back.headReachDegrees == 20 && back.headDeadZoneDegrees == 1.5)
+        #expect(ShellSettings.parse("head_reach_deg = 90\n", file: "f").1.first?.hasPrefix("f:1: head_reach_deg must be a number 2.0…45.0") == true)
         let (kept, bad) = ShellSettings.parse("\nterminal_command = [\"vim\", 3]\n", file: "settings.toml")
         #expect(kept.terminalCommand.isEmpty)
         #expect(bad.first?.hasPrefix("settings.toml:2: terminal_command must be a program") == true, "\(bad)")

@@ -10,8 +10,11 @@ public struct SettingsScreen: Screen {
     var keymaps = ScrollList(rowHeight: 3)
 
     public static let maxSuggestions = 6.0
-    public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures & gaze"), ("display", "Display & typing"),
-                                                               ("access", "Accessibility"), ("keymap", "Keymap")]
+    public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures"), ("pointer", "Pointer"),
+                                                               ("display", "Display"), ("access", "Accessibility"),
+                                                               ("keymap", "Keymap")]
+    public static let reach = Slider(range: 5...30, step: 1, digits: 0, unit: "°")
+    public static let deadZone = Slider(range: 0...3, step: 0.1, digits: 1, unit: "°")
     public static let themes: [(key: String, label: String)] = ThemeKind.allCases.map { ($0.rawValue, $0.label) }
     public static let jaw = Slider(range: 0.2...0.9, step: 0.05)
     public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
@@ -42,11 +45,17 @@ public struct SettingsScreen: Screen {
             note(l.rows[0], "How far the jaw must open to activate: look along the slider at the value you want.")
             c.slider("settings.dwell", "Dwell time", Self.dwell, value: s.dwellTime, l.rows[1])
             note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
-            let parts = l.rows[2].columns(3, gap: 2)
-            let smoothing = Rect(x: parts[0].x, y: parts[0].y, w: parts[1].maxX - parts[0].x, h: parts[0].h)
-            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, smoothing)
-            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Calibrate again" : "◎ Calibrate pointer", parts[2])
-            note(l.rows[2], "Smoothing: steadier or quicker. Calibrate: nine dots fit the pointer to your gaze.")
+            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
+            note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
+        case "pointer" where l.rows.count >= 3:
+            c.slider("settings.reach", "Head reach", Self.reach, value: s.headReachDegrees, l.rows[0])
+            note(l.rows[0], "Webcam: how far to turn the head, each way, to reach the edge of the screen.")
+            c.slider("settings.deadzone", "Head dead zone", Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
+            note(l.rows[1], "A turn this small from the centre counts as none, so a resting head holds the pointer.")
+            let halves = l.rows[2].columns(2, gap: 2)
+            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Calibrate again" : "◎ Calibrate pointer", halves[0])
+            c.button("settings.recentre", "⊕ Recentre the head", halves[1])
+            note(l.rows[2], "Calibrate: nine dots fit the pointer. Recentre: where the head points now is the middle.")
         case "display" where l.rows.count >= 3:
             // Two toggles share the first row, so every row fits on the smallest screen (80×24).
             let halves = l.rows[0].columns(2, gap: 2)
@@ -93,6 +102,7 @@ public struct SettingsScreen: Screen {
             return Reply(record: "tab")
         }
         if t.id == "settings.calibrate" { return .open("calibration") }
+        if t.id == "settings.recentre" { return Reply(effects: [.recentre], record: "recentre") }
         var s = ctx.settings
         if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {
             s.jawThreshold = v
@@ -100,6 +110,11 @@ public struct SettingsScreen: Screen {
             s.dwellTime = v
         } else if let k = choice(t.id, of: "settings.smoothing", in: Self.filters.map(\.key)), let f = SmoothingKind(rawValue: k) {
             s.smoothing = f
+        } else if tab == "pointer", let v = Self.reach.activate(t.id, id: "settings.reach", gaze: gaze, value: s.headReachDegrees, in: l.rows[0]) {
+            s.headReachDegrees = v
+        } else if tab == "pointer", l.rows.count >= 2,
+                  let v = Self.deadZone.activate(t.id, id: "settings.deadzone", gaze: gaze, value: s.headDeadZoneDegrees, in: l.rows[1]) {
+            s.headDeadZoneDegrees = v
         } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
                                                                    in: l.rows[2]) {
             s.dictationSilence = v

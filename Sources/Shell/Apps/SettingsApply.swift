@@ -25,6 +25,9 @@ extension ShellSettings {
         }
         smoothing = p.smoothing.kind
         keymap = name
+        let yaw = p.mapping.headYawRange
+        headReachDegrees = abs(yaw.to - yaw.from) / 2 * 180 / Double.pi
+        headDeadZoneDegrees = p.mapping.headDeadZone * 180 / Double.pi
     }
 
     /// Pipeline settings with these values applied: every jaw gesture's press threshold (its release moves
@@ -32,6 +35,19 @@ extension ShellSettings {
     public func applied(to p: PipelineSettings) -> PipelineSettings {
         var out = p
         out.smoothing.kind = smoothing
+        // The head ranges keep their middles and directions (trackers disagree on signs) and scale together.
+        let yaw = p.mapping.headYawRange, pitch = p.mapping.headPitchRange
+        let half = abs(yaw.to - yaw.from) / 2
+        if half > 0 {
+            let f = (min(45, max(2, headReachDegrees)) * Double.pi / 180) / half
+            func scaled(_ r: GazeMapping.ClosedRangeD) -> GazeMapping.ClosedRangeD {
+                let mid = (r.from + r.to) / 2
+                return .init(mid + (r.from - mid) * f, mid + (r.to - mid) * f)
+            }
+            out.mapping.headYawRange = scaled(yaw)
+            out.mapping.headPitchRange = scaled(pitch)
+        }
+        out.mapping.headDeadZone = min(10, max(0, headDeadZoneDegrees)) * Double.pi / 180
         out.gestures = p.gestures.map { g in
             var g = g
             switch g.kind {
@@ -111,6 +127,8 @@ extension ShellSettings {
         bell_on_activate = \(bellOnActivate)
         record_metrics = \(recordMetrics)
         terminal_command = [\(terminalCommand.map(JSONText.quote).joined(separator: ", "))]
+        head_reach_deg = \(JSONText.number(headReachDegrees))
+        head_dead_zone_deg = \(JSONText.number(headDeadZoneDegrees))
 
         """
     }
@@ -152,6 +170,8 @@ extension ShellSettings {
         if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
         if let v = num("dictation_silence_s", 0...600) { s.dictationSilence = v }
+        if let v = num("head_reach_deg", 2...45) { s.headReachDegrees = v }
+        if let v = num("head_dead_zone_deg", 0...10) { s.headDeadZoneDegrees = v }
         if let n = doc.root["smoothing"] {
             if let k = n.string.flatMap(SmoothingKind.init(rawValue:)) { s.smoothing = k }
             else { problems.append(doc.error(["smoothing"], "unknown smoothing (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
