@@ -188,11 +188,13 @@ extension TerminalBinding {
     }
 }
 
-/// The targets of the screen showing that smooth pursuit can pick, with their paths: every target of a screen
-/// the keymap names, up to eight (more would move too alike); none elsewhere.
+/// The targets of the screen showing that smooth pursuit can pick, with their paths, on a screen the keymap
+/// names: all its targets when there are at most eight (more would move too alike), else its word suggestions
+/// (following a word's dot commits it); none elsewhere.
 public func pursuitTargets(_ s: ShellState, map: HitMap? = nil) -> [(Target, PursuitPath)] {
     guard s.keymap.pursuitScreens.contains(s.top.name), !s.tooSmall else { return [] }
-    let targets = (map ?? s.hitMap).targets.filter { $0.id != backTargetID }
+    var targets = (map ?? s.hitMap).targets.filter { $0.id != backTargetID }
+    if targets.count > 8 { targets = targets.filter { $0.id.contains(".suggestion.") } }
     guard (2...8).contains(targets.count) else { return [] }
     let w = Double(s.size.width), h = Double(s.size.height)
     let centres = targets.map { GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / w, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / h) }

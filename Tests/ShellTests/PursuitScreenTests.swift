@@ -49,4 +49,27 @@ import TrackingCore
             try Keymap.parse("[options]\npursuit = [\"lunch\"]\n", file: "k.toml", knownGestures: known, knownScreens: ScreenRegistry.standard.names)
         }
     }
+
+    @Test func onATypingScreenOnlyTheSuggestionsMoveAndFollowingOneCommitsIt() {
+        var km = Fixture.keymap("default")
+        km.pursuitScreens = ["note-editor"]
+        let settings = GestureConfig.defaults()
+        var services = Services(suggest: { _, _ in ["hello", "help", "held"] })
+        services.commit = Services.appendWord
+        var s = Session(state: ShellState(keymap: km, gestures: settings.gestures, services: services), settings: settings)
+        _ = s.state.show(screen: "note-editor")
+        let ids = pursuitTargets(s.state).map(\.0.id)
+        #expect(ids == ["note-editor.suggestion.0", "note-editor.suggestion.1", "note-editor.suggestion.2"], "\(ids)")
+        var t = 0.0
+        for _ in 0..<72 { _ = s.step(.frame(TrackingFrame(t: t, gaze: GazePoint(x: 0.5, y: 0.05)), nil)); t += 1.0 / 60 }
+        let path = pursuitTargets(s.state)[1].1
+        // Following the second word's dot until the word is in; then the eyes rest on the text.
+        for _ in 0..<90 where s.state.data.notes.isEmpty {
+            let q = path.position(at: t - 0.1)
+            _ = s.step(.frame(TrackingFrame(t: t, gaze: q), nil))
+            t += 1.0 / 60
+        }
+        for _ in 0..<60 { _ = s.step(.frame(TrackingFrame(t: t, gaze: GazePoint(x: 0.3, y: 0.15)), nil)); t += 1.0 / 60 }
+        #expect(s.state.data.notes.first?.text == "help ", "\(s.state.data.notes)")
+    }
 }
