@@ -62,6 +62,8 @@ public struct ShellRuntime {
     /// Drawings made, and frames handed to the session (`bench ui` checks there is at most one per frame).
     public private(set) var renders = 0
     public private(set) var framesIn = 0
+    /// Turns of the loop (each a wait in poll): an idle shell makes about twenty a second, not thousands.
+    public private(set) var wakeups = 0
 
     /// Saves the pointer calibration the Calibration screen made (for the size it was made at); returns a
     /// problem to show. Nil: calibrations live for this run only.
@@ -138,6 +140,7 @@ public struct ShellRuntime {
             if let e = awaitingEcho { until = min(until, e) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(max(0, until - before) * 1000))
+            wakeups += 1
             let now = monotonicSeconds()
             let bad = Int16(POLLHUP | POLLERR | POLLNVAL)
             let wake = Wakeup(now: now, hungUp: Set(fds.filter { $0.revents & bad != 0 }.map(\.fd)))

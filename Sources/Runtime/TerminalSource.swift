@@ -249,7 +249,9 @@ public struct TerminalSource: EventSource {
 
     public func nextWake(now: Double) -> Double? {
         var next: Double?
-        if link.changed { next = lastView + frameInterval }
+        // Nothing to show before the program starts (the Terminal screen has not been opened): no wake-up,
+        // or the loop would spin.
+        if link.changed, link.isStarted { next = lastView + frameInterval }
         if let h = link.hosted, h.process.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
         if showing, link.hosted?.exitStatus == nil { next = min(next ?? .infinity, lastPoll + pollInterval) }
         if let due = link.captureDue { next = min(next ?? .infinity, due) }

@@ -6,6 +6,7 @@ import Shell
 import Terminal
 import Testing
 import TrackingCore
+import Transport
 
 /// A display with no terminal: keys come from a script, each drawing is kept.
 final class ScriptedDisplay: ShellDisplay {
@@ -51,5 +52,18 @@ final class ScriptedDisplay: ShellDisplay {
         // The action went to the log in the state folder given, nowhere else.
         let log = try String(contentsOf: home.appendingPathComponent(".local/state/handsfree/shell.log"), encoding: .utf8)
         #expect(log.contains("\"action\": \"help\"") || log.contains("\"action\":\"help\""))
+    }
+
+    /// An idle shell waits in poll: a source that always asks to be woken at once (the Terminal screen's
+    /// source did, before its program started) would spin the loop and burn a core.
+    @Test func anIdleShellSleepsInPoll() throws {
+        let items: [DecodedItem] = [.frame(TrackingFrame(t: 0), nil)]
+        var (r, _, home) = try runtime(.replay(items: items, speed: 1, name: "idle"), keys: [])
+        defer { try? FileManager.default.removeItem(at: home) }
+        let start = monotonicSeconds()
+        try r.run()
+        let seconds = monotonicSeconds() - start
+        #expect(seconds >= 1, "the loop waits a second after the replay ends")
+        #expect(Double(r.wakeups) / seconds < 1000, "\(r.wakeups) wake-ups in \(seconds) s")
     }
 }
