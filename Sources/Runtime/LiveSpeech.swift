@@ -42,6 +42,11 @@ public final class LiveSpeech: @unchecked Sendable {
     private let input: AudioInput
     private let wake: String?
     private var recognizer: Recognizer?
+    /// Where the cepstral mean is remembered for this user and microphone (nil: not remembered). Set before
+    /// `load`; read when the recogniser loads, written when an utterance ends with a mean that moved.
+    public var cepstralMeanFile: URL?
+    /// The mean last written (on the decode thread only).
+    private var savedMean: [Float] = []
     private var capture: ALSACapture?
     /// False once loading failed: effects asking for speech are answered at once with the reason.
     public private(set) var failed: String?
@@ -118,6 +123,10 @@ public final class LiveSpeech: @unchecked Sendable {
         let t = Thread { [self] in
             do {
                 let r = try Recognizer(configuration: RecognizerConfiguration(dictation: true))
+                if let f = cepstralMeanFile, let v = CepstralMeanFile.read(f) {
+                    if r.setCepstralMean(v) { savedMean = v }
+                    else { post(.notice("\(f.path): not a cepstral mean for this model; starting from the model's")) }
+                }
                 // Wake matches are checked against the language model's reading of the same audio.
                 if wake != nil { r.recentAudioLimit = Self.longestWakeUtterance }
                 let c: ALSACapture
@@ -278,6 +287,13 @@ public final class LiveSpeech: @unchecked Sendable {
         }
         var events = r.process(samples)
         if decodedIn == .dictation { events = rewrite(events) }
+        if let f = cepstralMeanFile, events.contains(where: { if case .final = $0 { return true }; return false }) {
+            // Remembered as it settles, so the next session's first sentence starts from the speaker's mean.
+            let v = r.cepstralMean
+            if zip(v, savedMean).contains(where: { abs($0 - $1) > 0.25 }) || savedMean.count != v.count {
+                if CepstralMeanFile.write(v, to: f) == nil { savedMean = v }
+            }
+        }
         var woken: [String: String] = [:]
         if decodedIn == .idle, let w = wake {
             for case let .final(text, _, _) in events {
@@ -345,4 +361,22 @@ public final class LiveSpeech: @unchecked Sendable {
         ?? DictationSession(text: field.text, caret: field.caret)
     let edits = s.apply(utterance: utterance)
     return DictationResult(text: s.text, caret: s.caret, stop: edits.contains(.stop), memo: DictationMemo(s))
+}
+
+/// A remembered cepstral mean: one line of numbers.
+public enum CepstralMeanFile {
+    /// The numbers in `file`; nil if it is missing, unreadable or not numbers.
+    public static func read(_ file: URL) -> [Float]? {
+        guard case .text(let text) = AtomicFile.read(file.path) else { return nil }
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { !$0.hasPrefix("#") }
+        let v = fields.compactMap { Float($0) }
+        guard !v.isEmpty, v.count == fields.count, v.count <= 64, v.allSatisfy(\.isFinite) else { return nil }
+        return v
+    }
+
+    /// Writes `mean` atomically; returns why not, or nil.
+    @discardableResult
+    public static func write(_ mean: [Float], to file: URL) -> String? {
+        AtomicFile.write(mean.map { String(format: "%.4f", $0) }.joined(separator: " ") + "\n", to: file.path)
+    }
 }

@@ -47,6 +47,11 @@ public struct UserPaths: Sendable {
     public var metrics: URL { data.appendingPathComponent(MetricsFile.name) }
     /// The actions performed, one JSON line each.
     public var actionLog: URL { state.appendingPathComponent("shell.log") }
+    /// The cepstral mean PocketSphinx settled on for this user with a capture device (or `--audio` files).
+    public func cepstralMean(device: String) -> URL {
+        let safe = String(device.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(60))
+        return state.appendingPathComponent("cmn-\(safe.isEmpty ? "default" : safe).txt")
+    }
     /// swift-log's output (`$HANDSFREE_LOG` overrides it).
     public var debugLog: URL { state.appendingPathComponent("handsfree.log") }
     /// Present once the user has seen the onboarding help.

@@ -193,6 +193,26 @@ public final class Recognizer {
         ps_free(decoder)
     }
 
+    /// The decoder's live cepstral mean: the average of the speaker's cepstra it normalises by, learned over
+    /// the first seconds of speech and carried from utterance to utterance (13 values; empty if the model
+    /// has none). A fresh decoder starts from the model's `-cmninit`, which fits no one in particular.
+    public var cepstralMean: [Float] {
+        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct else { return [] }
+        var v = [Float](repeating: 0, count: Int(cmn.pointee.veclen))
+        v.withUnsafeMutableBufferPointer { cmn_live_get(cmn, $0.baseAddress) }
+        return v
+    }
+
+    /// Starts from a cepstral mean saved earlier for this speaker and microphone; false (and nothing set)
+    /// unless it has the decoder's length and finite values in a plausible range.
+    @discardableResult
+    public func setCepstralMean(_ v: [Float]) -> Bool {
+        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
+              v.count == Int(cmn.pointee.veclen), v.allSatisfy({ $0.isFinite && abs($0) < 1000 }) else { return false }
+        v.withUnsafeBufferPointer { cmn_live_set(cmn, $0.baseAddress) }
+        return true
+    }
+
     /// Whether the pronunciation dictionary knows `word` (lower case), so a grammar may use it.
     public func knowsWord(_ word: String) -> Bool {
         guard let p = ps_lookup_word(decoder, word) else { return false }

@@ -132,6 +132,8 @@ struct RunCommand: ParsableCommand {
             prediction.install(into: &services)
             prediction.load(userFile: paths.userWords)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase, whisper: try whisperWorker())
+            // PocketSphinx starts from where this user's voice on this microphone left it.
+            speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             // Each dictated utterance's result is the context Whisper reads the next one in.
             services.dictate = { [speech, prediction] utterance, field in
                 let r = sessionDictation(utterance, field)

@@ -197,12 +197,40 @@ struct SpeechBench: ParsableCommand {
                   + "of handsfree's \(fmt(ours.cpu, 2)) s CPU (one load per file on both sides)")
         }
 
+        if grammar == nil { try benchCMN(transcript: transcript, folder: folder, config: config) }
         if grammar == nil && !skipWhisper { try benchWhisper(transcript: transcript, folder: folder, pocketsphinx: ours) }
 
         // First partial: 50 ms chunks as the live capture delivers them.
         let lat = try partialLatency(files: transcript.map { folder + "/" + $0.id + ".wav" }, config: config,
                                      grammar: grammar)
         print(lat)
+    }
+
+    /// The first sentence of a session, as a fresh decoder hears it: from the model's cepstral mean, and from
+    /// the mean a previous session of the same speaker left (here: a decoder that heard the other files), as
+    /// the shell restores it per user and microphone.
+    private func benchCMN(transcript: [(id: String, text: String)], folder: String, config: RecognizerConfiguration) throws {
+        let audio = try transcript.map { try SpeechAudio.readSamples(path: folder + "/" + $0.id + ".wav") }
+        var fresh = Score(), remembered = Score()
+        var c0s: [Float] = []
+        for (k, (_, refText)) in transcript.enumerated() {
+            let ref = refText.split(separator: " ").map(String.init)
+            let cold = try Recognizer(configuration: config)
+            let initial = cold.cepstralMean
+            fresh.add(ref: ref, hyp: finals(cold.transcribe(audio[k])), audio: 0, wall: 0, cpu: 0, load: 0)
+            // The previous session: the same speaker's other recordings, one decoder kept alive.
+            let before = try Recognizer(configuration: config)
+            for j in audio.indices where j != k { _ = before.transcribe(audio[j]) }
+            let saved = before.cepstralMean
+            let warm = try Recognizer(configuration: config)
+            warm.setCepstralMean(saved)
+            remembered.add(ref: ref, hyp: finals(warm.transcribe(audio[k])), audio: 0, wall: 0, cpu: 0, load: 0)
+            if let a = initial.first, let b = saved.first { c0s += [a, b] }
+        }
+        let c0 = c0s.count >= 2 ? String(format: " (c0 %.1f from the model, %.1f remembered)", c0s[0], c0s[1]) : ""
+        print("First sentence of a session, PocketSphinx: WER \(fmt(fresh.errors.rate, 1))% from the model's cepstral mean, "
+              + "\(fmt(remembered.errors.rate, 1))% from the mean the speaker's previous session left\(c0); "
+              + "sentences \(fresh.correctSentences)/\(fresh.sentences) → \(remembered.correctSentences)/\(remembered.sentences)")
     }
 
     /// The same recordings through the Whisper worker, kept alive as the shell keeps it: WER with the same

@@ -65,6 +65,10 @@ import Testing
                 "activating the field did not open the mic:\n\(session.capture().joined(separator: "\n"))")
         #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("Hello world▏") } },
                 "the dictated words did not reach the note:\n\(session.capture().joined(separator: "\n"))")
+        // The cepstral mean PocketSphinx settled on is remembered for the next session (issue 13).
+        let mean = (try? String(contentsOfFile: dir + "/state/handsfree/cmn-audio-file.txt", encoding: .utf8)) ?? ""
+        #expect(mean.split(separator: " ").compactMap { Float($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.count == 13,
+                "no remembered cepstral mean: \(mean.debugDescription)")
         // Escape (a helper's back) ends dictation first, and the note stays open.
         session.keys("Escape")
         #expect(session.waitFor { $0.contains { $0.contains("audio hello.wav") } && $0.first?.contains("Note") == true })

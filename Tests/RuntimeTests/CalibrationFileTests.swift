@@ -66,3 +66,20 @@ import TrackingCore
         #expect(said.contains { $0.contains("not applied at 100x30") } == !applies, "\(said)")
     }
 }
+
+/// Issue 13: the remembered cepstral mean's file.
+@Suite struct CepstralMeanFileTests {
+    @Test func writtenAndReadBackAndGarbageIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cmn-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = UserPaths(environment: ["HOME": dir.path], dataDir: nil)
+        let f = paths.cepstralMean(device: "hw:1,0")
+        #expect(f.lastPathComponent == "cmn-hw_1_0.txt")
+        let v: [Float] = [53.1, -2.5, 0.25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        #expect(CepstralMeanFile.write(v, to: f) == nil)
+        #expect(CepstralMeanFile.read(f) == v)
+        try "53.1 banana 0\n".write(to: f, atomically: true, encoding: .utf8)
+        #expect(CepstralMeanFile.read(f) == nil)
+        #expect(CepstralMeanFile.read(dir.appendingPathComponent("none.txt")) == nil)
+    }
+}

@@ -61,6 +61,23 @@ struct RecognizerTests {
         #expect(events.first.map { if case .speechStarted = $0 { true } else { false } } == true)
     }
 
+    /// Issue 13: the cepstral mean a decoder settles on for a speaker can be read and given to a fresh one.
+    @Test func theCepstralMeanFollowsTheSpeakerAndCarriesToAFreshDecoder() throws {
+        let r = try Recognizer()
+        let model = r.cepstralMean
+        #expect(model.count == 13)
+        #expect(abs((model.first ?? 0) - 41) < 1, "en-us starts c0 near 41: \(model)")
+        let audio = try WAVReader.read(path: dir.appendingPathComponent("librivox/sense_and_sensibility_01_austen_64kb-0870.wav").path)
+        _ = r.transcribe(audio.samples)
+        let heard = r.cepstralMean
+        #expect(abs((heard.first ?? 0) - (model.first ?? 0)) > 3, "the mean moved to the speaker: \(heard)")
+        let fresh = try Recognizer()
+        #expect(fresh.setCepstralMean(heard))
+        #expect(zip(fresh.cepstralMean, heard).allSatisfy { abs($0 - $1) < 1e-4 })
+        #expect(!fresh.setCepstralMean([1, 2, 3]), "a mean of another length is refused")
+        #expect(!fresh.setCepstralMean([Float](repeating: .nan, count: 13)), "NaN is refused")
+    }
+
     @Test func dictationOnLibrivoxAndSwitchingModes() throws {
         let r = try Recognizer()
         #expect(r.mode == .dictation)
