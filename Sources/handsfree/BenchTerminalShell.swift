@@ -40,18 +40,25 @@ struct ShellTerminalBench {
         return (r.h, r.w)
     }
 
+    /// The real loop on the Terminal screen with `argv` in the pane, drawing into `display`; its user files
+    /// go to a scratch folder, never the user's own.
+    func runtime(_ argv: [String], display: BenchPaneDisplay, feed: FrameFeed = .none, source: String = "bench") throws -> ShellRuntime {
+        let (settings, km) = try Self.setup()
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
+        var r = ShellRuntime(session: Session(state: state(km, settings, source: source), settings: settings), feed: feed,
+                             exitAtEnd: false, paths: scratch)
+        r.frameInterval = 1 / fps
+        r.terminal = TerminalLink(.child(argv: argv))
+        r.display = { display }
+        return r
+    }
+
     struct Run { var wall = 0.0, cpu = 0.0, renders = 0 }
 
     /// Runs `argv` on the Terminal screen until it ends; the loop leaves when the pane shows its end.
     func throughput(argv: [String]) throws -> Run {
-        let (settings, km) = try Self.setup()
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: true)
-        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
-        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
-                                   exitAtEnd: false, paths: scratch)
-        runtime.frameInterval = 1 / fps
-        runtime.terminal = TerminalLink(.child(argv: argv))
-        runtime.display = { display }
+        var runtime = try runtime(argv, display: display)
         let cpu0 = processCPUSeconds(), start = monotonicSeconds()
         try runtime.run()
         return Run(wall: monotonicSeconds() - start, cpu: processCPUSeconds() - cpu0, renders: runtime.renders)
@@ -59,14 +66,8 @@ struct ShellTerminalBench {
 
     /// CPU of this process (the whole shell) and of the child over `seconds` of an idle pane.
     func idleCPU(argv: [String], seconds: Double) throws -> (ours: Double, child: Double) {
-        let (settings, km) = try Self.setup()
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
-        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
-        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
-                                   exitAtEnd: false, paths: scratch)
-        runtime.frameInterval = 1 / fps
-        runtime.terminal = TerminalLink(.child(argv: argv))
-        runtime.display = { display }
+        var runtime = try runtime(argv, display: display)
         let measured = Locked<(Double, Double)>((0, 0))
         let timer = Thread {
             usleep(1_500_000)   // started and settled at its prompt
@@ -131,13 +132,7 @@ struct ShellTerminalBench {
             close(fd)
             display.finish()
         }
-        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
-        var runtime = ShellRuntime(session: Session(state: state(km, settings, source: receiver.address.description),
-                                                    settings: settings),
-                                   feed: .live(receiver), exitAtEnd: false, paths: scratch)
-        runtime.frameInterval = 1 / fps
-        runtime.terminal = TerminalLink(.child(argv: argv))
-        runtime.display = { display }
+        var runtime = try runtime(argv, display: display, feed: .live(receiver), source: receiver.address.description)
         sender.start()
         try runtime.run()
         let shown = display.performedAt(action: "type")
@@ -155,14 +150,8 @@ extension ShellTerminalBench {
     /// A helper's key (a letter, then Backspace) into bash on the Terminal screen, through the real loop:
     /// key read → reducer → pty → bash's echo → libvterm → view → render → curses; `keys` times.
     func echoLatency(keys: Int) throws -> BenchTerminal.Latency {
-        let (settings, km) = try Self.setup()
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
-        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-terminal"], dataDir: nil)
-        var runtime = ShellRuntime(session: Session(state: state(km, settings), settings: settings), feed: .none,
-                                   exitAtEnd: false, paths: scratch)
-        runtime.frameInterval = 1 / fps
-        runtime.terminal = TerminalLink(.child(argv: ["env", "PS1=$ ", "HISTFILE=/dev/null", "bash", "--norc", "--noprofile"]))
-        runtime.display = { display }
+        var runtime = try runtime(["env", "PS1=$ ", "HISTFILE=/dev/null", "bash", "--norc", "--noprofile"], display: display)
         let samples = Locked<[Double]>([])
         let driver = Thread {
             // The prompt first: an empty press-free wait for "$ ".
