@@ -100,11 +100,7 @@ struct ShellTerminalBench {
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
         let opens = Locked<[Double]>([])
         let sender = Thread {
-            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = port.bigEndian
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let out = LoopbackSender(port: port)
             var due = monotonicSeconds()
             func send(jaw: Double, seconds: Double, mark: Bool = false) {
                 for i in 0..<Int(seconds * 60) {
@@ -113,14 +109,7 @@ struct ShellTerminalBench {
                     if wait > 0 { usleep(UInt32(wait * 1e6)) }
                     let now = monotonicSeconds()
                     if mark && i == 0 { opens.update { $0.append(now) } }
-                    let line = "{\"t\": \(now), \"face\": true, \"blend\": {\"jawOpen\": \(jaw)}, \"gaze\": [\(gaze.0), \(gaze.1)]}"
-                    _ = line.withCString { p in
-                        withUnsafePointer(to: &addr) {
-                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                                sendto(fd, p, strlen(p), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                            }
-                        }
-                    }
+                    out.send("{\"t\": \(now), \"face\": true, \"blend\": {\"jawOpen\": \(jaw)}, \"gaze\": [\(gaze.0), \(gaze.1)]}")
                 }
             }
             send(jaw: 0, seconds: 1.5)   // safe start, and the flood under way
@@ -129,7 +118,6 @@ struct ShellTerminalBench {
                 send(jaw: 0.8, seconds: 0.4, mark: true)
             }
             send(jaw: 0, seconds: 0.5)
-            close(fd)
             display.finish()
         }
         var runtime = try runtime(argv, display: display, feed: .live(receiver), source: receiver.address.description)

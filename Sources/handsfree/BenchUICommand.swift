@@ -128,27 +128,15 @@ struct BenchUI: ParsableCommand {
         let boundPort = receiver.port
         let total = Int(seconds * 60)
         let sender = Thread {
-            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = boundPort.bigEndian
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let out = LoopbackSender(port: boundPort)
             let start = monotonicSeconds()
             for i in 0..<total {
                 let due = start + Double(i) / 60
                 let wait = due - monotonicSeconds()
                 if wait > 0 { usleep(UInt32(wait * 1e6)) }
                 let g = 0.2 + 0.6 * Double(i % 120) / 120
-                let line = "{\"t\": \(monotonicSeconds()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}"
-                _ = line.withCString { p in
-                    withUnsafePointer(to: &addr) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                            sendto(fd, p, strlen(p), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                        }
-                    }
-                }
+                out.send("{\"t\": \(monotonicSeconds()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}")
             }
-            close(fd)
         }
         let term = try Terminal(type: "xterm-256color", output: slave, input: slave)
         let size = Size(width: 100, height: 30)
