@@ -187,5 +187,7 @@ public struct ShellSettings: Sendable, Equatable {
     /// the turn that counts as none (degrees).
     public var headReachDegrees = 11.5
     public var headDeadZoneDegrees = 0.6
+    /// Dictated numbers as "digits" (23) or "words" (twenty three), whichever engine heard them.
+    public var dictationNumbers = "digits"
     public init() {}
 }

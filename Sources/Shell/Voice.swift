@@ -8,9 +8,11 @@ public struct DictationInput: Sendable {
     public var caret: Int
     /// The dictation editor's own state from the previous utterance into this field (for "delete that").
     public var memo: DictationMemo
+    /// How numbers are written: "digits" or "words" (`ShellSettings.dictationNumbers`).
+    public var numbers: String
 
-    public init(text: String, caret: Int, memo: DictationMemo = DictationMemo()) {
-        self.text = text; self.caret = caret; self.memo = memo
+    public init(text: String, caret: Int, memo: DictationMemo = DictationMemo(), numbers: String = "digits") {
+        self.text = text; self.caret = caret; self.memo = memo; self.numbers = numbers
     }
 }
 
@@ -49,8 +51,8 @@ extension Services {
 extension TextFieldModel {
     /// Applies a final dictated utterance through `Services.dictate`; returns true when the user said
     /// "stop dictation".
-    public mutating func dictate(_ utterance: String, _ services: Services) -> Bool {
-        let r = services.dictate(utterance, DictationInput(text: text, caret: caret, memo: dictationMemo))
+    public mutating func dictate(_ utterance: String, _ services: Services, numbers: String = "digits") -> Bool {
+        let r = services.dictate(utterance, DictationInput(text: text, caret: caret, memo: dictationMemo, numbers: numbers))
         set(r.text)
         moveCaret(to: r.caret)
         dictationMemo = r.memo

@@ -22,6 +22,8 @@ public struct DictationSession: Equatable, Sendable {
     public private(set) var isActive = true
     /// Ranges of what each utterance (or part between commands) inserted, newest last, for "delete that".
     private var insertions: [Range<Int>] = []
+    /// How numbers are written (nil: as the engine wrote them).
+    public var numbers: NumberStyle?
 
     /// Spoken words (lower case, as the recogniser writes them) and the characters they stand for.
     public static let punctuation: [(spoken: [String], mark: String)] = [
@@ -52,7 +54,12 @@ public struct DictationSession: Equatable, Sendable {
     public mutating func apply(utterance: String) -> [DictationEdit] {
         guard isActive else { return [] }
         let written = Self.isWritten(utterance)
-        let original = utterance.split(separator: " ").map(String.init)
+        var original = utterance.split(separator: " ").map(String.init)
+        switch numbers {
+        case .digits?: original = SpokenNumbers.digits(original)
+        case .words?: original = SpokenNumbers.words(original)
+        case nil: break
+        }
         // Commands and spoken punctuation are matched without case or the marks Whisper adds ("Stop dictation.").
         let words = original.map { w in
             written ? String(w.lowercased().filter { !($0.isPunctuation && $0 != "'") }) : w.lowercased()

@@ -129,6 +129,7 @@ extension ShellSettings {
         terminal_command = [\(terminalCommand.map(JSONText.quote).joined(separator: ", "))]
         head_reach_deg = \(JSONText.number(headReachDegrees))
         head_dead_zone_deg = \(JSONText.number(headDeadZoneDegrees))
+        dictation_numbers = \(JSONText.quote(dictationNumbers))
 
         """
     }
@@ -184,6 +185,10 @@ extension ShellSettings {
             } else {
                 problems.append(doc.error(["terminal_command"], "terminal_command must be a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])").description)
             }
+        }
+        if let n = doc.root["dictation_numbers"] {
+            if let v = n.string, v == "digits" || v == "words" { s.dictationNumbers = v }
+            else { problems.append(doc.error(["dictation_numbers"], "dictation_numbers must be \"digits\" or \"words\"").description) }
         }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }

@@ -89,7 +89,7 @@ public struct TextComposer: Sendable {
         case .dictation(let text, let isFinal):
             guard isFinal else { partial = text; return .handled(record: nil, effects: []) }
             partial = nil
-            return .handled(record: nil, effects: field.dictate(text, ctx.services) ? [.stopDictation] : [])
+            return .handled(record: nil, effects: field.dictate(text, ctx.services, numbers: ctx.settings.dictationNumbers) ? [.stopDictation] : [])
         case .key(.char(let ch)):
             field.insert(String(ch))
             return .handled(record: nil, effects: [])
