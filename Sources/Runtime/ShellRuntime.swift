@@ -71,6 +71,10 @@ public struct ShellRuntime {
     /// A calibration saved earlier for this source, applied once the display's size is known to match.
     public var savedCalibration: SavedCalibration?
 
+    /// The dictation engine setting this run started with (nil: no speech), so a change in Settings can say
+    /// it waits for the next start.
+    public var engineSetting: String?
+
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
     /// The program the Terminal screen drives: the user's shell unless the command line names another, or a
@@ -238,6 +242,10 @@ extension ShellRuntime {
         var problems: [String] = []
         if let e = UserSettings.save(settings, to: paths.settings) { problems.append("Settings not saved: \(e)") }
         let notice = { problems.isEmpty ? nil : problems.joined(separator: " · ") }
+        if let chosen = engineSetting, settings.dictationEngine != chosen {
+            engineSetting = settings.dictationEngine
+            problems.append("Dictation engine \(settings.dictationEngine) takes effect at the next start")
+        }
         guard settings.keymap != session.state.keymap.name else { return [.notice(notice())] }
         let gestures = session.pipeline.settings.gestures
         do {

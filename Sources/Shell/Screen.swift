@@ -189,5 +189,7 @@ public struct ShellSettings: Sendable, Equatable {
     public var headDeadZoneDegrees = 0.6
     /// Dictated numbers as "digits" (23) or "words" (twenty three), whichever engine heard them.
     public var dictationNumbers = "digits"
+    /// The dictation engine from the next start: "auto" (Whisper when installed), "whisper", "pocketsphinx".
+    public var dictationEngine = "auto"
     public init() {}
 }

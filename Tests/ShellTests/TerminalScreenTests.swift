@@ -165,6 +165,11 @@ import TrackingCore
         let back = ShellSettings.parse(head.toml, file: "again").0
         #expect(back.headReachDegrees == 20 && back.headDeadZoneDegrees == 1.5)
         #expect(ShellSettings.parse("head_reach_deg = 90\n", file: "f").1.first?.hasPrefix("f:1: head_reach_deg must be a number 2.0…45.0") == true)
+        var speech = ShellSettings()
+        speech.dictationNumbers = "words"; speech.dictationEngine = "pocketsphinx"
+        let again = ShellSettings.parse(speech.toml, file: "s").0
+        #expect(again.dictationNumbers == "words" && again.dictationEngine == "pocketsphinx")
+        #expect(ShellSettings.parse("dictation_engine = \"dragon\"\n", file: "f").1.first?.hasPrefix("f:1: dictation_engine must be") == true)
         let (kept, bad) = ShellSettings.parse("\nterminal_command = [\"vim\", 3]\n", file: "settings.toml")
         #expect(kept.terminalCommand.isEmpty)
         #expect(bad.first?.hasPrefix("settings.toml:2: terminal_command must be a program") == true, "\(bad)")

@@ -13,7 +13,8 @@ public struct SettingsScreen: Screen {
     public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures"), ("pointer", "Pointer"),
                                                                ("display", "Display"), ("access", "Accessibility"),
                                                                ("keymap", "Keymap")]
-    public static let numbers: [(key: String, label: String)] = [("digits", "Numbers as digits: 23"), ("words", "as words: twenty three")]
+    public static let numbers: [(key: String, label: String)] = [("digits", "23"), ("words", "twenty three")]
+    public static let engines: [(key: String, label: String)] = [("auto", "auto"), ("whisper", "Whisper"), ("pocketsphinx", "Sphinx")]
     public static let reach = Slider(range: 5...30, step: 1, digits: 0, unit: "°")
     public static let deadZone = Slider(range: 0...3, step: 0.1, digits: 1, unit: "°")
     public static let themes: [(key: String, label: String)] = ThemeKind.allCases.map { ($0.rawValue, $0.label) }
@@ -68,8 +69,10 @@ public struct SettingsScreen: Screen {
             c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
             if l.rows.count >= 4 {
-                c.segmented("settings.numbers", Self.numbers, selected: s.dictationNumbers, l.rows[3])
-                note(l.rows[3], "Dictated numbers, whichever engine heard them (dictation_numbers in settings.toml).")
+                let halves = l.rows[3].columns(2, gap: 2)
+                c.segmented("settings.numbers", Self.numbers, selected: s.dictationNumbers, halves[0])
+                c.segmented("settings.engine", Self.engines, selected: s.dictationEngine, halves[1])
+                note(l.rows[3], "Dictated numbers; the engine from the next start (auto: Whisper when installed).")
             }
         case "access" where l.rows.count >= 2:
             c.segmented("settings.theme", Self.themes, selected: s.theme.rawValue, l.rows[0])
@@ -127,6 +130,8 @@ public struct SettingsScreen: Screen {
             s.theme = th
         } else if let k = choice(t.id, of: "settings.numbers", in: Self.numbers.map(\.key)) {
             s.dictationNumbers = k
+        } else if let k = choice(t.id, of: "settings.engine", in: Self.engines.map(\.key)) {
+            s.dictationEngine = k
         } else if t.id == "settings.large" {
             s.largeTargets.toggle()
         } else if t.id == "settings.bell" {

@@ -130,6 +130,7 @@ extension ShellSettings {
         head_reach_deg = \(JSONText.number(headReachDegrees))
         head_dead_zone_deg = \(JSONText.number(headDeadZoneDegrees))
         dictation_numbers = \(JSONText.quote(dictationNumbers))
+        dictation_engine = \(JSONText.quote(dictationEngine))
 
         """
     }
@@ -189,6 +190,10 @@ extension ShellSettings {
         if let n = doc.root["dictation_numbers"] {
             if let v = n.string, v == "digits" || v == "words" { s.dictationNumbers = v }
             else { problems.append(doc.error(["dictation_numbers"], "dictation_numbers must be \"digits\" or \"words\"").description) }
+        }
+        if let n = doc.root["dictation_engine"] {
+            if let v = n.string, ["auto", "whisper", "pocketsphinx"].contains(v) { s.dictationEngine = v }
+            else { problems.append(doc.error(["dictation_engine"], "dictation_engine must be \"auto\", \"whisper\" or \"pocketsphinx\"").description) }
         }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
