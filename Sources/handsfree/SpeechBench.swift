@@ -1,8 +1,14 @@
 import ArgumentParser
+import Config
+import FrameFormats
 import Foundation
 import Runtime
 import Logging
+import Shell
 import Speech
+import Terminal
+import TrackingCore
+import Transport
 
 /// `handsfree bench speech`: accuracy and speed of the recogniser against Debian's PocketSphinx tools.
 struct SpeechBench: ParsableCommand {
@@ -265,7 +271,53 @@ struct SpeechBench: ParsableCommand {
         print("  whisper: model load \(fmt(load, 2)) s once; end of utterance → text p50 \(fmt(1000 * pct(0.5), 0)) ms, "
               + "p99 \(fmt(1000 * pct(0.99), 0)) ms; RSS worker \(rssMB(pid)) MB, handsfree with PocketSphinx \(rssMB(getpid())) MB; "
               + "WER \(fmt(pocketsphinx.errors.rate / max(score.errors.rate, 1e-9), 1))× lower than PocketSphinx")
+
+        // The UI while Whisper decodes: the real loop drawing a 60 frames/s replay (the gaze moving every frame)
+        // into a pty, first alone, then while the worker transcribes the recordings back to back.
+        let calm = try Self.uiLoop(seconds: 5)
+        let audio = try transcript.map { try SpeechAudio.readSamples(path: folder + "/" + $0.id + ".wav") }
+        let busy = Locked(true), done = DispatchSemaphore(value: 0), decoded = Locked(0)
+        let decoder = Thread {
+            var k = 0
+            while busy.value {
+                if (try? worker.transcribe(audio[k % audio.count])) != nil { decoded.update { $0 += 1 } }
+                k += 1
+            }
+            done.signal()
+        }
+        decoder.start()
+        let loaded = try Self.uiLoop(seconds: 5)
+        busy.update { $0 = false }
+        done.wait()
+        print("  UI at 60 frames/s: \(fmt(calm.perSecond, 1)) drawings/s alone, \(fmt(loaded.perSecond, 1)) drawings/s while Whisper "
+              + "decoded \(decoded.value) utterances back to back (\(loaded.frames) frames, \(loaded.renders) drawings; goal 60)")
         worker.stop()
+    }
+
+    /// The real loop (`ShellRuntime`) on a replay at 60 frames/s whose gaze moves every frame, drawn by curses
+    /// into a pty a thread drains: drawings per second of the replay.
+    static func uiLoop(seconds: Double) throws -> (renders: Int, frames: Int, perSecond: Double) {
+        guard let (master, slavePath) = Terminal.openPTY() else { throw ValidationError("cannot open a pty") }
+        guard let slave = fopen(slavePath, "r+") else { throw ValidationError("cannot open \(slavePath)") }
+        let drain = Thread {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true { if read(master, &buf, buf.count) <= 0 { break } }
+        }
+        drain.start()
+        defer { fclose(slave); close(master) }
+        let size = Size(width: 100, height: 30)
+        let settings = GestureConfig.defaults()
+        let km = try Setup.keymap("default", gestures: settings.gestures)
+        let items: [DecodedItem] = (0..<Int(seconds * 60)).map { i in
+            .frame(TrackingFrame(t: Double(i) / 60, gaze: GazePoint(x: 0.2 + 0.6 * Double(i % 120) / 120, y: 0.4)), nil)
+        }
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-speech"], dataDir: nil)
+        var runtime = ShellRuntime(session: Session(state: ShellState(keymap: km, gestures: settings.gestures, size: size,
+                                                                      source: "bench"), settings: settings),
+                                   feed: .replay(items: items, speed: 1, name: "bench"), exitAtEnd: true, paths: scratch)
+        runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size) }
+        try runtime.run()
+        return (runtime.renders, runtime.framesIn, Double(runtime.renders) / seconds)
     }
 
     // MARK: commands
