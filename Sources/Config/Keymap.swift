@@ -359,28 +359,12 @@ public struct Keymap: Sendable, Equatable {
         for (k, v) in t {
             switch k {
             case "gestures":
-                guard let g = v.table else { throw doc.error(path + [k], "gestures must be a table") }
-                for (gesture, a) in g {
-                    guard knownGestures.contains(gesture) else {
-                        throw doc.error(path + [k, gesture], "unknown gesture \"\(gesture)\" (known: \(knownGestures.joined(separator: ", ")))")
-                    }
-                    sec.gestures[gesture] = try action(a, path: path + [k, gesture], doc: doc)
+                sec.gestures = try gestureBindings(v, path: path + [k], doc: doc, knownGestures: knownGestures) {
+                    (node, at) throws(ConfigError) -> Action in try action(node, path: at, doc: doc)
                 }
             case "voice":
-                guard let g = v.table else { throw doc.error(path + [k], "voice must be a table") }
-                for (phrase, a) in g {
-                    let p = normalise(phrase)
-                    if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
-                        throw doc.error(path + [k, phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
-                    }
-                    if sec.voice[p] != nil {
-                        // Dictionary order would decide which action wins; both were meant.
-                        let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [k, $0]) }.sorted()
-                        throw ConfigError(file: doc.file, line: lines.last,
-                                          "voice phrase \"\(phrase)\" is bound twice (as written on lines "
-                                          + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
-                    }
-                    sec.voice[p] = try action(a, path: path + [k, phrase], doc: doc)
+                sec.voice = try phraseBindings(v, path: path + [k], doc: doc, isKnownWord: isKnownWord) {
+                    (node, at) throws(ConfigError) -> Action in try action(node, path: at, doc: doc)
                 }
             default:
                 throw doc.error(path + [k], "unknown key \"\(k)\" in [\(path.joined(separator: "."))] (known: gestures, voice)")
@@ -396,32 +380,56 @@ public struct Keymap: Sendable, Equatable {
         guard let t = node.table else { throw doc.error(path, "[terminal] must be a table") }
         var out = TerminalKeymap()
         for (k, v) in t {
-            guard k == "gestures" || k == "voice" else {
+            switch k {
+            case "gestures":
+                out.gestures = try gestureBindings(v, path: path + [k], doc: doc, knownGestures: knownGestures) {
+                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc)
+                }
+            case "voice":
+                out.voice = try phraseBindings(v, path: path + [k], doc: doc, isKnownWord: isKnownWord) {
+                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc)
+                }
+            default:
                 throw doc.error(path + [k], "unknown key \"\(k)\" in [terminal] (known: gestures, voice)")
             }
-            guard let g = v.table else { throw doc.error(path + [k], "\(k) must be a table") }
-            for (name, b) in g {
-                let here = path + [k, name]
-                let binding = try terminalBinding(b, path: here, doc: doc)
-                if k == "gestures" {
-                    guard knownGestures.contains(name) else {
-                        throw doc.error(here, "unknown gesture \"\(name)\" (known: \(knownGestures.joined(separator: ", ")))")
-                    }
-                    out.gestures[name] = binding
-                } else {
-                    let p = normalise(name)
-                    if let problem = phraseProblem(name, isKnownWord: isKnownWord) {
-                        throw doc.error(here, "voice phrase \"\(name.printable)\" \(problem)")
-                    }
-                    if out.voice[p] != nil {
-                        let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [k, $0]) }.sorted()
-                        throw ConfigError(file: doc.file, line: lines.last,
-                                          "voice phrase \"\(name)\" is bound twice (as written on lines "
-                                          + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
-                    }
-                    out.voice[p] = binding
-                }
+        }
+        return out
+    }
+
+    /// A `gestures` table: each gesture name, which must be a known gesture, to what `value` reads of its entry.
+    static func gestureBindings<T>(_ node: TOMLNode, path: [String], doc: TOMLDocument, knownGestures: [String],
+                                   value: (TOMLNode, [String]) throws(ConfigError) -> T) throws(ConfigError) -> [String: T] {
+        guard let g = node.table else { throw doc.error(path, "gestures must be a table") }
+        var out: [String: T] = [:]
+        for (gesture, v) in g {
+            guard knownGestures.contains(gesture) else {
+                throw doc.error(path + [gesture], "unknown gesture \"\(gesture)\" (known: \(knownGestures.joined(separator: ", ")))")
             }
+            out[gesture] = try value(v, path + [gesture])
+        }
+        return out
+    }
+
+    /// A `voice` table: each phrase, normalised, to what `value` reads of its entry. A phrase must be one the
+    /// recogniser can hear, and bound once (phrases ignore case and spacing).
+    static func phraseBindings<T>(_ node: TOMLNode, path: [String], doc: TOMLDocument,
+                                  isKnownWord: (@Sendable (String) -> Bool)?,
+                                  value: (TOMLNode, [String]) throws(ConfigError) -> T) throws(ConfigError) -> [String: T] {
+        guard let g = node.table else { throw doc.error(path, "voice must be a table") }
+        var out: [String: T] = [:]
+        for (phrase, v) in g {
+            let p = normalise(phrase)
+            if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
+                throw doc.error(path + [phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
+            }
+            if out[p] != nil {
+                // Dictionary order would decide which binding wins; both were meant.
+                let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [$0]) }.sorted()
+                throw ConfigError(file: doc.file, line: lines.last,
+                                  "voice phrase \"\(phrase)\" is bound twice (as written on lines "
+                                  + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
+            }
+            out[p] = try value(v, path + [phrase])
         }
         return out
     }
