@@ -207,11 +207,7 @@ public struct TerminalScreen: Screen {
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let view = ctx.terminal
-        let hidden = view?.inputHidden == true
-        // At a password prompt nothing typed may reach the action log: report the kind of input, not the key.
-        func typed(_ effects: [Effect]) -> Reply {
-            Reply(effects: effects, record: hidden ? "type-hidden" : "type", hideTarget: hidden)
-        }
+        func typed(_ effects: [Effect]) -> Reply { Self.typed(effects, ctx) }
         switch input {
         case .terminalKey(let press):
             return typed([.terminal(.press(latches.press(press.key).adding(press.modifiers)))])
@@ -254,9 +250,14 @@ public struct TerminalScreen: Screen {
         }
     }
 
-    private mutating func activate(_ t: Target, _ ctx: ScreenContext) -> Reply {
+    /// The reply for input typed into the program. At a password prompt nothing typed may reach the action
+    /// log: the record says the kind of input, not the key.
+    static func typed(_ effects: [Effect], _ ctx: ScreenContext) -> Reply {
         let hidden = ctx.terminal?.inputHidden == true
-        let rec = hidden ? "type-hidden" : "type"
+        return Reply(effects: effects, record: hidden ? "type-hidden" : "type", hideTarget: hidden)
+    }
+
+    private mutating func activate(_ t: Target, _ ctx: ScreenContext) -> Reply {
         switch t.id {
         case Self.leaveID:
             return Reply(navigation: .back, record: "leave")
@@ -272,7 +273,7 @@ public struct TerminalScreen: Screen {
         }
         if t.id.hasPrefix(Self.keyPrefix), let key = TerminalKeyRow.key(id: String(t.id.dropFirst(Self.keyPrefix.count))) {
             guard let press = latches.press(key) else { return Reply(record: "latch") }
-            return Reply(effects: [.terminal(.press(press))], record: rec, hideTarget: hidden)
+            return Self.typed([.terminal(.press(press))], ctx)
         }
         if let k = KeyboardKey.from(t.id, keyboard: Self.keyboardID) {
             let effects: [Effect]
@@ -285,7 +286,7 @@ public struct TerminalScreen: Screen {
                 effects = [.terminal(.press(latches.press(.enter)))]
             case .deleteWord: effects = [.terminal(.press(TerminalKeyPress(.ctrl("w"))))]
             }
-            return Reply(effects: effects, record: rec, hideTarget: hidden)
+            return Self.typed(effects, ctx)
         }
         if let w = SuggestionBar.word(t.id, Self.suggestionID, suggestions(ctx)) {
             return Reply(effects: commit(w, ctx), record: "commit-word")
