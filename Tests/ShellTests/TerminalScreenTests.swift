@@ -70,6 +70,14 @@ import TrackingCore
         #expect(log.words == ["echo|$ "])
     }
 
+    @Test func committingCompletesOnlyTheWordNotThePathBeforeIt() {
+        var d = Driver(.gesture, screen: "terminal", suggest: { _, _ in ["Documents"] })
+        d.send(.terminal(Self.view("$ cd ~/Doc")))
+        #expect(Self.requests(d.gesture("commit")) == [.type("uments ")])
+        d.send(.terminal(Self.view("$ cd ~/Dox")))
+        #expect(Self.requests(d.gesture("commit")) == Array(repeating: .press(TerminalKeyPress(.backspace)), count: 3) + [.type("Documents ")])
+    }
+
     @Test func aPasswordPromptShowsNoSuggestionsLearnsNothingAndLogsNoKeys() {
         let log = LearnLog()
         var d = driver("Password: ", hidden: true, learned: log)

@@ -72,8 +72,7 @@ public struct TerminalScreen: Screen {
         let words = ctx.services.suggest(line, ctx.settings.suggestions).prefix(ctx.settings.suggestions)
         // The predictor capitalises after a prompt as at a sentence start; commands are lower case, so a word
         // is offered as typed unless the user began it with a capital.
-        let partial = line.reversed().prefix { !$0.isWhitespace }
-        guard partial.last?.isUppercase != true else { return Array(words) }
+        guard TextFieldModel.trailingWord(Substring(line)).word.first?.isUppercase != true else { return Array(words) }
         return words.map { w in
             guard w.count > 1, let f = w.first, f.isUppercase, w.dropFirst().allSatisfy({ !$0.isUppercase }) else { return w }
             return f.lowercased() + w.dropFirst()
@@ -318,9 +317,11 @@ public struct TerminalScreen: Screen {
     /// Completes the word before the cursor with `word` and a space: only the missing letters are typed when
     /// the word starts with what is there, else the partial word is erased first.
     func commit(_ word: String, _ ctx: ScreenContext) -> [Effect] {
-        let before = ctx.terminal?.lineBeforeCursor ?? ""
-        let partial = String(before.reversed().prefix { !$0.isWhitespace }.reversed())
-        if !(ctx.terminal?.inputHidden ?? true) { ctx.services.learn(word, String(before.dropLast(partial.count))) }
+        // The word being typed as the predictor and the text fields read it: word characters only, so the
+        // "~/" of "~/Doc" stays when "Documents" is committed.
+        let (typed, context) = TextFieldModel.trailingWord(Substring(ctx.terminal?.lineBeforeCursor ?? ""))
+        let partial = String(typed)
+        if !(ctx.terminal?.inputHidden ?? true) { ctx.services.learn(word, String(context)) }
         if word.lowercased().hasPrefix(partial.lowercased()) {
             return [.terminal(.type(String(word.dropFirst(partial.count)) + " "))]
         }
