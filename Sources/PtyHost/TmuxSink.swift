@@ -150,7 +150,7 @@ public struct TmuxSink: Sendable {
             for ch in line where c < cols {
                 // Controls never reach the screen that draws this (tmux prints none without -e, but be sure).
                 guard let u = ch.unicodeScalars.first, u.value >= 0x20, u.value != 0x7f else { c += 1; continue }
-                let w = TmuxSink.isWide(u.value) ? 2 : 1
+                let w = CharacterWidth.isWide(u.value) ? 2 : 1
                 guard c + w <= cols else { break }
                 cells[r * cols + c] = TerminalCell(text: String(ch), width: UInt8(w))
                 if w == 2 { cells[r * cols + c + 1] = TerminalCell(text: "", width: 0) }
@@ -162,13 +162,6 @@ public struct TmuxSink: Sendable {
                                 cursorVisible: true, isAltScreen: head[4] == 1, title: "")
     }
 
-    /// East Asian wide characters and emoji, which take two columns.
-    static func isWide(_ v: UInt32) -> Bool {
-        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-            || (0x20000...0x3FFFD).contains(v)
-    }
 
     private enum Outcome { case success([UInt8]), failure(String) }
 

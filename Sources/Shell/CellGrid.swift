@@ -1,3 +1,5 @@
+import TerminalModel
+
 /// A terminal colour; `.default` is the terminal's own foreground or background.
 public enum Color: Sendable, Equatable, Hashable {
     case `default`, black, red, green, yellow, blue, magenta, cyan, white
@@ -106,13 +108,7 @@ public struct CellGrid: Sendable, Equatable {
         guard let s = ch.unicodeScalars.first else { return 0 }
         let v = s.value
         if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-            || (0x20000...0x3FFFD).contains(v) {
-            return 2
-        }
-        return 1
+        return CharacterWidth.isWide(v) ? 2 : 1
     }
 
     /// The number of columns a string takes.
