@@ -162,7 +162,6 @@ public struct TmuxSink: Sendable {
                                 cursorVisible: true, isAltScreen: head[4] == 1, title: "")
     }
 
-
     private enum Outcome { case success([UInt8]), failure(String) }
 
     /// Spawns `tmux ARGS` (stdin on /dev/null, stdout and stderr read back) and waits for it.
