@@ -161,9 +161,9 @@ public final class TerminalLink {
 
     /// Reads what the child wrote (at most `limit` bytes, and no longer than `budget` seconds, in slices of
     /// 64 KB, which libvterm takes in about 3 ms),
-    /// reaps it once it ended; true if anything changed.
-    func pump(limit: Int, budget: Double = .infinity) -> Bool {
-        guard let hosted else { return false }
+    /// reaps it once it ended; marks the view changed if anything did.
+    func pump(limit: Int, budget: Double = .infinity) {
+        guard let hosted else { return }
         let start = monotonicSeconds()
         var total = 0
         while total < limit {
@@ -180,22 +180,16 @@ public final class TerminalLink {
         let hidden = hosted.exitStatus == nil && hosted.isInputHidden
         if hidden != lastHidden { lastHidden = hidden; any = true }
         if any { changed = true }
-        return any
     }
 
-    /// Captures the tmux pane again; true if what it shows changed.
-    @discardableResult
-    func refreshCapture(_ sink: TmuxSink) -> Bool {
+    /// Captures the tmux pane again; marks the view changed if what it shows did.
+    func refreshCapture(_ sink: TmuxSink) {
         do throws(TmuxSinkError) {
             let snap = try sink.capture()
-            let differs = snap != captured
-            captured = snap
+            if snap != captured { captured = snap; changed = true }
             if problem != nil && unsent.isEmpty { problem = nil; changed = true }
-            if differs { changed = true }
-            return differs
         } catch {
             if problem != error.description { problem = error.description; changed = true }
-            return false
         }
     }
 
@@ -259,7 +253,7 @@ public struct TerminalSource: EventSource {
     }
 
     public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
-        _ = link.pump(limit: readLimit, budget: readBudget)
+        link.pump(limit: readLimit, budget: readBudget)
         let echoDue = link.captureDue.map { wake.now >= $0 } ?? false
         if showing, wake.now - lastPoll >= pollInterval || echoDue {
             lastPoll = wake.now
