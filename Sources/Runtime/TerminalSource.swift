@@ -12,19 +12,11 @@ import Transport
 /// because both hold the one program.
 public final class TerminalLink {
     /// How the program is reached.
-    public enum Target: Sendable, Equatable {
-        /// A child started on a pty: argv, and the name shown for it.
+    public enum Target: Sendable {
+        /// A child started on a pty with this program and its arguments.
         case child(argv: [String])
         /// An existing tmux pane.
         case tmux(TmuxSink)
-
-        public static func == (a: Target, b: Target) -> Bool {
-            switch (a, b) {
-            case (.child(let x), .child(let y)): return x == y
-            case (.tmux(let x), .tmux(let y)): return x.target == y.target && x.serverArguments == y.serverArguments
-            default: return false
-            }
-        }
     }
 
     public let target: Target
