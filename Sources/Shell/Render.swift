@@ -44,9 +44,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     drawPauseBanner(&canvas.grid, s)
     // Smooth pursuit: each target's dot where its path is now.
     for (_, path) in pursuitTargets(s, map: map) {
-        let p = path.position(at: s.now)
-        let cell = CellPoint(x: min(s.size.width - 1, max(0, Int(p.x * Double(s.size.width)))),
-                             y: min(s.size.height - 1, max(0, Int(p.y * Double(s.size.height)))))
+        let cell = s.cell(path.position(at: s.now))
         canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell)
     }
     // Not while calibrating: a cursor where the uncalibrated pointer lands would draw the eyes after it.

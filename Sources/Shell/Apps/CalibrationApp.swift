@@ -80,13 +80,14 @@ public struct CalibrationScreen: Screen {
     /// The cell of the whole screen a normalised point falls on: the pointer spans the whole screen, and the
     /// body lies between one title row and two status rows, so the dots (10 %…90 %) fall inside it.
     func screenCell(_ p: GazePoint, _ body: Rect) -> CellPoint {
-        let w = body.maxX, h = body.maxY + 2
-        return CellPoint(x: min(w - 1, max(0, Int(p.x * Double(w)))), y: min(body.maxY - 1, max(body.y, Int(p.y * Double(h)))))
+        let c = CellPoint(gaze: p, in: Size(width: body.maxX, height: body.maxY + 2))
+        return CellPoint(x: c.x, y: min(body.maxY - 1, max(body.y, c.y)))
     }
 
     /// The cell a normalised point falls on inside `r`.
     func cell(_ p: GazePoint, _ r: Rect) -> CellPoint {
-        CellPoint(x: r.x + min(r.w - 1, max(0, Int(p.x * Double(r.w)))), y: r.y + min(r.h - 1, max(0, Int(p.y * Double(r.h)))))
+        let c = CellPoint(gaze: p, in: Size(width: r.w, height: r.h))
+        return CellPoint(x: r.x + c.x, y: r.y + c.y)
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
