@@ -179,6 +179,11 @@ public final class VTermScreen {
     private func write(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         modes.scan(p, range, rows: rows)
+        input(p, range)
+    }
+
+    /// Hands bytes to libvterm.
+    private func input(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
         _ = vterm_input_write(vt, UnsafeRawPointer(p + range.lowerBound).assumingMemoryBound(to: CChar.self), range.count)
     }
 
@@ -249,9 +254,8 @@ public final class VTermScreen {
             redraw.append(contentsOf: UnsafeBufferPointer(start: p + w.lowerBound, count: w.count))
             redraw.append(0x0d); redraw.append(0x0a)
         }
-        redraw.withUnsafeBufferPointer {
-            _ = vterm_input_write(vt, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count)
-        }
+        // Our own cursor move and erase change none of the modes the skip follows: no scan.
+        redraw.withUnsafeBufferPointer { b in if let base = b.baseAddress { input(base, 0..<b.count) } }
     }
 
     /// Keeps a plain row (ASCII letters in the default pen) as a scrollback line.
@@ -652,7 +656,8 @@ enum ScrollbackLine {
     var cells: [TerminalCell] {
         switch self {
         case .cells(let c): return c
-        case .vterm(let raw): return raw.withUnsafeBufferPointer { VTermScreen.convertLine($0.baseAddress!, count: $0.count) }
+        case .vterm(let raw):
+            return raw.withUnsafeBufferPointer { b in b.baseAddress.map { VTermScreen.convertLine($0, count: b.count) } ?? [] }
         case .ascii(let bytes): return bytes.map { TerminalCell(text: String(UnicodeScalar($0))) }
         }
     }
