@@ -58,10 +58,6 @@ public struct PursuitDetector: Sendable, Equatable {
         self.window = max(5, window); self.threshold = threshold
     }
 
-    /// The score (the lower of the two axes' r; -1 for a pointer not moving with the path) of each path at
-    /// the last full window.
-    public private(set) var lastScores: [Double] = []
-
     /// Steps with one frame's pointer (nil: no face; the window starts again); returns the index of the path
     /// selected, if one was. New paths (another screen) start the window again.
     public mutating func step(t: Double, pointer: GazePoint?, paths newPaths: [PursuitPath]) -> Int? {
@@ -93,7 +89,7 @@ public struct PursuitDetector: Sendable, Equatable {
             qs[k * 6 + 4] += p.x * q.x; qs[k * 6 + 5] += p.y * q.y
         }
         head = (head + 1) % window
-        guard filled == window, jumps.max() ?? 0 <= maxJump else { lastScores = []; return nil }
+        guard filled == window, jumps.max() ?? 0 <= maxJump else { return nil }
         let w = Double(window)
         func r(_ sa: Double, _ saa: Double, _ sb: Double, _ sbb: Double, _ sab: Double) -> (Double, Double, Double) {
             let va = max(0, saa - sa * sa / w), vb = max(0, sbb - sb * sb / w)
@@ -102,13 +98,11 @@ public struct PursuitDetector: Sendable, Equatable {
             guard va > 1e-18, vb > 1e-18 else { return (0, sdA, sdB) }
             return (cov / (va * vb).squareRoot(), sdA, sdB)
         }
-        lastScores = []
         var best: (Int, Double)?
         for k in 0..<n {
             let (rx, sx, tx) = r(ps[0], ps[2], qs[k * 6], qs[k * 6 + 2], qs[k * 6 + 4])
             let (ry, sy, ty) = r(ps[1], ps[3], qs[k * 6 + 1], qs[k * 6 + 3], qs[k * 6 + 5])
             let score = sx >= minMotion * tx && sy >= minMotion * ty ? min(rx, ry) : -1
-            lastScores.append(score)
             if score >= threshold, score > (best?.1 ?? -2) { best = (k, score) }
         }
         guard t >= quietUntil, let (k, _) = best else { return nil }
