@@ -95,6 +95,8 @@ struct BenchPointing: ParsableCommand {
         #endif
         let settings = GestureConfig.defaults()
         let cells = (w: 100.0, h: 30.0)
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        func worst(_ xs: [Double]) -> Double { xs.max() ?? 0 }
         func cellsOff(_ a: GazePoint, _ b: GazePoint) -> Double {
             let dx = (a.x - b.x) * cells.w, dy = (a.y - b.y) * cells.h
             return (dx * dx + dy * dy).squareRoot()
@@ -128,11 +130,12 @@ struct BenchPointing: ParsableCommand {
             var plain = Pipeline(settings)
             var calibrated = Pipeline(settings)
             calibrated.calibrate(result.calibration)
-            func phase(_ into: inout [Double], _ other: inout [Double]?, targets n: Int, drift: Double) {
-                var from = GazePoint(x: 0.5, y: 0.5)
+            // Each phase: `n` random targets fixated in turn, the user's drift at target k given by `drift`;
+            // the mean error of each pipeline's smoothed gaze while settled, per target.
+            func phase(targets n: Int, drift: (Int) -> (Double, Double)) -> (calibrated: [Double], plain: [Double]) {
+                var errs: (calibrated: [Double], plain: [Double]) = ([], [])
                 for k in 0..<n {
-                    u.driftX = drift * 0.05 * Double(k + 1) / Double(n)
-                    u.driftY = -drift * 0.04 * Double(k + 1) / Double(n)
+                    (u.driftX, u.driftY) = drift(k)
                     let target = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
                     var errA: [Double] = [], errB: [Double] = []
                     Self.look(&u, at: target, from: from, t: &t, seconds: 1.2) { tt, p, settled in
@@ -141,46 +144,28 @@ struct BenchPointing: ParsableCommand {
                         guard settled, let a = calibrated.gaze, let b = plain.gaze else { return }
                         errA.append(cellsOff(a, target)); errB.append(cellsOff(b, target))
                     }
-                    into.append(errA.reduce(0, +) / Double(max(1, errA.count)))
-                    other?.append(errB.reduce(0, +) / Double(max(1, errB.count)))
+                    errs.calibrated.append(mean(errA)); errs.plain.append(mean(errB))
                     from = target
                 }
+                return errs
             }
-            var perUserBefore: [Double]? = []
-            var perUserAfter: [Double] = []
-            phase(&perUserAfter, &perUserBefore, targets: targets, drift: 0)
-            before.append(mean(perUserBefore ?? [])); after.append(mean(perUserAfter))
-            var none: [Double]? = nil
-            var perUserDrift: [Double] = []
-            phase(&perUserDrift, &none, targets: targets, drift: 1)
-            drifted.append(mean(perUserDrift.suffix(max(1, targets / 4))))
+            let still = phase(targets: targets) { _ in (0, 0) }
+            before.append(mean(still.plain)); after.append(mean(still.calibrated))
+            let drifting = phase(targets: targets) { k in (0.05 * Double(k + 1) / Double(targets), -0.04 * Double(k + 1) / Double(targets)) }
+            drifted.append(mean(drifting.calibrated.suffix(max(1, targets / 4))))
             // 3. A one-target drift correction: the centre dot for a second, the median raw pointer of its
-            // still half.
+            // still half; then targets again with the drift where it ended.
             var raws: [GazePoint] = []
             Self.look(&u, at: GazePoint(x: 0.5, y: 0.5), from: from, t: &t, seconds: 1.2) { tt, p, settled in
                 let f = DecodedItem.frame(TrackingFrame(t: tt, gaze: p), nil)
                 _ = calibrated.track(f)
                 if settled, let r = calibrated.rawPointer { raws.append(r) }
             }
+            from = GazePoint(x: 0.5, y: 0.5)
             let mx = raws.map(\.x).sorted()[raws.count / 2], my = raws.map(\.y).sorted()[raws.count / 2]
             calibrated.calibrate(result.calibration.driftCorrected(raw: GazePoint(x: mx, y: my), target: GazePoint(x: 0.5, y: 0.5)))
-            var perUserCorrected: [Double] = []
-            u.driftX = 0.05; u.driftY = -0.04
-            var from2 = GazePoint(x: 0.5, y: 0.5)
-            for _ in 0..<targets {
-                let target = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
-                var errs: [Double] = []
-                Self.look(&u, at: target, from: from2, t: &t, seconds: 1.2) { tt, p, settled in
-                    _ = calibrated.track(.frame(TrackingFrame(t: tt, gaze: p), nil))
-                    if settled, let a = calibrated.gaze { errs.append(cellsOff(a, target)) }
-                }
-                perUserCorrected.append(mean(errs))
-                from2 = target
-            }
-            corrected.append(mean(perUserCorrected))
+            corrected.append(mean(phase(targets: targets) { _ in (0.05, -0.04) }.calibrated))
         }
-        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
-        func worst(_ xs: [Double]) -> Double { xs.max() ?? 0 }
         print("pointing: \(users) simulated users (offset ±0.1, scale 0.75–1.3, tilt ±0.08, bend ±0.1, noise σ 0.003–0.008, microsaccades, blinks), errors in cells at 100x30 while fixating, mean over users (worst user)")
         print(String(format: "calibration: 9 targets in %.1f s on average, %d samples used, %.1f%% left out as outliers, %d refused; fit %.0f µs",
                      mean(calTime), used, Double(dropped) / Double(max(1, used + dropped)) * 100, refused, fitSeconds / Double(users) * 1e6))
