@@ -20,43 +20,47 @@ public enum CalibrationFile {
         }
         do {
             let doc = try TOMLDocument(text: text, file: file.path)
-            guard let t = doc.root["source"]?.table?[source] else {
+            guard let saved = try entry(doc, source: source) else {
                 let others = doc.root["source"]?.table?.keys.sorted() ?? []
                 return (nil, others.isEmpty ? nil : "Pointer calibrated for \(others.joined(separator: ", ")), not for \(source): calibrate in Settings")
             }
-            func numbers(_ k: String, _ n: Int) throws(ConfigError) -> [Double] {
-                guard let a = t.table?[k]?.array, a.count == n else {
-                    throw doc.error(["source", source, k], "\(k) must be \(n) numbers")
-                }
-                let v = a.compactMap(\.number)
-                guard v.count == n, v.allSatisfy(\.isFinite) else { throw doc.error(["source", source, k], "\(k) must be \(n) finite numbers") }
-                return v
-            }
-            let cx = try numbers("cx", 6), cy = try numbers("cy", 6), shift = try numbers("shift", 2), size = try numbers("size", 2)
-            guard size[0] >= 1, size[1] >= 1, size[0] <= 10_000, size[1] <= 10_000 else {
-                throw doc.error(["source", source, "size"], "size must be [columns, rows]")
-            }
-            return (SavedCalibration(calibration: PointerCalibration(cx: cx, cy: cy, shiftX: shift[0], shiftY: shift[1]),
-                                     size: Size(width: Int(size[0]), height: Int(size[1]))), nil)
+            return (saved, nil)
         } catch {
             return (nil, "\(error); the pointer is not calibrated")
         }
     }
 
-    /// Saves `calibration` for `source` (nil removes it), keeping the other sources' tables; returns a
+    /// The `[source.NAME]` table of `doc`; nil if there is none, an error naming the line if it is damaged.
+    static func entry(_ doc: TOMLDocument, source: String) throws(ConfigError) -> SavedCalibration? {
+        guard let t = doc.root["source"]?.table?[source] else { return nil }
+        func numbers(_ k: String, _ n: Int) throws(ConfigError) -> [Double] {
+            guard let a = t.table?[k]?.array, a.count == n else {
+                throw doc.error(["source", source, k], "\(k) must be \(n) numbers")
+            }
+            let v = a.compactMap(\.number)
+            guard v.count == n, v.allSatisfy(\.isFinite) else { throw doc.error(["source", source, k], "\(k) must be \(n) finite numbers") }
+            return v
+        }
+        let cx = try numbers("cx", 6), cy = try numbers("cy", 6), shift = try numbers("shift", 2), size = try numbers("size", 2)
+        guard size[0] >= 1, size[1] >= 1, size[0] <= 10_000, size[1] <= 10_000 else {
+            throw doc.error(["source", source, "size"], "size must be [columns, rows]")
+        }
+        return SavedCalibration(calibration: PointerCalibration(cx: cx, cy: cy, shiftX: shift[0], shiftY: shift[1]),
+                                size: Size(width: Int(size[0]), height: Int(size[1])))
+    }
+
+    /// Saves `calibration` for `source` (nil removes it), keeping the other sources' readable tables; returns a
     /// problem to show.
     public static func save(_ calibration: PointerCalibration?, size: Size, source: String, to file: URL) -> String? {
         var tables: [String: String] = [:]
-        if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path),
-           let sources = doc.root["source"]?.table {
-            for (name, _) in sources where name != source {
-                if case (let saved?, _) = load(file, source: name) { tables[name] = table(saved) }
+        if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path) {
+            for name in (doc.root["source"]?.table?.keys).map(Array.init) ?? [] where name != source {
+                if case let saved?? = try? entry(doc, source: name) { tables[name] = table(saved) }
             }
         }
         if let calibration { tables[source] = table(SavedCalibration(calibration: calibration, size: size)) }
         var out = "# Pointer calibrations made by the Calibration screen (Settings), one per tracker source.\n"
         for name in tables.keys.sorted() { out += "\n[source.\(JSONText.quote(name))]\n" + (tables[name] ?? "") }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         return AtomicFile.write(out, to: file.path).map { "Calibration not saved: \($0)" }
     }
 
