@@ -287,7 +287,7 @@ public final class LiveSpeech: @unchecked Sendable {
         }
         var events = r.process(samples)
         if decodedIn == .dictation { events = rewrite(events) }
-        if let f = cepstralMeanFile, events.contains(where: { if case .final = $0 { return true }; return false }) {
+        if let f = cepstralMeanFile, events.contains(where: \.isFinal) {
             // Remembered as it settles, so the next session's first sentence starts from the speaker's mean.
             let v = r.cepstralMean
             if zip(v, savedMean).contains(where: { abs($0 - $1) > 0.25 }) || savedMean.count != v.count {
@@ -315,7 +315,7 @@ public final class LiveSpeech: @unchecked Sendable {
     /// PocketSphinx's text stays and the title bar says why. On the decode thread: audio arriving meanwhile
     /// queues, so nothing said is lost.
     private func rewrite(_ events: [SpeechEvent]) -> [SpeechEvent] {
-        guard let w = whisper, events.contains(where: { if case .final = $0 { return true }; return false }) else { return events }
+        guard let w = whisper, events.contains(where: \.isFinal) else { return events }
         let (p, h) = lock.withLock { (prompt, hotwords) }
         return events.map { e in
             guard case .final(let text, let words, let at) = e else { return e }

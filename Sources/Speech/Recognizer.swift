@@ -28,6 +28,9 @@ public enum SpeechEvent: Equatable, Sendable {
     case partial(String, at: Double)
     /// The utterance ended (silence after speech); its best transcript, possibly empty for noise.
     case final(String, words: [WordTiming], at: Double)
+
+    /// Whether this is the end of an utterance.
+    public var isFinal: Bool { if case .final = self { return true }; return false }
 }
 
 /// Which search the decoder runs.
