@@ -180,8 +180,7 @@ final class Locked<T>: @unchecked Sendable {
 final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     let inner: PtyDisplay
     let size: Size
-    private let master: Int32
-    private let slave: UnsafeMutablePointer<FILE>
+    private let pty: DrainedPTY
     private var pipeFDs: [Int32] = [-1, -1]
     private let endWhenChildEnds: Bool
     private let shown = Locked<[(Double, String)]>([])
@@ -189,15 +188,9 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     let lastLine = Locked<String>("")
 
     init(size: Size, endWhenChildEnds: Bool) throws {
-        guard let (master, slavePath) = Terminal.openPTY() else { throw ValidationError("cannot open a pty") }
-        guard let slave = fopen(slavePath, "r+") else { throw ValidationError("cannot open \(slavePath)") }
-        self.master = master; self.slave = slave; self.size = size; self.endWhenChildEnds = endWhenChildEnds
-        let drain = Thread {
-            var buf = [UInt8](repeating: 0, count: 65536)
-            while true { if read(master, &buf, buf.count) <= 0 { break } }
-        }
-        drain.start()
-        inner = PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size)
+        pty = try DrainedPTY()
+        self.size = size; self.endWhenChildEnds = endWhenChildEnds
+        inner = PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size)
         guard pipe(&pipeFDs) == 0 else { throw ValidationError("cannot make a pipe") }
         _ = fcntl(pipeFDs[0], F_SETFL, fcntl(pipeFDs[0], F_GETFL) | O_NONBLOCK)
     }
@@ -242,8 +235,7 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     func performedAt(action: String) -> [Double] { shown.value.filter { $0.1 == action }.map(\.0) }
     func stop() {
         inner.stop()
-        fclose(slave)
-        close(master)
+        pty.close()
         if pipeFDs[0] >= 0 { close(pipeFDs[0]) }
     }
 }

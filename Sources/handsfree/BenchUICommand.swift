@@ -80,13 +80,7 @@ struct BenchUI: ParsableCommand {
     /// is capped at the display's rate.
     func loopBench(keymap: Keymap, settings: PipelineSettings) throws {
         for rate in [60.0, 600.0] {
-            guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
-            guard let slave = fopen(slavePath, "r+") else { throw SetupError("cannot open \(slavePath)") }
-            let drain = Thread {
-                var buf = [UInt8](repeating: 0, count: 65536)
-                while true { if read(master, &buf, buf.count) <= 0 { break } }
-            }
-            drain.start()
+            let pty = try DrainedPTY()
             let size = Size(width: 100, height: 30)
             let n = Int(min(seconds, 10) * 60)
             let items: [DecodedItem] = (0..<n).map { i in
@@ -100,12 +94,11 @@ struct BenchUI: ParsableCommand {
             let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-ui"], dataDir: nil)
             var runtime = ShellRuntime(session: session, feed: .replay(items: items, speed: rate / 60, name: "bench"),
                                        exitAtEnd: true, paths: scratch)
-            runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size) }
+            runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size) }
             let cpu0 = threadCPUSeconds(), wall0 = monotonicSeconds()
             try runtime.run()
             let cpu = threadCPUSeconds() - cpu0, wall = monotonicSeconds() - wall0
-            fclose(slave)
-            close(master)
+            pty.close()
             let perFrame = Double(runtime.renders) / Double(max(1, runtime.framesIn))
             print(String(format: "real loop, replay at %.0f frames/s into a pty: %d frames, %d drawings: %.2f drawings per input frame (goal ≤ 1.0, at most one per displayed frame: %.0f/s); CPU %.1f%% of one core",
                          rate, runtime.framesIn, runtime.renders, perFrame, 1 / runtime.frameInterval, cpu / wall * 100))
@@ -116,14 +109,7 @@ struct BenchUI: ParsableCommand {
     /// monotonic clock; the main thread runs the real loop (poll, decode, pipeline, reducer, render, diff)
     /// into a pty, so latency = written − sent, and CPU is this thread's own.
     func liveBench(keymap: Keymap, settings: PipelineSettings) throws {
-        guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
-        guard let slave = fopen(slavePath, "r+") else { throw SetupError("cannot open \(slavePath)") }
-        // Read the pty's output as a terminal emulator would, so writes never block.
-        let drain = Thread {
-            var buf = [UInt8](repeating: 0, count: 65536)
-            while true { if read(master, &buf, buf.count) <= 0 { break } }
-        }
-        drain.start()
+        let pty = try DrainedPTY()
         let receiver = try LiveSource(ListenAddress(proto: .udp, port: UInt16(port)))
         let boundPort = receiver.port
         let total = Int(seconds * 60)
@@ -138,7 +124,7 @@ struct BenchUI: ParsableCommand {
                 out.send("{\"t\": \(monotonicSeconds()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}")
             }
         }
-        let term = try Terminal(type: "xterm-256color", output: slave, input: slave)
+        let term = try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave)
         let size = Size(width: 100, height: 30)
         term.resize(size)
         var session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
@@ -172,8 +158,7 @@ struct BenchUI: ParsableCommand {
         let wall = monotonicSeconds() - wallStart
         let cpu = threadCPU() - cpuStart
         term.stop()
-        fclose(slave)
-        close(master)
+        pty.close()
         latencies.sort()
         func pct(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000 }
         print(String(format: "live udp 60 fps, 100x30 into a pty: %d/%d frames, datagram sent → terminal written p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f%% of one core (%.3f s over %.1f s)",

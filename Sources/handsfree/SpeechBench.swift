@@ -297,14 +297,8 @@ struct SpeechBench: ParsableCommand {
     /// The real loop (`ShellRuntime`) on a replay at 60 frames/s whose gaze moves every frame, drawn by curses
     /// into a pty a thread drains: drawings per second of the replay.
     static func uiLoop(seconds: Double) throws -> (renders: Int, frames: Int, perSecond: Double) {
-        guard let (master, slavePath) = Terminal.openPTY() else { throw ValidationError("cannot open a pty") }
-        guard let slave = fopen(slavePath, "r+") else { throw ValidationError("cannot open \(slavePath)") }
-        let drain = Thread {
-            var buf = [UInt8](repeating: 0, count: 65536)
-            while true { if read(master, &buf, buf.count) <= 0 { break } }
-        }
-        drain.start()
-        defer { fclose(slave); close(master) }
+        let pty = try DrainedPTY()
+        defer { pty.close() }
         let size = Size(width: 100, height: 30)
         let settings = GestureConfig.defaults()
         let km = try Setup.keymap("default", gestures: settings.gestures)
@@ -315,7 +309,7 @@ struct SpeechBench: ParsableCommand {
         var runtime = ShellRuntime(session: Session(state: ShellState(keymap: km, gestures: settings.gestures, size: size,
                                                                       source: "bench"), settings: settings),
                                    feed: .replay(items: items, speed: 1, name: "bench"), exitAtEnd: true, paths: scratch)
-        runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: slave, input: slave), size: size) }
+        runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size) }
         try runtime.run()
         return (runtime.renders, runtime.framesIn, Double(runtime.renders) / seconds)
     }
