@@ -211,11 +211,11 @@ enum FastFloat {
         return slow(b, start, end)
     }
 
-    /// The value of a plain decimal (`-12.345`, no exponent) whose digits fit a Double's 53-bit significand
-    /// exactly, with at most 22 decimals; nil for anything else, which `slow` then reads.
+    /// The value of a decimal (`-12.345`, `1.5e-05`) whose digits fit a Double's 53-bit significand exactly
+    /// and whose power of ten is at most 22 either way; nil for anything else, which `slow` then reads.
     ///
-    /// Both the significand and the power of ten are exact Doubles, so one division rounds correctly: the
-    /// same Double as the C library's correctly rounded conversion (Clinger's fast path).
+    /// Both the significand and the power of ten are exact Doubles, so one division or multiplication rounds
+    /// correctly: the same Double as the C library's correctly rounded conversion (Clinger's fast path).
     @inline(__always)
     static func exact(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var i = start
@@ -227,6 +227,7 @@ enum FastFloat {
         var fracDigits = 0
         var sawDot = false
         var sawDigit = false
+        var exponent = 0
         while i < end {
             let c = b[i]
             if c &- 0x30 < 10 {
@@ -239,12 +240,27 @@ enum FastFloat {
                 i += 1
             } else if c == UInt8(ascii: "."), !sawDot {
                 sawDot = true; i += 1
+            } else if c | 0x20 == UInt8(ascii: "e"), sawDigit {
+                // An exponent of one to three digits ends the number.
+                i += 1
+                var negativeExponent = false
+                if i < end, b[i] == UInt8(ascii: "-") { negativeExponent = true; i += 1 } else if i < end, b[i] == UInt8(ascii: "+") { i += 1 }
+                guard i < end, end - i <= 3 else { return nil }
+                while i < end {
+                    let d = b[i] &- 0x30
+                    guard d < 10 else { return nil }
+                    exponent = exponent * 10 + Int(d)
+                    i += 1
+                }
+                if negativeExponent { exponent = -exponent }
             } else {
                 return nil
             }
         }
-        guard sawDigit, mantissa <= 1 << 53, fracDigits < pow10.count else { return nil }
-        let v = Double(mantissa) / pow10[fracDigits]
+        guard sawDigit, mantissa <= 1 << 53 else { return nil }
+        let power = exponent - fracDigits
+        guard power > -pow10.count, power < pow10.count else { return nil }
+        let v = power < 0 ? Double(mantissa) / pow10[-power] : Double(mantissa) * pow10[power]
         return negative ? -v : v
     }
 

@@ -247,6 +247,13 @@ final class BlendNames: Sendable {
         return nil
     }
 
+    /// The index of the shape `name` names, trying `guess` and the names after it first; nil if none.
+    @inline(__always)
+    func shape(_ name: UnsafeRawBufferPointer, guess: Int) -> Int? {
+        let b = name.assumingMemoryBound(to: UInt8.self)
+        return shape(b, 0..<b.count, guess: min(max(0, guess), BlendShape.count))
+    }
+
     /// The shape whose name, followed by its closing quote, starts at `start`, and the index after that
     /// quote; nil if no name does. Trying `guess` and the names after it, most lines end the search at once.
     ///
@@ -269,14 +276,30 @@ final class BlendNames: Sendable {
     private func matches(_ k: Int, _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         let s = starts[k], n = starts[k + 1] - s
         guard n == r.count else { return false }
-        let f = b[r.lowerBound], first = bytes[s]
-        // ARKit names start with a lowercase ASCII letter.
-        guard f == first || f == first &- 0x20 else { return false }
-        var j = 1
-        while j < n {
-            if b[r.lowerBound + j] != bytes[s + j] { return false }
-            j += 1
+        return bytes.withUnsafeBufferPointer { names in
+            let f = b[r.lowerBound], first = names[s]
+            // ARKit names start with a lowercase ASCII letter.
+            guard f == first || f == first &- 0x20 else { return false }
+            // The rest a word at a time, the last word overlapping the one before (names are 4–21 bytes).
+            let x = UnsafeRawPointer(b.baseAddress.unsafelyUnwrapped + r.lowerBound + 1)
+            let y = UnsafeRawPointer(names.baseAddress.unsafelyUnwrapped + s + 1)
+            let m = n - 1
+            guard m >= 8 else {
+                var j = 0
+                while j < m {
+                    if x.load(fromByteOffset: j, as: UInt8.self) != y.load(fromByteOffset: j, as: UInt8.self) { return false }
+                    j += 1
+                }
+                return true
+            }
+            var j = 0
+            while m - j > 8 {
+                if x.loadUnaligned(fromByteOffset: j, as: UInt64.self) != y.loadUnaligned(fromByteOffset: j, as: UInt64.self) {
+                    return false
+                }
+                j += 8
+            }
+            return x.loadUnaligned(fromByteOffset: m - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: m - 8, as: UInt64.self)
         }
-        return true
     }
 }

@@ -30,7 +30,7 @@ public enum OSC {
     public static func messages(_ d: UnsafeRawBufferPointer) -> Result<[OSCMessage], OSCError> {
         var out: [OSCMessage] = []
         do throws(OSCError) {
-            try parse(d, depth: 0, into: &out)
+            try walk(d) { out.append($0.message()) }
             return .success(out)
         } catch {
             return .failure(error)
@@ -39,80 +39,226 @@ public enum OSC {
 
     public struct OSCError: Error, Sendable, Equatable { public var message: String }
 
-    private static func parse(_ d: UnsafeRawBufferPointer, depth: Int, into out: inout [OSCMessage]) throws(OSCError) {
+    /// One message of a packet, read in place: its address, type tags and arguments as byte offsets into
+    /// `d`, already checked to lie within it.
+    struct MessageView {
+        let d: UnsafeRawBufferPointer
+        /// The address without its NUL.
+        let address: Range<Int>
+        /// The type tags after the ',' (empty for a message without a type tag string).
+        let tags: Range<Int>
+        /// Where the first argument starts.
+        let arguments: Int
+        /// Where the second argument starts, and where the first one's bytes end when it is a string.
+        let second: Int, firstEnd: Int
+
+        /// Whether the address is exactly `s`.
+        @inline(__always)
+        func addressIs(_ s: StaticString) -> Bool {
+            let n = s.utf8CodeUnitCount
+            guard address.count == n else { return false }
+            let a = d.baseAddress.unsafelyUnwrapped + address.lowerBound, b = UnsafeRawPointer(s.utf8Start)
+            guard n >= 8 else { return memcmp(a, b, n) == 0 }
+            // A word at a time from the end backwards (VMC addresses differ in their last part); the first
+            // word may overlap the second.
+            var k = n
+            while true {
+                k = max(0, k - 8)
+                if a.loadUnaligned(fromByteOffset: k, as: UInt64.self) != b.loadUnaligned(fromByteOffset: k, as: UInt64.self) {
+                    return false
+                }
+                if k == 0 { return true }
+            }
+        }
+
+        /// The tag of argument `i` and where its bytes start, or nil when there are fewer arguments.
+        func argument(_ i: Int) -> (tag: UInt8, at: Int)? {
+            guard i < tags.count else { return nil }
+            if i < 2 { return (d[tags.lowerBound + i], i == 0 ? arguments : second) }
+            var k = arguments
+            for j in 0..<i { k = OSC.skip(d[tags.lowerBound + j], d, k) }
+            return (d[tags.lowerBound + i], k)
+        }
+
+        /// Argument `i` as bytes when it is a string.
+        func string(_ i: Int) -> UnsafeRawBufferPointer? {
+            guard let (tag, at) = argument(i), tag == UInt8(ascii: "s") || tag == UInt8(ascii: "S") else { return nil }
+            if i == 0 { return UnsafeRawBufferPointer(rebasing: d[at..<firstEnd]) }
+            var end = at
+            while d[end] != 0 { end += 1 }
+            return UnsafeRawBufferPointer(rebasing: d[at..<end])
+        }
+
+        /// Argument `i` as a number when it is an int or a float of either size.
+        func number(_ i: Int) -> Double? {
+            guard let (tag, at) = argument(i) else { return nil }
+            return OSC.number(tag, d, at)
+        }
+
+        /// The message as a value, arguments decoded.
+        func message() -> OSCMessage {
+            var args: [OSCMessage.Argument] = []
+            var k = arguments
+            for tag in d[tags] {
+                switch tag {
+                case UInt8(ascii: "i"), UInt8(ascii: "h"):
+                    args.append(.int(OSC.integer(tag, d, k)))
+                case UInt8(ascii: "f"), UInt8(ascii: "d"):
+                    args.append(.float(OSC.number(tag, d, k) ?? 0))
+                case UInt8(ascii: "s"), UInt8(ascii: "S"):
+                    var end = k
+                    while d[end] != 0 { end += 1 }
+                    args.append(.string(String(decoding: d[k..<end], as: UTF8.self)))
+                case UInt8(ascii: "b"):
+                    let n = Int(UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                    args.append(.blob(Array(d[(k + 4)..<(k + 4 + n)])))
+                case UInt8(ascii: "T"): args.append(.bool(true))
+                case UInt8(ascii: "F"): args.append(.bool(false))
+                default: args.append(.none)
+                }
+                k = OSC.skip(tag, d, k)
+            }
+            return OSCMessage(address: String(decoding: d[address], as: UTF8.self), arguments: args)
+        }
+    }
+
+    /// Calls `body` for each message of a packet, in order, after checking each message whole (the packet
+    /// after a bad message is not read); throws the reason a packet is not OSC. Allocates nothing.
+    ///
+    /// `handled` sees each message's bytes first and returns true when it has taken the message itself (a
+    /// caller's fast path for one exact, valid shape of message); `body` then does not see it.
+    static func walk(_ d: UnsafeRawBufferPointer, depth: Int = 0,
+                     handled: (UnsafeRawBufferPointer) -> Bool = { _ in false },
+                     _ body: (MessageView) throws(OSCError) -> Void) throws(OSCError) {
         guard depth <= maxDepth else { throw OSCError(message: "bundles nested deeper than \(maxDepth)") }
         guard d.count % 4 == 0 else { throw OSCError(message: "OSC packet of \(d.count) bytes is not a multiple of 4") }
-        if d.starts(with: Array("#bundle\0".utf8)) {
+        if d.count >= 8, UInt64(littleEndian: d.loadUnaligned(as: UInt64.self)) == 0x0065_6c64_6e75_6223 {
             guard d.count >= 16 else { throw OSCError(message: "bundle cut short before its time tag") }
             var k = 16
             while k < d.count {
                 guard d.count - k >= 4 else { throw OSCError(message: "bundle element size cut short") }
                 let size = Int(UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
                 k += 4
-                guard size >= 0, size <= d.count - k else {
+                guard size <= d.count - k else {
                     throw OSCError(message: "bundle element of \(size) bytes runs past the packet's end")
                 }
-                try parse(UnsafeRawBufferPointer(rebasing: d[k..<(k + size)]), depth: depth + 1, into: &out)
+                try walk(UnsafeRawBufferPointer(rebasing: d[k..<(k + size)]), depth: depth + 1, handled: handled, body)
                 k += size
             }
             return
         }
+        if handled(d) { return }
         var k = 0
         let address = try string(d, &k)
-        guard address.hasPrefix("/") else { throw OSCError(message: "OSC address \"\(address)\" does not start with '/'") }
+        guard d[address].first == UInt8(ascii: "/") else {
+            throw OSCError(message: "OSC address \"\(String(decoding: d[address], as: UTF8.self))\" does not start with '/'")
+        }
         // A message without a type tag string (old senders) has no arguments.
-        guard k < d.count else { out.append(OSCMessage(address: address, arguments: [])); return }
+        guard k < d.count else {
+            try body(MessageView(d: d, address: address, tags: k..<k, arguments: k, second: k, firstEnd: k))
+            return
+        }
         let tags = try string(d, &k)
-        guard tags.hasPrefix(",") else { throw OSCError(message: "type tags \"\(tags)\" do not start with ','") }
-        var args: [OSCMessage.Argument] = []
-        for tag in tags.utf8.dropFirst() {
+        guard d[tags].first == UInt8(ascii: ",") else {
+            throw OSCError(message: "type tags \"\(String(decoding: d[tags], as: UTF8.self))\" do not start with ','")
+        }
+        let arguments = k
+        var second = k, firstEnd = k
+        for (j, tag) in d[tags].dropFirst().enumerated() {
+            if j == 1 { second = k }
             func need(_ n: Int) throws(OSCError) {
                 guard d.count - k >= n else { throw OSCError(message: "argument '\(Character(Unicode.Scalar(tag)))' cut short") }
             }
             switch tag {
-            case UInt8(ascii: "i"):
+            case UInt8(ascii: "i"), UInt8(ascii: "f"):
                 try need(4)
-                args.append(.int(Int64(Int32(bitPattern: UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self))))))
                 k += 4
-            case UInt8(ascii: "f"):
-                try need(4)
-                args.append(.float(Double(Float(bitPattern: UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self))))))
-                k += 4
-            case UInt8(ascii: "h"):
+            case UInt8(ascii: "h"), UInt8(ascii: "d"):
                 try need(8)
-                args.append(.int(Int64(bitPattern: UInt64(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt64.self)))))
-                k += 8
-            case UInt8(ascii: "d"):
-                try need(8)
-                args.append(.float(Double(bitPattern: UInt64(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt64.self)))))
                 k += 8
             case UInt8(ascii: "s"), UInt8(ascii: "S"):
-                args.append(.string(try string(d, &k)))
+                let r = try string(d, &k)
+                if j == 0 { firstEnd = r.upperBound }
             case UInt8(ascii: "b"):
                 try need(4)
                 let n = Int(UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
                 k += 4
                 guard n <= d.count - k else { throw OSCError(message: "blob of \(n) bytes runs past the packet's end") }
-                args.append(.blob(Array(d[k..<(k + n)])))
                 k += (n + 3) & ~3
-            case UInt8(ascii: "T"): args.append(.bool(true))
-            case UInt8(ascii: "F"): args.append(.bool(false))
-            case UInt8(ascii: "N"), UInt8(ascii: "I"): args.append(.none)
+            case UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "N"), UInt8(ascii: "I"):
+                break
             default:
                 throw OSCError(message: "unknown OSC type tag '\(printable(tag))'")
             }
         }
-        out.append(OSCMessage(address: address, arguments: args))
+        if tags.count == 2 { second = k }
+        try body(MessageView(d: d, address: address, tags: (tags.lowerBound + 1)..<tags.upperBound, arguments: arguments,
+                             second: second, firstEnd: firstEnd))
     }
 
-    /// Reads a NUL-terminated string padded to 4 bytes.
-    private static func string(_ d: UnsafeRawBufferPointer, _ k: inout Int) throws(OSCError) -> String {
-        var end = k
-        while end < d.count, d[end] != 0 { end += 1 }
-        guard end < d.count else { throw OSCError(message: "OSC string is not terminated") }
-        let s = String(decoding: d[k..<end], as: UTF8.self)
-        k = min(d.count, (end + 4) & ~3)
-        return s
+    /// A NUL-terminated string padded to 4 bytes at `k`, as the range of its bytes without the NUL; `k`
+    /// moves past the padding.
+    ///
+    /// Strings start on a 4-byte boundary of a message whose size is a multiple of 4, so the NUL is looked
+    /// for a word at a time.
+    @inline(__always)
+    private static func string(_ d: UnsafeRawBufferPointer, _ k: inout Int) throws(OSCError) -> Range<Int> {
+        let start = k
+        var w = k
+        while d.count - w >= 4 {
+            let v = UInt32(littleEndian: d.loadUnaligned(fromByteOffset: w, as: UInt32.self))
+            let zero = (v &- 0x0101_0101) & ~v & 0x8080_8080
+            if zero != 0 {
+                let end = w + zero.trailingZeroBitCount / 8
+                k = w + 4
+                return start..<end
+            }
+            w += 4
+        }
+        while w < d.count {
+            if d[w] == 0 {
+                k = min(d.count, (w + 4) & ~3)
+                return start..<w
+            }
+            w += 1
+        }
+        throw OSCError(message: "OSC string is not terminated")
+    }
+
+    /// Where the argument after one with `tag` at `k` starts (the argument was checked by `walk`).
+    @inline(__always)
+    static func skip(_ tag: UInt8, _ d: UnsafeRawBufferPointer, _ k: Int) -> Int {
+        switch tag {
+        case UInt8(ascii: "i"), UInt8(ascii: "f"): return k + 4
+        case UInt8(ascii: "h"), UInt8(ascii: "d"): return k + 8
+        case UInt8(ascii: "s"), UInt8(ascii: "S"):
+            var end = k
+            while d[end] != 0 { end += 1 }
+            return min(d.count, (end + 4) & ~3)
+        case UInt8(ascii: "b"):
+            let n = Int(UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+            return k + 4 + ((n + 3) & ~3)
+        default: return k
+        }
+    }
+
+    /// The number an `i`, `h`, `f` or `d` argument at `k` holds; nil for other tags.
+    @inline(__always)
+    static func number(_ tag: UInt8, _ d: UnsafeRawBufferPointer, _ k: Int) -> Double? {
+        switch tag {
+        case UInt8(ascii: "f"): return Double(Float(bitPattern: UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self))))
+        case UInt8(ascii: "d"): return Double(bitPattern: UInt64(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt64.self)))
+        case UInt8(ascii: "i"), UInt8(ascii: "h"): return Double(integer(tag, d, k))
+        default: return nil
+        }
+    }
+
+    /// The integer an `i` or `h` argument at `k` holds.
+    @inline(__always)
+    static func integer(_ tag: UInt8, _ d: UnsafeRawBufferPointer, _ k: Int) -> Int64 {
+        tag == UInt8(ascii: "h")
+            ? Int64(bitPattern: UInt64(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt64.self)))
+            : Int64(Int32(bitPattern: UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self))))
     }
 
     private static func printable(_ c: UInt8) -> String {
@@ -173,56 +319,124 @@ public struct VMCDecoder: Sendable {
     var blend = BlendShapes()
     var head: HeadPose?
     var pendingShapes = false
+    /// The shape the last value set: senders list shapes in the same order every frame, so the next name is
+    /// looked for after it first.
+    var lastShape = -1
+    /// Off in tests only, to compare the fast path for values with the general reader on the same input.
+    var useFastPath = true
 
     public init() {}
 
     /// Decodes one datagram that arrived at `arrival` seconds; an Apply inside it yields a frame.
+    ///
+    /// The packet is read in place (`OSC.walk`), so the usual bundle of values and an Apply allocates only
+    /// its result. A packet that is not OSC changes nothing, not even the values before the damage.
     public mutating func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double) -> [DecodedItem] {
         let pos = SourcePosition(.packet, index)
-        let messages: [OSCMessage]
-        switch OSC.messages(d) {
-        case .success(let m): messages = m
-        case .failure(let e): return [.malformed(FrameIssue(pos, e.message))]
-        }
+        var next = self
         var out: [DecodedItem] = []
-        var unknown = 0
-        for m in messages {
-            switch m.address {
-            case "/VMC/Ext/Blend/Val":
-                guard m.arguments.count >= 2, case .string(let name) = m.arguments[0], let v = m.arguments[1].number,
-                      v.isFinite else {
-                    out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Blend/Val needs a name and a number")))
-                    continue
+        var messages = 0, unknown = 0
+        var first: String?
+        do throws(OSC.OSCError) {
+            try OSC.walk(d, handled: { e in
+                guard next.useFastPath, next.fastValue(e) else { return false }
+                messages += 1
+                return true
+            }) { m in
+                messages += 1
+                if messages == 1, !m.addressIs("/VMC/Ext/Blend/Val"), !m.addressIs("/VMC/Ext/Blend/Apply") {
+                    first = String(decoding: d[m.address].prefix(60), as: UTF8.self)
                 }
-                for (shape, scale) in Self.shapes(named: name) {
-                    blend[shape] = Float(min(1, max(0, v * scale)))
-                }
-                pendingShapes = true
-            case "/VMC/Ext/Blend/Apply":
-                if let p = FrameTime.problem(arrival) { out.append(.malformed(FrameIssue(pos, p))); continue }
-                out.append(.frame(TrackingFrame(t: arrival, blend: blend, head: head), pos))
-                pendingShapes = false
-            case "/VMC/Ext/Bone/Pos":
-                guard m.arguments.count >= 8, case .string(let bone) = m.arguments[0] else {
-                    out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Bone/Pos needs a bone name and 7 numbers")))
-                    continue
-                }
-                guard bone == "Head" else { continue }
-                let q = m.arguments[4...7].compactMap(\.number)
-                guard q.count == 4, q.allSatisfy(\.isFinite) else {
-                    out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Bone/Pos Head: the rotation is not 4 numbers")))
-                    continue
-                }
-                head = Self.headPose(qx: q[0], qy: q[1], qz: q[2], qw: q[3])
-            default:
-                // Other VMC messages (root, trackers, time, status) carry nothing a face gesture needs.
-                if !m.address.hasPrefix("/VMC/") { unknown += 1 }
+                next.apply(m, pos, &out, &unknown, arrival)
             }
+        } catch {
+            return [.malformed(FrameIssue(pos, error.message))]
         }
-        if out.isEmpty, unknown > 0, unknown == messages.count {
-            out.append(.malformed(FrameIssue(pos, "OSC message \(messages[0].address.prefix(60)) is not a VMC message")))
+        self = next
+        if out.isEmpty, unknown > 0, unknown == messages {
+            out.append(.malformed(FrameIssue(pos, "OSC message \(first ?? "") is not a VMC message")))
         }
         return out
+    }
+
+    /// Applies one message: a value, the Apply that makes a frame, or the head bone.
+    @inline(__always)
+    private mutating func apply(_ m: OSC.MessageView, _ pos: SourcePosition, _ out: inout [DecodedItem],
+                                _ unknown: inout Int, _ arrival: Double) {
+        if m.addressIs("/VMC/Ext/Blend/Val") {
+            guard let name = m.string(0), let v = m.number(1), v.isFinite else {
+                out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Blend/Val needs a name and a number")))
+                return
+            }
+            setValue(name, v)
+        } else if m.addressIs("/VMC/Ext/Blend/Apply") {
+            if let p = FrameTime.problem(arrival) { out.append(.malformed(FrameIssue(pos, p))); return }
+            out.append(.frame(TrackingFrame(t: arrival, blend: blend, head: head), pos))
+            pendingShapes = false
+        } else if m.addressIs("/VMC/Ext/Bone/Pos") {
+            guard m.tags.count >= 8, let bone = m.string(0) else {
+                out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Bone/Pos needs a bone name and 7 numbers")))
+                return
+            }
+            guard bone.elementsEqual("Head".utf8) else { return }
+            let q = (4...7).compactMap { m.number($0) }
+            guard q.count == 4, q.allSatisfy(\.isFinite) else {
+                out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Bone/Pos Head: the rotation is not 4 numbers")))
+                return
+            }
+            head = Self.headPose(qx: q[0], qy: q[1], qz: q[2], qw: q[3])
+        } else {
+            // Other VMC messages (root, trackers, time, status) carry nothing a face gesture needs.
+            if !UnsafeRawBufferPointer(rebasing: m.d[m.address]).starts(with: "/VMC/".utf8) { unknown += 1 }
+        }
+    }
+
+    /// Sets the shape or shapes a `/VMC/Ext/Blend/Val` names.
+    @inline(__always)
+    private mutating func setValue(_ name: UnsafeRawBufferPointer, _ v: Double) {
+        if let shape = BlendNames.table.shape(name, guess: lastShape &+ 1) {
+            blend.set(index: shape, Float(min(1, max(0, v))))
+            lastShape = shape
+        } else {
+            for (shape, scale) in Self.shapes(named: String(decoding: name, as: UTF8.self)) {
+                blend[shape] = Float(min(1, max(0, v * scale)))
+            }
+        }
+        pendingShapes = true
+    }
+
+    /// Takes a message that is exactly `/VMC/Ext/Blend/Val ,sf name value` with a finite value (what senders
+    /// send dozens of times a frame) and returns true; anything else is left to the general reader.
+    ///
+    /// Every byte this accepts, `OSC.walk` would accept and read the same way.
+    @inline(__always)
+    private mutating func fastValue(_ e: UnsafeRawBufferPointer) -> Bool {
+        let n = e.count
+        guard n >= 32, n % 4 == 0 else { return false }
+        // The first 24 bytes of every such message.
+        let header: StaticString = "/VMC/Ext/Blend/Val\0\0,sf\0"
+        let p = header.utf8Start
+        let w0 = e.loadUnaligned(as: UInt64.self), w1 = e.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            w2 = e.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        guard w0 == UnsafeRawPointer(p).loadUnaligned(as: UInt64.self),
+              w1 == UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+              w2 == UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 16, as: UInt64.self) else { return false }
+        // The name: its NUL is in the last word before the float, which ends the message.
+        var w = 24
+        while true {
+            guard n - w >= 8 else { return false }
+            let v = UInt32(littleEndian: e.loadUnaligned(fromByteOffset: w, as: UInt32.self))
+            let zero = (v &- 0x0101_0101) & ~v & 0x8080_8080
+            if zero != 0 {
+                guard w + 8 == n else { return false }
+                let end = w + zero.trailingZeroBitCount / 8
+                let value = Double(Float(bitPattern: UInt32(bigEndian: e.loadUnaligned(fromByteOffset: w + 4, as: UInt32.self))))
+                guard value.isFinite else { return false }
+                setValue(UnsafeRawBufferPointer(rebasing: e[24..<end]), value)
+                return true
+            }
+            w += 4
+        }
     }
 
     /// Head yaw, pitch and roll from a Unity (left-handed, y up, z forward) rotation quaternion.
@@ -277,24 +491,76 @@ public enum IFacialMocap {
         return head.contains(UInt8(ascii: "-")) || head.contains(UInt8(ascii: "&")) || head.contains(UInt8(ascii: "#"))
     }
 
-    /// Shape names as iFacialMocap writes them (`eyeBlink_L`) and as ARKit does (`eyeBlinkLeft`), by a hash of
-    /// their bytes; the bytes are compared too, so a collision cannot pick the wrong shape.
-    static let names: [UInt64: (bytes: [UInt8], shape: BlendShape)] = {
-        var out: [UInt64: (bytes: [UInt8], shape: BlendShape)] = [:]
-        for shape in BlendShape.allCases {
-            var forms = [shape.name]
-            if shape.name.hasSuffix("Left") { forms.append(shape.name.dropLast(4) + "_L") }
-            if shape.name.hasSuffix("Right") { forms.append(shape.name.dropLast(5) + "_R") }
-            for f in forms { let b = Array(f.utf8); out[hash(b[...])] = (b, shape) }
-        }
-        return out
-    }()
+    /// Shape names as iFacialMocap writes them (`eyeBlink_L`) and as ARKit does (`eyeBlinkLeft`), in an
+    /// open-addressing table keyed by `hash`; the bytes are compared too, so a collision cannot pick the
+    /// wrong shape.
+    struct Names: Sendable {
+        /// Per slot, an index into `forms`, or -1.
+        private var slots = [Int16](repeating: -1, count: Names.size)
+        private var forms: [(bytes: [UInt8], shape: BlendShape)] = []
+        static let size = 512
 
-    static func hash<C: Collection<UInt8>>(_ b: C) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for c in b { h = (h ^ UInt64(c)) &* 0x100000001b3 }
-        return h
+        init() {
+            for shape in BlendShape.allCases {
+                var names = [shape.name]
+                if shape.name.hasSuffix("Left") { names.append(shape.name.dropLast(4) + "_L") }
+                if shape.name.hasSuffix("Right") { names.append(shape.name.dropLast(5) + "_R") }
+                for name in names {
+                    let b = Array(name.utf8)
+                    var k = b.withUnsafeBytes { Names.hash($0, 0, $0.count) }
+                    while slots[k] >= 0 { k = (k + 1) & (Names.size - 1) }
+                    slots[k] = Int16(forms.count)
+                    forms.append((b, shape))
+                }
+            }
+        }
+
+        /// A slot for `d[a..<b]`, from its length and its first and last (up to) 8 bytes.
+        @inline(__always)
+        static func hash(_ d: UnsafeRawBufferPointer, _ a: Int, _ b: Int) -> Int {
+            let n = b - a
+            var first: UInt64 = 0, last: UInt64 = 0
+            if n >= 8 {
+                first = d.loadUnaligned(fromByteOffset: a, as: UInt64.self)
+                last = d.loadUnaligned(fromByteOffset: b - 8, as: UInt64.self)
+            } else {
+                for k in a..<b { first = first << 8 | UInt64(d[k]) }
+            }
+            let h = (first ^ (last >> 3 | last << 61) ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15
+            return Int(truncatingIfNeeded: h >> 55) & (size - 1)
+        }
+
+        /// Whether two byte strings of the same length are equal, a word at a time.
+        @inline(__always)
+        static func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+            let n = x.count
+            guard n >= 8 else { return x.elementsEqual(y) }
+            var k = 0
+            while n - k > 8 {
+                if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+                k += 8
+            }
+            return x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        }
+
+        /// The shape `d[a..<b]` names, or nil.
+        @inline(__always)
+        func shape(_ d: UnsafeRawBufferPointer, _ a: Int, _ b: Int) -> BlendShape? {
+            var k = Names.hash(d, a, b)
+            let name = UnsafeRawBufferPointer(rebasing: d[a..<b])
+            while true {
+                let f = Int(slots[k])
+                if f < 0 { return nil }
+                let form = forms[f]
+                if form.bytes.count == name.count, form.bytes.withUnsafeBytes({ Names.same($0, name) }) {
+                    return form.shape
+                }
+                k = (k + 1) & (Names.size - 1)
+            }
+        }
     }
+
+    static let names = Names()
 
     /// A plain decimal (`75`, `12.5`, `-21.48`), or nil.
     static func number(_ b: UnsafeRawBufferPointer, _ from: Int, _ to: Int) -> Double? {
@@ -319,64 +585,157 @@ public enum IFacialMocap {
         return negative ? -v : v
     }
 
+    /// Whether every byte is printable ASCII (or a line break), checked 8 bytes at a time.
+    @inline(__always)
+    static func printable(_ d: UnsafeRawBufferPointer) -> Bool {
+        let n = d.count
+        var k = 0
+        while n - k >= 8 {
+            let v = d.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+            // A byte under 0x20, or one of 0x7F and above: leave the word to the byte test (line breaks).
+            if (v &- ones &* 0x20) & ~v & high != 0 || (v | (v &+ ones)) & high != 0 { break }
+            k += 8
+        }
+        while k < n {
+            let c = d[k]
+            guard c >= 0x20 && c < 0x7F || c == 0x0A || c == 0x0D else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// Where the name starting at `start` ends: the first `-`, `&`, `|`, `#`, `=`, space or control byte at
+    /// or after it, or the end. Eight bytes at a time.
+    @inline(__always)
+    static func nameEnd(_ d: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        let n = d.count
+        var j = start
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
+        while n - j >= 8 {
+            let v = UInt64(littleEndian: d.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            // Flags at or after the first stop byte; the lowest flag is exact.
+            let stops = zeroByte(v ^ (ones &* 0x2D)) | zeroByte(v ^ (ones &* 0x26)) | zeroByte(v ^ (ones &* 0x7C))
+                | zeroByte(v ^ (ones &* 0x23)) | zeroByte(v ^ (ones &* 0x3D)) | ((v &- ones &* 0x21) & ~v & high)
+            if stops != 0 { return j + stops.trailingZeroBitCount / 8 }
+            j += 8
+        }
+        while j < n {
+            let c = d[j]
+            if c == UInt8(ascii: "-") || c == UInt8(ascii: "&") || c == UInt8(ascii: "|") || c == UInt8(ascii: "#")
+                || c == UInt8(ascii: "=") || c <= 0x20 { break }
+            j += 1
+        }
+        return j
+    }
+
+    /// What one `|`-separated part of a datagram adds to a frame being decoded.
+    struct Parts {
+        var frame: TrackingFrame
+        /// The blend values, set here and moved into the frame at the end (a plain array of this module
+        /// costs no call per value).
+        var values = [Float](repeating: 0, count: BlendShape.count)
+        var shapes = 0
+        var right: [Double]?, left: [Double]?
+    }
+
     public static func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double) -> DecodedItem {
+        decode(d, index: index, arrival: arrival, fast: true)
+    }
+
+    /// `decode`, with the one-pass reading of usual parts off (`fast: false`) for tests that compare the two.
+    static func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double, fast: Bool) -> DecodedItem {
         let pos = SourcePosition(.packet, index)
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         if let p = FrameTime.problem(arrival) { return bad(p) }
-        for c in d where !(c >= 0x20 && c < 0x7F || c == 0x0A || c == 0x0D) { _ = c; return bad("iFacialMocap data must be printable text") }
-        func text(_ a: Int, _ b: Int) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: d[a..<min(b, a + 40)]), as: UTF8.self) }
-        var frame = TrackingFrame(t: arrival)
-        var shapes = 0
-        var right: [Double]?, left: [Double]?
+        guard printable(d) else { return bad("iFacialMocap data must be printable text") }
+        var parts = Parts(frame: TrackingFrame(t: arrival))
+        let n = d.count
         var start = 0
-        while start < d.count {
-            var end = start
-            while end < d.count, d[end] != UInt8(ascii: "|") { end += 1 }
-            defer { start = end + 1 }
-            var a = start, b = end
-            while a < b, d[a] == 0x20 || d[a] == 0x0A || d[a] == 0x0D || d[a] == 0x09 { a += 1 }
-            while b > a, d[b - 1] == 0x20 || d[b - 1] == 0x0A || d[b - 1] == 0x0D || d[b - 1] == 0x09 { b -= 1 }
-            if a == b { continue }
-            var hashAt = a
-            while hashAt < b, d[hashAt] != UInt8(ascii: "#") { hashAt += 1 }
-            if hashAt < b {
-                var n0 = a
-                while n0 < hashAt, d[n0] == UInt8(ascii: "=") { n0 += 1 }
-                var values: [Double] = []
-                var k = hashAt + 1
-                while k <= b {
-                    var e = k
-                    while e < b, d[e] != UInt8(ascii: ",") { e += 1 }
-                    var x = k, y = e
-                    while x < y, d[x] == 0x20 { x += 1 }
-                    while y > x, d[y - 1] == 0x20 { y -= 1 }
-                    guard let v = number(d, x, y), v.isFinite else { return bad("\(text(n0, hashAt))# needs at least 3 numbers") }
-                    values.append(v * .pi / 180)
-                    k = e + 1
+        while start < n {
+            // The usual part, `name-value|` with a plain value, is read in one pass; anything else (spaces,
+            // `#` angles, odd values) by `part`.
+            let j = fast ? nameEnd(d, start) : start
+            if j > start, j < n, d[j] == UInt8(ascii: "-") || d[j] == UInt8(ascii: "&") {
+                var end = j + 1
+                var whole = 0.0, plain = true
+                while end < n, d[end] != UInt8(ascii: "|") {
+                    let c = d[end]
+                    if c &- 0x30 < 10 {
+                        whole = whole * 10 + Double(c &- 0x30)
+                    } else if c == UInt8(ascii: ".") {
+                        plain = false
+                    } else {
+                        break
+                    }
+                    end += 1
                 }
-                guard values.count >= 3 else { return bad("\(text(n0, hashAt))# needs at least 3 numbers") }
-                let name = UnsafeRawBufferPointer(rebasing: d[n0..<hashAt])
-                if name.elementsEqual("head".utf8) { frame.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
-                else if name.elementsEqual("rightEye".utf8) { right = values }
-                else if name.elementsEqual("leftEye".utf8) { left = values }
-                continue
+                // Up to 15 digits without a dot are exact as read; anything longer goes through `number`.
+                if end == n || d[end] == UInt8(ascii: "|"), end > j + 1,
+                   let value = plain && end - j <= 16 ? whole : number(d, j + 1, end), value.isFinite {
+                    if let shape = names.shape(d, start, j) {
+                        parts.values[shape.rawValue] = Float(min(1, max(0, value / 100)))
+                        parts.shapes += 1
+                    }
+                    start = end + 1
+                    continue
+                }
             }
-            // `name-value` (older) or `name&value`; a name never holds either separator.
-            var sep = b - 1
-            while sep > a, d[sep] != UInt8(ascii: "-"), d[sep] != UInt8(ascii: "&") { sep -= 1 }
-            guard sep > a else { return bad("\"\(text(a, b))\" is not name-value") }
-            guard let value = number(d, sep + 1, b), value.isFinite else {
-                return bad("\"\(text(a, b))\": the value is not a number")
+            var end = j
+            while end < n, d[end] != UInt8(ascii: "|") { end += 1 }
+            if let problem = part(d, start, end, &parts) { return bad(problem) }
+            start = end + 1
+        }
+        if let r = parts.right, let l = parts.left {
+            parts.frame.eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
+        }
+        guard parts.shapes > 0 || parts.frame.head != nil else { return bad("no blend shape or head pose in the datagram") }
+        if let blend = BlendShapes(values: parts.values) { parts.frame.blend = blend }
+        return .frame(parts.frame, pos)
+    }
+
+    /// Reads the part `d[start..<end]` (between `|`s) into `parts`; the reason the datagram is bad, or nil.
+    static func part(_ d: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ parts: inout Parts) -> String? {
+        func text(_ a: Int, _ b: Int) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: d[a..<min(b, a + 40)]), as: UTF8.self) }
+        var a = start, b = end
+        while a < b, d[a] == 0x20 || d[a] == 0x0A || d[a] == 0x0D || d[a] == 0x09 { a += 1 }
+        while b > a, d[b - 1] == 0x20 || d[b - 1] == 0x0A || d[b - 1] == 0x0D || d[b - 1] == 0x09 { b -= 1 }
+        if a == b { return nil }
+        var hashAt = a
+        while hashAt < b, d[hashAt] != UInt8(ascii: "#") { hashAt += 1 }
+        if hashAt < b {
+            var n0 = a
+            while n0 < hashAt, d[n0] == UInt8(ascii: "=") { n0 += 1 }
+            var values: [Double] = []
+            var k = hashAt + 1
+            while k <= b {
+                var e = k
+                while e < b, d[e] != UInt8(ascii: ",") { e += 1 }
+                var x = k, y = e
+                while x < y, d[x] == 0x20 { x += 1 }
+                while y > x, d[y - 1] == 0x20 { y -= 1 }
+                guard let v = number(d, x, y), v.isFinite else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
+                values.append(v * .pi / 180)
+                k = e + 1
             }
-            let name = UnsafeRawBufferPointer(rebasing: d[a..<sep])
-            guard let entry = names[hash(name)], name.elementsEqual(entry.bytes) else { continue }
-            frame.blend[entry.shape] = Float(min(1, max(0, value / 100)))
-            shapes += 1
+            guard values.count >= 3 else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
+            let name = UnsafeRawBufferPointer(rebasing: d[n0..<hashAt])
+            if name.elementsEqual("head".utf8) { parts.frame.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
+            else if name.elementsEqual("rightEye".utf8) { parts.right = values }
+            else if name.elementsEqual("leftEye".utf8) { parts.left = values }
+            return nil
         }
-        if let r = right, let l = left {
-            frame.eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
+        // `name-value` (older) or `name&value`; a name never holds either separator.
+        var sep = b - 1
+        while sep > a, d[sep] != UInt8(ascii: "-"), d[sep] != UInt8(ascii: "&") { sep -= 1 }
+        guard sep > a else { return "\"\(text(a, b))\" is not name-value" }
+        guard let value = number(d, sep + 1, b), value.isFinite else {
+            return "\"\(text(a, b))\": the value is not a number"
         }
-        guard shapes > 0 || frame.head != nil else { return bad("no blend shape or head pose in the datagram") }
-        return .frame(frame, pos)
+        guard let shape = names.shape(d, a, sep) else { return nil }
+        parts.values[shape.rawValue] = Float(min(1, max(0, value / 100)))
+        parts.shapes += 1
+        return nil
     }
 }

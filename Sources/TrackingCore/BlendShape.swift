@@ -79,7 +79,7 @@ public struct BlendShapes: Sendable, Equatable {
     }
 
     /// Sets a value by raw index (for loops over all shapes).
-    mutating func set(index i: Int, _ v: Float) { values[i] = v }
+    public mutating func set(index i: Int, _ v: Float) { values[i] = v }
 
     /// True when every value is a finite number in 0…1: the common case, checked in one pass.
     var allInUnitRange: Bool {

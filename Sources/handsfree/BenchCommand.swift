@@ -13,30 +13,6 @@ struct Bench: ParsableCommand {
     )
 }
 
-extension BenchPipeline {
-    /// The frames as the other trackers would send them: an OpenSeeFace face, a VMC bundle (52 values and
-    /// Apply), an iFacialMocap line. One datagram per frame.
-    static func otherTrackers(_ frames: [TrackingFrame]) -> [(String, [[UInt8]])] {
-        let osf = frames.map { f in
-            OpenSeeFace.encode(t: 1_700_000_000 + f.t, rightOpen: 1 - f.blend[.eyeBlinkRight],
-                               leftOpen: 1 - f.blend[.eyeBlinkLeft], euler: (180, 0, 90),
-                               features: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, f.blend[.jawOpen], 0])
-        }
-        let vmc = frames.map { f in
-            OSC.bundle(BlendShape.allCases.map { OSC.encode("/VMC/Ext/Blend/Val", [.string($0.name), .float(Double(f.blend[$0]))]) }
-                       + [OSC.encode("/VMC/Ext/Blend/Apply", [])])
-        }
-        let ifm = frames.map { f in
-            Array((BlendShape.allCases.map { s -> String in
-                var n = s.name
-                if n.hasSuffix("Left") { n = n.dropLast(4) + "_L" } else if n.hasSuffix("Right") { n = n.dropLast(5) + "_R" }
-                return "\(n)-\(Int((f.blend[s] * 100).rounded()))"
-            }.joined(separator: "|") + "|=head#0.0,0.0,0.0,0.0,0.0,0.0|").utf8)
-        }
-        return [("openseeface", osf), ("vmc bundles", vmc), ("ifacialmocap", ifm)]
-    }
-}
-
 struct BenchPipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -44,6 +20,11 @@ struct BenchPipeline: ParsableCommand {
 
     @Argument(help: "Recordings (CSV takes, .gesichter, NDJSON).") var files: [String]
     @Option(help: "Minimum frames to push through each measurement.") var frames: Int = 2_000_000
+    @Option(help: "Only the rows whose name contains this (e.g. ndjson, vmc, pipeline), for profiling one decoder.")
+    var only: String?
+
+    /// Whether the row named `name` is measured.
+    func wanted(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
     @OptionGroup var pipeline: PipelineOptions
 
     func run() throws {
@@ -62,26 +43,32 @@ struct BenchPipeline: ParsableCommand {
             print("\(file) (\(format.rawValue), \(frameCount) frames, \(bytes.count) bytes)")
 
             let reps = max(1, frames / frameCount / 4)
-            let rate = measure(reps: reps, frames: frameCount) {
-                _ = try? FrameFile.decode(bytes, format: format, path: file).count
+            if wanted(format.rawValue) {
+                let rate = measure(reps: reps, frames: frameCount) {
+                    _ = try? FrameFile.decode(bytes, format: format, path: file).count
+                }
+                print("  decode \(format.rawValue): \(fmtRate(rate)) frames/s")
             }
-            print("  decode \(format.rawValue): \(fmtRate(rate)) frames/s")
 
             // The same frames as native NDJSON and as UDP packets, so every decoder is measured on real data.
             let frames = items.compactMap { if case .frame(let f, _) = $0 { return f }; return nil }
-            let nd = Array(frames.map { NDJSONEncoder.encode($0) + "\n" }.joined().utf8)
-            let ndRate = measure(reps: reps, frames: frames.count) {
-                var d = NDJSONDecoder(); _ = d.feed(nd).count + d.finish().count
+            if wanted("ndjson") {
+                let nd = Array(frames.map { NDJSONEncoder.encode($0) + "\n" }.joined().utf8)
+                let ndRate = measure(reps: reps, frames: frames.count) {
+                    var d = NDJSONDecoder(); _ = d.feed(nd).count + d.finish().count
+                }
+                print("  decode ndjson (same frames): \(fmtRate(ndRate)) frames/s")
             }
-            print("  decode ndjson (same frames): \(fmtRate(ndRate)) frames/s")
-            let packets = frames.map { LiveLinkUDP.encode($0) }
-            let udpRate = measure(reps: reps, frames: packets.count) {
-                var n = 0
-                for (k, p) in packets.enumerated() { if case .frame = LiveLinkUDP.decode(p, index: k) { n += 1 } }
-                precondition(n >= 0)
+            if wanted("livelink-udp") {
+                let packets = frames.map { LiveLinkUDP.encode($0) }
+                let udpRate = measure(reps: reps, frames: packets.count) {
+                    var n = 0
+                    for (k, p) in packets.enumerated() { if case .frame = LiveLinkUDP.decode(p, index: k) { n += 1 } }
+                    precondition(n >= 0)
+                }
+                print("  decode livelink-udp packets (same frames): \(fmtRate(udpRate)) frames/s")
             }
-            print("  decode livelink-udp packets (same frames): \(fmtRate(udpRate)) frames/s")
-            for (name, datagrams) in Self.otherTrackers(frames) {
+            for (name, datagrams) in TrackerDatagrams.all(frames) where wanted(name) {
                 let r = measure(reps: reps, frames: datagrams.count) {
                     // As a live socket decodes them: each datagram recognised by itself.
                     var d = LiveDecoder()
@@ -94,6 +81,7 @@ struct BenchPipeline: ParsableCommand {
                 print("  decode \(name) (same frames): \(fmtRate(r)) packets/s")
             }
 
+            guard wanted("pipeline") else { continue }
             let pipeReps = max(1, self.frames / max(1, items.count))
             var gestures = 0
             let start = threadCPUSeconds()

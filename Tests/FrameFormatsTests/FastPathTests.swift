@@ -187,10 +187,31 @@ struct FastFloatTests {
             let got = FastFloat.parse(b, 0, b.count)
             #expect(got?.bitPattern == Double(s)?.bitPattern, "\(s)")
         }
-        for s in ["9007199254740992", "9007199254740993", "0.9007199254740993", "45296.56666666667", "-0", "0.", "1e5"] {
+        for s in ["9007199254740992", "9007199254740993", "0.9007199254740993", "45296.56666666667", "-0", "0.", "1e5",
+                  "1.2345e-05", "1E+22", "1e23", "9007199254740993e-22", "1e", "1e+", "e5", "1.5e-0005", "-7.25E3", "1.e5"] {
             let b = Array(s.utf8)
             #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == Double(s)?.bitPattern, "\(s)")
         }
+    }
+}
+
+extension FastFloatTests {
+    /// Exponents (what Float descriptions write below 1e-4) take the exact path too, and agree.
+    @Test func agreesWithTheStandardLibraryOnExponents() {
+        var rng = SplitMix(seed: 54)
+        var exact = 0
+        for k in 0..<200_000 {
+            let digits = 1 + Int(rng.next() % 18)
+            var s = (0..<digits).map { _ in String(rng.next() % 10) }.joined()
+            let dot = Int(rng.next() % UInt64(digits + 1))
+            if dot < digits { s.insert(".", at: s.index(s.startIndex, offsetBy: dot)) }
+            s += ["e", "E", "e-", "e+", "E-"][Int(rng.next() % 5)] + String(rng.next() % 40)
+            if k % 3 == 0 { s = "-" + s }
+            let b = Array(s.utf8)
+            if b.withUnsafeBufferPointer({ FastFloat.exact($0, 0, b.count) }) != nil { exact += 1 }
+            #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == Double(s)?.bitPattern, "\(s)")
+        }
+        #expect(exact > 50_000)
     }
 }
 
