@@ -71,7 +71,9 @@ let package = Package(
         ]),
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"]),
-        .testTarget(name: "FrameFormatsTests", dependencies: ["FrameFormats", "TrackingCore", "Config"]),
+        // Fixtures/ holds recorded datagrams the tests read by path (#filePath), not as resources.
+        .testTarget(name: "FrameFormatsTests", dependencies: ["FrameFormats", "TrackingCore", "Config"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
