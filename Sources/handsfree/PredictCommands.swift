@@ -43,6 +43,8 @@ struct Predict: ParsableCommand {
 
     @Flag(help: "Read from standard input (the only mode).")
     var stdin = false
+    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
+    var slowest = 0
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Flag(help: "Learn from each line (the words before the last one) and save to the user file at the end.")
@@ -124,6 +126,8 @@ struct KSR: ParsableCommand {
 
     @Argument(help: "Text file to simulate typing.")
     var file: String
+    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
+    var slowest = 0
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
@@ -185,6 +189,8 @@ struct BenchPredict: ParsableCommand {
         commandName: "predict",
         abstract: "Load time, memory (RSS) and suggest() latency p50/p99 with the full list and n-grams.")
 
+    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
+    var slowest = 0
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Option(help: "Number of timed predictions.")
@@ -216,6 +222,7 @@ struct BenchPredict: ParsableCommand {
         }
         var times: [UInt64] = []
         times.reserveCapacity(count)
+        var perInput = [[UInt64]](repeating: [], count: inputs.count)
         var sink = 0
         for i in 0..<count {
             let input = inputs[i % inputs.count]
@@ -224,6 +231,15 @@ struct BenchPredict: ParsableCommand {
             let b = DispatchTime.now().uptimeNanoseconds
             sink &+= s.count
             times.append(b - a)
+            if slowest > 0 { perInput[i % inputs.count].append(b - a) }
+        }
+        if slowest > 0 {
+            let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
+                t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
+            }.sorted { $0.1 > $1.1 }
+            for (k, m) in medians.prefix(slowest) {
+                print(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
+            }
         }
         times.sort()
         func pct(_ p: Double) -> Double { Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
