@@ -55,8 +55,11 @@ public enum OpenSeeFace {
         }
         let t = Double(bitPattern: UInt64(littleEndian: d.loadUnaligned(fromByteOffset: base, as: UInt64.self)))
         if let p = FrameTime.problem(t) { return bad(p) }
+        // The tracker stamps faces with the wall clock: a negative time is damage, as `looksLike` says.
+        guard t >= 0 else { return bad("time \(t) s is negative") }
         guard d[base + 28] <= 1 else { return bad("success byte \(d[base + 28]), expected 0 or 1") }
-        // A face the tracker could not fit (success 0) carries zeroed points: no usable face.
+        // A face the tracker could not fit (success 0): its points are whatever the last fit left, so no
+        // usable face.
         if d[base + 28] == 0 { return .frame(.noFace(at: t), pos) }
         let rightOpen = f32(20), leftOpen = f32(24)
         let euler = (x: f32(49), y: f32(53), z: f32(57))
@@ -84,7 +87,8 @@ public enum OpenSeeFace {
             if a > 180 { a -= 360 } else if a < -180 { a += 360 }
             return a
         }
-        // Pitch is x measured from 180° (the camera faces the user), so a level head reads 0.
+        // Pitch is x measured from 180° (the camera faces the user). A level head reads near 0 only roughly:
+        // model 0 reads a frontal, level photo at about -19°, which the pointer's centre and calibration absorb.
         let radians = Double.pi / 180
         frame.head = HeadPose(yaw: wrap(euler.y) * radians, pitch: wrap(euler.x + 180) * radians,
                               roll: wrap(euler.z - 90) * radians)

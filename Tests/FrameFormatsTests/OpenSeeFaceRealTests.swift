@@ -149,12 +149,15 @@ struct OpenSeeFaceRealTests {
         badSuccess[28] ^= 0xFF
         var badTime = good
         badTime[7] = 0x7F  // the time's sign and top exponent bits: about 1e300 s
+        var negativeTime = good
+        negativeTime[7] ^= 0x80  // the sign bit alone: a wall-clock time below zero
         let cases: [(String, [UInt8], String)] = [
             ("first 1000 bytes", Array(good.prefix(1000)), "OpenSeeFace datagram of 1000 bytes, expected a multiple of 1785"),
             ("one byte short", Array(good.dropLast()), "OpenSeeFace datagram of 1784 bytes, expected a multiple of 1785"),
             ("one byte over", good + [0], "OpenSeeFace datagram of 1786 bytes, expected a multiple of 1785"),
             ("success byte flipped", badSuccess, "success byte 254, expected 0 or 1"),
             ("time exponent overwritten", badTime, "is out of range"),
+            ("time sign flipped", negativeTime, "is negative"),
         ]
         for (name, bytes, message) in cases {
             for format in [FrameFormat.openseeface, .auto] {
