@@ -495,9 +495,13 @@ public enum IFacialMocap {
     /// open-addressing table keyed by `hash`; the bytes are compared too, so a collision cannot pick the
     /// wrong shape.
     struct Names: Sendable {
-        /// Per slot, an index into `forms`, or -1.
+        /// Per slot, an index into `starts`, or -1.
         private var slots = [Int16](repeating: -1, count: Names.size)
-        private var forms: [(bytes: [UInt8], shape: BlendShape)] = []
+        /// All names back to back (padded so that a word load past the last one stays inside); name `k` is
+        /// `bytes[starts[k]..<starts[k + 1]]` and names `shapes[k]`.
+        private var bytes: [UInt8] = []
+        private var starts: [Int] = [0]
+        private var shapes: [BlendShape] = []
         static let size = 512
 
         init() {
@@ -509,8 +513,10 @@ public enum IFacialMocap {
                     let b = Array(name.utf8)
                     var k = b.withUnsafeBytes { Names.hash($0, 0, $0.count) }
                     while slots[k] >= 0 { k = (k + 1) & (Names.size - 1) }
-                    slots[k] = Int16(forms.count)
-                    forms.append((b, shape))
+                    slots[k] = Int16(shapes.count)
+                    bytes += b
+                    starts.append(bytes.count)
+                    shapes.append(shape)
                 }
             }
         }
@@ -548,14 +554,14 @@ public enum IFacialMocap {
         func shape(_ d: UnsafeRawBufferPointer, _ a: Int, _ b: Int) -> BlendShape? {
             var k = Names.hash(d, a, b)
             let name = UnsafeRawBufferPointer(rebasing: d[a..<b])
-            while true {
-                let f = Int(slots[k])
-                if f < 0 { return nil }
-                let form = forms[f]
-                if form.bytes.count == name.count, form.bytes.withUnsafeBytes({ Names.same($0, name) }) {
-                    return form.shape
+            return bytes.withUnsafeBytes { all in
+                while true {
+                    let f = Int(slots[k])
+                    if f < 0 { return nil }
+                    let s = starts[f], e = starts[f + 1]
+                    if e - s == name.count, Names.same(UnsafeRawBufferPointer(rebasing: all[s..<e]), name) { return shapes[f] }
+                    k = (k + 1) & (Names.size - 1)
                 }
-                k = (k + 1) & (Names.size - 1)
             }
         }
     }
@@ -632,9 +638,9 @@ public enum IFacialMocap {
 
     /// What one `|`-separated part of a datagram adds to a frame being decoded.
     struct Parts {
-        var frame: TrackingFrame
-        /// The blend values, set here and moved into the frame at the end (a plain array of this module
-        /// costs no call per value).
+        var head: HeadPose?
+        /// The blend values, made into the frame at the end (a plain array of this module costs no call per
+        /// value, and the frame's own array is made once).
         var values = [Float](repeating: 0, count: BlendShape.count)
         var shapes = 0
         var right: [Double]?, left: [Double]?
@@ -650,7 +656,7 @@ public enum IFacialMocap {
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         if let p = FrameTime.problem(arrival) { return bad(p) }
         guard printable(d) else { return bad("iFacialMocap data must be printable text") }
-        var parts = Parts(frame: TrackingFrame(t: arrival))
+        var parts = Parts()
         let n = d.count
         var start = 0
         while start < n {
@@ -687,12 +693,13 @@ public enum IFacialMocap {
             if let problem = part(d, start, end, &parts) { return bad(problem) }
             start = end + 1
         }
+        guard parts.shapes > 0 || parts.head != nil else { return bad("no blend shape or head pose in the datagram") }
+        var eyes: EyeAngles?
         if let r = parts.right, let l = parts.left {
-            parts.frame.eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
+            eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
         }
-        guard parts.shapes > 0 || parts.frame.head != nil else { return bad("no blend shape or head pose in the datagram") }
-        if let blend = BlendShapes(values: parts.values) { parts.frame.blend = blend }
-        return .frame(parts.frame, pos)
+        return .frame(TrackingFrame(t: arrival, blend: BlendShapes(values: parts.values) ?? BlendShapes(), eyes: eyes,
+                                    head: parts.head), pos)
     }
 
     /// Reads the part `d[start..<end]` (between `|`s) into `parts`; the reason the datagram is bad, or nil.
@@ -721,7 +728,7 @@ public enum IFacialMocap {
             }
             guard values.count >= 3 else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
             let name = UnsafeRawBufferPointer(rebasing: d[n0..<hashAt])
-            if name.elementsEqual("head".utf8) { parts.frame.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
+            if name.elementsEqual("head".utf8) { parts.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
             else if name.elementsEqual("rightEye".utf8) { parts.right = values }
             else if name.elementsEqual("leftEye".utf8) { parts.left = values }
             return nil
