@@ -316,7 +316,8 @@ public enum OSC {
 /// datagram arrived, given by the caller.
 public struct VMCDecoder: Sendable {
     public static let defaultPort: UInt16 = 39539
-    var blend = BlendShapes()
+    /// The values so far, in ``BlendShape`` order (a plain array of this module: no call per value).
+    var values = [Float](repeating: 0, count: BlendShape.count)
     var head: HeadPose?
     var pendingShapes = false
     /// The shape the last value set: senders list shapes in the same order every frame, so the next name is
@@ -371,7 +372,7 @@ public struct VMCDecoder: Sendable {
             setValue(name, v)
         } else if m.addressIs("/VMC/Ext/Blend/Apply") {
             if let p = FrameTime.problem(arrival) { out.append(.malformed(FrameIssue(pos, p))); return }
-            out.append(.frame(TrackingFrame(t: arrival, blend: blend, head: head), pos))
+            out.append(.frame(TrackingFrame(t: arrival, blend: BlendShapes(values: values) ?? BlendShapes(), head: head), pos))
             pendingShapes = false
         } else if m.addressIs("/VMC/Ext/Bone/Pos") {
             guard m.tags.count >= 8, let bone = m.string(0) else {
@@ -395,11 +396,11 @@ public struct VMCDecoder: Sendable {
     @inline(__always)
     private mutating func setValue(_ name: UnsafeRawBufferPointer, _ v: Double) {
         if let shape = BlendNames.table.shape(name, guess: lastShape &+ 1) {
-            blend.set(index: shape, Float(min(1, max(0, v))))
+            values[shape] = Float(min(1, max(0, v)))
             lastShape = shape
         } else {
             for (shape, scale) in Self.shapes(named: String(decoding: name, as: UTF8.self)) {
-                blend[shape] = Float(min(1, max(0, v * scale)))
+                values[shape.rawValue] = Float(min(1, max(0, v * scale)))
             }
         }
         pendingShapes = true
