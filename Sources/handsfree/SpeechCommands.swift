@@ -233,7 +233,10 @@ enum KeymapVoicePhrases {
 
     private static func parse(_ path: String) throws -> Keymap {
         let text = try Setup.readText(path)
-        let gestures = try Setup.settings(config: nil).gestures
+        // A shipped keymap with a config of the same name (webcam) binds that config's gestures.
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let paired = FileManager.default.fileExists(atPath: ProjectPaths.dir("config").appendingPathComponent(name + ".toml").path)
+        let gestures = try Setup.settings(config: paired ? name : nil).gestures
         do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 }
