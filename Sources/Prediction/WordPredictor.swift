@@ -48,15 +48,15 @@ public struct WordPredictor: Sendable {
     public var possessiveMaxLogProb: Float = -3.0
     /// The listed words that may get a generated possessive (mostly nouns: "mother's", never "funny's"),
     /// from `nouns-en.txt`; nil lets any listed word have one. The user's names always may.
-    var possessable: Set<Int32>?
+    var possessable: IDSet?
 
     /// Listed words not offered until the user has typed them (`offensive-en.txt`: swear words, slurs).
-    var held: Set<Int32> = []
+    var held = IDSet()
     /// Offer the held words too (Settings › "Suggest rude words").
     public var offerHeldWords = false
 
     /// Generated possessives for the user's names only (as with an empty noun list).
-    public mutating func onlyNamesGetPossessives() { possessable = [] }
+    public mutating func onlyNamesGetPossessives() { possessable = IDSet() }
     /// Factor on the words the user wrote capitalised when a capital is typed in mid-sentence (1 = off).
     /// Emma, first 3000 lines, N = 3: 1 / 3 / 10 / 30 / 100 / 1000 → 53.11 / 53.25 / 53.34 / 53.39 / 53.41 / 53.42.
     public var capitalBoost: Double = 100
@@ -145,8 +145,8 @@ public struct WordPredictor: Sendable {
     }
 
     /// The ids of the listed words of a one-word-per-line file; an unreadable file is a warning and no words.
-    private static func wordIDs(_ url: URL, in lexicon: Lexicon, warnings: inout [PredictionError]) -> Set<Int32> {
-        var set = Set<Int32>()
+    private static func wordIDs(_ url: URL, in lexicon: Lexicon, warnings: inout [PredictionError]) -> IDSet {
+        var set = IDSet()
         do {
             let bytes = try LineReader.read(url)
             LineReader.forEachLine(bytes) { _, f in

@@ -57,3 +57,21 @@ import Testing
         #expect(Tokens.split(t).context == ["<s>", "café"])
     }
 }
+
+/// The bit set of word ids answers exactly as a Set of the same ids.
+struct IDSetTests {
+    @Test func agreesWithASetOfTheSameIDs() {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int32 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int32((state >> 33) % UInt64(n))
+        }
+        let ids = (0..<3000).map { _ in next(90_000) }
+        let bits = IDSet(ids), reference = Set(ids)
+        #expect(bits.count == reference.count)
+        #expect(!bits.isEmpty && IDSet().isEmpty)
+        for id in Int32(-70)..<Int32(100_000) {
+            #expect(bits.contains(id) == reference.contains(id), "\(id)")
+        }
+    }
+}
