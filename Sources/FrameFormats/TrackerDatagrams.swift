@@ -21,7 +21,9 @@ public enum TrackerDatagrams {
         Array((BlendShape.allCases.map { s -> String in
             var n = s.name
             if n.hasSuffix("Left") { n = n.dropLast(4) + "_L" } else if n.hasSuffix("Right") { n = n.dropLast(5) + "_R" }
-            return "\(n)-\(Int((f.blend[s] * 100).rounded()))"
+            // A recording may hold any value; the app sends whole percentages 0–100.
+            let v = f.blend[s]
+            return "\(n)-\(v.isFinite ? Int((min(1, max(0, v)) * 100).rounded()) : 0)"
         }.joined(separator: "|") + "|=head#0.0,0.0,0.0,0.0,0.0,0.0|").utf8)
     }
 
