@@ -1,0 +1,194 @@
+/// A threshold gesture's press and release values, as a calibration sets them for one user and source.
+public struct GestureThreshold: Sendable, Equatable {
+    public var name: String
+    public var press: Float
+    public var release: Float
+
+    public init(name: String, press: Float, release: Float) {
+        self.name = name; self.press = press; self.release = release
+    }
+
+    /// `gestures` with the press and release of each named threshold gesture replaced; other gestures and
+    /// names no gesture has are left alone.
+    public static func apply(_ thresholds: [GestureThreshold], to gestures: [GestureDefinition]) -> [GestureDefinition] {
+        gestures.map { g in
+            guard case .threshold(var spec) = g.kind, let t = thresholds.first(where: { $0.name == g.name }) else { return g }
+            spec.press = t.press
+            spec.release = t.release
+            var out = g
+            out.kind = .threshold(spec)
+            return out
+        }
+    }
+}
+
+/// A guided gesture calibration, fed timestamped frames: the neutral face for 2 s, then each gesture performed
+/// twice. Pure and deterministic, like the pointer's `CalibrationRun`.
+///
+/// Each gesture is read through its own signal (its shapes and how they combine, so a wink read as one eye
+/// against the other is calibrated as the detector sees it). A performance is the signal rising clearly above
+/// the user's neutral face and falling back; its peak is kept. The face lost at any point ends the run with a
+/// problem.
+public struct GestureCalibrationRun: Sendable, Equatable {
+    /// One gesture to calibrate: its name, signal, and the values in use now.
+    public struct Gesture: Sendable, Equatable {
+        public var name: String
+        public var signal: ShapeSignal
+        public var press: Float
+        public var release: Float
+        public init(name: String, signal: ShapeSignal, press: Float, release: Float) {
+            self.name = name; self.signal = signal; self.press = press; self.release = release
+        }
+    }
+
+    public enum Stage: Sendable, Equatable {
+        /// Keep a neutral face.
+        case neutral
+        /// Perform gesture `index`, attempt 0 or 1.
+        case perform(index: Int, attempt: Int)
+        case done
+    }
+
+    public let gestures: [Gesture]
+    public private(set) var stage = Stage.neutral
+    /// Why the run stopped early; nil while it goes well.
+    public private(set) var problem: String?
+    /// Each gesture's signal over the neutral face.
+    public private(set) var neutral: [[Float]]
+    /// Each gesture's peaks, one per performance.
+    public private(set) var peaks: [[Float]]
+    /// The signal of the gesture being asked for (or of the first, while neutral), for the screen's meter.
+    public private(set) var current: Float = 0
+    /// The highest signal of the performance under way.
+    public private(set) var peak: Float = 0
+
+    /// How long the neutral face is sampled, and how long one performance may take to begin and end.
+    public var neutralSeconds = 2.0
+    public var attemptSeconds = 6.0
+    /// How far above the neutral face (its 95th percentile) a performance must rise to count as one.
+    public var minRise: Float = 0.08
+    /// How far the weaker performance must rise for thresholds between it and the neutral face to tell the
+    /// two apart reliably.
+    public var minUsableRise: Float = 0.12
+
+    private var stageStart: Double?
+    private var risen = false
+
+    public init(gestures: [Gesture]) {
+        self.gestures = gestures
+        neutral = Array(repeating: [], count: gestures.count)
+        peaks = Array(repeating: [], count: gestures.count)
+        if gestures.isEmpty { stage = .done; problem = "the keymap binds no gesture that a calibration can tune" }
+    }
+
+    public var isDone: Bool { stage == .done }
+
+    /// How far the current stage has come, 0…1 (time for the neutral face and a waiting performance).
+    public func progress(at t: Double) -> Double {
+        guard let s = stageStart else { return 0 }
+        switch stage {
+        case .neutral: return min(1, max(0, (t - s) / neutralSeconds))
+        case .perform: return min(1, max(0, (t - s) / attemptSeconds))
+        case .done: return 1
+        }
+    }
+
+    /// The neutral face's high value of gesture `k`'s signal: its 95th percentile.
+    public func baseline(_ k: Int) -> Float {
+        let v = neutral[k].sorted()
+        guard !v.isEmpty else { return 0 }
+        return v[min(v.count - 1, Int(Double(v.count) * 0.95))]
+    }
+
+    /// Feeds one frame.
+    public mutating func step(t: Double, face: Bool, blend: BlendShapes) {
+        guard !isDone else { return }
+        guard face else {
+            stop("the face was lost \(describe(stage)); keep your face in view")
+            return
+        }
+        if stageStart == nil { stageStart = t }
+        let start = stageStart ?? t
+        switch stage {
+        case .neutral:
+            for (k, g) in gestures.enumerated() { neutral[k].append(g.signal.value(blend)) }
+            current = gestures.first.map { $0.signal.value(blend) } ?? 0
+            if t - start >= neutralSeconds { next(.perform(index: 0, attempt: 0), at: t) }
+        case .perform(let k, let attempt):
+            let v = gestures[k].signal.value(blend)
+            current = v
+            let base = baseline(k)
+            peak = max(peak, v)
+            if v >= base + minRise {
+                risen = true
+            } else if risen, v < base + minRise / 2 {
+                // Performed and let go: keep its peak.
+                peaks[k].append(peak)
+                if attempt == 0 {
+                    next(.perform(index: k, attempt: 1), at: t)
+                } else if k + 1 < gestures.count {
+                    next(.perform(index: k + 1, attempt: 0), at: t)
+                } else {
+                    stage = .done
+                }
+                return
+            }
+            if t - start >= attemptSeconds {
+                stop(risen ? "\(gestures[k].name) was held past \(Int(attemptSeconds)) s; let go after each performance"
+                     : "\(gestures[k].name) was not seen: its value stayed near your neutral face")
+            }
+        case .done:
+            break
+        }
+    }
+
+    private mutating func next(_ s: Stage, at t: Double) {
+        stage = s
+        stageStart = t
+        risen = false
+        peak = 0
+    }
+
+    private mutating func stop(_ why: String) {
+        problem = why
+        stage = .done
+    }
+
+    private func describe(_ s: Stage) -> String {
+        switch s {
+        case .neutral: return "while reading your neutral face"
+        case .perform(let k, _): return "during \(gestures[k].name)"
+        case .done: return ""
+        }
+    }
+
+    /// The new thresholds, one per gesture, or why there are none: press halfway from the neutral face's high
+    /// value to the weaker of the two performances, release a fifth of the way, so the detector keeps its
+    /// hysteresis and the user's own weaker performance still presses.
+    public func fit() -> Result<[GestureThreshold], GestureCalibrationProblem> {
+        if let problem { return .failure(GestureCalibrationProblem(message: problem)) }
+        guard isDone else { return .failure(GestureCalibrationProblem(message: "the calibration has not finished")) }
+        var out: [GestureThreshold] = []
+        for (k, g) in gestures.enumerated() {
+            guard peaks[k].count == 2, let weaker = peaks[k].min() else {
+                return .failure(GestureCalibrationProblem(message: "\(g.name) was not performed twice"))
+            }
+            let base = baseline(k)
+            let rise = weaker - base
+            guard rise >= minUsableRise else {
+                return .failure(GestureCalibrationProblem(message: String(
+                    format: "%@ rose only %.2f above your neutral face; perform it more clearly", g.name, Double(rise))))
+            }
+            let press = min(0.95, max(0.05, base + rise * 0.5))
+            let release = min(press - 0.02, max(0.01, base + rise * 0.2))
+            out.append(GestureThreshold(name: g.name, press: press, release: max(0, release)))
+        }
+        return .success(out)
+    }
+}
+
+/// Why a gesture calibration was refused; the thresholds in use stay.
+public struct GestureCalibrationProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
