@@ -68,6 +68,8 @@ public struct ShellRuntime {
     /// Saves the pointer calibration the Calibration screen made (for the size it was made at); returns a
     /// problem to show. Nil: calibrations live for this run only.
     public var saveCalibration: ((PointerCalibration?, Size) -> String?)?
+    /// Saves the gesture calibration's thresholds for this source; returns a problem to show.
+    public var saveGestureCalibration: (([GestureThreshold]) -> String?)?
     /// A calibration saved earlier for this source, applied once the display's size is known to match.
     public var savedCalibration: SavedCalibration?
 
@@ -220,6 +222,9 @@ public struct ShellRuntime {
                     if let problem = saveCalibration?(session.pipeline.settings.mapping.calibration, session.state.size) {
                         replies.append(.notice(problem))
                     }
+                case .gesturesCalibrated(let thresholds):
+                    // The session has applied them; they are kept for this source.
+                    if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
                 case .terminal(let request):
                     terminal.apply(request)
                     switch request {

@@ -41,6 +41,8 @@ public struct UserPaths: Sendable {
     public var settings: URL { config.appendingPathComponent("settings.toml") }
     /// Pointer calibrations, one per tracker source.
     public var calibration: URL { config.appendingPathComponent("calibration.toml") }
+    /// Gesture thresholds from the gesture calibration, one table per tracker source.
+    public var gestureCalibration: URL { config.appendingPathComponent("gesture-calibration.toml") }
     /// The learned words, the same file for `run`, `words` and `predict`.
     public var userWords: URL { data.appendingPathComponent("user-words.txt") }
     /// One JSON line per session (`handsfree stats`).

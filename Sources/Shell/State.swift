@@ -79,6 +79,10 @@ public struct TrackingStatus: Sendable, Equatable {
     public var rawPointer: GazePoint?
     /// Whether the pointer goes through a calibration (shown on the status line).
     public var calibrated = false
+    /// The last frame's blend shapes (nil: no face), what the gesture calibration reads.
+    public var blend: BlendShapes?
+    /// The gesture thresholds this source's calibration set, if any (the gesture calibration screen shows them).
+    public var gestureThresholds: [GestureThreshold] = []
     /// What the runtime measured about the source with its own clock; nil when nothing measures it (headless
     /// runs, tests), and then the status line shows the rate in source time.
     public private(set) var health: InputHealth?
@@ -91,6 +95,7 @@ public struct TrackingStatus: Sendable, Equatable {
     mutating func update(_ s: TrackingSample, dwellName: Set<String>) {
         framesSeen += 1
         frameTime = s.t; rawPointer = s.rawPointer
+        blend = s.face ? s.blend : nil
         face = s.face; gaze = s.face ? s.gaze : nil; meters = s.meters
         progress = s.progress.filter { !dwellName.contains($0.name) }
         dwellTarget = s.dwellTarget
@@ -220,6 +225,9 @@ public enum Effect: Sendable, Equatable {
     case calibrated(PointerCalibration?)
     /// Shift the calibration so that `raw`, seen while the user looked at the centre, lands there.
     case driftCorrect(raw: GazePoint)
+    /// Use these gesture thresholds from now on (the gesture calibration's); `Session` applies them, the
+    /// runtime saves them for this source.
+    case gesturesCalibrated([GestureThreshold])
     /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
@@ -396,6 +404,7 @@ public struct ScreenRegistry: Sendable {
         "media": { MediaScreen() },
         "terminal": { TerminalScreen() },
         "calibration": { CalibrationScreen() },
+        "gesture-calibration": { GestureCalibrationScreen() },
     ])
 }
 

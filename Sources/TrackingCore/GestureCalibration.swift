@@ -25,6 +25,9 @@ public struct GestureThreshold: Sendable, Equatable {
 /// A guided gesture calibration, fed timestamped frames: the neutral face for 2 s, then each gesture performed
 /// twice. Pure and deterministic, like the pointer's `CalibrationRun`.
 ///
+/// A gesture not seen within its time (a shape the tracker does not send, or the user skipping it) keeps its
+/// values and the run goes on; two in a row not seen stop the run, which is how the user leaves mid-way.
+///
 /// Each gesture is read through its own signal (its shapes and how they combine, so a wink read as one eye
 /// against the other is calibrated as the detector sees it). A performance is the signal rising clearly above
 /// the user's neutral face and falling back; its peak is kept. The face lost at any point ends the run with a
@@ -61,6 +64,8 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     public private(set) var current: Float = 0
     /// The highest signal of the performance under way.
     public private(set) var peak: Float = 0
+    /// The gestures not seen within their time, in order; they keep their values.
+    public private(set) var skipped: [Int] = []
 
     /// How long the neutral face is sampled, and how long one performance may take to begin and end.
     public var neutralSeconds = 2.0
@@ -134,8 +139,18 @@ public struct GestureCalibrationRun: Sendable, Equatable {
                 return
             }
             if t - start >= attemptSeconds {
-                stop(risen ? "\(gestures[k].name) was held past \(Int(attemptSeconds)) s; let go after each performance"
-                     : "\(gestures[k].name) was not seen: its value stayed near your neutral face")
+                if risen {
+                    stop("\(gestures[k].name) was held past \(Int(attemptSeconds)) s; let go after each performance")
+                } else if skipped.last == k - 1, k > 0 {
+                    // Two gestures in a row not seen: the user is keeping still to stop.
+                    skipped.append(k)
+                    stop("no gesture was seen for \(Int(attemptSeconds * 2)) s, so the calibration stopped")
+                } else {
+                    // Not seen (a shape this tracker does not send, or not performed): keep its values, go on.
+                    skipped.append(k)
+                    peaks[k] = []
+                    if k + 1 < gestures.count { next(.perform(index: k + 1, attempt: 0), at: t) } else { stage = .done }
+                }
             }
         case .done:
             break
@@ -169,7 +184,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         if let problem { return .failure(GestureCalibrationProblem(message: problem)) }
         guard isDone else { return .failure(GestureCalibrationProblem(message: "the calibration has not finished")) }
         var out: [GestureThreshold] = []
-        for (k, g) in gestures.enumerated() {
+        for (k, g) in gestures.enumerated() where !skipped.contains(k) {
             guard peaks[k].count == 2, let weaker = peaks[k].min() else {
                 return .failure(GestureCalibrationProblem(message: "\(g.name) was not performed twice"))
             }
@@ -182,6 +197,9 @@ public struct GestureCalibrationRun: Sendable, Equatable {
             let press = min(0.95, max(0.05, base + rise * 0.5))
             let release = min(press - 0.02, max(0.01, base + rise * 0.2))
             out.append(GestureThreshold(name: g.name, press: press, release: max(0, release)))
+        }
+        guard !out.isEmpty else {
+            return .failure(GestureCalibrationProblem(message: "no gesture was seen; the tracker may not send these shapes"))
         }
         return .success(out)
     }

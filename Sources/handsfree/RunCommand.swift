@@ -164,6 +164,10 @@ struct RunCommand: ParsableCommand {
             if savedCalibration == nil, calibrationProblem == nil, listen != nil, session.state.notice == nil {
                 session.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
             }
+            // The gesture thresholds calibrated for this source, over the config's and the jaw setting's.
+            let (gestureThresholds, gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
+            session.calibrateGestures(gestureThresholds)
+            if let gestureProblem, session.state.notice == nil { session.state.notice = gestureProblem }
             if terminal != nil { session.state.show(screen: "terminal") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             if let terminal { runtime.terminal = terminal }
@@ -173,6 +177,7 @@ struct RunCommand: ParsableCommand {
             if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
             runtime.savedCalibration = savedCalibration
             runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }
+            runtime.saveGestureCalibration = { GestureCalibrationFile.save($0, source: calibrationKey, to: paths.gestureCalibration) }
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage

@@ -77,12 +77,32 @@ struct GestureCalibrationTests {
         #expect(p.message.contains("face was lost"), "\(p)")
     }
 
-    @Test func aGestureNeverPerformedIsRefusedByName() throws {
+    @Test func keepingStillStopsTheRunAfterTwoGesturesUnseen() throws {
         var run = Self.run(try W.config("webcam"))
-        // Neutral, then nothing: the jaw never opens within the attempt's time.
-        Self.feed(&run, W.track(12) { _, _ in [:] })
+        // Neutral, then nothing: neither the jaw nor the wink comes within its time.
+        Self.feed(&run, W.track(20) { _, _ in [:] })
+        #expect(run.isDone && run.skipped == [0, 1])
         guard case .failure(let p) = run.fit() else { Issue.record("must be refused"); return }
-        #expect(p.message == "activate was not seen: its value stayed near your neutral face")
+        #expect(p.message == "no gesture was seen for 12 s, so the calibration stopped")
+    }
+
+    @Test func aGestureTheTrackerCannotMakeIsSkippedAndTheRestCalibrated() throws {
+        let webcam = try W.config("webcam")
+        // The default keymap's tongue commit, asked of a webcam face that has no tongue, between jaw and wink.
+        var asked = Self.run(webcam).gestures
+        asked.insert(.init(name: "commit", signal: ShapeSignal([.tongueOut]), press: 0.5, release: 0.3), at: 1)
+        var run = GestureCalibrationRun(gestures: asked)
+        // Jaw twice, six quiet seconds for the tongue, then the wink twice.
+        Self.feed(&run, W.track(20) { t, n in
+            switch t {
+            case 3.0..<4.2, 5.0..<6.2: return [.jawOpen: 0.45 + n.jitter(0.02)]
+            case 14.0..<14.6, 15.5..<16.1: return [.eyeBlinkRight: 0.30 + n.jitter(0.02), .eyeBlinkLeft: 0.14]
+            default: return [:]
+            }
+        })
+        #expect(run.skipped == [1])
+        let fitted = try run.fit().get()
+        #expect(fitted.map(\.name) == ["activate", "back"])
     }
 
     @Test func aPerformanceTooWeakToTellFromTheNeutralFaceIsRefused() throws {

@@ -52,7 +52,7 @@ import TrackingCore
         #expect(abs(g.x - truth.x) * 100 < 1.5 && abs(g.y - truth.y) * 30 < 1.5, "\(g)")
         d.activate("calibration.done")
         #expect(d.screen == "settings")
-        #expect(d.text.contains("Calibrate again"))
+        #expect(d.text.contains("Pointer again"))
         // The head pointer's settings reach the pipeline (webcam trackers).
         let before = d.session.pipeline.settings.mapping.headYawRange
         d.activate("settings.reach", at: CellPoint(x: d.target("settings.reach").rect.maxX - 2, y: d.target("settings.reach").rect.y + 1))

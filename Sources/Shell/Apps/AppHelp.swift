@@ -67,6 +67,15 @@ public struct AppHelpScreen: Screen {
                     "Leave: ◀ Leave\(leave). Back does nothing here, so a stray gesture cannot take you out of an editor.",
                     "At a password prompt no suggestion is shown and nothing you type is learned or logged."]
                 + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
+        case "calibration":
+            return ["Start: look at ▶ Start and \(act); then look at each dot until it fills, keeping the head still.",
+                    "Centre only: one dot in the middle, for a pointer that has drifted.",
+                    "Back while the dots show cancels; the calibration in use stays."]
+        case "gesture-calibration":
+            return ["Start: look at ▶ Start and \(act). Keep a neutral face for 2 seconds, then do each gesture twice when asked, holding it as you would to use it.",
+                    "Nothing acts while the steps run, so a gesture cannot press or leave by mistake.",
+                    "To stop, keep still: a step that sees no gesture for 6 seconds ends the calibration, and your gestures keep the values they had.",
+                    "The new thresholds are used at once and kept for this tracker; ↻ Redo any time."]
         default:
             return []
         }

@@ -54,10 +54,11 @@ public struct SettingsScreen: Screen {
             note(l.rows[0], "Webcam: how far to turn the head, each way, to reach the edge of the screen.")
             c.slider("settings.deadzone", "Head dead zone", Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
             note(l.rows[1], "A turn this small from the centre counts as none, so a resting head holds the pointer.")
-            let halves = l.rows[2].columns(2, gap: 2)
-            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Calibrate again" : "◎ Calibrate pointer", halves[0])
-            c.button("settings.recentre", "⊕ Recentre the head", halves[1])
-            note(l.rows[2], "Calibrate: nine dots fit the pointer. Recentre: where the head points now is the middle.")
+            let thirds = l.rows[2].columns(3, gap: 2)
+            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Pointer again" : "◎ Calibrate pointer", thirds[0])
+            c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? "◎ Calibrate gestures" : "◎ Gestures again", thirds[1])
+            c.button("settings.recentre", "⊕ Recentre the head", thirds[2])
+            note(l.rows[2], "Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle.")
         case "display" where l.rows.count >= 3:
             // Two toggles share the first row, so every row fits on the smallest screen (80×24).
             let halves = l.rows[0].columns(2, gap: 2)
@@ -110,6 +111,7 @@ public struct SettingsScreen: Screen {
             return Reply(record: "tab")
         }
         if t.id == "settings.calibrate" { return .open("calibration") }
+        if t.id == "settings.calibrate-gestures" { return .open("gesture-calibration") }
         if t.id == "settings.recentre" { return Reply(effects: [.recentre], record: "recentre") }
         var s = ctx.settings
         if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {

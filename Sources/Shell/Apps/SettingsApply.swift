@@ -90,6 +90,22 @@ extension Session {
         state.tracking.calibrated = c != nil
     }
 
+    /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
+    /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
+    public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
+        guard !thresholds.isEmpty else { return }
+        var next = pipeline.settings
+        next.gestures = GestureThreshold.apply(thresholds, to: next.gestures)
+        state.gestures = next.gestures
+        pipeline = Pipeline(next, continuing: pipeline)
+        state.tracking.gestureThresholds = thresholds
+        for g in next.gestures {
+            if case .threshold(let t) = g.kind, ShellSettings.isJaw(t), thresholds.contains(where: { $0.name == g.name }) {
+                state.settings.jawThreshold = Double(t.press)
+            }
+        }
+    }
+
     /// Applies the settings effects a step produced.
     mutating func applySettingsEffects(_ effects: [Effect]) {
         for e in effects {
@@ -103,6 +119,8 @@ extension Session {
             case .driftCorrect(let raw):
                 let now = pipeline.settings.mapping.calibration ?? .identity
                 calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
+            case .gesturesCalibrated(let thresholds):
+                calibrateGestures(thresholds)
             default: break
             }
         }

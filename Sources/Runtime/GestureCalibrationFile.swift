@@ -1,0 +1,62 @@
+import Config
+import Foundation
+import Shell
+import TrackingCore
+
+/// `gesture-calibration.toml` in the user's config folder: per tracker source, the press and release each
+/// calibrated gesture uses (`[source.NAME.GESTURE]`).
+public enum GestureCalibrationFile {
+    /// The thresholds saved for `source`, or none; a damaged table is a problem naming the file and line, and
+    /// then nothing is applied.
+    public static func load(_ file: URL, source: String) -> ([GestureThreshold], String?) {
+        guard case .text(let text) = AtomicFile.read(file.path) else {
+            return ([], FileManager.default.fileExists(atPath: file.path) ? "\(file.path): cannot be read; calibrate gestures again in Settings" : nil)
+        }
+        do {
+            let doc = try TOMLDocument(text: text, file: file.path)
+            return (try entries(doc, source: source), nil)
+        } catch {
+            return ([], "\(error); the gestures keep the config's values")
+        }
+    }
+
+    /// The thresholds of `[source.NAME]`, in name order; an error naming the line of the first bad value.
+    static func entries(_ doc: TOMLDocument, source: String) throws(ConfigError) -> [GestureThreshold] {
+        guard let table = doc.root["source"]?.table?[source]?.table else { return [] }
+        var out: [GestureThreshold] = []
+        for name in table.keys.sorted() {
+            let path = ["source", source, name]
+            guard let t = table[name]?.table else { throw doc.error(path, "\(name) must be a table of press and release") }
+            func value(_ k: String) throws(ConfigError) -> Float {
+                guard let v = t[k]?.number, v.isFinite, v >= 0, v <= 1 else {
+                    throw doc.error(path + [k], "\(k) must be a number from 0 to 1")
+                }
+                return Float(v)
+            }
+            let press = try value("press"), release = try value("release")
+            guard release < press else { throw doc.error(path + ["release"], "release must be below press") }
+            out.append(GestureThreshold(name: name, press: press, release: release))
+        }
+        return out
+    }
+
+    /// Saves `thresholds` for `source` (empty removes them), keeping the other sources' readable tables;
+    /// returns a problem to show.
+    public static func save(_ thresholds: [GestureThreshold], source: String, to file: URL) -> String? {
+        var tables: [String: [GestureThreshold]] = [:]
+        if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path) {
+            for name in (doc.root["source"]?.table?.keys).map(Array.init) ?? [] where name != source {
+                if let saved = try? entries(doc, source: name), !saved.isEmpty { tables[name] = saved }
+            }
+        }
+        if !thresholds.isEmpty { tables[source] = thresholds }
+        var out = "# Gesture thresholds set by Settings › Calibrate gestures, one table per tracker source and gesture.\n"
+        for name in tables.keys.sorted() {
+            for t in (tables[name] ?? []).sorted(by: { $0.name < $1.name }) {
+                out += "\n[source.\(JSONText.quote(name)).\(JSONText.quote(t.name))]\n"
+                out += "press = \(JSONText.number(Double(t.press), digits: 4))\nrelease = \(JSONText.number(Double(t.release), digits: 4))\n"
+            }
+        }
+        return AtomicFile.write(out, to: file.path).map { "Gesture calibration not saved: \($0)" }
+    }
+}
