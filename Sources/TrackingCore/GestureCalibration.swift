@@ -67,7 +67,9 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     /// The gestures not seen within their time, in order; they keep their values.
     public private(set) var skipped: [Int] = []
 
-    /// How long the neutral face is sampled, and how long one performance may take to begin and end.
+    /// How long the neutral face is sampled (after `settleSeconds` in which the gesture that pressed Start is
+    /// let go), and how long one performance may take to begin and end.
+    public var settleSeconds = 1.0
     public var neutralSeconds = 2.0
     public var attemptSeconds = 6.0
     /// How far above the neutral face (its 95th percentile) a performance must rise to count as one.
@@ -92,7 +94,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     public func progress(at t: Double) -> Double {
         guard let s = stageStart else { return 0 }
         switch stage {
-        case .neutral: return min(1, max(0, (t - s) / neutralSeconds))
+        case .neutral: return min(1, max(0, (t - s) / (settleSeconds + neutralSeconds)))
         case .perform: return min(1, max(0, (t - s) / attemptSeconds))
         case .done: return 1
         }
@@ -116,9 +118,10 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         let start = stageStart ?? t
         switch stage {
         case .neutral:
-            for (k, g) in gestures.enumerated() { neutral[k].append(g.signal.value(blend)) }
             current = gestures.first.map { $0.signal.value(blend) } ?? 0
-            if t - start >= neutralSeconds { next(.perform(index: 0, attempt: 0), at: t) }
+            guard t - start >= settleSeconds else { break }
+            for (k, g) in gestures.enumerated() { neutral[k].append(g.signal.value(blend)) }
+            if t - start >= settleSeconds + neutralSeconds { next(.perform(index: 0, attempt: 0), at: t) }
         case .perform(let k, let attempt):
             let v = gestures[k].signal.value(blend)
             current = v

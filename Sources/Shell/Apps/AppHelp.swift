@@ -72,7 +72,7 @@ public struct AppHelpScreen: Screen {
                     "Centre only: one dot in the middle, for a pointer that has drifted.",
                     "Back while the dots show cancels; the calibration in use stays."]
         case "gesture-calibration":
-            return ["Start: look at ▶ Start and \(act). Keep a neutral face for 2 seconds, then do each gesture twice when asked, holding it as you would to use it.",
+            return ["Start: look at ▶ Start and \(act). Relax and keep a neutral face for 3 seconds, then do each gesture twice when asked, holding it as you would to use it.",
                     "Nothing acts while the steps run, so a gesture cannot press or leave by mistake.",
                     "To stop, keep still: a step that sees no gesture for 6 seconds ends the calibration, and your gestures keep the values they had.",
                     "The new thresholds are used at once and kept for this tracker; ↻ Redo any time."]

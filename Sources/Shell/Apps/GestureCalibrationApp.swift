@@ -48,7 +48,7 @@ public struct GestureCalibrationScreen: Screen {
         switch phase {
         case .intro:
             let asked = Self.gestures(ctx)
-            let lines = ["First keep a neutral face for 2 seconds, then do each gesture twice when asked:",
+            let lines = ["First relax and keep a neutral face for 3 seconds, then do each gesture twice when asked:",
                          asked.map(\.name).joined(separator: ", ") + ".",
                          "Hold each as you would to use it, then relax. Nothing acts while you calibrate.",
                          "A gesture not seen in 6 s is skipped; to stop, keep still through two of them.",
