@@ -338,17 +338,39 @@ public struct VMCDecoder: Sendable {
         var out: [DecodedItem] = []
         var messages = 0, unknown = 0
         var first: String?
-        do throws(OSC.OSCError) {
-            try OSC.walk(d, handled: { e in
+        func general(_ e: UnsafeRawBufferPointer, depth: Int) throws(OSC.OSCError) {
+            try OSC.walk(e, depth: depth, handled: { e in
                 guard next.useFastPath, next.fastValue(e) else { return false }
                 messages += 1
                 return true
             }) { m in
                 messages += 1
                 if messages == 1, !m.addressIs("/VMC/Ext/Blend/Val"), !m.addressIs("/VMC/Ext/Blend/Apply") {
-                    first = String(decoding: d[m.address].prefix(60), as: UTF8.self)
+                    first = String(decoding: m.d[m.address].prefix(60), as: UTF8.self)
                 }
                 next.apply(m, pos, &out, &unknown, arrival)
+            }
+        }
+        do throws(OSC.OSCError) {
+            // The usual packet, one bundle of values and an Apply, is walked here so that each value goes
+            // straight to `fastValue`; anything else, and any element it does not take, goes through `OSC.walk`,
+            // which checks it as it would have inside the bundle.
+            if useFastPath, d.count >= 16, d.count % 4 == 0,
+               UInt64(littleEndian: d.loadUnaligned(as: UInt64.self)) == 0x0065_6c64_6e75_6223 {
+                var k = 16
+                while k < d.count {
+                    guard d.count - k >= 4 else { throw OSC.OSCError(message: "bundle element size cut short") }
+                    let size = Int(UInt32(bigEndian: d.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                    k += 4
+                    guard size <= d.count - k else {
+                        throw OSC.OSCError(message: "bundle element of \(size) bytes runs past the packet's end")
+                    }
+                    let e = UnsafeRawBufferPointer(rebasing: d[k..<(k + size)])
+                    if next.fastValue(e) { messages += 1 } else { try general(e, depth: 1) }
+                    k += size
+                }
+            } else {
+                try general(d, depth: 0)
             }
         } catch {
             return [.malformed(FrameIssue(pos, error.message))]
