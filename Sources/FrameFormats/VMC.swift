@@ -23,7 +23,14 @@ public enum OSC {
 
     /// Whether a datagram starts like an OSC packet.
     public static func looksLike(_ d: UnsafeRawBufferPointer) -> Bool {
-        d.count >= 4 && d.count % 4 == 0 && (d[0] == UInt8(ascii: "/") || d.starts(with: Array("#bundle\0".utf8)))
+        d.count >= 4 && d.count % 4 == 0 && (d[0] == UInt8(ascii: "/") || isBundle(d))
+    }
+
+    /// Whether the packet starts with `#bundle` and its NUL (compared as one word, since every datagram of
+    /// another format is asked too).
+    @inline(__always)
+    static func isBundle(_ d: UnsafeRawBufferPointer) -> Bool {
+        d.count >= 8 && UInt64(littleEndian: d.loadUnaligned(as: UInt64.self)) == 0x0065_6c64_6e75_6223
     }
 
     /// The messages in a packet, in order, or the reason it is not OSC.
@@ -132,7 +139,7 @@ public enum OSC {
                      _ body: (MessageView) throws(OSCError) -> Void) throws(OSCError) {
         guard depth <= maxDepth else { throw OSCError(message: "bundles nested deeper than \(maxDepth)") }
         guard d.count % 4 == 0 else { throw OSCError(message: "OSC packet of \(d.count) bytes is not a multiple of 4") }
-        if d.count >= 8, UInt64(littleEndian: d.loadUnaligned(as: UInt64.self)) == 0x0065_6c64_6e75_6223 {
+        if isBundle(d) {
             guard d.count >= 16 else { throw OSCError(message: "bundle cut short before its time tag") }
             var k = 16
             while k < d.count {
@@ -355,8 +362,7 @@ public struct VMCDecoder: Sendable {
             // The usual packet, one bundle of values and an Apply, is walked here so that each value goes
             // straight to `fastValue`; anything else, and any element it does not take, goes through `OSC.walk`,
             // which checks it as it would have inside the bundle.
-            if useFastPath, d.count >= 16, d.count % 4 == 0,
-               UInt64(littleEndian: d.loadUnaligned(as: UInt64.self)) == 0x0065_6c64_6e75_6223 {
+            if useFastPath, d.count >= 16, d.count % 4 == 0, OSC.isBundle(d) {
                 var k = 16
                 while k < d.count {
                     guard d.count - k >= 4 else { throw OSC.OSCError(message: "bundle element size cut short") }
@@ -508,9 +514,9 @@ public enum IFacialMocap {
 
     /// Whether a datagram looks like iFacialMocap text: printable ASCII with `|` separated pairs.
     public static func looksLike(_ d: UnsafeRawBufferPointer) -> Bool {
-        guard d.count >= 4, d.contains(UInt8(ascii: "|")) else { return false }
-        let head = d.prefix(64)
-        guard head.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D }) else { return false }
+        guard d.count >= 4, let base = d.baseAddress, memchr(base, Int32(UInt8(ascii: "|")), d.count) != nil else { return false }
+        let head = UnsafeRawBufferPointer(rebasing: d.prefix(64))
+        guard printable(head) else { return false }
         return head.contains(UInt8(ascii: "-")) || head.contains(UInt8(ascii: "&")) || head.contains(UInt8(ascii: "#"))
     }
 
@@ -634,8 +640,8 @@ public enum IFacialMocap {
         return true
     }
 
-    /// Where the name starting at `start` ends: the first `-`, `&`, `|`, `#`, `=`, space or control byte at
-    /// or after it, or the end. Eight bytes at a time.
+    /// Where the name starting at `start` ends: the first `-`, `&`, `|`, `#`, `=`, space, control byte or
+    /// byte of 0x7F and above at or after it, or the end. Eight bytes at a time.
     @inline(__always)
     static func nameEnd(_ d: UnsafeRawBufferPointer, _ start: Int) -> Int {
         let n = d.count
@@ -645,15 +651,17 @@ public enum IFacialMocap {
         while n - j >= 8 {
             let v = UInt64(littleEndian: d.loadUnaligned(fromByteOffset: j, as: UInt64.self))
             // Flags at or after the first stop byte; the lowest flag is exact.
+            // Bytes of 0x7F and above stop too, so every byte a name takes is printable.
             let stops = zeroByte(v ^ (ones &* 0x2D)) | zeroByte(v ^ (ones &* 0x26)) | zeroByte(v ^ (ones &* 0x7C))
                 | zeroByte(v ^ (ones &* 0x23)) | zeroByte(v ^ (ones &* 0x3D)) | ((v &- ones &* 0x21) & ~v & high)
+                | zeroByte(v ^ (ones &* 0x7F)) | (v & high)
             if stops != 0 { return j + stops.trailingZeroBitCount / 8 }
             j += 8
         }
         while j < n {
             let c = d[j]
             if c == UInt8(ascii: "-") || c == UInt8(ascii: "&") || c == UInt8(ascii: "|") || c == UInt8(ascii: "#")
-                || c == UInt8(ascii: "=") || c <= 0x20 { break }
+                || c == UInt8(ascii: "=") || c <= 0x20 || c >= 0x7F { break }
             j += 1
         }
         return j
@@ -678,7 +686,9 @@ public enum IFacialMocap {
         let pos = SourcePosition(.packet, index)
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         if let p = FrameTime.problem(arrival) { return bad(p) }
-        guard printable(d) else { return bad("iFacialMocap data must be printable text") }
+        let unprintable = "iFacialMocap data must be printable text"
+        // The one-pass reading checks the bytes as it reads them; the general reading checks them first.
+        guard fast || printable(d) else { return bad(unprintable) }
         var parts = Parts()
         let n = d.count
         var start = 0
@@ -713,7 +723,11 @@ public enum IFacialMocap {
             }
             var end = j
             while end < n, d[end] != UInt8(ascii: "|") { end += 1 }
-            if let problem = part(d, start, end, &parts) { return bad(problem) }
+            if fast, !printable(UnsafeRawBufferPointer(rebasing: d[start..<end])) { return bad(unprintable) }
+            if let problem = part(d, start, end, &parts) {
+                // As the general reading would: unprintable bytes anywhere are the datagram's first problem.
+                return fast && !printable(UnsafeRawBufferPointer(rebasing: d[end...])) ? bad(unprintable) : bad(problem)
+            }
             start = end + 1
         }
         guard parts.shapes > 0 || parts.head != nil else { return bad("no blend shape or head pose in the datagram") }
