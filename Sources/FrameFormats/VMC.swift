@@ -674,7 +674,8 @@ public enum IFacialMocap {
         /// value, and the frame's own array is made once).
         var values = [Float](repeating: 0, count: BlendShape.count)
         var shapes = 0
-        var right: [Double]?, left: [Double]?
+        /// The eyes' first three angles in radians (x, y, z), each side as it came.
+        var right: (Double, Double, Double)?, left: (Double, Double, Double)?
     }
 
     public static func decode(_ d: UnsafeRawBufferPointer, index: Int, arrival: Double) -> DecodedItem {
@@ -733,7 +734,7 @@ public enum IFacialMocap {
         guard parts.shapes > 0 || parts.head != nil else { return bad("no blend shape or head pose in the datagram") }
         var eyes: EyeAngles?
         if let r = parts.right, let l = parts.left {
-            eyes = EyeAngles(leftYaw: l[1], leftPitch: l[0], rightYaw: r[1], rightPitch: r[0])
+            eyes = EyeAngles(leftYaw: l.1, leftPitch: l.0, rightYaw: r.1, rightPitch: r.0)
         }
         return .frame(TrackingFrame(t: arrival, blend: BlendShapes(values: parts.values) ?? BlendShapes(), eyes: eyes,
                                     head: parts.head), pos)
@@ -751,7 +752,8 @@ public enum IFacialMocap {
         if hashAt < b {
             var n0 = a
             while n0 < hashAt, d[n0] == UInt8(ascii: "=") { n0 += 1 }
-            var values: [Double] = []
+            // The first three angles, in a tuple: a datagram's head part is no reason to allocate.
+            var values = (0.0, 0.0, 0.0), count = 0
             var k = hashAt + 1
             while k <= b {
                 var e = k
@@ -760,12 +762,19 @@ public enum IFacialMocap {
                 while x < y, d[x] == 0x20 { x += 1 }
                 while y > x, d[y - 1] == 0x20 { y -= 1 }
                 guard let v = number(d, x, y), v.isFinite else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
-                values.append(v * .pi / 180)
+                let radians = v * .pi / 180
+                switch count {
+                case 0: values.0 = radians
+                case 1: values.1 = radians
+                case 2: values.2 = radians
+                default: break
+                }
+                count += 1
                 k = e + 1
             }
-            guard values.count >= 3 else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
+            guard count >= 3 else { return "\(text(n0, hashAt))# needs at least 3 numbers" }
             let name = UnsafeRawBufferPointer(rebasing: d[n0..<hashAt])
-            if name.elementsEqual("head".utf8) { parts.head = HeadPose(yaw: values[1], pitch: values[0], roll: values[2]) }
+            if name.elementsEqual("head".utf8) { parts.head = HeadPose(yaw: values.1, pitch: values.0, roll: values.2) }
             else if name.elementsEqual("rightEye".utf8) { parts.right = values }
             else if name.elementsEqual("leftEye".utf8) { parts.left = values }
             return nil
