@@ -134,18 +134,23 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
                     let s = j
                     var negative = false
                     if j < n, b[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, b[j] == UInt8(ascii: "+") { j += 1 }
-                    let r = PlainDecimal.digits(b, &j)
                     let v: Double
-                    if j < n, b[j] != UInt8(ascii: ",") {
-                        // Something other than a plain decimal: let FastFloat read the whole field.
-                        while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
-                        guard let x = FastFloat.parse(b, s, j) else { return false }
-                        v = x
-                    } else if let x = PlainDecimal.value(r, negative: negative) {
+                    // The app's own spelling, [-]d.dddddddddd, first; any other decimal through the general reader.
+                    if let x = PlainDecimal.tenDecimals(b, &j, negative: negative) {
                         v = x
                     } else {
-                        guard let x = FastFloat.parse(b, s, j) else { return false }
-                        v = x
+                        let r = PlainDecimal.digits(b, &j)
+                        if j < n, b[j] != UInt8(ascii: ",") {
+                            // Something other than a plain decimal: let FastFloat read the whole field.
+                            while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                            guard let x = FastFloat.parse(b, s, j) else { return false }
+                            v = x
+                        } else if let x = PlainDecimal.value(r, negative: negative) {
+                            v = x
+                        } else {
+                            guard let x = FastFloat.parse(b, s, j) else { return false }
+                            v = x
+                        }
                     }
                     switch code {
                     case 0..<Int16(BlendShape.count): blend[Int(code)] = Float(v)

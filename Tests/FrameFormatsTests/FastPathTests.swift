@@ -215,6 +215,35 @@ extension FastFloatTests {
     }
 }
 
+extension FastFloatTests {
+    /// The Live Link app's `d.dddddddddd` read in two word loads is the general reader's Double, and any
+    /// other shape is declined with the position unmoved.
+    @Test func tenDecimalsAgreeWithTheGeneralReaderAndDeclineOtherShapes() {
+        var rng = SplitMix(seed: 55)
+        for k in 0..<100_000 {
+            var s = String(rng.next() % 10) + "." + (0..<10).map { _ in String(rng.next() % 10) }.joined()
+            let negative = k % 2 == 0
+            if k % 7 == 0 { s += ",0.5" }
+            let b = Array(s.utf8)
+            b.withUnsafeBufferPointer { p in
+                var j = 0
+                let got = PlainDecimal.tenDecimals(p, &j, negative: negative)
+                let field = String(s.prefix(12))
+                #expect(got?.bitPattern == Double((negative ? "-" : "") + field)?.bitPattern, "\(s)")
+                #expect(j == 12)
+            }
+        }
+        for s in ["0.123456789", "0.12345678901", "0.1234567890x", "00.123456789", "0,1234567890", "0.12345a7890", "1.234567890e", ""] {
+            let b = Array(s.utf8)
+            b.withUnsafeBufferPointer { p in
+                var j = 0
+                #expect(PlainDecimal.tenDecimals(p, &j, negative: false) == nil, "\(s)")
+                #expect(j == 0)
+            }
+        }
+    }
+}
+
 /// The one-pass row reader must give exactly what splitting into fields gives.
 struct CSVFastPathTests {
     static let header = LiveLinkCSVTests.header
