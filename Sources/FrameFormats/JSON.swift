@@ -330,6 +330,49 @@ enum PlainDecimal {
         return negative ? -x : x
     }
 
+    /// The value of `0.` and one to nine decimals at `j` (what a Float's description writes for most blend
+    /// values), moving `j` past it; nil, with `j` unmoved, when the bytes are anything else or more digits
+    /// follow. The same Double `digits` and `value` give, read with one word load for the decimals.
+    @inline(__always)
+    static func zeroPoint(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, negative: Bool) -> Double? {
+        let n = b.count
+        guard n - j >= 12, let base = b.baseAddress, b[j] == UInt8(ascii: "0"), b[j + 1] == UInt8(ascii: ".") else { return nil }
+        let v = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: j + 2, as: UInt64.self))
+        var k = leadingDigits(v)
+        guard k > 0 else { return nil }
+        var m: UInt64
+        if k == 8 {
+            m = eightDigits(v)
+            let d = b[j + 10] &- 0x30
+            if d < 10 {
+                m = m &* 10 &+ UInt64(d)
+                k = 9
+                guard b[j + 11] &- 0x30 >= 10 else { return nil }
+            }
+        } else {
+            m = eightDigits(v << UInt64((8 - k) * 8) | 0x3030_3030_3030_3030 >> UInt64(k * 8))
+        }
+        // An exponent, a sign or a second dot after the decimals: leave the number to the general reader.
+        let after = b[j + 2 + k]
+        guard after != UInt8(ascii: "."), after | 0x20 != UInt8(ascii: "e"), after != UInt8(ascii: "+"),
+              after != UInt8(ascii: "-") else { return nil }
+        j += 2 + k
+        let x = Double(m) / pow10(k)
+        return negative ? -x : x
+    }
+
+    /// How many of the eight bytes (little-endian, from the first) are ASCII digits before the first other
+    /// byte. A byte's classification can be upset only by a carry from a non-digit below it, so the first
+    /// non-digit is always found exactly.
+    @inline(__always)
+    static func leadingDigits(_ v: UInt64) -> Int {
+        let t = (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+        let x = t ^ 0x3333_3333_3333_3333
+        // 0x80 in each byte where x is zero (a digit), exactly.
+        let digit = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
+        return (~digit & 0x8080_8080_8080_8080).trailingZeroBitCount / 8
+    }
+
     /// The exact Double for `mantissa / 10^frac` when `digits` gave it exactly and it fits a significand;
     /// nil when `FastFloat.parse` must read the text instead. Equal to what `FastFloat.exact` gives.
     @inline(__always)

@@ -142,6 +142,8 @@ struct NDJSONScanner {
         guard first == UInt8(ascii: "-") || first &- 0x30 < 10 else { return nil }
         let negative = first == UInt8(ascii: "-")
         if negative { i += 1 }
+        // Most blend values are a Float's description, `0.` and up to nine decimals.
+        if let x = PlainDecimal.zeroPoint(b, &i, negative: negative) { return x }
         let r = PlainDecimal.digits(b, &i)
         if i < n {
             let c = b[i]

@@ -244,6 +244,37 @@ extension FastFloatTests {
     }
 }
 
+extension FastFloatTests {
+    /// `0.` and up to nine decimals read with one word load is the general reader's Double; longer numbers,
+    /// exponents, signs and second dots after them are declined with the position unmoved.
+    @Test func zeroPointAgreesWithTheGeneralReaderAndDeclinesTheRest() {
+        var rng = SplitMix(seed: 56)
+        var taken = 0
+        let tails = [",", "}", " ", "]", "e-5", "E3", "+", "-", ".5", "7", "x", "\"", ", \"jawOpen\": 0.5}"]
+        for k in 0..<100_000 {
+            let decimals = 1 + Int(rng.next() % 12)
+            let number = "0." + (0..<decimals).map { _ in String(rng.next() % 10) }.joined()
+            let s = number + tails[Int(rng.next() % UInt64(tails.count))] + "          "
+            let negative = k % 3 == 0
+            let b = Array(s.utf8)
+            b.withUnsafeBufferPointer { p in
+                var j = 0
+                if let got = PlainDecimal.zeroPoint(p, &j, negative: negative) {
+                    taken += 1
+                    // Taken only when the number, as a JSON scan ends it, is `0.` and decimals (at most nine).
+                    let scanned = String(s.prefix { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" })
+                    #expect(scanned.dropFirst(2).allSatisfy(\.isNumber) && scanned.count <= 11, "\(s)")
+                    #expect(j == scanned.utf8.count)
+                    #expect(got.bitPattern == Double((negative ? "-" : "") + scanned)?.bitPattern, "\(s)")
+                } else {
+                    #expect(j == 0)
+                }
+            }
+        }
+        #expect(taken > 30_000)
+    }
+}
+
 /// The one-pass row reader must give exactly what splitting into fields gives.
 struct CSVFastPathTests {
     static let header = LiveLinkCSVTests.header
