@@ -172,20 +172,34 @@ struct NDJSONScanner {
         // The encoder writes shapes in order, so the next name is most often the one after the last.
         var guess = 0
         return values.withUnsafeMutableBufferPointer { v in
-            repeat {
+            let n = b.count
+            while true {
                 let shape: Int
                 skipSpace()
-                if i < b.count, b[i] == Self.quote, let (found, end) = names.name(at: i + 1, in: b, guess: guess) {
+                if i < n, b[i] == Self.quote, let (found, end) = names.name(at: i + 1, in: b, guess: guess) {
                     shape = found
                     i = end
                 } else {
                     guard let k = key(), let found = names.shape(b, k, guess: guess) else { return false }
                     shape = found
                 }
-                guard take(UInt8(ascii: ":")), let d = number() else { return false }
-                v[shape] = Float(d)
                 guess = shape + 1
-            } while take(UInt8(ascii: ","))
+                // The encoder's own spacing, `": 0.ddd, "`, is read without the general steps; anything else
+                // (other spacing, other numbers) goes through them.
+                var j = i + 2
+                if n - i >= 2, b[i] == UInt8(ascii: ":"), b[i + 1] == 0x20, let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
+                    i = j
+                    v[shape] = Float(x)
+                } else {
+                    guard take(UInt8(ascii: ":")), let d = number() else { return false }
+                    v[shape] = Float(d)
+                }
+                if n - i >= 2, b[i] == UInt8(ascii: ","), b[i + 1] == 0x20 {
+                    i += 2
+                } else if !take(UInt8(ascii: ",")) {
+                    break
+                }
+            }
             return take(UInt8(ascii: "}"))
         }
     }
