@@ -342,13 +342,13 @@ enum PlainDecimal {
         guard k > 0 else { return nil }
         var m: UInt64
         if k == 8 {
+            // A ninth decimal or not is a coin toss for Float descriptions: chosen without a branch.
             m = eightDigits(v)
             let d = b[j + 10] &- 0x30
-            if d < 10 {
-                m = m &* 10 &+ UInt64(d)
-                k = 9
-                guard b[j + 11] &- 0x30 >= 10 else { return nil }
-            }
+            let ninth = d < 10
+            m = ninth ? m &* 10 &+ UInt64(d) : m
+            k = ninth ? 9 : 8
+            guard !ninth || b[j + 11] &- 0x30 >= 10 else { return nil }
         } else {
             m = eightDigits(v << UInt64((8 - k) * 8) | 0x3030_3030_3030_3030 >> UInt64(k * 8))
         }
