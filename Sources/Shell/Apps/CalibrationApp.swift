@@ -70,10 +70,7 @@ public struct CalibrationScreen: Screen {
             c.button(Self.doneID, "✓ Done", buttons[0])
             c.button(Self.redoID, "↻ Again", buttons[1])
         case .failed(let why):
-            let used = c.paragraph("Not calibrated: \(why).", Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
-            c.grid.centered("The previous calibration is still in use.", in: b, y: b.y + 4 + used, style: Theme.hint)
-            c.button(Self.doneID, "✓ Done", buttons[0])
-            c.button(Self.redoID, "↻ Try again", buttons[1])
+            c.calibrationRefused(why, kept: "The previous calibration is still in use.", done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 
@@ -164,5 +161,16 @@ public struct CalibrationScreen: Screen {
             phase = .failed(p.description)
             return Reply(record: "calibration-refused")
         }
+    }
+}
+
+extension Canvas {
+    /// A calibration refused: the reason, what stays in use, and Done and Try again buttons.
+    mutating func calibrationRefused(_ why: String, kept: String, done: String, redo: String, _ buttons: [Rect]) {
+        let b = bounds
+        let used = paragraph("Not calibrated: \(why).", Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
+        grid.centered(kept, in: b, y: b.y + 4 + used, style: Theme.hint)
+        button(done, "✓ Done", buttons[0])
+        button(redo, "↻ Try again", buttons[1])
     }
 }

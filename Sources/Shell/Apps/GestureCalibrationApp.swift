@@ -78,10 +78,7 @@ public struct GestureCalibrationScreen: Screen {
             c.button(Self.doneID, "✓ Done", buttons[0])
             c.button(Self.redoID, "↻ Redo", buttons[1])
         case .failed(let why):
-            let used = c.paragraph("Not calibrated: \(why).", Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
-            c.grid.centered("The gestures keep the values they had.", in: b, y: b.y + 4 + used, style: Theme.hint)
-            c.button(Self.doneID, "✓ Done", buttons[0])
-            c.button(Self.redoID, "↻ Try again", buttons[1])
+            c.calibrationRefused(why, kept: "The gestures keep the values they had.", done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 
