@@ -120,3 +120,15 @@ struct Driver {
         _ = send(.frame(TrackingSample(t: t, progress: p)))
     }
 }
+
+extension Driver {
+    /// Opens a calibration from Settings › Pointer by its button and starts it, as the user does.
+    static func startCalibration(_ button: String, screen: String, start: String) -> Driver {
+        var d = Driver(.gesture, screen: "settings")
+        d.activate("settings.tab.pointer")
+        d.activate(button)
+        #expect(d.screen == screen)
+        d.activate(start)
+        return d
+    }
+}

@@ -12,12 +12,7 @@ import TrackingCore
 
     /// Opens the Calibration screen from Settings and starts the nine dots.
     func start() -> Driver {
-        var d = Driver(.gesture, screen: "settings")
-        d.activate("settings.tab.pointer")
-        d.activate("settings.calibrate")
-        #expect(d.screen == "calibration")
-        d.activate("calibration.start")
-        return d
+        Driver.startCalibration("settings.calibrate", screen: "calibration", start: "calibration.start")
     }
 
     /// Frames of a user looking at whatever dot shows, until the run ends (or `seconds` pass).

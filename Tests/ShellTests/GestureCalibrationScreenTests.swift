@@ -8,12 +8,7 @@ import TrackingCore
 @Suite struct GestureCalibrationScreenTests {
     /// Opens Settings › Pointer › Calibrate gestures and starts.
     func start() -> Driver {
-        var d = Driver(.gesture, screen: "settings")
-        d.activate("settings.tab.pointer")
-        d.activate("settings.calibrate-gestures")
-        #expect(d.screen == "gesture-calibration")
-        d.activate("gestures.start")
-        return d
+        Driver.startCalibration("settings.calibrate-gestures", screen: "gesture-calibration", start: "gestures.start")
     }
 
     /// The gesture the screen asks for now, read off the screen ("Now NAME: …").
