@@ -332,6 +332,8 @@ public struct VMCDecoder: Sendable {
     var lastShape = -1
     /// Off in tests only, to compare the fast path for values with the general reader on the same input.
     var useFastPath = true
+    /// The blend-shape names, held here rather than looked up for every value.
+    private let names = BlendNames.table
 
     public init() {}
 
@@ -423,7 +425,7 @@ public struct VMCDecoder: Sendable {
     /// Sets the shape or shapes a `/VMC/Ext/Blend/Val` names.
     @inline(__always)
     private mutating func setValue(_ name: UnsafeRawBufferPointer, _ v: Double) {
-        if let shape = BlendNames.table.shape(name, guess: lastShape &+ 1) {
+        if let shape = names.shape(name, guess: lastShape &+ 1) {
             values[shape] = Float(min(1, max(0, v)))
             lastShape = shape
         } else {
@@ -691,6 +693,8 @@ public enum IFacialMocap {
         // The one-pass reading checks the bytes as it reads them; the general reading checks them first.
         guard fast || printable(d) else { return bad(unprintable) }
         var parts = Parts()
+        // Taken once: the table is read for every part.
+        let table = names
         let n = d.count
         var start = 0
         while start < n {
@@ -714,7 +718,7 @@ public enum IFacialMocap {
                 // Up to 15 digits without a dot are exact as read; anything longer goes through `number`.
                 if end == n || d[end] == UInt8(ascii: "|"), end > j + 1,
                    let value = plain && end - j <= 16 ? whole : number(d, j + 1, end), value.isFinite {
-                    if let shape = names.shape(d, start, j) {
+                    if let shape = table.shape(d, start, j) {
                         parts.values[shape.rawValue] = Float(min(1, max(0, value / 100)))
                         parts.shapes += 1
                     }
