@@ -39,13 +39,16 @@ public final class WhisperWorker: @unchecked Sendable {
         public var script: String
         /// A model folder, `package` (the PyPI tiny.en), or one of faster-whisper's model names.
         public var model: String
+        /// CTranslate2 threads: two where there are two cores, since the decode is what the user waits for
+        /// at the end of an utterance and the shell's own loop needs little.
         public var threads: Int
         /// Longest wait for the model to load.
         public var loadTimeout: Double
         /// Longest wait for one utterance, beyond which the worker is taken as hung and restarted.
         public var decodeTimeout: Double
 
-        public init(python: String, script: String, model: String = "package", threads: Int = 1,
+        public init(python: String, script: String, model: String = "package",
+                    threads: Int = min(2, ProcessInfo.processInfo.activeProcessorCount),
                     loadTimeout: Double = 60, decodeTimeout: Double = 20) {
             self.python = python; self.script = script; self.model = model; self.threads = threads
             self.loadTimeout = loadTimeout; self.decodeTimeout = decodeTimeout
