@@ -55,7 +55,7 @@ public enum CalibrationFile {
         var tables: [String: String] = [:]
         if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path) {
             for name in (doc.root["source"]?.table?.keys).map(Array.init) ?? [] where name != source {
-                if case let saved?? = try? entry(doc, source: name) { tables[name] = table(saved) }
+                if let saved = try? entry(doc, source: name) { tables[name] = table(saved) }
             }
         }
         if let calibration { tables[source] = table(SavedCalibration(calibration: calibration, size: size)) }
