@@ -330,36 +330,47 @@ enum PlainDecimal {
         return negative ? -x : x
     }
 
-    /// The value of `0.` and one to nine decimals at `j` (what a Float's description writes for most blend
-    /// values), moving `j` past it; nil, with `j` unmoved, when the bytes are anything else or more digits
-    /// follow. The same Double `digits` and `value` give, read with one word load for the decimals.
-    @inline(__always)
+    /// The value of `0.` and one to sixteen decimals at `j` (what a Float's description writes for most
+    /// blend values), moving `j` past it; nil, with `j` unmoved, when the bytes are anything else, more digits
+    /// follow, or the decimals do not fit a significand. The same Double `digits` and `value` give.
+    ///
+    /// Two word loads and no branch on how many decimals there are: the count varies from value to value
+    /// (7 to 12 for Float descriptions), so a branch on it is mispredicted often.
+    @inline(always)
     static func zeroPoint(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, negative: Bool) -> Double? {
         let n = b.count
-        guard n - j >= 12, let base = b.baseAddress, b[j] == UInt8(ascii: "0"), b[j + 1] == UInt8(ascii: ".") else { return nil }
-        let v = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: j + 2, as: UInt64.self))
-        var k = leadingDigits(v)
-        guard k > 0 else { return nil }
-        var m: UInt64
-        if k == 8 {
-            // A ninth decimal or not is a coin toss for Float descriptions: chosen without a branch.
-            m = eightDigits(v)
-            let d = b[j + 10] &- 0x30
-            let ninth = d < 10
-            m = ninth ? m &* 10 &+ UInt64(d) : m
-            k = ninth ? 9 : 8
-            guard !ninth || b[j + 11] &- 0x30 >= 10 else { return nil }
-        } else {
-            m = eightDigits(v << UInt64((8 - k) * 8) | 0x3030_3030_3030_3030 >> UInt64(k * 8))
-        }
-        // An exponent, a sign or a second dot after the decimals: leave the number to the general reader.
+        guard n - j >= 19, let base = b.baseAddress, b[j] == UInt8(ascii: "0"), b[j + 1] == UInt8(ascii: ".") else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let v1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 2, as: UInt64.self))
+        let v2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 10, as: UInt64.self))
+        let k1 = leadingDigits(v1), k2 = leadingDigits(v2)
+        let m1 = eightDigits(v1 << UInt64((8 - k1) * 8) | 0x3030_3030_3030_3030 >> UInt64(k1 * 8))
+        let m2 = eightDigits(v2 << UInt64((8 - k2) * 8) | 0x3030_3030_3030_3030 >> UInt64(k2 * 8))
+        let whole = k1 == 8
+        let k = whole ? 8 + k2 : k1
+        let m = whole ? m1 &* powers10[k2] &+ m2 : m1
+        // An exponent, a sign, a second dot or a seventeenth digit after the decimals: leave the number to
+        // the general reader, as one whose digits do not fit a significand exactly.
         let after = b[j + 2 + k]
-        guard after != UInt8(ascii: "."), after | 0x20 != UInt8(ascii: "e"), after != UInt8(ascii: "+"),
-              after != UInt8(ascii: "-") else { return nil }
+        guard k > 0, m < 1 << 52, after &- 0x30 >= 10, after != UInt8(ascii: "."), after | 0x20 != UInt8(ascii: "e"),
+              after != UInt8(ascii: "+"), after != UInt8(ascii: "-") else { return nil }
         j += 2 + k
-        let x = Double(m) / pow10(k)
+        let x = exactDouble(m) / pow10(k)
         return negative ? -x : x
     }
+
+    /// `Double(m)` for `m` below 2^52, without the integer conversion instruction.
+    ///
+    /// `cvtsi2sd` writes only the low half of its register and so waits for the register's last value: here
+    /// the last division, which chained every value of a line into one long dependency. Placing `m` in the
+    /// significand of 2^52 and subtracting 2^52 is exact for these `m` and depends on nothing before.
+    @inline(__always)
+    static func exactDouble(_ m: UInt64) -> Double {
+        Double(bitPattern: m | 0x4330_0000_0000_0000) - 4_503_599_627_370_496.0
+    }
+
+    /// 10^k for k in 0…8, as integers.
+    private static let powers10: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// How many of the eight bytes (little-endian, from the first) are ASCII digits before the first other
     /// byte. A byte's classification can be upset only by a carry from a non-digit below it, so the first

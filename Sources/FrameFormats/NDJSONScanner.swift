@@ -54,11 +54,17 @@ struct NDJSONScanner {
                 gaze = GazePoint(x: x, y: y)
             case 4 where equals(k, "eyes"):
                 bit = 16
-                guard let v = numberObject(Self.eyeKeys) else { return nil }
+                let at = i
+                let fast = ordered4("{\"leftYaw\": ", ", \"leftPitch\": ", ", \"rightYaw\": ", ", \"rightPitch\": ")
+                if fast == nil { i = at }
+                guard let v = fast ?? numberObject(Self.eyeKeys) else { return nil }
                 eyes = EyeAngles(leftYaw: v.0, leftPitch: v.1, rightYaw: v.2, rightPitch: v.3)
             case 4 where equals(k, "head"):
                 bit = 32
-                guard let v = numberObject(Self.headKeys) else { return nil }
+                let at = i
+                let fast = ordered3("{\"yaw\": ", ", \"pitch\": ", ", \"roll\": ")
+                if fast == nil { i = at }
+                guard let v = fast ?? numberObject(Self.headKeys) else { return nil }
                 head = HeadPose(yaw: v.0, pitch: v.1, roll: v.2)
             default:
                 return nil
@@ -91,6 +97,44 @@ struct NDJSONScanner {
         guard i < b.count, b[i] == c else { return false }
         i += 1
         return true
+    }
+
+    /// `word` (1 to 16 bytes) if it comes next, compared a word at a time; nothing is skipped before it.
+    @inline(__always)
+    private mutating func exactly(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard b.count - i >= 16, let base = b.baseAddress else { return literal(word) }
+        let x = UnsafeRawPointer(base + i), y = UnsafeRawPointer(word.utf8Start)
+        let same: Bool
+        if n >= 8 {
+            same = x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                && x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        } else {
+            var k = 0
+            while k < n, x.load(fromByteOffset: k, as: UInt8.self) == y.load(fromByteOffset: k, as: UInt8.self) { k += 1 }
+            same = k == n
+        }
+        if same { i += n }
+        return same
+    }
+
+    /// The encoder's own spelling of a three-number object, `{"k0": n, "k1": n, "k2": n}` with its keys in
+    /// order and its spacing, read without looking keys up; nil (with `i` moved) for anything else.
+    @inline(__always)
+    private mutating func ordered3(_ k0: StaticString, _ k1: StaticString, _ k2: StaticString) -> (Double, Double, Double, Double)? {
+        skipSpace()
+        guard exactly(k0), let v0 = number(), exactly(k1), let v1 = number(), exactly(k2), let v2 = number(),
+              take(UInt8(ascii: "}")) else { return nil }
+        return (v0, v1, v2, 0)
+    }
+
+    /// As `ordered3` for four numbers.
+    @inline(__always)
+    private mutating func ordered4(_ k0: StaticString, _ k1: StaticString, _ k2: StaticString, _ k3: StaticString) -> (Double, Double, Double, Double)? {
+        skipSpace()
+        guard exactly(k0), let v0 = number(), exactly(k1), let v1 = number(), exactly(k2), let v2 = number(),
+              exactly(k3), let v3 = number(), take(UInt8(ascii: "}")) else { return nil }
+        return (v0, v1, v2, v3)
     }
 
     /// `word` if it comes next.
@@ -169,39 +213,75 @@ struct NDJSONScanner {
         if values.isEmpty { values = [Float](repeating: 0, count: BlendShape.count) }
         if take(UInt8(ascii: "}")) { return true }
         let names = BlendNames.table
+        return values.withUnsafeMutableBufferPointer { v in
+            names.keys.withUnsafeBufferPointer { keys in blendMembers(v, keys, names) }
+        }
+    }
+
+    /// The members of a blend object after its `{`, through its `}`.
+    ///
+    /// The encoder's own spelling (`"name": 0.ddd, ` with names in shape order) is read with the position in
+    /// a local, so it stays in a register: through `i` it went to memory and back at every step. Anything else
+    /// takes the general steps.
+    @inline(__always)
+    private mutating func blendMembers(_ v: UnsafeMutableBufferPointer<Float>, _ keys: UnsafeBufferPointer<BlendNames.Key>,
+                                       _ names: BlendNames) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let n = b.count
+        let count = BlendShape.count
         // The encoder writes shapes in order, so the next name is most often the one after the last.
         var guess = 0
-        return values.withUnsafeMutableBufferPointer { v in
-            let n = b.count
-            while true {
-                let shape: Int
-                skipSpace()
-                if i < n, b[i] == Self.quote, let (found, end) = names.name(at: i + 1, in: b, guess: guess) {
-                    shape = found
-                    i = end
-                } else {
-                    guard let k = key(), let found = names.shape(b, k, guess: guess) else { return false }
-                    shape = found
+        var p = i
+        while true {
+            var shape = -1
+            if n - p >= 26, base[p] == Self.quote {
+                // The key's first 24 bytes against each name and its closing quote, masked to the name's length.
+                // `| 0x20` on the first byte accepts the capitalised spelling (names start with a lowercase letter).
+                let x0 = raw.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self) | 0x20
+                let x1 = raw.loadUnaligned(fromByteOffset: p + 9, as: UInt64.self)
+                let x2 = raw.loadUnaligned(fromByteOffset: p + 17, as: UInt64.self)
+                var k = guess
+                var tried = 0
+                while tried < count {
+                    let key = keys[k]
+                    if (x0 ^ key.w0) & key.m0 | (x1 ^ key.w1) & key.m1 | (x2 ^ key.w2) & key.m2 == 0 {
+                        shape = k
+                        p += 1 + key.length
+                        break
+                    }
+                    k = k + 1 == count ? 0 : k + 1
+                    tried += 1
                 }
-                guess = shape + 1
-                // The encoder's own spacing, `": 0.ddd, "`, is read without the general steps; anything else
-                // (other spacing, other numbers) goes through them.
-                var j = i + 2
-                if n - i >= 2, b[i] == UInt8(ascii: ":"), b[i + 1] == 0x20, let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
-                    i = j
-                    v[shape] = Float(x)
-                } else {
-                    guard take(UInt8(ascii: ":")), let d = number() else { return false }
-                    v[shape] = Float(d)
-                }
-                if n - i >= 2, b[i] == UInt8(ascii: ","), b[i + 1] == 0x20 {
-                    i += 2
-                } else if !take(UInt8(ascii: ",")) {
-                    break
-                }
+                // Bytes equal to no name and its quote: escapes, other spacing or an unknown name; the general
+                // steps below decide.
             }
-            return take(UInt8(ascii: "}"))
+            if shape < 0 {
+                i = p
+                guard let k = key(), let found = names.shape(b, k, guess: guess) else { return false }
+                shape = found
+                p = i
+            }
+            guess = shape + 1 == count ? 0 : shape + 1
+            var j = p + 2
+            if n - p >= 2, base[p] == UInt8(ascii: ":"), base[p + 1] == 0x20, let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
+                p = j
+                v[shape] = Float(x)
+            } else {
+                i = p
+                guard take(UInt8(ascii: ":")), let d = number() else { return false }
+                v[shape] = Float(d)
+                p = i
+            }
+            if n - p >= 2, base[p] == UInt8(ascii: ","), base[p + 1] == 0x20 {
+                p += 2
+                continue
+            }
+            i = p
+            guard take(UInt8(ascii: ",")) else { break }
+            p = i
         }
+        return take(UInt8(ascii: "}"))
     }
 
     private static let eyeKeys: [StaticString] = ["leftYaw", "leftPitch", "rightYaw", "rightPitch"]
@@ -240,6 +320,18 @@ final class BlendNames: Sendable {
     private let bytes: [UInt8]
     private let starts: [Int]
 
+    /// A name and its closing quote as three little-endian words and masks, for comparing a key without
+    /// first finding where it ends.
+    struct Key {
+        var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0
+        var m0: UInt64 = 0, m1: UInt64 = 0, m2: UInt64 = 0
+        /// The name's length plus its closing quote.
+        var length = 0
+    }
+
+    /// One ``Key`` per shape, in ``BlendShape`` order.
+    let keys: [Key]
+
     private init() {
         var bytes: [UInt8] = [], starts = [0]
         for s in BlendShape.allCases {
@@ -248,6 +340,16 @@ final class BlendNames: Sendable {
         }
         self.bytes = bytes
         self.starts = starts
+        keys = BlendShape.allCases.map { shape in
+            let text = Array(shape.name.utf8) + [UInt8(ascii: "\"")]
+            precondition(text.count <= 24 && text[0] & 0x20 != 0, "a blend name must fit three words and start in lowercase")
+            var words: [UInt64] = [0, 0, 0], masks: [UInt64] = [0, 0, 0]
+            for (k, c) in text.enumerated() {
+                words[k / 8] |= UInt64(c) << UInt64(k % 8 * 8)
+                masks[k / 8] |= 0xFF << UInt64(k % 8 * 8)
+            }
+            return Key(w0: words[0], w1: words[1], w2: words[2], m0: masks[0], m1: masks[1], m2: masks[2], length: text.count)
+        }
     }
 
     /// The index (``BlendShape`` raw value) of the shape named by `b[r]`, trying `guess` and the names after

@@ -90,6 +90,17 @@ private let hostileNDJSON: [String] = [
     "{\"t\": 1,\t\"face\":\rfalse}", "{\"t\": 1, \"blend\": {\"jawOpen\u{7F}\": 0.5}}", "{\"t\": 1, \"blend\": {\"jawOpén\": 0.5}}",
     "{\"t\": 1, \"blend\": {\"\u{212A}\": 0.5}}", "{\"t\": 1, \"blend\": {\"JawOpen\u{FF}\": 0.5}}", "{}", "{", "}", "[]", "", " ",
     "null", "1", #""t""#, #"{"t": 1, "blend": {"mouthSmileLeft": 0.25, "mouthSmileRight": 0.5, "browInnerUp": 1e-7}}"#,
+    // Names out of shape order, names that a name is a prefix of, an escaped quote, names near the line's end.
+    #"{"t": 1, "blend": {"tongueOut": 0.5, "browDownLeft": 0.25, "TongueOut": 0.125, "eyeBlinkLeft": 0.0625}}"#,
+    #"{"t": 1, "blend": {"jawOpen": 0.5, "jawOpenX": 0.5, "mouthClose": 0.25}, "head": {"yaw": 0, "pitch": 0, "roll": 0}}"#,
+    #"{"t": 1, "blend": {"jawOpen\"": 0.5, "mouthClose": 0.25}, "head": {"yaw": 0, "pitch": 0, "roll": 0}}"#,
+    #"{"t": 1, "blend": {"eyeBlinkLeft": 0.5, "eyeBlinkLeft" : 0.25, "eyeBlinkRight":0.125,"jawOpen": 0.0000001}}"#,
+    #"{"t": 1, "blend": {"eyeBlinkLeft": 0.12345678901234567, "eyeBlinkRight": 0.9999999999999999, "jawOpen": 1}}"#,
+    // The encoder's eyes and head with other numbers, other spacing, and a key missing or out of order.
+    #"{"t": 1, "eyes": {"leftYaw": 1e-7, "leftPitch": -0.5, "rightYaw": 0.25, "rightPitch": -2.5E+1}, "head": {"yaw": -0, "pitch": 0.5, "roll": 1}}"#,
+    #"{"t": 1, "eyes": {"leftYaw": 1, "leftPitch": 2, "rightYaw": 3, "rightPitch": 4 }, "head": {"yaw": 1,"pitch": 2, "roll": 3}}"#,
+    #"{"t": 1, "eyes": {"leftYaw": 1, "leftPitch": 2, "rightPitch": 4, "rightYaw": 3}, "head": {"pitch": 2, "yaw": 1, "roll": 3}}"#,
+    #"{"t": 1, "head": {"yaw": 1, "pitch": 2, "roll": 3, "roll": 4}, "eyes": {"leftYaw": 1, "leftPitch": 2, "rightYaw": 3, "rightPitch": null}}"#,
 ]
 
 /// The scanner must give exactly what the full parser gives, on real recordings and on hostile lines.
@@ -245,25 +256,25 @@ extension FastFloatTests {
 }
 
 extension FastFloatTests {
-    /// `0.` and up to nine decimals read with one word load is the general reader's Double; longer numbers,
-    /// exponents, signs and second dots after them are declined with the position unmoved.
+    /// `0.` and up to sixteen decimals read with two word loads is the general reader's Double; longer
+    /// numbers, exponents, signs and second dots after them are declined with the position unmoved.
     @Test func zeroPointAgreesWithTheGeneralReaderAndDeclinesTheRest() {
         var rng = SplitMix(seed: 56)
         var taken = 0
         let tails = [",", "}", " ", "]", "e-5", "E3", "+", "-", ".5", "7", "x", "\"", ", \"jawOpen\": 0.5}"]
         for k in 0..<100_000 {
-            let decimals = 1 + Int(rng.next() % 12)
+            let decimals = 1 + Int(rng.next() % 20)
             let number = "0." + (0..<decimals).map { _ in String(rng.next() % 10) }.joined()
-            let s = number + tails[Int(rng.next() % UInt64(tails.count))] + "          "
+            let s = number + tails[Int(rng.next() % UInt64(tails.count))] + String(repeating: " ", count: 20)
             let negative = k % 3 == 0
             let b = Array(s.utf8)
             b.withUnsafeBufferPointer { p in
                 var j = 0
                 if let got = PlainDecimal.zeroPoint(p, &j, negative: negative) {
                     taken += 1
-                    // Taken only when the number, as a JSON scan ends it, is `0.` and decimals (at most nine).
+                    // Taken only when the number, as a JSON scan ends it, is `0.` and decimals (at most sixteen).
                     let scanned = String(s.prefix { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" })
-                    #expect(scanned.dropFirst(2).allSatisfy(\.isNumber) && scanned.count <= 11, "\(s)")
+                    #expect(scanned.dropFirst(2).allSatisfy(\.isNumber) && scanned.count <= 18, "\(s)")
                     #expect(j == scanned.utf8.count)
                     #expect(got.bitPattern == Double((negative ? "-" : "") + scanned)?.bitPattern, "\(s)")
                 } else {
@@ -272,6 +283,27 @@ extension FastFloatTests {
             }
         }
         #expect(taken > 30_000)
+    }
+
+    /// Every decimal count from one to sixteen is read, the sixteenth only while the digits are below 2^52.
+    @Test func zeroPointReadsEachDecimalCount() {
+        for k in 1...17 {
+            for digits in [String(repeating: "1", count: k), String(repeating: "9", count: k), "0" + String(repeating: "5", count: k - 1)] {
+                let s = "0." + digits + ", \"jawOpen\": 0.5}          "
+                let b = Array(s.utf8)
+                b.withUnsafeBufferPointer { p in
+                    var j = 0
+                    let got = PlainDecimal.zeroPoint(p, &j, negative: false)
+                    let fits = UInt64(digits).map { $0 < 1 << 52 } ?? false
+                    if k <= 16 && fits {
+                        #expect(got?.bitPattern == Double("0." + digits)?.bitPattern, "\(s)")
+                        #expect(j == 2 + k)
+                    } else {
+                        #expect(got == nil && j == 0, "\(s)")
+                    }
+                }
+            }
+        }
     }
 }
 
