@@ -212,10 +212,12 @@ enum FastFloat {
     }
 
     /// The value of a decimal (`-12.345`, `1.5e-05`) whose digits fit a Double's 53-bit significand exactly
-    /// and whose power of ten is at most 22 either way; nil for anything else, which `slow` then reads.
+    /// and whose power of ten is at most 22 either way, or of up to nineteen digits and at least 1; nil for
+    /// anything else, which `slow` then reads.
     ///
     /// Both the significand and the power of ten are exact Doubles, so one division or multiplication rounds
     /// correctly: the same Double as the C library's correctly rounded conversion (Clinger's fast path).
+    /// Longer digits are divided in integers by `quotient`.
     @inline(__always)
     static func exact(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var i = start
@@ -257,11 +259,48 @@ enum FastFloat {
                 return nil
             }
         }
-        guard sawDigit, mantissa <= 1 << 53 else { return nil }
+        guard sawDigit else { return nil }
         let power = exponent - fracDigits
+        if mantissa > 1 << 53 {
+            // Seventeen to nineteen digits, as a Double's shortest description often has (timestamps).
+            guard power <= 0, let v = quotient(mantissa, -power) else { return nil }
+            return negative ? -v : v
+        }
         guard power > -pow10.count, power < pow10.count else { return nil }
         let v = power < 0 ? Double(mantissa) / pow10[-power] : Double(mantissa) * pow10[power]
         return negative ? -v : v
+    }
+
+    /// 10^k for k in 0…19, as integers.
+    private static let integerPowers: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p * 10 } }
+
+    /// The correctly rounded Double of `m / 10^frac` (ties to even), by one 128-by-64-bit division; nil when
+    /// the quotient is below 1 or 2^54 and over, or `frac` is over 19, which `slow` then reads.
+    ///
+    /// The division gives the quotient's top 55 bits and whether anything is left over: the 53 kept, the
+    /// rounding bit and the sticky bits beneath it, which is all that rounding needs.
+    static func quotient(_ m: UInt64, _ frac: Int) -> Double? {
+        guard frac >= 0, frac < integerPowers.count else { return nil }
+        let d = integerPowers.withUnsafeBufferPointer { $0[frac] }
+        guard m >= d else { return nil }
+        // m / d lies in (2^(l-1), 2^(l+1)), so m·2^s / d lies in (2^53, 2^55) and below d·2^64.
+        let l = d.leadingZeroBitCount - m.leadingZeroBitCount
+        var s = 54 - l
+        guard s >= 0 else { return nil }
+        let high = s == 0 ? 0 : m >> UInt64(64 - s)
+        var (q, r) = d.dividingFullWidth((high, m << UInt64(s)))
+        if q < 1 << 54 {
+            // One more bit of the quotient.
+            let (twice, carry) = r.addingReportingOverflow(r)
+            let bit = carry || twice >= d
+            q = q << 1 | (bit ? 1 : 0)
+            r = bit ? twice &- d : twice
+            s += 1
+        }
+        var significand = q >> 2
+        let below = q & 3
+        if below > 2 || (below == 2 && (r != 0 || significand & 1 == 1)) { significand += 1 }
+        return Double(sign: .plus, exponent: 2 - s, significand: Double(significand))
     }
 
     static func slow(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
@@ -384,12 +423,18 @@ enum PlainDecimal {
         return (~digit & 0x8080_8080_8080_8080).trailingZeroBitCount / 8
     }
 
-    /// The exact Double for `mantissa / 10^frac` when `digits` gave it exactly and it fits a significand;
-    /// nil when `FastFloat.parse` must read the text instead. Equal to what `FastFloat.exact` gives.
+    /// The correctly rounded Double for `mantissa / 10^frac` when `digits` gave it exactly; nil when
+    /// `FastFloat.parse` must read the text instead. Equal to what `FastFloat.exact` gives.
     @inline(__always)
     static func value(_ r: (mantissa: UInt64, count: Int, frac: Int), negative: Bool) -> Double? {
-        guard r.count > 0, r.count <= 19, r.mantissa <= 1 << 53, r.frac <= 22 else { return nil }
-        let v = Double(r.mantissa) / pow10(r.frac)
+        guard r.count > 0, r.count <= 19, r.frac <= 22 else { return nil }
+        let v: Double
+        if r.mantissa <= 1 << 53 {
+            v = Double(r.mantissa) / pow10(r.frac)
+        } else {
+            guard let q = FastFloat.quotient(r.mantissa, r.frac) else { return nil }
+            v = q
+        }
         return negative ? -v : v
     }
 
