@@ -123,24 +123,30 @@ public struct NDJSONDecoder: FrameDecoder {
 
     public mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> [DecodedItem] {
         var out: [DecodedItem] = []
-        lines.feedLines(bytes) { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        lines.feedLines(bytes) { line, n in Self.decodeLine(line, n, into: &out) }
         return out
     }
 
     public mutating func finish() -> [DecodedItem] {
         var out: [DecodedItem] = []
-        lines.finishLines { line, n in Self.decodeLine(line, n).map { out.append($0) } }
+        lines.finishLines { line, n in Self.decodeLine(line, n, into: &out) }
         return out
     }
 
-    static func decodeLine(_ line: UnsafeBufferPointer<UInt8>?, _ n: Int) -> DecodedItem? {
+    /// Appends what line `n` holds, if anything, to `out`: built there rather than returned, since each
+    /// return of an item (some 150 bytes) was a copy.
+    static func decodeLine(_ line: UnsafeBufferPointer<UInt8>?, _ n: Int, into out: inout [DecodedItem]) {
         let pos = SourcePosition(.line, n)
         guard let line else {
-            return .malformed(FrameIssue(pos, "line longer than \(LineSplitter.maxLineLength) bytes"))
+            out.append(.malformed(FrameIssue(pos, "line longer than \(LineSplitter.maxLineLength) bytes")))
+            return
         }
-        if isBlank(line) { return nil }
-        if let f = NDJSONScanner.frame(line) { return .frame(f, pos) }
-        return decodeWithParser(Array(line), position: pos)
+        if isBlank(line) { return }
+        if let f = NDJSONScanner.frame(line) {
+            out.append(.frame(f, pos))
+        } else {
+            out.append(decodeWithParser(Array(line), position: pos))
+        }
     }
 
     /// Decodes one NDJSON frame object.
