@@ -212,8 +212,8 @@ enum FastFloat {
     }
 
     /// The value of a decimal (`-12.345`, `1.5e-05`) whose digits fit a Double's 53-bit significand exactly
-    /// and whose power of ten is at most 22 either way, or of up to nineteen digits and at least 1; nil for
-    /// anything else, which `slow` then reads.
+    /// and whose power of ten is at most 22 either way, or of up to nineteen digits and nineteen decimals;
+    /// nil for anything else, which `slow` then reads.
     ///
     /// Both the significand and the power of ten are exact Doubles, so one division or multiplication rounds
     /// correctly: the same Double as the C library's correctly rounded conversion (Clinger's fast path).
@@ -262,7 +262,7 @@ enum FastFloat {
         guard sawDigit else { return nil }
         let power = exponent - fracDigits
         if mantissa > 1 << 53 {
-            // Seventeen to nineteen digits, as a Double's shortest description often has (timestamps).
+            // Seventeen to nineteen digits, as a Double's shortest description often has (timestamps, angles).
             guard power <= 0, let v = quotient(mantissa, -power) else { return nil }
             return negative ? -v : v
         }
@@ -275,20 +275,21 @@ enum FastFloat {
     private static let integerPowers: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p * 10 } }
 
     /// The correctly rounded Double of `m / 10^frac` (ties to even), by one 128-by-64-bit division; nil when
-    /// the quotient is below 1 or 2^54 and over, or `frac` is over 19, which `slow` then reads.
+    /// `m` is 0, the quotient is 2^54 or over, or `frac` is over 19, which `slow` then reads.
     ///
     /// The division gives the quotient's top 55 bits and whether anything is left over: the 53 kept, the
-    /// rounding bit and the sticky bits beneath it, which is all that rounding needs.
+    /// rounding bit and the sticky bits beneath it, which is all that rounding needs. The dividend m·2^s is
+    /// below d·2^55 and so fits 128 bits whatever the quotient's size.
     static func quotient(_ m: UInt64, _ frac: Int) -> Double? {
-        guard frac >= 0, frac < integerPowers.count else { return nil }
+        guard m > 0, frac >= 0, frac < integerPowers.count else { return nil }
         let d = integerPowers.withUnsafeBufferPointer { $0[frac] }
-        guard m >= d else { return nil }
-        // m / d lies in (2^(l-1), 2^(l+1)), so m·2^s / d lies in (2^53, 2^55) and below d·2^64.
+        // m / d lies in (2^(l-1), 2^(l+1)), so m·2^s / d lies in (2^53, 2^55).
         let l = d.leadingZeroBitCount - m.leadingZeroBitCount
         var s = 54 - l
         guard s >= 0 else { return nil }
-        let high = s == 0 ? 0 : m >> UInt64(64 - s)
-        var (q, r) = d.dividingFullWidth((high, m << UInt64(s)))
+        let high = s == 0 ? 0 : s < 64 ? m >> UInt64(64 - s) : m << UInt64(s - 64)
+        let low = s < 64 ? m << UInt64(s) : 0
+        var (q, r) = d.dividingFullWidth((high, low))
         if q < 1 << 54 {
             // One more bit of the quotient.
             let (twice, carry) = r.addingReportingOverflow(r)

@@ -207,16 +207,16 @@ struct FastFloatTests {
 }
 
 extension FastFloatTests {
-    /// Seventeen to nineteen digits (a Double's shortest description often has seventeen) are read by one
-    /// integer division, correctly rounded: every Double's description reads back as that Double, and random
-    /// long decimals, exact halves included, as the C library reads them.
+    /// Seventeen to nineteen digits (a Double's shortest description often has seventeen) with up to nineteen
+    /// decimals are read by one integer division, correctly rounded: every Double's description reads back as
+    /// that Double, and random long decimals, exact halves included, as the C library reads them.
     @Test func longDigitsAreDividedExactly() {
         var rng = SplitMix(seed: 57)
         var divided = 0
         for k in 0..<200_000 {
-            // Timestamps of a day and more, and values of every size at or above 1.
-            let scale = [1.0, 100.0, 86_400.0, 1e9, 1e15][k % 5]
-            let d = Double(rng.next() >> 11) / Double(1 << 53) * scale + 1
+            // Timestamps of a day and more, values of every size at or above 1, and angles and shapes below it.
+            let scale = [1.0, 100.0, 86_400.0, 1e9, 1e15, 1.0, 0.01, 0.001][k % 8]
+            let d = Double(rng.next() >> 11) / Double(1 << 53) * scale + (k % 8 < 5 ? 1 : 0)
             let s = "\(d)"
             let b = Array(s.utf8)
             #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == d.bitPattern, "\(s)")
@@ -226,19 +226,22 @@ extension FastFloatTests {
         for _ in 0..<100_000 {
             let digits = 17 + Int(rng.next() % 3)
             var s = (0..<digits).map { _ in String(rng.next() % 10) }.joined()
-            s.insert(".", at: s.index(s.startIndex, offsetBy: 1 + Int(rng.next() % UInt64(digits - 1))))
+            // The dot anywhere, leading zeros included: "0.0031…" as much as "4486.78…".
+            s.insert(".", at: s.index(s.startIndex, offsetBy: Int(rng.next() % UInt64(digits))))
+            if s.hasPrefix(".") { s = "0" + s }
             let b = Array(s.utf8)
             #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == Double(s)?.bitPattern, "\(s)")
         }
         // Halfway between two Doubles: ties go to the even significand.
         for s in ["9007199254740993", "9007199254740995", "9007199254740993.0", "18014398509481990", "18014398509481986",
-                  "4503599627370496.5", "4503599627370497.5", "1.000000000000000111"] {
+                  "4503599627370496.5", "4503599627370497.5", "1.000000000000000111", "0.12345678901234567",
+                  "0.99999999999999999", "-0.0031094569712877274", "0.10043957084417343", "0.0000000000000000001"] {
             let b = Array(s.utf8)
             #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == Double(s)?.bitPattern, "\(s)")
             #expect(FastFloat.exact(b.withUnsafeBufferPointer { $0 }, 0, b.count) != nil, "\(s) is read without the C library")
         }
-        // Integers of 2^54 and over, twenty digits, and values below 1 are left to the C library, and agree.
-        for s in ["1152921504606846977", "9999999999999999999", "1.0000000000000001110", "0.12345678901234567", "0.99999999999999999"] {
+        // Integers of 2^54 and over, twenty digits and twenty decimals are left to the C library, and agree.
+        for s in ["1152921504606846977", "9999999999999999999", "1.0000000000000001110", "0.00031094569712877274", "0.12345678901234567891"] {
             let b = Array(s.utf8)
             #expect(FastFloat.parse(b, 0, b.count)?.bitPattern == Double(s)?.bitPattern, "\(s)")
             #expect(FastFloat.exact(b.withUnsafeBufferPointer { $0 }, 0, b.count) == nil, "\(s)")
