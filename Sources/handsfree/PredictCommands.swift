@@ -34,17 +34,19 @@ struct PredictionFiles: ParsableArguments {
 /// Reads lines of text typed so far from standard input and answers each with suggestions.
 struct Predict: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Suggest words for each line of standard input (the text typed so far).",
+        abstract: "Suggest words for the text typed so far, given as arguments or as lines on standard input.",
         discussion: """
+        `handsfree predict 'the quick bro'` prints the suggestions for that text (a trailing space asks for the
+        next word). With --stdin it reads lines and answers each at once, for programs that keep it running.
         Writes one line per input line: up to N suggestions separated by tabs, flushed at once.
         Lines that are empty, not valid UTF-8, or have no suggestions give an empty line; lines
         longer than \(PredictLoop.maxLineBytes) bytes are cut to their last \(PredictLoop.maxLineBytes) bytes.
         """)
 
-    @Flag(help: "Read from standard input (the only mode).")
+    @Argument(help: "The text typed so far (its words are joined by single spaces); or use --stdin.")
+    var text: [String] = []
+    @Flag(help: "Read lines from standard input and answer each.")
     var stdin = false
-    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
-    var slowest = 0
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Flag(help: "Learn from each line (the words before the last one) and save to the user file at the end.")
@@ -52,7 +54,10 @@ struct Predict: ParsableCommand {
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
-        guard stdin else { throw ValidationError("use --stdin (lines of text on standard input)") }
+        guard stdin != !text.isEmpty else {
+            throw ValidationError(stdin ? "give the text as arguments or use --stdin, not both"
+                                        : "give the text typed so far, e.g. handsfree predict 'the quick bro', or use --stdin")
+        }
         guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
     }
 
@@ -60,8 +65,21 @@ struct Predict: ParsableCommand {
         var predictor: WordPredictor
         do { predictor = try files.load() } catch let e as PredictionError { throw ValidationError("\(e)") }
         var loop = PredictLoop(predictor: predictor, limit: n, learn: learn)
-        let input = FileHandle.standardInput
         let output = FileHandle.standardOutput
+        if stdin { answerLines(&loop, output) } else { output.write(Data((loop.answer(Array(text.joined(separator: " ").utf8)) + "\n").utf8)) }
+        predictor = loop.predictor
+        if learn, let url = predictor.userFile {
+            if let aside = UserWordsFile.keepAside(predictor, url) {
+                FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
+                guard aside.moved else { return }
+            }
+            do { try predictor.save() } catch { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+        }
+    }
+
+    /// Answers each line of standard input as it arrives, until it ends.
+    private func answerLines(_ loop: inout PredictLoop, _ output: FileHandle) {
+        let input = FileHandle.standardInput
         var buffer: [UInt8] = []
         while true {
             let chunk = input.availableData
@@ -77,14 +95,6 @@ struct Predict: ParsableCommand {
             if buffer.count > 4 * PredictLoop.maxLineBytes { buffer.removeFirst(buffer.count - PredictLoop.maxLineBytes) }
         }
         if !buffer.isEmpty { output.write(Data((loop.answer(buffer) + "\n").utf8)) }
-        predictor = loop.predictor
-        if learn, let url = predictor.userFile {
-            if let aside = UserWordsFile.keepAside(predictor, url) {
-                FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
-                guard aside.moved else { return }
-            }
-            do { try predictor.save() } catch { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
-        }
     }
 }
 
@@ -126,8 +136,6 @@ struct KSR: ParsableCommand {
 
     @Argument(help: "Text file to simulate typing.")
     var file: String
-    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
-    var slowest = 0
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
