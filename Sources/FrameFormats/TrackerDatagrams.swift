@@ -27,8 +27,7 @@ public enum TrackerDatagrams {
         }.joined(separator: "|") + "|=head#0.0,0.0,0.0,0.0,0.0,0.0|").utf8)
     }
 
-    /// Each format's datagrams for `frames`, named as `bench pipeline` prints them.
-    public static func all(_ frames: [TrackingFrame]) -> [(String, [[UInt8]])] {
-        [("openseeface", frames.map(openSeeFace)), ("vmc bundles", frames.map(vmc)), ("ifacialmocap", frames.map(iFacialMocap))]
-    }
+    /// Each format's encoder, named as `bench pipeline` prints it, so a caller builds only the datagrams it uses.
+    public static let encoders: [(name: String, encode: @Sendable (TrackingFrame) -> [UInt8])] =
+        [("openseeface", openSeeFace), ("vmc bundles", vmc), ("ifacialmocap", iFacialMocap)]
 }

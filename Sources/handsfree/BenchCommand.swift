@@ -68,7 +68,8 @@ struct BenchPipeline: ParsableCommand {
                 }
                 print("  decode livelink-udp packets (same frames): \(fmtRate(udpRate)) frames/s")
             }
-            for (name, datagrams) in TrackerDatagrams.all(frames) where wanted(name) {
+            for (name, encode) in TrackerDatagrams.encoders where wanted(name) {
+                let datagrams = frames.map(encode)
                 let r = measure(reps: reps, frames: datagrams.count) {
                     // As a live socket decodes them: each datagram recognised by itself.
                     var d = LiveDecoder()
