@@ -141,11 +141,15 @@ public struct ShellRuntime {
             let before = monotonicSeconds()
             var until = before + 0.05
             for s in sources { if let w = s.nextWake(now: before) { until = min(until, w) } }
-            if dirty { until = min(until, lastRender + frameInterval) }
+            // While a key's echo is awaited the drawing waits for it (or for `awaitingEcho`), so its own time
+            // is no reason to wake: it is due already, and poll would return at once until the echo came.
+            if dirty && awaitingEcho == nil { until = min(until, lastRender + frameInterval) }
             if measuresChanged { until = min(until, lastRender + measuresInterval) }
             if let e = awaitingEcho { until = min(until, e) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), Int32(max(0, until - before) * 1000))
+            // Rounded up: rounded down, a wake due in under a millisecond was a zero timeout, and the loop
+            // spun until it was due.
+            _ = poll(&fds, nfds_t(fds.count), Int32((max(0, until - before) * 1000).rounded(.up)))
             wakeups += 1
             let now = monotonicSeconds()
             let bad = Int16(POLLHUP | POLLERR | POLLNVAL)

@@ -7,16 +7,22 @@ import Shell
 import Terminal
 import Testing
 import TrackingCore
+import Transport
 
 /// A display that keeps what the Terminal screen showed at each drawing.
 final class PaneDisplay: ShellDisplay {
     let size = Size(width: 100, height: 30)
     var keys: [TerminalInput]
+    /// Keys are held back until a drawing shows this text.
+    let keysAfter: String?
     var views: [TerminalView] = []
     var lines: [String] = []
-    init(keys: [TerminalInput] = []) { self.keys = keys }
+    init(keys: [TerminalInput] = [], keysAfter: String? = nil) { self.keys = keys; self.keysAfter = keysAfter }
     var inputFD: Int32 { -1 }
-    func readInput() -> TerminalInput? { keys.isEmpty ? nil : keys.removeFirst() }
+    func readInput() -> TerminalInput? {
+        if let k = keysAfter, !lines.contains(where: { $0.contains(k) }) { return nil }
+        return keys.isEmpty ? nil : keys.removeFirst()
+    }
     func inputHungUp() -> Bool { false }
     func show(_ state: ShellState, performed: [ActionRecord]) {
         if let v = state.terminal { views.append(v) }
@@ -31,7 +37,7 @@ final class PaneDisplay: ShellDisplay {
 
     /// Runs the loop on the Terminal screen with `argv` for `seconds` (a paced replay of still frames keeps
     /// it going, then it leaves).
-    func run(_ argv: [String], seconds: Double, keys: [TerminalInput] = []) throws -> (ShellRuntime, PaneDisplay) {
+    func run(_ argv: [String], seconds: Double, keys: [TerminalInput] = [], keysAfter: String? = nil) throws -> (ShellRuntime, PaneDisplay) {
         let km = try Setup.keymap("default", gestures: Self.settings.gestures)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -43,7 +49,7 @@ final class PaneDisplay: ShellDisplay {
         var r = ShellRuntime(session: session, feed: .replay(items: items, speed: 1, name: "still"), exitAtEnd: true,
                              paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
         r.terminal = TerminalLink(.child(argv: argv))
-        let display = PaneDisplay(keys: keys)
+        let display = PaneDisplay(keys: keys, keysAfter: keysAfter)
         r.display = { display }
         try r.run()
         return (r, display)
@@ -72,6 +78,21 @@ final class PaneDisplay: ShellDisplay {
         let (_, d) = try run(["/bin/sh"], seconds: 0.8, keys: keys)
         // sh may print its prompt after the echo of input typed before it started: "# typed-ok".
         #expect(d.lines.contains { $0.contains("typed-ok") && !$0.contains("echo") }, "\(d.lines.prefix(6).joined(separator: "\n"))")
+    }
+
+    /// The loop sleeps until its next deadline, and while a key's echo is awaited: poll's timeout is whole
+    /// milliseconds, and rounded down a wake due in under one was a zero timeout, so the loop spun for up to
+    /// a millisecond before each displayed frame, and for the whole echo wait when the program echoed nothing.
+    @Test func theLoopSleepsUntilItsDeadlinesAndThroughAnEchoThatDoesNotCome() throws {
+        let keys: [TerminalInput] = "secret".map { .key(.char($0)) }
+        let start = monotonicSeconds()
+        let (r, d) = try run(["/bin/sh", "-c", "stty -echo; echo quiet-ready; sleep 5"], seconds: 1, keys: keys,
+                             keysAfter: "quiet-ready")
+        let seconds = monotonicSeconds() - start
+        #expect(d.keys.isEmpty, "the keys were sent once echo was off")
+        #expect(!d.lines.contains { $0.contains("secret") }, "and not echoed")
+        // 60 frames a second, the terminal's own checks and the keys: well under 200 wake-ups a second.
+        #expect(Double(r.wakeups) / seconds < 200, "\(r.wakeups) wake-ups in \(seconds) s")
     }
 
     /// Bad input: a megabyte of random bytes through libvterm and the pane's drawing, slice by slice.
