@@ -4,6 +4,9 @@ public struct Canvas: Sendable {
     public var hitMap: HitMap
     /// The body area, between the title bar and the status line.
     public var bounds: Rect
+    /// Only the targets are wanted (`layout`): a screen may skip drawing that declares none, such as a
+    /// terminal pane's cells.
+    public var layoutOnly = false
 
     public init(grid: CellGrid, hitMap: HitMap = HitMap(), bounds: Rect) {
         self.grid = grid; self.hitMap = hitMap; self.bounds = bounds

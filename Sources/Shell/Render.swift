@@ -14,15 +14,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         return (canvas.grid, HitMap())
     }
     drawTitle(&canvas.grid, s)
-    if s.keymap.showBackTarget && s.stack.count > 1 {
-        // The back target goes first, so screens lay out below it and cannot cover it.
-        canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
-        canvas.bounds = Rect(x: 0, y: 4, w: size.width, h: size.height - 4 - statusRows)
-    }
-    var ctx = s.context
-    ctx.focus = s.focus.focused
-    ctx.bounds = canvas.bounds
-    s.top.render(&canvas, ctx)
+    drawScreen(&canvas, s)
     let map = canvas.hitMap
     if let f = s.focus.focused, let t = map.target(id: f) {
         canvas.grid.restyle(t.rect) { $0 = ThemeKind.focused($0) }
@@ -57,6 +49,29 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     s.settings.theme.apply(to: &canvas.grid)
     return (canvas.grid, map)
+}
+
+/// The targets `render` declares for `s` at `size`, without drawing what declares none (the title, the status
+/// line, a terminal pane's cells): what a changed layout needs, for a fraction of a drawing. Pure.
+public func layout(_ s: ShellState, size: Size) -> HitMap {
+    guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else { return HitMap() }
+    var canvas = Canvas(grid: CellGrid(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
+    canvas.layoutOnly = true
+    drawScreen(&canvas, s)
+    return canvas.hitMap
+}
+
+/// The back target, if the keymap shows one, and the screen showing: everything that declares targets.
+private func drawScreen(_ canvas: inout Canvas, _ s: ShellState) {
+    if s.keymap.showBackTarget && s.stack.count > 1 {
+        // The back target goes first, so screens lay out below it and cannot cover it.
+        canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
+        canvas.bounds = Rect(x: 0, y: 4, w: canvas.grid.width, h: canvas.grid.height - 4 - statusRows)
+    }
+    var ctx = s.context
+    ctx.focus = s.focus.focused
+    ctx.bounds = canvas.bounds
+    s.top.render(&canvas, ctx)
 }
 
 func drawTooSmall(_ g: inout CellGrid) {

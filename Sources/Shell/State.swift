@@ -362,7 +362,7 @@ public struct ShellState: Sendable {
 
     /// Recomputes the hit map after the screen or its layout changed.
     public mutating func relayout() {
-        let map = render(self, size: size).1
+        let map = layout(self, size: size)
         if map != hitMap { hitMap = map; layoutVersion &+= 1 }
         focus.validate(hitMap)
     }
