@@ -8,6 +8,7 @@ import Runtime
 import Transport
 import Shell
 import Terminal
+import TerminalModel
 import TrackingCore
 
 /// `handsfree bench ui`: render + diff cost per frame, and live UDP latency and CPU at 60 frames/s.
@@ -35,7 +36,7 @@ struct BenchUI: ParsableCommand {
         defer { term.stop() }
         var results: [String] = []
         for size in [Size(width: 100, height: 30), Size(width: 200, height: 60)] {
-            for screen in ["launcher", "help"] {
+            for screen in ["launcher", "help", "terminal"] {
                 results.append(renderBench(term: term, size: size, screen: screen, keymap: km, settings: settings))
             }
         }
@@ -56,6 +57,13 @@ struct BenchUI: ParsableCommand {
         term.resize(size)
         var state = ShellState(keymap: keymap, gestures: settings.gestures, size: size, source: "bench")
         state.show(screen: screen)
+        if screen == "terminal", let pane = state.hitMap.target(id: TerminalScreen.paneID)?.rect {
+            // A pane full of a listing's text, as after `ls -l`: every cell is drawn at every frame.
+            var v = TerminalView.blank(rows: pane.h, cols: pane.w, program: "bash")
+            let line = Array("-rwxr-xr-x 1 root root   14720 Jan  9  2023 handsfree-\(size.width)x\(size.height) ")
+            for i in v.snapshot.cells.indices { v.snapshot.cells[i] = TerminalCell(text: String(line[i % line.count])) }
+            _ = reduce(&state, .terminal(v))
+        }
         var session = Session(state: state, settings: settings)
         var stepT = 0.0, renderT = 0.0, drawT = 0.0, cells = 0
         for i in 0..<frames {
