@@ -162,6 +162,68 @@ import TrackingCore
         #expect(Color.nearest(r: 128, g: 128, b: 128) == .indexed(244))
     }
 
+    /// Every pane cell as worked out on its own, so the pane's shortcuts (a look kept while neighbours share
+    /// it, single bytes taken without grapheme breaking) can never draw anything else.
+    @Test func everyPaneCellIsDrawnAsItsOwnLookAndCharacter() {
+        var v = Self.view("")
+        var rng = SplitMix(seed: 26)
+        let colours: [TerminalColor] = [.default, .default, .indexed(1), .indexed(202), .rgb(250, 10, 10), .rgb(0, 0, 0)]
+        let texts = [" ", "a", "~", "\u{7}", "\u{7f}", "é", "e\u{301}", "\u{85}", "\u{1}\u{301}"]
+        var i = 0
+        while i < v.snapshot.cells.count {
+            // Runs of one look, as a program's output has, broken at random.
+            let look = TerminalCell(attributes: TerminalAttributes(rawValue: UInt8(truncatingIfNeeded: rng.next() % 16)),
+                                    foreground: colours[Int(rng.next() % 6)], background: colours[Int(rng.next() % 6)])
+            for _ in 0..<Int(rng.next() % 12) where i < v.snapshot.cells.count {
+                var cell = look
+                if rng.next() % 9 == 0 && (i + 1) % 40 != 0 {
+                    cell.text = "界"; cell.width = 2
+                    v.snapshot.cells[i] = cell
+                    v.snapshot.cells[i + 1] = TerminalCell(text: "", width: 0)
+                    i += 2
+                    continue
+                }
+                cell.text = texts[Int(rng.next() % UInt64(texts.count))]
+                v.snapshot.cells[i] = cell
+                i += 1
+            }
+        }
+        v.snapshot.cursor = TerminalPosition(row: 5, col: 17)
+        var d = driver()
+        d.send(.terminal(v))
+        let pane = d.target("terminal.pane").rect
+        let grid = render(d.state, size: d.state.size).0
+        func colour(_ c: TerminalColor) -> Color {
+            switch c {
+            case .default: return .default
+            case .indexed(let n): return .indexed(n)
+            case .rgb(let r, let g, let b): return Color.nearest(r: r, g: g, b: b)
+            }
+        }
+        var checked = 0
+        for row in 0..<min(pane.h, 10) {
+            for col in 0..<min(pane.w, 40) {
+                let cell = v.snapshot.cells[row * 40 + col]
+                var attrs: Attributes = []
+                if cell.attributes.contains(.bold) { attrs.insert(.bold) }
+                if cell.attributes.contains(.underline) { attrs.insert(.underline) }
+                if cell.attributes.contains(.reverse) { attrs.insert(.reverse) }
+                if row == 5 && col == 17 { attrs.formSymmetricDifference(.reverse) }
+                let first = cell.text.unicodeScalars.first?.value ?? 0x20
+                let shown: Character = cell.width == 0 ? Cell.continuation
+                    : first < 0x20 || (0x7f..<0xa0).contains(first) ? " " : cell.text.first ?? " "
+                let got = grid[pane.x + col, pane.y + row]
+                #expect(got.ch == shown, "row \(row) col \(col): \(cell.text.debugDescription)")
+                if cell.width != 0 {
+                    #expect(got.style == Style(fg: colour(cell.foreground), bg: colour(cell.background), attrs: attrs),
+                            "row \(row) col \(col)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 400)
+    }
+
     @Test func settingsNameTheTerminalCommand() {
         let (s, problems) = ShellSettings.parse("terminal_command = [\"htop\", \"-d\", \"20\"]\n", file: "settings.toml")
         #expect(problems.isEmpty)

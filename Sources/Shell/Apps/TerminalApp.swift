@@ -157,27 +157,47 @@ public struct TerminalScreen: Screen {
     static func drawPane(_ g: inout CellGrid, _ v: TerminalView, _ r: Rect) {
         let s = v.snapshot
         let shift = max(0, min(s.rows - r.h, s.cursor.row - r.h + 1))
+        let cols = min(r.w, s.cols)
+        // Neighbouring cells mostly share a look, so a style is worked out only when the look changes: the
+        // pane is the largest drawing the shell makes (5,040 cells at 200x60), redrawn at every echo.
+        var look = (TerminalAttributes(), TerminalColor.default, TerminalColor.default)
+        var lookStyle = Self.style(TerminalCell.blank)
         for row in 0..<min(r.h, s.rows - shift) {
             let sr = row + shift
             var col = 0
-            while col < min(r.w, s.cols) {
+            while col < cols {
                 let cell = s.cells[sr * s.cols + col]
-                let isCursor = s.cursorVisible && sr == s.cursor.row && col == s.cursor.col
-                var style = Self.style(cell)
-                if isCursor { style.attrs.formSymmetricDifference(.reverse) }
                 if cell.width == 0 {
                     col += 1
                     continue
                 }
                 if cell.width == 2 && col + 1 >= r.w { break }
-                // The emulator's text is one character with its marks, which Swift may still count as more
-                // than one (marks after a control, stray jamo): the first stands for the cell.
-                let ch: Character = cell.text.first ?? " "
-                g[r.x + col, r.y + row] = Cell(Self.safe(ch), style)
+                if cell.attributes != look.0 || cell.foreground != look.1 || cell.background != look.2 {
+                    look = (cell.attributes, cell.foreground, cell.background)
+                    lookStyle = Self.style(cell)
+                }
+                var style = lookStyle
+                if s.cursorVisible && sr == s.cursor.row && col == s.cursor.col {
+                    style.attrs.formSymmetricDifference(.reverse)
+                }
+                g[r.x + col, r.y + row] = Cell(Self.character(cell.text), style)
                 if cell.width == 2 { g[r.x + col + 1, r.y + row] = Cell(Cell.continuation, style) }
                 col += Int(max(1, cell.width))
             }
         }
+    }
+
+    /// The character that stands for a cell's text, made safe for the host terminal.
+    ///
+    /// The emulator's text is one character with its marks, which Swift may still count as more than one
+    /// (marks after a control, stray jamo): the first stands for the cell. A single byte, most of any pane,
+    /// needs no grapheme breaking.
+    static func character(_ text: String) -> Character {
+        let utf8 = text.utf8
+        if utf8.count == 1, let b = utf8.first {
+            return b < 0x20 || b == 0x7f ? " " : Character(Unicode.Scalar(b))
+        }
+        return safe(text.first ?? " ")
     }
 
     /// A character the host terminal can take: the emulator never stores controls, but a cell is data.
