@@ -236,6 +236,18 @@ public final class PtyProcess {
         return name.hasSuffix("\n") ? String(name.dropLast()) : name
     }
 
+    /// The working directory of the program in the pty's foreground (the shell after its `cd`s), from /proc;
+    /// nil once nothing holds the pty or /proc does not say.
+    public var foregroundWorkingDirectory: String? {
+        guard outputFD >= 0 else { return nil }
+        let pgrp = cpty_foreground_pgrp(outputFD)
+        guard pgrp > 0 else { return nil }
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/\(pgrp)/cwd", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Reaps the child if it has exited (non-blocking) and returns its status; nil while it runs.
     @discardableResult
     public func reapIfExited() -> ExitStatus? {

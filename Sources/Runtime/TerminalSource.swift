@@ -191,7 +191,8 @@ public final class TerminalLink {
         if let hosted {
             let snap = scrolledBack > 0 ? hosted.screen.view(scrolledBack: scrolledBack) : hosted.screen.snapshot()
             v = TerminalView(snapshot: snap, program: programName, scrollback: hosted.screen.scrollbackCount,
-                             scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage)
+                             scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage,
+                             workingDirectory: hosted.exitStatus == nil ? hosted.process.foregroundWorkingDirectory : nil)
         } else if let captured {
             v = TerminalView(snapshot: captured, program: programName, isTmux: true)
         } else {

@@ -137,6 +137,12 @@ public struct Services: Sendable {
     public var addWord: @Sendable (_ word: String) -> Bool = { _ in false }
     /// Stops suggesting a word (Prediction's `WordPredictor.removeWord`).
     public var removeWord: @Sendable (_ word: String) -> Void = { _ in }
+    /// Names of the programs a command line can start, sorted: the executables on `PATH` (the Terminal
+    /// screen's suggestions where a command begins).
+    public var commands: @Sendable () -> [String] = { [] }
+    /// The entries of a directory as typed on a command line (`~/`, `src/`, `/etc/`, or "" for the working
+    /// directory), read relative to `workingDirectory`; nil if it cannot be read.
+    public var listDirectory: @Sendable (_ typed: String, _ workingDirectory: String?) -> [CommandLineCompletion.Entry]? = { _, _ in nil }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

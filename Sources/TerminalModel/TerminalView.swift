@@ -21,10 +21,14 @@ public struct TerminalView: Hashable, Sendable {
     public var unsent: String
     /// Keys go to a tmux pane (`--type-into`), not to a child of the shell: there is no restart.
     public var isTmux: Bool
+    /// The program's working directory, where file names on its command line are completed from; nil when
+    /// it is not known (a tmux pane, a program that ended).
+    public var workingDirectory: String?
 
     public init(snapshot: TerminalSnapshot, program: String, scrollback: Int = 0, scrolledBack: Int = 0,
                 inputHidden: Bool = false, ended: String? = nil, problem: String? = nil, unsent: String = "",
-                isTmux: Bool = false) {
+                isTmux: Bool = false, workingDirectory: String? = nil) {
+        self.workingDirectory = workingDirectory
         self.snapshot = snapshot; self.program = program; self.scrollback = scrollback
         self.scrolledBack = scrolledBack; self.inputHidden = inputHidden; self.ended = ended
         self.problem = problem; self.unsent = unsent; self.isTmux = isTmux

@@ -130,6 +130,7 @@ struct RunCommand: ParsableCommand {
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
+            CommandLineFiles().install(into: &services)
             prediction.load(userFile: paths.userWords)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))

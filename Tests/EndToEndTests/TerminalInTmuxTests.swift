@@ -65,6 +65,56 @@ import Testing
                 "bash did not run the command:\n\(Self.screenText(session))")
     }
 
+    /// The suggestion bar on a command line offers programs from PATH where a command begins and names from
+    /// the shell's working directory where a file is typed, and committing one (gaze and jaw) types the rest.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))
+    func theBarCompletesProgramsAndTheShellsOwnFiles() throws {
+        let dir = try Self.tempDir("complete")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let work = dir + "/work"
+        try FileManager.default.createDirectory(atPath: work + "/Documents/drafts", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work + "/Downloads", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: work + "/Documents/plan for may.txt"))
+        let boxes = try Self.layout()
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-term-complete-\(getpid())")
+        defer { session.kill() }
+        try session.start("cd \(work) && " + Self.shell(in: dir, "--listen udp://127.0.0.1:\(port) -- /bin/bash --norc --noprofile"))
+        #expect(session.waitFor { $0.contains { $0.hasPrefix("$") } }, "bash did not start:\n\(Self.screenText(session))")
+        let sender = try UDPSender(port: port)
+        // The gaze rests on the pane; the tongue commits the starred suggestion, wherever the user looks.
+        let pane = try #require(boxes["terminal.pane"])
+        sender.play(pane.center, [:], 1.2)   // safe start: a still face first
+        func commit() {
+            sender.play(pane.center, ["tongueOut": 0.6], 0.45)
+            sender.play(pane.center, [:], 0.3)
+        }
+        func bar(_ s: [String]) -> String? { s.first { $0.contains("★") } }
+        // (Enter is pressed by gaze and jaw too: a helper's Enter would activate the focused pane.)
+        // A program: "ech" is completed from PATH and the builtins, not from the dictionary.
+        session.literal("ech")
+        #expect(session.waitFor(seconds: 5) { bar($0)?.contains("★ echo") == true }, "\(Self.screenText(session))")
+        commit()
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.hasPrefix("$ echo") } }, "\(Self.screenText(session))")
+        Self.press("terminal.key.enter", boxes, sender)
+        // A directory after cd, from the shell's working directory, and on into it.
+        session.literal("cd Do")
+        #expect(session.waitFor(seconds: 5) { bar($0)?.contains("★ Documents/") == true && bar($0)?.contains("Downloads/") == true },
+                "\(Self.screenText(session))")
+        commit()
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.hasPrefix("$ cd Documents/") } }, "\(Self.screenText(session))")
+        Self.press("terminal.key.enter", boxes, sender)
+        // Now the shell is in Documents: a file with spaces is typed escaped, and cat finds it.
+        session.literal("cat pl")
+        #expect(session.waitFor(seconds: 5) { bar($0)?.contains("★ plan for may.txt") == true }, "\(Self.screenText(session))")
+        commit()
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.hasPrefix(#"$ cat plan\ for\ may.txt"#) } },
+                "\(Self.screenText(session))")
+        Self.press("terminal.key.enter", boxes, sender)
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.trimmingCharacters(in: .whitespaces) == "x$" } },
+                "cat did not find the file:\n\(Self.screenText(session))")
+    }
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))
     func aPasswordPromptHidesSuggestionsAndTheSecretReachesNoFile() throws {
         let dir = try Self.tempDir("secret")

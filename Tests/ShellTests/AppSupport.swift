@@ -21,7 +21,8 @@ struct Driver {
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
          learn: @escaping @Sendable (String, String) -> Void = { _, _ in },
          addWord: @escaping @Sendable (String) -> Bool = { _ in false },
-         removeWord: @escaping @Sendable (String) -> Void = { _ in }) {
+         removeWord: @escaping @Sendable (String) -> Void = { _ in },
+         commands: [String] = [], directory: [CommandLineCompletion.Entry]? = nil) {
         self.path = path
         self.files = files
         let settings = GestureConfig.defaults()
@@ -29,6 +30,9 @@ struct Driver {
         services.learn = learn
         services.addWord = addWord
         services.removeWord = removeWord
+        let programs = commands.sorted()   // as the runtime gives them
+        services.commands = { programs }
+        services.listDirectory = { _, _ in directory }
         let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
                                services: services, data: data ?? AppData.load(files))
         session = Session(state: state, settings: settings)

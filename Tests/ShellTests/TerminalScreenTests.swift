@@ -78,6 +78,30 @@ import TrackingCore
         #expect(Self.requests(d.gesture("commit")) == Array(repeating: .press(TerminalKeyPress(.backspace)), count: 3) + [.type("Documents ")])
     }
 
+    @Test func programsAndFilesAreOfferedWhereTheyFitAndCommittedAsTheShellReadsThem() {
+        let log = LearnLog()
+        func bar(_ d: Driver) -> [String] {
+            let line = d.text.split(separator: "\n").first { $0.contains("★") } ?? ""
+            return line.replacingOccurrences(of: "★", with: "").split(separator: " ").map(String.init)
+        }
+        var d = Driver(.gesture, screen: "terminal", suggest: { _, _ in ["give", "given"] },
+                       learn: { w, before in log.add(w + "|" + before) }, commands: ["git", "gio", "ls"],
+                       directory: [.init(name: "Documents", isDirectory: true), .init(name: "doc.txt", isDirectory: false)])
+        // Where a command begins: programs, then the dictionary's words to fill the bar.
+        d.send(.terminal(Self.view("$ gi")))
+        #expect(bar(d) == ["git", "gio", "give", "given"])
+        #expect(Self.requests(d.gesture("commit")) == [.type("t ")])
+        #expect(log.words == ["git|$ "])
+        // After cd: directories only, and the path goes on after the slash; a file name is not learned.
+        d.send(.terminal(Self.view("$ cd Do")))
+        #expect(bar(d) == ["Documents/"])
+        #expect(Self.requests(d.gesture("commit")) == [.type("cuments/")])
+        d.send(.terminal(Self.view("$ vim do")))
+        #expect(bar(d).prefix(2) == ["doc.txt", "Documents/"])
+        #expect(Self.requests(d.gesture("commit")) == [.type("c.txt ")])
+        #expect(log.words == ["git|$ "])
+    }
+
     @Test func aPasswordPromptShowsNoSuggestionsLearnsNothingAndLogsNoKeys() {
         let log = LearnLog()
         var d = driver("Password: ", hidden: true, learned: log)

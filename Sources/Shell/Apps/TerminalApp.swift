@@ -65,18 +65,54 @@ public struct TerminalScreen: Screen {
 
     /// Suggestions for the command line before the cursor; none at a password prompt, while scrolled back,
     /// or once the program ended.
-    public func suggestions(_ ctx: ScreenContext) -> [String] {
+    public func suggestions(_ ctx: ScreenContext) -> [String] { completions(ctx).map(\.shown) }
+
+    /// What the suggestion bar offers and how each edits the line: program names where a command begins,
+    /// file names where a path is typed (from the program's working directory), and the predictor's words
+    /// to fill the rest of an argument's bar.
+    func completions(_ ctx: ScreenContext) -> [CommandLineCompletion.Completion] {
         guard let v = ctx.terminal, !v.inputHidden, v.ended == nil, v.scrolledBack == 0,
               ctx.settings.suggestions > 0 else { return [] }
+        let limit = ctx.settings.suggestions
         let line = v.lineBeforeCursor
-        let words = ctx.services.suggest(line, ctx.settings.suggestions).prefix(ctx.settings.suggestions)
-        // The predictor capitalises after a prompt as at a sentence start; commands are lower case, so a word
-        // is offered as typed unless the user began it with a capital.
-        guard TextFieldModel.trailingWord(Substring(line)).word.first?.isUppercase != true else { return Array(words) }
-        return words.map { w in
-            guard w.count > 1, let f = w.first, f.isUppercase, w.dropFirst().allSatisfy({ !$0.isUppercase }) else { return w }
-            return f.lowercased() + w.dropFirst()
+        let slot = CommandLineCompletion.slot(line)
+        var out: [CommandLineCompletion.Completion] = []
+        var listed = false
+        // The predictor is asked once: its words rank the programs the user has typed, and fill the bar.
+        let predicted = ctx.services.suggest(line, max(12, limit))
+        switch slot.kind {
+        case .command:
+            out = CommandLineCompletion.commands(slot, known: ctx.services.commands(),
+                                                 learned: predicted.map(Self.uncapitalised), limit: limit)
+        case .path, .argument:
+            // A bare argument is completed from the working directory only once something is typed, or
+            // after cd; a path's directory is read as typed.
+            if slot.kind == .path || !slot.partial.isEmpty || slot.directoriesOnly,
+               let entries = ctx.services.listDirectory(slot.directory, v.workingDirectory) {
+                out = CommandLineCompletion.files(slot, entries: entries, limit: limit)
+                listed = true
+            }
         }
+        // A path, or cd's directory, is a name on disk: once the disk was read, a dictionary word there is only
+        // noise. Where it could not be (a tmux pane's relative path), the predictor's words are all there is.
+        if (listed && (slot.kind == .path || slot.directoriesOnly)) || out.count >= limit { return out }
+        let shown = Set(out.map(\.shown))
+        for w in words(line, Array(predicted.prefix(limit))) where !shown.contains(w) && out.count < limit {
+            out.append(CommandLineCompletion.Completion(shown: w, erase: 0, insert: "", learn: true))
+        }
+        return out
+    }
+
+    /// The predictor's words for the line, as typed: it capitalises after a prompt as at a sentence start,
+    /// and commands are lower case, so a word is offered as typed unless the user began it with a capital.
+    private func words(_ line: String, _ words: [String]) -> [String] {
+        guard TextFieldModel.trailingWord(Substring(line)).word.first?.isUppercase != true else { return words }
+        return words.map(Self.uncapitalised)
+    }
+
+    static func uncapitalised(_ w: String) -> String {
+        guard w.count > 1, let f = w.first, f.isUppercase, w.dropFirst().allSatisfy({ !$0.isUppercase }) else { return w }
+        return f.lowercased() + w.dropFirst()
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
@@ -336,14 +372,25 @@ public struct TerminalScreen: Screen {
         ctx.services.learnFinishedWord(v.lineBeforeCursor)
     }
 
-    /// Completes the word before the cursor with `word` and a space: only the missing letters are typed when
-    /// the word starts with what is there, else the partial word is erased first.
+    /// Completes the word before the cursor with `word`: a program or file name as its completion says (a
+    /// directory with a slash, so the path goes on), a predicted word with a space, typing only the missing
+    /// letters when the word starts with what is there, else erasing the partial word first.
     func commit(_ word: String, _ ctx: ScreenContext) -> [Effect] {
+        let hidden = ctx.terminal?.inputHidden ?? true
+        let line = ctx.terminal?.lineBeforeCursor ?? ""
+        if let c = completions(ctx).first(where: { $0.shown == word }), !c.insert.isEmpty {
+            if c.learn && !hidden {
+                let slot = CommandLineCompletion.slot(line)
+                ctx.services.learn(word, String(line.dropLast(slot.partial.count)))
+            }
+            return Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: c.erase)
+                + [.terminal(.type(c.insert))]
+        }
         // The word being typed as the predictor and the text fields read it: word characters only, so the
         // "~/" of "~/Doc" stays when "Documents" is committed.
-        let (typed, context) = TextFieldModel.trailingWord(Substring(ctx.terminal?.lineBeforeCursor ?? ""))
+        let (typed, context) = TextFieldModel.trailingWord(Substring(line))
         let partial = String(typed)
-        if !(ctx.terminal?.inputHidden ?? true) { ctx.services.learn(word, String(context)) }
+        if !hidden { ctx.services.learn(word, String(context)) }
         if word.lowercased().hasPrefix(partial.lowercased()) {
             return [.terminal(.type(String(word.dropFirst(partial.count)) + " "))]
         }

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shell
+import Transport
+
+/// The file system as the Terminal screen's suggestions see it: the programs on `PATH` and the entries of the
+/// directories typed on the command line.
+///
+/// The suggestion bar asks at every drawing, so each answer is kept for a moment (`maxAge`) and a listing
+/// stops at `maxEntries`: a huge directory costs one bounded read, not one per frame.
+public final class CommandLineFiles: @unchecked Sendable {
+    let searchPath: [String]
+    let home: String?
+    let maxAge: Double
+    let maxEntries: Int
+    private let lock = NSLock()
+    private var commandCache: (at: Double, names: [String])?
+    private var listings: [String: (at: Double, entries: [CommandLineCompletion.Entry]?)] = [:]
+
+    /// `environment` gives `PATH` and `HOME`, as the program on the Terminal screen inherits them.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, maxAge: Double = 2,
+                maxEntries: Int = 5_000) {
+        searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        home = environment["HOME"]
+        self.maxAge = maxAge
+        self.maxEntries = maxEntries
+    }
+
+    /// Answers the Terminal screen's `commands` and `listDirectory`.
+    public func install(into services: inout Services) {
+        services.commands = { [self] in commands() }
+        services.listDirectory = { [self] typed, cwd in list(typed, workingDirectory: cwd) }
+    }
+
+    /// The names of the executables on `PATH`, each once, sorted (the suggestion bar searches them).
+    public func commands() -> [String] {
+        let now = monotonicSeconds()
+        lock.lock()
+        if let c = commandCache, now - c.at < maxAge * 15 { lock.unlock(); return c.names }
+        lock.unlock()
+        var names: Set<String> = []
+        for dir in searchPath where dir.hasPrefix("/") {
+            for e in Self.read(directory: dir, limit: maxEntries * 2) ?? [] where !e.isDirectory {
+                if access(dir + "/" + e.name, X_OK) == 0 { names.insert(e.name) }
+            }
+        }
+        let list = names.sorted()
+        lock.lock()
+        commandCache = (now, list)
+        lock.unlock()
+        return list
+    }
+
+    /// The entries of a directory typed on a command line: `~/…` from `HOME`, `/…` as it is, anything else
+    /// (including "") from `workingDirectory`; nil if it cannot be read or is relative with no working
+    /// directory known.
+    public func list(_ typed: String, workingDirectory: String?) -> [CommandLineCompletion.Entry]? {
+        guard let path = resolve(typed, workingDirectory: workingDirectory) else { return nil }
+        let now = monotonicSeconds()
+        lock.lock()
+        if let l = listings[path], now - l.at < maxAge { lock.unlock(); return l.entries }
+        lock.unlock()
+        let entries = Self.read(directory: path, limit: maxEntries)
+        lock.lock()
+        if listings.count > 64 { listings.removeAll() }
+        listings[path] = (now, entries)
+        lock.unlock()
+        return entries
+    }
+
+    func resolve(_ typed: String, workingDirectory: String?) -> String? {
+        if typed == "~" || typed.hasPrefix("~/") {
+            guard let home else { return nil }
+            return home + typed.dropFirst()
+        }
+        if typed.hasPrefix("~") { return nil }   // another user's home: not looked up
+        if typed.hasPrefix("/") { return typed }
+        guard let cwd = workingDirectory else { return nil }
+        return typed.isEmpty ? cwd : cwd + "/" + typed
+    }
+
+    /// Reads a directory's names and whether each is a directory (a symbolic link to one counts), at most
+    /// `limit` of them.
+    static func read(directory: String, limit: Int) -> [CommandLineCompletion.Entry]? {
+        guard let d = opendir(directory) else { return nil }
+        defer { closedir(d) }
+        var out: [CommandLineCompletion.Entry] = []
+        while out.count < limit, let e = readdir(d) {
+            let name = withUnsafePointer(to: e.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var isDir = e.pointee.d_type == UInt8(DT_DIR)
+            if e.pointee.d_type == UInt8(DT_LNK) || e.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var st = stat()
+                isDir = stat(directory + "/" + name, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            }
+            out.append(CommandLineCompletion.Entry(name: name, isDirectory: isDir))
+        }
+        return out
+    }
+}
