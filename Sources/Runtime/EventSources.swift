@@ -76,6 +76,10 @@ public struct KeyboardSource: EventSource {
         var out: [LoopEvent] = []
         while out.count < Self.maxKeys, let input = display.readInput() {
             switch input {
+            case .key(.ctrl(let c)) where state.top.name != "terminal" && (c == "c" || c == "\\"):
+                // The display reads raw keys so the Terminal screen's program gets its Ctrl-C; anywhere else
+                // Ctrl-C and Ctrl-\ still leave as the interrupt and quit signals did.
+                out.append(.signal(c == "c" ? SIGINT : SIGQUIT))
             case .key(let k): out.append(.shell(.key(k)))
             case .resized(let s): out.append(.shell(.resized(s)))
             }

@@ -293,11 +293,32 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         return perform(&s, s.dictating ? .stopDictation : .back, target: nil, gaze: nil)
     case .backspace:
         return ask(&s, .key(key), recordAs: nil, target: nil) ?? []
+    case .home, .end, .pageUp, .pageDown, .delete, .ctrl:
+        // Keys with no meaning in the shell's own screens (arrows, Tab and Enter move and activate the focus,
+        // which a keyboard or switch user drives every screen by) are the program's on the Terminal screen:
+        // Ctrl-C stops a runaway command, Ctrl-R searches bash's history, PgUp pages in less.
+        guard s.top.name == "terminal", let press = TerminalKeyPress(helperKey: key) else { return [] }
+        return ask(&s, .terminalKey(press), recordAs: nil, target: nil) ?? []
     case .char(let c):
         // Screens with a text field take characters first, so a helper can type "?" and "q" there.
         if let e = ask(&s, .key(key), recordAs: nil, target: nil) { return e }
         if c == "?" { return perform(&s, .help, target: nil, gaze: nil) }
         if c == "q" && s.stack.count == 1 { return perform(&s, .quit, target: nil, gaze: nil) }
         return []
+    }
+}
+
+extension TerminalKeyPress {
+    /// The program's key for a helper's key that the shell's own screens do not use.
+    init?(helperKey key: Key) {
+        switch key {
+        case .home: self.init(.home)
+        case .end: self.init(.end)
+        case .pageUp: self.init(.pageUp)
+        case .pageDown: self.init(.pageDown)
+        case .delete: self.init(.delete)
+        case .ctrl(let c): self.init(.ctrl(c))
+        default: return nil
+        }
     }
 }

@@ -112,7 +112,11 @@ extension Screen {
 /// Keys a helper can press.
 public enum Key: Sendable, Equatable, Hashable {
     case up, down, left, right, enter, escape, backspace, tab
+    case home, end, pageUp, pageDown, delete
     case char(Character)
+    /// Ctrl with a letter or `\`, `]`, `^`, `_` as a terminal sends it: only the Terminal screen takes these
+    /// (Ctrl-C off it quits, as the interrupt signal did).
+    case ctrl(Character)
 }
 
 /// Services screens use, as closures so the runtime can plug in live versions and tests scripted ones.

@@ -48,7 +48,10 @@ public final class Terminal {
         set_term(s)
         hasColors = colour && !Terminal.noColorRequested && has_colors()
         Terminal.current = self
-        cbreak(); noecho(); nonl()
+        // Raw, not cbreak: Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, so on the Terminal screen they reach the
+        // program (a helper stops a runaway command); elsewhere the keyboard source turns them back into the
+        // signals they were.
+        raw(); noecho(); nonl()
         keypad(stdscr, true)
         nodelay(stdscr, true)
         set_escdelay(25)
@@ -216,8 +219,8 @@ public final class Terminal {
 
     /// The next key or resize, without waiting; nil when there is none.
     ///
-    /// Keys that stand for no text and no command (unbound function keys such as F5, Ctrl-A and the other
-    /// control characters) are skipped: passed on as characters they would be stored raw in a note.
+    /// Keys that stand for no text and no command (unbound function keys such as F5) are skipped; control
+    /// characters come as `.ctrl` keys, never as characters, so none is stored raw in a note.
     public func readInput() -> TerminalInput? {
         guard active else { return nil }
         while true {
@@ -232,6 +235,11 @@ public final class Terminal {
                 case KEY_RIGHT: return .key(.right)
                 case KEY_ENTER: return .key(.enter)
                 case KEY_BACKSPACE: return .key(.backspace)
+                case KEY_HOME: return .key(.home)
+                case KEY_END: return .key(.end)
+                case KEY_PPAGE: return .key(.pageUp)
+                case KEY_NPAGE: return .key(.pageDown)
+                case KEY_DC: return .key(.delete)
                 case KEY_RESIZE:
                     invalidate()
                     return .resized(size)
@@ -243,6 +251,8 @@ public final class Terminal {
             case 27: return .key(.escape)
             case 9: return .key(.tab)
             case 8, 127: return .key(.backspace)
+            case 1...26: return .key(.ctrl(Character(Unicode.Scalar(UInt8(ch) + 0x60))))
+            case 28...31: return .key(.ctrl(Character(Unicode.Scalar(UInt8(ch) + 0x40))))
             default:
                 // Not a character (WEOF from a terminal that hung up): report nothing rather than loop.
                 guard let u = Unicode.Scalar(UInt32(ch)) else { return nil }

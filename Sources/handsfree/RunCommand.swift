@@ -13,7 +13,7 @@ import Speech
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Start the full-screen hands-free shell.",
-        discussion: "Keyboard for a helper: arrows move focus, Enter activates, Esc goes back, ? help, q quits on Home.")
+        discussion: "Keyboard for a helper: arrows move focus, Enter activates, Esc goes back, ? help, q quits on Home, Ctrl-C quits. On the Terminal screen letters, Esc, Ctrl keys (Ctrl-C too), Home/End, PgUp/PgDn and Delete go to the program.")
 
     @Option(help: "Replay a recording (NDJSON, Live Link Face CSV, .gesichter).") var replay: String?
     @Option(help: "Listen for live frames: udp://127.0.0.1:11111.") var listen: String?

@@ -65,6 +65,36 @@ import Testing
                 "bash did not run the command:\n\(Self.screenText(session))")
     }
 
+    /// A helper's Ctrl-C on the Terminal screen interrupts the program, not the shell; Ctrl-R reaches bash's
+    /// history search. On the launcher Ctrl-C still ends the shell, cleanly.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))
+    func ctrlCInterruptsTheProgramAndOnlyOffTheTerminalTheShell() throws {
+        let dir = try Self.tempDir("ctrlc")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let session = Tmux(name: "hf-term-ctrlc-\(getpid())")
+        defer { session.kill() }
+        try session.start(Self.shell(in: dir, "-- /bin/bash --norc --noprofile") + "; echo shell-ended-$?; sleep 30")
+        #expect(session.waitFor { $0.contains { $0.hasPrefix("$") } }, "bash did not start:\n\(Self.screenText(session))")
+        session.literal("sleep 30")
+        session.keys("Enter")
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.hasPrefix("$ sleep 30") } })
+        session.keys("C-c")
+        #expect(session.waitFor(seconds: 5) { s in s.filter { $0.hasPrefix("$") }.count == 2 && s.contains { $0 == "^C" } },
+                "Ctrl-C did not interrupt sleep:\n\(Self.screenText(session))")
+        #expect(session.capture().first?.contains("Home › Terminal") == true, "the shell did not stay")
+        session.keys("C-r")
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("reverse-i-search") } },
+                "Ctrl-R did not reach bash:\n\(Self.screenText(session))")
+
+        let home = Tmux(name: "hf-home-ctrlc-\(getpid())")
+        defer { home.kill() }
+        try home.start(Self.shell(in: dir, "") + "; echo shell-ended-$?; sleep 30")
+        #expect(home.waitFor { $0.first?.contains("HandsFree") == true }, "\(Self.screenText(home))")
+        home.keys("C-c")
+        #expect(home.waitFor(seconds: 5) { $0.contains { $0.hasPrefix("shell-ended-130") } },
+                "Ctrl-C on the launcher did not end the shell:\n\(Self.screenText(home))")
+    }
+
     /// The suggestion bar on a command line offers programs from PATH where a command begins and names from
     /// the shell's working directory where a file is typed, and committing one (gaze and jaw) types the rest.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))

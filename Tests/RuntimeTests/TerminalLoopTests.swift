@@ -98,6 +98,26 @@ final class PaneDisplay: ShellDisplay {
         #expect(Double(r.wakeups) / seconds < 200, "\(r.wakeups) wake-ups in \(seconds) s")
     }
 
+    /// The display reads raw keys: off the Terminal screen Ctrl-C and Ctrl-\ are still the interrupt and quit
+    /// signals the shell leaves on; on it they are keys for the program, like every other control key.
+    @Test func ctrlCIsTheProgramsOnTheTerminalScreenAndEndsTheShellElsewhere() throws {
+        let keys: [TerminalInput] = [.key(.ctrl("c")), .key(.ctrl("\\")), .key(.ctrl("r")), .key(.char("x"))]
+        func events(on screen: String) throws -> [String] {
+            var state = ShellState(keymap: try Setup.keymap("default", gestures: Self.settings.gestures))
+            state.show(screen: screen)
+            var source = KeyboardSource(PaneDisplay(keys: keys))
+            return source.events(Wakeup(now: 0), state: state).map { e in
+                switch e {
+                case .signal(let n): return "signal \(n)"
+                case .shell(.key(let k)): return "\(k)"
+                default: return "other"
+                }
+            }
+        }
+        #expect(try events(on: "launcher") == ["signal \(SIGINT)", "signal \(SIGQUIT)", "ctrl(\"r\")", "char(\"x\")"])
+        #expect(try events(on: "terminal") == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
+    }
+
     /// Bad input: a megabyte of random bytes through libvterm and the pane's drawing, slice by slice.
     @Test func binaryGarbageIsDrawnWithoutACrash() {
         let km = Keymap(name: "t")

@@ -102,6 +102,32 @@ import TrackingCore
         #expect(log.words == ["git|$ "])
     }
 
+    /// The keys a helper's keyboard has beyond the ones that drive the shell's focus (arrows, Tab, Enter, which a
+    /// keyboard or switch user needs on every screen) are the program's on the Terminal screen.
+    @Test func controlAndPagingKeysGoToTheProgram() {
+        var d = driver("$ ls")
+        let keys: [(Key, TerminalKeyPress)] = [
+            (.pageUp, TerminalKeyPress(.pageUp)), (.pageDown, TerminalKeyPress(.pageDown)), (.home, TerminalKeyPress(.home)),
+            (.end, TerminalKeyPress(.end)), (.delete, TerminalKeyPress(.delete)), (.ctrl("c"), TerminalKeyPress(.ctrl("c"))),
+            (.ctrl("r"), TerminalKeyPress(.ctrl("r"))), (.ctrl("\\"), TerminalKeyPress(.ctrl("\\"))),
+        ]
+        for (key, press) in keys {
+            #expect(Self.requests(d.send(.key(key))) == [.press(press)], "\(key)")
+        }
+        // The on-screen Ctrl latch applies to them as to the key row's keys.
+        _ = d.activate("terminal.key.ctrl-latch")
+        #expect(Self.requests(d.send(.key(.home))) == [.press(TerminalKeyPress(.home, modifiers: .ctrl))])
+    }
+
+    /// Off the Terminal screen a control key does nothing in the shell (the keyboard source turns Ctrl-C back
+    /// into the interrupt), and arrows still move the focus.
+    @Test func offTheTerminalControlKeysDoNothingAndArrowsMoveFocus() {
+        var d = Driver(.gesture, screen: "notes")
+        #expect(d.send(.key(.ctrl("c"))).isEmpty)
+        d.key(.down)
+        #expect(d.state.focus.focused != nil)
+    }
+
     @Test func aPasswordPromptShowsNoSuggestionsLearnsNothingAndLogsNoKeys() {
         let log = LearnLog()
         var d = driver("Password: ", hidden: true, learned: log)
