@@ -162,6 +162,7 @@ import TrackingCore
         #expect(d.state.top.title == "Help: Terminal")
         #expect(d.text.contains("Leave: ◀ Leave or say \"leave terminal\""), "\(d.text)")
         #expect(d.text.contains("\"control c\" → ctrl-c"))
+        #expect(d.text.contains("Suggestions: programs where a command begins"), "\(d.text)")
     }
 
     @Test func dictationIsTypedAsKeyed() {

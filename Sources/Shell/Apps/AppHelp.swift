@@ -61,6 +61,7 @@ public struct AppHelpScreen: Screen {
             let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
             let leave = ctx.keymap.terminal.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
             return ["Type into the program: look at a key and \(act). ⏎ Enter runs the line; 123 #+= switches to digits and symbols.\(commit)",
+                    "Suggestions: programs where a command begins, the ones you use first; files and folders where the program is (a folder ends in /, so the path goes on); words elsewhere.",
                     "Keys: Esc, Tab, arrows, Home/End, PgUp/PgDn, Ctrl-C/D/Z; Ctrl and Alt hold for the next key only.",
                     "Dictate: look at the program's screen and \(act); what you say is typed.",
                     "Scroll back: look at the top or bottom quarter of the program's screen and \(how(.scroll, ctx, screen: app) ?? "scroll").",
