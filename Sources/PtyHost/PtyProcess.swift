@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CPty
+import TerminalModel
 
 /// Why a child could not be started on a pty.
 public struct PtyError: Error, CustomStringConvertible, Equatable {
@@ -237,9 +238,10 @@ public final class PtyProcess {
     }
 
     /// The working directory of the program in the pty's foreground (the shell after its `cd`s), from /proc;
-    /// nil once nothing holds the pty or /proc does not say.
+    /// nil once nothing holds the pty or /proc does not say, and under ssh or a container's shell, whose
+    /// files are elsewhere.
     public var foregroundWorkingDirectory: String? {
-        guard outputFD >= 0 else { return nil }
+        guard outputFD >= 0, !RemoteShells.isRemote(foregroundProgram) else { return nil }
         let pgrp = cpty_foreground_pgrp(outputFD)
         guard pgrp > 0 else { return nil }
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CPty
+import TerminalModel
 
 /// Why text or a key could not be sent to a tmux pane; the message names the target.
 public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
@@ -133,13 +134,24 @@ public struct TmuxSink: Sendable {
 
     /// What the target pane shows now, as a snapshot of plain cells (tmux gives text, not attributes), with its
     /// cursor: what the Terminal screen draws and completes words from in `--type-into` mode.
-    public func capture() throws(TmuxSinkError) -> TerminalSnapshot {
+    public func capture() throws(TmuxSinkError) -> TerminalSnapshot { try captureWithDirectory().snapshot }
+
+    /// What the target pane shows now, and the working directory of its program (tmux's
+    /// `pane_current_path`), where the Terminal screen completes file names from; nil under ssh or a
+    /// container's shell, whose files are elsewhere. One tmux client for both.
+    public func captureWithDirectory() throws(TmuxSinkError) -> (snapshot: TerminalSnapshot, workingDirectory: String?) {
         let out = try output(["display-message", "-p", "-t", target,
                               "#{cursor_x} #{cursor_y} #{pane_width} #{pane_height} #{alternate_on}", ";",
+                              "display-message", "-p", "-t", target, "#{pane_current_command} #{pane_current_path}", ";",
                               "capture-pane", "-p", "-t", target])
         var lines = String(decoding: out, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard !lines.isEmpty else { throw TmuxSinkError("tmux target \(target): capture printed nothing") }
+        guard lines.count >= 2 else { throw TmuxSinkError("tmux target \(target): capture printed nothing") }
         let head = lines.removeFirst().split(separator: " ").compactMap { Int($0) }
+        // "bash /home/me/src": the command has no space, the path may have.
+        let place = lines.removeFirst()
+        let command = place.prefix { $0 != " " }
+        let path = place.dropFirst(command.count + 1)
+        let workingDirectory = path.hasPrefix("/") && !RemoteShells.isRemote(String(command)) ? String(path) : nil
         guard head.count == 5, head[2] > 0, head[3] > 0, head[2] <= 1000, head[3] <= 1000 else {
             throw TmuxSinkError("tmux target \(target): unexpected pane description")
         }
@@ -157,9 +169,10 @@ public struct TmuxSink: Sendable {
                 c += w
             }
         }
-        return TerminalSnapshot(rows: rows, cols: cols, cells: cells,
-                                cursor: TerminalPosition(row: min(rows - 1, head[1]), col: min(cols, head[0])),
-                                cursorVisible: true, isAltScreen: head[4] == 1, title: "")
+        let snapshot = TerminalSnapshot(rows: rows, cols: cols, cells: cells,
+                                        cursor: TerminalPosition(row: min(rows - 1, head[1]), col: min(cols, head[0])),
+                                        cursorVisible: true, isAltScreen: head[4] == 1, title: "")
+        return (snapshot, workingDirectory)
     }
 
     private enum Outcome { case success([UInt8]), failure(String) }

@@ -32,6 +32,8 @@ public final class TerminalLink {
     public private(set) var unsent = ""
     /// The last tmux capture (tmux mode).
     private var captured: TerminalSnapshot?
+    /// The tmux pane's working directory at the last capture.
+    private var capturedDirectory: String?
     /// Something changed since the last view was given.
     var changed = true
     /// Whether the child's tty hid input at the last look.
@@ -177,8 +179,9 @@ public final class TerminalLink {
     /// Captures the tmux pane again; marks the view changed if what it shows did.
     func refreshCapture(_ sink: TmuxSink) {
         do throws(TmuxSinkError) {
-            let snap = try sink.capture()
+            let (snap, cwd) = try sink.captureWithDirectory()
             if snap != captured { captured = snap; changed = true }
+            if cwd != capturedDirectory { capturedDirectory = cwd; changed = true }
             if problem != nil && unsent.isEmpty { problem = nil; changed = true }
         } catch {
             if problem != error.description { problem = error.description; changed = true }
@@ -194,7 +197,7 @@ public final class TerminalLink {
                              scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage,
                              workingDirectory: hosted.exitStatus == nil ? hosted.process.foregroundWorkingDirectory : nil)
         } else if let captured {
-            v = TerminalView(snapshot: captured, program: programName, isTmux: true)
+            v = TerminalView(snapshot: captured, program: programName, isTmux: true, workingDirectory: capturedDirectory)
         } else {
             v = .blank(rows: rows, cols: cols, program: programName)
             if case .tmux = target { v.isTmux = true }

@@ -97,3 +97,19 @@ extension TerminalKeyPress {
     public static let nameHelp = "enter, tab, escape, backspace, space, up, down, left, right, insert, delete, home, "
         + "end, page-up, page-down, f1…f12, ctrl-X, alt-X"
 }
+
+/// Programs whose files are not this machine's: a shell's working directory says nothing about the names a
+/// command line typed through them can complete.
+public enum RemoteShells {
+    /// Login and container programs, by the name the kernel or tmux gives the foreground process.
+    public static let names: Set<String> = ["ssh", "autossh", "sshpass", "mosh-client", "mosh", "et", "telnet",
+                                            "rlogin", "rsh", "docker", "podman", "kubectl", "lxc", "lxc-attach",
+                                            "machinectl", "chroot", "nsenter", "toolbox", "distrobox"]
+
+    /// Whether a foreground program called `name` runs its command line somewhere else; `name` may be a path
+    /// as typed (tmux gives `./ssh` for a program started by a relative path).
+    public static func isRemote(_ name: String?) -> Bool {
+        guard let name else { return false }
+        return names.contains(String(name.split(separator: "/").last ?? Substring(name)))
+    }
+}

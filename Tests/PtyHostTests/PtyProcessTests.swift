@@ -101,6 +101,27 @@ import Testing
         #expect(!Self.lines(t).joined().contains("s3cret"))
     }
 
+    /// The foreground's working directory follows cd, and is not given while ssh (here a copy of sleep named
+    /// ssh) holds the pty: its command line's files are on another machine.
+    @Test func theForegroundsWorkingDirectoryFollowsCdAndIsNotGivenUnderSsh() throws {
+        var template = Array("/tmp/hf-cwd-XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { unlink(dir + "/sub/ssh"); rmdir(dir + "/sub"); rmdir(dir) }
+        #expect(mkdir(dir + "/sub", 0o755) == 0)
+        let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
+                                   environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
+                                   workingDirectory: dir, rows: 24, cols: 80)
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        #expect(t.process.foregroundWorkingDirectory == dir)
+        t.type("cd sub && cp /bin/sleep ssh && ./ssh 30")
+        t.send(.enter)
+        #expect(t.run(until: { $0.process.foregroundProgram == "ssh" }, timeout: Self.wait), "screen: \(Self.lines(t))")
+        #expect(t.process.foregroundWorkingDirectory == nil)
+        t.send(.ctrl("c"))
+        #expect(t.run(until: { $0.process.foregroundProgram == "bash" }, timeout: Self.wait))
+        #expect(t.process.foregroundWorkingDirectory == dir + "/sub")
+    }
+
     @Test func exitStatusIsReportedAndTheChildReaped() throws {
         let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
         let pid = t.process.pid

@@ -95,6 +95,36 @@ import Testing
         #expect(String(decoding: pane.contents(), as: UTF8.self) == "kept\n")
     }
 
+    /// The pane's working directory comes with each capture and follows the program's cd, so the Terminal
+    /// screen completes file names in `--type-into` mode too.
+    @Test(.enabled(if: hasTmux, "tmux is not installed (scripts/install-deps.sh installs it)"))
+    func aCaptureCarriesThePanesWorkingDirectory() throws {
+        let pane = try CatPane("cwd")
+        defer { pane.stop() }
+        let sub = pane.dir + "/sub dir"
+        #expect(mkdir(sub, 0o755) == 0)
+        defer { unlink(sub + "/ssh"); rmdir(sub) }
+        let sink = TmuxSink(target: "sh", serverArguments: ["-L", pane.socket])
+        pane.run("new-session -d -s sh -c \(pane.dir) -x 80 -y 24 'exec /bin/sh'")
+        let first = try sink.captureWithDirectory()
+        #expect(first.workingDirectory == pane.dir)
+        #expect(first.snapshot.cols == 80)
+        try sink.send(text: "cd 'sub dir'")
+        try sink.send(.enter)
+        let end = PtyClock.now() + 5
+        var now = first.workingDirectory
+        while PtyClock.now() < end, now != sub { usleep(50_000); now = try sink.captureWithDirectory().workingDirectory }
+        #expect(now == sub)
+        // Under ssh (a copy of sleep by that name) the pane's folder is not where the command line's files are.
+        try sink.send(text: "cp /bin/sleep ssh && ./ssh 30")
+        try sink.send(.enter)
+        let end2 = PtyClock.now() + 5
+        while PtyClock.now() < end2, now != nil { usleep(50_000); now = try sink.captureWithDirectory().workingDirectory }
+        #expect(now == nil)
+        try sink.send(.ctrl("c"))
+        unlink(sub + "/ssh")
+    }
+
     @Test(.enabled(if: hasTmux, "tmux is not installed (scripts/install-deps.sh installs it)"))
     func aMissingOrClosedTargetIsNamedInTheError() throws {
         let pane = try CatPane("gone")
