@@ -41,6 +41,9 @@ public final class PlainDisplay: ShellDisplay {
     public let size = Size(width: 100, height: 30)
     private var last: PlainView?
     private var saved: termios?
+    /// Standard input's flags before it was made non-blocking: the file description is shared with the shell
+    /// that started us (and whoever else holds the terminal), which must not be left non-blocking.
+    private var savedFlags: Int32 = -1
     private var pending: [UInt8] = []
     private var eof = false
     private var active = true
@@ -57,7 +60,8 @@ public final class PlainDisplay: ShellDisplay {
             }
             tcsetattr(0, TCSANOW, &t)
         }
-        _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+        savedFlags = fcntl(0, F_GETFL)
+        if savedFlags >= 0 { _ = fcntl(0, F_SETFL, savedFlags | O_NONBLOCK) }
     }
 
     deinit { stop() }
@@ -76,6 +80,7 @@ public final class PlainDisplay: ShellDisplay {
         guard active else { return }
         active = false
         if var t = saved { tcsetattr(0, TCSANOW, &t) }
+        if savedFlags >= 0 { _ = fcntl(0, F_SETFL, savedFlags) }
     }
 
     public func inputHungUp() -> Bool {
