@@ -129,7 +129,8 @@ import Testing
         let session = Tmux(name: "hf-a11y-pk-\(getpid())")
         defer { session.kill(); try? FileManager.default.removeItem(atPath: dir) }
         try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/s XDG_CONFIG_HOME=\(dir)/c XDG_DATA_HOME=\(dir)/d "
-                          + "\(Self.binary) run --plain --no-speech --no-onboarding; echo RUN-EXIT=$?; stty -a; sleep 30")
+                          + "\(Self.binary) run --plain --no-speech --no-onboarding; echo RUN-EXIT=$?; stty -a; "
+                          + "python3 -c 'import fcntl, os; print(\"NONBLOCK=%d\" % bool(fcntl.fcntl(0, fcntl.F_GETFL) & os.O_NONBLOCK))'; sleep 30")
         #expect(session.waitFor { $0.contains("screen opened Home") })
         session.keys("Right")
         #expect(session.waitFor { $0.contains("focus on Notes") }, "\(session.screen)")
@@ -142,5 +143,7 @@ import Testing
         // Canonical mode and echo are back for the shell that started it.
         #expect(session.waitFor { $0.joined(separator: " ").contains(" icanon ") && $0.joined(separator: " ").contains(" echo ") },
                 "\(session.screen)")
+        // And its standard input is blocking again: the file description is the terminal's, shared with it.
+        #expect(session.waitFor { $0.contains("NONBLOCK=0") }, "\(session.screen)")
     }
 }
