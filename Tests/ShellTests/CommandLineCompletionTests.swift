@@ -65,4 +65,23 @@ import Testing
         #expect(files("$ cat notes.txt").isEmpty)
         #expect(files("$ cd Documents").map(\.insert) == ["/"])
     }
+
+    /// The line comes from whatever a program printed: any text gives a slot whose parts are the line's own
+    /// end, and completions that never erase more than was typed.
+    @Test func anyLineGivesASlotMadeOfItsOwnEnd() {
+        let alphabet: [Character] = ["a", "b", "G", " ", " ", "/", "~", ".", "|", ";", "&", "$", "#", ">", "(", "`", "\\",
+                                     "é", "e\u{301}", "界", "🙂", "\u{7}", "\t", "-", "_", "'"]
+        let entries = [C.Entry(name: "ab", isDirectory: true), C.Entry(name: ".ab", isDirectory: false),
+                       C.Entry(name: "A b", isDirectory: false), C.Entry(name: "é", isDirectory: false)]
+        var rng = SplitMix(seed: 16)
+        for _ in 0..<20_000 {
+            let line = String((0..<Int(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+            let s = C.slot(line)
+            #expect(line.hasSuffix(s.token) && s.token.hasSuffix(s.partial) && s.directory + s.partial == s.token,
+                    "\(line.debugDescription)")
+            for c in C.files(s, entries: entries, limit: 4) + C.commands(s, known: ["ab", "abc", "b"], learned: ["ab"], limit: 4) {
+                #expect(c.erase <= s.partial.count && !c.insert.isEmpty, "\(line.debugDescription) \(c)")
+            }
+        }
+    }
 }
