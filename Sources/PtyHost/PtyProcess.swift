@@ -224,11 +224,17 @@ public final class PtyProcess {
         return echo == 0 && icanon != 0
     }
 
-    /// The name of the program in the pty's foreground (`vim`, `less`, the shell itself), from /proc.
-    public var foregroundProgram: String? {
+    /// The pty's foreground process group, whose leader /proc describes; nil once nothing holds the pty.
+    private var foregroundGroup: pid_t? {
         guard outputFD >= 0 else { return nil }
         let pgrp = cpty_foreground_pgrp(outputFD)
-        guard pgrp > 0 else { return nil }
+        return pgrp > 0 ? pgrp : nil
+    }
+
+    /// The name of the program in the pty's foreground (`vim`, `less`, the shell itself), from /proc.
+    public var foregroundProgram: String? { foregroundGroup.flatMap(Self.programName) }
+
+    private static func programName(_ pgrp: pid_t) -> String? {
         guard let f = fopen("/proc/\(pgrp)/comm", "r") else { return nil }
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 64)
@@ -241,9 +247,7 @@ public final class PtyProcess {
     /// nil once nothing holds the pty or /proc does not say, and under ssh or a container's shell, whose
     /// files are elsewhere.
     public var foregroundWorkingDirectory: String? {
-        guard outputFD >= 0, !RemoteShells.isRemote(foregroundProgram) else { return nil }
-        let pgrp = cpty_foreground_pgrp(outputFD)
-        guard pgrp > 0 else { return nil }
+        guard let pgrp = foregroundGroup, !RemoteShells.isRemote(Self.programName(pgrp)) else { return nil }
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/\(pgrp)/cwd", &buf, buf.count - 1)
         guard n > 0 else { return nil }

@@ -133,13 +133,10 @@ public struct TmuxSink: Sendable {
     }
 
     /// What the target pane shows now, as a snapshot of plain cells (tmux gives text, not attributes), with its
-    /// cursor: what the Terminal screen draws and completes words from in `--type-into` mode.
-    public func capture() throws(TmuxSinkError) -> TerminalSnapshot { try captureWithDirectory().snapshot }
-
-    /// What the target pane shows now, and the working directory of its program (tmux's
-    /// `pane_current_path`), where the Terminal screen completes file names from; nil under ssh or a
-    /// container's shell, whose files are elsewhere. One tmux client for both.
-    public func captureWithDirectory() throws(TmuxSinkError) -> (snapshot: TerminalSnapshot, workingDirectory: String?) {
+    /// cursor: what the Terminal screen draws and completes words from in `--type-into` mode; and the working
+    /// directory of its program (tmux's `pane_current_path`), where file names are completed from, nil under
+    /// ssh or a container's shell, whose files are elsewhere. One tmux client for both.
+    public func capture() throws(TmuxSinkError) -> (snapshot: TerminalSnapshot, workingDirectory: String?) {
         let out = try output(["display-message", "-p", "-t", target,
                               "#{cursor_x} #{cursor_y} #{pane_width} #{pane_height} #{alternate_on}", ";",
                               "display-message", "-p", "-t", target, "#{pane_current_command} #{pane_current_path}", ";",

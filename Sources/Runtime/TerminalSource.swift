@@ -179,7 +179,7 @@ public final class TerminalLink {
     /// Captures the tmux pane again; marks the view changed if what it shows did.
     func refreshCapture(_ sink: TmuxSink) {
         do throws(TmuxSinkError) {
-            let (snap, cwd) = try sink.captureWithDirectory()
+            let (snap, cwd) = try sink.capture()
             if snap != captured { captured = snap; changed = true }
             if cwd != capturedDirectory { capturedDirectory = cwd; changed = true }
             if problem != nil && unsent.isEmpty { problem = nil; changed = true }

@@ -106,20 +106,20 @@ import Testing
         defer { unlink(sub + "/ssh"); rmdir(sub) }
         let sink = TmuxSink(target: "sh", serverArguments: ["-L", pane.socket])
         pane.run("new-session -d -s sh -c \(pane.dir) -x 80 -y 24 'exec /bin/sh'")
-        let first = try sink.captureWithDirectory()
+        let first = try sink.capture()
         #expect(first.workingDirectory == pane.dir)
         #expect(first.snapshot.cols == 80)
         try sink.send(text: "cd 'sub dir'")
         try sink.send(.enter)
         let end = PtyClock.now() + 5
         var now = first.workingDirectory
-        while PtyClock.now() < end, now != sub { usleep(50_000); now = try sink.captureWithDirectory().workingDirectory }
+        while PtyClock.now() < end, now != sub { usleep(50_000); now = try sink.capture().workingDirectory }
         #expect(now == sub)
         // Under ssh (a copy of sleep by that name) the pane's folder is not where the command line's files are.
         try sink.send(text: "cp /bin/sleep ssh && ./ssh 30")
         try sink.send(.enter)
         let end2 = PtyClock.now() + 5
-        while PtyClock.now() < end2, now != nil { usleep(50_000); now = try sink.captureWithDirectory().workingDirectory }
+        while PtyClock.now() < end2, now != nil { usleep(50_000); now = try sink.capture().workingDirectory }
         #expect(now == nil)
         try sink.send(.ctrl("c"))
         unlink(sub + "/ssh")

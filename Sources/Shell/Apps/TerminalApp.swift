@@ -283,8 +283,9 @@ public struct TerminalScreen: Screen {
             // Swallowed on purpose (see the type's comment); dictation still stops by its own routing.
             return Reply(record: "back-ignored")
         case .action(.commitWord, let t, _):
-            guard let w = SuggestionBar.chosen(t, Self.suggestionID, suggestions(ctx)) else { return Reply(record: nil) }
-            return Reply(effects: commit(w, ctx), record: "commit-word")
+            let offered = completions(ctx)
+            guard let w = SuggestionBar.chosen(t, Self.suggestionID, offered.map(\.shown)) else { return Reply(record: nil) }
+            return Reply(effects: commit(w, offered, ctx), record: "commit-word")
         case .action(.deleteWord, _, _):
             return typed([.terminal(.press(TerminalKeyPress(.ctrl("w"))))])
         case .action(.scroll, let t, let gaze):
@@ -345,8 +346,9 @@ public struct TerminalScreen: Screen {
             }
             return Self.typed(effects, ctx)
         }
-        if let w = SuggestionBar.word(t.id, Self.suggestionID, suggestions(ctx)) {
-            return Reply(effects: commit(w, ctx), record: "commit-word")
+        let offered = completions(ctx)
+        if let w = SuggestionBar.word(t.id, Self.suggestionID, offered.map(\.shown)) {
+            return Reply(effects: commit(w, offered, ctx), record: "commit-word")
         }
         return .unhandled
     }
@@ -374,11 +376,12 @@ public struct TerminalScreen: Screen {
 
     /// Completes the word before the cursor with `word`: a program or file name as its completion says (a
     /// directory with a slash, so the path goes on), a predicted word with a space, typing only the missing
-    /// letters when the word starts with what is there, else erasing the partial word first.
-    func commit(_ word: String, _ ctx: ScreenContext) -> [Effect] {
+    /// letters when the word starts with what is there, else erasing the partial word first. `offered` is the
+    /// bar the word was chosen from.
+    func commit(_ word: String, _ offered: [CommandLineCompletion.Completion], _ ctx: ScreenContext) -> [Effect] {
         let hidden = ctx.terminal?.inputHidden ?? true
         let line = ctx.terminal?.lineBeforeCursor ?? ""
-        if let c = completions(ctx).first(where: { $0.shown == word }), !c.insert.isEmpty {
+        if let c = offered.first(where: { $0.shown == word }), !c.insert.isEmpty {
             if c.learn && !hidden {
                 let slot = CommandLineCompletion.slot(line)
                 ctx.services.learn(word, String(line.dropLast(slot.partial.count)))
