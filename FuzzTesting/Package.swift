@@ -11,6 +11,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzTrackers", [.product(name: "FrameFormats", package: "HandsFreeShell"), "FuzzDriver", "FuzzSupport"]),
     ("FuzzConfig", [.product(name: "Config", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzPredictor", [.product(name: "Prediction", package: "HandsFreeShell"), "FuzzDriver"]),
+    ("FuzzStorage", [.product(name: "Shell", package: "HandsFreeShell"), "FuzzDriver"]),
 ]
 
 let package = Package(

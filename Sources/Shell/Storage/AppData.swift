@@ -119,6 +119,9 @@ public struct AppData: Sendable, Equatable {
     public private(set) var locked: Set<String> = []
     /// Files changed since they were last handed out for saving.
     private var unsaved: Set<String> = []
+    /// Files whose last save failed (or that are locked against saves), with why: what they hold lives only
+    /// here.
+    public private(set) var saveErrors: [String: String] = [:]
 
     struct PendingReply: Sendable, Equatable {
         var contact: String
@@ -228,17 +231,25 @@ public struct AppData: Sendable, Equatable {
     public func text(of name: String) -> String {
         switch name {
         case Self.notesFile:
-            return RecordFile.encode(header: "handsfree-notes 1", notes.map { ["note", String($0.id), $0.text] })
+            return RecordFile.encode(header: Self.headers[name] ?? "", notes.map { ["note", String($0.id), $0.text] })
         case Self.messagesFile:
-            return RecordFile.encode(header: "handsfree-messages 1",
+            return RecordFile.encode(header: Self.headers[name] ?? "",
                                      messages.map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
         default:
-            return RecordFile.encode(header: "handsfree-drafts 1", drafts.sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] })
+            return RecordFile.encode(header: Self.headers[Self.draftsFile] ?? "", drafts.sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] })
         }
+    }
+
+    /// The text of every file whose last save failed, by file name: what quitting would lose.
+    public var unsavedFiles: [String: String] {
+        var out: [String: String] = [:]
+        for name in saveErrors.keys { out[name] = text(of: name) }
+        return out
     }
 
     /// Takes a save's outcome: a failure is shown until a later save of the file succeeds.
     public mutating func saved(_ name: String, error: String?) {
+        saveErrors[name] = error
         switch name {
         case Self.notesFile:
             if let error { notesProblem = "Not saved, your text stays here: \(error)." }
@@ -295,79 +306,120 @@ public struct AppData: Sendable, Equatable {
 
     // MARK: loading
 
-    /// Reads the three files through `client`. A file that is not all readable is never overwritten: it is
-    /// moved aside as `NAME.corrupt-<n>`, what could be read is kept and saved back under the usual name at
-    /// once (so the next start shows it too); one that cannot be moved is locked against saves.
+    /// The first line of each file.
+    static let headers = [notesFile: "handsfree-notes 1", messagesFile: "handsfree-messages 1", draftsFile: "handsfree-drafts 1"]
+
+    /// Reads the three files through `client`.
+    ///
+    /// Nothing is dropped silently, by one rule rather than case by case: after a file is read, what the shell
+    /// would save of it is worked out, and unless every line of the file is in that, byte for byte, the file is
+    /// moved aside unchanged as `NAME.corrupt-<n>`. What could be read is kept and saved back under the usual
+    /// name at once (so the next start shows it too), and the banner counts the lines exactly. A file that
+    /// cannot be moved aside is locked against saves.
     public static func load(_ client: StoreClient) -> AppData {
         var d = AppData()
-        let n = d.read(notesFile, kind: "notes", fields: 3, client)
-        d.notes = n.records.compactMap { r -> Note? in
-            guard r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
-            return Note(id: id, text: r[2])
-        }
-        d.notesProblem = n.problem
-        if n.movedAside { d.unsaved.insert(notesFile) }
+        let n = Reading(notesFile, client)
+        d.notes = n.records.compactMap(note)
+        d.settle(notesFile, kind: "notes", n, kept: d.notes.count, readable: { note($0) != nil }, client)
 
-        let m = d.read(messagesFile, kind: "messages", fields: 4, client)
+        let m = Reading(messagesFile, client)
         if m.missing {
             // A first start: each contact has written once, so the screens are not empty.
             d.messages = contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
         } else {
-            d.messages = m.records.compactMap { r -> Message? in
-                guard r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
-                return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
-            }
+            d.messages = m.records.compactMap(message)
+            d.settle(messagesFile, kind: "messages", m, kept: d.messages.count, readable: { message($0) != nil }, client)
         }
-        d.messagesOwnProblem = m.problem
         d.pending = owedReplies(d.messages)
-        if m.movedAside { d.unsaved.insert(messagesFile) }
 
-        let r = d.read(draftsFile, kind: "drafts", fields: 3, client)
-        for rec in r.records where rec.count == 3 && rec[0] == "draft" { d.drafts[rec[1]] = rec[2] }
-        d.draftsProblem = r.problem
-        if r.movedAside { d.unsaved.insert(draftsFile) }
+        let r = Reading(draftsFile, client)
+        for (contact, text) in r.records.compactMap(draft) { d.drafts[contact] = text }
+        d.settle(draftsFile, kind: "drafts", r, kept: d.drafts.count, readable: { draft($0) != nil }, client)
         d.save(with: client)
         return d
     }
 
-    /// What reading a record file found.
-    struct Loaded {
-        var records: [[String]] = []
-        var problem: String?
-        var missing = false
-        /// The file was damaged and now lives under another name; its readable records go back under the usual one.
-        var movedAside = false
+    /// A note record (`note`, id, text), nil for anything else.
+    static func note(_ r: [String]?) -> Note? {
+        guard let r, r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
+        return Note(id: id, text: r[2])
     }
 
-    private mutating func read(_ name: String, kind: String, fields: Int, _ client: StoreClient) -> Loaded {
-        var out = Loaded()
-        let damage: String
-        switch client.read(name) {
-        case .missing:
-            out.missing = true
-            return out
-        case .failed(let e):
-            damage = "cannot be read (\(e))"
-        case .damaged(let text, let reason):
-            let (records, bad) = RecordFile.decode(text, fields: fields)
-            out.records = records
-            damage = reason + (bad > 0 ? ", \(bad) line\(bad == 1 ? "" : "s") could not be read" : "")
-        case .text(let text):
-            let (records, bad) = RecordFile.decode(text, fields: fields)
-            out.records = records
-            guard bad > 0 else { return out }
-            damage = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
+    /// A message record (`msg`, contact, `me` or `them`, text), nil for anything else.
+    static func message(_ r: [String]?) -> Message? {
+        guard let r, r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
+        return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
+    }
+
+    /// A draft record (`draft`, contact, text), nil for anything else.
+    static func draft(_ r: [String]?) -> (String, String)? {
+        guard let r, r.count == 3, r[0] == "draft" else { return nil }
+        return (r[1], r[2])
+    }
+
+    /// One file as read: its lines, split on new lines alone (so a carriage return stays part of its line), and
+    /// each line's fields.
+    struct Reading {
+        /// The file does not exist.
+        var missing = false
+        /// Why the file could not be read, or not all of it (then it is moved aside whatever its lines hold).
+        var failure: String?
+        var header: Substring?
+        /// The lines after the header, each with its fields (nil: wrong escapes).
+        var lines: [(line: Substring, fields: [String]?)] = []
+
+        var records: [[String]?] { lines.map(\.fields) }
+
+        init(_ name: String, _ client: StoreClient) {
+            let text: String
+            switch client.read(name) {
+            case .missing: missing = true; return
+            case .failed(let e): failure = "cannot be read (\(e))"; return
+            case .damaged(let t, let reason): failure = reason; text = t
+            case .text(let t): text = t
+            }
+            var all = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+            if all.last == "" { all.removeLast() }
+            // A first line that is not a header is read as a record: a file without its header loses nothing.
+            if let first = all.first, first.hasPrefix("handsfree-") { header = first; all.removeFirst() }
+            lines = all.map { ($0, RecordFile.fields($0)) }
         }
-        let n = out.records.count
+    }
+
+    /// Moves a file aside unless every line of it is in what the shell would save now, and says what happened.
+    /// `readable` tells a line that became a record (and was then changed or replaced) from one that did not.
+    private mutating func settle(_ name: String, kind: String, _ reading: Reading, kept: Int,
+                                 readable: ([String]?) -> Bool, _ client: StoreClient) {
+        guard !reading.missing else { return }
+        let expected = Self.headers[name] ?? ""
+        var saving: [Substring: Int] = [:]
+        for line in text(of: name).utf8.split(separator: 0x0A).dropFirst() { saving[Substring(line), default: 0] += 1 }
+        var unread = 0, changed = 0
+        for (line, fields) in reading.lines {
+            if let k = saving[line], k > 0 { saving[line] = k - 1; continue }
+            if readable(fields) { changed += 1 } else { unread += 1 }
+        }
+        var damage: [String] = reading.failure.map { [$0] } ?? []
+        if let h = reading.header, h != expected { damage.append("its first line is \"\(h.prefix(40))\", not \"\(expected)\"") }
+        if unread > 0 { damage.append("\(unread) line\(unread == 1 ? "" : "s") could not be read") }
+        if changed > 0 {
+            damage.append("\(changed) line\(changed == 1 ? "" : "s") could not be kept as \(changed == 1 ? "it was" : "they were")")
+        }
+        guard !damage.isEmpty else { return }
+        let why = damage.joined(separator: ", ")
+        let problem: String
         if let aside = client.moveAside(name) {
-            out.movedAside = true
-            out.problem = "Damaged \(kind) file kept as \(aside): \(damage), \(n) kept."
+            unsaved.insert(name)
+            problem = "Damaged \(kind) file kept as \(aside): \(why), \(kept) kept."
         } else {
             locked.insert(name)
-            out.problem = "Damaged \(kind) file \(name): \(damage), \(n) kept. It could not be moved aside, so "
-                + "nothing is saved over it."
+            problem = "Damaged \(kind) file \(name): \(why), \(kept) kept. It could not be moved aside, so nothing is saved over it."
         }
-        return out
+        switch name {
+        case Self.notesFile: notesProblem = problem
+        case Self.messagesFile: messagesOwnProblem = problem
+        default: draftsProblem = problem
+        }
     }
 }
 
@@ -387,10 +439,19 @@ public enum RecordFile {
         if let h = lines.first, h.hasPrefix("handsfree-") { lines.removeFirst() } else if !lines.isEmpty { bad += 1; lines.removeFirst() }
         var out: [[String]] = []
         for l in lines {
-            let parts = l.split(separator: "\t", omittingEmptySubsequences: false).map { unescape(String($0)) }
-            if parts.count == fields, parts.allSatisfy({ $0 != nil }) { out.append(parts.compactMap { $0 }) } else { bad += 1 }
+            if let parts = Self.fields(l), parts.count == fields { out.append(parts) } else { bad += 1 }
         }
         return (out, bad)
+    }
+
+    /// A line's fields, unescaped; nil when one holds a bad escape.
+    public static func fields(_ line: Substring) -> [String]? {
+        var out: [String] = []
+        for part in line.split(separator: "\t", omittingEmptySubsequences: false) {
+            guard let field = unescape(String(part)) else { return nil }
+            out.append(field)
+        }
+        return out
     }
 
     static func escape(_ s: String) -> String {
