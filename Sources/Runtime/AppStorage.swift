@@ -184,3 +184,43 @@ public enum UserSettings {
         return names.isEmpty ? ["default"] : names
     }
 }
+
+/// Text that could not be saved where it belongs, written somewhere else before the shell ends.
+public enum UnsavedText {
+    /// The places to try, in order: the state folder, then the temporary folder.
+    public static func places(_ paths: UserPaths) -> [String] {
+        let tmp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return [paths.state.path, tmp]
+    }
+
+    /// Writes each file into a new folder `handsfree-unsaved-<date>-XXXXXX` (readable by the user alone) in the
+    /// first place that takes them all; returns that folder, or every place's reason when none did.
+    public static func write(_ files: [String: String], places: [String], date: Date = Date()) -> (place: String?, error: String?) {
+        let stamp = date.formatted(.iso8601.year().month().day().dateSeparator(.omitted).time(includingFractionalSeconds: false)
+            .timeSeparator(.omitted).timeZone(separator: .omitted)).replacingOccurrences(of: "T", with: "-")
+        var reasons: [String] = []
+        for place in places {
+            if let e = AtomicFile.makeDirectories(place) { reasons.append("\(place): \(e)"); continue }
+            var template = Array("\(place)/handsfree-unsaved-\(stamp)-XXXXXX".utf8CString)
+            // mkdtemp makes the folder 0700 and never reuses one, which matters in a shared /tmp.
+            guard template.withUnsafeMutableBufferPointer({ buf in buf.baseAddress.map { mkdtemp($0) != nil } ?? false }) else {
+                reasons.append("\(place): \(String(cString: strerror(errno)))")
+                continue
+            }
+            // mkdtemp filled in the X's of the template itself.
+            let dir = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var failed: String?
+            for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+                if let e = AtomicFile.write(text, to: dir + "/" + name) { failed = e; break }
+            }
+            if let failed {
+                for name in files.keys { unlink(dir + "/" + name) }
+                rmdir(dir)
+                reasons.append(failed)
+                continue
+            }
+            return (dir, nil)
+        }
+        return (nil, reasons.joined(separator: "; "))
+    }
+}

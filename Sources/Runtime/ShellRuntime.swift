@@ -55,6 +55,9 @@ public struct ShellRuntime {
     /// One line for standard error once the terminal is given back: how the run ended and what the frame
     /// source delivered (frames used, dropped in floods, unrecognised).
     public private(set) var summary = ""
+    /// Where text that could not be saved was written before the shell ended, for standard error (nil: none
+    /// was), or why no copy could be written.
+    public private(set) var unsavedNote: String?
     /// The shortest time between two drawings: one displayed frame.
     public var frameInterval = 1.0 / 60
     /// The shortest time between drawings for the status line's measures alone (rate, silence, drops).
@@ -163,6 +166,10 @@ public struct ShellRuntime {
                         switch event {
                         case .signal(let sig):
                             exitSignal = sig
+                            // Ended from outside (SIGTERM, SIGHUP, a helper's Ctrl-C): text that could not be
+                            // saved is written elsewhere rather than lost with the process.
+                            let files = session.state.data.unsavedFiles
+                            if !files.isEmpty { _ = writeUnsaved(files) }
                             break loop
                         case .sourceEnded:
                             if endedAt == nil { endedAt = now }
@@ -201,8 +208,21 @@ public struct ShellRuntime {
                 renders += 1
                 lastRender = now
             }
-            if exitAtEnd, let e = endedAt, now - e > 1.0 { break loop }
+            if exitAtEnd, let e = endedAt, now - e > 1.0 {
+                let files = session.state.data.unsavedFiles
+                if !files.isEmpty { _ = writeUnsaved(files) }
+                break loop
+            }
         }
+    }
+
+    /// Writes text that could not be saved to the fallback places and remembers where, for standard error.
+    mutating func writeUnsaved(_ files: [String: String]) -> (place: String?, error: String?) {
+        let (place, error) = UnsavedText.write(files, places: UnsavedText.places(paths))
+        let names = files.keys.sorted().joined(separator: ", ")
+        unsavedNote = place.map { "handsfree: text that could not be saved (\(names)) was written to \($0)" }
+            ?? "handsfree: text that could not be saved (\(names)) is lost: no copy could be written (\(error ?? ""))"
+        return (place, error)
     }
 
     /// Runs effects at the edge; what they report back (a keymap loaded, speech unavailable) is reduced in
@@ -220,6 +240,9 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
+                case .rescue(let files):
+                    let (place, error) = writeUnsaved(files)
+                    replies.append(.rescued(place: place, error: error))
                 case .recentre: break   // the session has done it
                 case .calibrated, .driftCorrect:
                     // The session has applied it; what it came to is saved for this source.

@@ -88,6 +88,15 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.data.saved(name, error: error)
         s.relayout()
         return []
+    case .rescued(let place, let error):
+        if var q = s.top as? QuitScreen { q.rescueEnded(); s.stack[s.stack.count - 1] = q }
+        s.relayout()
+        if let place {
+            s.notice = "Your unsaved text was written to \(place)"
+            return [record(s, "quit", nil), .quit]
+        }
+        s.notice = "No copy could be written (\(error ?? "no reason given")): your text stays here."
+        return []
     case .terminal(let view):
         let old = s.terminal
         s.terminal = view
@@ -146,7 +155,14 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
         s.stack.append(help)
         s.relayout()
         return [record(s, "help", target?.id)]
-    case .quit: return [record(s, "quit", nil), .quit]
+    case .quit:
+        // Quitting would lose text that could not be saved: ask first, and offer to write a copy elsewhere.
+        if !s.data.saveErrors.isEmpty {
+            s.stack.append(QuitScreen())
+            s.relayout()
+            return [record(s, "open", "quit")]
+        }
+        return [record(s, "quit", nil), .quit]
     case .next, .previous:
         s.focus.set(FocusMover.step(from: s.focus.focused, by: action == .next ? 1 : -1, in: s.hitMap), at: s.now)
         return []

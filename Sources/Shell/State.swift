@@ -234,6 +234,9 @@ public enum Effect: Sendable, Equatable {
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
     case save(name: String, text: String)
+    /// Write these files of the user's data, which could not be saved, to a fallback place (the state folder,
+    /// else the temporary folder) before quitting; the outcome comes back as `.rescued`.
+    case rescue(files: [String: String])
     /// The user has seen the onboarding help: remember it in the state dir.
     case finishedOnboarding
     /// The Settings screen changed the shell's settings: `Session` applies them at once (state and a rebuilt
@@ -275,6 +278,8 @@ public enum ShellEvent: Sendable {
     case wordsLoaded
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
+    /// A `rescue` effect was carried out: the folder the files went to, or why no copy could be written.
+    case rescued(place: String?, error: String?)
     /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
     case terminal(TerminalView)
 
@@ -283,7 +288,7 @@ public enum ShellEvent: Sendable {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .terminal: return false
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal: return false
         }
     }
 }
@@ -405,6 +410,7 @@ public struct ScreenRegistry: Sendable {
         "terminal": { TerminalScreen() },
         "calibration": { CalibrationScreen() },
         "gesture-calibration": { GestureCalibrationScreen() },
+        "quit": { QuitScreen() },
     ])
 }
 

@@ -194,6 +194,7 @@ struct RunCommand: ParsableCommand {
             runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
             try runtime.run()
             FileHandle.standardError.write(Data((runtime.summary + "\n").utf8))
+            if let note = runtime.unsavedNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

@@ -132,7 +132,7 @@ struct GestureConfigTests {
 
 struct KeymapTests {
     static let gestures = GestureConfig.defaults().gestures.map(\.name)
-    static let screens = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media"]
+    static let screens = ["launcher", "help", "notes", "note-editor", "messages", "conversation", "settings", "media", "quit"]
 
     @Test(arguments: ["default", "dwell", "no-wink"])
     func shippedKeymapsParse(_ name: String) throws {
