@@ -76,7 +76,7 @@ public struct KeyboardSource: EventSource {
         var out: [LoopEvent] = []
         while out.count < Self.maxKeys, let input = display.readInput() {
             switch input {
-            case .key(.ctrl(let c)) where state.top.name != "terminal" && (c == "c" || c == "\\"):
+            case .key(.ctrl(let c)) where !(state.top is TerminalScreen) && (c == "c" || c == "\\"):
                 // The display reads raw keys so the Terminal screen's program gets its Ctrl-C; anywhere else
                 // Ctrl-C and Ctrl-\ still leave as the interrupt and quit signals did.
                 out.append(.signal(c == "c" ? SIGINT : SIGQUIT))

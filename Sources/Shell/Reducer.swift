@@ -32,7 +32,7 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.now = max(s.now, ev.t)
         s.notice = nil   // a notice has been seen once the user acts
         // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
-        if s.top.name == "terminal", let b = s.keymap.terminalBinding(gesture: ev.name) {
+        if s.top is TerminalScreen, let b = s.keymap.terminalBinding(gesture: ev.name) {
             guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused else { return [] }
             let gazeCell = ev.gaze.map { s.cell($0) }
             return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
@@ -100,7 +100,7 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .terminal(let view):
         let old = s.terminal
         s.terminal = view
-        guard s.top.name == "terminal" else { return [] }
+        guard s.top is TerminalScreen else { return [] }
         s.revision &+= 1
         // Only what changes the targets needs a new layout (the end of the program, a password prompt);
         // the pane's cells do not.
@@ -151,7 +151,7 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
         s.relayout()
         return [record(s, "home", nil)]
     case .help:
-        guard s.top.name != "help", let help = s.registry.make("help") else { return [] }
+        guard !(s.top is HelpScreen || s.top is AppHelpScreen), let help = s.registry.make("help") else { return [] }
         s.stack.append(help)
         s.relayout()
         return [record(s, "help", target?.id)]
@@ -296,13 +296,13 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         // text field keeps its caret.
         guard let t = focusedTarget(s) else {
             // Nothing focused on the Terminal screen: a helper's Enter is for the program.
-            guard s.top.name == "terminal" else { return [] }
+            guard s.top is TerminalScreen else { return [] }
             return ask(&s, .terminalKey(TerminalKeyPress(.enter)), recordAs: "enter", target: nil) ?? []
         }
         return perform(&s, .activate, target: t, gaze: nil)
     case .escape:
         // On the Terminal screen Esc is for the program (vim needs it); leaving is the ◀ Leave key.
-        if s.top.name == "terminal", !s.dictating {
+        if s.top is TerminalScreen, !s.dictating {
             return ask(&s, .terminalKey(TerminalKeyPress(.escape)), recordAs: "escape", target: nil) ?? []
         }
         // A helper's Esc ends dictation first, like the user's back gesture.
@@ -313,7 +313,7 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         // Keys with no meaning in the shell's own screens (arrows, Tab and Enter move and activate the focus,
         // which a keyboard or switch user drives every screen by) are the program's on the Terminal screen:
         // Ctrl-C stops a runaway command, Ctrl-R searches bash's history, PgUp pages in less.
-        guard s.top.name == "terminal", let press = TerminalKeyPress(helperKey: key) else { return [] }
+        guard s.top is TerminalScreen, let press = TerminalKeyPress(helperKey: key) else { return [] }
         return ask(&s, .terminalKey(press), recordAs: nil, target: nil) ?? []
     case .char(let c):
         // Screens with a text field take characters first, so a helper can type "?" and "q" there.

@@ -79,14 +79,17 @@ public struct ScreenContext: Sendable {
     public var terminal: TerminalView?
     /// The input as the status line shows it, with the last frame's raw pointer (the Calibration screen).
     public var tracking: TrackingStatus
+    /// The screens the shell can open (the launcher's tiles come from here).
+    public var screens: ScreenRegistry
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
                 bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = [],
-                terminal: TerminalView? = nil, tracking: TrackingStatus = TrackingStatus()) {
+                terminal: TerminalView? = nil, tracking: TrackingStatus = TrackingStatus(),
+                screens: ScreenRegistry = .standard) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
-        self.progress = progress; self.terminal = terminal; self.tracking = tracking
+        self.progress = progress; self.terminal = terminal; self.tracking = tracking; self.screens = screens
     }
 }
 

@@ -362,7 +362,7 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, tracking: tracking)
+                      terminal: terminal, tracking: tracking, screens: registry)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -388,29 +388,61 @@ public struct ShellState: Sendable {
     }
 }
 
-/// The screens the shell can open by name.
+/// A screen the shell can open: its name (keymap `[screen.NAME]` sections, `layout --screen NAME`), how to
+/// make it, and its tile on the launcher, if it has one.
+public struct ScreenEntry: Sendable {
+    public var name: String
+    public var make: @Sendable () -> any Screen
+    /// The launcher's tile for it (nil: opened from elsewhere, such as a note or the quit question).
+    public var tile: Tile?
+
+    /// A launcher tile: its label and a line of detail.
+    public struct Tile: Sendable, Equatable {
+        public var label: String
+        public var detail: String
+        public init(_ label: String, _ detail: String) { self.label = label; self.detail = detail }
+    }
+
+    public init(_ name: String, tile: Tile? = nil, make: @escaping @Sendable () -> any Screen) {
+        self.name = name; self.tile = tile; self.make = make
+    }
+}
+
+/// The screens the shell can open by name: the one list the launcher's tiles, the keymap's screen sections,
+/// `layout` and the help read. A new screen is one entry here.
 public struct ScreenRegistry: Sendable {
-    public var factories: [String: @Sendable () -> any Screen]
-    public init(_ factories: [String: @Sendable () -> any Screen]) { self.factories = factories }
+    /// In the launcher's reading order for those with a tile.
+    public private(set) var entries: [ScreenEntry]
+    public init(_ entries: [ScreenEntry]) { self.entries = entries }
 
-    public func make(_ name: String) -> (any Screen)? { factories[name]?() }
+    public func make(_ name: String) -> (any Screen)? { entries.first { $0.name == name }?.make() }
     /// Every screen name, sorted; keymaps may have a `[screen.NAME]` section for each.
-    public var names: [String] { factories.keys.sorted() }
+    public var names: [String] { entries.map(\.name).sorted() }
+    /// The launcher's tiles in reading order: the screen each opens, and the tile.
+    public var tiles: [(screen: String, tile: ScreenEntry.Tile)] { entries.compactMap { e in e.tile.map { (e.name, $0) } } }
 
-    /// The shell's screens. Apps replace the placeholders here (see docs/shell.md).
+    /// This registry with one more screen (a later entry of the same name replaces the earlier).
+    public func adding(_ entry: ScreenEntry) -> ScreenRegistry {
+        var r = self
+        r.entries.removeAll { $0.name == entry.name }
+        r.entries.append(entry)
+        return r
+    }
+
+    /// The shell's screens.
     public static let standard = ScreenRegistry([
-        "launcher": { LauncherScreen() },
-        "help": { HelpScreen() },
-        "notes": { NotesScreen() },
-        "note-editor": { NoteEditorScreen() },
-        "messages": { MessagesScreen() },
-        "conversation": { ConversationScreen() },
-        "settings": { SettingsScreen() },
-        "media": { MediaScreen() },
-        "terminal": { TerminalScreen() },
-        "calibration": { CalibrationScreen() },
-        "gesture-calibration": { GestureCalibrationScreen() },
-        "quit": { QuitScreen() },
+        ScreenEntry("launcher") { LauncherScreen() },
+        ScreenEntry("notes", tile: .init("Notes", "write and dictate")) { NotesScreen() },
+        ScreenEntry("messages", tile: .init("Messages", "talk to people")) { MessagesScreen() },
+        ScreenEntry("settings", tile: .init("Settings", "gestures and looks")) { SettingsScreen() },
+        ScreenEntry("media", tile: .init("Media", "music and albums")) { MediaScreen() },
+        ScreenEntry("terminal", tile: .init("Terminal", "your shell and programs")) { TerminalScreen() },
+        ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },
+        ScreenEntry("note-editor") { NoteEditorScreen() },
+        ScreenEntry("conversation") { ConversationScreen() },
+        ScreenEntry("calibration") { CalibrationScreen() },
+        ScreenEntry("gesture-calibration") { GestureCalibrationScreen() },
+        ScreenEntry(QuitScreen.screenName) { QuitScreen() },
     ])
 }
 

@@ -172,7 +172,7 @@ func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
 /// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>".
 func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
     s.listening = false
-    if s.top.name == "terminal", let b = s.keymap.terminalBinding(phrase: text) {
+    if s.top is TerminalScreen, let b = s.keymap.terminalBinding(phrase: text) {
         guard !s.readiness.paused || b.worksWhilePaused else { return [] }
         return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
     }

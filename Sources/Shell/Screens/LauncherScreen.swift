@@ -1,38 +1,40 @@
 import Config
 
-/// The root screen: large tiles for the apps, opened by looking at one and activating it.
+/// The root screen: large tiles for the apps, opened by looking at one and activating it. The tiles are the
+/// registry's (`ScreenRegistry.tiles`), laid out in as many rows of up to four as they need.
 public struct LauncherScreen: Screen {
     public let name = "launcher"
     public let title = "Home"
 
-    /// The tiles in reading order: id suffix, label, screen opened, a line of detail.
-    public static let tiles: [(id: String, label: String, screen: String, detail: String)] = [
-        ("notes", "Notes", "notes", "write and dictate"),
-        ("messages", "Messages", "messages", "talk to people"),
-        ("settings", "Settings", "settings", "gestures and looks"),
-        ("media", "Media", "media", "music and albums"),
-        ("terminal", "Terminal", "terminal", "your shell and programs"),
-        ("help", "Help", "help", "gestures and phrases"),
-    ]
-
     public init() {}
+
+    /// Rows and columns for `n` tiles: three to a row up to six (the tiles stay wide), else up to four.
+    static func grid(_ n: Int) -> (rows: Int, columns: Int) {
+        guard n > 0 else { return (0, 0) }
+        if n <= 3 { return (1, n) }
+        if n <= 6 { return (2, 3) }
+        let rows = (n + 3) / 4
+        return (rows, (n + rows - 1) / rows)
+    }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
         let hint = "Look at a tile and \(activateHint(ctx)) to open it."
         c.grid.centered(hint, in: b, y: b.y + 1, style: Theme.hint)
-        // Two rows of large tiles: big targets forgive gaze error, which is often a few cells.
+        // Large tiles: big targets forgive gaze error, which is often a few cells.
+        let tiles = ctx.screens.tiles
+        let (rows, columns) = Self.grid(tiles.count)
+        guard rows > 0 else { return }
         let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 4)
-        let rows = area.rows(2, gap: 1)
-        let rects = rows[0].columns(3, gap: 2) + rows[1].columns(3, gap: 2)
-        for (i, t) in Self.tiles.enumerated() where i < rects.count {
-            c.tile("launcher." + t.id, t.label, rects[i], detail: t.detail)
+        let rects = area.rows(rows, gap: 1).flatMap { $0.columns(columns, gap: 2) }
+        for (t, r) in zip(tiles, rects) {
+            c.tile("launcher." + t.screen, t.tile.label, r, detail: t.tile.detail)
         }
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        guard case .action(.activate, let target?, _) = input,
-              let tile = Self.tiles.first(where: { "launcher." + $0.id == target.id }) else { return .unhandled }
+        guard case .action(.activate, let target?, _) = input, target.id.hasPrefix("launcher."),
+              let tile = ctx.screens.tiles.first(where: { "launcher." + $0.screen == target.id }) else { return .unhandled }
         return .open(tile.screen)
     }
 }
