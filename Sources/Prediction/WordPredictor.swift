@@ -517,12 +517,18 @@ public struct WordPredictor: Sendable {
         recent.add(lower, decay: recencyDecay)
     }
 
+    /// Whether `addWord` takes `word`: one word of word characters, not too long (spaces around are ignored).
+    public static func isSingleWord(_ word: String) -> Bool {
+        let w = word.trimmingCharacters(in: .whitespaces)
+        return !w.isEmpty && w.count <= WordPredictor.maxWordLength && w.allSatisfy({ Tokens.isWordCharacter($0) })
+    }
+
     /// Adds a word the user wants offered (e.g. a name), in the form it should be shown.
     /// - Returns: false if `word` is not a single word.
     @discardableResult
     public mutating func addWord(_ word: String) -> Bool {
         let w = word.trimmingCharacters(in: .whitespaces)
-        guard !w.isEmpty, w.count <= WordPredictor.maxWordLength, w.allSatisfy({ Tokens.isWordCharacter($0) }) else { return false }
+        guard Self.isSingleWord(w) else { return false }
         let lower = w.lowercased()
         user.removed.remove(lower)
         user.bump(lower, form: w, by: 1)

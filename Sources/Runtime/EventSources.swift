@@ -157,8 +157,8 @@ public struct SpeechSource: EventSource {
     }
 }
 
-/// The word lists finishing their load, and the learned words: saved after every wake-up that learned
-/// one, a failed save retried every 10 s (its problem is shown).
+/// The word lists finishing their load, and a failed save of the learned words retried every 10 s (its
+/// problem is shown); the words are learned and saved as the runtime carries out the reducer's effects.
 public struct PredictionSource: EventSource {
     public let prediction: LivePrediction
     private var lastSave: Double
@@ -177,7 +177,6 @@ public struct PredictionSource: EventSource {
         return out
     }
 
-    public mutating func observe(_ state: ShellState) { prediction.saveChanges() }
 }
 
 /// Where frames come from in a live shell.

@@ -82,23 +82,36 @@ public final class LivePrediction: @unchecked Sendable {
 
     public func install(into services: inout Services) {
         services.suggest = { [self] text, limit in lock.withLock { predictor?.suggest(text, limit: limit) ?? [] } }
-        services.commit = { [self] word, text in
-            // The context is the text before the word being completed.
-            var context = text
-            while let last = context.last, !last.isWhitespace { context.removeLast() }
-            change { $0.learn(word: word, after: context) }
-            return TextComposition.commit(word, into: text)
-        }
+        services.commit = { word, text in TextComposition.commit(word, into: text) }
         services.predictionStatus = { [self] in lock.withLock { status } }
         // The loading status is replaced when loading ends, either way.
         services.predictionLoading = { [self] in lock.withLock { status == LivePrediction.loadingStatus } }
-        services.addWord = { [self] word in change { $0.addWord(word) } ?? false }
-        services.removeWord = { [self] word in change { $0.removeWord(word) } }
-        services.learn = { [self] word, before in change { $0.learn(word: word, after: before) } }
     }
 
-    /// Changes the loaded predictor under the lock; nil (and nothing done) while loading. Screens call this
-    /// through `Services` and do no I/O: the loop saves the change (`saveChanges`) before it waits again.
+    /// Carries out a word-list effect of the reducer (learn, add, remove) and saves the change at once, so a
+    /// crash loses no word; returns the event that reports it, nil for any other effect.
+    public func perform(_ effect: Effect) -> ShellEvent? {
+        let event: ShellEvent
+        switch effect {
+        case .learnWord(let word, let before):
+            change { $0.learn(word: word, after: before) }
+            event = .wordLearned(word)
+        case .addWord(let word):
+            // Asked for by name, so not lost in silence while the lists load.
+            guard change({ $0.addWord(word) }) != nil else { return .notice("Words are still loading: “\(word)” was not added, try again") }
+            event = .wordAdded(word)
+        case .removeWord(let word):
+            guard change({ $0.removeWord(word) }) != nil else { return .notice("Words are still loading: “\(word)” was not removed, try again") }
+            event = .wordRemoved(word)
+        default:
+            return nil
+        }
+        saveChanges()
+        return event
+    }
+
+    /// Changes the loaded predictor under the lock; nil (and nothing done) while loading. The runtime calls
+    /// this for the reducer's word-list effects and saves the change (`saveChanges`) at once.
     @discardableResult
     private func change<T>(_ body: (inout WordPredictor) -> T) -> T? {
         lock.withLock {

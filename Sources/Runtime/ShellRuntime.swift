@@ -240,6 +240,8 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
+                case .learnWord, .addWord, .removeWord:
+                    if let event = prediction?.perform(e) { replies.append(event) }
                 case .rescue(let files):
                     let (place, error) = writeUnsaved(files)
                     replies.append(.rescued(place: place, error: error))

@@ -81,7 +81,8 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.notice = notice
         s.relayout()
         return []
-    case .wordsLoaded:
+    case .wordsLoaded, .wordLearned, .wordAdded, .wordRemoved:
+        // The word list changed: the suggestion bars may offer other words.
         s.relayout()
         return []
     case .saved(let name, let error):
@@ -147,9 +148,11 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     case .back: return goBack(&s, target: nil)
     case .home:
         guard s.stack.count > 1 else { return [] }
+        let ctx = s.context
+        let leaving = s.stack[1...].reversed().flatMap { $0.leaving(ctx) }
         s.stack.removeSubrange(1...)
         s.relayout()
-        return [record(s, "home", nil)]
+        return [record(s, "home", nil)] + leaving
     case .help:
         guard !(s.top is HelpScreen || s.top is AppHelpScreen), let help = s.registry.make("help") else { return [] }
         s.stack.append(help)
@@ -234,9 +237,10 @@ func pursue(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect]? {
 /// Leaves the screen showing for the one before; the launcher stays.
 func goBack(_ s: inout ShellState, target: String?) -> [Effect] {
     guard s.stack.count > 1 else { return [] }
+    let leaving = s.top.leaving(s.context)
     let left = s.stack.removeLast()
     s.relayout()
-    var effects = [record(s, "back", target ?? left.name)]
+    var effects = [record(s, "back", target ?? left.name)] + leaving
     if let help = left as? HelpScreen, help.onboarding { effects.append(.finishedOnboarding) }
     return effects
 }

@@ -106,10 +106,14 @@ public protocol Screen: Sendable {
     func render(_ canvas: inout Canvas, _ context: ScreenContext)
     /// Handles an input; the default handles nothing.
     mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply
+    /// What to do as the shell leaves the screen by back or home (a text screen learns the word being typed);
+    /// the default, nothing.
+    func leaving(_ context: ScreenContext) -> [Effect]
 }
 
 extension Screen {
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
+    public func leaving(_ context: ScreenContext) -> [Effect] { [] }
 }
 
 /// Keys a helper can press.
@@ -137,13 +141,6 @@ public struct Services: Sendable {
     public var predictionStatus: @Sendable () -> String? = { nil }
     /// True while the word list is still loading (the demo waits for it before it types).
     public var predictionLoading: @Sendable () -> Bool = { false }
-    /// Learns a word the user finished typing letter by letter, after the text before it (Prediction's
-    /// `WordPredictor.learn(word:after:)`); suggestions committed through `commit` are learned there.
-    public var learn: @Sendable (_ word: String, _ textBefore: String) -> Void = { _, _ in }
-    /// Adds a word the user wants suggested (Prediction's `WordPredictor.addWord`); false if it is not one word.
-    public var addWord: @Sendable (_ word: String) -> Bool = { _ in false }
-    /// Stops suggesting a word (Prediction's `WordPredictor.removeWord`).
-    public var removeWord: @Sendable (_ word: String) -> Void = { _ in }
     /// Names of the programs a command line can start, sorted: the executables on `PATH` (the Terminal
     /// screen's suggestions where a command begins).
     public var commands: @Sendable () -> [String] = { [] }

@@ -234,6 +234,13 @@ public enum Effect: Sendable, Equatable {
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
     case save(name: String, text: String)
+    /// Word prediction learns a word the user finished (typed letter by letter, or committed from the bar)
+    /// after the text before it; answered by `.wordLearned`.
+    case learnWord(String, after: String)
+    /// The user asked for a word to be suggested (`add-word`); answered by `.wordAdded`.
+    case addWord(String)
+    /// The user asked never to see a word again (`remove-word`); answered by `.wordRemoved`.
+    case removeWord(String)
     /// Write these files of the user's data, which could not be saved, to a fallback place (the state folder,
     /// else the temporary folder) before quitting; the outcome comes back as `.rescued`.
     case rescue(files: [String: String])
@@ -278,6 +285,12 @@ public enum ShellEvent: Sendable {
     case wordsLoaded
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
+    /// Word prediction learned a word (`learnWord`): suggestions may differ now.
+    case wordLearned(String)
+    /// A word was added to the user's words (`addWord`).
+    case wordAdded(String)
+    /// A word was removed from the suggestions (`removeWord`).
+    case wordRemoved(String)
     /// A `rescue` effect was carried out: the folder the files went to, or why no copy could be written.
     case rescued(place: String?, error: String?)
     /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
@@ -288,7 +301,8 @@ public enum ShellEvent: Sendable {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal: return false
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal,
+             .wordLearned, .wordAdded, .wordRemoved: return false
         }
     }
 }

@@ -1,4 +1,5 @@
 import Config
+import Prediction
 import TrackingCore
 
 /// A text field as dictation sees it: its text, caret and what earlier utterances left behind.
@@ -60,12 +61,15 @@ extension TextFieldModel {
     }
 
     /// Commits a suggested word at the caret (prediction's capitalisation and spacing); the text after the
-    /// caret stays.
-    public mutating func commit(_ word: String, _ services: Services) {
+    /// caret stays. Returns the word to learn, after the text before it.
+    public mutating func commit(_ word: String, _ services: Services) -> [Effect] {
         let after = String(text.dropFirst(caret))
+        var context = beforeCaret
+        while let last = context.last, !last.isWhitespace { context.removeLast() }
         let before = services.commit(word, beforeCaret)
         set(before + after)
         moveCaret(to: before.count)
+        return [.learnWord(word, after: context)]
     }
 }
 
@@ -76,21 +80,22 @@ extension SuggestionBar {
         return words.first
     }
 
-    /// Carries out `add-word` (the word before the caret) and `remove-word` (the suggestion under the gaze,
-    /// else the first) for a text screen; returns what to tell the user, or nil for any other input.
-    static func wordListAction(_ input: ScreenInput, field: TextFieldModel, id: String, words: [String],
-                               _ services: Services) -> String? {
+    /// Works out `add-word` (the word before the caret) and `remove-word` (the suggestion under the gaze,
+    /// else the first) for a text screen: what to tell the user and the effect that changes the word list, or
+    /// nil for any other input.
+    static func wordListAction(_ input: ScreenInput, field: TextFieldModel, id: String, words: [String])
+        -> (message: String, effects: [Effect])? {
         switch input {
         case .action(.addWord, _, _):
             var before = Substring(field.beforeCaret)
             while let l = before.last, l.isWhitespace || l == "." || l == "," || l == "?" || l == "!" { before = before.dropLast() }
             let word = String(TextFieldModel.trailingWord(before).word)
-            guard !word.isEmpty else { return "Type a word first, then add it." }
-            return services.addWord(word) ? "Added “\(word)” to your words." : "“\(word)” is not a single word."
+            guard !word.isEmpty else { return ("Type a word first, then add it.", []) }
+            guard WordPredictor.isSingleWord(word) else { return ("“\(word)” is not a single word.", []) }
+            return ("Added “\(word)” to your words.", [.addWord(word)])
         case .action(.removeWord, let t, _):
-            guard let word = chosen(t, id, words) else { return "No suggestion to remove." }
-            services.removeWord(word)
-            return "“\(word)” will not be suggested again."
+            guard let word = chosen(t, id, words) else { return ("No suggestion to remove.", []) }
+            return ("“\(word)” will not be suggested again.", [.removeWord(word)])
         default:
             return nil
         }

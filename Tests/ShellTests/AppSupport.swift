@@ -16,6 +16,10 @@ struct Driver {
     var t = 1.0
     /// Where the user's data is saved: the `save` effects are carried out here, as the runtime does.
     let files: StoreClient
+    /// The word list: the `learnWord`, `addWord` and `removeWord` effects are carried out here.
+    let learn: @Sendable (String, String) -> Void
+    let addWord: @Sendable (String) -> Bool
+    let removeWord: @Sendable (String) -> Void
 
     init(_ path: InputPath, screen: String, files: StoreClient = .memory(), data: AppData? = nil,
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
@@ -25,11 +29,9 @@ struct Driver {
          commands: [String] = [], directory: [CommandLineCompletion.Entry]? = nil) {
         self.path = path
         self.files = files
+        self.learn = learn; self.addWord = addWord; self.removeWord = removeWord
         let settings = GestureConfig.defaults()
         var services = Services(suggest: suggest)
-        services.learn = learn
-        services.addWord = addWord
-        services.removeWord = removeWord
         let programs = commands.sorted()   // as the runtime gives them
         services.commands = { programs }
         services.listDirectory = { _, _ in directory }
@@ -52,8 +54,14 @@ struct Driver {
 
     mutating func persist(_ effects: [Effect]) -> [Effect] {
         var out = effects
-        for case .save(let name, let text) in effects {
-            out += session.send(.saved(name: name, error: files.write(name, text)))
+        for e in effects {
+            switch e {
+            case .save(let name, let text): out += session.send(.saved(name: name, error: files.write(name, text)))
+            case .learnWord(let word, let before): learn(word, before); out += session.send(.wordLearned(word))
+            case .addWord(let word): _ = addWord(word); out += session.send(.wordAdded(word))
+            case .removeWord(let word): removeWord(word); out += session.send(.wordRemoved(word))
+            default: break
+            }
         }
         return out
     }

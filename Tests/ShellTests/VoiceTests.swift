@@ -45,7 +45,7 @@ import TrackingCore
                        removeWord: { w in removed.withLock { $0.append(w) } })
         for k in ["z", "o", "e"] { d.activate("\(screen).keyboard.key.\(k)") }
         d.activate("\(screen).keyboard.space")
-        _ = d.session.send(.speech("add word", isFinal: true))
+        d.send(.speech("add word", isFinal: true))
         #expect(added.withLock { $0 } == ["zoe"], "the word before the caret, spaces skipped")
         #expect(d.text.contains("Added “zoe” to your words."))
 
@@ -54,11 +54,11 @@ import TrackingCore
         _ = d.session.send(.gaze(d.gaze(d.target("\(screen).suggestion.1").rect.center), at: d.t + 1))
         d.t += 2
         _ = d.session.send(.tick(at: d.t))
-        _ = d.session.send(.speech("remove word", isFinal: true))
+        d.send(.speech("remove word", isFinal: true))
         _ = d.session.send(.gaze(d.gaze(d.target("\(screen).keyboard.key.q").rect.center), at: d.t + 1))
         d.t += 2
         _ = d.session.send(.tick(at: d.t))
-        _ = d.session.send(.speech("remove word", isFinal: true))
+        d.send(.speech("remove word", isFinal: true))
         #expect(removed.withLock { $0 } == ["help", "hello"])
         #expect(d.text.contains("“hello” will not be suggested again."))
         // Typing again hides the message.

@@ -135,10 +135,10 @@ public struct ConversationScreen: Screen {
         let text = compose.text.trimmingSpaces
         guard !text.isEmpty else { return .handled }
         // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
-        ctx.services.learnFinishedWord(compose.text)
+        let learn = Effect.learnFinishedWord(compose.text)
         composer.field = TextFieldModel()
         scrolled = nil
-        return Reply(record: "send", changes: [.send(text, to: contact, at: ctx.now)])
+        return Reply(effects: learn, record: "send", changes: [.send(text, to: contact, at: ctx.now)])
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {

@@ -136,18 +136,16 @@ public struct NoteEditorScreen: Screen {
         }
         switch input {
         case .action(.activate, let t?, _) where t.id == "note-editor.done":
-            ctx.services.learnFinishedWord(composer.field.text)
-            return Reply(navigation: .back, record: "back")
+            return Reply(navigation: .back, effects: leaving(ctx), record: "back")
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
-        case .action(.back, _, _), .action(.home, _, _):
-            // Leaving finishes a last word typed letter by letter; the shell then goes back as usual.
-            ctx.services.learnFinishedWord(composer.field.text)
-            return .unhandled
         default:
             return .unhandled
         }
     }
+
+    /// Leaving finishes a last word typed letter by letter.
+    public func leaving(_ ctx: ScreenContext) -> [Effect] { Effect.learnFinishedWord(composer.field.text) }
 }
 
 /// The word suggestions above the keyboard: one target per word (`ID.0`…), filled from `Services.suggest`

@@ -340,8 +340,7 @@ public struct TerminalScreen: Screen {
             case .space: effects = type(" ", ctx)
             case .backspace: effects = [.terminal(.press(latches.press(.backspace)))]
             case .enter:
-                learnFinishedWord(ctx)
-                effects = [.terminal(.press(latches.press(.enter)))]
+                effects = learnFinishedWord(ctx) + [.terminal(.press(latches.press(.enter)))]
             case .deleteWord: effects = [.terminal(.press(TerminalKeyPress(.ctrl("w"))))]
             }
             return Self.typed(effects, ctx)
@@ -365,13 +364,13 @@ public struct TerminalScreen: Screen {
             let press = latches.press(.char(first))
             return [.terminal(.press(press))] + (text.count > 1 ? [.terminal(.type(String(text.dropFirst())))] : [])
         }
-        if text == " " { learnFinishedWord(ctx) }
-        return [.terminal(.type(text))]
+        return (text == " " ? learnFinishedWord(ctx) : []) + [.terminal(.type(text))]
     }
 
-    private func learnFinishedWord(_ ctx: ScreenContext) {
-        guard let v = ctx.terminal, !v.inputHidden else { return }
-        ctx.services.learnFinishedWord(v.lineBeforeCursor)
+    /// Learning the word before the cursor, never at a password prompt.
+    private func learnFinishedWord(_ ctx: ScreenContext) -> [Effect] {
+        guard let v = ctx.terminal, !v.inputHidden else { return [] }
+        return Effect.learnFinishedWord(v.lineBeforeCursor)
     }
 
     /// Completes the word before the cursor with `word`: a program or file name as its completion says (a
@@ -382,22 +381,23 @@ public struct TerminalScreen: Screen {
         let hidden = ctx.terminal?.inputHidden ?? true
         let line = ctx.terminal?.lineBeforeCursor ?? ""
         if let c = offered.first(where: { $0.shown == word }), !c.insert.isEmpty {
+            var learn: [Effect] = []
             if c.learn && !hidden {
                 let slot = CommandLineCompletion.slot(line)
-                ctx.services.learn(word, String(line.dropLast(slot.partial.count)))
+                learn = [.learnWord(word, after: String(line.dropLast(slot.partial.count)))]
             }
-            return Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: c.erase)
+            return learn + Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: c.erase)
                 + [.terminal(.type(c.insert))]
         }
         // The word being typed as the predictor and the text fields read it: word characters only, so the
         // "~/" of "~/Doc" stays when "Documents" is committed.
         let (typed, context) = TextFieldModel.trailingWord(Substring(line))
         let partial = String(typed)
-        if !hidden { ctx.services.learn(word, String(context)) }
+        let learn: [Effect] = hidden ? [] : [.learnWord(word, after: String(context))]
         if word.lowercased().hasPrefix(partial.lowercased()) {
-            return [.terminal(.type(String(word.dropFirst(partial.count)) + " "))]
+            return learn + [.terminal(.type(String(word.dropFirst(partial.count)) + " "))]
         }
-        return Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: partial.count)
+        return learn + Array(repeating: .terminal(.press(TerminalKeyPress(.backspace))), count: partial.count)
             + [.terminal(.type(word + " "))]
     }
 

@@ -59,16 +59,15 @@ public struct TextComposer: Sendable {
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Outcome? {
         let before = field.text
         defer { if field.text != before { wordMessage = nil } }
-        if let m = SuggestionBar.wordListAction(input, field: field, id: suggestionID, words: suggestions(ctx), ctx.services) {
+        if let (m, effects) = SuggestionBar.wordListAction(input, field: field, id: suggestionID, words: suggestions(ctx)) {
             wordMessage = m
-            return .handled(record: "word-list", effects: [])
+            return .handled(record: "word-list", effects: effects)
         }
         switch input {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: keyboardID) {
                 if k == .enter && enterSubmits { return .submit }
-                k.apply(to: &field, ctx.services)
-                return .handled(record: "type", effects: [])
+                return .handled(record: "type", effects: k.applyLearning(to: &field))
             }
             if t.id == fieldID {
                 if let g = gaze { field.moveCaret(to: field.caretIndex(at: g, in: t.rect)) }
@@ -76,13 +75,12 @@ public struct TextComposer: Sendable {
                 return .handled(record: "caret", effects: [.startDictation])
             }
             if let w = SuggestionBar.word(t.id, suggestionID, suggestions(ctx)) {
-                field.commit(w, ctx.services)
-                return .handled(record: "commit-word", effects: [])
+                return .handled(record: "commit-word", effects: field.commit(w, ctx.services))
             }
             return nil
         case .action(.commitWord, let t, _):
-            if let w = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)) { field.commit(w, ctx.services) }
-            return .handled(record: nil, effects: [])
+            let learn = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)).map { field.commit($0, ctx.services) } ?? []
+            return .handled(record: nil, effects: learn)
         case .action(.deleteWord, _, _):
             field.deleteWord()
             return .handled(record: nil, effects: [])

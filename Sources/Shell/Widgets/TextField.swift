@@ -175,13 +175,13 @@ extension TextFieldModel {
     }
 }
 
-extension Services {
-    /// Learns the word `text` ends with, if any: a word typed letter by letter that a space, a new line, sending
-    /// or leaving the editor has just finished.
-    public func learnFinishedWord(_ text: String) {
+extension Effect {
+    /// Learning the word `text` ends with, if any: a word typed letter by letter that a space, a new line,
+    /// sending or leaving the editor has just finished.
+    public static func learnFinishedWord(_ text: String) -> [Effect] {
         let (w, before) = TextFieldModel.trailingWord(Substring(text))
         let word = w.trimmingCharacters(in: CharacterSet(charactersIn: "'’"))
-        if word.contains(where: \.isLetter) { learn(word, String(before)) }
+        return word.contains(where: \.isLetter) ? [.learnWord(word, after: String(before))] : []
     }
 }
 
@@ -204,11 +204,12 @@ public enum KeyboardKey: Sendable, Equatable {
         }
     }
 
-    /// Applies the key to a text field; a space or new line after letters typed one by one hands the finished
-    /// word to `services.learn`, so words the predictor lacks (names) are offered next time.
-    public func apply(to m: inout TextFieldModel, _ services: Services) {
-        if self == .space || self == .enter { services.learnFinishedWord(m.beforeCaret) }
+    /// Applies the key to a text field; a space or new line after letters typed one by one returns the
+    /// finished word to learn, so words the predictor lacks (names) are offered next time.
+    public func applyLearning(to m: inout TextFieldModel) -> [Effect] {
+        let learn = self == .space || self == .enter ? Effect.learnFinishedWord(m.beforeCaret) : []
         apply(to: &m)
+        return learn
     }
 
     /// Applies the key to a text field.
