@@ -43,11 +43,14 @@ let package = Package(
         // Optimised in debug builds too: loading the 17 MB n-gram file unoptimised takes ~5 s, not ~0.6 s, and
         // README's first command runs a debug build.
         .target(name: "Prediction", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Speech's pure parts: dictation editing, spoken numbers, the command grammar. Foundation only, so the
+        // Shell keeps dictation state as a real value.
+        .target(name: "SpeechText"),
         // Speech recognition and audio capture.
-        .target(name: "Speech", dependencies: ["CPocketSphinx", "CALSA",
+        .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA",
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
-        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel"]),
+        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText"]),
         // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
         .target(name: "CTerminalGuard"),
         // The only importer of curses.

@@ -122,10 +122,10 @@ public struct KeymapWatcher: EventSource {
     }
 }
 
-/// What the speech thread recognised and reported, and the screen's phrases handed to it as they change.
+/// What the speech thread recognised and reported (the microphone's use and the phrases reach it as the
+/// reducer's effects).
 public struct SpeechSource: EventSource {
     public let speech: LiveSpeech
-    private var phrasesVersion = -1
     public init(_ speech: LiveSpeech) { self.speech = speech }
     public var descriptors: [Int32] { speech.descriptors }
 
@@ -141,20 +141,6 @@ public struct SpeechSource: EventSource {
         }
     }
 
-    /// Hands the recogniser the screen's phrases when they change, then the shell's microphone mode.
-    public mutating func observe(_ state: ShellState) {
-        if state.layoutVersion != phrasesVersion {
-            phrasesVersion = state.layoutVersion
-            speech.updatePhrases(state.voicePhrases)
-        }
-        let mode: SpeechController.Mode
-        switch state.mic {
-        case .closed: mode = .idle
-        case .dictation: mode = .dictation
-        case .command: mode = .command
-        }
-        speech.follow(mode, turn: state.micTurn, silence: state.settings.dictationSilence)
-    }
 }
 
 /// The word lists finishing their load, and a failed save of the learned words retried every 10 s (its

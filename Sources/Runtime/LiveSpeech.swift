@@ -353,16 +353,6 @@ public final class LiveSpeech: @unchecked Sendable {
     }
 }
 
-/// Dictation into a text field with Speech's `DictationSession` (spoken punctuation, "new line",
-/// "delete that", "stop dictation"), for `Services.dictate`.
-@Sendable public func sessionDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
-    // The session from the last utterance still fits if nothing else changed the field since.
-    var s = (field.memo.value as? DictationSession).flatMap { $0.text == field.text && $0.caret == field.caret ? $0 : nil }
-        ?? DictationSession(text: field.text, caret: field.caret)
-    s.numbers = NumberStyle(rawValue: field.numbers)
-    let edits = s.apply(utterance: utterance)
-    return DictationResult(text: s.text, caret: s.caret, stop: edits.contains(.stop), memo: DictationMemo(s))
-}
 
 /// A remembered cepstral mean: one line of numbers.
 public enum CepstralMeanFile {

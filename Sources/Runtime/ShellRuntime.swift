@@ -6,6 +6,7 @@ import FrameFormats
 import Foundation
 import Transport
 import Shell
+import Speech
 import Terminal
 import TrackingCore
 
@@ -131,6 +132,9 @@ public struct ShellRuntime {
                                          + "\(term.size.width)x\(term.size.height): calibrate again in Settings"))
             }
         }
+        // The speech side starts from the microphone's use and the phrases as they stand; later changes come
+        // as effects of the events that make them.
+        _ = runEffects(session.speechEffects)
         // Shown before the first key, so plain mode can name what the first key acts on.
         term.show(session.state, performed: [])
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
@@ -200,7 +204,7 @@ public struct ShellRuntime {
             if awaitingEcho == nil,
                dirty && now - lastRender >= frameInterval || measuresChanged && now - lastRender >= measuresInterval {
                 let size = term.size
-                if size != session.state.size { _ = session.send(.resized(size)) }
+                if size != session.state.size, runEffects(session.send(.resized(size))) { break loop }
                 term.show(session.state, performed: performed)
                 performed = []
                 dirty = false
@@ -240,6 +244,17 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
+                case .listen(let mic, let turn, let silence):
+                    let mode: SpeechController.Mode
+                    switch mic {
+                    case .closed: mode = .idle
+                    case .dictation: mode = .dictation
+                    case .command: mode = .command
+                    }
+                    speech?.follow(mode, turn: turn, silence: silence)
+                case .voicePhrases(let phrases): speech?.updatePhrases(phrases)
+                case .dictationContext(let before):
+                    speech?.updateContext(before: before, userWords: prediction?.userVocabulary() ?? [])
                 case .learnWord, .addWord, .removeWord:
                     if let event = prediction?.perform(e) { replies.append(event) }
                 case .rescue(let files):

@@ -10,11 +10,32 @@ public struct Session: Sendable {
     public internal(set) var pipeline: Pipeline
     /// Usage figures of this session (see `SessionMetrics`), stepped with everything the session sees.
     public var metrics = SessionMetrics()
+    /// The microphone and the phrases as last handed to the speech side by effect.
+    private var toldMic: Effect
+    private var toldLayout: Int
 
     public init(state: ShellState, settings: PipelineSettings) {
         self.state = state
         pipeline = Pipeline(settings)
         self.state.settings.adopt(settings, keymap: state.keymap.name)
+        toldMic = self.state.listenEffect
+        toldLayout = self.state.layoutVersion
+    }
+
+    /// The microphone's use and the screen's phrases as they stand: what the runtime hands the speech side at
+    /// start; after that, each change comes as an effect of the event that made it.
+    public var speechEffects: [Effect] { [state.listenEffect, .voicePhrases(state.voicePhrases)] }
+
+    /// Effects for what an event changed that the speech side follows: the microphone's use, the phrases.
+    private mutating func speechFollowUps() -> [Effect] {
+        var out: [Effect] = []
+        let mic = state.listenEffect
+        if mic != toldMic { toldMic = mic; out.append(mic) }
+        if state.layoutVersion != toldLayout {
+            toldLayout = state.layoutVersion
+            out.append(.voicePhrases(state.voicePhrases))
+        }
+        return out
     }
 
     /// Feeds one decoded item: the frame's sample, then each gesture it completes.
@@ -33,6 +54,7 @@ public struct Session: Sendable {
         sample.target = target
         var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
+        effects += speechFollowUps()
         applySettingsEffects(effects)
         metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return (effects, events)
@@ -40,7 +62,7 @@ public struct Session: Sendable {
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
-        let e = reduce(&state, event)
+        let e = reduce(&state, event) + speechFollowUps()
         applySettingsEffects(e)
         metrics.event(event, effects: e, state: state)
         return e

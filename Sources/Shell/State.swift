@@ -234,6 +234,13 @@ public enum Effect: Sendable, Equatable {
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
     case save(name: String, text: String)
+    /// The microphone is for this now: the speech side follows (`turn` changes at every change of mode, so a
+    /// stop and a restart between two looks are not missed; `silence` ends dictation after that long).
+    case listen(MicMode, turn: Int, silence: Double)
+    /// What a voice command may say on the screen showing (the keymap's phrases and "open/select <label>").
+    case voicePhrases([String])
+    /// The text before the caret after a dictated utterance: the context the recogniser reads the next in.
+    case dictationContext(String)
     /// Word prediction learns a word the user finished (typed letter by letter, or committed from the bar)
     /// after the text before it; answered by `.wordLearned`.
     case learnWord(String, after: String)

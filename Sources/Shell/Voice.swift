@@ -1,5 +1,6 @@
 import Config
 import Prediction
+import SpeechText
 import TrackingCore
 
 /// A text field as dictation sees it: its text, caret and what earlier utterances left behind.
@@ -8,11 +9,11 @@ public struct DictationInput: Sendable {
     /// Caret position in characters.
     public var caret: Int
     /// The dictation editor's own state from the previous utterance into this field (for "delete that").
-    public var memo: DictationMemo
+    public var memo: DictationSession?
     /// How numbers are written: "digits" or "words" (`ShellSettings.dictationNumbers`).
     public var numbers: String
 
-    public init(text: String, caret: Int, memo: DictationMemo = DictationMemo(), numbers: String = "digits") {
+    public init(text: String, caret: Int, memo: DictationSession? = nil, numbers: String = "digits") {
         self.text = text; self.caret = caret; self.memo = memo; self.numbers = numbers
     }
 }
@@ -23,23 +24,25 @@ public struct DictationResult: Sendable {
     public var caret: Int
     /// The user said "stop dictation".
     public var stop: Bool
-    public var memo: DictationMemo
+    public var memo: DictationSession?
 
-    public init(text: String, caret: Int, stop: Bool = false, memo: DictationMemo = DictationMemo()) {
+    public init(text: String, caret: Int, stop: Bool = false, memo: DictationSession? = nil) {
         self.text = text; self.caret = caret; self.stop = stop; self.memo = memo
     }
 }
 
-/// Opaque state the runtime's dictation editor keeps between utterances (Speech's `DictationSession`);
-/// the Shell only carries it, so it stays free of the Speech module.
-public struct DictationMemo: Sendable, Equatable {
-    public var value: (any Sendable)?
-    public init(_ value: (any Sendable)? = nil) { self.value = value }
-    /// Carried along, never compared: two fields with the same text are the same field to a screen.
-    public static func == (a: DictationMemo, b: DictationMemo) -> Bool { true }
-}
-
 extension Services {
+    /// A final utterance through the dictation editor (`DictationSession`: spoken punctuation, "new line",
+    /// "delete that", "stop dictation", numbers as the settings say), continuing the field's last session when
+    /// nothing else changed the field since.
+    @Sendable public static func sessionDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
+        var s = field.memo.flatMap { $0.text == field.text && $0.caret == field.caret ? $0 : nil }
+            ?? DictationSession(text: field.text, caret: field.caret)
+        s.numbers = NumberStyle(rawValue: field.numbers)
+        let edits = s.apply(utterance: utterance)
+        return DictationResult(text: s.text, caret: s.caret, stop: edits.contains(.stop), memo: s)
+    }
+
     /// Inserts the utterance at the caret as it was heard, with a space before it when it continues a word.
     @Sendable public static func plainDictation(_ utterance: String, _ field: DictationInput) -> DictationResult {
         var m = TextFieldModel(field.text)
@@ -120,6 +123,9 @@ public enum MicMode: Sendable, Equatable {
 }
 
 extension ShellState {
+    /// The microphone's use as an effect for the speech side.
+    var listenEffect: Effect { .listen(mic, turn: micTurn, silence: settings.dictationSilence) }
+
     /// The microphone is open (dictation or a voice command): the user is talking, so the jaw moves.
     public var micOpen: Bool { dictating || listening }
 

@@ -136,12 +136,7 @@ struct RunCommand: ParsableCommand {
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
-            // Each dictated utterance's result is the context Whisper reads the next one in.
-            services.dictate = { [speech, prediction] utterance, field in
-                let r = sessionDictation(utterance, field)
-                speech?.updateContext(before: String(r.text.prefix(r.caret)), userWords: prediction.userVocabulary())
-                return r
-            }
+            services.dictate = Services.sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
                                    data: AppData.load(storage), source: source, onboarding: first)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)

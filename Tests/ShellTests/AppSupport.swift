@@ -35,10 +35,12 @@ struct Driver {
         let programs = commands.sorted()   // as the runtime gives them
         services.commands = { programs }
         services.listDirectory = { _, _ in directory }
-        let state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
+        var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
                                services: services, data: data ?? AppData.load(files))
+        // Shown before the session starts, as `run` shows the Terminal: the session's first effects are then
+        // those of the driver's first input alone.
+        _ = state.show(screen: screen)
         session = Session(state: state, settings: settings)
-        _ = session.state.show(screen: screen)
     }
 
     var state: ShellState { session.state }

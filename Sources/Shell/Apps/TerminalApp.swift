@@ -413,6 +413,7 @@ public struct TerminalScreen: Screen {
         effects += Array(repeating: Effect.terminal(.press(TerminalKeyPress(.backspace))), count: erase)
         let add = String(r.text.dropFirst(common))
         if !add.isEmpty { effects += type(add, ctx) }
+        effects.append(.dictationContext(String(r.text.prefix(r.caret))))
         if r.stop { effects.append(.stopDictation) }
         return effects
     }

@@ -87,7 +87,8 @@ public struct TextComposer: Sendable {
         case .dictation(let text, let isFinal):
             guard isFinal else { partial = text; return .handled(record: nil, effects: []) }
             partial = nil
-            return .handled(record: nil, effects: field.dictate(text, ctx.services, numbers: ctx.settings.dictationNumbers) ? [.stopDictation] : [])
+            let stop = field.dictate(text, ctx.services, numbers: ctx.settings.dictationNumbers)
+            return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
         case .key(.char(let ch)):
             field.insert(String(ch))
             return .handled(record: nil, effects: [])

@@ -1,3 +1,4 @@
+import SpeechText
 import Foundation
 import Config
 import Prediction
@@ -9,7 +10,7 @@ public struct TextFieldModel: Sendable, Equatable {
     /// Caret position, in characters from the start.
     public private(set) var caret: Int
     /// What dictation into this field remembers between utterances ("delete that"); see `dictate`.
-    public var dictationMemo = DictationMemo()
+    public var dictationMemo: DictationSession?
 
     public init(_ text: String = "") {
         self.text = TextFieldModel.visible(text)
