@@ -92,8 +92,9 @@ public enum FrameFile {
 /// items decoded from that chunk, never the whole, so memory stays bounded whatever the recording's length
 /// and however far a compressed container would expand.
 ///
-/// A `.gesichter` container is read through once when opened, decoding nothing, so a bomb or a container
-/// with no usable packet is refused before the first item; then it is read again as the items are taken.
+/// A `.gesichter` container is decompressed through once when opened, decoding nothing, so a bomb or a
+/// container with no usable packet is refused before the first item; then it is read again as the items are
+/// taken.
 public final class FrameFileReader: Sequence, IteratorProtocol {
     private enum Decoder {
         case ndjson(NDJSONDecoder)
@@ -156,8 +157,9 @@ public final class FrameFileReader: Sequence, IteratorProtocol {
             var alreadyRead: ArraySlice<UInt8>? = first
             if input.canRewind {
                 guard input.rewind() else { throw FrameFileError(path: path, message: "cannot be read") }
-                let s = GesichterContainer.scan(input, limits: limits) { _, _ in }
-                _ = try Self.finish([], s, path: path)
+                if let refusal = GesichterContainer.refusal(input, limits: limits) {
+                    throw FrameFileError(path: path, message: refusal)
+                }
                 guard input.rewind() else { throw FrameFileError(path: path, message: "cannot be read") }
                 alreadyRead = nil
             }

@@ -165,6 +165,18 @@ public enum GesichterContainer {
         return framing.end(z.outcome ?? .finished, output: z.produced)
     }
 
+    /// Why a container cannot be used at all (past a limit, not gzip, or not one whole packet), found by
+    /// decompressing it through without keeping anything; nil when a replay may start on it.
+    static func refusal(_ input: ByteInput, limits: GunzipStream.Limits) -> String? {
+        let z = GunzipStream(input, limits: limits)
+        var framing = ContainerFraming()
+        // Past the first whole packet only the limits can refuse, and splitting millions of tiny packets
+        // costs far more than inflating them.
+        while let piece = z.next() { if framing.packets == 0 { framing.feed(piece) { _, _ in } } }
+        let s = framing.end(z.outcome ?? .finished, output: z.produced)
+        return s.refused || s.packets == 0 ? s.problem : nil
+    }
+
     /// Writes packets into a container.
     public static func encode(_ packets: [[UInt8]]) -> [UInt8] {
         var raw: [UInt8] = [LiveLinkUDP.version]
@@ -210,7 +222,7 @@ struct ContainerFraming {
     private var stage = Stage.header
     private var held: [UInt8] = []
     private var count: UInt32 = 0
-    private var packets = 0
+    private(set) var packets = 0
     private var trailing = 0
     private(set) var maxHeld = 0
 
