@@ -98,49 +98,83 @@ struct Reader {
     mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
     mutating func f32() -> Float? { u32().map { Float(bitPattern: $0) } }
     mutating func skip(_ n: Int) -> Bool { guard n >= 0, remaining >= n else { return false }; i += n; return true }
-    mutating func bytes(_ n: Int) -> ArraySlice<UInt8>? {
-        guard n >= 0, remaining >= n else { return nil }
-        defer { i += n }
-        return b[i..<(i + n)]
-    }
 }
 
 /// The `.gesichter` container of recorded Live Link Face packets:
 /// gzip of `u8 version(6) · u32be count · count × (u32be length · raw UDP payload)`.
+///
+/// A container is decompressed and split into packets a chunk at a time (`scan`), so it costs one chunk and
+/// one packet of memory however long the recording or however far a bomb would expand.
 public enum GesichterContainer {
     /// The most a container may decompress to: a few minutes of packets are a few MB, 512 MB is hours.
     public static let maxDecompressedBytes = 512 << 20
+    /// The most a container may expand per byte: real takes shrink about 2 times, a take of identical frames
+    /// about 70 times; a gzip bomb of zeros expands about 1,000 times.
+    public static let maxExpansion = 256
+    /// Output below this is never refused for its ratio: the first bytes of a stream say little about it.
+    public static let ratioFreeBytes = 1 << 20
+    /// The longest packet: a packet was one UDP datagram, and a length past that means the framing is lost.
+    public static let maxPacket = FrameStream.maxPacket
+
+    /// The limits every container is read with.
+    static let limits = GunzipStream.Limits(maxOutput: maxDecompressedBytes, maxRatio: maxExpansion,
+                                            ratioFreeOutput: ratioFreeBytes)
 
     /// The packets in a container, plus a problem if it is damaged or cut short.
     ///
     /// The packets before the damage are kept, and the problem names the packet it hit and the byte of the
     /// file where decompression failed.
     public static func packets(_ data: [UInt8]) -> (packets: [[UInt8]], problem: String?) {
-        packets(data, limit: maxDecompressedBytes)
+        packets(data, limits: limits)
     }
 
     static func packets(_ data: [UInt8], limit: Int) -> (packets: [[UInt8]], problem: String?) {
-        let z = gunzip(data, limit: limit)
-        if z.output.isEmpty || z.refused, let p = z.problem { return ([], p) }
-        var r = Reader(z.output)
-        // Where the compressed data went wrong; the container itself is read as far as it decompressed.
-        func cut(_ what: String) -> String { z.problem.map { "\($0), \(what)" } ?? what }
-        guard let v = r.u8() else { return ([], cut("empty container")) }
-        guard v == LiveLinkUDP.version else { return ([], cut("container version \(v), expected 6")) }
-        guard let count = r.u32() else { return ([], cut("truncated before the packet count")) }
+        var l = limits
+        l.maxOutput = limit
+        return packets(data, limits: l)
+    }
+
+    static func packets(_ data: [UInt8], limits: GunzipStream.Limits) -> (packets: [[UInt8]], problem: String?) {
         var out: [[UInt8]] = []
-        for k in 0..<Int(count) {
-            guard let len = r.u32() else {
-                return (out, cut("truncated before packet \(k + 1) of \(count)"))
-            }
-            guard let p = r.bytes(Int(len)) else {
-                return (out, cut("truncated inside packet \(k + 1) of \(count) (\(len) bytes)"))
-            }
-            out.append(Array(p))
-        }
-        if let p = z.problem { return (out, "\(p), after all \(count) packets: some of them may hold wrong values") }
-        if !r.atEnd { return (out, "\(r.remaining) unexpected bytes after the \(count) packets") }
-        return (out, nil)
+        let s = scan(ByteInput(bytes: data), limits: limits) { p, _ in out.append(Array(p)) }
+        return (s.refused ? [] : out, s.problem)
+    }
+
+    /// How a `scan` ended.
+    struct Scan: Equatable {
+        /// Packets handed out.
+        var packets = 0
+        /// What is wrong with the container, as `packets` words it.
+        var problem: String?
+        /// Nothing of the container may be used: not gzip, or past a limit (a bomb).
+        var refused = false
+        /// Bytes of decompressed output seen (at most one chunk past a limit).
+        var output = 0
+        /// The most bytes held back at once, waiting for the rest of a header, length or packet.
+        var maxHeld = 0
+    }
+
+    /// Decompresses and splits a container, calling `packet` with each packet (its bytes valid only during
+    /// the call) and its number from 1 as soon as it is whole. A refused container may have handed out
+    /// packets before the refusal; callers that must not use them check `refused`.
+    static func scan(_ input: ByteInput, limits: GunzipStream.Limits,
+                     packet: (UnsafeBufferPointer<UInt8>, Int) -> Void) -> Scan {
+        let z = GunzipStream(input, limits: limits)
+        var framing = ContainerFraming()
+        while let piece = z.next() { framing.feed(piece, packet) }
+        return framing.end(z.outcome ?? .finished, output: z.produced)
+    }
+
+    /// Why a container cannot be used at all (past a limit, not gzip, or not one whole packet), found by
+    /// decompressing it through without keeping anything; nil when a replay may start on it.
+    static func refusal(_ input: ByteInput, limits: GunzipStream.Limits) -> String? {
+        let z = GunzipStream(input, limits: limits)
+        var framing = ContainerFraming()
+        // Past the first whole packet only the limits can refuse, and splitting millions of tiny packets
+        // costs far more than inflating them.
+        while let piece = z.next() { if framing.packets == 0 { framing.feed(piece) { _, _ in } } }
+        let s = framing.end(z.outcome ?? .finished, output: z.produced)
+        return s.refused || s.packets == 0 ? s.problem : nil
     }
 
     /// Writes packets into a container.
@@ -150,53 +184,6 @@ public enum GesichterContainer {
         u32(UInt32(packets.count))
         for p in packets { u32(UInt32(p.count)); raw.append(contentsOf: p) }
         return gzip(raw)
-    }
-
-    /// Decompresses gzip data; on damage or past `limit` bytes, returns what came out before it and why.
-    /// `refused` means the output must not be used at all (past the size limit).
-    static func gunzip(_ data: [UInt8], limit: Int = maxDecompressedBytes)
-        -> (output: [UInt8], problem: String?, refused: Bool) {
-        guard data.count >= 2, data[0] == 0x1F, data[1] == 0x8B else { return ([], "not gzip data", true) }
-        var strm = z_stream()
-        guard inflateInit2_(&strm, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return ([], "zlib failed to start", true)
-        }
-        defer { inflateEnd(&strm) }
-        var out: [UInt8] = []
-        var input = data
-        let chunk = 1 << 16
-        var buf = [UInt8](repeating: 0, count: chunk)
-        var status: Int32 = Z_OK
-        var overLimit = false
-        input.withUnsafeMutableBufferPointer { inp in
-            strm.next_in = inp.baseAddress
-            strm.avail_in = UInt32(inp.count)
-            repeat {
-                buf.withUnsafeMutableBufferPointer { o in
-                    strm.next_out = o.baseAddress
-                    strm.avail_out = UInt32(chunk)
-                    status = inflate(&strm, Z_NO_FLUSH)
-                    out.append(contentsOf: o[0..<(chunk - Int(strm.avail_out))])
-                }
-                if out.count > limit { overLimit = true; out.removeSubrange(limit...) }
-            } while !overLimit && status == Z_OK && (strm.avail_in > 0 || strm.avail_out == 0)
-        }
-        let at = data.count - Int(strm.avail_in)
-        if overLimit {
-            return ([], "decompresses to more than \(limit >> 20) MB (the limit for a recording; a gzip bomb?), "
-                + "refused at byte \(at) of \(data.count)", true)
-        }
-        switch status {
-        case Z_STREAM_END:
-            return (out, nil, false)
-        case Z_OK, Z_BUF_ERROR:
-            return (out, "gzip data ends early (cut off at byte \(data.count))", false)
-        default:
-            let reason = strm.msg.map { String(cString: $0) } ?? "zlib status \(status)"
-            // Damage is found where decompression fails; the output just before it may be garbled too,
-            // which each packet's own checks then catch. A checksum mismatch is only found at the end.
-            return (out, "corrupt gzip data at byte \(at) of \(data.count) (\(reason))", false)
-        }
     }
 
     static func gzip(_ data: [UInt8]) -> [UInt8] {
@@ -217,6 +204,127 @@ public enum GesichterContainer {
             }
         }
         return Array(out[0..<produced])
+    }
+}
+
+/// Splits a container's decompressed bytes into packets as they arrive, in pieces split anywhere.
+///
+/// It holds back at most one packet (a packet split across pieces), never the container: a packet arriving
+/// whole is handed out where it lies. After a damaged header or a length no datagram has, the rest of the
+/// output is only counted.
+struct ContainerFraming {
+    private enum Stage: Equatable {
+        case header, length, payload(Int), trailing
+        case badVersion(UInt8)
+        /// A length longer than any packet, and how much of it followed.
+        case oversized(Int, seen: Int)
+    }
+    private var stage = Stage.header
+    private var held: [UInt8] = []
+    private var count: UInt32 = 0
+    private(set) var packets = 0
+    private var trailing = 0
+    private(set) var maxHeld = 0
+
+    /// Takes the next piece of output, calling `packet` with each packet it completes.
+    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ packet: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        var i = 0
+        let n = bytes.count
+        /// Gathers the bytes of a field or packet of `size` bytes; true once all are in `held`.
+        func gather(_ size: Int) -> Bool {
+            let take = min(size - held.count, n - i)
+            held.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<(i + take)]))
+            i += take
+            maxHeld = max(maxHeld, held.count)
+            return held.count == size
+        }
+        func u32(_ b: some Collection<UInt8>) -> UInt32 { b.reduce(0) { $0 << 8 | UInt32($1) } }
+        while i < n {
+            switch stage {
+            case .header:
+                guard gather(5) else {
+                    if let v = held.first, v != LiveLinkUDP.version { stage = .badVersion(v); held = [] }
+                    continue
+                }
+                if held[0] != LiveLinkUDP.version { stage = .badVersion(held[0]); held = []; continue }
+                count = u32(held[1...])
+                held.removeAll(keepingCapacity: true)
+                stage = count == 0 ? .trailing : .length
+            case .length:
+                let len: Int
+                if held.isEmpty, n - i >= 4 {
+                    // The whole length is in this piece: no copy (this runs once per packet).
+                    len = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+                    i += 4
+                } else {
+                    guard gather(4) else { continue }
+                    len = Int(u32(held))
+                    held.removeAll(keepingCapacity: true)
+                }
+                stage = len > GesichterContainer.maxPacket ? .oversized(len, seen: 0) : .payload(len)
+            case .payload(let len):
+                if held.isEmpty, n - i >= len {
+                    // The whole packet is in this piece: no copy.
+                    packets += 1
+                    packet(UnsafeBufferPointer(rebasing: bytes[i..<(i + len)]), packets)
+                    i += len
+                } else {
+                    guard gather(len) else { continue }
+                    packets += 1
+                    held.withUnsafeBufferPointer { packet($0, packets) }
+                    held.removeAll(keepingCapacity: true)
+                }
+                stage = UInt32(packets) == count ? .trailing : .length
+            case .oversized(let len, let seen):
+                stage = .oversized(len, seen: min(len, seen + (n - i)))
+                i = n
+            case .trailing:
+                trailing += n - i
+                i = n
+            case .badVersion:
+                i = n
+            }
+        }
+    }
+
+    /// How the container ended, given how decompression ended and how much it put out.
+    func end(_ outcome: GunzipStream.Outcome, output: Int) -> GesichterContainer.Scan {
+        var s = GesichterContainer.Scan(packets: packets, output: output, maxHeld: maxHeld)
+        var damage: String?
+        switch outcome {
+        case .refused(let p):
+            s.refused = true
+            s.problem = p
+            return s
+        case .damaged(let p):
+            damage = p
+            if output == 0 { s.problem = p; return s }
+        case .finished:
+            break
+        }
+        // Where the compressed data went wrong; the container itself is read as far as it decompressed.
+        func cut(_ what: String) -> String { damage.map { "\($0), \(what)" } ?? what }
+        switch stage {
+        case .header:
+            s.problem = cut(held.isEmpty ? "empty container" : "truncated before the packet count")
+        case .badVersion(let v):
+            s.problem = cut("container version \(v), expected \(LiveLinkUDP.version)")
+        case .length:
+            s.problem = cut("truncated before packet \(packets + 1) of \(count)")
+        case .payload(let len):
+            s.problem = cut("truncated inside packet \(packets + 1) of \(count) (\(len) bytes)")
+        case .oversized(let len, let seen):
+            s.problem = cut(seen < len ? "truncated inside packet \(packets + 1) of \(count) (\(len) bytes)"
+                : "packet \(packets + 1) of \(count) claims \(len) bytes, more than a UDP datagram holds "
+                    + "(\(GesichterContainer.maxPacket)): the container is damaged here")
+        case .trailing:
+            if let damage {
+                s.problem = "\(damage), after all \(count) packets: some of them may hold wrong values"
+            } else if trailing > 0 {
+                s.problem = "\(trailing) unexpected bytes after the \(count) packets"
+            }
+        }
+        return s
     }
 }
 

@@ -165,16 +165,39 @@ public struct PredictionSource: EventSource {
 
 }
 
+/// A recording's items, taken one at a time as the replay reaches them: from a `FrameFileReader`, a long
+/// take costs no more memory than a short one.
+public final class ReplayItems {
+    private let source: AnyIterator<DecodedItem>
+    private var peeked: DecodedItem?
+
+    public init(_ items: some Sequence<DecodedItem>) { source = AnyIterator(items.makeIterator()) }
+
+    /// The next item, left in place; nil at the end.
+    func peek() -> DecodedItem? {
+        if peeked == nil { peeked = source.next() }
+        return peeked
+    }
+
+    /// Takes the next item.
+    func removeFirst() { peeked = nil }
+}
+
 /// Where frames come from in a live shell.
 public enum FrameFeed {
     /// No tracker: keyboard only.
     case none
     /// A recording, delivered at its own pace times `speed`.
-    case replay(items: [DecodedItem], speed: Double, name: String)
+    case replay(ReplayItems, speed: Double, name: String)
     /// A live socket (UDP or TCP, NDJSON or Live Link Face).
     case live(LiveSource)
     /// The scripted demo user.
     case demo(DemoScript, speed: Double)
+
+    /// A recording already in memory.
+    public static func replay(items: [DecodedItem], speed: Double, name: String) -> FrameFeed {
+        .replay(ReplayItems(items), speed: speed, name: name)
+    }
 }
 
 /// Frames from the feed, paced; without a tracker, ticks. Measures the source with the monotonic clock for
@@ -184,7 +207,6 @@ public struct FrameSource: EventSource {
     public private(set) var meter: InputMeter
     private var pacer: Pacer
     private let start: Double
-    private var index = 0
     /// When the next replay frame is due (computed once per frame, when it is first waited for).
     private var nextDue: Double?
     private var ended = false
@@ -212,7 +234,7 @@ public struct FrameSource: EventSource {
         case .none: return now + Self.tickEvery
         case .live: return now + Self.tickEvery   // the status line's rate and silence move with time
         case .replay(let items, _, _):
-            guard index < items.count else { return now + Self.tickEvery }
+            guard items.peek() != nil else { return now + Self.tickEvery }
             return nextDue ?? now
         case .demo(let script, let speed):
             return script.isFinished ? now + Self.tickEvery : start + script.t / speed
@@ -233,8 +255,7 @@ public struct FrameSource: EventSource {
                 watch = w
             }
         case .replay(let items, _, _):
-            while index < items.count {
-                let item = items[index]
+            while let item = items.peek() {
                 if case .frame(let f, _) = item {
                     if nextDue == nil { nextDue = pacer.due(f.t, now: now) }
                     if let due = nextDue, due > now { break }
@@ -242,9 +263,9 @@ public struct FrameSource: EventSource {
                 }
                 meter.count(item, at: now)
                 out.append(.item(item))
-                index += 1
+                items.removeFirst()
             }
-            if index >= items.count, !ended { ended = true; out.append(.sourceEnded) }
+            if items.peek() == nil, !ended { ended = true; out.append(.sourceEnded) }
         case .demo(var script, let speed):
             // The scripted user looks at the screen as it is after each frame, so frames go one at a time.
             if start + script.t / speed <= now, let f = script.next(state) {

@@ -4,6 +4,11 @@ import Glibc
 import Foundation
 import Shell
 
+/// Why a session record was not written.
+public struct MetricsRecordError: Error, CustomStringConvertible {
+    public var description: String
+}
+
 /// `metrics.ndjson` in the user's data folder: one JSON line per session, only ever appended to.
 public enum MetricsFile {
     public static let name = "metrics.ndjson"
@@ -21,11 +26,23 @@ public enum MetricsFile {
         return m.record(kind: kind, source: source, date: f.string(from: Date()))
     }
 
-    /// One record as its JSON line (keys sorted, so lines compare and diff well).
-    public static func line(_ r: MetricsRecord) -> String? {
+    /// One record as its JSON line (keys sorted, so lines compare and diff well); nil when it cannot be one.
+    public static func line(_ r: MetricsRecord) -> String? { try? encode(r) }
+
+    /// One record as its JSON line, or why it cannot be: JSON has no NaN or infinity, so a record with such a
+    /// figure is skipped, and the reason names the record and the figure.
+    public static func encode(_ r: MetricsRecord) throws(MetricsRecordError) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(r)).flatMap { String(data: $0, encoding: .utf8) }
+        let name = "the \(r.kind) record of \(r.source) (\(r.date))"
+        do {
+            return String(decoding: try e.encode(r), as: UTF8.self)
+        } catch let EncodingError.invalidValue(value, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw MetricsRecordError(description: "skipped \(name): its \(field) is \(value), which JSON cannot hold")
+        } catch {
+            throw MetricsRecordError(description: "skipped \(name): cannot encode it (\(error))")
+        }
     }
 
     /// Appends one record with a single `write` on an `O_APPEND` descriptor, then fsyncs, so a kill at any
@@ -33,7 +50,8 @@ public enum MetricsFile {
     /// so the new record starts on its own line. Returns a message on failure (the session is not affected).
     @discardableResult
     public static func append(_ r: MetricsRecord, to path: String) -> String? {
-        guard let json = line(r) else { return "\(path): cannot encode the session record" }
+        let json: String
+        do { json = try encode(r) } catch { return "\(path): \(error.description)" }
         let dir = (path as NSString).deletingLastPathComponent
         if let e = AtomicFile.makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)

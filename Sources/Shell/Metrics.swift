@@ -178,9 +178,11 @@ public struct SessionMetrics: Sendable, Equatable {
     /// Seconds from the first timestamp to the last.
     public var duration: Double { (lastT ?? 0) - (firstT ?? 0) }
 
-    /// Words per minute, a word being five characters entered.
+    /// Words per minute, a word being five characters entered; 0 over less than the record's millisecond.
     public var wordsPerMinute: Double {
-        duration > 0 ? Double(charactersEntered) / 5 / (duration / 60) : 0
+        // Over a subnormal duration, duration / 60 underflows to 0 and 0 characters gave 0 / 0 = NaN, a
+        // record JSON cannot hold; from a millisecond up, the rate is finite for any count.
+        duration >= 0.001 ? Double(charactersEntered) / 5 / (duration / 60) : 0
     }
 
     /// Keystroke savings rate, percent: 1 − (keystrokes + selections) / characters typed; nil with nothing typed.
@@ -194,7 +196,14 @@ public struct SessionMetrics: Sendable, Equatable {
     /// The record saved for this session; `kind` is `run`, `replay` or `demo`, `date` set by the caller.
     public func record(kind: String, source: String, date: String) -> MetricsRecord {
         // Rounded to the millisecond (and 0.001 wpm, %): the float noise of summed timestamps means nothing.
-        func r(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+        // Past 1.8e305, v * 1000 is infinite, and such a value has no fraction to round anyway; a -0 would
+        // be written "-0".
+        func r(_ v: Double) -> Double {
+            let scaled = v * 1000
+            guard scaled.isFinite else { return v }
+            let x = scaled.rounded() / 1000
+            return x == 0 ? 0 : x
+        }
         return MetricsRecord(kind: kind, source: source, date: date, duration: r(duration), characters: charactersEntered,
                              charactersTyped: charactersTyped, keystrokes: keystrokes, selections: selections,
                              ksr: keystrokeSavingsRate.map(r), wpm: r(wordsPerMinute), dictatedWords: dictatedWords,

@@ -38,7 +38,8 @@ public func threadCPUSeconds() -> Double {
 }
 
 /// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace (see `Pacer`).
-public func replay(_ items: [DecodedItem], pace: ReplayPace, _ body: (DecodedItem) -> Bool) {
+/// Items are taken as they are due, so a `FrameFileReader` reads the recording no faster than that.
+public func replay(_ items: some Sequence<DecodedItem>, pace: ReplayPace, _ body: (DecodedItem) -> Bool) {
     var pacer = Pacer(speed: pace.speed)
     for item in items {
         if case .frame(let f, _) = item {

@@ -92,8 +92,8 @@ struct RunCommand: ParsableCommand {
             let feed: FrameFeed
             var source = "keyboard"
             if let replay {
-                let items = try FrameFile.read(path: replay)
-                feed = .replay(items: items, speed: speed, name: replay)
+                // Opened (and a container checked) now, before the terminal is taken over; read as it plays.
+                feed = .replay(ReplayItems(try FrameFileReader(path: replay)), speed: speed, name: replay)
                 source = "replay"
             } else if let listen {
                 let r = try live.open(listen)

@@ -74,7 +74,8 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let settings = try pipeline.settings()
-        let items = try FrameFile.read(path: file, format: FrameFormat(rawValue: format) ?? .auto)
+        // Read as the replay goes: a recording is never held whole, however long or however far it expands.
+        let items = try FrameFileReader(path: file, format: FrameFormat(rawValue: format) ?? .auto)
         let pace: ReplayPace = fast ? .fast : speed.map { .speed($0) } ?? .realTime
         let out = FileHandle.standardOutput
         let stats: PipelineStats

@@ -196,4 +196,28 @@ import Testing
         #expect(out.contains("\"frames\": 120"))
         #expect(err.contains("metrics not saved: cannot create \(d.data)"))
     }
+
+    /// A take whose frames are a subnormal number of seconds apart: its record was "cannot encode" (issue 33).
+    @Test(.enabled(if: built, "needs .build/debug/handsfree (swift build --product handsfree)"))
+    func aTakeLastingASubnormalTimeIsSavedAndReadBack() throws {
+        let d = Dirs()
+        try FileManager.default.createDirectory(atPath: d.root, withIntermediateDirectories: true)
+        let take = d.root + "/denormal.ndjson"
+        try ["0", "5e-324", "1e-323"].map { "{\"t\": \($0), \"face\": true, \"blend\": {\"jawOpen\": 0.2}}" }
+            .joined(separator: "\n").write(toFile: take, atomically: true, encoding: .utf8)
+        for args in [["replay", "--fast", take], ["replay", "--fast", "--events", "--screen-size", "100x30", take]] {
+            let (out, err) = try d.run(args)
+            #expect(out.contains("3 frames") || out.contains("\"frames\": 3"), "\(out)")
+            #expect(!err.contains("metrics not saved"), "\(err)")
+        }
+        let rs = d.records()
+        #expect(rs.count == 2)
+        #expect(rs.allSatisfy { $0["source"] as? String == "denormal.ndjson" && $0["duration"] as? Double == 0 })
+        #expect(rs.allSatisfy { $0["wpm"] as? Double == 0 })
+        let (json, err) = try d.run(["stats", "--json"])
+        #expect(err.isEmpty, "\(err)")
+        let obj = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(obj?["sessions"] as? Int == 2)
+        #expect(obj?["skipped"] as? Int == 0)
+    }
 }

@@ -51,4 +51,27 @@ import TrackingCore
         #expect(last.contains { if case .sourceEnded = $0 { true } else { false } })
         #expect(s.meter.used == 2)
     }
+
+    /// Hands out frames one second apart and counts how many were taken.
+    final class CountingTake: Sequence, IteratorProtocol {
+        let length: Int
+        private(set) var taken = 0
+        init(_ length: Int) { self.length = length }
+        func next() -> DecodedItem? {
+            guard taken < length else { return nil }
+            taken += 1
+            return .frame(TrackingFrame(t: Double(taken - 1)), nil)
+        }
+    }
+
+    @Test func aReplayTakesItemsFromItsRecordingOnlyAsTheyFallDue() {
+        // A file's reader works the same way: the recording is read as far as the replay has got.
+        let take = CountingTake(1_000_000)
+        var s = FrameSource(.replay(ReplayItems(take), speed: 1, name: "long"), start: 0)
+        let state = ShellState(keymap: Keymap(name: "x"))
+        for now in [0.0, 1, 2.5] { _ = s.events(Wakeup(now: now), state: state) }
+        #expect(s.meter.used == 3)
+        #expect(take.taken == 4, "the three frames due and the one looked at next, of a million")
+        #expect(s.nextWake(now: 2.5) == 3)
+    }
 }

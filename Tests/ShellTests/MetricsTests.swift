@@ -83,6 +83,24 @@ import TrackingCore
         #expect(r.keystrokes == 3 && r.corrections == 1 && r.kind == "run")
     }
 
+    @Test func writingOverASubnormalTimeHasNoRateRatherThanNaN() {
+        var state = Fixture.state()
+        state.stack.append(NoteEditorScreen())
+        state.relayout()
+        var session = Session(state: state, settings: GestureConfig.defaults())
+        _ = session.send(.tick(at: 0))
+        _ = session.send(.key(.char("h")))
+        _ = session.send(.tick(at: 5e-324))
+        let m = session.metrics
+        #expect(m.charactersEntered == 1)
+        #expect(m.duration == 5e-324)
+        // 1 / 5 / (5e-324 / 60) is infinite, and with no characters 0 / 0 was NaN.
+        #expect(m.wordsPerMinute == 0)
+        let r = m.record(kind: "run", source: "keyboard", date: "2026-01-01T00:00:00Z")
+        #expect(r.duration == 0 && r.wpm == 0)
+        #expect(SessionMetrics().wordsPerMinute == 0)
+    }
+
     @Test func sparklineScalesFromMinimumToMaximum() {
         #expect(Sparkline.render([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
         #expect(Sparkline.render([5, 5, 5]) == "▁▁▁")
