@@ -28,10 +28,14 @@ public final class CommandLineFiles: @unchecked Sendable {
         self.maxEntries = maxEntries
     }
 
-    /// Answers the Terminal screen's `commands` and `listDirectory`.
-    public func install(into services: inout Services) {
-        services.commands = { [self] in commands() }
-        services.listDirectory = { [self] typed, cwd in list(typed, workingDirectory: cwd) }
+    /// Carries out the reducer's `listCommands` and `listDirectory` effects; returns the event that answers
+    /// one, nil for any other effect.
+    public func perform(_ effect: Effect) -> ShellEvent? {
+        switch effect {
+        case .listCommands: return .commandsListed(commands())
+        case .listDirectory(let d): return .directoryListed(d, list(d.typed, workingDirectory: d.workingDirectory))
+        default: return nil
+        }
     }
 
     /// The names of the executables on `PATH`, each once, sorted (the suggestion bar searches them).

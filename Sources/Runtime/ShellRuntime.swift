@@ -45,6 +45,8 @@ public struct ShellRuntime {
     public var keymapWatcher: KeymapWatcher?
     /// Where settings are saved, actions logged and the first start remembered.
     public var paths: UserPaths
+    /// Reads `PATH` and directories for the Terminal screen's suggestions (nil: none are offered).
+    public var commandLineFiles: CommandLineFiles?
     /// Where the user's notes and messages are written (nil: they live in memory only, as in the demo).
     public var storage: StoreClient?
     /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
@@ -255,6 +257,8 @@ public struct ShellRuntime {
                 case .voicePhrases(let phrases): speech?.updatePhrases(phrases)
                 case .dictationContext(let before):
                     speech?.updateContext(before: before, userWords: prediction?.userVocabulary() ?? [])
+                case .listCommands, .listDirectory:
+                    if let event = commandLineFiles?.perform(e) { replies.append(event) }
                 case .learnWord, .addWord, .removeWord:
                     if let event = prediction?.perform(e) { replies.append(event) }
                 case .rescue(let files):

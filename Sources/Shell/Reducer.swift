@@ -81,6 +81,14 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.notice = notice
         s.relayout()
         return []
+    case .commandsListed(let names):
+        s.listings.store(commands: names, at: s.now)
+        s.relayout()
+        return []
+    case .directoryListed(let d, let entries):
+        s.listings.store(entries, for: d, at: s.now)
+        s.relayout()
+        return []
     case .wordsLoaded, .wordLearned, .wordAdded, .wordRemoved:
         // The word list changed: the suggestion bars may offer other words.
         s.relayout()

@@ -81,15 +81,18 @@ public struct ScreenContext: Sendable {
     public var tracking: TrackingStatus
     /// The screens the shell can open (the launcher's tiles come from here).
     public var screens: ScreenRegistry
+    /// The programs and directory listings the Terminal screen's suggestions are made from.
+    public var listings: CommandLineListings
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
                 bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = [],
                 terminal: TerminalView? = nil, tracking: TrackingStatus = TrackingStatus(),
-                screens: ScreenRegistry = .standard) {
+                screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings()) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
         self.progress = progress; self.terminal = terminal; self.tracking = tracking; self.screens = screens
+        self.listings = listings
     }
 }
 
@@ -141,12 +144,6 @@ public struct Services: Sendable {
     public var predictionStatus: @Sendable () -> String? = { nil }
     /// True while the word list is still loading (the demo waits for it before it types).
     public var predictionLoading: @Sendable () -> Bool = { false }
-    /// Names of the programs a command line can start, sorted: the executables on `PATH` (the Terminal
-    /// screen's suggestions where a command begins).
-    public var commands: @Sendable () -> [String] = { [] }
-    /// The entries of a directory as typed on a command line (`~/`, `src/`, `/etc/`, or "" for the working
-    /// directory), read relative to `workingDirectory`; nil if it cannot be read.
-    public var listDirectory: @Sendable (_ typed: String, _ workingDirectory: String?) -> [CommandLineCompletion.Entry]? = { _, _ in nil }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

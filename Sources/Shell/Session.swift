@@ -26,6 +26,12 @@ public struct Session: Sendable {
     /// start; after that, each change comes as an effect of the event that made it.
     public var speechEffects: [Effect] { [state.listenEffect, .voicePhrases(state.voicePhrases)] }
 
+    /// What the Terminal screen's suggestions need read from the disk now, asked for by effect.
+    private mutating func listingRequests() -> [Effect] {
+        guard state.top is TerminalScreen, let view = state.terminal else { return [] }
+        return state.listings.requests(for: view, at: state.now)
+    }
+
     /// Effects for what an event changed that the speech side follows: the microphone's use, the phrases.
     private mutating func speechFollowUps() -> [Effect] {
         var out: [Effect] = []
@@ -54,7 +60,7 @@ public struct Session: Sendable {
         sample.target = target
         var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
-        effects += speechFollowUps()
+        effects += speechFollowUps() + listingRequests()
         applySettingsEffects(effects)
         metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return (effects, events)
@@ -62,7 +68,7 @@ public struct Session: Sendable {
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
-        let e = reduce(&state, event) + speechFollowUps()
+        let e = reduce(&state, event) + speechFollowUps() + listingRequests()
         applySettingsEffects(e)
         metrics.event(event, effects: e, state: state)
         return e

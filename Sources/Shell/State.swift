@@ -241,6 +241,10 @@ public enum Effect: Sendable, Equatable {
     case voicePhrases([String])
     /// The text before the caret after a dictated utterance: the context the recogniser reads the next in.
     case dictationContext(String)
+    /// Read the programs on `PATH` for the Terminal screen's suggestions; answered by `.commandsListed`.
+    case listCommands
+    /// Read a directory typed on the command line; answered by `.directoryListed`.
+    case listDirectory(CommandLineListings.Directory)
     /// Word prediction learns a word the user finished (typed letter by letter, or committed from the bar)
     /// after the text before it; answered by `.wordLearned`.
     case learnWord(String, after: String)
@@ -292,6 +296,10 @@ public enum ShellEvent: Sendable {
     case wordsLoaded
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
+    /// The programs on `PATH` (`listCommands`), sorted.
+    case commandsListed([String])
+    /// A directory's entries (`listDirectory`); nil when it could not be read.
+    case directoryListed(CommandLineListings.Directory, [CommandLineCompletion.Entry]?)
     /// Word prediction learned a word (`learnWord`): suggestions may differ now.
     case wordLearned(String)
     /// A word was added to the user's words (`addWord`).
@@ -309,7 +317,7 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal,
-             .wordLearned, .wordAdded, .wordRemoved: return false
+             .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
 }
@@ -358,6 +366,8 @@ public struct ShellState: Sendable {
     public var notice: String?
     /// What the Terminal screen's program shows, as the runtime last read it.
     public var terminal: TerminalView?
+    /// What the disk said for the Terminal screen's suggestions (programs, directory listings).
+    public var listings = CommandLineListings()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
@@ -383,7 +393,7 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, tracking: tracking, screens: registry)
+                      terminal: terminal, tracking: tracking, screens: registry, listings: listings)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.

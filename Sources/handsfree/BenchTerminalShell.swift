@@ -31,7 +31,6 @@ struct ShellTerminalBench {
         let prediction = LivePrediction()
         prediction.loadNow(userFile: nil)
         prediction.install(into: &services)
-        CommandLineFiles().install(into: &services)
         return services
     }()
 
@@ -60,6 +59,8 @@ struct ShellTerminalBench {
                              exitAtEnd: false, paths: scratch)
         r.frameInterval = 1 / fps
         r.terminal = TerminalLink(.child(argv: argv))
+        // The suggestion bar a user sees at every key, with the programs and files it reads.
+        r.commandLineFiles = CommandLineFiles()
         r.display = { display }
         return r
     }

@@ -130,7 +130,6 @@ struct RunCommand: ParsableCommand {
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
-            CommandLineFiles().install(into: &services)
             prediction.load(userFile: paths.userWords)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))
@@ -177,6 +176,7 @@ struct RunCommand: ParsableCommand {
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage
+            runtime.commandLineFiles = CommandLineFiles()
             runtime.display = { [access] in try access.display() }
             if !noMetrics, user.recordMetrics {
                 let kind = replay == nil ? "run" : "replay"

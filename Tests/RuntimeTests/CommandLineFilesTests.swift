@@ -41,10 +41,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let files = CommandLineFiles(environment: ["PATH": dir + "/bin:relative/bin:" + dir + "/missing"])
         #expect(files.commands() == ["frobnicate"])
-        var services = Services()
-        files.install(into: &services)
-        #expect(services.commands() == ["frobnicate"])
-        #expect(services.listDirectory("", dir + "/bin")?.count == 2)
+        guard case .commandsListed(let names)? = files.perform(.listCommands) else { Issue.record("no answer"); return }
+        #expect(names == ["frobnicate"])
+        let bin = CommandLineListings.Directory(typed: "", workingDirectory: dir + "/bin")
+        guard case .directoryListed(let d, let entries)? = files.perform(.listDirectory(bin)) else { Issue.record("no answer"); return }
+        #expect(d == bin && entries?.count == 2)
     }
 
     @Test func aHugeDirectoryIsReadOnlyUpToTheLimit() throws {

@@ -20,6 +20,9 @@ struct Driver {
     let learn: @Sendable (String, String) -> Void
     let addWord: @Sendable (String) -> Bool
     let removeWord: @Sendable (String) -> Void
+    /// The disk for the Terminal screen's suggestions: `listCommands` and `listDirectory` are answered from these.
+    let programs: [String]
+    let directory: [CommandLineCompletion.Entry]?
 
     init(_ path: InputPath, screen: String, files: StoreClient = .memory(), data: AppData? = nil,
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
@@ -32,9 +35,8 @@ struct Driver {
         self.learn = learn; self.addWord = addWord; self.removeWord = removeWord
         let settings = GestureConfig.defaults()
         var services = Services(suggest: suggest)
-        let programs = commands.sorted()   // as the runtime gives them
-        services.commands = { programs }
-        services.listDirectory = { _, _ in directory }
+        programs = commands.sorted()   // as the runtime gives them
+        self.directory = directory
         var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
                                services: services, data: data ?? AppData.load(files))
         // Shown before the session starts, as `run` shows the Terminal: the session's first effects are then
@@ -62,6 +64,8 @@ struct Driver {
             case .learnWord(let word, let before): learn(word, before); out += session.send(.wordLearned(word))
             case .addWord(let word): _ = addWord(word); out += session.send(.wordAdded(word))
             case .removeWord(let word): removeWord(word); out += session.send(.wordRemoved(word))
+            case .listCommands: out += session.send(.commandsListed(programs))
+            case .listDirectory(let d): out += session.send(.directoryListed(d, directory))
             default: break
             }
         }

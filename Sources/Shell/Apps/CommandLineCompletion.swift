@@ -1,8 +1,9 @@
+import TerminalModel
 /// Suggestions that fit a shell's command line: program names where a command starts, file names where a path
 /// is typed, and the word predictor's words elsewhere (a commit message, an `echo`).
 ///
-/// Pure: what is on disk comes in through `Services.commands` and `Services.listDirectory`, which the runtime
-/// fills from `PATH` and the child's working directory.
+/// Pure: what is on disk comes in as `CommandLineListings` in the state, which the runtime fills by effect
+/// from `PATH` and the child's working directory.
 public enum CommandLineCompletion {
     /// Where the cursor is on the command line, read from the line's text before it.
     public struct Slot: Equatable, Sendable {
@@ -181,5 +182,76 @@ public enum CommandLineCompletion {
             out.append(ch)
         }
         return out
+    }
+}
+
+/// What the disk said for the Terminal screen's suggestions: the programs on `PATH` and directory listings,
+/// each with the source time it was read, kept in the state. Rendering reads them; a listing that is missing
+/// or older than `maxAge` is asked for by effect (`Effect.listCommands`, `.listDirectory`) and comes back as
+/// an event (`.commandsListed`, `.directoryListed`), so drawing the screen never touches the disk.
+public struct CommandLineListings: Sendable, Equatable {
+    /// How long a listing is used before it is read again (seconds of source time): files come and go.
+    public static let maxAge = 2.0
+    /// Directories kept at once; the oldest goes first.
+    static let maxDirectories = 16
+
+    public struct Directory: Hashable, Sendable {
+        /// The directory as typed on the command line (`~/`, `src/`, "" for the working directory).
+        public var typed: String
+        public var workingDirectory: String?
+        public init(typed: String, workingDirectory: String?) { self.typed = typed; self.workingDirectory = workingDirectory }
+    }
+
+    struct Listing: Sendable, Equatable {
+        var at: Double
+        /// Nil: the directory could not be read.
+        var entries: [CommandLineCompletion.Entry]?
+    }
+
+    public private(set) var commands: [String]?
+    var commandsAt = -Double.infinity
+    var directories: [Directory: Listing] = [:]
+    /// Asked for and not answered yet, so one drawing's need is asked once.
+    var asked: Set<Directory> = []
+    var askedCommands = false
+
+    public init() {}
+
+    /// A directory's entries as last read: nil when not read yet, `.some(nil)` when it could not be read.
+    public func entries(_ d: Directory) -> [CommandLineCompletion.Entry]?? { directories[d].map(\.entries) }
+
+    public mutating func store(commands: [String], at now: Double) {
+        self.commands = commands; commandsAt = now; askedCommands = false
+    }
+
+    public mutating func store(_ entries: [CommandLineCompletion.Entry]?, for d: Directory, at now: Double) {
+        directories[d] = Listing(at: now, entries: entries)
+        asked.remove(d)
+        if directories.count > Self.maxDirectories, let oldest = directories.min(by: { $0.value.at < $1.value.at })?.key {
+            directories[oldest] = nil
+        }
+    }
+
+    /// The directory a command line's suggestions would list, if any: a path's directory as typed, or the
+    /// working directory once an argument is begun (or after cd).
+    public static func directory(for view: TerminalView) -> Directory? {
+        guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return nil }
+        let slot = CommandLineCompletion.slot(view.lineBeforeCursor)
+        guard slot.kind != .command, slot.kind == .path || !slot.partial.isEmpty || slot.directoriesOnly else { return nil }
+        return Directory(typed: slot.directory, workingDirectory: view.workingDirectory)
+    }
+
+    /// What to ask the disk for, so the suggestions for `view` can be drawn at `now`; marks it asked.
+    public mutating func requests(for view: TerminalView, at now: Double) -> [Effect] {
+        guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return [] }
+        if CommandLineCompletion.slot(view.lineBeforeCursor).kind == .command {
+            guard !askedCommands, commands == nil || now - commandsAt > Self.maxAge * 15 else { return [] }
+            askedCommands = true
+            return [.listCommands]
+        }
+        guard let d = Self.directory(for: view), !asked.contains(d) else { return [] }
+        if let l = directories[d], now - l.at <= Self.maxAge, now >= l.at { return [] }
+        asked.insert(d)
+        return [.listDirectory(d)]
     }
 }

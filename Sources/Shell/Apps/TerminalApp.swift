@@ -82,13 +82,12 @@ public struct TerminalScreen: Screen {
         let predicted = ctx.services.suggest(line, max(12, limit))
         switch slot.kind {
         case .command:
-            out = CommandLineCompletion.commands(slot, known: ctx.services.commands(),
+            out = CommandLineCompletion.commands(slot, known: ctx.listings.commands ?? [],
                                                  learned: predicted.map(Self.uncapitalised), limit: limit)
         case .path, .argument:
             // A bare argument is completed from the working directory only once something is typed, or
             // after cd; a path's directory is read as typed.
-            if slot.kind == .path || !slot.partial.isEmpty || slot.directoriesOnly,
-               let entries = ctx.services.listDirectory(slot.directory, v.workingDirectory) {
+            if let d = CommandLineListings.directory(for: v), let read = ctx.listings.entries(d), let entries = read {
                 out = CommandLineCompletion.files(slot, entries: entries, limit: limit)
                 listed = true
             }
