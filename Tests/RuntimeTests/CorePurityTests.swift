@@ -1,0 +1,168 @@
+import Config
+import Foundation
+import FrameFormats
+import Shell
+import Testing
+import TerminalModel
+import TrackingCore
+
+/// The core is pure in fact: the same recorded session gives the same screens and effects byte for byte, and
+/// drawing a screen makes no system call that reads or writes.
+@Suite struct CorePurityTests {
+    static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+    static let take: String? = {
+        let p = root + "/../shared/data/face/alex_rom_4.csv"
+        return FileManager.default.fileExists(atPath: p) ? p : nil
+    }()
+
+    static func keymap() throws -> Keymap {
+        let path = root + "/keymaps/default.toml"
+        return try Keymap.parse(String(contentsOfFile: path, encoding: .utf8), file: path,
+                                knownGestures: GestureDefaults.definitions.map(\.name), knownScreens: ScreenRegistry.standard.names)
+    }
+
+    /// A deterministic word list standing in for the predictor (the one dependency screens may ask).
+    static let services: Services = {
+        var s = Services(suggest: { text, limit in
+            let words = ["hello", "help", "here", "the", "there", "notes", "now", "world"]
+            let partial = text.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            return Array(words.filter { $0.hasPrefix(partial.lowercased()) }.prefix(limit))
+        })
+        s.dictate = Services.sessionDictation
+        return s
+    }()
+
+    /// A pane showing `line` with the cursor after it, its program in `folder`.
+    static func view(_ line: String, in folder: String) -> TerminalView {
+        var v = TerminalView.blank(rows: 10, cols: 40, program: "bash")
+        for (i, ch) in line.enumerated() { v.snapshot.cells[i] = TerminalCell(text: String(ch)) }
+        v.snapshot.cursor = TerminalPosition(row: 0, col: line.count)
+        v.workingDirectory = folder
+        return v
+    }
+
+    /// What one run of a recorded session gave: each step's screen as text and its effects.
+    struct Trace: Equatable {
+        var screens: [String] = []
+        var effects: [[Effect]] = []
+    }
+
+    /// Frames of the real take with a helper's keys and speech results at fixed frames, answering the
+    /// effects that come back as events the way the runtime would (saves written, words learned, listings).
+    static func replay(_ items: [DecodedItem]) throws -> Trace {
+        let settings = GestureConfig.defaults()
+        let state = ShellState(keymap: try keymap(), gestures: settings.gestures, services: services, data: AppData.load(.memory()))
+        var session = Session(state: state, settings: settings)
+        let script: [Int: [ShellEvent]] = [
+            30: [.key(.right), .key(.enter)],                       // Notes
+            60: [.key(.tab), .key(.enter)],                         // a new note
+            90: "hi there".map { .key(.char($0)) },
+            120: [.speech("start dictation", isFinal: true)],
+            150: [.speech("hello world comma", isFinal: false), .speech("hello world comma", isFinal: true)],
+            180: [.speech("stop dictation", isFinal: true), .key(.escape), .key(.escape)],
+            240: [.speech("open messages", isFinal: true)],
+            300: [.key(.escape), .speech("open terminal", isFinal: true)],
+            330: [.terminal(view("$ ec", in: "/home/u"))],
+            360: [.terminal(view("$ vim no", in: "/home/u"))],
+        ]
+        var trace = Trace()
+        func record(_ effects: [Effect], _ session: Session) -> [ShellEvent] {
+            trace.screens.append(render(session.state, size: session.state.size).0.text)
+            trace.effects.append(effects)
+            var replies: [ShellEvent] = []
+            for e in effects {
+                switch e {
+                case .save(let name, _): replies.append(.saved(name: name, error: nil))
+                case .learnWord(let w, _): replies.append(.wordLearned(w))
+                case .listCommands: replies.append(.commandsListed(["echo", "ed", "env"]))
+                case .listDirectory(let d): replies.append(.directoryListed(d, [.init(name: "notes.txt", isDirectory: false)]))
+                default: break
+                }
+            }
+            return replies
+        }
+        _ = record(session.send(.resized(Size(width: 100, height: 30))), session)
+        for (k, item) in items.enumerated() {
+            var pending = record(session.step(item), session)
+            for e in script[k] ?? [] { pending += record(session.send(e), session) }
+            while !pending.isEmpty { pending = record(session.send(pending.removeFirst()), session) + pending }
+        }
+        return trace
+    }
+
+    @Test(.enabled(if: take != nil, "needs ../shared/data/face/alex_rom_4.csv"))
+    func aRecordedSessionReplaysToTheSameScreensAndEffectsByteForByte() throws {
+        // The first ten seconds: every scripted event falls in them, and each step is drawn in full.
+        let items = Array(try FrameFile.read(path: try #require(Self.take)).prefix(600))
+        let first = try Self.replay(items)
+        let second = try Self.replay(items)
+        #expect(first.screens.count == second.screens.count)
+        #expect(first.screens.count > items.count, "every frame and every scripted event was drawn")
+        let differing = zip(first.screens, second.screens).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(differing == nil, "screens differ from step \(differing ?? -1)")
+        #expect(first.effects == second.effects)
+        // The script reached what it drives, so the comparison covers them.
+        #expect(first.screens.contains { $0.contains("hi there hello world,") }, "the note and its dictation")
+        #expect(first.screens.contains { $0.contains("Home › Messages") })
+        #expect(first.effects.joined().contains(.listCommands), "the Terminal screen asked for programs")
+        #expect(first.effects.joined().contains { if case .save = $0 { true } else { false } })
+    }
+
+    /// Read and write system calls this thread has made (`/proc/thread-self/io`), so a screen that touched a
+    /// file, a pipe or a socket while drawing shows.
+    static func ioCalls() -> (reads: Int, writes: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8) else { return (-1, -1) }
+        func value(_ key: String) -> Int {
+            text.split(separator: "\n").first { $0.hasPrefix(key + ":") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? -1
+        }
+        return (value("syscr"), value("syscw"))
+    }
+
+    /// The states worth drawing: every registered screen, the quit question with unsaved text, the Terminal
+    /// screen with a command line whose suggestions would once have read PATH and the working directory.
+    static func states() throws -> [(String, ShellState)] {
+        var out: [(String, ShellState)] = []
+        for name in ScreenRegistry.standard.names {
+            var s = ShellState(keymap: try keymap(), services: services)
+            s.show(screen: name)
+            out.append((name, s))
+        }
+        var terminal = ShellState(keymap: try keymap(), services: services)
+        terminal.show(screen: "terminal")
+        for line in ["$ ec", "$ cd /us", "$ vim no"] {
+            terminal.terminal = view(line, in: "/")
+            out.append(("terminal \(line)", terminal))
+        }
+        return out
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/io"), "needs /proc/thread-self/io (Linux)"))
+    func drawingAnyScreenMakesNoReadOrWriteSystemCall() throws {
+        let states = try Self.states()
+        // Reading the counters costs read calls of its own: measured with nothing between, they are the baseline.
+        let a = Self.ioCalls(), b = Self.ioCalls()
+        let baseline = (b.reads - a.reads, b.writes - a.writes)
+        #expect(a.reads >= 0, "the counters are readable")
+        // And they see a read when there is one.
+        let c = Self.ioCalls()
+        _ = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)
+        let d = Self.ioCalls()
+        #expect(d.reads - c.reads > baseline.0, "a file read shows in the counters")
+        for (name, state) in states {
+            var s = state
+            let before = Self.ioCalls()
+            for _ in 0..<3 {
+                _ = render(s, size: s.size)
+                s.relayout()
+                _ = layout(s, size: Size(width: 80, height: 24))
+            }
+            let after = Self.ioCalls()
+            #expect(after.reads - before.reads == baseline.0, "\(name): \(after.reads - before.reads - baseline.0) reads while drawing")
+            #expect(after.writes - before.writes == baseline.1, "\(name): \(after.writes - before.writes - baseline.1) writes while drawing")
+        }
+    }
+}
