@@ -267,7 +267,7 @@ public struct ShellRuntime {
                 case .recentre: break   // the session has done it
                 case .calibrated, .driftCorrect:
                     // The session has applied it; what it came to is saved for this source.
-                    if let problem = saveCalibration?(session.pipeline.settings.mapping.calibration, session.state.size) {
+                    if let problem = saveCalibration?(session.state.pipelineSettings.mapping.calibration, session.state.size) {
                         replies.append(.notice(problem))
                     }
                 case .gesturesCalibrated(let thresholds):
@@ -300,7 +300,7 @@ extension ShellRuntime {
             problems.append("Dictation engine \(settings.dictationEngine) takes effect at the next start")
         }
         guard settings.keymap != session.state.keymap.name else { return [.notice(notice())] }
-        let gestures = session.pipeline.settings.gestures
+        let gestures = session.state.gestures
         do {
             let keymap = try Setup.keymap(settings.keymap, gestures: gestures)
             let watcher = KeymapWatcher(path: Setup.keymapPath(settings.keymap), gestures: gestures)

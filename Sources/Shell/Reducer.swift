@@ -6,7 +6,16 @@ import TrackingCore
 public let backTargetID = "shell.back"
 
 /// Applies one event to the state and returns what the runtime must do. Pure: no clock, no I/O.
+///
+/// Settings a screen changed (`settingsChanged`, a calibration, gesture thresholds) are applied to the state
+/// here, in its one copy; the session configures its pipeline from that, and the runtime saves them.
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
+    let effects = reduceEvent(&s, event)
+    for e in effects { s.applySetting(e) }
+    return effects
+}
+
+func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
     // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
     if s.tooSmall, event.isUserInput { return [] }

@@ -13,10 +13,15 @@ public struct Session: Sendable {
     /// The microphone and the phrases as last handed to the speech side by effect.
     private var toldMic: Effect
     private var toldLayout: Int
+    /// The state's `pipelineVersion` the pipeline was last configured from.
+    var configuredVersion: Int
 
     public init(state: ShellState, settings: PipelineSettings) {
         self.state = state
+        // The state keeps the one copy of the tracking settings; the pipeline is made from it.
+        self.state.pipelineSettings = settings
         pipeline = Pipeline(settings)
+        configuredVersion = self.state.pipelineVersion
         self.state.settings.adopt(settings, keymap: state.keymap.name)
         toldMic = self.state.listenEffect
         toldLayout = self.state.layoutVersion
@@ -61,7 +66,7 @@ public struct Session: Sendable {
         var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         effects += speechFollowUps() + listingRequests()
-        applySettingsEffects(effects)
+        configure(after: effects)
         metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return (effects, events)
     }
@@ -69,7 +74,7 @@ public struct Session: Sendable {
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
         let e = reduce(&state, event) + speechFollowUps() + listingRequests()
-        applySettingsEffects(e)
+        configure(after: e)
         metrics.event(event, effects: e, state: state)
         return e
     }

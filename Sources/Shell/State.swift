@@ -327,7 +327,16 @@ public struct ShellState: Sendable {
     /// Screens from the launcher (root) to the one showing.
     public var stack: [any Screen]
     public var keymap: Keymap
-    public var gestures: [GestureDefinition]
+    /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. The one copy: the
+    /// session configures its pipeline from it whenever it changes.
+    public var pipelineSettings: PipelineSettings { didSet { pipelineVersion &+= 1 } }
+    /// Bumped at every change of `pipelineSettings`.
+    public private(set) var pipelineVersion = 0
+    /// The gesture definitions in use (the pipeline's).
+    public var gestures: [GestureDefinition] {
+        get { pipelineSettings.gestures }
+        set { pipelineSettings.gestures = newValue }
+    }
     public var settings: ShellSettings
     public var services: Services
     /// The user's notes, messages and drafts.
@@ -377,7 +386,7 @@ public struct ShellState: Sendable {
                 size: Size = Size(width: 100, height: 30), settings: ShellSettings = ShellSettings(),
                 services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
                 source: String = "keyboard", onboarding: Bool = false) {
-        self.keymap = keymap; self.gestures = gestures; self.size = size; self.settings = settings
+        self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
         self.services = services; self.data = data; self.registry = registry
         focus = FocusTracker(grace: settings.focusGrace)
         tracking = TrackingStatus(source: source)

@@ -139,6 +139,12 @@ public struct Pipeline: Sendable {
         settings.mapping.calibration = calibration
     }
 
+    /// Maps the pointer this way from the next frame on (a calibration, a recentred head, the head's reach),
+    /// keeping the filter and the gesture detectors where they are.
+    public mutating func remap(_ mapping: GazeMapping) {
+        settings.mapping = mapping
+    }
+
     /// Takes the head's pose in the last frame as pointing at the middle of the screen (head-only pointing);
     /// false when the source sends no head pose.
     @discardableResult

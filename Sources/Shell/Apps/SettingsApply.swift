@@ -69,61 +69,94 @@ extension ShellSettings {
     static func isJaw(_ t: ThresholdSpec) -> Bool { t.signal.shapes == [.jawOpen] }
 }
 
-extension Session {
-    /// Applies changed settings at once: the shell state, and a pipeline rebuilt from them.
+extension ShellState {
+    /// Applies changed settings at once (the session rebuilds its pipeline from `pipelineSettings`).
     ///
     /// The new pipeline starts from rest: every threshold detector waits for its value to drop below release
     /// before a new performance can begin, so the jaw still open from activating the slider cannot fire
     /// again, and no half-held gesture carries over.
     public mutating func apply(_ settings: ShellSettings) {
-        state.settings = settings
-        state.focus.grace = settings.focusGrace
-        let next = settings.applied(to: pipeline.settings)
-        state.gestures = next.gestures
-        pipeline = Pipeline(next, continuing: pipeline)
-        state.relayout()
+        self.settings = settings
+        focus.grace = settings.focusGrace
+        pipelineSettings = settings.applied(to: pipelineSettings)
+        relayout()
     }
 
     /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
     public mutating func calibrate(_ c: PointerCalibration?) {
-        pipeline.calibrate(c)
-        state.tracking.calibrated = c != nil
+        pipelineSettings.mapping.calibration = c
+        tracking.calibrated = c != nil
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
     /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
         guard !thresholds.isEmpty else { return }
-        var next = pipeline.settings
-        next.gestures = GestureThreshold.apply(thresholds, to: next.gestures)
-        state.gestures = next.gestures
-        pipeline = Pipeline(next, continuing: pipeline)
-        state.tracking.gestureThresholds = thresholds
-        for g in next.gestures {
+        pipelineSettings.gestures = GestureThreshold.apply(thresholds, to: pipelineSettings.gestures)
+        tracking.gestureThresholds = thresholds
+        for g in pipelineSettings.gestures {
             if case .threshold(let t) = g.kind, ShellSettings.isJaw(t), thresholds.contains(where: { $0.name == g.name }) {
-                state.settings.jawThreshold = Double(t.press)
+                settings.jawThreshold = Double(t.press)
             }
         }
     }
 
-    /// Applies the settings effects a step produced.
-    mutating func applySettingsEffects(_ effects: [Effect]) {
-        for e in effects {
-            switch e {
-            case .settingsChanged(let s): apply(s)
-            case .recentre:
-                state.notice = pipeline.recentre() ? "Pointer recentred: the head's pose now points at the middle"
-                    : "Nothing to recentre: this source sends no head pose"
-            case .calibrated(let c):
-                calibrate(c)
-            case .driftCorrect(let raw):
-                let now = pipeline.settings.mapping.calibration ?? .identity
-                calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
-            case .gesturesCalibrated(let thresholds):
-                calibrateGestures(thresholds)
-            default: break
+    /// Takes a settings effect of the reducer into the state; other effects change nothing here.
+    mutating func applySetting(_ e: Effect) {
+        switch e {
+        case .settingsChanged(let s): apply(s)
+        case .calibrated(let c): calibrate(c)
+        case .driftCorrect(let raw):
+            let now = pipelineSettings.mapping.calibration ?? .identity
+            calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
+        case .gesturesCalibrated(let thresholds): calibrateGestures(thresholds)
+        default: break
+        }
+    }
+}
+
+extension Session {
+    /// Applies changed settings at once: the state, and a pipeline rebuilt from them.
+    public mutating func apply(_ settings: ShellSettings) {
+        state.apply(settings)
+        configurePipeline()
+    }
+
+    /// Uses a pointer calibration from the next frame on (nil: none).
+    public mutating func calibrate(_ c: PointerCalibration?) {
+        state.calibrate(c)
+        configurePipeline()
+    }
+
+    /// Uses these gesture thresholds from the next frame on, the detectors starting from rest.
+    public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
+        state.calibrateGestures(thresholds)
+        configurePipeline()
+    }
+
+    /// Carries out what only the pipeline can (recentring on the head's last pose, which goes back into the
+    /// state's settings), then configures the pipeline from the state's settings if they changed: a new
+    /// mapping alone keeps the filter and detectors, anything else rebuilds them from rest.
+    mutating func configure(after effects: [Effect]) {
+        if effects.contains(.recentre) {
+            if pipeline.recentre() {
+                state.pipelineSettings.mapping.headCentre = pipeline.settings.mapping.headCentre
+                state.notice = "Pointer recentred: the head's pose now points at the middle"
+            } else {
+                state.notice = "Nothing to recentre: this source sends no head pose"
             }
         }
+        configurePipeline()
+    }
+
+    mutating func configurePipeline() {
+        guard state.pipelineVersion != configuredVersion else { return }
+        configuredVersion = state.pipelineVersion
+        let wanted = state.pipelineSettings
+        guard wanted != pipeline.settings else { return }
+        var sameButMapping = pipeline.settings
+        sameButMapping.mapping = wanted.mapping
+        if sameButMapping == wanted { pipeline.remap(wanted.mapping) } else { pipeline = Pipeline(wanted, continuing: pipeline) }
     }
 }
 

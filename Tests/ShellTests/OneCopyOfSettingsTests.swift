@@ -1,0 +1,44 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// Every tracking setting has one copy, in the state; the session's pipeline is configured from it.
+@Suite struct OneCopyOfSettingsTests {
+    @Test func theSettingsScreensSlidersReachThePipelineThroughTheState() {
+        var d = Driver(.gesture, screen: "settings")
+        var s = d.state.settings
+        s.jawThreshold = 0.8
+        s.smoothing = .lowPass
+        s.headReachDegrees = 20
+        _ = d.send(.tick(at: 5))
+        #expect(d.state.pipelineSettings == d.session.pipeline.settings)
+        // The Settings screen's reply carries .settingsChanged; the reducer applies it to the state.
+        var state = d.state
+        state.apply(s)
+        #expect(state.pipelineSettings.smoothing.kind == .lowPass)
+        d.session.apply(s)
+        #expect(d.state.pipelineSettings.smoothing.kind == .lowPass)
+        #expect(d.session.pipeline.settings == d.state.pipelineSettings, "the pipeline is made from the state's copy")
+        #expect(d.state.gestures == d.state.pipelineSettings.gestures)
+        let jaw = d.state.gestures.compactMap { g -> Float? in
+            if case .threshold(let t) = g.kind, t.signal.shapes == [.jawOpen] { return t.press } else { return nil }
+        }
+        #expect(jaw.allSatisfy { $0 == 0.8 } && !jaw.isEmpty)
+    }
+
+    @Test func aCalibrationAndARecentredHeadAreKeptInTheStateAndUsedByThePipeline() {
+        var session = Session(state: Fixture.state(), settings: GestureConfig.defaults())
+        let c = PointerCalibration.identity
+        session.calibrate(c)
+        #expect(session.state.pipelineSettings.mapping.calibration == c)
+        #expect(session.pipeline.settings.mapping.calibration == c)
+        #expect(session.state.tracking.calibrated)
+        let head = HeadPose(yaw: 0.2, pitch: -0.1, roll: 0)
+        var t = 0.0
+        for _ in 0..<90 { _ = session.step(.frame(TrackingFrame(t: t, head: head), nil)); t += 1.0 / 60 }
+        _ = session.send(.speech("center pointer", isFinal: true))
+        #expect(session.state.pipelineSettings.mapping.headCentre.yaw == head.yaw, "the pose the pipeline saw, in the state")
+        #expect(session.pipeline.settings == session.state.pipelineSettings)
+    }
+}
