@@ -82,9 +82,10 @@ public struct ShellRuntime {
 
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
-    /// The program the Terminal screen drives: the user's shell unless the command line names another, or a
-    /// tmux pane (`--type-into`). Started when the Terminal screen first shows.
-    public var terminal = TerminalLink(.child(argv: TerminalLink.userShell()))
+    /// The program the Terminal screen drives, through the output sink `--type-into` chose: the user's shell
+    /// on a pty unless the command line names another program or sink. Started when the Terminal screen
+    /// first shows.
+    public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
 
     /// The longest a drawing waits, after a key was sent to the Terminal screen's program, for its echo: so
     /// the key and the echo are one drawing, not two a displayed frame apart.
@@ -253,10 +254,10 @@ public struct ShellRuntime {
                     // The session has applied them; they are kept for this source.
                     if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
                 case .terminal(let request):
-                    terminal.apply(request)
+                    replies += terminal.apply(request)
                     switch request {
                     case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
-                    case .scroll, .restart, .resize: break
+                    case .scroll, .restart, .start, .resize, .showing: break
                     }
                 }
             }

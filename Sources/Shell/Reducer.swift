@@ -109,6 +109,8 @@ public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
             s.relayout()
         }
         return []
+    case .output(let report):
+        return outputReported(&s, report)
     }
 }
 

@@ -228,7 +228,8 @@ public enum Effect: Sendable, Equatable {
     /// Use these gesture thresholds from now on (the gesture calibration's); `Session` applies them, the
     /// runtime saves them for this source.
     case gesturesCalibrated([GestureThreshold])
-    /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
+    /// Something for the program on the Terminal screen: keys and text for its output sink, scrolling, a
+    /// restart. A failure to deliver comes back as `.output`.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
@@ -282,13 +283,16 @@ public enum ShellEvent: Sendable {
     case rescued(place: String?, error: String?)
     /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
     case terminal(TerminalView)
+    /// The output sink failed to deliver text or a key, or delivered again after a failure.
+    case output(OutputReport)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal: return false
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output:
+            return false
         }
     }
 }
@@ -337,6 +341,8 @@ public struct ShellState: Sendable {
     public var notice: String?
     /// What the Terminal screen's program shows, as the runtime last read it.
     public var terminal: TerminalView?
+    /// How delivery to the output sink stands: why it last failed, and the text it did not take.
+    public var output = OutputStatus()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
@@ -362,7 +368,7 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, tracking: tracking)
+                      terminal: terminal, output: output, tracking: tracking)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
