@@ -83,8 +83,8 @@ public struct ShellRuntime {
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
     /// The program the Terminal screen drives, through the output sink `--type-into` chose: the user's shell
-    /// on a pty unless the command line names another program or sink. Started when the Terminal screen
-    /// first shows.
+    /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
+    /// Terminal screen first shows.
     public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
 
     /// The longest a drawing waits, after a key was sent to the Terminal screen's program, for its echo: so
@@ -124,12 +124,14 @@ public struct ShellRuntime {
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
 
-        _ = session.send(.resized(term.size))
+        // Effects of every event are run, these too: the first may start the Terminal screen's program.
+        if runEffects(session.send(.resized(term.size))) { return }
         if let saved = savedCalibration {
             if saved.size == term.size { session.calibrate(saved.calibration) }
             else {
-                _ = session.send(.notice("Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
-                                         + "\(term.size.width)x\(term.size.height): calibrate again in Settings"))
+                let notice = "Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
+                    + "\(term.size.width)x\(term.size.height): calibrate again in Settings"
+                if runEffects(session.send(.notice(notice))) { return }
             }
         }
         // Shown before the first key, so plain mode can name what the first key acts on.
@@ -201,7 +203,7 @@ public struct ShellRuntime {
             if awaitingEcho == nil,
                dirty && now - lastRender >= frameInterval || measuresChanged && now - lastRender >= measuresInterval {
                 let size = term.size
-                if size != session.state.size { _ = session.send(.resized(size)) }
+                if size != session.state.size, runEffects(session.send(.resized(size))) { break loop }
                 term.show(session.state, performed: performed)
                 performed = []
                 dirty = false

@@ -141,6 +141,10 @@ public final class TerminalLink {
 /// The Terminal screen's program in the event loop: its output, its end, its tty's modes, and the tmux
 /// pane's captures, given to the reducer as `TerminalView`s at most once per displayed frame.
 ///
+/// It never reads the state to decide anything (its `observe` is the protocol's empty default): the program
+/// starts, follows the pane's size and is looked at while the pane shows because the reducer asks, with
+/// `Effect.terminal(.start/.resize/.showing)`, which `ShellRuntime.runEffects` hands to `TerminalLink`.
+///
 /// Reads are non-blocking and bounded per wake-up, so a child flooding output never holds the loop: gestures
 /// and keys are read between two slices.
 public struct TerminalSource: EventSource {
@@ -185,17 +189,5 @@ public struct TerminalSource: EventSource {
         link.changed = false
         lastView = wake.now
         return [.shell(.terminal(link.view()))]
-    }
-
-    /// Starts the program when the Terminal screen first shows, and keeps the pty the size of the pane.
-    public mutating func observe(_ state: ShellState) {
-        let showing = state.top.name == "terminal" && !state.tooSmall
-        if showing != link.showing { link.apply(.showing(showing)) }
-        guard showing, let pane = state.hitMap.target(id: TerminalScreen.paneID)?.rect else { return }
-        if !link.isStarted {
-            link.apply(.start(rows: pane.h, cols: pane.w))
-        } else if pane.h != link.rows || pane.w != link.cols {
-            link.apply(.resize(rows: pane.h, cols: pane.w))
-        }
     }
 }

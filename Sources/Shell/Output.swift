@@ -20,6 +20,16 @@ public struct OutputStatus: Hashable, Sendable {
     public init(problem: String? = nil, unsent: String = "") { self.problem = problem; self.unsent = unsent }
 }
 
+/// The Terminal screen's pane as the runtime was last asked to keep it, so each change is asked for once.
+public struct TerminalPane: Hashable, Sendable {
+    /// The size the program was started or last resized at (nil: it has not been started).
+    public internal(set) var size: Size?
+    /// Whether the pane shows.
+    public internal(set) var showing = false
+
+    public init() {}
+}
+
 /// Takes what the runtime reports about the output sink: a failure is shown with the text that did not
 /// arrive, which stays on screen; a later delivery clears the reason.
 func outputReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
@@ -32,4 +42,29 @@ func outputReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
     }
     s.revision &+= 1
     return []
+}
+
+/// The requests that keep the program the size of the Terminal screen's pane: `.start` the first time the
+/// pane shows, `.resize` when it shows at another size, `.showing` when it comes and goes.
+///
+/// Asked after every event, since any of them may change the screen showing or its layout (a screen pushed,
+/// the window resized, a keymap with more keyboard rows). The pane's place comes from the hit map the
+/// reducer keeps, so the runtime never reads the layout to decide.
+func terminalPaneRequests(_ s: inout ShellState) -> [Effect] {
+    let rect = s.top.name == "terminal" && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
+    var out: [Effect] = []
+    if let rect {
+        let size = Size(width: rect.w, height: rect.h)
+        if s.terminalPane.size == nil {
+            out.append(.terminal(.start(rows: rect.h, cols: rect.w)))
+        } else if s.terminalPane.size != size {
+            out.append(.terminal(.resize(rows: rect.h, cols: rect.w)))
+        }
+        s.terminalPane.size = size
+    }
+    if (rect != nil) != s.terminalPane.showing {
+        s.terminalPane.showing = rect != nil
+        out.append(.terminal(.showing(rect != nil)))
+    }
+    return out
 }

@@ -7,6 +7,12 @@ public let backTargetID = "shell.back"
 
 /// Applies one event to the state and returns what the runtime must do. Pure: no clock, no I/O.
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
+    let effects = reduceEvent(&s, event)
+    return effects + terminalPaneRequests(&s)
+}
+
+/// `reduce` without the requests that follow the Terminal pane, which come after whatever the event did.
+private func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
     // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
     if s.tooSmall, event.isUserInput { return [] }

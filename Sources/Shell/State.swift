@@ -229,7 +229,8 @@ public enum Effect: Sendable, Equatable {
     /// runtime saves them for this source.
     case gesturesCalibrated([GestureThreshold])
     /// Something for the program on the Terminal screen: keys and text for its output sink, scrolling, a
-    /// restart. A failure to deliver comes back as `.output`.
+    /// restart; and, from the reducer, starting it and keeping it the pane's size (`terminalPaneRequests`).
+    /// A failure to deliver comes back as `.output`.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
@@ -343,6 +344,8 @@ public struct ShellState: Sendable {
     public var terminal: TerminalView?
     /// How delivery to the output sink stands: why it last failed, and the text it did not take.
     public var output = OutputStatus()
+    /// The pane as the runtime was last asked to start and size the program for it.
+    public internal(set) var terminalPane = TerminalPane()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
