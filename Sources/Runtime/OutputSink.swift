@@ -135,8 +135,11 @@ public enum OutputSinks {
     /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
     public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }
 
-    /// The known sinks as the option writes them, for help and errors: `pty, tmux:TARGET`.
+    /// The known sinks as the option writes them, for errors: `pty, tmux:TARGET`.
     public static var usage: String { known.map(\.usage).joined(separator: ", ") }
+
+    /// The known sinks with what each is, for `--help`.
+    public static var help: String { known.map { "\($0.usage) (\($0.summary))" }.joined(separator: "; ") }
 
     /// Parses a `--type-into` value: `SCHEME` or `SCHEME:ARGUMENT`. The error says what is wrong with the
     /// value and, for an unknown sink, lists the known ones; the caller names the option (ArgumentParser

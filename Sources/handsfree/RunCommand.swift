@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
     @Option(name: .customLong("type-into"),
-            help: ArgumentHelp("Start on the Terminal screen and send what is typed to this output: \(OutputSinks.usage) (e.g. tmux:work:1.0).",
+            help: ArgumentHelp("Start on the Terminal screen and send what is typed to this output: \(OutputSinks.help).",
                                valueName: "sink"),
             transform: { spec in
                 do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }

@@ -10,7 +10,7 @@ import Transport
 public final class PtySink: OutputSink {
     public static let kind = OutputSinkKind(
         scheme: "pty", argument: nil, example: "pty",
-        summary: "a program of its own on a pty: -- COMMAND, else the Terminal command setting, else the login shell"
+        summary: "the default: a program of the shell's own, -- COMMAND, else the Terminal setting's, else the login shell"
     ) { _, setup in PtySink(argv: setup.command) }
 
     /// What runs: the program and its arguments.

@@ -9,7 +9,7 @@ import Shell
 public final class TmuxPaneSink: OutputSink {
     public static let kind = OutputSinkKind(
         scheme: "tmux", argument: "TARGET", example: "tmux:work:1.0",
-        summary: "an existing tmux pane, named as tmux names it (%3, work:1.0, session)"
+        summary: "an existing tmux pane, as tmux names it: %3, work:1.0"
     ) { target, _ in TmuxPaneSink(TmuxSink(target: target ?? "")) }
 
     /// The client that reaches the pane.
