@@ -10,7 +10,8 @@ public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
     public init(_ description: String) { self.description = description }
 }
 
-/// Sends committed text and keys to an existing tmux pane (`--type-into tmux:TARGET`) instead of a hosted child.
+/// Sends committed text and keys to an existing tmux pane instead of a hosted child: the tmux client under
+/// Runtime's `TmuxPaneSink` (`--type-into tmux:TARGET`, parsed by `OutputSinks`).
 ///
 /// Text goes as `tmux send-keys -l -t TARGET -- TEXT`, keys by tmux's key names (`Enter`, `BSpace`, `C-c`,
 /// `M-x`, `C-Left`). Each call runs one tmux client to completion, so a failure (a closed pane, no server) is
@@ -25,17 +26,6 @@ public struct TmuxSink: Sendable {
     public init(target: String, serverArguments: [String] = []) {
         self.target = target
         self.serverArguments = serverArguments
-    }
-
-    /// Parses a `--type-into` value: `tmux:TARGET`.
-    public init(typeInto spec: String, serverArguments: [String] = []) throws(TmuxSinkError) {
-        guard spec.hasPrefix("tmux:") else {
-            throw TmuxSinkError("--type-into \"\(spec)\": expected tmux:TARGET, for example tmux:work:1.0")
-        }
-        let target = String(spec.dropFirst("tmux:".count))
-        guard !target.isEmpty else { throw TmuxSinkError("--type-into \"\(spec)\": the tmux target is empty") }
-        guard !target.utf8.contains(0) else { throw TmuxSinkError("--type-into: the tmux target contains a NUL byte") }
-        self.init(target: target, serverArguments: serverArguments)
     }
 
     /// tmux's name for a key with `modifiers` held, or nil for a key tmux cannot name.

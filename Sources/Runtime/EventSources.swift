@@ -43,14 +43,11 @@ public protocol EventSource {
     /// Whether to ask again at once, after the events just given were reduced (the demo's scripted user
     /// looks at the screen after each of its frames).
     func wantsAgain(now: Double) -> Bool
-    /// Sees the state after every wake-up's events were reduced (to follow the screen's phrases, say).
-    mutating func observe(_ state: ShellState)
 }
 
 extension EventSource {
     public func nextWake(now: Double) -> Double? { nil }
     public func wantsAgain(now: Double) -> Bool { false }
-    public mutating func observe(_ state: ShellState) {}
 }
 
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT, through the self-pipe the terminal layer installs.

@@ -85,9 +85,10 @@ public struct ShellRuntime {
 
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
-    /// The program the Terminal screen drives: the user's shell unless the command line names another, or a
-    /// tmux pane (`--type-into`). Started when the Terminal screen first shows.
-    public var terminal = TerminalLink(.child(argv: TerminalLink.userShell()))
+    /// The program the Terminal screen drives, through the output sink `--type-into` chose: the user's shell
+    /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
+    /// Terminal screen first shows.
+    public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
 
     /// The longest a drawing waits, after a key was sent to the Terminal screen's program, for its echo: so
     /// the key and the echo are one drawing, not two a displayed frame apart.
@@ -126,12 +127,14 @@ public struct ShellRuntime {
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
 
-        _ = session.send(.resized(term.size))
+        // Effects of every event are run, these too: the first may start the Terminal screen's program.
+        if runEffects(session.send(.resized(term.size))) { return }
         if let saved = savedCalibration {
             if saved.size == term.size { session.calibrate(saved.calibration) }
             else {
-                _ = session.send(.notice("Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
-                                         + "\(term.size.width)x\(term.size.height): calibrate again in Settings"))
+                let notice = "Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
+                    + "\(term.size.width)x\(term.size.height): calibrate again in Settings"
+                if runEffects(session.send(.notice(notice))) { return }
             }
         }
         // The speech side starts from the microphone's use and the phrases as they stand; later changes come
@@ -199,7 +202,6 @@ public struct ShellRuntime {
                     }
                 } while sources[i].wantsAgain(now: now)
             }
-            for i in sources.indices { sources[i].observe(session.state) }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
             if session.state.revision != revision { dirty = true }
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
@@ -274,10 +276,10 @@ public struct ShellRuntime {
                     // The session has applied them; they are kept for this source.
                     if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
                 case .terminal(let request):
-                    terminal.apply(request)
+                    replies += terminal.apply(request)
                     switch request {
                     case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
-                    case .scroll, .restart, .resize: break
+                    case .scroll, .restart, .start, .resize, .showing: break
                     }
                 }
             }
@@ -322,7 +324,7 @@ extension ShellRuntime {
 
     /// Answers an effect opening the microphone when there is no speech: the reducer hears why (and turns
     /// dictation straight off again, so jaw gestures keep working). With speech, the recogniser follows the
-    /// state's microphone mode (`SpeechSource.observe`), so there is nothing to do here.
+    /// `.listen` effects the session returns, so there is nothing to do here.
     func speechEffect(_ e: Effect) -> [ShellEvent] {
         guard speech?.failed != nil || speech == nil, e != .stopDictation else { return [] }
         return [.speechUnavailable(speech?.failed ?? "Speech is off in this run")]

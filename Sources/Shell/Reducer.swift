@@ -12,9 +12,11 @@ public let backTargetID = "shell.back"
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     let effects = reduceEvent(&s, event)
     for e in effects { s.applySetting(e) }
-    return effects
+    return effects + terminalPaneRequests(&s)
 }
 
+/// `reduce` without what follows any event: settings taken into the state, the requests that follow the
+/// Terminal pane.
 func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
     // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
@@ -127,6 +129,8 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
             s.relayout()
         }
         return []
+    case .output(let report):
+        return outputReported(&s, report)
     }
 }
 

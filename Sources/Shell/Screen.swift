@@ -77,6 +77,8 @@ public struct ScreenContext: Sendable {
     public var progress: [GestureProgress]
     /// What the Terminal screen's program shows, as the runtime last read it (nil: nothing hosted yet).
     public var terminal: TerminalView?
+    /// How delivery to the output sink stands (the text it did not take stays on screen).
+    public var output: OutputStatus
     /// The input as the status line shows it, with the last frame's raw pointer (the Calibration screen).
     public var tracking: TrackingStatus
     /// The screens the shell can open (the launcher's tiles come from here).
@@ -87,12 +89,13 @@ public struct ScreenContext: Sendable {
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
                 bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = [],
-                terminal: TerminalView? = nil, tracking: TrackingStatus = TrackingStatus(),
+                terminal: TerminalView? = nil, output: OutputStatus = OutputStatus(),
+                tracking: TrackingStatus = TrackingStatus(),
                 screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings()) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
-        self.progress = progress; self.terminal = terminal; self.tracking = tracking; self.screens = screens
-        self.listings = listings
+        self.progress = progress; self.terminal = terminal; self.output = output; self.tracking = tracking
+        self.screens = screens; self.listings = listings
     }
 }
 

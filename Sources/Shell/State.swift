@@ -228,7 +228,9 @@ public enum Effect: Sendable, Equatable {
     /// Use these gesture thresholds from now on (the gesture calibration's); `Session` applies them, the
     /// runtime saves them for this source.
     case gesturesCalibrated([GestureThreshold])
-    /// Something for the program on the Terminal screen: keys, text, scrolling, a restart.
+    /// Something for the program on the Terminal screen: keys and text for its output sink, scrolling, a
+    /// restart; and, from the reducer, starting it and keeping it the pane's size (`terminalPaneRequests`).
+    /// A failure to deliver comes back as `.output`.
     case terminal(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
@@ -310,13 +312,15 @@ public enum ShellEvent: Sendable {
     case rescued(place: String?, error: String?)
     /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
     case terminal(TerminalView)
+    /// The output sink failed to deliver text or a key, or delivered again after a failure.
+    case output(OutputReport)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal,
+             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
              .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
@@ -377,6 +381,10 @@ public struct ShellState: Sendable {
     public var terminal: TerminalView?
     /// What the disk said for the Terminal screen's suggestions (programs, directory listings).
     public var listings = CommandLineListings()
+    /// How delivery to the output sink stands: why it last failed, and the text it did not take.
+    public var output = OutputStatus()
+    /// The pane as the runtime was last asked to start and size the program for it.
+    public internal(set) var terminalPane = TerminalPane()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
@@ -402,7 +410,7 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, tracking: tracking, screens: registry, listings: listings)
+                      terminal: terminal, output: output, tracking: tracking, screens: registry, listings: listings)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.

@@ -7,6 +7,9 @@ public struct TerminalView: Hashable, Sendable {
     public var snapshot: TerminalSnapshot
     /// What the pane drives, for the title: `bash`, `vim notes.txt`, `tmux work:1`.
     public var program: String
+    /// What the output sink behind the pane can do: the screen offers a restart, or draws the pane, only
+    /// when the sink says so.
+    public var sink: SinkTraits
     /// Lines kept above the screen, and how many of them the pane shows (0: the live screen).
     public var scrollback: Int
     public var scrolledBack: Int
@@ -15,23 +18,20 @@ public struct TerminalView: Hashable, Sendable {
     public var inputHidden: Bool
     /// How the child ended (`bash exited with status 0`); nil while it runs.
     public var ended: String?
-    /// Something the user must know: the program could not start, the tmux target is gone.
+    /// Something the user must know about the program: it could not start, the tmux pane cannot be captured.
+    /// (Text or keys that could not be delivered come to the shell as an event of their own.)
     public var problem: String?
-    /// Text the user typed that could not be delivered (a closed tmux target), kept so nothing is lost.
-    public var unsent: String
-    /// Keys go to a tmux pane (`--type-into`), not to a child of the shell: there is no restart.
-    public var isTmux: Bool
     /// The program's working directory, where file names on its command line are completed from; nil when
     /// it is not known (a tmux pane, a program that ended).
     public var workingDirectory: String?
 
     public init(snapshot: TerminalSnapshot, program: String, scrollback: Int = 0, scrolledBack: Int = 0,
-                inputHidden: Bool = false, ended: String? = nil, problem: String? = nil, unsent: String = "",
-                isTmux: Bool = false, workingDirectory: String? = nil) {
+                inputHidden: Bool = false, ended: String? = nil, problem: String? = nil,
+                sink: SinkTraits = .childOnPty, workingDirectory: String? = nil) {
         self.workingDirectory = workingDirectory
         self.snapshot = snapshot; self.program = program; self.scrollback = scrollback
         self.scrolledBack = scrolledBack; self.inputHidden = inputHidden; self.ended = ended
-        self.problem = problem; self.unsent = unsent; self.isTmux = isTmux
+        self.problem = problem; self.sink = sink
     }
 
     /// The text on the cursor's line before the cursor: what word prediction completes.
@@ -55,7 +55,25 @@ public struct TerminalView: Hashable, Sendable {
     }
 }
 
-/// What the Terminal screen asks the runtime to do with the program it drives.
+/// What the Terminal screen's output sink can do, as the screen needs to know it: never which kind of sink
+/// it is, only what to offer.
+public struct SinkTraits: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The program is the shell's own child: it starts when the pane first shows, can be restarted once it
+    /// ended, and the title names it. Without this, keys go into something that runs on its own (a tmux pane,
+    /// later a desktop window): the screen says "typing into" it and offers no restart.
+    public static let ownsProgram = SinkTraits(rawValue: 1 << 0)
+    /// The sink shows what its program displays (the pty's emulated screen, a tmux pane's capture). Without
+    /// it (a desktop sink) the pane has nothing of the program to draw.
+    public static let showsPane = SinkTraits(rawValue: 1 << 1)
+
+    /// A child of the shell on a pty: the default.
+    public static let childOnPty: SinkTraits = [.ownsProgram, .showsPane]
+}
+
+/// What the Terminal screen, or the reducer on its behalf, asks the runtime to do with the program it drives.
 public enum TerminalRequest: Hashable, Sendable {
     /// Type text as if keyed.
     case type(String)
@@ -65,8 +83,14 @@ public enum TerminalRequest: Hashable, Sendable {
     case scroll(to: Int)
     /// Start the program again after it ended.
     case restart
+    /// The pane showed for the first time, `rows` × `cols` cells: start the program at that size (asked
+    /// once; a second one is taken as a resize).
+    case start(rows: Int, cols: Int)
     /// The pane was resized to `rows` × `cols` cells.
     case resize(rows: Int, cols: Int)
+    /// The pane came into view or left it (another screen on top, a window too small): the runtime looks at
+    /// the program between its own outputs (a tmux pane's capture, the tty's modes) only while it shows.
+    case showing(Bool)
 }
 
 extension TerminalKeyPress {

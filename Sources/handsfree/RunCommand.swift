@@ -57,8 +57,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
     @Option(name: .customLong("type-into"),
-            help: "Start on the Terminal screen and send what is typed to a tmux pane instead: tmux:TARGET (e.g. tmux:work:1.0).")
-    var typeInto: String?
+            help: ArgumentHelp("Start on the Terminal screen and send what is typed to this output: \(OutputSinks.help).",
+                               valueName: "sink"),
+            transform: { spec in
+                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
+            })
+    var typeInto: OutputChoice?
     @Argument(parsing: .postTerminator,
               help: "A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")
     var command: [String] = []
@@ -66,7 +70,9 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
-        if typeInto != nil && !command.isEmpty { throw ValidationError("use --type-into or -- COMMAND, not both") }
+        if let typeInto, typeInto.kind.scheme != PtySink.kind.scheme, !command.isEmpty {
+            throw ValidationError("use --type-into \(typeInto.kind.usage) or -- COMMAND, not both")
+        }
     }
 
     func run() throws {
@@ -110,22 +116,9 @@ struct RunCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            // The program the Terminal screen drives; a tmux target that is not there is said before the
-            // terminal is taken over.
-            var terminal: TerminalLink?
-            if let typeInto {
-                do throws(TmuxSinkError) {
-                    let sink = try TmuxSink(typeInto: typeInto)
-                    try sink.check()
-                    terminal = TerminalLink(.tmux(sink))
-                } catch {
-                    FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
-                    throw ExitCode(1)
-                }
-            } else if !command.isEmpty {
-                terminal = TerminalLink(.child(argv: command))
-            }
-            let first = !noOnboarding && paths.isFirstStart && terminal == nil
+            // A sink or a program on the command line opens the Terminal screen at once.
+            let startOnTerminal = typeInto != nil || !command.isEmpty
+            let first = !noOnboarding && paths.isFirstStart && !startOnTerminal
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
@@ -163,12 +156,18 @@ struct RunCommand: ParsableCommand {
             let (gestureThresholds, gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
             session.calibrateGestures(gestureThresholds)
             if let gestureProblem, session.state.notice == nil { session.state.notice = gestureProblem }
-            if terminal != nil { session.state.show(screen: "terminal") }
-            var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
-            if let terminal { runtime.terminal = terminal }
-            else if !session.state.settings.terminalCommand.isEmpty {
-                runtime.terminal = TerminalLink(.child(argv: session.state.settings.terminalCommand))
+            // Where typed text goes; a sink that cannot be reached (a tmux target that is not there) is said
+            // before the terminal is taken over.
+            let program = !command.isEmpty ? command
+                : !session.state.settings.terminalCommand.isEmpty ? session.state.settings.terminalCommand : PtySink.userShell()
+            let sink = (typeInto ?? OutputSinks.standard).open(OutputSetup(command: program))
+            do throws(OutputSinkError) { try sink.check() } catch {
+                FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                throw ExitCode(1)
             }
+            if startOnTerminal { session.state.show(screen: "terminal") }
+            var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
+            runtime.terminal = TerminalLink(sink)
             if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
             runtime.savedCalibration = savedCalibration
             runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }

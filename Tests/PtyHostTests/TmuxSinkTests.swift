@@ -4,7 +4,8 @@ import Glibc
 import Testing
 @testable import PtyHost
 
-/// The `--type-into tmux:TARGET` sink against a real tmux server of its own (`-L name`), `cat > FILE` in a pane.
+/// The tmux client under the `--type-into tmux:TARGET` sink against a real tmux server of its own (`-L name`),
+/// `cat > FILE` in a pane. (Parsing the option is `OutputSinks.parse`'s, tested in RuntimeTests' OutputSinkTests.)
 @Suite struct TmuxSinkTests {
     static var hasTmux: Bool {
         ["/usr/bin/tmux", "/bin/tmux", "/usr/local/bin/tmux"].contains { (path: String) in access(path, X_OK) == 0 }
@@ -173,11 +174,5 @@ import Testing
         // A plain character is text, not a key name; a control character has no name.
         #expect(TmuxSink.keyName(.char("x")) == nil)
         #expect(TmuxSink.keyName(.ctrl("\u{7}")) == nil)
-    }
-
-    @Test func typeIntoParsesTheTarget() throws {
-        #expect(try TmuxSink(typeInto: "tmux:work:1.0").target == "work:1.0")
-        #expect(throws: TmuxSinkError.self) { try TmuxSink(typeInto: "screen:1") }
-        #expect(throws: TmuxSinkError.self) { try TmuxSink(typeInto: "tmux:") }
     }
 }

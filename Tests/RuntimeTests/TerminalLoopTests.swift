@@ -61,7 +61,7 @@ final class PaneDisplay: ShellDisplay {
         #expect(d.views.last?.ended == "/bin/sh exited with status 3")
         #expect(d.lines.contains { $0.contains("↻ Restart") })
         // Reaped: no zombie is left behind.
-        let pid = try #require(r.terminal.hosted?.process.pid)
+        let pid = try #require((r.terminal.sink as? PtySink)?.hosted?.process.pid)
         #expect(kill(pid, 0) == -1 && errno == ESRCH, "the child is still there")
     }
 

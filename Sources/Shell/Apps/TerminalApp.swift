@@ -4,9 +4,10 @@ import TerminalModel
 /// The Terminal screen: the user's shell (or any program) in a pane, typed into from every modality.
 ///
 /// The pane shows what the runtime last read of the program (`ScreenContext.terminal`); everything the user
-/// does here becomes a `TerminalRequest` effect that the runtime carries out on the pty (or the tmux pane of
-/// `--type-into`). The letter keyboard (with a symbol layer), a key row with what terminal programs need,
-/// the suggestion bar and dictation all type into the program. Back does not leave: a running editor must not
+/// does here becomes a `TerminalRequest` effect that the runtime carries out on its output sink (the pty, or
+/// the tmux pane of `--type-into`); what the sink can do reaches the screen as `TerminalView.sink`. The letter
+/// keyboard (with a symbol layer), a key row with what terminal programs need, the suggestion bar and
+/// dictation all type into the program. Back does not leave: a running editor must not
 /// lose the user to one stray gesture, so leaving is the ◀ Leave key or a `"leave"` binding.
 public struct TerminalScreen: Screen {
     public let name = "terminal"
@@ -117,13 +118,17 @@ public struct TerminalScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: Self.keyboardRows(ctx.keymap))
         let view = ctx.terminal
-        if let view {
+        if let view, view.sink.contains(.showsPane) {
             // Thousands of cells and no target: a layout (after every echoed key) does without them.
             if !c.layoutOnly { Self.drawPane(&c.grid, view, l.pane) }
+        } else if let view {
+            // A sink that shows nothing of its program (a desktop window): the pane says where keys go.
+            c.grid.centered("Typing into \(view.program)", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint)
         } else { c.grid.centered("Starting…", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint) }
         c.target(Self.paneID, "Terminal", l.pane)
-        drawInfo(&c, view, l.info)
-        if let view, view.ended != nil || (view.problem != nil && !view.isTmux && view.snapshot.text.isEmpty) {
+        drawInfo(&c, view, ctx.output, l.info)
+        if let view, view.ended != nil
+            || (view.problem != nil && view.sink.contains(.ownsProgram) && view.snapshot.text.isEmpty) {
             // The program is gone: the choice is restart or leave, in big keys.
             let halves = l.ended.columns(2, gap: 2)
             c.button(Self.restartID, "↻ Restart \(view.program)", halves[0])
@@ -154,16 +159,20 @@ public struct TerminalScreen: Screen {
         return base
     }
 
-    private func drawInfo(_ c: inout Canvas, _ view: TerminalView?, _ r: Rect) {
+    private func drawInfo(_ c: inout Canvas, _ view: TerminalView?, _ output: OutputStatus, _ r: Rect) {
         guard let view else { return }
         // Most important first, since a narrow window cuts the end: what was not sent, what went wrong.
         var parts: [String] = []
         var style = Theme.hint
-        if !view.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(view.unsent)) }
-        if let p = view.problem { parts.append(p); style = Theme.error }
-        if let e = view.ended { parts.append(e); if view.problem == nil { style = Theme.warning } }
+        if !output.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(output.unsent)) }
+        if let p = output.problem { parts.append(p); style = Theme.error }
+        if let p = view.problem, p != output.problem { parts.append(p); style = Theme.error }
+        let problem = output.problem ?? view.problem
+        if let e = view.ended { parts.append(e); if problem == nil { style = Theme.warning } }
         if view.inputHidden { parts.append("password prompt: input is hidden"); style = Theme.warning }
-        if view.problem == nil { parts.append(view.isTmux ? "typing into \(view.program)" : view.program) }
+        if problem == nil {
+            parts.append(view.sink.contains(.ownsProgram) ? view.program : "typing into \(view.program)")
+        }
         if let p = partial, !view.inputHidden { parts.append("hearing: " + p) }
         let left = parts.joined(separator: " · ")
         var right = ""

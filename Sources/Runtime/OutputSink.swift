@@ -1,0 +1,167 @@
+import PtyHost
+import Shell
+
+/// Where what the user composes goes: the program on the Terminal screen's pty, a tmux pane, and later the
+/// desktop (uinput, Wayland's virtual keyboard and pointer, X11's XTest).
+///
+/// A sink takes text and named keys. It reports a failure by throwing `OutputSinkError`, never by crashing
+/// or dropping what it was given: `TerminalLink` turns the error into `ShellEvent.output(.failed…)`, and the
+/// reducer keeps the text that did not arrive on screen. Which sink runs is chosen once, from `--type-into`,
+/// by `OutputSinks.parse`; a new sink is one file in `Sinks/` plus one line in `OutputSinks.known`.
+///
+/// Only the first group of requirements is a sink's own business; the rest is for sinks that show a pane
+/// (`SinkTraits.showsPane`) and has defaults for those that do not. Everything is called on the loop's
+/// thread.
+public protocol OutputSink: AnyObject {
+    // MARK: What it is
+
+    /// What the title and info line call where keys go: `bash`, `vim notes.txt`, `tmux work:1`.
+    var name: String { get }
+    /// What the Terminal screen may offer with it: a restart, a pane.
+    var traits: SinkTraits { get }
+
+    // MARK: Output
+
+    /// Checks, before the shell takes the terminal over, that the sink can be reached (the tmux pane is
+    /// there, the display answers); throws a message naming what is missing.
+    func check() throws(OutputSinkError)
+    /// Gets ready at the pane's size, once, when the Terminal screen first shows: starts the program. A
+    /// problem thrown here is shown in the pane. (A sink that `wantsLooks` is looked at right after.)
+    func start(rows: Int, cols: Int) throws(OutputSinkError)
+    /// Types text as if keyed.
+    func type(_ text: String) throws(OutputSinkError)
+    /// Sends one named key with the modifiers held.
+    func press(_ key: TerminalKeyPress) throws(OutputSinkError)
+    // Pointer events (move, button, wheel) for the desktop sinks go here, as
+    // `func point(_ event: PointerEvent) throws(OutputSinkError)`, with a default below that throws "no
+    // pointer", and a `TerminalRequest.point` case that `TerminalLink.apply` delivers like `.press`.
+
+    // MARK: The pane (defaults: a sink that shows none)
+
+    /// The program's screen now, `scrolledBack` lines back; nil before the first look or without a pane.
+    /// The link sets `program`, `sink` and `problem` on it.
+    func view(scrolledBack: Int) -> TerminalView?
+    /// Lines kept above the screen, for scrolling back.
+    var scrollback: Int { get }
+    /// The pane changed size.
+    func resize(rows: Int, cols: Int)
+    /// Starts the program again after it ended (only with `SinkTraits.ownsProgram`).
+    func restart(rows: Int, cols: Int) throws(OutputSinkError)
+    /// Descriptors whose readiness means the program wrote something or ended.
+    var descriptors: [Int32] { get }
+    /// Bytes for the program wait for it to take them: the loop comes back soon.
+    var hasPendingInput: Bool { get }
+    /// Reads what the program wrote (at most `limit` bytes, for no longer than `budget` seconds) and what
+    /// else changed about it (its end, its tty's modes); returns whether the view did. At every wake-up.
+    func pump(limit: Int, budget: Double) -> Bool
+    /// Whether the program changes in ways no descriptor reports (a tmux pane's screen, a pty's tty modes):
+    /// the loop then wakes to `look` every poll interval while the pane shows.
+    var wantsLooks: Bool { get }
+    /// Looks at the program again; returns whether the view changed; throws why it could not look (the
+    /// pane shows it until a look succeeds).
+    func look() throws(OutputSinkError) -> Bool
+    /// How soon after a key the program's echo is worth a look, for a sink whose echo comes on no descriptor
+    /// (a tmux pane); nil when it does.
+    var echoLookDelay: Double? { get }
+}
+
+extension OutputSink {
+    public func check() throws(OutputSinkError) {}
+    public func view(scrolledBack: Int) -> TerminalView? { nil }
+    public var scrollback: Int { 0 }
+    public func resize(rows: Int, cols: Int) {}
+    public func restart(rows: Int, cols: Int) throws(OutputSinkError) {
+        throw OutputSinkError("\(name) cannot be restarted from here")
+    }
+    public var descriptors: [Int32] { [] }
+    public var hasPendingInput: Bool { false }
+    public func pump(limit: Int, budget: Double) -> Bool { false }
+    public var wantsLooks: Bool { false }
+    public func look() throws(OutputSinkError) -> Bool { false }
+    public var echoLookDelay: Double? { nil }
+}
+
+/// Why a sink could not deliver, start or be reached; the message names the target.
+public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a sink may need from the rest of the command line when it is made.
+public struct OutputSetup: Sendable {
+    /// The program a pty runs: `-- COMMAND`, else the Terminal command setting, else the login shell.
+    public var command: [String]
+    public init(command: [String]) { self.command = command }
+}
+
+/// One kind of sink `--type-into` can name: how it is written and how it is made.
+public struct OutputSinkKind: Sendable {
+    /// The word before the colon: `pty`, `tmux`.
+    public let scheme: String
+    /// What follows the colon, as help names it (`TARGET`); nil for a sink that takes nothing.
+    public let argument: String?
+    /// A complete value, for messages: `tmux:work:1.0`.
+    public let example: String
+    /// One line for `--help`.
+    public let summary: String
+    /// Makes the sink from what followed the colon (checked: present, non-empty and without NUL when
+    /// `argument` is set, nil otherwise). No I/O: `check` and `start` do that.
+    public let make: @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink
+
+    public init(scheme: String, argument: String?, example: String, summary: String,
+                make: @escaping @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink) {
+        self.scheme = scheme; self.argument = argument; self.example = example; self.summary = summary
+        self.make = make
+    }
+
+    /// How the option is written for this sink: `pty`, `tmux:TARGET`.
+    public var usage: String { argument.map { "\(scheme):\($0)" } ?? scheme }
+}
+
+/// A parsed `--type-into` value: the sink kind and what followed its colon.
+public struct OutputChoice: Sendable {
+    public let kind: OutputSinkKind
+    public let argument: String?
+
+    /// The sink this choice names.
+    public func open(_ setup: OutputSetup) -> any OutputSink { kind.make(argument, setup) }
+}
+
+/// The sinks the shell knows, and the one parser of the option that chooses among them.
+public enum OutputSinks {
+    /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind]
+
+    /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
+    public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }
+
+    /// The known sinks as the option writes them, for errors: `pty, tmux:TARGET`.
+    public static var usage: String { known.map(\.usage).joined(separator: ", ") }
+
+    /// The known sinks with what each is, for `--help`.
+    public static var help: String { known.map { "\($0.usage) (\($0.summary))" }.joined(separator: "; ") }
+
+    /// Parses a `--type-into` value: `SCHEME` or `SCHEME:ARGUMENT`. The error says what is wrong with the
+    /// value and, for an unknown sink, lists the known ones; the caller names the option (ArgumentParser
+    /// prints "The value 'screen:1' is invalid for '--type-into <sink>': " before it).
+    public static func parse(_ spec: String) throws(OutputSinkError) -> OutputChoice {
+        let scheme = String(spec.prefix { $0 != ":" })
+        let argument = spec.count > scheme.count ? String(spec.dropFirst(scheme.count + 1)) : nil
+        guard let kind = known.first(where: { $0.scheme == scheme }) else {
+            throw OutputSinkError("unknown sink \"\(scheme)\" (known: \(usage))")
+        }
+        switch (kind.argument, argument) {
+        case (nil, nil):
+            break
+        case (nil, .some):
+            throw OutputSinkError("\(scheme) takes nothing after it, write \(kind.example)")
+        case (let name?, nil), (let name?, ""?):
+            throw OutputSinkError("\(scheme) needs a \(name) after the colon, for example \(kind.example)")
+        case (let name?, let value?):
+            guard !value.utf8.contains(0) else {
+                throw OutputSinkError("the \(scheme) \(name) contains a NUL byte")
+            }
+        }
+        return OutputChoice(kind: kind, argument: argument)
+    }
+}

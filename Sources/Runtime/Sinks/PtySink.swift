@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PtyHost
+import Shell
+import Transport
+
+/// The program on the Terminal screen as a child of the shell on a pty, its screen emulated by libvterm
+/// (`--type-into pty`, and the sink when the option is not given).
+public final class PtySink: OutputSink {
+    public static let kind = OutputSinkKind(
+        scheme: "pty", argument: nil, example: "pty",
+        summary: "the default: a program of the shell's own, -- COMMAND, else the Terminal setting's, else the login shell"
+    ) { _, setup in PtySink(argv: setup.command) }
+
+    /// What runs: the program and its arguments.
+    public let argv: [String]
+    /// The hosted child, once started.
+    public private(set) var hosted: HostedTerminal?
+    /// Whether the child's tty hid input at the last look.
+    private var lastHidden = false
+
+    public init(argv: [String]) { self.argv = argv }
+
+    /// The user's login shell (`$SHELL`), else bash, else sh: what the Terminal tile runs.
+    public static func userShell(environment: [String: String] = PtyProcess.currentEnvironment()) -> [String] {
+        if let s = environment["SHELL"], !s.isEmpty, access(s, X_OK) == 0 { return [s] }
+        return access("/bin/bash", X_OK) == 0 ? ["/bin/bash"] : ["/bin/sh"]
+    }
+
+    public var name: String { argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") }
+    public var traits: SinkTraits { .childOnPty }
+
+    public func start(rows: Int, cols: Int) throws(OutputSinkError) {
+        do {
+            hosted = try HostedTerminal(argv: argv, rows: rows, cols: cols)
+        } catch {
+            throw OutputSinkError("cannot start \(name): \(error)")
+        }
+    }
+
+    public func type(_ text: String) throws(OutputSinkError) { try running().type(text) }
+
+    public func press(_ key: TerminalKeyPress) throws(OutputSinkError) { try running().send(key) }
+
+    /// The child, if keys can reach it; else why not, so nothing typed vanishes into a pty no one reads.
+    private func running() throws(OutputSinkError) -> HostedTerminal {
+        guard let hosted else { throw OutputSinkError("\(name) is not running") }
+        guard hosted.exitStatus == nil else { throw OutputSinkError("\(name) has ended") }
+        return hosted
+    }
+
+    public func view(scrolledBack: Int) -> TerminalView? {
+        guard let hosted else { return nil }
+        let snap = scrolledBack > 0 ? hosted.screen.view(scrolledBack: scrolledBack) : hosted.screen.snapshot()
+        return TerminalView(snapshot: snap, program: name, scrollback: hosted.screen.scrollbackCount,
+                            scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage,
+                            workingDirectory: hosted.exitStatus == nil ? hosted.process.foregroundWorkingDirectory : nil)
+    }
+
+    public var scrollback: Int { hosted?.screen.scrollbackCount ?? 0 }
+
+    public func resize(rows: Int, cols: Int) {
+        if let hosted, hosted.exitStatus == nil { hosted.resize(rows: rows, cols: cols) }
+    }
+
+    public func restart(rows: Int, cols: Int) throws(OutputSinkError) {
+        // A child that never started is started now, at the pane's size.
+        guard let hosted else { return try start(rows: rows, cols: cols) }
+        do { try hosted.restart() } catch { throw OutputSinkError("cannot restart \(name): \(error)") }
+    }
+
+    public var descriptors: [Int32] { hosted?.pollDescriptors.map(\.fd) ?? [] }
+
+    public var hasPendingInput: Bool { hosted?.process.hasPendingInput ?? false }
+
+    /// Reads in slices of 64 KB, which libvterm takes in about 3 ms; reaps the child once it ended; notes
+    /// a change of the tty's hidden-input mode.
+    public func pump(limit: Int, budget: Double) -> Bool {
+        guard let hosted else { return false }
+        let start = monotonicSeconds()
+        var total = 0
+        while total < limit {
+            let n = hosted.pump(limit: min(64 * 1024, limit - total))
+            total += n
+            if n == 0 || monotonicSeconds() - start >= budget { break }
+        }
+        var any = total > 0
+        if hosted.exitStatus == nil, hosted.reapIfExited() != nil {
+            // What it wrote before it exited is still in the pty.
+            hosted.pump(limit: limit)
+            any = true
+        }
+        let hidden = hosted.exitStatus == nil && hosted.isInputHidden
+        if hidden != lastHidden { lastHidden = hidden; any = true }
+        return any
+    }
+
+    /// The tty's modes change without output (a password prompt's echo off): `pump` reads them, so the loop
+    /// wakes for it while the child runs.
+    public var wantsLooks: Bool { hosted.map { $0.exitStatus == nil } ?? false }
+}
+
+extension OutputSink where Self == PtySink {
+    /// A child on a pty running `argv`: `TerminalLink(.child(argv: ["vim"]))`.
+    public static func child(argv: [String]) -> PtySink { PtySink(argv: argv) }
+}

@@ -1,0 +1,62 @@
+import PtyHost
+import Shell
+
+/// An existing tmux pane that keys are sent to (`--type-into tmux:TARGET`): its program runs on its own, and
+/// the Terminal screen shows the pane's captures.
+///
+/// `TmuxSink` (PtyHost) is the tmux client: one `tmux` run per text, key or capture. This adds what the loop
+/// needs on top: the last capture, and when to take the next.
+public final class TmuxPaneSink: OutputSink {
+    public static let kind = OutputSinkKind(
+        scheme: "tmux", argument: "TARGET", example: "tmux:work:1.0",
+        summary: "an existing tmux pane, as tmux names it: %3, work:1.0"
+    ) { target, _ in TmuxPaneSink(TmuxSink(target: target ?? "")) }
+
+    /// The client that reaches the pane.
+    public let tmux: TmuxSink
+    /// The last capture, and the pane's working directory at it.
+    private var captured: TerminalSnapshot?
+    private var capturedDirectory: String?
+
+    public init(_ tmux: TmuxSink) { self.tmux = tmux }
+
+    public var name: String { "tmux \(tmux.target)" }
+    public var traits: SinkTraits { .showsPane }
+
+    public func check() throws(OutputSinkError) { try Self.mapped { () throws(TmuxSinkError) in try tmux.check() } }
+
+    /// Nothing to start: the pane runs on its own, and the link's first look, right after, captures it.
+    public func start(rows: Int, cols: Int) throws(OutputSinkError) {}
+
+    public func type(_ text: String) throws(OutputSinkError) {
+        try Self.mapped { () throws(TmuxSinkError) in try tmux.send(text: text) }
+    }
+
+    public func press(_ key: TerminalKeyPress) throws(OutputSinkError) {
+        try Self.mapped { () throws(TmuxSinkError) in try tmux.send(key) }
+    }
+
+    public func view(scrolledBack: Int) -> TerminalView? {
+        captured.map { TerminalView(snapshot: $0, program: name, workingDirectory: capturedDirectory) }
+    }
+
+    /// The pane changes whenever its program writes, which tmux does not tell: it is captured every poll
+    /// interval while the Terminal screen shows.
+    public var wantsLooks: Bool { true }
+
+    public func look() throws(OutputSinkError) -> Bool {
+        let (snap, cwd) = try Self.mapped { () throws(TmuxSinkError) in try tmux.capture() }
+        var changed = false
+        if snap != captured { captured = snap; changed = true }
+        if cwd != capturedDirectory { capturedDirectory = cwd; changed = true }
+        return changed
+    }
+
+    /// Soon after a key, once the pane's program had time to echo it.
+    public var echoLookDelay: Double? { 0.02 }
+
+    /// Runs a tmux call, giving its failure as the sink's.
+    private static func mapped<T>(_ call: () throws(TmuxSinkError) -> T) throws(OutputSinkError) -> T {
+        do throws(TmuxSinkError) { return try call() } catch { throw OutputSinkError(error.description) }
+    }
+}

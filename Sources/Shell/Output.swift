@@ -1,0 +1,70 @@
+import TerminalModel
+
+/// What became of text or keys the runtime gave to the output sink, as the reducer hears it: a failure,
+/// and the first delivery after one. Deliveries that follow deliveries are not reported.
+public enum OutputReport: Hashable, Sendable {
+    /// The sink could not deliver: `reason` says why and names the target (`tmux target work:1: can't find
+    /// pane: 1`); `unsent` is the text that did not arrive (empty for a key), kept on screen.
+    case failed(reason: String, unsent: String)
+    /// Text or a key reached the sink again after a failure.
+    case delivered
+}
+
+/// How delivery to the output sink stands, as the Terminal screen shows it.
+public struct OutputStatus: Hashable, Sendable {
+    /// Why the last text or key could not be delivered; nil once one was again.
+    public var problem: String?
+    /// Text that could not be delivered, kept so nothing the user composed is lost.
+    public var unsent: String
+
+    public init(problem: String? = nil, unsent: String = "") { self.problem = problem; self.unsent = unsent }
+}
+
+/// The Terminal screen's pane as the runtime was last asked to keep it, so each change is asked for once.
+public struct TerminalPane: Hashable, Sendable {
+    /// The size the program was started or last resized at (nil: it has not been started).
+    public internal(set) var size: Size?
+    /// Whether the pane shows.
+    public internal(set) var showing = false
+
+    public init() {}
+}
+
+/// Takes what the runtime reports about the output sink: a failure is shown with the text that did not
+/// arrive, which stays on screen; a later delivery clears the reason.
+func outputReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
+    switch report {
+    case .failed(let reason, let unsent):
+        s.output.problem = reason
+        s.output.unsent += unsent
+    case .delivered:
+        s.output.problem = nil
+    }
+    s.revision &+= 1
+    return []
+}
+
+/// The requests that keep the program the size of the Terminal screen's pane: `.start` the first time the
+/// pane shows, `.resize` when it shows at another size, `.showing` when it comes and goes.
+///
+/// Asked after every event, since any of them may change the screen showing or its layout (a screen pushed,
+/// the window resized, a keymap with more keyboard rows). The pane's place comes from the hit map the
+/// reducer keeps, so the runtime never reads the layout to decide.
+func terminalPaneRequests(_ s: inout ShellState) -> [Effect] {
+    let rect = s.top.name == "terminal" && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
+    var out: [Effect] = []
+    if let rect {
+        let size = Size(width: rect.w, height: rect.h)
+        if s.terminalPane.size == nil {
+            out.append(.terminal(.start(rows: rect.h, cols: rect.w)))
+        } else if s.terminalPane.size != size {
+            out.append(.terminal(.resize(rows: rect.h, cols: rect.w)))
+        }
+        s.terminalPane.size = size
+    }
+    if (rect != nil) != s.terminalPane.showing {
+        s.terminalPane.showing = rect != nil
+        out.append(.terminal(.showing(rect != nil)))
+    }
+    return out
+}
