@@ -13,8 +13,8 @@ struct TOMLParser {
     private var i = 0
     private var line = 1
     private let root = Table(kind: .explicit)
-    /// The line on which each key path (joined by U+001F) was first written.
-    private(set) var lines: [String: Int] = [:]
+    /// The line on which each key path was first written.
+    private(set) var lines = KeyLines()
 
     /// A table while it is being built: reference semantics let a header keep filling the table it names.
     private final class Table {
@@ -39,7 +39,7 @@ struct TOMLParser {
     /// Parses the whole text into its root table.
     mutating func parse() throws(ConfigError) -> [String: TOMLNode] {
         var current = root
-        var currentPath: [String] = []
+        var currentNode = KeyLines.root
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         while true {
             skipSpaces()
@@ -51,9 +51,9 @@ struct TOMLParser {
                 try newline()
                 continue
             case UInt8(ascii: "["):
-                (current, currentPath) = try header()
+                (current, currentNode) = try header()
             default:
-                try keyValue(into: current, path: currentPath, depth: 1)
+                try keyValue(into: current, node: currentNode, depth: 1)
             }
             try endOfLine()
         }
@@ -62,8 +62,8 @@ struct TOMLParser {
 
     // MARK: - Structure
 
-    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill.
-    private mutating func header() throws(ConfigError) -> (Table, [String]) {
+    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill, with its node in `lines`.
+    private mutating func header() throws(ConfigError) -> (Table, Int) {
         let headerLine = line
         i += 1
         let isArray = peek() == UInt8(ascii: "[")
@@ -79,7 +79,8 @@ struct TOMLParser {
             guard peek() == UInt8(ascii: "]") else { throw error("expected ']]' to close the array of tables name") }
             i += 1
         }
-        for k in 1...path.count { note(path.prefix(k), line: headerLine) }
+        var node = KeyLines.root
+        for k in path { node = lines.child(k, of: node, line: headerLine) }
         var t = root
         for (n, k) in path.dropLast().enumerated() {
             switch t.entries[k] {
@@ -104,12 +105,12 @@ struct TOMLParser {
             case nil:
                 let sub = Table(kind: .explicit)
                 t.entries[last] = .tables([sub])
-                return (sub, path)
+                return (sub, node)
             case .tables(var list)?:
                 let sub = Table(kind: .explicit)
                 list.append(sub)
                 t.entries[last] = .tables(list)
-                return (sub, path)
+                return (sub, node)
             case .table?:
                 throw error("[[\(name)]] names a table already defined as a plain table")
             case .value?:
@@ -120,11 +121,11 @@ struct TOMLParser {
         case nil:
             let sub = Table(kind: .explicit)
             t.entries[last] = .table(sub)
-            return (sub, path)
+            return (sub, node)
         case .table(let sub)?:
             guard sub.kind == .implicit else { throw error("table [\(name)] is defined twice") }
             sub.kind = .explicit
-            return (sub, path)
+            return (sub, node)
         case .tables?:
             throw error("[\(name)] names an array of tables")
         case .value?:
@@ -132,8 +133,9 @@ struct TOMLParser {
         }
     }
 
-    /// Reads `key = value` into `table`, creating the tables a dotted key names.
-    private mutating func keyValue(into table: Table, path tablePath: [String], depth: Int) throws(ConfigError) {
+    /// Reads `key = value` into `table` (whose node in `lines` is `tableNode`), creating the tables a dotted key
+    /// names.
+    private mutating func keyValue(into table: Table, node tableNode: Int, depth: Int) throws(ConfigError) {
         let keyLine = line
         guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
             throw error("expected a key (letters, digits, '_' or '-', or a quoted name), found \(describeHere())")
@@ -144,8 +146,9 @@ struct TOMLParser {
         }
         i += 1
         skipSpaces()
-        let value = try self.value(depth: depth, path: tablePath + keys)
-        for k in 1...keys.count { note((tablePath + keys).prefix(tablePath.count + k), line: keyLine) }
+        var node = tableNode
+        for k in keys { node = lines.child(k, of: node, line: keyLine) }
+        let value = try self.value(depth: depth, node: node)
         var t = table
         for (n, k) in keys.dropLast().enumerated() {
             switch t.entries[k] {
@@ -191,7 +194,8 @@ struct TOMLParser {
 
     // MARK: - Values
 
-    private mutating func value(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+    /// Reads a value whose key path has the node `node` in `lines` (where the keys of inline tables go).
+    private mutating func value(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
         guard depth <= Self.maxDepth else {
             throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
         }
@@ -204,9 +208,9 @@ struct TOMLParser {
             if peek(1) == c, peek(2) == c { return .string(try multilineLiteralString()) }
             return .string(try literalString())
         case UInt8(ascii: "["):
-            return try array(depth: depth, path: path)
+            return try array(depth: depth, node: node)
         case UInt8(ascii: "{"):
-            return try inlineTable(depth: depth, path: path)
+            return try inlineTable(depth: depth, node: node)
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             if matches("true") { i += 4; return .bool(true) }
             if matches("false") { i += 5; return .bool(false) }
@@ -218,7 +222,7 @@ struct TOMLParser {
         }
     }
 
-    private mutating func array(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+    private mutating func array(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
         let start = line
         i += 1
         var items: [TOMLNode] = []
@@ -226,7 +230,7 @@ struct TOMLParser {
             try skipBlank(what: "an array opened on line \(start)")
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if c == UInt8(ascii: "]") { i += 1; return .array(items) }
-            items.append(try value(depth: depth + 1, path: path))
+            items.append(try value(depth: depth + 1, node: node))
             try skipBlank(what: "an array opened on line \(start)")
             guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if d == UInt8(ascii: ",") { i += 1; continue }
@@ -235,7 +239,7 @@ struct TOMLParser {
         }
     }
 
-    private mutating func inlineTable(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+    private mutating func inlineTable(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
         i += 1
         let table = Table(kind: .explicit)
         skipSpaces()
@@ -248,7 +252,7 @@ struct TOMLParser {
             guard depth < Self.maxDepth else {
                 throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
             }
-            try keyValue(into: table, path: path, depth: depth + 1)
+            try keyValue(into: table, node: node, depth: depth + 1)
             skipSpaces()
             guard let c = peek() else { throw error("the inline table is never closed with '}'") }
             if c == UInt8(ascii: "}") { i += 1; return .table(Self.convert(table)) }
@@ -476,12 +480,6 @@ struct TOMLParser {
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         let hex = String(c, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-
-    /// Remembers where a key path first appeared, for later errors about its value.
-    private mutating func note(_ path: ArraySlice<String>, line: Int) {
-        let k = path.joined(separator: "\u{1F}")
-        if lines[k] == nil { lines[k] = line }
     }
 
     private static func show<C: Collection>(_ path: C) -> String where C.Element == String {
