@@ -24,11 +24,19 @@ struct TOMLParser {
         init(kind: Kind) { self.kind = kind }
     }
 
+    /// An array of tables while it is being built: a reference, so that each `[[name]]` appends in place. As a
+    /// plain array inside `Entry`, the copy taken out of the parent's entries shared storage with the one left
+    /// there, so every append copied the whole list (n²/2 copies for n `[[name]]` headers).
+    private final class TableArray {
+        var tables: [Table]
+        init(_ tables: [Table]) { self.tables = tables }
+    }
+
     private enum Entry {
         /// A finished value: a string, number, array or inline table; none can be extended later.
         case value(TOMLNode)
         case table(Table)
-        case tables([Table])
+        case tables(TableArray)
     }
 
     init(text: String, file: String) {
@@ -92,7 +100,7 @@ struct TOMLParser {
                 t = sub
             case .tables(let list)?:
                 // `[[fruit]]` then `[fruit.variety]` means the last fruit's variety.
-                guard let last = list.last else { throw error("internal: empty array of tables") }
+                guard let last = list.tables.last else { throw error("internal: empty array of tables") }
                 t = last
             case .value?:
                 throw error("\(Self.show(path.prefix(n + 1))) already holds a value and cannot also be a table")
@@ -104,12 +112,11 @@ struct TOMLParser {
             switch t.entries[last] {
             case nil:
                 let sub = Table(kind: .explicit)
-                t.entries[last] = .tables([sub])
+                t.entries[last] = .tables(TableArray([sub]))
                 return (sub, node)
-            case .tables(var list)?:
+            case .tables(let list)?:
                 let sub = Table(kind: .explicit)
-                list.append(sub)
-                t.entries[last] = .tables(list)
+                list.tables.append(sub)
                 return (sub, node)
             case .table?:
                 throw error("[[\(name)]] names a table already defined as a plain table")
@@ -636,7 +643,7 @@ struct TOMLParser {
             switch e {
             case .value(let v): out[k] = v
             case .table(let sub): out[k] = .table(convert(sub))
-            case .tables(let list): out[k] = .array(list.map { .table(convert($0)) })
+            case .tables(let list): out[k] = .array(list.tables.map { .table(convert($0)) })
             }
         }
         return out
