@@ -5,8 +5,13 @@
 /// fuzzer, both notice. Every error is a `ConfigError` naming the line. Dates and times are kept as their text
 /// (no setting of ours is a date). Integers become `Double`s, as every number in our files is read as one.
 struct TOMLParser {
-    /// How deep arrays and inline tables may nest; deeper input is refused instead of exhausting the stack.
+    /// How many levels deep a value may sit: each part of its key and of its table's name is a level, and so is
+    /// each array around it. Real files use five or so; deeper input is refused, because building and freeing
+    /// the nested tables recurses once per level and would exhaust the stack.
     static let maxDepth = 64
+    /// The end of every message about the limit, so each one states it.
+    static let depthRule = "deeper than the \(maxDepth) levels a config or keymap file may use "
+        + "(each part of a key or [table] name, and each array, is a level)"
 
     private let b: [UInt8]
     private let file: String
@@ -48,6 +53,7 @@ struct TOMLParser {
     mutating func parse() throws(ConfigError) -> [String: TOMLNode] {
         var current = root
         var currentNode = KeyLines.root
+        var currentLevel = 0
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         while true {
             skipSpaces()
@@ -59,9 +65,9 @@ struct TOMLParser {
                 try newline()
                 continue
             case UInt8(ascii: "["):
-                (current, currentNode) = try header()
+                (current, currentNode, currentLevel) = try header()
             default:
-                try keyValue(into: current, node: currentNode, depth: 1)
+                try keyValue(into: current, node: currentNode, level: currentLevel)
             }
             try endOfLine()
         }
@@ -70,8 +76,9 @@ struct TOMLParser {
 
     // MARK: - Structure
 
-    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill, with its node in `lines`.
-    private mutating func header() throws(ConfigError) -> (Table, Int) {
+    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill, with its node in `lines` and
+    /// its level.
+    private mutating func header() throws(ConfigError) -> (Table, Int, Int) {
         let headerLine = line
         i += 1
         let isArray = peek() == UInt8(ascii: "[")
@@ -86,6 +93,10 @@ struct TOMLParser {
         if isArray {
             guard peek() == UInt8(ascii: "]") else { throw error("expected ']]' to close the array of tables name") }
             i += 1
+        }
+        guard path.count <= Self.maxDepth else {
+            let (open, close) = isArray ? ("[[", "]]") : ("[", "]")
+            throw error("the table \(open)\(Self.showStart(path))\(close) is \(path.count) levels deep, \(Self.depthRule)")
         }
         var node = KeyLines.root
         for k in path { node = lines.child(k, of: node, line: headerLine) }
@@ -113,11 +124,11 @@ struct TOMLParser {
             case nil:
                 let sub = Table(kind: .explicit)
                 t.entries[last] = .tables(TableArray([sub]))
-                return (sub, node)
+                return (sub, node, path.count)
             case .tables(let list)?:
                 let sub = Table(kind: .explicit)
                 list.tables.append(sub)
-                return (sub, node)
+                return (sub, node, path.count)
             case .table?:
                 throw error("[[\(name)]] names a table already defined as a plain table")
             case .value?:
@@ -128,11 +139,11 @@ struct TOMLParser {
         case nil:
             let sub = Table(kind: .explicit)
             t.entries[last] = .table(sub)
-            return (sub, node)
+            return (sub, node, path.count)
         case .table(let sub)?:
             guard sub.kind == .implicit else { throw error("table [\(name)] is defined twice") }
             sub.kind = .explicit
-            return (sub, node)
+            return (sub, node, path.count)
         case .tables?:
             throw error("[\(name)] names an array of tables")
         case .value?:
@@ -140,9 +151,9 @@ struct TOMLParser {
         }
     }
 
-    /// Reads `key = value` into `table` (whose node in `lines` is `tableNode`), creating the tables a dotted key
-    /// names.
-    private mutating func keyValue(into table: Table, node tableNode: Int, depth: Int) throws(ConfigError) {
+    /// Reads `key = value` into `table` (whose node in `lines` is `tableNode`, `level` levels deep), creating the
+    /// tables a dotted key names.
+    private mutating func keyValue(into table: Table, node tableNode: Int, level: Int) throws(ConfigError) {
         let keyLine = line
         guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
             throw error("expected a key (letters, digits, '_' or '-', or a quoted name), found \(describeHere())")
@@ -151,11 +162,15 @@ struct TOMLParser {
         guard peek() == UInt8(ascii: "=") else {
             throw error("expected '=' after the key \(Self.show(keys)), found \(describeHere())")
         }
+        guard level + keys.count <= Self.maxDepth else {
+            throw ConfigError(file: file, line: keyLine,
+                              "the key \(Self.showStart(keys)) is \(level + keys.count) levels deep, \(Self.depthRule)")
+        }
         i += 1
         skipSpaces()
         var node = tableNode
         for k in keys { node = lines.child(k, of: node, line: keyLine) }
-        let value = try self.value(depth: depth, node: node)
+        let value = try self.value(level: level + keys.count, node: node)
         var t = table
         for (n, k) in keys.dropLast().enumerated() {
             switch t.entries[k] {
@@ -201,11 +216,10 @@ struct TOMLParser {
 
     // MARK: - Values
 
-    /// Reads a value whose key path has the node `node` in `lines` (where the keys of inline tables go).
-    private mutating func value(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
-        guard depth <= Self.maxDepth else {
-            throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
-        }
+    /// Reads a value `level` levels deep whose key path has the node `node` in `lines` (where the keys of inline
+    /// tables go).
+    private mutating func value(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
+        guard level <= Self.maxDepth else { throw error("arrays and inline tables nest \(Self.depthRule)") }
         guard let c = peek() else { throw error("expected a value after '=', but the file ends") }
         switch c {
         case UInt8(ascii: "\""):
@@ -215,9 +229,9 @@ struct TOMLParser {
             if peek(1) == c, peek(2) == c { return .string(try multilineLiteralString()) }
             return .string(try literalString())
         case UInt8(ascii: "["):
-            return try array(depth: depth, node: node)
+            return try array(level: level, node: node)
         case UInt8(ascii: "{"):
-            return try inlineTable(depth: depth, node: node)
+            return try inlineTable(level: level, node: node)
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             if matches("true") { i += 4; return .bool(true) }
             if matches("false") { i += 5; return .bool(false) }
@@ -229,7 +243,7 @@ struct TOMLParser {
         }
     }
 
-    private mutating func array(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
+    private mutating func array(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
         let start = line
         i += 1
         var items: [TOMLNode] = []
@@ -237,7 +251,7 @@ struct TOMLParser {
             try skipBlank(what: "an array opened on line \(start)")
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if c == UInt8(ascii: "]") { i += 1; return .array(items) }
-            items.append(try value(depth: depth + 1, node: node))
+            items.append(try value(level: level + 1, node: node))
             try skipBlank(what: "an array opened on line \(start)")
             guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if d == UInt8(ascii: ",") { i += 1; continue }
@@ -246,7 +260,7 @@ struct TOMLParser {
         }
     }
 
-    private mutating func inlineTable(depth: Int, node: Int) throws(ConfigError) -> TOMLNode {
+    private mutating func inlineTable(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
         i += 1
         let table = Table(kind: .explicit)
         skipSpaces()
@@ -256,10 +270,7 @@ struct TOMLParser {
             if let c = peek(), c == 0x0A || c == 0x0D {
                 throw error("an inline table { … } must be written on one line")
             }
-            guard depth < Self.maxDepth else {
-                throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
-            }
-            try keyValue(into: table, node: node, depth: depth + 1)
+            try keyValue(into: table, node: node, level: level)
             skipSpaces()
             guard let c = peek() else { throw error("the inline table is never closed with '}'") }
             if c == UInt8(ascii: "}") { i += 1; return .table(Self.convert(table)) }
@@ -487,6 +498,11 @@ struct TOMLParser {
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         let hex = String(c, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// The first parts of a key, so a message about a very long one stays readable.
+    private static func showStart(_ path: [String]) -> String {
+        path.count > 4 ? show(path.prefix(4)) + ".…" : show(path)
     }
 
     private static func show<C: Collection>(_ path: C) -> String where C.Element == String {
