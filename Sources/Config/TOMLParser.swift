@@ -118,7 +118,6 @@ struct TOMLParser {
             }
         }
         guard let last = path.last else { throw error("expected a table name after '['") }
-        let name = Self.show(path)
         if isArray {
             switch t.entries[last] {
             case nil:
@@ -130,9 +129,9 @@ struct TOMLParser {
                 list.tables.append(sub)
                 return (sub, node, path.count)
             case .table?:
-                throw error("[[\(name)]] names a table already defined as a plain table")
+                throw error("[[\(Self.show(path))]] names a table already defined as a plain table")
             case .value?:
-                throw error("[[\(name)]] names a key that already holds a value")
+                throw error("[[\(Self.show(path))]] names a key that already holds a value")
             }
         }
         switch t.entries[last] {
@@ -141,13 +140,13 @@ struct TOMLParser {
             t.entries[last] = .table(sub)
             return (sub, node, path.count)
         case .table(let sub)?:
-            guard sub.kind == .implicit else { throw error("table [\(name)] is defined twice") }
+            guard sub.kind == .implicit else { throw error("table [\(Self.show(path))] is defined twice") }
             sub.kind = .explicit
             return (sub, node, path.count)
         case .tables?:
-            throw error("[\(name)] names an array of tables")
+            throw error("[\(Self.show(path))] names an array of tables")
         case .value?:
-            throw error("[\(name)] names a key that already holds a value")
+            throw error("[\(Self.show(path))] names a key that already holds a value")
         }
     }
 
@@ -248,11 +247,11 @@ struct TOMLParser {
         i += 1
         var items: [TOMLNode] = []
         while true {
-            try skipBlank(what: "an array opened on line \(start)")
+            try skipBlank()
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if c == UInt8(ascii: "]") { i += 1; return .array(items) }
             items.append(try value(level: level + 1, node: node))
-            try skipBlank(what: "an array opened on line \(start)")
+            try skipBlank()
             guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if d == UInt8(ascii: ",") { i += 1; continue }
             if d == UInt8(ascii: "]") { i += 1; return .array(items) }
@@ -462,7 +461,7 @@ struct TOMLParser {
     }
 
     /// Skips spaces, newlines and comments (inside an array).
-    private mutating func skipBlank(what: String) throws(ConfigError) {
+    private mutating func skipBlank() throws(ConfigError) {
         while let c = peek() {
             if c == 0x20 || c == 0x09 { i += 1 }
             else if c == 0x0A || c == 0x0D { try newline() }
