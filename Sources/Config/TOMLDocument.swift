@@ -48,7 +48,7 @@ public indirect enum TOMLNode: Sendable, Equatable {
 public struct TOMLDocument: Sendable {
     public let file: String
     public let root: [String: TOMLNode]
-    private let lines: [String: Int]
+    private let lines: KeyLines
     /// Values replaced from the command line (`--set KEY=VALUE`), by key path: errors about them name the
     /// `--set`, since the file's line no longer holds the value.
     public var overrides: [[String]: String] = [:]
@@ -62,14 +62,7 @@ public struct TOMLDocument: Sendable {
     }
 
     /// The line on which `path` (e.g. `["gesture", "activate", "press"]`) was written, or its table's line.
-    public func line(_ path: [String]) -> Int? {
-        var p = path
-        while !p.isEmpty {
-            if let l = lines[p.joined(separator: "\u{1F}")] { return l }
-            p.removeLast()
-        }
-        return nil
-    }
+    public func line(_ path: [String]) -> Int? { lines.line(path) }
 
     /// An error about the key at `path`.
     public func error(_ path: [String], _ message: String) -> ConfigError {
@@ -95,6 +88,43 @@ public struct TOMLDocument: Sendable {
         }
         parts.append(cur.trimmingCharacters(in: " \t"))
         return parts
+    }
+}
+
+/// Where each key path of a TOML file was first written, as a tree of key parts.
+///
+/// A tree, not a dictionary keyed by joined paths, so that noting an n-part key costs n lookups of one part:
+/// joining every prefix built and hashed n²/2 parts, which made a deep dotted key or table name quadratic.
+struct KeyLines: Sendable {
+    private struct Node: Sendable {
+        var line: Int
+        var children: [String: Int] = [:]
+    }
+
+    /// The node above every first key part; it has no line of its own.
+    static let root = 0
+    /// Children are indices into this array, so a node is changed in place rather than copied with its subtree.
+    private var nodes = [Node(line: 0)]
+
+    /// The node for `part` under `node`, made with `line` if the part was not written there before (the first
+    /// place a key or table is written is the one an error should name).
+    mutating func child(_ part: String, of node: Int, line: Int) -> Int {
+        if let c = nodes[node].children[part] { return c }
+        nodes.append(Node(line: line))
+        nodes[node].children[part] = nodes.count - 1
+        return nodes.count - 1
+    }
+
+    /// The line of the longest prefix of `path` that was written, or nil if its first part was not.
+    func line(_ path: [String]) -> Int? {
+        var node = Self.root
+        var line: Int?
+        for part in path {
+            guard let c = nodes[node].children[part] else { break }
+            node = c
+            line = nodes[c].line
+        }
+        return line
     }
 }
 

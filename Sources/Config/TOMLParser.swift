@@ -5,16 +5,21 @@
 /// fuzzer, both notice. Every error is a `ConfigError` naming the line. Dates and times are kept as their text
 /// (no setting of ours is a date). Integers become `Double`s, as every number in our files is read as one.
 struct TOMLParser {
-    /// How deep arrays and inline tables may nest; deeper input is refused instead of exhausting the stack.
+    /// How many levels deep a value may sit: each part of its key and of its table's name is a level, and so is
+    /// each array around it. Real files use five or so; deeper input is refused, because building and freeing
+    /// the nested tables recurses once per level and would exhaust the stack.
     static let maxDepth = 64
+    /// The end of every message about the limit, so each one states it.
+    static let depthRule = "deeper than the \(maxDepth) levels a config or keymap file may use "
+        + "(each part of a key or [table] name, and each array, is a level)"
 
     private let b: [UInt8]
     private let file: String
     private var i = 0
     private var line = 1
     private let root = Table(kind: .explicit)
-    /// The line on which each key path (joined by U+001F) was first written.
-    private(set) var lines: [String: Int] = [:]
+    /// The line on which each key path was first written.
+    private(set) var lines = KeyLines()
 
     /// A table while it is being built: reference semantics let a header keep filling the table it names.
     private final class Table {
@@ -24,11 +29,19 @@ struct TOMLParser {
         init(kind: Kind) { self.kind = kind }
     }
 
+    /// An array of tables while it is being built: a reference, so that each `[[name]]` appends in place. As a
+    /// plain array inside `Entry`, the copy taken out of the parent's entries shared storage with the one left
+    /// there, so every append copied the whole list (n²/2 copies for n `[[name]]` headers).
+    private final class TableArray {
+        var tables: [Table]
+        init(_ tables: [Table]) { self.tables = tables }
+    }
+
     private enum Entry {
         /// A finished value: a string, number, array or inline table; none can be extended later.
         case value(TOMLNode)
         case table(Table)
-        case tables([Table])
+        case tables(TableArray)
     }
 
     init(text: String, file: String) {
@@ -39,7 +52,8 @@ struct TOMLParser {
     /// Parses the whole text into its root table.
     mutating func parse() throws(ConfigError) -> [String: TOMLNode] {
         var current = root
-        var currentPath: [String] = []
+        var currentNode = KeyLines.root
+        var currentLevel = 0
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         while true {
             skipSpaces()
@@ -51,9 +65,9 @@ struct TOMLParser {
                 try newline()
                 continue
             case UInt8(ascii: "["):
-                (current, currentPath) = try header()
+                (current, currentNode, currentLevel) = try header()
             default:
-                try keyValue(into: current, path: currentPath, depth: 1)
+                try keyValue(into: current, node: currentNode, level: currentLevel)
             }
             try endOfLine()
         }
@@ -62,8 +76,9 @@ struct TOMLParser {
 
     // MARK: - Structure
 
-    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill.
-    private mutating func header() throws(ConfigError) -> (Table, [String]) {
+    /// Reads `[a.b]` or `[[a.b]]` and returns the table that following keys fill, with its node in `lines` and
+    /// its level.
+    private mutating func header() throws(ConfigError) -> (Table, Int, Int) {
         let headerLine = line
         i += 1
         let isArray = peek() == UInt8(ascii: "[")
@@ -79,7 +94,12 @@ struct TOMLParser {
             guard peek() == UInt8(ascii: "]") else { throw error("expected ']]' to close the array of tables name") }
             i += 1
         }
-        for k in 1...path.count { note(path.prefix(k), line: headerLine) }
+        guard path.count <= Self.maxDepth else {
+            let (open, close) = isArray ? ("[[", "]]") : ("[", "]")
+            throw error("the table \(open)\(Self.showStart(path))\(close) is \(path.count) levels deep, \(Self.depthRule)")
+        }
+        var node = KeyLines.root
+        for k in path { node = lines.child(k, of: node, line: headerLine) }
         var t = root
         for (n, k) in path.dropLast().enumerated() {
             switch t.entries[k] {
@@ -91,49 +111,48 @@ struct TOMLParser {
                 t = sub
             case .tables(let list)?:
                 // `[[fruit]]` then `[fruit.variety]` means the last fruit's variety.
-                guard let last = list.last else { throw error("internal: empty array of tables") }
+                guard let last = list.tables.last else { throw error("internal: empty array of tables") }
                 t = last
             case .value?:
                 throw error("\(Self.show(path.prefix(n + 1))) already holds a value and cannot also be a table")
             }
         }
         guard let last = path.last else { throw error("expected a table name after '['") }
-        let name = Self.show(path)
         if isArray {
             switch t.entries[last] {
             case nil:
                 let sub = Table(kind: .explicit)
-                t.entries[last] = .tables([sub])
-                return (sub, path)
-            case .tables(var list)?:
+                t.entries[last] = .tables(TableArray([sub]))
+                return (sub, node, path.count)
+            case .tables(let list)?:
                 let sub = Table(kind: .explicit)
-                list.append(sub)
-                t.entries[last] = .tables(list)
-                return (sub, path)
+                list.tables.append(sub)
+                return (sub, node, path.count)
             case .table?:
-                throw error("[[\(name)]] names a table already defined as a plain table")
+                throw error("[[\(Self.show(path))]] names a table already defined as a plain table")
             case .value?:
-                throw error("[[\(name)]] names a key that already holds a value")
+                throw error("[[\(Self.show(path))]] names a key that already holds a value")
             }
         }
         switch t.entries[last] {
         case nil:
             let sub = Table(kind: .explicit)
             t.entries[last] = .table(sub)
-            return (sub, path)
+            return (sub, node, path.count)
         case .table(let sub)?:
-            guard sub.kind == .implicit else { throw error("table [\(name)] is defined twice") }
+            guard sub.kind == .implicit else { throw error("table [\(Self.show(path))] is defined twice") }
             sub.kind = .explicit
-            return (sub, path)
+            return (sub, node, path.count)
         case .tables?:
-            throw error("[\(name)] names an array of tables")
+            throw error("[\(Self.show(path))] names an array of tables")
         case .value?:
-            throw error("[\(name)] names a key that already holds a value")
+            throw error("[\(Self.show(path))] names a key that already holds a value")
         }
     }
 
-    /// Reads `key = value` into `table`, creating the tables a dotted key names.
-    private mutating func keyValue(into table: Table, path tablePath: [String], depth: Int) throws(ConfigError) {
+    /// Reads `key = value` into `table` (whose node in `lines` is `tableNode`, `level` levels deep), creating the
+    /// tables a dotted key names.
+    private mutating func keyValue(into table: Table, node tableNode: Int, level: Int) throws(ConfigError) {
         let keyLine = line
         guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
             throw error("expected a key (letters, digits, '_' or '-', or a quoted name), found \(describeHere())")
@@ -142,10 +161,15 @@ struct TOMLParser {
         guard peek() == UInt8(ascii: "=") else {
             throw error("expected '=' after the key \(Self.show(keys)), found \(describeHere())")
         }
+        guard level + keys.count <= Self.maxDepth else {
+            throw ConfigError(file: file, line: keyLine,
+                              "the key \(Self.showStart(keys)) is \(level + keys.count) levels deep, \(Self.depthRule)")
+        }
         i += 1
         skipSpaces()
-        let value = try self.value(depth: depth, path: tablePath + keys)
-        for k in 1...keys.count { note((tablePath + keys).prefix(tablePath.count + k), line: keyLine) }
+        var node = tableNode
+        for k in keys { node = lines.child(k, of: node, line: keyLine) }
+        let value = try self.value(level: level + keys.count, node: node)
         var t = table
         for (n, k) in keys.dropLast().enumerated() {
             switch t.entries[k] {
@@ -191,10 +215,10 @@ struct TOMLParser {
 
     // MARK: - Values
 
-    private mutating func value(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
-        guard depth <= Self.maxDepth else {
-            throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
-        }
+    /// Reads a value `level` levels deep whose key path has the node `node` in `lines` (where the keys of inline
+    /// tables go).
+    private mutating func value(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
+        guard level <= Self.maxDepth else { throw error("arrays and inline tables nest \(Self.depthRule)") }
         guard let c = peek() else { throw error("expected a value after '=', but the file ends") }
         switch c {
         case UInt8(ascii: "\""):
@@ -204,9 +228,9 @@ struct TOMLParser {
             if peek(1) == c, peek(2) == c { return .string(try multilineLiteralString()) }
             return .string(try literalString())
         case UInt8(ascii: "["):
-            return try array(depth: depth, path: path)
+            return try array(level: level, node: node)
         case UInt8(ascii: "{"):
-            return try inlineTable(depth: depth, path: path)
+            return try inlineTable(level: level, node: node)
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             if matches("true") { i += 4; return .bool(true) }
             if matches("false") { i += 5; return .bool(false) }
@@ -218,16 +242,16 @@ struct TOMLParser {
         }
     }
 
-    private mutating func array(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+    private mutating func array(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
         let start = line
         i += 1
         var items: [TOMLNode] = []
         while true {
-            try skipBlank(what: "an array opened on line \(start)")
+            try skipBlank()
             guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if c == UInt8(ascii: "]") { i += 1; return .array(items) }
-            items.append(try value(depth: depth + 1, path: path))
-            try skipBlank(what: "an array opened on line \(start)")
+            items.append(try value(level: level + 1, node: node))
+            try skipBlank()
             guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
             if d == UInt8(ascii: ",") { i += 1; continue }
             if d == UInt8(ascii: "]") { i += 1; return .array(items) }
@@ -235,7 +259,7 @@ struct TOMLParser {
         }
     }
 
-    private mutating func inlineTable(depth: Int, path: [String]) throws(ConfigError) -> TOMLNode {
+    private mutating func inlineTable(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
         i += 1
         let table = Table(kind: .explicit)
         skipSpaces()
@@ -245,10 +269,7 @@ struct TOMLParser {
             if let c = peek(), c == 0x0A || c == 0x0D {
                 throw error("an inline table { … } must be written on one line")
             }
-            guard depth < Self.maxDepth else {
-                throw error("arrays and inline tables nest deeper than \(Self.maxDepth) levels")
-            }
-            try keyValue(into: table, path: path, depth: depth + 1)
+            try keyValue(into: table, node: node, level: level)
             skipSpaces()
             guard let c = peek() else { throw error("the inline table is never closed with '}'") }
             if c == UInt8(ascii: "}") { i += 1; return .table(Self.convert(table)) }
@@ -440,7 +461,7 @@ struct TOMLParser {
     }
 
     /// Skips spaces, newlines and comments (inside an array).
-    private mutating func skipBlank(what: String) throws(ConfigError) {
+    private mutating func skipBlank() throws(ConfigError) {
         while let c = peek() {
             if c == 0x20 || c == 0x09 { i += 1 }
             else if c == 0x0A || c == 0x0D { try newline() }
@@ -478,10 +499,9 @@ struct TOMLParser {
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
-    /// Remembers where a key path first appeared, for later errors about its value.
-    private mutating func note(_ path: ArraySlice<String>, line: Int) {
-        let k = path.joined(separator: "\u{1F}")
-        if lines[k] == nil { lines[k] = line }
+    /// The first parts of a key, so a message about a very long one stays readable.
+    private static func showStart(_ path: [String]) -> String {
+        path.count > 4 ? show(path.prefix(4)) + ".…" : show(path)
     }
 
     private static func show<C: Collection>(_ path: C) -> String where C.Element == String {
@@ -638,7 +658,7 @@ struct TOMLParser {
             switch e {
             case .value(let v): out[k] = v
             case .table(let sub): out[k] = .table(convert(sub))
-            case .tables(let list): out[k] = .array(list.map { .table(convert($0)) })
+            case .tables(let list): out[k] = .array(list.tables.map { .table(convert($0)) })
             }
         }
         return out

@@ -89,6 +89,32 @@ struct TOMLParserTests {
         #expect(doc.line(["gesture", "a", "missing"]) == 2)
     }
 
+    /// Keys inside inline tables, arrays spread over lines, and later tables of an array of tables: each
+    /// path keeps the line it was first written on.
+    @Test func nestedKeysRememberTheLineTheyWereFirstWrittenOn() throws {
+        let doc = try TOMLDocument(text: """
+        x = [
+          { a = 1 },
+          { b.c = 2 },
+        ]
+        [[item]]
+        name = "a"
+        [[item]]
+        name = "b"
+        part.n = 3
+        "q\\u001Fr" = 4
+        """, file: "t.toml")
+        #expect(doc.line(["x"]) == 1)
+        #expect(doc.line(["x", "a"]) == 2)
+        #expect(doc.line(["x", "b", "c"]) == 3)
+        #expect(doc.line(["item"]) == 5)
+        #expect(doc.line(["item", "name"]) == 6)
+        #expect(doc.line(["item", "part", "n"]) == 9)
+        #expect(doc.line(["item", "q\u{1F}r"]) == 10)
+        #expect(doc.line(["item", "q", "r"]) == 5, "a key holding U+001F is one part, not two")
+        #expect(doc.line([]) == nil && doc.line(["nothing"]) == nil)
+    }
+
     @Test(arguments: [
         ("a = 1\na = 2\n", 2, "defined twice"),
         ("[t]\n[t]\n", 2, "defined twice"),
@@ -133,7 +159,7 @@ struct TOMLParserTests {
         let deep = "x = " + String(repeating: "[", count: 100_000) + "\n"
         #expect(error(deep)?.message.contains("nest deeper than") == true)
         let tables = "x = " + String(repeating: "{a = ", count: 10_000) + "\n"
-        #expect(error(tables)?.message.contains("nest deeper than") == true)
+        #expect(error(tables)?.message.contains("the key a is 65 levels deep, deeper than the 64 levels") == true)
     }
 
     @Test func crlfLineEndingsAndAByteOrderMarkAreFine() throws {
