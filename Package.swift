@@ -62,10 +62,16 @@ let package = Package(
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", .product(name: "Logging", package: "swift-log"),
         ]),
+        // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
+        // as a library so tests can run a harness; the commands only parse options and print.
+        .target(name: "Benchmarks", dependencies: [
+            "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            "TerminalModel", "PtyHost", "Runtime",
+        ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "Runtime",
+            "PtyHost", "Runtime", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -84,6 +90,7 @@ let package = Package(
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost"]),
     ],
     swiftLanguageModes: [.v6]

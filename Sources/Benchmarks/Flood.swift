@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FrameFormats
 import Foundation
+import Runtime
 import Shell
 import TrackingCore
 import Transport
