@@ -5,6 +5,7 @@ import FrameFormats
 import Foundation
 import Runtime
 import Shell
+import SystemIO
 import TrackingCore
 import Transport
 

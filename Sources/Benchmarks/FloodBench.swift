@@ -5,8 +5,8 @@ import Config
 import Foundation
 import Runtime
 import Shell
+import SystemIO
 import TrackingCore
-import Transport
 
 /// `handsfree bench flood`: a handsfree binary's `run --listen` in tmux, flooded over loopback UDP; reports
 /// memory, CPU, frames used and dropped, and how fast the screen answers during and after the flood, beside

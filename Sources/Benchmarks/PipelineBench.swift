@@ -1,7 +1,7 @@
 import FrameFormats
 import Foundation
+import SystemIO
 import TrackingCore
-import Transport
 
 /// `handsfree bench pipeline`: decode throughput per format on a recording's own frames, re-encoded in every
 /// other format, and the pipeline's cost per frame after decoding.

@@ -2,8 +2,8 @@ import Config
 import Foundation
 import Runtime
 import Shell
+import SystemIO
 import TrackingCore
-import Transport
 
 /// `handsfree bench pointing`: simulated users with realistic pointer errors calibrate, then look at targets;
 /// the same frames go through an uncalibrated and a calibrated pipeline in the same run.

@@ -6,6 +6,7 @@ import Foundation
 import PtyHost
 import Runtime
 import Shell
+import SystemIO
 import Terminal
 import TrackingCore
 import Transport

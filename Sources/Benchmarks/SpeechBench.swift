@@ -6,7 +6,6 @@ import Shell
 import Speech
 import Terminal
 import TrackingCore
-import Transport
 
 /// `handsfree bench speech`: accuracy and speed of the recogniser against Debian's PocketSphinx tools, the
 /// Whisper worker on the same recordings, command recognition on flite voices and the wake listener.

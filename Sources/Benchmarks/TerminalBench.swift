@@ -3,10 +3,10 @@ import Glibc
 #endif
 import Config
 import Foundation
+import SystemIO
 import TrackingCore
 import Runtime
 import PtyHost
-import Transport
 
 /// `handsfree bench terminal`: a child's output through pty + libvterm + snapshots at the display rate, beside
 /// tmux doing the same work in the same run.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PtyHost
-import Transport
+import SystemIO
 
 /// A private tmux server doing the same work, for figures taken in the same run.
 final class TmuxBench {

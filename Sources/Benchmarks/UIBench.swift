@@ -4,6 +4,7 @@ import Glibc
 import Config
 import Foundation
 import Runtime
+import SystemIO
 import Transport
 import Shell
 import Terminal

@@ -2,7 +2,7 @@ import Config
 import Foundation
 import Shell
 import Speech
-import Transport
+import SystemIO
 
 /// Speech on recordings rather than a microphone, as `transcribe` and `bench speech` run it.
 public enum OfflineSpeech {

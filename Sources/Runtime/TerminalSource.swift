@@ -3,7 +3,7 @@ import Glibc
 #endif
 import PtyHost
 import Shell
-import Transport
+import SystemIO
 
 /// The program the Terminal screen drives: a child on a pty emulated by libvterm, or a tmux pane that keys
 /// are sent to (`--type-into tmux:TARGET`).

@@ -5,8 +5,8 @@ import Runtime
 import Logging
 import Shell
 import Speech
+import SystemIO
 import Terminal
-import Transport
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
 struct Transcribe: ParsableCommand {
