@@ -22,9 +22,9 @@ public struct SpeechBench {
     public var skipWhisper = false
     /// Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.
     public var whisperModel = "package"
-    /// Phrase list for the command test (default config/voice-commands.txt).
+    /// A file of phrases (one a line, `#` comments) the command test says beside the keymaps' own.
     public var phrases: String?
-    /// Keymaps whose voice phrases join the command test (default keymaps/*.toml).
+    /// Keymaps whose voice phrases and home-screen phrases the command test says (default keymaps/*.toml).
     public var keymap: [String] = []
     /// flite voices for the command test, comma-separated.
     public var voices = "rms,slt,awb,kal"
@@ -303,8 +303,10 @@ public struct SpeechBench {
 
     private func benchCommands(out: BenchReport) throws {
         var list: [String] = []
-        let phraseFile = phrases ?? ProjectPaths.dir("config").appendingPathComponent("voice-commands.txt").path
-        if let text = try? String(contentsOfFile: phraseFile, encoding: .utf8) {
+        if let phrases {
+            guard let text = try? String(contentsOfFile: phrases, encoding: .utf8) else {
+                throw BenchError("\(phrases): cannot be read")
+            }
             list += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
@@ -314,10 +316,14 @@ public struct SpeechBench {
             keymaps = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
                 .filter { $0.hasSuffix(".toml") }.sorted().map { dir.appendingPathComponent($0).path }
         }
-        for k in keymaps { list += try KeymapVoicePhrases.read(path: k) }
+        // What the shell listens for: every phrase a keymap binds (its wake phrase too) and the home screen's
+        // on-screen "open …"/"select …", so the test follows the keymaps instead of a list kept beside them.
+        for k in keymaps {
+            list += try KeymapVoicePhrases.read(path: k) + KeymapVoicePhrases.onScreen(path: k, screen: "launcher")
+        }
         var seen = Set<String>()
         list = list.filter { seen.insert($0.lowercased()).inserted }
-        guard !list.isEmpty else { throw BenchError("no command phrases (\(phraseFile), keymaps)") }
+        guard !list.isEmpty else { throw BenchError("no command phrases in \(keymaps.joined(separator: ", "))") }
 
         var config = RecognizerConfiguration(dictation: false)
         config.partialInterval = 0.05

@@ -57,14 +57,24 @@ public enum KeymapVoicePhrases {
         try parse(path).allPhrases
     }
 
+    /// The phrases the shell listens for on `screen`: the keymap's (but its wake phrase) and the on-screen
+    /// "open …" and "select …" of each target there.
+    public static func onScreen(path: String, screen: String) throws -> [String] {
+        try onScreen(try parse(path), screen: screen)
+    }
+
     /// The keymap's wake phrase and the phrases the idle shell listens for on `screen`, as `LiveSpeech`
     /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     public static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
         let km = try parse(path)
         guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
+        return (w, WakeCheck.grammarPhrases(wake: w, phrases: try onScreen(km, screen: screen)))
+    }
+
+    private static func onScreen(_ km: Keymap, screen: String) throws -> [String] {
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
         guard state.show(screen: screen) else { throw UnknownScreen(description: "unknown screen \"\(screen)\"") }
-        return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
+        return state.voicePhrases
     }
 
     private static func parse(_ path: String) throws -> Keymap {

@@ -29,10 +29,10 @@ struct BenchSpeech: ParsableCommand {
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
     var whisperModel = "package"
 
-    @Option(help: "Phrase list for the command test (default config/voice-commands.txt).")
+    @Option(help: "A file of phrases (one a line, # comments) for the command test, beside the keymaps' own.")
     var phrases: String?
 
-    @Option(help: "Keymaps whose voice phrases join the command test (default keymaps/*.toml).")
+    @Option(help: "Keymaps whose voice phrases and home-screen phrases the command test says (default keymaps/*.toml).")
     var keymap: [String] = []
 
     @Option(help: "flite voices for the command test, comma-separated.")
