@@ -30,7 +30,8 @@ let package = Package(
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
-        // The system calls modules that must not depend on each other share: the monotonic and thread CPU clocks.
+        // The system calls modules that must not depend on each other share: the monotonic and thread CPU clocks,
+        // and the durable file write (Runtime's files and Prediction's user words).
         .target(name: "SystemIO"),
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
@@ -41,10 +42,10 @@ let package = Package(
         // Live sources over loopback sockets, and paced replay.
         .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats", "SystemIO",
                                                   .product(name: "Logging", package: "swift-log")]),
-        // Word prediction. Foundation only.
+        // Word prediction. Foundation, and SystemIO to save the user's words durably.
         // Optimised in debug builds too: loading the 17 MB n-gram file unoptimised takes ~5 s, not ~0.6 s, and
         // README's first command runs a debug build.
-        .target(name: "Prediction", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Prediction", dependencies: ["SystemIO"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Speech recognition and audio capture.
         .target(name: "Speech", dependencies: ["CPocketSphinx", "CALSA",
                                                .product(name: "Logging", package: "swift-log")]),

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// Suggests words from the text typed so far, using word frequencies, n-grams and what the user taught it.
 ///
@@ -552,14 +553,12 @@ public struct WordPredictor: Sendable {
         try save(to: userFile)
     }
 
-    /// Writes the learned words to `url` atomically, creating its folder.
+    /// Writes the learned words to `url` so that a crash at any moment leaves the old or the new file whole
+    /// (`DurableFile.write`), creating its folder.
     public func save(to url: URL) throws(PredictionError) {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(path: url.path, reason: "\(error.localizedDescription)")
+        if let failure = DurableFile.write(Array(user.serialized().utf8), to: url.path) {
+            throw .cannotWrite(path: url.path, reason: failure.reason)
         }
-        try UserWords.writeDurably(user.serialized(), to: url)
     }
 }
 
