@@ -32,18 +32,13 @@ public struct FrameFileError: Error, CustomStringConvertible {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }
+    public init(path: String, message: String) { self.path = path; self.message = message }
 }
 
-/// Reads a whole recording into decoded items.
+/// A whole recording's bytes into decoded items. Reading the file is the caller's (Runtime's `FrameFile.read`):
+/// this module takes bytes only.
 public enum FrameFile {
-    public static func read(path: String, format: FrameFormat = .auto) throws(FrameFileError) -> [DecodedItem] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw FrameFileError(path: path, message: exists ? "cannot be read" : "no such file")
-        }
-        return try decode([UInt8](data), format: format, path: path)
-    }
-
+    /// Decodes a whole recording; `path` names it in errors.
     public static func decode(_ bytes: [UInt8], format: FrameFormat, path: String = "input")
         throws(FrameFileError) -> [DecodedItem] {
         var fmt = format
