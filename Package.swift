@@ -30,6 +30,9 @@ let package = Package(
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
+        // The system calls modules that must not depend on each other share: the monotonic and thread CPU clocks,
+        // and the durable file write (Runtime's files and Prediction's user words).
+        .target(name: "SystemIO"),
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
         // Decoders and encoders for frame formats.
@@ -37,12 +40,12 @@ let package = Package(
         // Config and keymap files (TOML) with file:line errors.
         .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel"]),
         // Live sources over loopback sockets, and paced replay.
-        .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats",
+        .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats", "SystemIO",
                                                   .product(name: "Logging", package: "swift-log")]),
-        // Word prediction. Foundation only.
+        // Word prediction. Foundation, and SystemIO to save the user's words durably.
         // Optimised in debug builds too: loading the 17 MB n-gram file unoptimised takes ~5 s, not ~0.6 s, and
         // README's first command runs a debug build.
-        .target(name: "Prediction", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Prediction", dependencies: ["SystemIO"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Speech's pure parts: dictation editing, spoken numbers, the command grammar. Foundation only, so the
         // Shell keeps dictation state as a real value.
         .target(name: "SpeechText"),
@@ -63,12 +66,18 @@ let package = Package(
         // keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", .product(name: "Logging", package: "swift-log"),
+            "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
+        // as a library so tests can run a harness; the commands only parse options and print.
+        .target(name: "Benchmarks", dependencies: [
+            "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
+            "TerminalModel", "PtyHost", "Runtime", "SystemIO",
         ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "Runtime",
+            "PtyHost", "Runtime", "Benchmarks", "SystemIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -79,7 +88,7 @@ let package = Package(
         .testTarget(name: "FrameFormatsTests", dependencies: ["FrameFormats", "TrackingCore", "Config", "CZlib"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config", "SystemIO"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel"], exclude: ["Golden"]),
@@ -88,7 +97,9 @@ let package = Package(
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
+                                                     "SystemIO"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 
 /// What the user taught the predictor: word and word-pair counts, added and removed words.
@@ -246,34 +243,5 @@ struct UserWords: Sendable, Equatable {
         }
         warnings += bad
         return u
-    }
-
-    /// Writes `text` to `url` so that a crash or SIGKILL at any moment leaves the old or the new file whole:
-    /// a temporary file beside it (`NAME.tmp-PID`), fsync, rename over the file, fsync of the folder.
-    static func writeDurably(_ text: String, to url: URL) throws(PredictionError) {
-        let path = url.path
-        func failure(_ tmp: String?) -> PredictionError {
-            let reason = String(cString: strerror(errno))
-            if let tmp { unlink(tmp) }
-            return .cannotWrite(path: path, reason: reason)
-        }
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(nil) }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = failure(tmp); close(fd); throw e
-            }
-            done += n
-        }
-        if fsync(fd) != 0 { let e = failure(tmp); close(fd); throw e }
-        close(fd)
-        if rename(tmp, path) != 0 { throw failure(tmp) }
-        let dfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { _ = fsync(dfd); close(dfd) }
     }
 }

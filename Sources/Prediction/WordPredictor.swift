@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// Suggests words from the text typed so far, using word frequencies, n-grams and what the user taught it.
 ///
@@ -113,6 +114,11 @@ public struct WordPredictor: Sendable {
     /// A missing or unreadable word list or n-gram file throws with its path. A missing user file
     /// is fine (nothing learned yet); bad lines in any file, and unreadable `nouns` or `held` lists, are
     /// skipped and listed in `warnings`.
+    ///
+    /// With `save(to:)`, the only file I/O in Prediction. It stays here rather than in Runtime because each
+    /// file is parsed as it is read, with its path in every warning, and the runtime, the `predict`, `ksr`
+    /// and `words` commands and the tests all load by path: taking bytes would give each of them a reader
+    /// to keep in step with these rules (which files may be missing, which only warn).
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
                             held: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
@@ -558,14 +564,12 @@ public struct WordPredictor: Sendable {
         try save(to: userFile)
     }
 
-    /// Writes the learned words to `url` atomically, creating its folder.
+    /// Writes the learned words to `url` so that a crash at any moment leaves the old or the new file whole
+    /// (`DurableFile.write`), creating its folder.
     public func save(to url: URL) throws(PredictionError) {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(path: url.path, reason: "\(error.localizedDescription)")
+        if let failure = DurableFile.write(Array(user.serialized().utf8), to: url.path) {
+            throw .cannotWrite(path: url.path, reason: failure.reason)
         }
-        try UserWords.writeDurably(user.serialized(), to: url)
     }
 }
 

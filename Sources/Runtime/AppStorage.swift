@@ -4,63 +4,29 @@ import Glibc
 import Foundation
 import Shell
 import Synchronization
+import SystemIO
 
 /// Files written so that a crash or SIGKILL at any moment leaves either the old or the new content, whole.
 public enum AtomicFile {
     /// Writes `text` to a temporary file beside `path`, fsyncs it, renames it over `path` and fsyncs the
-    /// folder, creating the folder first. Returns an error message (with the system's reason) on failure.
+    /// folder, creating the folder first (`DurableFile.write`). Returns an error message (with the system's
+    /// reason) on failure.
     public static func write(_ text: String, to path: String) -> String? {
         let dir = (path as NSString).deletingLastPathComponent
-        if let e = makeDirectories(dir) { return "cannot create \(dir) (\(e))" }
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return "cannot write in \(dir) (\(String(cString: strerror(errno))))" }
-        if let e = writeAll(fd, Array(text.utf8)) {
-            close(fd); unlink(tmp)
-            return "cannot write \(path) (\(e))"
+        switch DurableFile.write(Array(text.utf8), to: path) {
+        case nil: return nil
+        case .folder(let e): return "cannot create \(dir) (\(e))"
+        case .temporary(let e): return "cannot write in \(dir) (\(e))"
+        case .write(let e): return "cannot write \(path) (\(e))"
+        case .replace(let e): return "cannot replace \(path) (\(e))"
         }
-        if fsync(fd) != 0 {
-            let e = String(cString: strerror(errno))
-            close(fd); unlink(tmp)
-            return "cannot write \(path) (\(e))"
-        }
-        close(fd)
-        if rename(tmp, path) != 0 {
-            let e = String(cString: strerror(errno))
-            unlink(tmp)
-            return "cannot replace \(path) (\(e))"
-        }
-        // The rename is durable only once the folder entry is on disk too.
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { _ = fsync(dfd); close(dfd) }
-        return nil
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; returns the system's reason on failure.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return String(cString: strerror(errno))
-            }
-            done += n
-        }
-        return nil
-    }
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? { DurableFile.writeAll(fd, bytes) }
 
     /// `mkdir -p` with the system's short reason on failure ("Read-only file system", "Not a directory").
-    public static func makeDirectories(_ dir: String) -> String? {
-        var path = ""
-        for part in dir.split(separator: "/", omittingEmptySubsequences: true) {
-            path += "/" + part
-            if mkdir(path, 0o755) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
-        }
-        var st = stat()
-        if stat(dir, &st) != 0 { return String(cString: strerror(errno)) }
-        return (st.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR))
-    }
+    public static func makeDirectories(_ dir: String) -> String? { DurableFile.makeDirectories(dir) }
 }
 
 public extension AtomicFile {

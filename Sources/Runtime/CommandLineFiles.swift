@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shell
-import Transport
+import SystemIO
 
 /// The file system as the Terminal screen's suggestions see it: the programs on `PATH` and the entries of the
 /// directories typed on the command line.

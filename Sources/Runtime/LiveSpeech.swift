@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shell
-import Transport
+import SystemIO
 import Speech
 
 /// Where the shell's speech comes from.

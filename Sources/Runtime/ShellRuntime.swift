@@ -4,6 +4,7 @@ import Glibc
 import Config
 import FrameFormats
 import Foundation
+import SystemIO
 import Transport
 import Shell
 import Speech

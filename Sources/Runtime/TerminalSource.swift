@@ -1,6 +1,6 @@
 import PtyHost
 import Shell
-import Transport
+import SystemIO
 
 /// The program the Terminal screen drives, through its output sink (`OutputSink`: a child on a pty, a tmux
 /// pane that keys are sent to).

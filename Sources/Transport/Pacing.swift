@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FrameFormats
+import SystemIO
 import TrackingCore
 
 /// How a recording is replayed: at its own pace, faster or slower, or as fast as possible.
@@ -20,21 +21,6 @@ public enum ReplayPace: Sendable, Equatable {
         case .fast: return nil
         }
     }
-}
-
-/// Monotonic time in seconds; only the edges (pacing, benchmarks) read a clock.
-public func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// CPU seconds used by the calling thread: benchmarks report rates per CPU second, so figures taken on a
-/// busy machine are not diluted by other processes' time slices.
-public func threadCPUSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 /// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace (see `Pacer`).

@@ -1,18 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
-import Config
-import FrameFormats
-import Foundation
-import Runtime
-import Shell
-import TrackingCore
-import Transport
+import Benchmarks
 
-/// `handsfree bench flood`: the built binary's `run --listen` in tmux, flooded over loopback UDP; prints
-/// memory, CPU, frames used and dropped, and how fast the screen answers during and after the flood, beside
-/// the same measures with no flood.
+/// `handsfree bench flood`: the built binary's `run --listen` in tmux, flooded over loopback UDP (`FloodBench`).
 struct BenchFlood: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flood",
@@ -31,70 +20,9 @@ struct BenchFlood: ParsableCommand {
     }
 
     func run() throws {
-        #if DEBUG
-        print("note: debug build; use `swift build -c release` for meaningful figures")
-        #endif
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw SetupError("bench flood needs tmux") }
-        let shell = try FloodShell.start(binary: binary)
-        defer { shell.remove() }
-        let settings = try Setup.settings(config: nil)
-        let layout = ShellState(keymap: try Setup.keymap(nil, gestures: settings.gestures), size: Size(width: 100, height: 30)).hitMap
-        guard let notes = layout.target(id: "launcher.notes") else { throw SetupError("no Notes tile in the default layout") }
-        let gaze = GazePoint(x: (Double(notes.rect.x) + Double(notes.rect.w) / 2) / 100,
-                             y: (Double(notes.rect.y) + Double(notes.rect.h) / 2) / 30)
-        let clock = FloodClock()
-        let player = try GesturePlayer(port: shell.port, clock: clock, gaze: gaze, settings: settings)
-
-        // The peer: the same measures with no flood.
-        usleep(1_000_000)
-        let keyIdle = shell.keyLatency()
-        let gestureIdle = shell.gestureLatency(player)
-        // CPU at a tracker's own pace (60 frames/s), once startup work (word lists loading) is done.
-        let cpuIdle0 = shell.cpuSeconds(), wallIdle0 = monotonicSeconds()
-        player.neutral(seconds: 3)
-        let cpuIdle = (shell.cpuSeconds() - cpuIdle0) / (monotonicSeconds() - wallIdle0)
-
-        // The flood.
-        let rssBefore = shell.rss()
-        let cpu0 = shell.cpuSeconds()
-        let flood = Flood(port: shell.port, rate: rate, seconds: seconds, threads: senders, clock: clock)
-        let floodStart = monotonicSeconds()
-        flood.start()
-        var peak = rssBefore
-        var keyDuring: Double?
-        while !flood.finished {
-            peak = max(peak, shell.rss())
-            // A build that queues without bound is stopped before it takes the machine's memory.
-            if peak > 2 << 20, shell.alive {
-                print("the shell passed 2 GB: killed")
-                kill(shell.pid, SIGKILL)
-            }
-            if keyDuring == nil, monotonicSeconds() - floodStart > seconds / 2 { keyDuring = shell.keyLatency() }
-            usleep(50_000)
-        }
-        let floodEnd = flood.endedAt ?? monotonicSeconds()
-        let cpuFlood = (shell.cpuSeconds() - cpu0) / (monotonicSeconds() - floodStart)
-        // The UI answers: a key sent the moment the flood ends, then a gesture.
-        let keyAfter = shell.keyLatency(sentAt: floodEnd)
-        let gestureAfter = shell.gestureLatency(player)
-        peak = max(peak, shell.rss())
-        usleep(1_000_000)
-        let rssAfter = shell.rss()
-        let summary = shell.stop()
-
-        func ms(_ v: Double?) -> String { v.map { String(format: "%.0f ms", $0 * 1000) } ?? "no answer in 10 s" }
-        func mb(_ kb: Int) -> String { String(format: "%.1f MB", Double(kb) / 1024) }
-        let sent = flood.sent
-        print(String(format: "flood: %d datagrams in %.1f s (%.0f/s; asked %d/s) from %d threads: %.0f%% NDJSON frames, %.0f%% Live Link Face frames, %.0f%% garbage, %.0f%% 60 KB",
-                     sent.total, flood.elapsed, Double(sent.total) / max(flood.elapsed, 1e-9), rate, senders,
-                     sent.share(sent.ndjson), sent.share(sent.liveLink), sent.share(sent.garbage), sent.share(sent.big)))
-        print("                         60 frames/s   flood")
-        print("RSS                      \(mb(rssBefore).padding(toLength: 14, withPad: " ", startingAt: 0))peak \(mb(peak)), after \(mb(rssAfter)); growth \(mb(peak - rssBefore)) (goal ≤ 10 MB)")
-        print("CPU of the shell         " + String(format: "%.0f%%", cpuIdle * 100).padding(toLength: 14, withPad: " ", startingAt: 0)
-              + String(format: "%.0f%% of one core", cpuFlood * 100))
-        print("key → screen             \(ms(keyIdle).padding(toLength: 14, withPad: " ", startingAt: 0))during \(ms(keyDuring)); sent at the flood's end: \(ms(keyAfter)) (goal ≤ 100 ms)")
-        print("gesture → screen         \(ms(gestureIdle).padding(toLength: 14, withPad: " ", startingAt: 0))after the flood: \(ms(gestureAfter)) (from sending the frame that completed jaw-open on Notes)")
-        print("shell's account          \(summary.isEmpty ? "(no summary: the shell did not end cleanly)" : summary)")
-        print("crash: \(shell.crashed ? "YES" : "no")")
+        printDebugBuildNote()
+        var bench = FloodBench()
+        bench.rate = rate; bench.seconds = seconds; bench.senders = senders; bench.binary = binary
+        try printing { try bench.run(out: $0) }
     }
 }

@@ -69,10 +69,6 @@ struct DoctorCommand: ParsableCommand {
         case .failed(let message):
             r.fail("config: \(message)", fix: "correct the line named, or reinstall (scripts/install.sh)")
         }
-        let voice = ProjectPaths.dir("config").appendingPathComponent("voice-commands.txt").path
-        if !FileManager.default.isReadableFile(atPath: voice) {
-            r.warn("config: \(voice) missing", fix: "reinstall (scripts/install.sh)")
-        }
 
         let lists: [(URL, Bool)] = [(WordLists.words, true), (WordLists.ngrams, false), (WordLists.nouns, false), (WordLists.held, false)]
         var present: [String] = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Benchmarks
 import Foundation
 import Runtime
 import Prediction
@@ -191,7 +192,7 @@ struct KSR: ParsableCommand {
     }
 }
 
-/// Prints load time, memory and per-prediction latency of the word predictor.
+/// Prints load time, memory and per-prediction latency of the word predictor (`PredictBench`).
 struct BenchPredict: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
@@ -206,65 +207,11 @@ struct BenchPredict: ParsableCommand {
     @OptionGroup var files: PredictionFiles
 
     func run() throws {
-        let rssBefore = residentBytes()
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let predictor: WordPredictor
-        do { predictor = try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
-        let loadNs = DispatchTime.now().uptimeNanoseconds - t0
-        let rssAfter = residentBytes()
-        // Inputs: every prefix of every word of a fixed sentence set (deterministic).
-        let sentences = [
-            "I would like a cup of tea with milk please",
-            "Can you open the window in the living room",
-            "The doctor said that my breathing is much better today",
-            "Please call my daughter and tell her I am fine",
-            "What time does the television programme start tonight",
-        ]
-        var inputs: [String] = []
-        for s in sentences {
-            var typed = ""
-            for w in s.split(separator: " ") {
-                for k in 0...w.count { inputs.append(typed + w.prefix(k)) }
-                typed += w + " "
-            }
-        }
-        var times: [UInt64] = []
-        times.reserveCapacity(count)
-        var perInput = [[UInt64]](repeating: [], count: inputs.count)
-        var sink = 0
-        for i in 0..<count {
-            let input = inputs[i % inputs.count]
-            let a = DispatchTime.now().uptimeNanoseconds
-            let s = predictor.suggest(input, limit: n)
-            let b = DispatchTime.now().uptimeNanoseconds
-            sink &+= s.count
-            times.append(b - a)
-            if slowest > 0 { perInput[i % inputs.count].append(b - a) }
-        }
-        if slowest > 0 {
-            let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
-                t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
-            }.sorted { $0.1 > $1.1 }
-            for (k, m) in medians.prefix(slowest) {
-                print(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
-            }
-        }
-        times.sort()
-        func pct(_ p: Double) -> Double { Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
-        let (bi, tri) = predictor.ngramCounts
-        print("words: \(predictor.vocabularySize)  bigrams: \(bi)  trigrams: \(tri)")
-        print(String(format: "load: %.1f ms", Double(loadNs) / 1e6))
-        print(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
-        print(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))
-        if sink < 0 { print(sink) }
-    }
-
-    /// Resident set size from /proc/self/statm (Linux), or 0.
-    private func residentBytes() -> Int {
-        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let f = s.split(separator: " ")
-        guard f.count > 1, let pages = Int(f[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        var bench = PredictBench()
+        bench.slowest = slowest; bench.n = n; bench.count = count
+        try bench.run(load: {
+            do { return try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        }, out: { print($0) })
     }
 }
 

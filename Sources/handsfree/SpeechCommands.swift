@@ -5,8 +5,8 @@ import Runtime
 import Logging
 import Shell
 import Speech
+import SystemIO
 import Terminal
-import Transport
 
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
 struct Transcribe: ParsableCommand {
@@ -70,7 +70,10 @@ struct Transcribe: ParsableCommand {
             } else if let keymap {
                 let phrases: [String]
                 if wake {
-                    let (w, all) = try KeymapVoicePhrases.wakeGrammar(path: keymap, screen: screen)
+                    let (w, all): (String, [String])
+                    do { (w, all) = try KeymapVoicePhrases.wakeGrammar(path: keymap, screen: screen) } catch let e as KeymapVoicePhrases.UnknownScreen {
+                        throw ValidationError(e.description)
+                    }
                     wakePhrase = w
                     phrases = all
                     recognizer.recentAudioLimit = LiveSpeech.longestWakeUtterance
@@ -99,7 +102,7 @@ struct Transcribe: ParsableCommand {
             }
             if wake {
                 var i = 0
-                for (heard, v) in Self.wakeVerdicts(recognizer, samples, wake: wakePhrase ?? "") {
+                for (heard, v) in OfflineSpeech.wakeVerdicts(recognizer, samples, wake: wakePhrase ?? "") {
                     i += 1
                     print("\(file) #\(i): heard \"\(heard)\" · language model \"\(v.free ?? "?")\" · phone errors "
                           + String(format: "%.2f", v.phoneErrorRate) + " · wake " + String(format: "%.2f", v.wakeErrorRate)
@@ -122,20 +125,10 @@ struct Transcribe: ParsableCommand {
 }
 
 extension Transcribe {
-    /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
-    static func whisperWorker(model: String) throws -> WhisperWorker {
-        guard let python = PythonEnv.python() else {
-            throw SpeechCommandError(description: "no Python found: run scripts/python-env.sh whisper")
-        }
-        let w = WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: model))
-        do { try w.start() } catch { throw SpeechCommandError(description: "Whisper: \(error.description)") }
-        return w
-    }
-
     /// Transcribes each file with the Whisper worker: plain text (prefixed by the file only when there are
     /// several), or JSON with word timings.
     func runWhisper() throws {
-        let worker = try Self.whisperWorker(model: whisperModel)
+        let worker = try OfflineSpeech.whisperWorker(model: whisperModel)
         var results: [[String: Any]] = []
         var failed = false
         for file in files {
@@ -161,33 +154,6 @@ extension Transcribe {
         }
         if failed { throw ExitCode(1) }
     }
-
-    /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
-    /// audio kept for the check is forgotten when the stream finishes).
-    /// `timed` gets the wall time of each check (for `bench speech`).
-    static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String,
-                             timed: (Double) -> Void = { _ in }) -> [(String, WakeCheck.Verdict)] {
-        var out: [(String, WakeCheck.Verdict)] = []
-        func take(_ events: [SpeechEvent]) {
-            for case let .final(text, _, _) in events where !text.isEmpty {
-                let t0 = monotonicSeconds()
-                out.append((text, r.checkWake(text, wake: wake)))
-                timed(monotonicSeconds() - t0)
-            }
-        }
-        // 50 ms chunks as the microphone delivers them, then a second of silence to end an utterance still
-        // open: an utterance's place in the audio is known to within one chunk, so larger ones would cut
-        // the start off the audio read again.
-        let audio = samples + [Int16](repeating: 0, count: SpeechAudio.sampleRate)
-        var i = 0
-        while i < audio.count {
-            let j = min(audio.count, i + 800)
-            take(r.process(Array(audio[i..<j])))
-            i = j
-        }
-        _ = r.finish()
-        return out
-    }
 }
 
 /// One file's transcript as printed by `transcribe --json`.
@@ -211,33 +177,6 @@ struct TranscriptJSON: Codable {
             return Utterance(text: text, start: words.first?.start ?? at, end: words.last?.end ?? at, words: words)
         }
         text = utterances.map(\.text).joined(separator: " ")
-    }
-}
-
-/// The voice phrases of a keymap file, read with the real keymap parser so a broken line is refused with
-/// `file:line: …`.
-enum KeymapVoicePhrases {
-    static func read(path: String) throws -> [String] {
-        try parse(path).allPhrases
-    }
-
-    /// The keymap's wake phrase and the phrases the idle shell listens for on `screen`, as `LiveSpeech`
-    /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
-    static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
-        let km = try parse(path)
-        guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
-        var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
-        guard state.show(screen: screen) else { throw ValidationError("unknown screen \"\(screen)\"") }
-        return (w, WakeCheck.grammarPhrases(wake: w, phrases: state.voicePhrases))
-    }
-
-    private static func parse(_ path: String) throws -> Keymap {
-        let text = try Setup.readText(path)
-        // A shipped keymap with a config of the same name (webcam) binds that config's gestures.
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let paired = FileManager.default.fileExists(atPath: ProjectPaths.dir("config").appendingPathComponent(name + ".toml").path)
-        let gestures = try Setup.settings(config: paired ? name : nil).gestures
-        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
     }
 }
 

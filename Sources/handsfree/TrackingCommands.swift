@@ -4,6 +4,7 @@ import FrameFormats
 import Foundation
 import Runtime
 import Shell
+import SystemIO
 import Terminal
 import TrackingCore
 import Transport

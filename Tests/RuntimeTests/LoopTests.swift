@@ -3,6 +3,7 @@ import FrameFormats
 import Foundation
 import Runtime
 import Shell
+import SystemIO
 import Terminal
 import Testing
 import TrackingCore

@@ -4,6 +4,7 @@ import Foundation
 import PtyHost
 import Runtime
 import Shell
+import SystemIO
 import Terminal
 import Testing
 import TrackingCore

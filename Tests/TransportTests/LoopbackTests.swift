@@ -1,6 +1,7 @@
 import Config
 import FrameFormats
 import Foundation
+import SystemIO
 import Testing
 import TrackingCore
 @testable import Transport

@@ -3,16 +3,17 @@ import Glibc
 #endif
 import Foundation
 import Runtime
+import Shell
 import Terminal
 
 /// A pseudo-terminal for the benches to draw into with curses: a thread reads and drops its output, as a
 /// terminal emulator would read it, so drawing never blocks.
-final class DrainedPTY {
-    let master: Int32
+public final class DrainedPTY {
+    public let master: Int32
     /// The terminal side, for `Terminal(output:input:)`.
-    let slave: UnsafeMutablePointer<FILE>
+    public let slave: UnsafeMutablePointer<FILE>
 
-    init() throws {
+    public init() throws {
         guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
         guard let slave = fopen(slavePath, "r+") else {
             Glibc.close(master)
@@ -27,8 +28,23 @@ final class DrainedPTY {
     }
 
     /// Closes both sides (the drain thread then ends).
-    func close() {
+    public func close() {
         fclose(slave)
         Glibc.close(master)
     }
+}
+
+/// Draws the shell into a terminal on a pty, with no keyboard (for the loop benchmarks).
+public final class PtyDisplay: ShellDisplay {
+    public let term: Terminal
+    public let size: Size
+    public init(_ term: Terminal, size: Size) {
+        self.term = term; self.size = size
+        term.resize(size)
+    }
+    public var inputFD: Int32 { -1 }
+    public func readInput() -> TerminalInput? { nil }
+    public func inputHungUp() -> Bool { false }
+    public func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
+    public func stop() { term.stop() }
 }

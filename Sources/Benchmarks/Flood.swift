@@ -3,7 +3,9 @@ import Glibc
 #endif
 import FrameFormats
 import Foundation
+import Runtime
 import Shell
+import SystemIO
 import TrackingCore
 import Transport
 

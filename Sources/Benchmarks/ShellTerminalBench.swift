@@ -1,12 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 import Config
 import Foundation
 import PtyHost
 import Runtime
 import Shell
+import SystemIO
 import Terminal
 import TrackingCore
 import Transport
@@ -45,7 +45,7 @@ struct ShellTerminalBench {
     func paneSize() throws -> (rows: Int, cols: Int) {
         let (settings, km) = try Self.setup()
         guard let r = state(km, settings).hitMap.target(id: TerminalScreen.paneID)?.rect else {
-            throw ValidationError("the Terminal screen has no pane at \(width)x\(height)")
+            throw BenchError("the Terminal screen has no pane at \(width)x\(height)")
         }
         return (r.h, r.w)
     }
@@ -101,12 +101,12 @@ struct ShellTerminalBench {
     /// Gaze on the → key and the jaw opens, `trials` times, over UDP on 127.0.0.1 at 60 frames/s
     /// while `argv` runs in the pane; the time from the first open-jaw datagram to the drawing that shows the
     /// action performed.
-    func gestureResponse(argv: [String], trials: Int) throws -> BenchTerminal.Latency {
+    func gestureResponse(argv: [String], trials: Int) throws -> TerminalBench.Latency {
         let (settings, km) = try Self.setup()
         let receiver = try LiveSource(ListenAddress(proto: .udp, port: 0))
         let port = receiver.port
         guard let key = state(km, settings).hitMap.target(id: "terminal.key.right")?.rect else {
-            throw ValidationError("no → key on the Terminal screen")
+            throw BenchError("no → key on the Terminal screen")
         }
         let gaze = ((Double(key.x) + Double(key.w) / 2) / Double(width), (Double(key.y) + Double(key.h) / 2) / Double(height))
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
@@ -140,7 +140,7 @@ struct ShellTerminalBench {
         for open in opens.value {
             if let t = shown.first(where: { $0 >= open }) { samples.append(t - open) }
         }
-        var lat = BenchTerminal.latency(samples)
+        var lat = TerminalBench.latency(samples)
         lat.missed = opens.value.count - samples.count
         return lat
     }
@@ -149,7 +149,7 @@ struct ShellTerminalBench {
 extension ShellTerminalBench {
     /// A helper's key (a letter, then Backspace) into bash on the Terminal screen, through the real loop:
     /// key read → reducer → pty → bash's echo → libvterm → view → render → curses; `keys` times.
-    func echoLatency(keys: Int) throws -> BenchTerminal.Latency {
+    func echoLatency(keys: Int) throws -> TerminalBench.Latency {
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
         var runtime = try runtime(["env", "PS1=$ ", "HISTFILE=/dev/null", "bash", "--norc", "--noprofile"], display: display)
         let samples = Locked<[Double]>([])
@@ -172,19 +172,10 @@ extension ShellTerminalBench {
         }
         driver.start()
         try runtime.run()
-        var lat = BenchTerminal.latency(samples.value)
+        var lat = TerminalBench.latency(samples.value)
         lat.missed = keys - samples.value.count
         return lat
     }
-}
-
-/// A value shared between the bench's threads.
-final class Locked<T>: @unchecked Sendable {
-    private var v: T
-    private let lock = NSLock()
-    init(_ v: T) { self.v = v }
-    var value: T { lock.lock(); defer { lock.unlock() }; return v }
-    func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
 }
 
 /// Draws the shell with curses into a pty a thread drains (as a terminal would read it), notes when each
@@ -203,7 +194,7 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
         pty = try DrainedPTY()
         self.size = size; self.endWhenChildEnds = endWhenChildEnds
         inner = PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size)
-        guard pipe(&pipeFDs) == 0 else { throw ValidationError("cannot make a pipe") }
+        guard pipe(&pipeFDs) == 0 else { throw BenchError("cannot make a pipe") }
         _ = fcntl(pipeFDs[0], F_SETFL, fcntl(pipeFDs[0], F_GETFL) | O_NONBLOCK)
     }
 

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Where a bench's report lines go, one call per line as soon as it is measured: the command prints them,
+/// a test keeps them.
+public typealias BenchReport = (String) -> Void
+
+/// A bench that cannot go on (a peer that did not start, a prompt that never came), with the reason.
+public struct BenchError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A value shared between the bench's threads.
+public final class Locked<T>: @unchecked Sendable {
+    private var v: T
+    private let lock = NSLock()
+    public init(_ v: T) { self.v = v }
+    public var value: T { lock.lock(); defer { lock.unlock() }; return v }
+    public func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
+}
+
+/// CPU seconds (user + system) of this whole process.
+public func processCPUSeconds() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+}
+
+/// CPU seconds of another process from /proc/PID/stat (utime + stime, in clock ticks).
+public func procCPUSeconds(_ pid: pid_t) -> Double {
+    guard let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = s.lastIndex(of: ")") else { return 0 }
+    let fields = s[s.index(after: close)...].split(separator: " ")
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
+    guard fields.count > 13, let ut = Double(fields[11]), let st = Double(fields[12]) else { return 0 }
+    return (ut + st) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

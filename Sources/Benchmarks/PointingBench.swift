@@ -1,0 +1,302 @@
+import Config
+import Foundation
+import Runtime
+import Shell
+import SystemIO
+import TrackingCore
+
+/// `handsfree bench pointing`: simulated users with realistic pointer errors calibrate, then look at targets;
+/// the same frames go through an uncalibrated and a calibrated pipeline in the same run.
+public struct PointingBench {
+    /// Simulated users (each with its own offset, scale, tilt, bend and noise).
+    public var users = 20
+    /// Targets looked at per phase.
+    public var targets = 40
+    /// Random seed: the same seed gives the same users, targets and accuracy figures.
+    public var seed: UInt64 = 1
+
+    public init() {}
+
+    /// The accuracy figures of a run (the costs per frame are only reported: they are timings).
+    public struct Figures: Sendable, Equatable {
+        /// Users whose calibration was refused (left out of the errors).
+        public var refused = 0
+        /// Mean gaze error in cells of each calibrated user: uncalibrated, calibrated, after a slow drift,
+        /// after a one-target drift correction.
+        public var uncalibrated: [Double] = [], calibrated: [Double] = [], drifted: [Double] = [], corrected: [Double] = []
+        /// Pursuit trials, those that picked the followed target within 1.5 s, picked another, picked none.
+        public var pursuitTrials = 0, pursuitWithin = 0, pursuitWrong = 0, pursuitNone = 0
+        /// Selections during ten minutes of gaze that followed no target, by kind (`idle`, `reading`).
+        public var falseSelections: [String: Int] = [:]
+    }
+
+    /// A user's pointer: offset, scale, tilt and bend of a real tracker, noise, blinks and a slow drift.
+    struct User {
+        var ox: Double, oy: Double, sx: Double, sy: Double, tilt: Double, bendX: Double, bendY: Double
+        var noise: Double
+        var driftX = 0.0, driftY = 0.0
+        var rng: Rng
+
+        init(_ rng: inout Rng) {
+            ox = rng.uniform(-0.1, 0.1); oy = rng.uniform(-0.1, 0.1)
+            sx = rng.uniform(0.75, 1.3); sy = rng.uniform(0.75, 1.3)
+            tilt = rng.uniform(-0.08, 0.08); bendX = rng.uniform(-0.1, 0.1); bendY = rng.uniform(-0.1, 0.1)
+            noise = rng.uniform(0.003, 0.008)
+            self.rng = Rng(seed: rng.next())
+        }
+
+        /// Where the pointer lands while the eyes rest on `p` (normalised), before noise.
+        func pointer(_ p: GazePoint) -> GazePoint {
+            let x = p.x - 0.5, y = p.y - 0.5
+            return GazePoint(x: 0.5 + ox + driftX + sx * x + tilt * y + bendX * x * x,
+                             y: 0.5 + oy + driftY + sy * y - tilt * x + bendY * y * y)
+        }
+    }
+
+    struct Rng {
+        var s: UInt64
+        init(seed: UInt64) { s = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+        mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+        mutating func normal() -> Double { (0..<12).map { _ in unit() }.reduce(0, +) - 6 }
+    }
+
+    /// Where the eyes are `s` seconds after `target` appeared: still on `from` for a reaction time, then a
+    /// 50 ms saccade, then on the target.
+    static func eye(_ s: Double, from: GazePoint, to target: GazePoint) -> GazePoint {
+        if s < 0.2 { return from }
+        if s >= 0.25 { return target }
+        let a = (s - 0.2) / 0.05
+        return GazePoint(x: from.x + (target.x - from.x) * a, y: from.y + (target.y - from.y) * a)
+    }
+
+    /// One frame's pointer while the eyes rest on `eye`: the user's distortion, fixational noise and
+    /// microsaccades, and now and then a blink (the pointer drops); the flag says whether it was a blink.
+    static func pointer(_ u: inout User, _ eye: GazePoint, micro: inout (Double, Double)) -> (GazePoint, Bool) {
+        if u.rng.unit() < 1.0 / 60 { micro = (u.rng.normal() * 0.006, u.rng.normal() * 0.006) }
+        else { micro = (micro.0 * 0.9, micro.1 * 0.9) }
+        var p = u.pointer(eye)
+        p.x += u.noise * u.rng.normal() + micro.0
+        p.y += u.noise * u.rng.normal() + micro.1
+        let blink = u.rng.unit() < 1.0 / 240
+        if blink { p.y += 0.12 }   // closing eyes pull the gaze down
+        return (GazePoint(x: min(1, max(0, p.x)), y: min(1, max(0, p.y))), blink)
+    }
+
+    /// 60 frames/s of a user looking from `from` to `target` for `seconds`; `each` gets the time, the
+    /// pointer, and whether the eyes have settled on the target (0.7 s on, no blink).
+    static func look(_ u: inout User, at target: GazePoint, from: GazePoint, t: inout Double, seconds: Double,
+                     each: (Double, GazePoint, Bool) -> Void) {
+        var micro = (0.0, 0.0)
+        for k in 0..<Int(seconds * 60) {
+            let s = Double(k) / 60
+            let (p, blink) = pointer(&u, eye(s, from: from, to: target), micro: &micro)
+            // Settled: the smoothing filter has caught up with the saccade (as when a gesture acts).
+            each(t, p, s >= 0.7 && !blink)
+            t += 1.0 / 60
+        }
+    }
+
+    /// Calibration and drift correction, pursuit, then the cost per frame.
+    public func run(out: BenchReport) throws -> Figures {
+        let settings = GestureConfig.defaults()
+        let cells = (w: 100.0, h: 30.0)
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        func worst(_ xs: [Double]) -> Double { xs.max() ?? 0 }
+        func cellsOff(_ a: GazePoint, _ b: GazePoint) -> Double {
+            let dx = (a.x - b.x) * cells.w, dy = (a.y - b.y) * cells.h
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var rng = Rng(seed: seed)
+        var before: [Double] = [], after: [Double] = [], drifted: [Double] = [], corrected: [Double] = []
+        var calTime: [Double] = [], dropped = 0, used = 0, refused = 0, fitSeconds = 0.0, fitErrors: [Double] = []
+        for _ in 0..<users {
+            var u = User(&rng)
+            var t = 0.0
+            // 1. Calibration, hands-free: the user follows the run's targets.
+            var calRun = CalibrationRun()
+            var from = GazePoint(x: 0.5, y: 0.5), shown = calRun.index, since = 0.0
+            var micro = (0.0, 0.0)
+            while !calRun.isDone && t < 120 {
+                let target = calRun.target ?? from
+                let (p, _) = Self.pointer(&u, Self.eye(t - since, from: from, to: target), micro: &micro)
+                calRun.step(t: t, raw: p)
+                t += 1.0 / 60
+                if calRun.index != shown { shown = calRun.index; from = target; since = t }
+            }
+            calTime.append(t)
+            let f0 = monotonicSeconds()
+            let fit = CalibrationFit.fit(calRun.samples)
+            fitSeconds += monotonicSeconds() - f0
+            guard case .success(let result) = fit else { refused += 1; continue }
+            used += result.used; dropped += result.dropped
+            fitErrors.append(result.errorAfter)
+
+            // 2. Targets, through an uncalibrated and a calibrated pipeline fed the same frames.
+            var plain = Pipeline(settings)
+            var calibrated = Pipeline(settings)
+            calibrated.calibrate(result.calibration)
+            // Each phase: `n` random targets fixated in turn, the user's drift at target k given by `drift`;
+            // the mean error of each pipeline's smoothed gaze while settled, per target.
+            func phase(targets n: Int, drift: (Int) -> (Double, Double)) -> (calibrated: [Double], plain: [Double]) {
+                var errs: (calibrated: [Double], plain: [Double]) = ([], [])
+                for k in 0..<n {
+                    (u.driftX, u.driftY) = drift(k)
+                    let target = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
+                    var errA: [Double] = [], errB: [Double] = []
+                    Self.look(&u, at: target, from: from, t: &t, seconds: 1.2) { tt, p, settled in
+                        let f = DecodedItem.frame(TrackingFrame(t: tt, gaze: p), nil)
+                        _ = plain.track(f); _ = calibrated.track(f)
+                        guard settled, let a = calibrated.gaze, let b = plain.gaze else { return }
+                        errA.append(cellsOff(a, target)); errB.append(cellsOff(b, target))
+                    }
+                    errs.calibrated.append(mean(errA)); errs.plain.append(mean(errB))
+                    from = target
+                }
+                return errs
+            }
+            let still = phase(targets: targets) { _ in (0, 0) }
+            before.append(mean(still.plain)); after.append(mean(still.calibrated))
+            let drifting = phase(targets: targets) { k in (0.05 * Double(k + 1) / Double(targets), -0.04 * Double(k + 1) / Double(targets)) }
+            drifted.append(mean(drifting.calibrated.suffix(max(1, targets / 4))))
+            // 3. A one-target drift correction: the centre dot for a second, the median raw pointer of its
+            // still half; then targets again with the drift where it ended.
+            var raws: [GazePoint] = []
+            Self.look(&u, at: GazePoint(x: 0.5, y: 0.5), from: from, t: &t, seconds: 1.2) { tt, p, settled in
+                let f = DecodedItem.frame(TrackingFrame(t: tt, gaze: p), nil)
+                _ = calibrated.track(f)
+                if settled, let r = calibrated.rawPointer { raws.append(r) }
+            }
+            from = GazePoint(x: 0.5, y: 0.5)
+            let mx = raws.map(\.x).sorted()[raws.count / 2], my = raws.map(\.y).sorted()[raws.count / 2]
+            calibrated.calibrate(result.calibration.driftCorrected(raw: GazePoint(x: mx, y: my), target: GazePoint(x: 0.5, y: 0.5)))
+            corrected.append(mean(phase(targets: targets) { _ in (0.05, -0.04) }.calibrated))
+        }
+        out("pointing: \(users) simulated users (offset ±0.1, scale 0.75–1.3, tilt ±0.08, bend ±0.1, noise σ 0.003–0.008, microsaccades, blinks), errors in cells at 100x30 while fixating, mean over users (worst user)")
+        out(String(format: "calibration: 9 targets in %.1f s on average, %d samples used, %.1f%% left out as outliers, %d refused; fit %.0f µs",
+                     mean(calTime), used, Double(dropped) / Double(max(1, used + dropped)) * 100, refused, fitSeconds / Double(users) * 1e6))
+        out(String(format: "  on the calibration's own still samples: %.2f cells off after the fit (mean over users)", mean(fitErrors)))
+        out(String(format: "gaze error: uncalibrated %.2f cells (%.2f); calibrated %.2f cells (%.2f) — goal ≤ 1", mean(before), worst(before), mean(after), worst(after)))
+        out(String(format: "after a slow drift (0.05, -0.04): calibrated %.2f cells (%.2f); after a one-target drift correction %.2f cells (%.2f)",
+                     mean(drifted), worst(drifted), mean(corrected), worst(corrected)))
+
+        var figures = try pursuitBench(&rng, out: out)
+        figures.refused = refused
+        (figures.uncalibrated, figures.calibrated, figures.drifted, figures.corrected) = (before, after, drifted, corrected)
+
+        // Cost per frame: the same frames through a pipeline without and with a calibration.
+        var frames: [DecodedItem] = []
+        var u = User(&rng)
+        var t = 0.0
+        Self.look(&u, at: GazePoint(x: 0.3, y: 0.6), from: GazePoint(x: 0.5, y: 0.5), t: &t, seconds: 600) { tt, p, _ in
+            frames.append(.frame(TrackingFrame(t: tt, gaze: p), nil))
+        }
+        var costs: [Double] = []
+        for cal in [nil, PointerCalibration(cx: [0.01, 1.1, 0.02, 0.03, 0, 0.01], cy: [0, 0.01, 0.9, 0, 0.02, 0])] as [PointerCalibration?] {
+            var p = Pipeline(settings)
+            p.calibrate(cal)
+            let c0 = threadCPUSeconds()
+            for f in frames { _ = p.track(f) }
+            costs.append((threadCPUSeconds() - c0) / Double(frames.count))
+        }
+        let apply = PointerCalibration(cx: [0.01, 1.1, 0.02, 0.03, 0, 0.01], cy: [0, 0.01, 0.9, 0, 0.02, 0])
+        var sink = 0.0
+        let c0 = threadCPUSeconds()
+        for f in frames { if case .frame(let fr, _) = f, let g = fr.gaze { sink += apply.apply(g).x } }
+        let applyCost = (threadCPUSeconds() - c0) / Double(frames.count)
+        out(String(format: "cost per frame (%d frames): pipeline %.3f µs without calibration, %.3f µs with; the calibration alone %.1f ns — goal ≤ 1 µs%@",
+                     frames.count, costs[0] * 1e6, costs[1] * 1e6, applyCost * 1e9, sink.isNaN ? "" : ""))
+        return figures
+    }
+
+    /// Smooth pursuit on the launcher's six tiles, each with a dot circling on its own path: simulated users
+    /// follow one (with lag, gain, offset and noise); then idle and reading gaze, where nothing may be selected.
+    func pursuitBench(_ rng: inout Rng, out: BenchReport) throws -> Figures {
+        var figures = Figures()
+        let settings = GestureConfig.defaults()
+        let state = ShellState(keymap: try Setup.keymap("default", gestures: settings.gestures))
+        let centres = state.hitMap.targets.filter { $0.id.hasPrefix("launcher.") }.map {
+            GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / 100, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / 30)
+        }
+        let paths = PursuitPath.distinct(centres, rx: 0.05, ry: 0.15)
+        var correct = 0, wrong = 0, none = 0
+        var times: [Double] = []
+        let trials = 300
+        for _ in 0..<trials {
+            var u = User(&rng)
+            var det = PursuitDetector()
+            let k = Int(rng.unit() * Double(paths.count)) % paths.count
+            var t = rng.uniform(0, 10)
+            // Half a second on a random point first, then the user follows target k.
+            let start = GazePoint(x: rng.uniform(0.1, 0.9), y: rng.uniform(0.1, 0.9))
+            var micro = (0.0, 0.0)
+            var picked: Int?
+            var pickedAt = 0.0
+            let t0 = t + 0.5
+            let gain = rng.uniform(0.8, 1.0), lag = rng.uniform(0.05, 0.15)
+            while t < t0 + 3, picked == nil {
+                let eye: GazePoint
+                if t < t0 + 0.2 { eye = start }
+                else {
+                    let q = paths[k].position(at: t - lag)
+                    eye = GazePoint(x: paths[k].centre.x + gain * (q.x - paths[k].centre.x),
+                                    y: paths[k].centre.y + gain * (q.y - paths[k].centre.y))
+                }
+                let (p, _) = Self.pointer(&u, eye, micro: &micro)
+                if let i = det.step(t: t, pointer: p, paths: paths) { picked = i; pickedAt = t }
+                t += 1.0 / 60
+            }
+            if picked == k, pickedAt >= t0 { correct += 1; times.append(pickedAt - t0) }
+            else if picked == nil { none += 1 } else { wrong += 1 }
+        }
+        times.sort()
+        let within = times.filter { $0 <= 1.5 }.count
+        (figures.pursuitTrials, figures.pursuitWithin, figures.pursuitWrong, figures.pursuitNone) = (trials, within, wrong, none)
+        out(String(format: "pursuit (6 launcher tiles, dots circling 5 cells wide once a second, r ≥ 0.6 over 30 frames on both axes): %d trials, %.1f%% correct within 1.5 s (goal ≥ 95%%), %d wrong, %d none within 3 s; time to select p50 %.2f s, p90 %.2f s",
+                     trials, Double(within) / Double(trials) * 100, wrong, none,
+                     times.isEmpty ? 0 : times[times.count / 2], times.isEmpty ? 0 : times[times.count * 9 / 10]))
+
+        // Ten minutes each of idle gaze (fixations anywhere, microsaccades, blinks) and of reading lines.
+        for kind in ["idle", "reading"] {
+            var u = User(&rng)
+            var det = PursuitDetector()
+            var t = 0.0, selections = 0
+            var micro = (0.0, 0.0)
+            var eye = GazePoint(x: 0.5, y: 0.5)
+            var nextMove = 0.0, lineX = 0.1, lineY = 0.1
+            while t < 600 {
+                if t >= nextMove {
+                    if kind == "idle" {
+                        eye = GazePoint(x: rng.uniform(0.05, 0.95), y: rng.uniform(0.05, 0.95))
+                        nextMove = t + rng.uniform(0.3, 2.0)
+                    } else {
+                        lineX += rng.uniform(0.04, 0.08)
+                        if lineX > 0.9 { lineX = 0.1; lineY += 0.033; if lineY > 0.9 { lineY = 0.1 } }
+                        eye = GazePoint(x: lineX, y: lineY)
+                        nextMove = t + rng.uniform(0.2, 0.3)
+                    }
+                }
+                let (p, _) = Self.pointer(&u, eye, micro: &micro)
+                if det.step(t: t, pointer: p, paths: paths) != nil { selections += 1 }
+                t += 1.0 / 60
+            }
+            figures.falseSelections[kind] = selections
+            out("pursuit, 10 minutes of \(kind) gaze: \(selections) false selections (goal ≤ 1 per 10 minutes)")
+        }
+
+        var det = PursuitDetector()
+        var u = User(&rng)
+        var micro = (0.0, 0.0)
+        let n = 200_000
+        var pts: [GazePoint] = []
+        pts.reserveCapacity(n)
+        for _ in 0..<n { pts.append(Self.pointer(&u, GazePoint(x: 0.5, y: 0.5), micro: &micro).0) }
+        let c0 = threadCPUSeconds()
+        var sink = 0
+        for (i, p) in pts.enumerated() { if det.step(t: Double(i) / 60, pointer: p, paths: paths) != nil { sink += 1 } }
+        let cost = (threadCPUSeconds() - c0) / Double(n)
+        out(String(format: "pursuit cost per frame with %d targets: %.0f ns (goal ≤ 1 µs)%@", paths.count, cost * 1e9, sink > n ? "!" : ""))
+        return figures
+    }
+}

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PtyHost
+import SystemIO
+
+/// A private tmux server doing the same work, for figures taken in the same run.
+final class TmuxBench {
+    let socket = "handsfree-bench-\(getpid())"
+    let rows: Int, cols: Int
+    private var counter = 0
+
+    init(rows: Int, cols: Int) throws {
+        self.rows = rows
+        self.cols = cols
+        let (st, out) = tmux(["-f", "/dev/null", "new-session", "-d", "-s", "bench", "-x", String(cols), "-y", String(rows),
+                              "env PS1='$ ' bash --norc --noprofile", ";", "set", "-g", "history-limit", "10000", ";",
+                              "set", "-g", "default-size", "\(cols)x\(rows)"])
+        guard st == 0 else { throw BenchError("tmux did not start (status \(st)) \(out)") }
+    }
+
+    func stop() { _ = tmux(["kill-server"]) }
+
+    /// Starts tmux on this server with the given descriptors as its stdin and stdout (stderr to /dev/null).
+    func spawn(_ args: [String], stdin: Int32, stdout: Int32) -> pid_t? {
+        let argv = ["tmux", "-L", socket] + args
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { for a in cArgs { free(a) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ)
+        return rc == 0 ? pid : nil
+    }
+
+    /// Runs a tmux command to completion; `capture` reads its output (never for a command that may start the
+    /// server, which would inherit the pipe and hold it open).
+    @discardableResult
+    func tmux(_ args: [String], capture: Bool = false) -> (Int32, String) {
+        let null = open("/dev/null", O_RDWR)
+        defer { close(null) }
+        var fds: [Int32] = [-1, -1]
+        if capture { guard pipe(&fds) == 0 else { return (-1, "pipe failed") } }
+        guard let pid = spawn(args, stdin: null, stdout: capture ? fds[1] : null) else {
+            if capture { close(fds[0]); close(fds[1]) }
+            return (-1, "cannot start tmux")
+        }
+        var out: [UInt8] = []
+        if capture {
+            close(fds[1])
+            var buf = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(fds[0], &buf, buf.count)
+                if n > 0 { out.append(contentsOf: buf[0..<n]); continue }
+                if n < 0 && errno == EINTR { continue }
+                break
+            }
+            close(fds[0])
+        }
+        var st: Int32 = 0
+        while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+        return (ExitStatus(waitStatus: st) == .exited(0) ? 0 : 1, String(decoding: out, as: UTF8.self))
+    }
+
+    /// Wall seconds for tmux to run `argv` to completion in a new window of the pane size.
+    func throughput(argv: [String]) throws -> Double {
+        counter += 1
+        let signal = "done\(counter)"
+        let cmd = argv.map { "'\($0)'" }.joined(separator: " ") + "; tmux wait-for -S \(signal)"
+        let start = monotonicSeconds()
+        let (st, out) = tmux(["new-window", "-d", "-t", "bench", cmd])
+        guard st == 0 else { throw BenchError("tmux new-window: \(out)") }
+        tmux(["wait-for", signal])
+        return monotonicSeconds() - start
+    }
+
+    /// Key → echo latency through a control-mode client: `send-keys` in, the pane's `%output` back.
+    func echoLatency(keys: Int) throws -> TerminalBench.Latency {
+        var inFDs: [Int32] = [-1, -1], outFDs: [Int32] = [-1, -1]
+        guard pipe(&inFDs) == 0, pipe(&outFDs) == 0 else { throw BenchError("pipe failed") }
+        guard let pid = spawn(["-C", "attach", "-t", "bench:0"], stdin: inFDs[0], stdout: outFDs[1]) else {
+            throw BenchError("cannot start a tmux control client")
+        }
+        close(inFDs[0]); close(outFDs[1])
+        let fd = outFDs[0], toTmux = inFDs[1]
+        defer {
+            close(toTmux)
+            close(fd)
+            kill(pid, SIGTERM)
+            var st: Int32 = 0
+            while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+        }
+        var pending: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        /// Reads lines until one starts with `prefix` or `timeout` passes.
+        func waitLine(_ prefix: String, timeout: Double) -> Bool {
+            let deadline = monotonicSeconds() + timeout
+            let want = Array(prefix.utf8)
+            while true {
+                while let nl = pending.firstIndex(of: 0x0a) {
+                    let line = pending[..<nl]
+                    pending.removeSubrange(...nl)
+                    if line.starts(with: want) { return true }
+                }
+                let left = deadline - monotonicSeconds()
+                if left <= 0 { return false }
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, Int32(left * 1000) + 1) > 0 else { continue }
+                let n = read(fd, &buf, buf.count)
+                if n <= 0 { return false }
+                pending.append(contentsOf: buf[0..<n])
+            }
+        }
+        func send(_ s: String) {
+            let b = Array((s + "\n").utf8)
+            _ = b.withUnsafeBytes { write(toTmux, $0.baseAddress, $0.count) }
+        }
+        // Let the attach settle, then drop what it printed.
+        send("display-message -p ready")
+        guard waitLine("ready", timeout: 5) else { throw BenchError("tmux control client did not answer") }
+        pending.removeAll()
+        var samples: [Double] = []
+        for i in 0..<keys {
+            let t0 = monotonicSeconds()
+            send(i % 2 == 0 ? "send-keys -t bench:0 a" : "send-keys -t bench:0 BSpace")
+            guard waitLine("%output", timeout: 5) else { throw BenchError("no tmux echo at key \(i)") }
+            samples.append(monotonicSeconds() - t0)
+            // Let the command's %begin/%end arrive before the next key.
+            usleep(2000)
+        }
+        return TerminalBench.latency(samples)
+    }
+
+    /// CPU of the tmux server, as a fraction of a core, over `seconds` of an idle pane.
+    func idleCPU(seconds: Double) -> Double {
+        let (_, out) = tmux(["display-message", "-p", "#{pid}"], capture: true)
+        guard let pid = pid_t(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { return .nan }
+        let c0 = procCPUSeconds(pid), t0 = monotonicSeconds()
+        usleep(UInt32(seconds * 1e6))
+        return (procCPUSeconds(pid) - c0) / (monotonicSeconds() - t0)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Benchmarks
+
+/// `handsfree bench speech`: accuracy and speed of the recogniser against Debian's PocketSphinx tools
+/// (`SpeechBench`).
+struct BenchSpeech: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speech",
+        abstract: "Word error rate, sentence accuracy and real-time factor vs pocketsphinx_continuous; "
+            + "command recognition on flite voices; time to first partial result.",
+        discussion: """
+            DIR holds WAV files and a transcript (`transcription` or `*.transcription`, lines like \
+            "<s> ten of clubs </s> (001)"); a `*.gram` file in DIR switches both decoders to that grammar. \
+            Default DIR: ../shared/data/speech/pocketsphinx-test/librivox beside the project.
+            """)
+
+    @Argument(help: "Folder of WAV files with a transcript file.")
+    var dir: String?
+
+    @Option(help: "The reference decoder (Debian package pocketsphinx).")
+    var reference = "pocketsphinx_continuous"
+
+    @Flag(help: "Skip the reference decoder.")
+    var skipReference = false
+
+    @Flag(help: "Skip the Whisper worker (scripts/python-env.sh whisper installs it).")
+    var skipWhisper = false
+
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
+    var whisperModel = "package"
+
+    @Option(help: "A file of phrases (one a line, # comments) for the command test, beside the keymaps' own.")
+    var phrases: String?
+
+    @Option(help: "Keymaps whose voice phrases and home-screen phrases the command test says (default keymaps/*.toml).")
+    var keymap: [String] = []
+
+    @Option(help: "flite voices for the command test, comma-separated.")
+    var voices = "rms,slt,awb,kal"
+
+    @Flag(help: "Skip the command test.")
+    var skipCommands = false
+
+    @Flag(help: "Skip the wake-phrase test.")
+    var skipWake = false
+
+    @Flag(help: "Print every hypothesis.")
+    var verbose = false
+
+    func run() throws {
+        var bench = SpeechBench()
+        bench.dir = dir; bench.reference = reference; bench.skipReference = skipReference
+        bench.skipWhisper = skipWhisper; bench.whisperModel = whisperModel; bench.phrases = phrases
+        bench.keymap = keymap; bench.voices = voices; bench.skipCommands = skipCommands; bench.skipWake = skipWake
+        bench.verbose = verbose
+        try printing { try bench.run(out: $0) }
+    }
+}
