@@ -53,6 +53,8 @@ struct DemoCommand: ParsableCommand {
             while let f = script.next(session.state) {
                 var performed: [ActionRecord] = []
                 for e in session.step(.frame(f, nil)) {
+                    // Words committed are learned, as the live loop's effects teach the predictor.
+                    if let learned = prediction.perform(e) { _ = session.send(learned) }
                     guard case .performed(let r) = e else { continue }
                     if access.plain { performed.append(r) } else { print(r.json) }
                 }

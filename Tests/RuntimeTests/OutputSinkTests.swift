@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import SystemIO
 import Glibc
 #endif
 import Config
