@@ -9,6 +9,7 @@ packages=(
   libasound2-dev                                                          # ALSA capture
   libncurses-dev                                                          # ncursesw
   tmux                                                                    # end-to-end terminal tests
+  time                                                                    # GNU time: peak memory of the built binary in end-to-end tests
   flite sox                                                               # synthetic speech for tests and benchmarks
   presage                                                                 # the peer word predictor we compare against
   libvterm-dev                                                            # terminal emulation for hosted programs
