@@ -51,7 +51,7 @@ func outputReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
 /// the window resized, a keymap with more keyboard rows). The pane's place comes from the hit map the
 /// reducer keeps, so the runtime never reads the layout to decide.
 func terminalPaneRequests(_ s: inout ShellState) -> [Effect] {
-    let rect = s.top.name == "terminal" && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
+    let rect = s.top is TerminalScreen && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
     var out: [Effect] = []
     if let rect {
         let size = Size(width: rect.w, height: rect.h)

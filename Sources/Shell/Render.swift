@@ -40,7 +40,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell)
     }
     // Not while calibrating: a cursor where the uncalibrated pointer lands would draw the eyes after it.
-    if s.settings.showGazeCursor, s.top.name != "calibration", let g = s.tracking.gaze {
+    if s.settings.showGazeCursor, !(s.top is CalibrationScreen), let g = s.tracking.gaze {
         let p = s.cell(g)
         var c = canvas.grid[p.x, p.y]
         if c.isContinuation || CellGrid.columns(of: c.ch) != 1 || c.ch == " " { c.ch = "◉" }
