@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
@@ -64,6 +65,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", .product(name: "Logging", package: "swift-log"),
+            "CX11",
         ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
