@@ -221,7 +221,7 @@ import Testing
 
     @Test(.enabled(if: hasTools, skipReason))
     func randomPrintableTextArrivesWholeAndInOrder() throws {
-        let count = Int(ProcessInfo.processInfo.environment["X11_SINK_CHARS"] ?? "") ?? 2000
+        let count = Int(ProcessInfo.processInfo.environment["X11_SINK_CHARS"] ?? "") ?? 10_000
         let x = try XSession()
         defer { x.stop() }
         let file = try x.catWindow("target")
@@ -241,6 +241,15 @@ import Testing
         let arrived = Date().timeIntervalSince(start)
         print("X11Sink: \(text.count) characters sent in \(String(format: "%.2f", sent)) s (\(Int(Double(text.count) / sent)) chars/s), all in FILE after \(String(format: "%.2f", arrived)) s")
         #expect(got == text)
+        // For a figure beside the sink's: xdotool typing the same text into a second window, in this run.
+        if ProcessInfo.processInfo.environment["X11_SINK_COMPARE_XDOTOOL"] != nil {
+            let other = try x.catWindow("xdotool")
+            let began = Date()
+            try x.run("xdotool", ["type", "--delay", "0", text])
+            let typed = Date().timeIntervalSince(began)
+            let same = XSession.contents(of: other, becoming: text, timeout: 120) == text
+            print("xdotool type --delay 0: \(text.count) characters in \(String(format: "%.2f", typed)) s (\(Int(Double(text.count) / typed)) chars/s), all in FILE: \(same)")
+        }
         if got != text, let i = zip(got, text).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             Issue.record("first difference at \(i) of \(text.count), \(got.count) arrived")
         }
