@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Config
 import Foundation
 import PtyHost
 import Runtime
@@ -22,7 +23,7 @@ import Testing
     final class XSession {
         let display: String
         let directory: URL
-        private let server: Process
+        private var server = Process()
         private var clients: [Process] = []
 
         init() throws {
@@ -34,6 +35,11 @@ import Testing
                     && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
             }) else { throw OutputSinkError("no free X display number") }
             display = ":\(n)"
+            try startServer()
+        }
+
+        /// Starts Xvfb on the display (again, after `killServer`).
+        func startServer() throws {
             server = Process()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             // -noreset: by default the server resets, layout and all, whenever its last client leaves, as
@@ -43,7 +49,7 @@ import Testing
             server.standardError = FileHandle.nullDevice
             try server.run()
             try Self.wait("Xvfb on \(display)", timeout: 10) {
-                FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+                FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display.dropFirst())")
             }
         }
 
@@ -269,5 +275,42 @@ import Testing
         // The next call tries to open it again, and says it cannot.
         let again = #expect(throws: OutputSinkError.self) { try sink.press(TerminalKeyPress(.enter)) }
         #expect(again?.description.hasPrefix("cannot open X display \(x.display)") == true)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aServerKilledMidSessionGivesTheFailureEventTheTextStaysAndANewServerIsTypedInto() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        let link = TerminalLink(X11Sink(display: x.display))
+        _ = link.apply(.start(rows: 24, cols: 80))
+        #expect(link.apply(.type("hello")).isEmpty)
+
+        x.killServer()
+        let events = link.apply(.type("kept"))
+        guard case .output(.failed(let reason, let unsent))? = events.first, events.count == 1 else {
+            Issue.record("no failure event: \(events)")
+            return
+        }
+        #expect(unsent == "kept")
+        #expect(reason.contains("X display \(x.display) went away"), "\(reason)")
+
+        // The reducer keeps the text on the Terminal screen and says why.
+        let gestures = GestureConfig.defaults().gestures
+        var s = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
+        s.show(screen: "terminal")
+        _ = reduce(&s, .terminal(link.view()))
+        for e in events { _ = reduce(&s, e) }
+        let screen = render(s, size: s.size).0.text
+        #expect(screen.contains("not sent: kept · X display \(x.display) went away"), "\(screen)")
+
+        // A server back on the display: the sink opens it again, and the delivery is reported.
+        try x.startServer()
+        let file = try x.catWindow("target")
+        let again = link.apply(.type("back\n"))
+        guard case .output(.delivered)? = again.first, again.count == 1 else {
+            Issue.record("no delivery event: \(again)")
+            return
+        }
+        #expect(XSession.contents(of: file, becoming: "back\n") == "back\n")
     }
 }
