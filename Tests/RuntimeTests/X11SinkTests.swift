@@ -313,4 +313,24 @@ import Testing
         }
         #expect(XSession.contents(of: file, becoming: "back\n") == "back\n")
     }
+
+    @Test(.enabled(if: hasTools && access("/usr/bin/xmodmap", X_OK) == 0, "needs xmodmap (x11-xserver-utils)"))
+    func aCharacterWithNoKeyAndNoSpareKeycodeIsAnErrorNamingIt() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        // Every keycode without a keysym gets one, so none is left to borrow.
+        let empty = try x.run("xmodmap", ["-pke"]).split(separator: "\n")
+            .filter { $0.hasSuffix("=") || $0.hasSuffix("= ") }
+            .map { $0.split(separator: "=")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(!empty.isEmpty)
+        try x.run("xmodmap", empty.flatMap { ["-e", "\($0) = F35"] })
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        #expect(throws: OutputSinkError("X display \(x.display) has no key for \"é\" and no spare keycode to bind it to")) {
+            try sink.type("abé")
+        }
+        // What came before it went out; the sink still types what the layout has.
+        try sink.type("c\n")
+        #expect(XSession.contents(of: file, becoming: "abc\n") == "abc\n")
+    }
 }
