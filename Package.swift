@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
@@ -67,6 +68,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
+            "CX11",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.

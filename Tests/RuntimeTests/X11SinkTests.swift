@@ -1,0 +1,336 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Config
+import Foundation
+import PtyHost
+import Runtime
+import Shell
+import Testing
+
+/// The X11 sink against a real X server: Xvfb with xterms running `cat > FILE`, the focused one typed
+/// into through the sink alone, in the US, German and French layouts; a display that is not there, and
+/// one that goes away mid-session.
+@Suite(.serialized) struct X11SinkTests {
+    static let tools = ["Xvfb", "xterm", "xdotool", "setxkbmap"]
+    static var missingTools: [String] {
+        tools.filter { t in !["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { access($0 + t, X_OK) == 0 } }
+    }
+    static var hasTools: Bool { missingTools.isEmpty }
+    static let skipReason: Comment = "needs Xvfb, xterm, xdotool and setxkbmap (scripts/install-deps.sh installs them)"
+
+    /// An Xvfb display of its own, with programs started on it; all ended when it is.
+    final class XSession {
+        let display: String
+        let directory: URL
+        private var server = Process()
+        private var clients: [Process] = []
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("x11sink-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // A display number no other server (or parallel test run) holds.
+            guard let n = (140..<240).first(where: { n in
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+                    && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
+            }) else { throw OutputSinkError("no free X display number") }
+            display = ":\(n)"
+            try startServer()
+        }
+
+        /// Starts Xvfb on the display (again, after `killServer`).
+        func startServer() throws {
+            server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            // -noreset: by default the server resets, layout and all, whenever its last client leaves, as
+            // setxkbmap does before any window is open.
+            server.arguments = [display, "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            try Self.wait("Xvfb on \(display)", timeout: 10) {
+                FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display.dropFirst())")
+            }
+        }
+
+        deinit { stop() }
+
+        /// Ends the clients and the server.
+        func stop() {
+            // SIGKILL: children of the test process inherit its mask, which blocks SIGTERM.
+            for p in clients where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+            killServer()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// Ends the server alone, as a crash would, and removes the lock and socket it leaves.
+        func killServer() {
+            guard server.isRunning else { return }
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            let n = display.dropFirst()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(n)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+        }
+
+        /// Runs a tool on the display to its end; returns what it printed.
+        @discardableResult
+        func run(_ tool: String, _ arguments: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+            p.arguments = arguments
+            p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else {
+                throw OutputSinkError("\(tool) \(arguments.joined(separator: " ")) exited with \(p.terminationStatus)")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        /// Starts an xterm titled `title` running `cat > FILE` in UTF-8, waits for its window and focuses it;
+        /// returns FILE.
+        func catWindow(_ title: String, focus: Bool = true) throws -> URL {
+            let file = directory.appendingPathComponent("\(title).txt")
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
+            p.arguments = ["-u8", "-T", title, "-e", "sh", "-c", "cat > '\(file.path)'"]
+            p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "LC_ALL": "C.UTF-8"]) { $1 }
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            clients.append(p)
+            var window = ""
+            try Self.wait("the window \(title)", timeout: 15) {
+                window = (try? run("xdotool", ["search", "--name", "^\(title)$"]))?
+                    .split(separator: "\n").first.map(String.init) ?? ""
+                return !window.isEmpty && FileManager.default.fileExists(atPath: file.path)
+            }
+            if focus { try run("xdotool", ["windowfocus", "--sync", window]) }
+            return file
+        }
+
+        /// Waits until `done`, or throws naming `what` after `timeout` seconds.
+        static func wait(_ what: String, timeout: Double, _ done: () throws -> Bool) throws {
+            let end = Date().addingTimeInterval(timeout)
+            while try !done() {
+                guard Date() < end else { throw OutputSinkError("timed out waiting for \(what)") }
+                usleep(20_000)
+            }
+        }
+
+        /// What FILE holds once it holds `expected`, or after `timeout` seconds.
+        static func contents(of file: URL, becoming expected: String, timeout: Double = 10) -> String {
+            var now = ""
+            try? wait("\(file.lastPathComponent)", timeout: timeout) {
+                now = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                return now == expected || now.count > expected.count
+            }
+            return now
+        }
+    }
+
+    // MARK: The option
+
+    @Test func theOptionNamesADisplayOrTakesDISPLAY() throws {
+        let own = try OutputSinks.parse("x11")
+        #expect(own.kind.scheme == "x11" && own.argument == nil)
+        #expect(X11Sink(display: nil, environment: ["DISPLAY": ":7"]).displayName == ":7")
+        let other = try OutputSinks.parse("x11::1")
+        let sink = other.open(OutputSetup(command: []))
+        #expect((sink as? X11Sink)?.displayName == ":1")
+        #expect(sink.name == "X11 :1")
+        #expect(sink.traits == [])
+        #expect(OutputSinkTests.refusal("x11:") == "x11 needs a DISPLAY after the colon, for example x11::0")
+    }
+
+    @Test func charactersBecomeLatin1LegacyOrUnicodeKeysyms() {
+        #expect(X11Sink.keysym(for: "a") == 0x61)
+        #expect(X11Sink.keysym(for: "ä") == 0xE4)
+        #expect(X11Sink.keysym(for: "€") == 0x20AC)
+        #expect(X11Sink.keysym(for: "ł") == 0x1B3)
+        #expect(X11Sink.keysym(for: "→") == 0x0100_2192)
+        #expect(X11Sink.keysym(for: "\u{7}") == nil)
+    }
+
+    // MARK: Unreachable displays
+
+    @Test func withoutADisplayCheckNamesTheCauseAndTheFix() {
+        let sink = X11Sink(display: nil, environment: [:])
+        #expect(throws: OutputSinkError("no DISPLAY: start an X session or pass --type-into x11::0")) { try sink.check() }
+        #expect(throws: OutputSinkError.self) { try sink.type("x") }
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X99"), "something serves display :99"))
+    func aDisplayWithNothingThereFailsCheckWithItsName() throws {
+        let sink = try OutputSinks.parse("x11::99").open(OutputSetup(command: []))
+        let error = #expect(throws: OutputSinkError.self) { try sink.check() }
+        #expect(error?.description.hasPrefix("cannot open X display :99: is its server running") == true)
+    }
+
+    // MARK: A real X server
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func textKeysAndUmlautsReachTheFocusedWindow() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        _ = try x.catWindow("other", focus: false)
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        try sink.check()
+        try sink.type("Hello, World! It's 3:45 (really?) - \"quoted\" #1 $HOME ~/a_b+c=d; 50% & <more> [x] {y} `z` ^")
+        try sink.press(TerminalKeyPress(.enter))
+        try sink.type("abx")
+        try sink.press(TerminalKeyPress(.backspace))
+        try sink.type("c\täöü ß € @ |\n")
+        let expected = "Hello, World! It's 3:45 (really?) - \"quoted\" #1 $HOME ~/a_b+c=d; 50% & <more> [x] {y} `z` ^\nabc\täöü ß € @ |\n"
+        #expect(XSession.contents(of: file, becoming: expected) == expected)
+        // The US layout has no key for äöüß€: each went out on a borrowed keycode.
+        #expect(sink.borrowedKeys == 5)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func namedKeysAndChordsReachTheWindow() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        try sink.type("ab")
+        for key in [TerminalKeyPress(.left), TerminalKeyPress(.home), TerminalKeyPress(.function(1)),
+                    TerminalKeyPress(.char("x"), modifiers: .shift), TerminalKeyPress(.tab), TerminalKeyPress(.enter),
+                    TerminalKeyPress(.ctrl("D"))] {
+            try sink.press(key)
+        }
+        // xterm's escape sequences for Left, Home and F1 go into the file as they are; Ctrl-D ends cat.
+        let expected = "ab\u{1B}[D\u{1B}[H\u{1B}OPX\t\n"
+        #expect(XSession.contents(of: file, becoming: expected) == expected)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason), arguments: ["de", "fr"])
+    func theGermanAndFrenchLayoutsTypeWithTheirOwnKeys(layout: String) throws {
+        let x = try XSession()
+        defer { x.stop() }
+        try x.run("setxkbmap", [layout])
+        #expect(try x.run("setxkbmap", ["-query"]).contains("layout:     \(layout)"))
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        let text = "äöü ß € @ | Zürich, Noël; y=z*2 <a> 'q' \"w\" 1234567890 AZERTY QWERTZ\n"
+        try sink.type(text)
+        #expect(XSession.contents(of: file, becoming: text) == text)
+        // German has keys for all but ë (a dead key's), € @ | on AltGr; French lacks äöü too (ß is AltGr-s).
+        #expect(sink.borrowedKeys == (layout == "de" ? 1 : 4))
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func randomPrintableTextArrivesWholeAndInOrder() throws {
+        let count = Int(ProcessInfo.processInfo.environment["X11_SINK_CHARS"] ?? "") ?? 10_000
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        for i in 0..<count {
+            text.unicodeScalars.append(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
+            // A cooked tty keeps at most 4095 characters of a line.
+            if i % 64 == 63 { text += "\n" }
+        }
+        text += "\n"
+        let start = Date()
+        try sink.type(text)
+        let sent = Date().timeIntervalSince(start)
+        let got = XSession.contents(of: file, becoming: text, timeout: 60)
+        let arrived = Date().timeIntervalSince(start)
+        print("X11Sink: \(text.count) characters sent in \(String(format: "%.2f", sent)) s (\(Int(Double(text.count) / sent)) chars/s), all in FILE after \(String(format: "%.2f", arrived)) s")
+        #expect(got == text)
+        // For a figure beside the sink's: xdotool typing the same text into a second window, in this run.
+        if ProcessInfo.processInfo.environment["X11_SINK_COMPARE_XDOTOOL"] != nil {
+            let other = try x.catWindow("xdotool")
+            let began = Date()
+            try x.run("xdotool", ["type", "--delay", "0", text])
+            let typed = Date().timeIntervalSince(began)
+            let same = XSession.contents(of: other, becoming: text, timeout: 120) == text
+            print("xdotool type --delay 0: \(text.count) characters in \(String(format: "%.2f", typed)) s (\(Int(Double(text.count) / typed)) chars/s), all in FILE: \(same)")
+        }
+        if got != text, let i = zip(got, text).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            Issue.record("first difference at \(i) of \(text.count), \(got.count) arrived")
+        }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aServerThatGoesAwayIsAnErrorAndTheProcessRunsOn() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        try sink.type("before\n")
+        #expect(XSession.contents(of: file, becoming: "before\n") == "before\n")
+        x.killServer()
+        let error = #expect(throws: OutputSinkError.self) { try sink.type("after") }
+        #expect(error?.description.contains(x.display) == true)
+        // The next call tries to open it again, and says it cannot.
+        let again = #expect(throws: OutputSinkError.self) { try sink.press(TerminalKeyPress(.enter)) }
+        #expect(again?.description.hasPrefix("cannot open X display \(x.display)") == true)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aServerKilledMidSessionGivesTheFailureEventTheTextStaysAndANewServerIsTypedInto() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        let link = TerminalLink(X11Sink(display: x.display))
+        _ = link.apply(.start(rows: 24, cols: 80))
+        #expect(link.apply(.type("hello")).isEmpty)
+
+        x.killServer()
+        let events = link.apply(.type("kept"))
+        guard case .output(.failed(let reason, let unsent))? = events.first, events.count == 1 else {
+            Issue.record("no failure event: \(events)")
+            return
+        }
+        #expect(unsent == "kept")
+        #expect(reason.contains("X display \(x.display) went away"), "\(reason)")
+
+        // The reducer keeps the text on the Terminal screen and says why.
+        let gestures = GestureConfig.defaults().gestures
+        var s = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
+        s.show(screen: "terminal")
+        _ = reduce(&s, .terminal(link.view()))
+        for e in events { _ = reduce(&s, e) }
+        let screen = render(s, size: s.size).0.text
+        #expect(screen.contains("not sent: kept · X display \(x.display) went away"), "\(screen)")
+
+        // A server back on the display: the sink opens it again, and the delivery is reported.
+        try x.startServer()
+        let file = try x.catWindow("target")
+        let again = link.apply(.type("back\n"))
+        guard case .output(.delivered)? = again.first, again.count == 1 else {
+            Issue.record("no delivery event: \(again)")
+            return
+        }
+        #expect(XSession.contents(of: file, becoming: "back\n") == "back\n")
+    }
+
+    @Test(.enabled(if: hasTools && access("/usr/bin/xmodmap", X_OK) == 0, "needs xmodmap (x11-xserver-utils)"))
+    func aCharacterWithNoKeyAndNoSpareKeycodeIsAnErrorNamingIt() throws {
+        let x = try XSession()
+        defer { x.stop() }
+        // Every keycode without a keysym gets one, so none is left to borrow.
+        let empty = try x.run("xmodmap", ["-pke"]).split(separator: "\n")
+            .filter { $0.hasSuffix("=") || $0.hasSuffix("= ") }
+            .map { $0.split(separator: "=")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(!empty.isEmpty)
+        try x.run("xmodmap", empty.flatMap { ["-e", "\($0) = F35"] })
+        let file = try x.catWindow("target")
+        let sink = X11Sink(display: x.display)
+        #expect(throws: OutputSinkError("X display \(x.display) has no key for \"é\" and no spare keycode to bind it to")) {
+            try sink.type("abé")
+        }
+        // What came before it went out; the sink still types what the layout has.
+        try sink.type("c\n")
+        #expect(XSession.contents(of: file, becoming: "abc\n") == "abc\n")
+    }
+}
