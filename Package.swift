@@ -27,6 +27,10 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        // Wayland's client library and xkbcommon; CVirtualKeyboard holds the virtual-keyboard protocol's tables.
+        .systemLibrary(name: "CWayland", pkgConfig: "wayland-client",
+                       providers: [.apt(["libwayland-dev", "libxkbcommon-dev"])]),
+        .target(name: "CVirtualKeyboard", dependencies: ["CWayland"]),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
@@ -63,7 +67,7 @@ let package = Package(
         // keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", .product(name: "Logging", package: "swift-log"),
+            "PtyHost", "CWayland", "CVirtualKeyboard", .product(name: "Logging", package: "swift-log"),
         ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [

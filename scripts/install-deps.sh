@@ -15,6 +15,8 @@ packages=(
   vim less                                                                # full-screen programs the pty tests run
   python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
+  libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink
+  sway foot wtype                                                         # a headless Wayland desktop for its tests, and the peer typist
 )
 
 missing=()

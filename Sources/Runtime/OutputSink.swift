@@ -100,6 +100,8 @@ public struct OutputSinkKind: Sendable {
     public let scheme: String
     /// What follows the colon, as help names it (`TARGET`); nil for a sink that takes nothing.
     public let argument: String?
+    /// Whether the colon and argument may be left out (`wayland` as well as `wayland:SOCKET`).
+    public let argumentIsOptional: Bool
     /// A complete value, for messages: `tmux:work:1.0`.
     public let example: String
     /// One line for `--help`.
@@ -108,14 +110,19 @@ public struct OutputSinkKind: Sendable {
     /// `argument` is set, nil otherwise). No I/O: `check` and `start` do that.
     public let make: @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink
 
-    public init(scheme: String, argument: String?, example: String, summary: String,
+    public init(scheme: String, argument: String?, argumentIsOptional: Bool = false, example: String,
+                summary: String,
                 make: @escaping @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink) {
-        self.scheme = scheme; self.argument = argument; self.example = example; self.summary = summary
+        self.scheme = scheme; self.argument = argument; self.argumentIsOptional = argumentIsOptional
+        self.example = example; self.summary = summary
         self.make = make
     }
 
-    /// How the option is written for this sink: `pty`, `tmux:TARGET`.
-    public var usage: String { argument.map { "\(scheme):\($0)" } ?? scheme }
+    /// How the option is written for this sink: `pty`, `tmux:TARGET`, `wayland[:SOCKET]`.
+    public var usage: String {
+        guard let argument else { return scheme }
+        return argumentIsOptional ? "\(scheme)[:\(argument)]" : "\(scheme):\(argument)"
+    }
 }
 
 /// A parsed `--type-into` value: the sink kind and what followed its colon.
@@ -130,7 +137,7 @@ public struct OutputChoice: Sendable {
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
 public enum OutputSinks {
     /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
-    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind]
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, WaylandSink.kind]
 
     /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
     public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }
@@ -152,6 +159,8 @@ public enum OutputSinks {
         }
         switch (kind.argument, argument) {
         case (nil, nil):
+            break
+        case (.some, nil) where kind.argumentIsOptional:
             break
         case (nil, .some):
             throw OutputSinkError("\(scheme) takes nothing after it, write \(kind.example)")

@@ -43,9 +43,9 @@ import Transport
     }
 
     @Test func aBadValueIsNamedAndTheKnownSinksListed() {
-        #expect(Self.refusal("screen:1") == "unknown sink \"screen\" (known: pty, tmux:TARGET)")
-        #expect(Self.refusal("") == "unknown sink \"\" (known: pty, tmux:TARGET)")
-        #expect(Self.refusal("TMUX:w") == "unknown sink \"TMUX\" (known: pty, tmux:TARGET)")
+        #expect(Self.refusal("screen:1") == "unknown sink \"screen\" (known: pty, tmux:TARGET, wayland[:SOCKET])")
+        #expect(Self.refusal("") == "unknown sink \"\" (known: pty, tmux:TARGET, wayland[:SOCKET])")
+        #expect(Self.refusal("TMUX:w") == "unknown sink \"TMUX\" (known: pty, tmux:TARGET, wayland[:SOCKET])")
         #expect(Self.refusal("tmux:") == "tmux needs a TARGET after the colon, for example tmux:work:1.0")
         #expect(Self.refusal("tmux") == "tmux needs a TARGET after the colon, for example tmux:work:1.0")
         #expect(Self.refusal("pty:zsh") == "pty takes nothing after it, write pty")
@@ -56,7 +56,7 @@ import Transport
     @Test func eachSinkIsRegisteredOnceUnderItsOwnScheme() {
         let schemes = OutputSinks.known.map(\.scheme)
         #expect(Set(schemes).count == schemes.count)
-        #expect(OutputSinks.usage == "pty, tmux:TARGET")
+        #expect(OutputSinks.usage == "pty, tmux:TARGET, wayland[:SOCKET]")
         for kind in OutputSinks.known {
             #expect((try? OutputSinks.parse(kind.example))?.kind.scheme == kind.scheme, "\(kind.example)")
         }
