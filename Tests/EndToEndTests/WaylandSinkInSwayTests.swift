@@ -34,6 +34,17 @@ import Testing
         #expect(desk.waitForFile(expected) == expected)
     }
 
+    @Test(.enabled(if: ready, reason)) func aLongTextIsPacedAndArrivesWhole() throws {
+        let desk = try SwayDesktop(tag: "long")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+        // Past the burst the sink sends at once: the rest goes paced, with the compositor synced on the way.
+        let text = (1...50).map { "line \($0): the quick brown fox, äöü €" }.joined(separator: "\n")
+        let typed = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", text], layout: "de")
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(desk.waitForFile(text + "\n") == text + "\n")
+    }
+
     @Test(.enabled(if: ready, reason)) func aCompositorThatGoesAwayIsAnErrorNotACrash() throws {
         let desk = try SwayDesktop(tag: "gone")
         defer { desk.stop() }

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PtyHost
 import Shell
+import Transport
 
 /// The focused window of a Wayland desktop, typed into through the compositor's virtual keyboard
 /// (`--type-into wayland`, or `wayland:SOCKET`; the socket defaults to `$WAYLAND_DISPLAY`).
@@ -23,6 +27,9 @@ public final class WaylandSink: OutputSink {
     /// Whether the compositor holds the layout (not a keymap of spare keys) and which modifiers are held.
     private var layoutSent = false
     private var held: UInt32 = 0
+    /// Keys that may go at once, and when that was counted (see `burst`).
+    private var allowance = Double(WaylandSink.burst)
+    private var counted = monotonicSeconds()
 
     public init(socket: String?, environment: [String: String] = PtyProcess.currentEnvironment()) {
         self.socket = socket
@@ -235,7 +242,26 @@ public final class WaylandSink: OutputSink {
         }
     }
 
+    /// Keys sent at once before pacing starts, and the pace after, in keys a second. The compositor passes
+    /// keys on to the focused program as fast as they come and disconnects a program that falls about
+    /// 200 KB behind: foot, sent 50,000 characters at once, was cut off and crashed. A sentence goes at
+    /// once; a long text at this pace, which foot kept up with.
+    static let burst = 400
+    static let pace = 1000.0
+
     private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) {
+        let now = monotonicSeconds()
+        allowance = min(Double(Self.burst), allowance + (now - counted) * Self.pace)
+        counted = now
+        if allowance < 1 {
+            // The compositor first takes what was sent, so the wait paces the program, not a queue.
+            try keyboard.sync()
+            let wait = (1 - allowance) / Self.pace
+            usleep(UInt32(wait * 1_000_000))
+            allowance = 1
+            counted = monotonicSeconds()
+        }
+        allowance -= 1
         if stroke.modifiers != held { try keyboard.modifiers(stroke.modifiers); held = stroke.modifiers }
         try keyboard.key(stroke.key, pressed: true)
         try keyboard.key(stroke.key, pressed: false)
