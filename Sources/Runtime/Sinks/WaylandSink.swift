@@ -67,7 +67,7 @@ public final class WaylandSink: OutputSink {
         case .char(let c):
             stroke = try Self.stroke(for: c, layout: layout, adding: extra)
         case .ctrl(let c):
-            stroke = try Self.stroke(for: Character(c.lowercased()), layout: layout, adding: extra | layout.control)
+            stroke = try Self.stroke(for: c.lowercased().first ?? c, layout: layout, adding: extra | layout.control)
         case .alt(let c):
             stroke = try Self.stroke(for: c, layout: layout, adding: extra | layout.alt)
         default:
