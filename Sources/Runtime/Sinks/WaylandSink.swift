@@ -203,13 +203,21 @@ public final class WaylandSink: OutputSink {
             throw OutputSinkError("no Wayland display: WAYLAND_DISPLAY is not set (run inside a Wayland session, "
                                   + "or name its socket: wayland:wayland-1)")
         }
-        _ = try loadedLayout()
+        let layout = try loadedLayout()
         let made = try WaylandKeyboard(socket: display, display: display)
+        try made.keymap(layout.text)
+        try made.sync()
+        // A seat that had no keyboard gains one with ours, and each program then asks for its own keyboard
+        // object: keys sent before the focused one has it are lost (whole lines, in the sway tests).
+        usleep(UInt32(Self.settle * 1_000_000))
         keyboard = made
-        layoutSent = false
+        layoutSent = true
         held = 0
         return made
     }
+
+    /// How long a new keyboard is left before its first key, so programs can take it up (see `connected`).
+    static let settle = 0.15
 
     /// Sends the steps, then waits for the compositor to have them; on a failure the connection is dropped,
     /// so the next key connects again.
