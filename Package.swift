@@ -28,6 +28,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
+        // Wayland's client library and xkbcommon; CVirtualKeyboard holds the virtual-keyboard protocol's tables.
+        .systemLibrary(name: "CWayland", pkgConfig: "wayland-client",
+                       providers: [.apt(["libwayland-dev", "libxkbcommon-dev"])]),
+        .target(name: "CVirtualKeyboard", dependencies: ["CWayland"]),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
@@ -68,7 +72,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
-            "CX11",
+            "CX11", "CWayland", "CVirtualKeyboard",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.

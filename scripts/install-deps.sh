@@ -18,6 +18,8 @@ packages=(
   xvfb xterm xdotool x11-xkb-utils x11-xserver-utils                      # a real X desktop for the X11 sink's tests (setxkbmap, xmodmap)
   python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
+  libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink
+  sway foot wtype                                                         # a headless Wayland desktop for its tests, and the peer typist
 )
 
 missing=()

@@ -100,7 +100,8 @@ public struct OutputSinkKind: Sendable {
     public let scheme: String
     /// What follows the colon, as help names it (`TARGET`); nil for a sink that takes nothing.
     public let argument: String?
-    /// Whether the colon and argument may be left out (`x11` for `$DISPLAY`): `make` then gets nil.
+    /// Whether the colon and argument may be left out (`x11` for `$DISPLAY`, `wayland` for `$WAYLAND_DISPLAY`):
+    /// `make` then gets nil.
     public let argumentIsOptional: Bool
     /// A complete value, for messages: `tmux:work:1.0`.
     public let example: String
@@ -137,7 +138,7 @@ public struct OutputChoice: Sendable {
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
 public enum OutputSinks {
     /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
-    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind]
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind]
 
     /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
     public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }

@@ -1,0 +1,36 @@
+#ifndef HANDSFREE_CVIRTUALKEYBOARD_H
+#define HANDSFREE_CVIRTUALKEYBOARD_H
+
+#include <stdint.h>
+
+/* A connection to a Wayland compositor holding one zwp_virtual_keyboard_v1 on its first seat. */
+struct hf_vk;
+
+enum hf_vk_status {
+    HF_VK_OK = 0,
+    HF_VK_NO_DISPLAY = 1,   /* wl_display_connect failed: no socket, or nothing listening on it */
+    HF_VK_NO_SEAT = 2,      /* the compositor offers no wl_seat */
+    HF_VK_NO_MANAGER = 3,   /* the compositor offers no zwp_virtual_keyboard_manager_v1 */
+    HF_VK_BROKEN = 4,       /* the connection failed or the compositor sent a protocol error */
+};
+
+/* Connects to the display `name` (NULL: $WAYLAND_DISPLAY), binds the first seat and the manager and
+   creates the keyboard. NULL with *status set on failure; *err_out holds errno (or the protocol error). */
+struct hf_vk *hf_vk_connect(const char *name, int *status, int *err_out);
+
+/* Each request is flushed at once; -1 when the connection is gone (errno set), else 0. */
+/* Sends an XKB text keymap (NUL-terminated, as wl_keyboard keymaps are) through a sealed memfd. */
+int hf_vk_keymap(struct hf_vk *vk, const char *keymap);
+int hf_vk_key(struct hf_vk *vk, uint32_t time_ms, uint32_t key, uint32_t state);
+int hf_vk_modifiers(struct hf_vk *vk, uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group);
+
+/* Waits until the compositor has handled every request sent so far; -1 when the connection is gone. */
+int hf_vk_sync(struct hf_vk *vk);
+
+/* The protocol error the compositor raised, else errno of the failure, else 0. */
+int hf_vk_error(struct hf_vk *vk);
+
+/* Destroys the keyboard and disconnects. */
+void hf_vk_close(struct hf_vk *vk);
+
+#endif

@@ -1,0 +1,2 @@
+#include <wayland-client.h>
+#include <xkbcommon/xkbcommon.h>

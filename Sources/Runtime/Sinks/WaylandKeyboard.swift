@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CVirtualKeyboard
+import CWayland
+
+/// One `zwp_virtual_keyboard_v1` on a Wayland compositor's first seat: the only user of libwayland-client
+/// (through CVirtualKeyboard) and of libxkbcommon.
+///
+/// Every request is flushed at once; a failure, including a compositor that went away, is thrown as
+/// `OutputSinkError` naming the display, and the keyboard is then unusable.
+final class WaylandKeyboard {
+    /// The display as the user named it, for messages.
+    let display: String
+    private let handle: OpaquePointer
+
+    /// Connects to `socket` (a name in `$XDG_RUNTIME_DIR`, or an absolute path) and creates the keyboard.
+    init(socket: String, display: String) throws(OutputSinkError) {
+        self.display = display
+        var status: Int32 = 0
+        var code: Int32 = 0
+        guard let handle = hf_vk_connect(socket, &status, &code) else {
+            throw Self.connectFailure(status: status, code: code, display: display)
+        }
+        self.handle = handle
+    }
+
+    deinit { hf_vk_close(handle) }
+
+    /// Sends an XKB text keymap; the keys that follow are read with it.
+    func keymap(_ text: String) throws(OutputSinkError) {
+        try checked(hf_vk_keymap(handle, text))
+    }
+
+    /// Presses or releases the key with this evdev code (the XKB keycode minus 8).
+    func key(_ evdev: UInt32, pressed: Bool) throws(OutputSinkError) {
+        try checked(hf_vk_key(handle, Self.milliseconds(), evdev, pressed ? 1 : 0))
+    }
+
+    /// Sets the modifiers held (a mask of the current keymap's modifier indices).
+    func modifiers(_ mask: UInt32) throws(OutputSinkError) {
+        try checked(hf_vk_modifiers(handle, mask, 0, 0, 0))
+    }
+
+    /// Waits until the compositor has handled everything sent, so a failure shows before `type` returns.
+    func sync() throws(OutputSinkError) {
+        try checked(hf_vk_sync(handle))
+    }
+
+    private func checked(_ result: Int32) throws(OutputSinkError) {
+        guard result != 0 else { return }
+        let code = hf_vk_error(handle)
+        let reason: String
+        switch code == 0 ? errno : code {
+        case EPROTO: reason = "the compositor refused a request"
+        case EPIPE, ECONNRESET: reason = "the compositor closed the connection"
+        case let other: reason = Self.describe(other)
+        }
+        throw OutputSinkError("the Wayland display \(display) stopped taking keys: \(reason)")
+    }
+
+    private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
+        switch UInt32(status) {
+        case HF_VK_NO_DISPLAY.rawValue:
+            return OutputSinkError("cannot connect to the Wayland display \(display): \(describe(code)) "
+                                   + "(is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
+        case HF_VK_NO_SEAT.rawValue:
+            return OutputSinkError("the Wayland display \(display) offers no wl_seat: it has no keyboard to type with")
+        case HF_VK_NO_MANAGER.rawValue:
+            return OutputSinkError("the compositor at \(display) offers no zwp_virtual_keyboard_manager_v1 "
+                                   + "(wlroots compositors such as sway do; GNOME and KDE do not): "
+                                   + "use --type-into x11 or uinput")
+        default:
+            let reason = code == EPROTO ? "the compositor refused the virtual keyboard" : describe(code)
+            return OutputSinkError("the Wayland display \(display) failed: \(reason)")
+        }
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        code == 0 ? "connection lost" : String(cString: strerror(code))
+    }
+
+    /// Key times share one clock per keyboard, with an undefined base: the monotonic clock, in ms.
+    private static func milliseconds() -> UInt32 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt32(truncatingIfNeeded: Int(ts.tv_sec) &* 1000 &+ Int(ts.tv_nsec) / 1_000_000)
+    }
+}
+
+/// A key and the modifiers that make it give a keysym: `@` on a German layout is Q with AltGr (Mod5).
+struct KeyStroke: Equatable {
+    /// The evdev code (the XKB keycode minus 8), what `zwp_virtual_keyboard_v1.key` takes.
+    var key: UInt32
+    /// The modifier mask, in the keymap's modifier indices.
+    var modifiers: UInt32
+}
+
+/// An XKB keymap compiled by libxkbcommon: its text for the compositor and which key gives each keysym.
+final class XKBKeymap {
+    /// The keymap as XKB text, sent to the compositor.
+    let text: String
+    /// For each keysym the layout's first group gives, the key at the lowest level that gives it.
+    let strokes: [UInt32: KeyStroke]
+    /// The masks of Shift, Control, Alt (Mod1) and Super (Mod4); 0 when the keymap lacks one.
+    let shift, control, alt, superKey: UInt32
+
+    /// The user's layout: `XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables, else the system's
+    /// RMLVO defaults.
+    convenience init() throws(OutputSinkError) {
+        try self.init { context in xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS) }
+    }
+
+    /// A keymap from XKB text.
+    convenience init(text: String) throws(OutputSinkError) {
+        try self.init { context in
+            xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        }
+    }
+
+    private init(compile: (OpaquePointer) -> OpaquePointer?) throws(OutputSinkError) {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
+            throw OutputSinkError("libxkbcommon could not start")
+        }
+        defer { xkb_context_unref(context) }
+        guard let keymap = compile(context) else {
+            throw OutputSinkError("libxkbcommon could not compile the keyboard layout (check XKB_DEFAULT_LAYOUT)")
+        }
+        defer { xkb_keymap_unref(keymap) }
+        guard let cText = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+            throw OutputSinkError("libxkbcommon could not write the keyboard layout")
+        }
+        text = String(cString: cText)
+        free(cText)
+        strokes = Self.walk(keymap)
+        func mask(_ name: String) -> UInt32 {
+            let index = xkb_keymap_mod_get_index(keymap, name)
+            return index == XKB_MOD_INVALID || index >= 32 ? 0 : 1 << index
+        }
+        shift = mask(XKB_MOD_NAME_SHIFT)
+        control = mask(XKB_MOD_NAME_CTRL)
+        alt = mask(XKB_MOD_NAME_ALT)
+        superKey = mask(XKB_MOD_NAME_LOGO)
+    }
+
+    /// Every key's levels in the first group, lowest keycode and level first, so a keysym maps to the
+    /// plainest way of typing it (the digit row, not a keypad; no modifier before Shift before AltGr).
+    private static func walk(_ keymap: OpaquePointer) -> [UInt32: KeyStroke] {
+        var found: [UInt32: (level: UInt32, stroke: KeyStroke)] = [:]
+        let first = xkb_keymap_min_keycode(keymap), last = xkb_keymap_max_keycode(keymap)
+        guard first >= 8, first <= last else { return [:] }
+        for keycode in first...last {
+            let levels = xkb_keymap_num_levels_for_key(keymap, keycode, 0)
+            for level in 0..<levels {
+                var syms: UnsafePointer<xkb_keysym_t>?
+                guard xkb_keymap_key_get_syms_by_level(keymap, keycode, 0, level, &syms) == 1,
+                      let sym = syms?.pointee else { continue }
+                var masks = [xkb_mod_mask_t](repeating: 0, count: 8)
+                let count = xkb_keymap_key_get_mods_for_level(keymap, keycode, 0, level, &masks, masks.count)
+                // A level no modifier combination reaches cannot be typed.
+                guard count > 0, let mask = masks.prefix(count).min(by: { $0.nonzeroBitCount < $1.nonzeroBitCount })
+                else { continue }
+                if let old = found[sym], old.level <= level { continue }
+                found[sym] = (level, KeyStroke(key: keycode - 8, modifiers: mask))
+            }
+        }
+        return found.mapValues(\.stroke)
+    }
+
+    /// The keysym a character's scalar types, or nil when XKB has none (control characters, surrogates).
+    static func keysym(_ scalar: Unicode.Scalar) -> UInt32? {
+        let sym = xkb_utf32_to_keysym(scalar.value)
+        return sym == 0 ? nil : sym
+    }
+
+    /// XKB's name of a keysym (`U20AC` for one it names by code point), or nil if it has none.
+    static func name(ofKeysym sym: UInt32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = xkb_keysym_get_name(sym, &buffer, buffer.count)
+        guard n > 0, n < buffer.count else { return nil }
+        return String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

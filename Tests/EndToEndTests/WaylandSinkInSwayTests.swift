@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The Wayland sink against a real compositor: a headless sway with foot running `cat > FILE`, typed into by
+/// `handsfree type --into wayland` with a German layout. (wtype, the reference client of the protocol, is
+/// not compared here: in one run of three it lost the first key it sent.)
+///
+/// sway refuses to run as root, and a Wayland client must run as the compositor's user to open its socket:
+/// sway, foot and the typists all run as `nobody` (setpriv), so these tests need root.
+@Suite(.serialized) struct WaylandSinkInSwayTests {
+    static let binary = AppsE2E.binary
+    static let ready = getuid() == 0 && FileManager.default.isExecutableFile(atPath: binary)
+        && ["/usr/bin/sway", "/usr/bin/swaymsg", "/usr/bin/foot", "/usr/bin/setpriv"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    static let reason: Comment = "needs root (sway runs as nobody through setpriv), sway, swaymsg and foot (scripts/install-deps.sh) and .build/debug/handsfree"
+
+    @Test(.enabled(if: ready, reason)) func textPunctuationAndGermanLettersArriveExactly() throws {
+        let desk = try SwayDesktop(tag: "text")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+
+        let sentence = "Hello, world! Is 2+2=4? \"Yes\" (said 'she'); #1 ~/a_b {x} [y] <z> 50% & $5 *"
+        let first = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", sentence], layout: "de")
+        #expect(first.status == 0, "\(first.stderr)")
+        // ✓ is on no German key: it goes through a keymap of spare keys, and the layout comes back after it.
+        let letters = "äöü ß € @ | ✓ ok"
+        let second = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", letters], layout: "de")
+        #expect(second.status == 0, "\(second.stderr)")
+        let expected = sentence + "\n" + letters + "\n"
+        #expect(desk.waitForFile(expected) == expected)
+    }
+
+    @Test(.enabled(if: ready, reason)) func aLongTextIsPacedAndArrivesWhole() throws {
+        let desk = try SwayDesktop(tag: "long")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+        // Past the burst the sink sends at once: the rest goes paced, with the compositor synced on the way.
+        let text = (1...50).map { "line \($0): the quick brown fox, äöü €" }.joined(separator: "\n")
+        let typed = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", text], layout: "de")
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(desk.waitForFile(text + "\n") == text + "\n")
+    }
+
+    @Test(.enabled(if: ready, reason)) func aCompositorThatGoesAwayIsAnErrorNotACrash() throws {
+        let desk = try SwayDesktop(tag: "gone")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+        // About 1.5 million keys, some seconds of typing, cut short. (One argument holds at most 128 KB.)
+        let text = [String](repeating: String(repeating: "abc def ", count: 12_000), count: 8)
+        let typist = try desk.startAsNobody([Self.binary, "type", "--into", "wayland"] + text)
+        usleep(500_000)
+        desk.stop()
+        typist.process.waitUntilExit()
+        let stderr = String(decoding: typist.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(typist.process.terminationReason == .exit && typist.process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("handsfree: the Wayland display wayland-1 stopped taking keys: the compositor closed the connection")
+                || stderr.contains("handsfree: the Wayland display wayland-1 failed"), "\(stderr)")
+    }
+}
+
+/// A headless sway as `nobody` in a folder of its own, running foot with `cat > FILE`.
+final class SwayDesktop {
+    static let nobody = "65534"
+    let base: String
+    let runtime: String
+    let file: String
+    let sway: Process
+
+    init(tag: String) throws {
+        base = NSTemporaryDirectory() + "hf-sway-\(tag)-\(getpid())"
+        runtime = base + "/run"
+        file = base + "/out/typed.txt"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: base)
+        for dir in [runtime, base + "/out", base + "/home"] {
+            try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            // Only nobody's: the runtime folder must be 0700 and the compositor's user must own it.
+            try fm.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534, .posixPermissions: 0o700], ofItemAtPath: dir)
+        }
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base)
+        let config = """
+        xwayland disable
+        output HEADLESS-1 resolution 1280x800
+        exec foot -e sh -c 'cat > \(file)'
+
+        """
+        try config.write(toFile: base + "/config", atomically: true, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: base + "/config")
+        fm.createFile(atPath: base + "/sway.log", contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: base + "/sway.log"))
+        sway = Process()
+        sway.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        sway.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/sway", "-c", base + "/config"]
+        sway.environment = ["PATH": "/usr/bin:/bin", "HOME": base + "/home", "XDG_RUNTIME_DIR": runtime,
+                            "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
+        sway.standardOutput = log
+        sway.standardError = log
+        try sway.run()
+    }
+
+    var log: String { (try? String(contentsOfFile: base + "/sway.log", encoding: .utf8)) ?? "" }
+
+    /// Waits (up to 15 s) for foot's window in sway's tree: text sent before it exists is lost.
+    func waitForFoot() -> Bool {
+        for _ in 0..<150 {
+            if let socket = try? FileManager.default.contentsOfDirectory(atPath: runtime).first(where: { $0.hasPrefix("sway-ipc.") }),
+               let tree = try? asNobody(["/usr/bin/swaymsg", "-t", "get_tree"], extra: ["SWAYSOCK": runtime + "/" + socket]),
+               tree.stdout.contains("\"app_id\": \"foot\"") {
+                return true
+            }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    /// FILE once it holds `expected` (up to 10 s), else what it holds then.
+    func waitForFile(_ expected: String) -> String {
+        var text = ""
+        for _ in 0..<100 {
+            text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            if text == expected { break }
+            usleep(100_000)
+        }
+        return text
+    }
+
+    private func environment(layout: String?, extra: [String: String]) -> [String: String] {
+        var env = ["PATH": "/usr/bin:/bin", "HOME": base + "/home", "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": "wayland-1"]
+        if let layout { env["XKB_DEFAULT_LAYOUT"] = layout }
+        return env.merging(extra) { $1 }
+    }
+
+    /// Starts `argv` as nobody, connected to this desktop.
+    func startAsNobody(_ argv: [String], layout: String? = nil, extra: [String: String] = [:]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"] + argv
+        p.environment = environment(layout: layout, extra: extra)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return (p, out, err)
+    }
+
+    /// Runs `argv` as nobody to its end.
+    func asNobody(_ argv: [String], layout: String? = nil, extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let (p, out, err) = try startAsNobody(argv, layout: layout, extra: extra)
+        // Both pipes at once, so neither fills while the other is waited on.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Ends sway (foot goes with it) and removes the folder.
+    func stop() {
+        // SIGKILL: a child inherits the blocked signals of the test's thread, and SIGTERM would stay pending.
+        if sway.isRunning { kill(sway.processIdentifier, SIGKILL); sway.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: base)
+    }
+}
