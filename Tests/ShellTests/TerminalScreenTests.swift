@@ -192,6 +192,16 @@ import TrackingCore
         #expect(d.state.hitMap.target(id: "terminal.keyboard.key.q") == nil)
     }
 
+    /// A program that could not start leaves a blank pane of many rows (each an empty line): Restart is offered.
+    @Test func aProgramThatDidNotStartOffersRestartOnABlankPane() {
+        var d = driver()
+        var v = TerminalView.blank(rows: 10, cols: 40, program: "nosuchshell")
+        v.problem = "cannot start nosuchshell: No such file or directory"
+        d.send(.terminal(v))
+        #expect(d.state.hitMap.target(id: "terminal.restart") != nil, "\(d.text)")
+        #expect(Self.requests(d.activate("terminal.restart")) == [.restart])
+    }
+
     @Test func coloursKeepThePaletteAndRGBFindsItsNearestEntry() {
         var v = Self.view("x")
         v.snapshot.cells[0] = TerminalCell(text: "R", attributes: [.bold, .underline],

@@ -128,7 +128,7 @@ public struct TerminalScreen: Screen {
         c.target(Self.paneID, "Terminal", l.pane)
         drawInfo(&c, view, ctx.output, l.info)
         if let view, view.ended != nil
-            || (view.problem != nil && view.sink.contains(.ownsProgram) && view.snapshot.text.isEmpty) {
+            || (view.problem != nil && view.sink.contains(.ownsProgram) && !view.snapshot.text.contains(where: { !$0.isWhitespace })) {
             // The program is gone: the choice is restart or leave, in big keys.
             let halves = l.ended.columns(2, gap: 2)
             c.button(Self.restartID, "↻ Restart \(view.program)", halves[0])
