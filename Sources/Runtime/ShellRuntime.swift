@@ -176,10 +176,8 @@ public struct ShellRuntime {
                         switch event {
                         case .signal(let sig):
                             exitSignal = sig
-                            // Ended from outside (SIGTERM, SIGHUP, a helper's Ctrl-C): text that could not be
-                            // saved is written elsewhere rather than lost with the process.
-                            let files = session.state.data.unsavedFiles
-                            if !files.isEmpty { _ = writeUnsaved(files) }
+                            // Ended from outside (SIGTERM, SIGHUP, a helper's Ctrl-C): nothing asks first.
+                            keepUnsaved()
                             break loop
                         case .sourceEnded:
                             if endedAt == nil { endedAt = now }
@@ -218,11 +216,17 @@ public struct ShellRuntime {
                 lastRender = now
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {
-                let files = session.state.data.unsavedFiles
-                if !files.isEmpty { _ = writeUnsaved(files) }
+                keepUnsaved()
                 break loop
             }
         }
+    }
+
+    /// Writes the text whose save failed, if any, to the fallback places as the loop ends without a quit that
+    /// asked: it is not lost with the process.
+    mutating func keepUnsaved() {
+        let files = session.state.data.unsavedFiles
+        if !files.isEmpty { _ = writeUnsaved(files) }
     }
 
     /// Writes text that could not be saved to the fallback places and remembers where, for standard error.

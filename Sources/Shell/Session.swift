@@ -31,6 +31,14 @@ public struct Session: Sendable {
     /// start; after that, each change comes as an effect of the event that made it.
     public var speechEffects: [Effect] { [state.listenEffect, .voicePhrases(state.voicePhrases)] }
 
+    /// What follows any event's effects: the speech side's and the Terminal suggestions' requests added, and
+    /// the pipeline configured from the state.
+    private mutating func settle(_ effects: [Effect]) -> [Effect] {
+        let all = effects + speechFollowUps() + listingRequests()
+        configure(after: all)
+        return all
+    }
+
     /// What the Terminal screen's suggestions need read from the disk now, asked for by effect.
     private mutating func listingRequests() -> [Effect] {
         guard state.top is TerminalScreen, let view = state.terminal else { return [] }
@@ -65,16 +73,14 @@ public struct Session: Sendable {
         sample.target = target
         var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
-        effects += speechFollowUps() + listingRequests()
-        configure(after: effects)
+        effects = settle(effects)
         metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
         return (effects, events)
     }
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
-        let e = reduce(&state, event) + speechFollowUps() + listingRequests()
-        configure(after: e)
+        let e = settle(reduce(&state, event))
         metrics.event(event, effects: e, state: state)
         return e
     }

@@ -34,7 +34,7 @@ struct Driver {
         self.files = files
         self.learn = learn; self.addWord = addWord; self.removeWord = removeWord
         let settings = GestureConfig.defaults()
-        var services = Services(suggest: suggest)
+        let services = Services(suggest: suggest)
         programs = commands.sorted()   // as the runtime gives them
         self.directory = directory
         var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,

@@ -90,10 +90,10 @@ import TrackingCore
         var session = Session(state: state, settings: GestureConfig.defaults())
         _ = session.send(.tick(at: 0))
         _ = session.send(.key(.char("h")))
-        _ = session.send(.tick(at: 5e-324))
+        _ = session.send(.tick(at: Double.leastNonzeroMagnitude))
         let m = session.metrics
         #expect(m.charactersEntered == 1)
-        #expect(m.duration == 5e-324)
+        #expect(m.duration == Double.leastNonzeroMagnitude)
         // 1 / 5 / (5e-324 / 60) is infinite, and with no characters 0 / 0 was NaN.
         #expect(m.wordsPerMinute == 0)
         let r = m.record(kind: "run", source: "keyboard", date: "2026-01-01T00:00:00Z")

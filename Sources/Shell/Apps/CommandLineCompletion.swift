@@ -232,11 +232,9 @@ public struct CommandLineListings: Sendable, Equatable {
         }
     }
 
-    /// The directory a command line's suggestions would list, if any: a path's directory as typed, or the
-    /// working directory once an argument is begun (or after cd).
-    public static func directory(for view: TerminalView) -> Directory? {
-        guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return nil }
-        let slot = CommandLineCompletion.slot(view.lineBeforeCursor)
+    /// The directory a command line's suggestions would list for `slot`, if any: a path's directory as typed,
+    /// or the working directory once an argument is begun (or after cd).
+    public static func directory(for slot: CommandLineCompletion.Slot, in view: TerminalView) -> Directory? {
         guard slot.kind != .command, slot.kind == .path || !slot.partial.isEmpty || slot.directoriesOnly else { return nil }
         return Directory(typed: slot.directory, workingDirectory: view.workingDirectory)
     }
@@ -244,12 +242,13 @@ public struct CommandLineListings: Sendable, Equatable {
     /// What to ask the disk for, so the suggestions for `view` can be drawn at `now`; marks it asked.
     public mutating func requests(for view: TerminalView, at now: Double) -> [Effect] {
         guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return [] }
-        if CommandLineCompletion.slot(view.lineBeforeCursor).kind == .command {
+        let slot = CommandLineCompletion.slot(view.lineBeforeCursor)
+        if slot.kind == .command {
             guard !askedCommands, commands == nil || now - commandsAt > Self.maxAge * 15 else { return [] }
             askedCommands = true
             return [.listCommands]
         }
-        guard let d = Self.directory(for: view), !asked.contains(d) else { return [] }
+        guard let d = Self.directory(for: slot, in: view), !asked.contains(d) else { return [] }
         if let l = directories[d], now - l.at <= Self.maxAge, now >= l.at { return [] }
         asked.insert(d)
         return [.listDirectory(d)]

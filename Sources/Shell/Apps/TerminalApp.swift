@@ -88,7 +88,7 @@ public struct TerminalScreen: Screen {
         case .path, .argument:
             // A bare argument is completed from the working directory only once something is typed, or
             // after cd; a path's directory is read as typed.
-            if let d = CommandLineListings.directory(for: v), let read = ctx.listings.entries(d), let entries = read {
+            if let d = CommandLineListings.directory(for: slot, in: v), let read = ctx.listings.entries(d), let entries = read {
                 out = CommandLineCompletion.files(slot, entries: entries, limit: limit)
                 listed = true
             }
