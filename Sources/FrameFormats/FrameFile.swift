@@ -196,27 +196,9 @@ public final class FrameFileReader: Sequence, IteratorProtocol {
         case .ended:
             return false
         case .ndjson(var d):
-            let piece = firstPiece ?? input.read(max: Self.chunk)
-            firstPiece = nil
-            if piece.isEmpty {
-                queue = d.finish()
-                readFailure()
-                decoder = .ended
-            } else {
-                queue = d.feed(piece)
-                decoder = .ndjson(d)
-            }
+            if step(&d) { decoder = .ndjson(d) }
         case .csv(var d):
-            let piece = firstPiece ?? input.read(max: Self.chunk)
-            firstPiece = nil
-            if piece.isEmpty {
-                queue = d.finish()
-                readFailure()
-                decoder = .ended
-            } else {
-                queue = d.feed(piece)
-                decoder = .csv(d)
-            }
+            if step(&d) { decoder = .csv(d) }
         case .container(let z, var framing):
             if let piece = z.next() {
                 framing.feed(piece) { p, k in queue.append(LiveLinkUDP.decode(p, index: k)) }
@@ -230,6 +212,21 @@ public final class FrameFileReader: Sequence, IteratorProtocol {
                 decoder = .ended
             }
         }
+        return true
+    }
+
+    /// Feeds a line decoder the next chunk into `queue`, or at the end its last items; false (and the
+    /// decoder ended) when the input is done.
+    private func step<D: FrameDecoder>(_ d: inout D) -> Bool {
+        let piece = firstPiece ?? input.read(max: Self.chunk)
+        firstPiece = nil
+        if piece.isEmpty {
+            queue = d.finish()
+            readFailure()
+            decoder = .ended
+            return false
+        }
+        queue = d.feed(piece)
         return true
     }
 
