@@ -32,9 +32,9 @@ public protocol OutputSink: AnyObject {
     func type(_ text: String) throws(OutputSinkError)
     /// Sends one named key with the modifiers held.
     func press(_ key: TerminalKeyPress) throws(OutputSinkError)
-    // Pointer events (move, button, wheel) for the desktop sinks go here, as
-    // `func point(_ event: PointerEvent) throws(OutputSinkError)`, with a default below that throws "no
-    // pointer", and a `TerminalRequest.point` case that `TerminalLink.apply` delivers like `.press`.
+    /// Moves the desktop pointer, presses a button or turns the wheel (the desktop sinks; others throw that
+    /// they have no pointer).
+    func point(_ event: PointerEvent) throws(OutputSinkError)
 
     // MARK: The pane (defaults: a sink that shows none)
 
@@ -67,6 +67,9 @@ public protocol OutputSink: AnyObject {
 
 extension OutputSink {
     public func check() throws(OutputSinkError) {}
+    public func point(_ event: PointerEvent) throws(OutputSinkError) {
+        throw OutputSinkError("\(name) has no pointer to move")
+    }
     public func view(scrolledBack: Int) -> TerminalView? { nil }
     public var scrollback: Int { 0 }
     public func resize(rows: Int, cols: Int) {}

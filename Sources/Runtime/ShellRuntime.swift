@@ -284,7 +284,7 @@ public struct ShellRuntime {
                     replies += terminal.apply(request)
                     switch request {
                     case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
-                    case .scroll, .restart, .start, .resize, .showing: break
+                    case .scroll, .restart, .start, .resize, .showing, .point: break
                     }
                 }
             }

@@ -42,7 +42,7 @@ public final class TerminalLink {
     @discardableResult
     public func apply(_ request: TerminalRequest) -> [ShellEvent] {
         switch request {
-        case .type, .press:
+        case .type, .press, .point:
             // What the pane shows changes with the program's echo, not with the key: a view now would only
             // spend the display frame the echo needs. Only a pane scrolled back changes at once (to live).
             if scrolledBack > 0 { changed = true }
@@ -59,6 +59,8 @@ public final class TerminalLink {
         case .press(let press):
             scrolledBack = 0
             return deliver("") { () throws(OutputSinkError) in try sink.press(press) }
+        case .point(let event):
+            return deliver("") { () throws(OutputSinkError) in try sink.point(event) }
         case .scroll(let to):
             scrolledBack = max(0, min(to, sink.scrollback))
         case .restart:

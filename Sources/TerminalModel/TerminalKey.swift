@@ -5,6 +5,8 @@ public struct TerminalModifiers: OptionSet, Hashable, Sendable {
     public static let shift = TerminalModifiers(rawValue: 1)
     public static let alt = TerminalModifiers(rawValue: 2)
     public static let ctrl = TerminalModifiers(rawValue: 4)
+    /// The logo key (Super, Windows): only the desktop sinks can send it; a terminal has no code for it.
+    public static let logo = TerminalModifiers(rawValue: 8)
 }
 
 /// A key the user sends to a hosted program: named keys, characters, and Ctrl/Alt chords.

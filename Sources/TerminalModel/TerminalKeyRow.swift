@@ -73,18 +73,18 @@ public struct TerminalKeyPress: Hashable, Sendable {
     }
 }
 
-/// The Ctrl and Alt latches of the key row: a latch that is on modifies the next key, then releases.
+/// The Ctrl, Alt and Super (logo) latches of the key row: a latch that is on modifies the next key, then releases.
 ///
 /// Pressing a latch again turns it off. Both may be on (Ctrl-Alt). Pure state: the screen owns one value.
 public struct TerminalLatches: Hashable, Sendable {
     /// The latches that are on.
     public private(set) var held: TerminalModifiers = []
 
-    public init(held: TerminalModifiers = []) { self.held = held.intersection([.ctrl, .alt]) }
+    public init(held: TerminalModifiers = []) { self.held = held.intersection([.ctrl, .alt, .logo]) }
 
     /// Turns the latches in `modifiers` on, or off if they are on.
     public mutating func toggle(_ modifiers: TerminalModifiers) {
-        held.formSymmetricDifference(modifiers.intersection([.ctrl, .alt]))
+        held.formSymmetricDifference(modifiers.intersection([.ctrl, .alt, .logo]))
     }
 
     /// Applies a key-row or symbol key: a latch toggles and sends nothing; a key is sent with the latches on.
@@ -109,7 +109,8 @@ public struct TerminalLatches: Hashable, Sendable {
         switch key {
         case .char(let c):
             if mods.contains(.ctrl) { return TerminalKeyPress(.ctrl(c), modifiers: mods.subtracting(.ctrl)) }
-            return TerminalKeyPress(.alt(c), modifiers: mods.subtracting(.alt))
+            if mods.contains(.alt) { return TerminalKeyPress(.alt(c), modifiers: mods.subtracting(.alt)) }
+            return TerminalKeyPress(key, modifiers: mods)
         case .ctrl(let c):
             return TerminalKeyPress(.ctrl(c), modifiers: mods.subtracting(.ctrl))
         case .alt(let c):

@@ -91,6 +91,8 @@ public enum TerminalRequest: Hashable, Sendable {
     /// The pane came into view or left it (another screen on top, a window too small): the runtime looks at
     /// the program between its own outputs (a tmux pane's capture, the tty's modes) only while it shows.
     case showing(Bool)
+    /// Move the desktop pointer, press or click a button, turn the wheel (desktop sinks only).
+    case point(PointerEvent)
 }
 
 extension TerminalKeyPress {
