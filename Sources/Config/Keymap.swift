@@ -60,6 +60,8 @@ public enum TerminalBinding: Sendable, Equatable {
     case leave
     /// A shell action, as in other sections (`"commit-word"`, `"scroll-up"`, `"push-to-talk"`).
     case action(Action)
+    /// What only the Desktop screen does: the pointer, the private latch (`[desktop]` only).
+    case desktop(DesktopCommand)
 
     /// The name a keymap file uses for it.
     public var name: String {
@@ -67,6 +69,42 @@ public enum TerminalBinding: Sendable, Equatable {
         case .press(let name): return name
         case .leave: return "leave"
         case .action(let a): return a.rawValue
+        case .desktop(let c): return c.rawValue
+        }
+    }
+}
+
+/// What a `[desktop]` binding may do besides keys and actions: the desktop pointer and the private latch.
+public enum DesktopCommand: String, CaseIterable, Sendable, Hashable {
+    /// Pointer mode on or off: the gaze (or the head) moves the desktop's pointer.
+    case pointerMode = "pointer-mode"
+    /// Pointer mode off, back to typing.
+    case stopPointing = "stop-pointing"
+    case click, rightClick = "right-click", middleClick = "middle-click", doubleClick = "double-click"
+    /// The left button held down, or let go when it is held.
+    case drag
+    case wheelUp = "wheel-up", wheelDown = "wheel-down", wheelLeft = "wheel-left", wheelRight = "wheel-right"
+    /// Clicking by resting the pointer, on or off.
+    case dwellClick = "dwell-click"
+    /// Private typing on or off: nothing learned or logged (passwords).
+    case privateTyping = "private"
+
+    /// A short phrase for help screens.
+    public var summary: String {
+        switch self {
+        case .pointerMode: return "pointer mode on or off"
+        case .stopPointing: return "stop pointing, type again"
+        case .click: return "click"
+        case .rightClick: return "right click"
+        case .middleClick: return "middle click"
+        case .doubleClick: return "double click"
+        case .drag: return "hold the button down to drag, or let it go"
+        case .wheelUp: return "scroll up"
+        case .wheelDown: return "scroll down"
+        case .wheelLeft: return "scroll left"
+        case .wheelRight: return "scroll right"
+        case .dwellClick: return "click by resting the pointer, on or off"
+        case .privateTyping: return "private typing on or off: nothing learned or logged"
         }
     }
 }
@@ -99,13 +137,18 @@ public struct Keymap: Sendable, Equatable {
     public var config: String?
     /// Bindings on the Terminal screen, looked up before the screen's and the global ones.
     public var terminal = TerminalKeymap()
+    /// Bindings on the Desktop screen (`[desktop]`): keys for the focused window, the pointer, the private
+    /// latch; looked up before the screen's and the global ones.
+    public var desktop = TerminalKeymap()
     /// Screens whose targets are picked by smooth pursuit too (`pursuit` in [options]): each target shows
     /// a dot circling on its own path, and following one with the eyes or the head activates it.
     public var pursuitScreens: Set<String> = []
 
     /// Every gesture name bound anywhere in the keymap.
     public var boundGestures: Set<String> {
-        screens.values.reduce(into: Set(global.gestures.keys).union(terminal.gestures.keys)) { $0.formUnion($1.gestures.keys) }
+        screens.values.reduce(into: Set(global.gestures.keys).union(terminal.gestures.keys).union(desktop.gestures.keys)) {
+            $0.formUnion($1.gestures.keys)
+        }
     }
 
     /// What a gesture does on the Terminal screen by the `[terminal]` section; nil: the usual bindings apply.
@@ -113,6 +156,12 @@ public struct Keymap: Sendable, Equatable {
 
     /// What a phrase does on the Terminal screen by the `[terminal]` section.
     public func terminalBinding(phrase: String) -> TerminalBinding? { terminal.voice[Self.normalise(phrase)] }
+
+    /// What a gesture does on the Desktop screen by the `[desktop]` section; nil: the usual bindings apply.
+    public func desktopBinding(gesture: String) -> TerminalBinding? { desktop.gestures[gesture] }
+
+    /// What a phrase does on the Desktop screen by the `[desktop]` section.
+    public func desktopBinding(phrase: String) -> TerminalBinding? { desktop.voice[Self.normalise(phrase)] }
 
     public static let defaultKeyboardRows = ["qwertyuiop", "asdfghjkl'", "zxcvbnm,.?"]
 
@@ -150,6 +199,7 @@ public struct Keymap: Sendable, Equatable {
         var s = Set(global.voice.keys)
         for sec in screens.values { s.formUnion(sec.voice.keys) }
         s.formUnion(terminal.voice.keys)
+        s.formUnion(desktop.voice.keys)
         if let w = wakePhrase { s.insert(w) }
         return s.sorted()
     }
@@ -159,6 +209,7 @@ public struct Keymap: Sendable, Equatable {
         if let a = global.voice[phrase] { return ("[global.voice]", a.rawValue) }
         for name in screens.keys.sorted() { if let a = screens[name]?.voice[phrase] { return ("[screen.\(name).voice]", a.rawValue) } }
         if let b = terminal.voice[phrase] { return ("[terminal.voice]", b.name) }
+        if let b = desktop.voice[phrase] { return ("[desktop.voice]", b.name) }
         return nil
     }
 
@@ -168,7 +219,7 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).
-    public static let topLevelKeys = ["name", "description", "global", "screen", "terminal", "options", "keyboard"]
+    public static let topLevelKeys = ["name", "description", "global", "screen", "terminal", "desktop", "options", "keyboard"]
 
     /// The most letter rows the on-screen keyboard may have: more do not fit the minimum 80×24 window
     /// beside the text and the suggestion row.
@@ -253,6 +304,10 @@ public struct Keymap: Sendable, Equatable {
         }
         if let t = root["terminal"] {
             km.terminal = try terminalSection(t, doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord)
+        }
+        if let t = root["desktop"] {
+            km.desktop = try terminalSection(t, section: "desktop", doc: doc, knownGestures: knownGestures,
+                                             isKnownWord: isKnownWord)
         }
         if let o = root["options"] {
             guard let t = o.table else { throw doc.error(["options"], "[options] must be a table") }
@@ -373,24 +428,26 @@ public struct Keymap: Sendable, Equatable {
         return sec
     }
 
-    /// The `[terminal]` section: `gestures` and `voice` tables whose values are key names, `leave`, or actions.
-    static func terminalSection(_ node: TOMLNode, doc: TOMLDocument, knownGestures: [String],
+    /// The `[terminal]` (or `[desktop]`) section: `gestures` and `voice` tables whose values are key names,
+    /// `leave`, or actions; `[desktop]` also takes the pointer's and the private latch's commands.
+    static func terminalSection(_ node: TOMLNode, section: String = "terminal", doc: TOMLDocument, knownGestures: [String],
                                 isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> TerminalKeymap {
-        let path = ["terminal"]
-        guard let t = node.table else { throw doc.error(path, "[terminal] must be a table") }
+        let path = [section]
+        let desktop = section == "desktop"
+        guard let t = node.table else { throw doc.error(path, "[\(section)] must be a table") }
         var out = TerminalKeymap()
         for (k, v) in t {
             switch k {
             case "gestures":
                 out.gestures = try gestureBindings(v, path: path + [k], doc: doc, knownGestures: knownGestures) {
-                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc)
+                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc, desktop: desktop)
                 }
             case "voice":
                 out.voice = try phraseBindings(v, path: path + [k], doc: doc, isKnownWord: isKnownWord) {
-                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc)
+                    (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc, desktop: desktop)
                 }
             default:
-                throw doc.error(path + [k], "unknown key \"\(k)\" in [terminal] (known: gestures, voice)")
+                throw doc.error(path + [k], "unknown key \"\(k)\" in [\(section)] (known: gestures, voice)")
             }
         }
         return out
@@ -434,19 +491,23 @@ public struct Keymap: Sendable, Equatable {
         return out
     }
 
-    static func terminalBinding(_ v: TOMLNode, path: [String], doc: TOMLDocument) throws(ConfigError) -> TerminalBinding {
-        guard let s = v.string else { throw doc.error(path, "a terminal binding must be a string") }
+    static func terminalBinding(_ v: TOMLNode, path: [String], doc: TOMLDocument,
+                                desktop: Bool = false) throws(ConfigError) -> TerminalBinding {
+        let what = desktop ? "desktop" : "terminal"
+        guard let s = v.string else { throw doc.error(path, "a \(what) binding must be a string") }
         if s == "leave" { return .leave }
+        if desktop, let c = DesktopCommand(rawValue: s) { return .desktop(c) }
         if TerminalKeyPress(name: s) != nil { return .press(s.lowercased()) }
         if let a = Action(rawValue: s) {
             // Back would take a running editor away from the user on one stray gesture; "leave" is deliberate.
             guard a != .back else {
-                throw doc.error(path, "\"back\" is not bound on the Terminal screen; use \"leave\" to leave it, or \"escape\" to send Esc")
+                throw doc.error(path, "\"back\" is not bound on the \(desktop ? "Desktop" : "Terminal") screen; use \"leave\" to leave it, or \"escape\" to send Esc")
             }
             return .action(a)
         }
-        throw doc.error(path, "unknown terminal binding \"\(s.printable)\" (a key: \(TerminalKeyPress.nameHelp); "
-                        + "\"leave\"; or an action: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+        let commands = desktop ? "; a desktop command: " + DesktopCommand.allCases.map(\.rawValue).joined(separator: ", ") : ""
+        throw doc.error(path, "unknown \(what) binding \"\(s.printable)\" (a key: \(TerminalKeyPress.nameHelp); "
+                        + "\"leave\"; or an action: \(Action.allCases.map(\.rawValue).joined(separator: ", "))\(commands))")
     }
 
     static func action(_ v: TOMLNode, path: [String], doc: TOMLDocument) throws(ConfigError) -> Action {

@@ -141,7 +141,15 @@ public struct OutputChoice: Sendable {
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
 public enum OutputSinks {
     /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
-    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind]
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind, AutoSink.kind]
+
+    /// The sinks `--output` (the Desktop screen's) takes, as it writes them.
+    public static var desktopUsage: String {
+        known.filter { $0.scheme != PtySink.kind.scheme }.map(\.usage).joined(separator: "|")
+    }
+
+    /// The desktop's choice when `--output` is not given: the session's own protocol.
+    public static var auto: OutputChoice { OutputChoice(kind: AutoSink.kind, argument: nil) }
 
     /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
     public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }

@@ -9,6 +9,7 @@ import Transport
 import Shell
 import Speech
 import Terminal
+import PtyHost
 import TrackingCore
 
 /// Appends action lines to a log file in the state folder; never to the terminal curses owns.
@@ -90,6 +91,8 @@ public struct ShellRuntime {
     /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
     /// Terminal screen first shows.
     public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
+    /// Where the Desktop screen types and points: the sink `--output` chose (auto: the session's own).
+    public var desktop = DesktopLink(AutoSink(environment: PtyProcess.currentEnvironment()))
 
     /// The longest a drawing waits, after a key was sent to the Terminal screen's program, for its echo: so
     /// the key and the echo are one drawing, not two a displayed frame apart.
@@ -280,6 +283,8 @@ public struct ShellRuntime {
                 case .gesturesCalibrated(let thresholds):
                     // The session has applied them; they are kept for this source.
                     if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
+                case .desktop(let request):
+                    replies += desktop.apply(request)
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {

@@ -68,3 +68,40 @@ func terminalPaneRequests(_ s: inout ShellState) -> [Effect] {
     }
     return out
 }
+
+/// Where the Desktop screen's keys and pointer go, and how delivery there stands.
+public struct DesktopOutput: Hashable, Sendable {
+    /// What the runtime's desktop sink is called (`X11 :0`, `wayland wayland-1`); nil when there is none, and
+    /// `missing` says why.
+    public var sink: String?
+    /// Why there is no desktop sink (no session found, `--output` not reachable), shown on the screen.
+    public var missing: String?
+    /// Why the last key or pointer event was not delivered, and the text that was not.
+    public var status = OutputStatus()
+    /// The sink was asked to connect (the Desktop screen showed once).
+    public internal(set) var started = false
+
+    public init(sink: String? = nil, missing: String? = nil) { self.sink = sink; self.missing = missing }
+}
+
+/// Connects the desktop sink the first time the Desktop screen shows, so a missing display is named before
+/// the first key rather than after it.
+func desktopRequests(_ s: inout ShellState) -> [Effect] {
+    guard s.top is DesktopScreen, !s.tooSmall, !s.desktop.started else { return [] }
+    s.desktop.started = true
+    return [.desktop(.start(rows: 1, cols: 1))]
+}
+
+/// Takes what the runtime reports about the desktop sink, as `outputReported` does for the Terminal's.
+func desktopReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
+    switch report {
+    case .failed(let reason, let unsent):
+        s.desktop.status.problem = reason
+        s.desktop.status.unsent += unsent
+    case .delivered:
+        s.desktop.status.problem = nil
+    }
+    s.revision &+= 1
+    s.relayout()
+    return []
+}

@@ -12,7 +12,7 @@ public let backTargetID = "shell.back"
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     let effects = reduceEvent(&s, event)
     for e in effects { s.applySetting(e) }
-    return effects + terminalPaneRequests(&s)
+    return effects + terminalPaneRequests(&s) + desktopRequests(&s)
 }
 
 /// `reduce` without what follows any event: settings taken into the state, the requests that follow the
@@ -30,7 +30,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
             s.focus.gaze(on: sample.target, at: sample.t)
         }
         if let effects = pursue(&s, sample) { return effects }
-        return forwardTick(&s)
+        return desktopPointer(&s, sample) + forwardTick(&s)
     case .gaze(let g, let t):
         s.now = max(s.now, t)
         s.tracking.gaze = g
@@ -45,6 +45,12 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
         if s.top is TerminalScreen, let b = s.keymap.terminalBinding(gesture: ev.name) {
             guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused else { return [] }
+            let gazeCell = ev.gaze.map { s.cell($0) }
+            return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+        }
+        if let d = s.top as? DesktopScreen, let b = s.keymap.desktopBinding(gesture: ev.name), d.pointer != nil || !b.pointsOnly {
+            guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused,
+                  !(s.micOpen && s.isJawGesture(ev.name)) else { return [] }
             let gazeCell = ev.gaze.map { s.cell($0) }
             return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
         }
@@ -131,6 +137,14 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .output(let report):
         return outputReported(&s, report)
+    case .desktopOutput(let report):
+        return desktopReported(&s, report)
+    case .desktopSink(let name):
+        s.desktop.sink = name
+        s.desktop.missing = nil
+        s.revision &+= 1
+        s.relayout()
+        return []
     }
 }
 
@@ -214,13 +228,43 @@ func performTerminal(_ s: inout ShellState, _ b: TerminalBinding, target: Target
         guard let press = TerminalKeyPress(name: name) else { return [] }
         return ask(&s, .terminalKey(press), recordAs: name, target: nil) ?? []
     case .leave:
-        return goBack(&s, target: "terminal.leave")
+        return goBack(&s, target: s.top is DesktopScreen ? DesktopScreen.leaveID : "terminal.leave")
     case .action(let a):
         return perform(&s, a, target: target, gaze: gaze)
+    case .desktop(let c):
+        return ask(&s, .desktop(c), recordAs: c.rawValue, target: nil) ?? []
     }
 }
 
+/// Steers the desktop pointer with a frame while the Desktop screen is in pointer mode: nothing moves while
+/// the face is lost, before safe start, while paused, or while a gesture (not a dwell) is under way.
+func desktopPointer(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect] {
+    guard var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
+    let dwells = s.dwellGestures
+    let gesturing = sample.progress.contains { $0.progress > 0 && !dwells.contains($0.name) }
+    let held = !s.readiness.armed || s.readiness.paused || gesturing
+    let events = d.follow(sample, held: held)
+    s.stack[s.stack.count - 1] = d
+    guard !events.isEmpty else { return [] }
+    var out = events.map { Effect.desktop(.point($0)) }
+    if events.contains(where: { if case .click = $0 { return true } else { return false } }) {
+        s.revision &+= 1
+        out.append(record(s, "dwell-click", nil))
+    }
+    return out
+}
+
 extension TerminalBinding {
+    /// Whether it is a pointer command a gesture does only in pointer mode (while typing, the gesture keeps
+    /// its usual binding: a wink that right-clicks while pointing still moves the focus while typing).
+    var pointsOnly: Bool {
+        guard case .desktop(let c) = self else { return false }
+        switch c {
+        case .click, .rightClick, .middleClick, .doubleClick, .drag, .wheelUp, .wheelDown, .wheelLeft, .wheelRight: return true
+        case .pointerMode, .stopPointing, .dwellClick, .privateTyping: return false
+        }
+    }
+
     /// Whether it acts while the shell is paused (only resuming does).
     var worksWhilePaused: Bool {
         if case .action(let a) = self { return a.worksWhilePaused }
@@ -320,14 +364,14 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         // No gaze: a key press has no place on the target, so a slider keeps its value (− / + move it) and a
         // text field keeps its caret.
         guard let t = focusedTarget(s) else {
-            // Nothing focused on the Terminal screen: a helper's Enter is for the program.
-            guard s.top is TerminalScreen else { return [] }
+            // Nothing focused on the Terminal or Desktop screen: a helper's Enter is for the program.
+            guard s.typesIntoPrograms else { return [] }
             return ask(&s, .terminalKey(TerminalKeyPress(.enter)), recordAs: "enter", target: nil) ?? []
         }
         return perform(&s, .activate, target: t, gaze: nil)
     case .escape:
         // On the Terminal screen Esc is for the program (vim needs it); leaving is the ◀ Leave key.
-        if s.top is TerminalScreen, !s.dictating {
+        if s.typesIntoPrograms, !s.dictating {
             return ask(&s, .terminalKey(TerminalKeyPress(.escape)), recordAs: "escape", target: nil) ?? []
         }
         // A helper's Esc ends dictation first, like the user's back gesture.
@@ -338,7 +382,7 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         // Keys with no meaning in the shell's own screens (arrows, Tab and Enter move and activate the focus,
         // which a keyboard or switch user drives every screen by) are the program's on the Terminal screen:
         // Ctrl-C stops a runaway command, Ctrl-R searches bash's history, PgUp pages in less.
-        guard s.top is TerminalScreen, let press = TerminalKeyPress(helperKey: key) else { return [] }
+        guard s.typesIntoPrograms, let press = TerminalKeyPress(helperKey: key) else { return [] }
         return ask(&s, .terminalKey(press), recordAs: nil, target: nil) ?? []
     case .char(let c):
         // Screens with a text field take characters first, so a helper can type "?" and "q" there.
@@ -347,6 +391,12 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         if c == "q" && s.stack.count == 1 { return perform(&s, .quit, target: nil, gaze: nil) }
         return []
     }
+}
+
+extension ShellState {
+    /// The screen showing sends keys to programs (the Terminal's, or the desktop's focused window): a
+    /// helper's Esc, Enter (with nothing focused), PgUp and Ctrl chords are theirs.
+    var typesIntoPrograms: Bool { top is TerminalScreen || top is DesktopScreen }
 }
 
 extension TerminalKeyPress {

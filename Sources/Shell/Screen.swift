@@ -15,6 +15,8 @@ public enum ScreenInput: Sendable {
     case tick(Double)
     /// A key for the program on the Terminal screen, from the keymap's `[terminal]` section.
     case terminalKey(TerminalKeyPress)
+    /// A `[desktop]` command for the Desktop screen: the pointer, the private latch.
+    case desktop(DesktopCommand)
 }
 
 /// Where a reply sends the user.
@@ -85,17 +87,22 @@ public struct ScreenContext: Sendable {
     public var screens: ScreenRegistry
     /// The programs and directory listings the Terminal screen's suggestions are made from.
     public var listings: CommandLineListings
+    /// Where the Desktop screen types and points, and how delivery there stands.
+    public var desktop: DesktopOutput
+    /// Safe start and pause: the Desktop screen's pointer holds still until armed and while paused.
+    public var readiness: Readiness
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
                 bounds: Rect = Rect(x: 0, y: 1, w: 100, h: 27), progress: [GestureProgress] = [],
                 terminal: TerminalView? = nil, output: OutputStatus = OutputStatus(),
                 tracking: TrackingStatus = TrackingStatus(),
-                screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings()) {
+                screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings(),
+                desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness()) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
         self.progress = progress; self.terminal = terminal; self.output = output; self.tracking = tracking
-        self.screens = screens; self.listings = listings
+        self.screens = screens; self.listings = listings; self.desktop = desktop; self.readiness = readiness
     }
 }
 
@@ -201,5 +208,11 @@ public struct ShellSettings: Sendable, Equatable {
     public var dictationNumbers = "digits"
     /// The dictation engine from the next start: "auto" (Whisper when installed), "whisper", "pocketsphinx".
     public var dictationEngine = "auto"
+    /// The Desktop screen's pointer mode: the gaze places the pointer, or the head steers it as a joystick.
+    public var desktopPointing: DesktopPointing = .gaze
+    /// Head steering: the pointer's speed at full deflection (desktop pixels per second).
+    public var desktopPointerSpeed = 600.0
+    /// Pointer mode clicks when the pointer rests for the dwell time.
+    public var desktopDwellClick = false
     public init() {}
 }

@@ -232,6 +232,9 @@ public enum Effect: Sendable, Equatable {
     /// restart; and, from the reducer, starting it and keeping it the pane's size (`terminalPaneRequests`).
     /// A failure to deliver comes back as `.output`.
     case terminal(TerminalRequest)
+    /// Keys, text and pointer events for the desktop (the Desktop screen), through the sink `--output`
+    /// chose; `.start` connects it when the screen first shows. A failure comes back as `.desktopOutput`.
+    case desktop(TerminalRequest)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
@@ -314,6 +317,10 @@ public enum ShellEvent: Sendable {
     case terminal(TerminalView)
     /// The output sink failed to deliver text or a key, or delivered again after a failure.
     case output(OutputReport)
+    /// The desktop sink failed to deliver, or delivered again after a failure.
+    case desktopOutput(OutputReport)
+    /// The desktop sink answered under this name (`X11 :0`; auto says which it chose).
+    case desktopSink(String)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -321,7 +328,7 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
 }
@@ -383,6 +390,8 @@ public struct ShellState: Sendable {
     public var listings = CommandLineListings()
     /// How delivery to the output sink stands: why it last failed, and the text it did not take.
     public var output = OutputStatus()
+    /// Where the Desktop screen types and points, and how delivery there stands.
+    public var desktop = DesktopOutput()
     /// The pane as the runtime was last asked to start and size the program for it.
     public internal(set) var terminalPane = TerminalPane()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
@@ -410,7 +419,8 @@ public struct ShellState: Sendable {
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, output: output, tracking: tracking, screens: registry, listings: listings)
+                      terminal: terminal, output: output, tracking: tracking, screens: registry, listings: listings,
+                      desktop: desktop, readiness: readiness)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -484,7 +494,8 @@ public struct ScreenRegistry: Sendable {
         ScreenEntry("messages", tile: .init("Messages", "talk to people")) { MessagesScreen() },
         ScreenEntry("settings", tile: .init("Settings", "gestures and looks")) { SettingsScreen() },
         ScreenEntry("media", tile: .init("Media", "music and albums")) { MediaScreen() },
-        ScreenEntry("terminal", tile: .init("Terminal", "your shell and programs")) { TerminalScreen() },
+        ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
+        ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
         ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },
         ScreenEntry("note-editor") { NoteEditorScreen() },
         ScreenEntry("conversation") { ConversationScreen() },

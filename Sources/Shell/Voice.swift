@@ -187,6 +187,10 @@ func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
         guard !s.readiness.paused || b.worksWhilePaused else { return [] }
         return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
     }
+    if s.top is DesktopScreen, let b = s.keymap.desktopBinding(phrase: text) {
+        guard !s.readiness.paused || b.worksWhilePaused else { return [] }
+        return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
+    }
     if let action = s.keymap.action(phrase: text, screen: s.top.name) {
         guard !s.readiness.paused || action.worksWhilePaused else { return [] }
         return perform(&s, action, target: focusedTarget(s), gaze: nil)

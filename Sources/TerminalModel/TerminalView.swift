@@ -96,32 +96,52 @@ public enum TerminalRequest: Hashable, Sendable {
 }
 
 extension TerminalKeyPress {
-    /// The press a key name in a keymap's `[terminal]` section stands for: `enter`, `tab`, `escape`,
-    /// `backspace`, `space`, arrows (`up`…), `insert`, `delete`, `home`, `end`, `page-up`, `page-down`,
-    /// `f1`…`f12`, `ctrl-X` and `alt-X` for one character X; nil for anything else.
+    /// The press a key name in a keymap's `[terminal]` or `[desktop]` section stands for: `enter`, `tab`,
+    /// `escape`, `backspace`, `space`, arrows (`up`…), `insert`, `delete`, `home`, `end`, `page-up`,
+    /// `page-down`, `f1`…`f12`, one printable ASCII character, each after any of the prefixes `ctrl-`,
+    /// `alt-`, `shift-` and `super-` (`ctrl-c`, `alt-tab`, `ctrl-alt-t`, `super-d`); nil for anything else.
+    /// Ctrl or Alt with a character is its control or Meta chord (`ctrl-c` is the interrupt); `super-` is a
+    /// desktop key, which a terminal program never receives.
     public init?(name: String) {
-        let n = name.lowercased()
         let named: [String: TerminalKey] = [
             "enter": .enter, "tab": .tab, "escape": .escape, "esc": .escape, "backspace": .backspace,
             "space": .char(" "), "up": .up, "down": .down, "left": .left, "right": .right, "insert": .insert,
             "delete": .delete, "home": .home, "end": .end, "page-up": .pageUp, "page-down": .pageDown,
         ]
-        if let k = named[n] { self.init(k); return }
-        if n.hasPrefix("f"), let k = Int(n.dropFirst()), (1...12).contains(k) { self.init(.function(k)); return }
-        for (prefix, make) in [("ctrl-", TerminalKey.ctrl), ("alt-", TerminalKey.alt)] as [(String, (Character) -> TerminalKey)] {
-            guard n.hasPrefix(prefix) else { continue }
-            let rest = name.dropFirst(prefix.count)
-            guard rest.count == 1, let c = rest.first, c.isASCII, !c.isWhitespace,
-                  c.asciiValue.map({ $0 >= 0x21 && $0 < 0x7f }) == true else { return nil }
-            self.init(make(prefix == "ctrl-" ? Character(c.lowercased()) : c))
-            return
+        let prefixes: [(String, TerminalModifiers)] = [("ctrl-", .ctrl), ("alt-", .alt), ("shift-", .shift), ("super-", .logo)]
+        var rest = Substring(name)
+        var mods: TerminalModifiers = []
+        while let (prefix, m) = prefixes.first(where: { rest.lowercased().hasPrefix($0.0) }), rest.count > prefix.count {
+            guard !mods.contains(m) else { return nil }
+            mods.insert(m)
+            rest = rest.dropFirst(prefix.count)
         }
-        return nil
+        let n = rest.lowercased()
+        let key: TerminalKey
+        if let k = named[n] {
+            key = k
+        } else if n.hasPrefix("f"), let k = Int(n.dropFirst()), (1...12).contains(k) {
+            key = .function(k)
+        } else if !mods.isEmpty, rest.count == 1, let c = rest.first, c.isASCII,
+                  c.asciiValue.map({ $0 >= 0x21 && $0 < 0x7f }) == true {
+            // A key name is lower case: `ctrl-C` is still the interrupt.
+            let ch = mods.contains(.ctrl) ? Character(c.lowercased()) : c
+            if mods.contains(.ctrl) {
+                key = .ctrl(ch); mods.remove(.ctrl)
+            } else if mods.contains(.alt) {
+                key = .alt(ch); mods.remove(.alt)
+            } else {
+                key = .char(ch)
+            }
+        } else {
+            return nil
+        }
+        self.init(key, modifiers: mods)
     }
 
     /// The key names `init(name:)` takes, for messages.
     public static let nameHelp = "enter, tab, escape, backspace, space, up, down, left, right, insert, delete, home, "
-        + "end, page-up, page-down, f1…f12, ctrl-X, alt-X"
+        + "end, page-up, page-down, f1…f12, ctrl-X, alt-X, super-X, and those after ctrl-, alt-, shift-, super- (alt-tab)"
 }
 
 /// Programs whose files are not this machine's: a shell's working directory says nothing about the names a

@@ -63,6 +63,21 @@ struct RunCommand: ParsableCommand {
                 do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
             })
     var typeInto: OutputChoice?
+    @Option(name: .customLong("output"),
+            help: ArgumentHelp("Where the Desktop screen types and points: auto (the session's own: Wayland, X11, else uinput), or one of \(OutputSinks.desktopUsage).",
+                               valueName: "sink"),
+            transform: { spec in
+                do throws(OutputSinkError) {
+                    let choice = try OutputSinks.parse(spec)
+                    guard choice.kind.scheme != PtySink.kind.scheme else {
+                        throw OutputSinkError("pty is the Terminal screen's own program; the desktop takes \(OutputSinks.desktopUsage)")
+                    }
+                    return choice
+                } catch { throw ValidationError(error.description) }
+            })
+    var output: OutputChoice?
+    @Flag(help: "Start on the Desktop screen: type and point into the focused window of your desktop.")
+    var desktop = false
     @Argument(parsing: .postTerminator,
               help: "A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")
     var command: [String] = []
@@ -70,6 +85,9 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if desktop && (typeInto != nil || !command.isEmpty) {
+            throw ValidationError("--desktop starts on the Desktop screen; --type-into and -- COMMAND start on the Terminal screen: choose one")
+        }
         if let typeInto, typeInto.kind.scheme != PtySink.kind.scheme, !command.isEmpty {
             throw ValidationError("use --type-into \(typeInto.kind.usage) or -- COMMAND, not both")
         }
@@ -118,7 +136,7 @@ struct RunCommand: ParsableCommand {
             }
             // A sink or a program on the command line opens the Terminal screen at once.
             let startOnTerminal = typeInto != nil || !command.isEmpty
-            let first = !noOnboarding && paths.isFirstStart && !startOnTerminal
+            let first = !noOnboarding && paths.isFirstStart && !startOnTerminal && !desktop
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
@@ -165,9 +183,21 @@ struct RunCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
                 throw ExitCode(1)
             }
+            // A sink the user named is checked before the terminal is taken over; auto's choice is made when the
+            // Desktop screen first shows, and a session it cannot find is named there.
+            let desktopSink = (output ?? OutputSinks.auto).open(OutputSetup(command: []))
+            if output != nil {
+                do throws(OutputSinkError) { try desktopSink.check() } catch {
+                    FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                    throw ExitCode(1)
+                }
+            }
+            session.state.desktop.sink = desktopSink.name
             if startOnTerminal { session.state.show(screen: "terminal") }
+            if desktop { session.state.show(screen: "desktop") }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.terminal = TerminalLink(sink)
+            runtime.desktop = DesktopLink(desktopSink)
             if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
             runtime.savedCalibration = savedCalibration
             runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }

@@ -21,6 +21,8 @@ public struct SettingsScreen: Screen {
     public static let jaw = Slider(range: 0.2...0.9, step: 0.05)
     public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
     public static let suggestions = Stepper(range: 0...Int(maxSuggestions))
+    public static let pointerSpeed = Slider(range: 100...2000, step: 100, digits: 0, unit: " px/s")
+    public static let pointings: [(key: String, label: String)] = [("gaze", "Gaze places it"), ("head", "Head steers it")]
     public static let silence = Slider(range: 3...60, step: 1, digits: 0, unit: " s")
     public static let filters: [(key: String, label: String)] = [("moving-average", "Moving average"),
                                                                   ("low-pass", "Low-pass"), ("one-euro", "One Euro")]
@@ -59,6 +61,12 @@ public struct SettingsScreen: Screen {
             c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? "◎ Calibrate gestures" : "◎ Gestures again", thirds[1])
             c.button("settings.recentre", "⊕ Recentre the head", thirds[2])
             note(l.rows[2], "Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle.")
+            if l.rows.count >= 4 {
+                let halves = l.rows[3].columns(2, gap: 2)
+                c.segmented("settings.pointing", Self.pointings, selected: s.desktopPointing.rawValue, halves[0])
+                c.slider("settings.pointer-speed", "Head speed", Self.pointerSpeed, value: s.desktopPointerSpeed, halves[1])
+                note(l.rows[3], "Desktop pointer mode: where the gaze is, or the head as a joystick (its top speed).")
+            }
         case "display" where l.rows.count >= 3:
             // Two toggles share the first row, so every row fits on the smallest screen (80×24).
             let halves = l.rows[0].columns(2, gap: 2)
@@ -125,6 +133,13 @@ public struct SettingsScreen: Screen {
         } else if tab == "pointer", l.rows.count >= 2,
                   let v = Self.deadZone.activate(t.id, id: "settings.deadzone", gaze: gaze, value: s.headDeadZoneDegrees, in: l.rows[1]) {
             s.headDeadZoneDegrees = v
+        } else if tab == "pointer", l.rows.count >= 4, let k = choice(t.id, of: "settings.pointing", in: Self.pointings.map(\.key)),
+                  let p = DesktopPointing(rawValue: k) {
+            s.desktopPointing = p
+        } else if tab == "pointer", l.rows.count >= 4,
+                  let v = Self.pointerSpeed.activate(t.id, id: "settings.pointer-speed", gaze: gaze, value: s.desktopPointerSpeed,
+                                                     in: l.rows[3].columns(2, gap: 2)[1]) {
+            s.desktopPointerSpeed = v
         } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
                                                                    in: l.rows[2]) {
             s.dictationSilence = v

@@ -182,6 +182,9 @@ extension ShellSettings {
         head_dead_zone_deg = \(JSONText.number(headDeadZoneDegrees))
         dictation_numbers = \(JSONText.quote(dictationNumbers))
         dictation_engine = \(JSONText.quote(dictationEngine))
+        desktop_pointing = \(JSONText.quote(desktopPointing.rawValue))
+        desktop_pointer_speed = \(JSONText.number(desktopPointerSpeed))
+        desktop_dwell_click = \(desktopDwellClick)
 
         """
     }
@@ -245,6 +248,12 @@ extension ShellSettings {
         if let n = doc.root["dictation_engine"] {
             if let v = n.string, ["auto", "whisper", "pocketsphinx"].contains(v) { s.dictationEngine = v }
             else { problems.append(doc.error(["dictation_engine"], "dictation_engine must be \"auto\", \"whisper\" or \"pocketsphinx\"").description) }
+        }
+        if let b = bool("desktop_dwell_click") { s.desktopDwellClick = b }
+        if let v = num("desktop_pointer_speed", 50...5000) { s.desktopPointerSpeed = v }
+        if let n = doc.root["desktop_pointing"] {
+            if let k = n.string.flatMap(DesktopPointing.init(rawValue:)) { s.desktopPointing = k }
+            else { problems.append(doc.error(["desktop_pointing"], "desktop_pointing must be \"gaze\" or \"head\"").description) }
         }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }

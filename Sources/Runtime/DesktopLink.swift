@@ -1,0 +1,57 @@
+import Shell
+import TerminalModel
+
+/// The Desktop screen's way out: carries `Effect.desktop` requests to the sink `--output` chose, and tells
+/// the reducer what became of them.
+///
+/// Unlike the Terminal screen's link there is no pane to keep: `.start` connects (so a missing display is
+/// named when the screen first shows), and keys, text and pointer events are delivered in order. A failure
+/// becomes `.desktopOutput(.failed)` with the text that did not arrive, which the screen keeps showing; the
+/// next delivery that works clears it. A sink that fails is asked again at the next request, so a session
+/// that starts later, or comes back, is reached without a restart.
+public final class DesktopLink {
+    /// Where keys and pointer events go.
+    public let sink: any OutputSink
+    /// A request failed and none has succeeded since.
+    private var failing = false
+    /// The name last reported, so a sink that resolves to another (auto) is said once.
+    private var reportedName: String?
+
+    public init(_ sink: some OutputSink) { self.sink = sink }
+
+    /// Carries out one request; returns what the reducer must hear.
+    @discardableResult
+    public func apply(_ request: TerminalRequest) -> [ShellEvent] {
+        switch request {
+        case .start:
+            return deliver("") { () throws(OutputSinkError) in try sink.start(rows: 1, cols: 1) }
+        case .type(let text):
+            return deliver(text) { () throws(OutputSinkError) in try sink.type(text) }
+        case .press(let press):
+            return deliver("") { () throws(OutputSinkError) in try sink.press(press) }
+        case .point(let event):
+            return deliver("") { () throws(OutputSinkError) in try sink.point(event) }
+        case .scroll, .restart, .resize, .showing:
+            return []
+        }
+    }
+
+    private func deliver(_ text: String, _ send: () throws(OutputSinkError) -> Void) -> [ShellEvent] {
+        do throws(OutputSinkError) {
+            try send()
+        } catch {
+            failing = true
+            return [.desktopOutput(.failed(reason: error.description, unsent: text))]
+        }
+        var out: [ShellEvent] = []
+        if reportedName != sink.name {
+            reportedName = sink.name
+            out.append(.desktopSink(sink.name))
+        }
+        if failing {
+            failing = false
+            out.append(.desktopOutput(.delivered))
+        }
+        return out
+    }
+}
