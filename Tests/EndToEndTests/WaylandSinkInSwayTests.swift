@@ -62,7 +62,8 @@ import Testing
     }
 }
 
-/// A headless sway as `nobody` in a folder of its own, running foot with `cat > FILE`.
+/// A headless sway as `nobody` in a folder of its own, running foot with `cat > FILE` (or several foots,
+/// titled `window1`, `window2`, … with files of their own).
 final class SwayDesktop {
     static let nobody = "65534"
     let base: String
@@ -70,10 +71,15 @@ final class SwayDesktop {
     let file: String
     let sway: Process
 
-    init(tag: String) throws {
-        base = NSTemporaryDirectory() + "hf-sway-\(tag)-\(getpid())"
+    /// The files the foots' `cat` write, in the order they were started (the first is `file`).
+    let files: [String]
+
+    init(tag: String, windows: Int = 1) throws {
+        let base = NSTemporaryDirectory() + "hf-sway-\(tag)-\(getpid())"
+        self.base = base
         runtime = base + "/run"
         file = base + "/out/typed.txt"
+        files = [file] + (1..<max(1, windows)).map { base + "/out/typed\($0 + 1).txt" }
         let fm = FileManager.default
         try? fm.removeItem(atPath: base)
         for dir in [runtime, base + "/out", base + "/home"] {
@@ -85,12 +91,13 @@ final class SwayDesktop {
         let config = """
         xwayland disable
         output HEADLESS-1 resolution 1280x800
-        exec foot -e sh -c 'cat > \(file)'
+        bindsym Mod4+k exec touch \(base)/out/super-k
+        \(files.enumerated().map { "exec foot --title=window\($0.offset + 1) -e sh -c 'cat > \($0.element)'" }.joined(separator: "\n"))
 
         """
         try config.write(toFile: base + "/config", atomically: true, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: base + "/config")
-        fm.createFile(atPath: base + "/sway.log", contents: nil)
+        _ = fm.createFile(atPath: base + "/sway.log", contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: base + "/sway.log"))
         sway = Process()
         sway.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -104,12 +111,10 @@ final class SwayDesktop {
 
     var log: String { (try? String(contentsOfFile: base + "/sway.log", encoding: .utf8)) ?? "" }
 
-    /// Waits (up to 15 s) for foot's window in sway's tree: text sent before it exists is lost.
-    func waitForFoot() -> Bool {
+    /// Waits (up to 15 s) for `count` foot windows in sway's tree: text sent before one exists is lost.
+    func waitForFoot(count: Int = 1) -> Bool {
         for _ in 0..<150 {
-            if let socket = try? FileManager.default.contentsOfDirectory(atPath: runtime).first(where: { $0.hasPrefix("sway-ipc.") }),
-               let tree = try? asNobody(["/usr/bin/swaymsg", "-t", "get_tree"], extra: ["SWAYSOCK": runtime + "/" + socket]),
-               tree.stdout.contains("\"app_id\": \"foot\"") {
+            if let tree = try? tree(), tree.components(separatedBy: "\"app_id\": \"foot\"").count > count {
                 return true
             }
             usleep(100_000)
@@ -117,11 +122,36 @@ final class SwayDesktop {
         return false
     }
 
-    /// FILE once it holds `expected` (up to 10 s), else what it holds then.
-    func waitForFile(_ expected: String) -> String {
+    /// `swaymsg -t get_tree`, run as nobody on sway's socket.
+    func tree() throws -> String {
+        guard let socket = try FileManager.default.contentsOfDirectory(atPath: runtime).first(where: { $0.hasPrefix("sway-ipc.") })
+        else { return "" }
+        return try asNobody(["/usr/bin/swaymsg", "-t", "get_tree"], extra: ["SWAYSOCK": runtime + "/" + socket]).stdout
+    }
+
+    /// The windows in sway's tree: each one's name (its title), whether it has the focus, and its rectangle.
+    func windows() throws -> [(name: String, focused: Bool, x: Double, y: Double, width: Double, height: Double)] {
+        guard let root = try JSONSerialization.jsonObject(with: Data(try tree().utf8)) as? [String: Any] else { return [] }
+        var found: [(name: String, focused: Bool, x: Double, y: Double, width: Double, height: Double)] = []
+        func walk(_ node: [String: Any]) {
+            if node["app_id"] is String, let rect = node["rect"] as? [String: Any] {
+                func number(_ key: String) -> Double { (rect[key] as? NSNumber)?.doubleValue ?? -1 }
+                found.append((node["name"] as? String ?? "", node["focused"] as? Bool ?? false,
+                              number("x"), number("y"), number("width"), number("height")))
+            }
+            for child in (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? []) {
+                walk(child)
+            }
+        }
+        walk(root)
+        return found
+    }
+
+    /// FILE (or `path`) once it holds `expected` (up to 10 s), else what it holds then.
+    func waitForFile(_ expected: String, path: String? = nil) -> String {
         var text = ""
         for _ in 0..<100 {
-            text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            text = (try? String(contentsOfFile: path ?? file, encoding: .utf8)) ?? ""
             if text == expected { break }
             usleep(100_000)
         }

@@ -31,6 +31,16 @@ import Testing
         #expect(Self.failure { () throws(OutputSinkError) in try sink.type("x") }?.hasPrefix("no Wayland display") == true)
     }
 
+    @Test func pointingWithoutADisplayOrCompositorIsNamed() throws {
+        let sink = WaylandSink(socket: nil, environment: [:])
+        #expect(Self.failure { () throws(OutputSinkError) in try sink.point(.moveTo(x: 0.5, y: 0.5)) }?
+            .hasPrefix("no Wayland display: WAYLAND_DISPLAY is not set") == true)
+        let missing = NSTemporaryDirectory() + "hf-wayland-pointer-\(getpid())/wayland-9"
+        #expect(Self.failure { () throws(OutputSinkError) in
+            try WaylandSink(socket: missing, environment: [:]).point(.click(.left, count: 1))
+        } == "cannot connect to the Wayland display \(missing): No such file or directory (is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
+    }
+
     @Test func aSocketNoCompositorAnswersIsNamed() throws {
         let dir = NSTemporaryDirectory() + "hf-wayland-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

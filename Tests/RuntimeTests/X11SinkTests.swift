@@ -92,13 +92,14 @@ import Testing
             return String(decoding: data, as: UTF8.self)
         }
 
-        /// Starts an xterm titled `title` running `cat > FILE` in UTF-8, waits for its window and focuses it;
-        /// returns FILE.
-        func catWindow(_ title: String, focus: Bool = true) throws -> URL {
+        /// Starts an xterm titled `title` running `cat > FILE` in UTF-8 (at `geometry`, an X geometry such as
+        /// `80x24+0+0`, if given), waits for its window and focuses it; returns FILE.
+        func catWindow(_ title: String, focus: Bool = true, geometry: String? = nil) throws -> URL {
             let file = directory.appendingPathComponent("\(title).txt")
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
-            p.arguments = ["-u8", "-T", title, "-e", "sh", "-c", "cat > '\(file.path)'"]
+            p.arguments = ["-u8", "-T", title] + (geometry.map { ["-geometry", $0] } ?? [])
+                + ["-e", "sh", "-c", "cat > '\(file.path)'"]
             p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "LC_ALL": "C.UTF-8"]) { $1 }
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice

@@ -33,4 +33,36 @@ int hf_vk_error(struct hf_vk *vk);
 /* Destroys the keyboard and disconnects. */
 void hf_vk_close(struct hf_vk *vk);
 
+/* A connection holding one zwlr_virtual_pointer_v1 (wlr-virtual-pointer-unstable-v1) on the first seat. */
+struct hf_vp;
+
+enum hf_vp_status {
+    HF_VP_OK = 0,
+    HF_VP_NO_DISPLAY = 1,   /* wl_display_connect failed */
+    HF_VP_NO_MANAGER = 3,   /* the compositor offers no zwlr_virtual_pointer_manager_v1 */
+    HF_VP_BROKEN = 4,       /* the connection failed or the compositor sent a protocol error */
+};
+
+/* Connects to `name` (NULL: $WAYLAND_DISPLAY), binds the manager (and the first seat, if any) and creates
+   the pointer. NULL with *status and *err_out set on failure, as hf_vk_connect. */
+struct hf_vp *hf_vp_connect(const char *name, int *status, int *err_out);
+
+/* Each call sends one event group ended by `frame` and flushes it; -1 when the connection is gone. */
+/* Moves to x/x_extent, y/y_extent of the whole desktop. */
+int hf_vp_motion_absolute(struct hf_vp *vp, uint32_t time_ms, uint32_t x, uint32_t y, uint32_t x_extent,
+                          uint32_t y_extent);
+/* Moves by dx, dy pixels. */
+int hf_vp_motion(struct hf_vp *vp, uint32_t time_ms, double dx, double dy);
+/* Presses (state 1) or releases (0) a button by its Linux code (BTN_LEFT 0x110). */
+int hf_vp_button(struct hf_vp *vp, uint32_t time_ms, uint32_t button, uint32_t state);
+/* Turns the wheel by `steps` notches on `axis` (0 vertical, 1 horizontal), `value` scroll units in all. */
+int hf_vp_wheel(struct hf_vp *vp, uint32_t time_ms, uint32_t axis, double value, int32_t steps);
+
+/* Waits until the compositor has handled every request sent so far; -1 when the connection is gone. */
+int hf_vp_sync(struct hf_vp *vp);
+/* The protocol error the compositor raised, else errno of the failure, else 0. */
+int hf_vp_error(struct hf_vp *vp);
+/* Destroys the pointer and disconnects. */
+void hf_vp_close(struct hf_vp *vp);
+
 #endif

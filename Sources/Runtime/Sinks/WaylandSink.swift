@@ -24,6 +24,8 @@ public final class WaylandSink: OutputSink {
     public let socket: String?
     private let environment: [String: String]
     private var keyboard: WaylandKeyboard?
+    /// Made on the first pointer event, on a connection of its own (see `WaylandPointer`).
+    private var pointer: WaylandPointer?
     private var layout: XKBKeymap?
     /// Whether the compositor holds the layout (not a keymap of spare keys) and which modifiers are held.
     private var layoutSent = false
@@ -61,6 +63,10 @@ public final class WaylandSink: OutputSink {
         if press.modifiers.contains(.shift) { extra |= layout.shift }
         if press.modifiers.contains(.ctrl) { extra |= layout.control }
         if press.modifiers.contains(.alt) { extra |= layout.alt }
+        if press.modifiers.contains(.logo) {
+            guard layout.superKey != 0 else { throw OutputSinkError("the keyboard layout has no Super (logo) modifier") }
+            extra |= layout.superKey
+        }
         let stroke: KeyStroke
         switch press.key {
         case .char(let c) where extra == 0:
@@ -78,6 +84,31 @@ public final class WaylandSink: OutputSink {
             stroke = KeyStroke(key: code, modifiers: extra)
         }
         try send([.layout([stroke])])
+    }
+
+    /// Moves the pointer, presses a button or turns the wheel through the compositor's virtual pointer, and
+    /// waits until the compositor has it, so keys sent next go where the pointer put the focus.
+    public func point(_ event: PointerEvent) throws(OutputSinkError) {
+        let pointer = try pointerConnected()
+        do throws(OutputSinkError) {
+            try pointer.send(event)
+            try pointer.sync()
+        } catch {
+            // The next event connects again, as the keyboard does after a failure.
+            self.pointer = nil
+            throw error
+        }
+    }
+
+    private func pointerConnected() throws(OutputSinkError) -> WaylandPointer {
+        if let pointer { return pointer }
+        guard let display else {
+            throw OutputSinkError("no Wayland display: WAYLAND_DISPLAY is not set (run inside a Wayland session, "
+                                  + "or name its socket: wayland:wayland-1)")
+        }
+        let made = try WaylandPointer(socket: display, display: display)
+        pointer = made
+        return made
     }
 
     // MARK: Keys

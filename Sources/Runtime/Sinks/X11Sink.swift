@@ -121,6 +121,66 @@ public final class X11Sink: OutputSink {
         try tap(display, keysym: keysym, modifiers: modifiers, character: character)
     }
 
+    /// Moves the pointer, presses a button or turns the wheel through XTest, and waits until the server has
+    /// it, so keys sent next go where the pointer is. Positions are scaled to the default screen.
+    public func point(_ event: PointerEvent) throws(OutputSinkError) {
+        let display = try connection()
+        let what: String
+        switch event {
+        case .moveTo(let x, let y):
+            let screen = XDefaultScreen(display)
+            let px = Self.pixel(x, size: Int(XDisplayWidth(display, screen)))
+            let py = Self.pixel(y, size: Int(XDisplayHeight(display, screen)))
+            XTestFakeMotionEvent(display, screen, Int32(px), Int32(py), 0)
+            what = "moving the pointer to \(px),\(py)"
+        case .moveBy(let dx, let dy):
+            let rx = Self.pixels(dx), ry = Self.pixels(dy)
+            XTestFakeRelativeMotionEvent(display, Int32(rx), Int32(ry), 0)
+            what = "moving the pointer by \(rx),\(ry)"
+        case .button(let button, let down):
+            XTestFakeButtonEvent(display, Self.button(button), down ? 1 : 0, 0)
+            what = "\(down ? "pressing" : "releasing") the \(button) button"
+        case .click(let button, let count):
+            for _ in 0..<max(0, count) {
+                XTestFakeButtonEvent(display, Self.button(button), 1, 0)
+                XTestFakeButtonEvent(display, Self.button(button), 0, 0)
+            }
+            what = "clicking the \(button) button"
+        case .scroll(let dx, let dy):
+            // The core protocol has no wheel: each notch is a click of button 4 (up), 5 (down), 6 (left), 7 (right).
+            for (steps, less, more) in [(dy, UInt32(4), UInt32(5)), (dx, UInt32(6), UInt32(7))] {
+                for _ in 0..<abs(steps) {
+                    XTestFakeButtonEvent(display, steps > 0 ? more : less, 1, 0)
+                    XTestFakeButtonEvent(display, steps > 0 ? more : less, 0, 0)
+                }
+            }
+            what = "turning the wheel"
+        }
+        XFlush(display)
+        XSync(display, 1)
+        try confirm(display, what)
+    }
+
+    /// The pixel at `fraction` (clamped to 0…1, NaN counts as 0) of a screen side `size` pixels long.
+    public static func pixel(_ fraction: Double, size: Int) -> Int {
+        let clamped = fraction.isNaN ? 0 : min(1, max(0, fraction))
+        return Int((clamped * Double(max(0, size - 1))).rounded())
+    }
+
+    /// A relative move in whole pixels, kept within what the protocol's 16-bit coordinates can carry.
+    public static func pixels(_ delta: Double) -> Int {
+        delta.isNaN ? 0 : Int(min(32_767, max(-32_768, delta.rounded())))
+    }
+
+    /// The core protocol's number of a button.
+    static func button(_ button: PointerButton) -> UInt32 {
+        switch button {
+        case .left: return 1
+        case .middle: return 2
+        case .right: return 3
+        }
+    }
+
     // MARK: Characters and keysyms
 
     /// The keysym that types `scalar`: Latin-1 keysyms are the code point, a few others have keysyms of
@@ -257,6 +317,7 @@ public final class X11Sink: OutputSink {
         var held: [KeyCode] = []
         if modifiers.contains(.ctrl) { held.append(try modifierCode([XK_Control_L, XK_Control_R], "Control")) }
         if modifiers.contains(.alt) { held.append(try modifierCode([XK_Alt_L, XK_Meta_L, XK_Alt_R], "Alt")) }
+        if modifiers.contains(.logo) { held.append(try modifierCode([XK_Super_L, XK_Super_R], "Super")) }
         let code: KeyCode
         var shift = modifiers.contains(.shift)
         let candidates = character.map(Self.keysyms(for:)) ?? [keysym]

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CVirtualKeyboard
+import PtyHost
+
+/// One `zwlr_virtual_pointer_v1` on a wlroots compositor, on a connection of its own: the Wayland sink's
+/// pointer, made on the first pointer event so a sink that only types never adds a pointer to the seat.
+///
+/// Each event goes out as one group closed by `frame` and is flushed at once; a failure, including a
+/// compositor that went away, is thrown as `OutputSinkError` naming the display.
+final class WaylandPointer {
+    /// The display as the user named it, for messages.
+    let display: String
+    private let handle: OpaquePointer
+
+    /// Connects to `socket` (a name in `$XDG_RUNTIME_DIR`, or an absolute path) and creates the pointer.
+    init(socket: String, display: String) throws(OutputSinkError) {
+        self.display = display
+        var status: Int32 = 0
+        var code: Int32 = 0
+        guard let handle = hf_vp_connect(socket, &status, &code) else {
+            throw Self.connectFailure(status: status, code: code, display: display)
+        }
+        self.handle = handle
+    }
+
+    deinit { hf_vp_close(handle) }
+
+    /// The scale of absolute positions: `motion_absolute` takes a fraction as a numerator over an extent.
+    static let extent: UInt32 = 65_535
+
+    /// Sends one pointer event (a click is its presses and releases, a scroll one notch per group).
+    func send(_ event: PointerEvent) throws(OutputSinkError) {
+        let time = Self.milliseconds()
+        switch event {
+        case .moveTo(let x, let y):
+            try checked(hf_vp_motion_absolute(handle, time, Self.scaled(x), Self.scaled(y), Self.extent, Self.extent))
+        case .moveBy(let dx, let dy):
+            try checked(hf_vp_motion(handle, time, dx, dy))
+        case .button(let button, let down):
+            try checked(hf_vp_button(handle, time, Self.code(button), down ? 1 : 0))
+        case .click(let button, let count):
+            for _ in 0..<max(0, count) {
+                try checked(hf_vp_button(handle, time, Self.code(button), 1))
+                try checked(hf_vp_button(handle, time, Self.code(button), 0))
+            }
+        case .scroll(let dx, let dy):
+            // One notch per group, as a wheel sends them; 15 is the scroll distance libinput gives a notch.
+            for _ in 0..<abs(dy) { try checked(hf_vp_wheel(handle, time, 0, dy > 0 ? 15 : -15, dy > 0 ? 1 : -1)) }
+            for _ in 0..<abs(dx) { try checked(hf_vp_wheel(handle, time, 1, dx > 0 ? 15 : -15, dx > 0 ? 1 : -1)) }
+        }
+    }
+
+    /// Waits until the compositor has handled everything sent, so the event is in effect when `point` returns.
+    func sync() throws(OutputSinkError) {
+        try checked(hf_vp_sync(handle))
+    }
+
+    /// A fraction of the desktop as a numerator over `extent`, clamped to 0…1 (NaN counts as 0).
+    static func scaled(_ fraction: Double) -> UInt32 {
+        let clamped = fraction.isNaN ? 0 : min(1, max(0, fraction))
+        return UInt32((clamped * Double(extent)).rounded())
+    }
+
+    /// The Linux input code of a button (linux/input-event-codes.h).
+    static func code(_ button: PointerButton) -> UInt32 {
+        switch button {
+        case .left: return 0x110
+        case .right: return 0x111
+        case .middle: return 0x112
+        }
+    }
+
+    private func checked(_ result: Int32) throws(OutputSinkError) {
+        guard result != 0 else { return }
+        let code = hf_vp_error(handle)
+        let reason: String
+        switch code == 0 ? errno : code {
+        case EPROTO: reason = "the compositor refused a request"
+        case EPIPE, ECONNRESET: reason = "the compositor closed the connection"
+        case let other: reason = other == 0 ? "connection lost" : String(cString: strerror(other))
+        }
+        throw OutputSinkError("the Wayland display \(display) stopped taking pointer events: \(reason)")
+    }
+
+    private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
+        let described = code == 0 ? "connection lost" : String(cString: strerror(code))
+        switch UInt32(status) {
+        case HF_VP_NO_DISPLAY.rawValue:
+            return OutputSinkError("cannot connect to the Wayland display \(display): \(described) "
+                                   + "(is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
+        case HF_VP_NO_MANAGER.rawValue:
+            return OutputSinkError("the compositor at \(display) offers no zwlr_virtual_pointer_manager_v1 "
+                                   + "(wlroots compositors such as sway do; GNOME and KDE do not): "
+                                   + "use --type-into x11 or uinput to move the pointer")
+        default:
+            let reason = code == EPROTO ? "the compositor refused the virtual pointer" : described
+            return OutputSinkError("the Wayland display \(display) failed: \(reason)")
+        }
+    }
+
+    /// Event times share one clock per device, with an undefined base: the monotonic clock, in ms.
+    private static func milliseconds() -> UInt32 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt32(truncatingIfNeeded: Int(ts.tv_sec) &* 1000 &+ Int(ts.tv_nsec) / 1_000_000)
+    }
+}
