@@ -64,6 +64,7 @@ extension ShellState {
     /// collected into a set: this runs on every frame.
     func binds(gesture name: String) -> Bool {
         keymap.global.gestures[name] != nil || keymap.screens.values.contains { $0.gestures[name] != nil }
+            || keymap.terminal.gestures[name] != nil || keymap.desktop.gestures[name] != nil
     }
 
     /// Whether no bound gesture's shape is at or above its release threshold in `b`.

@@ -237,12 +237,14 @@ func performTerminal(_ s: inout ShellState, _ b: TerminalBinding, target: Target
 }
 
 /// Steers the desktop pointer with a frame while the Desktop screen is in pointer mode: nothing moves while
-/// the face is lost, before safe start, while paused, or while a gesture (not a dwell) is under way.
+/// the face is lost, before safe start, while paused, or while a gesture (not a dwell) is under way, from
+/// the first frame a bound shape rises past its release level until it is back below it (so the gaze that
+/// dips as the jaw opens, and after the gesture fired while the jaw is still open, moves nothing).
 func desktopPointer(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect] {
     guard var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
     let dwells = s.dwellGestures
     let gesturing = sample.progress.contains { $0.progress > 0 && !dwells.contains($0.name) }
-    let held = !s.readiness.armed || s.readiness.paused || gesturing
+    let held = !s.readiness.armed || s.readiness.paused || gesturing || !s.isNeutral(sample.blend)
     let events = d.follow(sample, held: held)
     s.stack[s.stack.count - 1] = d
     guard !events.isEmpty else { return [] }

@@ -143,9 +143,15 @@ import TrackingCore
         #expect(moves == [.moveTo(x: 0.75, y: 0.2)])
         // The same place again sends nothing; a new one moves.
         #expect(Self.points(d.send(.frame(TrackingSample(t: d.t + 0.02, gaze: GazePoint(x: 0.75, y: 0.2))))).isEmpty)
-        // The jaw opening: the gaze dips with it, and the pointer holds still.
+        // The jaw opening: the gaze dips with it, and the pointer holds still from the first frame the jaw
+        // rises past its release level (before the gesture has any progress) until it is back below it.
+        var jaw = BlendShapes()
+        jaw[.jawOpen] = 0.35
+        let rising = d.send(.frame(TrackingSample(t: d.t + 0.03, gaze: GazePoint(x: 0.75, y: 0.25), blend: jaw)))
+        #expect(Self.points(rising).isEmpty)
+        jaw[.jawOpen] = 0.8
         let held = d.send(.frame(TrackingSample(t: d.t + 0.04, gaze: GazePoint(x: 0.75, y: 0.3),
-                                                 progress: [GestureProgress(name: "activate", progress: 0.4)])))
+                                                 progress: [GestureProgress(name: "activate", progress: 0.4)], blend: jaw)))
         #expect(Self.points(held).isEmpty)
         let click = d.send(.gesture(GestureEvent(name: "activate", t: d.t + 0.3, onset: d.t + 0.03, gaze: GazePoint(x: 0.75, y: 0.3))))
         #expect(Self.points(click) == [.click(.left, count: 1)])
