@@ -14,7 +14,7 @@ import TrackingCore
             guard case .terminal(let r) = e else { return nil }
             switch r {
             case .start, .resize, .showing: return r
-            case .type, .press, .scroll, .restart: return nil
+            case .type, .press, .point, .scroll, .restart: return nil
             }
         }
     }
