@@ -141,7 +141,8 @@ public struct OutputChoice: Sendable {
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
 public enum OutputSinks {
     /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
-    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind]
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind,
+                                                   UinputSink.kind]
 
     /// The choice when `--type-into` is not given: a program of the shell's own on a pty.
     public static var standard: OutputChoice { OutputChoice(kind: PtySink.kind, argument: nil) }
