@@ -115,6 +115,21 @@ import Testing
                 == "libxkbcommon could not compile the keyboard layout (check XKB_DEFAULT_LAYOUT)")
     }
 
+    @Test func theSystemKeyboardFileGivesTheLayoutWhenTheEnvironmentNamesNone() {
+        let file = """
+        # KEYBOARD CONFIGURATION FILE
+        XKBMODEL="pc105"
+        XKBLAYOUT="de,us"
+        XKBVARIANT="nodeadkeys,"
+        XKBOPTIONS='grp:alt_shift_toggle,compose:ralt'
+        BACKSPACE="guess"
+        """
+        #expect(UinputSink.systemLayout(file) == ["XKB_DEFAULT_MODEL": "pc105", "XKB_DEFAULT_LAYOUT": "de",
+                                                  "XKB_DEFAULT_VARIANT": "nodeadkeys",
+                                                  "XKB_DEFAULT_OPTIONS": "grp:alt_shift_toggle,compose:ralt"])
+        #expect(UinputSink.systemLayout("").isEmpty)
+    }
+
     // MARK: Messages
 
     @Test func aCharacterTheLayoutCannotTypeWithoutAClipboardIsAnErrorNamingIt() {

@@ -11,7 +11,7 @@ import Shell
 /// needs write access to /dev/uinput (`scripts/install.sh --uinput`).
 ///
 /// The desktop reads the keys with its own layout, so each character is looked up on the user's layout
-/// (`XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables, else libxkbcommon's defaults) and sent as
+/// (`XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables, else /etc/default/keyboard's) and sent as
 /// the key and modifier keys that give it there. A character the layout has no key for is pasted: copied
 /// with `wl-copy` (Wayland) or `xclip` (X11) and sent as Ctrl+V, which most programs take as paste (a
 /// terminal wants Ctrl+Shift+V: there such characters arrive as a literal-next V); without either tool it
@@ -269,13 +269,51 @@ public final class UinputSink: OutputSink {
 
     /// The layout's name for messages.
     private var layoutName: String {
-        let layout = environment["XKB_DEFAULT_LAYOUT"].flatMap { $0.isEmpty ? nil : $0 } ?? "us"
-        return environment["XKB_DEFAULT_VARIANT"].flatMap { $0.isEmpty ? nil : "\(layout) \($0)" } ?? layout
+        let names = layoutEnvironment
+        let layout = names["XKB_DEFAULT_LAYOUT"].flatMap { $0.isEmpty ? nil : $0 } ?? "us"
+        return names["XKB_DEFAULT_VARIANT"].flatMap { $0.isEmpty ? nil : "\(layout) \($0)" } ?? layout
+    }
+
+    /// The environment's `XKB_DEFAULT_*`, else the system's keyboard (Debian's /etc/default/keyboard): the
+    /// desktop, not the sink, turns the keys into characters, and libxkbcommon's own default is US.
+    private var layoutEnvironment: [String: String] {
+        if environment["XKB_DEFAULT_LAYOUT"]?.isEmpty == false { return environment }
+        return environment.merging(Self.systemLayout(Self.readFile(Self.systemKeyboardFile) ?? "")) { $1 }
+    }
+
+    static let systemKeyboardFile = "/etc/default/keyboard"
+
+    /// The `XKB_DEFAULT_*` names a keyboard file (`XKBLAYOUT="de"`, …) gives.
+    static func systemLayout(_ text: String) -> [String: String] {
+        let names = ["XKBMODEL": "XKB_DEFAULT_MODEL", "XKBLAYOUT": "XKB_DEFAULT_LAYOUT",
+                     "XKBVARIANT": "XKB_DEFAULT_VARIANT", "XKBOPTIONS": "XKB_DEFAULT_OPTIONS"]
+        var found: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let name = names[parts[0].trimmingPrefix(" ").description] else { continue }
+            var value = Substring(parts[1])
+            while value.last == " " { value.removeLast() }
+            if value.count >= 2, value.first == value.last, value.first == "\"" || value.first == "'" {
+                value = value.dropFirst().dropLast()
+            }
+            // A list of layouts: the first is the one the desktop starts in.
+            let first = name == "XKB_DEFAULT_OPTIONS" ? value : value.prefix { $0 != "," }
+            if !first.isEmpty { found[name] = String(first) }
+        }
+        return found
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65_536, case let n = fread(&buffer, 1, buffer.count, file), n > 0 { bytes += buffer.prefix(n) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func loadedLayout() throws(OutputSinkError) -> XKBKeymap {
         if let layout { return layout }
-        let made = try XKBKeymap(environment: environment)
+        let made = try XKBKeymap(environment: layoutEnvironment)
         layout = made
         return made
     }
