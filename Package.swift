@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CWayland", pkgConfig: "wayland-client",
                        providers: [.apt(["libwayland-dev", "libxkbcommon-dev"])]),
         .target(name: "CVirtualKeyboard", dependencies: ["CWayland"]),
+        // The uinput device and the pure encoder of the events written to it.
+        .target(name: "CUinput"),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
         .target(name: "CPty"),
 
@@ -72,7 +74,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
-            "CX11", "CWayland", "CVirtualKeyboard",
+            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -105,7 +107,7 @@ let package = Package(
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "SystemIO"]),
+                                                     "SystemIO", "CUinput", "TerminalModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,8 +8,12 @@
 #   share/handsfree/install-manifest.txt                  (what was installed; scripts/uninstall.sh reads it)
 #
 # Usage: scripts/install.sh [--prefix DIR] [--binary PATH]
+#        scripts/install.sh --uinput
 #   --binary PATH  install this already-built binary instead of building in release mode (the tests use the
 #                  debug build, since a release build takes minutes).
+#   --uinput       only let the logged-in user make virtual keyboards (--type-into uinput), as root: a udev
+#                  rule giving the user at the seat access to /dev/uinput (uaccess, no group), and the uinput
+#                  module loaded now and at every boot. HANDSFREE_SYSROOT=DIR writes under DIR (for tests).
 #
 # Everything is staged in a temporary folder inside the prefix first, then moved into place; if anything fails
 # (an unwritable prefix, a full disk), what was moved is taken back and files it replaced are restored, so
@@ -18,16 +22,53 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 prefix="${HOME:?HOME is not set}/.local"
 binary=""
+uinput=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --prefix) [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix=$2; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
         --binary) [[ $# -ge 2 ]] || { echo "install.sh: --binary needs a file" >&2; exit 2; }; binary=$2; shift 2 ;;
         --binary=*) binary=${1#--binary=}; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "install.sh: unknown argument '$1' (use --prefix DIR, --binary PATH)" >&2; exit 2 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --uinput) uinput=1; shift ;;
+        *) echo "install.sh: unknown argument '$1' (use --prefix DIR, --binary PATH, --uinput)" >&2; exit 2 ;;
     esac
 done
+
+# --uinput: /dev/uinput for the user at the seat. TAG+="uaccess" has logind give that user (and no one else)
+# an ACL while logged in; a group would do for every session, and the "input" group would also let its
+# programs read every keyboard. static_node applies the rule to the node made before the module loads.
+if [[ $uinput -eq 1 ]]; then
+    sysroot=${HANDSFREE_SYSROOT:-}
+    rule_file="$sysroot/etc/udev/rules.d/70-handsfree-uinput.rules"
+    modules_file="$sysroot/etc/modules-load.d/handsfree-uinput.conf"
+    if [[ -z "$sysroot" && $(id -u) -ne 0 ]]; then
+        echo "install.sh --uinput writes a udev rule and loads a kernel module, which needs root; run:"
+        echo "  sudo $0 --uinput"
+        exit 1
+    fi
+    mkdir -p "$(dirname "$rule_file")" "$(dirname "$modules_file")"
+    cat > "$rule_file" <<'RULE'
+# HandsFree Shell (scripts/install.sh --uinput): the user at the seat may make virtual keyboards and pointers.
+KERNEL=="uinput", SUBSYSTEM=="misc", TAG+="uaccess", OPTIONS+="static_node=uinput"
+RULE
+    printf '# HandsFree Shell (scripts/install.sh --uinput): /dev/uinput at every boot.\nuinput\n' > "$modules_file"
+    echo "wrote $rule_file and $modules_file"
+    if [[ -z "$sysroot" ]]; then
+        if command -v modprobe >/dev/null && ! modprobe uinput; then
+            echo "warning: modprobe uinput failed: this kernel may lack the module (it loads at the next boot if it is installed)" >&2
+        fi
+        if command -v udevadm >/dev/null; then
+            udevadm control --reload-rules || true
+            udevadm trigger --subsystem-match=misc --sysname-match=uinput || true
+        else
+            echo "note: no udevadm here; the rule takes effect where udev runs, after a reboot"
+        fi
+    fi
+    echo "check with: handsfree doctor (if it still finds /dev/uinput not writable, log out and in again)"
+    echo "type into the desktop with: handsfree run --type-into uinput"
+    exit 0
+fi
 [[ -n "$prefix" ]] || { echo "install.sh: --prefix is empty" >&2; exit 2; }
 [[ "$prefix" == /* ]] || prefix="$PWD/$prefix"
 prefix=${prefix%/}

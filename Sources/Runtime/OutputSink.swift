@@ -141,7 +141,8 @@ public struct OutputChoice: Sendable {
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
 public enum OutputSinks {
     /// Every sink `--type-into` can name. A new sink is registered here, and nowhere else.
-    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind, AutoSink.kind]
+    public static let known: [OutputSinkKind] = [PtySink.kind, TmuxPaneSink.kind, X11Sink.kind, WaylandSink.kind,
+                                                  UinputSink.kind, AutoSink.kind]
 
     /// The sinks `--output` (the Desktop screen's) takes, as it writes them.
     public static var desktopUsage: String {

@@ -13,7 +13,7 @@ import Transport
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the installation: data files, speech model, microphone, the user's folders, tracker ports.",
+        abstract: "Check the installation: data files, speech model, microphone, the user's folders, tracker ports, desktop typing.",
         discussion: """
         Prints one line per check ("ok", "warn" or "FAIL"); every problem is followed by a "fix:" line.
         Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is
@@ -32,6 +32,7 @@ struct DoctorCommand: ParsableCommand {
         checkSpeech(&report)
         checkFolders(&report)
         checkPorts(&report)
+        Self.checkDesktop(&report, environment: ProcessInfo.processInfo.environment)
         for line in report.lines { print(line) }
         print(report.failures == 0
               ? "doctor: everything the shell needs is there (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"))"
@@ -138,6 +139,43 @@ struct DoctorCommand: ParsableCommand {
                 r.warn("tracker port \(address): cannot listen (\(String(cString: strerror(e))))",
                        fix: "listen on another address: handsfree run --listen udp://127.0.0.1:PORT")
             }
+        }
+    }
+
+    /// The desktop sinks: /dev/uinput, the X display (XTest) and the Wayland compositor (its virtual keyboard).
+    /// Only uinput is looked for outside a session; a display that is named but fails is a warning, since
+    /// the shell runs without typing into the desktop.
+    static func checkDesktop(_ r: inout DoctorReport, environment: [String: String], uinput: String = "/dev/uinput") {
+        let desktopFix = "type into the desktop with --type-into wayland or x11 instead"
+        if !FileManager.default.fileExists(atPath: uinput) {
+            r.warn("uinput: \(uinput) is missing (the uinput module is not loaded): --type-into uinput cannot work",
+                   fix: "sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or \(desktopFix)")
+        } else if access(uinput, W_OK) != 0 {
+            r.warn("uinput: \(uinput) is not writable for you (\(String(cString: strerror(errno)))): --type-into uinput cannot work",
+                   fix: "scripts/install.sh --uinput (a udev rule that lets the logged-in user open it; log in again after); or \(desktopFix)")
+        } else {
+            r.ok("uinput: \(uinput) is writable (--type-into uinput)")
+        }
+        if let display = environment["DISPLAY"], !display.isEmpty {
+            do {
+                try X11Sink(display: nil, environment: environment).check()
+                r.ok("X11: DISPLAY=\(display) answers and offers XTest (--type-into x11)")
+            } catch {
+                r.warn("X11: \(error.description)", fix: "start the X session, or correct DISPLAY; the X server needs the XTEST extension")
+            }
+        } else {
+            r.ok("X11: no DISPLAY (not in an X session; --type-into x11::0 names one)")
+        }
+        if let socket = environment["WAYLAND_DISPLAY"], !socket.isEmpty {
+            do {
+                try WaylandSink(socket: nil, environment: environment).check()
+                r.ok("Wayland: \(socket) offers a virtual keyboard (--type-into wayland)")
+            } catch {
+                r.warn("Wayland: \(error.description)",
+                       fix: "on GNOME or KDE, which offer no virtual keyboard, use --type-into uinput (scripts/install.sh --uinput) or x11 through Xwayland")
+            }
+        } else {
+            r.ok("Wayland: no WAYLAND_DISPLAY (not in a Wayland session)")
         }
     }
 

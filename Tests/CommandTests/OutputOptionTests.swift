@@ -21,7 +21,7 @@ import Testing
 
     @Test func aBadSinkIsRefusedWithTheKnownOnes() {
         let message = refusal(["run", "--type-into", "screen:1"])
-        #expect(message?.contains("The value 'screen:1' is invalid for '--type-into <sink>': unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto)") == true,
+        #expect(message?.contains("The value 'screen:1' is invalid for '--type-into <sink>': unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto)") == true,
                 "\(message ?? "accepted")")
         #expect(refusal(["run", "--type-into", "tmux:"])?.contains("tmux needs a TARGET after the colon") == true)
         // A tmux pane runs its own program: naming one too is a contradiction; the pty runs it.

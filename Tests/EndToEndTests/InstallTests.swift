@@ -217,6 +217,35 @@ private struct TempDir {
 }
 
 /// Runs a program and collects its output and exit status.
+/// `install.sh --uinput`: the udev rule and module list, written under a stand-in root; without root it
+/// only prints the sudo command.
+@Suite struct InstallUinputTests {
+    static let script = AppsE2E.root + "/scripts/install.sh"
+
+    @Test func theRuleGivesTheSeatUserUinputAndTheModuleLoadsAtBoot() throws {
+        let tmp = try TempDir("uinput")
+        defer { tmp.remove() }
+        let run = try Run.process("/bin/bash", [Self.script, "--uinput"],
+                                  environment: ["PATH": "/usr/bin:/bin", "HOME": tmp.path, "HANDSFREE_SYSROOT": tmp.path], directory: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rule = try String(contentsOfFile: tmp.path + "/etc/udev/rules.d/70-handsfree-uinput.rules", encoding: .utf8)
+        #expect(rule.hasSuffix("KERNEL==\"uinput\", SUBSYSTEM==\"misc\", TAG+=\"uaccess\", OPTIONS+=\"static_node=uinput\"\n"))
+        #expect(!rule.contains("GROUP"), "no group: a group with access to input devices could read keyboards")
+        let modules = try String(contentsOfFile: tmp.path + "/etc/modules-load.d/handsfree-uinput.conf", encoding: .utf8)
+        #expect(modules.hasSuffix("\nuinput\n"))
+        #expect(run.stdout.contains("handsfree doctor"))
+    }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to run the script as another user"))
+    func withoutRootItPrintsTheSudoCommandAndChangesNothing() throws {
+        let run = try Run.process("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", Self.script, "--uinput"],
+                                  environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"], directory: "/")
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("sudo \(Self.script) --uinput"), "\(run.stdout)")
+    }
+}
+
 private enum Run {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 

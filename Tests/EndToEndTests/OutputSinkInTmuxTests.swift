@@ -15,7 +15,7 @@ import Testing
     func aBadSinkOrAnUnreachableTargetIsSaidBeforeTheTerminalIsTaken() throws {
         let bad = try WebcamBridgeTests.run(Self.binary, ["run", "--no-speech", "--type-into", "screen:1"])
         #expect(bad.status == 64)
-        #expect(bad.err.contains("The value 'screen:1' is invalid for '--type-into <sink>': unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto)"),
+        #expect(bad.err.contains("The value 'screen:1' is invalid for '--type-into <sink>': unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto)"),
                 "\(bad.err)")
         // A well-formed target on a server that is not there: named, exit 1, no screen drawn.
         let gone = try WebcamBridgeTests.run("/usr/bin/env", ["-u", "TMUX", "TMUX_TMPDIR=/nonexistent-hf", Self.binary,

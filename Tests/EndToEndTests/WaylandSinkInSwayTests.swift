@@ -34,6 +34,19 @@ import Testing
         #expect(desk.waitForFile(expected) == expected)
     }
 
+    @Test(.enabled(if: ready, reason), arguments: ["de", "fr"])
+    func theGermanAndFrenchLayoutsTypeTheirOwnLetters(layout: String) throws {
+        let desk = try SwayDesktop(tag: "layout-\(layout)")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+        // XKB_DEFAULT_LAYOUT reaches the sink through its environment: € @ | are AltGr keys on both layouts,
+        // and French has no äöü of its own (they go on spare keys).
+        let text = "äöü ß € @ | Zürich, Noël; y=z*2 'q' \"w\" AZERTY QWERTZ"
+        let typed = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", text], layout: layout)
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(desk.waitForFile(text + "\n") == text + "\n")
+    }
+
     @Test(.enabled(if: ready, reason)) func aLongTextIsPacedAndArrivesWhole() throws {
         let desk = try SwayDesktop(tag: "long")
         defer { desk.stop() }

@@ -44,9 +44,9 @@ import Transport
     }
 
     @Test func aBadValueIsNamedAndTheKnownSinksListed() {
-        #expect(Self.refusal("screen:1") == "unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto)")
-        #expect(Self.refusal("") == "unknown sink \"\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto)")
-        #expect(Self.refusal("TMUX:w") == "unknown sink \"TMUX\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto)")
+        #expect(Self.refusal("screen:1") == "unknown sink \"screen\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto)")
+        #expect(Self.refusal("") == "unknown sink \"\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto)")
+        #expect(Self.refusal("TMUX:w") == "unknown sink \"TMUX\" (known: pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto)")
         #expect(Self.refusal("tmux:") == "tmux needs a TARGET after the colon, for example tmux:work:1.0")
         #expect(Self.refusal("tmux") == "tmux needs a TARGET after the colon, for example tmux:work:1.0")
         #expect(Self.refusal("pty:zsh") == "pty takes nothing after it, write pty")
@@ -57,7 +57,7 @@ import Transport
     @Test func eachSinkIsRegisteredOnceUnderItsOwnScheme() {
         let schemes = OutputSinks.known.map(\.scheme)
         #expect(Set(schemes).count == schemes.count)
-        #expect(OutputSinks.usage == "pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], auto")
+        #expect(OutputSinks.usage == "pty, tmux:TARGET, x11[:DISPLAY], wayland[:SOCKET], uinput, auto")
         for kind in OutputSinks.known {
             #expect((try? OutputSinks.parse(kind.example))?.kind.scheme == kind.scheme, "\(kind.example)")
         }

@@ -102,13 +102,26 @@ final class XKBKeymap {
     let text: String
     /// For each keysym the layout's first group gives, the key at the lowest level that gives it.
     let strokes: [UInt32: KeyStroke]
+    /// For each single-modifier mask, the evdev code of a key that holds it while pressed: Shift on Left Shift,
+    /// AltGr (Mod5 in xkeyboard-config's layouts) on Right Alt. For sinks that press keys, not masks (uinput).
+    let modifierKeys: [UInt32: UInt32]
     /// The masks of Shift, Control, Alt (Mod1) and Super (Mod4); 0 when the keymap lacks one.
     let shift, control, alt, superKey: UInt32
 
-    /// The user's layout: `XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables, else the system's
-    /// RMLVO defaults.
-    convenience init() throws(OutputSinkError) {
-        try self.init { context in xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS) }
+    /// The user's layout: `XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables of `environment` (the
+    /// sink's, so a test or caller can name another layout than the process has), else libxkbcommon's
+    /// defaults.
+    convenience init(environment: [String: String]) throws(OutputSinkError) {
+        let names = ["RULES", "MODEL", "LAYOUT", "VARIANT", "OPTIONS"].map { part in
+            environment["XKB_DEFAULT_" + part].flatMap { $0.isEmpty ? nil : strdup($0) }
+        }
+        defer { for name in names { free(name) } }
+        try self.init(flags: XKB_CONTEXT_NO_ENVIRONMENT_NAMES) { context in
+            var rmlvo = xkb_rule_names(rules: names[0].map { UnsafePointer($0) }, model: names[1].map { UnsafePointer($0) },
+                                       layout: names[2].map { UnsafePointer($0) }, variant: names[3].map { UnsafePointer($0) },
+                                       options: names[4].map { UnsafePointer($0) })
+            return xkb_keymap_new_from_names(context, &rmlvo, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        }
     }
 
     /// A keymap from XKB text.
@@ -118,8 +131,9 @@ final class XKBKeymap {
         }
     }
 
-    private init(compile: (OpaquePointer) -> OpaquePointer?) throws(OutputSinkError) {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
+    private init(flags: xkb_context_flags = XKB_CONTEXT_NO_FLAGS,
+                 compile: (OpaquePointer) -> OpaquePointer?) throws(OutputSinkError) {
+        guard let context = xkb_context_new(flags) else {
             throw OutputSinkError("libxkbcommon could not start")
         }
         defer { xkb_context_unref(context) }
@@ -133,6 +147,7 @@ final class XKBKeymap {
         text = String(cString: cText)
         free(cText)
         strokes = Self.walk(keymap)
+        modifierKeys = Self.modifierKeys(keymap)
         func mask(_ name: String) -> UInt32 {
             let index = xkb_keymap_mod_get_index(keymap, name)
             return index == XKB_MOD_INVALID || index >= 32 ? 0 : 1 << index
@@ -144,9 +159,12 @@ final class XKBKeymap {
     }
 
     /// Every key's levels in the first group, lowest keycode and level first, so a keysym maps to the
-    /// plainest way of typing it (the digit row, not a keypad; no modifier before Shift before AltGr).
+    /// plainest way of typing it (the digit row, not a keypad; no modifier before Shift before AltGr). The
+    /// usual keys (evdev codes below 256) come before the rare extra ones: € is AltGr+E, not KEY_EURO (435),
+    /// which few keyboards have and a uinput keyboard does not send.
     private static func walk(_ keymap: OpaquePointer) -> [UInt32: KeyStroke] {
         var found: [UInt32: (level: UInt32, stroke: KeyStroke)] = [:]
+        func rank(_ level: UInt32, _ keycode: UInt32) -> (UInt32, UInt32) { (keycode - 8 >= 256 ? 1 : 0, level) }
         let first = xkb_keymap_min_keycode(keymap), last = xkb_keymap_max_keycode(keymap)
         guard first >= 8, first <= last else { return [:] }
         for keycode in first...last {
@@ -160,11 +178,28 @@ final class XKBKeymap {
                 // A level no modifier combination reaches cannot be typed.
                 guard count > 0, let mask = masks.prefix(count).min(by: { $0.nonzeroBitCount < $1.nonzeroBitCount })
                 else { continue }
-                if let old = found[sym], old.level <= level { continue }
+                if let old = found[sym], rank(old.level, old.stroke.key + 8) <= rank(level, keycode) { continue }
                 found[sym] = (level, KeyStroke(key: keycode - 8, modifiers: mask))
             }
         }
         return found.mapValues(\.stroke)
+    }
+
+    /// Presses each key on a fresh state and keeps the modifier it holds; the usual modifier keys are tried
+    /// first, so AltGr is Right Alt and not the spare <LVL3> key that also gives it.
+    private static func modifierKeys(_ keymap: OpaquePointer) -> [UInt32: UInt32] {
+        let first = xkb_keymap_min_keycode(keymap), last = xkb_keymap_max_keycode(keymap)
+        guard first >= 8, first <= last else { return [:] }
+        let usual: [UInt32] = [42, 54, 29, 97, 56, 100, 125, 126]
+        var found: [UInt32: UInt32] = [:]
+        for evdev in usual + (first...last).map({ $0 - 8 }) where (first...last).contains(evdev + 8) {
+            guard let state = xkb_state_new(keymap) else { continue }
+            _ = xkb_state_update_key(state, evdev + 8, XKB_KEY_DOWN)
+            let mask = xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED)
+            xkb_state_unref(state)
+            if mask.nonzeroBitCount == 1, found[mask] == nil { found[mask] = evdev }
+        }
+        return found
     }
 
     /// The keysym a character's scalar types, or nil when XKB has none (control characters, surrogates).

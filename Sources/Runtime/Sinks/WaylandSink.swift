@@ -224,7 +224,7 @@ public final class WaylandSink: OutputSink {
 
     private func loadedLayout() throws(OutputSinkError) -> XKBKeymap {
         if let layout { return layout }
-        let made = try XKBKeymap()
+        let made = try XKBKeymap(environment: environment)
         layout = made
         return made
     }
