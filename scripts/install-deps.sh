@@ -15,7 +15,7 @@ packages=(
   libvterm-dev                                                            # terminal emulation for hosted programs
   vim less                                                                # full-screen programs the pty tests run
   libx11-dev libxtst-dev                                                  # the X11 output sink (XTest)
-  xvfb xterm xdotool x11-xkb-utils x11-xserver-utils                      # a real X desktop for the X11 sink's tests (setxkbmap, xmodmap)
+  xvfb xterm xdotool x11-xkb-utils x11-xserver-utils x11-utils            # a real X desktop for the X11 sink's tests (setxkbmap, xmodmap, xev)
   python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
   libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink

@@ -89,7 +89,7 @@ func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
     let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
     let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
-        : s.top is TerminalScreen ? "◀ Leave to go back" : "? help · Esc back"))
+        : s.typesIntoPrograms ? "◀ Leave to go back" : "? help · Esc back"))
     // The crumbs keep at least 30 columns; a notice may take the rest.
     let r = CellGrid.truncate(right, to: max(10, g.width - min(CellGrid.columns(of: crumbs), 30) - 3))
     let rx = g.width - CellGrid.columns(of: r) - 1

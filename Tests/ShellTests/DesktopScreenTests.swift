@@ -119,6 +119,27 @@ import TrackingCore
         #expect(d.screen == "launcher")
     }
 
+    @Test func helpSaysHowToPointAndWhatThePhrasesDo() {
+        var d = driver()
+        d.armWithAStillFace()
+        _ = d.send(.speech("help", isFinal: true))
+        #expect(d.text.contains("How to use Desktop"))
+        #expect(d.text.contains("Pointer mode"))
+        #expect(d.text.contains("Private"))
+    }
+
+    @Test func dictationTypesTheDifferenceItMakes() {
+        var d = driver()
+        d.armWithAStillFace()
+        d.activate("desktop.line")
+        #expect(d.state.dictating)
+        #expect(Self.requests(d.send(.speech("hello there", isFinal: true))) == [.type("hello there")])
+        #expect(d.text.contains("› hello there"))
+        // A second utterance goes on after a space, as the dictation editor says.
+        let more = Self.requests(d.send(.speech("friend", isFinal: true)))
+        #expect(more == [.type(" friend")])
+    }
+
     @Test func backDoesNotLeaveWhileTyping() {
         var d = driver()
         d.gesture("back")

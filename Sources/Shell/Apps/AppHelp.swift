@@ -68,6 +68,20 @@ public struct AppHelpScreen: Screen {
                     "Leave: ◀ Leave\(leave). Back does nothing here, so a stray gesture cannot take you out of an editor.",
                     "At a password prompt no suggestion is shown and nothing you type is learned or logged."]
                 + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
+        case "desktop":
+            let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
+            let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
+            let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.name)" }
+            let leave = ctx.keymap.desktop.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
+            return ["Keys go to the focused window of your desktop (a browser, mail, chat): keep this window beside it. Look at a key and \(act).\(commit)",
+                    "Ctrl, Alt and Super hold for the next key only (Ctrl then s saves; Super alone opens the launcher of many desktops).",
+                    "Dictate: look at the typed line and \(act); what you say is typed, \"delete that\" takes it back.",
+                    "◎ Pointer mode: the pointer follows your gaze (or your head: Settings › Pointer); \(act) clicks where it was when you began. "
+                        + "It holds still while you make a gesture, while your face is lost and while paused. Back (\(how(.back, ctx, screen: app) ?? "back")) stops pointing."
+                        + (pointing.isEmpty ? "" : " While pointing: " + pointing.joined(separator: " · ") + "."),
+                    "Private: nothing you type is suggested, learned or logged, for passwords; the title says Private while it is on.",
+                    "Leave: ◀ Leave\(leave). Back does nothing while typing, so a stray gesture cannot take the keyboard away."]
+                + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
         case "calibration":
             return ["Start: look at ▶ Start and \(act); then look at each dot until it fills, keeping the head still.",
                     "Centre only: one dot in the middle, for a pointer that has drifted.",
