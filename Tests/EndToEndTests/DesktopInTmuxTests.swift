@@ -8,7 +8,7 @@ import Testing
 /// window, and in pointer mode moves and clicks the desktop's pointer so that the next words go to another
 /// window. Xvfb with two xterms running `cat > FILE`, no window manager: keys go to the window under the
 /// pointer (the server's focus is PointerRoot), so where the pointer is decides which FILE the words reach.
-@Suite(.serialized) struct DesktopInX11Tests {
+@Suite(.serialized) struct DesktopInTmuxTests {
     static let binary = ShellInTmuxTests.binary
     static let tools = ["Xvfb", "xterm", "xdotool"]
     static let ready = ShellInTmuxTests.ready && tools.allSatisfy { access("/usr/bin/" + $0, X_OK) == 0 }
@@ -80,6 +80,13 @@ import Testing
             return true
         }
 
+        /// Ends the X server as a crash would (its windows go with it).
+        func killServer() {
+            guard let server = processes.first, server.isRunning else { return }
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+
         static func contents(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
     }
 
@@ -147,6 +154,13 @@ import Testing
         #expect(Desktop.wait(5) { Desktop.contents(second) == "ok\n" },
                 "the second window's file holds \(String(reflecting: Desktop.contents(second))):\n\(screen())")
         #expect(Desktop.contents(first) == line, "the first window got more than its line")
+
+        // The session goes away: what is typed next is named as not sent, kept on screen, and the shell runs on.
+        x.killServer()
+        TerminalInTmuxTests.press("desktop.keyboard.key.z", boxes, sender)
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("not sent: z") && $0.contains("X display \(x.display)") } },
+                "the lost display was not named:\n\(screen())")
+        #expect(session.waitFor(seconds: 2) { $0.contains { $0.contains("› z") } }, "the text was not kept:\n\(screen())")
     }
 
     @Test(.enabled(if: ShellInTmuxTests.ready, "needs .build/debug/handsfree and tmux"))
@@ -156,5 +170,52 @@ import Testing
         #expect(r.err.contains("cannot open X display :399"), "\(r.err)")
         let pty = try WebcamBridgeTests.run(Self.binary, ["run", "--output", "pty", "--no-speech"])
         #expect(pty.status == 64 && pty.err.contains("pty is the Terminal screen's own program"), "\(pty.err)")
+    }
+
+    /// The same on Wayland: sway (as nobody) tiling two foot windows; the shell, in tmux as root, reaches the
+    /// compositor through its socket's path. Pointing at the other window and clicking focuses it (sway's
+    /// tree says so), and the next words go to its file.
+    @Test(.enabled(if: ready && WaylandSinkInSwayTests.ready, WaylandSinkInSwayTests.reason))
+    func theSameOnSwayThroughTheVirtualKeyboardAndPointer() throws {
+        let dir = try TerminalInTmuxTests.tempDir("desktop-sway")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let desk = try SwayDesktop(tag: "desktop-e2e", windows: 2)
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(count: 2), "the two foot windows never appeared: \(desk.log)")
+        var windows = try desk.windows()
+        try #require(windows.count == 2 && windows.filter(\.focused).count == 1, "\(windows)")
+        guard let focused = windows.first(where: \.focused), let other = windows.first(where: { !$0.focused }),
+              let fi = Int(focused.name.dropFirst("window".count)), let oi = Int(other.name.dropFirst("window".count))
+        else { Issue.record("windows not named windowN: \(windows)"); return }
+
+        let boxes = try targets(try run([Self.binary, "layout", "--screen", "desktop", "--size", "100x30"]))
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-desktop-sway-\(getpid())")
+        defer { session.kill() }
+        try session.start(TerminalInTmuxTests.shell(in: dir, "--desktop --output wayland:\(desk.runtime)/wayland-1 --listen udp://127.0.0.1:\(port)"))
+        let screen = { TerminalInTmuxTests.screenText(session) }
+        #expect(session.waitFor { $0.first?.contains("Home › Desktop") == true && $0.contains { $0.contains("(wayland ") } },
+                "the Desktop screen did not connect to sway:\n\(screen())")
+        let sender = try UDPSender(port: port)
+        let key = try #require(boxes["desktop.keyboard.key.h"])
+        sender.play(key.center, [:], 1.2)
+        for ch in "hi" { TerminalInTmuxTests.press("desktop.keyboard.key.\(ch)", boxes, sender) }
+        TerminalInTmuxTests.press("desktop.key.enter", boxes, sender)
+        #expect(desk.waitForFile("hi\n", path: desk.files[fi - 1]) == "hi\n", "\(screen())")
+
+        TerminalInTmuxTests.press("desktop.pointer", boxes, sender)
+        let target = ((other.x + other.width / 2) / 1280, (other.y + other.height / 2) / 800)
+        sender.play(gaze: target, blend: [:], seconds: 0.8)
+        sender.play(gaze: target, blend: ["jawOpen": 0.8], seconds: 0.45)
+        sender.play(gaze: target, blend: [:], seconds: 0.3)
+        windows = try desk.windows()
+        #expect(windows.first(where: \.focused)?.name == other.name, "the click did not focus \(other.name): \(windows)")
+        sender.play(gaze: target, blend: ["eyeBlinkRight": 0.9], seconds: 0.6)
+        sender.play(gaze: target, blend: [:], seconds: 0.3)
+        #expect(session.waitFor(seconds: 5) { !$0.contains { $0.contains("Pointer mode:") } }, "pointing did not stop:\n\(screen())")
+        for ch in "ok" { TerminalInTmuxTests.press("desktop.keyboard.key.\(ch)", boxes, sender) }
+        TerminalInTmuxTests.press("desktop.key.enter", boxes, sender)
+        #expect(desk.waitForFile("ok\n", path: desk.files[oi - 1]) == "ok\n", "\(screen())")
+        #expect(desk.waitForFile("hi\n", path: desk.files[fi - 1]) == "hi\n")
     }
 }
