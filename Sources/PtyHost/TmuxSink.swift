@@ -106,7 +106,9 @@ public struct TmuxSink: Sendable {
 
     /// Checks that the target names a live pane; throws a message naming it if not.
     public func check() throws(TmuxSinkError) {
-        try run(["display-message", "-p", "-t", target, "#{pane_id}"])
+        // With a server running, tmux 3.3 answers a target that names no pane with nothing and status 0.
+        let id = try output(["display-message", "-p", "-t", target, "#{pane_id}"])
+        guard id.first == UInt8(ascii: "%") else { throw TmuxSinkError("tmux target \(target): can't find pane") }
     }
 
     /// Runs one tmux client to completion; throws with its error text if it fails.

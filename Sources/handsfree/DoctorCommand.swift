@@ -146,33 +146,33 @@ struct DoctorCommand: ParsableCommand {
     /// Only uinput is looked for outside a session; a display that is named but fails is a warning, since
     /// the shell runs without typing into the desktop.
     static func checkDesktop(_ r: inout DoctorReport, environment: [String: String], uinput: String = "/dev/uinput") {
-        let desktopFix = "type into the desktop with --type-into wayland or x11 instead"
+        let desktopFix = "type into the desktop with --output wayland or x11 instead"
         if !FileManager.default.fileExists(atPath: uinput) {
-            r.warn("uinput: \(uinput) is missing (the uinput module is not loaded): --type-into uinput cannot work",
+            r.warn("uinput: \(uinput) is missing (the uinput module is not loaded): --output uinput cannot work",
                    fix: "sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or \(desktopFix)")
         } else if access(uinput, W_OK) != 0 {
-            r.warn("uinput: \(uinput) is not writable for you (\(String(cString: strerror(errno)))): --type-into uinput cannot work",
+            r.warn("uinput: \(uinput) is not writable for you (\(String(cString: strerror(errno)))): --output uinput cannot work",
                    fix: "scripts/install.sh --uinput (a udev rule that lets the logged-in user open it; log in again after); or \(desktopFix)")
         } else {
-            r.ok("uinput: \(uinput) is writable (--type-into uinput)")
+            r.ok("uinput: \(uinput) is writable (--output uinput)")
         }
         if let display = environment["DISPLAY"], !display.isEmpty {
             do {
                 try X11Sink(display: nil, environment: environment).check()
-                r.ok("X11: DISPLAY=\(display) answers and offers XTest (--type-into x11)")
+                r.ok("X11: DISPLAY=\(display) answers and offers XTest (--output x11)")
             } catch {
                 r.warn("X11: \(error.description)", fix: "start the X session, or correct DISPLAY; the X server needs the XTEST extension")
             }
         } else {
-            r.ok("X11: no DISPLAY (not in an X session; --type-into x11::0 names one)")
+            r.ok("X11: no DISPLAY (not in an X session; --output x11::0 names one)")
         }
         if let socket = environment["WAYLAND_DISPLAY"], !socket.isEmpty {
             do {
                 try WaylandSink(socket: nil, environment: environment).check()
-                r.ok("Wayland: \(socket) offers a virtual keyboard (--type-into wayland)")
+                r.ok("Wayland: \(socket) offers a virtual keyboard (--output wayland)")
             } catch {
                 r.warn("Wayland: \(error.description)",
-                       fix: "on GNOME or KDE, which offer no virtual keyboard, use --type-into uinput (scripts/install.sh --uinput) or x11 through Xwayland")
+                       fix: "on GNOME or KDE, which offer no virtual keyboard, use --output uinput (scripts/install.sh --uinput); x11 through Xwayland would reach only X programs")
             }
         } else {
             r.ok("Wayland: no WAYLAND_DISPLAY (not in a Wayland session)")

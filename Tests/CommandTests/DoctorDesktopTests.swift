@@ -17,9 +17,9 @@ import Testing
     @Test func outsideASessionOnlyAMissingUinputIsAWarningWithItsFix() {
         let lines = Self.lines(environment: [:], uinput: "/nonexistent/uinput")
         #expect(lines == [
-            "warn  uinput: /nonexistent/uinput is missing (the uinput module is not loaded): --type-into uinput cannot work",
-            "      fix: sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or type into the desktop with --type-into wayland or x11 instead",
-            "ok    X11: no DISPLAY (not in an X session; --type-into x11::0 names one)",
+            "warn  uinput: /nonexistent/uinput is missing (the uinput module is not loaded): --output uinput cannot work",
+            "      fix: sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or type into the desktop with --output wayland or x11 instead",
+            "ok    X11: no DISPLAY (not in an X session; --output x11::0 names one)",
             "ok    Wayland: no WAYLAND_DISPLAY (not in a Wayland session)",
         ])
     }
@@ -28,7 +28,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-uinput-\(UUID().uuidString)").path
         _ = FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600])
         defer { try? FileManager.default.removeItem(atPath: file) }
-        #expect(Self.lines(environment: [:], uinput: file).first == "ok    uinput: \(file) is writable (--type-into uinput)")
+        #expect(Self.lines(environment: [:], uinput: file).first == "ok    uinput: \(file) is writable (--output uinput)")
         // Root may write any file: the forbidden case is only seen as another user.
         if getuid() != 0 {
             chmod(file, 0o400)

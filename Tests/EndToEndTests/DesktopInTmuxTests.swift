@@ -158,7 +158,7 @@ import Testing
         // The session goes away: what is typed next is named as not sent, kept on screen, and the shell runs on.
         x.killServer()
         TerminalInTmuxTests.press("desktop.keyboard.key.z", boxes, sender)
-        #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("not sent: z") && $0.contains("X display \(x.display)") } },
+        #expect(session.waitFor(seconds: 5) { s in s.contains { $0.contains("not sent: z") } && s.contains { $0.contains("X display \(x.display)") } },
                 "the lost display was not named:\n\(screen())")
         #expect(session.waitFor(seconds: 2) { $0.contains { $0.contains("› z") } }, "the text was not kept:\n\(screen())")
     }

@@ -157,9 +157,9 @@ import Testing
     @Test func aMissingOrForbiddenDeviceNamesItAndTheFix() {
         let missing = UinputSink(device: "/nonexistent/uinput", environment: ["XKB_DEFAULT_LAYOUT": "us"])
         #expect(Self.failure { () throws(OutputSinkError) in try missing.check() }
-                == "/nonexistent/uinput is missing: the kernel's uinput module is not loaded (sudo modprobe uinput; scripts/install.sh --uinput loads it at every boot and lets you open it), or type with --type-into wayland or x11")
+                == "/nonexistent/uinput is missing: the kernel's uinput module is not loaded (sudo modprobe uinput; scripts/install.sh --uinput loads it at every boot and lets you open it), or choose wayland or x11 (--output, --type-into)")
         #expect(UinputSink.openFailure(EACCES, device: "/dev/uinput").description
-                == "cannot open /dev/uinput: permission denied (scripts/install.sh --uinput installs a udev rule that lets the logged-in user open it), or type with --type-into wayland or x11")
+                == "cannot open /dev/uinput: permission denied (scripts/install.sh --uinput installs a udev rule that lets the logged-in user open it), or choose wayland or x11 (--output, --type-into)")
     }
 
     @Test func theOptionNamesUinput() throws {

@@ -93,7 +93,7 @@ import Testing
 
     @Test func withoutADisplayPointingNamesTheCause() {
         let sink = X11Sink(display: nil, environment: [:])
-        #expect(throws: OutputSinkError("no DISPLAY: start an X session or pass --type-into x11::0")) {
+        #expect(throws: OutputSinkError("no DISPLAY: start an X session or name one, x11::0 (--output, --type-into)")) {
             try sink.point(.moveTo(x: 0.5, y: 0.5))
         }
     }

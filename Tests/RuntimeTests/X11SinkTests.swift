@@ -162,7 +162,7 @@ import Testing
 
     @Test func withoutADisplayCheckNamesTheCauseAndTheFix() {
         let sink = X11Sink(display: nil, environment: [:])
-        #expect(throws: OutputSinkError("no DISPLAY: start an X session or pass --type-into x11::0")) { try sink.check() }
+        #expect(throws: OutputSinkError("no DISPLAY: start an X session or name one, x11::0 (--output, --type-into)")) { try sink.check() }
         #expect(throws: OutputSinkError.self) { try sink.type("x") }
     }
 

@@ -369,10 +369,10 @@ public final class UinputSink: OutputSink {
         case ENOENT, ENODEV, ENXIO:
             return OutputSinkError("\(device) is missing: the kernel's uinput module is not loaded (sudo modprobe uinput; "
                                    + "scripts/install.sh --uinput loads it at every boot and lets you open it), "
-                                   + "or type with --type-into wayland or x11")
+                                   + "or choose wayland or x11 (--output, --type-into)")
         case EACCES, EPERM, EROFS:
             return OutputSinkError("cannot open \(device): permission denied (scripts/install.sh --uinput installs a udev "
-                                   + "rule that lets the logged-in user open it), or type with --type-into wayland or x11")
+                                   + "rule that lets the logged-in user open it), or choose wayland or x11 (--output, --type-into)")
         default:
             return OutputSinkError("cannot make a virtual keyboard with \(device): \(String(cString: strerror(code)))")
         }

@@ -69,7 +69,7 @@ final class WaylandKeyboard {
         case HF_VK_NO_MANAGER.rawValue:
             return OutputSinkError("the compositor at \(display) offers no zwp_virtual_keyboard_manager_v1 "
                                    + "(wlroots compositors such as sway do; GNOME and KDE do not): "
-                                   + "use --type-into x11 or uinput")
+                                   + "choose x11 or uinput (--output, --type-into)")
         default:
             let reason = code == EPROTO ? "the compositor refused the virtual keyboard" : describe(code)
             return OutputSinkError("the Wayland display \(display) failed: \(reason)")

@@ -93,7 +93,7 @@ final class WaylandPointer {
         case HF_VP_NO_MANAGER.rawValue:
             return OutputSinkError("the compositor at \(display) offers no zwlr_virtual_pointer_manager_v1 "
                                    + "(wlroots compositors such as sway do; GNOME and KDE do not): "
-                                   + "use --type-into x11 or uinput to move the pointer")
+                                   + "choose x11 or uinput (--output, --type-into) to move the pointer")
         default:
             let reason = code == EPROTO ? "the compositor refused the virtual pointer" : described
             return OutputSinkError("the Wayland display \(display) failed: \(reason)")

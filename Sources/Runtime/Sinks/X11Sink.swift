@@ -224,10 +224,10 @@ public final class X11Sink: OutputSink {
             self.display = nil
         }
         guard let displayName else {
-            throw OutputSinkError("no DISPLAY: start an X session or pass --type-into x11::0")
+            throw OutputSinkError("no DISPLAY: start an X session or name one, x11::0 (--output, --type-into)")
         }
         guard let opened = XOpenDisplay(displayName) else {
-            throw OutputSinkError("cannot open X display \(displayName): is its server running, and may this user reach it (xhost, XAUTHORITY)? Or pass another, --type-into x11::0")
+            throw OutputSinkError("cannot open X display \(displayName): is its server running, and may this user reach it (xhost, XAUTHORITY)? Or name another, x11::0 (--output, --type-into)")
         }
         var event: Int32 = 0, error: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
         guard XTestQueryExtension(opened, &event, &error, &major, &minor) != 0 else {

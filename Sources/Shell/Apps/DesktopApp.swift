@@ -112,8 +112,14 @@ public struct DesktopScreen: Screen {
     /// What was typed, or what to do first; the panel is a target that starts dictation.
     private func drawPanel(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         let mid = r.y + r.h / 2
-        if let missing = ctx.desktop.missing, ctx.desktop.sink == nil {
-            c.grid.centered("No desktop to type into: \(missing)", in: r, y: max(r.y, mid - 1), style: Theme.error)
+        // What went wrong, whole: the info line has room for its start only, and the fix is at the end.
+        let problem = ctx.desktop.status.problem ?? (ctx.desktop.sink == nil ? ctx.desktop.missing.map { "No desktop to type into: \($0)" } : nil)
+        var top = r.y
+        if let problem {
+            for line in Canvas.wrap(problem, width: max(10, r.w - 4)).prefix(max(1, r.h - 2)) {
+                c.text(line, x: r.x + 2, y: top, style: Theme.error, maxWidth: r.w - 4)
+                top += 1
+            }
         } else if line.isEmpty {
             c.grid.centered("Keys go to the focused window. Look here and activate to dictate.", in: r,
                             y: max(r.y, mid - 1), style: Theme.hint)
@@ -122,7 +128,7 @@ public struct DesktopScreen: Screen {
         if !line.isEmpty {
             let room = max(1, r.w - 4)
             let tail = shown.count > room ? "…" + shown.suffix(room - 1) : shown
-            c.text("› " + tail + "▏", x: r.x + 1, y: min(r.maxY - 1, mid), style: Style(), maxWidth: r.w - 2)
+            c.text("› " + tail + "▏", x: r.x + 1, y: min(r.maxY - 1, max(top, mid)), style: Style(), maxWidth: r.w - 2)
         }
         c.target(Self.lineID, "Dictate", r)
     }
@@ -131,8 +137,8 @@ public struct DesktopScreen: Screen {
         let status = ctx.desktop.status
         var parts: [String] = []
         var style = Theme.hint
-        if !status.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(status.unsent)) }
-        if let p = status.problem { parts.append(p); style = Theme.error }
+        if !status.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(status.unsent)); style = Theme.error }
+        if status.problem != nil { parts.append("see above"); style = Theme.error }
         if status.problem == nil { parts.append("typing into the focused window" + (ctx.desktop.sink.map { " (\($0))" } ?? "")) }
         if isPrivate { parts.append("private") }
         if let p = partial, !isPrivate { parts.append("hearing: " + p) }
