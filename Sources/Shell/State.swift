@@ -79,6 +79,8 @@ public struct TrackingStatus: Sendable, Equatable {
     public var rawPointer: GazePoint?
     /// Whether the pointer goes through a calibration (shown on the status line).
     public var calibrated = false
+    /// The calibration in use (nil: none), which a new one must beat on the check dots.
+    public var calibration: PointerCalibration?
     /// The last frame's blend shapes (nil: no face), what the gesture calibration reads.
     public var blend: BlendShapes?
     /// The gesture thresholds this source's calibration set, if any (the gesture calibration screen shows them).

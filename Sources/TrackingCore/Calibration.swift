@@ -158,8 +158,17 @@ public enum CalibrationFit {
     }
 }
 
-/// Taking calibration samples hands-free: targets one after another, a sample only while the pointer is
-/// still, the next target once enough were taken. Pure: it steps with each frame's time and raw pointer.
+/// Taking calibration samples hands-free: targets one after another, samples only once the gaze has arrived
+/// at the target and while the pointer is still there, the next target once enough were taken. Pure: it
+/// steps with each frame's time and raw pointer.
+///
+/// Arrival is what makes it hold for every pace. A user whose eyes reach a new dot 0.6 or 1.2 s after it
+/// appears (slow saccades after a stroke or with ALS; a blink; reading the prompt first) is still, all that
+/// time, on the previous dot: a fixed settle time would take those samples for the new dot. So a dot counts
+/// samples only after the pointer has left the place it rested when the dot appeared (a saccade) and come to
+/// rest again; a dot whose raw place is the previous one's (a tracker that barely moves) counts once the
+/// pointer has rested `lateArrival` seconds. A dot the gaze never reaches is skipped after `timeout`, and
+/// named in `skipped`.
 public struct CalibrationRun: Sendable, Equatable {
     /// Where the targets are, in order (normalised).
     public let targets: [GazePoint]
@@ -168,15 +177,27 @@ public struct CalibrationRun: Sendable, Equatable {
     public private(set) var samples: [CalibrationSample] = []
     /// Samples wanted per target.
     public var perTarget = 20
-    /// Time to find the target before samples count (seconds), and the longest a target waits for steady
-    /// samples before moving on without them.
-    public var settle = 0.6, timeout = 4.0
+    /// The shortest time after a dot appears before its samples count (seconds); the longest a dot waits for
+    /// the gaze to arrive and give its samples before it is skipped.
+    public var settle = 0.3, timeout = 5.0
+    /// How far (normalised) the pointer must move from where it rested when the dot appeared to count as a
+    /// look towards the dot; how long a pointer that never moved must rest to count as arrived anyway.
+    public var saccade = 0.04, lateArrival = 1.6
     /// The pointer counts as still when its last `window` seconds stay within `radius` (normalised).
     public var window = 0.2, radius = 0.03
+    /// The dots skipped because the gaze never arrived or never held still there (1-based, as shown).
+    public private(set) var skipped: [Int] = []
+    /// Seconds from each dot's appearance to the gaze's arrival (the dots that had one).
+    public private(set) var arrivals: [Double] = []
     private var targetSince: Double?
     private struct Seen: Sendable, Equatable { var t: Double, p: GazePoint }
     private var recent: [Seen] = []
     private var taken = 0
+    /// Where the pointer rested when the dot appeared (nil: not known yet), and where it came to rest on the
+    /// dot once it arrived.
+    private var departure: GazePoint?
+    private var arrivedAt: GazePoint?
+    private var started = false
 
     /// The nine targets of a 3×3 grid at 10 %, 50 % and 90 % of each axis, in reading order.
     public static let nineTargets: [GazePoint] = [0.1, 0.5, 0.9].flatMap { y in [0.1, 0.5, 0.9].map { GazePoint(x: $0, y: y) } }
@@ -193,13 +214,15 @@ public struct CalibrationRun: Sendable, Equatable {
     public var target: GazePoint? { isDone ? nil : targets[index] }
     /// How full the current target is, 0…1.
     public var progress: Double { isDone ? 1 : Double(taken) / Double(perTarget) }
+    /// Whether the gaze has arrived at the current target.
+    public var hasArrived: Bool { arrivedAt != nil }
 
     /// Steps with one frame: `raw` is the uncalibrated pointer (nil without a face). A face lost clears the
     /// still-window (samples resume once it is back and still).
     public mutating func step(t: Double, raw: GazePoint?) {
         guard !isDone else { return }
         if targetSince == nil { targetSince = t }
-        guard let raw else {
+        guard let raw, raw.x.isFinite, raw.y.isFinite else {
             recent.removeAll()
             if lostSince == nil { lostSince = t }
             if let l = lostSince, t - l >= maxFaceLoss {
@@ -208,25 +231,103 @@ public struct CalibrationRun: Sendable, Equatable {
             return
         }
         lostSince = nil
+        // The first frame of the run is where the user looked to start it (the Start button).
+        if !started { started = true; departure = raw }
         recent.append(Seen(t: t, p: raw))
         while let first = recent.first, t - first.t > window { recent.removeFirst() }
         let since = t - (targetSince ?? t)
         if since >= settle, let first = recent.first, t - first.t >= window * 0.8 {
-            let cx = recent.map(\.p.x).reduce(0, +) / Double(recent.count)
-            let cy = recent.map(\.p.y).reduce(0, +) / Double(recent.count)
-            let still = recent.allSatisfy { abs($0.p.x - cx) <= radius && abs($0.p.y - cy) <= radius }
-            if still {
+            let centre = Self.centre(recent)
+            let still = recent.allSatisfy { abs($0.p.x - centre.x) <= radius && abs($0.p.y - centre.y) <= radius }
+            if still && arrivedAt == nil {
+                let moved = departure.map { Self.distance($0, centre) >= saccade } ?? true
+                if moved || since >= lateArrival {
+                    arrivedAt = centre
+                    arrivals.append(since)
+                }
+            }
+            // After arriving, only samples where it arrived: a glance away half-way is not the dot.
+            if still, let at = arrivedAt, Self.distance(at, centre) <= 2 * radius {
                 samples.append(CalibrationSample(raw: raw, target: targets[index]))
                 taken += 1
             }
         }
-        if taken >= perTarget || since >= timeout { next() }
+        if taken >= perTarget { next() } else if since >= timeout {
+            if taken < perTarget / 4 { skipped.append(index + 1) }
+            next()
+        }
+    }
+
+    private static func centre(_ seen: [Seen]) -> GazePoint {
+        GazePoint(x: seen.map(\.p.x).reduce(0, +) / Double(seen.count), y: seen.map(\.p.y).reduce(0, +) / Double(seen.count))
+    }
+
+    private static func distance(_ a: GazePoint, _ b: GazePoint) -> Double {
+        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
     }
 
     private mutating func next() {
+        // Where the gaze rests now is where the next dot's look starts from.
+        departure = recent.isEmpty ? arrivedAt : Self.centre(recent)
         index += 1
         taken = 0
         targetSince = nil
+        arrivedAt = nil
         recent.removeAll()
+    }
+}
+
+/// Checking a fit before it is used: a few dots it was not made from, looked at as the calibration's were;
+/// the error the user will really get there, beside that of the calibration in use on the same looks.
+public enum CalibrationCheck {
+    /// Four dots between the calibration's, where its interpolation is weakest.
+    public static let targets: [GazePoint] = [GazePoint(x: 0.3, y: 0.3), GazePoint(x: 0.7, y: 0.3),
+                                              GazePoint(x: 0.7, y: 0.7), GazePoint(x: 0.3, y: 0.7)]
+    /// A fit farther off than this (cells) is not kept, whatever the one in use does.
+    public static let limit = 2.0
+    /// The fewest check dots that must have been looked at.
+    public static let minTargets = 3
+
+    /// The verdict on a candidate calibration.
+    public struct Verdict: Sendable, Equatable {
+        /// Mean over the check dots of the median error (cells), with the candidate and with what is in use.
+        public var error: Double, inUse: Double
+        /// Whether the candidate is to be used.
+        public var keep: Bool
+        /// Why not, for the user.
+        public var reason: String?
+    }
+
+    /// Judges `candidate` on the check run's samples against `inUse` (nil: no calibration).
+    public static func judge(_ samples: [CalibrationSample], candidate: PointerCalibration, inUse: PointerCalibration?,
+                             cells: (w: Int, h: Int)) -> Verdict {
+        func error(_ c: PointerCalibration) -> Double? {
+            var perTarget: [Double] = []
+            for t in Set(samples.map(\.target)) {
+                let errs = samples.filter { $0.target == t }.map { s -> Double in
+                    let p = c.apply(s.raw)
+                    let dx = (p.x - t.x) * Double(cells.w), dy = (p.y - t.y) * Double(cells.h)
+                    return (dx * dx + dy * dy).squareRoot()
+                }.sorted()
+                guard errs.count >= CalibrationFit.minSamplesPerTarget else { continue }
+                perTarget.append(errs[errs.count / 2])
+            }
+            guard perTarget.count >= minTargets else { return nil }
+            return perTarget.reduce(0, +) / Double(perTarget.count)
+        }
+        guard let mine = error(candidate) else {
+            return Verdict(error: .infinity, inUse: .infinity, keep: false,
+                           reason: "too few check dots were looked at (\(minTargets) of \(targets.count) are needed)")
+        }
+        let old = error(inUse ?? .identity) ?? .infinity
+        if mine > limit {
+            return Verdict(error: mine, inUse: old, keep: false,
+                           reason: String(format: "the check dots were %.1f cells off (the limit is %.0f)", mine, limit))
+        }
+        if mine >= old {
+            return Verdict(error: mine, inUse: old, keep: false,
+                           reason: String(format: "the check dots were %.1f cells off, the pointer in use %.1f", mine, old))
+        }
+        return Verdict(error: mine, inUse: old, keep: true, reason: nil)
     }
 }

@@ -39,6 +39,10 @@ public struct PursuitDetector: Sendable, Equatable {
     public var minMotion = 0.3
     /// After a selection, seconds before the next can happen.
     public var refractory = 0.5
+    /// How far behind its dot the eye typically follows (seconds): each path is compared where it was that
+    /// long ago, so a user's lag of 50–150 ms leaves the followed path at most ±18° of phase away and its
+    /// neighbours (90° apart with seven or eight targets) far from it.
+    public var lag = 0.1
     /// A frame-to-frame jump larger than this (normalised, either axis) is a saccade or a blink, not pursuit:
     /// no window holding one selects (a jump correlates with any path that moves one way).
     public var maxJump = 0.05
@@ -83,7 +87,7 @@ public struct PursuitDetector: Sendable, Equatable {
         lastPointer = p
         ps[0] += p.x; ps[1] += p.y; ps[2] += p.x * p.x; ps[3] += p.y * p.y
         for k in 0..<n {
-            let q = paths[k].position(at: t)
+            let q = paths[k].position(at: t - lag)
             pos[(head * n + k) * 2] = q.x; pos[(head * n + k) * 2 + 1] = q.y
             qs[k * 6] += q.x; qs[k * 6 + 1] += q.y; qs[k * 6 + 2] += q.x * q.x; qs[k * 6 + 3] += q.y * q.y
             qs[k * 6 + 4] += p.x * q.x; qs[k * 6 + 5] += p.y * q.y

@@ -1,12 +1,15 @@
 import Config
 import TrackingCore
 
-/// Calibrating the pointer hands-free: nine dots one after another, each filling while the user looks at it
-/// steadily; then the fit, its accuracy in cells and a picture of where the gaze landed. "Centre only" is a
-/// one-dot drift correction that shifts the calibration in use.
+/// Calibrating the pointer hands-free: nine dots one after another, each filling once the user's gaze has
+/// arrived at it, however late; then four check dots, which measure the error the user will really get; then
+/// the fit, its accuracy in cells and a picture of where the gaze landed. "Centre only" is a one-dot drift
+/// correction that shifts the calibration in use.
 ///
 /// The screen samples the raw pointer (before calibration and smoothing) of each new frame; it never reads a
-/// clock. A fit that is refused leaves the previous calibration in use and says why.
+/// clock. Nothing is applied before the check dots pass: a fit farther off than `CalibrationCheck.limit`, or
+/// no better than the pointer in use, is refused with the reason, and the previous calibration stays — so the
+/// Try again button is where the pointer the user has can reach it.
 public struct CalibrationScreen: Screen {
     public let name = "calibration"
     public var title: String { "Calibrate pointer" }
@@ -14,7 +17,9 @@ public struct CalibrationScreen: Screen {
     enum Phase: Sendable {
         case intro
         case running(CalibrationRun, drift: Bool)
-        case fitted(CalibrationResult, landed: [(GazePoint, GazePoint)])
+        /// The check dots, looked at with the candidate fit not yet applied.
+        case checking(CalibrationRun, candidate: CalibrationResult, skipped: [Int])
+        case fitted(CalibrationResult, landed: [(GazePoint, GazePoint)], check: CalibrationCheck.Verdict?)
         case corrected
         case failed(String)
     }
@@ -41,7 +46,7 @@ public struct CalibrationScreen: Screen {
             }
             c.button(Self.startID, "▶ Start (9 dots)", buttons[0])
             c.button(Self.driftID, "◎ Centre only", buttons[1])
-        case .running(let run, _):
+        case .running(let run, _), .checking(let run, _, _):
             guard let t = run.target else { return }
             let p = screenCell(t, b)
             let bar = Int((run.progress * 9).rounded())
@@ -50,19 +55,24 @@ public struct CalibrationScreen: Screen {
             c.text(String(repeating: "█", count: bar) + String(repeating: "░", count: 9 - bar),
                    x: max(b.x, min(b.maxX - 9, p.x - 4)), y: barY, style: Theme.dwell)
             let face = ctx.tracking.rawPointer == nil ? " · no pointer: is the face seen?" : ""
-            c.grid.centered("Look at the dot until it fills (\(run.index + 1) of \(run.targets.count))\(face)",
+            var what = "Look at the dot until it fills (\(run.index + 1) of \(run.targets.count))"
+            if case .checking = phase { what = "Checking: look at the dot (\(run.index + 1) of \(run.targets.count))" }
+            if !run.hasArrived { what += ", in your own time" }
+            c.grid.centered(what + face,
                             in: b, y: t.y > 0.5 ? b.y : b.maxY - 1, style: Theme.hint)
             c.text("◉", x: p.x, y: p.y, style: Theme.focus)
-        case .fitted(let r, let landed):
-            c.grid.centered(String(format: "Calibrated: %.1f cells off where you looked (%.1f before). Kept for this source.",
-                                   r.errorAfter, r.errorBefore), in: b, y: b.y + 1, style: Theme.tileLabel)
+        case .fitted(let r, let landed, let check):
+            let line = check.map { String(format: "Calibrated: %.1f cells off on the check dots (%.1f with the pointer before). Kept for this source.",
+                                          $0.error, $0.inUse) }
+                ?? String(format: "Calibrated: %.1f cells off where you looked (%.1f before). Kept for this source.", r.errorAfter, r.errorBefore)
+            c.grid.centered(line, in: b, y: b.y + 1, style: Theme.tileLabel)
             let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 8)
             for (target, hit) in landed {
                 let t = cell(target, area), h = cell(hit, area)
                 c.text("+", x: t.x, y: t.y, style: Theme.hint)
                 c.text("•", x: h.x, y: h.y, style: Theme.dwell)
             }
-            c.grid.centered("+ a dot, • where your gaze landed after calibration", in: b, y: area.maxY, style: Theme.hint)
+            c.grid.centered("+ a check dot, • where your gaze landed there with the calibration", in: b, y: area.maxY, style: Theme.hint)
             c.button(Self.doneID, "✓ Done", buttons[0])
             c.button(Self.redoID, "↻ Redo", buttons[1])
         case .corrected:
@@ -100,6 +110,16 @@ public struct CalibrationScreen: Screen {
                 return before == (run.index, Int(run.progress * 9)) ? .unhandled : Reply(record: nil)
             }
             return finish(run, drift: drift, ctx)
+        case (.tick, .checking(var run, let candidate, let skipped)):
+            guard let t = ctx.tracking.frameTime, t != lastFrame else { return .unhandled }
+            lastFrame = t
+            let before = (run.index, Int(run.progress * 9))
+            run.step(t: t, raw: ctx.tracking.rawPointer)
+            phase = .checking(run, candidate: candidate, skipped: skipped)
+            guard run.isDone else {
+                return before == (run.index, Int(run.progress * 9)) ? .unhandled : Reply(record: nil)
+            }
+            return judge(run, candidate, skipped: skipped, ctx)
         case (.action(.activate, let target?, _), _):
             switch target.id {
             case Self.startID, Self.redoID:
@@ -115,11 +135,11 @@ public struct CalibrationScreen: Screen {
             default:
                 return .unhandled
             }
-        case (.action(.back, _, _), .running):
+        case (.action(.back, _, _), .running), (.action(.back, _, _), .checking):
             // Cancelling a run keeps the calibration in use.
             phase = .intro
             return Reply(record: "cancel")
-        case (.action, .running):
+        case (.action, .running), (.action, .checking):
             // While the dots show, a gesture must not act on a target the user is not looking at.
             return Reply(record: nil)
         case (.action(.help, _, _), _):
@@ -143,24 +163,49 @@ public struct CalibrationScreen: Screen {
             phase = .corrected
             return Reply(effects: [.driftCorrect(raw: GazePoint(x: xs[xs.count / 2], y: ys[ys.count / 2]))], record: "drift-corrected")
         }
-        // Errors in cells of the whole screen (the body plus the title and the two status rows).
-        let b = ctx.bounds
-        switch CalibrationFit.fit(run.samples, cells: (max(1, b.maxX), max(1, b.maxY + 2))) {
+        switch CalibrationFit.fit(run.samples, cells: Self.cells(ctx)) {
         case .success(let r):
-            // Where the gaze landed at each dot, with the calibration: the median of its samples.
-            var landed: [(GazePoint, GazePoint)] = []
-            for t in run.targets {
-                let mine = run.samples.filter { $0.target == t }.map { r.calibration.apply($0.raw) }
-                guard !mine.isEmpty else { continue }
-                let xs = mine.map(\.x).sorted(), ys = mine.map(\.y).sorted()
-                landed.append((t, GazePoint(x: xs[xs.count / 2], y: ys[ys.count / 2])))
-            }
-            phase = .fitted(r, landed: landed)
-            return Reply(effects: [.calibrated(r.calibration)], record: "calibrated")
+            // Nothing is applied yet: the check dots say whether the fit is worth using.
+            phase = .checking(CalibrationRun(targets: CalibrationCheck.targets), candidate: r, skipped: run.skipped)
+            return Reply(record: "calibration-check")
         case .failure(let p):
-            phase = .failed(p.description)
+            phase = .failed(p.description + Self.skippedNote(run.skipped))
             return Reply(record: "calibration-refused")
         }
+    }
+
+    /// The check dots are done: the fit is kept and applied if they pass, else refused with their figures.
+    private mutating func judge(_ run: CalibrationRun, _ r: CalibrationResult, skipped: [Int], _ ctx: ScreenContext) -> Reply {
+        if let p = run.problem {
+            phase = .failed(p)
+            return Reply(record: "calibration-refused")
+        }
+        let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.tracking.calibration,
+                                             cells: Self.cells(ctx))
+        guard verdict.keep else {
+            phase = .failed((verdict.reason ?? "the check failed") + Self.skippedNote(skipped))
+            return Reply(record: "calibration-refused")
+        }
+        // Where the gaze landed at each dot, with the calibration: the median of its samples.
+        var landed: [(GazePoint, GazePoint)] = []
+        for t in run.targets {
+            let mine = run.samples.filter { $0.target == t }.map { r.calibration.apply($0.raw) }
+            guard !mine.isEmpty else { continue }
+            let xs = mine.map(\.x).sorted(), ys = mine.map(\.y).sorted()
+            landed.append((t, GazePoint(x: xs[xs.count / 2], y: ys[ys.count / 2])))
+        }
+        phase = .fitted(r, landed: landed, check: verdict)
+        return Reply(effects: [.calibrated(r.calibration)], record: "calibrated")
+    }
+
+    /// Errors are in cells of the whole screen (the body plus the title and the two status rows).
+    static func cells(_ ctx: ScreenContext) -> (w: Int, h: Int) {
+        (max(1, ctx.bounds.maxX), max(1, ctx.bounds.maxY + 2))
+    }
+
+    static func skippedNote(_ skipped: [Int]) -> String {
+        guard !skipped.isEmpty else { return "" }
+        return " (the gaze never settled on dot\(skipped.count > 1 ? "s" : "") \(skipped.map(String.init).joined(separator: ", ")))"
     }
 }
 

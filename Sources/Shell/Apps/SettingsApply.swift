@@ -86,6 +86,7 @@ extension ShellState {
     public mutating func calibrate(_ c: PointerCalibration?) {
         pipelineSettings.mapping.calibration = c
         tracking.calibrated = c != nil
+        tracking.calibration = c
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
