@@ -383,15 +383,29 @@ final class XBenchDesktop: BenchDesktop {
             display = given
         } else {
             guard executable("/usr/bin/Xvfb") else { throw DesktopBenchSkip(reason: "no Xvfb and no --display") }
-            guard let n = (150..<250).first(where: { n in
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
-            }) else { throw DesktopBenchSkip(reason: "no free X display number") }
-            display = ":\(n)"
+            // -displayfd: the server picks a free display itself and says which once it listens (tests start
+            // servers in parallel, and two picking the same free-looking number race).
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             // -noreset: the server would otherwise reset whenever its last client leaves.
-            let s = try startTool(["/usr/bin/Xvfb", display, "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                  environment: ProcessInfo.processInfo.environment)
-            server = s
-            try waitFor("Xvfb on \(display)", timeout: 10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") }
+            p.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            var text = ""
+            while !text.contains("\n") {
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                end(p)
+                throw BenchError("Xvfb did not start (it said \(String(reflecting: text)))")
+            }
+            display = ":\(n)"
+            server = p
         }
         env = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "LC_ALL": "C.UTF-8"]) { $1 }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

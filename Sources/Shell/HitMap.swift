@@ -29,6 +29,41 @@ public struct HitMap: Sendable, Equatable {
 
     public func target(id: String) -> Target? { targets.first { $0.id == id } }
 
+    /// The target the gaze picks, steadier than `hit` for a pointer that shakes or falls short: the target in
+    /// use (`current`) holds while the gaze is on the gap beside it or a column into the next one (hysteresis,
+    /// so a pointer shaking on the gap between two keys does not hop between them); else the target under
+    /// the gaze; else the nearest one within `reach` cells (a row counts as two columns: cells are about twice as tall as wide), so a
+    /// gaze that lands just outside a key still picks it.
+    public func snapped(_ p: CellPoint, current: String?, reach: Int = 2, hold: Int = 2) -> Target? {
+        let cur = current.flatMap { target(id: $0) }
+        if let h = hit(p) {
+            // A column or so into the neighbour beside it: the target in use stays. Not across rows (a key
+            // row is one or two rows tall: a row into the next is on its key), and not where one is drawn on
+            // top of it (a button on a pane).
+            if let cur, h.id != cur.id, !cur.rect.contains(p) {
+                let dx = max(0, cur.rect.x - p.x, p.x - (cur.rect.maxX - 1))
+                let dy = max(0, cur.rect.y - p.y, p.y - (cur.rect.maxY - 1))
+                if dy == 0 && dx <= hold { return cur }
+            }
+            return h
+        }
+        // On the gap: the target in use, else the nearest within reach.
+        if let cur, Self.distance(p, cur.rect) <= hold { return cur }
+        var best: (Target, Int)?
+        for t in targets.reversed() {
+            let d = Self.distance(p, t.rect)
+            if d <= reach, d < (best?.1 ?? Int.max) { best = (t, d) }
+        }
+        return best?.0
+    }
+
+    /// Distance in cells from a cell to a rectangle (0 inside), a row counting as two columns.
+    static func distance(_ p: CellPoint, _ r: Rect) -> Int {
+        let dx = max(0, r.x - p.x, p.x - (r.maxX - 1))
+        let dy = max(0, r.y - p.y, p.y - (r.maxY - 1))
+        return max(dx, 2 * dy)
+    }
+
     /// JSON as printed by `handsfree layout`: `[{"id": …, "label": …, "x": …, "y": …, "w": …, "h": …}, …]`.
     public var json: String {
         "[" + targets.map { t in

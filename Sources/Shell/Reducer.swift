@@ -161,7 +161,7 @@ func inputHealth(_ s: inout ShellState, _ h: InputHealth) {
 /// the gesture began, else (a glance away within the grace time, or no gaze at all) the focused one.
 func gestureTarget(_ s: ShellState, _ ev: GestureEvent, _ cell: CellPoint?) -> Target? {
     if let id = ev.target { return s.hitMap.target(id: id) }
-    if let cell, let t = s.hitMap.hit(cell) { return t }
+    if let cell, let t = s.hitMap.snapped(cell, current: s.focus.focused) { return t }
     return focusedTarget(s)
 }
 

@@ -128,6 +128,10 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
         g.bar(x: x, y: y1, width: 8, fraction: t.dwellProgress, style: Style(fg: .green, bg: .black))
         x += 9
     }
+    // Private typing on the Desktop screen is said where the user's eyes check the shell's state.
+    if let d = s.top as? DesktopScreen, d.isPrivate {
+        x += g.text("│ private: not learned or logged ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
+    }
     let km = "keymap " + s.keymap.name
     x = drawMic(&g, s, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
     g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)

@@ -437,9 +437,10 @@ public struct ShellState: Sendable {
         CellPoint(gaze: g, in: size)
     }
 
-    /// The id of the target under a gaze point on the screen showing (nil: no gaze, or nothing there).
+    /// The id of the target a gaze point picks on the screen showing (nil: no gaze, or nothing near):
+    /// snapped to a target just beside it, and the focused one kept while the gaze is on the gap beside it.
     public func target(at g: GazePoint?) -> String? {
-        g.flatMap { hitMap.hit(cell($0))?.id }
+        g.flatMap { hitMap.snapped(cell($0), current: focus.focused)?.id }
     }
 
     /// Names of gestures of the dwell kind, whose progress the shell draws on the target.

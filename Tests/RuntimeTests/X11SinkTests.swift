@@ -29,21 +29,40 @@ import Testing
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("x11sink-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // A display number no other server (or parallel test run) holds.
-            guard let n = (140..<240).first(where: { n in
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-                    && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
-            }) else { throw OutputSinkError("no free X display number") }
-            display = ":\(n)"
-            try startServer()
+            var started = Process()
+            display = try Self.startXvfb(&started)
+            server = started
         }
 
-        /// Starts Xvfb on the display (again, after `killServer`).
-        func startServer() throws {
+        /// Starts Xvfb on a display number of its own choosing (`-displayfd`: suites and the bench start
+        /// servers in parallel, and two picking the same free-looking number race); returns `:N` once it
+        /// listens.
+        static func startXvfb(_ server: inout Process) throws -> String {
             server = Process()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             // -noreset: by default the server resets, layout and all, whenever its last client leaves, as
             // setxkbmap does before any window is open.
+            server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+            let out = Pipe()
+            server.standardOutput = out
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            var text = ""
+            while !text.contains("\n") {
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw OutputSinkError("Xvfb did not start (it said \(String(reflecting: text)))")
+            }
+            return ":\(n)"
+        }
+
+        /// Starts Xvfb again on the same display, after `killServer`.
+        func startServer() throws {
+            server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             server.arguments = [display, "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
             server.standardOutput = FileHandle.nullDevice
             server.standardError = FileHandle.nullDevice

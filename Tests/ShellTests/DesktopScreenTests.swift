@@ -79,6 +79,7 @@ import TrackingCore
         d.activate("desktop.private")
         #expect(d.state.top.title == "Desktop · private")
         #expect(d.text.contains("Private: no suggestions, nothing learned or logged"))
+        #expect(d.lines.last?.contains("private: not learned or logged") == true, "the status line says so")
         var records: [ActionRecord] = []
         for ch in "pw" {
             let e = d.activate("desktop.keyboard.key.\(ch)")

@@ -72,3 +72,42 @@ import TrackingCore
         #expect(FocusMover.step(from: "c", by: 1, in: map) == "a")
     }
 }
+
+/// Issue 32: a steadier pointer near targets. A gaze just outside a key picks it; one on the gap between two
+/// keys, or a cell into the neighbour, keeps the key in use.
+@Suite struct SnappingTests {
+    static let map = HitMap([Target(id: "a", label: "A", rect: Rect(x: 10, y: 5, w: 6, h: 3)),
+                             Target(id: "b", label: "B", rect: Rect(x: 17, y: 5, w: 6, h: 3)),
+                             Target(id: "far", label: "F", rect: Rect(x: 60, y: 20, w: 6, h: 3))])
+
+    @Test func aGazeJustBesideAKeyPicksIt() {
+        #expect(Self.map.snapped(CellPoint(x: 8, y: 6), current: nil)?.id == "a", "two columns left of it")
+        #expect(Self.map.snapped(CellPoint(x: 12, y: 8), current: nil)?.id == "a", "the row below")
+        #expect(Self.map.snapped(CellPoint(x: 12, y: 10), current: nil) == nil, "two rows below is out of reach")
+        #expect(Self.map.snapped(CellPoint(x: 40, y: 12), current: nil) == nil, "nothing near")
+    }
+
+    @Test func theKeyInUseHoldsUntilTheGazeIsWellIntoTheNext() {
+        // The gap between a and b is column 16; b starts at 17.
+        #expect(Self.map.snapped(CellPoint(x: 16, y: 6), current: "a")?.id == "a")
+        #expect(Self.map.snapped(CellPoint(x: 17, y: 6), current: "a")?.id == "a", "one cell into b: a holds")
+        #expect(Self.map.snapped(CellPoint(x: 18, y: 6), current: "a")?.id == "b", "two cells in: b")
+        #expect(Self.map.snapped(CellPoint(x: 13, y: 6), current: "b")?.id == "a", "inside another key, far from the one in use")
+        #expect(Self.map.snapped(CellPoint(x: 16, y: 6), current: "b")?.id == "b", "and b holds the gap the other way")
+    }
+
+    @Test func aShakingPointerOnTheGapDoesNotHop() {
+        var d = Driver(.gesture, screen: "launcher")
+        d.armWithAStillFace()
+        let a = d.target("launcher.notes").rect, b = d.target("launcher.messages").rect
+        let gap = (a.maxX + b.x) / 2
+        var seen = Set<String>()
+        for k in 0..<120 {
+            // Tremor of a cell each way around the gap's column.
+            let x = gap + (k % 3) - 1
+            d.send(.gaze(d.gaze(CellPoint(x: x, y: a.y + a.h / 2)), at: d.t + Double(k) / 60))
+            if k > 10, let f = d.state.focus.focused { seen.insert(f) }
+        }
+        #expect(seen.count == 1, "the focus hopped: \(seen)")
+    }
+}
