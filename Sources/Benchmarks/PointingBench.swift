@@ -115,6 +115,7 @@ public struct PointingBench {
         out("calibration for every pace: \(users) users per reaction time, nine dots then four check dots (kept only if ≤ \(Int(CalibrationCheck.limit)) cells and better than none)")
         for reaction in [0.2, 0.6, 1.0, 1.2] {
             var errors: [Double] = [], checks: [Double] = [], refused = 0, skipped = 0, arrivals: [Double] = [], seconds: [Double] = []
+            var fixedErrors: [Double] = [], fixedRefused = 0
             for _ in 0..<users {
                 var u = User(&rng)
                 var t = 0.0
@@ -131,6 +132,24 @@ public struct PointingBench {
                     }
                 }
                 let t0 = t
+                // The rule before arrival was looked for, on the same user: samples once 0.6 s passed.
+                var fixed = CalibrationRun()
+                fixed.settle = 0.6
+                fixed.saccade = 0
+                let saved = (t, from)
+                follow(&fixed)
+                if case .success(let f) = CalibrationFit.fit(fixed.samples) {
+                    var errs: [Double] = []
+                    for target in CalibrationCheck.targets {
+                        let g = f.calibration.apply(u.pointer(target))
+                        let dx = (g.x - target.x) * 100, dy = (g.y - target.y) * 30
+                        errs.append((dx * dx + dy * dy).squareRoot())
+                    }
+                    fixedErrors.append(errs.reduce(0, +) / Double(errs.count))
+                } else {
+                    fixedRefused += 1
+                }
+                (t, from) = saved
                 var cal = CalibrationRun()
                 follow(&cal)
                 skipped += cal.skipped.count
@@ -167,9 +186,10 @@ public struct PointingBench {
             }
             func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
             let sortedArrivals = arrivals.sorted()
-            out(String(format: "  eyes %.1f s late: calibrated %.2f cells (worst %.2f), check dots %.2f cells, %d of %d refused, %d dots skipped; arrival p50 %.2f s; nine + four dots in %.0f s — goal ≤ 1 cell",
+            out(String(format: "  eyes %.1f s late: calibrated %.2f cells (worst %.2f), check dots %.2f cells, %d of %d refused, %d dots skipped; arrival p50 %.2f s; nine + four dots in %.0f s — goal ≤ 1 cell; a fixed 0.6 s settle (before): %.2f cells (worst %.2f), %d refused",
                        reaction, mean(errors), errors.max() ?? .nan, mean(checks), refused, users, skipped,
-                       sortedArrivals.isEmpty ? 0 : sortedArrivals[sortedArrivals.count / 2], mean(seconds)))
+                       sortedArrivals.isEmpty ? 0 : sortedArrivals[sortedArrivals.count / 2], mean(seconds),
+                       mean(fixedErrors), fixedErrors.max() ?? .nan, fixedRefused))
             result[reaction] = SlowFigure(error: mean(errors), refused: refused)
         }
         return result
