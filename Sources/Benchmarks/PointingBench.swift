@@ -136,6 +136,8 @@ public struct PointingBench {
                 var fixed = CalibrationRun()
                 fixed.settle = 0.6
                 fixed.saccade = 0
+                fixed.lateArrival = 0
+                fixed.firstLateArrival = 0
                 let saved = (t, from)
                 follow(&fixed)
                 if case .success(let f) = CalibrationFit.fit(fixed.samples) {

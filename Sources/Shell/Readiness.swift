@@ -67,6 +67,24 @@ extension ShellState {
             || keymap.terminal.gestures[name] != nil || keymap.desktop.gestures[name] != nil
     }
 
+    /// Whether a gesture that could act now is being made: a bound shape at or above its release threshold,
+    /// not counting the jaw while the microphone is open (talking moves it, and jaw gestures are ignored then).
+    /// While one is, the focus and the desktop pointer stay where the gesture began: the gaze dips as the jaw
+    /// opens and jumps as the eyes close.
+    func isMakingGesture(_ b: BlendShapes) -> Bool {
+        for def in gestures {
+            let raised: Bool
+            switch def.kind {
+            case .threshold(let spec):
+                raised = spec.signal.value(b) >= spec.release && !(micOpen && spec.signal.shapes.contains(.jawOpen))
+            case .blinkCount(let spec): raised = spec.blinkSpec.signal.value(b) >= spec.blinkSpec.release
+            case .dwell: raised = false
+            }
+            if raised && binds(gesture: def.name) { return true }
+        }
+        return false
+    }
+
     /// Whether no bound gesture's shape is at or above its release threshold in `b`.
     func isNeutral(_ b: BlendShapes) -> Bool {
         for def in gestures {

@@ -26,7 +26,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.now = max(s.now, sample.t)
         s.tracking.update(sample, dwellName: s.dwellGestures)
         s.readiness.update(sample, neutral: s.isNeutral(sample.blend), stillFor: s.keymap.stillFaceSeconds)
-        if sample.face, sample.gaze != nil {
+        if sample.face, sample.gaze != nil, !s.isMakingGesture(sample.blend) {
             s.focus.gaze(on: sample.target, at: sample.t)
         }
         if let effects = pursue(&s, sample) { return effects }
@@ -244,7 +244,7 @@ func desktopPointer(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect]
     guard var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
     let dwells = s.dwellGestures
     let gesturing = sample.progress.contains { $0.progress > 0 && !dwells.contains($0.name) }
-    let held = !s.readiness.armed || s.readiness.paused || gesturing || !s.isNeutral(sample.blend)
+    let held = !s.readiness.armed || s.readiness.paused || gesturing || s.isMakingGesture(sample.blend)
     let events = d.follow(sample, held: held)
     s.stack[s.stack.count - 1] = d
     guard !events.isEmpty else { return [] }

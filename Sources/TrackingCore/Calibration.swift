@@ -166,9 +166,10 @@ public enum CalibrationFit {
 /// appears (slow saccades after a stroke or with ALS; a blink; reading the prompt first) is still, all that
 /// time, on the previous dot: a fixed settle time would take those samples for the new dot. So a dot counts
 /// samples only after the pointer has left the place it rested when the dot appeared (a saccade) and come to
-/// rest again; a dot whose raw place is the previous one's (a tracker that barely moves) counts once the
-/// pointer has rested `lateArrival` seconds. A dot the gaze never reaches is skipped after `timeout`, and
-/// named in `skipped`.
+/// rest again. A dot the gaze never reaches is skipped after `timeout`, and named in `skipped` (also one whose
+/// raw place is the previous one's: a tracker that barely moves cannot be told from a user who never looked).
+/// The first dot starts from where the run began (the Start button); a user already resting on it when it
+/// appears counts as arrived after `firstLateArrival` seconds, later than any slow eye leaves the button.
 public struct CalibrationRun: Sendable, Equatable {
     /// Where the targets are, in order (normalised).
     public let targets: [GazePoint]
@@ -181,8 +182,9 @@ public struct CalibrationRun: Sendable, Equatable {
     /// the gaze to arrive and give its samples before it is skipped.
     public var settle = 0.3, timeout = 5.0
     /// How far (normalised) the pointer must move from where it rested when the dot appeared to count as a
-    /// look towards the dot; how long a pointer that never moved must rest to count as arrived anyway.
-    public var saccade = 0.04, lateArrival = 1.6
+    /// look towards the dot; how long a pointer that never moved must rest to count as arrived anyway
+    /// (infinite by default: see above).
+    public var saccade = 0.03, lateArrival = Double.infinity, firstLateArrival = 1.6
     /// The pointer counts as still when its last `window` seconds stay within `radius` (normalised).
     public var window = 0.2, radius = 0.03
     /// The dots skipped because the gaze never arrived or never held still there (1-based, as shown).
@@ -241,7 +243,7 @@ public struct CalibrationRun: Sendable, Equatable {
             let still = recent.allSatisfy { abs($0.p.x - centre.x) <= radius && abs($0.p.y - centre.y) <= radius }
             if still && arrivedAt == nil {
                 let moved = departure.map { Self.distance($0, centre) >= saccade } ?? true
-                if moved || since >= lateArrival {
+                if moved || since >= (index == 0 ? firstLateArrival : lateArrival) {
                     arrivedAt = centre
                     arrivals.append(since)
                 }

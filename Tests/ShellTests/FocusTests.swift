@@ -111,3 +111,47 @@ import TrackingCore
         #expect(seen.count == 1, "the focus hopped: \(seen)")
     }
 }
+
+/// Issue 32: while a gesture is being made the focus stays on the target it began on, whatever the gaze does
+/// meanwhile (it dips as the jaw opens, jumps as the eyes close); talking with the microphone open does not
+/// hold it.
+@Suite struct FocusDuringGesturesTests {
+    @Test func theFocusHoldsWhileTheJawIsOpenAndFollowsAgainAfter() {
+        var d = Driver(.gesture, screen: "launcher")
+        d.armWithAStillFace()
+        var t = d.t + 1
+        func frame(_ target: String, jaw: Float = 0) {
+            var b = BlendShapes()
+            b[.jawOpen] = jaw
+            d.send(.frame(TrackingSample(t: t, gaze: GazePoint(x: 0.5, y: 0.5), target: target, blend: b)))
+            t += 1.0 / 60
+        }
+        for _ in 0..<30 { frame("launcher.notes") }
+        #expect(d.state.focus.focused == "launcher.notes")
+        for _ in 0..<60 { frame("launcher.messages", jaw: 0.7) }
+        #expect(d.state.focus.focused == "launcher.notes", "the gaze dipped onto another tile while the jaw was open")
+        for _ in 0..<60 { frame("launcher.messages") }
+        #expect(d.state.focus.focused == "launcher.messages")
+    }
+
+    @Test func talkingWithTheMicrophoneOpenDoesNotHoldTheFocus() {
+        var d = Driver(.gesture, screen: "note-editor")
+        d.armWithAStillFace()
+        _ = d.send(.speech("start dictation", isFinal: true))
+        #expect(d.state.dictating)
+        let ids = d.state.hitMap.targets.map(\.id)
+        guard let a = ids.first(where: { $0.contains("key.q") }), let b = ids.first(where: { $0.contains("key.p") }) else {
+            Issue.record("no keys: \(ids)"); return
+        }
+        var t = d.t + 1
+        for (target, n) in [(a, 30), (b, 60)] {
+            for _ in 0..<n {
+                var blend = BlendShapes()
+                blend[.jawOpen] = 0.45
+                d.send(.frame(TrackingSample(t: t, gaze: GazePoint(x: 0.5, y: 0.5), target: target, blend: blend)))
+                t += 1.0 / 60
+            }
+        }
+        #expect(d.state.focus.focused == b)
+    }
+}

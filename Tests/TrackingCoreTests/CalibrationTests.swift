@@ -84,6 +84,66 @@ import Testing
         #expect((try? r.get().errorAfter).map { $0 < 1 } == true, "\(r)")
     }
 
+    /// Issue 32: a user whose eyes stay on the previous dot for `latency` seconds, who blinks through a dot, or
+    /// looks away half-way: only samples taken with the gaze on the dot are taken for it.
+    @Test(arguments: [0.6, 1.2])
+    func samplesComeOnlyAfterTheGazeArrives(_ latency: Double) {
+        var run = CalibrationRun()
+        var t = 0.0
+        var rng = Rng(s: 5)
+        var shown = -1, since = 0.0
+        var from = GazePoint(x: 0.5, y: 0.95)   // the Start button
+        while !run.isDone && t < 120 {
+            let target = run.target ?? from
+            if run.index != shown { shown = run.index; since = t }
+            var eye = t - since < latency ? from : target
+            // Dot 4: a blink 0.2 s after arriving (the tracker's gaze drops); dot 6: a glance away half-way.
+            let s = t - since - latency
+            if run.index == 3 && s > 0.2 && s < 0.35 { eye = GazePoint(x: eye.x, y: eye.y + 0.15) }
+            if run.index == 5 && s > 0.35 && s < 0.8 { eye = GazePoint(x: 0.9, y: 0.9) }
+            let d = Self.distort(eye)
+            run.step(t: t, raw: GazePoint(x: d.x + 0.002 * rng.normal(), y: d.y + 0.002 * rng.normal()))
+            t += 1.0 / 60
+            if run.isDone || run.index != shown { from = target }
+        }
+        #expect(run.skipped.isEmpty, "\(run.skipped)")
+        #expect(run.arrivals.allSatisfy { $0 >= latency }, "a dot took samples before the eyes came: \(run.arrivals)")
+        guard case .success(let r) = CalibrationFit.fit(run.samples) else { Issue.record("refused"); return }
+        #expect(r.errorAfter < 0.5, "\(r.errorAfter) cells")
+        #expect(r.dropped <= 12, "\(r.dropped) samples dropped as outliers")
+    }
+
+    @Test func aDotTheGazeNeverReachesIsSkippedAndNamed() {
+        var run = CalibrationRun(targets: [GazePoint(x: 0.1, y: 0.1), GazePoint(x: 0.9, y: 0.1)])
+        var t = 0.0
+        // The user looks at the first dot, then never moves to the second.
+        while !run.isDone && t < 30 {
+            run.step(t: t, raw: Self.distort(GazePoint(x: 0.1, y: 0.1)))
+            t += 1.0 / 60
+        }
+        #expect(run.isDone)
+        #expect(run.skipped == [2])
+        #expect(t >= 6 && t < 10, "the second dot waited its timeout: \(t)")
+    }
+
+    @Test func theCheckKeepsOnlyAFitThatBeatsTheOneInUse() {
+        let truth = PointerCalibration(cx: [-0.02, 1.1, 0, 0, 0, 0], cy: [0.03, 0, 0.9, 0, 0, 0])
+        // Raw samples of the check dots whose true mapping is `truth`.
+        func raw(for target: GazePoint) -> GazePoint {
+            GazePoint(x: (target.x + 0.02) / 1.1, y: (target.y - 0.03) / 0.9)
+        }
+        let samples = CalibrationCheck.targets.flatMap { t in (0..<10).map { _ in CalibrationSample(raw: raw(for: t), target: t) } }
+        let good = CalibrationCheck.judge(samples, candidate: truth, inUse: nil, cells: (100, 30))
+        #expect(good.keep && good.error < 0.01, "\(good)")
+        let same = CalibrationCheck.judge(samples, candidate: truth, inUse: truth, cells: (100, 30))
+        #expect(!same.keep, "no better than the one in use")
+        let off = PointerCalibration(cx: [0.05, 1.1, 0, 0, 0, 0], cy: [0.03, 0, 0.9, 0, 0, 0])
+        let bad = CalibrationCheck.judge(samples, candidate: off, inUse: nil, cells: (100, 30))
+        #expect(!bad.keep && bad.reason?.contains("cells off") == true, "\(bad)")
+        let few = CalibrationCheck.judge(Array(samples.prefix(15)), candidate: truth, inUse: nil, cells: (100, 30))
+        #expect(!few.keep && few.reason?.contains("too few check dots") == true, "\(few)")
+    }
+
     @Test func thePipelineAppliesTheCalibrationBeforeSmoothing() {
         var p = Pipeline(PipelineSettings(smoothing: SmoothingSettings(kind: .none), gestures: []))
         p.calibrate(PointerCalibration(cx: [0.1, 1, 0, 0, 0, 0], cy: [0, 0, 1, 0, 0, 0]))
