@@ -10,7 +10,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case pause = "pause-listening", resume = "resume-listening", togglePause = "toggle-pause"
     case confirm, quit
     case recentre
-    case speak, stopSpeaking = "stop-speaking"
+    case speak, stopSpeaking = "stop-speaking", savePhrase = "save-phrase"
 
     /// A short phrase for help screens.
     public var summary: String {
@@ -40,6 +40,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .recentre: return "take where the head points now as the middle of the screen"
         case .speak: return "speak the text, or the sentence before the caret, aloud"
         case .stopSpeaking: return "stop speaking"
+        case .savePhrase: return "keep the sentence written (or the message) on the phrase board"
         }
     }
 }

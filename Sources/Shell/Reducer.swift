@@ -229,6 +229,9 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     case .speak:
         s.notice = "Nothing to speak here: Speak reads a note or a message"
         return []
+    case .savePhrase:
+        s.notice = "Nothing to save here: \"save phrase\" keeps what a note or a message says"
+        return []
     case .pushToTalk:
         guard !s.micOpen else { return [] }
         s.listening = true

@@ -523,6 +523,7 @@ public struct ScreenRegistry: Sendable {
         ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
         ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
         ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },
+        ScreenEntry("phrases", tile: .init("Phrases", "say it at once")) { PhrasesScreen() },
         ScreenEntry("note-editor") { NoteEditorScreen() },
         ScreenEntry("conversation") { ConversationScreen() },
         ScreenEntry("calibration") { CalibrationScreen() },

@@ -184,6 +184,12 @@ public struct ConversationScreen: Screen {
         if case .action(.activate, let t?, _) = input, t.id == "conversation.send" { return send(ctx) }
         if case .action(.activate, let t?, _) = input, t.id == "conversation.speak" { return speak(ctx) }
         if case .action(.speak, _, _) = input { return speak(ctx) }
+        if case .action(.savePhrase, _, _) = input {
+            let text = compose.text.trimmingSpaces
+            guard !text.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
+            composer.wordMessage = "Saved “\(text)” to your phrases (Phrases › Saved)."
+            return Reply(record: "save-phrase", changes: [.addPhrase(text, group: "saved")])
+        }
         switch composer.handle(input, ctx) {
         case .submit?: return send(ctx)
         case .handled(let record, let effects)?: return Reply(effects: effects, record: record)

@@ -140,6 +140,12 @@ public struct NoteEditorScreen: Screen {
         }
         switch input {
         case .action(.speak, _, _): return speak(ctx)
+        case .action(.savePhrase, _, _):
+            var sentence = Sentences.sentence(before: field.caret, in: field.text)
+            if sentence.isEmpty { sentence = field.text.trimmingSpaces }
+            guard !sentence.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
+            composer.wordMessage = "Saved “\(sentence)” to your phrases (Phrases › Saved)."
+            return Reply(record: "save-phrase", changes: [.addPhrase(sentence, group: "saved")])
         case .action(.activate, let t?, _) where t.id == "note-editor.speak": return speak(ctx)
         default: break
         }
