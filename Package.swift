@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // flite in the process (the slt voice); Debian ships no pkg-config file, so the module map links it.
+        .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         // No pkgConfig: ncursesw's cflags are -D feature macros SwiftPM refuses (a warning on every build);
         // the shim header defines them and the module map links the libraries pkg-config names.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
@@ -56,8 +58,8 @@ let package = Package(
         // Speech's pure parts: dictation editing, spoken numbers, the command grammar. Foundation only, so the
         // Shell keeps dictation state as a real value.
         .target(name: "SpeechText"),
-        // Speech recognition and audio capture.
-        .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA",
+        // Speech recognition and audio capture; speech output (flite, the Piper worker, ALSA playback).
+        .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
         .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText"]),
@@ -98,7 +100,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config", "SystemIO"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
@@ -107,7 +109,7 @@ let package = Package(
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "SystemIO", "CUinput", "TerminalModel"]),
+                                                     "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case pause = "pause-listening", resume = "resume-listening", togglePause = "toggle-pause"
     case confirm, quit
     case recentre
+    case speak, stopSpeaking = "stop-speaking", savePhrase = "save-phrase"
 
     /// A short phrase for help screens.
     public var summary: String {
@@ -37,6 +38,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .confirm: return "confirm a destructive action (hold)"
         case .quit: return "quit the shell"
         case .recentre: return "take where the head points now as the middle of the screen"
+        case .speak: return "speak the text, or the sentence before the caret, aloud"
+        case .stopSpeaking: return "stop speaking"
+        case .savePhrase: return "keep the sentence written (or the message) on the phrase board"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Prediction
+import Speech
 
 /// Finds the project's data folders (`wordlists/`, `keymaps/`, `config/`) for the running binary.
 ///
@@ -121,4 +122,12 @@ public enum PythonEnv {
 
     /// A script of the project's `python/` folder.
     public static func script(_ name: String) -> String { ProjectPaths.dir("python").appendingPathComponent(name).path }
+}
+
+extension PythonEnv {
+    /// Where the voices are for this run: the Python as for the Whisper worker, the project's Piper worker.
+    public static func voiceSetup(python explicit: String? = nil) -> VoiceSetup {
+        VoiceSetup(python: python(explicit) ?? ProjectPaths.dir(".venv/bin/python").path,
+                   piperScript: script("piper_worker.py"))
+    }
 }

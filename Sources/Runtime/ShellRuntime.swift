@@ -42,6 +42,8 @@ public struct ShellRuntime {
     public var exitAtEnd: Bool
     /// Speech (dictation, voice commands), nil when the shell runs without it.
     public var speech: LiveSpeech?
+    /// The voice that speaks for the user (Speak, the phrase board), nil when this run has none.
+    public var speaker: LiveSpeaker?
     /// Word prediction for the suggestion bars, nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
@@ -119,6 +121,7 @@ public struct ShellRuntime {
         sources = [SignalSource(), KeyboardSource(term)]
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
+        if let speaker { sources.append(SpeakerSource(speaker)) }
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
         sources.append(TerminalSource(terminal, frameInterval: frameInterval))
         let frameSlot = sources.count
@@ -127,6 +130,7 @@ public struct ShellRuntime {
         sources.append(frames)
         defer {
             speech?.shutdown()
+            speaker?.shutdown()
             _ = prediction?.saveIfNeeded()
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
@@ -275,6 +279,9 @@ public struct ShellRuntime {
                     let (place, error) = writeUnsaved(files)
                     replies.append(.rescued(place: place, error: error))
                 case .recentre: break   // the session has done it
+                case .speak, .stopSpeaking:
+                    if let speaker { speaker.perform(e) }
+                    else if case .speak = e { replies.append(.speechOutput(problem: "Speech output is off in this run")) }
                 case .calibrated, .driftCorrect:
                     // The session has applied it; what it came to is saved for this source.
                     if let problem = saveCalibration?(session.state.pipelineSettings.mapping.calibration, session.state.size) {

@@ -139,6 +139,14 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return outputReported(&s, report)
     case .desktopOutput(let report):
         return desktopReported(&s, report)
+    case .speaking(let on):
+        s.speaking = on
+        s.revision &+= 1
+        s.relayout()
+        return []
+    case .speechOutput(let problem):
+        s.notice = problem
+        return []
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil
@@ -173,6 +181,12 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     case .pause: return s.setPaused(true)
     case .resume: return s.setPaused(false)
     case .togglePause: return s.setPaused(!s.readiness.paused)
+    case .stopSpeaking:
+        // Stopping is the shell's wherever it is asked for: a screen's Speak key only offers it.
+        guard s.speaking else { return [] }
+        s.speaking = false
+        s.relayout()
+        return [record(s, action.rawValue, nil), .stopSpeaking]
     default: break
     }
     if action == .activate, target?.id == backTargetID { return goBack(&s, target: backTargetID) }
@@ -212,6 +226,12 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
         return [record(s, action.rawValue, nil), on ? .startDictation : .stopDictation]
     case .recentre:
         return [record(s, action.rawValue, nil), .recentre]
+    case .speak:
+        s.notice = "Nothing to speak here: Speak reads a note or a message"
+        return []
+    case .savePhrase:
+        s.notice = "Nothing to save here: \"save phrase\" keeps what a note or a message says"
+        return []
     case .pushToTalk:
         guard !s.micOpen else { return [] }
         s.listening = true

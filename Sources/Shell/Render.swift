@@ -116,6 +116,7 @@ func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
     x += g.text(input.parts.joined(separator: " │ ") + " │ ", x: x, y: y1,
                 style: input.warning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
     x = drawReadiness(&g, s, x: x, y: y1)
+    if s.speaking { x += g.text("♪ speaking │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
     if let p = t.progress.max(by: { $0.progress < $1.progress }) {
         x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
         g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))

@@ -91,6 +91,8 @@ public struct ScreenContext: Sendable {
     public var desktop: DesktopOutput
     /// Safe start and pause: the Desktop screen's pointer holds still until armed and while paused.
     public var readiness: Readiness
+    /// The speaker is saying something: a Speak key offers Stop.
+    public var speaking: Bool
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
@@ -98,11 +100,12 @@ public struct ScreenContext: Sendable {
                 terminal: TerminalView? = nil, output: OutputStatus = OutputStatus(),
                 tracking: TrackingStatus = TrackingStatus(),
                 screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings(),
-                desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness()) {
+                desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness(), speaking: Bool = false) {
         self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
         self.progress = progress; self.terminal = terminal; self.output = output; self.tracking = tracking
         self.screens = screens; self.listings = listings; self.desktop = desktop; self.readiness = readiness
+        self.speaking = speaking
     }
 }
 
@@ -214,5 +217,18 @@ public struct ShellSettings: Sendable, Equatable {
     public var desktopPointerSpeed = 600.0
     /// Pointer mode clicks when the pointer rests for the dwell time.
     public var desktopDwellClick = false
+    /// The voice Speak uses: "flite" (in the process), "piper" (natural, scripts/python-env.sh speak), "espeak".
+    public var speechVoice = "flite"
+    /// Speaking speed: 1 is the voice's own.
+    public var speechRate = 1.0
+    /// Speaking loudness, 0…1.
+    public var speechVolume = 1.0
     public init() {}
+}
+
+extension ScreenContext {
+    /// The effect that says `text` with the speech settings' voice, speed and loudness.
+    public func speakEffect(_ text: String) -> Effect {
+        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume))
+    }
 }

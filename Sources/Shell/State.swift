@@ -267,6 +267,25 @@ public enum Effect: Sendable, Equatable {
     /// The Settings screen changed the shell's settings: `Session` applies them at once (state and a rebuilt
     /// pipeline); the runtime saves them to the user's config and loads a changed keymap.
     case settingsChanged(ShellSettings)
+    /// Say this aloud with the speech settings' voice (the runtime's speaker, on threads of its own); what
+    /// happens comes back as `.speaking` and `.speechOutput`. It replaces anything being said.
+    case speak(Utterance)
+    /// Stop speaking now.
+    case stopSpeaking
+}
+
+/// Text to say and how, as the speech settings were when it was asked for.
+public struct Utterance: Sendable, Equatable {
+    public var text: String
+    /// "flite", "piper" or "espeak".
+    public var voice: String
+    /// 1 is the voice's own speed.
+    public var rate: Double
+    /// 0…1.
+    public var volume: Double
+    public init(text: String, voice: String = "flite", rate: Double = 1, volume: Double = 1) {
+        self.text = text; self.voice = voice; self.rate = rate; self.volume = volume
+    }
 }
 
 /// Everything that happened, as the reducer receives it.
@@ -323,6 +342,11 @@ public enum ShellEvent: Sendable {
     case desktopOutput(OutputReport)
     /// The desktop sink answered under this name (`X11 :0`; auto says which it chose).
     case desktopSink(String)
+    /// The speaker began (true) or ended (false) saying something.
+    case speaking(Bool)
+    /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
+    /// fallback voice may be speaking instead).
+    case speechOutput(problem: String)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -330,7 +354,7 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
 }
@@ -396,6 +420,8 @@ public struct ShellState: Sendable {
     public var desktop = DesktopOutput()
     /// The pane as the runtime was last asked to start and size the program for it.
     public internal(set) var terminalPane = TerminalPane()
+    /// The speaker is saying something (the status line shows it; Speak keys become Stop).
+    public var speaking = false
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.
@@ -422,7 +448,7 @@ public struct ShellState: Sendable {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
                       data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
                       terminal: terminal, output: output, tracking: tracking, screens: registry, listings: listings,
-                      desktop: desktop, readiness: readiness)
+                      desktop: desktop, readiness: readiness, speaking: speaking)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -500,6 +526,7 @@ public struct ScreenRegistry: Sendable {
         ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
         ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
         ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },
+        ScreenEntry("phrases", tile: .init("Phrases", "say it at once")) { PhrasesScreen() },
         ScreenEntry("note-editor") { NoteEditorScreen() },
         ScreenEntry("conversation") { ConversationScreen() },
         ScreenEntry("calibration") { CalibrationScreen() },

@@ -161,7 +161,8 @@ public enum WAVReader {
     /// Parses WAV bytes; `path` only names the file in errors.
     ///
     /// Walks the chunk list rather than assuming a 44-byte header, because `LIST`/`fact` chunks are common.
-    public static func parse(_ data: Data, path: String = "<data>") throws(AudioError) -> Audio {
+    /// With `anyRate`, any mono 16-bit integer PCM is taken (speech output's voices are 16 or 22.05 kHz).
+    public static func parse(_ data: Data, path: String = "<data>", anyRate: Bool = false) throws(AudioError) -> Audio {
         let bytes = [UInt8](data)
         func u16(_ o: Int) -> UInt16 { UInt16(bytes[o]) | UInt16(bytes[o + 1]) << 8 }
         func u32(_ o: Int) -> UInt32 {
@@ -198,7 +199,8 @@ public enum WAVReader {
                 guard let f = format else {
                     throw AudioError.notWAV(path: path, reason: "data chunk before the fmt chunk")
                 }
-                guard f.isSpeechFormat else { throw AudioError.unsupportedFormat(path: path, found: f.description) }
+                let taken = anyRate ? f.formatTag == 1 && f.channels == 1 && f.bitsPerSample == 16 : f.isSpeechFormat
+                guard taken else { throw AudioError.unsupportedFormat(path: path, found: f.description) }
                 let available = bytes.count - body
                 // Streaming writers (sox to a pipe, arecord) leave 0 or 0xFFFFFFFF: read to the end.
                 let streaming = size == 0 || size == 0xFFFF_FFFF

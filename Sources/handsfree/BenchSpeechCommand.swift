@@ -1,5 +1,6 @@
 import ArgumentParser
 import Benchmarks
+import Runtime
 
 /// `handsfree bench speech`: accuracy and speed of the recogniser against Debian's PocketSphinx tools
 /// (`SpeechBench`).
@@ -54,5 +55,25 @@ struct BenchSpeech: ParsableCommand {
         bench.keymap = keymap; bench.voices = voices; bench.skipCommands = skipCommands; bench.skipWake = skipWake
         bench.verbose = verbose
         try printing { try bench.run(out: $0) }
+    }
+}
+
+/// `handsfree bench speak`: request → first audio sample per voice, real-time factor and memory, beside
+/// flite's and Piper's own command-line programs (`SpeakBench`).
+struct BenchSpeak: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speak",
+        abstract: "Speech output: request → first audio sample p50/p99 per voice, real-time factor, RSS, vs the flite and piper programs.")
+
+    @Option(help: "Requests per voice.") var requests = 40
+    @Option(help: "Requests for each peer program (one process per phrase).") var peerRequests = 10
+    @Flag(help: "Skip the Piper voice (scripts/python-env.sh speak installs it).") var skipPiper = false
+    @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
+
+    func run() throws {
+        printDebugBuildNote()
+        var bench = SpeakBench(setup: PythonEnv.voiceSetup(python: python))
+        bench.requests = requests; bench.peerRequests = peerRequests; bench.skipPiper = skipPiper
+        _ = try printing { try bench.run(out: $0) }
     }
 }

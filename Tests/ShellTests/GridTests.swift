@@ -51,7 +51,7 @@ import Testing
     @Test func layoutOfLauncherMatchesItsTiles() {
         let s = Fixture.state()
         let ids = s.hitMap.targets.map(\.id)
-        #expect(ids == ["launcher.notes", "launcher.messages", "launcher.settings", "launcher.media", "launcher.terminal", "launcher.desktop", "launcher.help"])
+        #expect(ids == ["launcher.notes", "launcher.messages", "launcher.settings", "launcher.media", "launcher.terminal", "launcher.desktop", "launcher.help", "launcher.phrases"])
         for t in s.hitMap.targets {
             #expect(t.rect.w >= 20 && t.rect.h >= 5, "tiles are large for gaze: \(t.id) is \(t.rect)")
         }

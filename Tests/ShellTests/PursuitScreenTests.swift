@@ -27,8 +27,8 @@ import TrackingCore
 
     @Test func followingATilesDotOpensIt() {
         var s = session(pursuit: true)
-        #expect(pursuitTargets(s.state).count == 7)
-        #expect(render(s.state, size: s.state.size).0.text.filter { $0 == "●" }.count >= 7, "the dots are drawn")
+        #expect(pursuitTargets(s.state).count == 8)
+        #expect(render(s.state, size: s.state.size).0.text.filter { $0 == "●" }.count >= 8, "the dots are drawn")
         follow(&s, "launcher.messages", seconds: 1.5)
         #expect(s.state.top.name == "messages")
     }

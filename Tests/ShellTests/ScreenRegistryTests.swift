@@ -16,12 +16,12 @@ import Testing
     }
 
     @Test(arguments: InputPath.allCases)
-    func anEighthTileIsLaidOutAndOpensItsScreen(_ path: InputPath) {
+    func aNinthTileIsLaidOutAndOpensItsScreen(_ path: InputPath) {
         let registry = ScreenRegistry.standard.adding(ScreenEntry("clock", tile: .init("Clock", "the time")) { ClockScreen() })
         var d = Driver(path, screen: "launcher")
         d.session.state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), registry: registry)
         let tiles = d.state.hitMap.targets.filter { $0.id.hasPrefix("launcher.") }
-        #expect(tiles.count == 8, "\(tiles.map(\.id))")
+        #expect(tiles.count == 9, "\(tiles.map(\.id))")
         #expect(d.text.contains("Clock") && d.text.contains("the time"), "\(d.text)")
         // Every tile is whole, on screen and apart from the others.
         for (i, a) in tiles.enumerated() {
@@ -37,10 +37,10 @@ import Testing
         #expect(d.text.contains("12:00"))
     }
 
-    @Test func theStandardLauncherKeepsItsSevenTilesInTheirOrder() {
+    @Test func theStandardLauncherKeepsItsEightTilesInTheirOrder() {
         let s = Fixture.state()
         let ids = s.hitMap.targets.map(\.id).filter { $0.hasPrefix("launcher.") }
-        #expect(ids == ["launcher.notes", "launcher.messages", "launcher.settings", "launcher.media", "launcher.terminal", "launcher.desktop", "launcher.help"])
+        #expect(ids == ["launcher.notes", "launcher.messages", "launcher.settings", "launcher.media", "launcher.terminal", "launcher.desktop", "launcher.help", "launcher.phrases"])
     }
 
     @Test func manyTilesStillFit() {
@@ -48,7 +48,7 @@ import Testing
         for k in 0..<6 { registry = registry.adding(ScreenEntry("extra\(k)", tile: .init("Extra \(k)", "more")) { ClockScreen() }) }
         let s = ShellState(keymap: Fixture.keymap("default"), registry: registry)
         let tiles = s.hitMap.targets.filter { $0.id.hasPrefix("launcher.") }
-        #expect(tiles.count == 13)
+        #expect(tiles.count == 14)
         #expect(tiles.allSatisfy { $0.rect.h >= 3 && $0.rect.w >= 12 }, "\(tiles.map(\.rect))")
     }
 

@@ -51,6 +51,10 @@ public struct AppHelpScreen: Screen {
             return ["Change section: look at a tab and \(act).",
                     "Sliders: look along the slider where you want the value and \(act) — one action. − and + nudge it.",
                     "Switches, segments, − / + and keymaps: look at one and \(act). Changes apply at once and are saved."]
+        case "phrases":
+            return ["Say a phrase: look at it and \(act). The ones you use most come first the next time you open the board.",
+                    "Change group: look at a tab and \(act). Saved holds yours: in a note or a message say \"save phrase\" (\(how(.savePhrase, ctx, screen: "note-editor") ?? "not bound")).",
+                    "Stop: \(how(.stopSpeaking, ctx, screen: app) ?? "look at Stop speaking and \(act)"). The phrases are phrases.txt in your data folder: edit it to change them."]
         case "media":
             let next = how(.next, ctx, screen: app), prev = how(.previous, ctx, screen: app)
             let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }

@@ -67,7 +67,7 @@ public struct ConversationScreen: Screen {
     /// What the last add-word / remove-word did, shown in the banner until the text changes.
     public var wordMessage: String? { composer.wordMessage }
 
-    struct Layout { var banner: Int; var view: Rect; var compose: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
+    struct Layout { var banner: Int; var view: Rect; var compose: Rect; var speak: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
     func layout(_ b: Rect, keyRows: Int, large: Bool = false) -> Layout {
         let rows = keyRows + 1
@@ -76,12 +76,13 @@ public struct ConversationScreen: Screen {
         let kbH = rows * keyH
         let viewH = b.h - 1 - 3 - 3 - kbH - 3
         let view = Rect(x: x, y: b.y + 1, w: w, h: viewH)
-        let sw = 16
-        let compose = Rect(x: x, y: view.maxY, w: w - sw - 1, h: 3)
-        let send = Rect(x: compose.maxX + 1, y: view.maxY, w: sw, h: 3)
+        let sw = 12
+        let compose = Rect(x: x, y: view.maxY, w: w - 2 * sw - 2, h: 3)
+        let speak = Rect(x: compose.maxX + 1, y: view.maxY, w: sw, h: 3)
+        let send = Rect(x: speak.maxX + 1, y: view.maxY, w: sw, h: 3)
         let sugg = Rect(x: x, y: compose.maxY, w: w, h: 3)
         let kb = Rect(x: x, y: sugg.maxY, w: w, h: kbH)
-        return Layout(banner: b.y, view: view, compose: compose, send: send, suggestions: sugg, keyboard: kb,
+        return Layout(banner: b.y, view: view, compose: compose, speak: speak, send: send, suggestions: sugg, keyboard: kb,
                       clear: Rect(x: x, y: kb.maxY, w: w, h: 3))
     }
 
@@ -123,6 +124,7 @@ public struct ConversationScreen: Screen {
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
         composer.renderField(&c, label: "Message", placeholder: "Write a message…", l.compose)
+        c.button("conversation.speak", ctx.speaking ? "■ Stop" : "♪ Speak", l.speak)
         c.button("conversation.send", "➤ Send", l.send)
         composer.renderSuggestions(&c, ctx, l.suggestions)
         composer.renderKeyboard(&c, ctx, l.keyboard)
@@ -130,6 +132,15 @@ public struct ConversationScreen: Screen {
     }
 
     func suggestions(_ ctx: ScreenContext) -> [String] { composer.suggestions(ctx) }
+
+    /// Speak: the draft being written, else the last message the contact sent (read aloud); Stop while speaking.
+    func speak(_ ctx: ScreenContext) -> Reply {
+        if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
+        var text = compose.text.trimmingSpaces
+        if text.isEmpty { text = ctx.data.messages(with: contact).last(where: { !$0.fromMe })?.text ?? "" }
+        guard !text.isEmpty else { return Reply(record: "speak") }
+        return Reply(effects: [ctx.speakEffect(text)], record: "speak")
+    }
 
     mutating func send(_ ctx: ScreenContext) -> Reply {
         let text = compose.text.trimmingSpaces
@@ -171,6 +182,14 @@ public struct ConversationScreen: Screen {
             return Reply(record: "scroll")
         }
         if case .action(.activate, let t?, _) = input, t.id == "conversation.send" { return send(ctx) }
+        if case .action(.activate, let t?, _) = input, t.id == "conversation.speak" { return speak(ctx) }
+        if case .action(.speak, _, _) = input { return speak(ctx) }
+        if case .action(.savePhrase, _, _) = input {
+            let text = compose.text.trimmingSpaces
+            guard !text.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
+            composer.wordMessage = "Saved “\(text)” to your phrases (Phrases › Saved)."
+            return Reply(record: "save-phrase", changes: [.addPhrase(text, group: "saved")])
+        }
         switch composer.handle(input, ctx) {
         case .submit?: return send(ctx)
         case .handled(let record, let effects)?: return Reply(effects: effects, record: record)

@@ -1,4 +1,5 @@
 import Config
+import SpeechText
 
 /// The list of notes: a New note button and a scrollable list; activating a note opens it in the editor.
 public struct NotesScreen: Screen {
@@ -79,7 +80,7 @@ public struct NoteEditorScreen: Screen {
     /// What the last add-word / remove-word did, shown in the banner until the text changes.
     public var wordMessage: String? { composer.wordMessage }
 
-    struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var done: Rect }
+    struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var speak: Rect; var done: Rect }
 
     func layout(_ b: Rect, keyRows: Int, large: Bool = false) -> Layout {
         let rows = keyRows + 1
@@ -91,9 +92,11 @@ public struct NoteEditorScreen: Screen {
         let sugg = Rect(x: x, y: field.maxY, w: w, h: 3)
         let kb = Rect(x: x, y: sugg.maxY, w: w, h: kbH)
         let bottom = Rect(x: x, y: kb.maxY, w: w, h: 3)
+        let half = bottom.w / 2, quarter = bottom.w / 4
         return Layout(banner: b.y, field: field, suggestions: sugg, keyboard: kb,
-                      delete: Rect(x: bottom.x, y: bottom.y, w: bottom.w * 2 / 3, h: 3),
-                      done: Rect(x: bottom.x + bottom.w * 2 / 3 + 1, y: bottom.y, w: bottom.w - bottom.w * 2 / 3 - 1, h: 3))
+                      delete: Rect(x: bottom.x, y: bottom.y, w: half, h: 3),
+                      speak: Rect(x: bottom.x + half + 1, y: bottom.y, w: quarter - 1, h: 3),
+                      done: Rect(x: bottom.x + half + quarter + 1, y: bottom.y, w: bottom.w - half - quarter - 1, h: 3))
     }
 
     func suggestions(_ ctx: ScreenContext) -> [String] { composer.suggestions(ctx) }
@@ -112,7 +115,18 @@ public struct NoteEditorScreen: Screen {
         composer.render(&c, ctx, label: "Note", placeholder: "Your note…", field: l.field, suggestions: l.suggestions,
                         keyboard: l.keyboard)
         c.holdToConfirm("note-editor.delete", "Delete note", delete, screen: name, ctx, l.delete)
+        c.button("note-editor.speak", ctx.speaking ? "■ Stop" : "♪ Speak", l.speak)
         c.button("note-editor.done", "✓ Done", l.done)
+    }
+
+    /// Speak: the sentence before the caret (the one just written), else the whole note; Stop while speaking.
+    func speak(_ ctx: ScreenContext) -> Reply {
+        if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
+        let text = field.text
+        var sentence = Sentences.sentence(before: field.caret, in: text)
+        if sentence.isEmpty { sentence = text }
+        guard !sentence.trimmingSpaces.isEmpty else { return Reply(record: "speak") }
+        return Reply(effects: [ctx.speakEffect(sentence)], record: "speak")
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
@@ -123,6 +137,17 @@ public struct NoteEditorScreen: Screen {
         case .cancelled: return Reply(record: "cancel")
         case .changed: return .handled
         case .ignored: break
+        }
+        switch input {
+        case .action(.speak, _, _): return speak(ctx)
+        case .action(.savePhrase, _, _):
+            var sentence = Sentences.sentence(before: field.caret, in: field.text)
+            if sentence.isEmpty { sentence = field.text.trimmingSpaces }
+            guard !sentence.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
+            composer.wordMessage = "Saved “\(sentence)” to your phrases (Phrases › Saved)."
+            return Reply(record: "save-phrase", changes: [.addPhrase(sentence, group: "saved")])
+        case .action(.activate, let t?, _) where t.id == "note-editor.speak": return speak(ctx)
+        default: break
         }
         let before = composer.field.text
         if let outcome = composer.handle(input, ctx) {

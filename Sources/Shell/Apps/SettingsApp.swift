@@ -12,7 +12,10 @@ public struct SettingsScreen: Screen {
     public static let maxSuggestions = 6.0
     public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures"), ("pointer", "Pointer"),
                                                                ("display", "Display"), ("access", "Accessibility"),
-                                                               ("keymap", "Keymap")]
+                                                               ("keymap", "Keymap"), ("speech", "Speech")]
+    public static let voices: [(key: String, label: String)] = [("flite", "flite"), ("piper", "Piper (natural)"), ("espeak", "espeak-ng")]
+    public static let speechRate = Slider(range: 0.5...2, step: 0.1, digits: 1, unit: "×")
+    public static let speechVolume = Slider(range: 0.1...1, step: 0.1, digits: 1)
     public static let numbers: [(key: String, label: String)] = [("digits", "23"), ("words", "twenty three")]
     public static let engines: [(key: String, label: String)] = [("auto", "auto"), ("whisper", "Whisper"), ("pocketsphinx", "Sphinx")]
     public static let reach = Slider(range: 5...30, step: 1, digits: 0, unit: "°")
@@ -94,6 +97,17 @@ public struct SettingsScreen: Screen {
                 c.toggle("settings.metrics", "Keep usage statistics", isOn: s.recordMetrics, l.rows[2].columns(2, gap: 2)[0])
                 note(l.rows[2], "Typing speed and false triggers, kept on this computer only (handsfree stats).")
             }
+        case "speech" where l.rows.count >= 3:
+            c.segmented("settings.voice", Self.voices, selected: s.speechVoice, l.rows[0])
+            note(l.rows[0], "The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot.")
+            c.slider("settings.speech-rate", "Speed", Self.speechRate, value: s.speechRate, l.rows[1])
+            note(l.rows[1], "How fast the voice speaks: 1× is its own speed.")
+            c.slider("settings.speech-volume", "Loudness", Self.speechVolume, value: s.speechVolume, l.rows[2])
+            note(l.rows[2], "How loud the voice is (the sound card's own volume still applies).")
+            if l.rows.count >= 4 {
+                c.button("settings.try-voice", ctx.speaking ? "■ Stop" : "♪ Try the voice", l.rows[3].columns(2, gap: 2)[0])
+                note(l.rows[3], "Say a sentence with these settings.")
+            }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
@@ -121,6 +135,9 @@ public struct SettingsScreen: Screen {
         if t.id == "settings.calibrate" { return .open("calibration") }
         if t.id == "settings.calibrate-gestures" { return .open("gesture-calibration") }
         if t.id == "settings.recentre" { return Reply(effects: [.recentre], record: "recentre") }
+        if t.id == "settings.try-voice" {
+            return Reply(effects: [ctx.speaking ? .stopSpeaking : ctx.speakEffect("Hello. This is how I sound when I speak for you.")], record: "try-voice")
+        }
         var s = ctx.settings
         if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {
             s.jawThreshold = v
@@ -143,6 +160,12 @@ public struct SettingsScreen: Screen {
         } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
                                                                    in: l.rows[2]) {
             s.dictationSilence = v
+        } else if let k = choice(t.id, of: "settings.voice", in: Self.voices.map(\.key)) {
+            s.speechVoice = k
+        } else if tab == "speech", let v = Self.speechRate.activate(t.id, id: "settings.speech-rate", gaze: gaze, value: s.speechRate, in: l.rows[1]) {
+            s.speechRate = v
+        } else if tab == "speech", let v = Self.speechVolume.activate(t.id, id: "settings.speech-volume", gaze: gaze, value: s.speechVolume, in: l.rows[2]) {
+            s.speechVolume = v
         } else if let k = choice(t.id, of: "settings.theme", in: Self.themes.map(\.key)), let th = ThemeKind(rawValue: k) {
             s.theme = th
         } else if let k = choice(t.id, of: "settings.numbers", in: Self.numbers.map(\.key)) {

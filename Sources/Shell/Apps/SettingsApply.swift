@@ -186,6 +186,9 @@ extension ShellSettings {
         desktop_pointing = \(JSONText.quote(desktopPointing.rawValue))
         desktop_pointer_speed = \(JSONText.number(desktopPointerSpeed))
         desktop_dwell_click = \(desktopDwellClick)
+        speech_voice = \(JSONText.quote(speechVoice))
+        speech_rate = \(JSONText.number(speechRate))
+        speech_volume = \(JSONText.number(speechVolume))
 
         """
     }
@@ -256,6 +259,12 @@ extension ShellSettings {
             if let k = n.string.flatMap(DesktopPointing.init(rawValue:)) { s.desktopPointing = k }
             else { problems.append(doc.error(["desktop_pointing"], "desktop_pointing must be \"gaze\" or \"head\"").description) }
         }
+        if let n = doc.root["speech_voice"] {
+            if let v = n.string, SettingsScreen.voices.contains(where: { $0.key == v }) { s.speechVoice = v }
+            else { problems.append(doc.error(["speech_voice"], "speech_voice must be \"flite\", \"piper\" or \"espeak\"").description) }
+        }
+        if let v = num("speech_rate", 0.3...3) { s.speechRate = v }
+        if let v = num("speech_volume", 0...1) { s.speechVolume = v }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
             else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }

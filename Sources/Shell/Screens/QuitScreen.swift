@@ -22,6 +22,7 @@ public struct QuitScreen: Screen {
             parts.append(data.notes.count == 1 ? "your note" : "your \(data.notes.count) notes")
         }
         if data.saveErrors[AppData.messagesFile] != nil { parts.append("your messages") }
+        if data.saveErrors[AppData.phrasesFile] != nil { parts.append("your phrases") }
         if data.saveErrors[AppData.draftsFile] != nil {
             parts.append(data.drafts.count == 1 ? "the message you are writing" : "the \(data.drafts.count) messages you are writing")
         }

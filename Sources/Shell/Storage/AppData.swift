@@ -14,6 +14,16 @@ public struct Note: Sendable, Equatable {
     }
 }
 
+/// A phrase of the phrase board: said at once when activated; the most used rise to the top of their group.
+public struct Phrase: Sendable, Equatable {
+    /// "greetings", "needs", "answers", or "saved" (the user's own, from "save phrase").
+    public var group: String
+    public var text: String
+    /// Times it was said.
+    public var uses: Int
+    public init(group: String, text: String, uses: Int = 0) { self.group = group; self.text = text; self.uses = uses }
+}
+
 /// One message of a conversation.
 public struct Message: Sendable, Equatable {
     public var contact: String
@@ -105,6 +115,8 @@ public struct AppData: Sendable, Equatable {
     public static let messagesFile = "messages.txt"
     /// Unsent messages, one per conversation, saved as they are typed.
     public static let draftsFile = "drafts.txt"
+    /// The phrase board's phrases, an editable text file: one `phrase<TAB>group<TAB>uses<TAB>text` a line.
+    public static let phrasesFile = "phrases.txt"
 
     /// All notes, newest first.
     public private(set) var notes: [Note] = []
@@ -114,6 +126,10 @@ public struct AppData: Sendable, Equatable {
     var messagesOwnProblem: String?
     var draftsProblem: String?
     public private(set) var drafts: [String: String] = [:]
+    /// The phrase board's phrases, in the file's order.
+    public private(set) var phrases: [Phrase] = []
+    /// A problem to show on the phrase board: a damaged file moved aside, or a failed save.
+    public private(set) var phrasesProblem: String?
     var pending: [PendingReply] = []
     /// Files that could not be read nor moved aside: nothing is saved over them.
     public private(set) var locked: Set<String> = []
@@ -160,6 +176,26 @@ public struct AppData: Sendable, Equatable {
     /// Whether a tick at `now` changes anything: a reply is due, or an owed one is still to start its delay.
     public func repliesWaiting(at now: Double) -> Bool { pending.contains { $0.due.map { $0 <= now } ?? true } }
 
+    /// The phrase groups, in the board's order.
+    public static let phraseGroups: [(key: String, label: String)] = [("greetings", "Greetings"), ("needs", "Needs"),
+                                                                      ("answers", "Answers"), ("saved", "Saved")]
+
+    /// A group's phrases, the most used first (ties keep the file's order).
+    public func phrases(in group: String) -> [Phrase] {
+        phrases.enumerated().filter { $0.element.group == group }
+            .sorted { $0.element.uses != $1.element.uses ? $0.element.uses > $1.element.uses : $0.offset < $1.offset }
+            .map(\.element)
+    }
+
+    /// What a first start offers: what people most often need to say quickly.
+    static let starterPhrases: [Phrase] = [
+        ("greetings", ["Hello!", "Good morning.", "Good night.", "How are you?", "Nice to see you.", "Goodbye, see you soon."]),
+        ("needs", ["I need help.", "I am thirsty.", "I am in pain.", "Please call the nurse.", "I need the toilet.",
+                   "I am cold.", "I am hot.", "Please move me.", "I am tired."]),
+        ("answers", ["Yes.", "No.", "Thank you.", "Please wait, I am typing.", "I don't know.", "Maybe.",
+                     "Please say that again.", "I understand."]),
+    ].flatMap { g in g.1.map { Phrase(group: g.0, text: $0) } }
+
     // MARK: changing
 
     /// A change a screen asks for.
@@ -175,6 +211,12 @@ public struct AppData: Sendable, Equatable {
         case clear(contact: String)
         /// Delivers the replies due at this time.
         case deliverReplies(at: Double)
+        /// Adds a phrase to a group (not again if the group has it).
+        case addPhrase(String, group: String)
+        /// A phrase was said: it counts one more use.
+        case usedPhrase(String, group: String)
+        /// Removes a phrase from a group.
+        case removePhrase(String, group: String)
     }
 
     public mutating func apply(_ change: Change) {
@@ -207,6 +249,18 @@ public struct AppData: Sendable, Equatable {
             pending.removeAll(where: isDue)
             for r in due { messages.append(Message(contact: r.contact, fromMe: false, text: r.text)) }
             unsaved.insert(Self.messagesFile)
+        case .addPhrase(let text, let group):
+            let t = text.trimmingSpaces.replacingOccurrences(of: "\n", with: " ")
+            guard !t.isEmpty, !phrases.contains(where: { $0.group == group && $0.text == t }) else { return }
+            phrases.append(Phrase(group: group, text: t))
+            unsaved.insert(Self.phrasesFile)
+        case .usedPhrase(let text, let group):
+            guard let k = phrases.firstIndex(where: { $0.group == group && $0.text == text }) else { return }
+            phrases[k].uses += 1
+            unsaved.insert(Self.phrasesFile)
+        case .removePhrase(let text, let group):
+            phrases.removeAll { $0.group == group && $0.text == text }
+            unsaved.insert(Self.phrasesFile)
         }
     }
 
@@ -217,7 +271,7 @@ public struct AppData: Sendable, Equatable {
     public mutating func takeSaves() -> [(name: String, text: String)] {
         defer { unsaved = [] }
         var out: [(name: String, text: String)] = []
-        for name in [Self.notesFile, Self.messagesFile, Self.draftsFile] where unsaved.contains(name) {
+        for name in [Self.notesFile, Self.messagesFile, Self.draftsFile, Self.phrasesFile] where unsaved.contains(name) {
             if locked.contains(name) {
                 saved(name, error: "\(name) could not be read, so nothing is saved over it")
             } else {
@@ -235,6 +289,8 @@ public struct AppData: Sendable, Equatable {
         case Self.messagesFile:
             return RecordFile.encode(header: Self.headers[name] ?? "",
                                      messages.map { ["msg", $0.contact, $0.fromMe ? "me" : "them", $0.text] })
+        case Self.phrasesFile:
+            return RecordFile.encode(header: Self.headers[name] ?? "", phrases.map { ["phrase", $0.group, String($0.uses), $0.text] })
         default:
             return RecordFile.encode(header: Self.headers[Self.draftsFile] ?? "", drafts.sorted { $0.key < $1.key }.map { ["draft", $0.key, $0.value] })
         }
@@ -254,6 +310,9 @@ public struct AppData: Sendable, Equatable {
         case Self.notesFile:
             if let error { notesProblem = "Not saved, your text stays here: \(error)." }
             else if notesProblem?.hasPrefix("Not saved") == true { notesProblem = nil }
+        case Self.phrasesFile:
+            if let error { phrasesProblem = "Phrases not saved, they stay here: \(error)." }
+            else if phrasesProblem?.hasPrefix("Phrases not saved") == true { phrasesProblem = nil }
         case Self.messagesFile:
             if let error { messagesOwnProblem = "Messages not saved, they stay here: \(error)." }
             else if messagesOwnProblem?.hasPrefix("Messages not saved") == true { messagesOwnProblem = nil }
@@ -307,7 +366,8 @@ public struct AppData: Sendable, Equatable {
     // MARK: loading
 
     /// The first line of each file.
-    static let headers = [notesFile: "handsfree-notes 1", messagesFile: "handsfree-messages 1", draftsFile: "handsfree-drafts 1"]
+    static let headers = [notesFile: "handsfree-notes 1", messagesFile: "handsfree-messages 1", draftsFile: "handsfree-drafts 1",
+                          phrasesFile: "handsfree-phrases 1"]
 
     /// Reads the three files through `client`.
     ///
@@ -335,6 +395,16 @@ public struct AppData: Sendable, Equatable {
         let r = Reading(draftsFile, client)
         for (contact, text) in r.records.compactMap(draft) { d.drafts[contact] = text }
         d.settle(draftsFile, kind: "drafts", r, kept: d.drafts.count, readable: { draft($0) != nil }, client)
+
+        let p = Reading(phrasesFile, client)
+        if p.missing {
+            // A first start: the board is not empty. Written at the first change, so an untouched board
+            // follows a better starter set in a later version.
+            d.phrases = starterPhrases
+        } else {
+            d.phrases = p.records.compactMap(phrase)
+            d.settle(phrasesFile, kind: "phrases", p, kept: d.phrases.count, readable: { phrase($0) != nil }, client)
+        }
         d.save(with: client)
         return d
     }
@@ -349,6 +419,12 @@ public struct AppData: Sendable, Equatable {
     static func message(_ r: [String]?) -> Message? {
         guard let r, r.count == 4, r[0] == "msg", r[2] == "me" || r[2] == "them" else { return nil }
         return Message(contact: r[1], fromMe: r[2] == "me", text: r[3])
+    }
+
+    /// A phrase record (`phrase`, group, uses, text), nil for anything else.
+    static func phrase(_ r: [String]?) -> Phrase? {
+        guard let r, r.count == 4, r[0] == "phrase", !r[1].isEmpty, let uses = Int(r[2]), uses >= 0 else { return nil }
+        return Phrase(group: r[1], text: r[3], uses: uses)
     }
 
     /// A draft record (`draft`, contact, text), nil for anything else.
@@ -418,6 +494,7 @@ public struct AppData: Sendable, Equatable {
         switch name {
         case Self.notesFile: notesProblem = problem
         case Self.messagesFile: messagesOwnProblem = problem
+        case Self.phrasesFile: phrasesProblem = problem
         default: draftsProblem = problem
         }
     }

@@ -1,0 +1,91 @@
+import Config
+
+/// The phrase board: the user's phrases in groups (greetings, needs, answers, and their own saved ones), each
+/// said at once when activated. The most used rise to the top of their group, but not under the user's gaze:
+/// the order holds while the board shows and is sorted anew the next time it opens.
+///
+/// Phrases live in `AppData` (`phrases.txt` in the data folder, an editable text file saved like notes);
+/// "save phrase" on a note or a message adds what was typed to the saved group.
+public struct PhrasesScreen: Screen {
+    public let name = "phrases"
+    public let title = "Phrases"
+    public var group = "greetings"
+    /// The order each group showed in when a phrase of it was first said on this visit.
+    var held: [String: [String]] = [:]
+
+    public init(group: String = "greetings") { self.group = group }
+
+    struct Layout { var banner: Int; var tabs: Rect; var tiles: [Rect]; var stop: Rect }
+
+    func layout(_ b: Rect, large: Bool) -> Layout {
+        let tabs = Rect(x: b.x + 2, y: b.y + 1, w: b.w - 4, h: 3)
+        let stop = Rect(x: b.x + 2, y: b.maxY - 3, w: b.w - 4, h: 3)
+        let area = Rect(x: b.x + 2, y: tabs.maxY + 1, w: b.w - 4, h: stop.y - tabs.maxY - 2)
+        let cols = large || b.w < 90 ? 2 : 3
+        let tileH = large ? 5 : 3
+        let rows = max(0, (area.h + 1) / (tileH + 1))
+        var tiles: [Rect] = []
+        for r in 0..<rows {
+            let row = Rect(x: area.x, y: area.y + r * (tileH + 1), w: area.w, h: tileH)
+            tiles += row.columns(cols, gap: 2)
+        }
+        return Layout(banner: b.y, tabs: tabs, tiles: tiles, stop: stop)
+    }
+
+    /// The group's phrases as shown: the held order on this visit, else the most used first.
+    func shown(_ ctx: ScreenContext) -> [Phrase] {
+        let all = ctx.data.phrases(in: group)
+        guard let order = held[group] else { return all }
+        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        return all.enumerated().sorted { (rank[$0.element.text] ?? order.count + $0.offset, $0.offset)
+            < (rank[$1.element.text] ?? order.count + $1.offset, $1.offset) }.map(\.element)
+    }
+
+    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        let l = layout(c.bounds, large: ctx.settings.largeTargets)
+        if let p = ctx.data.phrasesProblem {
+            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+        } else {
+            c.text("Look at a phrase and \(activateHint(ctx)) to say it. \"Save phrase\" in a note or message adds yours.",
+                   x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
+        }
+        c.tabBar("phrases.group", AppData.phraseGroups, selected: group, l.tabs)
+        let phrases = shown(ctx)
+        if phrases.isEmpty, let first = l.tiles.first {
+            c.text(group == "saved" ? "No saved phrases yet: write one in a note, then say \"save phrase\"."
+                                    : "No phrases in this group (phrases.txt in the data folder holds them).",
+                   x: first.x, y: first.y + 1, style: Theme.hint, maxWidth: l.tabs.w)
+        }
+        for (i, (p, r)) in zip(phrases, l.tiles).enumerated() {
+            c.button("phrases.say.\(i)", p.text, r)
+        }
+        if ctx.speaking {
+            c.button("phrases.stop", "■ Stop speaking", l.stop)
+        } else {
+            c.text("■ Stop shows here while a phrase is said.", x: l.stop.x + 2, y: l.stop.y + 1, style: Theme.hint, maxWidth: l.stop.w - 4)
+        }
+    }
+
+    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        if case .tick = input { return .unhandled }
+        if case .action(.help, _, _) = input { return .push(AppHelpScreen(app: name, appTitle: title)) }
+        let target: Target?
+        switch input {
+        case .action(.activate, let t?, _), .action(.speak, let t?, _): target = t
+        default: return .unhandled
+        }
+        guard let t = target else { return .unhandled }
+        if let g = choice(t.id, of: "phrases.group", in: AppData.phraseGroups.map(\.key)) {
+            group = g
+            return Reply(record: "group")
+        }
+        if t.id == "phrases.stop" { return ctx.speaking ? Reply(effects: [.stopSpeaking], record: "stop-speaking") : .handled }
+        let phrases = shown(ctx)
+        guard t.id.hasPrefix("phrases.say."), let i = Int(t.id.dropFirst("phrases.say.".count)), i < phrases.count else {
+            return .unhandled
+        }
+        if held[group] == nil { held[group] = phrases.map(\.text) }
+        let p = phrases[i]
+        return Reply(effects: [ctx.speakEffect(p.text)], record: "say", changes: [.usedPhrase(p.text, group: group)])
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Runtime
+import Speech
+
+/// `handsfree say TEXT…`: speaks text with the shell's voices, to the sound card or a WAV file.
+struct SayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say",
+        abstract: "Speak text aloud (or into a WAV file) with flite, Piper or espeak-ng.",
+        discussion: """
+        Without TEXT, standard input is spoken. Long text is spoken sentence by sentence. A voice that cannot \
+        start (Piper needs scripts/python-env.sh speak) is named on standard error and flite speaks instead. \
+        Example: handsfree say --voice piper --out hello.wav "Hello, I am glad you came."
+        """)
+
+    @Argument(help: "The text; several arguments are joined by spaces.") var text: [String] = []
+    @Option(help: "flite (in the process, the default), piper (the natural voice) or espeak (espeak-ng, if installed).",
+            transform: { s in do throws(VoiceError) { return try VoiceName.parse(s) } catch { throw ValidationError(error.description) } })
+    var voice: VoiceName = .flite
+    @Option(help: "Write the speech to this WAV file instead of playing it.") var out: String?
+    @Option(help: "The ALSA device to play on.") var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: "Play through ALSA's file plugin into this WAV file (no sound card needed).")
+    var speakerFile: String?
+    @Option(help: "Speed: 1 is the voice's own, 2 twice as fast (0.3 to 3).") var rate = 1.0
+    @Option(help: "Loudness, 0 to 1.") var volume = 1.0
+    @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
+
+    func validate() throws {
+        guard (0.3...3).contains(rate) else { throw ValidationError("--rate \(rate): give 0.3 to 3 (1 is the voice's own speed)") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume \(volume): give 0 to 1") }
+        if out != nil && speakerFile != nil { throw ValidationError("give --out or --speaker-file, not both") }
+    }
+
+    func run() throws {
+        var words = text.joined(separator: " ")
+        if text.isEmpty {
+            words = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard !words.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ValidationError("nothing to say: give TEXT or pipe it in")
+        }
+        let output: any AudioSink = out.map { WAVFileSink(path: $0) as any AudioSink }
+            ?? speakerFile.map { ALSAPlayback.toFile($0) } ?? ALSAPlayback(device: speaker)
+        let problems = ProblemList()
+        let speaker = Speaker(setup: PythonEnv.voiceSetup(python: python), output: output) { event in
+            if case let .problem(message, fallback) = event { problems.add(message, fatal: !fallback) }
+        }
+        speaker.speakAndWait(.init(text: words, voice: voice, rate: rate, volume: volume))
+        speaker.shutdown()
+        for m in problems.messages { FileHandle.standardError.write(Data("say: \(m)\n".utf8)) }
+        if let e = (output as? WAVFileSink)?.writeError { throw SetupError(e) }
+        if problems.fatal { throw ExitCode(1) }
+    }
+}
+
+/// The speaker's problems, gathered from its threads.
+final class ProblemList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    private var anyFatal = false
+    func add(_ m: String, fatal: Bool) { lock.lock(); list.append(m); anyFatal = anyFatal || fatal; lock.unlock() }
+    var messages: [String] { lock.lock(); defer { lock.unlock() }; return list }
+    var fatal: Bool { lock.lock(); defer { lock.unlock() }; return anyFatal }
+}

@@ -1,0 +1,52 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// The phrase board: phrases said at once, counted, kept in phrases.txt; "save phrase" adds what was typed.
+@Suite struct PhraseBoardTests {
+    static func said(_ effects: [Effect]) -> [String] {
+        effects.compactMap { if case let .speak(u) = $0 { u.text } else { nil } }
+    }
+
+    @Test(arguments: InputPath.allCases)
+    func aPhraseIsSaidAtOnceAndCountedInTheFile(_ path: InputPath) throws {
+        let files = MemoryFiles([:])
+        var d = Driver(path, screen: "phrases", files: .memory(files))
+        #expect(d.text.contains("Hello!") && d.text.contains("Greetings"))
+        d.activate("phrases.group.needs")
+        #expect(d.text.contains("I need help."))
+        let third = try #require(d.state.data.phrases(in: "needs").dropFirst(2).first)
+        #expect(Self.said(d.activate("phrases.say.2")) == [third.text])
+        let saved = files.files.withLock { $0[AppData.phrasesFile] } ?? ""
+        #expect(saved.hasPrefix("handsfree-phrases 1\n"))
+        #expect(saved.contains("phrase\tneeds\t1\t\(third.text)\n"))
+        // The order holds while the board shows: the same tile says the same phrase again.
+        #expect(Self.said(d.activate("phrases.say.2")) == [third.text])
+        // Opened again, the most used comes first.
+        d.key(.escape)
+        d.activate("launcher.phrases")
+        d.activate("phrases.group.needs")
+        #expect(Self.said(d.activate("phrases.say.0")) == [third.text])
+    }
+
+    @Test func savePhraseKeepsTheSentenceWrittenOnTheBoard() {
+        let files = MemoryFiles([:])
+        var data = AppData.firstStart
+        data.apply(.setNote(id: 1, text: "Hi. Please bring my glasses."))
+        var d = Driver(.gesture, screen: "notes", files: .memory(files), data: data)
+        d.activate("notes.note.1")
+        d.send(.speech("save phrase", isFinal: true))
+        #expect(d.text.contains("Saved “Please bring my glasses.” to your phrases"))
+        #expect(d.state.data.phrases(in: "saved").map(\.text) == ["Please bring my glasses."])
+        #expect((files.files.withLock { $0[AppData.phrasesFile] } ?? "").contains("phrase\tsaved\t0\tPlease bring my glasses.\n"))
+    }
+
+    @Test func anEditedFileIsReadAndADamagedLineKeptAside() {
+        let files = MemoryFiles([AppData.phrasesFile: "handsfree-phrases 1\nphrase\tanswers\t2\tAbsolutely.\nphrase\tneeds\tmany\tBroken line\n"])
+        let data = AppData.load(.memory(files))
+        #expect(data.phrases == [Phrase(group: "answers", text: "Absolutely.", uses: 2)])
+        #expect(data.phrasesProblem?.contains("Damaged phrases file kept as phrases.txt.corrupt-1") == true)
+        #expect(files.files.withLock { $0["phrases.txt.corrupt-1"] }?.contains("Broken line") == true)
+    }
+}
