@@ -141,6 +141,21 @@ import TrackingCore
         #expect(more == [.type(" friend")])
     }
 
+    @Test func speakSaysTheSentenceBeingTypedButNeverWhilePrivate() {
+        var e = Driver(.gesture, screen: "desktop")
+        e.armWithAStillFace()
+        e.key(.char("h")); e.key(.char("i")); e.key(.char(".")); e.key(.char(" ")); e.key(.char("y")); e.key(.char("o"))
+        let said = e.activate("desktop.speak").compactMap { if case .speak(let u) = $0 { return u.text } else { return nil } }
+        #expect(said == ["yo"], "\(said)")
+        e.send(.speaking(true))
+        #expect(e.text.contains("■ Stop"))
+        #expect(e.activate("desktop.speak").contains(.stopSpeaking))
+        e.send(.speaking(false))
+        e.activate("desktop.private")
+        e.key(.char("x"))
+        #expect(!e.activate("desktop.speak").contains { if case .speak = $0 { return true } else { return false } })
+    }
+
     @Test func backDoesNotLeaveWhileTyping() {
         var d = driver()
         d.gesture("back")

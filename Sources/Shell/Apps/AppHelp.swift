@@ -83,7 +83,8 @@ public struct AppHelpScreen: Screen {
                     "◎ Pointer mode: the pointer follows your gaze (or your head: Settings › Pointer); \(act) clicks where it was when you began. "
                         + "It holds still while you make a gesture, while your face is lost and while paused. Back (\(how(.back, ctx, screen: app) ?? "back")) stops pointing."
                         + (pointing.isEmpty ? "" : " While pointing: " + pointing.joined(separator: " · ") + "."),
-                    "Private: nothing you type is suggested, learned or logged, for passwords; the title says Private while it is on.",
+                    "Private: nothing you type is suggested, learned, logged or spoken, for passwords; the title and status line say so.",
+                    "♪ Speak (or \"speak that\") says the sentence you are typing aloud; ■ Stop or \"stop\" ends it.",
                     "Leave: ◀ Leave\(leave). Back does nothing while typing, so a stray gesture cannot take the keyboard away."]
                 + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
         case "calibration":

@@ -1,4 +1,5 @@
 import Config
+import SpeechText
 import TerminalModel
 
 /// The Desktop screen: the Terminal screen's composer typing into the focused window of the user's desktop,
@@ -35,7 +36,7 @@ public struct DesktopScreen: Screen {
     /// Target ids.
     public static let keyboardID = "desktop.keyboard", suggestionID = "desktop.suggestion", leaveID = "desktop.leave"
     public static let layerID = "desktop.layer", pointerID = "desktop.pointer", privateID = "desktop.private"
-    public static let lineID = "desktop.line", dwellID = "desktop.dwell"
+    public static let lineID = "desktop.line", dwellID = "desktop.dwell", speakID = "desktop.speak"
     static let keyPrefix = "desktop.key."
 
     /// The key rows: moving around, then acting (latches for chords such as Ctrl-S, Alt-F4, Super).
@@ -90,11 +91,12 @@ public struct DesktopScreen: Screen {
         let l = layout(c.bounds, keyRows: TerminalScreen.keyboardRows(ctx.keymap))
         drawPanel(&c, ctx, l.panel)
         if let b = l.buttons {
-            let thirds = b.columns(4, gap: 2)
-            c.button(Self.pointerID, "◎ Pointer mode", thirds[0])
-            c.button(Self.privateID, isPrivate ? "● Private: on" : "○ Private", thirds[1])
-            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? "● Dwell click" : "○ Dwell click", thirds[2])
-            c.button(Self.leaveID, "◀ Leave", thirds[3])
+            let cols = b.columns(5, gap: 2)
+            c.button(Self.pointerID, "◎ Pointer mode", cols[0])
+            c.button(Self.privateID, isPrivate ? "● Private: on" : "○ Private", cols[1])
+            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? "● Dwell click" : "○ Dwell click", cols[2])
+            c.button(Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak", cols[3])
+            c.button(Self.leaveID, "◀ Leave", cols[4])
         }
         drawInfo(&c, ctx, l.info)
         if isPrivate {
@@ -244,11 +246,24 @@ public struct DesktopScreen: Screen {
             return desktop(.wheelUp, ctx)
         case .action(.scrollDown, _, _):
             return desktop(.wheelDown, ctx)
+        case .action(.speak, _, _):
+            return speak(ctx)
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         default:
             return .unhandled
         }
+    }
+
+    /// Speaks the sentence being typed (the last of `line`), else all of it; Stop while speaking. Never while
+    /// private: a password is not said aloud.
+    func speak(_ ctx: ScreenContext) -> Reply {
+        if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
+        guard !isPrivate else { return Reply(record: "speak-private") }
+        var text = Sentences.sentence(before: line.count, in: line)
+        if text.isEmpty { text = line }
+        guard text.contains(where: { !$0.isWhitespace }) else { return Reply(record: "speak") }
+        return Reply(effects: [ctx.speakEffect(text)], record: "speak")
     }
 
     /// The reply for keys and text sent to the window: while private, the log says only that something was
@@ -268,6 +283,7 @@ public struct DesktopScreen: Screen {
         case Self.pointerID: return desktop(.pointerMode, ctx)
         case Self.privateID: return desktop(.privateTyping, ctx)
         case Self.dwellID: return desktop(.dwellClick, ctx)
+        case Self.speakID: return speak(ctx)
         case Self.lineID: return Reply(effects: [.startDictation], record: "dictate")
         default: break
         }

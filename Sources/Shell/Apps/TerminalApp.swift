@@ -1,4 +1,5 @@
 import Config
+import Foundation
 import TerminalModel
 
 /// The Terminal screen: the user's shell (or any program) in a pane, typed into from every modality.
@@ -309,6 +310,13 @@ public struct TerminalScreen: Screen {
             return scroll(by: -max(1, view.snapshot.rows / 2), view)
         case .action(.activate, let t?, _):
             return activate(t, ctx)
+        case .action(.speak, _, _):
+            // "speak that": the command line as typed, never at a password prompt.
+            if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
+            guard let v = view, !v.inputHidden else { return Reply(record: "speak-hidden") }
+            let line = v.lineBeforeCursor.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { return Reply(record: "speak") }
+            return Reply(effects: [ctx.speakEffect(line)], record: "speak")
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         default:
