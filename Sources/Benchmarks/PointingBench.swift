@@ -197,6 +197,74 @@ public struct PointingBench {
         return result
     }
 
+    /// A steadier pointer near targets: users fixate keys of the note editor's keyboard (calibrated, within
+    /// ±2.5 cells and ±1.2 rows, with fixational noise, and with a 5 Hz tremor or a nystagmus-like 3 Hz drift
+    /// and jerk);
+    /// the share of settled frames on the key looked at, and how often the pick hops, with the plain hit test
+    /// beside the snapping and hysteresis the shell uses (`HitMap.snapped`).
+    func steadiness(_ rng: inout Rng, out: BenchReport) throws {
+        let settings = GestureConfig.defaults()
+        var state = ShellState(keymap: try Setup.keymap("default", gestures: settings.gestures))
+        _ = state.show(screen: "note-editor")
+        let keys = state.hitMap.targets.filter { $0.id.contains(".key.") }
+        guard !keys.isEmpty else { return }
+        let w = keys[0].rect.w, h = keys[0].rect.h
+        out("steadiness: \(users) users fixate 30 keys each of the note editor's keyboard (keys \(w)x\(h) cells at 100x30), smoothed as in the shell; on the key = share of frames 0.9-1.6 s after the key was shown (the eyes arrive at 0.25 s)")
+        for (name, tremor, jerk, noise) in [("fixational noise only", 0.0, 0.0, 0.0), ("5 Hz tremor ±3 cells", 0.03, 0.0, 0.0),
+                                            ("3 Hz nystagmus 4 cells", 0.0, 0.04, 0.0),
+                                            ("webcam-like jitter σ 0.025", 0.0, 0.0, 0.025)] {
+            var onHit = 0, onSnap = 0, frames = 0, hopsHit = 0, hopsSnap = 0
+            for _ in 0..<users {
+                var u = User(&rng)
+                // Calibrated, with what is left of the error after calibration (the worst users above: ±2 cells).
+                (u.ox, u.oy, u.sx, u.sy, u.tilt, u.bendX, u.bendY) = (rng.uniform(-0.025, 0.025), rng.uniform(-0.04, 0.04), 1, 1, 0, 0, 0)
+                if noise > 0 { u.noise = noise }
+                var pipeline = Pipeline(settings)
+                var t = 0.0, micro = (0.0, 0.0)
+                var from = GazePoint(x: 0.5, y: 0.5)
+                var current: String?
+                let phase = rng.uniform(0, 6.3)
+                for _ in 0..<30 {
+                    let key = keys[Int(rng.unit() * Double(keys.count)) % keys.count]
+                    let target = GazePoint(x: (Double(key.rect.x) + Double(key.rect.w) / 2) / 100,
+                                           y: (Double(key.rect.y) + Double(key.rect.h) / 2) / 30)
+                    let start = t
+                    var lastHit: String?, lastSnap: String?
+                    while t < start + 1.6 {
+                        var (p, _) = Self.pointer(&u, Self.eye(t - start, from: from, to: target), micro: &micro)
+                        p.x += tremor * sin(2 * .pi * 5 * t + phase)
+                        // Nystagmus: a slow drift one way, then a quick jerk back, three times a second.
+                        let cycle = (t * 3).truncatingRemainder(dividingBy: 1)
+                        p.x += jerk * (cycle < 0.85 ? cycle / 0.85 : (1 - cycle) / 0.15) - jerk / 2
+                        _ = pipeline.track(.frame(TrackingFrame(t: t, gaze: p), nil))
+                        if let g = pipeline.gaze {
+                            let cell = CellPoint(gaze: g, in: Size(width: 100, height: 30))
+                            let hit = state.hitMap.hit(cell)?.id
+                            let snap = state.hitMap.snapped(cell, current: current)?.id
+                            if snap != nil { current = snap }
+                            if t - start >= 0.9 {
+                                frames += 1
+                                if hit == key.id { onHit += 1 }
+                                if snap == key.id { onSnap += 1 }
+
+                                if let l = lastHit, l != hit { hopsHit += 1 }
+                                if let l = lastSnap, l != snap { hopsSnap += 1 }
+                                lastHit = hit ?? lastHit
+                                lastSnap = snap ?? lastSnap
+                            }
+                        }
+                        t += 1.0 / 60
+                    }
+                    from = target
+                }
+            }
+            let seconds = Double(frames) / 60
+            out(String(format: "  %@: plain hit %.1f%% on the key, %.2f hops/s; snapped with hysteresis %.1f%%, %.2f hops/s",
+                       name, Double(onHit) / Double(max(1, frames)) * 100, Double(hopsHit) / max(seconds, 1e-9),
+                       Double(onSnap) / Double(max(1, frames)) * 100, Double(hopsSnap) / max(seconds, 1e-9)))
+        }
+    }
+
     /// Calibration and drift correction, pursuit, then the cost per frame.
     public func run(out: BenchReport) throws -> Figures {
         var figures0: [Double: SlowFigure] = [:]
@@ -282,6 +350,7 @@ public struct PointingBench {
                      mean(drifted), worst(drifted), mean(corrected), worst(corrected)))
 
         figures0 = slowCalibration(&rng, out: out)
+        try steadiness(&rng, out: out)
 
         var figures = try pursuitBench(&rng, out: out)
         figures.slow = figures0
