@@ -4,7 +4,8 @@ import Shell
 import TrackingCore
 
 /// `gesture-calibration.toml` in the user's config folder: per tracker source, the press and release each
-/// calibrated gesture uses (`[source.NAME.GESTURE]`).
+/// calibrated gesture uses (`[source.NAME.GESTURE]`), and the hold and rise window learned from the user's
+/// rhythm (`hold_ms`, `calm_ms`) where the calibration changed them.
 public enum GestureCalibrationFile {
     /// The thresholds saved for `source`, or none; a damaged table is a problem naming the file and line, and
     /// then nothing is applied.
@@ -35,7 +36,15 @@ public enum GestureCalibrationFile {
             }
             let press = try value("press"), release = try value("release")
             guard release < press else { throw doc.error(path + ["release"], "release must be below press") }
-            out.append(GestureThreshold(name: name, press: press, release: release))
+            // The user's rhythm, when the calibration learned one (milliseconds, as in the gesture config).
+            func ms(_ k: String) throws(ConfigError) -> Double? {
+                guard let n = t[k] else { return nil }
+                guard let v = n.number, v.isFinite, v >= 0, v <= 10_000 else {
+                    throw doc.error(path + [k], "\(k) must be a number of milliseconds from 0 to 10000")
+                }
+                return v / 1000
+            }
+            out.append(GestureThreshold(name: name, press: press, release: release, hold: try ms("hold_ms"), calm: try ms("calm_ms")))
         }
         return out
     }
@@ -55,6 +64,8 @@ public enum GestureCalibrationFile {
             for t in (tables[name] ?? []).sorted(by: { $0.name < $1.name }) {
                 out += "\n[source.\(JSONText.quote(name)).\(JSONText.quote(t.name))]\n"
                 out += "press = \(JSONText.number(Double(t.press), digits: 4))\nrelease = \(JSONText.number(Double(t.release), digits: 4))\n"
+                if let h = t.hold { out += "hold_ms = \(Int((h * 1000).rounded()))\n" }
+                if let c = t.calm { out += "calm_ms = \(Int((c * 1000).rounded()))\n" }
             }
         }
         return AtomicFile.write(out, to: file.path).map { "Gesture calibration not saved: \($0)" }

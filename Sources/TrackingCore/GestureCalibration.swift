@@ -3,9 +3,13 @@ public struct GestureThreshold: Sendable, Equatable {
     public var name: String
     public var press: Float
     public var release: Float
+    /// The user's own rhythm, when the calibration learned one: how long a performance must hold, and the
+    /// rest-and-rise window of the rhythm guard (seconds); nil keeps the config's.
+    public var hold: Double?
+    public var calm: Double?
 
-    public init(name: String, press: Float, release: Float) {
-        self.name = name; self.press = press; self.release = release
+    public init(name: String, press: Float, release: Float, hold: Double? = nil, calm: Double? = nil) {
+        self.name = name; self.press = press; self.release = release; self.hold = hold; self.calm = calm
     }
 
     /// `gestures` with the press and release of each named threshold gesture replaced; other gestures and
@@ -15,6 +19,8 @@ public struct GestureThreshold: Sendable, Equatable {
             guard case .threshold(var spec) = g.kind, let t = thresholds.first(where: { $0.name == g.name }) else { return g }
             spec.press = t.press
             spec.release = t.release
+            if let h = t.hold { spec.hold = h }
+            if let c = t.calm { spec.calm = c }
             var out = g
             out.kind = .threshold(spec)
             return out
@@ -39,9 +45,19 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         public var signal: ShapeSignal
         public var press: Float
         public var release: Float
-        public init(name: String, signal: ShapeSignal, press: Float, release: Float) {
+        /// The config's hold and rhythm guard (seconds; calm 0: none), which the user's rhythm may relax.
+        public var hold: Double
+        public var calm: Double
+        public init(name: String, signal: ShapeSignal, press: Float, release: Float, hold: Double = 0, calm: Double = 0) {
             self.name = name; self.signal = signal; self.press = press; self.release = release
+            self.hold = hold; self.calm = calm
         }
+    }
+
+    /// One frame of a performance: the time and the gesture's signal.
+    public struct Sample: Sendable, Equatable {
+        public var t: Double
+        public var v: Float
     }
 
     public enum Stage: Sendable, Equatable {
@@ -66,6 +82,11 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     public private(set) var peak: Float = 0
     /// The gestures not seen within their time, in order; they keep their values.
     public private(set) var skipped: [Int] = []
+    /// Each gesture's performances as they went, from the prompt to the let-go, for the user's rhythm.
+    public private(set) var traces: [[[Sample]]]
+    /// How long the signal must rest after a prompt before a rise counts as a performance: a performance is
+    /// counted only once the prompt has been seen, not the end of the last one or a reaction to the screen.
+    public var promptRest = 0.3
 
     /// How long the neutral face is sampled (after `settleSeconds` in which the gesture that pressed Start is
     /// let go), and how long one performance may take to begin and end.
@@ -80,11 +101,16 @@ public struct GestureCalibrationRun: Sendable, Equatable {
 
     private var stageStart: Double?
     private var risen = false
+    /// Since when the signal has rested in this stage (nil: not yet), and the performance's frames so far.
+    private var restingSince: Double?
+    private var rested = false
+    private var trace: [Sample] = []
 
     public init(gestures: [Gesture]) {
         self.gestures = gestures
         neutral = Array(repeating: [], count: gestures.count)
         peaks = Array(repeating: [], count: gestures.count)
+        traces = Array(repeating: [], count: gestures.count)
         if gestures.isEmpty { stage = .done; problem = "the keymap binds no gesture that a calibration can tune" }
     }
 
@@ -126,12 +152,26 @@ public struct GestureCalibrationRun: Sendable, Equatable {
             let v = gestures[k].signal.value(blend)
             current = v
             let base = baseline(k)
-            peak = max(peak, v)
-            if v >= base + minRise {
+            // The prompt is seen once the signal has rested `promptRest` in this stage; a slow rise through
+            // the band above rest keeps that.
+            if v < base + minRise / 2 {
+                if restingSince == nil { restingSince = t }
+                if let r = restingSince, t - r >= promptRest { rested = true }
+            } else {
+                restingSince = nil
+            }
+            let prompted = rested
+            // A performance's frames start at its last rest: what came before it is not its rhythm.
+            if !risen && v < base + minRise / 2 { trace.removeAll(keepingCapacity: true) }
+            trace.append(Sample(t: t, v: v))
+            if trace.count > 600 { trace.removeFirst(trace.count - 600) }
+            if v >= base + minRise, risen || prompted {
                 risen = true
+                peak = max(peak, v)
             } else if risen, v < base + minRise / 2 {
-                // Performed and let go: keep its peak.
+                // Performed and let go: keep its peak, and how it went.
                 peaks[k].append(peak)
+                traces[k].append(trace)
                 if attempt == 0 {
                     next(.perform(index: k, attempt: 1), at: t)
                 } else if k + 1 < gestures.count {
@@ -152,6 +192,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
                     // Not seen (a shape this tracker does not send, or not performed): keep its values, go on.
                     skipped.append(k)
                     peaks[k] = []
+                    traces[k] = []
                     if k + 1 < gestures.count { next(.perform(index: k + 1, attempt: 0), at: t) } else { stage = .done }
                 }
             }
@@ -165,6 +206,9 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         stageStart = t
         risen = false
         peak = 0
+        restingSince = nil
+        rested = false
+        trace = []
     }
 
     private mutating func stop(_ why: String) {
@@ -198,13 +242,56 @@ public struct GestureCalibrationRun: Sendable, Equatable {
                     format: "%@ rose only %.2f above your neutral face; perform it more clearly", g.name, Double(rise))))
             }
             let press = min(0.95, max(0.05, base + rise * 0.5))
-            let release = min(press - 0.02, max(0.01, base + rise * 0.2))
-            out.append(GestureThreshold(name: g.name, press: press, release: max(0, release)))
+            let release = max(0, min(press - 0.02, max(0.01, base + rise * 0.2)))
+            let (hold, calm) = rhythm(g, traces[k], press: press, release: release)
+            out.append(GestureThreshold(name: g.name, press: press, release: release, hold: hold, calm: calm))
         }
         guard !out.isEmpty else {
             return .failure(GestureCalibrationProblem(message: "no gesture was seen; the tracker may not send these shapes"))
         }
         return .success(out)
+    }
+}
+
+extension GestureCalibrationRun {
+    /// The shortest hold a learned rhythm may ask for (seconds): a blink-length touch is never a gesture.
+    public static let minimumHold = 0.25
+    /// The longest rest-and-rise window a learned rhythm may ask for: longer, and the user would wait too long
+    /// between gestures.
+    public static let maximumCalm = 1.5
+
+    /// The user's rhythm for a gesture, from its two performances read with the new thresholds: a hold the
+    /// shorter of them still makes (70 % of it, never above the config's nor below `minimumHold`), and, for a
+    /// gesture with a rhythm guard, a rise window the slower of them fits (130 % of its rise, never below the
+    /// config's). Nil where nothing changes: the config's values are already within the user's.
+    ///
+    /// Only a gesture that has the rhythm guard (`calm`) gets a shorter hold: the guard, not the hold, is then
+    /// what keeps talking out (speech never rests before it rises), and `handsfree bench gestures` shows it.
+    func rhythm(_ g: Gesture, _ performances: [[Sample]], press: Float, release: Float) -> (hold: Double?, calm: Double?) {
+        var holds: [Double] = [], rises: [Double] = []
+        for p in performances {
+            // The hold: the longest stretch at or above press. The rise: from the last frame below release
+            // before press was first reached, to that frame.
+            var longest = 0.0, since: Double?
+            for s in p {
+                if s.v >= press { if since == nil { since = s.t }; longest = max(longest, s.t - (since ?? s.t)) } else { since = nil }
+            }
+            holds.append(longest)
+            if let first = p.firstIndex(where: { $0.v >= press }),
+               let low = p[..<first].lastIndex(where: { $0.v < release }) {
+                rises.append(p[first].t - p[low].t)
+            }
+        }
+        var hold: Double?, calm: Double?
+        if g.calm > 0, let shorter = holds.min(), shorter > 0 {
+            let h = max(Self.minimumHold, (shorter * 0.7 * 100).rounded() / 100)
+            if h < g.hold { hold = h }
+        }
+        if g.calm > 0, let slower = rises.max() {
+            let c = min(Self.maximumCalm, (slower * 1.3 * 100).rounded() / 100)
+            if c > g.calm { calm = c }
+        }
+        return (hold, calm)
     }
 }
 

@@ -14,7 +14,7 @@ import TrackingCore
     @Test func savedPerSourceAndReadBack() throws {
         let f = tempFile()
         defer { try? FileManager.default.removeItem(at: f.deletingLastPathComponent()) }
-        let webcam = [GestureThreshold(name: "activate", press: 0.3125, release: 0.125),
+        let webcam = [GestureThreshold(name: "activate", press: 0.3125, release: 0.125, hold: 0.49, calm: 0.62),
                       GestureThreshold(name: "back", press: 0.0875, release: 0.0375)]
         let phone = [GestureThreshold(name: "activate", press: 0.45, release: 0.2)]
         #expect(GestureCalibrationFile.save(webcam, source: "mediapipe", to: f) == nil)

@@ -38,7 +38,7 @@ public struct GestureCalibrationScreen: Screen {
         let pausing = Set(sections.flatMap { $0.gestures.filter { pauses.contains($0.value) }.keys })
         return ctx.gestures.compactMap { g in
             guard bound.contains(g.name), !pausing.contains(g.name), case .threshold(let t) = g.kind else { return nil }
-            return .init(name: g.name, signal: t.signal, press: t.press, release: t.release)
+            return .init(name: g.name, signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
         }
     }
 
@@ -71,8 +71,20 @@ public struct GestureCalibrationScreen: Screen {
                                          Double(r.now.release), Double(r.neutral), Double(r.peak))
                 c.text(line, x: b.x + 2, y: b.y + 3 + i, maxWidth: b.w - 4)
             }
-            if !skipped.isEmpty, b.y + 4 + rows.count < buttons[0].y {
-                c.text("Not seen, so unchanged: " + skipped.joined(separator: ", "), x: b.x + 2, y: b.y + 4 + rows.count,
+            // The rhythm learned: holds and rise windows made to fit this user's performances.
+            let rhythm = rows.compactMap { r -> String? in
+                var parts: [String] = []
+                if let h = r.now.hold { parts.append(String(format: "hold %.2f → %.2f s", r.gesture.hold, h)) }
+                if let c = r.now.calm { parts.append(String(format: "rise within %.2f → %.2f s", r.gesture.calm, c)) }
+                return parts.isEmpty ? nil : r.gesture.name + ": " + parts.joined(separator: ", ")
+            }
+            var y = b.y + 4 + rows.count
+            if !rhythm.isEmpty, y < buttons[0].y {
+                c.text("Your rhythm: " + rhythm.joined(separator: " · "), x: b.x + 2, y: y, style: Theme.hint, maxWidth: b.w - 4)
+                y += 1
+            }
+            if !skipped.isEmpty, y < buttons[0].y {
+                c.text("Not seen, so unchanged: " + skipped.joined(separator: ", "), x: b.x + 2, y: y,
                        style: Theme.hint, maxWidth: b.w - 4)
             }
             c.button(Self.doneID, "✓ Done", buttons[0])
