@@ -392,6 +392,11 @@ public struct PointingBench {
             GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / 100, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / 30)
         }
         let paths = PursuitPath.distinct(centres, rx: 0.05, ry: 0.15)
+        // Profiles: a typical follower; a slow one (the eyes 0.15-0.3 s behind the dot, lower gain); one
+        // with a 5 Hz tremor on top of the pursuit.
+        for (profile, lags, gains, tremor) in [("typical", (0.05, 0.15), (0.8, 1.0), 0.0),
+                                                ("slow", (0.15, 0.3), (0.6, 0.85), 0.0),
+                                                ("tremor", (0.05, 0.15), (0.8, 1.0), 0.012)] {
         var correct = 0, wrong = 0, none = 0
         var times: [Double] = []
         let trials = 300
@@ -406,15 +411,17 @@ public struct PointingBench {
             var picked: Int?
             var pickedAt = 0.0
             let t0 = t + 0.5
-            let gain = rng.uniform(0.8, 1.0), lag = rng.uniform(0.05, 0.15)
+            let gain = rng.uniform(gains.0, gains.1), lag = rng.uniform(lags.0, lags.1)
+            let phase = rng.uniform(0, 6.3)
             while t < t0 + 3, picked == nil {
-                let eye: GazePoint
+                var eye: GazePoint
                 if t < t0 + 0.2 { eye = start }
                 else {
                     let q = paths[k].position(at: t - lag)
                     eye = GazePoint(x: paths[k].centre.x + gain * (q.x - paths[k].centre.x),
                                     y: paths[k].centre.y + gain * (q.y - paths[k].centre.y))
                 }
+                eye.x += tremor * sin(2 * .pi * 5 * t + phase)
                 let (p, _) = Self.pointer(&u, eye, micro: &micro)
                 if let i = det.step(t: t, pointer: p, paths: paths) { picked = i; pickedAt = t }
                 t += 1.0 / 60
@@ -424,10 +431,13 @@ public struct PointingBench {
         }
         times.sort()
         let within = times.filter { $0 <= 1.5 }.count
-        (figures.pursuitTrials, figures.pursuitWithin, figures.pursuitWrong, figures.pursuitNone) = (trials, within, wrong, none)
-        out(String(format: "pursuit (%d launcher tiles, dots circling 5 cells wide once a second, compared 0.1 s behind, r ≥ 0.6 over 30 frames on both axes): %d trials, %.1f%% correct within 1.5 s (goal ≥ 95%%), %d wrong, %d none within 3 s; time to select p50 %.2f s, p90 %.2f s",
-                     paths.count, trials, Double(within) / Double(trials) * 100, wrong, none,
+        if profile == "typical" {
+            (figures.pursuitTrials, figures.pursuitWithin, figures.pursuitWrong, figures.pursuitNone) = (trials, within, wrong, none)
+        }
+        out(String(format: "pursuit, %@ followers (%d launcher tiles, dots circling 5 cells wide once a second, compared 0.1 s behind, r ≥ 0.6 over 30 frames on both axes): %d trials, %.1f%% correct within 1.5 s (goal ≥ 95%%), %d wrong, %d none within 3 s; time to select p50 %.2f s, p90 %.2f s",
+                     profile, paths.count, trials, Double(within) / Double(trials) * 100, wrong, none,
                      times.isEmpty ? 0 : times[times.count / 2], times.isEmpty ? 0 : times[times.count * 9 / 10]))
+        }
 
         // Ten minutes each of idle gaze (fixations anywhere, microsaccades, blinks) and of reading lines.
         for kind in ["idle", "reading"] {
