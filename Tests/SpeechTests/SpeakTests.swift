@@ -201,8 +201,7 @@ import Testing
 
     @Test(.enabled(if: WhisperWorkerTests.ready && espeakReady, "\(WhisperWorkerTests.reason); \(espeakReason)"), .timeLimit(.minutes(3)))
     func whisperHearsWhatEspeakSaid() throws {
-        // espeak-ng is the robotic voice for other languages: heard back, but not held to the 5% of the others.
-        #expect(try roundTrip(.espeak).rate <= 15)
+        #expect(try roundTrip(.espeak).rate <= 5)
     }
 
     @Test(.enabled(if: WhisperWorkerTests.ready && piperReady, "\(WhisperWorkerTests.reason); \(piperReason)"), .timeLimit(.minutes(3)))
