@@ -12,6 +12,7 @@ packages=(
   time                                                                    # GNU time: peak memory of the built binary in end-to-end tests
   flite sox                                                               # synthetic speech for tests and benchmarks
   flite1-dev                                                              # the in-process flite voice (say, Speak)
+  espeak-ng                                                               # the espeak voice (other languages: say --voice espeak)
   presage                                                                 # the peer word predictor we compare against
   libvterm-dev                                                            # terminal emulation for hosted programs
   vim less                                                                # full-screen programs the pty tests run

@@ -14,6 +14,8 @@ public struct SpeakBench {
     public var peerRequests = 10
     public var flitePath = "/usr/bin/flite"
     public var skipPiper = false
+    /// Seconds of the real loop's replay for the UI frame rate while speaking (0: not measured).
+    public var loopSeconds = 8.0
     public var setup: VoiceSetup
     public var phrases = [
         "Yes.", "No, thank you.", "I need help.", "Please wait a moment.", "Can you open the window?",
@@ -41,6 +43,8 @@ public struct SpeakBench {
                 + (r.rssMB.map { Self.fmt($0) } ?? "?"))
         }
         report(try inProcess(.flite, name: "flite (in process, slt)", rss: { Self.rssMB(getpid()) }))
+        // The loop's drawing is measured before Piper is asked about: flite alone shares the loop's process.
+        if loopSeconds > 0 { try loopWhileSpeaking(voices: skipPiper ? [.flite] : [.flite, .piper], out: out) }
         if FileManager.default.isExecutableFile(atPath: flitePath) {
             report(try cliPeer(name: "flite CLI (peer: flite -t -o, slt)", args: { [self.flitePath, "-voice", "slt", "-t", $0, "-o", $1] }))
         } else {

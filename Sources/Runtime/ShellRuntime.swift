@@ -72,6 +72,9 @@ public struct ShellRuntime {
     /// Drawings made, and frames handed to the session (`bench ui` checks there is at most one per frame).
     public private(set) var renders = 0
     public private(set) var framesIn = 0
+    /// The longest time between two drawings while the frame source was still sending (`bench speak`: a
+    /// stall the drawing rate alone would average away).
+    public private(set) var longestDrawingGap = 0.0
     /// Turns of the loop (each a wait in poll): an idle shell makes about twenty a second, not thousands.
     public private(set) var wakeups = 0
 
@@ -220,6 +223,7 @@ public struct ShellRuntime {
                 dirty = false
                 measuresChanged = false
                 renders += 1
+                if renders > 1, endedAt == nil { longestDrawingGap = max(longestDrawingGap, now - lastRender) }
                 lastRender = now
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {

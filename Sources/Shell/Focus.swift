@@ -34,6 +34,40 @@ public struct FocusTracker: Sendable, Equatable {
     }
 }
 
+/// Hearing the focus: the label of the target the focus settles on is said once, for a user who cannot read
+/// the screen.
+///
+/// The focus must rest on a target for `settle` seconds first, so a gaze sweeping across the keyboard stays
+/// quiet. A label replaces a label still being said, but never cuts off the user's own words: it waits until
+/// they end.
+public struct FocusVoice: Sendable, Equatable {
+    public static let settle = 0.25
+    var candidate: String?
+    var since = 0.0
+    /// The target whose label was said last (nil once the focus is lost, so coming back says it again).
+    public private(set) var said: String?
+    /// What the speaker says is a focus label (not the user's words), so a new label may replace it.
+    var sayingLabel = false
+
+    public init() {}
+
+    /// The label to say now that the focus is on `focused` at `t`; `allowed` false keeps a target's label
+    /// unsaid (the keys at a password prompt).
+    mutating func update(focused: Target?, at t: Double, speaking: Bool, allowed: (Target) -> Bool) -> String? {
+        guard let f = focused else { candidate = nil; said = nil; return nil }
+        if f.id != candidate { candidate = f.id; since = t }
+        guard f.id != said, t - since >= Self.settle, !(speaking && !sayingLabel) else { return nil }
+        said = f.id
+        let label = f.label.trimmingSpaces
+        guard allowed(f), !label.isEmpty else { return nil }
+        sayingLabel = true
+        return label
+    }
+
+    /// Something other than a label was asked to be said: the next label waits for it to end.
+    mutating func userSpeech() { sayingLabel = false }
+}
+
 /// Keyboard focus movement: the nearest target in a direction.
 public enum FocusMover {
     /// The target to move to from `current` when pressing an arrow; wraps to the first target when none is focused.

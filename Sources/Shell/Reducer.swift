@@ -12,7 +12,31 @@ public let backTargetID = "shell.back"
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     let effects = reduceEvent(&s, event)
     for e in effects { s.applySetting(e) }
-    return effects + terminalPaneRequests(&s) + desktopRequests(&s)
+    let out = effects + terminalPaneRequests(&s) + desktopRequests(&s)
+    return out + hearFocus(&s, after: out)
+}
+
+/// Hearing the focus (a setting): the label of the target the focus settled on, once. Never on the Desktop
+/// screen while it points (the targets there are the desktop's), and never the keys or suggestions of a
+/// password prompt or of private typing.
+func hearFocus(_ s: inout ShellState, after effects: [Effect]) -> [Effect] {
+    if effects.contains(where: { if case .speak = $0 { true } else { false } }) { s.focusVoice.userSpeech() }
+    guard s.settings.speakFocus, !s.tooSmall else { return [] }
+    if let d = s.top as? DesktopScreen, d.pointer != nil { return [] }
+    let secret: [String]
+    if s.top is TerminalScreen, s.terminal?.inputHidden ?? false {
+        secret = [TerminalScreen.keyboardID, TerminalScreen.keyPrefix, TerminalScreen.suggestionID]
+    } else if let d = s.top as? DesktopScreen, d.isPrivate {
+        secret = [DesktopScreen.keyboardID, DesktopScreen.keyPrefix, DesktopScreen.suggestionID]
+    } else {
+        secret = []
+    }
+    let label = s.focusVoice.update(focused: focusedTarget(s), at: s.now, speaking: s.speaking) { t in
+        !secret.contains { t.id.hasPrefix($0) }
+    }
+    guard let label else { return [] }
+    let v = s.settings
+    return [.speak(Utterance(text: label, voice: v.speechVoice, rate: v.speechRate, volume: v.speechVolume))]
 }
 
 /// `reduce` without what follows any event: settings taken into the state, the requests that follow the

@@ -223,7 +223,16 @@ public struct ShellSettings: Sendable, Equatable {
     public var speechRate = 1.0
     /// Speaking loudness, 0…1.
     public var speechVolume = 1.0
+    /// Echo as you type on the text screens: nothing, each word as it is committed, or each sentence as it ends.
+    public var speechEcho: SpeechEcho = .off
+    /// Hearing the focus: the label of the target the focus settles on is spoken (for low vision).
+    public var speakFocus = false
     public init() {}
+}
+
+/// What echo as you type says.
+public enum SpeechEcho: String, Sendable, Equatable, CaseIterable {
+    case off, words, sentences
 }
 
 extension ScreenContext {

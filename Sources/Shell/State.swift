@@ -422,6 +422,8 @@ public struct ShellState: Sendable {
     public internal(set) var terminalPane = TerminalPane()
     /// The speaker is saying something (the status line shows it; Speak keys become Stop).
     public var speaking = false
+    /// Hearing the focus: which target's label was said, and whether a label is what the speaker is saying.
+    public internal(set) var focusVoice = FocusVoice()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
     /// Whether the last rendering was refused for being too small.

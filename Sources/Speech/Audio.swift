@@ -202,8 +202,9 @@ public enum WAVReader {
                 let taken = anyRate ? f.formatTag == 1 && f.channels == 1 && f.bitsPerSample == 16 : f.isSpeechFormat
                 guard taken else { throw AudioError.unsupportedFormat(path: path, found: f.description) }
                 let available = bytes.count - body
-                // Streaming writers (sox to a pipe, arecord) leave 0 or 0xFFFFFFFF: read to the end.
-                let streaming = size == 0 || size == 0xFFFF_FFFF
+                // Streaming writers (sox to a pipe, arecord) leave 0 or 0xFFFFFFFF, espeak-ng's --stdout
+                // 0x7FFFF000: read to the end.
+                let streaming = size == 0 || size == 0xFFFF_FFFF || size == 0x7FFF_F000
                 if !streaming && size > available {
                     throw AudioError.truncated(path: path,
                                                reason: "data chunk announces \(size) bytes, \(available) present")

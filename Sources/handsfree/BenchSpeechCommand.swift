@@ -68,12 +68,14 @@ struct BenchSpeak: ParsableCommand {
     @Option(help: "Requests per voice.") var requests = 40
     @Option(help: "Requests for each peer program (one process per phrase).") var peerRequests = 10
     @Flag(help: "Skip the Piper voice (scripts/python-env.sh speak installs it).") var skipPiper = false
+    @Option(help: "Seconds of the real loop drawing while a long text is spoken (0: skip).") var loopSeconds = 8.0
     @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
 
     func run() throws {
         printDebugBuildNote()
         var bench = SpeakBench(setup: PythonEnv.voiceSetup(python: python))
         bench.requests = requests; bench.peerRequests = peerRequests; bench.skipPiper = skipPiper
+        bench.loopSeconds = loopSeconds
         _ = try printing { try bench.run(out: $0) }
     }
 }

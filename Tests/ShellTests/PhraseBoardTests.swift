@@ -30,6 +30,34 @@ import TrackingCore
         #expect(Self.said(d.activate("phrases.say.0")) == [third.text])
     }
 
+    /// Removing a phrase hands-free: remove mode, pick the phrase, then the held confirmation (the smile, or
+    /// activating it again with a gaze-only keymap, or y from a helper); the file loses it at once.
+    @Test(arguments: InputPath.allCases)
+    func aPhraseIsRemovedByRemoveModeAndAHeldConfirmation(_ path: InputPath) throws {
+        let files = MemoryFiles([:])
+        var d = Driver(path, screen: "phrases", files: .memory(files))
+        d.activate("phrases.group.needs")
+        let before = d.state.data.phrases(in: "needs").map(\.text)
+        let second = try #require(before.dropFirst().first)
+        d.activate(PhrasesScreen.removeModeID)
+        #expect(d.text.contains("✕ " + second) && d.text.contains("✓ Done removing"))
+        // In remove mode a phrase is not said; picking it arms the removal, and cancelling keeps it.
+        #expect(Self.said(d.activate("phrases.pick.1")).isEmpty)
+        d.activate(PhrasesScreen.removeID + ".cancel")
+        #expect(d.state.data.phrases(in: "needs").map(\.text) == before)
+        d.activate("phrases.pick.1")
+        switch path {
+        case .gesture: d.gesture("confirm")
+        case .dwell: d.activate(PhrasesScreen.removeID)
+        case .keyboard: d.key(.char("y"))
+        }
+        #expect(d.state.data.phrases(in: "needs").map(\.text) == before.filter { $0 != second })
+        #expect(!(files.files.withLock { $0[AppData.phrasesFile] } ?? "").contains(second))
+        // Done: phrases are said again.
+        d.activate(PhrasesScreen.removeModeID)
+        #expect(Self.said(d.activate("phrases.say.1")) == [before[2]])
+    }
+
     @Test func savePhraseKeepsTheSentenceWrittenOnTheBoard() {
         let files = MemoryFiles([:])
         var data = AppData.firstStart

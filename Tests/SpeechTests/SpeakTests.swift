@@ -102,6 +102,24 @@ import Testing
         #expect(espeak.contains { if case let .problem(m, true) = $0 { m.contains("apt-get install espeak-ng") } else { false } })
     }
 
+    static let espeakReady = FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng")
+    static let espeakReason: Comment = "needs espeak-ng (scripts/install-deps.sh)"
+
+    @Test(.enabled(if: espeakReady, espeakReason), .timeLimit(.minutes(1)))
+    func espeakSaysASentenceIntoAWAV() throws {
+        let (audio, events) = try Self.say("The quick brown fox jumps over the lazy dog.", voice: .espeak)
+        #expect(audio.sampleRate == 22_050)
+        #expect(audio.seconds > 1.5 && audio.seconds < 6, "\(audio.seconds) s")
+        #expect(audio.rms > 500, "rms \(audio.rms)")
+        #expect(!events.contains { if case .problem = $0 { true } else { false } }, "\(events)")
+        #expect(events.contains { if case .firstAudio(_, .espeak) = $0 { true } else { false } })
+        // Text starting with a dash is said, not taken for an option; a faster rate is shorter.
+        let (dash, dashEvents) = try Self.say("-v is not a voice.", voice: .espeak)
+        #expect(dash.rms > 300 && !dashEvents.contains { if case .problem = $0 { true } else { false } })
+        let (fast, _) = try Self.say("The quick brown fox jumps over the lazy dog.", voice: .espeak, rate: 2)
+        #expect(fast.seconds < audio.seconds * 0.7)
+    }
+
     @Test func stoppingEndsTheAudioWithinAHundredMilliseconds() throws {
         let sink = PacedSink()
         let events = Events()
@@ -179,6 +197,11 @@ import Testing
     @Test(.enabled(if: WhisperWorkerTests.ready, WhisperWorkerTests.reason), .timeLimit(.minutes(3)))
     func whisperHearsWhatFliteSaid() throws {
         #expect(try roundTrip(.flite).rate <= 5)
+    }
+
+    @Test(.enabled(if: WhisperWorkerTests.ready && espeakReady, "\(WhisperWorkerTests.reason); \(espeakReason)"), .timeLimit(.minutes(3)))
+    func whisperHearsWhatEspeakSaid() throws {
+        #expect(try roundTrip(.espeak).rate <= 5)
     }
 
     @Test(.enabled(if: WhisperWorkerTests.ready && piperReady, "\(WhisperWorkerTests.reason); \(piperReason)"), .timeLimit(.minutes(3)))

@@ -54,7 +54,8 @@ public struct AppHelpScreen: Screen {
         case "phrases":
             return ["Say a phrase: look at it and \(act). The ones you use most come first the next time you open the board.",
                     "Change group: look at a tab and \(act). Saved holds yours: in a note or a message say \"save phrase\" (\(how(.savePhrase, ctx, screen: "note-editor") ?? "not bound")).",
-                    "Stop: \(how(.stopSpeaking, ctx, screen: app) ?? "look at Stop speaking and \(act)"). The phrases are phrases.txt in your data folder: edit it to change them."]
+                    "Stop: \(how(.stopSpeaking, ctx, screen: app) ?? "look at Stop speaking and \(act)"). The phrases are phrases.txt in your data folder: edit it to change them.",
+                    "Remove a phrase: look at ✕ Remove phrases and \(act), pick the phrase, then confirm (a helper: y); ✓ Done removing ends it."]
         case "media":
             let next = how(.next, ctx, screen: app), prev = how(.previous, ctx, screen: app)
             let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }

@@ -206,6 +206,18 @@ public struct DesktopScreen: Screen {
     // MARK: - Input
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        let before = line, wasPrivate = isPrivate
+        var reply = handleInput(input, ctx)
+        // Echo as you type: typing only (dictation was heard already), and never while private.
+        switch input {
+        case .tick, .dictation: break
+        default:
+            if !wasPrivate, !isPrivate, pointer == nil { reply.effects += TypingEcho.effects(before: before, after: line, ctx) }
+        }
+        return reply
+    }
+
+    private mutating func handleInput(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         switch input {
         case .tick:
             // The dwell's bar fills as time passes.

@@ -12,6 +12,12 @@ public struct PhrasesScreen: Screen {
     public var group = "greetings"
     /// The order each group showed in when a phrase of it was first said on this visit.
     var held: [String: [String]] = [:]
+    /// Remove mode: activating a phrase arms its removal (a held confirmation) instead of saying it.
+    public private(set) var removing = false
+    var remove = HoldToConfirm()
+    /// The phrase whose removal is armed.
+    var removingText: String?
+    public static let removeModeID = "phrases.remove-mode", removeID = "phrases.remove"
 
     public init(group: String = "greetings") { self.group = group }
 
@@ -57,16 +63,38 @@ public struct PhrasesScreen: Screen {
                    x: first.x, y: first.y + 1, style: Theme.hint, maxWidth: l.tabs.w)
         }
         for (i, (p, r)) in zip(phrases, l.tiles).enumerated() {
-            c.button("phrases.say.\(i)", p.text, r)
+            if !removing {
+                c.button("phrases.say.\(i)", p.text, r)
+            } else if remove.isArmed, p.text == removingText {
+                c.holdToConfirm(Self.removeID, "Remove", remove, screen: name, ctx, r)
+            } else {
+                c.button("phrases.pick.\(i)", "✕ " + p.text, r)
+            }
         }
+        let bottom = l.stop.columns(3, gap: 2)
+        let stop = Rect(x: bottom[0].x, y: l.stop.y, w: bottom[1].maxX - bottom[0].x, h: 3)
         if ctx.speaking {
-            c.button("phrases.stop", "■ Stop speaking", l.stop)
+            c.button("phrases.stop", "■ Stop speaking", stop)
+        } else if removing {
+            c.text("Pick a phrase to remove, then confirm.", x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
         } else {
-            c.text("■ Stop shows here while a phrase is said.", x: l.stop.x + 2, y: l.stop.y + 1, style: Theme.hint, maxWidth: l.stop.w - 4)
+            c.text("■ Stop shows here while a phrase is said.", x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
         }
+        c.button(Self.removeModeID, removing ? "✓ Done removing" : "✕ Remove phrases", bottom[2])
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        if removing {
+            switch remove.handle(input, id: Self.removeID, screen: name, ctx) {
+            case .confirmed:
+                guard let text = removingText else { return .handled }
+                removingText = nil
+                return Reply(record: "remove-phrase", changes: [.removePhrase(text, group: group)])
+            case .cancelled: removingText = nil; return Reply(record: "cancel")
+            case .changed: removingText = nil; return .handled
+            case .armed, .ignored: break
+            }
+        }
         if case .tick = input { return .unhandled }
         if case .action(.help, _, _) = input { return .push(AppHelpScreen(app: name, appTitle: title)) }
         let target: Target?
@@ -77,10 +105,23 @@ public struct PhrasesScreen: Screen {
         guard let t = target else { return .unhandled }
         if let g = choice(t.id, of: "phrases.group", in: AppData.phraseGroups.map(\.key)) {
             group = g
+            remove = HoldToConfirm(); removingText = nil
             return Reply(record: "group")
+        }
+        if t.id == Self.removeModeID {
+            removing.toggle()
+            remove = HoldToConfirm(); removingText = nil
+            return Reply(record: removing ? "remove-mode" : "remove-done")
         }
         if t.id == "phrases.stop" { return ctx.speaking ? Reply(effects: [.stopSpeaking], record: "stop-speaking") : .handled }
         let phrases = shown(ctx)
+        // Remove mode: picking a phrase arms its removal; the keymap's confirm gesture (or activating it
+        // again, gaze only) removes it, so a glance or a stray jaw never deletes one.
+        if removing, t.id.hasPrefix("phrases.pick."), let i = Int(t.id.dropFirst("phrases.pick.".count)), i < phrases.count {
+            removingText = phrases[i].text
+            remove.armedAt = ctx.now
+            return Reply(record: "arm")
+        }
         guard t.id.hasPrefix("phrases.say."), let i = Int(t.id.dropFirst("phrases.say.".count)), i < phrases.count else {
             return .unhandled
         }

@@ -16,6 +16,7 @@ public struct SettingsScreen: Screen {
     public static let voices: [(key: String, label: String)] = [("flite", "flite"), ("piper", "Piper (natural)"), ("espeak", "espeak-ng")]
     public static let speechRate = Slider(range: 0.5...2, step: 0.1, digits: 1, unit: "×")
     public static let speechVolume = Slider(range: 0.1...1, step: 0.1, digits: 1)
+    public static let echoes: [(key: String, label: String)] = [("off", "No echo"), ("words", "Words"), ("sentences", "Sentences")]
     public static let numbers: [(key: String, label: String)] = [("digits", "23"), ("words", "twenty three")]
     public static let engines: [(key: String, label: String)] = [("auto", "auto"), ("whisper", "Whisper"), ("pocketsphinx", "Sphinx")]
     public static let reach = Slider(range: 5...30, step: 1, digits: 0, unit: "°")
@@ -100,10 +101,14 @@ public struct SettingsScreen: Screen {
         case "speech" where l.rows.count >= 3:
             c.segmented("settings.voice", Self.voices, selected: s.speechVoice, l.rows[0])
             note(l.rows[0], "The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot.")
-            c.slider("settings.speech-rate", "Speed", Self.speechRate, value: s.speechRate, l.rows[1])
-            note(l.rows[1], "How fast the voice speaks: 1× is its own speed.")
-            c.slider("settings.speech-volume", "Loudness", Self.speechVolume, value: s.speechVolume, l.rows[2])
-            note(l.rows[2], "How loud the voice is (the sound card's own volume still applies).")
+            let sound = l.rows[1].columns(2, gap: 2)
+            c.slider("settings.speech-rate", "Speed", Self.speechRate, value: s.speechRate, sound[0])
+            c.slider("settings.speech-volume", "Loudness", Self.speechVolume, value: s.speechVolume, sound[1])
+            note(l.rows[1], "How fast (1× is the voice's own speed) and how loud the voice speaks.")
+            let echo = l.rows[2].columns(2, gap: 2)
+            c.segmented("settings.echo", Self.echoes, selected: s.speechEcho.rawValue, echo[0])
+            c.toggle("settings.speak-focus", "Hear the focus", isOn: s.speakFocus, echo[1])
+            note(l.rows[2], "Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles.")
             if l.rows.count >= 4 {
                 c.button("settings.try-voice", ctx.speaking ? "■ Stop" : "♪ Try the voice", l.rows[3].columns(2, gap: 2)[0])
                 note(l.rows[3], "Say a sentence with these settings.")
@@ -162,10 +167,16 @@ public struct SettingsScreen: Screen {
             s.dictationSilence = v
         } else if let k = choice(t.id, of: "settings.voice", in: Self.voices.map(\.key)) {
             s.speechVoice = k
-        } else if tab == "speech", let v = Self.speechRate.activate(t.id, id: "settings.speech-rate", gaze: gaze, value: s.speechRate, in: l.rows[1]) {
+        } else if tab == "speech", let v = Self.speechRate.activate(t.id, id: "settings.speech-rate", gaze: gaze, value: s.speechRate,
+                                                                   in: l.rows[1].columns(2, gap: 2)[0]) {
             s.speechRate = v
-        } else if tab == "speech", let v = Self.speechVolume.activate(t.id, id: "settings.speech-volume", gaze: gaze, value: s.speechVolume, in: l.rows[2]) {
+        } else if tab == "speech", let v = Self.speechVolume.activate(t.id, id: "settings.speech-volume", gaze: gaze, value: s.speechVolume,
+                                                                     in: l.rows[1].columns(2, gap: 2)[1]) {
             s.speechVolume = v
+        } else if let k = choice(t.id, of: "settings.echo", in: Self.echoes.map(\.key)), let e = SpeechEcho(rawValue: k) {
+            s.speechEcho = e
+        } else if t.id == "settings.speak-focus" {
+            s.speakFocus.toggle()
         } else if let k = choice(t.id, of: "settings.theme", in: Self.themes.map(\.key)), let th = ThemeKind(rawValue: k) {
             s.theme = th
         } else if let k = choice(t.id, of: "settings.numbers", in: Self.numbers.map(\.key)) {

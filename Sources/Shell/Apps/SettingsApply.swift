@@ -189,6 +189,8 @@ extension ShellSettings {
         speech_voice = \(JSONText.quote(speechVoice))
         speech_rate = \(JSONText.number(speechRate))
         speech_volume = \(JSONText.number(speechVolume))
+        speech_echo = \(JSONText.quote(speechEcho.rawValue))
+        speak_focus = \(speakFocus)
 
         """
     }
@@ -265,6 +267,11 @@ extension ShellSettings {
         }
         if let v = num("speech_rate", 0.3...3) { s.speechRate = v }
         if let v = num("speech_volume", 0...1) { s.speechVolume = v }
+        if let n = doc.root["speech_echo"] {
+            if let v = n.string.flatMap(SpeechEcho.init(rawValue:)) { s.speechEcho = v }
+            else { problems.append(doc.error(["speech_echo"], "speech_echo must be \"off\", \"words\" or \"sentences\"").description) }
+        }
+        if let b = bool("speak_focus") { s.speakFocus = b }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
             else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }

@@ -58,7 +58,10 @@ public struct TextComposer: Sendable {
     /// Handles an input meant for the text, its suggestions or its keyboard; nil when it is not.
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Outcome? {
         let before = field.text
+        let typedBefore = field.beforeCaret
         defer { if field.text != before { wordMessage = nil } }
+        // Echo as you type: typing steps only (keys, suggestions), never dictation, which was heard already.
+        func echo() -> [Effect] { TypingEcho.effects(before: typedBefore, after: field.beforeCaret, ctx) }
         if let (m, effects) = SuggestionBar.wordListAction(input, field: field, id: suggestionID, words: suggestions(ctx)) {
             wordMessage = m
             return .handled(record: "word-list", effects: effects)
@@ -67,7 +70,8 @@ public struct TextComposer: Sendable {
         case .action(.activate, let t?, let gaze):
             if let k = KeyboardKey.from(t.id, keyboard: keyboardID) {
                 if k == .enter && enterSubmits { return .submit }
-                return .handled(record: "type", effects: k.applyLearning(to: &field))
+                let learn = k.applyLearning(to: &field)
+                return .handled(record: "type", effects: learn + echo())
             }
             if t.id == fieldID {
                 if let g = gaze { field.moveCaret(to: field.caretIndex(at: g, in: t.rect)) }
@@ -75,12 +79,13 @@ public struct TextComposer: Sendable {
                 return .handled(record: "caret", effects: [.startDictation])
             }
             if let w = SuggestionBar.word(t.id, suggestionID, suggestions(ctx)) {
-                return .handled(record: "commit-word", effects: field.commit(w, ctx.services))
+                let learn = field.commit(w, ctx.services)
+                return .handled(record: "commit-word", effects: learn + echo())
             }
             return nil
         case .action(.commitWord, let t, _):
             let learn = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)).map { field.commit($0, ctx.services) } ?? []
-            return .handled(record: nil, effects: learn)
+            return .handled(record: nil, effects: learn + echo())
         case .action(.deleteWord, _, _):
             field.deleteWord()
             return .handled(record: nil, effects: [])
@@ -91,7 +96,7 @@ public struct TextComposer: Sendable {
             return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
         case .key(.char(let ch)):
             field.insert(String(ch))
-            return .handled(record: nil, effects: [])
+            return .handled(record: nil, effects: echo())
         case .key(.backspace):
             field.backspace()
             return .handled(record: nil, effects: [])
