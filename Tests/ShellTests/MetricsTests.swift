@@ -106,7 +106,7 @@ import TrackingCore
         // Soukoreff & MacKenzie's shape: "the quick brown fox" typed as "the quixk brwn fox" with 3 letters fixed
         // on the way has MSD 2 (a substitution, an omission): C = 19 − 2 = 17, INF = 2, IF = 3.
         let e = TextEntryRate.errors(presented: "the quick brown fox", transcribed: "the quixk brwn fox", fixed: 3)
-        #expect(e == TextEntryRate.Errors(correct: 17, uncorrected: 2, fixed: 3))
+        #expect(e == TextEntryRate.errors(correct: 17, uncorrected: 2, fixed: 3))
         #expect(e.uncorrectedRate == 2.0 / 22 && e.correctedRate == 3.0 / 22 && e.totalRate == 5.0 / 22)
         #expect(TextEntryRate.minimumStringDistance(Array("kitten"), Array("sitting")) == 3)
         #expect(TextEntryRate.minimumStringDistance([], Array("abc")) == 3)
