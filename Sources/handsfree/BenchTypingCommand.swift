@@ -33,7 +33,7 @@ struct BenchTyping: ParsableCommand {
     }
 
     func run() throws {
-        printDebugBuildNote()
+        // No debug-build note: every figure is in the simulated users' time, the same in any build.
         let profilePath = profiles ?? ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
         let profileText = try Self.read(profilePath, max: Setup.maxTextFileSize)
         var users: [TypingProfile]
