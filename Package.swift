@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
+                                                         "Runtime", "Shell"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
                                                      "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],

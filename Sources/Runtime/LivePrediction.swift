@@ -24,6 +24,12 @@ public final class LivePrediction: @unchecked Sendable {
 
     public init() {}
 
+    /// A predictor already loaded, for a run that must not wait or differ: the typing bench loads the word
+    /// lists once and gives each simulated user a fresh copy, so what one learned never helps the next.
+    public init(loaded: WordPredictor) {
+        predictor = loaded; status = nil; finished = true
+    }
+
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved).
     public func load(userFile: URL?) {
         let t = Thread { [self] in loadNow(userFile: userFile) }

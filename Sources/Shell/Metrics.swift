@@ -42,6 +42,8 @@ public struct SessionMetrics: Sendable, Equatable {
     public private(set) var charactersTyped = 0
     /// Changes that removed text (backspace, delete-word, clear).
     public private(set) var corrections = 0
+    /// Characters those changes removed: the "incorrect but fixed" characters of the corrected error rate.
+    public private(set) var charactersDeleted = 0
     /// Corrections made to text that dictation had just put there.
     public private(set) var correctionsAfterDictation = 0
     public private(set) var keystrokes = 0
@@ -168,6 +170,7 @@ public struct SessionMetrics: Sendable, Equatable {
         } else if delta < 0, !sent {
             // A message sent empties the compose field: that is not a correction.
             corrections += 1
+            charactersDeleted -= delta
             if lastInsertWasDictation { correctionsAfterDictation += 1 }
             if case .key = source { keystrokes += 1 }
         }
@@ -179,10 +182,12 @@ public struct SessionMetrics: Sendable, Equatable {
     public var duration: Double { (lastT ?? 0) - (firstT ?? 0) }
 
     /// Words per minute, a word being five characters entered; 0 over less than the record's millisecond.
-    public var wordsPerMinute: Double {
-        // Over a subnormal duration, duration / 60 underflows to 0 and 0 characters gave 0 / 0 = NaN, a
-        // record JSON cannot hold; from a millisecond up, the rate is finite for any count.
-        duration >= 0.001 ? Double(charactersEntered) / 5 / (duration / 60) : 0
+    public var wordsPerMinute: Double { TextEntryRate.wordsPerMinute(characters: charactersEntered, seconds: duration) }
+
+    /// Error rates of the session's writing (`TextEntryRate.errors`): with no phrase to compare against, the
+    /// text kept is taken as what was meant, so only the corrected rate (characters deleted) can be non-zero.
+    public var errorRates: TextEntryRate.Errors {
+        TextEntryRate.errors(correct: max(0, charactersEntered - charactersDeleted), uncorrected: 0, fixed: charactersDeleted)
     }
 
     /// Keystroke savings rate, percent: 1 − (keystrokes + selections) / characters typed; nil with nothing typed.
@@ -206,7 +211,9 @@ public struct SessionMetrics: Sendable, Equatable {
         }
         return MetricsRecord(kind: kind, source: source, date: date, duration: r(duration), characters: charactersEntered,
                              charactersTyped: charactersTyped, keystrokes: keystrokes, selections: selections,
-                             ksr: keystrokeSavingsRate.map(r), wpm: r(wordsPerMinute), dictatedWords: dictatedWords,
+                             ksr: keystrokeSavingsRate.map(r), wpm: r(wordsPerMinute),
+                             correctedErrorRate: charactersEntered > 0 ? r(errorRates.correctedRate * 100) : nil,
+                             dictatedWords: dictatedWords,
                              corrections: corrections, correctionsAfterDictation: correctionsAfterDictation,
                              errors: errors, actions: actions, activations: activations,
                              undoneActivations: undoneActivations, faceLosses: faceLosses,
@@ -234,6 +241,68 @@ extension SessionMetrics {
         }
         // Text changes only when something was performed; idle frames skip the comparison.
         apply(effects, state: effects.isEmpty && events.isEmpty ? nil : state, textSource: .gesture)
+    }
+}
+
+/// Text entry speed and accuracy as the field measures them, one definition for `handsfree bench typing` and
+/// the session's figures (`SessionMetrics`, `handsfree stats`).
+///
+/// Words per minute count five characters (spaces and punctuation included) as a word, over the seconds the
+/// writing took. Errors follow Soukoreff & MacKenzie (2003, "Metrics for text entry research", CHI): the
+/// minimum string distance (MSD) between the presented and the transcribed text counts the errors left in
+/// (INF), the characters typed and then deleted the errors corrected (IF), and C = max(|P|, |T|) − MSD the
+/// correct ones; uncorrected = INF / (C + INF + IF), corrected = IF / (C + INF + IF).
+public enum TextEntryRate {
+    /// Words per minute for `characters` entered in `seconds`; 0 over less than a millisecond (a subnormal
+    /// duration would give an infinite or NaN rate, which a JSON record cannot hold).
+    public static func wordsPerMinute(characters: Int, seconds: Double) -> Double {
+        // characters / 5 / (seconds / 60), with one rounding instead of three.
+        seconds >= 0.001 ? Double(characters) * 12 / seconds : 0
+    }
+
+    /// Error rates (fractions, 0…1) of one piece of writing.
+    public struct Errors: Sendable, Equatable {
+        /// Correct characters (C), errors left in (INF), errors corrected (IF).
+        public var correct: Int, uncorrected: Int, fixed: Int
+        public var uncorrectedRate: Double { rate(uncorrected) }
+        public var correctedRate: Double { rate(fixed) }
+        public var totalRate: Double { rate(uncorrected + fixed) }
+        private func rate(_ n: Int) -> Double {
+            let all = correct + uncorrected + fixed
+            return all > 0 ? Double(n) / Double(all) : 0
+        }
+        /// Sums two pieces of writing (a phrase set's rates are over all its characters).
+        public static func + (a: Errors, b: Errors) -> Errors {
+            Errors(correct: a.correct + b.correct, uncorrected: a.uncorrected + b.uncorrected, fixed: a.fixed + b.fixed)
+        }
+        public static let zero = Errors(correct: 0, uncorrected: 0, fixed: 0)
+    }
+
+    /// The rates from counts already made.
+    public static func errors(correct: Int, uncorrected: Int, fixed: Int) -> Errors {
+        Errors(correct: correct, uncorrected: uncorrected, fixed: fixed)
+    }
+
+    /// The rates of `transcribed` against `presented`, with `fixed` characters deleted along the way.
+    public static func errors(presented: String, transcribed: String, fixed: Int) -> Errors {
+        let p = Array(presented), t = Array(transcribed)
+        let msd = minimumStringDistance(p, t)
+        return Errors(correct: max(p.count, t.count) - msd, uncorrected: msd, fixed: fixed)
+    }
+
+    /// The Levenshtein distance: insertions, deletions and substitutions that turn `a` into `b`.
+    public static func minimumStringDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 }
 
@@ -269,6 +338,9 @@ public struct MetricsRecord: Sendable, Equatable, Codable {
     public var selections: Int
     public var ksr: Double?
     public var wpm: Double
+    /// Percent of the characters entered that were deleted again (`TextEntryRate`); nil with nothing
+    /// entered, and in records written before it was kept.
+    public var correctedErrorRate: Double?
     public var dictatedWords: Int
     public var corrections: Int
     public var correctionsAfterDictation: Int

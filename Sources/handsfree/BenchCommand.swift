@@ -6,7 +6,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed and memory; prints figures (build with -c release).",
         subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self,
-                      BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self, BenchGestures.self]
+                      BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self,
+                      BenchGestures.self, BenchTyping.self]
     )
 }
 

@@ -31,6 +31,8 @@ struct StatsCommand: ParsableCommand {
         /// Time of the sessions in which text was written: a replay of gestures alone says nothing of speed.
         var writingSeconds = 0.0
         var keystrokes = 0, selections = 0, dictatedWords = 0, corrections = 0, correctionsAfterDictation = 0
+        /// Characters deleted again, over the records that kept the corrected error rate, and their characters.
+        var fixed = 0.0, fixedOf = 0
         var errors = 0, undone = 0, nearFaceLoss = 0, activations = 0
         var gestures: [String: (count: Int, hold: Double)] = [:]
         var dwellCount = 0, dwellTotal = 0.0
@@ -39,6 +41,7 @@ struct StatsCommand: ParsableCommand {
             for r in rs {
                 sessions += 1; byKind[r.kind, default: 0] += 1; seconds += r.duration
                 if r.characters > 0 { writingSeconds += r.duration }
+                if let rate = r.correctedErrorRate { fixed += rate / 100 * Double(r.characters); fixedOf += r.characters }
                 characters += r.characters; typed += r.charactersTyped; keystrokes += r.keystrokes
                 selections += r.selections; dictatedWords += r.dictatedWords; corrections += r.corrections
                 correctionsAfterDictation += r.correctionsAfterDictation; errors += r.errors
@@ -50,7 +53,9 @@ struct StatsCommand: ParsableCommand {
                 dwellCount += r.dwell.count; dwellTotal += r.dwell.mean * Double(r.dwell.count)
             }
         }
-        var wpm: Double { writingSeconds > 0 ? Double(characters) / 5 / (writingSeconds / 60) : 0 }
+        var wpm: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: writingSeconds) }
+        /// Percent of the characters entered that were deleted again; nil when no record kept it.
+        var correctedErrorRate: Double? { fixedOf > 0 ? fixed / Double(fixedOf) * 100 : nil }
         var ksr: Double? { typed > 0 ? (1 - Double(keystrokes + selections) / Double(typed)) * 100 : nil }
     }
 
@@ -68,7 +73,8 @@ struct StatsCommand: ParsableCommand {
             "errors            \(Sparkline.render(errs))  last \(Int(errs.last ?? 0)), total \(s.errors)",
             "characters \(s.characters) (typed \(s.typed)), keystrokes \(s.keystrokes), selections \(s.selections), "
                 + "KSR " + (s.ksr.map { fmt($0) + " %" } ?? "–"),
-            "dictated words \(s.dictatedWords), corrections \(s.corrections) (\(s.correctionsAfterDictation) after dictation)",
+            "dictated words \(s.dictatedWords), corrections \(s.corrections) (\(s.correctionsAfterDictation) after dictation), "
+                + "corrected error rate " + (s.correctedErrorRate.map { fmt($0) + " %" } ?? "–"),
             "activations \(s.activations): \(s.undone) undone by back within 2 s, \(s.nearFaceLoss) actions within 1 s of face loss",
         ]
         if s.dwellCount > 0 { out.append("dwell \(s.dwellCount)× mean \(fmt(s.dwellTotal / Double(s.dwellCount), 2)) s") }

@@ -83,6 +83,37 @@ import TrackingCore
         #expect(r.keystrokes == 3 && r.corrections == 1 && r.kind == "run")
     }
 
+    /// The one definition of speed and errors (`TextEntryRate`) on a session whose figures are known: "hellx",
+    /// ⌫, "o" over six seconds is six characters entered (one deleted) for "hello".
+    @Test func wordsPerMinuteAndErrorRatesOfAKnownSession() {
+        var state = Fixture.state()
+        state.stack.append(NoteEditorScreen())
+        state.relayout()
+        var session = Session(state: state, settings: GestureConfig.defaults())
+        _ = session.send(.tick(at: 0))
+        for c in "hellx" { _ = session.send(.key(.char(c))) }
+        _ = session.send(.key(.backspace))
+        _ = session.send(.key(.char("o")))
+        _ = session.send(.tick(at: 6))
+        let m = session.metrics
+        #expect((session.state.top as? NoteEditorScreen)?.field.text == "hello")
+        #expect(m.charactersEntered == 6 && m.charactersDeleted == 1)
+        // 6 characters / 5 per word in 0.1 minute.
+        #expect(m.wordsPerMinute == 12)
+        #expect(m.errorRates == TextEntryRate.errors(presented: "hello", transcribed: "hello", fixed: 1))
+        #expect(m.errorRates.correctedRate == 1.0 / 6 && m.errorRates.uncorrectedRate == 0)
+        #expect(m.record(kind: "run", source: "keyboard", date: "2026-01-01T00:00:00Z").correctedErrorRate == 16.667)
+        // Soukoreff & MacKenzie's shape: "the quick brown fox" typed as "the quixk brwn fox" with 3 letters fixed
+        // on the way has MSD 2 (a substitution, an omission): C = 19 − 2 = 17, INF = 2, IF = 3.
+        let e = TextEntryRate.errors(presented: "the quick brown fox", transcribed: "the quixk brwn fox", fixed: 3)
+        #expect(e == TextEntryRate.errors(correct: 17, uncorrected: 2, fixed: 3))
+        #expect(e.uncorrectedRate == 2.0 / 22 && e.correctedRate == 3.0 / 22 && e.totalRate == 5.0 / 22)
+        #expect(TextEntryRate.minimumStringDistance(Array("kitten"), Array("sitting")) == 3)
+        #expect(TextEntryRate.minimumStringDistance([], Array("abc")) == 3)
+        #expect(TextEntryRate.wordsPerMinute(characters: 18, seconds: 6) == 36)
+        #expect(TextEntryRate.wordsPerMinute(characters: 5, seconds: 0.0001) == 0)
+    }
+
     @Test func writingOverASubnormalTimeHasNoRateRatherThanNaN() {
         var state = Fixture.state()
         state.stack.append(NoteEditorScreen())

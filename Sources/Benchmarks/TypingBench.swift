@@ -1,0 +1,362 @@
+import Config
+import Foundation
+import Prediction
+import Runtime
+import Shell
+import TrackingCore
+
+/// `handsfree bench typing`: simulated users type a phrase set on the note editor through the real session
+/// (reducer, pipeline, gesture detectors, keyboard and word prediction of a live run), 60 face frames a second
+/// with their own timestamps; words per minute, errors (MSD), keystrokes per character, KSR and where the time
+/// goes, with prediction on and off in the same run.
+public struct TypingBench {
+    public var phrases: [String]
+    public var profiles: [TypingProfile]
+    /// The loaded word predictor; nil runs only the bench without prediction.
+    public var predictor: WordPredictor?
+    /// Random seed: the same seed gives the same aims, noise and mistakes.
+    public var seed: UInt64 = 1
+
+    public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
+        self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
+    }
+
+    /// The characters the default keyboard types (its rows; space is always there).
+    public static func keys() throws -> Set<Character> {
+        let km = try Setup.keymap("default", gestures: GestureConfig.defaults().gestures)
+        return Set(km.keyboardRows.joined())
+    }
+
+    /// Where the simulated time went, seconds.
+    public struct TimeSpent: Sendable, Equatable {
+        /// Latency and movement to the target, and waiting for it to be highlighted.
+        public var travel = 0.0
+        /// Checking the highlighted target.
+        public var settle = 0.0
+        /// Reacting, holding the jaw or tongue until the action, letting go.
+        public var gesture = 0.0
+        /// Reading the suggestion bar.
+        public var reading = 0.0
+        /// Noticing a wrong letter, and every action spent on it: the wrong key and the ⌫ that removes it.
+        public var correcting = 0.0
+        public var total: Double { travel + settle + gesture + reading + correcting }
+        static func + (a: TimeSpent, b: TimeSpent) -> TimeSpent {
+            TimeSpent(travel: a.travel + b.travel, settle: a.settle + b.settle, gesture: a.gesture + b.gesture,
+                      reading: a.reading + b.reading, correcting: a.correcting + b.correcting)
+        }
+    }
+
+    /// One profile's run over the phrase set.
+    public struct Result: Sendable, Equatable {
+        public var profile: String
+        public var prediction: Bool
+        /// What the note held at the end of each phrase (lowercased, the trailing space of a commit dropped).
+        public var texts: [String] = []
+        /// Seconds from each phrase's first movement to its last action, added up.
+        public var seconds = 0.0
+        public var characters = 0
+        public var errors = TextEntryRate.Errors.zero
+        /// Keys pressed (letters, space, ⌫), suggestions committed, characters put in by both.
+        public var keystrokes = 0, selections = 0, charactersTyped = 0
+        /// Phrases abandoned (too many actions, or the note editor left by a stray activation).
+        public var abandoned = 0
+        public var time = TimeSpent()
+
+        public var wordsPerMinute: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: seconds) }
+        /// Actions (keys and selections) per character of the text.
+        public var keystrokesPerCharacter: Double { characters > 0 ? Double(keystrokes + selections) / Double(characters) : 0 }
+        /// Keystroke savings rate, percent, as `SessionMetrics` counts it.
+        public var ksr: Double { charactersTyped > 0 ? (1 - Double(keystrokes + selections) / Double(charactersTyped)) * 100 : 0 }
+    }
+
+    /// Each profile with prediction on (when a predictor is given) and off, printed side by side.
+    public func run(out: BenchReport) throws -> [Result] {
+        var results: [Result] = []
+        for profile in profiles {
+            let on = try predictor.map { try type(profile, prediction: $0) }
+            let off = try type(profile, prediction: nil)
+            for r in [on, off].compactMap({ $0 }) {
+                results.append(r)
+                out(Self.line(r))
+            }
+            if let on {
+                out(String(format: "  %@: prediction %+.1f wpm (%.0f%% faster)", profile.name, on.wordsPerMinute - off.wordsPerMinute,
+                           off.wordsPerMinute > 0 ? (on.wordsPerMinute / off.wordsPerMinute - 1) * 100 : 0))
+            }
+        }
+        return results
+    }
+
+    /// The activate gesture's hold time.
+    static func hold(_ settings: PipelineSettings) -> Double {
+        for g in settings.gestures where g.name == "activate" { if case .threshold(let spec) = g.kind { return spec.hold } }
+        return 0.3
+    }
+
+    /// One result as the bench prints it.
+    public static func line(_ r: Result) -> String {
+        let t = r.time, all = max(t.total, 1e-9)
+        func pc(_ x: Double) -> Double { x / all * 100 }
+        return String(format: "%@ %@: %.1f wpm; errors uncorrected %.2f%%, corrected %.2f%%; KSPC %.2f, KSR %.1f%%; time: travel %.0f%%, settle %.0f%%, gesture %.0f%%, reading suggestions %.0f%%, correcting %.0f%%%@",
+                      r.profile.padding(toLength: 12, withPad: " ", startingAt: 0), r.prediction ? "prediction on " : "prediction off",
+                      r.wordsPerMinute, r.errors.uncorrectedRate * 100, r.errors.correctedRate * 100, r.keystrokesPerCharacter, r.ksr,
+                      pc(t.travel), pc(t.settle), pc(t.gesture), pc(t.reading), pc(t.correcting),
+                      r.abandoned > 0 ? "; \(r.abandoned) phrases abandoned" : "")
+    }
+
+    /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
+    /// or without suggestions.
+    public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?) throws -> Result {
+        let settings = GestureConfig.defaults()
+        let keymap = try Setup.keymap("default", gestures: settings.gestures)
+        var services = Services()
+        let live = predictor.map { LivePrediction(loaded: $0) }
+        live?.install(into: &services)
+        var result = Result(profile: profile.name, prediction: predictor != nil)
+        var rng = PointingBench.Rng(seed: seed)
+        for phrase in phrases {
+            var state = ShellState(keymap: keymap, gestures: settings.gestures, services: services)
+            _ = state.show(screen: "note-editor")
+            var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
+                                prediction: live, hold: Self.hold(settings))
+            typist.type(phrase)
+            rng = typist.rng
+            let m = typist.session.metrics
+            let text = typist.outcome
+            result.texts.append(text)
+            result.seconds += typist.elapsed
+            result.characters += text.count
+            result.errors = result.errors + TextEntryRate.errors(presented: phrase, transcribed: text, fixed: m.charactersDeleted)
+            result.keystrokes += m.keystrokes; result.selections += m.selections; result.charactersTyped += m.charactersTyped
+            result.time = result.time + typist.spent
+            if typist.abandoned { result.abandoned += 1 }
+        }
+        return result
+    }
+}
+
+/// One simulated user typing one phrase: the face they show, frame by frame, and what they decide from what the
+/// screen shows.
+struct Typist {
+    var session: Session
+    let profile: TypingProfile
+    var rng: PointingBench.Rng
+    let prediction: LivePrediction?
+    /// The activate gesture's hold time (the user holds until the key acts, so this only bounds the wait).
+    let hold: Double
+    var t = 0.0
+    /// Where the eyes (or head) point, normalised.
+    var eye = GazePoint(x: 0.5, y: 0.5)
+    /// The face as it is now, and the frames still inside the tracker's lag.
+    var jaw: Float = 0, tongue: Float = 0
+    var pending: [(GazePoint, Float, Float)] = []
+    var spent = TypingBench.TimeSpent()
+    var start = 0.0, end = 0.0
+    var abandoned = false
+    let phase: Double
+
+    init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double) {
+        self.session = session; self.profile = profile; self.rng = rng; self.prediction = prediction; self.hold = hold
+        phase = self.rng.uniform(0, 6.3)
+    }
+
+    static let editor = "note-editor"
+    var screen: NoteEditorScreen? { session.state.top as? NoteEditorScreen }
+    /// The note's text as compared with the phrase: lowercased (the keyboard has no capitals; suggestions
+    /// capitalise a sentence start).
+    var text: String { screen?.field.text.lowercased() ?? "" }
+    /// The text the phrase is judged on: the space a commit leaves at the end dropped.
+    var outcome: String {
+        var s = text
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+    var elapsed: Double { max(0, end - start) }
+
+    /// One frame of the face as it is now, delayed by the tracker's lag, through the real session.
+    @discardableResult
+    mutating func frame() -> [Effect] {
+        var p = eye
+        p.x += profile.noise * rng.normal() + profile.tremor * sin(2 * .pi * profile.tremorHz * t + phase)
+        p.y += profile.noise * rng.normal()
+        pending.append((GazePoint(x: min(1, max(0, p.x)), y: min(1, max(0, p.y))), jaw, tongue))
+        let lagFrames = Int((profile.lag * 60).rounded())
+        let (g, j, tg) = pending.count > lagFrames ? pending.removeFirst() : (pending[0].0, Float(0), Float(0))
+        let f = TrackingFrame(t: t, blend: BlendShapes([.jawOpen: j, .tongueOut: tg]), gaze: g)
+        var effects = session.step(.frame(f, nil))
+        // The word list's effects are carried out as the runtime does (learning what was committed or typed).
+        for e in effects { if let reply = prediction?.perform(e) { effects += session.send(reply) } }
+        t += 1.0 / 60
+        return effects
+    }
+
+    /// Frames for `seconds`, the time added to `bucket`.
+    mutating func wait(_ seconds: Double, _ bucket: WritableKeyPath<TypingBench.TimeSpent, Double>) {
+        let stop = t + seconds
+        while t < stop { frame() }
+        spent[keyPath: bucket] += seconds
+    }
+
+    /// A still face for a second before the phrase: gestures act only after it (safe start); not timed.
+    mutating func arm() {
+        while !session.state.readiness.acting && t < 5 { frame() }
+        for _ in 0..<10 { frame() }
+        // The session's metrics start following the note's text at its first event, so its first letter counts.
+        _ = session.send(.tick(at: t))
+    }
+
+    func centre(_ r: Rect) -> GazePoint {
+        let size = session.state.size
+        return GazePoint(x: (Double(r.x) + Double(r.w) / 2) / Double(size.width), y: (Double(r.y) + Double(r.h) / 2) / Double(size.height))
+    }
+
+    /// Moves the eyes (or head) to `to`: a latency, then a movement of Fitts' law duration.
+    mutating func travel(to: GazePoint, width: Double, _ bucket: WritableKeyPath<TypingBench.TimeSpent, Double>) {
+        let from = eye
+        // Distances in widths of a cell: cells are about twice as tall as wide.
+        let size = session.state.size
+        let dx = (to.x - from.x) * Double(size.width), dy = (to.y - from.y) * Double(size.height) * 2
+        let d = (dx * dx + dy * dy).squareRoot()
+        guard d > 0.5 else { eye = to; return }
+        let latency = min(profile.latencyMax, max(0, profile.latency + profile.latencySD * rng.normal()))
+        let move = profile.travel + profile.travelPerBit * log2(d / max(1, width) + 1)
+        let t0 = t
+        while t < t0 + latency { frame() }
+        let t1 = t
+        while t < t1 + move {
+            let a = min(1, (t - t1) / max(move, 1e-9))
+            // A smooth start and stop (minimum jerk), as eyes and heads move.
+            let s = a * a * a * (10 - 15 * a + 6 * a * a)
+            eye = GazePoint(x: from.x + (to.x - from.x) * s, y: from.y + (to.y - from.y) * s)
+            frame()
+        }
+        eye = to
+        spent[keyPath: bucket] += t - t0
+    }
+
+    enum Face { case jaw, tongue }
+
+    /// Looks at `id` (aiming at `aim` instead when given: a slip to the neighbouring key), waits for it to be
+    /// highlighted, checks it, then performs the face gesture and holds it until something is performed;
+    /// false when the target is not there or nothing was performed.
+    @discardableResult
+    mutating func act(_ id: String, aim: String? = nil, face: Face = .jaw, correcting: Bool = false) -> Bool {
+        let aimID = aim ?? id
+        guard let target = session.state.hitMap.target(id: aimID) else { return false }
+        let b: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.travel
+        if face == .jaw {
+            travel(to: centre(target.rect), width: Double(target.rect.w), b)
+            // The user sees the target highlighted before acting (the smoothing and the lag catch up).
+            let t0 = t
+            while session.state.focus.focused != aimID && t < t0 + 2 { frame() }
+            spent[keyPath: b] += t - t0
+            wait(profile.settle, correcting ? \.correcting : \.settle)
+        }
+        let g: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.gesture
+        wait(profile.reaction, g)
+        let t0 = t
+        var performed = false
+        // The jaw opens over 80 ms to 0.8, and stays open until the key acts.
+        while !performed && t < t0 + hold + 3 {
+            let a = Float(min(1, (t - t0) / 0.08)) * 0.8
+            if face == .jaw { jaw = a } else { tongue = a }
+            let effects = frame()
+            performed = effects.contains { if case .performed = $0 { true } else { false } }
+        }
+        let t1 = t
+        while t < t1 + profile.release { frame() }
+        let t2 = t
+        while t < t2 + 0.08 {
+            let a = Float(max(0, 1 - (t - t2) / 0.08)) * 0.8
+            if face == .jaw { jaw = a } else { tongue = a }
+            frame()
+        }
+        jaw = 0; tongue = 0
+        spent[keyPath: g] += t - t0
+        return performed
+    }
+
+    /// The key next to `id` in its row (left or right at random), the slip a shaky pointer makes.
+    mutating func neighbour(of id: String) -> String? {
+        guard let k = session.state.hitMap.target(id: id) else { return nil }
+        let row = session.state.hitMap.targets.filter {
+            $0.id != id && $0.id.hasPrefix("\(Self.editor).keyboard.") && $0.rect.y == k.rect.y
+        }
+        let near = row.sorted { abs($0.rect.x - k.rect.x) < abs($1.rect.x - k.rect.x) }.prefix(2)
+        guard !near.isEmpty else { return nil }
+        let sides = near.filter { abs($0.rect.x - k.rect.x) <= k.rect.w + 2 }
+        guard !sides.isEmpty else { return nil }
+        return sides[Int(rng.unit() * Double(sides.count)) % sides.count].id
+    }
+
+    /// The keyboard target that types `c`.
+    static func key(_ c: Character) -> String {
+        c == " " ? "\(editor).keyboard.space" : "\(editor).keyboard.key.\(c)"
+    }
+
+    /// Types `phrase`: a suggestion when the bar offers the word, else the next letter; a wrong text is
+    /// noticed and mended with ⌫ letter.
+    mutating func type(_ phrase: String) {
+        arm()
+        start = t
+        end = t
+        let target = Array(phrase)
+        var actions = 0
+        let limit = target.count * 4 + 20
+        while actions < limit {
+            guard session.state.top.name == Self.editor else { abandoned = true; break }
+            let now = Array(text)
+            let done = Array(outcome)
+            if done == target { break }
+            actions += 1
+            if now.count > target.count || Array(target.prefix(now.count)) != now {
+                // Wrong: the user sees it and deletes letters until the text is right again.
+                wait(profile.notice, \.correcting)
+                if act("\(Self.editor).keyboard.backspace", correcting: true) { end = t }
+                continue
+            }
+            // The word being written and the one meant.
+            let wordStart = now.lastIndex(of: " ").map { $0 + 1 } ?? 0
+            var wordEnd = wordStart
+            while wordEnd < target.count && target[wordEnd] != " " { wordEnd += 1 }
+            let meant = String(target[wordStart..<wordEnd])
+            // The bar is read only while a commit would save at least two letters of the word.
+            let words = wordEnd - now.count >= 2 ? suggestions() : []
+            if !words.isEmpty {
+                // The user reads the bar word by word until the meant word is found, or to its end.
+                let found = words.firstIndex { $0.lowercased() == meant }
+                for i in 0...(found ?? (words.count - 1)) {
+                    guard let s = session.state.hitMap.target(id: "\(Self.editor).suggestion.\(i)") else { break }
+                    travel(to: centre(s.rect), width: Double(s.rect.w), \.reading)
+                    wait(profile.scan, \.reading)
+                }
+                if let found {
+                    // The first (★) is committed with the tongue, wherever the eyes are; others by looking.
+                    let ok = found == 0 ? act("\(Self.editor).suggestion.0", face: .tongue)
+                        : act("\(Self.editor).suggestion.\(found)")
+                    if ok { end = t }
+                    continue
+                }
+            }
+            let want = Self.key(target[now.count])
+            let slip = rng.unit() < profile.errorRate ? neighbour(of: want) : nil
+            let before = text
+            let t0 = t, was = spent
+            if act(want, aim: slip) { end = t }
+            if slip != nil, text != before {
+                // The slip's time counts as correcting: it is spent only because of the mistake.
+                let used = t - t0
+                spent = was
+                spent.correcting += used
+            }
+        }
+        if actions >= limit { abandoned = true }
+    }
+
+    /// The words the suggestion bar shows now.
+    func suggestions() -> [String] {
+        let n = session.state.settings.suggestions
+        guard n > 0, let field = screen?.field else { return [] }
+        return Array(session.state.services.suggest(field.beforeCaret, n).prefix(n))
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Benchmarks
+import Config
+import Foundation
+import Prediction
+import Runtime
+
+/// `handsfree bench typing`: simulated users type a phrase set through the real session on the note editor,
+/// with word prediction and without (`TypingBench`).
+struct BenchTyping: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "typing",
+        abstract: "Words per minute, errors (MSD), keystrokes per character, KSR and where the time goes, for simulated users typing on the note editor, with and without prediction.",
+        discussion: "Phrases: one a line, lowercased (the keyboard has no capitals); lines the keyboard cannot type, empty lines and overlong lines are named and skipped. Profiles: config/typing-profiles.toml (every value with its source).")
+
+    @Option(help: "Phrase file (default: the shipped wordlists/phrases-en.txt).") var phrases: String?
+    @Option(help: "Simulated user: a profile name of the profile file (default: every profile).") var user: String?
+    @Option(help: "Profile file (default: config/typing-profiles.toml).") var profiles: String?
+    @Option(help: "Type only the first N phrases.") var limit: Int?
+    @Option(help: "Random seed.") var seed: UInt64 = 1
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    /// A text file, at most `max` bytes.
+    static func read(_ path: String, max: Int) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("\(path): cannot be read") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: max + 1)) ?? Data()
+        guard data.count <= max else { throw ValidationError("\(path): more than \(max) bytes; a phrase set is smaller") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func run() throws {
+        // No debug-build note: every figure is in the simulated users' time, the same in any build.
+        let profilePath = profiles ?? ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
+        let profileText = try Self.read(profilePath, max: Setup.maxTextFileSize)
+        var users: [TypingProfile]
+        do { users = try TypingProfile.parse(profileText, file: profilePath) } catch { throw ValidationError(error.description) }
+        if let user {
+            users = users.filter { $0.name == user }
+            guard !users.isEmpty else { throw ValidationError("--user \(user): no such profile in \(profilePath)") }
+        }
+        let phrasePath = phrases ?? WordLists.folder.appendingPathComponent("phrases-en.txt").path
+        let (all, problems) = PhraseSet.parse(try Self.read(phrasePath, max: 64 << 20), file: phrasePath, keys: try TypingBench.keys())
+        for p in problems { FileHandle.standardError.write(Data("handsfree: \(p)\n".utf8)) }
+        let chosen = Array(all.prefix(limit ?? all.count))
+        guard !chosen.isEmpty else { throw ValidationError("\(phrasePath): no phrase the keyboard can type") }
+        let predictor: WordPredictor
+        do {
+            predictor = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
+                                               nouns: WordLists.nouns, held: WordLists.held)
+        } catch { throw ValidationError("word prediction: \(error)") }
+        print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
+              + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")
+        print("goals: eye-tracker ≥ 15 wpm, webcam ≥ 8 wpm, uncorrected errors ≤ 1%")
+        var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
+        bench.seed = seed
+        _ = try printing { try bench.run(out: $0) }
+    }
+}

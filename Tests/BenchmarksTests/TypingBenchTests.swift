@@ -1,0 +1,93 @@
+import Benchmarks
+import Config
+import Foundation
+import Prediction
+import Runtime
+import Shell
+import Testing
+
+/// `bench typing`'s inputs and harness: phrase files and profile files with bad lines, and a tiny run whose
+/// typed text must equal the phrases (never how fast: a test is not a benchmark).
+struct TypingBenchTests {
+    static let keys: Set<Character> = Set(Keymap.defaultKeyboardRows.joined())
+
+    static func shippedProfiles() throws -> [TypingProfile] {
+        let path = ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
+        return try TypingProfile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+    }
+
+    @Test func theShippedPhrasesAndProfilesAreReadWhole() throws {
+        let path = WordLists.folder.appendingPathComponent("phrases-en.txt").path
+        let (phrases, problems) = PhraseSet.parse(try String(contentsOfFile: path, encoding: .utf8), file: path, keys: Self.keys)
+        #expect(problems.isEmpty)
+        #expect(phrases.count == 40)
+        let profiles = try Self.shippedProfiles()
+        #expect(profiles.map(\.name) == ["eye-tracker", "webcam", "slow"])
+        #expect(profiles.allSatisfy { !$0.sources.isEmpty })
+        #expect(profiles.first { $0.name == "slow" }?.latencyMax == 1.0)
+    }
+
+    @Test func untypableEmptyAndHugeLinesAreNamedAndSkipped() {
+        let huge = String(repeating: "a", count: 1 << 20)
+        let text = "# a comment\nhello there\n\nwhat is 2 plus 2\nCAPITALS  are   fine\n\(huge)\ncafé au lait\nthe end\n"
+        let (phrases, problems) = PhraseSet.parse(text, file: "p.txt", keys: Self.keys)
+        #expect(phrases == ["hello there", "capitals are fine", "the end"])
+        #expect(problems == [
+            "p.txt:3: empty line, skipped",
+            "p.txt:4: “2” cannot be typed on the keyboard, skipped",
+            "p.txt:6: a line of 1048576 bytes (a phrase is at most 200 characters), skipped",
+            "p.txt:7: “é” cannot be typed on the keyboard, skipped",
+        ])
+        // A control character is named by its code, not printed.
+        #expect(PhraseSet.parse("bell\u{7}here", file: "q", keys: Self.keys).problems == ["q:1: U+7 cannot be typed on the keyboard, skipped"])
+    }
+
+    /// The shipped eye-tracker profile with one line replaced.
+    static func profile(replacing key: String, with line: String?) throws -> String {
+        let path = ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: "[profile.eye-tracker]"),
+              let i = lines[start...].firstIndex(where: { $0.hasPrefix(key + " =") }) else { return text }
+        if let line { lines[i] = line } else { lines.remove(at: i) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func error(_ text: String) -> String? {
+        do { _ = try TypingProfile.parse(text, file: "u.toml"); return nil } catch { return error.description }
+    }
+
+    @Test func impossibleOrMissingProfileValuesGiveFileAndLine() throws {
+        let text = try Self.profile(replacing: "latency_ms", with: "latency_ms = -200")
+        let line = (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "latency_ms = -200" } ?? 0) + 1
+        #expect(Self.error(text) == "u.toml:\(line): profile.eye-tracker.latency_ms = -200.0: cannot be negative")
+        #expect(Self.error(try Self.profile(replacing: "noise", with: "noise = nan"))?.contains("profile.eye-tracker.noise = nan: must be a finite number") == true)
+        #expect(Self.error(try Self.profile(replacing: "scan_ms", with: "scan_ms = \"fast\""))?.contains("scan_ms must be a number") == true)
+        let missing = try Self.profile(replacing: "scan_ms", with: nil)
+        let header = (missing.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "[profile.eye-tracker]" } ?? 0) + 1
+        #expect(Self.error(missing) == "u.toml:\(header): profile.eye-tracker: scan_ms is missing")
+        #expect(Self.error(try Self.profile(replacing: "pointer", with: "pointer = \"nose\""))?.contains("must be \"eye\" or \"head\"") == true)
+        #expect(Self.error(try Self.profile(replacing: "error_rate", with: "error_rat = 0.1"))?.contains("error_rat: unknown key") == true)
+        #expect(Self.error("x = 1\n") == "u.toml: no [profile.NAME] table")
+    }
+
+    @Test func twoShortPhrasesAreTypedExactlyWithAndWithoutPrediction() throws {
+        let predictor = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
+                                               nouns: WordLists.nouns, held: WordLists.held)
+        guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
+        let phrases = ["good night", "the cat is here"]
+        let bench = TypingBench(phrases: phrases, profiles: [eye], predictor: predictor)
+        var lines: [String] = []
+        let results = try bench.run { lines.append($0) }
+        #expect(results.map(\.prediction) == [true, false])
+        for r in results {
+            #expect(r.texts == phrases, "\(r.prediction ? "with" : "without") prediction")
+            #expect(r.abandoned == 0)
+            #expect(r.characters == phrases.reduce(0) { $0 + $1.count })
+            #expect(r.errors.uncorrected == 0)
+            print(TypingBench.line(r), r.keystrokes, r.selections, r.charactersTyped)
+        }
+        #expect(results[1].selections == 0, "no suggestions without prediction")
+        #expect(lines.count == 3)
+    }
+}
