@@ -149,3 +149,32 @@ import TrackingCore
         #expect(all.isEmpty)
     }
 }
+
+/// Echo and the focus label on the Terminal screen: a word said as it ends on the command line, nothing at a
+/// password prompt.
+@Suite struct TerminalEchoAndFocusTests {
+    @Test func aWordTypedOnTheCommandLineIsEchoedButNotAtAPasswordPrompt() {
+        var d = Driver(.keyboard, screen: "terminal")
+        d.session.state.settings.speechEcho = .words
+        d.send(.terminal(TerminalScreenTests.view("$ make")))
+        #expect(EchoAndFocusSpeechTests.said(d.send(.key(.char(" ")))) == ["make"])
+        d.send(.terminal(TerminalScreenTests.view("Password: ", hidden: true)))
+        #expect(EchoAndFocusSpeechTests.said(d.send(.key(.char("x")))).isEmpty)
+        #expect(EchoAndFocusSpeechTests.said(d.send(.key(.char(" ")))).isEmpty)
+    }
+
+    @Test func noFocusLabelForTheKeysAtAPasswordPrompt() {
+        var d = Driver(.keyboard, screen: "terminal")
+        d.session.state.settings.speakFocus = true
+        d.send(.terminal(TerminalScreenTests.view("Password: ", hidden: true)))
+        _ = d.tick(1)
+        let key = d.state.hitMap.targets.first { $0.id.hasPrefix(TerminalScreen.keyboardID + ".key.") }
+        #expect(key != nil)
+        var said: [String] = []
+        for _ in 0...d.state.hitMap.targets.count where d.state.focus.focused != key?.id {
+            said += EchoAndFocusSpeechTests.said(d.send(.key(.tab)))
+        }
+        said += EchoAndFocusSpeechTests.said(d.tick(1))
+        #expect(!said.contains { $0.count == 1 && $0.first?.isLetter == true }, "a letter key was said: \(said)")
+    }
+}

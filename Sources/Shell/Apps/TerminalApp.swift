@@ -380,7 +380,12 @@ public struct TerminalScreen: Screen {
             let press = latches.press(.char(first))
             return [.terminal(.press(press))] + (text.count > 1 ? [.terminal(.type(String(text.dropFirst())))] : [])
         }
-        return (text == " " ? learnFinishedWord(ctx) : []) + [.terminal(.type(text))]
+        // Echo as you type, from the line as the program shows it (never at a password prompt).
+        var echo: [Effect] = []
+        if let v = ctx.terminal, !v.inputHidden {
+            echo = TypingEcho.effects(before: v.lineBeforeCursor, after: v.lineBeforeCursor + text, ctx)
+        }
+        return (text == " " ? learnFinishedWord(ctx) : []) + [.terminal(.type(text))] + echo
     }
 
     /// Learning the word before the cursor, never at a password prompt.
