@@ -178,3 +178,17 @@ import TrackingCore
         #expect(!said.contains { $0.count == 1 && $0.first?.isLetter == true }, "a letter key was said: \(said)")
     }
 }
+
+@Suite struct TerminalSpeakKeyTests {
+    @Test func theSpeakKeySaysTheCommandLineButNotAPassword() {
+        var d = Driver(.gesture, screen: "terminal")
+        d.send(.terminal(TerminalScreenTests.view("$ ls -l")))
+        #expect(EchoAndFocusSpeechTests.said(d.activate("terminal.speak")) == ["$ ls -l"])
+        d.send(.speaking(true))
+        #expect(d.text.contains("■ Stop"))
+        #expect(d.activate("terminal.speak").contains(.stopSpeaking))
+        d.send(.speaking(false))
+        d.send(.terminal(TerminalScreenTests.view("Password: ", hidden: true)))
+        #expect(EchoAndFocusSpeechTests.said(d.activate("terminal.speak")).isEmpty)
+    }
+}

@@ -26,6 +26,7 @@ public struct TerminalScreen: Screen {
     /// Target ids.
     public static let paneID = "terminal.pane", keyboardID = "terminal.keyboard", suggestionID = "terminal.suggestion"
     public static let leaveID = "terminal.leave", layerID = "terminal.layer", restartID = "terminal.restart"
+    public static let speakID = "terminal.speak"
     static let keyPrefix = "terminal.key."
 
     /// The symbol layer's keyboard rows: digits, then `- / . | > < ~ $ * &`, then `; : = _ " '` and a few more.
@@ -143,7 +144,8 @@ public struct TerminalScreen: Screen {
             SuggestionBar.render(&c, Self.suggestionID, suggestions(ctx), l.suggestions, ctx)
         }
         keyRow(&c, Self.rowA, l.rowA, extra: [])
-        keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="), (Self.leaveID, "◀ Leave")])
+        keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
+                                              (Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak"), (Self.leaveID, "◀ Leave")])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keymap.keyboardRows, l.keyboard,
                          enter: "⏎ Enter")
     }
@@ -311,17 +313,21 @@ public struct TerminalScreen: Screen {
         case .action(.activate, let t?, _):
             return activate(t, ctx)
         case .action(.speak, _, _):
-            // "speak that": the command line as typed, never at a password prompt.
-            if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
-            guard let v = view, !v.inputHidden else { return Reply(record: "speak-hidden") }
-            let line = v.lineBeforeCursor.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { return Reply(record: "speak") }
-            return Reply(effects: [ctx.speakEffect(line)], record: "speak")
+            return speak(ctx)
         case .action(.help, _, _):
             return .push(AppHelpScreen(app: name, appTitle: title))
         default:
             return .unhandled
         }
+    }
+
+    /// ♪ Speak and "speak that": the command line as typed, never at a password prompt; Stop while speaking.
+    func speak(_ ctx: ScreenContext) -> Reply {
+        if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
+        guard let v = ctx.terminal, !v.inputHidden else { return Reply(record: "speak-hidden") }
+        let line = v.lineBeforeCursor.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return Reply(record: "speak") }
+        return Reply(effects: [ctx.speakEffect(line)], record: "speak")
     }
 
     /// The reply for input typed into the program. At a password prompt nothing typed may reach the action
@@ -340,6 +346,8 @@ public struct TerminalScreen: Screen {
         case Self.layerID:
             symbolLayer.toggle()
             return Reply(record: "layer")
+        case Self.speakID:
+            return speak(ctx)
         case Self.paneID:
             // Looking at the pane and activating opens the microphone: dictation types into the program.
             return Reply(effects: [.startDictation], record: "dictate")
