@@ -36,7 +36,12 @@ public final class X11Sink: OutputSink {
     /// Spare keycodes bound to a keysym during the current call, given back at its end.
     private var borrowed: [KeySym: KeyCode] = [:]
 
+    /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
+    /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
+    private static let threads: Bool = XInitThreads() != 0
+
     public init(display: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        _ = Self.threads
         let chosen = display ?? environment["DISPLAY"]
         displayName = chosen?.isEmpty == false ? chosen : nil
         lost = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
