@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
-    func fileThroughALSAIntoTheRecogniserToATranscript() async throws {
+    func fileThroughALSAIntoTheRecogniserToATranscript() throws {
         let dir = try #require(TestData.speechDir)
         let r = try Recognizer(configuration: .init(dictation: false))
         try r.addGrammar(name: "go", jsgf: String(contentsOf: dir.appendingPathComponent("goforward.gram"), encoding: .utf8))
@@ -54,37 +54,50 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let cap = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path))
         let listener = SpeechListener(recognizer: r, capture: cap)
-        let (stream, continuation) = AsyncStream<SpeechEvent>.makeStream()
-        listener.start(onEvent: { continuation.yield($0) })
-        var finals: [String] = []
-        var partials = 0
-        // The utterance ends by the recogniser's silence detection on the silence after the file.
-        for await e in stream {
-            if case .partial = e { partials += 1 }
-            if case let .final(t, _, _) = e { finals.append(t); break }
-        }
+        // Waited for on a semaphore, not an async stream: the capture feeds silence after the file as fast as
+        // it can, and a test task left unscheduled on a busy cooperative pool let it run for minutes.
+        let heard = Heard()
+        listener.start(onEvent: { heard.add($0) })
+        _ = heard.done.wait(timeout: .now() + 60)
         listener.stop()
+        let (finals, partials) = heard.result
         #expect(finals == ["go forward ten meters"])
         #expect(partials > 0)
     }
 
     @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
-    func dictationFromAWAVThroughALSA() async throws {
+    func dictationFromAWAVThroughALSA() throws {
         let dir = try #require(TestData.speechDir)
         let audio = try WAVReader.read(path: dir.appendingPathComponent("librivox/sense_and_sensibility_01_austen_64kb-0930.wav").path)
         let path = try tempRaw(audio.samples)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let listener = SpeechListener(recognizer: try Recognizer(),
                                       capture: try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path)))
-        let (stream, continuation) = AsyncStream<SpeechEvent>.makeStream()
-        listener.start(onEvent: { continuation.yield($0) })
-        var session = DictationSession()
-        for await e in stream {
-            if case let .final(t, _, _) = e, !t.isEmpty { _ = session.apply(utterance: t + " period"); break }
-        }
+        let heard = Heard(nonEmpty: true)
+        listener.start(onEvent: { heard.add($0) })
+        _ = heard.done.wait(timeout: .now() + 60)
         listener.stop()
+        var session = DictationSession()
+        if let t = heard.result.finals.first { _ = session.apply(utterance: t + " period") }
         // "he might even have been made amiable himself": the decoder gets the start right.
         #expect(session.text.hasPrefix("He might even have been made"), "\(session.text)")
         #expect(session.text.hasSuffix("."))
     }
+}
+
+/// Speech events from the capture thread, until the first final (a non-empty one with `nonEmpty`).
+final class Heard: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var finals: [String] = []
+    private var partials = 0
+    private let nonEmpty: Bool
+    init(nonEmpty: Bool = false) { self.nonEmpty = nonEmpty }
+    func add(_ e: SpeechEvent) {
+        lock.lock(); defer { lock.unlock() }
+        guard finals.isEmpty else { return }
+        if case .partial = e { partials += 1 }
+        if case let .final(t, _, _) = e, !nonEmpty || !t.isEmpty { finals.append(t); done.signal() }
+    }
+    var result: (finals: [String], partials: Int) { lock.lock(); defer { lock.unlock() }; return (finals, partials) }
 }
