@@ -12,23 +12,22 @@ import Testing
     }
 
     /// Collects `count` samples from the capture thread (the file plugin goes on with silence at the end).
-    private func capture(_ cap: ALSACapture, count: Int) async -> [Int16] {
-        var got: [Int16] = []
-        for await event in cap.events() {
-            if case let .audio(a) = event { got += a }
-            if got.count >= count { break }
-        }
+    /// Waited for on a semaphore from the capture thread itself (see `Heard`).
+    private func capture(_ cap: ALSACapture, count: Int) -> [Int16] {
+        let box = Collected(count)
+        cap.start { box.add($0) }
+        _ = box.done.wait(timeout: .now() + 30)
         cap.stop()
-        return got
+        return box.samples
     }
 
-    @Test func deliversTheFileThenSilenceInChunks() async throws {
+    @Test func deliversTheFileThenSilenceInChunks() throws {
         let samples = (0..<5000).map { Int16(truncatingIfNeeded: $0 * 7) }
         let path = try tempRaw(samples)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let cap = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: path),
                                   chunkFrames: 800)
-        let got = await capture(cap, count: 8000)
+        let got = capture(cap, count: 8000)
         #expect(Array(got.prefix(5000)) == samples)
         #expect(got.dropFirst(5000).allSatisfy { $0 == 0 })
         #expect(got.count % 800 == 0)
@@ -100,4 +99,20 @@ final class Heard: @unchecked Sendable {
         if case let .final(t, _, _) = e, !nonEmpty || !t.isEmpty { finals.append(t); done.signal() }
     }
     var result: (finals: [String], partials: Int) { lock.lock(); defer { lock.unlock() }; return (finals, partials) }
+}
+
+/// Samples from the capture thread until `count` have come.
+final class Collected: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var got: [Int16] = []
+    private let count: Int
+    init(_ count: Int) { self.count = count }
+    func add(_ e: CaptureEvent) {
+        lock.lock(); defer { lock.unlock() }
+        guard got.count < count, case let .audio(a) = e else { return }
+        got += a
+        if got.count >= count { done.signal() }
+    }
+    var samples: [Int16] { lock.lock(); defer { lock.unlock() }; return got }
 }
