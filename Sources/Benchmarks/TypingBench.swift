@@ -16,6 +16,8 @@ public struct TypingBench {
     public var predictor: WordPredictor?
     /// Random seed: the same seed gives the same aims, noise and mistakes.
     public var seed: UInt64 = 1
+    /// The gesture and smoothing settings of the session typed into (`--config`, `--set`).
+    public var settings = GestureConfig.defaults()
 
     public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
         self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
@@ -46,10 +48,19 @@ public struct TypingBench {
         }
     }
 
+    /// Where the simulated user reads the suggestions.
+    public enum Reading: String, Sendable, Equatable, CaseIterable {
+        /// The word on the key (`ShellSettings.wordOnKey`): read while checking the key, taken with the tongue.
+        case key = "word on the key"
+        /// The bar above the keyboard, word by word until the meant word is found (the word on the key off).
+        case bar = "bar only"
+    }
+
     /// One profile's run over the phrase set.
     public struct Result: Sendable, Equatable {
         public var profile: String
         public var prediction: Bool
+        public var reading: Reading = .bar
         /// What the note held at the end of each phrase (lowercased, the trailing space of a commit dropped).
         public var texts: [String] = []
         /// Seconds from each phrase's first movement to its last action, added up.
@@ -73,14 +84,16 @@ public struct TypingBench {
     public func run(out: BenchReport) throws -> [Result] {
         var results: [Result] = []
         for profile in profiles {
-            let on = try predictor.map { try type(profile, prediction: $0) }
+            let key = try predictor.map { try type(profile, prediction: $0, reading: .key) }
+            let bar = try predictor.map { try type(profile, prediction: $0, reading: .bar) }
             let off = try type(profile, prediction: nil)
-            for r in [on, off].compactMap({ $0 }) {
+            for r in [key, bar, off].compactMap({ $0 }) {
                 results.append(r)
                 out(Self.line(r))
             }
-            if let on {
-                out(String(format: "  %@: prediction %+.1f wpm (%.0f%% faster)", profile.name, on.wordsPerMinute - off.wordsPerMinute,
+            for on in [key, bar].compactMap({ $0 }) {
+                out(String(format: "  %@: prediction (%@) %+.1f wpm (%.0f%% faster)", profile.name, on.reading.rawValue,
+                           on.wordsPerMinute - off.wordsPerMinute,
                            off.wordsPerMinute > 0 ? (on.wordsPerMinute / off.wordsPerMinute - 1) * 100 : 0))
             }
         }
@@ -98,7 +111,8 @@ public struct TypingBench {
         let t = r.time, all = max(t.total, 1e-9)
         func pc(_ x: Double) -> Double { x / all * 100 }
         return String(format: "%@ %@: %.1f wpm; errors uncorrected %.2f%%, corrected %.2f%%; KSPC %.2f, KSR %.1f%%; time: travel %.0f%%, settle %.0f%%, gesture %.0f%%, reading suggestions %.0f%%, correcting %.0f%%%@",
-                      r.profile.padding(toLength: 12, withPad: " ", startingAt: 0), r.prediction ? "prediction on " : "prediction off",
+                      r.profile.padding(toLength: 12, withPad: " ", startingAt: 0),
+                      r.prediction ? "prediction, \(r.reading.rawValue)" : "prediction off",
                       r.wordsPerMinute, r.errors.uncorrectedRate * 100, r.errors.correctedRate * 100, r.keystrokesPerCharacter, r.ksr,
                       pc(t.travel), pc(t.settle), pc(t.gesture), pc(t.reading), pc(t.correcting),
                       r.abandoned > 0 ? "; \(r.abandoned) phrases abandoned" : "")
@@ -106,19 +120,19 @@ public struct TypingBench {
 
     /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
     /// or without suggestions.
-    public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?) throws -> Result {
-        let settings = GestureConfig.defaults()
+    public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar) throws -> Result {
         let keymap = try Setup.keymap("default", gestures: settings.gestures)
         var services = Services()
         let live = predictor.map { LivePrediction(loaded: $0) }
         live?.install(into: &services)
-        var result = Result(profile: profile.name, prediction: predictor != nil)
+        var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading)
         var rng = PointingBench.Rng(seed: seed)
         for phrase in phrases {
             var state = ShellState(keymap: keymap, gestures: settings.gestures, services: services)
+            state.settings.wordOnKey = predictor != nil && reading == .key
             _ = state.show(screen: "note-editor")
             var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
-                                prediction: live, hold: Self.hold(settings))
+                                prediction: live, hold: Self.hold(settings), reading: reading)
             typist.type(phrase)
             rng = typist.rng
             let m = typist.session.metrics
@@ -142,6 +156,8 @@ struct Typist {
     let profile: TypingProfile
     var rng: PointingBench.Rng
     let prediction: LivePrediction?
+    /// Where the user reads suggestions.
+    let reading: TypingBench.Reading
     /// The activate gesture's hold time (the user holds until the key acts, so this only bounds the wait).
     let hold: Double
     var t = 0.0
@@ -149,14 +165,20 @@ struct Typist {
     var eye = GazePoint(x: 0.5, y: 0.5)
     /// The face as it is now, and the frames still inside the tracker's lag.
     var jaw: Float = 0, tongue: Float = 0
+    /// After a gesture has acted: when the jaw (or tongue) starts closing, and which. The eyes move on at
+    /// once while it closes (two effectors, one decision); the shell keeps the focus on the key until the
+    /// shape is below its release value, so the early look cannot change what acted.
+    var closing: (from: Double, face: Face)?
     var pending: [(GazePoint, Float, Float)] = []
     var spent = TypingBench.TimeSpent()
     var start = 0.0, end = 0.0
     var abandoned = false
     let phase: Double
 
-    init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double) {
+    init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double,
+         reading: TypingBench.Reading = .bar) {
         self.session = session; self.profile = profile; self.rng = rng; self.prediction = prediction; self.hold = hold
+        self.reading = reading
         phase = self.rng.uniform(0, 6.3)
     }
 
@@ -176,6 +198,11 @@ struct Typist {
     /// One frame of the face as it is now, delayed by the tracker's lag, through the real session.
     @discardableResult
     mutating func frame() -> [Effect] {
+        if let c = closing, t >= c.from {
+            let a = Float(max(0, 1 - (t - c.from) / 0.08)) * 0.8
+            if c.face == .jaw { jaw = a } else { tongue = a }
+            if a == 0 { closing = nil }
+        }
         var p = eye
         p.x += profile.noise * rng.normal() + profile.tremor * sin(2 * .pi * profile.tremorHz * t + phase)
         p.y += profile.noise * rng.normal()
@@ -240,10 +267,12 @@ struct Typist {
     /// highlighted, checks it, then performs the face gesture and holds it until something is performed;
     /// false when the target is not there or nothing was performed.
     @discardableResult
-    mutating func act(_ id: String, aim: String? = nil, face: Face = .jaw, correcting: Bool = false) -> Bool {
+    mutating func act(_ id: String, aim: String? = nil, face: Face = .jaw, correcting: Bool = false,
+                      decide: ((inout Typist, Target) -> Face)? = nil) -> Bool {
         let aimID = aim ?? id
         guard let target = session.state.hitMap.target(id: aimID) else { return false }
         let b: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.travel
+        var face = face
         if face == .jaw {
             travel(to: centre(target.rect), width: Double(target.rect.w), b)
             // The user sees the target highlighted before acting (the smoothing and the lag catch up).
@@ -251,8 +280,13 @@ struct Typist {
             while session.state.focus.focused != aimID && t < t0 + 2 { frame() }
             spent[keyPath: b] += t - t0
             wait(profile.settle, correcting ? \.correcting : \.settle)
+            if let decide { face = decide(&self, target) }
         }
         let g: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.gesture
+        // A face still closing from the last action must close before it can open again.
+        let tc = t
+        while closing != nil { frame() }
+        spent[keyPath: g] += t - tc
         wait(profile.reaction, g)
         let t0 = t
         var performed = false
@@ -263,15 +297,7 @@ struct Typist {
             let effects = frame()
             performed = effects.contains { if case .performed = $0 { true } else { false } }
         }
-        let t1 = t
-        while t < t1 + profile.release { frame() }
-        let t2 = t
-        while t < t2 + 0.08 {
-            let a = Float(max(0, 1 - (t - t2) / 0.08)) * 0.8
-            if face == .jaw { jaw = a } else { tongue = a }
-            frame()
-        }
-        jaw = 0; tongue = 0
+        closing = (t + profile.release, face)
         spent[keyPath: g] += t - t0
         return performed
     }
@@ -321,7 +347,7 @@ struct Typist {
             while wordEnd < target.count && target[wordEnd] != " " { wordEnd += 1 }
             let meant = String(target[wordStart..<wordEnd])
             // The bar is read only while a commit would save at least two letters of the word.
-            let words = wordEnd - now.count >= 2 ? suggestions() : []
+            let words = reading == .bar && wordEnd - now.count >= 2 ? suggestions() : []
             if !words.isEmpty {
                 // The user reads the bar word by word until the meant word is found, or to its end.
                 let found = words.firstIndex { $0.lowercased() == meant }
@@ -342,7 +368,16 @@ struct Typist {
             let slip = rng.unit() < profile.errorRate ? neighbour(of: want) : nil
             let before = text
             let t0 = t, was = spent
-            if act(want, aim: slip) { end = t }
+            // Reading the word on the key: while checking the key, the user reads the word shown on it when
+            // taking it would save a key (a letter or the space); the tongue takes it, the jaw types the letter.
+            let readsKey = reading == .key && wordEnd - now.count >= 2
+            if act(want, aim: slip, decide: !readsKey ? nil : { typist, key in
+                typist.wait(typist.profile.scan, \.reading)
+                guard let screen = typist.screen,
+                      let (_, word) = screen.composer.wordOnKey(key, typist.session.state.context),
+                      word.lowercased() == meant else { return .jaw }
+                return .tongue
+            }) { end = t }
             if slip != nil, text != before {
                 // The slip's time counts as correcting: it is spent only because of the mistake.
                 let used = t - t0

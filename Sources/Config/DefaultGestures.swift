@@ -25,7 +25,7 @@ filter = "one-euro"        # moving-average | low-pass | one-euro | none
 window = 15                # moving-average window, frames
 alpha = 0.3                # low-pass weight of the newest sample
 min_cutoff = 1.0           # one-euro minimum cutoff, Hz
-beta = 0.007               # one-euro speed coefficient
+beta = 1.0                 # one-euro speed coefficient (screen widths per second: 0.007 is for pixels)
 d_cutoff = 1.0             # one-euro derivative cutoff, Hz
 
 [gaze]

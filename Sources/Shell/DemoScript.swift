@@ -38,7 +38,7 @@ public struct DemoScript: Sendable {
             .say("Demo: gaze + jaw type letters on the keyboard: h"), .look(at: "note-editor.keyboard.key.h", seconds: 1.0), jaw,
             .say("Demo: gaze + jaw type letters on the keyboard: o"), .look(at: "note-editor.keyboard.key.o", seconds: 1.0), jaw,
             .wait(1.2),
-            .say("Demo: suggestions follow each letter; tongue commits ★"), .wait(1.5), tongue,
+            .say("Demo: suggestions follow each letter; tongue commits ★"), .look(at: "note-editor.suggestion.0", seconds: 1.5), tongue,
             .wait(1.5),
             .say("Demo: next word from context; gaze + tongue pick one"),
             .look(at: "note-editor.suggestion.1", seconds: 1.2), tongue, .wait(1.8),

@@ -180,6 +180,10 @@ public struct ShellSettings: Sendable, Equatable {
     public var focusGrace = 0.3
     /// How many word suggestions to show.
     public var suggestions = 4
+    /// The word on the key: the focused letter key (or space) shows the word typing it would suggest first,
+    /// and the commit gesture made there types the key and that word in one action, so the eyes need not
+    /// leave the keyboard to read the bar (after AugKey, Diaz-Tula & Morimoto 2016).
+    public var wordOnKey = true
     /// Dictation stops after this many seconds without speech (audio time); 0 never stops.
     public var dictationSilence = 10.0
     /// Suggest swear words and slurs from the word list (`offensive-en.txt`); off, they appear only once

@@ -21,7 +21,7 @@ public struct SmoothingSettings: Sendable, Equatable {
     public var dCutoff: Double
 
     public init(kind: SmoothingKind = .oneEuro, window: Int = 15, alpha: Double = 0.3,
-                minCutoff: Double = 1.0, beta: Double = 0.007, dCutoff: Double = 1.0) {
+                minCutoff: Double = 1.0, beta: Double = 1.0, dCutoff: Double = 1.0) {
         self.kind = kind; self.window = window; self.alpha = alpha
         self.minCutoff = minCutoff; self.beta = beta; self.dCutoff = dCutoff
     }

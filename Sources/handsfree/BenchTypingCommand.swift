@@ -18,6 +18,7 @@ struct BenchTyping: ParsableCommand {
     @Option(help: "Profile file (default: config/typing-profiles.toml).") var profiles: String?
     @Option(help: "Type only the first N phrases.") var limit: Int?
     @Option(help: "Random seed.") var seed: UInt64 = 1
+    @OptionGroup var pipeline: PipelineOptions
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -57,6 +58,7 @@ struct BenchTyping: ParsableCommand {
         print("goals: eye-tracker ≥ 15 wpm, webcam ≥ 8 wpm, uncorrected errors ≤ 1%")
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
+        bench.settings = try pipeline.settings()
         _ = try printing { try bench.run(out: $0) }
     }
 }

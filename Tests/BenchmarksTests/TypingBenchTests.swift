@@ -79,15 +79,20 @@ struct TypingBenchTests {
         let bench = TypingBench(phrases: phrases, profiles: [eye], predictor: predictor)
         var lines: [String] = []
         let results = try bench.run { lines.append($0) }
-        #expect(results.map(\.prediction) == [true, false])
+        #expect(results.map(\.prediction) == [true, true, false])
+        #expect(results.map(\.reading) == [.key, .bar, .bar])
         for r in results {
-            #expect(r.texts == phrases, "\(r.prediction ? "with" : "without") prediction")
+            #expect(r.texts == phrases, "\(r.prediction ? "with prediction, \(r.reading.rawValue)" : "without prediction")")
             #expect(r.abandoned == 0)
             #expect(r.characters == phrases.reduce(0) { $0 + $1.count })
             #expect(r.errors.uncorrected == 0)
             print(TypingBench.line(r), r.keystrokes, r.selections, r.charactersTyped)
         }
-        #expect(results[1].selections == 0, "no suggestions without prediction")
-        #expect(lines.count == 3)
+        #expect(results[2].selections == 0, "no suggestions without prediction")
+        // Reading the word on the key costs no look at the bar; committed words there are key + word in one action.
+        #expect(results[0].time.reading < results[1].time.reading)
+        #expect(results[0].selections > 0)
+        #expect(results[0].seconds < results[2].seconds, "the word on the key is faster than no prediction")
+        #expect(lines.count == 5)
     }
 }

@@ -87,10 +87,10 @@ import TrackingCore
         while let f = script.next(session.state) { records += session.step(.frame(f, nil)).records }
         #expect(records.map { "\($0.action) \($0.target ?? "-")" } == [
             "open launcher.notes", "open notes.new", "type note-editor.keyboard.key.h", "type note-editor.keyboard.key.o",
-            "commit-word note-editor.keyboard.key.o", "commit-word note-editor.suggestion.1", "back note-editor", "back notes",
+            "commit-word note-editor.suggestion.0", "commit-word note-editor.suggestion.1", "back note-editor", "back notes",
             "open launcher.help", "back help",
         ])
-        // The tongue took the first suggestion with the gaze on a key, and the gazed-at one on the bar.
+        // The tongue took the first suggestion and then the gazed-at one on the bar.
         #expect(session.state.data.notes.map(\.text) == ["how to "])
     }
 

@@ -64,7 +64,7 @@ import TrackingCore
         #expect(d.state.settings.suggestions == 5)
         d.activate("settings.suggestions.minus"); d.activate("settings.suggestions.minus")
         #expect(d.state.settings.suggestions == 3)
-        #expect(d.text.contains("Word suggestions: 3"))
+        #expect(d.text.contains("Suggestions: 3"))
     }
 
     @Test(arguments: paths) func dictationSilenceIsASliderOnTheDisplayTab(_ p: InputPath) {

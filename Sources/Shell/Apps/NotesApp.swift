@@ -108,8 +108,10 @@ public struct NoteEditorScreen: Screen {
         } else if let m = wordMessage {
             c.text(m, x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         } else {
-            let saved = ctx.data.note(id: noteID) != nil ? "Saved." : "Not saved yet: type to start."
-            c.text(saved + " Look at a key and \(activateHint(ctx)) to type.", x: c.bounds.x + 2, y: l.banner,
+            let saved = ctx.data.note(id: noteID) != nil ? "Saved." : "Not saved yet."
+            let onKey = ctx.settings.wordOnKey && ctx.settings.suggestions > 0
+                ? commitHint(ctx, screen: name).map { "; \($0) for a key's ★ word" } ?? "" : ""
+            c.text(saved + " Look at a key and \(activateHint(ctx)) to type\(onKey).", x: c.bounds.x + 2, y: l.banner,
                    style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
         composer.render(&c, ctx, label: "Note", placeholder: "Your note…", field: l.field, suggestions: l.suggestions,

@@ -77,8 +77,10 @@ public struct SettingsScreen: Screen {
             c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, halves[0])
             c.toggle("settings.rude", "Suggest rude words", isOn: s.suggestRudeWords, halves[1])
             note(l.rows[0], "Cursor: easier aiming. Rude words off: offered once you typed them.")
-            c.stepper("settings.suggestions", "Word suggestions", value: "\(s.suggestions)", l.rows[1])
-            note(l.rows[1], "How many suggested words the note editor shows above the keyboard.")
+            let words = l.rows[1].columns(2, gap: 2)
+            c.stepper("settings.suggestions", "Suggestions", value: "\(s.suggestions)", words[0])
+            c.toggle("settings.word-on-key", "Word on the key", isOn: s.wordOnKey, words[1])
+            note(l.rows[1], "Words above the keyboard; the first also on the key you look at (tongue takes it).")
             c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
             note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
             if l.rows.count >= 4 {
@@ -193,6 +195,8 @@ public struct SettingsScreen: Screen {
             s.showGazeCursor.toggle()
         } else if t.id == "settings.rude" {
             s.suggestRudeWords.toggle()
+        } else if t.id == "settings.word-on-key" {
+            s.wordOnKey.toggle()
         } else if let v = Self.suggestions.activate(t.id, id: "settings.suggestions", value: s.suggestions) {
             s.suggestions = v
         } else if t.id.hasPrefix("settings.keymap."), case let k = String(t.id.dropFirst("settings.keymap.".count)),

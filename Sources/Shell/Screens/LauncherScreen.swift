@@ -40,6 +40,14 @@ public struct LauncherScreen: Screen {
 }
 
 /// How the active keymap says to activate, for hints ("open the jaw", "rest your gaze", "press Enter").
+/// How the commit gesture bound on `screen` is made, in a few words ("stick the tongue out"); nil when none is.
+func commitHint(_ ctx: ScreenContext, screen: String) -> String? {
+    let bound = ctx.keymap.bindings(screen: screen).gestures.filter { $0.1 == .commitWord }.map(\.0)
+    guard let g = bound.first, let d = ctx.gestures.first(where: { $0.name == g }) else { return nil }
+    if case .dwell = d.kind { return nil }
+    return GestureText.describe(d).components(separatedBy: ",").first ?? g
+}
+
 func activateHint(_ ctx: ScreenContext) -> String {
     let bound = ctx.keymap.bindings(screen: "launcher").gestures.filter { $0.1 == .activate }.map(\.0)
     if let g = bound.first, let d = ctx.gestures.first(where: { $0.name == g }) {

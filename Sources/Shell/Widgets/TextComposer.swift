@@ -53,6 +53,31 @@ public struct TextComposer: Sendable {
 
     public func renderKeyboard(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? "➤ send" : "⏎ new line")
+        // The word on the focused key, on its lower border where the eyes already are; it may reach over the
+        // neighbours' borders but stays inside the keyboard.
+        guard let f = ctx.focus, let key = c.hitMap.target(id: f), let (_, word) = wordOnKey(key, ctx) else { return }
+        let label = " ★ " + word + " "
+        let width = min(label.count, r.w)
+        let x = min(max(r.x, key.rect.x + (key.rect.w - width) / 2), r.maxX - width)
+        c.text(label, x: x, y: key.rect.maxY - 1, style: Theme.tileLabel, maxWidth: width)
+    }
+
+    /// The word on a keyboard key: the first suggestion once the key's letter (or space) is typed, when it
+    /// completes more than the key does; nil for other keys, keys too low to show it, or with the setting off.
+    public func wordOnKey(_ key: Target, _ ctx: ScreenContext) -> (KeyboardKey, String)? {
+        guard ctx.settings.wordOnKey, ctx.settings.suggestions > 0, key.rect.h >= 3,
+              let k = KeyboardKey.from(key.id, keyboard: keyboardID) else { return nil }
+        switch k {
+        case .char(let ch) where ch.isLetter || ch == "'": break
+        case .space: break
+        default: return nil
+        }
+        var after = field
+        k.apply(to: &after)
+        guard let word = ctx.services.suggest(after.beforeCaret, 1).first else { return nil }
+        let partial = after.beforeCaret.reversed().prefix { !$0.isWhitespace }.count
+        guard word.count > partial else { return nil }
+        return (k, word)
     }
 
     /// Handles an input meant for the text, its suggestions or its keyboard; nil when it is not.
@@ -83,6 +108,11 @@ public struct TextComposer: Sendable {
                 return .handled(record: "commit-word", effects: learn + echo())
             }
             return nil
+        case .action(.commitWord, let t?, _) where wordOnKey(t, ctx) != nil:
+            // The commit made on a key takes the word shown on it: the key, then the word, one action.
+            guard let (k, word) = wordOnKey(t, ctx) else { return nil }
+            let learn = k.applyLearning(to: &field) + field.commit(word, ctx.services)
+            return .handled(record: "commit-word", effects: learn + echo())
         case .action(.commitWord, let t, _):
             let learn = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)).map { field.commit($0, ctx.services) } ?? []
             return .handled(record: nil, effects: learn + echo())

@@ -1,0 +1,97 @@
+import Config
+import Shell
+import Testing
+import TrackingCore
+
+/// The word on the key: the focused letter key (or space) shows the word typing it leads to, and the commit
+/// gesture there types the key and that word in one action.
+@Suite struct WordOnKeyTests {
+    /// A word list that completes "he" + a letter and offers a next word after "hello ".
+    static let words: @Sendable (String, Int) -> [String] = { text, limit in
+        let w: [String]
+        if text.hasSuffix("hel") { w = ["hello", "help"] }
+        else if text.hasSuffix("he") { w = ["here", "hello"] }
+        else if text.hasSuffix("hello ") { w = ["world", "there"] }
+        else if text.hasSuffix("hex") { w = ["hex"] }   // nothing beyond what the key types
+        else { w = [] }
+        return Array(w.prefix(limit))
+    }
+
+    static func editorText(_ d: Driver) -> String? { (d.state.top as? NoteEditorScreen)?.field.text }
+
+    /// Looks at a key until it has focus.
+    static func look(_ d: inout Driver, at id: String) -> Target {
+        d.armWithAStillFace()
+        let key = d.target(id)
+        d.t += 0.1
+        _ = d.send(.gaze(d.gaze(key.rect.center), at: d.t))
+        #expect(d.state.focus.focused == id)
+        return key
+    }
+
+    @Test func theFocusedKeyShowsTheWordTypingItLeadsTo() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        d.type("he")
+        let l = Self.look(&d, at: "note-editor.keyboard.key.l")
+        let lines = render(d.state, size: d.state.size).0.lines
+        #expect(lines[l.rect.maxY - 1].contains("★ hello"), "on the key's lower border: \(lines[l.rect.maxY - 1])")
+        // Only the focused key shows one, and the bar still offers its own first word.
+        #expect(lines.filter { $0.contains("★ hello") }.count == 1)
+        #expect(d.text.contains("★ here"))
+    }
+
+    @Test func theTongueOnTheKeyTypesItAndItsWordInOneAction() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        d.type("he")
+        let l = Self.look(&d, at: "note-editor.keyboard.key.l")
+        let effects = d.gesture("commit", gazeAt: l.rect.center)
+        #expect(Self.editorText(d) == "hello ")
+        #expect(effects.records.map { "\($0.action) \($0.target ?? "-")" } == ["commit-word note-editor.keyboard.key.l"])
+        #expect(effects.contains(.learnWord("hello", after: "")))
+    }
+
+    @Test func theSpaceKeyShowsTheNextWord() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        d.type("hello")
+        let space = Self.look(&d, at: "note-editor.keyboard.space")
+        #expect(render(d.state, size: d.state.size).0.lines[space.rect.maxY - 1].contains("★ world"))
+        d.gesture("commit", gazeAt: space.rect.center)
+        #expect(Self.editorText(d) == "hello world ")
+    }
+
+    @Test func elsewhereTheTongueCommitsTheBarsFirstWord() {
+        // On the bar, on a key whose word adds nothing, on ⌫: the bar's ★, as before.
+        for id in ["note-editor.suggestion.0", "note-editor.keyboard.key.x", "note-editor.keyboard.backspace"] {
+            var d = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+            d.type("he")
+            let t = Self.look(&d, at: id)
+            if id.hasSuffix(".x") || id.hasSuffix("backspace") {
+                #expect(!render(d.state, size: d.state.size).0.lines[t.rect.maxY - 1].contains("★"), "\(id) shows no word")
+            }
+            d.gesture("commit", gazeAt: t.rect.center)
+            #expect(Self.editorText(d) == "here ", "tongue on \(id)")
+        }
+    }
+
+    @Test func withTheSettingOffKeysShowNothingAndTheTongueTakesTheBarsWord() {
+        var d = Driver(.gesture, screen: "settings", suggest: Self.words)
+        d.activate("settings.tab.display")
+        d.activate("settings.word-on-key")
+        #expect(d.state.settings.wordOnKey == false)
+        #expect(d.state.settings.toml.contains("word_on_key = false"))
+        #expect(ShellSettings.parse(d.state.settings.toml, file: "settings.toml").0.wordOnKey == false)
+        _ = d.session.state.show(screen: "note-editor")
+        d.type("he")
+        let l = Self.look(&d, at: "note-editor.keyboard.key.l")
+        #expect(!render(d.state, size: d.state.size).0.lines[l.rect.maxY - 1].contains("★"))
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(Self.editorText(d) == "here ")
+    }
+
+    @Test func conversationsHaveTheWordOnTheKeyToo() {
+        var d = Driver(.gesture, screen: "conversation", suggest: Self.words)
+        d.type("he")
+        let l = Self.look(&d, at: "conversation.keyboard.key.l")
+        #expect(render(d.state, size: d.state.size).0.lines[l.rect.maxY - 1].contains("★ hello"))
+    }
+}
