@@ -18,6 +18,8 @@ public struct TypingBench {
     public var seed: UInt64 = 1
     /// The gesture and smoothing settings of the session typed into (`--config`, `--set`).
     public var settings = GestureConfig.defaults()
+    /// The keyboard's letter rows; nil: the default keymap's (QWERTY).
+    public var keyboardRows: [String]?
 
     public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
         self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
@@ -121,7 +123,8 @@ public struct TypingBench {
     /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
     /// or without suggestions.
     public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar) throws -> Result {
-        let keymap = try Setup.keymap("default", gestures: settings.gestures)
+        var keymap = try Setup.keymap("default", gestures: settings.gestures)
+        if let keyboardRows { keymap.keyboardRows = keyboardRows }
         var services = Services()
         let live = predictor.map { LivePrediction(loaded: $0) }
         live?.install(into: &services)

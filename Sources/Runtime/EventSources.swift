@@ -134,6 +134,7 @@ public struct SpeechSource: EventSource {
             case .listening: return .shell(.wakePhraseHeard)
             case .notice(let text): return .shell(.notice(text))
             case .silence(let seconds): return .shell(.dictationSilence(seconds: seconds))
+            case .talking(let on): return .shell(.talking(on))
             }
         }
     }

@@ -76,7 +76,8 @@ extension ShellState {
             let raised: Bool
             switch def.kind {
             case .threshold(let spec):
-                raised = spec.signal.value(b) >= spec.release && !(micOpen && spec.signal.shapes.contains(.jawOpen))
+                raised = spec.signal.value(b) >= spec.release
+                    && !((micOpen || (talking && settings.holdMouthWhileTalking)) && spec.signal.shapes.contains(.jawOpen))
             case .blinkCount(let spec): raised = spec.blinkSpec.signal.value(b) >= spec.blinkSpec.release
             case .dwell: raised = false
             }
@@ -127,6 +128,7 @@ extension ShellState {
         if restarted { parts.append(waiting ? "tracker restarted, hold still" : "tracker restarted") }
         else if waiting { parts.append("waiting for a still face") }
         if readiness.lateFrames > 0 { parts.append("\(readiness.lateFrames) late dropped") }
+        if talking && settings.holdMouthWhileTalking && !micOpen { parts.append("talking: mouth waits") }
         guard !parts.isEmpty else { return nil }
         let warn = readiness.paused || !readiness.armed || readiness.showsRestart(at: now)
         return (parts.joined(separator: " · "), warn)

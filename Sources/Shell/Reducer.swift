@@ -74,7 +74,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         }
         if let d = s.top as? DesktopScreen, let b = s.keymap.desktopBinding(gesture: ev.name), d.pointer != nil || !b.pointsOnly {
             guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused,
-                  !(s.micOpen && s.isJawGesture(ev.name)) else { return [] }
+                  !(s.micOpen && s.isJawGesture(ev.name)), !s.mouthHeldForTalk(ev.name) else { return [] }
             let gazeCell = ev.gaze.map { s.cell($0) }
             return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
         }
@@ -104,6 +104,9 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .wakePhraseHeard:
         s.listening = true
+        return []
+    case .talking(let on):
+        s.talking = on
         return []
     case .dictationSilence(let seconds):
         let effects = perform(&s, .stopDictation, target: nil, gaze: nil)

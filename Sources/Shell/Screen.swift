@@ -231,6 +231,9 @@ public struct ShellSettings: Sendable, Equatable {
     public var speechEcho: SpeechEcho = .off
     /// Hearing the focus: the label of the target the focus settles on is spoken (for low vision).
     public var speakFocus = false
+    /// While the wake listener hears the user talking, the mouth's gestures (jaw, pucker, funnel) wait: talking
+    /// moves them. Off for a room where a television or others talk all the time.
+    public var holdMouthWhileTalking = true
     public init() {}
 }
 

@@ -312,6 +312,8 @@ public enum ShellEvent: Sendable {
     case wakePhraseHeard
     /// Dictation heard nothing for this many seconds and closed the microphone.
     case dictationSilence(seconds: Double)
+    /// The wake listener hears the user talking, or no longer does.
+    case talking(Bool)
     /// Speech cannot be used (no model, no microphone, off in this run), with the reason to show.
     case speechUnavailable(String)
     /// A message for the title bar from the runtime (a file not saved, a keymap not loaded); nil clears it.
@@ -352,7 +354,7 @@ public enum ShellEvent: Sendable {
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
-        case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence,
+        case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
              .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
@@ -403,6 +405,8 @@ public struct ShellState: Sendable {
         get { mic == .command }
         set { if newValue { mic = .command } else if mic == .command { mic = .closed } }
     }
+    /// The wake listener hears the user talking (speech activity while the microphone is not open).
+    public var talking = false
     /// What the runtime says about speech when the microphone is not open, e.g. "no microphone: …"
     /// (nil draws nothing: speech not configured).
     public var micStatus: String?

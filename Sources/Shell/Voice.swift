@@ -129,6 +129,14 @@ extension ShellState {
     /// The microphone is open (dictation or a voice command): the user is talking, so the jaw moves.
     public var micOpen: Bool { dictating || listening }
 
+    /// Whether a gesture of the mouth (jaw or lips: jaw open, pucker, funnel) is held because the wake listener
+    /// hears the user talking and the setting asks for it.
+    func mouthHeldForTalk(_ name: String) -> Bool {
+        guard talking, settings.holdMouthWhileTalking,
+              let def = gestures.first(where: { $0.name == name }), case .threshold(let spec) = def.kind else { return false }
+        return spec.signal.shapes.contains { [.jawOpen, .mouthPucker, .mouthFunnel].contains($0) }
+    }
+
     /// Whether a gesture is read from the jaw (ignored while the microphone is open).
     func isJawGesture(_ name: String) -> Bool {
         guard let def = gestures.first(where: { $0.name == name }) else { return false }
@@ -176,6 +184,7 @@ extension ShellState {
 /// dictation instead, and jaw gestures do nothing at all while the microphone is open: talking moves the jaw.
 func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
     if s.micOpen && s.isJawGesture(gesture) { return nil }
+    if s.mouthHeldForTalk(gesture) { return nil }
     if s.dictating && (action == .back || action == .commitWord) { return .stopDictation }
     return action
 }

@@ -12,6 +12,9 @@ public enum SpeechUpdate: Sendable, Equatable {
     case silence(Double)
     /// A message for the title bar (why speech is off).
     case notice(String)
+    /// The wake listener hears the user talking (true) or has stopped hearing them (false): the shell holds
+    /// the mouth's gestures meanwhile, since talking moves the jaw and lips.
+    case talking(Bool)
 }
 
 /// Decides what the shell hears from the recogniser's events, for the microphone mode the shell keeps.
@@ -36,6 +39,8 @@ public struct SpeechController: Sendable, Equatable {
     /// An update asking to leave the mode was given: nothing more until the shell sets the next mode.
     private var leaving = false
     private var turn: Int?
+    /// The wake listener said talking began and has not said it ended.
+    private var talking = false
     /// Seconds without a command before push-to-talk gives up.
     public static let commandTimeout = 6.0
 
@@ -48,6 +53,14 @@ public struct SpeechController: Sendable, Equatable {
         guard turn != self.turn else { return }
         self.turn = turn
         mode = m; since = audioTime; lastActivity = audioTime; leaving = false
+    }
+
+    /// Talking ends when the utterance does, or when the mode leaves idle (the microphone is then open and the
+    /// shell ignores the jaw anyway, so the hold must not outlive it).
+    private mutating func talking(_ on: Bool) -> [SpeechUpdate] {
+        guard on != talking else { return [] }
+        talking = on
+        return [.talking(on)]
     }
 
     /// The search the recogniser should run for the next audio: nil drops the audio.
@@ -69,6 +82,7 @@ public struct SpeechController: Sendable, Equatable {
     public mutating func heard(_ events: [SpeechEvent], decodedIn: Mode, commands: [String: String],
                                wake: String?, woken: [String: String]) -> [SpeechUpdate] {
         var out: [SpeechUpdate] = []
+        if mode != .idle { out += talking(false) }
         if mode == decodedIn {
             for e in events where !leaving { out += heard(e, commands: commands, wake: wake, woken: woken) }
         }
@@ -90,13 +104,14 @@ public struct SpeechController: Sendable, Equatable {
         switch e {
         case .speechStarted:
             lastActivity = audioTime
-            return []
+            return mode == .idle ? talking(true) : []
         case .partial(let text, _):
             lastActivity = audioTime
             return mode == .dictation ? [.text(text, isFinal: false)] : []
         case .final(let text, _, _):
             lastActivity = audioTime
-            guard !text.isEmpty else { return [] }
+            let ended = talking(false)
+            guard !text.isEmpty else { return ended }
             switch mode {
             case .dictation:
                 return [.text(text, isFinal: true)]
@@ -104,13 +119,13 @@ public struct SpeechController: Sendable, Equatable {
                 leaving = true
                 return [.text(commands[text] ?? text, isFinal: true)]
             case .idle:
-                guard let w = wake, let phrase = woken[text] else { return [] }
+                guard let w = wake, let phrase = woken[text] else { return ended }
                 let rest = phrase.dropFirst(w.count).trimmingCharacters(in: .whitespaces)
                 if rest.isEmpty {
                     leaving = true
-                    return [.listening]
+                    return ended + [.listening]
                 }
-                return [.text(rest, isFinal: true)]
+                return ended + [.text(rest, isFinal: true)]
             }
         }
     }

@@ -18,6 +18,8 @@ struct BenchTyping: ParsableCommand {
     @Option(help: "Profile file (default: config/typing-profiles.toml).") var profiles: String?
     @Option(help: "Type only the first N phrases.") var limit: Int?
     @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Option(help: "Keyboard letter rows separated by '/', e.g. \"qwertyuiop/asdfghjkl'/zxcvbnm,.?\" (default: the keymap's).")
+    var rows: String?
     @OptionGroup var pipeline: PipelineOptions
 
     func validate() throws {
@@ -59,6 +61,7 @@ struct BenchTyping: ParsableCommand {
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
         bench.settings = try pipeline.settings()
+        bench.keyboardRows = rows.map { $0.split(separator: "/").map(String.init) }
         _ = try printing { try bench.run(out: $0) }
     }
 }

@@ -76,4 +76,24 @@ import Testing
         #expect(c.heard([.final("shell settings", words: [], at: 3)], decodedIn: .idle, commands: [:], wake: "shell",
                         woken: [:]).isEmpty)
     }
+
+    @Test func theWakeListenerSaysWhenTheUserTalksAndWhenTheyStop() {
+        var c = SpeechController()
+        var heard = c.heard([.speechStarted(at: 0.4)], decodedIn: .idle, commands: [:], wake: "shell", woken: [:])
+        #expect(heard == [.talking(true)])
+        #expect(c.heard([.partial("hello", at: 0.8)], decodedIn: .idle, commands: [:], wake: "shell", woken: [:]).isEmpty)
+        heard = c.heard([.final("hello there", words: [], at: 1.5)], decodedIn: .idle, commands: [:], wake: "shell", woken: [:])
+        #expect(heard == [.talking(false)], "ordinary talk: talking ends and nothing acts")
+        // The wake phrase ends talking too, before the shell listens.
+        _ = c.heard([.speechStarted(at: 2)], decodedIn: .idle, commands: [:], wake: "shell", woken: [:])
+        heard = c.heard([.final("shell", words: [], at: 2.5)], decodedIn: .idle, commands: [:], wake: "shell", woken: ["shell": "shell"])
+        #expect(heard == [.talking(false), .listening])
+        // Talking never outlives the idle mode: dictation opens the microphone, and the jaw is ignored then anyway.
+        c.follow(.idle, turn: 1, silence: 10)
+        _ = c.heard([.speechStarted(at: 3)], decodedIn: .idle, commands: [:], wake: "shell", woken: [:])
+        c.follow(.dictation, turn: 2, silence: 10)
+        #expect(c.heard([], decodedIn: .dictation, commands: [:], wake: nil, woken: [:]) == [.talking(false)])
+        #expect(c.heard([.speechStarted(at: 4)], decodedIn: .dictation, commands: [:], wake: nil, woken: [:]).isEmpty,
+                "speech while dictating is not reported as talking")
+    }
 }

@@ -82,3 +82,33 @@ import Testing
         #expect(r.decodeLastUtterance(with: .dictation) == nil, "go forward ten meters lasts over 1 s")
     }
 }
+
+/// Talking heard by the wake listener: the real decoder on real speech says when the user talks and when
+/// they stop, so the shell can hold the mouth's gestures meanwhile.
+@Suite struct TalkingTests {
+    @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
+    func realSpeechStartsAndEndsTalkingAroundTheUtterance() throws {
+        let dir = try #require(TestData.speechDir)
+        let r = try Recognizer(configuration: .init(dictation: false))
+        try r.addGrammar(name: "wake", jsgf: "#JSGF V1.0;\ngrammar wake;\npublic <wake> = shell [open notes];\n")
+        try r.setMode(.grammar("wake"))
+        // A second of silence, "go forward ten meters", two seconds of silence.
+        let speech = SpeechAudio.samples(fromS16LE: try Data(contentsOf: dir.appendingPathComponent("goforward.raw")))
+        let audio = [Int16](repeating: 0, count: 16_000) + speech + [Int16](repeating: 0, count: 32_000)
+        var c = SpeechController()
+        var changes: [(Bool, Double)] = []
+        for chunk in stride(from: 0, to: audio.count, by: 800) {
+            let samples = Array(audio[chunk..<min(audio.count, chunk + 800)])
+            c.advance(seconds: Double(samples.count) / Double(SpeechAudio.sampleRate))
+            for case let .talking(on) in c.heard(r.process(samples), decodedIn: .idle, commands: [:], wake: "shell", woken: [:]) {
+                changes.append((on, c.audioTime))
+            }
+        }
+        let speechEnd = 1 + Double(speech.count) / Double(SpeechAudio.sampleRate)
+        #expect(changes.map(\.0) == [true, false], "talking once: \(changes)")
+        if changes.count == 2 {
+            #expect(changes[0].1 > 1 && changes[0].1 < 1.6, "heard within 0.6 s of the first word: \(changes[0].1)")
+            #expect(changes[1].1 > speechEnd - 0.3 && changes[1].1 < speechEnd + 1.5, "ends after the last word (\(speechEnd) s): \(changes[1].1)")
+        }
+    }
+}

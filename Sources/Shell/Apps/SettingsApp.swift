@@ -112,8 +112,10 @@ public struct SettingsScreen: Screen {
             c.toggle("settings.speak-focus", "Hear the focus", isOn: s.speakFocus, echo[1])
             note(l.rows[2], "Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles.")
             if l.rows.count >= 4 {
-                c.button("settings.try-voice", ctx.speaking ? "■ Stop" : "♪ Try the voice", l.rows[3].columns(2, gap: 2)[0])
-                note(l.rows[3], "Say a sentence with these settings.")
+                let halves = l.rows[3].columns(2, gap: 2)
+                c.button("settings.try-voice", ctx.speaking ? "■ Stop" : "♪ Try the voice", halves[0])
+                c.toggle("settings.talk-hold", "Mouth waits while I talk", isOn: s.holdMouthWhileTalking, halves[1])
+                note(l.rows[3], "Try: say a sentence. Talking (heard by the microphone) holds jaw and lip gestures.")
             }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
@@ -179,6 +181,8 @@ public struct SettingsScreen: Screen {
             s.speechEcho = e
         } else if t.id == "settings.speak-focus" {
             s.speakFocus.toggle()
+        } else if t.id == "settings.talk-hold" {
+            s.holdMouthWhileTalking.toggle()
         } else if let k = choice(t.id, of: "settings.theme", in: Self.themes.map(\.key)), let th = ThemeKind(rawValue: k) {
             s.theme = th
         } else if let k = choice(t.id, of: "settings.numbers", in: Self.numbers.map(\.key)) {

@@ -192,6 +192,7 @@ extension ShellSettings {
         speech_volume = \(JSONText.number(speechVolume))
         speech_echo = \(JSONText.quote(speechEcho.rawValue))
         speak_focus = \(speakFocus)
+        hold_mouth_while_talking = \(holdMouthWhileTalking)
 
         """
     }
@@ -274,6 +275,7 @@ extension ShellSettings {
             else { problems.append(doc.error(["speech_echo"], "speech_echo must be \"off\", \"words\" or \"sentences\"").description) }
         }
         if let b = bool("speak_focus") { s.speakFocus = b }
+        if let b = bool("hold_mouth_while_talking") { s.holdMouthWhileTalking = b }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
             else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }
