@@ -105,7 +105,7 @@ public final class FloodShell {
         Self.tmux(name, ["send-keys", "-t", name, "?"])
         let shown = waitFor(10) { $0.first?.contains("› Help") == true }
         Self.tmux(name, ["send-keys", "-t", name, "Escape"])
-        _ = waitFor(10) { $0.first?.contains("›") == false }
+        _ = waitFor(10) { $0.first?.contains("Home ›") == false }
         return shown.map { $0 - (sentAt ?? sent) }
     }
 
@@ -118,7 +118,7 @@ public final class FloodShell {
         let shown = waitFor(10) { $0.first?.contains("› Notes") == true }
         done.wait()
         Self.tmux(name, ["send-keys", "-t", name, "Escape"])
-        _ = waitFor(10) { $0.first?.contains("›") == false }
+        _ = waitFor(10) { $0.first?.contains("Home ›") == false }
         guard let shown, lastOpenNotes() != nil, let completed = p.completedAt else { return nil }
         return shown - completed
     }

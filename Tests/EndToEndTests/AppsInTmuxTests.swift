@@ -37,11 +37,11 @@ import Testing
         #expect(tmux.waitFor { $0.contains { $0.contains("Jaw threshold: 0.8") } }, "slider did not move:\n\(tmux.screen)")
 
         send.play(at, ["eyeBlinkRight": 0.95], 0.7); send.play(at, [:], 0.4)
-        #expect(tmux.waitFor { $0.first?.contains("›") == false }, "back did not return:\n\(tmux.screen)")
+        #expect(tmux.waitFor { $0.first?.contains("Home ›") == false }, "back did not return:\n\(tmux.screen)")
 
         // 0.65 activated before (above 0.5) and no longer does; 0.95 does.
         send.play(notes.center, [:], 0.8); send.play(notes.center, ["jawOpen": 0.65], 0.8); send.play(notes.center, [:], 0.6)
-        #expect(tmux.screen.split(separator: "\n").first?.contains("›") == false, "0.65 must not activate now:\n\(tmux.screen)")
+        #expect(tmux.screen.split(separator: "\n").first?.contains("Home ›") == false, "0.65 must not activate now:\n\(tmux.screen)")
         send.play(notes.center, ["jawOpen": 0.95], 0.5); send.play(notes.center, [:], 0.4)
         #expect(tmux.waitFor { $0.first?.contains("Home › Notes") == true }, "0.95 must activate:\n\(tmux.screen)")
 

@@ -171,7 +171,7 @@ import Testing
         session.keys("Right", "Enter")
         #expect(session.waitFor { $0.first?.contains("Home ›") == true })
         session.keys("Escape")
-        #expect(session.waitFor { $0.first?.contains("›") == false })
+        #expect(session.waitFor { $0.first?.contains("Home ›") == false })
         let pid = try #require(session.panePID)
         kill(pid, SIGTERM)
         #expect(session.waitFor(seconds: 10) { _ in !session.exists })

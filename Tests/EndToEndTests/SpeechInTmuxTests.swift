@@ -171,7 +171,7 @@ import Testing
             } else {
                 // The file plugin hands over the 7 s of audio as fast as it is read, so all of it has been
                 // decoded within a few seconds; 12 s later nothing may have happened.
-                #expect(!session.waitFor(seconds: 12) { $0.first?.contains("›") == true },
+                #expect(!session.waitFor(seconds: 12) { $0.first?.contains("Home ›") == true },
                         "speech without the wake phrase acted:\n\(session.screen)")
                 #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty, "no action logged")
             }
