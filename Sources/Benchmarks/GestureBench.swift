@@ -2,6 +2,7 @@ import Config
 import FrameFormats
 import Foundation
 import Runtime
+import Shell
 import TrackingCore
 
 /// `handsfree bench gestures [FILE…]`: how each gesture config tells deliberate gestures from talking,
@@ -137,6 +138,7 @@ public struct GestureBench {
                     out("    \(label)" + String(format: "%.0f s", seconds) + ": false actions " + (falses.isEmpty ? "none" : falses))
                 }
             }
+            try fatigue(config: config, out: out)
         }
         for file in files {
             for config in configs {
@@ -153,5 +155,53 @@ public struct GestureBench {
                            list.isEmpty ? "no gesture" : list))
             }
         }
+    }
+
+    /// A tiring user: for 30 minutes, every 20 s, the gaze rests on a key of the note editor and the jaw opens
+    /// and holds (0.3 s longer than the config's hold), each open weaker than the last (peak 0.85 at the start, 0.40 at the end), through the
+    /// real session. Prints how many opens acted in each 10 minutes and when the shell said the opens fall
+    /// short of the thresholds (it suggests calibrating; it never lowers them by itself).
+    func fatigue(config: String, out: BenchReport) throws {
+        let settings = try Setup.settings(config: config)
+        let keymap = try Setup.keymap(config == "webcam" ? "webcam" : "default", gestures: settings.gestures)
+        var state = ShellState(keymap: keymap, gestures: settings.gestures)
+        _ = state.show(screen: "note-editor")
+        guard let key = state.hitMap.target(id: "note-editor.keyboard.key.g") else { return }
+        let gaze = GazePoint(x: (Double(key.rect.x) + Double(key.rect.w) / 2) / Double(state.size.width),
+                             y: (Double(key.rect.y) + Double(key.rect.h) / 2) / Double(state.size.height))
+        var session = Session(state: state, settings: settings)
+        var rng = Rng(seed: seed)
+        var t = 0.0
+        var acted = [0, 0, 0], opens = [0, 0, 0]
+        var prompts: [Double] = []
+        var shown = false
+        func frame(_ jaw: Double) {
+            var b = BlendShapes()
+            b[.jawOpen] = Float(max(0, jaw + 0.01 * (rng.unit() - 0.5)))
+            let effects = session.step(.frame(TrackingFrame(t: t, blend: b, gaze: gaze), nil))
+            let block = min(2, Int(t / 600))
+            acted[block] += effects.filter { if case .performed(let r) = $0 { r.action == "type" } else { false } }.count
+            let prompt = session.state.notice?.contains("Calibrate gestures") == true
+            if prompt && !shown { prompts.append(t) }
+            shown = prompt
+            t += 1.0 / 60
+        }
+        while t < 2 { frame(0.04) }
+        let hold = TypingBench.hold(settings) + 0.3
+        let total = 90
+        for k in 0..<total {
+            let peak = 0.85 - 0.45 * Double(k) / Double(total - 1)
+            opens[min(2, Int(t / 600))] += 1
+            let start = t
+            // Rises in 0.2 s, holds, falls in 0.15 s; then rests until the next 20 s mark.
+            while t < start + 0.35 + hold {
+                let s = t - start
+                frame(s < 0.2 ? peak * s / 0.2 : s < 0.2 + hold ? peak : peak * (1 - (s - 0.2 - hold) / 0.15))
+            }
+            while t < Double(k + 1) * 20 + 2 { frame(0.04) }
+        }
+        let blocks = (0..<3).map { "\(acted[$0]) of \(opens[$0])" }.joined(separator: ", ")
+        let asked = prompts.isEmpty ? "never" : prompts.map { String(format: "minute %.0f", $0 / 60) }.joined(separator: ", ")
+        out("    fatigue, 30 min             opens weakening 0.85 → 0.40 on a key: acted \(blocks) per 10 min; asked to calibrate at \(asked)")
     }
 }

@@ -53,6 +53,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         if sample.face, sample.gaze != nil, !s.isMakingGesture(sample.blend) {
             s.focus.gaze(on: sample.target, at: sample.t)
         }
+        if let w = sample.weak { noteWeak(&s, w, onTarget: sample.target != nil) }
         if let effects = pursue(&s, sample) { return effects }
         return desktopPointer(&s, sample) + forwardTick(&s)
     case .gaze(let g, let t):
@@ -65,6 +66,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return forwardTick(&s)
     case .gesture(let ev):
         s.now = max(s.now, ev.t)
+        s.weakPerformances.removeAll { $0.gesture == ev.name }
         s.notice = nil   // a notice has been seen once the user acts
         // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
         if s.top is TerminalScreen, let b = s.keymap.terminalBinding(gesture: ev.name) {
@@ -461,4 +463,25 @@ extension TerminalKeyPress {
         default: return nil
         }
     }
+}
+
+/// How many weak performances of one gesture within `weakWindow` seconds make the shell suggest calibrating.
+let weakCount = 3
+let weakWindow = 120.0
+
+/// Notes a weak performance: a held gesture aimed at a target that stayed below its press value. Three of one
+/// gesture within two minutes (none acting in between) mean the user's opens have grown weaker than the
+/// thresholds (tiredness, a long day): the title bar says how far short they fall and where to calibrate.
+/// Thresholds are never lowered without the user: a lower press lets talking and yawns act.
+func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
+    guard onTarget, s.readiness.acting, !s.micOpen, !s.talking, s.binds(gesture: w.gesture) else { return }
+    s.weakPerformances.removeAll { w.t - $0.t > weakWindow }
+    s.weakPerformances.append(w)
+    let mine = s.weakPerformances.filter { $0.gesture == w.gesture }
+    guard mine.count >= weakCount else { return }
+    s.weakPerformances.removeAll { $0.gesture == w.gesture }
+    let level = mine.map(\.level).reduce(0, +) / Double(mine.count)
+    let how = s.gestures.first { $0.name == w.gesture }.map { GestureText.describe($0).components(separatedBy: ",").first ?? w.gesture } ?? w.gesture
+    s.notice = String(format: "%@ (%@) reached %.2f, under the %.2f it needs: Settings › Pointer › Calibrate gestures",
+                      how.prefix(1).uppercased() + how.dropFirst(), w.gesture, level, w.press)
 }

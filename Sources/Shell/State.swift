@@ -35,6 +35,8 @@ public struct TrackingSample: Sendable, Equatable {
     public var lateFrames: Int
     /// The pointer before calibration and smoothing (what the Calibration screen samples).
     public var rawPointer: GazePoint?
+    /// A held gesture performed too weakly to act, ending at this frame.
+    public var weak: WeakPerformance?
 
     public init(t: Double, face: Bool = true, gaze: GazePoint? = nil, meters: Meters = Meters(),
                 progress: [GestureProgress] = [], dwellTarget: String? = nil, target: String? = nil,
@@ -51,6 +53,7 @@ public struct TrackingSample: Sendable, Equatable {
                   progress: p.progress.map { GestureProgress(name: $0.name, progress: $0.progress) },
                   dwellTarget: p.dwellTarget, blend: blend, epoch: p.epoch, lateFrames: p.stats.late)
         rawPointer = p.facePresent ? p.rawPointer : nil
+        weak = p.weak
     }
 }
 
@@ -407,6 +410,8 @@ public struct ShellState: Sendable {
     }
     /// The wake listener hears the user talking (speech activity while the microphone is not open).
     public var talking = false
+    /// Recent weak performances (held too low to act) of each gesture, since its last success.
+    public internal(set) var weakPerformances: [WeakPerformance] = []
     /// What the runtime says about speech when the microphone is not open, e.g. "no microphone: …"
     /// (nil draws nothing: speech not configured).
     public var micStatus: String?

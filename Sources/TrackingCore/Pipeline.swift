@@ -112,6 +112,10 @@ public struct Pipeline: Sendable {
     private var filter: GazeFilter
     // Detectors live in one array per kind so each steps in place, without copying enum payloads.
     private var thresholds: [ThresholdDetector] = []
+    /// Weak performances of the held threshold gestures (no maximum hold, no guard).
+    private var weakWatches: [WeakPerformanceWatch] = []
+    /// A weak performance that ended at the last frame (nil for most frames).
+    public private(set) var weak: WeakPerformance?
     private var thresholdOwner: [Int] = []
     private var blinkCounters: [BlinkCountDetector] = []
     private var blinkOwner: [Int] = []
@@ -163,7 +167,9 @@ public struct Pipeline: Sendable {
         hadOnset = Array(repeating: false, count: settings.gestures.count)
         for (i, def) in settings.gestures.enumerated() {
             switch def.kind {
-            case .threshold(let s): thresholds.append(ThresholdDetector(s)); thresholdOwner.append(i)
+            case .threshold(let s):
+                thresholds.append(ThresholdDetector(s)); thresholdOwner.append(i)
+                if s.maxHold == nil && s.guards.isEmpty { weakWatches.append(WeakPerformanceWatch(name: def.name, s)) }
             case .blinkCount(let s): blinkCounters.append(BlinkCountDetector(s)); blinkOwner.append(i)
             case .dwell(let s): dwells.append(DwellDetector(s)); dwellOwner.append(i)
             }
@@ -329,6 +335,7 @@ public struct Pipeline: Sendable {
 
     private mutating func process(_ frame: TrackingFrame) -> [GestureEvent] {
         stats.frames += 1
+        weak = nil
         lastFrame = frame
         guard frame.face else {
             stats.faceLost += 1
@@ -353,6 +360,9 @@ public struct Pipeline: Sendable {
             let onset = thresholds[k].step(frame.blend, at: t)
             noteOnset(thresholdOwner[k], thresholds[k].onset)
             if let o = onset { events.append(fired(thresholdOwner[k], at: t, onset: o, target: nil)) }
+        }
+        for k in weakWatches.indices {
+            if let w = weakWatches[k].step(frame.blend, at: t) { weak = w }
         }
         for k in blinkCounters.indices {
             let onset = blinkCounters[k].step(frame.blend, at: t)
@@ -411,6 +421,7 @@ public struct Pipeline: Sendable {
         history.removeAll(keepingCapacity: true)
         historyIndex = 0
         for k in thresholds.indices { thresholds[k].reset() }
+        for k in weakWatches.indices { weakWatches[k].reset() }
         for k in blinkCounters.indices { blinkCounters[k].reset() }
         for k in dwells.indices { dwells[k].reset() }
         for i in onsetGaze.indices { onsetGaze[i] = nil; hadOnset[i] = false }
