@@ -336,7 +336,7 @@ public func pursuitTargets(_ s: ShellState, map: HitMap? = nil) -> [(Target, Pur
     // Circles about five cells wide, and as many rows as make them round, within the smallest target.
     let rx = min(2.5, Double(targets.map(\.rect.w).min() ?? 5) / 3) / w
     let ry = min(2.5 * 0.5, Double(targets.map(\.rect.h).min() ?? 3) / 3) / h
-    return zip(targets, PursuitPath.distinct(centres, rx: rx, ry: ry)).map { ($0, $1) }
+    return zip(targets, PursuitPath.distinct(centres, rx: rx, ry: ry, period: s.settings.pursuitPace.period)).map { ($0, $1) }
 }
 
 /// Steps smooth pursuit with a frame's pointer; activates the target followed, if one was (nil: nothing picked).
@@ -344,6 +344,11 @@ func pursue(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect]? {
     let pairs = pursuitTargets(s)
     guard !pairs.isEmpty else { return nil }
     let pointer = sample.face ? (sample.rawPointer ?? sample.gaze) : nil
+    let pace = s.settings.pursuitPace
+    if s.pursuit.lag != pace.lag || s.pursuit.threshold != pace.threshold {
+        s.pursuit.lag = pace.lag
+        s.pursuit.threshold = pace.threshold
+    }
     guard let i = s.pursuit.step(t: sample.t, pointer: pointer, paths: pairs.map(\.1)),
           s.readiness.armed, !s.readiness.paused else { return nil }
     let target = pairs[i].0

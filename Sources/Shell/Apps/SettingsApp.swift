@@ -31,6 +31,8 @@ public struct SettingsScreen: Screen {
     public static let filters: [(key: String, label: String)] = [("moving-average", "Moving average"),
                                                                   ("low-pass", "Low-pass"), ("one-euro", "One Euro")]
 
+    public static let paces: [(key: String, label: String)] = [("normal", "Dots at a normal pace"), ("slow", "Slow dots")]
+
     public init(tab: String = "tracking") { self.tab = tab }
 
     struct Layout { var tabs: Rect; var rows: [Rect]; var list: Rect }
@@ -55,6 +57,10 @@ public struct SettingsScreen: Screen {
             note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
             c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
             note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
+            if l.rows.count >= 4 {
+                c.segmented("settings.pursuit", Self.paces, selected: s.pursuitPace.rawValue, l.rows[3])
+                note(l.rows[3], "Following dots (pursuit keymaps): slow turns them slower, for eyes that follow late.")
+            }
         case "pointer" where l.rows.count >= 3:
             c.slider("settings.reach", "Head reach", Self.reach, value: s.headReachDegrees, l.rows[0])
             note(l.rows[0], "Webcam: how far to turn the head, each way, to reach the edge of the screen.")
@@ -152,6 +158,8 @@ public struct SettingsScreen: Screen {
             s.jawThreshold = v
         } else if l.rows.count >= 2, let v = Self.dwell.activate(t.id, id: "settings.dwell", gaze: gaze, value: s.dwellTime, in: l.rows[1]) {
             s.dwellTime = v
+        } else if let k = choice(t.id, of: "settings.pursuit", in: Self.paces.map(\.key)), let p = PursuitPace(rawValue: k) {
+            s.pursuitPace = p
         } else if let k = choice(t.id, of: "settings.smoothing", in: Self.filters.map(\.key)), let f = SmoothingKind(rawValue: k) {
             s.smoothing = f
         } else if tab == "pointer", let v = Self.reach.activate(t.id, id: "settings.reach", gaze: gaze, value: s.headReachDegrees, in: l.rows[0]) {

@@ -173,6 +173,7 @@ extension ShellSettings {
         dictation_silence_s = \(JSONText.number(dictationSilence))
         suggest_rude_words = \(suggestRudeWords)
         word_on_key = \(wordOnKey)
+        pursuit_pace = \(JSONText.quote(pursuitPace.rawValue))
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
         theme = \(JSONText.quote(theme.rawValue))
@@ -270,6 +271,10 @@ extension ShellSettings {
         }
         if let v = num("speech_rate", 0.3...3) { s.speechRate = v }
         if let v = num("speech_volume", 0...1) { s.speechVolume = v }
+        if let n = doc.root["pursuit_pace"] {
+            if let v = n.string.flatMap(PursuitPace.init(rawValue:)) { s.pursuitPace = v }
+            else { problems.append(doc.error(["pursuit_pace"], "pursuit_pace must be \"normal\" or \"slow\"").description) }
+        }
         if let n = doc.root["speech_echo"] {
             if let v = n.string.flatMap(SpeechEcho.init(rawValue:)) { s.speechEcho = v }
             else { problems.append(doc.error(["speech_echo"], "speech_echo must be \"off\", \"words\" or \"sentences\"").description) }
