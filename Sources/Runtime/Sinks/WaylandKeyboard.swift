@@ -34,7 +34,7 @@ final class WaylandKeyboard {
 
     /// Presses or releases the key with this evdev code (the XKB keycode minus 8).
     func key(_ evdev: UInt32, pressed: Bool) throws(OutputSinkError) {
-        try checked(hf_vk_key(handle, Self.milliseconds(), evdev, pressed ? 1 : 0))
+        try checked(hf_vk_key(handle, WaylandClient.milliseconds(), evdev, pressed ? 1 : 0))
     }
 
     /// Sets the modifiers held (a mask of the current keymap's modifier indices).
@@ -49,43 +49,23 @@ final class WaylandKeyboard {
 
     private func checked(_ result: Int32) throws(OutputSinkError) {
         guard result != 0 else { return }
-        let code = hf_vk_error(handle)
-        let reason: String
-        switch code == 0 ? errno : code {
-        case EPROTO: reason = "the compositor refused a request"
-        case EPIPE, ECONNRESET: reason = "the compositor closed the connection"
-        case let other: reason = Self.describe(other)
-        }
-        throw OutputSinkError("the Wayland display \(display) stopped taking keys: \(reason)")
+        throw OutputSinkError("the Wayland display \(display) stopped taking keys: \(WaylandClient.requestFailure(hf_vk_error(handle)))")
     }
 
     private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
         switch UInt32(status) {
         case HF_VK_NO_DISPLAY.rawValue:
-            return OutputSinkError("cannot connect to the Wayland display \(display): \(describe(code)) "
-                                   + "(is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
+            return WaylandClient.noDisplay(display, code: code)
         case HF_VK_NO_SEAT.rawValue:
             return OutputSinkError("the Wayland display \(display) offers no wl_seat: it has no keyboard to type with")
         case HF_VK_NO_MANAGER.rawValue:
-            return OutputSinkError("the compositor at \(display) offers no zwp_virtual_keyboard_manager_v1 "
-                                   + "(wlroots compositors such as sway do; GNOME and KDE do not): "
-                                   + "choose x11 or uinput (--output, --type-into)")
+            return WaylandClient.noManager(display, "zwp_virtual_keyboard_manager_v1", for: "")
         default:
-            let reason = code == EPROTO ? "the compositor refused the virtual keyboard" : describe(code)
+            let reason = code == EPROTO ? "the compositor refused the virtual keyboard" : WaylandClient.describe(code)
             return OutputSinkError("the Wayland display \(display) failed: \(reason)")
         }
     }
 
-    private static func describe(_ code: Int32) -> String {
-        code == 0 ? "connection lost" : String(cString: strerror(code))
-    }
-
-    /// Key times share one clock per keyboard, with an undefined base: the monotonic clock, in ms.
-    private static func milliseconds() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int(ts.tv_sec) &* 1000 &+ Int(ts.tv_nsec) / 1_000_000)
-    }
 }
 
 /// A key and the modifiers that make it give a keysym: `@` on a German layout is Q with AltGr (Mod5).

@@ -32,7 +32,7 @@ final class WaylandPointer {
 
     /// Sends one pointer event (a click is its presses and releases, a scroll one notch per group).
     func send(_ event: PointerEvent) throws(OutputSinkError) {
-        let time = Self.milliseconds()
+        let time = WaylandClient.milliseconds()
         switch event {
         case .moveTo(let x, let y):
             try checked(hf_vp_motion_absolute(handle, time, Self.scaled(x), Self.scaled(y), Self.extent, Self.extent))
@@ -74,36 +74,18 @@ final class WaylandPointer {
 
     private func checked(_ result: Int32) throws(OutputSinkError) {
         guard result != 0 else { return }
-        let code = hf_vp_error(handle)
-        let reason: String
-        switch code == 0 ? errno : code {
-        case EPROTO: reason = "the compositor refused a request"
-        case EPIPE, ECONNRESET: reason = "the compositor closed the connection"
-        case let other: reason = other == 0 ? "connection lost" : String(cString: strerror(other))
-        }
-        throw OutputSinkError("the Wayland display \(display) stopped taking pointer events: \(reason)")
+        throw OutputSinkError("the Wayland display \(display) stopped taking pointer events: \(WaylandClient.requestFailure(hf_vp_error(handle)))")
     }
 
     private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
-        let described = code == 0 ? "connection lost" : String(cString: strerror(code))
         switch UInt32(status) {
         case HF_VP_NO_DISPLAY.rawValue:
-            return OutputSinkError("cannot connect to the Wayland display \(display): \(described) "
-                                   + "(is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
+            return WaylandClient.noDisplay(display, code: code)
         case HF_VP_NO_MANAGER.rawValue:
-            return OutputSinkError("the compositor at \(display) offers no zwlr_virtual_pointer_manager_v1 "
-                                   + "(wlroots compositors such as sway do; GNOME and KDE do not): "
-                                   + "choose x11 or uinput (--output, --type-into) to move the pointer")
+            return WaylandClient.noManager(display, "zwlr_virtual_pointer_manager_v1", for: " to move the pointer")
         default:
-            let reason = code == EPROTO ? "the compositor refused the virtual pointer" : described
+            let reason = code == EPROTO ? "the compositor refused the virtual pointer" : WaylandClient.describe(code)
             return OutputSinkError("the Wayland display \(display) failed: \(reason)")
         }
-    }
-
-    /// Event times share one clock per device, with an undefined base: the monotonic clock, in ms.
-    private static func milliseconds() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int(ts.tv_sec) &* 1000 &+ Int(ts.tv_nsec) / 1_000_000)
     }
 }
