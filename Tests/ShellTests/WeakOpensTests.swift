@@ -18,7 +18,7 @@ import TrackingCore
         _ = reduce(&s, .frame(Self.weak(30, 0.43)))
         #expect(s.notice == nil, "two are not yet a pattern")
         _ = reduce(&s, .frame(Self.weak(50, 0.42)))
-        #expect(s.notice == "Open the jaw (activate) reached 0.42, under the 0.50 it needs: Settings › Pointer › Calibrate gestures")
+        #expect(s.notice == "Open the jaw: only 0.42 of 0.50. Settings › Pointer › Calibrate gestures")
         #expect(s.top.name == "launcher", "nothing acted")
         #expect(s.gestures.contains { if case .threshold(let spec) = $0.kind { $0.name == "activate" && spec.press == 0.5 } else { false } },
                 "the threshold is left as it was")
