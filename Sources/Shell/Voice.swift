@@ -72,6 +72,7 @@ extension TextFieldModel {
         let before = services.commit(word, beforeCaret)
         set(before + after)
         moveCaret(to: before.count)
+        markAutoSpace()
         return [.learnWord(word, after: context)]
     }
 }

@@ -95,3 +95,32 @@ import TrackingCore
         #expect(render(d.state, size: d.state.size).0.lines[l.rect.maxY - 1].contains("★ hello"))
     }
 }
+
+/// Punctuation after a committed word: before the space the commit left, as phone keyboards do.
+@Suite struct PunctuationAfterACommitTests {
+    @Test func aCommaOrFullStopGoesBeforeTheCommitsSpace() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: { text, n in text.hasSuffix("he") ? Array(["hello"].prefix(n)) : [] })
+        d.type("he")
+        d.gesture("commit")
+        #expect(WordOnKeyTests.editorText(d) == "hello ")
+        d.activate("note-editor.keyboard.key.,")
+        #expect(WordOnKeyTests.editorText(d) == "hello, ")
+        d.type("he")
+        d.gesture("commit")
+        d.activate("note-editor.keyboard.key..")
+        #expect(WordOnKeyTests.editorText(d) == "hello, hello. ")
+    }
+
+    @Test func aSpaceTypedByTheUserIsLeftAlone() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: { _, _ in [] })
+        d.type("hi ")
+        d.activate("note-editor.keyboard.key.,")
+        #expect(WordOnKeyTests.editorText(d) == "hi ,", "only a commit's own space moves")
+        // And a helper's keys behave like the on-screen ones.
+        var k = Driver(.keyboard, screen: "note-editor", suggest: { text, n in text.hasSuffix("he") ? Array(["hello"].prefix(n)) : [] })
+        k.type("he")
+        k.gesture("commit")
+        k.key(.char("?"))
+        #expect(WordOnKeyTests.editorText(k) == "hello? ")
+    }
+}

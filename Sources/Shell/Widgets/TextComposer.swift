@@ -125,7 +125,7 @@ public struct TextComposer: Sendable {
             let stop = field.dictate(text, ctx.services, numbers: ctx.settings.dictationNumbers)
             return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
         case .key(.char(let ch)):
-            field.insert(String(ch))
+            KeyboardKey.char(ch).apply(to: &field)
             return .handled(record: nil, effects: echo())
         case .key(.backspace):
             field.backspace()

@@ -11,6 +11,17 @@ public struct TextFieldModel: Sendable, Equatable {
     public private(set) var caret: Int
     /// What dictation into this field remembers between utterances ("delete that"); see `dictate`.
     public var dictationMemo: DictationSession?
+    /// The text and caret just after a committed suggestion left its space; any other edit makes it stale.
+    private var autoSpace: Snapshot?
+    private struct Snapshot: Sendable, Equatable { var text: String; var caret: Int }
+
+    /// Remembers that the space before the caret was put there by a committed suggestion.
+    public mutating func markAutoSpace() {
+        autoSpace = text.prefix(caret).hasSuffix(" ") ? Snapshot(text: text, caret: caret) : nil
+    }
+
+    /// Whether nothing has changed since a committed suggestion left its space before the caret.
+    public var atAutoSpace: Bool { autoSpace == Snapshot(text: text, caret: caret) }
 
     public init(_ text: String = "") {
         self.text = TextFieldModel.visible(text)
@@ -213,9 +224,18 @@ public enum KeyboardKey: Sendable, Equatable {
         return learn
     }
 
+    /// Marks that end a word and take no space before them.
+    static let closingPunctuation: Set<Character> = [".", ",", "?", "!", ";", ":"]
+
     /// Applies the key to a text field.
     public func apply(to m: inout TextFieldModel) {
         switch self {
+        case .char(let c) where Self.closingPunctuation.contains(c) && m.atAutoSpace:
+            // Punctuation after a committed word goes before the space the commit left ("word, " not
+            // "word ,"), as phone keyboards do; the space follows it, so the next word starts at once.
+            m.backspace()
+            m.insert(String(c) + " ")
+            m.markAutoSpace()
         case .char(let c): m.insert(String(c))
         case .space: m.insert(" ")
         case .backspace: m.backspace()
