@@ -338,6 +338,13 @@ struct Typist {
             let done = Array(outcome)
             if done == target { break }
             actions += 1
+            if let last = now.last, last == " ", now.count <= target.count,
+               KeyboardKey.closingPunctuation.contains(target[now.count - 1]),
+               Array(target.prefix(now.count - 1)) == Array(now.dropLast()) {
+                // The space a commit left where the phrase has punctuation: the mark typed now goes before it.
+                if act(Self.key(target[now.count - 1])) { end = t }
+                continue
+            }
             if now.count > target.count || Array(target.prefix(now.count)) != now {
                 // Wrong: the user sees it and deletes letters until the text is right again.
                 wait(profile.notice, \.correcting)
@@ -347,7 +354,10 @@ struct Typist {
             // The word being written and the one meant.
             let wordStart = now.lastIndex(of: " ").map { $0 + 1 } ?? 0
             var wordEnd = wordStart
-            while wordEnd < target.count && target[wordEnd] != " " { wordEnd += 1 }
+            // A word ends at a space or at the punctuation after it (typed after the commit, before its space).
+            while wordEnd < target.count && target[wordEnd] != " " && !KeyboardKey.closingPunctuation.contains(target[wordEnd]) {
+                wordEnd += 1
+            }
             let meant = String(target[wordStart..<wordEnd])
             // The bar is read only while a commit would save at least two letters of the word.
             let words = reading == .bar && wordEnd - now.count >= 2 ? suggestions() : []

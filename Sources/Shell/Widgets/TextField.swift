@@ -225,7 +225,7 @@ public enum KeyboardKey: Sendable, Equatable {
     }
 
     /// Marks that end a word and take no space before them.
-    static let closingPunctuation: Set<Character> = [".", ",", "?", "!", ";", ":"]
+    public static let closingPunctuation: Set<Character> = [".", ",", "?", "!", ";", ":"]
 
     /// Applies the key to a text field.
     public func apply(to m: inout TextFieldModel) {
