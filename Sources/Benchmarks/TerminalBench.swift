@@ -22,7 +22,7 @@ public struct TerminalBench {
     /// Numbers for the seq run.
     public var seq = 2_000_000
     /// Runs of each throughput case (best and median are reported).
-    public var runs = 3
+    public var runs = 5
     /// Keystrokes for the latency run.
     public var keys = 200
     /// Seconds of idle pane for the CPU figure.
@@ -31,6 +31,13 @@ public struct TerminalBench {
     public var fps = 60.0
     /// Skip the tmux side.
     public var noTmux = false
+    /// The parts to run (all by default): a profile of one part is not blurred by the others.
+    public var parts: Set<Part> = Set(Part.allCases)
+
+    /// A part of the bench.
+    public enum Part: String, CaseIterable, Sendable {
+        case cat, seq, keys, gestures, idle
+    }
 
     public init() {}
 
@@ -51,11 +58,10 @@ public struct TerminalBench {
         }
         defer { tmux?.stop() }
 
-        out("pane \(cols)x\(rows) (the Terminal screen in a \(width)x\(height) window), at most \(Int(fps)) views and drawings per second, \(runs) runs each (best / median)")
-        let cases: [(String, [String], Int)] = [
-            ("cat \(megabytes) MB text", ["cat", textFile], textBytes),
-            ("seq 1 \(seq)", ["seq", "1", String(seq)], seqBytes),
-        ]
+        out("pane \(cols)x\(rows) (the Terminal screen in a \(width)x\(height) window), at most \(Int(fps)) views and drawings per second, \(runs) runs each (best / median of \(runs)); load average \(loadAverage())")
+        var cases: [(String, [String], Int)] = []
+        if parts.contains(.cat) { cases.append(("cat \(megabytes) MB text", ["cat", textFile], textBytes)) }
+        if parts.contains(.seq) { cases.append(("seq 1 \(seq)", ["seq", "1", String(seq)], seqBytes)) }
         for (name, argv, bytes) in cases {
             var ours: [ThroughputRun] = []
             var theirs: [Double] = []
@@ -88,34 +94,43 @@ public struct TerminalBench {
                          best.feed, best.read, best.snapshot, best.frames, best.wait, best.cpu))
         }
 
-        let sl = try shell.echoLatency(keys: keys)
-        out(String(format: "key → child echo → screen through the shell (key read, reducer, pty, bash, libvterm, view, render, curses): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys%@)",
-                     sl.p50 * 1e3, sl.p99 * 1e3, sl.max * 1e3, sl.n, sl.missed > 0 ? ", \(sl.missed) not echoed within 5 s" : ""))
-        let lat = try echoLatency(rows: rows, cols: cols)
-        var line = String(format: "  bare pty+libvterm: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
-                          lat.p50 * 1e3, lat.p99 * 1e3, lat.max * 1e3, lat.n)
-        if let t = tmux, let tl = try? t.echoLatency(keys: keys) {
-            line += String(format: "; tmux (control-mode client, send-keys → %%output): p50 %.2f ms, p99 %.2f ms", tl.p50 * 1e3, tl.p99 * 1e3)
+        if parts.contains(.keys) {
+            let sl = try shell.echoLatency(keys: keys)
+            var line = String(format: "key → child echo → screen through the shell (key read, reducer, pty, bash, libvterm, view, render, curses): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys%@)",
+                              sl.p50 * 1e3, sl.p99 * 1e3, sl.max * 1e3, sl.n, sl.missed > 0 ? ", \(sl.missed) not echoed within 5 s" : "")
+            // tmux's figure is taken right after ours, so both meet the same load on the machine.
+            let tl = try tmux.map { try $0.echoLatency(keys: keys) }
+            if let tl {
+                line += String(format: "; tmux (control-mode client, send-keys → %%output): p50 %.2f ms, p99 %.2f ms; ratio p50 %.2fx, p99 %.2fx",
+                               tl.p50 * 1e3, tl.p99 * 1e3, sl.p50 / max(tl.p50, 1e-9), sl.p99 / max(tl.p99, 1e-9))
+            }
+            out(line)
+            let lat = try echoLatency(rows: rows, cols: cols)
+            out(String(format: "  bare pty+libvterm: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
+                       lat.p50 * 1e3, lat.p99 * 1e3, lat.max * 1e3, lat.n))
         }
-        out(line)
 
-        let flood = ["sh", "-c", "while :; do cat \(textFile); done"]
-        let calm = try shell.gestureResponse(argv: ["bash", "--norc", "--noprofile"], trials: gestures)
-        let busy = try shell.gestureResponse(argv: flood, trials: gestures)
-        // The activate gesture fires only after its hold: what is left is the shell's answer.
-        var hold = 0.0
-        if let d = GestureConfig.defaults().gestures.first(where: { $0.name == "activate" }), case .threshold(let t) = d.kind { hold = t.hold }
-        out(String(format: "gesture → screen (jaw opens on a key, 60 frames/s over UDP; first open-jaw datagram to the drawing, of which %.0f ms is the gesture's own hold): idle pane p50 %.0f ms, p99 %.0f ms; while the child floods (cat in a loop) p50 %.0f ms, p99 %.0f ms, max %.0f ms, so answered %.0f ms (p99) after the hold; the flood adds %.0f ms at p50, %.0f ms at p99 (%d gestures%@)",
-                     hold * 1e3, calm.p50 * 1e3, calm.p99 * 1e3, busy.p50 * 1e3, busy.p99 * 1e3, busy.max * 1e3,
-                     (busy.p99 - hold) * 1e3, (busy.p50 - calm.p50) * 1e3, (busy.p99 - calm.p99) * 1e3, busy.n,
-                     busy.missed + calm.missed > 0 ? ", \(busy.missed + calm.missed) not answered" : ""))
+        if parts.contains(.gestures) {
+            let flood = ["sh", "-c", "while :; do cat \(textFile); done"]
+            let calm = try shell.gestureResponse(argv: ["bash", "--norc", "--noprofile"], trials: gestures)
+            let busy = try shell.gestureResponse(argv: flood, trials: gestures)
+            // The activate gesture fires only after its hold: what is left is the shell's answer.
+            var hold = 0.0
+            if let d = GestureConfig.defaults().gestures.first(where: { $0.name == "activate" }), case .threshold(let t) = d.kind { hold = t.hold }
+            out(String(format: "gesture → screen (jaw opens on a key, 60 frames/s over UDP; first open-jaw datagram to the drawing, of which %.0f ms is the gesture's own hold): idle pane p50 %.0f ms, p99 %.0f ms; while the child floods (cat in a loop) p50 %.0f ms, p99 %.0f ms, max %.0f ms, so answered %.0f ms (p99) after the hold; the flood adds %.0f ms at p50, %.0f ms at p99 (%d gestures%@)",
+                         hold * 1e3, calm.p50 * 1e3, calm.p99 * 1e3, busy.p50 * 1e3, busy.p99 * 1e3, busy.max * 1e3,
+                         (busy.p99 - hold) * 1e3, (busy.p50 - calm.p50) * 1e3, (busy.p99 - calm.p99) * 1e3, busy.n,
+                         busy.missed + calm.missed > 0 ? ", \(busy.missed + calm.missed) not answered" : ""))
+        }
 
-        let sc = try shell.idleCPU(argv: ["bash", "--norc", "--noprofile"], seconds: idle)
-        out(String(format: "idle pane through the shell (bash at its prompt, %.0f s): the shell %.2f%% of a core, child %.2f%%", idle, sc.ours * 100, sc.child * 100))
-        let cpu = try idleCPU(rows: rows, cols: cols)
-        line = String(format: "  bare loop on the pty: %.2f%% of a core, child %.2f%%", cpu.ours * 100, cpu.child * 100)
-        if let t = tmux { line += String(format: "; tmux server %.2f%%", t.idleCPU(seconds: idle) * 100) }
-        out(line)
+        if parts.contains(.idle) {
+            let sc = try shell.idleCPU(argv: ["bash", "--norc", "--noprofile"], seconds: idle)
+            out(String(format: "idle pane through the shell (bash at its prompt, %.0f s): the shell %.2f%% of a core, child %.2f%%", idle, sc.ours * 100, sc.child * 100))
+            let cpu = try idleCPU(rows: rows, cols: cols)
+            var line = String(format: "  bare loop on the pty: %.2f%% of a core, child %.2f%%", cpu.ours * 100, cpu.child * 100)
+            if let t = tmux { line += String(format: "; tmux server %.2f%%", t.idleCPU(seconds: idle) * 100) }
+            out(line)
+        }
     }
 
     // MARK: Ours
@@ -247,6 +262,12 @@ public struct TerminalBench {
             throw BenchError("\(path): cannot be written")
         }
         return out.count
+    }
+
+    /// The 1-minute load average, so a figure taken on a busy machine says so.
+    func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").first.map(String.init) ?? "unknown"
     }
 
     static func seqOutputBytes(_ n: Int) -> Int {
