@@ -383,7 +383,9 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
         case .home: s.stack.removeSubrange(1...)
         }
     }
-    s.relayout()
+    // A key the Terminal screen passes on changes nothing laid out until the program's echo comes (which
+    // lays out again if the line changed): laying out here would only delay the key on its way.
+    if !(reply.keepsLayout && reply.navigation == nil && reply.changes.isEmpty) { s.relayout() }
     if let name { effects.append(record(s, name, target)) }
     return effects + saves + trackDictation(&s, reply.effects)
 }

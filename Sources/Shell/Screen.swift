@@ -45,6 +45,9 @@ public struct Reply: Sendable {
     public var changes: [AppData.Change]
     /// Report the action without its target: the target would tell what was typed at a password prompt.
     public var hideTarget: Bool
+    /// The screen's targets are as they were: nothing it lays out changed (a key passed on to a program whose
+    /// echo, not the key, changes the screen), so the shell need not lay it out again.
+    public var keepsLayout = false
 
     public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil,
                 changes: [AppData.Change] = [], hideTarget: Bool = false) {

@@ -131,12 +131,35 @@ public enum CommandLineCompletion {
         commonCommands.forEach(add)
         // With nothing typed, the whole of PATH would only be noise.
         if !p.isEmpty, out.count < limit {
-            var matches: [String] = builtins.filter { $0.hasPrefix(p) }
+            // Only the shortest few can be taken: one letter typed matches hundreds of programs, which are not
+            // all sorted for the few the bar has room for (those already offered, and the partial itself,
+            // may be among them, so as many more are kept).
+            var best = Shortest(keep: limit + out.count + 1)
+            for b in builtins where b.hasPrefix(p) { best.offer(b) }
             var i = lowerBound(known, p)
-            while i < known.count, known[i].hasPrefix(p) { matches.append(known[i]); i += 1 }
-            for c in matches.sorted(by: { ($0.count, $0) < ($1.count, $1) }) where out.count < limit { add(c) }
+            while i < known.count, known[i].hasPrefix(p) { best.offer(known[i]); i += 1 }
+            for c in best.names where out.count < limit { add(c) }
         }
         return out.map { Completion(shown: $0, erase: 0, insert: String($0.dropFirst(p.count)) + " ", learn: true) }
+    }
+
+    /// The `keep` names that come first, shortest then alphabetical, of those offered, in that order (a name
+    /// offered twice counts once).
+    struct Shortest {
+        let keep: Int
+        private(set) var names: [String] = []
+
+        init(keep: Int) { self.keep = keep }
+
+        mutating func offer(_ name: String) {
+            func before(_ a: String, _ b: String) -> Bool { (a.count, a) < (b.count, b) }
+            if names.count == keep, let last = names.last, !before(name, last) { return }
+            var i = names.count
+            while i > 0, before(name, names[i - 1]) { i -= 1 }
+            if i > 0, names[i - 1] == name { return }
+            names.insert(name, at: i)
+            if names.count > keep { names.removeLast() }
+        }
     }
 
     /// The first index of a sorted array whose element is not below `x`.
