@@ -65,11 +65,16 @@ public struct TerminalBench {
         for (name, argv, bytes) in cases {
             var ours: [ThroughputRun] = []
             var theirs: [Double] = []
+            var theirCPU: [Double] = []
             var full: [ShellTerminalBench.Run] = []
             for _ in 0..<runs {
                 full.append(try shell.throughput(argv: argv))
                 ours.append(try throughput(argv: argv, rows: rows, cols: cols))
-                if let t = tmux { theirs.append(try t.throughput(argv: argv)) }
+                if let t = tmux {
+                    let r = try t.throughput(argv: argv)
+                    theirs.append(r.wall)
+                    theirCPU.append(r.cpu)
+                }
             }
             let mbs = Double(bytes) / 1e6
             let fb = full.min { $0.wall < $1.wall } ?? full[0], fm = full.sorted { $0.wall < $1.wall }[full.count / 2]
@@ -77,7 +82,10 @@ public struct TerminalBench {
                                    name, fb.wall, mbs / fb.wall, fm.wall, fb.renders, fb.cpu)
             if !theirs.isEmpty {
                 let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
-                shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx", fb.wall / tb, fm.wall / tm)
+                let cpuMedian = theirCPU.sorted()[theirCPU.count / 2]
+                let ourCPU = full.map(\.cpu).sorted()[full.count / 2]
+                shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx; CPU median: the shell %.2f s, tmux server %.2f s",
+                                    fb.wall / tb, fm.wall / tm, ourCPU, cpuMedian)
             }
             out(shellLine)
             let best = ours.min { $0.wall < $1.wall } ?? ours[0]
@@ -156,15 +164,22 @@ public struct TerminalBench {
         while !closed {
             // One loop turn reads a bounded amount, as the shell's loop will, then may render.
             var turn = 0
-            while turn < 256 * 1024 {
+            var drained = false
+            while turn < 256 * 1024, !drained, !closed {
+                // A slice gathers reads (a pty gives at most 4 KB a read) and is fed once, as `HostedTerminal.pump` does.
                 let t0 = monotonicSeconds()
-                let got = p.read(into: buf)
+                var n = 0
+                while n < buf.count {
+                    let got = p.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[n...]))
+                    guard case .bytes(let k) = got else {
+                        if got == .closed { closed = true } else { drained = true }
+                        break
+                    }
+                    n += k
+                }
                 let t1 = monotonicSeconds()
                 r.read += t1 - t0
-                guard case .bytes(let n) = got else {
-                    if got == .closed { closed = true }
-                    break
-                }
+                guard n > 0 else { break }
                 p.write(screen.feed(UnsafeRawBufferPointer(rebasing: buf[0..<n])))
                 r.feed += monotonicSeconds() - t1
                 turn += n

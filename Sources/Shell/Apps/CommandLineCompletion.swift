@@ -237,8 +237,17 @@ public struct CommandLineListings: Sendable, Equatable {
     /// Asked for and not answered yet, so one drawing's need is asked once.
     var asked: Set<Directory> = []
     var askedCommands = false
+    /// The line `requests` last read, and where its cursor is: every event asks (a tick twenty times a second
+    /// on an idle pane), and the line seldom changes between two.
+    private var lastSlot: (line: String, slot: CommandLineCompletion.Slot)?
 
     public init() {}
+
+    /// Equal when what was read and asked is: the kept slot is only a shortcut.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.commands == b.commands && a.commandsAt == b.commandsAt && a.directories == b.directories && a.asked == b.asked
+            && a.askedCommands == b.askedCommands
+    }
 
     /// A directory's entries as last read: nil when not read yet, `.some(nil)` when it could not be read.
     public func entries(_ d: Directory) -> [CommandLineCompletion.Entry]?? { directories[d].map(\.entries) }
@@ -265,7 +274,12 @@ public struct CommandLineListings: Sendable, Equatable {
     /// What to ask the disk for, so the suggestions for `view` can be drawn at `now`; marks it asked.
     public mutating func requests(for view: TerminalView, at now: Double) -> [Effect] {
         guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return [] }
-        let slot = CommandLineCompletion.slot(view.lineBeforeCursor)
+        let line = view.lineBeforeCursor
+        let slot: CommandLineCompletion.Slot
+        if let last = lastSlot, last.line == line { slot = last.slot } else {
+            slot = CommandLineCompletion.slot(line)
+            lastSlot = (line, slot)
+        }
         if slot.kind == .command {
             guard !askedCommands, commands == nil || now - commandsAt > Self.maxAge * 15 else { return [] }
             askedCommands = true
