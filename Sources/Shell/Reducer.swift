@@ -396,7 +396,8 @@ func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {
 
 /// Gives the screen showing the time; only a screen that changed returns handled, so idle frames stay cheap.
 func forwardTick(_ s: inout ShellState) -> [Effect] {
-    ask(&s, .tick(s.now), recordAs: nil, target: nil) ?? []
+    guard s.top.wantsTicks else { return [] }
+    return ask(&s, .tick(s.now), recordAs: nil, target: nil) ?? []
 }
 
 /// The helper's keyboard: arrows move focus, Enter activates, Esc goes back, `?` help, `q` quits the launcher.

@@ -128,11 +128,15 @@ public protocol Screen: Sendable {
     /// What to do as the shell leaves the screen by back or home (a text screen learns the word being typed);
     /// the default, nothing.
     func leaving(_ context: ScreenContext) -> [Effect]
+    /// Whether `handle` acts on `.tick`; the default, yes. A screen that never does spares the shell a context
+    /// made for nothing twenty times a second while it shows.
+    var wantsTicks: Bool { get }
 }
 
 extension Screen {
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }
+    public var wantsTicks: Bool { true }
 }
 
 /// Keys a helper can press.

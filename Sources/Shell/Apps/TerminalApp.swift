@@ -23,6 +23,9 @@ public struct TerminalScreen: Screen {
 
     public init() {}
 
+    /// The screen changes with the program's output and the user's input, never with time alone.
+    public var wantsTicks: Bool { false }
+
     /// Target ids.
     public static let paneID = "terminal.pane", keyboardID = "terminal.keyboard", suggestionID = "terminal.suggestion"
     public static let leaveID = "terminal.leave", layerID = "terminal.layer", restartID = "terminal.restart"
