@@ -22,7 +22,7 @@ public struct TerminalBench {
     /// Numbers for the seq run.
     public var seq = 2_000_000
     /// Runs of each throughput case (best and median are reported).
-    public var runs = 3
+    public var runs = 5
     /// Keystrokes for the latency run.
     public var keys = 200
     /// Seconds of idle pane for the CPU figure.
@@ -31,6 +31,13 @@ public struct TerminalBench {
     public var fps = 60.0
     /// Skip the tmux side.
     public var noTmux = false
+    /// The parts to run (all by default): a profile of one part is not blurred by the others.
+    public var parts: Set<Part> = Set(Part.allCases)
+
+    /// A part of the bench.
+    public enum Part: String, CaseIterable, Sendable {
+        case cat, seq, keys, gestures, idle
+    }
 
     public init() {}
 
@@ -51,19 +58,23 @@ public struct TerminalBench {
         }
         defer { tmux?.stop() }
 
-        out("pane \(cols)x\(rows) (the Terminal screen in a \(width)x\(height) window), at most \(Int(fps)) views and drawings per second, \(runs) runs each (best / median)")
-        let cases: [(String, [String], Int)] = [
-            ("cat \(megabytes) MB text", ["cat", textFile], textBytes),
-            ("seq 1 \(seq)", ["seq", "1", String(seq)], seqBytes),
-        ]
+        out("pane \(cols)x\(rows) (the Terminal screen in a \(width)x\(height) window), at most \(Int(fps)) views and drawings per second, \(runs) runs each (best / median of \(runs)); load average \(loadAverage())")
+        var cases: [(String, [String], Int)] = []
+        if parts.contains(.cat) { cases.append(("cat \(megabytes) MB text", ["cat", textFile], textBytes)) }
+        if parts.contains(.seq) { cases.append(("seq 1 \(seq)", ["seq", "1", String(seq)], seqBytes)) }
         for (name, argv, bytes) in cases {
             var ours: [ThroughputRun] = []
             var theirs: [Double] = []
+            var theirCPU: [Double] = []
             var full: [ShellTerminalBench.Run] = []
             for _ in 0..<runs {
                 full.append(try shell.throughput(argv: argv))
                 ours.append(try throughput(argv: argv, rows: rows, cols: cols))
-                if let t = tmux { theirs.append(try t.throughput(argv: argv)) }
+                if let t = tmux {
+                    let r = try t.throughput(argv: argv)
+                    theirs.append(r.wall)
+                    theirCPU.append(r.cpu)
+                }
             }
             let mbs = Double(bytes) / 1e6
             let fb = full.min { $0.wall < $1.wall } ?? full[0], fm = full.sorted { $0.wall < $1.wall }[full.count / 2]
@@ -71,7 +82,10 @@ public struct TerminalBench {
                                    name, fb.wall, mbs / fb.wall, fm.wall, fb.renders, fb.cpu)
             if !theirs.isEmpty {
                 let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
-                shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx", fb.wall / tb, fm.wall / tm)
+                let cpuMedian = theirCPU.sorted()[theirCPU.count / 2]
+                let ourCPU = full.map(\.cpu).sorted()[full.count / 2]
+                shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx; CPU median: the shell %.2f s, tmux server %.2f s",
+                                    fb.wall / tb, fm.wall / tm, ourCPU, cpuMedian)
             }
             out(shellLine)
             let best = ours.min { $0.wall < $1.wall } ?? ours[0]
@@ -88,34 +102,43 @@ public struct TerminalBench {
                          best.feed, best.read, best.snapshot, best.frames, best.wait, best.cpu))
         }
 
-        let sl = try shell.echoLatency(keys: keys)
-        out(String(format: "key → child echo → screen through the shell (key read, reducer, pty, bash, libvterm, view, render, curses): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys%@)",
-                     sl.p50 * 1e3, sl.p99 * 1e3, sl.max * 1e3, sl.n, sl.missed > 0 ? ", \(sl.missed) not echoed within 5 s" : ""))
-        let lat = try echoLatency(rows: rows, cols: cols)
-        var line = String(format: "  bare pty+libvterm: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
-                          lat.p50 * 1e3, lat.p99 * 1e3, lat.max * 1e3, lat.n)
-        if let t = tmux, let tl = try? t.echoLatency(keys: keys) {
-            line += String(format: "; tmux (control-mode client, send-keys → %%output): p50 %.2f ms, p99 %.2f ms", tl.p50 * 1e3, tl.p99 * 1e3)
+        if parts.contains(.keys) {
+            let sl = try shell.echoLatency(keys: keys)
+            var line = String(format: "key → child echo → screen through the shell (key read, reducer, pty, bash, libvterm, view, render, curses): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys%@)",
+                              sl.p50 * 1e3, sl.p99 * 1e3, sl.max * 1e3, sl.n, sl.missed > 0 ? ", \(sl.missed) not echoed within 5 s" : "")
+            // tmux's figure is taken right after ours, so both meet the same load on the machine.
+            let tl = try tmux.map { try $0.echoLatency(keys: keys) }
+            if let tl {
+                line += String(format: "; tmux (control-mode client, send-keys → %%output): p50 %.2f ms, p99 %.2f ms; ratio p50 %.2fx, p99 %.2fx",
+                               tl.p50 * 1e3, tl.p99 * 1e3, sl.p50 / max(tl.p50, 1e-9), sl.p99 / max(tl.p99, 1e-9))
+            }
+            out(line)
+            let lat = try echoLatency(rows: rows, cols: cols)
+            out(String(format: "  bare pty+libvterm: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys, bash --norc)",
+                       lat.p50 * 1e3, lat.p99 * 1e3, lat.max * 1e3, lat.n))
         }
-        out(line)
 
-        let flood = ["sh", "-c", "while :; do cat \(textFile); done"]
-        let calm = try shell.gestureResponse(argv: ["bash", "--norc", "--noprofile"], trials: gestures)
-        let busy = try shell.gestureResponse(argv: flood, trials: gestures)
-        // The activate gesture fires only after its hold: what is left is the shell's answer.
-        var hold = 0.0
-        if let d = GestureConfig.defaults().gestures.first(where: { $0.name == "activate" }), case .threshold(let t) = d.kind { hold = t.hold }
-        out(String(format: "gesture → screen (jaw opens on a key, 60 frames/s over UDP; first open-jaw datagram to the drawing, of which %.0f ms is the gesture's own hold): idle pane p50 %.0f ms, p99 %.0f ms; while the child floods (cat in a loop) p50 %.0f ms, p99 %.0f ms, max %.0f ms, so answered %.0f ms (p99) after the hold; the flood adds %.0f ms at p50, %.0f ms at p99 (%d gestures%@)",
-                     hold * 1e3, calm.p50 * 1e3, calm.p99 * 1e3, busy.p50 * 1e3, busy.p99 * 1e3, busy.max * 1e3,
-                     (busy.p99 - hold) * 1e3, (busy.p50 - calm.p50) * 1e3, (busy.p99 - calm.p99) * 1e3, busy.n,
-                     busy.missed + calm.missed > 0 ? ", \(busy.missed + calm.missed) not answered" : ""))
+        if parts.contains(.gestures) {
+            let flood = ["sh", "-c", "while :; do cat \(textFile); done"]
+            let calm = try shell.gestureResponse(argv: ["bash", "--norc", "--noprofile"], trials: gestures)
+            let busy = try shell.gestureResponse(argv: flood, trials: gestures)
+            // The activate gesture fires only after its hold: what is left is the shell's answer.
+            var hold = 0.0
+            if let d = GestureConfig.defaults().gestures.first(where: { $0.name == "activate" }), case .threshold(let t) = d.kind { hold = t.hold }
+            out(String(format: "gesture → screen (jaw opens on a key, 60 frames/s over UDP; first open-jaw datagram to the drawing, of which %.0f ms is the gesture's own hold): idle pane p50 %.0f ms, p99 %.0f ms; while the child floods (cat in a loop) p50 %.0f ms, p99 %.0f ms, max %.0f ms, so answered %.0f ms (p99) after the hold; the flood adds %.0f ms at p50, %.0f ms at p99 (%d gestures%@)",
+                         hold * 1e3, calm.p50 * 1e3, calm.p99 * 1e3, busy.p50 * 1e3, busy.p99 * 1e3, busy.max * 1e3,
+                         (busy.p99 - hold) * 1e3, (busy.p50 - calm.p50) * 1e3, (busy.p99 - calm.p99) * 1e3, busy.n,
+                         busy.missed + calm.missed > 0 ? ", \(busy.missed + calm.missed) not answered" : ""))
+        }
 
-        let sc = try shell.idleCPU(argv: ["bash", "--norc", "--noprofile"], seconds: idle)
-        out(String(format: "idle pane through the shell (bash at its prompt, %.0f s): the shell %.2f%% of a core, child %.2f%%", idle, sc.ours * 100, sc.child * 100))
-        let cpu = try idleCPU(rows: rows, cols: cols)
-        line = String(format: "  bare loop on the pty: %.2f%% of a core, child %.2f%%", cpu.ours * 100, cpu.child * 100)
-        if let t = tmux { line += String(format: "; tmux server %.2f%%", t.idleCPU(seconds: idle) * 100) }
-        out(line)
+        if parts.contains(.idle) {
+            let sc = try shell.idleCPU(argv: ["bash", "--norc", "--noprofile"], seconds: idle)
+            out(String(format: "idle pane through the shell (bash at its prompt, %.0f s): the shell %.2f%% of a core, child %.2f%%", idle, sc.ours * 100, sc.child * 100))
+            let cpu = try idleCPU(rows: rows, cols: cols)
+            var line = String(format: "  bare loop on the pty: %.2f%% of a core, child %.2f%%", cpu.ours * 100, cpu.child * 100)
+            if let t = tmux { line += String(format: "; tmux server %.2f%%", t.idleCPU(seconds: idle) * 100) }
+            out(line)
+        }
     }
 
     // MARK: Ours
@@ -141,15 +164,22 @@ public struct TerminalBench {
         while !closed {
             // One loop turn reads a bounded amount, as the shell's loop will, then may render.
             var turn = 0
-            while turn < 256 * 1024 {
+            var drained = false
+            while turn < 256 * 1024, !drained, !closed {
+                // A slice gathers reads (a pty gives at most 4 KB a read) and is fed once, as `HostedTerminal.pump` does.
                 let t0 = monotonicSeconds()
-                let got = p.read(into: buf)
+                var n = 0
+                while n < buf.count {
+                    let got = p.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[n...]))
+                    guard case .bytes(let k) = got else {
+                        if got == .closed { closed = true } else { drained = true }
+                        break
+                    }
+                    n += k
+                }
                 let t1 = monotonicSeconds()
                 r.read += t1 - t0
-                guard case .bytes(let n) = got else {
-                    if got == .closed { closed = true }
-                    break
-                }
+                guard n > 0 else { break }
                 p.write(screen.feed(UnsafeRawBufferPointer(rebasing: buf[0..<n])))
                 r.feed += monotonicSeconds() - t1
                 turn += n
@@ -247,6 +277,12 @@ public struct TerminalBench {
             throw BenchError("\(path): cannot be written")
         }
         return out.count
+    }
+
+    /// The 1-minute load average, so a figure taken on a busy machine says so.
+    func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").first.map(String.init) ?? "unknown"
     }
 
     static func seqOutputBytes(_ n: Int) -> Int {

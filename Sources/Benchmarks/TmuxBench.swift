@@ -67,16 +67,26 @@ final class TmuxBench {
         return (ExitStatus(waitStatus: st) == .exited(0) ? 0 : 1, String(decoding: out, as: UTF8.self))
     }
 
-    /// Wall seconds for tmux to run `argv` to completion in a new window of the pane size.
-    func throughput(argv: [String]) throws -> Double {
+    /// Wall seconds for tmux to run `argv` to completion in a new window of the pane size, and the CPU seconds
+    /// its server spent meanwhile (a figure a busy machine blurs less than the wall time).
+    func throughput(argv: [String]) throws -> (wall: Double, cpu: Double) {
         counter += 1
         let signal = "done\(counter)"
         let cmd = argv.map { "'\($0)'" }.joined(separator: " ") + "; tmux wait-for -S \(signal)"
+        let server = serverPID()
+        let c0 = server.map(procCPUSeconds) ?? 0
         let start = monotonicSeconds()
         let (st, out) = tmux(["new-window", "-d", "-t", "bench", cmd])
         guard st == 0 else { throw BenchError("tmux new-window: \(out)") }
         tmux(["wait-for", signal])
-        return monotonicSeconds() - start
+        let wall = monotonicSeconds() - start
+        return (wall, server.map { procCPUSeconds($0) - c0 } ?? .nan)
+    }
+
+    /// The tmux server's process id.
+    func serverPID() -> pid_t? {
+        let (_, out) = tmux(["display-message", "-p", "#{pid}"], capture: true)
+        return pid_t(out.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Key → echo latency through a control-mode client: `send-keys` in, the pane's `%output` back.
@@ -138,8 +148,7 @@ final class TmuxBench {
 
     /// CPU of the tmux server, as a fraction of a core, over `seconds` of an idle pane.
     func idleCPU(seconds: Double) -> Double {
-        let (_, out) = tmux(["display-message", "-p", "#{pid}"], capture: true)
-        guard let pid = pid_t(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { return .nan }
+        guard let pid = serverPID() else { return .nan }
         let c0 = procCPUSeconds(pid), t0 = monotonicSeconds()
         usleep(UInt32(seconds * 1e6))
         return (procCPUSeconds(pid) - c0) / (monotonicSeconds() - t0)

@@ -219,7 +219,20 @@ public struct Keymap: Sendable, Equatable {
 
     /// Lower case, single spaces: how phrases are compared.
     public static func normalise(_ phrase: String) -> String {
-        phrase.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        // ASCII, most phrases and every key's label, is done byte by byte: the voice phrases are made again
+        // for each target whenever the targets change (a suggestion after every echoed key).
+        var out: [UInt8] = []
+        out.reserveCapacity(phrase.utf8.count)
+        var space = false
+        for b in phrase.utf8 {
+            guard b < 0x80 else {
+                return phrase.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+            }
+            if b == 0x20 || b == 0x09 { space = !out.isEmpty; continue }
+            if space { out.append(0x20); space = false }
+            out.append(b >= 0x41 && b <= 0x5a ? b + 0x20 : b)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).

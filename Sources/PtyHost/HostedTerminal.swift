@@ -54,23 +54,27 @@ public final class HostedTerminal {
     /// Reads what the child wrote, up to `limit` bytes in slices, and feeds it to the screen; returns the count.
     ///
     /// Bounded so a child that floods output cannot hold the event loop: the rest waits for the next turn.
+    /// A slice gathers several reads before it is fed: a pty gives at most 4 KB a read, and the screen's cost
+    /// per feed (a plain run's skip redraws a screenful) is then paid once per slice, not once per 4 KB.
     @discardableResult
     public func pump(limit: Int = 256 * 1024) -> Int {
         process.flushInput()
         var total = 0
-        while total < limit, !isOutputClosed {
+        var drained = false
+        while total < limit, !isOutputClosed, !drained {
             let want = min(buffer.count, limit - total)
-            switch process.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])) {
-            case .bytes(let n):
-                total += n
-                let reply = screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                process.write(reply)
-            case .wouldBlock:
-                bytesRead += total
-                return total
-            case .closed:
-                isOutputClosed = true
+            var got = 0
+            while got < want {
+                switch process.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[got..<want])) {
+                case .bytes(let n): got += n
+                case .wouldBlock: drained = true
+                case .closed: isOutputClosed = true
+                }
+                if drained || isOutputClosed { break }
             }
+            guard got > 0 else { break }
+            total += got
+            process.write(screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got])))
         }
         bytesRead += total
         return total

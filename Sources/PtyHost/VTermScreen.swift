@@ -577,53 +577,120 @@ struct PlainRun {
 }
 
 /// The modes a plain run's skip depends on, followed through the escape sequences the child sends:
-/// a scroll region, autowrap off, origin mode, left and right margins. Conservative: a sequence it does not
-/// follow leaves the flags as they are, and anything unusual turns the skip off until a reset.
+/// a scroll region, autowrap off, origin mode, left and right margins, and the character set (DEC line
+/// drawing shows ASCII letters as other glyphs). Conservative: a sequence it does not follow leaves the flags
+/// as they are, and anything unusual turns the skip off until a reset.
 struct ModeWatch {
     private(set) var scrollRegion = false
     private(set) var autowrapOff = false
     private(set) var originMode = false
     private(set) var lrMargins = false
-    private enum State { case ground, escape, csi }
+    /// The sets designated as G0…G3 (`B`: ASCII), which of them is in use (SI picks G0, SO G1, ESC n G2,
+    /// ESC o G3), and a single shift (SS2, SS3) waiting for the next character.
+    private var sets: (UInt8, UInt8, UInt8, UInt8) = (0x42, 0x42, 0x42, 0x42)
+    private var inUse = 0
+    private var singleShift = false
+    /// A control byte came inside the escape sequence being read.
+    private var controlInEscape = false
+    /// Where in a sequence the last byte left the parser, as libvterm's own parser follows it: an escape with
+    /// its intermediates, a CSI, a character set's designation, or a string (OSC, DCS…) whose text prints
+    /// nothing.
+    private enum State { case ground, escape(intermediates: Bool), csi, designate(UInt8), string }
     private var state = State.ground
     private var params: [UInt8] = []
 
-    var isPlain: Bool { !scrollRegion && !autowrapOff && !originMode && !lrMargins }
+    /// Whether the next bytes print as plain ASCII lines would: the modes are plain, and no sequence or
+    /// string is open (libvterm would read the lines as the rest of it).
+    var isPlain: Bool {
+        guard case .ground = state else { return false }
+        return !scrollRegion && !autowrapOff && !originMode && !lrMargins && !singleShift
+            && [sets.0, sets.1, sets.2, sets.3][inUse] == 0x42
+    }
 
     mutating func scan(_ p: UnsafePointer<UInt8>, _ range: Range<Int>, rows: Int) {
         var i = range.lowerBound
         while i < range.upperBound {
             let b = p[i]
+            defer { i += 1 }
+            // C0 controls act wherever they come, inside sequences and strings too (as libvterm's parser does):
+            // CAN and SUB abandon a sequence, ESC starts another, SO and SI pick G1 or G0.
+            if b < 0x20 {
+                switch b {
+                case 0x18, 0x1a: state = .ground
+                case 0x1b: state = .escape(intermediates: false); controlInEscape = false
+                case 0x0e: inUse = 1
+                case 0x0f: inUse = 0
+                case 0x07: if case .string = state { state = .ground }
+                default: break
+                }
+                // What libvterm makes of an escape's intermediates once a control came between them and the
+                // final byte is not followed: both readings are kept (see `controlInEscape`).
+                if case .escape = state { controlInEscape = b != 0x1b }
+                if case .designate(let slot) = state { designate(slot, 0); state = .escape(intermediates: true); controlInEscape = true }
+                continue
+            }
             switch state {
             case .ground:
-                if b == 0x1b { state = .escape }
-            case .escape:
-                if b == 0x5b { state = .csi; params.removeAll(keepingCapacity: true) }
-                else {
-                    if b == 0x63 { reset() }   // ESC c: full reset
-                    state = b == 0x1b ? .escape : .ground
+                // A printed character takes the single shift (a UTF-8 sequence's lead byte counts).
+                if b != 0x7f && (b < 0x80 || b >= 0xc0) { singleShift = false }
+            case .string:
+                break
+            case .escape(let intermediates):
+                // Bytes from 0x80 do not end an escape.
+                if b >= 0x80 || b == 0x7f { break }
+                if b < 0x30 {
+                    if !intermediates, b >= 0x28 && b <= 0x2b { state = .designate(b) }   // ( ) * +
+                    else { state = .escape(intermediates: true) }
+                    break
                 }
+                state = .ground
+                // With a control inside, the final may also be read as if there were no intermediates: what
+                // that would open or shift is taken (a reset is not, which only keeps the skip off).
+                if intermediates && !controlInEscape { break }
+                switch b {
+                case 0x5b: state = .csi; params.removeAll(keepingCapacity: true)   // [
+                case 0x5d, 0x50, 0x58, 0x5e, 0x5f: state = .string   // ] P X ^ _
+                case 0x63: if !controlInEscape { reset() }   // ESC c: full reset
+                case 0x4e, 0x4f: singleShift = true   // ESC N, ESC O
+                case 0x6e: inUse = 2   // ESC n
+                case 0x6f: inUse = 3   // ESC o
+                default: break
+                }
+            case .designate(let slot):
+                if b >= 0x80 || b == 0x7f { break }
+                // A set named with more intermediates is not ASCII: it is kept as not plain (0).
+                designate(slot, b < 0x30 ? 0 : b)
+                state = b < 0x30 ? .escape(intermediates: true) : .ground
             case .csi:
                 if b >= 0x40 && b <= 0x7e {
                     finish(b, rows: rows)
                     state = .ground
-                } else if b == 0x1b {
-                    state = .escape
-                } else if params.count < 64 {
+                } else if b < 0x7f, params.count < 64 {
                     params.append(b)
                 }
             }
-            i += 1
+        }
+    }
+
+    /// Names the set of G0…G3 (`slot` is the byte after ESC: `(`, `)`, `*`, `+`); 0 for one not known.
+    private mutating func designate(_ slot: UInt8, _ set: UInt8) {
+        switch slot {
+        case 0x28: sets.0 = set
+        case 0x29: sets.1 = set
+        case 0x2a: sets.2 = set
+        default: sets.3 = set
         }
     }
 
     private mutating func reset() {
         scrollRegion = false; autowrapOff = false; originMode = false; lrMargins = false
+        sets = (0x42, 0x42, 0x42, 0x42); inUse = 0; singleShift = false
     }
 
     private mutating func finish(_ final: UInt8, rows: Int) {
         let privateMode = params.first == 0x3f
-        if final == 0x70, params.last == 0x21 { reset(); return }   // CSI ! p: soft reset
+        // CSI ! p (a soft reset) is not followed: libvterm 0.1.4 reads `!` as a leader there and does nothing,
+        // so a scroll region set before it stays.
         let numbers = String(decoding: params.drop { $0 == 0x3f }, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
         switch (final, privateMode) {
         case (0x72, false):   // DECSTBM

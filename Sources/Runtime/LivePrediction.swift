@@ -21,6 +21,10 @@ public final class LivePrediction: @unchecked Sendable {
     private var offerRude = false
     /// What went wrong loading or saving the learned words, for the loop to show once.
     private var problem: String?
+    /// Recent answers of `suggest`, by limit and text: the Terminal screen asks for the same line when a key
+    /// is laid out, when its echo is, and when it is drawn. Emptied whenever the predictor changes.
+    private var answers: [Query: [String]] = [:]
+    private struct Query: Hashable { var text: String, limit: Int }
 
     public init() {}
 
@@ -67,6 +71,7 @@ public final class LivePrediction: @unchecked Sendable {
             }
             lock.withLock {
                 p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true
+                answers.removeAll()
                 self.problem = problem
             }
         } catch {
@@ -87,11 +92,23 @@ public final class LivePrediction: @unchecked Sendable {
     public func userVocabulary() -> [String] { lock.withLock { predictor?.userVocabulary() ?? [] } }
 
     public func install(into services: inout Services) {
-        services.suggest = { [self] text, limit in lock.withLock { predictor?.suggest(text, limit: limit) ?? [] } }
+        services.suggest = { [self] text, limit in lock.withLock { suggest(text, limit: limit) } }
         services.commit = { word, text in TextComposition.commit(word, into: text) }
         services.predictionStatus = { [self] in lock.withLock { status } }
         // The loading status is replaced when loading ends, either way.
         services.predictionLoading = { [self] in lock.withLock { status == LivePrediction.loadingStatus } }
+    }
+
+    /// The predictor's words for `text`, from the recent answers if asked before; called under the lock.
+    private func suggest(_ text: String, limit: Int) -> [String] {
+        guard let predictor else { return [] }
+        let q = Query(text: text, limit: limit)
+        if let words = answers[q] { return words }
+        let words = predictor.suggest(text, limit: limit)
+        // A few lines' worth: the loop asks for the line showing, and a text field for its text.
+        if answers.count >= 16 { answers.removeAll(keepingCapacity: true) }
+        answers[q] = words
+        return words
     }
 
     /// Carries out a word-list effect of the reducer (learn, add, remove) and saves the change at once, so a
@@ -124,6 +141,7 @@ public final class LivePrediction: @unchecked Sendable {
             guard var p = predictor else { return nil }
             // Drop the stored copy first, so the learned words are changed in place rather than copied.
             predictor = nil
+            answers.removeAll()
             defer { predictor = p; unsaved = true; changedSinceSave = true }
             return body(&p)
         }
@@ -156,6 +174,7 @@ public final class LivePrediction: @unchecked Sendable {
         lock.withLock {
             offerRude = on
             predictor?.offerHeldWords = on
+            answers.removeAll()
         }
     }
 

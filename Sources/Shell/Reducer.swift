@@ -393,7 +393,9 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
         case .home: s.stack.removeSubrange(1...)
         }
     }
-    s.relayout()
+    // A key the Terminal screen passes on changes nothing laid out until the program's echo comes (which
+    // lays out again if the line changed): laying out here would only delay the key on its way.
+    if !(reply.keepsLayout && reply.navigation == nil && reply.changes.isEmpty) { s.relayout() }
     if let name { effects.append(record(s, name, target)) }
     return effects + saves + trackDictation(&s, reply.effects)
 }
@@ -404,7 +406,8 @@ func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {
 
 /// Gives the screen showing the time; only a screen that changed returns handled, so idle frames stay cheap.
 func forwardTick(_ s: inout ShellState) -> [Effect] {
-    ask(&s, .tick(s.now), recordAs: nil, target: nil) ?? []
+    guard s.top.wantsTicks else { return [] }
+    return ask(&s, .tick(s.now), recordAs: nil, target: nil) ?? []
 }
 
 /// The helper's keyboard: arrows move focus, Enter activates, Esc goes back, `?` help, `q` quits the launcher.

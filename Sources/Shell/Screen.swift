@@ -45,6 +45,9 @@ public struct Reply: Sendable {
     public var changes: [AppData.Change]
     /// Report the action without its target: the target would tell what was typed at a password prompt.
     public var hideTarget: Bool
+    /// The screen's targets are as they were: nothing it lays out changed (a key passed on to a program whose
+    /// echo, not the key, changes the screen), so the shell need not lay it out again.
+    public var keepsLayout = false
 
     public init(handled: Bool = true, navigation: Navigation? = nil, effects: [Effect] = [], record: String? = nil,
                 changes: [AppData.Change] = [], hideTarget: Bool = false) {
@@ -125,11 +128,15 @@ public protocol Screen: Sendable {
     /// What to do as the shell leaves the screen by back or home (a text screen learns the word being typed);
     /// the default, nothing.
     func leaving(_ context: ScreenContext) -> [Effect]
+    /// Whether `handle` acts on `.tick`; the default, yes. A screen that never does spares the shell a context
+    /// made for nothing twenty times a second while it shows.
+    var wantsTicks: Bool { get }
 }
 
 extension Screen {
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }
+    public var wantsTicks: Bool { true }
 }
 
 /// Keys a helper can press.

@@ -13,17 +13,30 @@ struct BenchTerminal: ParsableCommand {
     @Option(help: "Gestures for the response-time runs.") var gestures = 20
     @Option(help: "Megabytes of text for the cat run.") var megabytes = 10
     @Option(help: "Numbers for the seq run.") var seq = 2_000_000
-    @Option(help: "Runs of each throughput case (best and median are printed).") var runs = 3
+    @Option(help: "Runs of each throughput case (best and median are printed).") var runs = 5
     @Option(help: "Keystrokes for the latency run.") var keys = 200
     @Option(help: "Seconds of idle pane for the CPU figure.") var idle = 3.0
     @Option(help: "Display frames per second: a snapshot is taken at most this often.") var fps = 60.0
     @Flag(help: "Skip the tmux side.") var noTmux = false
+    @Option(help: "Parts to run, comma-separated: cat, seq, keys, gestures, idle (default: all); for profiling one part.")
+    var only: String?
 
     func validate() throws {
         guard runs >= 1, keys >= 1, width >= 80, height >= 24, width <= 1000, height <= 1000, fps > 0, megabytes >= 1,
-              seq >= 1, gestures >= 1 else {
-            throw ValidationError("--runs, --keys, --gestures, --megabytes and --seq must be at least 1, the window at least 80x24, --fps above 0")
+              seq >= 1, gestures >= 1, parts != nil else {
+            throw ValidationError("--only takes \(TerminalBench.Part.allCases.map(\.rawValue).joined(separator: ", ")); --runs, --keys, --gestures, --megabytes and --seq must be at least 1, the window at least 80x24, --fps above 0")
         }
+    }
+
+    /// The parts `--only` names (nil if one is unknown), all without it.
+    var parts: Set<TerminalBench.Part>? {
+        guard let only else { return Set(TerminalBench.Part.allCases) }
+        var out: Set<TerminalBench.Part> = []
+        for name in only.split(separator: ",") {
+            guard let p = TerminalBench.Part(rawValue: name.trimmingCharacters(in: .whitespaces)) else { return nil }
+            out.insert(p)
+        }
+        return out
     }
 
     func run() throws {
@@ -31,6 +44,7 @@ struct BenchTerminal: ParsableCommand {
         var bench = TerminalBench()
         bench.width = width; bench.height = height; bench.gestures = gestures; bench.megabytes = megabytes
         bench.seq = seq; bench.runs = runs; bench.keys = keys; bench.idle = idle; bench.fps = fps; bench.noTmux = noTmux
+        if let parts { bench.parts = parts }
         try printing { try bench.run(out: $0) }
     }
 }

@@ -85,3 +85,37 @@ import Testing
         }
     }
 }
+
+/// The bar's program names for a typed prefix take the shortest matches without sorting them all: the same
+/// names as sorting every match would give.
+@Suite struct CommandLineCompletionShortestTests {
+    @Test func commandsMatchWhatSortingEveryMatchGives() {
+        var seed: UInt64 = 3
+        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
+        let letters = Array("abcdeé")
+        var known = Set<String>()
+        for _ in 0..<600 { known.insert(String((0..<(1 + next() % 6)).map { _ in letters[next() % letters.count] })) }
+        known.formUnion(["echo", "exit", "export", "cd", "cat"])
+        let sorted = known.sorted()
+        for prefix in ["a", "b", "e", "ca", "é", "ab", "c", "ex", "d"] {
+            for limit in [1, 4, 8] {
+                for learned in [[], ["ab", "abc", "e"], [prefix + "a"]] {
+                    let slot = CommandLineCompletion.slot("$ " + prefix)
+                    let got = CommandLineCompletion.commands(slot, known: sorted, learned: learned, limit: limit).map(\.shown)
+                    // The former way: every match sorted, shortest first.
+                    var want: [String] = []
+                    func isProgram(_ c: String) -> Bool { known.contains(c) || CommandLineCompletion.builtins.contains(c) }
+                    func add(_ c: String) {
+                        guard want.count < limit, c.hasPrefix(prefix), c != prefix, !want.contains(c), isProgram(c) else { return }
+                        want.append(c)
+                    }
+                    learned.forEach(add)
+                    CommandLineCompletion.commonCommands.forEach(add)
+                    let matches = CommandLineCompletion.builtins.filter { $0.hasPrefix(prefix) } + sorted.filter { $0.hasPrefix(prefix) }
+                    for c in matches.sorted(by: { ($0.count, $0) < ($1.count, $1) }) { add(c) }
+                    #expect(got == want, "prefix \(prefix), limit \(limit), learned \(learned)")
+                }
+            }
+        }
+    }
+}

@@ -131,12 +131,35 @@ public enum CommandLineCompletion {
         commonCommands.forEach(add)
         // With nothing typed, the whole of PATH would only be noise.
         if !p.isEmpty, out.count < limit {
-            var matches: [String] = builtins.filter { $0.hasPrefix(p) }
+            // Only the shortest few can be taken: one letter typed matches hundreds of programs, which are not
+            // all sorted for the few the bar has room for (those already offered, and the partial itself,
+            // may be among them, so as many more are kept).
+            var best = Shortest(keep: limit + out.count + 1)
+            for b in builtins where b.hasPrefix(p) { best.offer(b) }
             var i = lowerBound(known, p)
-            while i < known.count, known[i].hasPrefix(p) { matches.append(known[i]); i += 1 }
-            for c in matches.sorted(by: { ($0.count, $0) < ($1.count, $1) }) where out.count < limit { add(c) }
+            while i < known.count, known[i].hasPrefix(p) { best.offer(known[i]); i += 1 }
+            for c in best.names where out.count < limit { add(c) }
         }
         return out.map { Completion(shown: $0, erase: 0, insert: String($0.dropFirst(p.count)) + " ", learn: true) }
+    }
+
+    /// The `keep` names that come first, shortest then alphabetical, of those offered, in that order (a name
+    /// offered twice counts once).
+    struct Shortest {
+        let keep: Int
+        private(set) var names: [String] = []
+
+        init(keep: Int) { self.keep = keep }
+
+        mutating func offer(_ name: String) {
+            func before(_ a: String, _ b: String) -> Bool { (a.count, a) < (b.count, b) }
+            if names.count == keep, let last = names.last, !before(name, last) { return }
+            var i = names.count
+            while i > 0, before(name, names[i - 1]) { i -= 1 }
+            if i > 0, names[i - 1] == name { return }
+            names.insert(name, at: i)
+            if names.count > keep { names.removeLast() }
+        }
     }
 
     /// The first index of a sorted array whose element is not below `x`.
@@ -214,8 +237,17 @@ public struct CommandLineListings: Sendable, Equatable {
     /// Asked for and not answered yet, so one drawing's need is asked once.
     var asked: Set<Directory> = []
     var askedCommands = false
+    /// The line `requests` last read, and where its cursor is: every event asks (a tick twenty times a second
+    /// on an idle pane), and the line seldom changes between two.
+    private var lastSlot: (line: String, slot: CommandLineCompletion.Slot)?
 
     public init() {}
+
+    /// Equal when what was read and asked is: the kept slot is only a shortcut.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.commands == b.commands && a.commandsAt == b.commandsAt && a.directories == b.directories && a.asked == b.asked
+            && a.askedCommands == b.askedCommands
+    }
 
     /// A directory's entries as last read: nil when not read yet, `.some(nil)` when it could not be read.
     public func entries(_ d: Directory) -> [CommandLineCompletion.Entry]?? { directories[d].map(\.entries) }
@@ -242,7 +274,12 @@ public struct CommandLineListings: Sendable, Equatable {
     /// What to ask the disk for, so the suggestions for `view` can be drawn at `now`; marks it asked.
     public mutating func requests(for view: TerminalView, at now: Double) -> [Effect] {
         guard !view.inputHidden, view.ended == nil, view.scrolledBack == 0 else { return [] }
-        let slot = CommandLineCompletion.slot(view.lineBeforeCursor)
+        let line = view.lineBeforeCursor
+        let slot: CommandLineCompletion.Slot
+        if let last = lastSlot, last.line == line { slot = last.slot } else {
+            slot = CommandLineCompletion.slot(line)
+            lastSlot = (line, slot)
+        }
         if slot.kind == .command {
             guard !askedCommands, commands == nil || now - commandsAt > Self.maxAge * 15 else { return [] }
             askedCommands = true

@@ -23,6 +23,9 @@ public struct TerminalScreen: Screen {
 
     public init() {}
 
+    /// The screen changes with the program's output and the user's input, never with time alone.
+    public var wantsTicks: Bool { false }
+
     /// Target ids.
     public static let paneID = "terminal.pane", keyboardID = "terminal.keyboard", suggestionID = "terminal.suggestion"
     public static let leaveID = "terminal.leave", layerID = "terminal.layer", restartID = "terminal.restart"
@@ -276,14 +279,21 @@ public struct TerminalScreen: Screen {
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         let view = ctx.terminal
         func typed(_ effects: [Effect]) -> Reply { Self.typed(effects, ctx) }
+        // A key for the program changes the keys' labels only if it releases a latch (Ctrl ● back to Ctrl).
+        let held = latches
+        func passedOn(_ effects: [Effect]) -> Reply {
+            var reply = typed(effects)
+            reply.keepsLayout = latches == held
+            return reply
+        }
         switch input {
         case .terminalKey(let press):
-            return typed([.terminal(.press(latches.press(press.key).adding(press.modifiers)))])
+            return passedOn([.terminal(.press(latches.press(press.key).adding(press.modifiers)))])
         case .key(let k):
             // A helper's keyboard: characters and Backspace go to the program.
             switch k {
-            case .char(let ch): return typed(type(String(ch), ctx))
-            case .backspace: return typed([.terminal(.press(TerminalKeyPress(.backspace)))])
+            case .char(let ch): return passedOn(type(String(ch), ctx))
+            case .backspace: return passedOn([.terminal(.press(TerminalKeyPress(.backspace)))])
             default: return .unhandled
             }
         case .dictation(let text, let isFinal):
