@@ -7,14 +7,14 @@ import Foundation
 /// lookup never scans more than `scanLimit` words.
 struct Lexicon: Sendable {
     /// All words' bytes back to back; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
-    private let bytes: [UInt8]
-    private let starts: [Int32]
+    let bytes: [UInt8]
+    let starts: [Int32]
     /// log10 of each word's relative frequency.
     let logProb: [Float]
     /// `pow(10, logProb)`, kept because scoring needs it for every candidate and `pow` is slow.
     let probability: [Double]
     /// Precomputed best ids (by frequency, best first) for prefixes that match many words.
-    private let topByPrefix: [[UInt8]: [Int32]]
+    let topByPrefix: [[UInt8]: [Int32]]
     /// Ranges no larger than this are scanned; larger ones use `topByPrefix`.
     static let scanLimit = 384
     /// How many ids are precomputed per busy prefix.
@@ -44,6 +44,15 @@ struct Lexicon: Sendable {
         self.logProb = logProb
         self.probability = logProb.map { pow(10, Double($0)) }
         self.topByPrefix = Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
+    }
+
+    /// A lexicon from the parts another one was made of (`ModelCache`), trusted as they are.
+    init(bytes: [UInt8], starts: [Int32], logProb: [Float], topByPrefix: [[UInt8]: [Int32]]) {
+        self.bytes = bytes
+        self.starts = starts
+        self.logProb = logProb
+        self.probability = logProb.map { pow(10, Double($0)) }
+        self.topByPrefix = topByPrefix
     }
 
     private static func precompute(bytes: [UInt8], starts: [Int32], logProb: [Float]) -> [[UInt8]: [Int32]] {

@@ -119,9 +119,54 @@ public struct WordPredictor: Sendable {
     /// file is parsed as it is read, with its path in every warning, and the runtime, the `predict`, `ksr`
     /// and `words` commands and the tests all load by path: taking bytes would give each of them a reader
     /// to keep in step with these rules (which files may be missing, which only warn).
+    ///
+    /// With `cache`, the lists as built are read from that file when it was built from these very files
+    /// (`ModelCache`), in one read and no parsing; otherwise they are read as text and the file is
+    /// (re)written for the next start. A damaged cache file is a warning (`damagedCache`, naming it), never an
+    /// error, and one that cannot be written is a `cannotWrite` warning. Lists with bad lines are not cached, so
+    /// their warnings come at every load.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
-                            held: URL? = nil) throws(PredictionError) -> WordPredictor {
+                            held: URL? = nil, cache: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
+        let stamp = cache == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
+        var model: ModelCache.Model?
+        if let cache, let stamp {
+            switch readCache(cache, stamp: stamp) {
+            case .success(let m): model = m
+            case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: cache.path, reason: reason))
+            case .failure(.stale): break
+            }
+        }
+        if model == nil {
+            let built = try buildModel(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, warnings: &warnings)
+            if let cache, let stamp, warnings.allSatisfy({ if case .damagedCache = $0 { true } else { false } }) {
+                if let failure = DurableFile.write(ModelCache.encode(built, stamp: stamp), to: cache.path) {
+                    warnings.append(.cannotWrite(path: cache.path, reason: failure.reason))
+                }
+            }
+            model = built
+        }
+        guard let model else { throw .cannotRead(path: wordList.path, reason: "not loaded") }
+        var user = UserWords()
+        if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
+            let ub = try LineReader.read(userFile)
+            user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
+        }
+        var p = WordPredictor(lexicon: model.lexicon, ngrams: model.ngrams, user: user, userFile: userFile, warnings: warnings)
+        p.possessable = model.possessable
+        p.held = model.held
+        return p
+    }
+
+    /// The cached model in `url`, read in one go; a missing file is stale (nothing to say).
+    private static func readCache(_ url: URL, stamp: [UInt8]) -> Result<ModelCache.Model, ModelCache.Problem> {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }
+        return data.withUnsafeBytes { raw in Result { () throws(ModelCache.Problem) in try ModelCache.decode(raw, stamp: stamp) } }
+    }
+
+    /// Reads and builds the shipped lists from their text.
+    private static func buildModel(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
+                                   warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
         var entries: [(String, Double)] = []
         entries.reserveCapacity(100_000)
@@ -138,16 +183,10 @@ public struct WordPredictor: Sendable {
         if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
         let lexicon = Lexicon(entries)
         let model = try ngrams.map { url throws(PredictionError) in try NGrams(url: url, lexicon: lexicon, warnings: &warnings) } ?? .empty
-        var user = UserWords()
-        if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
-            let ub = try LineReader.read(userFile)
-            user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
-        }
-        var p = WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
         // Without the noun list no word but the user's names gets a generated possessive: never "funny's".
-        if let nouns { p.possessable = wordIDs(nouns, in: lexicon, warnings: &p.warnings) }
-        if let held { p.held = wordIDs(held, in: lexicon, warnings: &p.warnings) }
-        return p
+        let possessable = nouns.map { wordIDs($0, in: lexicon, warnings: &warnings) }
+        let heldIDs = held.map { wordIDs($0, in: lexicon, warnings: &warnings) } ?? IDSet()
+        return ModelCache.Model(lexicon: lexicon, ngrams: model, possessable: possessable, held: heldIDs)
     }
 
     /// The ids of the listed words of a one-word-per-line file; an unreadable file is a warning and no words.
