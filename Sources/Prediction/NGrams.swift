@@ -161,6 +161,16 @@ struct NGrams: Sendable {
             return lo
         }
         let a = firstAtLeast(idRange.lowerBound), b = firstAtLeast(idRange.upperBound)
+        // Many matches ("a c": hundreds of "a"'s successors start with c): walking best first meets k of them in
+        // about k·|r|/m steps, fewer than keeping the best places of all m. Both give the same ids in the same order.
+        let m = b - a
+        if m > 0, k * r.count / m < m {
+            for j in r where idRange.contains(Int(ids[j])) {
+                out.append(ids[j])
+                if out.count == k { break }
+            }
+            return out
+        }
         var ranks: [Int32] = []
         ranks.reserveCapacity(k + 1)
         for j in a..<b {

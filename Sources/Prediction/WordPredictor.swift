@@ -217,6 +217,50 @@ public struct WordPredictor: Sendable {
         case extra(String)
     }
 
+    /// The candidates of one ranking, each once: listed words as ids, sorted and deduplicated in `finish`
+    /// (hashing each of some fifty ids cost a tenth of a suggestion), the user's other words in a set.
+    private struct CandidateSet {
+        private var ids: [Int32] = []
+        private var extras: Set<String> = []
+
+        init() { ids.reserveCapacity(64) }
+
+        mutating func insert(_ id: Int32) { ids.append(id) }
+
+        mutating func insert(_ c: Candidate) {
+            switch c {
+            case .id(let id): ids.append(id)
+            case .extra(let w): extras.insert(w)
+            }
+        }
+
+        /// Sorts and deduplicates the ids; call once, after the last insert and before reading.
+        mutating func finish() {
+            ids.sort()
+            var n = 0
+            for i in ids.indices where i == 0 || ids[i] != ids[i - 1] { ids[n] = ids[i]; n += 1 }
+            ids.removeLast(ids.count - n)
+        }
+
+        var count: Int { ids.count + extras.count }
+
+        /// Listed words in id order, then the user's others in word order, so a ranking never depends on hashing.
+        var all: [Candidate] { ids.map { .id($0) } + extras.sorted().map { .extra($0) } }
+
+        func contains(_ c: Candidate) -> Bool {
+            switch c {
+            case .id(let id):
+                var lo = 0, hi = ids.count
+                while lo < hi {
+                    let m = (lo + hi) / 2
+                    if ids[m] < id { lo = m + 1 } else { hi = m }
+                }
+                return lo < ids.count && ids[lo] == id
+            case .extra(let w): return !extras.isEmpty && extras.contains(w)
+            }
+        }
+    }
+
     /// Up to `limit` words for the text typed so far, best first, cased for where they go.
     ///
     /// The last token of `textSoFar` may be a partial word; with none (text empty or ending in a
@@ -257,8 +301,7 @@ public struct WordPredictor: Sendable {
     private func rank(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, limit: Int, skip: Set<Candidate>,
                       name: Bool = false) -> [Candidate] {
         let range = lexicon.range(prefix: prefix)
-        var cands: [Candidate: Double] = [:]
-        cands.reserveCapacity(64)
+        var cands = CandidateSet()
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
@@ -266,38 +309,39 @@ public struct WordPredictor: Sendable {
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
             for id in ngrams.successors(w1, w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
-                cands[.id(id)] = 0; added += 1
+                cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
         }
         added = 0
         if let w2, w2 >= 0 {
             for id in ngrams.successors(w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
-                cands[.id(id)] = 0; added += 1
+                cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
         }
         for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
-            cands[.id(Int32(id))] = 0
+            cands.insert(Int32(id))
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
         if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
-            for w in top where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+            for w in top where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
         }
         if let uctx, !user.triples.isEmpty, let succ = user.triples[uctx] {
-            for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+            for (w, _) in succ where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
         }
         if name {
-            for w in user.names(prefix: prefix, limit: 64) { cands[candidate(w)] = 0 }
+            for w in user.names(prefix: prefix, limit: 64) { cands.insert(candidate(w)) }
         }
         let ur = user.sortedKeys.isEmpty ? 0..<0 : user.range(prefix: prefix)
         if !ur.isEmpty, ur.count <= 512 {
-            for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
+            for i in ur { cands.insert(candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))) }
         }
         let ranges = contextRanges(w1: w1, w2: w2)
         var scored: [(Double, Candidate)] = []
+        cands.finish()
         scored.reserveCapacity(cands.count)
-        for c in cands.keys where skip.isEmpty || !skip.contains(c) {
+        for c in cands.all where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
             // Offering exactly what was typed saves nothing; leave the place to a longer word.
             if !prefix.isEmpty, length(c) == prefix.count { continue }
@@ -347,7 +391,7 @@ public struct WordPredictor: Sendable {
     ///
     /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
     /// word list holds; without this they are never offered and cost every letter.
-    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: [Candidate: Double], limit: Int,
+    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: CandidateSet, limit: Int,
                                 skip: Set<Candidate>, score: (Candidate) -> Double) {
         let apostrophe = UInt8(ascii: "'")
         var bases: [(Double, Candidate)] = []
@@ -384,15 +428,20 @@ public struct WordPredictor: Sendable {
             bases = Array(bases.prefix(2 * limit))
         }
         for (sc, c) in bases {
-            let w = key(c) + "'s"
             let pc: Candidate
             if case .id(let base) = c {
-                // "word's" sorts just after "word": look it up from there rather than in the whole list.
-                pc = lexicon.id(of: w, from: Int(base) + 1).map { .id(Int32($0)) } ?? .extra(w)
+                // "word's" sorts just after "word": look it up from there rather than in the whole list, by its
+                // bytes, so a listed possessive never becomes a string.
+                if let id = lexicon.possessive(of: Int(base)) {
+                    pc = .id(Int32(id))
+                } else {
+                    pc = .extra(key(c) + "'s")
+                }
             } else {
-                pc = candidate(w)
+                pc = candidate(key(c) + "'s")
             }
-            guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
+            guard !present.contains(pc), skip.isEmpty || !skip.contains(pc), user.removed.isEmpty || !user.removed.contains(key(pc)),
+                  length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }
     }
