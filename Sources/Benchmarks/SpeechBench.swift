@@ -191,10 +191,13 @@ public struct SpeechBench {
         if grammar == nil { try benchCMN(transcript: transcript, folder: folder, config: config, out: out) }
         if grammar == nil && !skipWhisper { try benchWhisper(transcript: transcript, folder: folder, pocketsphinx: ours, out: out) }
 
-        // First partial: 50 ms chunks as the live capture delivers them.
-        let lat = try partialLatency(files: transcript.map { folder + "/" + $0.id + ".wav" }, config: config,
-                                     grammar: grammar)
-        out(lat)
+        // First partial: 50 ms chunks as the live capture delivers them, then 20 ms chunks looked at every 20 ms,
+        // to see what the chunk size costs.
+        let files = transcript.map { folder + "/" + $0.id + ".wav" }
+        out(try partialLatency(files: files, config: config, grammar: grammar))
+        var fine = config
+        fine.partialInterval = 0.02
+        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320))
     }
 
     /// The first sentence of a session, as a fresh decoder hears it: from the model's cepstral mean, and from
@@ -407,7 +410,8 @@ public struct SpeechBench {
 
     /// Feeds each file in 50 ms chunks and measures, in audio time, from the first word's start (from the
     /// final word timings) to the first partial that shows a word; plus the CPU time of one chunk.
-    private func partialLatency(files: [String], config: RecognizerConfiguration, grammar: String?) throws -> String {
+    private func partialLatency(files: [String], config: RecognizerConfiguration, grammar: String?,
+                                chunk: Int = 800) throws -> String {
         let recognizer = try Recognizer(configuration: config)
         if let grammar {
             try recognizer.addGrammar(name: "g", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
@@ -424,7 +428,7 @@ public struct SpeechBench {
             var i = 0
             var events: [SpeechEvent] = []
             while i < samples.count {
-                let j = min(samples.count, i + 800)
+                let j = min(samples.count, i + chunk)
                 let t0 = cpuSeconds(RUSAGE_SELF.rawValue)
                 let ev = recognizer.process(Array(samples[i..<j]))
                 chunkTimes.append(cpuSeconds(RUSAGE_SELF.rawValue) - t0)
@@ -452,10 +456,10 @@ public struct SpeechBench {
         let median = latencies[latencies.count / 2]
         let p90 = latencies[min(latencies.count - 1, latencies.count * 9 / 10)]
         let meanChunk = chunkTimes.reduce(0, +) / Double(max(chunkTimes.count, 1))
-        return "  first partial after the first word starts (audio time, 50 ms chunks, \(latencies.count) files): "
+        return "  first partial after the first word starts (audio time, \(chunk * 1000 / 16000) ms chunks, \(latencies.count) files): "
             + "median \(Int(median * 1000)) ms, p90 \(Int(p90 * 1000)) ms, max \(Int((latencies.last ?? 0) * 1000)) ms; "
             + "speech detected (speechStarted) median \(Int((detections.isEmpty ? 0 : detections[detections.count / 2]) * 1000)) ms; "
-            + "decoding a 50 ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
+            + "decoding a \(chunk * 1000 / 16000) ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
             + "\(fmt((chunkTimes.last ?? 0) * 1000, 1)) ms at worst"
     }
 
