@@ -22,6 +22,7 @@ public struct PredictBench {
     /// same suggestions for every input.
     public func run(load: () throws -> WordPredictor, loadCached: (() throws -> WordPredictor)? = nil,
                     out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let rssBefore = residentBytes()
         let t0 = DispatchTime.now().uptimeNanoseconds
         let predictor = try load()

@@ -41,6 +41,7 @@ public struct SpeechBench {
 
     /// Transcripts, then commands, then the wake phrase, each unless skipped.
     public func run(out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let dataDir = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test")
         let folder = dir ?? dataDir.appendingPathComponent("librivox").path
         try benchTranscripts(folder: folder, out: out)

@@ -24,6 +24,7 @@ public struct UIBench {
 
     /// Render costs per screen and size, then the live and the loop measurements.
     public func run(out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let settings = GestureConfig.defaults()
         let km = try Setup.keymap("default", gestures: settings.gestures)
         // fopen only opens /dev/null for writing; nothing ever replaces the device node.
