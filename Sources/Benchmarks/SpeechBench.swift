@@ -34,11 +34,14 @@ public struct SpeechBench {
     public var skipWake = false
     /// Report every hypothesis.
     public var verbose = false
+    /// Times each recording is sent to the Whisper workers.
+    public var whisperRounds = 3
 
     public init() {}
 
     /// Transcripts, then commands, then the wake phrase, each unless skipped.
     public func run(out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let dataDir = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test")
         let folder = dir ?? dataDir.appendingPathComponent("librivox").path
         try benchTranscripts(folder: folder, out: out)
@@ -189,10 +192,13 @@ public struct SpeechBench {
         if grammar == nil { try benchCMN(transcript: transcript, folder: folder, config: config, out: out) }
         if grammar == nil && !skipWhisper { try benchWhisper(transcript: transcript, folder: folder, pocketsphinx: ours, out: out) }
 
-        // First partial: 50 ms chunks as the live capture delivers them.
-        let lat = try partialLatency(files: transcript.map { folder + "/" + $0.id + ".wav" }, config: config,
-                                     grammar: grammar)
-        out(lat)
+        // First partial: 50 ms chunks as the live capture delivers them, then 20 ms chunks looked at every 20 ms,
+        // to see what the chunk size costs.
+        let files = transcript.map { folder + "/" + $0.id + ".wav" }
+        out(try partialLatency(files: files, config: config, grammar: grammar))
+        var fine = config
+        fine.partialInterval = 0.02
+        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320))
     }
 
     /// The first sentence of a session, as a fresh decoder hears it: from the model's cepstral mean, and from
@@ -228,39 +234,57 @@ public struct SpeechBench {
     /// memory of each engine.
     private func benchWhisper(transcript: [(id: String, text: String)], folder: String, pocketsphinx: Score,
                               out: BenchReport) throws {
-        let worker: WhisperWorker
-        let l0 = Date()
-        do { worker = try OfflineSpeech.whisperWorker(model: whisperModel) } catch {
-            out("Whisper: skipped (\(error))")
-            return
+        // The shell's worker (the encoder sees the utterance plus a second, at least 10 s) and, as its peer in
+        // the same run, the same worker on Whisper's full 30 s window; each utterance goes to one, then the other.
+        let kinds: [(name: String, minWindow: Double)] = [("whisper tiny.en (worker)", 10), ("whisper, 30 s window", 0)]
+        var workers: [WhisperWorker] = [], loads: [Double] = []
+        for kind in kinds {
+            let l0 = Date()
+            do { workers.append(try OfflineSpeech.whisperWorker(model: whisperModel, minWindow: kind.minWindow)) } catch {
+                for w in workers { w.stop() }
+                out("Whisper: skipped (\(error))")
+                return
+            }
+            loads.append(Date().timeIntervalSince(l0))
         }
-        let load = Date().timeIntervalSince(l0)
+        defer { workers.dropFirst().forEach { $0.stop() } }
+        let worker = workers[0]
         guard let pid = worker.pid else { return }
-        var score = Score()
-        var latencies: [Double] = []
-        for (id, refText) in transcript {
-            let samples = try SpeechAudio.readSamples(path: folder + "/" + id + ".wav")
-            let duration = SpeechAudio.seconds(samples: samples.count)
-            let t0 = Date(), cpu0 = processCPU(pid)
-            let r = try worker.transcribe(samples)
-            let wall = Date().timeIntervalSince(t0)
-            latencies.append(wall)
-            let hyp = Transcripts.normaliseWritten(r.text)
-            score.add(ref: refText.split(separator: " ").map(String.init), hyp: hyp, audio: duration, wall: wall,
-                      cpu: processCPU(pid) - cpu0, load: 0)
-            if verbose { out("  whisper \(id): \(r.text)") }
+        var scores = [Score](repeating: Score(), count: kinds.count)
+        var latencies = [[Double]](repeating: [], count: kinds.count)
+        let audio = try transcript.map { try SpeechAudio.readSamples(path: folder + "/" + $0.id + ".wav") }
+        // Five recordings make a thin p99: each is sent `whisperRounds` times.
+        for _ in 0..<whisperRounds {
+            for ((id, refText), samples) in zip(transcript, audio) {
+                let duration = SpeechAudio.seconds(samples: samples.count)
+                for (k, w) in workers.enumerated() {
+                    guard let wpid = w.pid else { continue }
+                    let t0 = Date(), cpu0 = processCPU(wpid)
+                    let r = try w.transcribe(samples)
+                    let wall = Date().timeIntervalSince(t0)
+                    latencies[k].append(wall)
+                    let hyp = Transcripts.normaliseWritten(r.text)
+                    scores[k].add(ref: refText.split(separator: " ").map(String.init), hyp: hyp, audio: duration, wall: wall,
+                                  cpu: processCPU(wpid) - cpu0, load: 0)
+                    if verbose { out("  \(kinds[k].name) \(id): \(r.text)") }
+                }
+            }
         }
-        out(score.row("whisper tiny.en (worker)"))
-        let sorted = latencies.sorted()
-        func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
-        out("  whisper: model load \(fmt(load, 2)) s once; end of utterance → text p50 \(fmt(1000 * pct(0.5), 0)) ms, "
-              + "p99 \(fmt(1000 * pct(0.99), 0)) ms; RSS worker \(rssMB(pid)) MB, handsfree with PocketSphinx \(rssMB(getpid())) MB; "
-              + "WER \(fmt(pocketsphinx.errors.rate / max(score.errors.rate, 1e-9), 1))× lower than PocketSphinx")
+        for (k, kind) in kinds.enumerated() {
+            out(scores[k].row(kind.name))
+            let sorted = latencies[k].sorted()
+            func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+            out("  \(kind.minWindow > 0 ? "fitted window (speech + 1 s, at least \(Int(kind.minWindow)) s)" : "30 s window"): "
+                  + "model load \(fmt(loads[k], 2)) s once; end of utterance → text p50 \(fmt(1000 * pct(0.5), 0)) ms, "
+                  + "p99 \(fmt(1000 * pct(0.99), 0)) ms (\(sorted.count) utterances); RSS worker \(rssMB(workers[k].pid ?? 0)) MB; "
+                  + "WER \(fmt(scores[k].errors.rate, 1))%, \(fmt(pocketsphinx.errors.rate / max(scores[k].errors.rate, 1e-9), 1))× lower than PocketSphinx")
+        }
+        out("  handsfree with PocketSphinx: RSS \(rssMB(getpid())) MB")
+        workers.dropFirst().forEach { $0.stop() }
 
         // The UI while Whisper decodes: the real loop drawing a 60 frames/s replay (the gaze moving every frame)
         // into a pty, first alone, then while the worker transcribes the recordings back to back.
         let calm = try Self.uiLoop(seconds: 5)
-        let audio = try transcript.map { try SpeechAudio.readSamples(path: folder + "/" + $0.id + ".wav") }
         let busy = Locked(true), done = DispatchSemaphore(value: 0), decoded = Locked(0)
         let decoder = Thread {
             var k = 0
@@ -387,7 +411,8 @@ public struct SpeechBench {
 
     /// Feeds each file in 50 ms chunks and measures, in audio time, from the first word's start (from the
     /// final word timings) to the first partial that shows a word; plus the CPU time of one chunk.
-    private func partialLatency(files: [String], config: RecognizerConfiguration, grammar: String?) throws -> String {
+    private func partialLatency(files: [String], config: RecognizerConfiguration, grammar: String?,
+                                chunk: Int = 800) throws -> String {
         let recognizer = try Recognizer(configuration: config)
         if let grammar {
             try recognizer.addGrammar(name: "g", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
@@ -404,7 +429,7 @@ public struct SpeechBench {
             var i = 0
             var events: [SpeechEvent] = []
             while i < samples.count {
-                let j = min(samples.count, i + 800)
+                let j = min(samples.count, i + chunk)
                 let t0 = cpuSeconds(RUSAGE_SELF.rawValue)
                 let ev = recognizer.process(Array(samples[i..<j]))
                 chunkTimes.append(cpuSeconds(RUSAGE_SELF.rawValue) - t0)
@@ -432,10 +457,10 @@ public struct SpeechBench {
         let median = latencies[latencies.count / 2]
         let p90 = latencies[min(latencies.count - 1, latencies.count * 9 / 10)]
         let meanChunk = chunkTimes.reduce(0, +) / Double(max(chunkTimes.count, 1))
-        return "  first partial after the first word starts (audio time, 50 ms chunks, \(latencies.count) files): "
+        return "  first partial after the first word starts (audio time, \(chunk * 1000 / 16000) ms chunks, \(latencies.count) files): "
             + "median \(Int(median * 1000)) ms, p90 \(Int(p90 * 1000)) ms, max \(Int((latencies.last ?? 0) * 1000)) ms; "
             + "speech detected (speechStarted) median \(Int((detections.isEmpty ? 0 : detections[detections.count / 2]) * 1000)) ms; "
-            + "decoding a 50 ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
+            + "decoding a \(chunk * 1000 / 16000) ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
             + "\(fmt((chunkTimes.last ?? 0) * 1000, 1)) ms at worst"
     }
 

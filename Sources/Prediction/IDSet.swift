@@ -3,13 +3,19 @@
 /// The held-back and possessable word sets are asked about every candidate a ranking looks at, hundreds per
 /// suggestion; hashing each id cost about a tenth of a suggestion.
 struct IDSet: Sendable, Equatable {
-    private var words: [UInt64] = []
+    private(set) var words: [UInt64] = []
     private(set) var count = 0
 
     init() {}
 
     init<S: Sequence<Int32>>(_ ids: S) {
         for id in ids { insert(id) }
+    }
+
+    /// A set from the bit words of another (`ModelCache`).
+    init(words: [UInt64]) {
+        self.words = words
+        count = words.reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
     var isEmpty: Bool { count == 0 }

@@ -6,12 +6,15 @@ public enum PredictionError: Error, Equatable, Sendable, CustomStringConvertible
     case cannotWrite(path: String, reason: String)
     /// One line of a file is malformed; loading skips it and goes on.
     case badLine(path: String, line: Int, message: String)
+    /// The compiled word lists (`ModelCache`) were damaged; the text lists were read instead.
+    case damagedCache(path: String, reason: String)
 
     public var description: String {
         switch self {
         case let .cannotRead(path, reason): return "\(path): cannot read: \(reason)"
         case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
         case let .badLine(path, line, message): return "\(path):\(line): \(message)"
+        case let .damagedCache(path, reason): return "\(path): damaged (\(reason)); the word lists were read instead"
         }
     }
 }

@@ -119,9 +119,54 @@ public struct WordPredictor: Sendable {
     /// file is parsed as it is read, with its path in every warning, and the runtime, the `predict`, `ksr`
     /// and `words` commands and the tests all load by path: taking bytes would give each of them a reader
     /// to keep in step with these rules (which files may be missing, which only warn).
+    ///
+    /// With `cache`, the lists as built are read from that file when it was built from these very files
+    /// (`ModelCache`), in one read and no parsing; otherwise they are read as text and the file is
+    /// (re)written for the next start. A damaged cache file is a warning (`damagedCache`, naming it), never an
+    /// error, and one that cannot be written is a `cannotWrite` warning. Lists with bad lines are not cached, so
+    /// their warnings come at every load.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
-                            held: URL? = nil) throws(PredictionError) -> WordPredictor {
+                            held: URL? = nil, cache: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
+        let stamp = cache == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
+        var model: ModelCache.Model?
+        if let cache, let stamp {
+            switch readCache(cache, stamp: stamp) {
+            case .success(let m): model = m
+            case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: cache.path, reason: reason))
+            case .failure(.stale): break
+            }
+        }
+        if model == nil {
+            let built = try buildModel(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, warnings: &warnings)
+            if let cache, let stamp, warnings.allSatisfy({ if case .damagedCache = $0 { true } else { false } }) {
+                if let failure = DurableFile.write(ModelCache.encode(built, stamp: stamp), to: cache.path) {
+                    warnings.append(.cannotWrite(path: cache.path, reason: failure.reason))
+                }
+            }
+            model = built
+        }
+        guard let model else { throw .cannotRead(path: wordList.path, reason: "not loaded") }
+        var user = UserWords()
+        if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
+            let ub = try LineReader.read(userFile)
+            user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
+        }
+        var p = WordPredictor(lexicon: model.lexicon, ngrams: model.ngrams, user: user, userFile: userFile, warnings: warnings)
+        p.possessable = model.possessable
+        p.held = model.held
+        return p
+    }
+
+    /// The cached model in `url`, read in one go; a missing file is stale (nothing to say).
+    private static func readCache(_ url: URL, stamp: [UInt8]) -> Result<ModelCache.Model, ModelCache.Problem> {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }
+        return data.withUnsafeBytes { raw in Result { () throws(ModelCache.Problem) in try ModelCache.decode(raw, stamp: stamp) } }
+    }
+
+    /// Reads and builds the shipped lists from their text.
+    private static func buildModel(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
+                                   warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
         var entries: [(String, Double)] = []
         entries.reserveCapacity(100_000)
@@ -138,16 +183,10 @@ public struct WordPredictor: Sendable {
         if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
         let lexicon = Lexicon(entries)
         let model = try ngrams.map { url throws(PredictionError) in try NGrams(url: url, lexicon: lexicon, warnings: &warnings) } ?? .empty
-        var user = UserWords()
-        if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
-            let ub = try LineReader.read(userFile)
-            user = UserWords.parse(ub, path: userFile.path, warnings: &warnings)
-        }
-        var p = WordPredictor(lexicon: lexicon, ngrams: model, user: user, userFile: userFile, warnings: warnings)
         // Without the noun list no word but the user's names gets a generated possessive: never "funny's".
-        if let nouns { p.possessable = wordIDs(nouns, in: lexicon, warnings: &p.warnings) }
-        if let held { p.held = wordIDs(held, in: lexicon, warnings: &p.warnings) }
-        return p
+        let possessable = nouns.map { wordIDs($0, in: lexicon, warnings: &warnings) }
+        let heldIDs = held.map { wordIDs($0, in: lexicon, warnings: &warnings) } ?? IDSet()
+        return ModelCache.Model(lexicon: lexicon, ngrams: model, possessable: possessable, held: heldIDs)
     }
 
     /// The ids of the listed words of a one-word-per-line file; an unreadable file is a warning and no words.
@@ -176,6 +215,50 @@ public struct WordPredictor: Sendable {
     private enum Candidate: Hashable {
         case id(Int32)
         case extra(String)
+    }
+
+    /// The candidates of one ranking, each once: listed words as ids, sorted and deduplicated in `finish`
+    /// (hashing each of some fifty ids cost a tenth of a suggestion), the user's other words in a set.
+    private struct CandidateSet {
+        private var ids: [Int32] = []
+        private var extras: Set<String> = []
+
+        init() { ids.reserveCapacity(64) }
+
+        mutating func insert(_ id: Int32) { ids.append(id) }
+
+        mutating func insert(_ c: Candidate) {
+            switch c {
+            case .id(let id): ids.append(id)
+            case .extra(let w): extras.insert(w)
+            }
+        }
+
+        /// Sorts and deduplicates the ids; call once, after the last insert and before reading.
+        mutating func finish() {
+            ids.sort()
+            var n = 0
+            for i in ids.indices where i == 0 || ids[i] != ids[i - 1] { ids[n] = ids[i]; n += 1 }
+            ids.removeLast(ids.count - n)
+        }
+
+        var count: Int { ids.count + extras.count }
+
+        /// Listed words in id order, then the user's others in word order, so a ranking never depends on hashing.
+        var all: [Candidate] { ids.map { .id($0) } + extras.sorted().map { .extra($0) } }
+
+        func contains(_ c: Candidate) -> Bool {
+            switch c {
+            case .id(let id):
+                var lo = 0, hi = ids.count
+                while lo < hi {
+                    let m = (lo + hi) / 2
+                    if ids[m] < id { lo = m + 1 } else { hi = m }
+                }
+                return lo < ids.count && ids[lo] == id
+            case .extra(let w): return !extras.isEmpty && extras.contains(w)
+            }
+        }
     }
 
     /// Up to `limit` words for the text typed so far, best first, cased for where they go.
@@ -218,8 +301,7 @@ public struct WordPredictor: Sendable {
     private func rank(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, limit: Int, skip: Set<Candidate>,
                       name: Bool = false) -> [Candidate] {
         let range = lexicon.range(prefix: prefix)
-        var cands: [Candidate: Double] = [:]
-        cands.reserveCapacity(64)
+        var cands = CandidateSet()
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
@@ -227,38 +309,39 @@ public struct WordPredictor: Sendable {
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
             for id in ngrams.successors(w1, w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
-                cands[.id(id)] = 0; added += 1
+                cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
         }
         added = 0
         if let w2, w2 >= 0 {
             for id in ngrams.successors(w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
-                cands[.id(id)] = 0; added += 1
+                cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
         }
         for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
-            cands[.id(Int32(id))] = 0
+            cands.insert(Int32(id))
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
         if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
-            for w in top where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+            for w in top where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
         }
         if let uctx, !user.triples.isEmpty, let succ = user.triples[uctx] {
-            for (w, _) in succ where w.utf8.starts(with: prefix) { cands[candidate(w)] = 0 }
+            for (w, _) in succ where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
         }
         if name {
-            for w in user.names(prefix: prefix, limit: 64) { cands[candidate(w)] = 0 }
+            for w in user.names(prefix: prefix, limit: 64) { cands.insert(candidate(w)) }
         }
         let ur = user.sortedKeys.isEmpty ? 0..<0 : user.range(prefix: prefix)
         if !ur.isEmpty, ur.count <= 512 {
-            for i in ur { cands[candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))] = 0 }
+            for i in ur { cands.insert(candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))) }
         }
         let ranges = contextRanges(w1: w1, w2: w2)
         var scored: [(Double, Candidate)] = []
+        cands.finish()
         scored.reserveCapacity(cands.count)
-        for c in cands.keys where skip.isEmpty || !skip.contains(c) {
+        for c in cands.all where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
             // Offering exactly what was typed saves nothing; leave the place to a longer word.
             if !prefix.isEmpty, length(c) == prefix.count { continue }
@@ -308,7 +391,7 @@ public struct WordPredictor: Sendable {
     ///
     /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
     /// word list holds; without this they are never offered and cost every letter.
-    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: [Candidate: Double], limit: Int,
+    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: CandidateSet, limit: Int,
                                 skip: Set<Candidate>, score: (Candidate) -> Double) {
         let apostrophe = UInt8(ascii: "'")
         var bases: [(Double, Candidate)] = []
@@ -345,15 +428,20 @@ public struct WordPredictor: Sendable {
             bases = Array(bases.prefix(2 * limit))
         }
         for (sc, c) in bases {
-            let w = key(c) + "'s"
             let pc: Candidate
             if case .id(let base) = c {
-                // "word's" sorts just after "word": look it up from there rather than in the whole list.
-                pc = lexicon.id(of: w, from: Int(base) + 1).map { .id(Int32($0)) } ?? .extra(w)
+                // "word's" sorts just after "word": look it up from there rather than in the whole list, by its
+                // bytes, so a listed possessive never becomes a string.
+                if let id = lexicon.possessive(of: Int(base)) {
+                    pc = .id(Int32(id))
+                } else {
+                    pc = .extra(key(c) + "'s")
+                }
             } else {
-                pc = candidate(w)
+                pc = candidate(key(c) + "'s")
             }
-            guard present[pc] == nil, !skip.contains(pc), !user.removed.contains(w), length(pc) > prefix.count else { continue }
+            guard !present.contains(pc), skip.isEmpty || !skip.contains(pc), user.removed.isEmpty || !user.removed.contains(key(pc)),
+                  length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
         }
     }

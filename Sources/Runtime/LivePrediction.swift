@@ -34,15 +34,16 @@ public final class LivePrediction: @unchecked Sendable {
         predictor = loaded; status = nil; finished = true
     }
 
-    /// Starts loading the shipped word lists and the user's words (none: nothing is saved).
-    public func load(userFile: URL?) {
-        let t = Thread { [self] in loadNow(userFile: userFile) }
+    /// Starts loading the shipped word lists and the user's words (none: nothing is saved), through the
+    /// compiled lists in `cache` when given (`WordPredictor.load(cache:)`).
+    public func load(userFile: URL?, cache: URL? = nil) {
+        let t = Thread { [self] in loadNow(userFile: userFile, cache: cache) }
         t.name = "handsfree.prediction.load"
         t.start()
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
-    public func loadNow(userFile: URL?) {
+    public func loadNow(userFile: URL?, cache: URL? = nil) {
         var problem: String?
         var readFrom = userFile
         var saveTo = userFile
@@ -58,8 +59,12 @@ public final class LivePrediction: @unchecked Sendable {
         }
         do {
             var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: readFrom,
-                                           nouns: WordLists.nouns, held: WordLists.held)
+                                           nouns: WordLists.nouns, held: WordLists.held, cache: cache)
             p.userFile = saveTo
+            // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
+            for case .damagedCache(let path, let reason) in p.warnings where problem == nil {
+                problem = "Word list cache \(path) was damaged (\(reason)); the word lists were read instead."
+            }
             if let userFile = readFrom, let aside = UserWordsFile.keepAside(p, userFile) {
                 problem = aside.message
                 if aside.moved {

@@ -7,11 +7,13 @@ import SystemIO
 /// Speech on recordings rather than a microphone, as `transcribe` and `bench speech` run it.
 public enum OfflineSpeech {
     /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
-    public static func whisperWorker(model: String) throws -> WhisperWorker {
+    public static func whisperWorker(model: String, minWindow: Double = 10) throws -> WhisperWorker {
         guard let python = PythonEnv.python() else {
             throw SetupError("no Python found: run scripts/python-env.sh whisper")
         }
-        let w = WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: model))
+        var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"), model: model)
+        configuration.minWindow = minWindow
+        let w = WhisperWorker(configuration)
         do { try w.start() } catch { throw SetupError("Whisper: \(error.description)") }
         return w
     }

@@ -8,11 +8,14 @@ import Foundation
 ///   `~/.config/handsfree`;
 /// - state (first-start marker, action log, debug log): `$XDG_STATE_HOME/handsfree`, else
 ///   `~/.local/state/handsfree`;
+/// - cache (the word lists compiled for a quick start): `$XDG_CACHE_HOME/handsfree`, else `~/.cache/handsfree`;
 /// - shipped (keymaps, gesture config, word lists): see `ProjectPaths`.
 public struct UserPaths: Sendable {
     public var data: URL
     public var config: URL
     public var state: URL
+    /// Files rebuilt from others when missing; deleting the folder loses nothing.
+    public var cache: URL
     /// The folder of shipped keymaps, config and word lists, and the rule that found it (nil: none found).
     public var shipped: ProjectPaths.Found?
 
@@ -29,6 +32,8 @@ public struct UserPaths: Sendable {
         else { config = home.appendingPathComponent(".config/handsfree") }
         if let x = set("XDG_STATE_HOME") { state = URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
         else { state = home.appendingPathComponent(".local/state/handsfree") }
+        if let x = set("XDG_CACHE_HOME") { cache = URL(fileURLWithPath: x).appendingPathComponent("handsfree") }
+        else { cache = home.appendingPathComponent(".cache/handsfree") }
         self.shipped = shipped
     }
 
@@ -45,6 +50,8 @@ public struct UserPaths: Sendable {
     public var gestureCalibration: URL { config.appendingPathComponent("gesture-calibration.toml") }
     /// The learned words, the same file for `run`, `words` and `predict`.
     public var userWords: URL { data.appendingPathComponent("user-words.txt") }
+    /// The shipped word lists as built in memory (`WordPredictor.load(cache:)`), rebuilt when they change.
+    public var wordCache: URL { cache.appendingPathComponent("words-en.bin") }
     /// One JSON line per session (`handsfree stats`).
     public var metrics: URL { data.appendingPathComponent(MetricsFile.name) }
     /// The actions performed, one JSON line each.

@@ -42,6 +42,9 @@ public final class WhisperWorker: @unchecked Sendable {
         /// CTranslate2 threads: two where there are two cores, since the decode is what the user waits for
         /// at the end of an utterance and the shell's own loop needs little.
         public var threads: Int
+        /// Shortest encoder window in seconds: the worker encodes the utterance plus a second, at least this
+        /// long, instead of Whisper's 30 s (0: always 30 s, the slower way it was trained).
+        public var minWindow: Double = 10
         /// Longest wait for the model to load.
         public var loadTimeout: Double
         /// Longest wait for one utterance, beyond which the worker is taken as hung and restarted.
@@ -87,7 +90,8 @@ public final class WhisperWorker: @unchecked Sendable {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: configuration.python)
-        p.arguments = [configuration.script, "--model", configuration.model, "--threads", String(configuration.threads)]
+        p.arguments = [configuration.script, "--model", configuration.model, "--threads", String(configuration.threads),
+                       "--min-window", String(configuration.minWindow)]
         let stdin = Pipe(), stdout = Pipe()
         p.standardInput = stdin
         p.standardOutput = stdout

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Benchmarks
 import Foundation
+import Runtime
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed and memory; prints figures (build with -c release).",
         subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self,
                       BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self,
-                      BenchGestures.self, BenchTyping.self]
+                      BenchGestures.self, BenchTyping.self, BenchStartup.self]
     )
 }
 
@@ -43,5 +44,24 @@ struct BenchPipeline: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot be read") }
             _ = try printing { try bench.measure([UInt8](data), path: file, out: $0) }
         }
+    }
+}
+
+struct BenchStartup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "startup",
+        abstract: "Time from starting `handsfree run -- cat` to its first screen and first word suggestion, beside tmux.",
+        discussion: "Each start runs on its own pty with fresh folders and no speech; warm runs find the compiled word lists in the cache folder, cold runs do not.")
+
+    @Option(help: "Starts of each kind (warm, and tmux).") var runs = 15
+    @Option(help: "Starts with an empty cache folder.") var coldRuns = 5
+
+    func run() throws {
+        printDebugBuildNote()
+        // This very binary is the one measured.
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var bench = StartupBench(executable: exe, home: ProjectPaths.root?.path)
+        bench.runs = runs; bench.coldRuns = coldRuns
+        try printing { try bench.run(out: $0) }
     }
 }

@@ -30,6 +30,9 @@ struct BenchSpeech: ParsableCommand {
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
     var whisperModel = "package"
 
+    @Option(help: "Times each recording is sent to the Whisper worker and to its 30 s-window peer.")
+    var whisperRounds = 3
+
     @Option(help: "A file of phrases (one a line, # comments) for the command test, beside the keymaps' own.")
     var phrases: String?
 
@@ -53,7 +56,7 @@ struct BenchSpeech: ParsableCommand {
         bench.dir = dir; bench.reference = reference; bench.skipReference = skipReference
         bench.skipWhisper = skipWhisper; bench.whisperModel = whisperModel; bench.phrases = phrases
         bench.keymap = keymap; bench.voices = voices; bench.skipCommands = skipCommands; bench.skipWake = skipWake
-        bench.verbose = verbose
+        bench.verbose = verbose; bench.whisperRounds = whisperRounds
         try printing { try bench.run(out: $0) }
     }
 }

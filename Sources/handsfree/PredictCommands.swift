@@ -19,12 +19,13 @@ struct PredictionFiles: ParsableArguments {
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
     var suggestRudeWords = false
 
-    func load(useUserFile: Bool = true) throws -> WordPredictor {
+    func load(useUserFile: Bool = true, cache: URL? = nil) throws -> WordPredictor {
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
         let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
-        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held)
+        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held,
+                                       cache: cache)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -209,8 +210,15 @@ struct BenchPredict: ParsableCommand {
     func run() throws {
         var bench = PredictBench()
         bench.slowest = slowest; bench.n = n; bench.count = count
+        // A private cache folder: the first cached load writes the file, the timed one reads it.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("handsfree-bench-predict-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("words-en.bin")
+        printDebugBuildNote()
         try bench.run(load: {
             do { return try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        }, loadCached: {
+            do { return try files.load(useUserFile: false, cache: cache) } catch let e as PredictionError { throw ValidationError("\(e)") }
         }, out: { print($0) })
     }
 }

@@ -144,7 +144,7 @@ struct RunCommand: ParsableCommand {
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
-            prediction.load(userFile: paths.userWords)
+            prediction.load(userFile: paths.userWords, cache: paths.wordCache)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))
             // PocketSphinx starts from where this user's voice on this microphone left it.

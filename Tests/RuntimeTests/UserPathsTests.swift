@@ -25,6 +25,13 @@ import Testing
         #expect(q.onboardedMarker.path == "/s/handsfree/onboarded")
     }
 
+    @Test func compiledWordListsGoToTheCacheFolder() {
+        #expect(UserPaths(environment: ["HOME": "/h"], dataDir: nil).wordCache.path == "/h/.cache/handsfree/words-en.bin")
+        #expect(UserPaths(environment: ["HOME": "/h", "XDG_CACHE_HOME": "/k"], dataDir: nil).wordCache.path
+                == "/k/handsfree/words-en.bin")
+        #expect(UserPaths(environment: ["HOME": "/h", "XDG_CACHE_HOME": ""], dataDir: nil).cache.path == "/h/.cache/handsfree")
+    }
+
     @Test func learnedWordsAreTheSameFileForEveryCommand() {
         let p = UserPaths(environment: ["HOME": "/h"], dataDir: "/data")
         #expect(p.userWords.path == "/data/user-words.txt")

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PtyHost
+
+/// `handsfree bench startup`: how long `handsfree run` takes to draw its first screen and to offer its first
+/// word suggestion, beside `tmux new-session` drawing its first screen, all spawned on a pty and read through
+/// the same terminal emulator.
+///
+/// The shell starts on the Terminal screen running `cat` (`handsfree run --no-speech -- cat`), what the peer
+/// runs too. Its first screen is the first drawing that holds the suggestion bar (words or "loading words…").
+/// The bench then types `echo ` into `cat`, which makes the bar ask the word predictor (an argument, not a
+/// command name); the first suggestion is the first drawing with the `echo ` line and a ★ word in the bar.
+/// Each run has its own home, config, state and data folders; "cold" runs start with no compiled word
+/// lists in the cache folder (a first start after installing), "warm" ones with the file a run left there.
+public struct StartupBench {
+    /// The `handsfree` binary to start.
+    public var executable: String
+    /// The folder with `wordlists/`, `keymaps/` and `config/`, passed as `$HANDSFREE_HOME`.
+    public var home: String?
+    public var runs = 15
+    public var coldRuns = 5
+    public var rows = 30, cols = 100
+    /// Longest wait for one start, in seconds.
+    public var timeout = 20.0
+    /// The screen of the last start that missed an event, to show why.
+    private let lastScreen = Locked("")
+
+    public init(executable: String, home: String?) {
+        self.executable = executable; self.home = home
+    }
+
+    /// One start's times from spawning, in milliseconds; nil where the event never came.
+    struct Times {
+        var firstScreen: Double?
+        var suggestion: Double?
+    }
+
+    public func run(out: BenchReport) throws {
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores (shared: other work on it shows in the figures)")
+        out("screen \(cols)x\(rows); \(runs) warm runs, \(coldRuns) cold runs, \(runs) tmux runs, interleaved")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("handsfree-bench-startup-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("cache")
+        // The warm runs need the compiled lists: one start makes them, as a user's first start would.
+        _ = try startShell(root: root, cache: cache)
+        guard FileManager.default.fileExists(atPath: cache.appendingPathComponent("handsfree/words-en.bin").path) else {
+            throw BenchError("the first start left no compiled word lists in \(cache.path)")
+        }
+        var warm: [Times] = [], cold: [Times] = [], tmux: [Double] = []
+        for i in 0..<max(runs, coldRuns) {
+            if i < runs { tmux.append(try startTmux(i)) }
+            if i < runs { warm.append(try startShell(root: root, cache: cache)) }
+            if i < coldRuns {
+                let empty = root.appendingPathComponent("cold-cache-\(i)")
+                cold.append(try startShell(root: root, cache: empty))
+            }
+        }
+        out(line("tmux new-session (cat), first screen", tmux))
+        out(line("handsfree run, warm cache, first screen", warm.compactMap(\.firstScreen)))
+        out(line("handsfree run, warm cache, first suggestion", warm.compactMap(\.suggestion)))
+        out(line("handsfree run, cold cache, first screen", cold.compactMap(\.firstScreen)))
+        out(line("handsfree run, cold cache, first suggestion", cold.compactMap(\.suggestion)))
+        let missed = (warm + cold).filter { $0.firstScreen == nil || $0.suggestion == nil }.count
+        if missed > 0 {
+            out("\(missed) start(s) did not reach the first screen or suggestion within \(timeout) s; the last one's screen:")
+            out(lastScreen.value)
+        }
+    }
+
+    private func line(_ what: String, _ ms: [Double]) -> String {
+        guard !ms.isEmpty else { return "\(what): no figures" }
+        let s = ms.sorted()
+        let p50 = s[s.count / 2], p99 = s[min(s.count - 1, Int(Double(s.count) * 0.99))]
+        return String(format: "%@: median %.0f ms  p99 %.0f ms  (n=%d)", what, p50, p99, s.count)
+    }
+
+    /// Starts `handsfree run -- cat` with its folders under `root` and its cache folder at `cache`.
+    private func startShell(root: URL, cache: URL) throws -> Times {
+        let h = root.appendingPathComponent("home")
+        var env = PtyProcess.childEnvironment(overrides: [
+            "HOME": h.path, "XDG_CONFIG_HOME": h.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": h.appendingPathComponent("state").path, "XDG_DATA_HOME": h.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": cache.path,
+        ])
+        for k in ["HANDSFREE_DATA_DIR", "HANDSFREE_CONFIG_DIR", "HANDSFREE_LOG"] { env[k] = nil }
+        if let home { env["HANDSFREE_HOME"] = home }
+        let argv = [executable, "run", "--no-speech", "--no-onboarding", "--no-metrics", "--", "cat"]
+        let t0 = PtyClock.now()
+        let t = try startHosted(argv, env)
+        defer { t.process.terminate(grace: 0.5) }
+        var times = Times()
+        let typed = "echo "
+        // A screen line drops its trailing spaces: the pane's line reads "echo" alone.
+        func echoed(_ text: String) -> Bool { text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "echo" } }
+        _ = t.run(until: { t in
+            let text = t.screen.snapshot().text
+            let bar = text.contains("loading words…") || text.contains("★")
+            if times.firstScreen == nil, bar {
+                times.firstScreen = (PtyClock.now() - t0) * 1000
+                t.type(typed)
+            }
+            guard times.firstScreen != nil, echoed(text), text.contains("★") else { return false }
+            // The pane may be drawn before the bar below it in the same frame: the rest of it, if any, comes now.
+            let seen = PtyClock.now()
+            _ = t.run(until: { _ in false }, timeout: 0.01)
+            let now = t.screen.snapshot().text
+            guard echoed(now), now.contains("★"), !now.contains("loading words…") else { return false }
+            times.suggestion = (seen - t0) * 1000
+            return true
+        }, timeout: timeout)
+        if times.suggestion == nil { lastScreen.update { $0 = t.screen.snapshot().text } }
+        return times
+    }
+
+    /// Starts `tmux new-session cat` on a private server and returns when its status line is drawn.
+    private func startTmux(_ n: Int) throws -> Double {
+        // A server of its own per start: one still shutting down must not take the next start's session.
+        let socket = "handsfree-bench-startup-\(getpid())-\(n)"
+        let argv = ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "cat"]
+        let t0 = PtyClock.now()
+        let t = try startHosted(argv, PtyProcess.childEnvironment())
+        var ms: Double?
+        _ = t.run(until: { t in
+            guard t.screen.snapshot().text.contains("[0] 0:") else { return false }
+            ms = (PtyClock.now() - t0) * 1000
+            return true
+        }, timeout: timeout)
+        let kill = try? PtyProcess(argv: ["tmux", "-L", socket, "kill-server"], rows: 5, cols: 40)
+        _ = kill?.waitForExit(timeout: 5)
+        t.process.terminate(grace: 0.5)
+        guard let ms else {
+            throw BenchError("tmux did not draw its status line within \(timeout) s; its screen:\n\(t.screen.snapshot().text)")
+        }
+        return ms
+    }
+
+    private func startHosted(_ argv: [String], _ env: [String: String]) throws -> HostedTerminal {
+        do { return try HostedTerminal(argv: argv, environment: env, rows: rows, cols: cols) } catch {
+            throw BenchError("cannot start \(argv[0]): \(error)")
+        }
+    }
+}

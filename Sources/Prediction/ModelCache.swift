@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The shipped word lists as built in memory (lexicon, n-grams, noun and held-word sets), saved in one binary
+/// file so a start reads them in one go instead of parsing 17 MB of text and sorting it again.
+///
+/// The file starts with a version and a stamp of the text files it was built from (path, size, modification
+/// time of each), and ends with a checksum of the rest. Another version's file, or a stamp that differs (the
+/// lists changed), is rebuilt without a word. A file that is cut short or does not add up (checksum, sizes)
+/// is damaged: the caller says so, naming it, and reads the text instead.
+///
+/// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
+enum ModelCache {
+    /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
+    static let version: [UInt8] = Array("HFWORDS1".utf8)
+
+    /// What the lists were built from: each file's path, size and modification time (nanoseconds), and the
+    /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
+    static func stamp(of files: [URL?]) -> [UInt8]? {
+        var s = "scan \(Lexicon.scanLimit) top \(Lexicon.topCount)\n"
+        for file in files {
+            guard let file else { s += "-\n"; continue }
+            var st = stat()
+            guard stat(file.path, &st) == 0 else { return nil }
+            s += "\(file.path)\t\(st.st_size)\t\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n"
+        }
+        return Array(s.utf8)
+    }
+
+    /// Why a cache file was not used.
+    enum Problem: Error, Equatable {
+        /// Built from other versions of the lists (or by another version of the program): rebuilt silently.
+        case stale
+        /// Cut short or not adding up: said to the user, then rebuilt.
+        case damaged(String)
+    }
+
+    struct Model {
+        var lexicon: Lexicon
+        var ngrams: NGrams
+        var possessable: IDSet?
+        var held: IDSet
+    }
+
+    // MARK: Writing
+
+    static func encode(_ m: Model, stamp: [UInt8]) -> [UInt8] {
+        var w = Writer()
+        w.out.reserveCapacity(m.ngrams.ids.count * 16 + m.lexicon.bytes.count + m.lexicon.count * 8 + 1 << 20)
+        w.out += version
+        w.array(stamp)
+        w.array(m.lexicon.bytes)
+        w.array(m.lexicon.starts)
+        w.array(m.lexicon.logProb)
+        // The busy prefixes, flattened: bytes and ids back to back, with where each one starts.
+        let prefixes = m.lexicon.topByPrefix.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        var prefixBytes: [UInt8] = [], prefixStarts: [Int32] = [0], topIDs: [Int32] = [], topStarts: [Int32] = [0]
+        for p in prefixes {
+            prefixBytes += p; prefixStarts.append(Int32(prefixBytes.count))
+            topIDs += m.lexicon.topByPrefix[p] ?? []; topStarts.append(Int32(topIDs.count))
+        }
+        w.array(prefixBytes); w.array(prefixStarts); w.array(topIDs); w.array(topStarts)
+        let g = m.ngrams
+        w.array([Int64(g.sentenceStart), Int64(g.bigramCount), Int64(g.trigramCount)])
+        w.array(g.ids); w.array(g.logp); w.array(g.byID); w.array(g.rankOf)
+        let bi = g.bigramRanges.sorted { $0.key < $1.key }
+        w.array(bi.map(\.key)); w.array(bi.map { Int64($0.value.lowerBound) }); w.array(bi.map { Int64($0.value.upperBound) })
+        let tri = g.trigramRanges.sorted { $0.key < $1.key }
+        w.array(tri.map(\.key)); w.array(tri.map { Int64($0.value.lowerBound) }); w.array(tri.map { Int64($0.value.upperBound) })
+        w.array([UInt8(m.possessable == nil ? 0 : 1)])
+        w.array(m.possessable?.words ?? [])
+        w.array(m.held.words)
+        w.u64(w.out.withUnsafeBytes { checksum($0) })
+        return w.out
+    }
+
+    private struct Writer {
+        var out: [UInt8] = []
+
+        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+
+        /// The count, the elements, then padding to 8 bytes so the next array starts aligned.
+        mutating func array<T: BitwiseCopyable>(_ a: [T]) {
+            u64(UInt64(a.count))
+            a.withUnsafeBytes { out += $0 }
+            while out.count % 8 != 0 { out.append(0) }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The model in `raw`, if it was built from the files `stamp` describes and is whole.
+    static func decode(_ raw: UnsafeRawBufferPointer, stamp: [UInt8]) throws(Problem) -> Model {
+        // Another version's file is replaced without a word; anything else that is not whole is damage.
+        let family = version.dropLast()
+        guard raw.count >= version.count, raw.prefix(family.count).elementsEqual(family) else {
+            throw .damaged(raw.isEmpty ? "empty" : "not a compiled word list file")
+        }
+        guard raw.prefix(version.count).elementsEqual(version) else { throw .stale }
+        guard raw.count >= version.count + 16, raw.count % 8 == 0 else { throw .damaged("cut short") }
+        let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
+        guard checksum(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) == sum else {
+            throw .damaged("checksum does not match (cut short or overwritten)")
+        }
+        var r = Reader(raw: raw, pos: version.count)
+        guard try r.array(UInt8.self) == stamp else { throw .stale }
+        let bytes = try r.array(UInt8.self), starts = try r.array(Int32.self), logProb = try r.array(Float.self)
+        let prefixBytes = try r.array(UInt8.self), prefixStarts = try r.array(Int32.self)
+        let topIDs = try r.array(Int32.self), topStarts = try r.array(Int32.self)
+        let n = logProb.count
+        guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == bytes.count }) == true,
+              prefixStarts.count == topStarts.count, !prefixStarts.isEmpty,
+              prefixStarts.last.map({ Int($0) == prefixBytes.count }) == true,
+              topStarts.last.map({ Int($0) == topIDs.count }) == true,
+              topIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
+        var top: [[UInt8]: [Int32]] = [:]
+        top.reserveCapacity(prefixStarts.count - 1)
+        for i in 0..<(prefixStarts.count - 1) {
+            let (a, b) = (Int(prefixStarts[i]), Int(prefixStarts[i + 1])), (c, d) = (Int(topStarts[i]), Int(topStarts[i + 1]))
+            guard a <= b, c <= d else { throw .damaged("word list tables do not fit together") }
+            top[Array(prefixBytes[a..<b])] = Array(topIDs[c..<d])
+        }
+        let lexicon = Lexicon(bytes: bytes, starts: starts, logProb: logProb, topByPrefix: top)
+
+        let header = try r.array(Int64.self)
+        let ids = try r.array(Int32.self), logp = try r.array(Float.self), byID = try r.array(Int32.self), rankOf = try r.array(Int32.self)
+        let biKeys = try r.array(Int32.self), biLo = try r.array(Int64.self), biHi = try r.array(Int64.self)
+        let triKeys = try r.array(UInt64.self), triLo = try r.array(Int64.self), triHi = try r.array(Int64.self)
+        let m = ids.count
+        guard header.count == 3, logp.count == m, byID.count == m, rankOf.count == m,
+              biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count
+        else { throw .damaged("n-gram tables do not fit together") }
+        func ranges<K: Hashable>(_ keys: [K], _ lo: [Int64], _ hi: [Int64]) throws(Problem) -> [K: Range<Int>] {
+            var d: [K: Range<Int>] = [:]
+            d.reserveCapacity(keys.count)
+            for i in keys.indices {
+                guard lo[i] >= 0, lo[i] <= hi[i], hi[i] <= Int64(m) else { throw .damaged("n-gram tables do not fit together") }
+                d[keys[i]] = Int(lo[i])..<Int(hi[i])
+            }
+            return d
+        }
+        let ngrams = NGrams(sentenceStart: Int32(clamping: header[0]), bigramRanges: try ranges(biKeys, biLo, biHi),
+                            trigramRanges: try ranges(triKeys, triLo, triHi), ids: ids, logp: logp, byID: byID,
+                            rankOf: rankOf, bigramCount: Int(header[1]), trigramCount: Int(header[2]))
+        let hasPossessable = try r.array(UInt8.self)
+        let possessable = try r.array(UInt64.self), held = try r.array(UInt64.self)
+        guard hasPossessable.count == 1 else { throw .damaged("word sets do not fit together") }
+        return Model(lexicon: lexicon, ngrams: ngrams, possessable: hasPossessable[0] == 1 ? IDSet(words: possessable) : nil,
+                     held: IDSet(words: held))
+    }
+
+    private struct Reader {
+        let raw: UnsafeRawBufferPointer
+        var pos: Int
+
+        mutating func array<T: BitwiseCopyable>(_: T.Type) throws(Problem) -> [T] {
+            guard pos + 8 <= raw.count else { throw .damaged("cut short") }
+            let count = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self).littleEndian
+            pos += 8
+            let size = MemoryLayout<T>.stride
+            guard count <= UInt64(raw.count - pos) / UInt64(size) else { throw .damaged("cut short") }
+            let n = Int(count)
+            let a = [T](unsafeUninitializedCapacity: n) { buf, done in
+                UnsafeMutableRawBufferPointer(buf).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pos..<(pos + n * size)]))
+                done = n
+            }
+            pos += n * size
+            pos = (pos + 7) & ~7
+            return a
+        }
+    }
+
+    /// A 64-bit checksum over 8 bytes at a time (FNV-style multiply), cheap enough for 20 MB at every start.
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = 0
+        while i + 8 <= raw.count { h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01b3; h ^= h >> 29; i += 8 }
+        while i < raw.count { h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01b3; h ^= h >> 29; i += 1 }
+        return h
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import Prediction
+
+/// The shipped lists, cut to their first lines so a debug build loads them in a moment: enough words for
+/// busy prefixes (the precomputed tables) and n-grams for every kind of context.
+private struct CutLists {
+    let dir: URL
+    let words: URL, ngrams: URL, nouns: URL, held: URL
+    let cache: URL
+
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("wordlists")
+    static var available: Bool { FileManager.default.fileExists(atPath: shipped.appendingPathComponent("ngrams-en.txt").path) }
+
+    init() throws {
+        let dir = try tempDir()
+        self.dir = dir
+        func cut(_ name: String, _ lines: Int) throws -> URL {
+            let text = try String(contentsOf: CutLists.shipped.appendingPathComponent(name), encoding: .utf8)
+            let url = dir.appendingPathComponent(name)
+            try (text.split(separator: "\n", omittingEmptySubsequences: false).prefix(lines).joined(separator: "\n") + "\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+        words = try cut("words-en.txt", 20_000)
+        ngrams = try cut("ngrams-en.txt", 60_000)
+        nouns = try cut("nouns-en.txt", 5_000)
+        held = try cut("offensive-en.txt", 1_000)
+        cache = dir.appendingPathComponent("cache/words-en.bin")
+    }
+
+    func load(cache: URL?) throws -> WordPredictor {
+        try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil, nouns: nouns, held: held, cache: cache)
+    }
+
+    /// Every prefix of every word of a few sentences, with names, possessives and held words among them.
+    static let inputs: [String] = {
+        var out: [String] = []
+        for s in ["I would like a cup of tea with milk please", "The doctor said that my breathing is much better",
+                  "Can you call my daughter's school", "oh damn the window in the living room", "What about Emma's dog"] {
+            var typed = ""
+            for w in s.split(separator: " ") {
+                for k in 0...w.count { out.append(typed + w.prefix(k)) }
+                typed += w + " "
+            }
+        }
+        return out
+    }()
+}
+
+@Suite(.enabled(if: CutLists.available, "needs the shipped word lists in wordlists/"))
+struct ModelCacheTests {
+    @Test func compiledListsSuggestTheSameAsTheText() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let text = try lists.load(cache: nil)
+        let writing = try lists.load(cache: lists.cache)
+        #expect(writing.warnings.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: lists.cache.path), "the first load writes the compiled lists")
+        let cached = try lists.load(cache: lists.cache)
+        #expect(cached.warnings.isEmpty)
+        #expect(cached.vocabularySize == text.vocabularySize)
+        #expect(cached.ngramCounts == text.ngramCounts)
+        #expect(cached.held == text.held && cached.possessable == text.possessable)
+        for limit in [1, 4, 6] {
+            for input in CutLists.inputs {
+                #expect(cached.suggest(input, limit: limit) == text.suggest(input, limit: limit), "\(input) (\(limit))")
+            }
+        }
+    }
+
+    @Test func changedListsAreRebuiltWithoutAWord() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        _ = try lists.load(cache: lists.cache)
+        // A word added to the list: the stamp (size, time) changes, so the old file must not be used.
+        let handle = try FileHandle(forWritingTo: lists.words)
+        handle.seekToEndOfFile()
+        handle.write(Data("zyzzyvaquux 1000000000\n".utf8))
+        try handle.close()
+        let p = try lists.load(cache: lists.cache)
+        #expect(p.warnings.isEmpty)
+        #expect(p.suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"])
+        #expect(try lists.load(cache: lists.cache).suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"], "and the rebuilt file has it")
+    }
+
+    @Test(arguments: ["truncated", "overwritten", "garbage", "empty"])
+    func damagedCacheIsNamedAndTheTextIsRead(_ damage: String) throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let text = try lists.load(cache: nil)
+        _ = try lists.load(cache: lists.cache)
+        var bytes = try [UInt8](Data(contentsOf: lists.cache))
+        switch damage {
+        case "truncated": bytes = Array(bytes.prefix(bytes.count * 2 / 3))
+        case "overwritten": for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 64, by: 1) { bytes[i] ^= 0x5a }
+        case "empty": bytes = []
+        default: bytes = Array(bytes.prefix(200)) + [UInt8](repeating: 0xff, count: 4096)
+        }
+        try Data(bytes).write(to: lists.cache)
+        let p = try lists.load(cache: lists.cache)
+        let damaged = p.warnings.compactMap { w -> String? in if case .damagedCache(let path, _) = w { path } else { nil } }
+        #expect(damaged == [lists.cache.path], "the message names the file")
+        #expect(p.warnings.first?.description.contains(lists.cache.path) == true)
+        for input in CutLists.inputs.prefix(60) { #expect(p.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
+        // Read from the text, then written again whole: the next start uses it without a word.
+        let next = try lists.load(cache: lists.cache)
+        #expect(next.warnings.isEmpty)
+    }
+
+    @Test func unwritableCacheOnlyWarns() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        // The cache folder is a file, so the compiled lists cannot be written: suggestions still come.
+        try Data().write(to: lists.cache.deletingLastPathComponent())
+        let p = try lists.load(cache: lists.cache)
+        #expect(p.warnings.contains { if case .cannotWrite(lists.cache.path, _) = $0 { true } else { false } })
+        #expect(p.suggest("I would like a cup of t", limit: 1).isEmpty == false)
+    }
+}
