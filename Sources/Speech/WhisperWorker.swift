@@ -62,17 +62,14 @@ public final class WhisperWorker: @unchecked Sendable {
     public static let longestUtterance = 30.0
 
     public let configuration: Configuration
-    private var process: Process?
-    private var input: FileHandle?
-    private var outputFD: Int32 = -1
-    private var buffer: [UInt8] = []
+    private let worker = JSONLineWorker(label: "the Whisper worker")
     private var nextID = 1
     /// Times the worker was started again after dying or hanging.
     public private(set) var restarts = 0
     /// The model folder the worker reported, once ready.
     public private(set) var modelPath: String?
     /// The worker's process id while it runs (for its memory figure).
-    public var pid: Int32? { process?.isRunning == true ? process?.processIdentifier : nil }
+    public var pid: Int32? { worker.pid }
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -80,57 +77,22 @@ public final class WhisperWorker: @unchecked Sendable {
 
     /// Starts the worker and waits until its model is loaded.
     public func start() throws(WhisperError) {
-        stop()
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: configuration.python) else {
-            throw WhisperError("no Python at \(configuration.python): run scripts/python-env.sh whisper, or set HANDSFREE_PYTHON")
+        do throws(JSONLineWorker.Failure) {
+            let ready = try worker.start(
+                python: configuration.python, script: configuration.script,
+                arguments: ["--model", configuration.model, "--threads", String(configuration.threads),
+                            "--min-window", String(configuration.minWindow)],
+                loadTimeout: configuration.loadTimeout,
+                noPython: "no Python at \(configuration.python): run scripts/python-env.sh whisper, or set HANDSFREE_PYTHON",
+                loading: "the Whisper model")
+            modelPath = ready["model"] as? String
+        } catch {
+            throw WhisperError(error.message)
         }
-        guard fm.fileExists(atPath: configuration.script) else {
-            throw WhisperError("\(configuration.script): the Whisper worker is missing")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: configuration.python)
-        p.arguments = [configuration.script, "--model", configuration.model, "--threads", String(configuration.threads),
-                       "--min-window", String(configuration.minWindow)]
-        let stdin = Pipe(), stdout = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = stdout
-        // Its C++ libraries log to standard error; the shell's screen must not get that.
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { throw WhisperError("\(configuration.python): cannot start the Whisper worker: \(error.localizedDescription)") }
-        process = p
-        input = stdin.fileHandleForWriting
-        // Writes must not block: a hung worker stops reading, and a full pipe would hang the caller.
-        let inFD = stdin.fileHandleForWriting.fileDescriptor
-        _ = fcntl(inFD, F_SETFL, fcntl(inFD, F_GETFL) | O_NONBLOCK)
-        outputFD = stdout.fileHandleForReading.fileDescriptor
-        buffer = []
-        guard let line = readLine(timeout: configuration.loadTimeout) else {
-            let status = p.isRunning ? nil : p.terminationStatus
-            stop()
-            throw WhisperError(status.map { "the Whisper worker exited with status \($0) before it was ready" }
-                               ?? "the Whisper model did not load within \(Int(configuration.loadTimeout)) s")
-        }
-        guard let obj = Self.json(line), obj["ready"] as? Bool == true else {
-            let message = Self.json(line)?["error"] as? String ?? "unexpected answer \(String(line.prefix(200)))"
-            stop()
-            throw WhisperError(message)
-        }
-        modelPath = obj["model"] as? String
     }
 
     /// Ends the worker (closing its input ends it; a worker that does not end is killed).
-    public func stop() {
-        guard let p = process else { return }
-        try? input?.close()
-        input = nil
-        let deadline = Date().addingTimeInterval(1)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
-        process = nil
-        outputFD = -1
-    }
+    public func stop() { worker.stop() }
 
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
     /// words. A worker that died or hangs is restarted once and the utterance asked again.
@@ -141,93 +103,42 @@ public final class WhisperWorker: @unchecked Sendable {
         }
         var lastError = WhisperError("the Whisper worker is not running")
         for attempt in 0..<2 {
-            if process?.isRunning != true {
+            if !worker.isRunning {
                 // A worker that was there and is gone (died between utterances, or stopped for hanging).
-                if process != nil || attempt > 0 { restarts += 1 }
+                if worker.started || attempt > 0 { restarts += 1 }
                 try start()
             }
-            do throws(WhisperError) {
+            do throws(JSONLineWorker.Failure) {
                 return try ask(samples, prompt: prompt, hotwords: hotwords, words: words)
             } catch {
-                lastError = error
+                lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
-                guard error.workerLost || process?.isRunning != true else { throw error }
+                guard error.lost || !worker.isRunning else { throw lastError }
                 stop()
             }
         }
         throw lastError
     }
 
-    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(WhisperError) -> WhisperResult {
-        guard let input else { throw WhisperError(lost: "the Whisper worker is not running") }
+    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words]
         if let prompt, !prompt.isEmpty { header["prompt"] = String(prompt.suffix(600)) }
         if let hotwords, !hotwords.isEmpty { header["hotwords"] = String(hotwords.prefix(600)) }
-        guard let head = try? JSONSerialization.data(withJSONObject: header) else { throw WhisperError("cannot encode the request") }
-        var bytes = Data(head)
-        bytes.append(0x0A)
+        var pcm = Data(capacity: samples.count * 2)
         samples.withUnsafeBytes { raw in
-            for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { bytes.append(contentsOf: $0) } }
+            for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { pcm.append(contentsOf: $0) } }
         }
-        // A worker that died makes the write fail with EPIPE, not kill the shell (SIGPIPE is ignored).
-        signal(SIGPIPE, SIG_IGN)
-        try write(bytes, to: input.fileDescriptor, timeout: configuration.decodeTimeout)
-        guard let line = readLine(timeout: configuration.decodeTimeout) else {
-            if process?.isRunning != true { throw WhisperError(lost: "the Whisper worker died during an utterance") }
-            throw WhisperError(lost: "no answer from the Whisper worker within \(Int(configuration.decodeTimeout)) s")
-        }
-        guard let obj = Self.json(line) else { throw WhisperError("unexpected answer \(String(line.prefix(200)))") }
-        if let e = obj["error"] as? String { throw WhisperError(e) }
+        try worker.send(header, payload: pcm, timeout: configuration.decodeTimeout)
+        let obj = try worker.answer(timeout: configuration.decodeTimeout, during: "an utterance")
         guard obj["id"] as? Int == id, let text = obj["text"] as? String else {
-            throw WhisperError("answer to another request")
+            throw JSONLineWorker.Failure(message: "answer to another request", lost: true)
         }
         let ws = (obj["words"] as? [[Any]] ?? []).compactMap { w -> (String, Double, Double)? in
             guard w.count == 3, let s = w[0] as? String, let a = w[1] as? Double, let b = w[2] as? Double else { return nil }
             return (s, a, b)
         }
         return WhisperResult(text: text, words: ws, decodeMs: obj["ms"] as? Double ?? 0)
-    }
-
-    /// Writes all of `bytes` to the worker's input, waiting at most `timeout` seconds for it to read them.
-    private func write(_ bytes: Data, to fd: Int32, timeout: Double) throws(WhisperError) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress.map { $0 + sent }, raw.count - sent) }
-            if n > 0 { sent += n; continue }
-            if n < 0 && errno != EAGAIN && errno != EINTR { throw WhisperError(lost: "the Whisper worker died (cannot write to it)") }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw WhisperError(lost: "no answer from the Whisper worker within \(Int(timeout)) s (it stopped reading)") }
-            var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
-            _ = poll(&fds, 1, Int32(min(left, 1) * 1000) + 1)
-        }
-    }
-
-    /// Reads one line from the worker, waiting at most `timeout` seconds; nil on timeout or end of output.
-    private func readLine(timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0, outputFD >= 0 else { return nil }
-            var fds = [pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, 1, Int32(min(left, 1) * 1000) + 1)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let got = read(outputFD, &chunk, chunk.count)
-            if got <= 0 { return nil }
-            buffer += chunk[0..<got]
-        }
-    }
-
-    private static func json(_ line: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 }
