@@ -76,6 +76,13 @@ public final class LiveSpeech: @unchecked Sendable {
     /// fall behind for a moment (the wake check reads an utterance again) without the capture thread
     /// stalling and the device overrunning.
     private var pending: [[Int16]] = []
+    private var pendingSamples = 0
+    /// Audio dropped because decoding fell more than `mostPending` behind, not yet reported.
+    private var droppedSamples = 0
+    /// The most audio waiting for the decoder (seconds). Real microphones deliver in real time, but a device
+    /// that does not (ALSA's file plugin, a decoder stalled on a slow machine) grew this queue by hundreds of
+    /// megabytes a second; past it, the oldest audio goes and the status line says how much.
+    public static let mostPending = 60.0
     private let pendingLock = NSLock()
     private let pendingSignal = DispatchSemaphore(value: 0)
     private var stopping = false
@@ -213,7 +220,16 @@ public final class LiveSpeech: @unchecked Sendable {
             switch event {
             case .audio(let samples):
                 pace(samples)
-                pendingLock.withLock { pending.append(samples) }
+                let most = Int(Self.mostPending * Double(SpeechAudio.sampleRate))
+                pendingLock.withLock {
+                    pending.append(samples)
+                    pendingSamples += samples.count
+                    while pendingSamples > most, pending.count > 1 {
+                        let old = pending.removeFirst()
+                        pendingSamples -= old.count
+                        droppedSamples += old.count
+                    }
+                }
                 pendingSignal.signal()
             case .ended: post(.status("audio ended"))
             case .failed(let e): fail("microphone stopped", e.description)
@@ -225,19 +241,23 @@ public final class LiveSpeech: @unchecked Sendable {
     private func decodeLoop() {
         while true {
             pendingSignal.wait()
-            let (batch, stop) = pendingLock.withLock { () -> ([[Int16]], Bool) in
-                defer { pending = [] }
-                return (pending, stopping)
+            let (batch, stop, dropped) = pendingLock.withLock { () -> ([[Int16]], Bool, Int) in
+                defer { pending = []; pendingSamples = 0; droppedSamples = 0 }
+                return (pending, stopping, droppedSamples)
             }
             if stop { return }
+            if dropped > 0 {
+                post(.status(String(format: "speech fell behind: %.0f s of audio dropped", SpeechAudio.seconds(samples: dropped))))
+            }
             for samples in batch { chunk(samples) }
         }
     }
 
-    /// A file (`--audio`) has no clock behind ALSA's null slave: wait so its audio runs with the wall clock.
-    /// On the capture thread, before the audio is queued.
+    /// Audio is taken no faster than the wall clock. A real microphone delivers in real time, so this never
+    /// waits for one; a file (`--audio`) and an ALSA device with no clock behind it (the `file` plugin, as the
+    /// tests use) would otherwise hand over minutes of audio a second, faster than it can be decoded (the
+    /// queue grew by 400 MB a second). On the capture thread, before the audio is queued.
     private func pace(_ samples: [Int16]) {
-        guard case .file = input else { return }
         let now = monotonicSeconds()
         let start = lock.withLock { () -> Double in
             if wallStart == nil { wallStart = now }
