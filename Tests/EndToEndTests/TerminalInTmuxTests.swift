@@ -75,9 +75,12 @@ import Testing
         defer { session.kill() }
         try session.start(Self.shell(in: dir, "-- /bin/bash --norc --noprofile") + "; echo shell-ended-$?; sleep 30")
         #expect(session.waitFor { $0.contains { $0.hasPrefix("$") } }, "bash did not start:\n\(Self.screenText(session))")
-        session.literal("sleep 30")
+        // "started" shows once sleep runs: "$ sleep 30" alone is on the screen before bash has read the line,
+        // and a Ctrl-C then is echoed on that line and interrupts bash's reading, not sleep.
+        session.literal("echo started && sleep 30")
         session.keys("Enter")
-        #expect(session.waitFor(seconds: 5) { $0.contains { $0.hasPrefix("$ sleep 30") } })
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.trimmingCharacters(in: .whitespaces) == "started" } },
+                "sleep did not start:\n\(Self.screenText(session))")
         session.keys("C-c")
         #expect(session.waitFor(seconds: 5) { s in s.filter { $0.hasPrefix("$") }.count == 2 && s.contains { $0 == "^C" } },
                 "Ctrl-C did not interrupt sleep:\n\(Self.screenText(session))")
