@@ -3,6 +3,12 @@ import TrackingCore
 /// Plain-language descriptions of gestures, generated from their definitions so help never drifts from
 /// what the detectors really do.
 public enum GestureText {
+    /// The movement alone, without its timing: "open the jaw" of "open the jaw, hold 0.3 s".
+    public static func movement(_ d: GestureDefinition) -> String {
+        let s = describe(d)
+        return s.firstIndex(of: ",").map { String(s[..<$0]) } ?? s
+    }
+
     /// E.g. "open the jaw, hold 0.3 s" or "wink the left eye (under 0.35 s)".
     public static func describe(_ d: GestureDefinition) -> String {
         switch d.kind {

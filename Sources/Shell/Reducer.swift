@@ -489,7 +489,7 @@ func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
     guard mine.count >= weakCount else { return }
     s.weakPerformances.removeAll { $0.gesture == w.gesture }
     let level = mine.map(\.level).reduce(0, +) / Double(mine.count)
-    let how = s.gestures.first { $0.name == w.gesture }.map { GestureText.describe($0).components(separatedBy: ",").first ?? w.gesture } ?? w.gesture
+    let how = s.gestures.first { $0.name == w.gesture }.map(GestureText.movement) ?? w.gesture
     // Short enough for the title bar at 100 columns.
     s.notice = String(format: "%@: only %.2f of %.2f. Settings › Pointer › Calibrate gestures",
                       how.prefix(1).uppercased() + how.dropFirst(), level, w.press)

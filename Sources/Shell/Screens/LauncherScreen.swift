@@ -1,4 +1,5 @@
 import Config
+import TrackingCore
 
 /// The root screen: large tiles for the apps, opened by looking at one and activating it. The tiles are the
 /// registry's (`ScreenRegistry.tiles`), laid out in as many rows of up to four as they need.
@@ -39,20 +40,22 @@ public struct LauncherScreen: Screen {
     }
 }
 
-/// How the active keymap says to activate, for hints ("open the jaw", "rest your gaze", "press Enter").
-/// How the commit gesture bound on `screen` is made, in a few words ("stick the tongue out"); nil when none is.
-func commitHint(_ ctx: ScreenContext, screen: String) -> String? {
-    let bound = ctx.keymap.bindings(screen: screen).gestures.filter { $0.1 == .commitWord }.map(\.0)
-    guard let g = bound.first, let d = ctx.gestures.first(where: { $0.name == g }) else { return nil }
-    if case .dwell = d.kind { return nil }
-    return GestureText.describe(d).components(separatedBy: ",").first ?? g
+/// The first gesture the keymap binds to `action` on `screen`, with its definition.
+func boundGesture(_ action: Action, _ ctx: ScreenContext, screen: String) -> GestureDefinition? {
+    guard let g = ctx.keymap.bindings(screen: screen).gestures.first(where: { $0.1 == action })?.0 else { return nil }
+    return ctx.gestures.first { $0.name == g }
 }
 
+/// How the commit gesture bound on `screen` is made, in a few words ("stick the tongue out"); nil when none is.
+func commitHint(_ ctx: ScreenContext, screen: String) -> String? {
+    guard let d = boundGesture(.commitWord, ctx, screen: screen) else { return nil }
+    if case .dwell = d.kind { return nil }
+    return GestureText.movement(d)
+}
+
+/// How the active keymap says to activate, for hints ("open the jaw", "rest your gaze", "press Enter").
 func activateHint(_ ctx: ScreenContext) -> String {
-    let bound = ctx.keymap.bindings(screen: "launcher").gestures.filter { $0.1 == .activate }.map(\.0)
-    if let g = bound.first, let d = ctx.gestures.first(where: { $0.name == g }) {
-        if case .dwell = d.kind { return "rest your gaze on it" }
-        return GestureText.describe(d).components(separatedBy: ",").first ?? g
-    }
-    return "press Enter"
+    guard let d = boundGesture(.activate, ctx, screen: "launcher") else { return "press Enter" }
+    if case .dwell = d.kind { return "rest your gaze on it" }
+    return GestureText.movement(d)
 }

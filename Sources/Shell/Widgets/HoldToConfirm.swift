@@ -77,7 +77,8 @@ extension Canvas {
         let names = HoldToConfirm.gestures(ctx, screen: screen)
         let how: String
         if let n = names.first, let d = ctx.gestures.first(where: { $0.name == n }) {
-            how = GestureText.describe(d).components(separatedBy: ",").first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? n
+            let m = GestureText.movement(d)
+            how = m.prefix(1).uppercased() + m.dropFirst()
         } else {
             how = "Activate again"
         }
