@@ -55,7 +55,7 @@ public struct WeakPerformanceWatch: Sendable {
             guard !reachedPress, t - s <= Self.longest, bestHeld >= long else { return nil }
             return WeakPerformance(gesture: name, level: bestLevel, press: press, t: t)
         }
-        if let s = started {
+        if started != nil {
             if v >= press { reachedPress = true }
             if max(plateauMax, v) - min(plateauMin, v) <= Self.steady {
                 plateauMin = min(plateauMin, v); plateauMax = max(plateauMax, v)
@@ -63,7 +63,6 @@ public struct WeakPerformanceWatch: Sendable {
                 plateauStart = t; plateauMin = v; plateauMax = v
             }
             if t - plateauStart > bestHeld { bestHeld = t - plateauStart; bestLevel = (plateauMin + plateauMax) / 2 }
-            _ = s
             return nil
         }
         // A rise: it counts only from a still face.

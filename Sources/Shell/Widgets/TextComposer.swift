@@ -108,12 +108,12 @@ public struct TextComposer: Sendable {
                 return .handled(record: "commit-word", effects: learn + echo())
             }
             return nil
-        case .action(.commitWord, let t?, _) where wordOnKey(t, ctx) != nil:
-            // The commit made on a key takes the word shown on it: the key, then the word, one action.
-            guard let (k, word) = wordOnKey(t, ctx) else { return nil }
-            let learn = k.applyLearning(to: &field) + field.commit(word, ctx.services)
-            return .handled(record: "commit-word", effects: learn + echo())
         case .action(.commitWord, let t, _):
+            // The commit made on a key takes the word shown on it: the key, then the word, one action.
+            if let t, let (k, word) = wordOnKey(t, ctx) {
+                let learn = k.applyLearning(to: &field) + field.commit(word, ctx.services)
+                return .handled(record: "commit-word", effects: learn + echo())
+            }
             let learn = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)).map { field.commit($0, ctx.services) } ?? []
             return .handled(record: nil, effects: learn + echo())
         case .action(.deleteWord, _, _):
