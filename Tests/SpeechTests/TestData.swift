@@ -22,4 +22,18 @@ enum TestData {
         atPath: "/usr/share/pocketsphinx/model/en-us/en-us/mdef")
 
     static var haveSpeechData: Bool { speechDir != nil && modelInstalled }
+
+    /// The project venv's Python (`.venv`, made by scripts/python-env.sh).
+    static let venvPython = packageRoot.appendingPathComponent(".venv/bin/python").path
+
+    /// Whether the project's venv can import `modules` ("a, b").
+    static func venvImports(_ modules: String) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: venvPython) else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: venvPython)
+        p.arguments = ["-c", "import " + modules]
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
 }

