@@ -249,7 +249,7 @@ public struct SpeechBench {
         }
         defer { workers.dropFirst().forEach { $0.stop() } }
         let worker = workers[0]
-        guard let pid = worker.pid else { return }
+        guard worker.pid != nil else { return }
         var scores = [Score](repeating: Score(), count: kinds.count)
         var latencies = [[Double]](repeating: [], count: kinds.count)
         let audio = try transcript.map { try SpeechAudio.readSamples(path: folder + "/" + $0.id + ".wav") }
