@@ -28,7 +28,11 @@ public struct Wakeup: Sendable {
     public var now: Double
     /// Descriptors `poll` reported as hung up, in error or invalid.
     public var hungUp: Set<Int32>
-    public init(now: Double, hungUp: Set<Int32> = []) { self.now = now; self.hungUp = hungUp }
+    /// Descriptors `poll` reported readable (nil: not known, so every source reads).
+    public var readable: [Int32]?
+    public init(now: Double, hungUp: Set<Int32> = [], readable: [Int32]? = nil) {
+        self.now = now; self.hungUp = hungUp; self.readable = readable
+    }
 }
 
 /// One source of events for the loop. A new kind of input (a PTY child, another tracker) is one more of
@@ -56,7 +60,9 @@ public struct SignalSource: EventSource {
     public init() { fd = Terminal.installSignalPipe() }
     public var descriptors: [Int32] { fd >= 0 ? [fd] : [] }
     public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
-        Terminal.pendingSignal().map { [.signal($0)] } ?? []
+        // A read on every wake-up (sixty a second with a tracker) for a signal that almost never comes.
+        if let ready = wake.readable, !ready.contains(fd) { return [] }
+        return Terminal.pendingSignal().map { [.signal($0)] } ?? []
     }
 }
 
@@ -331,7 +337,11 @@ public struct InputMeter {
     public mutating func health(at now: Double) -> InputHealth? {
         arrivals.advance(to: now)
         let bad = source?.lastUnrecognised
-        let h = InputHealth(arrivalRate: arrivals.perSecond, quietSeconds: Int(max(0, now - lastArrival)),
+        var rate = arrivals.perSecond
+        // One frame either side of the last rate shown is the window's own jitter (a frame falls either side
+        // of a bucket's edge), not news: showing it redrew a still face four times a second.
+        if let l = last, rate > 0, abs(rate - l.arrivalRate) <= 1 { rate = l.arrivalRate }
+        let h = InputHealth(arrivalRate: rate, quietSeconds: Int(max(0, now - lastArrival)),
                             dropped: source?.dropped ?? 0, unrecognised: source?.unrecognised ?? malformed,
                             unrecognisedFrom: bad?.from, unrecognisedPacket: bad?.issue.position?.index)
         guard h != last else { return nil }

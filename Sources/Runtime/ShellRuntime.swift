@@ -81,6 +81,8 @@ public struct ShellRuntime {
     public private(set) var longestDrawingGap = 0.0
     /// Turns of the loop (each a wait in poll): an idle shell makes about twenty a second, not thousands.
     public private(set) var wakeups = 0
+    /// Drawings skipped because only frames came and the screen would look the same (`FrameLook`).
+    public private(set) var unchanged = 0
 
     /// Saves the pointer calibration the Calibration screen made (for the size it was made at); returns a
     /// problem to show. Nil: calibrations live for this run only.
@@ -162,6 +164,15 @@ public struct ShellRuntime {
         var dirty = false
         // Only the source's measures changed: worth a drawing, but not one per change.
         var measuresChanged = false
+        // Something other than a quiet frame happened (a key, speech, a gesture, a reply): drawn whatever the
+        // look; a quiet frame is drawn only when its look differs from the last drawing's.
+        var forced = true
+        var lastLook: FrameLook?
+        // The source's measures reach the state at most every `measuresInterval`: the arrival rate moves by a
+        // frame or two from one frame to the next (59, 60, 58 fps), which would otherwise redraw a still face
+        // at every frame for a figure nobody can read that fast.
+        var heldHealth: InputHealth?
+        var healthAt = -Double.infinity
         var lastRender = start
         loop: while true {
             // Wait for a descriptor, or until a source's timer or the next drawing is due (at most 50 ms).
@@ -173,6 +184,7 @@ public struct ShellRuntime {
             if dirty && awaitingEcho == nil { until = min(until, lastRender + drawSpacing) }
             if measuresChanged { until = min(until, lastRender + measuresInterval) }
             if let e = awaitingEcho { until = min(until, e) }
+            if heldHealth != nil { until = min(until, healthAt + measuresInterval) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             // Rounded up: rounded down, a wake due in under a millisecond was a zero timeout, and the loop
             // spun until it was due.
@@ -180,7 +192,12 @@ public struct ShellRuntime {
             wakeups += 1
             let now = monotonicSeconds()
             let bad = Int16(POLLHUP | POLLERR | POLLNVAL)
-            let wake = Wakeup(now: now, hungUp: Set(fds.filter { $0.revents & bad != 0 }.map(\.fd)))
+            var hungUp = Set<Int32>(), readable: [Int32] = []
+            for p in fds where p.revents != 0 {
+                if p.revents & bad != 0 { hungUp.insert(p.fd) }
+                if p.revents & Int16(POLLIN) != 0 { readable.append(p.fd) }
+            }
+            let wake = Wakeup(now: now, hungUp: hungUp, readable: readable)
 
             let revision = session.state.revision
             for i in sources.indices {
@@ -197,38 +214,61 @@ public struct ShellRuntime {
                             if endedAt == nil { endedAt = now }
                             continue
                         case .item(let item):
-                            if case .frame = item { framesIn += 1 }
-                            effects = session.step(item)
+                            let gestures: [GestureEvent]
+                            (effects, gestures) = session.stepDetailed(item)
+                            if case .frame = item { framesIn += 1 } else { forced = true }
+                            if !effects.isEmpty || !gestures.isEmpty { forced = true }
                             dirty = true
+                        case .shell(.inputHealth(let h)) where now - healthAt < measuresInterval:
+                            heldHealth = h
+                            continue
                         case .shell(let e):
+                            if case .inputHealth = e { healthAt = now; heldHealth = nil }
                             effects = session.send(e)
                             switch e {
                             case .tick: break
                             case .terminal:
                                 awaitingEcho = nil
-                                dirty = true
+                                dirty = true; forced = true
                             case .inputHealth: measuresChanged = true
-                            default: dirty = true
+                            default: dirty = true; forced = true
                             }
                         }
                         if runEffects(effects) { break loop }
                     }
                 } while sources[i].wantsAgain(now: now)
             }
+            if let h = heldHealth, now - healthAt >= measuresInterval {
+                heldHealth = nil
+                healthAt = now
+                measuresChanged = true
+                if runEffects(session.send(.inputHealth(h))) { break loop }
+            }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
-            if session.state.revision != revision { dirty = true }
+            if session.state.revision != revision { dirty = true; forced = true }
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
             if awaitingEcho == nil,
                dirty && now - lastRender >= drawSpacing || measuresChanged && now - lastRender >= measuresInterval {
                 let size = term.size
-                if size != session.state.size, runEffects(session.send(.resized(size))) { break loop }
-                term.show(session.state, performed: performed)
+                if size != session.state.size {
+                    forced = true
+                    if runEffects(session.send(.resized(size))) { break loop }
+                }
+                let look = FrameLook(session.state)
+                if forced || !performed.isEmpty || look != lastLook {
+                    term.show(session.state, performed: performed)
+                    renders += 1
+                    lastLook = look
+                } else {
+                    unchanged += 1
+                }
+                // A drawing skipped as unchanged counts as one made: the screen was up to date at that moment.
+                if renders + unchanged > 1, endedAt == nil { longestDrawingGap = max(longestDrawingGap, now - lastRender) }
+                lastRender = now
                 performed = []
                 dirty = false
                 measuresChanged = false
-                renders += 1
-                if renders > 1, endedAt == nil { longestDrawingGap = max(longestDrawingGap, now - lastRender) }
-                lastRender = now
+                forced = false
             }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {
                 keepUnsaved()

@@ -205,9 +205,18 @@ public struct CellGrid: Sendable, Equatable {
     /// A horizontal bar `width` cells long filled to `fraction` (0…1) with eighth-block precision.
     public mutating func bar(x: Int, y: Int, width w: Int, fraction: Double, style: Style = .plain,
                              empty: Character = "░") {
-        guard w > 0 else { return }
+        bar(x: x, y: y, width: w, eighths: CellGrid.eighths(fraction, of: w), style: style, empty: empty)
+    }
+
+    /// How many eighths of a cell a bar `width` cells long fills for `fraction` (0…1).
+    public static func eighths(_ fraction: Double, of width: Int) -> Int {
         let f = min(1, max(0, fraction.isFinite ? fraction : 0))
-        let eighths = Int((f * Double(w * 8)).rounded())
+        return Int((f * Double(max(0, width) * 8)).rounded())
+    }
+
+    /// A bar `width` cells long filled to `eighths` eighths of a cell.
+    public mutating func bar(x: Int, y: Int, width w: Int, eighths: Int, style: Style = .plain, empty: Character = "░") {
+        guard w > 0 else { return }
         let partial: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
         for i in 0..<w {
             let e = eighths - i * 8

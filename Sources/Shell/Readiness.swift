@@ -149,8 +149,8 @@ extension ShellState {
 }
 
 /// Draws the status line's readiness part from `x`; returns where the next part starts.
-func drawReadiness(_ g: inout CellGrid, _ s: ShellState, x: Int, y: Int) -> Int {
-    guard let (text, warn) = s.readinessLabel else { return x }
+func drawReadiness(_ g: inout CellGrid, _ label: (text: String, warn: Bool)?, x: Int, y: Int) -> Int {
+    guard let (text, warn) = label else { return x }
     let style = warn ? Style(fg: .black, bg: .yellow, attrs: .bold) : Theme.status
     var nx = x + g.text(text, x: x, y: y, style: style, maxWidth: max(0, g.width - x - 20))
     nx += g.text(" │ ", x: nx, y: y, style: Theme.status)

@@ -48,7 +48,8 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     switch event {
     case .frame(let sample):
         s.now = max(s.now, sample.t)
-        s.tracking.update(sample, dwellName: s.dwellGestures)
+        // Most frames have no gesture under way: the dwell names are not worked out for nothing.
+        s.tracking.update(sample, dwellName: sample.progress.isEmpty ? [] : s.dwellGestures)
         s.readiness.update(sample, neutral: s.isNeutral(sample.blend), stillFor: s.keymap.stillFaceSeconds)
         if sample.face, sample.gaze != nil, !s.isMakingGesture(sample.blend) {
             s.focus.gaze(on: sample.target, at: sample.t)

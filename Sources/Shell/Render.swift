@@ -21,27 +21,14 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
     // activate gesture (the jaw) on the focused target it will act on.
-    func fill(_ t: Target, _ fraction: Double, _ style: Style) {
-        let r = t.rect.h >= 3 ? t.rect.inset(dx: 1, dy: 0) : t.rect
-        let y = t.rect.h >= 3 ? t.rect.maxY - 2 : t.rect.y
-        canvas.grid.bar(x: r.x, y: y, width: r.w, fraction: fraction, style: style)
-    }
-    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
-        fill(t, s.tracking.dwellProgress, Theme.dwell)
-    } else if s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) {
-        let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
-        if let p = activating.map(\.progress).max(), p > 0 { fill(t, p, Theme.dwell) }
+    if let (t, fraction) = progressFill(s, map: map) {
+        let r = fillRow(t)
+        canvas.grid.bar(x: r.x, y: r.y, width: r.w, fraction: fraction, style: Theme.dwell)
     }
     drawStatus(&canvas.grid, s)
     drawPauseBanner(&canvas.grid, s)
-    // Smooth pursuit: each target's dot where its path is now.
-    for (_, path) in pursuitTargets(s, map: map) {
-        let cell = s.cell(path.position(at: s.now))
-        canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell)
-    }
-    // Not while calibrating: a cursor where the uncalibrated pointer lands would draw the eyes after it.
-    if s.settings.showGazeCursor, !(s.top is CalibrationScreen), let g = s.tracking.gaze {
-        let p = s.cell(g)
+    for cell in pursuitDots(s, map: map) { canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell) }
+    if let p = gazeCursor(s) {
         var c = canvas.grid[p.x, p.y]
         if c.isContinuation || CellGrid.columns(of: c.ch) != 1 || c.ch == " " { c.ch = "◉" }
         c.style = Theme.cursor
@@ -49,6 +36,87 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     }
     s.settings.theme.apply(to: &canvas.grid)
     return (canvas.grid, map)
+}
+
+/// The target whose progress fills on it, and how far: dwell on the dwelt target, else a held activate
+/// gesture on the focused target it will act on.
+func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
+        return (t, s.tracking.dwellProgress)
+    }
+    guard s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) else { return nil }
+    let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
+    guard let p = activating.map(\.progress).max(), p > 0 else { return nil }
+    return (t, p)
+}
+
+/// The row of a target the progress fill takes: inside its border, on its last inner row.
+func fillRow(_ t: Target) -> Rect {
+    guard t.rect.h >= 3 else { return Rect(x: t.rect.x, y: t.rect.y, w: t.rect.w, h: 1) }
+    let r = t.rect.inset(dx: 1, dy: 0)
+    return Rect(x: r.x, y: t.rect.maxY - 2, w: r.w, h: 1)
+}
+
+/// Smooth pursuit: each target's dot where its path is now.
+func pursuitDots(_ s: ShellState, map: HitMap) -> [CellPoint] {
+    pursuitTargets(s, map: map).map { s.cell($0.1.position(at: s.now)) }
+}
+
+/// The cell the gaze cursor is drawn on, nil when none is. Not while calibrating: a cursor where the
+/// uncalibrated pointer lands would draw the eyes after it.
+func gazeCursor(_ s: ShellState) -> CellPoint? {
+    guard s.settings.showGazeCursor, !(s.top is CalibrationScreen), let g = s.tracking.gaze else { return nil }
+    return s.cell(g)
+}
+
+/// Everything a tracker frame can change on the screen, found without drawing it: equal looks before and after
+/// a frame mean `render` draws the same grid, so the loop skips that drawing (a still face at 60 frames/s
+/// then costs its decoding, not sixty drawings a second). Pure.
+///
+/// What events change (a key, speech, a reply, a screen's tick) moves `revision` or `layoutVersion`; what
+/// frames change is here as it is drawn: the status rows themselves, the progress fill in eighths of a cell,
+/// the focus, the pursuit dots and the gaze cursor's cell. A screen that draws the tracker itself (`Screen
+/// .drawsFrames`) adds the frame's time, so each frame is drawn.
+public struct FrameLook: Equatable {
+    var revision: Int
+    var layoutVersion: Int
+    var size: Size
+    var screen: String
+    var depth: Int
+    var focused: String?
+    var notice: String?
+    var dictating: Bool
+    var paused: Bool
+    var settings: ShellSettings
+    var progress: [GestureProgress]
+    var fill: String?
+    var fillEighths: Int
+    var status: StatusLook
+    var dots: [CellPoint]
+    var cursor: CellPoint?
+    var frameTime: Double?
+
+    public init(_ s: ShellState) {
+        revision = s.revision
+        layoutVersion = s.layoutVersion
+        size = s.size
+        screen = s.top.name
+        depth = s.stack.count
+        focused = s.focus.focused
+        notice = s.notice
+        dictating = s.dictating
+        paused = s.readiness.paused
+        settings = s.settings
+        // Widgets draw a gesture's countdown from these (hold to confirm); empty while no gesture is under way.
+        progress = s.tracking.progress
+        let fill = progressFill(s, map: s.hitMap)
+        self.fill = fill?.0.id
+        fillEighths = fill.map { f in Int((min(1, max(0, f.1.isFinite ? f.1 : 0)) * Double(fillRow(f.0).w * 8)).rounded()) } ?? 0
+        status = StatusLook(s, width: s.size.width)
+        dots = pursuitDots(s, map: s.hitMap)
+        cursor = gazeCursor(s)
+        frameTime = s.top.drawsFrames ? s.now : nil
+    }
 }
 
 /// The targets `render` declares for `s` at `size`, without drawing what declares none (the title, the status
@@ -99,42 +167,85 @@ func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
 
 /// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.
 func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
+    drawStatus(&g, StatusLook(s, width: g.width))
+}
+
+/// What the status line shows, bars in eighths of a cell as drawn: equal looks draw equal rows, so a frame
+/// that moves a meter by less than an eighth is not a reason to draw (`FrameLook`).
+struct StatusLook: Equatable {
+    var meterWidth: Int
+    /// The face's meters, each in eighths of its bar.
+    var meters: [Int]
+    var input: [String]
+    var inputWarning: Bool
+    var readiness: String?
+    var readinessWarning = false
+    var speaking: Bool
+    /// The gesture under way with its progress in eighths of a 10-cell bar.
+    var gesture: String?
+    var gestureEighths = 0
+    /// Dwell progress in eighths of an 8-cell bar; nil while none is under way.
+    var dwellEighths: Int?
+    var privateDesktop: Bool
+    var mic: String?
+    var micOpen = false
+    var keymap: String
+
+    static let meterLabels = ["L eye", "R eye", "jaw", "tongue", "smile"]
+
+    init(_ s: ShellState, width: Int) {
+        let t = s.tracking
+        meterWidth = width >= 120 ? 12 : 8
+        meters = [t.meters.leftEye, t.meters.rightEye, t.meters.jaw, t.meters.tongue, t.meters.smile]
+            .map { [meterWidth] in CellGrid.eighths(Double($0), of: meterWidth) }
+        (input, inputWarning) = inputStatus(t)
+        if let r = s.readinessLabel { readiness = r.text; readinessWarning = r.warn }
+        speaking = s.speaking
+        if let p = t.progress.max(by: { $0.progress < $1.progress }) {
+            gesture = p.name
+            gestureEighths = CellGrid.eighths(p.progress, of: 10)
+        }
+        dwellEighths = t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil
+        privateDesktop = (s.top as? DesktopScreen)?.isPrivate ?? false
+        if let m = s.micLabel { mic = m.text; micOpen = m.open }
+        keymap = s.keymap.name
+    }
+}
+
+func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
     let y0 = g.height - statusRows, y1 = g.height - 1
     g.fill(Rect(x: 0, y: y0, w: g.width, h: statusRows), " ", style: Theme.status)
-    let t = s.tracking
     var x = 1
-    let meterW = g.width >= 120 ? 12 : 8
-    for (label, v) in [("L eye", t.meters.leftEye), ("R eye", t.meters.rightEye), ("jaw", t.meters.jaw),
-                       ("tongue", t.meters.tongue), ("smile", t.meters.smile)] {
+    let meterW = look.meterWidth
+    for (label, v) in zip(StatusLook.meterLabels, look.meters) {
         x += g.text(label + " ", x: x, y: y0, style: Theme.status)
-        g.bar(x: x, y: y0, width: meterW, fraction: Double(v), style: Theme.meter, empty: "·")
+        g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
         x += meterW + 2
         if x >= g.width - meterW { break }
     }
-    let input = inputStatus(t)
     x = 1
-    x += g.text(input.parts.joined(separator: " │ ") + " │ ", x: x, y: y1,
-                style: input.warning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
-    x = drawReadiness(&g, s, x: x, y: y1)
-    if s.speaking { x += g.text("♪ speaking │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
-    if let p = t.progress.max(by: { $0.progress < $1.progress }) {
-        x += g.text(p.name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
-        g.bar(x: x, y: y1, width: 10, fraction: p.progress, style: Style(fg: .cyan, bg: .black))
+    x += g.text(look.input.joined(separator: " │ ") + " │ ", x: x, y: y1,
+                style: look.inputWarning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
+    x = drawReadiness(&g, look.readiness.map { ($0, look.readinessWarning) }, x: x, y: y1)
+    if look.speaking { x += g.text("♪ speaking │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
+    if let name = look.gesture {
+        x += g.text(name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
+        g.bar(x: x, y: y1, width: 10, eighths: look.gestureEighths, style: Style(fg: .cyan, bg: .black))
         x += 11
     } else {
         x += g.text("no gesture", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .dim)) + 1
     }
-    if t.dwellProgress > 0 {
+    if let dwell = look.dwellEighths {
         x += g.text("│ dwell ", x: x, y: y1, style: Theme.status)
-        g.bar(x: x, y: y1, width: 8, fraction: t.dwellProgress, style: Style(fg: .green, bg: .black))
+        g.bar(x: x, y: y1, width: 8, eighths: dwell, style: Style(fg: .green, bg: .black))
         x += 9
     }
     // Private typing on the Desktop screen is said where the user's eyes check the shell's state.
-    if let d = s.top as? DesktopScreen, d.isPrivate {
+    if look.privateDesktop {
         x += g.text("│ private: not learned or logged ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
     }
-    let km = "keymap " + s.keymap.name
-    x = drawMic(&g, s, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
+    let km = "keymap " + look.keymap
+    x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
     g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
 }
 

@@ -131,12 +131,17 @@ public protocol Screen: Sendable {
     /// Whether `handle` acts on `.tick`; the default, yes. A screen that never does spares the shell a context
     /// made for nothing twenty times a second while it shows.
     var wantsTicks: Bool { get }
+    /// Whether `render` draws from the tracker's frame itself (the raw pointer, the frame's time, the
+    /// desktop pointer's dwell): such a screen is drawn at every frame, not only when `FrameLook` changes.
+    /// The default, no.
+    var drawsFrames: Bool { get }
 }
 
 extension Screen {
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }
     public var wantsTicks: Bool { true }
+    public var drawsFrames: Bool { false }
 }
 
 /// Keys a helper can press.

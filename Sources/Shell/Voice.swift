@@ -232,8 +232,8 @@ func trackDictation(_ s: inout ShellState, _ effects: [Effect]) -> [Effect] {
 }
 
 /// Draws the speech part of the status line from `x`, leaving `reserve` columns at the right.
-func drawMic(_ g: inout CellGrid, _ s: ShellState, x: Int, y: Int, reserve: Int) -> Int {
-    guard let (text, open) = s.micLabel else { return x }
+func drawMic(_ g: inout CellGrid, _ label: (text: String, open: Bool)?, x: Int, y: Int, reserve: Int) -> Int {
+    guard let (text, open) = label else { return x }
     let w = g.width - reserve - x - 3
     guard w > 6 else { return x }
     let style = open ? Style(fg: .white, bg: .red, attrs: .bold) : Style(fg: .yellow, bg: .black, attrs: .bold)

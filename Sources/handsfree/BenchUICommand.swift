@@ -10,11 +10,14 @@ struct BenchUI: ParsableCommand {
     @Option(help: "Frames per render measurement.") var frames = 3000
     @Option(help: "Seconds of live UDP input at 60 frames/s.") var seconds = 10.0
     @Option(help: "UDP port for the live part (0: pick a free one).") var port: UInt16 = 0
+    @Option(help: "Parts to run, comma-separated: render, live, loop, still (default: all); for profiling one part.")
+    var only: String?
 
     func run() throws {
         printDebugBuildNote()
         var bench = UIBench()
         bench.frames = frames; bench.seconds = seconds; bench.port = port
+        if let only { bench.parts = Set(only.split(separator: ",").map { String($0) }) }
         try printing { try bench.run(out: $0) }
     }
 }

@@ -12,6 +12,8 @@ import TrackingCore
 /// Try again button is where the pointer the user has can reach it.
 public struct CalibrationScreen: Screen {
     public let name = "calibration"
+    /// Drawn at every frame: the raw pointer and the dot's progress are on screen.
+    public var drawsFrames: Bool { true }
     public var title: String { "Calibrate pointer" }
 
     enum Phase: Sendable {

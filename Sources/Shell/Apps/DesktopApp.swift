@@ -13,6 +13,8 @@ import TerminalModel
 /// on that. The private latch keeps what is typed out of prediction and the action log (passwords).
 public struct DesktopScreen: Screen {
     public let name = "desktop"
+    /// Drawn at every frame: the desktop pointer's dwell fills with the frames' time.
+    public var drawsFrames: Bool { true }
     public var title: String { isPrivate ? "Desktop · private" : "Desktop" }
 
     /// Ctrl, Alt and Super latched for the next key.

@@ -10,6 +10,8 @@ import TrackingCore
 /// blend shapes of each new frame; it never reads a clock.
 public struct GestureCalibrationScreen: Screen {
     public let name = "gesture-calibration"
+    /// Drawn at every frame: the frame's time and face are on screen.
+    public var drawsFrames: Bool { true }
     public var title: String { "Calibrate gestures" }
 
     enum Phase: Sendable {

@@ -4,6 +4,8 @@ import SpeechText
 /// The list of notes: a New note button and a scrollable list; activating a note opens it in the editor.
 public struct NotesScreen: Screen {
     public let name = "notes"
+    /// Nothing on it moves with time: no tick is asked for.
+    public var wantsTicks: Bool { false }
     public let title = "Notes"
     var list = ScrollList(rowHeight: 3)
 
@@ -36,7 +38,6 @@ public struct NotesScreen: Screen {
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        // Ticks arrive every frame; this screen has nothing that moves with time.
         if case .tick = input { return .unhandled }
         let store = ctx.data
         let l = layout(ctx.bounds)

@@ -5,6 +5,8 @@ import TrackingCore
 /// rebuilds the pipeline, the runtime saves them to the user's config). Sections on a tab bar.
 public struct SettingsScreen: Screen {
     public let name = "settings"
+    /// Nothing on it moves with time: no tick is asked for.
+    public var wantsTicks: Bool { false }
     public let title = "Settings"
     public var tab = "tracking"
     var keymaps = ScrollList(rowHeight: 3)

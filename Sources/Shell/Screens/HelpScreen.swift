@@ -8,6 +8,8 @@ import TrackingCore
 public struct HelpScreen: Screen {
     public let name = "help"
     public var title: String { onboarding ? "Welcome" : "Help" }
+    /// Nothing on it moves with time: no tick is asked for.
+    public var wantsTicks: Bool { false }
     /// Shown on first start; leaving it is remembered.
     public var onboarding: Bool
     /// The page showing when the bindings do not fit (taken modulo the page count at render time, since

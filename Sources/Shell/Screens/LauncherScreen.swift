@@ -6,6 +6,8 @@ import TrackingCore
 public struct LauncherScreen: Screen {
     public let name = "launcher"
     public let title = "Home"
+    /// Nothing on it moves with time: no tick is asked for.
+    public var wantsTicks: Bool { false }
 
     public init() {}
 
