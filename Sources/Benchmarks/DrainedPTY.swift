@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Runtime
 import Shell
+import TerminalModel
 import Terminal
 
 /// A pseudo-terminal for the benches to draw into with curses: a thread reads and drops its output, as a
@@ -46,5 +47,10 @@ public final class PtyDisplay: ShellDisplay {
     public func readInput() -> TerminalInput? { nil }
     public func inputHungUp() -> Bool { false }
     public func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
+    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
+        guard let last = term.lastDrawn, let grid = renderPane(state, over: last, drawn: drawn) else { return false }
+        term.draw(grid)
+        return true
+    }
     public func stop() { term.stop() }
 }

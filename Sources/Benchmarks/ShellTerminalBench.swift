@@ -6,6 +6,7 @@ import Foundation
 import PtyHost
 import Runtime
 import Shell
+import TerminalModel
 import SystemIO
 import Terminal
 import TrackingCore
@@ -218,16 +219,26 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     private let echoWanted = Locked<String?>(nil)
     private let echoSeen = DispatchSemaphore(value: 0)
     func inputHungUp() -> Bool { true }
+    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
+        guard inner.showPane(state, drawn: drawn) else { return false }
+        if let v = state.terminal { lastLine.update { $0 = v.lineBeforeCursor } }
+        shownEcho(state)
+        return true
+    }
+    /// Signals the press waiting for `line` once a drawing shows it.
+    private func shownEcho(_ state: ShellState) {
+        if let want = echoWanted.value, state.terminal?.lineBeforeCursor == want {
+            echoWanted.update { $0 = nil }
+            echoSeen.signal()
+        }
+    }
     func show(_ state: ShellState, performed: [ActionRecord]) {
         inner.show(state, performed: performed)
         if let v = state.terminal { lastLine.update { $0 = v.lineBeforeCursor } }
         let now = monotonicSeconds()
         if !performed.isEmpty { shown.update { s in for p in performed { s.append((now, p.action)) } } }
         if endWhenChildEnds, state.terminal?.ended != nil { finish() }
-        if let want = echoWanted.value, state.terminal?.lineBeforeCursor == want {
-            echoWanted.update { $0 = nil }
-            echoSeen.signal()
-        }
+        shownEcho(state)
     }
     /// Ends the loop: its input hangs up.
     func finish() {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shell
+import TerminalModel
 import Terminal
 
 /// Where the live loop shows the shell and reads keys: the full-screen terminal, or plain lines.
@@ -16,7 +17,15 @@ public protocol ShellDisplay: AnyObject {
     func inputHungUp() -> Bool
     /// Shows the state after a change; `performed` lists what was done since the last call.
     func show(_ state: ShellState, performed: [ActionRecord])
+    /// Shows only the Terminal screen's pane of `state` over the last drawing (`renderPane`), for a key's
+    /// echo; `drawn` is the view that drawing shows. False when the display cannot, and the state is then
+    /// drawn in full as usual.
+    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool
     func stop()
+}
+
+extension ShellDisplay {
+    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { false }
 }
 
 /// The curses display, ringing the bell on activation when the setting asks for it.
@@ -30,6 +39,11 @@ public final class CursesDisplay: ShellDisplay {
     public func show(_ state: ShellState, performed: [ActionRecord]) {
         if state.settings.bellOnActivate, performed.contains(where: \.isActivation) { term.bell() }
         term.draw(render(state, size: term.size).0)
+    }
+    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
+        guard let last = term.lastDrawn, let grid = renderPane(state, over: last, drawn: drawn) else { return false }
+        term.draw(grid)
+        return true
     }
     public func stop() { term.stop() }
 }

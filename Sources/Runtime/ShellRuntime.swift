@@ -22,7 +22,12 @@ public final class ActionLog {
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
-    public func write(_ line: String) { handle?.write(Data((line + "\n").utf8)) }
+    public func write(_ line: String) { write([line]) }
+    /// Appends lines in one write.
+    public func write(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        handle?.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
     deinit { try? handle?.close() }
 }
 
@@ -81,6 +86,11 @@ public struct ShellRuntime {
     public private(set) var longestDrawingGap = 0.0
     /// Turns of the loop (each a wait in poll): an idle shell makes about twenty a second, not thousands.
     public private(set) var wakeups = 0
+    /// Echoes of a key shown as the Terminal screen's pane alone, ahead of the full drawing.
+    public private(set) var paneDrawings = 0
+    /// The layout and the Terminal screen's view of the last drawing, full or of the pane alone.
+    private var drawnLayout: Int?
+    private var drawnView: TerminalView?
     /// Drawings skipped because only frames came and the screen would look the same (`FrameLook`).
     public private(set) var unchanged = 0
 
@@ -115,6 +125,8 @@ public struct ShellRuntime {
     private var log: ActionLog?
     /// What was performed since the last drawing (plain output says it; the bell rings for it).
     private var performed: [ActionRecord] = []
+    /// Action lines not yet written to the log (written at the end of each turn of the loop).
+    private var unlogged: [ActionRecord] = []
 
     public init(session: Session, feed: FrameFeed, exitAtEnd: Bool, paths: UserPaths) {
         self.session = session; self.feed = feed; self.exitAtEnd = exitAtEnd; self.paths = paths
@@ -138,6 +150,8 @@ public struct ShellRuntime {
         frames.watch = sourceWatch
         sources.append(frames)
         defer {
+            log?.write(unlogged.map(\.json))
+            unlogged = []
             speech?.shutdown()
             speaker?.shutdown()
             _ = prediction?.saveIfNeeded()
@@ -159,6 +173,8 @@ public struct ShellRuntime {
         _ = runEffects(session.speechEffects)
         // Shown before the first key, so plain mode can name what the first key acts on.
         term.show(session.state, performed: [])
+        drawnLayout = session.state.layoutVersion
+        drawnView = session.state.terminal
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var endedAt: Double?
         var dirty = false
@@ -224,6 +240,11 @@ public struct ShellRuntime {
                             continue
                         case .shell(let e):
                             if case .inputHealth = e { healthAt = now; heldHealth = nil }
+                            // A key's echo is shown at once, the pane alone over the last drawing; the rest
+                            // (the suggestions the new command line brings) is drawn a displayed frame later.
+                            if case .terminal(let view) = e, awaitingEcho != nil, showEcho(view, on: term, drawn: lastLook) {
+                                lastRender = now
+                            }
                             effects = session.send(e)
                             switch e {
                             case .tick: break
@@ -257,6 +278,8 @@ public struct ShellRuntime {
                 let look = FrameLook(session.state)
                 if forced || !performed.isEmpty || look != lastLook {
                     term.show(session.state, performed: performed)
+                    drawnLayout = session.state.layoutVersion
+                    drawnView = session.state.terminal
                     renders += 1
                     lastLook = look
                 } else {
@@ -270,11 +293,29 @@ public struct ShellRuntime {
                 measuresChanged = false
                 forced = false
             }
+            if !unlogged.isEmpty {
+                log?.write(unlogged.map(\.json))
+                unlogged.removeAll(keepingCapacity: true)
+            }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {
                 keepUnsaved()
                 break loop
             }
         }
+    }
+
+    /// Shows the Terminal screen's pane with `view` over the last drawing, if the display can; true if it did.
+    mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
+        // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
+        // the suggestions laid out again, the focus moved) waits for the full drawing.
+        guard session.state.top is TerminalScreen, drawnLayout == session.state.layoutVersion,
+              let look, FrameLook(session.state).sameMarks(look) else { return false }
+        var probe = session.state
+        probe.terminal = view
+        guard display.showPane(probe, drawn: drawnView) else { return false }
+        drawnView = view
+        paneDrawings += 1
+        return true
     }
 
     /// Writes the text whose save failed, if any, to the fallback places as the loop ends without a quit that
@@ -304,7 +345,10 @@ public struct ShellRuntime {
                 switch e {
                 case .quit: return true
                 case .finishedOnboarding: paths.markOnboarded()
-                case .performed(let r): log?.write(r.json); performed.append(r)
+                case .performed(let r):
+                    // Written once the loop has carried out the rest: a key reaches its program first.
+                    unlogged.append(r)
+                    performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))

@@ -74,7 +74,14 @@ public struct Style: Sendable, Equatable, Hashable {
 public struct Cell: Sendable, Equatable, Hashable {
     public var ch: Character
     public var style: Style
+    /// Fills the cell to its stride, always zero: with no padding bytes left to chance, equal cells have equal
+    /// bytes, and the terminal's row-by-row `memcmp` finds unchanged rows (an optimised build wrote some cells
+    /// whole and others field by field, so equal rows differed in their padding and were compared cell by cell).
+    private var spare: (UInt8, UInt8, UInt8) = (0, 0, 0)
     public init(_ ch: Character = " ", _ style: Style = .plain) { self.ch = ch; self.style = style }
+
+    public static func == (a: Cell, b: Cell) -> Bool { a.ch == b.ch && a.style == b.style }
+    public func hash(into h: inout Hasher) { h.combine(ch); h.combine(style) }
 
     /// Marks the second cell of a double-width character; terminals draw nothing there.
     public static let continuation: Character = "\u{0}"

@@ -1,4 +1,5 @@
 import Config
+import TerminalModel
 
 /// Rows of the status line at the bottom of every screen.
 public let statusRows = 2
@@ -96,6 +97,15 @@ public struct FrameLook: Equatable {
     var cursor: CellPoint?
     var frameTime: Double?
 
+    /// Whether what the shell draws over its screens is the same in both looks: focus, fills, pursuit dots, the
+    /// gaze cursor, the pause banner, the settings, the screen and its size. A pane drawn alone over a drawing
+    /// with other marks would keep them where the pane did not change.
+    public func sameMarks(_ o: FrameLook) -> Bool {
+        focused == o.focused && fill == o.fill && fillEighths == o.fillEighths && dots == o.dots
+            && cursor == o.cursor && paused == o.paused && settings == o.settings && size == o.size
+            && screen == o.screen && depth == o.depth
+    }
+
     public init(_ s: ShellState) {
         revision = s.revision
         layoutVersion = s.layoutVersion
@@ -117,6 +127,39 @@ public struct FrameLook: Equatable {
         cursor = gazeCursor(s)
         frameTime = s.top.drawsFrames ? s.now : nil
     }
+}
+
+/// The drawing `render` would make of `s` in the Terminal screen's pane, made from `last` (the last full
+/// drawing) by drawing the pane alone: what a key's echo needs on the screen at once, before the suggestions
+/// that follow from the new command line are worked out for the drawing after. Pure.
+///
+/// Nil when the pane's cells in a full drawing would carry anything but the program's screen: focus or a
+/// fill on the pane, the gaze cursor or a pursuit dot over it, the pause banner, or a pane that is not the
+/// program's screen (starting, a sink that shows nothing, the program ended). Outside the pane, the result
+/// is `last` unchanged. `drawn`, the view `last` shows in its pane, if known, limits the drawing to the rows
+/// that changed since.
+public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView? = nil) -> CellGrid? {
+    guard s.top is TerminalScreen, !s.tooSmall, last.size == s.size, !s.readiness.paused,
+          let view = s.terminal, view.sink.contains(.showsPane), view.ended == nil,
+          let pane = s.hitMap.target(id: TerminalScreen.paneID) else { return nil }
+    let r = pane.rect
+    guard s.focus.focused != pane.id, progressFill(s, map: s.hitMap)?.0.id != pane.id,
+          !(gazeCursor(s).map(r.contains) ?? false), !pursuitDots(s, map: s.hitMap).contains(where: r.contains)
+    else { return nil }
+    var g = last
+    if let old = drawn, old.sink == view.sink, let rows = TerminalScreen.changedPaneRows(from: old, to: view, r) {
+        for row in Set(rows) where row >= 0 && row < r.h {
+            let line = Rect(x: r.x, y: r.y + row, w: r.w, h: 1)
+            g.fill(line, " ")
+            TerminalScreen.drawPane(&g, view, r, rows: [row])
+            s.settings.theme.apply(to: &g, in: line)
+        }
+        return g
+    }
+    g.fill(r, " ")
+    TerminalScreen.drawPane(&g, view, r)
+    s.settings.theme.apply(to: &g, in: r)
+    return g
 }
 
 /// The targets `render` declares for `s` at `size`, without drawing what declares none (the title, the status

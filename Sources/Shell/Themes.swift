@@ -45,8 +45,13 @@ public enum ThemeKind: String, Sendable, Equatable, CaseIterable {
 
     /// Restyles every cell of `grid` for this theme.
     public func apply(to grid: inout CellGrid) {
+        apply(to: &grid, in: Rect(x: 0, y: 0, w: grid.width, h: grid.height))
+    }
+
+    /// Restyles the cells of `grid` in `rect` for this theme.
+    public func apply(to grid: inout CellGrid, in rect: Rect) {
         guard self != .standard else { return }
-        grid.restyle(Rect(x: 0, y: 0, w: grid.width, h: grid.height)) { $0 = map($0) }
+        grid.restyle(rect) { $0 = map($0) }
     }
 
     /// The style of a focused target's cell: reverse video (or, on a cell already reversed, underline), bold,

@@ -28,6 +28,8 @@ public final class Terminal {
     private var outFile: UnsafeMutablePointer<FILE>?
     /// Cells written by the last `draw`, for benchmarks.
     public private(set) var lastChangedCells = 0
+    /// The grid the terminal shows now (nil before the first drawing, or once a resize made it unknown).
+    public var lastDrawn: CellGrid? { previous }
 
     /// Starts curses on the controlling terminal (`input`/`output` nil), or on the given streams (benchmarks
     /// draw into a pty or /dev/null). `type` overrides `$TERM`. `colour` false (`NO_COLOR`, `--no-color`)

@@ -204,15 +204,15 @@ public struct TerminalScreen: Screen {
 
     /// Draws the program's screen into the pane: top-left aligned, keeping the cursor's row in view when the
     /// program's screen is taller than the pane (until its resize arrives).
-    static func drawPane(_ g: inout CellGrid, _ v: TerminalView, _ r: Rect) {
+    static func drawPane(_ g: inout CellGrid, _ v: TerminalView, _ r: Rect, rows only: [Int]? = nil) {
         let s = v.snapshot
-        let shift = max(0, min(s.rows - r.h, s.cursor.row - r.h + 1))
+        let shift = paneShift(s, r)
         let cols = min(r.w, s.cols)
         // Neighbouring cells mostly share a look, so a style is worked out only when the look changes: the
         // pane is the largest drawing the shell makes (5,040 cells at 200x60), redrawn at every echo.
         var look = (TerminalAttributes(), TerminalColor.default, TerminalColor.default)
         var lookStyle = Self.style(TerminalCell.blank)
-        for row in 0..<min(r.h, s.rows - shift) {
+        for row in only ?? Array(0..<min(r.h, s.rows - shift)) where row >= 0 && row < min(r.h, s.rows - shift) {
             let sr = row + shift
             var col = 0
             while col < cols {
@@ -235,6 +235,34 @@ public struct TerminalScreen: Screen {
                 col += Int(max(1, cell.width))
             }
         }
+    }
+
+    /// The program's first row the pane shows: 0, or more while the cursor's row would be below the pane.
+    static func paneShift(_ s: TerminalSnapshot, _ r: Rect) -> Int {
+        max(0, min(s.rows - r.h, s.cursor.row - r.h + 1))
+    }
+
+    /// The pane's rows whose drawing may differ between `old` and `new`, drawn at `r`: rows whose cells differ,
+    /// and the rows the cursor left and reached. Nil when everything may (another size, a scroll of the pane).
+    static func changedPaneRows(from old: TerminalView, to new: TerminalView, _ r: Rect) -> [Int]? {
+        let a = old.snapshot, b = new.snapshot
+        guard a.rows == b.rows, a.cols == b.cols, a.cells.count == b.cells.count, a.cells.count == b.rows * b.cols,
+              paneShift(a, r) == paneShift(b, r) else { return nil }
+        let shift = paneShift(b, r)
+        var rows: [Int] = []
+        a.cells.withUnsafeBufferPointer { ca in
+            b.cells.withUnsafeBufferPointer { cb in
+                for row in 0..<min(r.h, b.rows - shift) {
+                    let from = (row + shift) * b.cols
+                    // Unchanged text compares by its stored bits first, so an unchanged row costs little.
+                    if !(from..<from + b.cols).allSatisfy({ ca[$0] == cb[$0] }) { rows.append(row) }
+                }
+            }
+        }
+        if a.cursor != b.cursor || a.cursorVisible != b.cursorVisible {
+            rows += [a.cursor.row - shift, b.cursor.row - shift]
+        }
+        return rows
     }
 
     /// The character that stands for a cell's text, made safe for the host terminal.
