@@ -107,8 +107,8 @@ public struct RecognizerConfiguration: Sendable {
     ///
     /// `-pl_window 0`: the phone-loop lookahead (default 5 frames) holds the word search that many frames behind
     /// the audio, so every word reached a partial 50 ms later than it could; without it the first partial comes
-    /// about 50 ms sooner (issue 34) at the same word error rate, for about a fifth more decoding CPU (the
-    /// lookahead's pruning is gone).
+    /// about 50 ms sooner (issue 34) at the same word error rate, for a fifth to a half more decoding CPU (the
+    /// lookahead's pruning is gone; real-time factor about 0.3 → 0.36–0.45 on a shared 2-core EPYC).
     public static let tunedOptions: [String: String] = ["-pl_window": "0"]
 
     /// The options as a PocketSphinx command line (for the library parser and for the reference tools).
