@@ -103,11 +103,20 @@ public struct RecognizerConfiguration: Sendable {
         self.pocketSphinxLogFile = pocketSphinxLogFile
     }
 
+    /// Options where the recogniser departs from PocketSphinx's defaults; `extraOptions` overrides them.
+    ///
+    /// `-pl_window 0`: the phone-loop lookahead (default 5 frames) holds the word search that many frames behind
+    /// the audio, so every word reached a partial 50 ms later than it could; without it the first partial comes
+    /// about 50 ms sooner (issue 34) at the same word error rate, for a fifth to a half more decoding CPU (the
+    /// lookahead's pruning is gone; real-time factor about 0.3 → 0.36–0.45 on a shared 2-core EPYC).
+    public static let tunedOptions: [String: String] = ["-pl_window": "0"]
+
     /// The options as a PocketSphinx command line (for the library parser and for the reference tools).
     public var arguments: [String] {
         var args = ["-hmm", acousticModel, "-dict", dictionary]
         if let lm = languageModel { args += ["-lm", lm] }
-        for (k, v) in extraOptions.sorted(by: { $0.key < $1.key }) { args += [k, v] }
+        let options = Self.tunedOptions.merging(extraOptions) { _, extra in extra }
+        for (k, v) in options.sorted(by: { $0.key < $1.key }) { args += [k, v] }
         return args
     }
 

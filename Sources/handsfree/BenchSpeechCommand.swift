@@ -51,12 +51,22 @@ struct BenchSpeech: ParsableCommand {
     @Flag(help: "Print every hypothesis.")
     var verbose = false
 
+    @Option(name: .customLong("decoder-option"),
+            help: "A PocketSphinx option for the transcript test, as KEY=VALUE (e.g. -vad_startspeech=5); repeatable.")
+    var decoderOption: [String] = []
+
     func run() throws {
         var bench = SpeechBench()
         bench.dir = dir; bench.reference = reference; bench.skipReference = skipReference
         bench.skipWhisper = skipWhisper; bench.whisperModel = whisperModel; bench.phrases = phrases
         bench.keymap = keymap; bench.voices = voices; bench.skipCommands = skipCommands; bench.skipWake = skipWake
         bench.verbose = verbose; bench.whisperRounds = whisperRounds
+        for o in decoderOption {
+            guard let eq = o.firstIndex(of: "="), eq != o.startIndex else {
+                throw ValidationError("--decoder-option wants KEY=VALUE, e.g. -vad_startspeech=5: \(o)")
+            }
+            bench.decoderOptions[String(o[..<eq])] = String(o[o.index(after: eq)...])
+        }
         try printing { try bench.run(out: $0) }
     }
 }
