@@ -48,9 +48,8 @@ public final class PtyDisplay: ShellDisplay {
     public func inputHungUp() -> Bool { false }
     public func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
     public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
-        guard let last = term.lastDrawn, let grid = renderPane(state, over: last, drawn: drawn) else { return false }
-        term.draw(grid)
-        return true
+        guard term.lastDrawn?.size == state.size, let patch = panePatch(state, drawn: drawn) else { return false }
+        return term.drawRows(patch.rows) { patch.apply(to: &$0) }
     }
     public func stop() { term.stop() }
 }

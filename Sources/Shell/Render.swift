@@ -133,33 +133,60 @@ public struct FrameLook: Equatable {
 /// drawing) by drawing the pane alone: what a key's echo needs on the screen at once, before the suggestions
 /// that follow from the new command line are worked out for the drawing after. Pure.
 ///
+/// Nil when the pane's cells in a full drawing would carry anything but the program's screen (see
+/// `panePatch`). Outside the pane, the result is `last` unchanged. `drawn`, the view `last` shows in its
+/// pane, if known, limits the drawing to the rows that changed since.
+public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView? = nil) -> CellGrid? {
+    guard last.size == s.size, let patch = panePatch(s, drawn: drawn) else { return nil }
+    var g = last
+    patch.apply(to: &g)
+    return g
+}
+
+/// The rows of the Terminal screen's pane a drawing of `s` changes, and how to draw them over the last
+/// drawing (`renderPane`); a display changes those rows in place.
+///
 /// Nil when the pane's cells in a full drawing would carry anything but the program's screen: focus or a
 /// fill on the pane, the gaze cursor or a pursuit dot over it, the pause banner, or a pane that is not the
-/// program's screen (starting, a sink that shows nothing, the program ended). Outside the pane, the result
-/// is `last` unchanged. `drawn`, the view `last` shows in its pane, if known, limits the drawing to the rows
-/// that changed since.
-public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView? = nil) -> CellGrid? {
-    guard s.top is TerminalScreen, !s.tooSmall, last.size == s.size, !s.readiness.paused,
+/// program's screen (starting, a sink that shows nothing, the program ended).
+public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
+    guard s.top is TerminalScreen, !s.tooSmall, !s.readiness.paused,
           let view = s.terminal, view.sink.contains(.showsPane), view.ended == nil,
           let pane = s.hitMap.target(id: TerminalScreen.paneID) else { return nil }
     let r = pane.rect
     guard s.focus.focused != pane.id, progressFill(s, map: s.hitMap)?.0.id != pane.id,
           !(gazeCursor(s).map(r.contains) ?? false), !pursuitDots(s, map: s.hitMap).contains(where: r.contains)
     else { return nil }
-    var g = last
-    if let old = drawn, old.sink == view.sink, let rows = TerminalScreen.changedPaneRows(from: old, to: view, r) {
-        for row in Set(rows) where row >= 0 && row < r.h {
-            let line = Rect(x: r.x, y: r.y + row, w: r.w, h: 1)
-            g.fill(line, " ")
-            TerminalScreen.drawPane(&g, view, r, rows: [row])
-            s.settings.theme.apply(to: &g, in: line)
-        }
-        return g
+    var paneRows: [Int]?
+    if let old = drawn, old.sink == view.sink, let changed = TerminalScreen.changedPaneRows(from: old, to: view, r) {
+        paneRows = Set(changed).filter { $0 >= 0 && $0 < r.h }.sorted()
     }
-    g.fill(r, " ")
-    TerminalScreen.drawPane(&g, view, r)
-    s.settings.theme.apply(to: &g, in: r)
-    return g
+    return PanePatch(view: view, rect: r, paneRows: paneRows, theme: s.settings.theme)
+}
+
+/// Rows of the Terminal screen's pane to draw again, from `panePatch`.
+public struct PanePatch: Sendable {
+    let view: TerminalView
+    let rect: Rect
+    /// Rows of the pane (0 at its top) to draw; nil: all of them.
+    let paneRows: [Int]?
+    let theme: ThemeKind
+
+    /// The grid's rows the patch draws.
+    public var rows: [Int] { (paneRows ?? Array(0..<rect.h)).map { rect.y + $0 } }
+
+    /// Draws the rows into `g`, as `render` draws them.
+    public func apply(to g: inout CellGrid) {
+        guard let only = paneRows else {
+            g.fill(rect, " ")
+            TerminalScreen.drawPane(&g, view, rect)
+            theme.apply(to: &g, in: rect)
+            return
+        }
+        for row in only { g.fill(Rect(x: rect.x, y: rect.y + row, w: rect.w, h: 1), " ") }
+        TerminalScreen.drawPane(&g, view, rect, rows: only)
+        for row in only { theme.apply(to: &g, in: Rect(x: rect.x, y: rect.y + row, w: rect.w, h: 1)) }
+    }
 }
 
 /// The targets `render` declares for `s` at `size`, without drawing what declares none (the title, the status

@@ -115,41 +115,70 @@ public final class Terminal {
         if previous?.size != grid.size { invalidate(); werase(stdscr) }
         let old = previous
         var count = 0
-        let w = grid.width
-        var run = ""
-        var runX = 0, runStyle = Style.plain, inRun = false
         let stride = MemoryLayout<Cell>.stride
         for y in 0..<grid.height {
-            let row = y * w
+            let row = y * grid.width
             // Fast path: a row whose bytes are identical is unchanged (most rows, most frames). Bytes that
-            // differ (padding, equal strings stored differently) only fall through to the exact check below.
-            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: w * stride) { continue }
-            var x = 0
-            while x < w {
-                let c = grid.cells[row + x]
-                var changed = true
-                if let old {
-                    changed = old.cells[row + x] != c
-                    // A wide character is redrawn whole when only its right half changed.
-                    if !changed, x + 1 < w, old.cells[row + x + 1] != grid.cells[row + x + 1],
-                       grid.cells[row + x + 1].isContinuation {
-                        changed = true
-                    }
-                }
-                if !changed || c.isContinuation {
-                    if inRun && !c.isContinuation { flush(&run, y, runX, runStyle); inRun = false }
-                    x += 1
-                    continue
-                }
-                if inRun && c.style != runStyle { flush(&run, y, runX, runStyle); inRun = false }
-                if !inRun { inRun = true; runX = x; runStyle = c.style }
-                run.append(c.ch)
-                count += 1
-                x += 1
-            }
-            if inRun { flush(&run, y, runX, runStyle); inRun = false }
+            // differ (equal strings stored differently) only fall through to the exact check below.
+            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: grid.width * stride) { continue }
+            count += drawRow(y, of: grid, old: old.map { Array($0.cells[row..<row + grid.width]) })
         }
         previous = grid
+        finish(count)
+    }
+
+    /// Changes `rows` of the last drawing in place with `change` and writes the cells of those rows that
+    /// differ: for a few rows (a key's echo in a pane), without copying the whole screen. False before a
+    /// first drawing, and nothing is drawn.
+    public func drawRows(_ rows: [Int], _ change: (inout CellGrid) -> Void) -> Bool {
+        guard active, var grid = previous else { return false }
+        // Let go of the stored grid, so `change` finds its cells uniquely held and changes them in place.
+        previous = nil
+        let w = grid.width
+        let wanted = Set(rows.filter { $0 >= 0 && $0 < grid.height }).sorted()
+        let old = wanted.map { Array(grid.cells[$0 * w..<($0 + 1) * w]) }
+        change(&grid)
+        var count = 0
+        for (y, before) in zip(wanted, old) { count += drawRow(y, of: grid, old: before) }
+        previous = grid
+        finish(count)
+        return true
+    }
+
+    /// Writes the cells of row `y` of `grid` that differ from `old` (all of them without it), in runs of one
+    /// style; returns how many.
+    private func drawRow(_ y: Int, of grid: CellGrid, old: [Cell]?) -> Int {
+        let w = grid.width, row = y * w
+        var count = 0
+        var run = ""
+        var runX = 0, runStyle = Style.plain, inRun = false
+        var x = 0
+        while x < w {
+            let c = grid.cells[row + x]
+            var changed = true
+            if let old {
+                changed = old[x] != c
+                // A wide character is redrawn whole when only its right half changed.
+                if !changed, x + 1 < w, old[x + 1] != grid.cells[row + x + 1], grid.cells[row + x + 1].isContinuation {
+                    changed = true
+                }
+            }
+            if !changed || c.isContinuation {
+                if inRun && !c.isContinuation { flush(&run, y, runX, runStyle); inRun = false }
+                x += 1
+                continue
+            }
+            if inRun && c.style != runStyle { flush(&run, y, runX, runStyle); inRun = false }
+            if !inRun { inRun = true; runX = x; runStyle = c.style }
+            run.append(c.ch)
+            count += 1
+            x += 1
+        }
+        if inRun { flush(&run, y, runX, runStyle) }
+        return count
+    }
+
+    private func finish(_ count: Int) {
         lastChangedCells = count
         wnoutrefresh(stdscr)
         doupdate()
