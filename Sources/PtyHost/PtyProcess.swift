@@ -234,24 +234,47 @@ public final class PtyProcess {
     /// The name of the program in the pty's foreground (`vim`, `less`, the shell itself), from /proc.
     public var foregroundProgram: String? { foregroundGroup.flatMap(Self.programName) }
 
+    /// Whether the foreground group's program is a remote shell; asked again of /proc when the group changes
+    /// or half a second after it was (a program that execs ssh keeps its group).
+    private func isRemote(_ pgrp: pid_t) -> Bool {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        if let c = remoteCheck, c.pgrp == pgrp, now - c.at < 0.5 { return c.remote }
+        let remote = RemoteShells.isRemote(Self.programName(pgrp))
+        remoteCheck = (pgrp, remote, now)
+        return remote
+    }
+    private var remoteCheck: (pgrp: pid_t, remote: Bool, at: Double)?
+
+    // Read at every view of the pane (each echoed key): open, read and readlink into buffers on the stack,
+    // with no FILE or array to allocate, since a stdio read of comm and two zeroed arrays cost 90 µs a key.
     private static func programName(_ pgrp: pid_t) -> String? {
-        guard let f = fopen("/proc/\(pgrp)/comm", "r") else { return nil }
-        defer { fclose(f) }
-        var buf = [CChar](repeating: 0, count: 64)
-        guard fgets(&buf, Int32(buf.count), f) != nil else { return nil }
-        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.hasSuffix("\n") ? String(name.dropLast()) : name
+        let fd = Glibc.open("/proc/\(pgrp)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf -> String? in
+            guard let base = buf.baseAddress else { return nil }
+            let n = Glibc.read(fd, base, buf.count)
+            guard n > 0 else { return nil }
+            let end = base[n - 1] == UInt8(ascii: "\n") ? n - 1 : n
+            return String(decoding: UnsafeBufferPointer(start: base, count: end), as: UTF8.self)
+        }
     }
 
     /// The working directory of the program in the pty's foreground (the shell after its `cd`s), from /proc;
     /// nil once nothing holds the pty or /proc does not say, and under ssh or a container's shell, whose
     /// files are elsewhere.
     public var foregroundWorkingDirectory: String? {
-        guard let pgrp = foregroundGroup, !RemoteShells.isRemote(Self.programName(pgrp)) else { return nil }
-        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/\(pgrp)/cwd", &buf, buf.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let pgrp = foregroundGroup, !isRemote(pgrp) else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf -> String? in
+            guard let base = buf.baseAddress else { return nil }
+            let n = readlink("/proc/\(pgrp)/cwd", base, buf.count - 1)
+            guard n > 0 else { return nil }
+            return base.withMemoryRebound(to: UInt8.self, capacity: n) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+            }
+        }
     }
 
     /// Reaps the child if it has exited (non-blocking) and returns its status; nil while it runs.
