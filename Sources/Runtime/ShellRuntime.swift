@@ -175,6 +175,7 @@ public struct ShellRuntime {
         term.show(session.state, performed: [])
         drawnLayout = session.state.layoutVersion
         drawnView = session.state.terminal
+        var lastLook: FrameLook? = FrameLook(session.state)
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
         var endedAt: Double?
         var dirty = false
@@ -183,7 +184,6 @@ public struct ShellRuntime {
         // Something other than a quiet frame happened (a key, speech, a gesture, a reply): drawn whatever the
         // look; a quiet frame is drawn only when its look differs from the last drawing's.
         var forced = true
-        var lastLook: FrameLook?
         // The source's measures reach the state at most every `measuresInterval`: the arrival rate moves by a
         // frame or two from one frame to the next (59, 60, 58 fps), which would otherwise redraw a still face
         // at every frame for a figure nobody can read that fast.

@@ -119,6 +119,28 @@ final class PaneDisplay: ShellDisplay {
         #expect(try events(on: "terminal") == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
     }
 
+    /// A key's echo is drawn as the pane alone, in the real loop with a real child: each such drawing,
+    /// made over what the display shows, has the pane a full drawing of that moment would have.
+    @Test func echoesAreDrawnAsThePaneAloneAndMatchAFullDrawing() throws {
+        let km = try Setup.keymap("default", gestures: Self.settings.gestures)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var state = ShellState(keymap: km, gestures: Self.settings.gestures)
+        state.show(screen: "terminal")
+        let items: [DecodedItem] = (0..<Int(1.6 * 60)).map { .frame(TrackingFrame(t: Double($0) / 60), nil) }
+        var r = ShellRuntime(session: Session(state: state, settings: Self.settings),
+                             feed: .replay(items: items, speed: 1, name: "still"), exitAtEnd: true,
+                             paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
+        // cat on a tty in canonical mode: the line discipline echoes each key.
+        r.terminal = TerminalLink(.child(argv: ["/bin/cat"]))
+        let display = EchoDisplay(keys: "hello")
+        r.display = { display }
+        try r.run()
+        #expect(r.paneDrawings >= 3, "\(r.paneDrawings) echoes drawn as the pane alone")
+        #expect(display.paneLines.contains("hello"), "\(display.paneLines)")
+        #expect(display.mismatches.isEmpty, "\(display.mismatches.prefix(3))")
+    }
+
     /// Bad input: a megabyte of random bytes through libvterm and the pane's drawing, slice by slice.
     @Test func binaryGarbageIsDrawnWithoutACrash() {
         let km = Keymap(name: "t")
@@ -138,4 +160,41 @@ final class PaneDisplay: ShellDisplay {
         }
         #expect(s.top.name == "terminal")
     }
+}
+
+/// Keeps the grid it shows, as a terminal would, and draws echoes as the pane alone over it; types one key
+/// at a time, each once the last one's echo was drawn.
+final class EchoDisplay: ShellDisplay {
+    let size = Size(width: 100, height: 30)
+    private var keys: [Character]
+    private var typed = ""
+    private var grid: CellGrid?
+    /// The pane's cursor line after each echo drawn as the pane alone.
+    var paneLines: [String] = []
+    /// Echo drawings whose pane differed from a full drawing's, with the first differing row.
+    var mismatches: [String] = []
+    init(keys: String) { self.keys = Array(keys) }
+    var inputFD: Int32 { -1 }
+    func readInput() -> TerminalInput? {
+        // The next key once the line shows what was typed so far (cat started, the last echo drawn).
+        guard !keys.isEmpty, paneLines.last == typed || (typed.isEmpty && grid != nil) else { return nil }
+        let k = keys.removeFirst()
+        typed.append(k)
+        return .key(.char(k))
+    }
+    func inputHungUp() -> Bool { false }
+    func show(_ state: ShellState, performed: [ActionRecord]) { grid = render(state, size: size).0 }
+    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
+        guard let g = grid, let drawnGrid = renderPane(state, over: g, drawn: drawn),
+              let pane = state.hitMap.target(id: TerminalScreen.paneID)?.rect else { return false }
+        let full = render(state, size: size).0
+        for y in pane.y..<pane.maxY where (pane.x..<pane.maxX).contains(where: { drawnGrid[$0, y] != full[$0, y] }) {
+            mismatches.append("row \(y): \(drawnGrid.lines[y]) ≠ \(full.lines[y])")
+            break
+        }
+        grid = drawnGrid
+        paneLines.append(state.terminal?.lineBeforeCursor ?? "")
+        return true
+    }
+    func stop() {}
 }
