@@ -175,6 +175,7 @@ extension ShellTerminalBench {
         try runtime.run()
         var lat = TerminalBench.latency(samples.value)
         lat.missed = keys - samples.value.count
+        lat.paneAlone = runtime.paneDrawings
         return lat
     }
 }

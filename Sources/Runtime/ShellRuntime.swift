@@ -308,8 +308,9 @@ public struct ShellRuntime {
     mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
         // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
         // the suggestions laid out again, the focus moved) waits for the full drawing.
-        guard session.state.top is TerminalScreen, drawnLayout == session.state.layoutVersion,
-              let look, FrameLook(session.state).sameMarks(look) else { return false }
+        guard drawnLayout == session.state.layoutVersion, let look, FrameLook(session.state).sameMarks(look) else {
+            return false
+        }
         var probe = session.state
         probe.terminal = view
         guard display.showPane(probe, drawn: drawnView) else { return false }
