@@ -46,6 +46,7 @@ public struct UIBench {
         for r in results { out(r) }
         if parts.contains("live") { try liveBench(keymap: km, settings: settings, out: out) }
         try loopBench(keymap: km, settings: settings, out: out)
+        if parts.contains("still") { try liveStillBench(keymap: km, settings: settings, out: out) }
     }
 
     /// Frames with a moving gaze and changing meters, as a live session sees them.
@@ -147,6 +148,54 @@ public struct UIBench {
         }
     }
 
+    /// The still face as a live tracker sends it: NDJSON datagrams over UDP on 127.0.0.1 at 60 frames/s with a
+    /// tracker's jitter, into the real loop (socket, decoding, pipeline, reducer, `FrameLook`) drawing into a
+    /// pty; CPU of the loop's thread once settled, without the sender's.
+    func liveStillBench(keymap: Keymap, settings: PipelineSettings, out: BenchReport) throws {
+        let pty = try DrainedPTY()
+        let receiver = try LiveSource(ListenAddress(proto: .udp, port: 0))
+        let port = receiver.port
+        let total = Int(min(seconds, 10) * 60) + 120
+        var clock = clockid_t()
+        pthread_getcpuclockid(pthread_self(), &clock)
+        let loopClock = clock
+        @Sendable func loopCPU() -> Double {
+            var ts = timespec()
+            clock_gettime(loopClock, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        }
+        let steady = Locked<(cpu: Double, wall: Double)?>(nil)
+        let size = Size(width: 100, height: 30)
+        let display = try StillDisplay(pty: pty, size: size)
+        let sender = Thread {
+            let udp = LoopbackSender(port: port)
+            let start = monotonicSeconds()
+            var settled: (cpu: Double, wall: Double)?
+            for i in 0..<total {
+                let wait = start + Double(i) / 60 - monotonicSeconds()
+                if wait > 0 { usleep(UInt32(wait * 1e6)) }
+                if i == 120 { settled = (loopCPU(), monotonicSeconds()) }
+                let jitter = { (k: Int) in Double((i * 7919 + k * 104_729) % 201 - 100) / 100 }
+                udp.send("{\"t\": \(Double(i) / 60), \"face\": true, \"blend\": {\"jawOpen\": \(0.17 + 0.004 * jitter(1))}, "
+                         + "\"gaze\": [\(0.505 + 0.001 * jitter(2)), \(0.405 + 0.001 * jitter(3))]}")
+            }
+            if let a = settled { steady.update { $0 = (loopCPU() - a.cpu, monotonicSeconds() - a.wall) } }
+            display.finish()
+        }
+        let session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
+                                                source: receiver.address.description), settings: settings)
+        let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-ui"], dataDir: nil)
+        var runtime = ShellRuntime(session: session, feed: .live(receiver), exitAtEnd: false, paths: scratch)
+        // The loop leaves once the sender is done: the display's input hangs up then.
+        runtime.display = { display }
+        sender.start()
+        try runtime.run()
+        pty.close()
+        let settledCPU = steady.value.map { $0.cpu / $0.wall * 100 } ?? .nan
+        out(String(format: "live udp still face at 60 frames/s (a tracker's jitter, nothing changes on screen) into a pty: %d frames, %d drawings, %d skipped as unchanged; CPU %.2f%% of one core once settled (goal ≤ 1%%)",
+                   runtime.framesIn, runtime.renders, runtime.unchanged, settledCPU))
+    }
+
     /// A sender thread paces NDJSON datagrams at 60/s, stamping each frame's `t` with its send time on the
     /// monotonic clock; the main thread runs the real loop (poll, decode, pipeline, reducer, render, diff)
     /// into a pty, so latency = written − sent, and CPU is this thread's own.
@@ -205,5 +254,32 @@ public struct UIBench {
         func pct(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000 }
         out(String(format: "live udp 60 fps, 100x30 into a pty: %d/%d frames, datagram sent → terminal written p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f%% of one core (%.3f s over %.1f s)",
                      latencies.count, total, pct(0.5), pct(0.99), pct(1.0), cpu / wall * 100, cpu, wall))
+    }
+}
+
+/// Draws into a pty like `PtyDisplay`; `finish` ends the loop (its input hangs up).
+final class StillDisplay: ShellDisplay, @unchecked Sendable {
+    let inner: PtyDisplay
+    let size: Size
+    private var pipeFDs: [Int32] = [-1, -1]
+    private let lock = NSLock()
+    init(pty: DrainedPTY, size: Size) throws {
+        inner = PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size)
+        self.size = size
+        guard pipe(&pipeFDs) == 0 else { throw BenchError("cannot make a pipe") }
+        _ = fcntl(pipeFDs[0], F_SETFL, fcntl(pipeFDs[0], F_GETFL) | O_NONBLOCK)
+    }
+    var inputFD: Int32 { pipeFDs[0] }
+    func readInput() -> TerminalInput? { nil }
+    func inputHungUp() -> Bool { true }
+    func show(_ state: ShellState, performed: [ActionRecord]) { inner.show(state, performed: performed) }
+    func finish() {
+        lock.lock(); defer { lock.unlock() }
+        if pipeFDs[1] >= 0 { close(pipeFDs[1]); pipeFDs[1] = -1 }
+    }
+    func stop() {
+        inner.stop()
+        finish()
+        if pipeFDs[0] >= 0 { close(pipeFDs[0]); pipeFDs[0] = -1 }
     }
 }
