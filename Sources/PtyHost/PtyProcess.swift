@@ -237,9 +237,7 @@ public final class PtyProcess {
     /// Whether the foreground group's program is a remote shell; asked again of /proc when the group changes
     /// or half a second after it was (a program that execs ssh keeps its group).
     private func isRemote(_ pgrp: pid_t) -> Bool {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        let now = PtyClock.now()
         if let c = remoteCheck, c.pgrp == pgrp, now - c.at < 0.5 { return c.remote }
         let remote = RemoteShells.isRemote(Self.programName(pgrp))
         remoteCheck = (pgrp, remote, now)

@@ -28,6 +28,15 @@ extension ShellDisplay {
     public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { false }
 }
 
+extension Terminal {
+    /// Draws the Terminal screen's pane of `state` alone over what the terminal shows (`panePatch`), changing
+    /// only its rows that differ from `drawn`; false when it cannot, and nothing is drawn.
+    public func drawPane(of state: ShellState, drawn: TerminalView?) -> Bool {
+        guard lastDrawn?.size == state.size, let patch = panePatch(state, drawn: drawn) else { return false }
+        return drawRows(patch.rows) { patch.apply(to: &$0) }
+    }
+}
+
 /// The curses display, ringing the bell on activation when the setting asks for it.
 public final class CursesDisplay: ShellDisplay {
     public let term: Terminal
@@ -40,10 +49,7 @@ public final class CursesDisplay: ShellDisplay {
         if state.settings.bellOnActivate, performed.contains(where: \.isActivation) { term.bell() }
         term.draw(render(state, size: term.size).0)
     }
-    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
-        guard term.lastDrawn?.size == state.size, let patch = panePatch(state, drawn: drawn) else { return false }
-        return term.drawRows(patch.rows) { patch.apply(to: &$0) }
-    }
+    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { term.drawPane(of: state, drawn: drawn) }
     public func stop() { term.stop() }
 }
 

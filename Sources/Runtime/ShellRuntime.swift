@@ -88,8 +88,7 @@ public struct ShellRuntime {
     public private(set) var wakeups = 0
     /// Echoes of a key shown as the Terminal screen's pane alone, ahead of the full drawing.
     public private(set) var paneDrawings = 0
-    /// The layout and the Terminal screen's view of the last drawing, full or of the pane alone.
-    private var drawnLayout: Int?
+    /// The Terminal screen's view of the last drawing, full or of the pane alone.
     private var drawnView: TerminalView?
     /// Drawings skipped because only frames came and the screen would look the same (`FrameLook`).
     public private(set) var unchanged = 0
@@ -173,7 +172,6 @@ public struct ShellRuntime {
         _ = runEffects(session.speechEffects)
         // Shown before the first key, so plain mode can name what the first key acts on.
         term.show(session.state, performed: [])
-        drawnLayout = session.state.layoutVersion
         drawnView = session.state.terminal
         var lastLook: FrameLook? = FrameLook(session.state)
         prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
@@ -278,7 +276,6 @@ public struct ShellRuntime {
                 let look = FrameLook(session.state)
                 if forced || !performed.isEmpty || look != lastLook {
                     term.show(session.state, performed: performed)
-                    drawnLayout = session.state.layoutVersion
                     drawnView = session.state.terminal
                     renders += 1
                     lastLook = look
@@ -308,9 +305,7 @@ public struct ShellRuntime {
     mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
         // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
         // the suggestions laid out again, the focus moved) waits for the full drawing.
-        guard drawnLayout == session.state.layoutVersion, let look, FrameLook(session.state).sameMarks(look) else {
-            return false
-        }
+        guard let look, FrameLook(session.state).sameMarks(look) else { return false }
         var probe = session.state
         probe.terminal = view
         guard display.showPane(probe, drawn: drawnView) else { return false }

@@ -97,12 +97,12 @@ public struct FrameLook: Equatable {
     var cursor: CellPoint?
     var frameTime: Double?
 
-    /// Whether what the shell draws over its screens is the same in both looks: focus, fills, pursuit dots, the
-    /// gaze cursor, the pause banner, the settings, the screen and its size. A pane drawn alone over a drawing
-    /// with other marks would keep them where the pane did not change.
+    /// Whether both looks have the same layout and the same marks the shell draws over its screens: focus,
+    /// fills, pursuit dots, the gaze cursor, the pause banner, the settings, the screen and its size. A pane
+    /// drawn alone over a drawing with another layout or other marks would keep them where it did not change.
     public func sameMarks(_ o: FrameLook) -> Bool {
-        focused == o.focused && fill == o.fill && fillEighths == o.fillEighths && dots == o.dots
-            && cursor == o.cursor && paused == o.paused && settings == o.settings && size == o.size
+        layoutVersion == o.layoutVersion && focused == o.focused && fill == o.fill && fillEighths == o.fillEighths
+            && dots == o.dots && cursor == o.cursor && paused == o.paused && settings == o.settings && size == o.size
             && screen == o.screen && depth == o.depth
     }
 
@@ -121,7 +121,7 @@ public struct FrameLook: Equatable {
         progress = s.tracking.progress
         let fill = progressFill(s, map: s.hitMap)
         self.fill = fill?.0.id
-        fillEighths = fill.map { f in Int((min(1, max(0, f.1.isFinite ? f.1 : 0)) * Double(fillRow(f.0).w * 8)).rounded()) } ?? 0
+        fillEighths = fill.map { CellGrid.eighths($0.1, of: fillRow($0.0).w) } ?? 0
         status = StatusLook(s, width: s.size.width)
         dots = pursuitDots(s, map: s.hitMap)
         cursor = gazeCursor(s)
