@@ -22,6 +22,19 @@ public final class Locked<T>: @unchecked Sendable {
     public func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
 }
 
+/// A reader of the calling thread's CPU seconds that another thread may call: a sampler times the loop on
+/// this thread once it has settled, from the outside.
+public func cpuClockOfThisThread() -> @Sendable () -> Double {
+    var clock = clockid_t()
+    pthread_getcpuclockid(pthread_self(), &clock)
+    let id = clock
+    return {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
 /// CPU seconds (user + system) of this whole process.
 public func processCPUSeconds() -> Double {
     var u = rusage()

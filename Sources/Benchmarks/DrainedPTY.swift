@@ -47,9 +47,6 @@ public final class PtyDisplay: ShellDisplay {
     public func readInput() -> TerminalInput? { nil }
     public func inputHungUp() -> Bool { false }
     public func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
-    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
-        guard term.lastDrawn?.size == state.size, let patch = panePatch(state, drawn: drawn) else { return false }
-        return term.drawRows(patch.rows) { patch.apply(to: &$0) }
-    }
+    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { term.drawPane(of: state, drawn: drawn) }
     public func stop() { term.stop() }
 }

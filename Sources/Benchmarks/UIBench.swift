@@ -102,10 +102,8 @@ public struct UIBench {
                     return .frame(TrackingFrame(t: Double(i) / 60, blend: BlendShapes([.jawOpen: Float(g / 3)]),
                                                 gaze: GazePoint(x: g, y: 0.4)), nil)
                 }
-                // A tracker's jitter on a face that does not move: a few thousandths on the jaw and the gaze.
-                let jitter = { (k: Int) in Double((i * 7919 + k * 104_729) % 201 - 100) / 100 }
-                return .frame(TrackingFrame(t: Double(i) / 60, blend: BlendShapes([.jawOpen: Float(0.17 + 0.004 * jitter(1))]),
-                                            gaze: GazePoint(x: 0.505 + 0.001 * jitter(2), y: 0.405 + 0.001 * jitter(3))), nil)
+                let face = Self.stillFace(i)
+                return .frame(TrackingFrame(t: Double(i) / 60, blend: BlendShapes([.jawOpen: Float(face.jaw)]), gaze: face.gaze), nil)
             }
             let session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
                                                     source: "bench"), settings: settings)
@@ -116,14 +114,7 @@ public struct UIBench {
             runtime.display = { PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size) }
             // The still face is measured once it has settled: the first two seconds arm the shell (a still face
             // is waited for) and fill the dwell on the target under the gaze, which are changes on the screen.
-            var clock = clockid_t()
-            pthread_getcpuclockid(pthread_self(), &clock)
-            let loopClock = clock
-            @Sendable func loopCPU() -> Double {
-                var ts = timespec()
-                clock_gettime(loopClock, &ts)
-                return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-            }
+            let loopCPU = cpuClockOfThisThread()
             let steady = Locked<(cpu: Double, wall: Double)?>(nil)
             let sampler = Thread {
                 usleep(2_000_000)
@@ -148,25 +139,25 @@ public struct UIBench {
         }
     }
 
+    /// Frame `i` of a face that does not move, with a tracker's jitter: a few thousandths on the jaw and the
+    /// gaze.
+    static func stillFace(_ i: Int) -> (jaw: Double, gaze: GazePoint) {
+        let jitter = { (k: Int) in Double((i * 7919 + k * 104_729) % 201 - 100) / 100 }
+        return (0.17 + 0.004 * jitter(1), GazePoint(x: 0.505 + 0.001 * jitter(2), y: 0.405 + 0.001 * jitter(3)))
+    }
+
     /// The still face as a live tracker sends it: NDJSON datagrams over UDP on 127.0.0.1 at 60 frames/s with a
     /// tracker's jitter, into the real loop (socket, decoding, pipeline, reducer, `FrameLook`) drawing into a
     /// pty; CPU of the loop's thread once settled, without the sender's.
     func liveStillBench(keymap: Keymap, settings: PipelineSettings, out: BenchReport) throws {
-        let pty = try DrainedPTY()
         let receiver = try LiveSource(ListenAddress(proto: .udp, port: 0))
         let port = receiver.port
         let total = Int(min(seconds, 10) * 60) + 120
-        var clock = clockid_t()
-        pthread_getcpuclockid(pthread_self(), &clock)
-        let loopClock = clock
-        @Sendable func loopCPU() -> Double {
-            var ts = timespec()
-            clock_gettime(loopClock, &ts)
-            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        }
+        let loopCPU = cpuClockOfThisThread()
         let steady = Locked<(cpu: Double, wall: Double)?>(nil)
         let size = Size(width: 100, height: 30)
-        let display = try StillDisplay(pty: pty, size: size)
+        // The loop leaves once the sender is done: the display's input hangs up then.
+        let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
         let sender = Thread {
             let udp = LoopbackSender(port: port)
             let start = monotonicSeconds()
@@ -175,9 +166,9 @@ public struct UIBench {
                 let wait = start + Double(i) / 60 - monotonicSeconds()
                 if wait > 0 { usleep(UInt32(wait * 1e6)) }
                 if i == 120 { settled = (loopCPU(), monotonicSeconds()) }
-                let jitter = { (k: Int) in Double((i * 7919 + k * 104_729) % 201 - 100) / 100 }
-                udp.send("{\"t\": \(Double(i) / 60), \"face\": true, \"blend\": {\"jawOpen\": \(0.17 + 0.004 * jitter(1))}, "
-                         + "\"gaze\": [\(0.505 + 0.001 * jitter(2)), \(0.405 + 0.001 * jitter(3))]}")
+                let face = Self.stillFace(i)
+                udp.send("{\"t\": \(Double(i) / 60), \"face\": true, \"blend\": {\"jawOpen\": \(face.jaw)}, "
+                         + "\"gaze\": [\(face.gaze.x), \(face.gaze.y)]}")
             }
             if let a = settled { steady.update { $0 = (loopCPU() - a.cpu, monotonicSeconds() - a.wall) } }
             display.finish()
@@ -186,11 +177,9 @@ public struct UIBench {
                                                 source: receiver.address.description), settings: settings)
         let scratch = UserPaths(environment: ["HOME": NSTemporaryDirectory() + "handsfree-bench-ui"], dataDir: nil)
         var runtime = ShellRuntime(session: session, feed: .live(receiver), exitAtEnd: false, paths: scratch)
-        // The loop leaves once the sender is done: the display's input hangs up then.
         runtime.display = { display }
         sender.start()
         try runtime.run()
-        pty.close()
         let settledCPU = steady.value.map { $0.cpu / $0.wall * 100 } ?? .nan
         out(String(format: "live udp still face at 60 frames/s (a tracker's jitter, nothing changes on screen) into a pty: %d frames, %d drawings, %d skipped as unchanged; CPU %.2f%% of one core once settled (goal ≤ 1%%)",
                    runtime.framesIn, runtime.renders, runtime.unchanged, settledCPU))
@@ -223,12 +212,7 @@ public struct UIBench {
         var latencies: [Double] = []
         latencies.reserveCapacity(total)
         // This thread's CPU time: the loop a live session runs, without the sender and pty reader threads.
-        func threadCPU() -> Double {
-            var ts = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        }
-        let cpuStart = threadCPU()
+        let cpuStart = threadCPUSeconds()
         let wallStart = monotonicSeconds()
         sender.start()
         var lastFrame = monotonicSeconds()
@@ -247,39 +231,12 @@ public struct UIBench {
             for s in sent { latencies.append(written - s) }
         }
         let wall = monotonicSeconds() - wallStart
-        let cpu = threadCPU() - cpuStart
+        let cpu = threadCPUSeconds() - cpuStart
         term.stop()
         pty.close()
         latencies.sort()
         func pct(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000 }
         out(String(format: "live udp 60 fps, 100x30 into a pty: %d/%d frames, datagram sent → terminal written p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f%% of one core (%.3f s over %.1f s)",
                      latencies.count, total, pct(0.5), pct(0.99), pct(1.0), cpu / wall * 100, cpu, wall))
-    }
-}
-
-/// Draws into a pty like `PtyDisplay`; `finish` ends the loop (its input hangs up).
-final class StillDisplay: ShellDisplay, @unchecked Sendable {
-    let inner: PtyDisplay
-    let size: Size
-    private var pipeFDs: [Int32] = [-1, -1]
-    private let lock = NSLock()
-    init(pty: DrainedPTY, size: Size) throws {
-        inner = PtyDisplay(try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave), size: size)
-        self.size = size
-        guard pipe(&pipeFDs) == 0 else { throw BenchError("cannot make a pipe") }
-        _ = fcntl(pipeFDs[0], F_SETFL, fcntl(pipeFDs[0], F_GETFL) | O_NONBLOCK)
-    }
-    var inputFD: Int32 { pipeFDs[0] }
-    func readInput() -> TerminalInput? { nil }
-    func inputHungUp() -> Bool { true }
-    func show(_ state: ShellState, performed: [ActionRecord]) { inner.show(state, performed: performed) }
-    func finish() {
-        lock.lock(); defer { lock.unlock() }
-        if pipeFDs[1] >= 0 { close(pipeFDs[1]); pipeFDs[1] = -1 }
-    }
-    func stop() {
-        inner.stop()
-        finish()
-        if pipeFDs[0] >= 0 { close(pipeFDs[0]); pipeFDs[0] = -1 }
     }
 }
