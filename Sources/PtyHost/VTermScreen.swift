@@ -30,9 +30,10 @@ public final class VTermScreen {
     /// Bytes for the child: key encodings and replies to its queries.
     private var output: [UInt8] = []
 
-    /// Cells as last read from libvterm, and which rows changed since.
-    private var cache: [TerminalCell]
-    private var dirtyRows: [Bool]
+    /// Cells as last read from libvterm, and per row the columns that changed since (`dirtyLo[r]..<dirtyHi[r]`,
+    /// empty when none did): an echoed key re-reads a cell or two, not its row.
+    private var cache: TerminalCells
+    private var dirtyLo: [Int], dirtyHi: [Int]
     private var anyDirty = true
 
     /// Creates a `rows`×`cols` screen with UTF-8 input and a scrollback of `scrollbackLimit` lines.
@@ -50,8 +51,9 @@ public final class VTermScreen {
         state = vterm_obtain_state(vt)
         callbacks = UnsafeMutablePointer<VTermScreenCallbacks>.allocate(capacity: 1)
         callbacks.initialize(to: VTermScreenCallbacks())
-        cache = Array(repeating: .blank, count: r * c)
-        dirtyRows = Array(repeating: true, count: r)
+        cache = TerminalCells(rows: Array(repeating: Array(repeating: .blank, count: c), count: r), cols: c)
+        dirtyLo = Array(repeating: 0, count: r)
+        dirtyHi = Array(repeating: c, count: r)
         installCallbacks()
         vterm_screen_enable_altscreen(screen, 1)
         // Scroll damage is merged and flushed once per feed: default merging calls back once per cell.
@@ -69,11 +71,11 @@ public final class VTermScreen {
     private func installCallbacks() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         callbacks.pointee.damage = { rect, user in
-            VTermScreen.from(user)?.markDirty(rect.start_row, rect.end_row)
+            VTermScreen.from(user)?.markDirty(rect.start_row, rect.end_row, cols: rect.start_col, rect.end_col)
             return 1
         }
         callbacks.pointee.moverect = { dest, _, user in
-            VTermScreen.from(user)?.markDirty(dest.start_row, dest.end_row)
+            VTermScreen.from(user)?.markDirty(dest.start_row, dest.end_row, cols: dest.start_col, dest.end_col)
             return 1
         }
         callbacks.pointee.movecursor = { pos, _, _, user in
@@ -118,11 +120,16 @@ public final class VTermScreen {
         return Unmanaged<VTermScreen>.fromOpaque(user).takeUnretainedValue()
     }
 
-    private func markDirty(_ start: Int32, _ end: Int32) {
+    private func markDirty(_ start: Int32, _ end: Int32, cols startCol: Int32 = 0, _ endCol: Int32 = Int32.max) {
         anyDirty = true
         let lo = max(0, Int(start)), hi = min(rows, Int(end))
-        guard lo < hi else { return }
-        for r in lo..<hi { dirtyRows[r] = true }
+        // A cell more on each side: the other half of a wide character the change may have split.
+        let c0 = max(0, Int(startCol) - 1), c1 = min(cols, Int(min(endCol, Int32.max - 1)) + 1)
+        guard lo < hi, c0 < c1 else { return }
+        for r in lo..<hi {
+            if dirtyLo[r] >= dirtyHi[r] { dirtyLo[r] = c0; dirtyHi[r] = c1 }
+            else { dirtyLo[r] = min(dirtyLo[r], c0); dirtyHi[r] = max(dirtyHi[r], c1) }
+        }
     }
 
     private func setProperty(_ prop: VTermProp, _ val: UnsafeMutablePointer<VTermValue>) {
@@ -318,8 +325,9 @@ public final class VTermScreen {
         guard r != self.rows || c != self.cols else { return }
         self.rows = r
         self.cols = c
-        cache = Array(repeating: .blank, count: r * c)
-        dirtyRows = Array(repeating: true, count: r)
+        cache = TerminalCells(rows: Array(repeating: Array(repeating: .blank, count: c), count: r), cols: c)
+        dirtyLo = Array(repeating: 0, count: r)
+        dirtyHi = Array(repeating: c, count: r)
         vterm_set_size(vt, Int32(r), Int32(c))
         vterm_screen_flush_damage(screen)
         anyDirty = true
@@ -332,22 +340,26 @@ public final class VTermScreen {
 
     /// The screen now, as values. Only rows that changed since the last snapshot are read from libvterm.
     public func snapshot() -> TerminalSnapshot {
-        for r in 0..<rows where dirtyRows[r] {
-            readRow(r)
-            dirtyRows[r] = false
+        for r in 0..<rows where dirtyLo[r] < dirtyHi[r] {
+            readRow(r, dirtyLo[r]..<dirtyHi[r])
+            dirtyLo[r] = 0
+            dirtyHi[r] = 0
         }
         anyDirty = false
         return TerminalSnapshot(rows: rows, cols: cols, cells: cache, cursor: cursor, cursorVisible: cursorVisible,
                                 isAltScreen: isAltScreen, title: title)
     }
 
-    private func readRow(_ r: Int) {
-        var cell = VTermScreenCell()
-        var c = 0
-        while c < cols {
-            _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &cell)
-            cache[r * cols + c] = VTermScreen.convert(cell)
-            c += 1
+    private func readRow(_ r: Int, _ columns: Range<Int>) {
+        let screen = screen
+        cache.changeRow(r) { row in
+            var cell = VTermScreenCell()
+            var c = columns.lowerBound
+            while c < columns.upperBound {
+                _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &cell)
+                row[c] = VTermScreen.convert(cell)
+                c += 1
+            }
         }
     }
 
@@ -364,11 +376,17 @@ public final class VTermScreen {
         var fg = cell.fg, bg = cell.bg
         let foreground = handsfree_vterm_color_is_default_fg(&fg) != 0 ? .default : color(fg)
         let background = handsfree_vterm_color_is_default_bg(&bg) != 0 ? .default : color(bg)
-        let first = cell.chars.0
-        if first == 0xFFFF_FFFF {
-            return TerminalCell(text: "", width: 0, attributes: attrs, foreground: foreground, background: background)
+        let ch = cell.chars
+        if ch.0 == 0xFFFF_FFFF {
+            return TerminalCell(scalar: 0, width: 0, attributes: attrs, foreground: foreground, background: background)
         }
-        return TerminalCell(text: text(cell), width: UInt8(clamping: max(1, Int(cell.width))), attributes: attrs,
+        let width = UInt8(clamping: max(1, Int(cell.width)))
+        if ch.1 == 0 {
+            // One scalar, most cells: no String is made.
+            return TerminalCell(scalar: ch.0 == 0 ? 0x20 : ch.0, width: width, attributes: attrs,
+                                foreground: foreground, background: background)
+        }
+        return TerminalCell(text: text(cell), width: width, attributes: attrs,
                             foreground: foreground, background: background)
     }
 
@@ -413,25 +431,24 @@ public final class VTermScreen {
         let live = snapshot()
         let k = isAltScreen ? 0 : min(max(0, offset), scrollback.count)
         guard k > 0 else { return live }
-        var cells: [TerminalCell] = []
-        cells.reserveCapacity(rows * cols)
+        var shown: [[TerminalCell]] = []
+        shown.reserveCapacity(rows)
         for i in 0..<rows {
             let j = i - k
             if j >= 0 {
-                cells.append(contentsOf: live.cells[(j * cols)..<((j + 1) * cols)])
+                shown.append(live.cells.rows[j])
             } else {
                 let line = scrollbackLine(-j - 1)
                 let n = min(cols, line.count)
-                cells.append(contentsOf: line[0..<n])
+                var row = Array(line[0..<n])
                 // A wide character cut at the right edge would leave half a glyph.
-                if n > 0, n == cols, line.count > cols, cells[cells.count - 1].width == 2 {
-                    cells[cells.count - 1] = .blank
-                }
-                if n < cols { cells.append(contentsOf: repeatElement(TerminalCell.blank, count: cols - n)) }
+                if n > 0, n == cols, line.count > cols, row[n - 1].width == 2 { row[n - 1] = .blank }
+                if n < cols { row += repeatElement(TerminalCell.blank, count: cols - n) }
+                shown.append(row)
             }
         }
         var view = live
-        view.cells = cells
+        view.cells = TerminalCells(rows: shown, cols: cols)
         view.cursorVisible = false
         view.cursor = TerminalPosition(row: min(rows - 1, live.cursor.row + k), col: live.cursor.col)
         return view

@@ -24,29 +24,170 @@ public struct TerminalAttributes: OptionSet, Hashable, Sendable {
 }
 
 /// One cell of the emulated screen.
+///
+/// Plain bytes throughout (the text inline, the colours packed, no padding left to chance), so a screen of
+/// cells copies and compares as memory: a snapshot taken at every echo copies 5,000 of them, and the pane's
+/// changed rows are found by comparing two screens row by row.
 public struct TerminalCell: Hashable, Sendable {
-    /// The character with its combining marks; a space for an empty cell, empty for a wide character's right half.
-    public var text: String
+    /// The text's UTF-8 bytes, zero-padded (text never holds a NUL): `CellText`.
+    private var chars: CellText
+    private var fg: UInt32
+    private var bg: UInt32
     /// Columns the character takes: 1, 2 for a wide character, 0 for the right half of one.
     public var width: UInt8
     public var attributes: TerminalAttributes
-    public var foreground: TerminalColor
-    public var background: TerminalColor
+    // Always zero: the cell's size equals its stride, so rows compare as bytes.
+    private var spare16: UInt16 = 0
+    private var spare32: UInt32 = 0
 
     public init(text: String = " ", width: UInt8 = 1, attributes: TerminalAttributes = [],
                 foreground: TerminalColor = .default, background: TerminalColor = .default) {
-        self.text = text
+        self.init(chars: CellText(text), width: width, attributes: attributes, foreground: foreground,
+                  background: background)
+    }
+
+    /// A cell whose text is one Unicode scalar (0: no text, a wide character's right half).
+    public init(scalar: UInt32, width: UInt8 = 1, attributes: TerminalAttributes = [],
+                foreground: TerminalColor = .default, background: TerminalColor = .default) {
+        self.init(chars: CellText(scalar: scalar), width: width, attributes: attributes, foreground: foreground,
+                  background: background)
+    }
+
+    init(chars: CellText, width: UInt8, attributes: TerminalAttributes, foreground: TerminalColor,
+         background: TerminalColor) {
+        self.chars = chars
+        self.fg = foreground.packed
+        self.bg = background.packed
         self.width = width
         self.attributes = attributes
-        self.foreground = foreground
-        self.background = background
+    }
+
+    /// The character with its combining marks; a space for an empty cell, empty for a wide character's right
+    /// half. At most `CellText.capacity` UTF-8 bytes are kept: marks beyond them are dropped.
+    public var text: String {
+        get { chars.string }
+        set { chars = CellText(newValue) }
+    }
+
+    /// The text's only byte when it is one byte long (ASCII), else nil: the common case, without a `String`.
+    public var singleByte: UInt8? { chars.singleByte }
+
+    public var foreground: TerminalColor {
+        get { TerminalColor(packed: fg) }
+        set { fg = newValue.packed }
+    }
+
+    public var background: TerminalColor {
+        get { TerminalColor(packed: bg) }
+        set { bg = newValue.packed }
     }
 
     /// An empty cell in default colours.
     public static let blank = TerminalCell()
 
     /// Whether this cell shows nothing: a space with no attributes on the default background.
-    public var isBlank: Bool { text == " " && attributes.isEmpty && background == .default }
+    public var isBlank: Bool { chars == CellText.space && attributes.isEmpty && bg == 0 }
+
+    /// Whether `a` and `b` hold equal cells: their bytes compared, which for cells is their equality.
+    public static func sameCells(_ a: UnsafeBufferPointer<TerminalCell>, _ b: UnsafeBufferPointer<TerminalCell>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        return memcmpBytes(UnsafeRawPointer(pa), UnsafeRawPointer(pb), a.count * MemoryLayout<TerminalCell>.stride)
+    }
+}
+
+/// Whether `n` bytes at `a` and `b` are equal; eight at a time.
+private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            return false
+        }
+        i += 8
+    }
+    while i < n {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
+}
+
+/// A cell's text as inline UTF-8: up to 24 bytes, zero-padded.
+///
+/// libvterm keeps at most six scalars per cell (a character and its marks); 24 bytes hold six of any size.
+/// Longer text (a tmux capture of an emoji sequence) is cut at a scalar boundary.
+struct CellText: Hashable, Sendable {
+    private var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0
+    static let capacity = 24
+    static let space = CellText(scalar: 0x20)
+
+    init(scalar: UInt32) {
+        guard scalar != 0 else { return }
+        if scalar < 0x80 { w0 = UInt64(scalar); return }
+        // Not a scalar (a surrogate from binary garbage): shown as U+FFFD.
+        _ = append(scalar, at: 0)
+    }
+
+    init(_ s: String) {
+        var n = 0
+        for u in s.unicodeScalars {
+            guard u.value != 0 else { continue }
+            let len = u.utf8.count
+            guard n + len <= Self.capacity else { break }
+            for b in u.utf8 { set(n, b); n += 1 }
+        }
+    }
+
+    /// Appends scalar `v`'s bytes after `count` bytes if they fit; returns the new count.
+    mutating func append(_ v: UInt32, at count: Int) -> Int {
+        let u = Unicode.Scalar(v) ?? "\u{FFFD}"
+        let len = u.utf8.count
+        guard v != 0, count + len <= Self.capacity else { return count }
+        var n = count
+        for b in u.utf8 { set(n, b); n += 1 }
+        return n
+    }
+
+    private mutating func set(_ i: Int, _ b: UInt8) {
+        let shift = UInt64((i & 7) * 8)
+        switch i >> 3 {
+        case 0: w0 |= UInt64(b) << shift
+        case 1: w1 |= UInt64(b) << shift
+        default: w2 |= UInt64(b) << shift
+        }
+    }
+
+    var singleByte: UInt8? { w0 != 0 && w0 < 0x100 ? UInt8(truncatingIfNeeded: w0) : nil }
+
+    var string: String {
+        if let b = singleByte { return String(Unicode.Scalar(b)) }
+        if w0 == 0 { return "" }
+        var words = (w0.littleEndian, w1.littleEndian, w2.littleEndian)
+        return withUnsafeBytes(of: &words) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let n = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<n]), as: UTF8.self)
+        }
+    }
+}
+
+extension TerminalColor {
+    /// The colour in four bytes: 0 the default, 1 in the top byte an index, 2 an RGB value.
+    var packed: UInt32 {
+        switch self {
+        case .default: return 0
+        case .indexed(let i): return 1 << 24 | UInt32(i)
+        case .rgb(let r, let g, let b): return 2 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        }
+    }
+
+    init(packed p: UInt32) {
+        switch p >> 24 {
+        case 1: self = .indexed(UInt8(truncatingIfNeeded: p))
+        case 2: self = .rgb(UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p))
+        default: self = .default
+        }
+    }
 }
 
 /// A cell position: row 0 is the top line, col 0 the left column.
@@ -56,12 +197,66 @@ public struct TerminalPosition: Hashable, Sendable {
     public init(row: Int, col: Int) { self.row = row; self.col = col }
 }
 
+/// A screen's cells, row-major as one collection (`cells[row * cols + col]`), kept as one array per row.
+///
+/// A row is its own copy-on-write buffer: a snapshot taken after an echo shares every row but the one that
+/// changed with the snapshot before it, instead of copying the screen, and the rows two snapshots share are
+/// known equal without comparing a cell (`sameRow`).
+public struct TerminalCells: RandomAccessCollection, MutableCollection, Hashable, Sendable {
+    /// The rows, each `cols` cells long.
+    public private(set) var rows: [[TerminalCell]]
+    public let cols: Int
+
+    /// Cells given row-major, cut into rows of `cols` (a short last row is padded with blanks).
+    public init(_ flat: [TerminalCell], cols: Int) {
+        self.cols = Swift.max(0, cols)
+        guard self.cols > 0 else { rows = []; return }
+        var out: [[TerminalCell]] = []
+        out.reserveCapacity((flat.count + self.cols - 1) / self.cols)
+        var i = 0
+        while i < flat.count {
+            var row = Array(flat[i..<Swift.min(flat.count, i + self.cols)])
+            if row.count < self.cols { row += repeatElement(TerminalCell.blank, count: self.cols - row.count) }
+            out.append(row)
+            i += self.cols
+        }
+        rows = out
+    }
+
+    /// Rows of `cols` cells each, as they are.
+    public init(rows: [[TerminalCell]], cols: Int) {
+        self.rows = rows
+        self.cols = Swift.max(0, cols)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { rows.count * cols }
+
+    public subscript(i: Int) -> TerminalCell {
+        get { rows[i / cols][i % cols] }
+        set { rows[i / cols][i % cols] = newValue }
+    }
+
+    /// Changes row `r`'s cells in place.
+    public mutating func changeRow<T>(_ r: Int, _ change: (inout [TerminalCell]) -> T) -> T { change(&rows[r]) }
+
+    /// Whether row `r` of `a` and row `r'` of `b` hold the same cells: at once when they share their buffer
+    /// (a row no change reached since one snapshot was taken from the other), else by comparing their bytes.
+    public static func sameRow(_ a: TerminalCells, _ r: Int, _ b: TerminalCells, _ rb: Int) -> Bool {
+        a.rows[r].withUnsafeBufferPointer { pa in
+            b.rows[rb].withUnsafeBufferPointer { pb in
+                pa.baseAddress == pb.baseAddress && pa.count == pb.count || TerminalCell.sameCells(pa, pb)
+            }
+        }
+    }
+}
+
 /// What the emulated screen shows at one moment, as values a renderer can keep.
 public struct TerminalSnapshot: Hashable, Sendable {
     public var rows: Int
     public var cols: Int
     /// Row-major, `rows * cols` cells.
-    public var cells: [TerminalCell]
+    public var cells: TerminalCells
     public var cursor: TerminalPosition
     public var cursorVisible: Bool
     /// Whether the child switched to the alternate screen (vim, less, htop).
@@ -71,16 +266,22 @@ public struct TerminalSnapshot: Hashable, Sendable {
 
     public init(rows: Int, cols: Int, cells: [TerminalCell], cursor: TerminalPosition, cursorVisible: Bool,
                 isAltScreen: Bool, title: String) {
+        self.init(rows: rows, cols: cols, cells: TerminalCells(cells, cols: cols), cursor: cursor,
+                  cursorVisible: cursorVisible, isAltScreen: isAltScreen, title: title)
+    }
+
+    public init(rows: Int, cols: Int, cells: TerminalCells, cursor: TerminalPosition, cursorVisible: Bool,
+                isAltScreen: Bool, title: String) {
         self.rows = rows; self.cols = cols; self.cells = cells; self.cursor = cursor
         self.cursorVisible = cursorVisible; self.isAltScreen = isAltScreen; self.title = title
     }
 
     /// The cell at `row`, `col`.
-    public func cell(row: Int, col: Int) -> TerminalCell { cells[row * cols + col] }
+    public func cell(row: Int, col: Int) -> TerminalCell { cells.rows[row][col] }
 
     /// One line's text without trailing spaces.
     public func lineText(_ row: Int) -> String {
-        TerminalSnapshot.text(of: cells[(row * cols)..<((row + 1) * cols)])
+        TerminalSnapshot.text(of: cells.rows[row])
     }
 
     /// All lines' text, joined by newlines.

@@ -39,7 +39,7 @@ import Testing
     static func same(_ a: VTermScreen, _ b: VTermScreen) -> String? {
         let sa = a.snapshot(), sb = b.snapshot()
         if sa.cursor != sb.cursor { return "cursor \(sa.cursor) vs \(sb.cursor)" }
-        for r in 0..<sa.rows where sa.cells[(r * sa.cols)..<((r + 1) * sa.cols)] != sb.cells[(r * sb.cols)..<((r + 1) * sb.cols)] {
+        for r in 0..<sa.rows where sa.cells.rows[r] != sb.cells.rows[r] {
             return "row \(r): \(sa.lineText(r).debugDescription) vs \(sb.lineText(r).debugDescription)"
         }
         if a.scrollbackCount != b.scrollbackCount { return "scrollback \(a.scrollbackCount) vs \(b.scrollbackCount) lines" }

@@ -214,9 +214,11 @@ public struct TerminalScreen: Screen {
         var lookStyle = Self.style(TerminalCell.blank)
         for row in only ?? Array(0..<min(r.h, s.rows - shift)) where row >= 0 && row < min(r.h, s.rows - shift) {
             let sr = row + shift
+            guard sr < s.cells.rows.count else { break }
+            let cells = s.cells.rows[sr]
             var col = 0
-            while col < cols {
-                let cell = s.cells[sr * s.cols + col]
+            while col < min(cols, cells.count) {
+                let cell = cells[col]
                 if cell.width == 0 {
                     col += 1
                     continue
@@ -230,7 +232,7 @@ public struct TerminalScreen: Screen {
                 if s.cursorVisible && sr == s.cursor.row && col == s.cursor.col {
                     style.attrs.formSymmetricDifference(.reverse)
                 }
-                g[r.x + col, r.y + row] = Cell(Self.character(cell.text), style)
+                g[r.x + col, r.y + row] = Cell(Self.character(cell), style)
                 if cell.width == 2 { g[r.x + col + 1, r.y + row] = Cell(Cell.continuation, style) }
                 col += Int(max(1, cell.width))
             }
@@ -246,18 +248,12 @@ public struct TerminalScreen: Screen {
     /// and the rows the cursor left and reached. Nil when everything may (another size, a scroll of the pane).
     static func changedPaneRows(from old: TerminalView, to new: TerminalView, _ r: Rect) -> [Int]? {
         let a = old.snapshot, b = new.snapshot
-        guard a.rows == b.rows, a.cols == b.cols, a.cells.count == b.cells.count, a.cells.count == b.rows * b.cols,
-              paneShift(a, r) == paneShift(b, r) else { return nil }
+        guard a.rows == b.rows, a.cols == b.cols, a.cells.rows.count == b.rows, b.cells.rows.count == b.rows,
+              a.cells.cols == b.cols, b.cells.cols == b.cols, paneShift(a, r) == paneShift(b, r) else { return nil }
         let shift = paneShift(b, r)
         var rows: [Int] = []
-        a.cells.withUnsafeBufferPointer { ca in
-            b.cells.withUnsafeBufferPointer { cb in
-                for row in 0..<min(r.h, b.rows - shift) {
-                    let from = (row + shift) * b.cols
-                    // Unchanged text compares by its stored bits first, so an unchanged row costs little.
-                    if !(from..<from + b.cols).allSatisfy({ ca[$0] == cb[$0] }) { rows.append(row) }
-                }
-            }
+        for row in 0..<min(r.h, b.rows - shift) where !TerminalCells.sameRow(a.cells, row + shift, b.cells, row + shift) {
+            rows.append(row)
         }
         if a.cursor != b.cursor || a.cursorVisible != b.cursorVisible {
             rows += [a.cursor.row - shift, b.cursor.row - shift]
@@ -270,6 +266,12 @@ public struct TerminalScreen: Screen {
     /// The emulator's text is one character with its marks, which Swift may still count as more than one
     /// (marks after a control, stray jamo): the first stands for the cell. A single byte, most of any pane,
     /// needs no grapheme breaking.
+    static func character(_ cell: TerminalCell) -> Character {
+        if let b = cell.singleByte { return b < 0x20 || b == 0x7f ? " " : Character(Unicode.Scalar(b)) }
+        return character(cell.text)
+    }
+
+    /// The character that stands for `text`, made safe for the host terminal (`character(_:)` of a cell).
     static func character(_ text: String) -> Character {
         let utf8 = text.utf8
         if utf8.count == 1, let b = utf8.first {
