@@ -74,6 +74,8 @@ public final class HostedTerminal {
             }
             guard got > 0 else { break }
             total += got
+            // A new line is where a command can have ended: the foreground's directory may have changed.
+            if let base = buffer.baseAddress, memchr(base, 0x0a, got) != nil { process.workingDirectoryMayChange() }
             process.write(screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got])))
         }
         bytesRead += total

@@ -263,9 +263,27 @@ public final class PtyProcess {
     /// The working directory of the program in the pty's foreground (the shell after its `cd`s), from /proc;
     /// nil once nothing holds the pty or /proc does not say, and under ssh or a container's shell, whose
     /// files are elsewhere.
+    ///
+    /// Read from /proc at every call for half a second after output with a new line (a command ran, and a
+    /// shell's `cd` shows some time after its Enter's echo: see `workingDirectoryMayChange`), when the group
+    /// changes, and half a second after the last read; between, while keys are echoed on a command line, the
+    /// last answer stands, since a readlink in /proc is a third of an echo's cost.
     public var foregroundWorkingDirectory: String? {
         guard let pgrp = foregroundGroup, !isRemote(pgrp) else { return nil }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf -> String? in
+        let now = PtyClock.now()
+        if let c = directoryRead, c.pgrp == pgrp, now - c.at < 0.5, now - newLineAt >= 0.5 { return c.path }
+        let path = Self.workingDirectory(pgrp)
+        directoryRead = (pgrp, path, now)
+        return path
+    }
+    private var directoryRead: (pgrp: pid_t, path: String?, at: Double)?
+    private var newLineAt = -Double.infinity
+
+    /// Notes that the child wrote a new line: a command may run and change its directory.
+    public func workingDirectoryMayChange() { newLineAt = PtyClock.now() }
+
+    private static func workingDirectory(_ pgrp: pid_t) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf -> String? in
             guard let base = buf.baseAddress else { return nil }
             let n = readlink("/proc/\(pgrp)/cwd", base, buf.count - 1)
             guard n > 0 else { return nil }

@@ -122,6 +122,36 @@ import Testing
         #expect(t.process.foregroundWorkingDirectory == dir + "/sub")
     }
 
+    /// The directory is kept between keys (a readlink in /proc per echo was a third of its cost), but never
+    /// past a `cd`: every command ends with a new line, after which it is read again.
+    @Test func theWorkingDirectoryFollowsACdAtOnceThoughItIsKeptBetweenKeys() throws {
+        var template = Array("/tmp/hf-cwd-XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { rmdir(dir + "/a"); rmdir(dir + "/b"); rmdir(dir) }
+        #expect(mkdir(dir + "/a", 0o755) == 0 && mkdir(dir + "/b", 0o755) == 0)
+        let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
+                                   environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
+                                   workingDirectory: dir, rows: 24, cols: 80)
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        #expect(t.process.foregroundWorkingDirectory == dir)
+        for (n, sub) in ["a", "b", "a"].enumerated() {
+            // Past the half second a read is kept, so only the new line can make it read again.
+            usleep(600_000)
+            _ = t.process.foregroundWorkingDirectory
+            t.type("cd \(dir)/\(sub)")
+            t.send(.enter)
+            // The prompt after the cd: bash has changed directory by then.
+            let prompts = { (t: HostedTerminal) in t.screen.snapshot().text.split(separator: "\n").filter { $0.hasPrefix("$") }.count }
+            #expect(t.run(until: { prompts($0) >= n + 2 }, timeout: Self.wait), "screen: \(Self.lines(t))")
+            #expect(t.process.foregroundWorkingDirectory == dir + "/" + sub)
+            // Keys typed now change nothing and are answered from what was read.
+            t.type("x")
+            _ = t.pump()
+            #expect(t.process.foregroundWorkingDirectory == dir + "/" + sub)
+            t.send(.backspace)
+        }
+    }
+
     @Test func exitStatusIsReportedAndTheChildReaped() throws {
         let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
         let pid = t.process.pid

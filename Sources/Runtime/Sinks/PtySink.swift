@@ -21,7 +21,10 @@ public final class PtySink: OutputSink {
     /// Whether the child's tty hid input at the last look.
     private var lastHidden = false
 
-    public init(argv: [String]) { self.argv = argv }
+    public init(argv: [String]) {
+        self.argv = argv
+        name = argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
 
     /// The user's login shell (`$SHELL`), else bash, else sh: what the Terminal tile runs.
     public static func userShell(environment: [String: String] = PtyProcess.currentEnvironment()) -> [String] {
@@ -29,7 +32,8 @@ public final class PtySink: OutputSink {
         return access("/bin/bash", X_OK) == 0 ? ["/bin/bash"] : ["/bin/sh"]
     }
 
-    public var name: String { argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") }
+    /// The command as the title shows it, arguments with spaces quoted; made once, since every view names it.
+    public let name: String
     public var traits: SinkTraits { .childOnPty }
 
     public func start(rows: Int, cols: Int) throws(OutputSinkError) {
