@@ -20,6 +20,16 @@ public enum LoopEvent: Sendable {
     case signal(Int32)
     /// A replay or the demo delivered its last frame.
     case sourceEnded
+
+    /// Whether the reducer must have every view of the Terminal pane before this event: false for what only
+    /// tells the time or the face (a tick, a tracker's frame, the input's measures, a source's end), which
+    /// act as well on the screen the user still sees.
+    var needsLatestView: Bool {
+        switch self {
+        case .item(.frame), .shell(.tick), .shell(.inputHealth), .sourceEnded: return false
+        default: return true
+        }
+    }
 }
 
 /// What the loop knows when it asks its sources: the time, and which descriptors hung up.

@@ -119,6 +119,11 @@ public struct ShellRuntime {
     public var echoWait = 0.005
     /// Until when the next drawing waits for the program's echo (nil: it does not wait).
     private var awaitingEcho: Double?
+    /// The view whose echo was just drawn as the pane alone, not yet given to the session: that happens when
+    /// the loop next wakes, or before any other event, so the reducer's work for it (the suggestions the new
+    /// command line brings, laid out again) comes after the loop has let the processor go to whoever reads
+    /// the display, not before. The full drawing it leads to is a displayed frame away either way.
+    private var echoedView: TerminalView?
 
     private var sources: [any EventSource] = []
     private var log: ActionLog?
@@ -213,10 +218,21 @@ public struct ShellRuntime {
             }
             let wake = Wakeup(now: now, hungUp: hungUp, readable: readable)
 
+            if let v = echoedView {
+                echoedView = nil
+                if runEffects(session.send(.terminal(v))) { break loop }
+            }
             let revision = session.state.revision
             for i in sources.indices {
                 repeat {
                     for event in sources[i].events(wake, state: session.state) {
+                        // Before a key, a phrase or a reply, which act on the pane as it now is; a tick or a
+                        // tracker's frame in the same wake-up is as if it came just before the echo, when the
+                        // screen showed what it still shows.
+                        if let v = echoedView, event.needsLatestView {
+                            echoedView = nil
+                            if runEffects(session.send(.terminal(v))) { break loop }
+                        }
                         let effects: [Effect]
                         switch event {
                         case .signal(let sig):
@@ -242,6 +258,10 @@ public struct ShellRuntime {
                             // (the suggestions the new command line brings) is drawn a displayed frame later.
                             if case .terminal(let view) = e, awaitingEcho != nil, showEcho(view, on: term, drawn: lastLook) {
                                 lastRender = now
+                                awaitingEcho = nil
+                                echoedView = view
+                                dirty = true; forced = true
+                                continue
                             }
                             effects = session.send(e)
                             switch e {
@@ -268,6 +288,10 @@ public struct ShellRuntime {
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
             if awaitingEcho == nil,
                dirty && now - lastRender >= drawSpacing || measuresChanged && now - lastRender >= measuresInterval {
+                if let v = echoedView {
+                    echoedView = nil
+                    if runEffects(session.send(.terminal(v))) { break loop }
+                }
                 let size = term.size
                 if size != session.state.size {
                     forced = true
@@ -290,7 +314,9 @@ public struct ShellRuntime {
                 measuresChanged = false
                 forced = false
             }
-            if !unlogged.isEmpty {
+            // Not while a key's echo is awaited, nor right after it was drawn: the line's JSON and its write
+            // would come before the echo, or before whoever reads the display gets the processor.
+            if !unlogged.isEmpty, awaitingEcho == nil, echoedView == nil {
                 log?.write(unlogged.map(\.json))
                 unlogged.removeAll(keepingCapacity: true)
             }
@@ -356,7 +382,7 @@ public struct ShellRuntime {
                     case .command: mode = .command
                     }
                     speech?.follow(mode, turn: turn, silence: silence)
-                case .voicePhrases(let phrases): speech?.updatePhrases(phrases)
+                case .voicePhrasesChanged: speech?.updatePhrases(session.state.voicePhrases)
                 case .dictationContext(let before):
                     speech?.updateContext(before: before, userWords: prediction?.userVocabulary() ?? [])
                 case .listCommands, .listDirectory:

@@ -96,9 +96,25 @@ public struct CellGrid: Sendable, Equatable {
     public let size: Size
     public private(set) var cells: [Cell]
 
+    /// Whether the grid keeps no cells (`discarding`).
+    private var discards = false
+
     public init(_ size: Size) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
         cells = Array(repeating: .blank, count: self.size.width * self.size.height)
+    }
+
+    /// A grid of `size` that keeps no cells: writes are dropped and every cell reads as a blank. `layout`
+    /// draws into one, since it wants only the targets: making and freeing a screen of cells was a third of
+    /// its cost, paid at every echoed key.
+    public static func discarding(_ size: Size) -> CellGrid {
+        CellGrid(size: Size(width: max(0, size.width), height: max(0, size.height)), discarding: true)
+    }
+
+    private init(size: Size, discarding: Bool) {
+        self.size = size
+        cells = []
+        discards = discarding
     }
 
     public var width: Int { size.width }
@@ -106,8 +122,8 @@ public struct CellGrid: Sendable, Equatable {
     public var bounds: Rect { Rect(x: 0, y: 0, w: width, h: height) }
 
     public subscript(x: Int, y: Int) -> Cell {
-        get { (x >= 0 && y >= 0 && x < width && y < height) ? cells[y * width + x] : .blank }
-        set { if x >= 0 && y >= 0 && x < width && y < height { cells[y * width + x] = newValue } }
+        get { (!discards && x >= 0 && y >= 0 && x < width && y < height) ? cells[y * width + x] : .blank }
+        set { if !discards && x >= 0 && y >= 0 && x < width && y < height { cells[y * width + x] = newValue } }
     }
 
     /// How many columns a character takes: 2 for East Asian wide characters and emoji, 0 for control characters.
@@ -171,14 +187,14 @@ public struct CellGrid: Sendable, Equatable {
     /// Fills a rectangle with one character.
     public mutating func fill(_ rect: Rect, _ ch: Character = " ", style: Style = .plain) {
         let r = rect.intersection(bounds)
-        guard !r.isEmpty else { return }
+        guard !r.isEmpty, !discards else { return }
         for y in r.y..<r.maxY { for x in r.x..<r.maxX { cells[y * width + x] = Cell(ch, style) } }
     }
 
     /// Changes the style of every cell in a rectangle, keeping the characters.
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         let r = rect.intersection(bounds)
-        guard !r.isEmpty else { return }
+        guard !r.isEmpty, !discards else { return }
         for y in r.y..<r.maxY { for x in r.x..<r.maxX { change(&cells[y * width + x].style) } }
     }
 
@@ -238,7 +254,7 @@ public struct CellGrid: Sendable, Equatable {
             var s = ""
             s.reserveCapacity(width)
             for x in 0..<width {
-                let c = cells[y * width + x]
+                let c = self[x, y]
                 if !c.isContinuation { s.append(c.ch) }
             }
             return s

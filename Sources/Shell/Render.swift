@@ -193,7 +193,7 @@ public struct PanePatch: Sendable {
 /// line, a terminal pane's cells): what a changed layout needs, for a fraction of a drawing. Pure.
 public func layout(_ s: ShellState, size: Size) -> HitMap {
     guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else { return HitMap() }
-    var canvas = Canvas(grid: CellGrid(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
+    var canvas = Canvas(grid: .discarding(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
     canvas.layoutOnly = true
     drawScreen(&canvas, s)
     return canvas.hitMap

@@ -29,7 +29,7 @@ public struct Session: Sendable {
 
     /// The microphone's use and the screen's phrases as they stand: what the runtime hands the speech side at
     /// start; after that, each change comes as an effect of the event that made it.
-    public var speechEffects: [Effect] { [state.listenEffect, .voicePhrases(state.voicePhrases)] }
+    public var speechEffects: [Effect] { [state.listenEffect, .voicePhrasesChanged] }
 
     /// What follows any event's effects: the speech side's and the Terminal suggestions' requests added, and
     /// the pipeline configured from the state.
@@ -52,7 +52,7 @@ public struct Session: Sendable {
         if mic != toldMic { toldMic = mic; out.append(mic) }
         if state.layoutVersion != toldLayout {
             toldLayout = state.layoutVersion
-            out.append(.voicePhrases(state.voicePhrases))
+            out.append(.voicePhrasesChanged)
         }
         return out
     }

@@ -247,8 +247,10 @@ public enum Effect: Sendable, Equatable {
     /// The microphone is for this now: the speech side follows (`turn` changes at every change of mode, so a
     /// stop and a restart between two looks are not missed; `silence` ends dictation after that long).
     case listen(MicMode, turn: Int, silence: Double)
-    /// What a voice command may say on the screen showing (the keymap's phrases and "open/select <label>").
-    case voicePhrases([String])
+    /// What a voice command may say on the screen showing changed: the speech side takes `voicePhrases` from
+    /// the state (the keymap's phrases and "open/select <label>"). Without the phrases themselves, which are
+    /// worth making only where something listens: the targets change with every echoed key.
+    case voicePhrasesChanged
     /// The text before the caret after a dictated utterance: the context the recogniser reads the next in.
     case dictationContext(String)
     /// Read the programs on `PATH` for the Terminal screen's suggestions; answered by `.commandsListed`.

@@ -57,6 +57,9 @@ public final class Terminal {
         keypad(stdscr, true)
         nodelay(stdscr, true)
         set_escdelay(25)
+        // No look for typed-ahead keys during each update: that is a poll of the input per drawing, and an
+        // update put off for a pending key would hold back the echo of the key before it.
+        typeahead(-1)
         curs_set(0)
         if hasColors {
             start_color()
