@@ -264,3 +264,16 @@ public struct CellGrid: Sendable, Equatable {
     /// The grid as one text block, one line per row.
     public var text: String { lines.joined(separator: "\n") }
 }
+
+/// `rows` sorted with repeats dropped: for the few row numbers of an echo, without a `Set`'s hashing and
+/// allocation, which was half of working out what an echo redraws.
+public func sortedUnique(_ rows: [Int]) -> [Int] {
+    var out = rows.sorted()
+    var n = 0
+    for i in out.indices where i == 0 || out[i] != out[n - 1] {
+        out[n] = out[i]
+        n += 1
+    }
+    out.removeLast(out.count - n)
+    return out
+}

@@ -51,7 +51,7 @@ func outputReported(_ s: inout ShellState, _ report: OutputReport) -> [Effect] {
 /// the window resized, a keymap with more keyboard rows). The pane's place comes from the hit map the
 /// reducer keeps, so the runtime never reads the layout to decide.
 func terminalPaneRequests(_ s: inout ShellState) -> [Effect] {
-    let rect = s.top is TerminalScreen && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
+    let rect = s.topIs(TerminalScreen.self) && !s.tooSmall ? s.hitMap.target(id: TerminalScreen.paneID)?.rect : nil
     var out: [Effect] = []
     if let rect {
         let size = Size(width: rect.w, height: rect.h)
@@ -87,7 +87,7 @@ public struct DesktopOutput: Hashable, Sendable {
 /// Connects the desktop sink the first time the Desktop screen shows, so a missing display is named before
 /// the first key rather than after it.
 func desktopRequests(_ s: inout ShellState) -> [Effect] {
-    guard s.top is DesktopScreen, !s.tooSmall, !s.desktop.started else { return [] }
+    guard s.topIs(DesktopScreen.self), !s.tooSmall, !s.desktop.started else { return [] }
     s.desktop.started = true
     return [.desktop(.start(rows: 1, cols: 1))]
 }

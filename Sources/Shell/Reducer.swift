@@ -291,7 +291,7 @@ func performTerminal(_ s: inout ShellState, _ b: TerminalBinding, target: Target
 /// the first frame a bound shape rises past its release level until it is back below it (so the gaze that
 /// dips as the jaw opens, and after the gesture fired while the jaw is still open, moves nothing).
 func desktopPointer(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect] {
-    guard var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
+    guard s.topIs(DesktopScreen.self), var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
     let dwells = s.dwellGestures
     let gesturing = sample.progress.contains { $0.progress > 0 && !dwells.contains($0.name) }
     let held = !s.readiness.armed || s.readiness.paused || gesturing || s.isMakingGesture(sample.blend)
@@ -328,7 +328,7 @@ extension TerminalBinding {
 /// names: all its targets when there are at most eight (more would move too alike), else its word suggestions
 /// (following a word's dot commits it); none elsewhere.
 public func pursuitTargets(_ s: ShellState, map: HitMap? = nil) -> [(Target, PursuitPath)] {
-    guard s.keymap.pursuitScreens.contains(s.top.name), !s.tooSmall else { return [] }
+    guard !s.keymap.pursuitScreens.isEmpty, s.keymap.pursuitScreens.contains(s.top.name), !s.tooSmall else { return [] }
     var targets = (map ?? s.hitMap).targets.filter { $0.id != backTargetID }
     if targets.count > 8 { targets = targets.filter { $0.id.contains(".suggestion.") } }
     guard (2...8).contains(targets.count) else { return [] }

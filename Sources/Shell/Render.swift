@@ -66,7 +66,7 @@ func pursuitDots(_ s: ShellState, map: HitMap) -> [CellPoint] {
 /// The cell the gaze cursor is drawn on, nil when none is. Not while calibrating: a cursor where the
 /// uncalibrated pointer lands would draw the eyes after it.
 func gazeCursor(_ s: ShellState) -> CellPoint? {
-    guard s.settings.showGazeCursor, !(s.top is CalibrationScreen), let g = s.tracking.gaze else { return nil }
+    guard s.settings.showGazeCursor, !s.topIs(CalibrationScreen.self), let g = s.tracking.gaze else { return nil }
     return s.cell(g)
 }
 
@@ -150,7 +150,7 @@ public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView
 /// fill on the pane, the gaze cursor or a pursuit dot over it, the pause banner, or a pane that is not the
 /// program's screen (starting, a sink that shows nothing, the program ended).
 public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
-    guard s.top is TerminalScreen, !s.tooSmall, !s.readiness.paused,
+    guard s.topIs(TerminalScreen.self), !s.tooSmall, !s.readiness.paused,
           let view = s.terminal, view.sink.contains(.showsPane), view.ended == nil,
           let pane = s.hitMap.target(id: TerminalScreen.paneID) else { return nil }
     let r = pane.rect
@@ -159,7 +159,7 @@ public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
     else { return nil }
     var paneRows: [Int]?
     if let old = drawn, old.sink == view.sink, let changed = TerminalScreen.changedPaneRows(from: old, to: view, r) {
-        paneRows = Set(changed).filter { $0 >= 0 && $0 < r.h }.sorted()
+        paneRows = sortedUnique(changed.filter { $0 >= 0 && $0 < r.h })
     }
     return PanePatch(view: view, rect: r, paneRows: paneRows, theme: s.settings.theme)
 }
@@ -246,8 +246,8 @@ struct StatusLook: Equatable {
     var meterWidth: Int
     /// The face's meters, each in eighths of its bar.
     var meters: [Int]
-    var input: [String]
-    var inputWarning: Bool
+    /// What the input part is made from; its text is made only for a drawing (`inputStatus`).
+    var input: InputLook
     var readiness: String?
     var readinessWarning = false
     var speaking: Bool
@@ -268,7 +268,7 @@ struct StatusLook: Equatable {
         meterWidth = width >= 120 ? 12 : 8
         meters = [t.meters.leftEye, t.meters.rightEye, t.meters.jaw, t.meters.tongue, t.meters.smile]
             .map { [meterWidth] in CellGrid.eighths(Double($0), of: meterWidth) }
-        (input, inputWarning) = inputStatus(t)
+        input = InputLook(t)
         if let r = s.readinessLabel { readiness = r.text; readinessWarning = r.warn }
         speaking = s.speaking
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
@@ -276,7 +276,7 @@ struct StatusLook: Equatable {
             gestureEighths = CellGrid.eighths(p.progress, of: 10)
         }
         dwellEighths = t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil
-        privateDesktop = (s.top as? DesktopScreen)?.isPrivate ?? false
+        privateDesktop = s.topIs(DesktopScreen.self) && ((s.top as? DesktopScreen)?.isPrivate ?? false)
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
     }
@@ -294,8 +294,9 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
         if x >= g.width - meterW { break }
     }
     x = 1
-    x += g.text(look.input.joined(separator: " │ ") + " │ ", x: x, y: y1,
-                style: look.inputWarning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
+    let (input, inputWarning) = inputStatus(look.input)
+    x += g.text(input.joined(separator: " │ ") + " │ ", x: x, y: y1,
+                style: inputWarning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
     x = drawReadiness(&g, look.readiness.map { ($0, look.readinessWarning) }, x: x, y: y1)
     if look.speaking { x += g.text("♪ speaking │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
     if let name = look.gesture {
@@ -322,16 +323,16 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
 /// The source with its frame rate, the face, and what the source dropped or could not read; `warning` when
 /// the face is lost or unknown. With the runtime's measures the rate is the real arrival rate and a silent
 /// source shows as such; without them (headless) the rate is counted in source time.
-func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
+func inputStatus(_ t: InputLook) -> (parts: [String], warning: Bool) {
     // A calibrated pointer says so: it goes where the user looks, not where the tracker says.
     let face = t.calibrated ? "face ● ◎" : "face ●"
     guard let h = t.health else {
-        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen > 0 ? "face LOST" : "no tracker")],
-                !(t.face || t.framesSeen == 0))
+        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen ? "face LOST" : "no tracker")],
+                !(t.face || !t.framesSeen))
     }
     var parts = ["\(t.source) \(h.arrivalRate) fps"]
     var warning = false
-    if t.framesSeen == 0 {
+    if !t.framesSeen {
         parts.append(h.stale ? "no frames for \(h.quietSeconds) s" : "no frames yet")
     } else if h.stale {
         parts.append("face ? no frames for \(h.quietSeconds) s")
@@ -343,6 +344,28 @@ func inputStatus(_ t: TrackingStatus) -> (parts: [String], warning: Bool) {
     if h.dropped > 0 { parts.append("\(compactCount(h.dropped)) dropped") }
     if h.unrecognised > 0 { parts.append("\(compactCount(h.unrecognised)) unrecognised") }
     return (parts, warning)
+}
+
+/// What the status line's input part shows, as the values it is made of: equal looks, equal text. Compared
+/// at every tracker frame (`FrameLook`), where making the text itself was a sixth of the look's cost.
+struct InputLook: Equatable {
+    var source: String
+    /// The rate counted in source time, shown only without the runtime's measures (0 with them).
+    var fps: Int
+    var health: InputHealth?
+    var face: Bool
+    var calibrated: Bool
+    /// Frames have come (the count itself is not shown).
+    var framesSeen: Bool
+
+    init(_ t: TrackingStatus) {
+        source = t.source
+        health = t.health
+        fps = t.health == nil ? t.fps : 0
+        face = t.face
+        calibrated = t.calibrated
+        framesSeen = t.framesSeen > 0
+    }
 }
 
 /// A count in at most five columns: 9999, 12k, 3.4M.

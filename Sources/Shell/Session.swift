@@ -41,7 +41,7 @@ public struct Session: Sendable {
 
     /// What the Terminal screen's suggestions need read from the disk now, asked for by effect.
     private mutating func listingRequests() -> [Effect] {
-        guard state.top is TerminalScreen, let view = state.terminal else { return [] }
+        guard state.topIs(TerminalScreen.self), let view = state.terminal else { return [] }
         return state.listings.requests(for: view, at: state.now)
     }
 

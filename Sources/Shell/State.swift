@@ -456,6 +456,10 @@ public struct ShellState: Sendable {
     /// The screen showing.
     public var top: any Screen { stack[stack.count - 1] }
 
+    /// Whether the screen showing is an `S`: read from its type, without the copy of the screen that `top`
+    /// and a cast make (asked at every tracker frame).
+    public func topIs<S: Screen>(_: S.Type) -> Bool { type(of: stack[stack.count - 1]) == S.self }
+
     /// What screens may read.
     public var context: ScreenContext {
         ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,

@@ -138,7 +138,7 @@ public final class Terminal {
         // Let go of the stored grid, so `change` finds its cells uniquely held and changes them in place.
         previous = nil
         let w = grid.width
-        let wanted = Set(rows.filter { $0 >= 0 && $0 < grid.height }).sorted()
+        let wanted = sortedUnique(rows.filter { $0 >= 0 && $0 < grid.height })
         let old = wanted.map { Array(grid.cells[$0 * w..<($0 + 1) * w]) }
         change(&grid)
         var count = 0
