@@ -554,3 +554,50 @@ struct LiveLinkUDPInPlaceTests {
         }
     }
 }
+
+/// `LiveLinkCSVDecoder.timecode` reads the app's spelling itself; it must give what `FastFloat` gives for
+/// each part, for every spelling.
+struct CSVTimecodeTests {
+    static func check(_ s: String, rate: Double = 60) {
+        let b = Array(s.utf8)
+        let (fast, general) = b.withUnsafeBufferPointer { p in
+            (LiveLinkCSVDecoder.timecode(p, 0, p.count, rate: rate), LiveLinkCSVDecoder.generalTimecode(p, 0, p.count, rate: rate))
+        }
+        #expect(fast?.bitPattern == general?.bitPattern, "\(s) at \(rate)")
+    }
+
+    @Test func hostileTimecodesReadAsTheGeneralReaderReadsThem() {
+        let cases = ["16:55:51:38.453", "00:00:00:00.000", "23:59:59:59.999", "1:2:3:4", "1:2:3:4.", "1:2:3:.5", "1:2:3:.",
+                     "1:2:3:4.5.6", "1:2:3", "1:2:3:4:5", "1:2:3:", ":2:3:4", "1::3:4", "1.5:2:3:4", "1:2.5:3:4", "1:2:3.25:4",
+                     "-1:2:3:4", "1:-2:3:4", "1:2:3:-4", "+1:2:3:4", "1:2:3:4e1", "1:2:3:4E-1", " 1:2:3:4", "1:2:3:4 ",
+                     "123456789012345:0:0:0", "1234567890123456:0:0:0", "0:0:0:1.23456789012345", "0:0:0:1.234567890123456",
+                     "99999999999999999999:0:0:0", "0:0:0:0.0000000000000000000001", "00:00:00:00.000\r", "", ":", ":::",
+                     "1:2:3:4\u{0}", "١:2:3:4", "0x1:2:3:4", "inf:0:0:0", "nan:0:0:0"]
+        for c in cases {
+            for rate in [60, 30, 29.97, 0, -1, .nan, .infinity] { Self.check(c, rate: rate) }
+        }
+        // The app's spelling must be what the plain reader takes, or rows pay for FastFloat again.
+        let app = Array("16:55:51:38.453".utf8)
+        #expect(app.withUnsafeBufferPointer { LiveLinkCSVDecoder.plainTimecode($0, 0, $0.count, rate: 60) } != nil)
+    }
+
+    @Test func randomTimecodesReadAlike() {
+        var rng = SplitMix(seed: 62)
+        let alphabet = Array("0123456789:.-+e ".utf8)
+        for _ in 0..<100_000 {
+            var s = [UInt8]()
+            if rng.next() % 2 == 0 {
+                // Near the app's spelling: parts of 0-17 digits, perhaps a dot, perhaps a stray byte.
+                for k in 0..<4 {
+                    s += (0..<Int(rng.next() % 18)).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) }
+                    if rng.next() % 3 == 0 { s.append(UInt8(ascii: ".")); s += (0..<Int(rng.next() % 6)).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) } }
+                    if k < 3 { s.append(UInt8(ascii: ":")) }
+                }
+                if rng.next() % 4 == 0, !s.isEmpty { s[Int(rng.next() % UInt64(s.count))] = alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            } else {
+                s = (0..<Int(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            }
+            Self.check(String(decoding: s, as: UTF8.self), rate: [60, 30, 24][Int(rng.next() % 3)])
+        }
+    }
+}
