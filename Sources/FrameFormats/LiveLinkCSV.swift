@@ -120,9 +120,8 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         guard j < n, let t = Self.timecode(b, 0, j, rate: timecodeRate), FrameTime.problem(t) == nil else { return nil }
         var angles = Angles()
         var ok = false
-        let blend = [Float](unsafeUninitializedCapacity: BlendShape.count) { blend, initialized in
-            blend.initialize(repeating: 0)
-            initialized = BlendShape.count
+        var blend = BlendShapes.restValues
+        blend.withUnsafeMutableBufferPointer { blend in
             ok = codes.withUnsafeBufferPointer { codes in Self.readValues(b, after: j, codes, blend, &angles) }
         }
         guard ok, let shapes = BlendShapes(values: blend) else { return nil }

@@ -56,7 +56,7 @@ public enum LiveLinkUDP {
         guard r.remaining >= 4 * n else { return bad("truncated at value \(r.remaining / 4 + 1) of \(count)") }
         guard r.remaining == 4 * n else { return bad("\(r.remaining - 4 * n) unexpected bytes after the values") }
         // Every check is done: the values are all there, so they are read straight into their places.
-        var blend = [Float](repeating: 0, count: BlendShape.count)
+        var blend = BlendShapes.restValues
         blend.withUnsafeMutableBufferPointer { blend in
             slots.withUnsafeBufferPointer { slots in
                 for k in 0..<slots.count { blend[slots[k]] = r.f32(at: k) }
