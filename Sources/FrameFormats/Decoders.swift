@@ -3,6 +3,14 @@ import Glibc
 #endif
 import TrackingCore
 
+extension BlendShapes {
+    /// Every shape at rest, as an array for a decoder to copy and fill.
+    ///
+    /// A copy of an existing array is allocated with the type it already has; a new one
+    /// (`[Float](repeating:count:)`) looked its type up at run time, which cost a few percent of every frame.
+    static let restValues = [Float](repeating: 0, count: BlendShape.count)
+}
+
 /// Turns a byte stream into frames, one piece at a time; bytes may arrive split anywhere.
 public protocol FrameDecoder: Sendable {
     /// Feeds more bytes; returns the items completed by them.

@@ -118,61 +118,80 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
         var j = 0
         while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
         guard j < n, let t = Self.timecode(b, 0, j, rate: timecodeRate), FrameTime.problem(t) == nil else { return nil }
-        var blend = [Float](repeating: 0, count: BlendShape.count)
-        var ly = 0.0, lp = 0.0, ry = 0.0, rp = 0.0, hy = 0.0, hp = 0.0, hr = 0.0
-        let ok = codes.withUnsafeBufferPointer { codes -> Bool in
-            blend.withUnsafeMutableBufferPointer { blend -> Bool in
-                for k in 1..<codes.count {
-                    // j is at the comma before field k.
-                    guard j < n else { return false }
-                    j += 1
-                    let code = codes[k]
-                    if code == Self.skip {
-                        while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
-                        continue
-                    }
-                    let s = j
-                    var negative = false
-                    if j < n, b[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, b[j] == UInt8(ascii: "+") { j += 1 }
-                    let v: Double
-                    // The app's own spelling, [-]d.dddddddddd, first; any other decimal through the general reader.
-                    if let x = PlainDecimal.tenDecimals(b, &j, negative: negative) {
-                        v = x
-                    } else {
-                        let r = PlainDecimal.digits(b, &j)
-                        if j < n, b[j] != UInt8(ascii: ",") {
-                            // Something other than a plain decimal: let FastFloat read the whole field.
-                            while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
-                            guard let x = FastFloat.parse(b, s, j) else { return false }
-                            v = x
-                        } else if let x = PlainDecimal.value(r, negative: negative) {
-                            v = x
-                        } else {
-                            guard let x = FastFloat.parse(b, s, j) else { return false }
-                            v = x
-                        }
-                    }
-                    switch code {
-                    case 0..<Int16(BlendShape.count): blend[Int(code)] = Float(v)
-                    case Self.count: if v == 0 { return false }
-                    case Self.headYaw: hy = v
-                    case Self.headPitch: hp = v
-                    case Self.headRoll: hr = v
-                    case Self.leftEyeYaw: ly = v
-                    case Self.leftEyePitch: lp = v
-                    case Self.rightEyeYaw: ry = v
-                    case Self.rightEyePitch: rp = v
-                    default: break
-                    }
-                }
-                // A field left over: more values than the header has columns.
-                return j == n
-            }
+        var angles = Angles()
+        var ok = false
+        var blend = BlendShapes.restValues
+        blend.withUnsafeMutableBufferPointer { blend in
+            ok = codes.withUnsafeBufferPointer { codes in Self.readValues(b, after: j, codes, blend, &angles) }
         }
         guard ok, let shapes = BlendShapes(values: blend) else { return nil }
+        let a = angles
         return TrackingFrame(t: t, face: true, blend: shapes, gaze: nil,
-                             eyes: EyeAngles(leftYaw: ly, leftPitch: lp, rightYaw: ry, rightPitch: rp),
-                             head: HeadPose(yaw: hy, pitch: hp, roll: hr))
+                             eyes: EyeAngles(leftYaw: a.ly, leftPitch: a.lp, rightYaw: a.ry, rightPitch: a.rp),
+                             head: HeadPose(yaw: a.hy, pitch: a.hp, roll: a.hr))
+    }
+
+    /// The head and eye angles of a row, as `readValues` finds them.
+    private struct Angles { var ly = 0.0, lp = 0.0, ry = 0.0, rp = 0.0, hy = 0.0, hp = 0.0, hr = 0.0 }
+
+    /// Reads the values of a row from the comma at `start` (the one after the timecode) into `blend` and
+    /// `angles`; false when a field is not a number, the row is face-lost, or it has fewer or more fields
+    /// than `codes`.
+    ///
+    /// Its own function, with every position a local: inside `fastRow`'s closures the position was captured
+    /// by reference and went through memory for every byte looked at.
+    @inline(__always)
+    private static func readValues(_ b: UnsafeBufferPointer<UInt8>, after start: Int, _ codes: UnsafeBufferPointer<Int16>,
+                                   _ blend: UnsafeMutableBufferPointer<Float>, _ angles: inout Angles) -> Bool {
+        let n = b.count
+        var j = start
+        var a = Angles()
+        for k in 1..<codes.count {
+            // j is at the comma before field k.
+            guard j < n else { return false }
+            j += 1
+            let code = codes[k]
+            if code == Self.skip {
+                while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                continue
+            }
+            let s = j
+            var negative = false
+            if j < n, b[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, b[j] == UInt8(ascii: "+") { j += 1 }
+            let v: Double
+            // The app's own spelling, [-]d.dddddddddd, first; any other decimal through the general reader.
+            if let x = PlainDecimal.tenDecimals(b, &j, negative: negative) {
+                v = x
+            } else {
+                let r = PlainDecimal.digits(b, &j)
+                if j < n, b[j] != UInt8(ascii: ",") {
+                    // Something other than a plain decimal: let FastFloat read the whole field.
+                    while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                    guard let x = FastFloat.parse(b, s, j) else { return false }
+                    v = x
+                } else if let x = PlainDecimal.value(r, negative: negative) {
+                    v = x
+                } else {
+                    guard let x = FastFloat.parse(b, s, j) else { return false }
+                    v = x
+                }
+            }
+            switch code {
+            case 0..<Int16(BlendShape.count): blend[Int(code)] = Float(v)
+            case Self.count: if v == 0 { return false }
+            case Self.headYaw: a.hy = v
+            case Self.headPitch: a.hp = v
+            case Self.headRoll: a.hr = v
+            case Self.leftEyeYaw: a.ly = v
+            case Self.leftEyePitch: a.lp = v
+            case Self.rightEyeYaw: a.ry = v
+            case Self.rightEyePitch: a.rp = v
+            default: break
+            }
+        }
+        angles = a
+        // A field left over: more values than the header has columns.
+        return j == n
     }
 
     /// `fastRow` for tests, which check that real rows take it.
@@ -230,6 +249,53 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
 
     /// Seconds since midnight for `HH:MM:SS:FF.fff`.
     static func timecode(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, rate: Double) -> Double? {
+        if let t = plainTimecode(b, s, e, rate: rate) { return t }
+        return generalTimecode(b, s, e, rate: rate)
+    }
+
+    /// `timecode` for the app's spelling: three whole numbers and a decimal, each of digits only (a dot in the
+    /// last), none longer than fifteen; nil for anything else, which `generalTimecode` then reads.
+    ///
+    /// Each part's digits fit a significand exactly, so its value is the one `FastFloat` gives (an integer, or
+    /// an integer over an exact power of ten), summed in the same order. `FastFloat` for each part cost as
+    /// much as a row's eight next values.
+    @inline(__always)
+    static func plainTimecode(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, rate: Double) -> Double? {
+        var parts = (0.0, 0.0, 0.0, 0.0)
+        var i = s
+        for k in 0..<4 {
+            var m: UInt64 = 0, count = 0, frac = 0
+            var dot = false
+            while i < e {
+                let c = b[i]
+                if c &- 0x30 < 10 {
+                    m = m &* 10 &+ UInt64(c &- 0x30)
+                    count += 1
+                    if dot { frac += 1 }
+                } else if c == UInt8(ascii: "."), k == 3, !dot {
+                    dot = true
+                } else {
+                    break
+                }
+                i += 1
+            }
+            // Only a colon may end the first three parts and only the field's end the last.
+            guard count > 0, count <= 15, k == 3 ? i == e : (i < e && b[i] == UInt8(ascii: ":")) else { return nil }
+            i += 1
+            let v = frac == 0 ? PlainDecimal.exactDouble(m) : PlainDecimal.exactDouble(m) / PlainDecimal.pow10(frac)
+            switch k {
+            case 0: parts.0 = v
+            case 1: parts.1 = v
+            case 2: parts.2 = v
+            default: parts.3 = v
+            }
+        }
+        guard rate > 0 else { return nil }
+        return parts.0 * 3600 + parts.1 * 60 + parts.2 + parts.3 / rate
+    }
+
+    /// `timecode` for any spelling: each part through `FastFloat`.
+    static func generalTimecode(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, rate: Double) -> Double? {
         var parts = (0.0, 0.0, 0.0, 0.0)
         var count = 0
         var start = s

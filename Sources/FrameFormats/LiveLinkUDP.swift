@@ -23,8 +23,18 @@ public enum LiveLinkUDP {
 
     /// Decodes one datagram; `index` (from 1) names it in messages.
     public static func decode<C: Collection<UInt8>>(_ packet: C, index: Int) -> DecodedItem {
+        // One concrete buffer, read in place: copying every packet into an array cost as much as reading it.
+        if let item = packet.withContiguousStorageIfAvailable({ decode(buffer: $0, index: index) }) { return item }
+        return Array(packet).withUnsafeBufferPointer { decode(buffer: $0, index: index) }
+    }
+
+    /// Where each value of a packet goes among the blend shapes, in packet order.
+    private static let slots: [Int] = shapeOrder.map(\.rawValue)
+
+    /// `decode` on the packet's bytes.
+    static func decode(buffer: UnsafeBufferPointer<UInt8>, index: Int) -> DecodedItem {
         let pos = SourcePosition(.packet, index)
-        var r = Reader(Array(packet))
+        var r = Reader(buffer)
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         guard let v = r.u8() else { return bad("empty packet") }
         guard v == version else { return bad("protocol version \(v), expected \(version)") }
@@ -42,19 +52,21 @@ public enum LiveLinkUDP {
         if r.atEnd { return .frame(.noFace(at: t), pos) }
         guard let count = r.u8() else { return bad("truncated before the value count") }
         guard count >= 52 else { return bad("value count \(count), expected 61") }
-        var frame = TrackingFrame(t: t)
-        var values: [Float] = []
-        values.reserveCapacity(Int(count))
-        for k in 0..<Int(count) {
-            guard let f = r.f32() else { return bad("truncated at value \(k + 1) of \(count)") }
-            values.append(f)
+        let n = Int(count)
+        guard r.remaining >= 4 * n else { return bad("truncated at value \(r.remaining / 4 + 1) of \(count)") }
+        guard r.remaining == 4 * n else { return bad("\(r.remaining - 4 * n) unexpected bytes after the values") }
+        // Every check is done: the values are all there, so they are read straight into their places.
+        var blend = BlendShapes.restValues
+        blend.withUnsafeMutableBufferPointer { blend in
+            slots.withUnsafeBufferPointer { slots in
+                for k in 0..<slots.count { blend[slots[k]] = r.f32(at: k) }
+            }
         }
-        guard r.atEnd else { return bad("\(r.remaining) unexpected bytes after the values") }
-        for (k, shape) in shapeOrder.enumerated() { frame.blend[shape] = values[k] }
-        if values.count >= 61 {
-            frame.head = HeadPose(yaw: Double(values[52]), pitch: Double(values[53]), roll: Double(values[54]))
-            frame.eyes = EyeAngles(leftYaw: Double(values[55]), leftPitch: Double(values[56]),
-                                   rightYaw: Double(values[58]), rightPitch: Double(values[59]))
+        var frame = TrackingFrame(t: t, blend: BlendShapes(values: blend) ?? BlendShapes())
+        if n >= 61 {
+            frame.head = HeadPose(yaw: Double(r.f32(at: 52)), pitch: Double(r.f32(at: 53)), roll: Double(r.f32(at: 54)))
+            frame.eyes = EyeAngles(leftYaw: Double(r.f32(at: 55)), leftPitch: Double(r.f32(at: 56)),
+                                   rightYaw: Double(r.f32(at: 58)), rightPitch: Double(r.f32(at: 59)))
         }
         return .frame(frame, pos)
     }
@@ -82,22 +94,30 @@ public enum LiveLinkUDP {
     }
 }
 
-/// Reads big-endian fields from a byte array without ever reading past its end.
+/// Reads big-endian fields from a packet's bytes without ever reading past their end.
 struct Reader {
-    let b: [UInt8]
+    let b: UnsafeBufferPointer<UInt8>
     var i = 0
-    init(_ b: [UInt8]) { self.b = b }
+    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
     var atEnd: Bool { i >= b.count }
     var remaining: Int { b.count - i }
     mutating func u8() -> UInt8? { guard i < b.count else { return nil }; defer { i += 1 }; return b[i] }
     mutating func u32() -> UInt32? {
         guard remaining >= 4 else { return nil }
         defer { i += 4 }
-        return UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+        return load(i)
     }
     mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
     mutating func f32() -> Float? { u32().map { Float(bitPattern: $0) } }
     mutating func skip(_ n: Int) -> Bool { guard n >= 0, remaining >= n else { return false }; i += n; return true }
+    /// The `k`th float from here, without moving; the caller has checked that `remaining` holds it.
+    func f32(at k: Int) -> Float { Float(bitPattern: load(i + 4 * k)) }
+    /// The big-endian u32 at byte `at`; a read outside the packet traps rather than read past it.
+    private func load(_ at: Int) -> UInt32 {
+        precondition(at >= 0 && at + 4 <= b.count)
+        guard let base = b.baseAddress else { return 0 }
+        return UInt32(bigEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    }
 }
 
 /// The `.gesichter` container of recorded Live Link Face packets:

@@ -210,7 +210,7 @@ struct NDJSONScanner {
     /// value for a shape replacing an earlier one as in the full decoder.
     private mutating func blendObject(_ values: inout [Float]) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
-        if values.isEmpty { values = [Float](repeating: 0, count: BlendShape.count) }
+        if values.isEmpty { values = BlendShapes.restValues }
         if take(UInt8(ascii: "}")) { return true }
         let names = BlendNames.table
         return values.withUnsafeMutableBufferPointer { v in

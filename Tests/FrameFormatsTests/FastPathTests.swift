@@ -431,3 +431,173 @@ struct CSVFastPathTests {
         }
     }
 }
+
+/// `LiveLinkUDP.decode` reads a packet in place; these compare it with the array-copying reader it replaced.
+struct LiveLinkUDPInPlaceTests {
+    /// The decoder as it was before it read packets in place: every value through a bounds-checked array
+    /// reader, then set shape by shape. Kept here as the reference the in-place reader must match.
+    static func reference(_ packet: [UInt8], index: Int) -> DecodedItem {
+        struct ArrayReader {
+            let b: [UInt8]
+            var i = 0
+            var atEnd: Bool { i >= b.count }
+            var remaining: Int { b.count - i }
+            mutating func u8() -> UInt8? { guard i < b.count else { return nil }; defer { i += 1 }; return b[i] }
+            mutating func u32() -> UInt32? {
+                guard remaining >= 4 else { return nil }
+                defer { i += 4 }
+                return UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+            }
+            mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
+            mutating func f32() -> Float? { u32().map { Float(bitPattern: $0) } }
+            mutating func skip(_ n: Int) -> Bool { guard n >= 0, remaining >= n else { return false }; i += n; return true }
+        }
+        let pos = SourcePosition(.packet, index)
+        var r = ArrayReader(b: packet)
+        func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
+        guard let v = r.u8() else { return bad("empty packet") }
+        guard v == LiveLinkUDP.version else { return bad("protocol version \(v), expected \(LiveLinkUDP.version)") }
+        for field in ["device id", "subject name"] {
+            guard let len = r.i32() else { return bad("truncated before the \(field)") }
+            guard len >= 0, len <= LiveLinkUDP.maxNameLength else { return bad("\(field) length \(len) is out of range") }
+            guard r.skip(Int(len)) else { return bad("truncated inside the \(field)") }
+        }
+        guard let frameNo = r.i32(), let sub = r.f32(), let num = r.i32(), let den = r.i32() else {
+            return bad("truncated inside the frame time")
+        }
+        guard num > 0, den > 0 else { return bad("frame rate \(num)/\(den) is not positive") }
+        let t = (Double(frameNo) + Double(sub)) * Double(den) / Double(num)
+        if let p = FrameTime.problem(t) { return bad("\(p), from frame \(frameNo) + \(sub) at \(num)/\(den) fps") }
+        if r.atEnd { return .frame(.noFace(at: t), pos) }
+        guard let count = r.u8() else { return bad("truncated before the value count") }
+        guard count >= 52 else { return bad("value count \(count), expected 61") }
+        var frame = TrackingFrame(t: t)
+        var values: [Float] = []
+        for k in 0..<Int(count) {
+            guard let f = r.f32() else { return bad("truncated at value \(k + 1) of \(count)") }
+            values.append(f)
+        }
+        guard r.atEnd else { return bad("\(r.remaining) unexpected bytes after the values") }
+        for (k, shape) in LiveLinkUDP.shapeOrder.enumerated() { frame.blend[shape] = values[k] }
+        if values.count >= 61 {
+            frame.head = HeadPose(yaw: Double(values[52]), pitch: Double(values[53]), roll: Double(values[54]))
+            frame.eyes = EyeAngles(leftYaw: Double(values[55]), leftPitch: Double(values[56]),
+                                   rightYaw: Double(values[58]), rightPitch: Double(values[59]))
+        }
+        return .frame(frame, pos)
+    }
+
+    /// Decodes `packet` from an array, a slice, a buffer and a collection with no contiguous storage; every
+    /// one must match the reference to the bit.
+    static func check(_ packet: [UInt8], _ note: @autoclosure () -> String = "") {
+        let expected = reference(packet, index: 7)
+        let padded = [0xAA] + packet + [0xBB]
+        let got = [LiveLinkUDP.decode(packet, index: 7), LiveLinkUDP.decode(padded[1..<(padded.count - 1)], index: 7),
+                   packet.withUnsafeBufferPointer { LiveLinkUDP.decode($0, index: 7) },
+                   LiveLinkUDP.decode(packet.lazy.map { $0 }, index: 7)]
+        #expect(got.allSatisfy { sameItem($0, expected) }, "\(note())")
+    }
+
+    /// Packets of real faces: the recorded container's, and every frame of the real CSV takes encoded.
+    static func realPackets() throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        if let path = SharedData.path("face/LLV_dao.gesichter"), let data = FileManager.default.contents(atPath: path) {
+            out += GesichterContainer.packets([UInt8](data)).packets
+        }
+        for (name, bytes) in realTakes() {
+            for case .frame(let f, _) in try FrameFile.decode(bytes, format: .livelinkCSV, path: name) {
+                out.append(LiveLinkUDP.encode(f))
+            }
+        }
+        return out
+    }
+
+    @Test(.enabled(if: SharedData.root != nil, "needs the real takes in ../shared/data/face"))
+    func realPacketsDecodeAlike() throws {
+        let packets = try Self.realPackets()
+        #expect(packets.count > 7000)
+        for (k, p) in packets.enumerated() { Self.check(p, "packet \(k)") }
+    }
+
+    @Test func fuzzingSeedsAndTheirCutsDecodeAlike() {
+        let seeds = corpus("FuzzLiveLinkUDP")
+        #expect(!seeds.isEmpty)
+        for seed in seeds {
+            for cut in 0...seed.count { Self.check(Array(seed[0..<cut]), "cut at \(cut)") }
+        }
+    }
+
+    @Test(.enabled(if: SharedData.root != nil, "needs the real takes in ../shared/data/face"))
+    func mutatedRealPacketsDecodeAlike() throws {
+        let packets = try Self.realPackets()
+        var rng = SplitMix(seed: 61)
+        for _ in 0..<20_000 {
+            var p = packets[Int(rng.next() % UInt64(packets.count))]
+            switch rng.next() % 6 {
+            case 0: p = Array(p.prefix(Int(rng.next() % UInt64(p.count + 1))))
+            case 1: p += (0..<Int(rng.next() % 9)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            case 2:
+                // The value count: fewer than the shapes, the shapes alone, the full 61, more than sent.
+                if let at = p.count >= 244 ? p.count - 245 : nil {
+                    p[at] = [0, 51, 52, 53, 60, 61, 62, 255][Int(rng.next() % 8)]
+                }
+            case 3:
+                // A name length, or a frame-rate field.
+                let at = [1, 4, Int(rng.next() % UInt64(max(1, p.count)))][Int(rng.next() % 3)]
+                if at < p.count { p[at] = UInt8(truncatingIfNeeded: rng.next()) }
+            default:
+                for _ in 0..<(1 + Int(rng.next() % 4)) where !p.isEmpty {
+                    p[Int(rng.next() % UInt64(p.count))] = UInt8(truncatingIfNeeded: rng.next())
+                }
+            }
+            Self.check(p, "\(p)")
+        }
+    }
+}
+
+/// `LiveLinkCSVDecoder.timecode` reads the app's spelling itself; it must give what `FastFloat` gives for
+/// each part, for every spelling.
+struct CSVTimecodeTests {
+    static func check(_ s: String, rate: Double = 60) {
+        let b = Array(s.utf8)
+        let (fast, general) = b.withUnsafeBufferPointer { p in
+            (LiveLinkCSVDecoder.timecode(p, 0, p.count, rate: rate), LiveLinkCSVDecoder.generalTimecode(p, 0, p.count, rate: rate))
+        }
+        #expect(fast?.bitPattern == general?.bitPattern, "\(s) at \(rate)")
+    }
+
+    @Test func hostileTimecodesReadAsTheGeneralReaderReadsThem() {
+        let cases = ["16:55:51:38.453", "00:00:00:00.000", "23:59:59:59.999", "1:2:3:4", "1:2:3:4.", "1:2:3:.5", "1:2:3:.",
+                     "1:2:3:4.5.6", "1:2:3", "1:2:3:4:5", "1:2:3:", ":2:3:4", "1::3:4", "1.5:2:3:4", "1:2.5:3:4", "1:2:3.25:4",
+                     "-1:2:3:4", "1:-2:3:4", "1:2:3:-4", "+1:2:3:4", "1:2:3:4e1", "1:2:3:4E-1", " 1:2:3:4", "1:2:3:4 ",
+                     "123456789012345:0:0:0", "1234567890123456:0:0:0", "0:0:0:1.23456789012345", "0:0:0:1.234567890123456",
+                     "99999999999999999999:0:0:0", "0:0:0:0.0000000000000000000001", "00:00:00:00.000\r", "", ":", ":::",
+                     "1:2:3:4\u{0}", "١:2:3:4", "0x1:2:3:4", "inf:0:0:0", "nan:0:0:0"]
+        for c in cases {
+            for rate in [60, 30, 29.97, 0, -1, .nan, .infinity] { Self.check(c, rate: rate) }
+        }
+        // The app's spelling must be what the plain reader takes, or rows pay for FastFloat again.
+        let app = Array("16:55:51:38.453".utf8)
+        #expect(app.withUnsafeBufferPointer { LiveLinkCSVDecoder.plainTimecode($0, 0, $0.count, rate: 60) } != nil)
+    }
+
+    @Test func randomTimecodesReadAlike() {
+        var rng = SplitMix(seed: 62)
+        let alphabet = Array("0123456789:.-+e ".utf8)
+        for _ in 0..<100_000 {
+            var s = [UInt8]()
+            if rng.next() % 2 == 0 {
+                // Near the app's spelling: parts of 0-17 digits, perhaps a dot, perhaps a stray byte.
+                for k in 0..<4 {
+                    s += (0..<Int(rng.next() % 18)).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) }
+                    if rng.next() % 3 == 0 { s.append(UInt8(ascii: ".")); s += (0..<Int(rng.next() % 6)).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) } }
+                    if k < 3 { s.append(UInt8(ascii: ":")) }
+                }
+                if rng.next() % 4 == 0, !s.isEmpty { s[Int(rng.next() % UInt64(s.count))] = alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            } else {
+                s = (0..<Int(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            }
+            Self.check(String(decoding: s, as: UTF8.self), rate: [60, 30, 24][Int(rng.next() % 3)])
+        }
+    }
+}
