@@ -145,7 +145,9 @@ public struct SessionMetrics: Sendable, Equatable {
 
     /// Compares the text of the field showing with what it was, and counts what changed.
     private mutating func observeText(_ state: ShellState, source: TextSource, committed: Bool, sent: Bool) {
-        guard let edited = state.top as? any MetricsText else { fieldKey = nil; return }
+        // The type is read first: a cast to a protocol for every key on other screens was most of a key's metrics.
+        guard state.topIs(NoteEditorScreen.self) || state.topIs(ConversationScreen.self),
+              let edited = state.top as? any MetricsText else { fieldKey = nil; return }
         let key = "\(state.stack.count):\(state.top.name)"
         let text = edited.metricsText
         let (oldKey, oldText) = (fieldKey, fieldText)
@@ -306,7 +308,8 @@ public enum TextEntryRate {
     }
 }
 
-/// A screen with a text field the user writes in, whose text the metrics follow.
+/// A screen with a text field the user writes in, whose text the metrics follow; `observeText` checks for the
+/// screens below by type before it asks, so a new one is added there too.
 protocol MetricsText {
     var metricsText: String { get }
 }

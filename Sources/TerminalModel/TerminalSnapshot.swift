@@ -69,6 +69,9 @@ public struct TerminalCell: Hashable, Sendable {
         set { chars = CellText(newValue) }
     }
 
+    /// Appends the text's UTF-8 bytes to `bytes`.
+    public func appendUTF8(to bytes: inout [UInt8]) { chars.appendUTF8(to: &bytes) }
+
     /// The text's only byte when it is one byte long (ASCII), else nil: the common case, without a `String`.
     public var singleByte: UInt8? { chars.singleByte }
 
@@ -158,6 +161,21 @@ struct CellText: Hashable, Sendable {
     }
 
     var singleByte: UInt8? { w0 != 0 && w0 < 0x100 ? UInt8(truncatingIfNeeded: w0) : nil }
+
+    func appendUTF8(to bytes: inout [UInt8]) {
+        if Self.append(w0, to: &bytes), Self.append(w1, to: &bytes) { _ = Self.append(w2, to: &bytes) }
+    }
+
+    /// Appends a word's bytes up to its first zero; true if all eight were text (more may follow).
+    private static func append(_ w: UInt64, to bytes: inout [UInt8]) -> Bool {
+        var v = w
+        for _ in 0..<8 {
+            guard v != 0 else { return false }
+            bytes.append(UInt8(truncatingIfNeeded: v))
+            v >>= 8
+        }
+        return true
+    }
 
     var string: String {
         if let b = singleByte { return String(Unicode.Scalar(b)) }
@@ -286,6 +304,14 @@ public struct TerminalSnapshot: Hashable, Sendable {
 
     /// All lines' text, joined by newlines.
     public var text: String { (0..<rows).map(lineText).joined(separator: "\n") }
+
+    /// Text of a run of cells as it stands, gathered as bytes: read at every event for the command line.
+    public static func utf8Text<C: Collection>(of cells: C) -> String where C.Element == TerminalCell {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(cells.count)
+        for c in cells { c.appendUTF8(to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// Text of a run of cells with trailing spaces removed.
     public static func text<C: Collection>(of cells: C) -> String where C.Element == TerminalCell {

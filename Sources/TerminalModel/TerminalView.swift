@@ -37,12 +37,9 @@ public struct TerminalView: Hashable, Sendable {
     /// The text on the cursor's line before the cursor: what word prediction completes.
     public var lineBeforeCursor: String {
         let s = snapshot
-        guard scrolledBack == 0, s.rows > 0, s.cursor.row >= 0, s.cursor.row < s.rows else { return "" }
-        let start = s.cursor.row * s.cols
-        let end = start + min(max(0, s.cursor.col), s.cols)
-        var out = ""
-        for c in s.cells[start..<end] { out += c.text }
-        return out
+        guard scrolledBack == 0, s.rows > 0, s.cursor.row >= 0, s.cursor.row < s.rows,
+              s.cursor.row < s.cells.rows.count else { return "" }
+        return TerminalSnapshot.utf8Text(of: s.cells.rows[s.cursor.row].prefix(max(0, s.cursor.col)))
     }
 
     /// An empty pane of the given size, before the program's first output.
