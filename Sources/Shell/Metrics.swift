@@ -148,7 +148,7 @@ public struct SessionMetrics: Sendable, Equatable {
         // The type is read first: a cast to a protocol for every key on other screens was most of a key's metrics.
         guard state.topIs(NoteEditorScreen.self) || state.topIs(ConversationScreen.self),
               let edited = state.top as? any MetricsText else { fieldKey = nil; return }
-        let key = "\(state.stack.count):\(state.top.name)"
+        let key = "\(state.stack.count):\(state.topName)"
         let text = edited.metricsText
         let (oldKey, oldText) = (fieldKey, fieldText)
         (fieldKey, fieldText) = (key, text)

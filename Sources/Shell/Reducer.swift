@@ -81,7 +81,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
             let gazeCell = ev.gaze.map { s.cell($0) }
             return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
         }
-        guard s.readiness.armed, let bound = s.keymap.action(gesture: ev.name, screen: s.top.name),
+        guard s.readiness.armed, let bound = s.keymap.action(gesture: ev.name, screen: s.topName),
               !s.readiness.paused || bound.worksWhilePaused,
               let action = micRouted(s, gesture: ev.name, bound) else { return [] }
         let gazeCell = ev.gaze.map { s.cell($0) }
@@ -328,7 +328,7 @@ extension TerminalBinding {
 /// names: all its targets when there are at most eight (more would move too alike), else its word suggestions
 /// (following a word's dot commits it); none elsewhere.
 public func pursuitTargets(_ s: ShellState, map: HitMap? = nil) -> [(Target, PursuitPath)] {
-    guard !s.keymap.pursuitScreens.isEmpty, s.keymap.pursuitScreens.contains(s.top.name), !s.tooSmall else { return [] }
+    guard !s.keymap.pursuitScreens.isEmpty, s.keymap.pursuitScreens.contains(s.topName), !s.tooSmall else { return [] }
     var targets = (map ?? s.hitMap).targets.filter { $0.id != backTargetID }
     if targets.count > 8 { targets = targets.filter { $0.id.contains(".suggestion.") } }
     guard (2...8).contains(targets.count) else { return [] }
@@ -402,7 +402,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
 }
 
 func record(_ s: ShellState, _ action: String, _ target: String?) -> Effect {
-    .performed(ActionRecord(t: s.now, action: action, target: target, screen: s.top.name))
+    .performed(ActionRecord(t: s.now, action: action, target: target, screen: s.topName))
 }
 
 /// Gives the screen showing the time; only a screen that changed returns handled, so idle frames stay cheap.

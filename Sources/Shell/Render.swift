@@ -46,7 +46,7 @@ func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
         return (t, s.tracking.dwellProgress)
     }
     guard s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) else { return nil }
-    let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.top.name) == .activate }
+    let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.topName) == .activate }
     guard let p = activating.map(\.progress).max(), p > 0 else { return nil }
     return (t, p)
 }
@@ -110,7 +110,7 @@ public struct FrameLook: Equatable {
         revision = s.revision
         layoutVersion = s.layoutVersion
         size = s.size
-        screen = s.top.name
+        screen = s.topName
         depth = s.stack.count
         focused = s.focus.focused
         notice = s.notice
@@ -125,7 +125,7 @@ public struct FrameLook: Equatable {
         status = StatusLook(s, width: s.size.width)
         dots = pursuitDots(s, map: s.hitMap)
         cursor = gazeCursor(s)
-        frameTime = s.top.drawsFrames ? s.now : nil
+        frameTime = s.stack[s.stack.count - 1].drawsFrames ? s.now : nil
     }
 }
 

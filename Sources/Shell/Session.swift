@@ -97,7 +97,7 @@ public struct HeadlessSession: Sendable {
     }
 
     /// The screen showing.
-    public var screen: String { session.state.top.name }
+    public var screen: String { session.state.topName }
 
     /// Feeds one item; returns the JSON lines of the actions it caused.
     public mutating func step(_ item: DecodedItem) -> [String] { stepDetailed(item).actions.map(\.json) }

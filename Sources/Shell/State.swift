@@ -373,9 +373,14 @@ public struct ShellState: Sendable {
     public var keymap: Keymap
     /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. The one copy: the
     /// session configures its pipeline from it whenever it changes.
-    public var pipelineSettings: PipelineSettings { didSet { pipelineVersion &+= 1 } }
+    public var pipelineSettings: PipelineSettings {
+        didSet { pipelineVersion &+= 1; dwellGestures = Self.dwellNames(pipelineSettings.gestures) }
+    }
     /// Bumped at every change of `pipelineSettings`.
     public private(set) var pipelineVersion = 0
+    /// Names of gestures of the dwell kind, whose progress the shell draws on the target: kept with the
+    /// gestures, since frames with a gesture under way ask for them.
+    private(set) var dwellGestures: Set<String> = []
     /// The gesture definitions in use (the pipeline's).
     public var gestures: [GestureDefinition] {
         get { pipelineSettings.gestures }
@@ -445,6 +450,7 @@ public struct ShellState: Sendable {
                 services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
                 source: String = "keyboard", onboarding: Bool = false) {
         self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
+        dwellGestures = Self.dwellNames(gestures)
         self.services = services; self.data = data; self.registry = registry
         focus = FocusTracker(grace: settings.focusGrace)
         tracking = TrackingStatus(source: source)
@@ -459,6 +465,9 @@ public struct ShellState: Sendable {
     /// Whether the screen showing is an `S`: read from its type, without the copy of the screen that `top`
     /// and a cast make (asked at every tracker frame).
     public func topIs<S: Screen>(_: S.Type) -> Bool { type(of: stack[stack.count - 1]) == S.self }
+
+    /// The name of the screen showing, read in place (`top.name` copies the screen first).
+    public var topName: String { stack[stack.count - 1].name }
 
     /// What screens may read.
     public var context: ScreenContext {
@@ -486,8 +495,7 @@ public struct ShellState: Sendable {
         g.flatMap { hitMap.snapped(cell($0), current: focus.focused)?.id }
     }
 
-    /// Names of gestures of the dwell kind, whose progress the shell draws on the target.
-    var dwellGestures: Set<String> {
+    static func dwellNames(_ gestures: [GestureDefinition]) -> Set<String> {
         Set(gestures.compactMap { if case .dwell = $0.kind { return $0.name } else { return nil } })
     }
 }

@@ -201,7 +201,7 @@ func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
         guard !s.readiness.paused || b.worksWhilePaused else { return [] }
         return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
     }
-    if let action = s.keymap.action(phrase: text, screen: s.top.name) {
+    if let action = s.keymap.action(phrase: text, screen: s.topName) {
         guard !s.readiness.paused || action.worksWhilePaused else { return [] }
         return perform(&s, action, target: focusedTarget(s), gaze: nil)
     }

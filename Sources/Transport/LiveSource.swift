@@ -166,7 +166,7 @@ public final class LiveSource {
                     udpDecoder.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + n)]),
                                       index: udpIndex, arrival: arrival)
                 }
-                for item in items { note(item, from: Socket.describe(ringFrom[k])) }
+                for item in items { note(item, from: ringFrom[k]) }
                 early += items
                 if early.count > 4 * keep { early = newest(early) }
                 continue
@@ -185,7 +185,7 @@ public final class LiveSource {
                 udpDecoder.decode(UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + ringLength[k])]),
                                   index: ringIndex[k], arrival: ringArrival[k])
             }
-            for item in items { note(item, from: Socket.describe(ringFrom[k])) }
+            for item in items { note(item, from: ringFrom[k]) }
             out += items
         }
         return newest(out)
@@ -243,6 +243,13 @@ public final class LiveSource {
         guard items.count > limits.keepPerTurn else { return items }
         dropped += items.count - limits.keepPerTurn
         return Array(items.suffix(limits.keepPerTurn))
+    }
+
+    /// Counts an unrecognised item and names its sender; the address is put in words only then, not for
+    /// every datagram.
+    private func note(_ item: DecodedItem, from: sockaddr_storage) {
+        guard case .malformed = item else { return }
+        note(item, from: Socket.describe(from))
     }
 
     private func note(_ item: DecodedItem, from: String) {
