@@ -47,6 +47,8 @@ public final class PtyDisplay: ShellDisplay {
     public func readInput() -> TerminalInput? { nil }
     public func inputHungUp() -> Bool { false }
     public func show(_ state: ShellState, performed: [ActionRecord]) { term.draw(render(state, size: size).0) }
-    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { term.drawPane(of: state, drawn: drawn) }
+    public func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool {
+        term.drawPane(of: state, view: view, drawn: drawn)
+    }
     public func stop() { term.stop() }
 }

@@ -220,15 +220,15 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     private let echoWanted = Locked<String?>(nil)
     private let echoSeen = DispatchSemaphore(value: 0)
     func inputHungUp() -> Bool { true }
-    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
-        guard inner.showPane(state, drawn: drawn) else { return false }
-        if let v = state.terminal { lastLine.update { $0 = v.lineBeforeCursor } }
-        shownEcho(state)
+    func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool {
+        guard inner.showPane(state, view: view, drawn: drawn) else { return false }
+        lastLine.update { $0 = view.lineBeforeCursor }
+        shownEcho(view)
         return true
     }
     /// Signals the press waiting for `line` once a drawing shows it.
-    private func shownEcho(_ state: ShellState) {
-        if let want = echoWanted.value, state.terminal?.lineBeforeCursor == want {
+    private func shownEcho(_ view: TerminalView?) {
+        if let want = echoWanted.value, view?.lineBeforeCursor == want {
             echoWanted.update { $0 = nil }
             echoSeen.signal()
         }
@@ -239,7 +239,7 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
         let now = monotonicSeconds()
         if !performed.isEmpty { shown.update { s in for p in performed { s.append((now, p.action)) } } }
         if endWhenChildEnds, state.terminal?.ended != nil { finish() }
-        shownEcho(state)
+        shownEcho(state.terminal)
     }
     /// Ends the loop: its input hangs up.
     func finish() {

@@ -17,22 +17,22 @@ public protocol ShellDisplay: AnyObject {
     func inputHungUp() -> Bool
     /// Shows the state after a change; `performed` lists what was done since the last call.
     func show(_ state: ShellState, performed: [ActionRecord])
-    /// Shows only the Terminal screen's pane of `state` over the last drawing (`renderPane`), for a key's
-    /// echo; `drawn` is the view that drawing shows. False when the display cannot, and the state is then
-    /// drawn in full as usual.
-    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool
+    /// Shows only the Terminal screen's pane of `state`, with `view` in it, over the last drawing
+    /// (`renderPane`), for a key's echo; `drawn` is the view that drawing shows. False when the display cannot,
+    /// and the state is then drawn in full as usual.
+    func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool
     func stop()
 }
 
 extension ShellDisplay {
-    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { false }
+    public func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool { false }
 }
 
 extension Terminal {
-    /// Draws the Terminal screen's pane of `state` alone over what the terminal shows (`panePatch`), changing
-    /// only its rows that differ from `drawn`; false when it cannot, and nothing is drawn.
-    public func drawPane(of state: ShellState, drawn: TerminalView?) -> Bool {
-        guard lastDrawn?.size == state.size, let patch = panePatch(state, drawn: drawn) else { return false }
+    /// Draws the Terminal screen's pane of `state`, with `view` in it, alone over what the terminal shows
+    /// (`panePatch`), changing only its rows that differ from `drawn`; false when it cannot, and nothing is drawn.
+    public func drawPane(of state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool {
+        guard lastDrawn?.size == state.size, let patch = panePatch(state, view: view, drawn: drawn) else { return false }
         return drawRows(patch.rows) { patch.apply(to: &$0) }
     }
 }
@@ -49,7 +49,9 @@ public final class CursesDisplay: ShellDisplay {
         if state.settings.bellOnActivate, performed.contains(where: \.isActivation) { term.bell() }
         term.draw(render(state, size: term.size).0)
     }
-    public func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool { term.drawPane(of: state, drawn: drawn) }
+    public func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool {
+        term.drawPane(of: state, view: view, drawn: drawn)
+    }
     public func stop() { term.stop() }
 }
 

@@ -331,10 +331,8 @@ public struct ShellRuntime {
     mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
         // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
         // the suggestions laid out again, the focus moved) waits for the full drawing.
-        guard let look, FrameLook(session.state).sameMarks(look) else { return false }
-        var probe = session.state
-        probe.terminal = view
-        guard display.showPane(probe, drawn: drawnView) else { return false }
+        guard let look, look.sameMarks(as: session.state) else { return false }
+        guard display.showPane(session.state, view: view, drawn: drawnView) else { return false }
         drawnView = view
         paneDrawings += 1
         return true

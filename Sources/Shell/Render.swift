@@ -106,6 +106,22 @@ public struct FrameLook: Equatable {
             && screen == o.screen && depth == o.depth
     }
 
+    /// `sameMarks` against the look `s` would have, working out only the marks, cheapest first: asked for
+    /// each key's echo, where the rest of a look (the status line) is not needed.
+    public func sameMarks(as s: ShellState) -> Bool {
+        guard layoutVersion == s.layoutVersion, size == s.size, depth == s.stack.count, paused == s.readiness.paused,
+              focused == s.focus.focused, screen == s.topName, settings == s.settings else { return false }
+        let (fill, fillEighths) = Self.fillMark(s)
+        return fill == self.fill && fillEighths == self.fillEighths && cursor == gazeCursor(s)
+            && dots == pursuitDots(s, map: s.hitMap)
+    }
+
+    /// The target the progress fill is drawn on, and the fill in eighths of a cell.
+    static func fillMark(_ s: ShellState) -> (String?, Int) {
+        let fill = progressFill(s, map: s.hitMap)
+        return (fill?.0.id, fill.map { CellGrid.eighths($0.1, of: fillRow($0.0).w) } ?? 0)
+    }
+
     public init(_ s: ShellState) {
         revision = s.revision
         layoutVersion = s.layoutVersion
@@ -119,9 +135,7 @@ public struct FrameLook: Equatable {
         settings = s.settings
         // Widgets draw a gesture's countdown from these (hold to confirm); empty while no gesture is under way.
         progress = s.tracking.progress
-        let fill = progressFill(s, map: s.hitMap)
-        self.fill = fill?.0.id
-        fillEighths = fill.map { CellGrid.eighths($0.1, of: fillRow($0.0).w) } ?? 0
+        (fill, fillEighths) = Self.fillMark(s)
         status = StatusLook(s, width: s.size.width)
         dots = pursuitDots(s, map: s.hitMap)
         cursor = gazeCursor(s)
@@ -150,8 +164,14 @@ public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView
 /// fill on the pane, the gaze cursor or a pursuit dot over it, the pause banner, or a pane that is not the
 /// program's screen (starting, a sink that shows nothing, the program ended).
 public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
+    panePatch(s, view: s.terminal, drawn: drawn)
+}
+
+/// `panePatch` of `s` with `view` in its pane: for a view that has not reached the state yet (a key's echo),
+/// without a copy of the state to put it there.
+public func panePatch(_ s: ShellState, view: TerminalView?, drawn: TerminalView?) -> PanePatch? {
     guard s.topIs(TerminalScreen.self), !s.tooSmall, !s.readiness.paused,
-          let view = s.terminal, view.sink.contains(.showsPane), view.ended == nil,
+          let view, view.sink.contains(.showsPane), view.ended == nil,
           let pane = s.hitMap.target(id: TerminalScreen.paneID) else { return nil }
     let r = pane.rect
     guard s.focus.focused != pane.id, progressFill(s, map: s.hitMap)?.0.id != pane.id,

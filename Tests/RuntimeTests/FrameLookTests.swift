@@ -29,6 +29,11 @@ import TrackingCore
             _ = session.step(item)
             let look = FrameLook(session.state)
             let grid = render(session.state, size: session.state.size).0
+            // The marks worked out alone (for an echo) agree with the marks of the whole look.
+            if let (l, _) = last, l.sameMarks(as: session.state) != l.sameMarks(look) {
+                Issue.record("\(screen), frame \(k): sameMarks(as:) disagrees with the look's marks")
+                return (same, k)
+            }
             if let (l, g) = last, l == look {
                 same += 1
                 if g != grid {

@@ -190,7 +190,10 @@ final class EchoDisplay: ShellDisplay {
         grid = render(state, size: size).0
         if let v = state.terminal, v.program == "/bin/cat" || v.program == "cat" { shownLine = v.lineBeforeCursor }
     }
-    func showPane(_ state: ShellState, drawn: TerminalView?) -> Bool {
+    func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool {
+        // The full drawing it is compared with is of the state with the view in its pane.
+        var state = state
+        state.terminal = view
         guard let g = grid, let drawnGrid = renderPane(state, over: g, drawn: drawn),
               let pane = state.hitMap.target(id: TerminalScreen.paneID)?.rect else { return false }
         let full = render(state, size: size).0
