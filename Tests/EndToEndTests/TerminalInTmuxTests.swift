@@ -157,7 +157,12 @@ import Testing
         try session.start(Self.shell(in: dir, "-- /bin/bash --norc --noprofile"))
         #expect(session.waitFor { $0.contains { $0.hasPrefix("$") } }, "bash did not start:\n\(Self.screenText(session))")
         // A word typed on an ordinary command line is learned (so learning works in this run at all)…
-        session.literal("echo zebraword ")
+        // The word is learned from the line the pane shows when the space comes: a space typed in the same
+        // burst as the word can come before the word's echo (on a loaded machine it did), so the space waits
+        // until the word is on the screen, as it is for a user who looks at what they type.
+        session.literal("echo zebraword")
+        #expect(session.waitFor { $0.contains { $0.contains("$ echo zebraword") } }, "\(Self.screenText(session))")
+        session.literal(" ")
         session.keys("Enter")
         #expect(session.waitFor { $0.contains { $0.trimmingCharacters(in: .whitespaces) == "zebraword" } })
         // (No ";": tmux takes a lone ";" argument for its own command separator.)
