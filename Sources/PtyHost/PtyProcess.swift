@@ -238,12 +238,20 @@ public final class PtyProcess {
     /// or half a second after it was (a program that execs ssh keeps its group).
     private func isRemote(_ pgrp: pid_t) -> Bool {
         let now = PtyClock.now()
-        if let c = remoteCheck, c.pgrp == pgrp, now - c.at < 0.5 { return c.remote }
+        if let c = remoteCheck, c.stands(for: pgrp, at: now) { return c.value }
         let remote = RemoteShells.isRemote(Self.programName(pgrp))
-        remoteCheck = (pgrp, remote, now)
+        remoteCheck = GroupAnswer(pgrp: pgrp, value: remote, at: now)
         return remote
     }
-    private var remoteCheck: (pgrp: pid_t, remote: Bool, at: Double)?
+    private var remoteCheck: GroupAnswer<Bool>?
+
+    /// What /proc said of the foreground group, and when: it stands for half a second while the group stays.
+    private struct GroupAnswer<Value> {
+        let pgrp: pid_t
+        let value: Value
+        let at: Double
+        func stands(for group: pid_t, at now: Double) -> Bool { pgrp == group && now - at < 0.5 }
+    }
 
     // Read at every view of the pane (each echoed key): open, read and readlink into buffers on the stack,
     // with no FILE or array to allocate, since a stdio read of comm and two zeroed arrays cost 90 µs a key.
@@ -271,12 +279,12 @@ public final class PtyProcess {
     public var foregroundWorkingDirectory: String? {
         guard let pgrp = foregroundGroup, !isRemote(pgrp) else { return nil }
         let now = PtyClock.now()
-        if let c = directoryRead, c.pgrp == pgrp, now - c.at < 0.5, now - newLineAt >= 0.5 { return c.path }
+        if let c = directoryRead, c.stands(for: pgrp, at: now), now - newLineAt >= 0.5 { return c.value }
         let path = Self.workingDirectory(pgrp)
-        directoryRead = (pgrp, path, now)
+        directoryRead = GroupAnswer(pgrp: pgrp, value: path, at: now)
         return path
     }
-    private var directoryRead: (pgrp: pid_t, path: String?, at: Double)?
+    private var directoryRead: GroupAnswer<String?>?
     private var newLineAt = -Double.infinity
 
     /// Notes that the child wrote a new line: a command may run and change its directory.

@@ -51,7 +51,7 @@ public final class VTermScreen {
         state = vterm_obtain_state(vt)
         callbacks = UnsafeMutablePointer<VTermScreenCallbacks>.allocate(capacity: 1)
         callbacks.initialize(to: VTermScreenCallbacks())
-        cache = TerminalCells(rows: Array(repeating: Array(repeating: .blank, count: c), count: r), cols: c)
+        cache = .blank(rows: r, cols: c)
         dirtyLo = Array(repeating: 0, count: r)
         dirtyHi = Array(repeating: c, count: r)
         installCallbacks()
@@ -325,7 +325,7 @@ public final class VTermScreen {
         guard r != self.rows || c != self.cols else { return }
         self.rows = r
         self.cols = c
-        cache = TerminalCells(rows: Array(repeating: Array(repeating: .blank, count: c), count: r), cols: c)
+        cache = .blank(rows: r, cols: c)
         dirtyLo = Array(repeating: 0, count: r)
         dirtyHi = Array(repeating: c, count: r)
         vterm_set_size(vt, Int32(r), Int32(c))

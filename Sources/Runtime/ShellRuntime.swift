@@ -22,7 +22,6 @@ public final class ActionLog {
         handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
     }
-    public func write(_ line: String) { write([line]) }
     /// Appends lines in one write.
     public func write(_ lines: [String]) {
         guard !lines.isEmpty else { return }
@@ -154,8 +153,7 @@ public struct ShellRuntime {
         frames.watch = sourceWatch
         sources.append(frames)
         defer {
-            log?.write(unlogged.map(\.json))
-            unlogged = []
+            writeLog()
             speech?.shutdown()
             speaker?.shutdown()
             _ = prediction?.saveIfNeeded()
@@ -218,10 +216,7 @@ public struct ShellRuntime {
             }
             let wake = Wakeup(now: now, hungUp: hungUp, readable: readable)
 
-            if let v = echoedView {
-                echoedView = nil
-                if runEffects(session.send(.terminal(v))) { break loop }
-            }
+            if giveEchoedView() { break loop }
             let revision = session.state.revision
             for i in sources.indices {
                 repeat {
@@ -229,10 +224,7 @@ public struct ShellRuntime {
                         // Before a key, a phrase or a reply, which act on the pane as it now is; a tick or a
                         // tracker's frame in the same wake-up is as if it came just before the echo, when the
                         // screen showed what it still shows.
-                        if let v = echoedView, event.needsLatestView {
-                            echoedView = nil
-                            if runEffects(session.send(.terminal(v))) { break loop }
-                        }
+                        if event.needsLatestView, giveEchoedView() { break loop }
                         let effects: [Effect]
                         switch event {
                         case .signal(let sig):
@@ -288,10 +280,7 @@ public struct ShellRuntime {
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
             if awaitingEcho == nil,
                dirty && now - lastRender >= drawSpacing || measuresChanged && now - lastRender >= measuresInterval {
-                if let v = echoedView {
-                    echoedView = nil
-                    if runEffects(session.send(.terminal(v))) { break loop }
-                }
+                if giveEchoedView() { break loop }
                 let size = term.size
                 if size != session.state.size {
                     forced = true
@@ -316,15 +305,27 @@ public struct ShellRuntime {
             }
             // Not while a key's echo is awaited, nor right after it was drawn: the line's JSON and its write
             // would come before the echo, or before whoever reads the display gets the processor.
-            if !unlogged.isEmpty, awaitingEcho == nil, echoedView == nil {
-                log?.write(unlogged.map(\.json))
-                unlogged.removeAll(keepingCapacity: true)
-            }
+            if awaitingEcho == nil, echoedView == nil { writeLog() }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {
                 keepUnsaved()
                 break loop
             }
         }
+    }
+
+    /// Gives the session the view whose echo was drawn as the pane alone, if one waits (`echoedView`); true
+    /// when its effects end the loop.
+    mutating func giveEchoedView() -> Bool {
+        guard let v = echoedView else { return false }
+        echoedView = nil
+        return runEffects(session.send(.terminal(v)))
+    }
+
+    /// Writes the action lines not written yet, in one write.
+    mutating func writeLog() {
+        guard !unlogged.isEmpty else { return }
+        log?.write(unlogged.map(\.json))
+        unlogged.removeAll(keepingCapacity: true)
     }
 
     /// Shows the Terminal screen's pane with `view` over the last drawing, if the display can; true if it did.

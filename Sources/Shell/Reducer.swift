@@ -291,7 +291,7 @@ func performTerminal(_ s: inout ShellState, _ b: TerminalBinding, target: Target
 /// the first frame a bound shape rises past its release level until it is back below it (so the gaze that
 /// dips as the jaw opens, and after the gesture fired while the jaw is still open, moves nothing).
 func desktopPointer(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect] {
-    guard s.topIs(DesktopScreen.self), var d = s.top as? DesktopScreen, d.pointer != nil else { return [] }
+    guard var d = s.top(as: DesktopScreen.self), d.pointer != nil else { return [] }
     let dwells = s.dwellGestures
     let gesturing = sample.progress.contains { $0.progress > 0 && !dwells.contains($0.name) }
     let held = !s.readiness.armed || s.readiness.paused || gesturing || s.isMakingGesture(sample.blend)

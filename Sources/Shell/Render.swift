@@ -296,7 +296,7 @@ struct StatusLook: Equatable {
             gestureEighths = CellGrid.eighths(p.progress, of: 10)
         }
         dwellEighths = t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil
-        privateDesktop = s.topIs(DesktopScreen.self) && ((s.top as? DesktopScreen)?.isPrivate ?? false)
+        privateDesktop = s.top(as: DesktopScreen.self)?.isPrivate ?? false
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
     }

@@ -466,6 +466,10 @@ public struct ShellState: Sendable {
     /// and a cast make (asked at every tracker frame).
     public func topIs<S: Screen>(_: S.Type) -> Bool { type(of: stack[stack.count - 1]) == S.self }
 
+    /// The screen showing as an `S`, nil when it is another: its type read first (`topIs`), so the screen is
+    /// copied out only when it is one.
+    public func top<S: Screen>(as _: S.Type) -> S? { topIs(S.self) ? top as? S : nil }
+
     /// The name of the screen showing, read in place (`top.name` copies the screen first).
     public var topName: String { stack[stack.count - 1].name }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A cell colour as the child set it.
 ///
 /// Indexed colours stay numbers (libvterm's 256-colour cube differs from xterm's, so a renderer passes the
@@ -95,24 +101,8 @@ public struct TerminalCell: Hashable, Sendable {
     public static func sameCells(_ a: UnsafeBufferPointer<TerminalCell>, _ b: UnsafeBufferPointer<TerminalCell>) -> Bool {
         guard a.count == b.count else { return false }
         guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-        return memcmpBytes(UnsafeRawPointer(pa), UnsafeRawPointer(pb), a.count * MemoryLayout<TerminalCell>.stride)
+        return memcmp(pa, pb, a.count * MemoryLayout<TerminalCell>.stride) == 0
     }
-}
-
-/// Whether `n` bytes at `a` and `b` are equal; eight at a time.
-private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    var i = 0
-    while i + 8 <= n {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-            return false
-        }
-        i += 8
-    }
-    while i < n {
-        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-        i += 1
-    }
-    return true
 }
 
 /// A cell's text as inline UTF-8: up to 24 bytes, zero-padded.
@@ -133,11 +123,11 @@ struct CellText: Hashable, Sendable {
 
     init(_ s: String) {
         var n = 0
-        for u in s.unicodeScalars {
-            guard u.value != 0 else { continue }
-            let len = u.utf8.count
-            guard n + len <= Self.capacity else { break }
-            for b in u.utf8 { set(n, b); n += 1 }
+        for u in s.unicodeScalars where u.value != 0 {
+            let m = append(u.value, at: n)
+            // The first scalar that does not fit ends the text: what follows it is not kept either.
+            guard m > n else { break }
+            n = m
         }
     }
 
@@ -179,13 +169,9 @@ struct CellText: Hashable, Sendable {
 
     var string: String {
         if let b = singleByte { return String(Unicode.Scalar(b)) }
-        if w0 == 0 { return "" }
-        var words = (w0.littleEndian, w1.littleEndian, w2.littleEndian)
-        return withUnsafeBytes(of: &words) { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let n = bytes.firstIndex(of: 0) ?? bytes.count
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<n]), as: UTF8.self)
-        }
+        var bytes: [UInt8] = []
+        appendUTF8(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -245,6 +231,12 @@ public struct TerminalCells: RandomAccessCollection, MutableCollection, Hashable
     public init(rows: [[TerminalCell]], cols: Int) {
         self.rows = rows
         self.cols = Swift.max(0, cols)
+    }
+
+    /// `rows` rows of `cols` blank cells.
+    public static func blank(rows: Int, cols: Int) -> TerminalCells {
+        TerminalCells(rows: Array(repeating: Array(repeating: .blank, count: Swift.max(0, cols)), count: Swift.max(0, rows)),
+                      cols: cols)
     }
 
     public var startIndex: Int { 0 }
@@ -315,8 +307,7 @@ public struct TerminalSnapshot: Hashable, Sendable {
 
     /// Text of a run of cells with trailing spaces removed.
     public static func text<C: Collection>(of cells: C) -> String where C.Element == TerminalCell {
-        var s = ""
-        for c in cells { s += c.text }
+        var s = utf8Text(of: cells)
         while s.last == " " { s.removeLast() }
         return s
     }

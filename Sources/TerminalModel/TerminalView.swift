@@ -45,7 +45,7 @@ public struct TerminalView: Hashable, Sendable {
     /// An empty pane of the given size, before the program's first output.
     public static func blank(rows: Int, cols: Int, program: String) -> TerminalView {
         let r = max(1, rows), c = max(1, cols)
-        return TerminalView(snapshot: TerminalSnapshot(rows: r, cols: c, cells: Array(repeating: .blank, count: r * c),
+        return TerminalView(snapshot: TerminalSnapshot(rows: r, cols: c, cells: TerminalCells.blank(rows: r, cols: c),
                                                        cursor: TerminalPosition(row: 0, col: 0), cursorVisible: true,
                                                        isAltScreen: false, title: ""),
                             program: program)
