@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Speech
+@testable import Speech
 import SpeechText
 import SystemIO
 import Testing
@@ -55,6 +55,40 @@ import Testing
         #expect(abs(quiet.rms / audio.rms - 0.5) < 0.05)
         let (fast, _) = try Self.say("The quick brown fox jumps over the lazy dog.", voice: .flite, rate: 2)
         #expect(fast.seconds < audio.seconds * 0.7)
+    }
+
+    /// The rate holds from one sentence to the next: flite keeps the feature's name pointer, and a Swift
+    /// string's temporary buffer there made a fast sentence come out at the normal rate once that memory
+    /// was reused (about one full test run in four).
+    @Test func fliteKeepsEachSentencesRateAcrossManySentences() throws {
+        let voice = try FliteVoice()
+        let sentence = "The quick brown fox jumps over the lazy dog."
+        let normal = try voice.synthesize(sentence, rate: 1).seconds
+        for round in 0..<12 {
+            let rate = round.isMultiple(of: 2) ? 2.0 : 0.5
+            let seconds = try voice.synthesize(sentence, rate: rate).seconds
+            if rate > 1 { #expect(seconds < normal * 0.7, "round \(round): \(seconds) s at rate 2 against \(normal) s") }
+            else { #expect(seconds > normal * 1.4, "round \(round): \(seconds) s at rate 0.5 against \(normal) s") }
+        }
+        #expect(Self.featureNameIsStatic("duration_stretch"), "flite's duration_stretch name points into memory that can be freed")
+        #expect(FliteEngine.shared.durationStretch == 2, "the last sentence's rate was 0.5")
+    }
+
+    /// Whether the voice's feature `name` keeps its name in a mapped file (a C literal) rather than in memory
+    /// that a later allocation can overwrite.
+    static func featureNameIsStatic(_ name: String) -> Bool {
+        guard let voice = FliteEngine.shared.voice, var pair = voice.pointee.features?.pointee.head else { return false }
+        while String(cString: pair.pointee.name) != name {
+            guard let next = pair.pointee.next else { return false }
+            pair = next
+        }
+        let address = UInt(bitPattern: pair.pointee.name)
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        return maps.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
+            return range.count == 2 && range[0] <= address && address < range[1] && fields.count >= 6 && fields[5].hasPrefix("/")
+        }
     }
 
     @Test func fliteThroughALSAPlaybackIntoItsFilePlugin() throws {

@@ -34,7 +34,7 @@ final class FliteEngine: @unchecked Sendable {
         guard !clean.isEmpty else { return SpokenAudio(samples: [], sampleRate: 16_000) }
         lock.lock()
         defer { lock.unlock() }
-        flite_feat_set_float(voice.pointee.features, "duration_stretch", Float(1 / max(0.3, min(3, rate))))
+        handsfree_flite_set_duration_stretch(voice, Float(1 / max(0.3, min(3, rate))))
         guard let wave = clean.withCString({ flite_text_to_wave($0, voice) }) else {
             throw VoiceError("flite could not say \"\(text.prefix(40))\"")
         }
@@ -43,6 +43,14 @@ final class FliteEngine: @unchecked Sendable {
         let rate = Int(handsfree_flite_sample_rate(wave))
         guard n > 0, let p = handsfree_flite_samples(wave) else { return SpokenAudio(samples: [], sampleRate: rate) }
         return SpokenAudio(samples: Array(UnsafeBufferPointer(start: p, count: n)), sampleRate: rate)
+    }
+
+    /// The duration stretch the voice holds now, read by the name flite looks up while it synthesises.
+    var durationStretch: Float {
+        guard let voice else { return 1 }
+        lock.lock()
+        defer { lock.unlock() }
+        return handsfree_flite_duration_stretch(voice)
     }
 
     /// The text without control characters, which flite's tokeniser can trip over; other characters it
