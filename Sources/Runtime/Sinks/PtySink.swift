@@ -57,6 +57,7 @@ public final class PtySink: OutputSink {
 
     public func view(scrolledBack: Int) -> TerminalView? {
         guard let hosted else { return nil }
+        hosted.feedHeld()
         let snap = scrolledBack > 0 ? hosted.screen.view(scrolledBack: scrolledBack) : hosted.screen.snapshot()
         return TerminalView(snapshot: snap, program: name, scrollback: hosted.screen.scrollbackCount,
                             scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage,
@@ -79,6 +80,8 @@ public final class PtySink: OutputSink {
 
     public var hasPendingInput: Bool { hosted?.process.hasPendingInput ?? false }
 
+    public var pumpDue: Double? { hosted?.restingUntil }
+
     /// Reads in slices of 64 KB, which libvterm takes in about 3 ms; reaps the child once it ended; notes
     /// a change of the tty's hidden-input mode.
     public func pump(limit: Int, budget: Double) -> Bool {
@@ -92,8 +95,10 @@ public final class PtySink: OutputSink {
         }
         var any = total > 0
         if hosted.exitStatus == nil, hosted.reapIfExited() != nil {
-            // What it wrote before it exited is still in the pty.
+            // What it wrote before it exited is still in the pty, and part of it may be gathered.
+            hosted.feedHeld()
             hosted.pump(limit: limit)
+            hosted.feedHeld()
             any = true
         }
         let hidden = hosted.exitStatus == nil && hosted.isInputHidden
