@@ -64,36 +64,36 @@ public struct Reply: Sendable {
 
 /// What a screen may read while rendering or handling input.
 public struct ScreenContext: Sendable {
-    public var keymap: Keymap
+    @Shared public var keymap: Keymap
     public var gestures: [GestureDefinition]
     /// Current time on the source's clock (seconds).
     public var now: Double
     /// The focused target, for widgets that draw focus themselves.
     public var focus: String?
     /// Services the apps use (suggestions, dictation, word lists), supplied by the runtime.
-    public var services: Services
+    @Shared public var services: Services
     /// The user's notes, messages and drafts as they are now (screens ask for changes in `Reply.changes`).
-    public var data: AppData
-    public var settings: ShellSettings
+    @Shared public var data: AppData
+    @Shared public var settings: ShellSettings
     /// The body area the screen renders into, so `handle` can recompute the layout `render` used (sliders,
     /// scrollable lists).
     public var bounds: Rect
     /// Gestures under way with their progress 0…1 (hold-to-confirm shows its countdown from these).
     public var progress: [GestureProgress]
     /// What the Terminal screen's program shows, as the runtime last read it (nil: nothing hosted yet).
-    public var terminal: TerminalView?
+    @Shared public var terminal: TerminalView?
     /// How delivery to the output sink stands (the text it did not take stays on screen).
-    public var output: OutputStatus
+    @Shared public var output: OutputStatus
     /// The input as the status line shows it, with the last frame's raw pointer (the Calibration screen).
-    public var tracking: TrackingStatus
+    @Shared public var tracking: TrackingStatus
     /// The screens the shell can open (the launcher's tiles come from here).
     public var screens: ScreenRegistry
     /// The programs and directory listings the Terminal screen's suggestions are made from.
-    public var listings: CommandLineListings
+    @Shared public var listings: CommandLineListings
     /// Where the Desktop screen types and points, and how delivery there stands.
-    public var desktop: DesktopOutput
+    @Shared public var desktop: DesktopOutput
     /// Safe start and pause: the Desktop screen's pointer holds still until armed and while paused.
-    public var readiness: Readiness
+    @Shared public var readiness: Readiness
     /// The speaker is saying something: a Speak key offers Stop.
     public var speaking: Bool
 
@@ -108,6 +108,20 @@ public struct ScreenContext: Sendable {
         self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
         self.progress = progress; self.terminal = terminal; self.output = output; self.tracking = tracking
         self.screens = screens; self.listings = listings; self.desktop = desktop; self.readiness = readiness
+        self.speaking = speaking
+    }
+
+    /// A context sharing the state's parts: each costs one reference count, where a copy of its value cost
+    /// one per string and array inside it.
+    init(keymap: Shared<Keymap>, gestures: [GestureDefinition], now: Double, focus: String?, services: Shared<Services>,
+         data: Shared<AppData>, settings: Shared<ShellSettings>, bounds: Rect, progress: [GestureProgress],
+         terminal: Shared<TerminalView?>, output: Shared<OutputStatus>, tracking: Shared<TrackingStatus>,
+         screens: ScreenRegistry, listings: Shared<CommandLineListings>, desktop: Shared<DesktopOutput>,
+         readiness: Shared<Readiness>, speaking: Bool) {
+        _keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
+        _services = services; _data = data; _settings = settings; self.bounds = bounds
+        self.progress = progress; _terminal = terminal; _output = output; _tracking = tracking
+        self.screens = screens; _listings = listings; _desktop = desktop; _readiness = readiness
         self.speaking = speaking
     }
 }

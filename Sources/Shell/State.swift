@@ -370,7 +370,7 @@ public enum ShellEvent: Sendable {
 public struct ShellState: Sendable {
     /// Screens from the launcher (root) to the one showing.
     public var stack: [any Screen]
-    public var keymap: Keymap
+    @Shared public var keymap: Keymap
     /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. The one copy: the
     /// session configures its pipeline from it whenever it changes.
     public var pipelineSettings: PipelineSettings {
@@ -386,10 +386,10 @@ public struct ShellState: Sendable {
         get { pipelineSettings.gestures }
         set { pipelineSettings.gestures = newValue }
     }
-    public var settings: ShellSettings
-    public var services: Services
+    @Shared public var settings: ShellSettings
+    @Shared public var services: Services
     /// The user's notes, messages and drafts.
-    public var data: AppData
+    @Shared public var data: AppData
     public var registry: ScreenRegistry
     public var size: Size
     /// The targets of the screen showing, laid out for `size`.
@@ -397,9 +397,9 @@ public struct ShellState: Sendable {
     /// Bumped whenever `hitMap` changes, so the runtime knows the on-screen phrases may have changed.
     public private(set) var layoutVersion = 0
     public var focus: FocusTracker
-    public var tracking: TrackingStatus
+    @Shared public var tracking: TrackingStatus
     /// Safe start and the hands-free pause.
-    public var readiness = Readiness()
+    @Shared public var readiness = Readiness()
     public var now: Double = 0
     /// What the microphone is for: kept here only; the speech thread follows it (`SpeechController.follow`).
     public var mic: MicMode = .closed { didSet { if mic != oldValue { micTurn &+= 1 } } }
@@ -427,13 +427,13 @@ public struct ShellState: Sendable {
     /// A short notice shown in the title bar (e.g. an unknown screen).
     public var notice: String?
     /// What the Terminal screen's program shows, as the runtime last read it.
-    public var terminal: TerminalView?
+    @Shared public var terminal: TerminalView?
     /// What the disk said for the Terminal screen's suggestions (programs, directory listings).
-    public var listings = CommandLineListings()
+    @Shared public var listings = CommandLineListings()
     /// How delivery to the output sink stands: why it last failed, and the text it did not take.
-    public var output = OutputStatus()
+    @Shared public var output = OutputStatus()
     /// Where the Desktop screen types and points, and how delivery there stands.
-    public var desktop = DesktopOutput()
+    @Shared public var desktop = DesktopOutput()
     /// The pane as the runtime was last asked to start and size the program for it.
     public internal(set) var terminalPane = TerminalPane()
     /// The speaker is saying something (the status line shows it; Speak keys become Stop).
@@ -475,10 +475,10 @@ public struct ShellState: Sendable {
 
     /// What screens may read.
     public var context: ScreenContext {
-        ScreenContext(keymap: keymap, gestures: gestures, now: now, focus: focus.focused, services: services,
-                      data: data, settings: settings, bounds: bodyBounds, progress: tracking.progress,
-                      terminal: terminal, output: output, tracking: tracking, screens: registry, listings: listings,
-                      desktop: desktop, readiness: readiness, speaking: speaking)
+        ScreenContext(keymap: $keymap, gestures: gestures, now: now, focus: focus.focused, services: $services,
+                      data: $data, settings: $settings, bounds: bodyBounds, progress: tracking.progress,
+                      terminal: $terminal, output: $output, tracking: $tracking, screens: registry,
+                      listings: $listings, desktop: $desktop, readiness: $readiness, speaking: speaking)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
