@@ -234,23 +234,45 @@ public final class PtyProcess {
     /// The name of the program in the pty's foreground (`vim`, `less`, the shell itself), from /proc.
     public var foregroundProgram: String? { foregroundGroup.flatMap(Self.programName) }
 
-    /// Whether the foreground group's program is a remote shell; asked again of /proc when the group changes
-    /// or half a second after it was (a program that execs ssh keeps its group).
+    /// Whether the foreground group's program is a remote shell; asked again of /proc when the group changes,
+    /// and by `refreshForegroundAnswers` (a program that execs ssh keeps its group).
     private func isRemote(_ pgrp: pid_t) -> Bool {
-        let now = PtyClock.now()
-        if let c = remoteCheck, c.stands(for: pgrp, at: now) { return c.value }
+        if let c = remoteCheck, c.pgrp == pgrp { return c.value }
         let remote = RemoteShells.isRemote(Self.programName(pgrp))
-        remoteCheck = GroupAnswer(pgrp: pgrp, value: remote, at: now)
+        remoteCheck = GroupAnswer(pgrp: pgrp, value: remote, at: PtyClock.now())
         return remote
     }
     private var remoteCheck: GroupAnswer<Bool>?
 
-    /// What /proc said of the foreground group, and when: it stands for half a second while the group stays.
+    /// What /proc said of the foreground group, and when: it stands while the group stays, until
+    /// `refreshForegroundAnswers` finds it half a second old.
     private struct GroupAnswer<Value> {
         let pgrp: pid_t
         let value: Value
         let at: Double
-        func stands(for group: pid_t, at now: Double) -> Bool { pgrp == group && now - at < 0.5 }
+        func stale(at now: Double) -> Bool { now - at >= 0.5 }
+    }
+
+    /// Asks /proc again for the answers about the foreground group that are half a second old (whether it is
+    /// a remote shell, its working directory); returns whether one changed.
+    ///
+    /// For the event loop's periodic look, off any key's path: a program that execs ssh in its group, or a
+    /// directory changed with no output, shows within a look, while a key's echo reads neither (a /proc
+    /// readlink and a read of comm together were a tenth of a key's way to the screen, on one key in ten).
+    public func refreshForegroundAnswers() -> Bool {
+        let now = PtyClock.now()
+        var changed = false
+        if let c = remoteCheck, c.stale(at: now) {
+            remoteCheck = nil
+            changed = isRemote(c.pgrp) != c.value
+        }
+        // A new group is read by the next view anyway.
+        if let c = directoryRead, c.stale(at: now), foregroundGroup == c.pgrp {
+            let path = Self.workingDirectory(c.pgrp)
+            directoryRead = GroupAnswer(pgrp: c.pgrp, value: path, at: now)
+            changed = changed || path != c.value
+        }
+        return changed
     }
 
     // Read at every view of the pane (each echoed key): open, read and readlink into buffers on the stack,
@@ -273,13 +295,13 @@ public final class PtyProcess {
     /// files are elsewhere.
     ///
     /// Read from /proc at every call for half a second after output with a new line (a command ran, and a
-    /// shell's `cd` shows some time after its Enter's echo: see `workingDirectoryMayChange`), when the group
-    /// changes, and half a second after the last read; between, while keys are echoed on a command line, the
-    /// last answer stands, since a readlink in /proc is a third of an echo's cost.
+    /// shell's `cd` shows some time after its Enter's echo: see `workingDirectoryMayChange`) and when the
+    /// group changes; between, while keys are echoed on a command line, the last answer stands (a readlink
+    /// in /proc is a third of an echo's cost) until `refreshForegroundAnswers` reads it again.
     public var foregroundWorkingDirectory: String? {
         guard let pgrp = foregroundGroup, !isRemote(pgrp) else { return nil }
         let now = PtyClock.now()
-        if let c = directoryRead, c.stands(for: pgrp, at: now), now - newLineAt >= 0.5 { return c.value }
+        if let c = directoryRead, c.pgrp == pgrp, now - newLineAt >= 0.5 { return c.value }
         let path = Self.workingDirectory(pgrp)
         directoryRead = GroupAnswer(pgrp: pgrp, value: path, at: now)
         return path

@@ -122,6 +122,28 @@ import Testing
         #expect(t.process.foregroundWorkingDirectory == dir + "/sub")
     }
 
+    /// A program that execs ssh keeps its group, so a view keeps the answers it had; the loop's periodic look
+    /// (`refreshForegroundAnswers`) asks /proc again once they are half a second old, and the directory goes.
+    @Test func anExecOfSshIsSeenByThePeriodicLookNotByAKeysView() throws {
+        var template = Array("/tmp/hf-cwd-XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { unlink(dir + "/ssh"); rmdir(dir) }
+        let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
+                                   environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
+                                   workingDirectory: dir, rows: 24, cols: 80)
+        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
+        t.type("cp /bin/sleep ssh && bash -c 'sleep 0.6; exec ./ssh 30'")
+        t.send(.enter)
+        // Views while the job is still bash, then after its exec.
+        #expect(t.run(until: { _ = $0.process.foregroundWorkingDirectory; return $0.process.foregroundProgram == "ssh" }, timeout: Self.wait))
+        #expect(t.process.foregroundWorkingDirectory == dir, "the view asked /proc again")
+        usleep(600_000)
+        #expect(t.process.refreshForegroundAnswers())
+        #expect(t.process.foregroundWorkingDirectory == nil)
+        #expect(t.process.refreshForegroundAnswers() == false)
+        t.send(.ctrl("c"))
+    }
+
     /// The directory is kept between keys (a readlink in /proc per echo was a third of its cost), but never
     /// past a `cd`: every command ends with a new line, after which it is read again.
     @Test func theWorkingDirectoryFollowsACdAtOnceThoughItIsKeptBetweenKeys() throws {

@@ -109,6 +109,13 @@ public final class PtySink: OutputSink {
     /// The tty's modes change without output (a password prompt's echo off): `pump` reads them, so the loop
     /// wakes for it while the child runs.
     public var wantsLooks: Bool { hosted.map { $0.exitStatus == nil } ?? false }
+
+    /// Asks /proc again what it said of the foreground (its directory, whether it is ssh) once that is half a
+    /// second old, here rather than in a key's view.
+    public func look() throws(OutputSinkError) -> Bool {
+        guard let hosted, hosted.exitStatus == nil else { return false }
+        return hosted.process.refreshForegroundAnswers()
+    }
 }
 
 extension OutputSink where Self == PtySink {
