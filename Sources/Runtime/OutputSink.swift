@@ -55,8 +55,9 @@ public protocol OutputSink: AnyObject {
     /// kernel while its descriptor is left out of the poll. Nil when there is no such time.
     var pumpDue: Double? { get }
     /// Reads what the program wrote (at most `limit` bytes, for no longer than `budget` seconds) and what
-    /// else changed about it (its end, its tty's modes); returns whether the view did. At every wake-up.
-    func pump(limit: Int, budget: Double) -> Bool
+    /// else changed about it (its end, its tty's modes); returns whether the view did. At every wake-up,
+    /// with the descriptors poll found ready or hung up (nil: not known, look at each).
+    func pump(limit: Int, budget: Double, ready: [Int32]?) -> Bool
     /// Whether the program changes in ways no descriptor reports (a tmux pane's screen, a pty's tty modes):
     /// the loop then wakes to `look` every poll interval while the pane shows.
     var wantsLooks: Bool { get }
@@ -82,7 +83,7 @@ extension OutputSink {
     public var descriptors: [Int32] { [] }
     public var hasPendingInput: Bool { false }
     public var pumpDue: Double? { nil }
-    public func pump(limit: Int, budget: Double) -> Bool { false }
+    public func pump(limit: Int, budget: Double, ready: [Int32]?) -> Bool { false }
     public var wantsLooks: Bool { false }
     public func look() throws(OutputSinkError) -> Bool { false }
     public var echoLookDelay: Double? { nil }

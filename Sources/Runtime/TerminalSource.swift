@@ -114,8 +114,8 @@ public final class TerminalLink {
 
     /// Reads what the program wrote, within `limit` bytes and `budget` seconds; marks the view changed if
     /// anything did.
-    func pump(limit: Int, budget: Double = .infinity) {
-        if sink.pump(limit: limit, budget: budget) { changed = true }
+    func pump(limit: Int, budget: Double = .infinity, ready: [Int32]? = nil) {
+        if sink.pump(limit: limit, budget: budget, ready: ready) { changed = true }
     }
 
     /// Looks at the program again, if the sink has something to look at; a look that fails is the pane's
@@ -181,7 +181,7 @@ public struct TerminalSource: EventSource {
     }
 
     public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
-        link.pump(limit: readLimit, budget: readBudget)
+        link.pump(limit: readLimit, budget: readBudget, ready: wake.readable.map { $0 + wake.hungUp })
         let echoDue = link.lookDue.map { wake.now >= $0 } ?? false
         if link.showing, wake.now - lastPoll >= pollInterval || echoDue {
             lastPoll = wake.now

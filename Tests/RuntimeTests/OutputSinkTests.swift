@@ -86,7 +86,7 @@ import Transport
         try Self.typeLines(sink)
         let end = monotonicSeconds() + 10
         while monotonicSeconds() < end, sink.view(scrolledBack: 0)?.ended == nil {
-            _ = sink.pump(limit: 1 << 16, budget: 0.01)
+            _ = sink.pump(limit: 1 << 16, budget: 0.01, ready: nil)
             usleep(10_000)
         }
         #expect(sink.view(scrolledBack: 0)?.ended == "/bin/sh exited with status 0")

@@ -84,17 +84,26 @@ public final class PtySink: OutputSink {
 
     /// Reads in slices of 64 KB, which libvterm takes in about 3 ms; reaps the child once it ended; notes
     /// a change of the tty's hidden-input mode.
-    public func pump(limit: Int, budget: Double) -> Bool {
+    ///
+    /// With `ready` known, the pty is read only when it was readable (or a flood's rest is over, or input
+    /// waits for it) and the child reaped only when its pidfd was: a read that finds nothing and a waitpid
+    /// at every wake-up were two system calls on each key's way to the screen.
+    public func pump(limit: Int, budget: Double, ready: [Int32]?) -> Bool {
         guard let hosted else { return false }
+        let process = hosted.process
+        let readOutput = ready.map { $0.contains(process.outputFD) } ?? true
+            || hosted.restingUntil != nil || process.hasPendingInput
         let start = monotonicSeconds()
         var total = 0
-        while total < limit {
+        while readOutput, total < limit {
             let n = hosted.pump(limit: min(64 * 1024, limit - total))
             total += n
             if n == 0 || monotonicSeconds() - start >= budget { break }
         }
         var any = total > 0
-        if hosted.exitStatus == nil, hosted.reapIfExited() != nil {
+        // Without a pidfd (exitFD < 0) nothing says the child ended: ask at every wake-up.
+        let mayHaveExited = process.exitFD < 0 || (ready.map { $0.contains(process.exitFD) } ?? true)
+        if hosted.exitStatus == nil, mayHaveExited, hosted.reapIfExited() != nil {
             // What it wrote before it exited is still in the pty, and part of it may be gathered.
             hosted.feedHeld()
             hosted.pump(limit: limit)
