@@ -33,6 +33,72 @@ import TrackingCore
         return n
     }
 
+    // MARK: iFacialMocap
+
+    static func checkIFacialMocap(_ d: [UInt8], _ note: @autoclosure () -> String = "") -> DecodedItem {
+        let new = d.withUnsafeBytes { IFacialMocap.decode($0, index: 9, arrival: 4.5) }
+        let old = d.withUnsafeBytes { IFacialMocapReference.decode($0, index: 9, arrival: 4.5) }
+        #expect(sameItem(new, old), "\(note()) \(String(decoding: d, as: UTF8.self).debugDescription): \(new) vs \(old)")
+        // The general reading, with the one-pass reading off, against the reference's.
+        let newGeneral = d.withUnsafeBytes { IFacialMocap.decode($0, index: 9, arrival: 4.5, fast: false) }
+        let oldGeneral = d.withUnsafeBytes { IFacialMocapReference.decode($0, index: 9, arrival: 4.5, fast: false) }
+        #expect(sameItem(newGeneral, oldGeneral), "\(note()) general: \(String(decoding: d, as: UTF8.self).debugDescription)")
+        return new
+    }
+
+    /// An iFacialMocap datagram of `f` with its pairs as `spell` names them, in the order `order` gives.
+    static func iFacialMocap(_ f: TrackingFrame, order: [BlendShape], separator: String = "-",
+                             spell: (BlendShape) -> String) -> [UInt8] {
+        Array((order.map { "\(spell($0))\(separator)\(Int((min(1, max(0, f.blend[$0])) * 100).rounded()))" }
+            .joined(separator: "|") + "|=head#1.5,-2,3.25,0,0,0|rightEye#1,2,3|leftEye#4,5,6|").utf8)
+    }
+
+    @Test func iFacialMocapDecodesAsBefore() throws {
+        let frames = try Self.frames()
+        #expect(frames.count >= 180)
+        var r = TrackerFastPathTests.LCG(state: 34)
+        var shuffled = Array(BlendShape.allCases)
+        for k in stride(from: shuffled.count - 1, to: 0, by: -1) { shuffled.swapAt(k, r.next(k + 1)) }
+        var checked = 0, decoded = 0
+        for (k, f) in frames.enumerated() {
+            // As the bench and our tests send them, as an ARKit-named sender would, in the iPhone app's own
+            // (unsorted) order, with `&`, and with a mix of both spellings.
+            var datagrams = [TrackerDatagrams.iFacialMocap(f),
+                             Self.iFacialMocap(f, order: BlendShape.allCases, spell: \.name),
+                             Self.iFacialMocap(f, order: shuffled, spell: Self.sided),
+                             Self.iFacialMocap(f, order: BlendShape.allCases.reversed(), separator: "&", spell: Self.sided),
+                             Self.iFacialMocap(f, order: BlendShape.allCases, spell: { $0.rawValue % 3 == 0 ? $0.name : Self.sided($0) })]
+            if k % 50 == 0 {
+                for base in datagrams.prefix(3) {
+                    datagrams += TrackerFastPathTests.damaged(base, 40, seed: UInt64(k + 1))
+                    // Cut anywhere, as a truncated datagram would be.
+                    datagrams += stride(from: 0, to: base.count, by: 7).map { Array(base.prefix($0)) }
+                }
+            }
+            for d in datagrams {
+                if case .frame = Self.checkIFacialMocap(d, "frame \(k)") { decoded += 1 }
+                checked += 1
+            }
+        }
+        #expect(checked > 5 * frames.count)
+        #expect(decoded > checked / 3)
+    }
+
+    @Test func iFacialMocapHostileDatagramsDecodeAsBefore() {
+        let hostile = [
+            "", "|", "||", "-", "jawOpen", "jawOpen-", "jawOpen-|", "jawOpen-5", "jawOpen-5|", "jawOpen&5|jawOpen-7|",
+            "jawOpen-1e2|", "jawOpen-12345678901234567|", "jawOpen-123456789012345|", "jawOpen-1234567890123456|",
+            "jawOpen-5.5|", "jawOpen-.5|", "jawOpen-5.|", "jawOpen--5|", "jawOpen-5-|", "jawOpen -5|", " jawOpen-5|",
+            "jawOpenX-5|", "jawOpe-5|", "JawOpen-5|", "eyeBlink_L-5|eyeBlink_R-6|", "eyeBlink_Left-5|", "eyeBlinkLeft-5|",
+            "eyeBlinkLeft-5|eyeBlink_R-6|eyeLookDown_L-7|", "tongueOut-100|cheekPuff-100|", "jawOpen-5|=head#1,2|",
+            "=head#1,2,3|", "head#1,2,3,4,5,6|", "=head#a,b,c|", "jawOpen-5|\u{7F}|", "jawOpen-5|\u{1}|", "jawOpen-\u{80}|",
+            "mouthSmile_R-0|eyeLookOut_L-0|mouthUpperUp_L-11|eyeWide_R-0|mouthClose-8|mouthPucker-4|",
+            "eyeBlink_L-0|eyeBlink_L-9|", "eyeSquint_L-5=head#1,2,3|", "eyeSquint_L-5#|", "x-1|y-2|",
+            "jawOpen-5\r\n", "jawOpen-5|\n", "jawOpen&", "&5|", "-5|jawOpen-5",
+        ]
+        for s in hostile { _ = Self.checkIFacialMocap(Array(s.utf8)) }
+    }
+
     // MARK: VMC
 
     /// Decodes `datagrams` in turn with the decoder and the reference, comparing what each gives and what
