@@ -386,9 +386,12 @@ enum PlainDecimal {
         let k1 = leadingDigits(v1), k2 = leadingDigits(v2)
         let m1 = eightDigits(v1 << UInt64((8 - k1) * 8) | 0x3030_3030_3030_3030 >> UInt64(k1 * 8))
         let m2 = eightDigits(v2 << UInt64((8 - k2) * 8) | 0x3030_3030_3030_3030 >> UInt64(k2 * 8))
-        let whole = k1 == 8
-        let k = whole ? 8 + k2 : k1
-        let m = whole ? m1 &* powers10[k2] &+ m2 : m1
+        // The second word counts only when the first is all digits: chosen with a mask, since the compiler
+        // made a branch of `k1 == 8 ? … : …`, and whether a value has eight decimals or fewer changes from
+        // value to value.
+        let all = 0 &- UInt64(truncatingIfNeeded: k1 >> 3)
+        let k = k1 &+ (k2 & Int(truncatingIfNeeded: all))
+        let m = m1 &* (powers10[k2] & all | 1 & ~all) &+ (m2 & all)
         // An exponent, a sign, a second dot or a seventeenth digit after the decimals: leave the number to
         // the general reader, as one whose digits do not fit a significand exactly.
         let after = b[j + 2 + k]
