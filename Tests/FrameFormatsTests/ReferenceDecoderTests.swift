@@ -155,3 +155,26 @@ import TrackingCore
         _ = Self.checkVMC(Array(damaged.prefix(2000)), fast: false, "damaged, general")
     }
 }
+
+/// The word-at-a-time digit steps `zeroPoint` reads decimals with, against a byte-by-byte count.
+@Suite struct DigitWordTests {
+    @Test func leadingDigitsCountsEveryByteExactly() {
+        // Digits, their neighbours, the same with the top bit set, and the separators around numbers.
+        let bytes: [UInt8] = [0x30, 0x31, 0x35, 0x39, 0x2F, 0x3A, 0x00, 0x0A, 0x20, 0x2C, 0x2E, 0x7D, 0x65, 0x45, 0x2B, 0x2D,
+                              0xB0, 0xB9, 0xBA, 0xAF, 0x80, 0xFF, 0x7F, 0x3F, 0x40, 0x70, 0x79, 0x10, 0x19, 0xF0, 0xF9]
+        var r = TrackerFastPathTests.LCG(state: 7)
+        for round in 0..<40_000 {
+            // Mostly digits, so that every count from 0 to 8 is common.
+            let word = (0..<8).map { _ in r.next(3) > 0 ? UInt8(0x30 + r.next(10)) : bytes[r.next(bytes.count)] }
+            let v = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
+            let count = word.firstIndex { $0 < 0x30 || $0 > 0x39 } ?? 8
+            #expect(PlainDecimal.leadingDigits(v) == count, "round \(round): \(word)")
+            // The digits moved to the end after zeros: the value of the first `count` digits.
+            let value = word.prefix(count).reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
+            let filled = (0..<8).map { k in k < 8 - count ? UInt8(0x30) : word[k - (8 - count)] }
+            let f = filled.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
+            #expect(PlainDecimal.firstDigits(v, count) == f, "round \(round): \(word)")
+            #expect(PlainDecimal.eightDigits(PlainDecimal.firstDigits(v, count)) == value, "round \(round): \(word)")
+        }
+    }
+}
