@@ -178,3 +178,21 @@ import TrackingCore
         }
     }
 }
+
+/// NDJSON of every real frame, the `.gesichter` take's too (whose angles are Floats written as Doubles, with
+/// leading zeros and 17 digits), read by the scanner as the full parser reads it.
+@Suite struct RealNDJSONTests {
+    @Test func everyRealFrameReadsAsTheParserReadsIt() throws {
+        let frames = try ReferenceDecoderTests.frames()
+        var checked = 0
+        for (k, f) in frames.enumerated() {
+            let line = Array(NDJSONEncoder.encode(f).utf8)
+            let pos = SourcePosition(.line, k + 1)
+            let fast = NDJSONDecoder.decode(line, position: pos)
+            let reference = NDJSONDecoder.decodeWithParser(line, position: pos)
+            #expect(sameItem(fast, reference), "\(String(decoding: line, as: UTF8.self))")
+            checked += 1
+        }
+        #expect(checked == frames.count)
+    }
+}
