@@ -25,19 +25,40 @@ public enum IFacialMocap {
     struct Names: Sendable {
         /// Per slot, an index into `starts`, or -1.
         private var slots = [Int16](repeating: -1, count: Names.size)
-        /// All names back to back (padded so that a word load past the last one stays inside); name `k` is
-        /// `bytes[starts[k]..<starts[k + 1]]` and names `shapes[k]`.
+        /// All names back to back; name `k` is `bytes[starts[k]..<starts[k + 1]]` and names `shapes[k]`.
         private var bytes: [UInt8] = []
         private var starts: [Int] = [0]
         private var shapes: [BlendShape] = []
+        /// Per name, how it spells a side: ``Spelling/arkit`` (`Left`), ``Spelling/sided`` (`_L`) or -1 for
+        /// a shape without sides.
+        private var spellings: [Int8] = []
+        /// Per shape and spelling, the name to try first: `guesses[shape * 2 + spelling]`.
+        private var guesses: [Int16] = []
+        /// The names `guesses` gives, as words to compare a part with: one load, none through `starts`.
+        private var keys: [Key] = []
+
+        /// A name as three little-endian words and masks, for comparing the bytes at a part's start with it
+        /// without first finding where the name ends.
+        struct Key {
+            var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0
+            var m0: UInt64 = 0, m1: UInt64 = 0, m2: UInt64 = 0
+            var length = 0
+            /// The name's index.
+            var name = 0
+        }
         static let size = 512
+
+        /// The two ways of spelling a side, as `named(after:_:_:at:)` takes them.
+        enum Spelling { static let arkit = 0, sided = 1 }
 
         init() {
             for shape in BlendShape.allCases {
-                var names = [shape.name]
-                if shape.name.hasSuffix("Left") { names.append(shape.name.dropLast(4) + "_L") }
-                if shape.name.hasSuffix("Right") { names.append(shape.name.dropLast(5) + "_R") }
-                for name in names {
+                var names = [(shape.name, -1)]
+                if shape.name.hasSuffix("Left") { names = [(shape.name, 0), (shape.name.dropLast(4) + "_L", 1)] }
+                if shape.name.hasSuffix("Right") { names = [(shape.name, 0), (shape.name.dropLast(5) + "_R", 1)] }
+                // A shape without sides has one name, tried whatever the spelling.
+                guesses += [Int16(shapes.count), Int16(shapes.count + names.count - 1)]
+                for (name, spelling) in names {
                     let b = Array(name.utf8)
                     var k = b.withUnsafeBytes { Names.hash($0, 0, $0.count) }
                     while slots[k] >= 0 { k = (k + 1) & (Names.size - 1) }
@@ -45,7 +66,20 @@ public enum IFacialMocap {
                     bytes += b
                     starts.append(bytes.count)
                     shapes.append(shape)
+                    spellings.append(Int8(spelling))
                 }
+            }
+            keys = guesses.map { g in
+                let f = Int(g)
+                let text = Array(bytes[starts[f]..<starts[f + 1]])
+                precondition(text.count <= 24, "a blend name must fit three words")
+                var words: [UInt64] = [0, 0, 0], masks: [UInt64] = [0, 0, 0]
+                for (k, c) in text.enumerated() {
+                    words[k / 8] |= UInt64(c) << UInt64(k % 8 * 8)
+                    masks[k / 8] |= 0xFF << UInt64(k % 8 * 8)
+                }
+                return Key(w0: words[0], w1: words[1], w2: words[2], m0: masks[0], m1: masks[1], m2: masks[2],
+                           length: text.count, name: f)
             }
         }
 
@@ -68,7 +102,12 @@ public enum IFacialMocap {
         @inline(__always)
         static func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
             let n = x.count
-            guard n >= 8 else { return x.elementsEqual(y) }
+            guard n >= 8 else {
+                // Two overlapping 4-byte words: `elementsEqual` was a call per name.
+                guard n >= 4 else { return x.elementsEqual(y) }
+                return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                    && x.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            }
             var k = 0
             while n - k > 8 {
                 if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
@@ -80,6 +119,12 @@ public enum IFacialMocap {
         /// The shape `d[a..<b]` names, or nil.
         @inline(__always)
         func shape(_ d: UnsafeRawBufferPointer, _ a: Int, _ b: Int) -> BlendShape? {
+            name(d, a, b).map { shapes[$0] }
+        }
+
+        /// The index of the name `d[a..<b]` is, or nil.
+        @inline(__always)
+        func name(_ d: UnsafeRawBufferPointer, _ a: Int, _ b: Int) -> Int? {
             var k = Names.hash(d, a, b)
             let name = UnsafeRawBufferPointer(rebasing: d[a..<b])
             return bytes.withUnsafeBytes { all in
@@ -87,11 +132,60 @@ public enum IFacialMocap {
                     let f = Int(slots[k])
                     if f < 0 { return nil }
                     let s = starts[f], e = starts[f + 1]
-                    if e - s == name.count, Names.same(UnsafeRawBufferPointer(rebasing: all[s..<e]), name) { return shapes[f] }
+                    if e - s == name.count, Names.same(UnsafeRawBufferPointer(rebasing: all[s..<e]), name) { return f }
                     k = (k + 1) & (Names.size - 1)
                 }
             }
         }
+
+        /// The name a pair after one naming `shape` most likely has (the next shape's, spelt as `spelling`),
+        /// and its end if `d` holds it at `a` followed by `-` or `&`, else nil: `named(_:_:at:)` for that
+        /// name, in three word compares when 25 bytes or more are left from `a`.
+        @inline(__always)
+        func named(after shape: Int, _ spelling: Int, _ d: UnsafeRawBufferPointer, at a: Int) -> (name: Int, end: Int?) {
+            let next = shape + 1 < BlendShape.count ? shape + 1 : 0
+            let key = keys[next &* 2 &+ spelling]
+            guard d.count - a >= 25 else { return (key.name, named(key.name, d, at: a)) }
+            let x0 = d.loadUnaligned(fromByteOffset: a, as: UInt64.self)
+            let x1 = d.loadUnaligned(fromByteOffset: a + 8, as: UInt64.self)
+            let x2 = d.loadUnaligned(fromByteOffset: a + 16, as: UInt64.self)
+            let end = a + key.length
+            guard (x0 ^ key.w0) & key.m0 | (x1 ^ key.w1) & key.m1 | (x2 ^ key.w2) & key.m2 == 0,
+                  d[end] == UInt8(ascii: "-") || d[end] == UInt8(ascii: "&") else { return (key.name, nil) }
+            return (key.name, end)
+        }
+
+        /// The end of name `f` if `d` holds it at `a` followed by `-` or `&`, else nil.
+        ///
+        /// Names hold only letters and `_`, none of which ends a name in `nameEnd`, so when this gives an
+        /// end, `nameEnd(d, a)` gives the same one and `name(d, a, end)` gives `f`.
+        @inline(__always)
+        func named(_ f: Int, _ d: UnsafeRawBufferPointer, at a: Int) -> Int? {
+            let s = starts[f], e = starts[f + 1]
+            let end = a + (e - s)
+            guard end < d.count, d[end] == UInt8(ascii: "-") || d[end] == UInt8(ascii: "&") else { return nil }
+            let same = bytes.withUnsafeBytes { all in
+                Names.same(UnsafeRawBufferPointer(rebasing: all[s..<e]), UnsafeRawBufferPointer(rebasing: d[a..<end]))
+            }
+            return same ? end : nil
+        }
+
+        /// `Float(min(1, max(0, Double(v) / 100)))` for a whole percentage `v`: read from a table for 0–100,
+        /// since the division, waited on by every value after it, was most of the cost of a pair.
+        @inline(__always)
+        func fraction(percent v: UInt64) -> Float {
+            v <= 100 ? fractions[Int(v)] : 1
+        }
+
+        private let fractions: [Float] = (0...100).map { Float(min(1, max(0, Double($0) / 100))) }
+
+        /// The shape name `f` names.
+        @inline(__always)
+        func shape(of f: Int) -> BlendShape { shapes[f] }
+
+        /// How name `f` spells a side, or -1 for a shape without sides.
+        @inline(__always)
+        func spelling(of f: Int) -> Int { Int(spellings[f]) }
     }
 
     static let names = Names()
@@ -169,9 +263,9 @@ public enum IFacialMocap {
     /// What one `|`-separated part of a datagram adds to a frame being decoded.
     struct Parts {
         var head: HeadPose?
-        /// The blend values, made into the frame at the end (a plain array of this module costs no call per
-        /// value, and the frame's own array is made once).
-        var values = [Float](repeating: 0, count: BlendShape.count)
+        /// The blend values, written in place and made into the frame's own array at the end (through the
+        /// array, every value written checked the array's uniqueness).
+        let values: UnsafeMutableBufferPointer<Float>
         var shapes = 0
         /// The eyes' first three angles in radians (x, y, z), each side as it came.
         var right: (Double, Double, Double)?, left: (Double, Double, Double)?
@@ -186,25 +280,57 @@ public enum IFacialMocap {
         let pos = SourcePosition(.packet, index)
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         if let p = FrameTime.problem(arrival) { return bad(p) }
-        let unprintable = "iFacialMocap data must be printable text"
         // The one-pass reading checks the bytes as it reads them; the general reading checks them first.
         guard fast || printable(d) else { return bad(unprintable) }
-        var parts = Parts()
+        var values = BlendShapes.restValues
+        let (parts, problem) = values.withUnsafeMutableBufferPointer { v -> (Parts, String?) in
+            var parts = Parts(values: v)
+            let problem = read(d, fast: fast, into: &parts)
+            return (parts, problem)
+        }
+        if let problem { return bad(problem) }
+        guard parts.shapes > 0 || parts.head != nil else { return bad("no blend shape or head pose in the datagram") }
+        var eyes: EyeAngles?
+        if let r = parts.right, let l = parts.left {
+            eyes = EyeAngles(leftYaw: l.1, leftPitch: l.0, rightYaw: r.1, rightPitch: r.0)
+        }
+        return .frame(TrackingFrame(t: arrival, blend: BlendShapes(values: values) ?? BlendShapes(), eyes: eyes,
+                                    head: parts.head), pos)
+    }
+
+    private static let unprintable = "iFacialMocap data must be printable text"
+
+    /// Reads every part of `d` into `parts`; the reason the datagram is bad, or nil.
+    @inline(__always)
+    private static func read(_ d: UnsafeRawBufferPointer, fast: Bool, into parts: inout Parts) -> String? {
         // Taken once: the table is read for every part.
         let table = names
         let n = d.count
         var start = 0
+        // Senders list the shapes in the same order every time, most in ours, so the name after `last` is
+        // tried first, spelt as the last name with a side was.
+        var last = -1, spelling = Names.Spelling.sided
         while start < n {
             // The usual part, `name-value|` with a plain value, is read in one pass; anything else (spaces,
             // `#` angles, odd values) by `part`.
-            let j = fast ? nameEnd(d, start) : start
+            var j = start, name = -1
+            if fast {
+                let (g, end) = table.named(after: last, spelling, d, at: start)
+                if let end {
+                    j = end
+                    name = g
+                } else {
+                    j = nameEnd(d, start)
+                }
+            }
             if j > start, j < n, d[j] == UInt8(ascii: "-") || d[j] == UInt8(ascii: "&") {
                 var end = j + 1
-                var whole = 0.0, plain = true
+                // A whole percentage is kept as an integer and made a fraction by a table (see `fraction`).
+                var whole: UInt64 = 0, plain = true
                 while end < n, d[end] != UInt8(ascii: "|") {
                     let c = d[end]
                     if c &- 0x30 < 10 {
-                        whole = whole * 10 + Double(c &- 0x30)
+                        whole = whole &* 10 &+ UInt64(c &- 0x30)
                     } else if c == UInt8(ascii: ".") {
                         plain = false
                     } else {
@@ -213,11 +339,23 @@ public enum IFacialMocap {
                     end += 1
                 }
                 // Up to 15 digits without a dot are exact as read; anything longer goes through `number`.
-                if end == n || d[end] == UInt8(ascii: "|"), end > j + 1,
-                   let value = plain && end - j <= 16 ? whole : number(d, j + 1, end), value.isFinite {
-                    if let shape = table.shape(d, start, j) {
-                        parts.values[shape.rawValue] = Float(min(1, max(0, value / 100)))
+                var x: Float?
+                if end == n || d[end] == UInt8(ascii: "|"), end > j + 1 {
+                    if plain && end - j <= 16 {
+                        x = table.fraction(percent: whole)
+                    } else if let value = number(d, j + 1, end), value.isFinite {
+                        x = Float(min(1, max(0, value / 100)))
+                    }
+                }
+                if let x {
+                    if name < 0 { name = table.name(d, start, j) ?? -1 }
+                    if name >= 0 {
+                        let shape = table.shape(of: name).rawValue
+                        parts.values[shape] = x
                         parts.shapes += 1
+                        last = shape
+                        let s = table.spelling(of: name)
+                        if s >= 0 { spelling = s }
                     }
                     start = end + 1
                     continue
@@ -225,20 +363,14 @@ public enum IFacialMocap {
             }
             var end = j
             while end < n, d[end] != UInt8(ascii: "|") { end += 1 }
-            if fast, !printable(UnsafeRawBufferPointer(rebasing: d[start..<end])) { return bad(unprintable) }
+            if fast, !printable(UnsafeRawBufferPointer(rebasing: d[start..<end])) { return unprintable }
             if let problem = part(d, start, end, &parts) {
                 // As the general reading would: unprintable bytes anywhere are the datagram's first problem.
-                return fast && !printable(UnsafeRawBufferPointer(rebasing: d[end...])) ? bad(unprintable) : bad(problem)
+                return fast && !printable(UnsafeRawBufferPointer(rebasing: d[end...])) ? unprintable : problem
             }
             start = end + 1
         }
-        guard parts.shapes > 0 || parts.head != nil else { return bad("no blend shape or head pose in the datagram") }
-        var eyes: EyeAngles?
-        if let r = parts.right, let l = parts.left {
-            eyes = EyeAngles(leftYaw: l.1, leftPitch: l.0, rightYaw: r.1, rightPitch: r.0)
-        }
-        return .frame(TrackingFrame(t: arrival, blend: BlendShapes(values: parts.values) ?? BlendShapes(), eyes: eyes,
-                                    head: parts.head), pos)
+        return nil
     }
 
     /// Reads the part `d[start..<end]` (between `|`s) into `parts`; the reason the datagram is bad, or nil.

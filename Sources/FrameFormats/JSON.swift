@@ -379,24 +379,40 @@ enum PlainDecimal {
     @inline(always)
     static func zeroPoint(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, negative: Bool) -> Double? {
         let n = b.count
-        guard n - j >= 19, let base = b.baseAddress, b[j] == UInt8(ascii: "0"), b[j + 1] == UInt8(ascii: ".") else { return nil }
+        guard n - j >= 19, let base = b.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
+        // "0." as one 16-bit word.
+        guard UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt16.self)) == 0x2E30 else { return nil }
         let v1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 2, as: UInt64.self))
         let v2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 10, as: UInt64.self))
         let k1 = leadingDigits(v1), k2 = leadingDigits(v2)
-        let m1 = eightDigits(v1 << UInt64((8 - k1) * 8) | 0x3030_3030_3030_3030 >> UInt64(k1 * 8))
-        let m2 = eightDigits(v2 << UInt64((8 - k2) * 8) | 0x3030_3030_3030_3030 >> UInt64(k2 * 8))
-        let whole = k1 == 8
-        let k = whole ? 8 + k2 : k1
-        let m = whole ? m1 &* powers10[k2] &+ m2 : m1
+        let m1 = eightDigits(firstDigits(v1, k1)), m2 = eightDigits(firstDigits(v2, k2))
+        // The second word counts only when the first is all digits: chosen with a mask, since the compiler
+        // made a branch of `k1 == 8 ? … : …`, and whether a value has eight decimals or fewer changes from
+        // value to value.
+        let all = 0 &- UInt64(truncatingIfNeeded: k1 >> 3)
+        let k = k1 &+ (k2 & Int(truncatingIfNeeded: all))
+        let m = m1 &* (powers10[k2] & all | 1 & ~all) &+ (m2 & all)
         // An exponent, a sign, a second dot or a seventeenth digit after the decimals: leave the number to
         // the general reader, as one whose digits do not fit a significand exactly.
         let after = b[j + 2 + k]
-        guard k > 0, m < 1 << 52, after &- 0x30 >= 10, after != UInt8(ascii: "."), after | 0x20 != UInt8(ascii: "e"),
-              after != UInt8(ascii: "+"), after != UInt8(ascii: "-") else { return nil }
+        // A comma, which ends most values, is none of those bytes.
+        guard k > 0, m < 1 << 52, after == UInt8(ascii: ",")
+                || after &- 0x30 >= 10 && after != UInt8(ascii: ".") && after | 0x20 != UInt8(ascii: "e")
+                    && after != UInt8(ascii: "+") && after != UInt8(ascii: "-") else { return nil }
         j += 2 + k
         let x = exactDouble(m) / pow10(k)
         return negative ? -x : x
+    }
+
+    /// The first `k` (0…8) bytes of `v` moved to its end, after `8 - k` ASCII zeros, for `eightDigits`.
+    ///
+    /// Each shift is made in two halves of at most 32 bits: a shift by 64 is 0 as the digits need, which
+    /// Swift's `<<` gives with a compare and a select, the masking `&<<` not at all.
+    @inline(__always)
+    static func firstDigits(_ v: UInt64, _ k: Int) -> UInt64 {
+        let left = UInt64(truncatingIfNeeded: (8 - k) * 4), right = UInt64(truncatingIfNeeded: k * 4)
+        return (v &<< left) &<< left | (0x3030_3030_3030_3030 &>> right) &>> right
     }
 
     /// `Double(m)` for `m` below 2^52, without the integer conversion instruction.
@@ -413,15 +429,17 @@ enum PlainDecimal {
     private static let powers10: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// How many of the eight bytes (little-endian, from the first) are ASCII digits before the first other
-    /// byte. A byte's classification can be upset only by a carry from a non-digit below it, so the first
-    /// non-digit is always found exactly.
+    /// byte.
+    ///
+    /// A byte is a digit when it is below 10 after `^ 0x30`; with its top bit set first, subtracting 10
+    /// borrows from no other byte, so every byte is classified exactly, in five operations.
     @inline(__always)
     static func leadingDigits(_ v: UInt64) -> Int {
-        let t = (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
-        let x = t ^ 0x3333_3333_3333_3333
-        // 0x80 in each byte where x is zero (a digit), exactly.
-        let digit = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
-        return (~digit & 0x8080_8080_8080_8080).trailingZeroBitCount / 8
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let x = v ^ 0x3030_3030_3030_3030
+        // The top bit of each byte: set when x is 10 or more in its low seven bits, or has its top bit set.
+        let other = (((x | high) &- 0x0A0A_0A0A_0A0A_0A0A) | x) & high
+        return other.trailingZeroBitCount / 8
     }
 
     /// The correctly rounded Double for `mantissa / 10^frac` when `digits` gave it exactly; nil when
@@ -459,7 +477,7 @@ enum PlainDecimal {
 
     /// The value of eight ASCII digits loaded little-endian (first digit in the lowest byte).
     @inline(__always)
-    private static func eightDigits(_ v: UInt64) -> UInt64 {
+    static func eightDigits(_ v: UInt64) -> UInt64 {
         var x = v & 0x0F0F_0F0F_0F0F_0F0F
         x = (x &* 2561) >> 8
         x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16

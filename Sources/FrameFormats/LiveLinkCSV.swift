@@ -30,6 +30,7 @@ public struct LiveLinkCSVDecoder: FrameDecoder {
 
     public mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> [DecodedItem] {
         var out: [DecodedItem] = []
+        out.reserveCapacity(LineSplitter.newlines(in: bytes))
         // Move the splitter out so the closure may mutate self without overlapping access.
         var splitter = lines
         lines = LineSplitter()

@@ -264,7 +264,9 @@ struct NDJSONScanner {
             }
             guess = shape + 1 == count ? 0 : shape + 1
             var j = p + 2
-            if n - p >= 2, base[p] == UInt8(ascii: ":"), base[p + 1] == 0x20, let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
+            // ": " and ", " are each compared as one 16-bit word.
+            if n - p >= 2, raw.loadUnaligned(fromByteOffset: p, as: UInt16.self) == UInt16(littleEndian: 0x203A),
+               let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
                 p = j
                 v[shape] = Float(x)
             } else {
@@ -273,7 +275,7 @@ struct NDJSONScanner {
                 v[shape] = Float(d)
                 p = i
             }
-            if n - p >= 2, base[p] == UInt8(ascii: ","), base[p + 1] == 0x20 {
+            if n - p >= 2, raw.loadUnaligned(fromByteOffset: p, as: UInt16.self) == UInt16(littleEndian: 0x202C) {
                 p += 2
                 continue
             }
