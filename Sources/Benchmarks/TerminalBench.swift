@@ -166,8 +166,7 @@ public struct TerminalBench {
             var turn = 0
             var drained = false
             while turn < 256 * 1024, !drained, !closed {
-                // A slice gathers reads (a pty gives at most 4 KB a read) until the pty is drained and is fed once:
-                // the plain way, kept as the reference `HostedTerminal.pump`'s flood gathering is measured against.
+                // A slice gathers reads (a pty gives at most 4 KB a read) and is fed once, as `HostedTerminal.pump` does.
                 let t0 = monotonicSeconds()
                 var n = 0
                 while n < buf.count {

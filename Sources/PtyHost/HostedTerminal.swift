@@ -13,7 +13,7 @@ public final class HostedTerminal {
     public let screen: VTermScreen
     /// Set once the pty reported that no process holds its slave any more (EIO/POLLHUP): stop polling it.
     public private(set) var isOutputClosed = false
-    /// Bytes of child output fed to the screen so far (what a flood gathered counts once fed).
+    /// Bytes of child output fed to the screen so far.
     public private(set) var bytesRead = 0
     private let buffer: UnsafeMutableRawBufferPointer
     /// What `restart` starts again.
@@ -39,11 +39,11 @@ public final class HostedTerminal {
         buffer.deallocate()
     }
 
-    /// Descriptors for the caller's poll: the master (POLLIN; POLLOUT while input waits) unless closed or
-    /// resting during a flood, and the pidfd (POLLIN once the child exited) until the child is reaped.
+    /// Descriptors for the caller's poll: the master (POLLIN; POLLOUT while input waits) unless closed, and the
+    /// pidfd (POLLIN once the child exited) until the child is reaped.
     public var pollDescriptors: [pollfd] {
         var fds: [pollfd] = []
-        if !isOutputClosed, process.outputFD >= 0, restingUntil == nil || process.hasPendingInput {
+        if !isOutputClosed, process.outputFD >= 0 {
             let events = Int16(POLLIN) | (process.hasPendingInput ? Int16(POLLOUT) : 0)
             fds.append(pollfd(fd: process.outputFD, events: events, revents: 0))
         }
@@ -51,72 +51,35 @@ public final class HostedTerminal {
         return fds
     }
 
-    /// The most a pty read gives: the kernel's line-discipline buffer (4096 bytes, one kept free). A read
-    /// that fills it means more is already waiting; a shorter one means the child's output is caught up with.
-    static let kernelChunk = 4095
-    /// What a flood gathers before feeding the screen: libvterm skips over plain runs, so one large feed
-    /// costs far less than many small ones.
-    static let gatherTarget = 32 * 1024
-    /// How long the pty is left alone between reads during a flood, so the child's writes gather in the
-    /// kernel's buffers (which hold 64 KB) instead of being read a few lines at a time.
-    static let restSpell = 0.001
-
-    /// While output floods and part of a slice is gathered, when the pty is read again; nil otherwise.
-    /// The caller's loop should wake then (the master is left out of `pollDescriptors` until it does).
-    public private(set) var restingUntil: Double?
-    /// Bytes read into `buffer` and not yet fed to the screen: only during a flood, and never across a key,
-    /// a view, a resize or the child's end (see `feedHeld`).
-    private var held = 0
-
-    /// Reads what the child wrote, up to `limit` bytes, and feeds it to the screen; returns the count read.
+    /// Reads what the child wrote, up to `limit` bytes in slices, and feeds it to the screen; returns the count.
     ///
     /// Bounded so a child that floods output cannot hold the event loop: the rest waits for the next turn.
-    /// Reading stops at the first read that does not fill the kernel's buffer: a further read would find it
-    /// empty and wait for the kernel's pty worker to refill it, which for a child writing a line at a time
-    /// (`seq`) cost a sleep and a wake-up every few lines. Output that came in small pieces (an echo, a
-    /// prompt) is fed at once. During a flood (a read filled the kernel's buffer) the reads gather up to
-    /// `gatherTarget` before feeding, resting `restSpell` between turns; what is gathered is fed as soon as
-    /// the flood ends, the slice is full, or anything needs the screen as it is.
+    /// A slice gathers several reads before it is fed: a pty gives at most 4 KB a read, and the screen's cost
+    /// per feed (a plain run's skip redraws a screenful) is then paid once per slice, not once per 4 KB.
     @discardableResult
     public func pump(limit: Int = 256 * 1024) -> Int {
         process.flushInput()
-        if let until = restingUntil {
-            guard PtyClock.now() >= until else { return 0 }
-            restingUntil = nil
-        }
         var total = 0
-        var flooding = false
-        var caughtUp = false
-        while total < limit, !isOutputClosed, !caughtUp {
-            if held == buffer.count { feedHeld() }
-            let want = min(buffer.count - held, limit - total)
-            switch process.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[held..<(held + want)])) {
-            case .bytes(let n):
-                // A new line is where a command can have ended: the foreground's directory may have changed.
-                if let base = buffer.baseAddress, memchr(base + held, 0x0a, n) != nil { process.workingDirectoryMayChange() }
-                held += n
-                total += n
-                if n >= min(want, Self.kernelChunk) { flooding = true } else { caughtUp = true }
-            case .wouldBlock: caughtUp = true
-            case .closed: isOutputClosed = true
+        var drained = false
+        while total < limit, !isOutputClosed, !drained {
+            let want = min(buffer.count, limit - total)
+            var got = 0
+            while got < want {
+                switch process.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[got..<want])) {
+                case .bytes(let n): got += n
+                case .wouldBlock: drained = true
+                case .closed: isOutputClosed = true
+                }
+                if drained || isOutputClosed { break }
             }
+            guard got > 0 else { break }
+            total += got
+            // A new line is where a command can have ended: the foreground's directory may have changed.
+            if let base = buffer.baseAddress, memchr(base, 0x0a, got) != nil { process.workingDirectoryMayChange() }
+            process.write(screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got])))
         }
-        if flooding, !isOutputClosed, held < Self.gatherTarget {
-            restingUntil = PtyClock.now() + Self.restSpell
-        } else {
-            feedHeld()
-        }
+        bytesRead += total
         return total
-    }
-
-    /// Feeds what a flood gathered to the screen, so the screen shows all the child wrote so far; the
-    /// child's pty is read again at once. Called before anything reads or acts on the screen.
-    public func feedHeld() {
-        guard held > 0 else { return }
-        process.write(screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<held])))
-        bytesRead += held
-        held = 0
-        restingUntil = nil
     }
 
     /// Whether what the user types now must stay hidden: the child's tty has echo off and canonical mode on
@@ -128,8 +91,6 @@ public final class HostedTerminal {
 
     /// Sends a key to the child, encoded for its current modes.
     public func send(_ key: TerminalKey, modifiers: TerminalModifiers = []) {
-        // Encoded for the modes the child set last, which may be in what a flood gathered.
-        feedHeld()
         process.write(screen.press(key, modifiers: modifiers))
     }
 
@@ -140,13 +101,11 @@ public final class HostedTerminal {
 
     /// Types text into the child as if keyed.
     public func type(_ text: String) {
-        feedHeld()
         process.write(screen.type(text))
     }
 
     /// Resizes the screen and tells the child.
     public func resize(rows: Int, cols: Int) {
-        feedHeld()
         screen.resize(rows: rows, cols: cols)
         process.resize(rows: rows, cols: cols)
     }
@@ -195,7 +154,6 @@ public final class HostedTerminal {
     /// drops the modes the old child set (cursor keys, bracketed paste, mouse, colours); new output starts on a
     /// fresh line. On failure the old child stays ended and the error says why.
     public func restart() throws(PtyError) {
-        feedHeld()
         process.terminate()
         process = try PtyProcess(argv: argv, environment: environment, workingDirectory: workingDirectory,
                                  rows: screen.rows, cols: screen.cols)
@@ -215,7 +173,6 @@ public final class HostedTerminal {
         let deadline = PtyClock.now() + timeout
         while true {
             pump()
-            feedHeld()
             if done(self) { return true }
             let left = deadline - PtyClock.now()
             if left <= 0 { return false }
@@ -228,7 +185,6 @@ public final class HostedTerminal {
             if r > 0, fds.contains(where: { $0.fd == process.exitFD && $0.revents != 0 }) {
                 // Drain what the child wrote before it exited, then reap it.
                 pump()
-                feedHeld()
                 reapIfExited()
             }
         }

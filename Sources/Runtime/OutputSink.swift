@@ -51,9 +51,6 @@ public protocol OutputSink: AnyObject {
     var descriptors: [Int32] { get }
     /// Bytes for the program wait for it to take them: the loop comes back soon.
     var hasPendingInput: Bool { get }
-    /// When `pump` is due again though no descriptor will say so: a flood's output gathering in the
-    /// kernel while its descriptor is left out of the poll. Nil when there is no such time.
-    var pumpDue: Double? { get }
     /// Reads what the program wrote (at most `limit` bytes, for no longer than `budget` seconds) and what
     /// else changed about it (its end, its tty's modes); returns whether the view did. At every wake-up,
     /// with the descriptors poll found ready or hung up (nil: not known, look at each).
@@ -82,7 +79,6 @@ extension OutputSink {
     }
     public var descriptors: [Int32] { [] }
     public var hasPendingInput: Bool { false }
-    public var pumpDue: Double? { nil }
     public func pump(limit: Int, budget: Double, ready: [Int32]?) -> Bool { false }
     public var wantsLooks: Bool { false }
     public func look() throws(OutputSinkError) -> Bool { false }

@@ -174,7 +174,6 @@ public struct TerminalSource: EventSource {
         // or the loop would spin.
         if link.changed, link.isStarted { next = lastView + frameInterval }
         if link.sink.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
-        if let due = link.sink.pumpDue { next = min(next ?? .infinity, due) }
         if link.showing, link.isStarted, link.sink.wantsLooks { next = min(next ?? .infinity, lastPoll + pollInterval) }
         if let due = link.lookDue { next = min(next ?? .infinity, due) }
         return next

@@ -353,67 +353,6 @@ import Testing
         #expect(mid.lineText(0) == "19973" && mid.lineText(4) == "19977" && mid.lineText(5) == "19978")
     }
 
-    /// A flood is gathered while the pty rests, and fed whole once it ends, before a key, or when asked; an
-    /// echo after it is fed at once.
-    @Test func aFloodIsGatheredAndAnEchoIsNot() throws {
-        let t = try Self.bash()
-        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
-        t.type("seq 1 300000; echo done-\u{40}")
-        t.send(.enter)
-        var rested = 0, restingWithoutPty = 0, heldAtSomeTurn = false
-        let end = PtyClock.now() + Self.wait
-        while PtyClock.now() < end, !Self.lines(t).contains("done-@") {
-            let fedBefore = t.bytesRead
-            let n = t.pump()
-            if let until = t.restingUntil {
-                rested += 1
-                if !t.pollDescriptors.contains(where: { $0.fd == t.process.outputFD }) { restingWithoutPty += 1 }
-                if t.bytesRead - fedBefore < n { heldAtSomeTurn = true }
-                // Resting is short: the loop comes back within the spell.
-                #expect(until - PtyClock.now() <= 0.002)
-                usleep(1000)
-            } else {
-                var fds = t.pollDescriptors
-                _ = poll(&fds, nfds_t(fds.count), 50)
-            }
-        }
-        #expect(Self.lines(t).contains("done-@"), "screen: \(Self.lines(t))")
-        #expect(rested > 0 && heldAtSomeTurn, "seq's output was never gathered (\(rested) rests)")
-        #expect(restingWithoutPty == rested)
-        #expect(Self.lines(t).contains("300000"), "screen: \(Self.lines(t))")
-        // Once the prompt is back, a key's echo is fed by the pump that reads it.
-        #expect(t.run(until: { Self.lines($0).last { !$0.isEmpty } == "$" }, timeout: Self.wait))
-        t.type("z")
-        var echoed = false
-        let echoEnd = PtyClock.now() + Self.wait
-        while PtyClock.now() < echoEnd, !echoed {
-            var fds = t.pollDescriptors
-            _ = poll(&fds, nfds_t(fds.count), 50)
-            if t.pump() > 0 {
-                #expect(t.restingUntil == nil, "an echo was held")
-                echoed = Self.lines(t).contains("$ z")
-            }
-        }
-        #expect(echoed, "screen: \(Self.lines(t))")
-    }
-
-    /// What a flood gathered is on the screen before a key is encoded: a mode the child set in it (here the
-    /// cursor keys' application mode) is the one the key is sent in.
-    @Test func aKeyAfterAGatheredFloodIsEncodedForItsModes() throws {
-        let t = try Self.bash()
-        #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
-        // About 11 KB of lines (less than the kernel holds for a pty), then application cursor keys on, then a read of what the Up key sends.
-        t.type("seq 1 2000; printf '\\033[?1h'; IFS= read -rsn3 k; printf '%q\\n' \"$k\"")
-        t.send(.enter)
-        // All of it waits in the kernel before one pump reads it: a flood, held under the slice it gathers.
-        usleep(500_000)
-        #expect(t.pump() > 10_000)
-        #expect(t.restingUntil != nil, "the output was not gathered")
-        #expect(!Self.lines(t).contains("2000"))
-        t.send(.up)
-        #expect(t.run(until: Self.shows("$'\\EOA'"), timeout: Self.wait), "screen: \(Self.lines(t))")
-    }
-
     @Test func randomBytesDoNotCrashTheEmulator() throws {
         let t = try HostedTerminal(argv: ["head", "-c", "1000000", "/dev/urandom"], rows: 24, cols: 80)
         #expect(t.run(until: { $0.process.exitStatus != nil && $0.isOutputClosed }, timeout: 60))

@@ -57,7 +57,6 @@ public final class PtySink: OutputSink {
 
     public func view(scrolledBack: Int) -> TerminalView? {
         guard let hosted else { return nil }
-        hosted.feedHeld()
         let snap = scrolledBack > 0 ? hosted.screen.view(scrolledBack: scrolledBack) : hosted.screen.snapshot()
         return TerminalView(snapshot: snap, program: name, scrollback: hosted.screen.scrollbackCount,
                             scrolledBack: scrolledBack, inputHidden: lastHidden, ended: hosted.exitMessage,
@@ -80,19 +79,17 @@ public final class PtySink: OutputSink {
 
     public var hasPendingInput: Bool { hosted?.process.hasPendingInput ?? false }
 
-    public var pumpDue: Double? { hosted?.restingUntil }
-
     /// Reads in slices of 64 KB, which libvterm takes in about 3 ms; reaps the child once it ended; notes
     /// a change of the tty's hidden-input mode.
     ///
-    /// With `ready` known, the pty is read only when it was readable (or a flood's rest is over, or input
-    /// waits for it) and the child reaped only when its pidfd was: a read that finds nothing and a waitpid
-    /// at every wake-up were two system calls on each key's way to the screen.
+    /// With `ready` known, the pty is read only when it was readable (or input waits for it) and the child
+    /// reaped only when its pidfd was: a read that finds nothing and a waitpid at every wake-up were two
+    /// system calls on each key's way to the screen.
     public func pump(limit: Int, budget: Double, ready: [Int32]?) -> Bool {
         guard let hosted else { return false }
         let process = hosted.process
         let readOutput = ready.map { $0.contains(process.outputFD) } ?? true
-            || hosted.restingUntil != nil || process.hasPendingInput
+            || process.hasPendingInput
         let start = monotonicSeconds()
         var total = 0
         while readOutput, total < limit {
@@ -104,10 +101,8 @@ public final class PtySink: OutputSink {
         // Without a pidfd (exitFD < 0) nothing says the child ended: ask at every wake-up.
         let mayHaveExited = process.exitFD < 0 || (ready.map { $0.contains(process.exitFD) } ?? true)
         if hosted.exitStatus == nil, mayHaveExited, hosted.reapIfExited() != nil {
-            // What it wrote before it exited is still in the pty, and part of it may be gathered.
-            hosted.feedHeld()
+            // What it wrote before it exited is still in the pty.
             hosted.pump(limit: limit)
-            hosted.feedHeld()
             any = true
         }
         let hidden = hosted.exitStatus == nil && hosted.isInputHidden
