@@ -180,7 +180,9 @@ public struct TerminalSource: EventSource {
     }
 
     public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
-        link.pump(limit: readLimit, budget: readBudget, ready: wake.readable.map { $0 + wake.hungUp })
+        // The readable list as poll gave it (no copy at each wake-up), with any hung-up descriptor added.
+        let ready = wake.readable.map { wake.hungUp.isEmpty ? $0 : $0 + wake.hungUp }
+        link.pump(limit: readLimit, budget: readBudget, ready: ready)
         let echoDue = link.lookDue.map { wake.now >= $0 } ?? false
         if link.showing, wake.now - lastPoll >= pollInterval || echoDue {
             lastPoll = wake.now
