@@ -139,6 +139,13 @@ extension TrackingStatus {
     /// Takes the runtime's measures. A silent source leaves nothing to show: gaze, meters and gestures under
     /// way are cleared, so the screen never shows a frozen face as present.
     mutating func apply(_ h: InputHealth) {
+        var h = h
+        // A steady source's rate moves by a frame or two from one second to the next (59, 60, 61 fps): the
+        // figure shown keeps its value through such jitter, so a still face is not redrawn for a number
+        // nobody reads that closely. A real change (a source slowing to 30, stopping at 0) shows at once.
+        if let shown = health?.arrivalRate, shown > 0, h.arrivalRate > 0, abs(h.arrivalRate - shown) <= 2 {
+            h.arrivalRate = shown
+        }
         health = h
         guard h.stale else { return }
         gaze = nil; meters = Meters(); progress = []; dwellTarget = nil; dwellProgress = 0

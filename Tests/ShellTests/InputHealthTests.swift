@@ -35,6 +35,26 @@ import TrackingCore
         #expect(s.tracking.gaze == nil, "no gaze cursor is drawn from a frame 20 s old")
     }
 
+    /// A steady source's jitter of a frame or two a second does not change the figure shown (nor, so, the
+    /// still face's look, which would redraw the screen for it); a real change of rate shows at once.
+    @Test func theRateShownHoldsThroughJitterAndFollowsARealChange() {
+        var s = Fixture.state()
+        _ = reduce(&s, .frame(TrackingSample(t: 1, face: true, gaze: GazePoint(x: 0.5, y: 0.5))))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 60, quietSeconds: 0)))
+        let look = FrameLook(s)
+        for rate in [59, 61, 58, 62, 60] {
+            _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: rate, quietSeconds: 0)))
+            #expect(s.tracking.health?.arrivalRate == 60, "\(rate) fps")
+            #expect(FrameLook(s) == look, "\(rate) fps changed the look")
+        }
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 30, quietSeconds: 0)))
+        #expect(render(s, size: s.size).0.lines[29].contains("30 fps"))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 0, quietSeconds: 1)))
+        #expect(render(s, size: s.size).0.lines[29].contains("0 fps"))
+        _ = reduce(&s, .inputHealth(InputHealth(arrivalRate: 2, quietSeconds: 0)))
+        #expect(s.tracking.health?.arrivalRate == 2, "a source starting again shows its rate")
+    }
+
     @Test func dropsAndUnrecognisedPacketsAreCountedAndTheSenderNamed() {
         var s = Fixture.state()
         _ = reduce(&s, .frame(TrackingSample(t: 1, face: true)))
