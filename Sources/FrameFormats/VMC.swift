@@ -13,7 +13,6 @@ public struct VMCDecoder: Sendable {
     /// shared: each frame gets its own copy.
     var values = BlendShapes.restValues
     var head: HeadPose?
-    var pendingShapes = false
     /// The shape the last value set: senders list shapes in the same order every frame, so the next name is
     /// looked for after it first.
     var lastShape = -1
@@ -40,7 +39,6 @@ public struct VMCDecoder: Sendable {
                 values.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: stage) }
                 head = next.head
                 lastShape = next.lastShape
-                if next.applied { pendingShapes = next.setAfterApply } else if next.setShapes { pendingShapes = true }
             }
             return out
         }
@@ -57,9 +55,6 @@ public struct VMCDecoder: Sendable {
         let useFastPath: Bool
         let names: BlendNames
         let keys: [VMCKeys.Key]
-        /// Whether any value was set, whether an Apply was read, and whether a value came after the last Apply
-        /// (what `pendingShapes` becomes).
-        var setShapes = false, applied = false, setAfterApply = false
         /// False when the packet was refused: nothing it set may be kept.
         var complete = false
 
@@ -139,8 +134,6 @@ public struct VMCDecoder: Sendable {
                 var frameValues = BlendShapes.restValues
                 frameValues.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: values) }
                 out.append(.frame(TrackingFrame(t: arrival, blend: BlendShapes(values: frameValues) ?? BlendShapes(), head: head), pos))
-                applied = true
-                setAfterApply = false
             } else if m.addressIs("/VMC/Ext/Bone/Pos") {
                 guard m.tags.count >= 8, let bone = m.string(0) else {
                     out.append(.malformed(FrameIssue(pos, "/VMC/Ext/Bone/Pos needs a bone name and 7 numbers")))
@@ -170,8 +163,6 @@ public struct VMCDecoder: Sendable {
                     values[shape.rawValue] = Float(min(1, max(0, v * scale)))
                 }
             }
-            setShapes = true
-            setAfterApply = true
         }
 
         /// Takes a message that is exactly `/VMC/Ext/Blend/Val ,sf name value` with a finite value (what
@@ -203,8 +194,6 @@ public struct VMCDecoder: Sendable {
                     guard value.isFinite else { return false }
                     values[guess] = Float(min(1, max(0, value)))
                     lastShape = guess
-                    setShapes = true
-                    setAfterApply = true
                     return true
                 }
             }
