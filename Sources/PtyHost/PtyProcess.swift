@@ -260,15 +260,16 @@ public final class PtyProcess {
     /// directory changed with no output, shows within a look, while a key's echo reads neither (a /proc
     /// readlink and a read of comm together were a tenth of a key's way to the screen, on one key in ten).
     public func refreshForegroundAnswers() -> Bool {
+        // Answers about another group are left: the next view asks /proc for the new one anyway.
+        guard let group = foregroundGroup else { return false }
         let now = PtyClock.now()
         var changed = false
-        if let c = remoteCheck, c.stale(at: now) {
+        if let c = remoteCheck, c.pgrp == group, c.stale(at: now) {
             remoteCheck = nil
-            changed = isRemote(c.pgrp) != c.value
+            changed = isRemote(group) != c.value
         }
-        // A new group is read by the next view anyway.
-        if let c = directoryRead, c.stale(at: now), foregroundGroup == c.pgrp {
-            let path = Self.workingDirectory(c.pgrp)
+        if let c = directoryRead, c.pgrp == group, c.stale(at: now) {
+            let path = Self.workingDirectory(group)
             directoryRead = GroupAnswer(pgrp: c.pgrp, value: path, at: now)
             changed = changed || path != c.value
         }

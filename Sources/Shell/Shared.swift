@@ -29,10 +29,7 @@ public struct Shared<Value> {
     }
 
     /// The wrapper itself, so another struct can hold the same box (`ScreenContext` from `ShellState`).
-    public var projectedValue: Shared<Value> {
-        get { self }
-        set { self = newValue }
-    }
+    public var projectedValue: Shared<Value> { self }
 }
 
 // Sendable like the value it holds: the box is only ever written while one `Shared` owns it, as Array's
