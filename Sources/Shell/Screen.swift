@@ -104,11 +104,13 @@ public struct ScreenContext: Sendable {
                 tracking: TrackingStatus = TrackingStatus(),
                 screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings(),
                 desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness(), speaking: Bool = false) {
-        self.keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
-        self.services = services; self.data = data; self.settings = settings; self.bounds = bounds
-        self.progress = progress; self.terminal = terminal; self.output = output; self.tracking = tracking
-        self.screens = screens; self.listings = listings; self.desktop = desktop; self.readiness = readiness
-        self.speaking = speaking
+        self.init(keymap: Shared(wrappedValue: keymap), gestures: gestures, now: now, focus: focus,
+                  services: Shared(wrappedValue: services), data: Shared(wrappedValue: data),
+                  settings: Shared(wrappedValue: settings), bounds: bounds, progress: progress,
+                  terminal: Shared(wrappedValue: terminal), output: Shared(wrappedValue: output),
+                  tracking: Shared(wrappedValue: tracking), screens: screens,
+                  listings: Shared(wrappedValue: listings), desktop: Shared(wrappedValue: desktop),
+                  readiness: Shared(wrappedValue: readiness), speaking: speaking)
     }
 
     /// A context sharing the state's parts: each costs one reference count, where a copy of its value cost
