@@ -182,7 +182,8 @@ public final class HostedTerminal {
                 return done(self)
             }
             let r = poll(&fds, nfds_t(fds.count), Int32(min(left, 0.05) * 1000) + 1)
-            if r > 0, fds.contains(where: { $0.fd == process.exitFD && $0.revents != 0 }) {
+            // Without a pidfd nothing polls readable at the exit: ask at each turn.
+            if process.exitFD < 0 || r > 0 && fds.contains(where: { $0.fd == process.exitFD && $0.revents != 0 }) {
                 // Drain what the child wrote before it exited, then reap it.
                 pump()
                 reapIfExited()

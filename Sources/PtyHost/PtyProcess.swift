@@ -55,7 +55,8 @@ public final class PtyProcess {
     public let pid: pid_t
     /// The pty master: the child's output is read and its input written here. Non-blocking, close-on-exec.
     public private(set) var outputFD: Int32
-    /// A pidfd for the child: polls readable once it has exited, even while others still hold the slave.
+    /// A pidfd for the child: polls readable once it has exited, even while others still hold the slave; -1
+    /// once it is reaped, or where the kernel gives no pidfd (then `reapIfExited` is asked at each wake-up).
     public private(set) var exitFD: Int32
     /// How the child ended, once it has been reaped.
     public private(set) var exitStatus: ExitStatus?
@@ -66,8 +67,9 @@ public final class PtyProcess {
     /// Starts `argv` (its first element searched on the environment's PATH) on a new pty of `rows`×`cols`.
     ///
     /// A program that does not exist still starts: the child prints why on the pty and exits with 127.
+    /// `pidfd` false finds the exit by `waitpid` alone, as where the kernel has no `pidfd_open`.
     public init(argv: [String], environment: [String: String] = PtyProcess.childEnvironment(),
-                workingDirectory: String? = nil, rows: Int, cols: Int) throws(PtyError) {
+                workingDirectory: String? = nil, rows: Int, cols: Int, pidfd usePidfd: Bool = true) throws(PtyError) {
         guard let first = argv.first, !first.isEmpty else { throw PtyError("no program to run") }
         guard rows > 0, cols > 0, rows <= Int(UInt16.max), cols <= Int(UInt16.max) else {
             throw PtyError("pty size \(cols)x\(rows) is out of range")
@@ -106,18 +108,15 @@ public final class PtyProcess {
         guard rc == 0 else { throw PtyError("cannot start \(first): \(String(cString: strerror(rc)))") }
         pid = child
         outputFD = master
-        let pidfd = cpty_pidfd_open(child)
-        guard pidfd >= 0 else {
-            let err = errno
-            // Without a way to see the exit, the child would be left behind: end it now.
-            close(master)
-            kill(child, SIGKILL)
-            var st: Int32 = 0
-            while waitpid(child, &st, 0) < 0 && errno == EINTR {}
-            throw PtyError("pidfd_open for \(first): \(String(cString: strerror(err)))")
+        let pidfd = usePidfd ? cpty_pidfd_open(child) : -1
+        if pidfd >= 0 {
+            _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
+            exitFD = pidfd
+        } else {
+            // A kernel before 5.3, a sandbox's seccomp filter or valgrind has no pidfd_open: the exit is then
+            // found by asking waitpid at each wake-up (`reapIfExited`), as `exitFD` < 0 tells the caller.
+            exitFD = -1
         }
-        _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-        exitFD = pidfd
     }
 
     deinit { terminate() }
@@ -365,7 +364,14 @@ public final class PtyProcess {
     /// Waits up to `timeout` seconds for the child to exit; true once it has (it is then reaped).
     public func waitForExit(timeout: Double) -> Bool {
         if reapIfExited() != nil { return true }
-        guard exitFD >= 0 else { return false }
+        guard exitFD >= 0 else {
+            let deadline = PtyClock.now() + timeout
+            while PtyClock.now() < deadline {
+                usleep(2_000)
+                if reapIfExited() != nil { return true }
+            }
+            return false
+        }
         var p = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
         let deadline = PtyClock.now() + timeout
         while true {

@@ -182,6 +182,18 @@ import Testing
         #expect(!Self.procExists(pid), "pid \(pid) is still in /proc (a zombie?)")
     }
 
+    @Test func withoutAPidfdTheExitIsFoundThoughABackgroundJobHoldsThePty() throws {
+        let p = try PtyProcess(argv: ["sh", "-c", "trap '' HUP; sleep 5 & exit 3"], rows: 24, cols: 80, pidfd: false)
+        defer { p.terminate() }
+        #expect(p.exitFD == -1)
+        #expect(p.waitForExit(timeout: Self.wait))
+        #expect(p.exitStatus == .exited(3))
+        // The job still holds the slave: the master has not hung up, so only waitpid could have said it.
+        var fd = pollfd(fd: p.outputFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, 0)
+        #expect(fd.revents & Int16(POLLHUP) == 0)
+    }
+
     @Test func exitMessagesNameTheProgramAndHowItEnded() throws {
         let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
         #expect(t.exitMessage == nil || t.exitStatus != nil)
