@@ -286,12 +286,11 @@ public struct ShellRuntime {
                     forced = true
                     if runEffects(session.send(.resized(size))) { break loop }
                 }
-                let look = FrameLook(session.state)
-                if forced || !performed.isEmpty || look != lastLook {
+                if forced || !performed.isEmpty || lastLook?.matches(session.state) != true {
                     term.show(session.state, performed: performed)
                     drawnView = session.state.terminal
                     renders += 1
-                    lastLook = look
+                    lastLook = FrameLook(session.state)
                 } else {
                     unchanged += 1
                 }

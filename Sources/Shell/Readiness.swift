@@ -72,33 +72,19 @@ extension ShellState {
     /// While one is, the focus and the desktop pointer stay where the gesture began: the gaze dips as the jaw
     /// opens and jumps as the eyes close.
     func isMakingGesture(_ b: BlendShapes) -> Bool {
-        for def in gestures {
-            let raised: Bool
-            switch def.kind {
-            case .threshold(let spec):
-                raised = spec.signal.value(b) >= spec.release
-                    && !((micOpen || (talking && settings.holdMouthWhileTalking)) && spec.signal.shapes.contains(.jawOpen))
-            case .blinkCount(let spec): raised = spec.blinkSpec.signal.value(b) >= spec.blinkSpec.release
-            case .dwell: raised = false
-            }
-            if raised && binds(gesture: def.name) { return true }
+        let jawAside = micOpen || (talking && settings.holdMouthWhileTalking)
+        // Through the buffer: a `for def in gestures` copies each definition out, its arrays retained.
+        return gestures.withUnsafeBufferPointer { defs in
+            defs.contains { $0.isRaised(b, jawAside: jawAside) && binds(gesture: $0.name) }
         }
-        return false
     }
 
     /// Whether no bound gesture's shape is at or above its release threshold in `b`.
     func isNeutral(_ b: BlendShapes) -> Bool {
-        for def in gestures {
-            let raised: Bool
-            switch def.kind {
-            case .threshold(let spec): raised = spec.signal.value(b) >= spec.release
-            case .blinkCount(let spec): raised = spec.blinkSpec.signal.value(b) >= spec.blinkSpec.release
-            case .dwell: raised = false
-            }
-            // The binding is looked up only for a raised shape: a still face (most frames) costs no lookup.
-            if raised && binds(gesture: def.name) { return false }
+        // The binding is looked up only for a raised shape: a still face (most frames) costs no lookup.
+        gestures.withUnsafeBufferPointer { defs in
+            !defs.contains { $0.isRaised(b, jawAside: false) && binds(gesture: $0.name) }
         }
-        return true
     }
 
     /// Pauses or resumes: while paused only resume acts; dictation and a command listen end.
@@ -164,4 +150,17 @@ func drawPauseBanner(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 1, w: g.width, h: 1), " ", style: style)
     let text = " ⏸ PAUSED: only resume works. To resume, \(s.resumeHint)."
     g.text(CellGrid.truncate(text, to: g.width), x: 0, y: 1, style: style)
+}
+
+extension GestureDefinition {
+    /// Whether the gesture's shape is at or above its release threshold in `b`; `jawAside` leaves out a
+    /// threshold gesture on the jaw (talking moves it).
+    func isRaised(_ b: BlendShapes, jawAside: Bool) -> Bool {
+        switch kind {
+        case .threshold(let spec):
+            return spec.signal.value(b) >= spec.release && !(jawAside && spec.signal.shapes.contains(.jawOpen))
+        case .blinkCount(let spec): return spec.blinkLevel(b) >= spec.release
+        case .dwell: return false
+        }
+    }
 }

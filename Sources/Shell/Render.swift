@@ -141,6 +141,20 @@ public struct FrameLook: Equatable {
         cursor = gazeCursor(s)
         frameTime = s.stack[s.stack.count - 1].drawsFrames ? s.now : nil
     }
+
+    /// Whether `FrameLook(s)` equals this look, worked out part by part and given up at the first that
+    /// differs, with nothing copied or allocated on the way: asked at each frame of a still face, where the
+    /// answer is nearly always yes and a whole look cost more than the rest of the frame's turn.
+    public func matches(_ s: ShellState) -> Bool {
+        guard revision == s.revision, layoutVersion == s.layoutVersion, size == s.size, depth == s.stack.count,
+              dictating == s.dictating, paused == s.readiness.paused, focused == s.focus.focused,
+              notice == s.notice, progress == s.tracking.progress,
+              frameTime == (s.stack[s.stack.count - 1].drawsFrames ? s.now : nil),
+              screen == s.topName, status.matches(s, width: s.size.width), cursor == gazeCursor(s),
+              settings == s.settings else { return false }
+        let (fill, fillEighths) = Self.fillMark(s)
+        return fill == self.fill && fillEighths == self.fillEighths && dots == pursuitDots(s, map: s.hitMap)
+    }
 }
 
 /// The drawing `render` would make of `s` in the Terminal screen's pane, made from `last` (the last full
@@ -300,6 +314,31 @@ struct StatusLook: Equatable {
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
     }
+
+    /// Whether `StatusLook(s, width: width)` equals this look, part by part, cheapest first (see
+    /// `FrameLook.matches`).
+    func matches(_ s: ShellState, width: Int) -> Bool {
+        let t = s.tracking
+        guard meterWidth == (width >= 120 ? 12 : 8), meters.count == 5,
+              meters[0] == CellGrid.eighths(Double(t.meters.leftEye), of: meterWidth),
+              meters[1] == CellGrid.eighths(Double(t.meters.rightEye), of: meterWidth),
+              meters[2] == CellGrid.eighths(Double(t.meters.jaw), of: meterWidth),
+              meters[3] == CellGrid.eighths(Double(t.meters.tongue), of: meterWidth),
+              meters[4] == CellGrid.eighths(Double(t.meters.smile), of: meterWidth),
+              speaking == s.speaking,
+              dwellEighths == (t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil),
+              input.matches(t) else { return false }
+        if let p = t.progress.max(by: { $0.progress < $1.progress }) {
+            guard gesture == p.name, gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
+        } else if gesture != nil || gestureEighths != 0 {
+            return false
+        }
+        guard privateDesktop == (s.top(as: DesktopScreen.self)?.isPrivate ?? false), keymap == s.keymap.name
+        else { return false }
+        let r = s.readinessLabel, m = s.micLabel
+        return readiness == r?.text && readinessWarning == (r?.warn ?? false)
+            && mic == m?.text && micOpen == (m?.open ?? false)
+    }
 }
 
 func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
@@ -385,6 +424,12 @@ struct InputLook: Equatable {
         face = t.face
         calibrated = t.calibrated
         framesSeen = t.framesSeen > 0
+    }
+
+    /// Whether `InputLook(t)` equals this look, without copying the source's name.
+    func matches(_ t: TrackingStatus) -> Bool {
+        face == t.face && calibrated == t.calibrated && framesSeen == (t.framesSeen > 0) && health == t.health
+            && fps == (t.health == nil ? t.fps : 0) && source == t.source
     }
 }
 

@@ -110,6 +110,15 @@ public struct BlinkCountSpec: Sendable, Equatable {
         self.maxBlink = maxBlink; self.refractory = refractory; self.otherEyeOpenBelow = otherEyeOpenBelow
     }
 
+    /// `blinkSpec.signal.value(b)`, read without making the spec (its arrays): asked at every frame.
+    public func blinkLevel(_ b: BlendShapes) -> Float {
+        switch eye {
+        case .left: return b[.eyeBlinkLeft]
+        case .right: return b[.eyeBlinkRight]
+        case .both: return Swift.min(b[.eyeBlinkLeft], b[.eyeBlinkRight])
+        }
+    }
+
     /// The single-blink threshold gesture this spec counts.
     public var blinkSpec: ThresholdSpec {
         let l = ShapeSignal([.eyeBlinkLeft]), r = ShapeSignal([.eyeBlinkRight])

@@ -34,6 +34,11 @@ import TrackingCore
                 Issue.record("\(screen), frame \(k): sameMarks(as:) disagrees with the look's marks")
                 return (same, k)
             }
+            // The loop asks `matches`, part by part: it must agree with a whole look's comparison.
+            if let (l, _) = last, l.matches(session.state) != (l == look) {
+                Issue.record("\(screen), frame \(k): matches says \(!(l == look)), the whole look \(l == look)")
+                return (same, k)
+            }
             if let (l, g) = last, l == look {
                 same += 1
                 if g != grid {

@@ -188,3 +188,14 @@ struct DwellTests {
         #expect(d.progress > 0.7)
     }
 }
+
+/// The level a blink-count gesture's release is compared with, read without making its spec, is the spec's.
+@Test func blinkLevelIsTheBlinkSpecsSignal() {
+    for eye in [BlinkEye.left, .right, .both] {
+        let spec = BlinkCountSpec(eye: eye, count: 2, window: 1)
+        for (l, r) in [(0, 0), (0.9, 0.1), (0.1, 0.9), (0.5, 0.5), (1, 0.3)] as [(Float, Float)] {
+            let b = BlendShapes([.eyeBlinkLeft: l, .eyeBlinkRight: r])
+            #expect(spec.blinkLevel(b) == spec.blinkSpec.signal.value(b), "\(eye) \(l) \(r)")
+        }
+    }
+}
