@@ -30,6 +30,21 @@ public enum LoopEvent: Sendable {
         default: return true
         }
     }
+
+    /// Whether this is a view of the Terminal pane (what may carry a key's echo).
+    var isTerminalView: Bool {
+        if case .shell(.terminal) = self { true } else { false }
+    }
+
+    /// Whether this may be handled before a key delivered ahead to the program is reduced: the pane's view
+    /// (which carries the key's echo), the time and the input's measures, which neither act on a typed key
+    /// nor change the screen it was typed on (the Terminal screen takes no ticks).
+    var mayPassAPendingKey: Bool {
+        switch self {
+        case .shell(.terminal), .shell(.tick), .shell(.inputHealth): return true
+        default: return false
+        }
+    }
 }
 
 /// What the loop knows when it asks its sources: the time, and which descriptors hung up.

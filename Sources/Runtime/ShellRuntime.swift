@@ -126,6 +126,10 @@ public struct ShellRuntime {
 
     private var sources: [any EventSource] = []
     private var log: ActionLog?
+    /// A helper's key delivered to the program ahead of its reduction (`ShellState.keyForProgram`), with what
+    /// the delivery replied: reduced once its echo is drawn, before any later event, or when the wait for the
+    /// echo ends.
+    private var pendingKey: (Key, TerminalRequest, [ShellEvent])?
     /// What was performed since the last drawing (plain output says it; the bell rings for it).
     private var performed: [ActionRecord] = []
     /// Action lines not yet written to the log (written at the end of each turn of the loop).
@@ -153,6 +157,8 @@ public struct ShellRuntime {
         frames.watch = sourceWatch
         sources.append(frames)
         defer {
+            // A key the program has, reduced whatever ended the loop: its record and metrics are kept.
+            _ = reducePendingKey()
             writeLog()
             speech?.shutdown()
             speaker?.shutdown()
@@ -225,6 +231,13 @@ public struct ShellRuntime {
                         // tracker's frame in the same wake-up is as if it came just before the echo, when the
                         // screen showed what it still shows.
                         if event.needsLatestView, giveEchoedView() { break loop }
+                        // A key delivered ahead is reduced before anything that may act on it or on the screen
+                        // it was typed on; the pane's view (its echo, below), the time and the input's measures
+                        // may pass it.
+                        if pendingKey != nil, !event.mayPassAPendingKey {
+                            if reducePendingKey() { break loop }
+                            dirty = true; forced = true
+                        }
                         let effects: [Effect]
                         switch event {
                         case .signal(let sig):
@@ -253,6 +266,17 @@ public struct ShellRuntime {
                                 awaitingEcho = nil
                                 echoedView = view
                                 dirty = true; forced = true
+                                // The key's own turn waited for its echo: with one processor for the loop,
+                                // the program and the kernel's pty work, it would otherwise come first.
+                                if reducePendingKey() { break loop }
+                                continue
+                            }
+                            if pendingKey != nil, event.isTerminalView, reducePendingKey() { break loop }
+                            if case .key(let k) = e, let early = session.state.keyForProgram(k) {
+                                // The program has the key first; the rest of the key's turn waits for its echo
+                                // to be drawn, or for the next event, or for the wait for the echo to end.
+                                pendingKey = (k, early, terminal.apply(early))
+                                awaitingEcho = monotonicSeconds() + echoWait
                                 continue
                             }
                             effects = session.send(e)
@@ -278,6 +302,10 @@ public struct ShellRuntime {
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
             if session.state.revision != revision { dirty = true; forced = true }
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
+            if awaitingEcho == nil, pendingKey != nil {
+                if reducePendingKey() { break loop }
+                dirty = true; forced = true
+            }
             if awaitingEcho == nil,
                dirty && now - lastRender >= drawSpacing || measuresChanged && now - lastRender >= measuresInterval {
                 if giveEchoedView() { break loop }
@@ -310,6 +338,14 @@ public struct ShellRuntime {
                 break loop
             }
         }
+    }
+
+    /// Reduces the key delivered ahead to the program (`pendingKey`), if one waits, without the request that
+    /// was delivered; true when its effects end the loop.
+    mutating func reducePendingKey() -> Bool {
+        guard let (key, delivered, replies) = pendingKey else { return false }
+        pendingKey = nil
+        return runEffects(session.send(key: key, delivered: delivered) + replies.flatMap { session.send($0) })
     }
 
     /// Gives the session the view whose echo was drawn as the pane alone, if one waits (`echoedView`); true

@@ -1,4 +1,5 @@
 import Config
+import TerminalModel
 import TrackingCore
 
 /// The tracking pipeline and the shell state driven together: one decoded item in, effects out.
@@ -82,6 +83,14 @@ public struct Session: Sendable {
     public mutating func send(_ event: ShellEvent) -> [Effect] {
         let e = settle(reduce(&state, event))
         metrics.event(event, effects: e, state: state)
+        return e
+    }
+
+    /// `send(.key(key))` for a key whose request to the program (`ShellState.keyForProgram`) the caller has
+    /// delivered already: the key's effects without that request.
+    public mutating func send(key: Key, delivered: TerminalRequest) -> [Effect] {
+        var e = send(.key(key))
+        if let i = e.firstIndex(of: .terminal(delivered)) { e.remove(at: i) }
         return e
     }
 }

@@ -45,6 +45,45 @@ import TrackingCore
         #expect(Self.requests(d.activate("terminal.key.page-up")) == [.press(TerminalKeyPress(.pageUp))])
     }
 
+    /// The runtime delivers `keyForProgram`'s request before the key is reduced and drops it from the key's
+    /// effects: that is only right if the reduction makes that very request, once, in every state it is given.
+    @Test func aKeyDeliveredAheadIsTheOneTheReductionMakes() {
+        let keys: [Key] = [.char("a"), .char(" "), .char("?"), .char("q"), .char("é"), .backspace, .enter, .escape,
+                           .ctrl("c"), .up, .tab]
+        var states: [(String, Driver)] = [("plain", driver()), ("hidden", driver(hidden: true)),
+                                          ("keyboard", driver(path: .keyboard)), ("typed", driver("$ ech"))]
+        var latched = driver()
+        latched.activate("terminal.key.ctrl-latch")
+        states.append(("ctrl latched", latched))
+        var dictating = driver()
+        dictating.send(.speech("start dictation", isFinal: true))
+        states.append(("dictating", dictating))
+        var elsewhere = driver()
+        elsewhere.activate("terminal.leave")
+        states.append(("left", elsewhere))
+        var aheadCount = 0
+        for (name, d) in states {
+            for key in keys {
+                var whole = d.session, ahead = d.session
+                let effects = whole.send(.key(key))
+                guard let early = d.state.keyForProgram(key) else { continue }
+                aheadCount += 1
+                let made = Self.requests(effects)
+                #expect(made.filter { $0 == early }.count == 1, "\(name), \(key): \(made) for \(early)")
+                var rest = effects
+                rest.remove(at: rest.firstIndex(of: .terminal(early)) ?? rest.endIndex - 1)
+                #expect(ahead.send(key: key, delivered: early) == rest, "\(name), \(key)")
+                #expect(ahead.state.revision == whole.state.revision)
+            }
+        }
+        // Characters and Backspace on the plain, hidden, keyboard and typed states; none latched, dictating
+        // or off the screen.
+        #expect(aheadCount == 4 * 6)
+        #expect(latched.state.keyForProgram(.char("r")) == nil)
+        #expect(dictating.state.dictating && dictating.state.keyForProgram(.char("r")) == nil)
+        #expect(elsewhere.state.keyForProgram(.char("r")) == nil)
+    }
+
     @Test func theCtrlLatchMakesTheNextLetterAChordAndReleases() {
         var d = driver()
         #expect(Self.requests(d.activate("terminal.key.ctrl-latch")).isEmpty)

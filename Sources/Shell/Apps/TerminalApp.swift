@@ -494,3 +494,21 @@ extension TerminalKeyPress {
         TerminalKeyPress(key, modifiers: modifiers.union(extra))
     }
 }
+
+extension ShellState {
+    /// What a helper's key becomes for the Terminal screen's program when that is certain before the key is
+    /// reduced: a character or Backspace on the Terminal screen, with no latch held and no dictation (the
+    /// screen then types a character as itself and presses Backspace, whatever else the key does). The
+    /// runtime delivers it at once and the key's reduction leaves it out (`Session.send(key:delivered:)`), so
+    /// the program has the key before the rest of the turn (the reduction, the metrics) is worked out; nil
+    /// when only the reduction can say.
+    public func keyForProgram(_ key: Key) -> TerminalRequest? {
+        guard !dictating, topIs(TerminalScreen.self), top(as: TerminalScreen.self)?.latches.held.isEmpty == true
+        else { return nil }
+        switch key {
+        case .char(let c): return .type(String(c))
+        case .backspace: return .press(TerminalKeyPress(.backspace))
+        default: return nil
+        }
+    }
+}
