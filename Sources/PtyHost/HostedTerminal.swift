@@ -79,8 +79,12 @@ public final class HostedTerminal {
             process.write(screen.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got])))
         }
         bytesRead += total
+        pumpDrained = drained
         return total
     }
+
+    /// The last `pump` read until the pty had nothing more: another now would only find it empty.
+    public private(set) var pumpDrained = false
 
     /// Whether what the user types now must stay hidden: the child's tty has echo off and canonical mode on
     /// (`read -s`, getpass, sudo, ssh asking for a password).

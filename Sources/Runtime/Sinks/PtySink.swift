@@ -95,7 +95,7 @@ public final class PtySink: OutputSink {
         while readOutput, total < limit {
             let n = hosted.pump(limit: min(64 * 1024, limit - total))
             total += n
-            if n == 0 || monotonicSeconds() - start >= budget { break }
+            if n == 0 || hosted.pumpDrained || monotonicSeconds() - start >= budget { break }
         }
         var any = total > 0
         // Without a pidfd (exitFD < 0) nothing says the child ended: ask at every wake-up.
