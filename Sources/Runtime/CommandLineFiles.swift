@@ -17,6 +17,8 @@ public final class CommandLineFiles: @unchecked Sendable {
     let maxEntries: Int
     private let lock = NSLock()
     private var commandCache: (at: Double, names: [String])?
+    /// A new listing of `PATH` is being made on another thread.
+    private var refreshing = false
     private var listings: [String: (at: Double, entries: [CommandLineCompletion.Entry]?)] = [:]
 
     /// `environment` gives `PATH` and `HOME`, as the program on the Terminal screen inherits them.
@@ -39,22 +41,45 @@ public final class CommandLineFiles: @unchecked Sendable {
     }
 
     /// The names of the executables on `PATH`, each once, sorted (the suggestion bar searches them).
+    ///
+    /// Only the first listing is made on the caller's thread. Listing `PATH` takes milliseconds (a read of
+    /// each directory and an `access` per entry), which at every refresh stalled the event loop while the
+    /// user typed: once the list is old, the old one is answered and a new one made on another thread, for
+    /// the next ask.
     public func commands() -> [String] {
         let now = monotonicSeconds()
         lock.lock()
-        if let c = commandCache, now - c.at < maxAge * 15 { lock.unlock(); return c.names }
+        if let c = commandCache {
+            if now - c.at >= maxAge * 15, !refreshing {
+                refreshing = true
+                DispatchQueue.global(qos: .utility).async { [self] in
+                    let list = scanCommands()
+                    lock.lock()
+                    commandCache = (monotonicSeconds(), list)
+                    refreshing = false
+                    lock.unlock()
+                }
+            }
+            lock.unlock()
+            return c.names
+        }
         lock.unlock()
+        let list = scanCommands()
+        lock.lock()
+        commandCache = (now, list)
+        lock.unlock()
+        return list
+    }
+
+    /// A new listing of the executables on `PATH`.
+    private func scanCommands() -> [String] {
         var names: Set<String> = []
         for dir in searchPath where dir.hasPrefix("/") {
             for e in Self.read(directory: dir, limit: maxEntries * 2) ?? [] where !e.isDirectory {
                 if access(dir + "/" + e.name, X_OK) == 0 { names.insert(e.name) }
             }
         }
-        let list = names.sorted()
-        lock.lock()
-        commandCache = (now, list)
-        lock.unlock()
-        return list
+        return names.sorted()
     }
 
     /// The entries of a directory typed on a command line: `~/…` from `HOME`, `/…` as it is, anything else

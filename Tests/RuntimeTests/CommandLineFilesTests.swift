@@ -48,6 +48,22 @@ import Testing
         #expect(d == bin && entries?.count == 2)
     }
 
+    @Test func anOldListOfProgramsIsAnsweredAtOnceAndMadeAgainAside() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Programs are listed again once 15 × maxAge old.
+        let files = CommandLineFiles(environment: ["PATH": dir + "/bin"], maxAge: 0.01)
+        #expect(files.commands() == ["frobnicate"])
+        let added = dir + "/bin/zapper"
+        FileManager.default.createFile(atPath: added, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        usleep(200_000)
+        // The old list at once; the new one once made on the other thread.
+        #expect(files.commands() == ["frobnicate"])
+        let deadline = Date().addingTimeInterval(5)
+        while files.commands() != ["frobnicate", "zapper"], Date() < deadline { usleep(10_000) }
+        #expect(files.commands() == ["frobnicate", "zapper"])
+    }
+
     @Test func aHugeDirectoryIsReadOnlyUpToTheLimit() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
