@@ -275,7 +275,14 @@ public struct ShellRuntime {
                             if case .key(let k) = e, let early = session.state.keyForProgram(k) {
                                 // The program has the key first; the rest of the key's turn waits for its echo
                                 // to be drawn, or for the next event, or for the wait for the echo to end.
-                                pendingKey = (k, early, terminal.apply(early))
+                                let replies = terminal.apply(early)
+                                pendingKey = (k, early, replies)
+                                // A key that could not be delivered has no echo to wait for.
+                                guard replies.isEmpty else {
+                                    if reducePendingKey() { break loop }
+                                    dirty = true; forced = true
+                                    continue
+                                }
                                 awaitingEcho = monotonicSeconds() + echoWait
                                 continue
                             }

@@ -81,6 +81,15 @@ final class PaneDisplay: ShellDisplay {
         #expect(d.lines.contains { $0.contains("typed-ok") && !$0.contains("echo") }, "\(d.lines.prefix(6).joined(separator: "\n"))")
     }
 
+    /// A helper's keys reach the program before they are reduced; typed after it ended, they come back
+    /// undelivered and are kept, as the reduction of each is told.
+    @Test func keysTypedAfterTheProgramEndedAreKept() throws {
+        let keys: [TerminalInput] = "kept".map { .key(.char($0)) }
+        let (r, d) = try run(["/bin/sh", "-c", "echo gone-$((6*7))"], seconds: 1, keys: keys, keysAfter: "exited")
+        #expect(d.keys.isEmpty, "the keys were typed once the end was shown")
+        #expect(r.session.state.output.unsent == "kept", "\(r.session.state.output)")
+    }
+
     /// The loop sleeps until its next deadline, and while a key's echo is awaited: poll's timeout is whole
     /// milliseconds, and rounded down a wake due in under one was a zero timeout, so the loop spun for up to
     /// a millisecond before each displayed frame, and for the whole echo wait when the program echoed nothing.

@@ -58,6 +58,9 @@ import TrackingCore
         var dictating = driver()
         dictating.send(.speech("start dictation", isFinal: true))
         states.append(("dictating", dictating))
+        var ended = driver()
+        ended.send(.terminal(Self.view("$ ", ended: "sh exited with status 0")))
+        states.append(("ended", ended))
         var elsewhere = driver()
         elsewhere.activate("terminal.leave")
         states.append(("left", elsewhere))
@@ -76,9 +79,9 @@ import TrackingCore
                 #expect(ahead.state.revision == whole.state.revision)
             }
         }
-        // Characters and Backspace on the plain, hidden, keyboard and typed states; none latched, dictating
-        // or off the screen.
-        #expect(aheadCount == 4 * 6)
+        // Characters and Backspace on the plain, hidden, keyboard, typed and ended states (an ended program's
+        // keys are delivered and come back undelivered, kept); none latched, dictating or off the screen.
+        #expect(aheadCount == 5 * 6)
         #expect(latched.state.keyForProgram(.char("r")) == nil)
         #expect(dictating.state.dictating && dictating.state.keyForProgram(.char("r")) == nil)
         #expect(elsewhere.state.keyForProgram(.char("r")) == nil)
