@@ -177,9 +177,9 @@ public enum GesichterContainer {
     /// Decompresses and splits a container, calling `packet` with each packet (its bytes valid only during
     /// the call) and its number from 1 as soon as it is whole. A refused container may have handed out
     /// packets before the refusal; callers that must not use them check `refused`.
-    static func scan(_ input: ByteInput, limits: GunzipStream.Limits,
+    static func scan(_ input: ByteInput, limits: GunzipStream.Limits, allowWhole: Bool = true,
                      packet: (UnsafeBufferPointer<UInt8>, Int) -> Void) -> Scan {
-        let z = GunzipStream(input, limits: limits)
+        let z = GunzipStream(input, limits: limits, allowWhole: allowWhole)
         var framing = ContainerFraming()
         while let piece = z.next() { framing.feed(piece, packet) }
         return framing.end(z.outcome ?? .finished, output: z.produced)
