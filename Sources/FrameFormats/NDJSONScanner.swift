@@ -100,10 +100,13 @@ struct NDJSONScanner {
     }
 
     /// `word` (1 to 16 bytes) if it comes next, compared a word at a time; nothing is skipped before it.
+    ///
+    /// The two words lie within the word's own `n` bytes, so `n` bytes left are enough: asking for sixteen
+    /// sent the head's last key, near the end of the line, through `literal`'s byte loop.
     @inline(__always)
     private mutating func exactly(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard b.count - i >= 16, let base = b.baseAddress else { return literal(word) }
+        guard b.count &- i >= n, let base = b.baseAddress else { return literal(word) }
         let x = UnsafeRawPointer(base + i), y = UnsafeRawPointer(word.utf8Start)
         let same: Bool
         if n >= 8 {
@@ -186,6 +189,15 @@ struct NDJSONScanner {
         guard first == UInt8(ascii: "-") || first &- 0x30 < 10 else { return nil }
         let negative = first == UInt8(ascii: "-")
         if negative { i += 1 }
+        // A lone zero, as the encoder writes 0 (head angles of a take without them): ended by a byte that
+        // cannot continue a JSON number, it is 0 (-0 after a minus), as the general steps would read it.
+        if n &- i >= 2, b[i] == UInt8(ascii: "0") {
+            let c = b[i &+ 1]
+            if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: " ") {
+                i &+= 1
+                return negative ? -0.0 : 0.0
+            }
+        }
         // Most blend values are a Float's description, `0.` and up to nine decimals.
         if let x = PlainDecimal.zeroPoint(b, &i, negative: negative) { return x }
         let r = PlainDecimal.digits(b, &i)
