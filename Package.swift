@@ -28,6 +28,8 @@ let package = Package(
         // the shim header defines them and the module map links the libraries pkg-config names.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate: whole small .gesichter containers in one call (zlib streams the large ones).
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         // Wayland's client library and xkbcommon; CVirtualKeyboard holds the virtual-keyboard protocol's tables.
@@ -45,7 +47,7 @@ let package = Package(
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
         // Decoders and encoders for frame formats.
-        .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib"]),
+        .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib", "CDeflate"]),
         // Config and keymap files (TOML) with file:line errors.
         .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel"]),
         // Live sources over loopback sockets, and paced replay.

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  pkg-config zlib1g-dev
+  pkg-config zlib1g-dev libdeflate-dev                                    # .gesichter containers (zlib streams, libdeflate whole)
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx   # speech (and the reference decoder)
   libasound2-dev                                                          # ALSA capture
   libncurses-dev                                                          # ncursesw

@@ -301,7 +301,11 @@ enum FastFloat {
         var significand = q >> 2
         let below = q & 3
         if below > 2 || (below == 2 && (r != 0 || significand & 1 == 1)) { significand += 1 }
-        return Double(sign: .plus, exponent: 2 - s, significand: Double(significand))
+        // significand · 2^(2 − s), both factors exact and the product a normal Double (the quotient lies
+        // between 10^-19 and 2^64), so exact too. `Double(sign:exponent:significand:)` was a call into the
+        // standard library that cost a third as much as the division.
+        let scale = Double(bitPattern: UInt64(truncatingIfNeeded: 1023 + 2 - s) << 52)
+        return Double(significand) * scale
     }
 
     static func slow(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
@@ -314,6 +318,10 @@ enum FastFloat {
 enum PlainDecimal {
     /// Reads digits and at most one dot from `j`, moving `j` to the first other byte: the digits as one
     /// integer (wrapped past 19 digits, so check `count`), how many digits, and how many after the dot.
+    ///
+    /// Each run of digits is read eight at a time while eight are there, then one at a time; a word is tried
+    /// again only after the dot. Tried at every byte, as it was, a word that failed (`60951.64`, a timestamp's
+    /// whole seconds) was loaded and tested again at each of the next bytes.
     @inline(__always)
     static func digits(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int) -> (mantissa: UInt64, count: Int, frac: Int) {
         let n = b.count
@@ -322,29 +330,25 @@ enum PlainDecimal {
         guard let base = b.baseAddress else { return (0, 0, 0) }
         let raw = UnsafeRawPointer(base)
         while true {
-            if j + 8 <= n {
+            let first = count
+            while n &- j >= 8 {
                 let v = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                if isEightDigits(v) {
-                    m = m &* 100_000_000 &+ eightDigits(v)
-                    count += 8
-                    if dot { frac += 8 }
-                    j += 8
-                    continue
-                }
+                guard isEightDigits(v) else { break }
+                m = m &* 100_000_000 &+ eightDigits(v)
+                count &+= 8
+                j &+= 8
             }
-            guard j < n else { break }
-            let c = b[j]
-            let d = c &- 0x30
-            if d < 10 {
+            while j < n {
+                let d = b[j] &- 0x30
+                guard d < 10 else { break }
                 m = m &* 10 &+ UInt64(d)
-                count += 1
-                if dot { frac += 1 }
-            } else if c == UInt8(ascii: "."), !dot {
-                dot = true
-            } else {
-                break
+                count &+= 1
+                j &+= 1
             }
-            j += 1
+            if dot { frac &+= count &- first }
+            guard j < n, b[j] == UInt8(ascii: "."), !dot else { break }
+            dot = true
+            j &+= 1
         }
         return (m, count, frac)
     }
@@ -373,46 +377,57 @@ enum PlainDecimal {
     /// The value of `0.` and one to sixteen decimals at `j` (what a Float's description writes for most
     /// blend values), moving `j` past it; nil, with `j` unmoved, when the bytes are anything else, more digits
     /// follow, or the decimals do not fit a significand. The same Double `digits` and `value` give.
-    ///
-    /// Two word loads and no branch on how many decimals there are: the count varies from value to value
-    /// (7 to 12 for Float descriptions), so a branch on it is mispredicted often.
-    @inline(always)
+    @inline(__always)
     static func zeroPoint(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, negative: Bool) -> Double? {
-        let n = b.count
-        guard n - j >= 19, let base = b.baseAddress else { return nil }
+        guard b.count &- j >= 19, let base = b.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
         // "0." as one 16-bit word.
-        guard UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt16.self)) == 0x2E30 else { return nil }
-        let v1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 2, as: UInt64.self))
-        let v2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j + 10, as: UInt64.self))
+        guard UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt16.self)) == 0x2E30,
+              let (x, k) = decimals(raw + (j &+ 2)) else { return nil }
+        j &+= 2 &+ k
+        return negative ? -x : x
+    }
+
+    /// The value of the one to sixteen decimals after a `0.` at `p`, and how many there are; nil when there
+    /// are none, more digits follow, the decimals do not fit a significand, or an exponent, sign or second
+    /// dot follows. Reads seventeen bytes from `p`.
+    ///
+    /// Two word loads and no branch on how many decimals there are: the count varies from value to value
+    /// (7 to 12 for Float descriptions), so a branch on it is mispredicted often. The decimals are read as
+    /// sixteen, the missing ones as zeros, and divided by 10^16: that integer is exact in a Double (below
+    /// 2^53, or even), so the one division rounds as dividing the decimals by their own power of ten does,
+    /// without looking that power up or scaling by it.
+    @inline(__always)
+    static func decimals(_ p: UnsafeRawPointer) -> (Double, Int)? {
+        let v1 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+        let v2 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let k1 = leadingDigits(v1), k2 = leadingDigits(v2)
-        let m1 = eightDigits(firstDigits(v1, k1)), m2 = eightDigits(firstDigits(v2, k2))
         // The second word counts only when the first is all digits: chosen with a mask, since the compiler
         // made a branch of `k1 == 8 ? … : …`, and whether a value has eight decimals or fewer changes from
         // value to value.
         let all = 0 &- UInt64(truncatingIfNeeded: k1 >> 3)
         let k = k1 &+ (k2 & Int(truncatingIfNeeded: all))
-        let m = m1 &* (powers10[k2] & all | 1 & ~all) &+ (m2 & all)
+        let scaled = eightDigits(keepDigits(v1, k1)) &* 100_000_000 &+ (eightDigits(keepDigits(v2, k2)) & all)
         // An exponent, a sign, a second dot or a seventeenth digit after the decimals: leave the number to
-        // the general reader, as one whose digits do not fit a significand exactly.
-        let after = b[j + 2 + k]
+        // the general reader. So is a sixteen-decimal number from 2^52 up, which `digits` does not read exactly.
+        let after = p.load(fromByteOffset: k, as: UInt8.self)
         // A comma, which ends most values, is none of those bytes.
-        guard k > 0, m < 1 << 52, after == UInt8(ascii: ",")
+        guard k > 0, k < 16 || scaled < 1 << 52, after == UInt8(ascii: ",")
                 || after &- 0x30 >= 10 && after != UInt8(ascii: ".") && after | 0x20 != UInt8(ascii: "e")
                     && after != UInt8(ascii: "+") && after != UInt8(ascii: "-") else { return nil }
-        j += 2 + k
-        let x = exactDouble(m) / pow10(k)
-        return negative ? -x : x
+        return (Double(Int64(bitPattern: scaled)) / 1e16, k)
     }
 
-    /// The first `k` (0…8) bytes of `v` moved to its end, after `8 - k` ASCII zeros, for `eightDigits`.
+    /// The first `k` (0…8) bytes of `v` (little-endian, from the first), the others replaced by ASCII zeros,
+    /// for `eightDigits`: the value of those `k` digits times 10^(8 − k).
     ///
-    /// Each shift is made in two halves of at most 32 bits: a shift by 64 is 0 as the digits need, which
-    /// Swift's `<<` gives with a compare and a select, the masking `&<<` not at all.
+    /// The mask's shift is made in two halves of at most 32 bits: a shift by 64 must give 0, which Swift's
+    /// `<<` gives with a compare and a select, the masking `&<<` not at all.
     @inline(__always)
-    static func firstDigits(_ v: UInt64, _ k: Int) -> UInt64 {
-        let left = UInt64(truncatingIfNeeded: (8 - k) * 4), right = UInt64(truncatingIfNeeded: k * 4)
-        return (v &<< left) &<< left | (0x3030_3030_3030_3030 &>> right) &>> right
+    static func keepDigits(_ v: UInt64, _ k: Int) -> UInt64 {
+        let half = UInt64(truncatingIfNeeded: k * 4)
+        let dropped = (UInt64.max &<< half) &<< half
+        return v & ~dropped | 0x3030_3030_3030_3030 & dropped
     }
 
     /// `Double(m)` for `m` below 2^52, without the integer conversion instruction.
@@ -424,9 +439,6 @@ enum PlainDecimal {
     static func exactDouble(_ m: UInt64) -> Double {
         Double(bitPattern: m | 0x4330_0000_0000_0000) - 4_503_599_627_370_496.0
     }
-
-    /// 10^k for k in 0…8, as integers.
-    private static let powers10: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// How many of the eight bytes (little-endian, from the first) are ASCII digits before the first other
     /// byte.

@@ -31,6 +31,10 @@ public enum LiveLinkUDP {
     /// Where each value of a packet goes among the blend shapes, in packet order.
     private static let slots: [Int] = shapeOrder.map(\.rawValue)
 
+    /// The two length-prefixed names at the start of a packet, as messages call them; one array made once,
+    /// not a literal array allocated and freed at every packet.
+    private static let nameFields = ["device id", "subject name"]
+
     /// `decode` on the packet's bytes.
     static func decode(buffer: UnsafeBufferPointer<UInt8>, index: Int) -> DecodedItem {
         let pos = SourcePosition(.packet, index)
@@ -38,7 +42,7 @@ public enum LiveLinkUDP {
         func bad(_ m: String) -> DecodedItem { .malformed(FrameIssue(pos, m)) }
         guard let v = r.u8() else { return bad("empty packet") }
         guard v == version else { return bad("protocol version \(v), expected \(version)") }
-        for field in ["device id", "subject name"] {
+        for field in nameFields {
             guard let len = r.i32() else { return bad("truncated before the \(field)") }
             guard len >= 0, len <= maxNameLength else { return bad("\(field) length \(len) is out of range") }
             guard r.skip(Int(len)) else { return bad("truncated inside the \(field)") }
@@ -58,9 +62,7 @@ public enum LiveLinkUDP {
         // Every check is done: the values are all there, so they are read straight into their places.
         var blend = BlendShapes.restValues
         blend.withUnsafeMutableBufferPointer { blend in
-            slots.withUnsafeBufferPointer { slots in
-                for k in 0..<slots.count { blend[slots[k]] = r.f32(at: k) }
-            }
+            slots.withUnsafeBufferPointer { slots in r.f32s(into: blend, at: slots) }
         }
         var frame = TrackingFrame(t: t, blend: BlendShapes(values: blend) ?? BlendShapes())
         if n >= 61 {
@@ -112,6 +114,16 @@ struct Reader {
     mutating func skip(_ n: Int) -> Bool { guard n >= 0, remaining >= n else { return false }; i += n; return true }
     /// The `k`th float from here, without moving; the caller has checked that `remaining` holds it.
     func f32(at k: Int) -> Float { Float(bitPattern: load(i + 4 * k)) }
+    /// The first `slots.count` floats from here, without moving, each into `values[slots[k]]`; one check that
+    /// they all lie inside the packet (which traps if not) stands for a check per float.
+    func f32s(into values: UnsafeMutableBufferPointer<Float>, at slots: UnsafeBufferPointer<Int>) {
+        precondition(i >= 0 && slots.count <= remaining / 4)
+        guard let base = b.baseAddress else { return }
+        let start = UnsafeRawPointer(base + i)
+        for k in 0..<slots.count {
+            values[slots[k]] = Float(bitPattern: UInt32(bigEndian: start.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)))
+        }
+    }
     /// The big-endian u32 at byte `at`; a read outside the packet traps rather than read past it.
     private func load(_ at: Int) -> UInt32 {
         precondition(at >= 0 && at + 4 <= b.count)
@@ -177,9 +189,9 @@ public enum GesichterContainer {
     /// Decompresses and splits a container, calling `packet` with each packet (its bytes valid only during
     /// the call) and its number from 1 as soon as it is whole. A refused container may have handed out
     /// packets before the refusal; callers that must not use them check `refused`.
-    static func scan(_ input: ByteInput, limits: GunzipStream.Limits,
+    static func scan(_ input: ByteInput, limits: GunzipStream.Limits, allowWhole: Bool = true,
                      packet: (UnsafeBufferPointer<UInt8>, Int) -> Void) -> Scan {
-        let z = GunzipStream(input, limits: limits)
+        let z = GunzipStream(input, limits: limits, allowWhole: allowWhole)
         var framing = ContainerFraming()
         while let piece = z.next() { framing.feed(piece, packet) }
         return framing.end(z.outcome ?? .finished, output: z.produced)

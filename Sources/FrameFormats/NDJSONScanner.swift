@@ -100,10 +100,13 @@ struct NDJSONScanner {
     }
 
     /// `word` (1 to 16 bytes) if it comes next, compared a word at a time; nothing is skipped before it.
+    ///
+    /// The two words lie within the word's own `n` bytes, so `n` bytes left are enough: asking for sixteen
+    /// sent the head's last key, near the end of the line, through `literal`'s byte loop.
     @inline(__always)
     private mutating func exactly(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard b.count - i >= 16, let base = b.baseAddress else { return literal(word) }
+        guard b.count &- i >= n, let base = b.baseAddress else { return literal(word) }
         let x = UnsafeRawPointer(base + i), y = UnsafeRawPointer(word.utf8Start)
         let same: Bool
         if n >= 8 {
@@ -186,6 +189,15 @@ struct NDJSONScanner {
         guard first == UInt8(ascii: "-") || first &- 0x30 < 10 else { return nil }
         let negative = first == UInt8(ascii: "-")
         if negative { i += 1 }
+        // A lone zero, as the encoder writes 0 (head angles of a take without them): ended by a byte that
+        // cannot continue a JSON number, it is 0 (-0 after a minus), as the general steps would read it.
+        if n &- i >= 2, b[i] == UInt8(ascii: "0") {
+            let c = b[i &+ 1]
+            if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: " ") {
+                i &+= 1
+                return negative ? -0.0 : 0.0
+            }
+        }
         // Most blend values are a Float's description, `0.` and up to nine decimals.
         if let x = PlainDecimal.zeroPoint(b, &i, negative: negative) { return x }
         let r = PlainDecimal.digits(b, &i)
@@ -222,7 +234,8 @@ struct NDJSONScanner {
     ///
     /// The encoder's own spelling (`"name": 0.ddd, ` with names in shape order) is read with the position in
     /// a local, so it stays in a register: through `i` it went to memory and back at every step. Anything else
-    /// takes the general steps.
+    /// takes the general steps. Positions on the fast steps only move forward within the line, checked
+    /// against its length first, so their arithmetic cannot overflow and is left unchecked.
     @inline(__always)
     private mutating func blendMembers(_ v: UnsafeMutableBufferPointer<Float>, _ keys: UnsafeBufferPointer<BlendNames.Key>,
                                        _ names: BlendNames) -> Bool {
@@ -235,23 +248,23 @@ struct NDJSONScanner {
         var p = i
         while true {
             var shape = -1
-            if n - p >= 26, base[p] == Self.quote {
+            if n &- p >= 26, base[p] == Self.quote {
                 // The key's first 24 bytes against each name and its closing quote, masked to the name's length.
                 // `| 0x20` on the first byte accepts the capitalised spelling (names start with a lowercase letter).
-                let x0 = raw.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self) | 0x20
-                let x1 = raw.loadUnaligned(fromByteOffset: p + 9, as: UInt64.self)
-                let x2 = raw.loadUnaligned(fromByteOffset: p + 17, as: UInt64.self)
+                let x0 = raw.loadUnaligned(fromByteOffset: p &+ 1, as: UInt64.self) | 0x20
+                let x1 = raw.loadUnaligned(fromByteOffset: p &+ 9, as: UInt64.self)
+                let x2 = raw.loadUnaligned(fromByteOffset: p &+ 17, as: UInt64.self)
                 var k = guess
                 var tried = 0
                 while tried < count {
                     let key = keys[k]
                     if (x0 ^ key.w0) & key.m0 | (x1 ^ key.w1) & key.m1 | (x2 ^ key.w2) & key.m2 == 0 {
                         shape = k
-                        p += 1 + key.length
+                        p &+= 1 &+ key.length
                         break
                     }
-                    k = k + 1 == count ? 0 : k + 1
-                    tried += 1
+                    k = k &+ 1 == count ? 0 : k &+ 1
+                    tried &+= 1
                 }
                 // Bytes equal to no name and its quote: escapes, other spacing or an unknown name; the general
                 // steps below decide.
@@ -262,12 +275,11 @@ struct NDJSONScanner {
                 shape = found
                 p = i
             }
-            guess = shape + 1 == count ? 0 : shape + 1
-            var j = p + 2
-            // ": " and ", " are each compared as one 16-bit word.
-            if n - p >= 2, raw.loadUnaligned(fromByteOffset: p, as: UInt16.self) == UInt16(littleEndian: 0x203A),
-               let x = PlainDecimal.zeroPoint(b, &j, negative: false) {
-                p = j
+            guess = shape &+ 1 == count ? 0 : shape &+ 1
+            // ": 0." as one 32-bit word, then the decimals; ", " as one 16-bit word.
+            if n &- p >= 21, raw.loadUnaligned(fromByteOffset: p, as: UInt32.self) == UInt32(littleEndian: 0x2E30_203A),
+               let (x, k) = PlainDecimal.decimals(raw + (p &+ 4)) {
+                p &+= 4 &+ k
                 v[shape] = Float(x)
             } else {
                 i = p
@@ -275,8 +287,8 @@ struct NDJSONScanner {
                 v[shape] = Float(d)
                 p = i
             }
-            if n - p >= 2, raw.loadUnaligned(fromByteOffset: p, as: UInt16.self) == UInt16(littleEndian: 0x202C) {
-                p += 2
+            if n &- p >= 2, raw.loadUnaligned(fromByteOffset: p, as: UInt16.self) == UInt16(littleEndian: 0x202C) {
+                p &+= 2
                 continue
             }
             i = p

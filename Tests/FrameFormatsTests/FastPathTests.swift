@@ -129,6 +129,32 @@ struct NDJSONFastPathTests {
         #expect(declined == 0)
     }
 
+    /// Zeros and minus zeros in every numeric place, followed by every byte that may end a number or
+    /// continue it, and the head's keys at the very end of the line: as the parser reads them, to the sign of
+    /// each zero.
+    @Test func zerosAndKeysAtTheLineEndReadAsTheParserReadsThem() {
+        let zeros = ["0", "-0", "0.0", "-0.0", "00", "0e0", "-0E-0", "0.", "0x", "0 ", "0\t", "0.5", "-0.25"]
+        var checked = 0
+        for z in zeros {
+            for place in 0..<9 {
+                func v(_ k: Int) -> String { k == place ? z : "0.5" }
+                let line = "{\"t\": \(place == 0 ? (z.hasPrefix("-") ? "1" : "1" + z.dropFirst()) : "1.5"), "
+                    + "\"blend\": {\"jawOpen\": \(v(1)), \"eyeBlinkLeft\": \(v(2))}, "
+                    + "\"eyes\": {\"leftYaw\": \(v(3)), \"leftPitch\": \(v(4)), \"rightYaw\": 0, \"rightPitch\": \(v(5))}, "
+                    + "\"head\": {\"yaw\": \(v(6)), \"pitch\": \(v(7)), \"roll\": \(v(8))}}"
+                Self.check(Array(line.utf8))
+                // Without the closing braces, and with the last key cut short: declined or malformed alike.
+                for cut in 1...14 where cut < line.utf8.count { Self.check(Array(line.utf8.dropLast(cut))) }
+                checked += 1
+            }
+        }
+        #expect(checked == zeros.count * 9)
+        // The usual line's zeros take the fast path, with their signs.
+        let usual = "{\"t\": 2, \"face\": true, \"blend\": {}, \"head\": {\"yaw\": -0, \"pitch\": 0, \"roll\": -0}}"
+        let f = Array(usual.utf8).withUnsafeBufferPointer { NDJSONScanner.frame($0) }
+        #expect(f?.head.map { [$0.yaw, $0.pitch, $0.roll].map(\.sign) } == [.minus, .plus, .minus])
+    }
+
     @Test func hostileLinesDecodeAsTheFullParserDecodesThem() {
         for (k, s) in hostileNDJSON.enumerated() { Self.check(Array(s.utf8), k + 1) }
         for (k, s) in hostileNDJSON.enumerated() where !s.isEmpty {

@@ -168,12 +168,46 @@ import TrackingCore
             let v = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
             let count = word.firstIndex { $0 < 0x30 || $0 > 0x39 } ?? 8
             #expect(PlainDecimal.leadingDigits(v) == count, "round \(round): \(word)")
-            // The digits moved to the end after zeros: the value of the first `count` digits.
+            // The digits kept, then zeros: the value of the first `count` digits times 10^(8 - count).
             let value = word.prefix(count).reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
-            let filled = (0..<8).map { k in k < 8 - count ? UInt8(0x30) : word[k - (8 - count)] }
+            let filled = (0..<8).map { k in k < count ? word[k] : UInt8(0x30) }
             let f = filled.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
-            #expect(PlainDecimal.firstDigits(v, count) == f, "round \(round): \(word)")
-            #expect(PlainDecimal.eightDigits(PlainDecimal.firstDigits(v, count)) == value, "round \(round): \(word)")
+            #expect(PlainDecimal.keepDigits(v, count) == f, "round \(round): \(word)")
+            let scale = (count..<8).reduce(UInt64(1)) { p, _ in p * 10 }
+            #expect(PlainDecimal.eightDigits(PlainDecimal.keepDigits(v, count)) == value * scale, "round \(round): \(word)")
+        }
+    }
+
+    /// `digits` against a byte-by-byte reading of digits and one dot, on runs of every length around the
+    /// eight a word holds, with dots, second dots and other bytes between and after them.
+    @Test func digitsReadsAsAByteByByteReading() {
+        var r = TrackerFastPathTests.LCG(state: 11)
+        let others: [UInt8] = Array("., e-+}x\"".utf8)
+        for round in 0..<40_000 {
+            let length = r.next(40)
+            let bytes = (0..<length).map { _ in r.next(5) > 0 ? UInt8(0x30 + r.next(10)) : others[r.next(others.count)] }
+            let start = length == 0 ? 0 : r.next(length)
+            // The reference: one byte at a time.
+            var m: UInt64 = 0, count = 0, frac = 0, dot = false, end = start
+            while end < bytes.count {
+                let c = bytes[end]
+                if c >= 0x30 && c <= 0x39 {
+                    m = m &* 10 &+ UInt64(c - 0x30)
+                    count += 1
+                    if dot { frac += 1 }
+                } else if c == UInt8(ascii: "."), !dot {
+                    dot = true
+                } else {
+                    break
+                }
+                end += 1
+            }
+            bytes.withUnsafeBufferPointer { b in
+                var j = start
+                let got = PlainDecimal.digits(b, &j)
+                #expect(got.mantissa == m && got.count == count && got.frac == frac && j == end,
+                        "round \(round): \(String(decoding: bytes, as: UTF8.self)) from \(start)")
+            }
         }
     }
 }
