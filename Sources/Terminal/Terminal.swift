@@ -66,6 +66,12 @@ public final class Terminal {
             use_default_colors()
         }
         leaveok(stdscr, true)
+        // Until curses has once come back from `endwin`, it flushes its output at every cursor move
+        // (`_nc_mvcur` while `_endwin` is still "initial"): a drawing went out in one write per changed
+        // stretch, each waking the terminal's reader, and a key's echo in two. Leaving and coming back once,
+        // before anything is drawn, makes each drawing one write.
+        endwin()
+        doupdate()
         Terminal.registerExitHook()
     }
 
