@@ -224,7 +224,10 @@ public struct ShellRuntime {
 
             if giveEchoedView() { break loop }
             let revision = session.state.revision
-            for i in sources.indices {
+            // Set once a key went to the program ahead of its reduction: the other sources wait for the next
+            // wake-up, which the echo brings, so the kernel's pty work and the program have the processor now.
+            var keyAhead = false
+            for i in sources.indices where !keyAhead {
                 repeat {
                     for event in sources[i].events(wake, state: session.state) {
                         // Before a key, a phrase or a reply, which act on the pane as it now is; a tick or a
@@ -284,6 +287,7 @@ public struct ShellRuntime {
                                     continue
                                 }
                                 awaitingEcho = monotonicSeconds() + echoWait
+                                keyAhead = true
                                 continue
                             }
                             effects = session.send(e)
