@@ -364,8 +364,8 @@ public final class PtyProcess {
     /// Waits up to `timeout` seconds for the child to exit; true once it has (it is then reaped).
     public func waitForExit(timeout: Double) -> Bool {
         if reapIfExited() != nil { return true }
+        let deadline = PtyClock.now() + timeout
         guard exitFD >= 0 else {
-            let deadline = PtyClock.now() + timeout
             while PtyClock.now() < deadline {
                 usleep(2_000)
                 if reapIfExited() != nil { return true }
@@ -373,7 +373,6 @@ public final class PtyProcess {
             return false
         }
         var p = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
-        let deadline = PtyClock.now() + timeout
         while true {
             let left = deadline - PtyClock.now()
             if left <= 0 { return reapIfExited() != nil }

@@ -503,8 +503,7 @@ extension ShellState {
     /// the program has the key before the rest of the turn (the reduction, the metrics) is worked out; nil
     /// when only the reduction can say.
     public func keyForProgram(_ key: Key) -> TerminalRequest? {
-        guard !dictating, topIs(TerminalScreen.self), top(as: TerminalScreen.self)?.latches.held.isEmpty == true
-        else { return nil }
+        guard !dictating, top(as: TerminalScreen.self)?.latches.held.isEmpty == true else { return nil }
         switch key {
         case .char(let c): return .type(String(c))
         case .backspace: return .press(TerminalKeyPress(.backspace))
