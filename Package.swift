@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Config", targets: ["Config"]),
         .library(name: "Prediction", targets: ["Prediction"]),
         .library(name: "Shell", targets: ["Shell"]),
+        .library(name: "PtyHost", targets: ["PtyHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -12,6 +12,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzConfig", [.product(name: "Config", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzPredictor", [.product(name: "Prediction", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzStorage", [.product(name: "Shell", package: "HandsFreeShell"), "FuzzDriver"]),
+    ("FuzzTerminal", [.product(name: "PtyHost", package: "HandsFreeShell"), "FuzzDriver"]),
 ]
 
 let package = Package(

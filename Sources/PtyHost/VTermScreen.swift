@@ -80,7 +80,8 @@ public final class VTermScreen {
         }
         callbacks.pointee.movecursor = { pos, _, _, user in
             guard let me = VTermScreen.from(user) else { return 1 }
-            me.cursor = TerminalPosition(row: Int(pos.row), col: Int(pos.col))
+            // Clamped: libvterm 0.1.4 reports a cursor off the screen in the middle of a resize.
+            me.cursor = TerminalPosition(row: min(max(0, Int(pos.row)), me.rows - 1), col: min(max(0, Int(pos.col)), me.cols - 1))
             me.anyDirty = true
             return 1
         }
@@ -154,13 +155,57 @@ public final class VTermScreen {
     /// libvterm's scrolling, which costs a move of the whole screen per line: those lines go straight to the
     /// scrollback and the screen is redrawn once with the lines that stay (see `skipPlainLines`). What the
     /// screen and the scrollback hold afterwards is the same as if every line had been fed.
+    ///
+    /// The bytes pass through a `VTermInputGuard` first: libvterm 0.1.4 crashes or hangs on some streams.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
+        inputGuard.filter(bytes.bindMemory(to: UInt8.self)) { feedGuarded($0, cursorRestores: $1) }
+    }
+
+    /// Rewrites what libvterm cannot take (see `VTermInputGuard`); kept across feeds, as a sequence or a
+    /// character may be cut by a read.
+    private var inputGuard = VTermInputGuard()
+
+    /// Bytes the guard holds back until the next feed: an ESC, or the start of a UTF-8 character.
+    public var heldBytes: Int { inputGuard.heldBytes }
+
+    /// The cursor as libvterm's state has it: unclamped, unlike `cursor`, so that tests and the fuzzer can
+    /// check that it never leaves the screen (libvterm writes out of bounds when it does).
+    public var libvtermCursor: TerminalPosition {
+        var pos = VTermPos()
+        vterm_state_get_cursorpos(state, &pos)
+        return TerminalPosition(row: Int(pos.row), col: Int(pos.col))
+    }
+
+    private func feedGuarded(_ bytes: UnsafeBufferPointer<UInt8>, cursorRestores: [Int]) -> [UInt8] {
+        guard let p = bytes.baseAddress, bytes.count > 0 else {
             vterm_screen_flush_damage(screen)
             return takeOutput()
         }
-        let p = base.assumingMemoryBound(to: UInt8.self)
+        // A restored cursor may be off a screen that got smaller since it was saved: put back on before the
+        // next byte is written there.
+        var from = 0
+        for end in cursorRestores where end > from {
+            feedSegment(p + from, count: end - from)
+            keepCursorOnTheScreen()
+            from = end
+        }
+        if from < bytes.count { feedSegment(p + from, count: bytes.count - from) }
+        vterm_screen_flush_damage(screen)
+        return takeOutput()
+    }
+
+    /// Moves libvterm's cursor onto the screen if it is off (the parser stands between sequences).
+    private func keepCursorOnTheScreen() {
+        let c = libvtermCursor
+        guard c.row < 0 || c.row >= rows || c.col < 0 || c.col >= cols else { return }
+        let row = min(max(0, c.row), rows - 1), col = min(max(0, c.col), cols - 1)
+        let move = Array("\u{1b}[\(row + 1);\(col + 1)H".utf8)
+        move.withUnsafeBufferPointer { b in if let base = b.baseAddress { write(base, 0..<b.count) } }
+    }
+
+    private func feedSegment(_ p: UnsafePointer<UInt8>, count: Int) {
         var start = 0
+        let bytes = UnsafeBufferPointer(start: p, count: count)
         if fastScroll, let run = PlainRun.find(p, count: bytes.count, cols: cols), run.rows >= rows {
             write(p, 0..<run.start)
             if canSkipPlainLines() {
@@ -171,8 +216,6 @@ public final class VTermScreen {
             }
         }
         write(p, start..<bytes.count)
-        vterm_screen_flush_damage(screen)
-        return takeOutput()
     }
 
     /// Skips libvterm's scrolling for plain runs (on by default; off to compare against plain feeding).
@@ -329,8 +372,27 @@ public final class VTermScreen {
         dirtyLo = Array(repeating: 0, count: r)
         dirtyHi = Array(repeating: c, count: r)
         vterm_set_size(vt, Int32(r), Int32(c))
+        settleAfterResize()
         vterm_screen_flush_damage(screen)
         anyDirty = true
+    }
+
+    /// Resets the margins to the whole screen and puts the cursor back on it, as xterm does at a resize.
+    ///
+    /// libvterm 0.1.4 leaves both wrong after a resize, and writes out of bounds afterwards:
+    /// - it moves the cursor up by the rows a shorter screen pushes into the scrollback, with no floor: with
+    ///   text below the cursor (a prompt at the top, output below) it lands above row 0;
+    /// - it keeps a scroll region's top (and a left margin) past a shorter (narrower) screen's bottom, and the
+    ///   next line feed scrolls a region of negative height.
+    /// A sequence still open is abandoned first (CAN), or these would become part of it.
+    private func settleAfterResize() {
+        var pos = VTermPos()
+        vterm_state_get_cursorpos(state, &pos)
+        let row = min(max(0, Int(pos.row)), rows - 1), col = min(max(0, Int(pos.col)), cols - 1)
+        var bytes: [UInt8] = inputGuard.abandonSequence() ? [0x18] : []
+        // DECSTBM and DECSLRM with no parameters, which home the cursor; then the cursor back.
+        bytes += Array("\u{1b}[r\u{1b}[s\u{1b}[\(row + 1);\(col + 1)H".utf8)
+        bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { write(base, 0..<b.count) } }
     }
 
     // MARK: Reading the screen
@@ -520,7 +582,9 @@ public final class VTermScreen {
             out.fg = defFG
             out.bg = defBG
             out.width = 1
-            if i < line.count {
+            // A wide character in the last column would have libvterm write its second half past the row
+            // (the line was kept from a wider screen): it comes back as a blank.
+            if i < line.count, !(line[i].width == 2 && i == count - 1) {
                 let src = line[i]
                 var scalars = Array(src.text.unicodeScalars.prefix(6).map(\.value))
                 if src.width == 0 { scalars = [0xFFFF_FFFF] }
