@@ -12,8 +12,8 @@
 ///   dropped.
 /// - **REP** (`CSI n b`) repeats the last character by adding its width to the column: it loops forever
 ///   when that width is 0 (nothing printed since the start, or a lone combining mark), and writes past the
-///   row when it is 2. A REP when the last character printed was not surely of width 1 is cancelled (its
-///   final byte becomes CAN).
+///   row when it is 2. A REP not right after a character surely of width 1 is cancelled (its final byte
+///   becomes CAN), as xterm and tmux ignore a REP after anything but a printed character.
 /// - **CSI parameters.** A 17th parameter is written past libvterm's array of 16, over its callbacks, which
 ///   crashes at the next call. Parameters after the 16th are dropped.
 /// - **ST cut after its ESC.** A string's terminator `ESC \` whose `\` starts a read, or with a control or
@@ -40,8 +40,9 @@ struct VTermInputGuard {
     private var csiQuestion = false
     private var escapeIntermediates = false
     private var droppingParameters = false
-    /// The last character printed has width 1, so a REP may repeat it. Only text changes what libvterm
-    /// repeats (not controls, sequences or a reset), so only text changes this.
+    /// What came last is a printed character of width 1 (or a REP of one), which a REP may repeat. libvterm
+    /// would repeat the last character printed whatever came since; xterm and tmux repeat only one right
+    /// before, and so does this (ncurses sends the character and then the REP).
     private var printed = false
 
     /// A UTF-8 sequence being read: its bytes still to come, its code point so far, its length, where it
@@ -160,6 +161,7 @@ struct VTermInputGuard {
                 // CAN, SUB: whatever was open is abandoned, a pending ESC with it.
                 passPendingEscape(p, before: i)
                 parse = .ground
+                printed = false
             case 0x1b:
                 passPendingEscape(p, before: i)
                 escapeInString = parse == .string
@@ -171,6 +173,7 @@ struct VTermInputGuard {
                 parse = .ground
             default:
                 if escapeAt != nil { controlsAfterEscape = true }
+                printed = false
             }
             return
         }
@@ -194,11 +197,12 @@ struct VTermInputGuard {
                 csiMarked = false
                 csiQuestion = false
                 droppingParameters = false
-            case 0x5d, 0x50: parse = .string   // OSC, DCS
+            case 0x5d, 0x50: parse = .string; printed = false   // OSC, DCS
             case 0x20...0x2f: escapeIntermediates = true
             case 0x30...0x7e:
                 if b == 0x38 && !escapeIntermediates { cursorRestores.append(outputOffset(after: i)) }   // DECRC
                 parse = .ground
+                printed = false
             default: break   // from 0x80: libvterm stays in the escape
             }
         case .csiLeader, .csiArgs, .csiIntermediate:
@@ -227,10 +231,12 @@ struct VTermInputGuard {
             parse = .csiIntermediate
         }
         if b >= 0x20 && b <= 0x2f { csiMarked = true; return }
-        if b == 0x62 && !csiMarked && !printed {
+        let repeats = b == 0x62 && !csiMarked
+        if repeats && !printed {
             // REP with nothing safe to repeat: CAN ends the sequence instead.
             edit(p, from: i, to: i + 1, [0x18])
         }
+        if !repeats { printed = false }
         // Any DEC mode reset may be 1048 or 1049, which restore the saved cursor.
         if b == 0x6c && csiQuestion { cursorRestores.append(outputOffset(after: i)) }
         // A final byte runs the sequence; anything else makes it invalid. Either way it is over.
