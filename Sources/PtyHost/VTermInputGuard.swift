@@ -62,7 +62,7 @@ struct VTermInputGuard {
     /// Offsets in the last output just after a sequence that restores a saved cursor (DECRC, `CSI ? 1048 l`,
     /// `CSI ? 1049 l`). libvterm restores it unchecked, and a cursor saved before the screen got smaller is
     /// off it: the caller checks the cursor at each of these before feeding on.
-    private(set) var cursorRestores: [Int] = []
+    private var cursorRestores: [Int] = []
 
     /// Bytes held back from the end of the last input (an ESC, or the start of a UTF-8 sequence).
     var heldBytes: Int { (escapeAt == -1 ? 1 : 0) + (need > 0 ? carried.count : 0) }
@@ -95,8 +95,9 @@ struct VTermInputGuard {
             end = sequenceStart
             sequenceStart = 0
         }
+        // (No sequence can be open with it: the ESC ended any.)
         if let at = escapeAt, at >= 0 {
-            if controlsAfterEscape || end < n {
+            if controlsAfterEscape {
                 edit(p, from: at, to: at + 1, [])
             } else {
                 end = at

@@ -81,7 +81,7 @@ public final class VTermScreen {
         callbacks.pointee.movecursor = { pos, _, _, user in
             guard let me = VTermScreen.from(user) else { return 1 }
             // Clamped: libvterm 0.1.4 reports a cursor off the screen in the middle of a resize.
-            me.cursor = TerminalPosition(row: min(max(0, Int(pos.row)), me.rows - 1), col: min(max(0, Int(pos.col)), me.cols - 1))
+            me.cursor = me.onTheScreen(TerminalPosition(row: Int(pos.row), col: Int(pos.col)))
             me.anyDirty = true
             return 1
         }
@@ -197,16 +197,24 @@ public final class VTermScreen {
     /// Moves libvterm's cursor onto the screen if it is off (the parser stands between sequences).
     private func keepCursorOnTheScreen() {
         let c = libvtermCursor
-        guard c.row < 0 || c.row >= rows || c.col < 0 || c.col >= cols else { return }
-        let row = min(max(0, c.row), rows - 1), col = min(max(0, c.col), cols - 1)
-        let move = Array("\u{1b}[\(row + 1);\(col + 1)H".utf8)
-        move.withUnsafeBufferPointer { b in if let base = b.baseAddress { write(base, 0..<b.count) } }
+        let on = onTheScreen(c)
+        guard on != c else { return }
+        write(Self.cursorMove(to: on))
+    }
+
+    /// `p` moved to the nearest cell of the screen.
+    private func onTheScreen(_ p: TerminalPosition) -> TerminalPosition {
+        TerminalPosition(row: min(max(0, p.row), rows - 1), col: min(max(0, p.col), cols - 1))
+    }
+
+    /// CUP to `p` (0-based).
+    private static func cursorMove(to p: TerminalPosition) -> [UInt8] {
+        Array("\u{1b}[\(p.row + 1);\(p.col + 1)H".utf8)
     }
 
     private func feedSegment(_ p: UnsafePointer<UInt8>, count: Int) {
         var start = 0
-        let bytes = UnsafeBufferPointer(start: p, count: count)
-        if fastScroll, let run = PlainRun.find(p, count: bytes.count, cols: cols), run.rows >= rows {
+        if fastScroll, let run = PlainRun.find(p, count: count, cols: cols), run.rows >= rows {
             write(p, 0..<run.start)
             if canSkipPlainLines() {
                 skipPlainLines(p, run)
@@ -215,7 +223,7 @@ public final class VTermScreen {
                 start = run.start
             }
         }
-        write(p, start..<bytes.count)
+        write(p, start..<count)
     }
 
     /// Skips libvterm's scrolling for plain runs (on by default; off to compare against plain feeding).
@@ -224,6 +232,11 @@ public final class VTermScreen {
     public private(set) var rowsSkipped = 0
     /// Modes the skip depends on, followed through the bytes fed.
     private var modes = ModeWatch()
+
+    /// Feeds bytes of our own to libvterm (through the mode watch, not the guard: they are safe).
+    private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { write(base, 0..<b.count) } }
+    }
 
     /// Feeds bytes to libvterm as they are, following the modes the skip depends on.
     private func write(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
@@ -386,13 +399,11 @@ public final class VTermScreen {
     ///   next line feed scrolls a region of negative height.
     /// A sequence still open is abandoned first (CAN), or these would become part of it.
     private func settleAfterResize() {
-        var pos = VTermPos()
-        vterm_state_get_cursorpos(state, &pos)
-        let row = min(max(0, Int(pos.row)), rows - 1), col = min(max(0, Int(pos.col)), cols - 1)
+        let cursor = onTheScreen(libvtermCursor)
         var bytes: [UInt8] = inputGuard.abandonSequence() ? [0x18] : []
         // DECSTBM and DECSLRM with no parameters, which home the cursor; then the cursor back.
-        bytes += Array("\u{1b}[r\u{1b}[s\u{1b}[\(row + 1);\(col + 1)H".utf8)
-        bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { write(base, 0..<b.count) } }
+        bytes += Array("\u{1b}[r\u{1b}[s".utf8) + Self.cursorMove(to: cursor)
+        write(bytes)
     }
 
     // MARK: Reading the screen

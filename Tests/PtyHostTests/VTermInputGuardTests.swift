@@ -5,12 +5,6 @@ import Testing
 /// Byte streams that crash, corrupt or hang libvterm 0.1.4 unguarded (each found by fuzzing libvterm built
 /// with AddressSanitizer), fed to the real library through `VTermScreen`; and the guard's rewriting itself.
 @Suite struct VTermInputGuardTests {
-    /// Where libvterm's own state has the cursor (the snapshot's cursor is clamped).
-    static func libvtermCursor(_ s: VTermScreen) -> (row: Int, col: Int) {
-        let pos = s.libvtermCursor
-        return (pos.row, pos.col)
-    }
-
     static func feed(_ s: VTermScreen, _ text: String) { _ = s.feed(Array(text.utf8)) }
 
     static func guarded(_ chunks: [[UInt8]]) -> [UInt8] {
@@ -49,7 +43,7 @@ import Testing
         Self.feed(s, "\u{1b}[1;8H界\u{1b}[20b")
         Self.feed(s, "\u{1b}[3;1Hstill")
         #expect(s.snapshot().lineText(2).hasPrefix("still"))
-        #expect(Self.libvtermCursor(s).col < 9)
+        #expect(s.libvtermCursor.col < 9)
     }
 
     @Test func seventeenParametersDoNotOverwriteLibvtermsCallbacks() {
@@ -68,7 +62,7 @@ import Testing
         // character is written before it.
         let s = VTermScreen(rows: 3, cols: 10)
         Self.feed(s, "\u{85}\u{85}\u{85}\u{9b}ab")
-        #expect(Self.libvtermCursor(s).col == 6)
+        #expect(s.libvtermCursor.col == 6)
         #expect(s.snapshot().lineText(0).hasPrefix("\u{fffd}\u{fffd}\u{fffd}\u{fffd}ab"))
     }
 
@@ -125,7 +119,7 @@ import Testing
         for r in 1...16 { Self.feed(s, "\u{1b}[\(r);1Hline \(r)") }
         Self.feed(s, "\u{1b}[2;1H")
         s.resize(rows: 6, cols: 20)
-        let (row, col) = Self.libvtermCursor(s)
+        let (row, col) = (s.libvtermCursor.row, s.libvtermCursor.col)
         #expect(row == 0 && col == 0)
         Self.feed(s, "\u{1b}[Kprompt")
         let snap = s.snapshot()
@@ -152,7 +146,7 @@ import Testing
         Self.feed(s, "\u{1b}[21;25H\u{1b}7\u{1b}[H")
         s.resize(rows: 4, cols: 10)
         Self.feed(s, "\u{1b}8X\u{1b}[?1049h\u{1b}[?1049lY")
-        let c = Self.libvtermCursor(s)
+        let c = s.libvtermCursor
         #expect(c.row >= 0 && c.row < 4 && c.col >= 0 && c.col < 10)
         #expect(s.snapshot().text.contains("X"))
     }
@@ -162,7 +156,7 @@ import Testing
         for r in 1...8 { Self.feed(s, "\u{1b}[\(r);1Hrow \(r)") }
         Self.feed(s, "\u{1b}[1;1H\u{1b}[3")
         s.resize(rows: 3, cols: 20)
-        #expect(Self.libvtermCursor(s).row == 0)
+        #expect(s.libvtermCursor.row == 0)
         Self.feed(s, "mX")
         #expect(s.snapshot().lineText(0).hasPrefix("mX"))
     }
@@ -264,7 +258,7 @@ import Testing
                 }
                 _ = s.feed(chunk)
             }
-            let (row, col) = Self.libvtermCursor(s)
+            let (row, col) = (s.libvtermCursor.row, s.libvtermCursor.col)
             if row < 0 || row >= s.rows || col < 0 || col >= s.cols {
                 Issue.record("seed \(seed) step \(step): libvterm's cursor \(row),\(col) on \(s.rows)x\(s.cols)")
                 return
