@@ -162,9 +162,8 @@ extension ShellTerminalBench {
                 usleep(10_000)
             }
             for i in 0..<keys {
-                // At 20 keys a second, well above anyone's pace by gaze: each key meets an idle loop, as
-                // in use, not the display-rate cap of a burst.
-                usleep(50_000)
+                // Each key meets an idle loop, as in use, not the display-rate cap of a burst.
+                usleep(TerminalBench.keyGap)
                 let typing = i % 2 == 0
                 guard let dt = display.press(typing ? 0x61 : 0x7f, until: typing ? "$ a" : "$ ") else { break }
                 samples.update { $0.append(dt) }

@@ -136,12 +136,12 @@ final class TmuxBench {
         pending.removeAll()
         var samples: [Double] = []
         for i in 0..<keys {
+            // The pace of the shell's own run; in the gap the command's %begin/%end arrive.
+            usleep(TerminalBench.keyGap)
             let t0 = monotonicSeconds()
             send(i % 2 == 0 ? "send-keys -t bench:0 a" : "send-keys -t bench:0 BSpace")
             guard waitLine("%output", timeout: 5) else { throw BenchError("no tmux echo at key \(i)") }
             samples.append(monotonicSeconds() - t0)
-            // Let the command's %begin/%end arrive before the next key.
-            usleep(2000)
         }
         return TerminalBench.latency(samples)
     }
