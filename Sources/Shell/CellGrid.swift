@@ -123,7 +123,15 @@ public struct CellGrid: Sendable, Equatable {
 
     public subscript(x: Int, y: Int) -> Cell {
         get { (!discards && x >= 0 && y >= 0 && x < width && y < height) ? cells[y * width + x] : .blank }
-        set { if !discards && x >= 0 && y >= 0 && x < width && y < height { cells[y * width + x] = newValue } }
+        set {
+            guard !discards && x >= 0 && y >= 0 && x < width && y < height else { return }
+            let i = y * width + x
+            // Never half of a wide character: a cell written over one half leaves the other half blank, or a
+            // terminal would draw the wide character over its neighbour, or a stray half of it.
+            if !newValue.isContinuation, x > 0, cells[i].isContinuation { cells[i - 1] = Cell(" ", cells[i - 1].style) }
+            if x + 1 < width, cells[i + 1].isContinuation { cells[i + 1] = Cell(" ", cells[i + 1].style) }
+            cells[i] = newValue
+        }
     }
 
     /// How many columns a character takes: 2 for East Asian wide characters and emoji, 0 for control characters.
@@ -166,11 +174,9 @@ public struct CellGrid: Sendable, Equatable {
                 break
             }
             if cx >= 0 {
-                // Overwriting half of a wide character leaves its other half as a blank.
-                if self[cx, y].isContinuation { self[cx - 1, y] = Cell(" ", self[cx - 1, y].style) }
+                // The subscript blanks the other half of any wide character these cells cut.
                 self[cx, y] = Cell(ch, style)
                 if c == 2 { self[cx + 1, y] = Cell(Cell.continuation, style) }
-                else if self[cx + 1, y].isContinuation { self[cx + 1, y] = Cell(" ", style) }
             }
             cx += c; used += c
         }
@@ -188,7 +194,13 @@ public struct CellGrid: Sendable, Equatable {
     public mutating func fill(_ rect: Rect, _ ch: Character = " ", style: Style = .plain) {
         let r = rect.intersection(bounds)
         guard !r.isEmpty, !discards else { return }
-        for y in r.y..<r.maxY { for x in r.x..<r.maxX { cells[y * width + x] = Cell(ch, style) } }
+        for y in r.y..<r.maxY {
+            let row = y * width
+            // A wide character cut by either edge keeps no half: its other half outside becomes a blank.
+            if r.x > 0, cells[row + r.x].isContinuation { cells[row + r.x - 1] = Cell(" ", cells[row + r.x - 1].style) }
+            if r.maxX < width, cells[row + r.maxX].isContinuation { cells[row + r.maxX] = Cell(" ", cells[row + r.maxX].style) }
+            for x in r.x..<r.maxX { cells[row + x] = Cell(ch, style) }
+        }
     }
 
     /// Changes the style of every cell in a rectangle, keeping the characters.

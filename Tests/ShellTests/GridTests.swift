@@ -15,6 +15,37 @@ import Testing
         #expect(g.lines[0] == "ab Q字")
     }
 
+    /// No write leaves half of a wide character: the other half becomes a blank, or a terminal draws the
+    /// character over its neighbour (found by `CursesDrawTests` drawing random grids).
+    @Test func noWriteLeavesHalfAWideCharacter() {
+        func valid(_ g: CellGrid) -> Bool {
+            (0..<g.height).allSatisfy { y in
+                (0..<g.width).allSatisfy { x in
+                    let wide = CellGrid.columns(of: g[x, y].ch) == 2
+                    return g[x, y].isContinuation == (x > 0 && CellGrid.columns(of: g[x - 1, y].ch) == 2)
+                        && (!wide || g[x + 1, y].isContinuation)
+                }
+            }
+        }
+        var g = CellGrid(Size(width: 8, height: 1))
+        g.text("漢字ab", x: 0, y: 0)
+        // A wide character's right half on another's left half.
+        g.text("中", x: 1, y: 0)
+        #expect(g.lines[0] == " 中 ab  ")
+        #expect(valid(g))
+        // A fill cutting one at either edge.
+        g.text("漢字", x: 2, y: 0)
+        g.fill(Rect(x: 3, y: 0, w: 2, h: 1))
+        #expect(g.lines[0] == "        ")
+        #expect(valid(g))
+        // One cell written over either half.
+        g.text("漢字", x: 0, y: 0)
+        g[1, 0] = Cell("x")
+        g[2, 0] = Cell("y")
+        #expect(g.lines[0] == " xy     ")
+        #expect(valid(g))
+    }
+
     @Test func outOfBoundsWritesAreIgnored() {
         var g = CellGrid(Size(width: 3, height: 1))
         g.text("hello", x: -2, y: 0)
