@@ -72,20 +72,32 @@ public struct Style: Sendable, Equatable, Hashable {
 
 /// One terminal cell: a character (a whole grapheme) and its style.
 public struct Cell: Sendable, Equatable, Hashable {
-    public var ch: Character
+    public var ch: Character { didSet { isContinuation = Cell.isContinuation(ch) } }
     public var style: Style
+    /// Whether `ch` is `continuation`, kept beside it: the grid asks of the cells around every write, and a
+    /// byte is read for a fraction of what comparing a `Character` costs.
+    public private(set) var isContinuation: Bool
     /// Fills the cell to its stride, always zero: with no padding bytes left to chance, equal cells have equal
     /// bytes, and the terminal's row-by-row `memcmp` finds unchanged rows (an optimised build wrote some cells
     /// whole and others field by field, so equal rows differed in their padding and were compared cell by cell).
-    private var spare: (UInt8, UInt8, UInt8) = (0, 0, 0)
-    public init(_ ch: Character = " ", _ style: Style = .plain) { self.ch = ch; self.style = style }
+    private var spare: (UInt8, UInt8) = (0, 0)
+    public init(_ ch: Character = " ", _ style: Style = .plain) {
+        self.ch = ch; self.style = style; isContinuation = Cell.isContinuation(ch)
+    }
+
+    /// A cell whose writer knows whether it is a right half: the pane makes thousands a drawing.
+    init(_ ch: Character, _ style: Style, isContinuation: Bool) {
+        self.ch = ch; self.style = style; self.isContinuation = isContinuation
+    }
 
     public static func == (a: Cell, b: Cell) -> Bool { a.ch == b.ch && a.style == b.style }
     public func hash(into h: inout Hasher) { h.combine(ch); h.combine(style) }
 
     /// Marks the second cell of a double-width character; terminals draw nothing there.
     public static let continuation: Character = "\u{0}"
-    public var isContinuation: Bool { ch == Cell.continuation }
+    /// Whether `ch` is `continuation`, by its first byte (half the time of comparing it): NUL is a control
+    /// character, which always stands alone as a grapheme.
+    private static func isContinuation(_ ch: Character) -> Bool { ch.utf8.first == 0 }
     public static let blank = Cell()
 }
 
@@ -132,6 +144,14 @@ public struct CellGrid: Sendable, Equatable {
             if x + 1 < width, cells[i + 1].isContinuation { cells[i + 1] = Cell(" ", cells[i + 1].style) }
             cells[i] = newValue
         }
+    }
+
+    /// Writes a cell as it is, without the subscript's mending of wide characters around it: for a writer that
+    /// fills a blank region left to right from whole cells (the pane, from the emulator's rows), where there is
+    /// nothing to mend and the checks were a third of the pane's drawing.
+    @inline(__always)
+    public mutating func place(_ cell: Cell, x: Int, y: Int) {
+        if !discards && x >= 0 && y >= 0 && x < width && y < height { cells[y * width + x] = cell }
     }
 
     /// How many columns a character takes: 2 for East Asian wide characters and emoji, 0 for control characters.
@@ -194,12 +214,13 @@ public struct CellGrid: Sendable, Equatable {
     public mutating func fill(_ rect: Rect, _ ch: Character = " ", style: Style = .plain) {
         let r = rect.intersection(bounds)
         guard !r.isEmpty, !discards else { return }
+        let cell = Cell(ch, style)
         for y in r.y..<r.maxY {
             let row = y * width
             // A wide character cut by either edge keeps no half: its other half outside becomes a blank.
             if r.x > 0, cells[row + r.x].isContinuation { cells[row + r.x - 1] = Cell(" ", cells[row + r.x - 1].style) }
             if r.maxX < width, cells[row + r.maxX].isContinuation { cells[row + r.maxX] = Cell(" ", cells[row + r.maxX].style) }
-            for x in r.x..<r.maxX { cells[row + x] = Cell(ch, style) }
+            for x in r.x..<r.maxX { cells[row + x] = cell }
         }
     }
 

@@ -202,8 +202,9 @@ public struct TerminalScreen: Screen {
         return out
     }
 
-    /// Draws the program's screen into the pane: top-left aligned, keeping the cursor's row in view when the
-    /// program's screen is taller than the pane (until its resize arrives).
+    /// Draws the program's screen into the pane, which must be blank (a new canvas, or rows just filled):
+    /// top-left aligned, keeping the cursor's row in view when the program's screen is taller than the pane
+    /// (until its resize arrives).
     static func drawPane(_ g: inout CellGrid, _ v: TerminalView, _ r: Rect, rows only: [Int]? = nil) {
         let s = v.snapshot
         let shift = paneShift(s, r)
@@ -232,8 +233,11 @@ public struct TerminalScreen: Screen {
                 if s.cursorVisible && sr == s.cursor.row && col == s.cursor.col {
                     style.attrs.formSymmetricDifference(.reverse)
                 }
-                g[r.x + col, r.y + row] = Cell(Self.character(cell), style)
-                if cell.width == 2 { g[r.x + col + 1, r.y + row] = Cell(Cell.continuation, style) }
+                // The rows were blanked first, and the emulator's cells are whole: nothing to mend.
+                g.place(Cell(Self.character(cell), style, isContinuation: false), x: r.x + col, y: r.y + row)
+                if cell.width == 2 {
+                    g.place(Cell(Cell.continuation, style, isContinuation: true), x: r.x + col + 1, y: r.y + row)
+                }
                 col += Int(max(1, cell.width))
             }
         }
