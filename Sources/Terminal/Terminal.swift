@@ -122,15 +122,19 @@ public final class Terminal {
     public func draw(_ grid: CellGrid) {
         guard active else { return }
         if previous?.size != grid.size { invalidate(); werase(stdscr) }
-        let old = previous
+        let w = grid.width
         var count = 0
-        let stride = MemoryLayout<Cell>.stride
-        for y in 0..<grid.height {
-            let row = y * grid.width
-            // Fast path: a row whose bytes are identical is unchanged (most rows, most frames). Bytes that
-            // differ (equal strings stored differently) only fall through to the exact check below.
-            if let old, Self.sameBytes(old.cells, grid.cells, from: row * stride, count: grid.width * stride) { continue }
-            count += drawRow(y, of: grid, old: old.map { Array($0.cells[row..<row + grid.width]) })
+        grid.cells.withUnsafeBufferPointer { cells in
+            guard let old = previous else {
+                for y in 0..<grid.height { count += drawRow(y, cells.extracting(y * w..<(y + 1) * w), old: nil) }
+                return
+            }
+            old.cells.withUnsafeBufferPointer { before in
+                for y in 0..<grid.height {
+                    let rows = y * w..<(y + 1) * w
+                    count += drawRow(y, cells.extracting(rows), old: before.extracting(rows))
+                }
+            }
         }
         previous = grid
         finish(count)
@@ -148,27 +152,41 @@ public final class Terminal {
         let old = wanted.map { Array(grid.cells[$0 * w..<($0 + 1) * w]) }
         change(&grid)
         var count = 0
-        for (y, before) in zip(wanted, old) { count += drawRow(y, of: grid, old: before) }
+        grid.cells.withUnsafeBufferPointer { cells in
+            for (y, before) in zip(wanted, old) {
+                count += before.withUnsafeBufferPointer { drawRow(y, cells.extracting(y * w..<(y + 1) * w), old: $0) }
+            }
+        }
         previous = grid
         finish(count)
         return true
     }
 
-    /// Writes the cells of row `y` of `grid` that differ from `old` (all of them without it), in runs of one
+    /// Writes the cells of row `y` (`cells`) that differ from `old` (all of them without it), in runs of one
     /// style; returns how many.
-    private func drawRow(_ y: Int, of grid: CellGrid, old: [Cell]?) -> Int {
-        let w = grid.width, row = y * w
+    ///
+    /// Only the cells from the first to the last whose bytes differ are compared: a cell with the same bytes
+    /// is the same cell, and a row where a key changed one or two cells is not walked cell by cell.
+    private func drawRow(_ y: Int, _ cells: UnsafeBufferPointer<Cell>, old: UnsafeBufferPointer<Cell>?) -> Int {
+        let w = cells.count
+        let old = old.flatMap { $0.count == w ? $0 : nil }
+        var x = 0, end = w
+        if let old {
+            guard let span = Self.differingCells(cells, old) else { return 0 }
+            // From the cell before: a wide character whose right half alone changed is redrawn whole.
+            x = max(0, span.lowerBound - 1)
+            end = span.upperBound + 1
+        }
         var count = 0
         var run = ""
         var runX = 0, runStyle = Style.plain, inRun = false
-        var x = 0
-        while x < w {
-            let c = grid.cells[row + x]
+        while x < end {
+            let c = cells[x]
             var changed = true
             if let old {
                 changed = old[x] != c
                 // A wide character is redrawn whole when only its right half changed.
-                if !changed, x + 1 < w, old[x + 1] != grid.cells[row + x + 1], grid.cells[row + x + 1].isContinuation {
+                if !changed, x + 1 < w, old[x + 1] != cells[x + 1], cells[x + 1].isContinuation {
                     changed = true
                 }
             }
@@ -194,14 +212,21 @@ public final class Terminal {
         if let f = outFile { fflush(f) }
     }
 
-    private static func sameBytes(_ a: [Cell], _ b: [Cell], from: Int, count: Int) -> Bool {
-        a.withUnsafeBytes { pa in
-            b.withUnsafeBytes { pb in
-                guard let ba = pa.baseAddress, let bb = pb.baseAddress, pa.count >= from + count, pb.count >= from + count
-                else { return false }
-                return memcmp(ba + from, bb + from, count) == 0
-            }
-        }
+    /// The first and last of `a`'s cells whose bytes differ from `b`'s; nil when none do, or the counts differ.
+    ///
+    /// Cells hold no padding left to chance (`Cell.spare`), so equal bytes are equal cells; cells whose bytes
+    /// differ may still be equal (a string stored another way) and are compared as cells by the caller.
+    static func differingCells(_ a: UnsafeBufferPointer<Cell>, _ b: UnsafeBufferPointer<Cell>) -> ClosedRange<Int>? {
+        guard let pa = a.baseAddress, let pb = b.baseAddress, a.count == b.count else { return nil }
+        let stride = MemoryLayout<Cell>.stride
+        let ra = UnsafeRawPointer(pa), rb = UnsafeRawPointer(pb)
+        // Most rows are unchanged: one comparison of the whole row settles them.
+        if memcmp(ra, rb, a.count * stride) == 0 { return nil }
+        var lo = 0
+        while memcmp(ra + lo * stride, rb + lo * stride, stride) == 0 { lo += 1 }
+        var hi = a.count - 1
+        while hi > lo, memcmp(ra + hi * stride, rb + hi * stride, stride) == 0 { hi -= 1 }
+        return lo...hi
     }
 
     private func flush(_ run: inout String, _ y: Int, _ x: Int, _ style: Style) {

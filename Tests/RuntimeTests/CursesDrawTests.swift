@@ -5,12 +5,25 @@ import Foundation
 import Testing
 import PtyHost
 import Shell
-import Terminal
+@testable import Terminal
 import TerminalModel
 
 /// The curses terminal writes only the cells that changed: what reaches a real terminal (libvterm, reading
 /// the pty curses draws into) must still be every grid drawn, cell for cell.
 @Suite(.serialized) struct CursesDrawTests {
+    @Test func theChangedSpanOfARowIsFoundByItsBytes() {
+        func span(_ a: CellGrid, _ b: CellGrid) -> ClosedRange<Int>? {
+            a.cells.withUnsafeBufferPointer { pa in b.cells.withUnsafeBufferPointer { Terminal.differingCells(pa, $0) } }
+        }
+        var a = CellGrid(Size(width: 10, height: 1)), b = a
+        #expect(span(a, b) == nil)
+        b.text("x", x: 3, y: 0)
+        b.text("y", x: 7, y: 0, style: .reverse)
+        #expect(span(a, b) == 3...7)
+        a.text("中", x: 8, y: 0)
+        #expect(span(a, b) == 3...9)
+    }
+
     @Test(arguments: [7, 11, 23] as [UInt64])
     func randomDrawingsReachARealTerminalCellForCell(seed: UInt64) throws {
         let size = Size(width: 40, height: 12)
