@@ -20,10 +20,19 @@ final class TmuxBench {
         guard st == 0 else { throw BenchError("tmux did not start (status \(st)) \(out)") }
     }
 
-    func stop() { _ = tmux(["kill-server"]) }
+    func stop() {
+        _ = tmux(["kill-server"])
+        if let (pid, pty) = client {
+            var st: Int32 = 0
+            while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+            pty.close()
+            client = nil
+        }
+    }
 
-    /// Starts tmux on this server with the given descriptors as its stdin and stdout (stderr to /dev/null).
-    func spawn(_ args: [String], stdin: Int32, stdout: Int32) -> pid_t? {
+    /// Starts tmux on this server with the given descriptors as its stdin and stdout (stderr to /dev/null),
+    /// with `TERM` set to `term` if given.
+    func spawn(_ args: [String], stdin: Int32, stdout: Int32, term: String? = nil) -> pid_t? {
         let argv = ["tmux", "-L", socket] + args
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { for a in cArgs { free(a) } }
@@ -34,7 +43,11 @@ final class TmuxBench {
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ)
+        var env = ProcessInfo.processInfo.environment
+        if let term { env["TERM"] = term }
+        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for e in cEnv { free(e) } }
+        let rc = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, cEnv)
         return rc == 0 ? pid : nil
     }
 
@@ -69,19 +82,50 @@ final class TmuxBench {
 
     /// Wall seconds for tmux to run `argv` to completion in a new window of the pane size, and the CPU seconds
     /// its server spent meanwhile (a figure a busy machine blurs less than the wall time).
-    func throughput(argv: [String]) throws -> (wall: Double, cpu: Double) {
+    ///
+    /// With no client attached the server only parses the output (the window is made in the background);
+    /// with `attached`, the window shows in the client attached by `attach()`, which the server
+    /// redraws as the output comes, as for someone watching it.
+    func throughput(argv: [String], attached: Bool = false) throws -> (wall: Double, cpu: Double) {
         counter += 1
         let signal = "done\(counter)"
         let cmd = argv.map { "'\($0)'" }.joined(separator: " ") + "; tmux wait-for -S \(signal)"
         let server = serverPID()
         let c0 = server.map(procCPUSeconds) ?? 0
         let start = monotonicSeconds()
-        let (st, out) = tmux(["new-window", "-d", "-t", "bench", cmd])
+        let (st, out) = tmux(["new-window"] + (attached ? [] : ["-d"]) + ["-t", "bench", cmd])
         guard st == 0 else { throw BenchError("tmux new-window: \(out)") }
         tmux(["wait-for", signal])
         let wall = monotonicSeconds() - start
         return (wall, server.map { procCPUSeconds($0) - c0 } ?? .nan)
     }
+
+    /// Attaches a client to the session on a pty that a thread drains, as a terminal would read it: the pane's
+    /// size and tmux's status line, so its windows keep the pane's size. Detached by `stop`.
+    ///
+    /// Not `window-size manual` with a bigger terminal: tmux 3.3a's server crashes (a segfault) on the next
+    /// `new-window -d` with that and a client attached.
+    func attach() throws {
+        guard client == nil else { return }
+        let pty = try DrainedPTY()
+        let fd = fileno(pty.slave)
+        var ws = winsize(ws_row: UInt16(rows + 1), ws_col: UInt16(cols), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(fd, UInt(TIOCSWINSZ), &ws)
+        guard let pid = spawn(["attach", "-t", "bench"], stdin: fd, stdout: fd, term: "xterm-256color") else {
+            pty.close()
+            throw BenchError("cannot start a tmux client")
+        }
+        client = (pid, pty)
+        // Attached once the server lists it.
+        let deadline = monotonicSeconds() + 5
+        while monotonicSeconds() < deadline {
+            if tmux(["list-clients"], capture: true).1.contains("bench") { return }
+            usleep(20_000)
+        }
+        throw BenchError("the tmux client did not attach within 5 s")
+    }
+
+    private var client: (pid: pid_t, pty: DrainedPTY)?
 
     /// The tmux server's process id.
     func serverPID() -> pid_t? {

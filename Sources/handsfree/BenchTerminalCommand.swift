@@ -18,6 +18,7 @@ struct BenchTerminal: ParsableCommand {
     @Option(help: "Seconds of idle pane for the CPU figure.") var idle = 3.0
     @Option(help: "Display frames per second: a snapshot is taken at most this often.") var fps = 60.0
     @Flag(help: "Skip the tmux side.") var noTmux = false
+    @Flag(help: "Run tmux's server with no client attached (before, the only way): no drawing on its side.") var tmuxDetached = false
     @Option(help: "Parts to run, comma-separated: cat, seq, keys, gestures, idle (default: all); for profiling one part.")
     var only: String?
 
@@ -43,7 +44,7 @@ struct BenchTerminal: ParsableCommand {
         printDebugBuildNote()
         var bench = TerminalBench()
         bench.width = width; bench.height = height; bench.gestures = gestures; bench.megabytes = megabytes
-        bench.seq = seq; bench.runs = runs; bench.keys = keys; bench.idle = idle; bench.fps = fps; bench.noTmux = noTmux
+        bench.seq = seq; bench.runs = runs; bench.keys = keys; bench.idle = idle; bench.fps = fps; bench.noTmux = noTmux; bench.tmuxClient = !tmuxDetached
         if let parts { bench.parts = parts }
         try printing { try bench.run(out: $0) }
     }
