@@ -46,6 +46,16 @@ import Testing
         #expect(valid(g))
     }
 
+    /// A cell has no padding bytes: equal cells have equal bytes, which the terminal's diff compares first.
+    @Test func aCellFillsItsStride() {
+        #expect(MemoryLayout<Cell>.size == MemoryLayout<Cell>.stride)
+        var a = Cell("x", .bold), b = Cell("y", .bold)
+        b.ch = "x"
+        #expect(withUnsafeBytes(of: &a) { pa in withUnsafeBytes(of: &b) { pa.elementsEqual($0) } })
+        b.ch = Cell.continuation
+        #expect(b.isContinuation)
+    }
+
     @Test func outOfBoundsWritesAreIgnored() {
         var g = CellGrid(Size(width: 3, height: 1))
         g.text("hello", x: -2, y: 0)
