@@ -65,6 +65,35 @@ import Testing
                 "bash did not run the command:\n\(Self.screenText(session))")
     }
 
+    /// The gaze cursor crossing wide characters (CJK) over the pane leaves no trail. Each drawing over half of
+    /// one blanks its other half; before, the terminal was left a wide character's stray half, drew it over
+    /// the cell the cursor had left, and a copy of the cursor stayed at every cell it crossed.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))
+    func theGazeCursorLeavesNoTrailOverWideCharacters() throws {
+        let dir = try Self.tempDir("wide")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let line = String(repeating: "中文漢字", count: 10)
+        let script = dir + "/wide.sh"
+        try "for i in 1 2 3 4 5 6; do echo '\(line)'; done\nexec /bin/bash --norc --noprofile\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let pane = try #require(try Self.layout()["terminal.pane"])
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-term-wide-\(getpid())")
+        defer { session.kill() }
+        try session.start(Self.shell(in: dir, "--listen udp://127.0.0.1:\(port) -- /bin/bash --norc --noprofile \(script)"))
+        #expect(session.waitFor { $0.filter { $0.contains(line) }.count == 6 }, "no text in the pane:\n\(Self.screenText(session))")
+        let sender = try UDPSender(port: port)
+        // Along the third row of text, a cell at a time, then resting.
+        let y = Double(pane.y + 3) + 0.5
+        sender.play((Double(pane.x) + 1.5, y), [:], 1.2)
+        for x in stride(from: Double(pane.x) + 1.5, to: Double(pane.x) + 50, by: 1) { sender.play((x, y), [:], 0.05) }
+        sender.play((Double(pane.x) + 50, y), [:], 0.8)
+        // One cursor, and every row of text but the one it rests on whole.
+        #expect(session.waitFor(seconds: 5) { rows in
+            rows.joined().filter { $0 == "◉" }.count == 1 && rows.filter { $0.contains(line) }.count == 5
+        }, "the cursor left a trail, or a row broken:\n\(Self.screenText(session))")
+    }
+
     /// A helper's Ctrl-C on the Terminal screen interrupts the program, not the shell; Ctrl-R reaches bash's
     /// history search. On the launcher Ctrl-C still ends the shell, cleanly.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))
