@@ -309,7 +309,7 @@ public final class VTermScreen {
         let leaving = wrapped.count - (rows - 1)
         rowsSkipped += leaving
         // Lines older than the scrollback keeps would be dropped at once: not worth making.
-        for w in wrapped[max(0, leaving - scrollbackLimit)..<leaving] { pushPlainScrollback(p, w) }
+        pushPlainScrollback(p, wrapped[max(0, leaving - scrollbackLimit)..<leaving])
         // The screen: cleared (which keeps the scrollback), the staying rows written from the top, the cursor
         // on the row below them; no row scrolls.
         var redraw: [UInt8] = Array("\u{1b}[H\u{1b}[2J".utf8)
@@ -321,12 +321,41 @@ public final class VTermScreen {
         redraw.withUnsafeBufferPointer { b in if let base = b.baseAddress { input(base, 0..<b.count) } }
     }
 
-    /// Keeps a plain row (ASCII letters in the default pen) as a scrollback line.
-    private func pushPlainScrollback(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
+    /// Keeps plain rows (ASCII letters in the default pen), the byte ranges `lines` of `p`, as scrollback lines.
+    ///
+    /// Kept as bytes: most such lines are never looked at (a flood pushes them out of the ring again), so they
+    /// become cells only when read. Once the ring is full, each new line takes the storage of the plain line it
+    /// pushes out: a flood past the scrollback (`seq 1 2000000`) made and freed an array for every line, with
+    /// an exclusivity check of the ring at each, a fifth of the shell's time in that flood.
+    private func pushPlainScrollback(_ p: UnsafePointer<UInt8>, _ lines: ArraySlice<Range<Int>>) {
         guard scrollbackLimit > 0 else { return }
-        // Kept as bytes: most such lines are never looked at (a flood pushes them out of the ring again), so
-        // they become cells only when read.
-        appendScrollback(.ascii(Array(UnsafeBufferPointer(start: p + range.lowerBound, count: range.count))))
+        var next = lines.startIndex
+        while next < lines.endIndex, scrollback.count < scrollbackLimit {
+            let r = lines[next]
+            scrollback.append(.ascii(Array(UnsafeBufferPointer(start: p + r.lowerBound, count: r.count))))
+            next += 1
+        }
+        guard next < lines.endIndex else { return }
+        var head = scrollbackHead
+        let limit = scrollbackLimit
+        scrollback.withUnsafeMutableBufferPointer { ring in
+            for r in lines[next...] {
+                let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
+                var line = ScrollbackLine.ascii([])
+                swap(&line, &ring[head])
+                if case .ascii(var old) = line {
+                    // The enum lets go of the bytes, so they are uniquely held and change in place.
+                    line = .ascii([])
+                    old.removeAll(keepingCapacity: true)
+                    old.append(contentsOf: bytes)
+                    ring[head] = .ascii(old)
+                } else {
+                    ring[head] = .ascii(Array(bytes))
+                }
+                head = head + 1 == limit ? 0 : head + 1
+            }
+        }
+        scrollbackHead = head
     }
 
     /// Feeds the child's output to the emulator; returns the bytes to write back to the child (query replies).
