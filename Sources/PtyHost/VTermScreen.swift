@@ -283,6 +283,8 @@ public final class VTermScreen {
     /// Does what feeding `run` would: the screen's rows above the cursor and the run's first rows scroll into
     /// the scrollback, and the screen shows the run's last rows with the cursor on the empty row below them.
     private func skipPlainLines(_ p: UnsafePointer<UInt8>, _ run: PlainRun) {
+        // Read once: a property of the class read in the loops below is an exclusivity check each time.
+        let rows = self.rows, cols = self.cols, screen = self.screen, limit = scrollbackLimit
         // The run's rows, each a byte range (a long line wraps at the screen's width).
         var wrapped: [Range<Int>] = []
         wrapped.reserveCapacity(run.rows)
@@ -297,19 +299,23 @@ public final class VTermScreen {
         }
         // What scrolls off: the screen's rows above the cursor, then the run's rows but the last rows - 1.
         // Kept as libvterm's cells, made into values only if read (most are pushed out by the flood first).
-        var cell = VTermScreenCell()
-        for r in 0..<(rows - 1) {
-            var line = [VTermScreenCell](repeating: VTermScreenCell(), count: cols)
-            for c in 0..<cols {
-                _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &cell)
-                line[c] = cell
-            }
-            if scrollbackLimit > 0 { appendScrollback(.vterm(line)) }
-        }
         let leaving = wrapped.count - (rows - 1)
+        // Lines the run's own lines would push out of the ring at once are not made: of the screen's rows,
+        // only the last `limit - leaving` stay.
+        if limit > 0, leaving < limit {
+            for r in max(0, rows - 1 - (limit - leaving))..<(rows - 1) {
+                let line = [VTermScreenCell](unsafeUninitializedCapacity: cols) { buf, count in
+                    for c in 0..<cols {
+                        buf[c] = VTermScreenCell()
+                        _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &buf[c])
+                    }
+                    count = cols
+                }
+                appendScrollback(.vterm(line))
+            }
+        }
         rowsSkipped += leaving
-        // Lines older than the scrollback keeps would be dropped at once: not worth making.
-        pushPlainScrollback(p, wrapped[max(0, leaving - scrollbackLimit)..<leaving])
+        pushPlainScrollback(p, wrapped[max(0, leaving - limit)..<leaving])
         // The screen: cleared (which keeps the scrollback), the staying rows written from the top, the cursor
         // on the row below them; no row scrolls.
         var redraw: [UInt8] = Array("\u{1b}[H\u{1b}[2J".utf8)
@@ -324,34 +330,26 @@ public final class VTermScreen {
     /// Keeps plain rows (ASCII letters in the default pen), the byte ranges `lines` of `p`, as scrollback lines.
     ///
     /// Kept as bytes: most such lines are never looked at (a flood pushes them out of the ring again), so they
-    /// become cells only when read. Once the ring is full, each new line takes the storage of the plain line it
-    /// pushes out: a flood past the scrollback (`seq 1 2000000`) made and freed an array for every line, with
-    /// an exclusivity check of the ring at each, a fifth of the shell's time in that flood.
+    /// become cells only when read. The lines of one skip share one copy of their bytes (`PlainLines`): a
+    /// flood past the scrollback (`seq 1 2000000`) made and freed an array for every line, and with an
+    /// exclusivity check of the ring at each line that was a fifth of the shell's time in that flood.
     private func pushPlainScrollback(_ p: UnsafePointer<UInt8>, _ lines: ArraySlice<Range<Int>>) {
-        guard scrollbackLimit > 0 else { return }
+        guard scrollbackLimit > 0, let first = lines.first, let last = lines.last else { return }
+        let base = first.lowerBound
+        let shared = PlainLines(Array(UnsafeBufferPointer(start: p + base, count: last.upperBound - base)))
         var next = lines.startIndex
         while next < lines.endIndex, scrollback.count < scrollbackLimit {
             let r = lines[next]
-            scrollback.append(.ascii(Array(UnsafeBufferPointer(start: p + r.lowerBound, count: r.count))))
+            scrollback.append(.plain(shared, r.lowerBound - base..<r.upperBound - base))
             next += 1
         }
         guard next < lines.endIndex else { return }
+        // The ring is full: one access of it for all the lines, each taking the oldest line's place.
         var head = scrollbackHead
         let limit = scrollbackLimit
         scrollback.withUnsafeMutableBufferPointer { ring in
             for r in lines[next...] {
-                let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
-                var line = ScrollbackLine.ascii([])
-                swap(&line, &ring[head])
-                if case .ascii(var old) = line {
-                    // The enum lets go of the bytes, so they are uniquely held and change in place.
-                    line = .ascii([])
-                    old.removeAll(keepingCapacity: true)
-                    old.append(contentsOf: bytes)
-                    ring[head] = .ascii(old)
-                } else {
-                    ring[head] = .ascii(Array(bytes))
-                }
+                ring[head] = .plain(shared, r.lowerBound - base..<r.upperBound - base)
                 head = head + 1 == limit ? 0 : head + 1
             }
         }
@@ -834,10 +832,11 @@ struct ModeWatch {
 }
 
 /// A scrollback line as kept: cells, or for a plain row that skipped libvterm, its ASCII bytes (written spaces
-/// included), made into default-pen cells when read.
+/// included) in a copy shared with the rows skipped with it, made into default-pen cells when read.
 enum ScrollbackLine {
     case cells([TerminalCell])
-    case ascii([UInt8])
+    /// A plain line: its bytes in a copy shared with the other lines pushed with it.
+    case plain(PlainLines, Range<Int>)
     /// A screen row as libvterm's cells, converted when read.
     case vterm([VTermScreenCell])
 
@@ -846,7 +845,14 @@ enum ScrollbackLine {
         case .cells(let c): return c
         case .vterm(let raw):
             return raw.withUnsafeBufferPointer { b in b.baseAddress.map { VTermScreen.convertLine($0, count: b.count) } ?? [] }
-        case .ascii(let bytes): return bytes.map { TerminalCell(text: String(UnicodeScalar($0))) }
+        case .plain(let shared, let range): return shared.bytes[range].map { TerminalCell(text: String(UnicodeScalar($0))) }
         }
     }
+}
+
+/// The bytes of plain lines pushed into the scrollback together; each line holds it and its own range. It is
+/// freed with the last of them, so the ring keeps at most its lines' bytes and one skip's more.
+final class PlainLines {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
