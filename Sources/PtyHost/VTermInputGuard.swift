@@ -77,11 +77,16 @@ struct VTermInputGuard {
         guard let p = input.baseAddress, n > 0 else { return body(input, []) }
         var i = 0
         while i < n {
-            // The hot path: a run of printable ASCII on the ground with nothing pending passes as it is.
+            // The hot path: a run of printable ASCII on the ground with nothing pending passes as it is, and
+            // so do CR and LF between its lines, which there only end a run of printed text (`step`'s default).
             if parse == .ground && need == 0 && escapeAt == nil {
                 let start = i
-                while i < n, p[i] >= 0x20, p[i] < 0x7f { i += 1 }
-                if i > start { printed = true }
+                while i < n {
+                    let b = p[i]
+                    guard b >= 0x20 && b < 0x7f || b == 0x0a || b == 0x0d else { break }
+                    i += 1
+                }
+                if i > start { printed = p[i - 1] >= 0x20 }
                 if i == n { break }
             }
             step(p, i)
