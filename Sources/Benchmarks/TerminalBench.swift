@@ -88,29 +88,26 @@ public struct TerminalBench {
                     if tmuxAttached { shown.append(try t.throughput(argv: argv, attached: true).wall) }
                 }
             }
-            let mbs = Double(bytes) / 1e6
+            let mb = Double(bytes) / 1e6
             let fb = full.min { $0.wall < $1.wall } ?? full[0], fm = full.sorted { $0.wall < $1.wall }[full.count / 2]
             var shellLine = String(format: "%@: the shell (loop, views, render, curses) %.2f s (%.1f MB/s) / median %.2f s, %d drawings, CPU %.2f s",
-                                   name, fb.wall, mbs / fb.wall, fm.wall, fb.renders, fb.cpu)
-            if !theirs.isEmpty {
-                let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
+                                   name, fb.wall, mb / fb.wall, fm.wall, fb.renders, fb.cpu)
+            let tmuxTimes = Self.bestAndMedian(theirs)
+            if let (tb, tm) = tmuxTimes {
                 let cpuMedian = theirCPU.sorted()[theirCPU.count / 2]
                 let ourCPU = full.map(\.cpu).sorted()[full.count / 2]
                 shellLine += String(format: "; ratio to tmux best %.2fx, median %.2fx; CPU median: the shell %.2f s, tmux server %.2f s",
                                     fb.wall / tb, fm.wall / tm, ourCPU, cpuMedian)
             }
-            if !shown.isEmpty {
-                let sb = shown.min() ?? 0, sm = shown.sorted()[shown.count / 2]
+            if let (sb, sm) = Self.bestAndMedian(shown) {
                 shellLine += String(format: "; tmux showing it in the attached client %.2f s / median %.2f s, ratio best %.2fx, median %.2fx",
                                     sb, sm, fb.wall / sb, fm.wall / sm)
             }
             out(shellLine)
             let best = ours.min { $0.wall < $1.wall } ?? ours[0]
             let med = ours.sorted { $0.wall < $1.wall }[ours.count / 2]
-            let mb = Double(bytes) / 1e6
             var line = String(format: "  %@, bare pty+libvterm+snapshots: %.2f s (%.1f MB/s) / median %.2f s", name, best.wall, mb / best.wall, med.wall)
-            if !theirs.isEmpty {
-                let tb = theirs.min() ?? 0, tm = theirs.sorted()[theirs.count / 2]
+            if let (tb, tm) = tmuxTimes {
                 line += String(format: "; tmux %.2f s (%.1f MB/s) / median %.2f s; ratio best %.2fx, median %.2fx",
                                tb, mb / tb, tm, best.wall / tb, med.wall / tm)
             }
@@ -237,6 +234,12 @@ public struct TerminalBench {
         guard !s.isEmpty else { return Latency() }
         func pct(_ q: Double) -> Double { s[min(s.count - 1, Int(Double(s.count - 1) * q))] }
         return Latency(p50: pct(0.5), p99: pct(0.99), max: s[s.count - 1], n: s.count)
+    }
+
+    /// The smallest and the median of `times` (the upper middle of an even count); nil when there are none.
+    static func bestAndMedian(_ times: [Double]) -> (best: Double, median: Double)? {
+        guard let best = times.min() else { return nil }
+        return (best, times.sorted()[times.count / 2])
     }
 
     /// The pause before each key of every latency run: 20 keys a second, well above anyone's pace by gaze.

@@ -43,12 +43,12 @@ final class TmuxBench {
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
+        guard let term else { return posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ) == 0 ? pid : nil }
         var env = ProcessInfo.processInfo.environment
-        if let term { env["TERM"] = term }
+        env["TERM"] = term
         let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for e in cEnv { free(e) } }
-        let rc = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, cEnv)
-        return rc == 0 ? pid : nil
+        return posix_spawnp(&pid, "tmux", &actions, nil, cArgs, cEnv) == 0 ? pid : nil
     }
 
     /// Runs a tmux command to completion; `capture` reads its output (never for a command that may start the

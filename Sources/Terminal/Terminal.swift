@@ -125,16 +125,13 @@ public final class Terminal {
         let w = grid.width
         var count = 0
         grid.cells.withUnsafeBufferPointer { cells in
-            guard let old = previous else {
-                for y in 0..<grid.height { count += drawRow(y, cells.extracting(y * w..<(y + 1) * w), old: nil) }
-                return
-            }
-            old.cells.withUnsafeBufferPointer { before in
+            func drawRows(over before: UnsafeBufferPointer<Cell>?) {
                 for y in 0..<grid.height {
-                    let rows = y * w..<(y + 1) * w
-                    count += drawRow(y, cells.extracting(rows), old: before.extracting(rows))
+                    let row = y * w..<(y + 1) * w
+                    count += drawRow(y, cells.extracting(row), old: before?.extracting(row))
                 }
             }
+            if let old = previous { old.cells.withUnsafeBufferPointer { drawRows(over: $0) } } else { drawRows(over: nil) }
         }
         previous = grid
         finish(count)
