@@ -4,7 +4,8 @@ import Synchronization
 
 // The notes, messages and drafts files as the shell stores them. One input: the first byte picks the file,
 // the rest is its bytes. After load, a keystroke and save, every line of the input must be a line of the new
-// file, or the input must be kept byte for byte in a `.corrupt-<n>` copy; otherwise the target traps.
+// file, or the input must be kept byte for byte in a `.corrupt-<n>` copy; otherwise the target traps. The one
+// line the keystroke may replace on purpose is the draft to "zed" it overwrites, as a user editing it would.
 let names = [AppData.notesFile, AppData.messagesFile, AppData.draftsFile]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,6 +22,7 @@ public func fuzzStorage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var store = AppData.load(client)
     store.apply(.setNote(id: store.newNoteID(), text: "typed"))
     store.apply(.send("typed", to: "ana", at: 0))
+    let overwritten = store.draft(for: "zed")
     store.apply(.setDraft("typed", contact: "zed"))
     store.save(with: client)
     let all = files.withLock { $0 }
@@ -29,6 +31,10 @@ public func fuzzStorage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var lines = original.split(separator: 0x0A, omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     let header = lines.first?.starts(with: Array("handsfree-".utf8)) == true ? lines.removeFirst() : nil
+    if name == AppData.draftsFile, !overwritten.isEmpty, overwritten != "typed" {
+        let encoded = RecordFile.encode(header: "", [["draft", "zed", overwritten]]).utf8.dropFirst().dropLast()
+        if let k = lines.firstIndex(where: { $0.elementsEqual(encoded) }) { lines.remove(at: k) }
+    }
     var lost = 0
     for line in lines {
         if let k = saved[line], k > 0 { saved[line] = k - 1 } else { lost += 1 }
