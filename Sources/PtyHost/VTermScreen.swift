@@ -230,6 +230,8 @@ public final class VTermScreen {
     public var fastScroll = true
     /// Rows that went through the skip instead of libvterm's scrolling, so far.
     public private(set) var rowsSkipped = 0
+    /// Skips that took the screen's rows from the bytes that drew them (`ScreenMirror`), not from libvterm.
+    public private(set) var skipsFromBytes = 0
     /// Modes the skip depends on, followed through the bytes fed.
     private var modes = ModeWatch()
 
@@ -242,8 +244,16 @@ public final class VTermScreen {
     private func write(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         modes.scan(p, range, rows: rows)
+        if mirror.isValid { mirror.follow(p, range) }
         input(p, range)
     }
+
+    /// The screen's rows as the bytes that drew them, while nothing but plain lines has been fed since the
+    /// last skip: the next skip then takes the rows it pushes into the scrollback from these bytes instead of
+    /// reading libvterm's cells one by one (in a flood, those rows are the last skip's own).
+    private var mirror = ScreenMirror()
+    /// Home and erase: how a skip's redraw starts.
+    private static let clearScreen: [UInt8] = Array("\u{1b}[H\u{1b}[2J".utf8)
 
     /// Hands bytes to libvterm.
     private func input(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
@@ -302,7 +312,11 @@ public final class VTermScreen {
         let leaving = wrapped.count - (rows - 1)
         // Lines the run's own lines would push out of the ring at once are not made: of the screen's rows,
         // only the last `limit - leaving` stay.
-        if limit > 0, leaving < limit {
+        if limit > 0, leaving < limit, let shown = mirror.rowsAboveTheCursor(rows - 1, cols: cols) {
+            let kept = shown[max(0, rows - 1 - (limit - leaving))...]
+            mirror.bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { pushPlainScrollback(base, kept) } }
+            skipsFromBytes += 1
+        } else if limit > 0, leaving < limit {
             for r in max(0, rows - 1 - (limit - leaving))..<(rows - 1) {
                 let line = [VTermScreenCell](unsafeUninitializedCapacity: cols) { buf, count in
                     for c in 0..<cols {
@@ -318,13 +332,14 @@ public final class VTermScreen {
         pushPlainScrollback(p, wrapped[max(0, leaving - limit)..<leaving])
         // The screen: cleared (which keeps the scrollback), the staying rows written from the top, the cursor
         // on the row below them; no row scrolls.
-        var redraw: [UInt8] = Array("\u{1b}[H\u{1b}[2J".utf8)
+        var redraw: [UInt8] = Self.clearScreen
         for w in wrapped[leaving...] {
             redraw.append(contentsOf: UnsafeBufferPointer(start: p + w.lowerBound, count: w.count))
             redraw.append(0x0d); redraw.append(0x0a)
         }
         // Our own cursor move and erase change none of the modes the skip follows: no scan.
         redraw.withUnsafeBufferPointer { b in if let base = b.baseAddress { input(base, 0..<b.count) } }
+        mirror.start(redraw, from: Self.clearScreen.count)
     }
 
     /// Keeps plain rows (ASCII letters in the default pen), the byte ranges `lines` of `p`, as scrollback lines.
@@ -408,6 +423,7 @@ public final class VTermScreen {
         guard r != self.rows || c != self.cols else { return }
         self.rows = r
         self.cols = c
+        mirror.drop()
         cache = .blank(rows: r, cols: c)
         dirtyLo = Array(repeating: 0, count: r)
         dirtyHi = Array(repeating: c, count: r)
@@ -847,6 +863,73 @@ enum ScrollbackLine {
             return raw.withUnsafeBufferPointer { b in b.baseAddress.map { VTermScreen.convertLine($0, count: b.count) } ?? [] }
         case .plain(let shared, let range): return shared.bytes[range].map { TerminalCell(text: String(UnicodeScalar($0))) }
         }
+    }
+}
+
+/// What libvterm was fed since a skip's redraw, kept while all of it is plain lines (printable ASCII, each line
+/// ended by CR LF): the screen's rows above the cursor are then the last rows these bytes make.
+///
+/// Anything else (an escape, a control, a lone CR or LF, UTF-8) drops it until the next skip, as does a
+/// resize; so does growing past `limit` (output that trickles in with no skip for long).
+struct ScreenMirror {
+    /// The redraw (from `base`) and what followed it.
+    private(set) var bytes: [UInt8] = []
+    private var base = 0
+    private(set) var isValid = false
+    static let limit = 256 * 1024
+
+    /// Starts over from a skip's redraw: `redraw[from...]` is the screen's rows, each ended by CR LF.
+    mutating func start(_ redraw: [UInt8], from: Int) {
+        bytes = redraw
+        base = from
+        isValid = true
+    }
+
+    mutating func drop() {
+        isValid = false
+        bytes = []
+    }
+
+    /// Takes bytes fed to libvterm, or drops the mirror at the first that is not part of a plain line.
+    mutating func follow(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
+        guard bytes.count + range.count <= Self.limit else { drop(); return }
+        // A CR must be followed by an LF and an LF must follow a CR, across feeds too.
+        var afterCR = bytes.last == 0x0d
+        for i in range {
+            let b = p[i]
+            if afterCR {
+                guard b == 0x0a else { drop(); return }
+                afterCR = false
+            } else if b == 0x0d {
+                afterCR = true
+            } else if b < 0x20 || b >= 0x7f {
+                drop(); return
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: p + range.lowerBound, count: range.count))
+    }
+
+    /// The byte ranges of the last `count` screen rows the lines make, oldest first (a line longer than `cols`
+    /// wraps); nil unless the mirror holds at least that many rows and ends at the start of a line.
+    func rowsAboveTheCursor(_ count: Int, cols: Int) -> [Range<Int>]? {
+        guard isValid, bytes.count - base >= 2, bytes[bytes.count - 1] == 0x0a else { return nil }
+        var out: [Range<Int>] = []
+        out.reserveCapacity(count)
+        // Line by line from the newest: each line's rows newest first, then all of them turned round.
+        var end = bytes.count - 2
+        while out.count < count {
+            var start = end
+            while start > base, bytes[start - 1] != 0x0a { start -= 1 }
+            let n = max(1, (end - start + cols - 1) / cols)
+            for k in stride(from: n - 1, through: 0, by: -1) where out.count < count {
+                out.append(start + k * cols..<min(end, start + (k + 1) * cols))
+            }
+            guard start > base else { break }
+            end = start - 2
+        }
+        guard out.count == count else { return nil }
+        out.reverse()
+        return out
     }
 }
 

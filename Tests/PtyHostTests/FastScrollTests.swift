@@ -71,6 +71,26 @@ import Testing
         }
         // A one-row screen never skips (libvterm keeps no scrollback there): it checks that nothing goes wrong.
         #expect(rows == 1 || fast.rowsSkipped > 0, "the skip was never taken, so this compared nothing")
+        #expect(rows == 1 || fast.skipsFromBytes > 0, "no skip took the screen's rows from their bytes")
+    }
+
+    /// Between two skips, one line holding something other than plain text: the second skip must not take the
+    /// screen's rows from the bytes (`ScreenMirror`), or it pushes that line's bytes, not what it drew.
+    @Test(arguments: ["\u{1b}[31mred\u{1b}[0m", "\u{1b}[3;4Hmoved", "a\tb", "a\nb", "a\rb", "é", "界", "ab\u{8}c",
+                      "\u{1b}[2J", "\u{1b}[1;2r\u{1b}[r\u{1b}[6;1H", "\u{1b}[?7l\u{1b}[?7h", "\u{1b}(0q\u{1b}(B", "\u{e}q\u{f}"])
+    func aSkipAfterAnythingButPlainLinesReadsTheScreen(_ piece: String) {
+        let fast = VTermScreen(rows: 6, cols: 12, scrollbackLimit: 100)
+        let slow = VTermScreen(rows: 6, cols: 12, scrollbackLimit: 100)
+        slow.fastScroll = false
+        var lines: [UInt8] = []
+        for k in 0..<20 { lines += Array("line \(k) of a long one\r\n".utf8) }
+        // The first lines leave the cursor on the bottom row, the second take the skip and leave its redraw.
+        for chunk in [lines, lines, Array("before \(piece) after\r\n".utf8), Array("x\r\n".utf8), lines] {
+            _ = fast.feed(chunk)
+            _ = slow.feed(chunk)
+            if let d = Self.same(fast, slow) { Issue.record("\(piece.debugDescription): \(d)"); return }
+        }
+        #expect(fast.rowsSkipped > 60)
     }
 
     @Test func seqOutputSkipsAlmostEveryRow() {
@@ -87,6 +107,9 @@ import Testing
         #expect(s.scrollbackCount == 10_000)
         // Per 16 KB read (about 2,300 lines) all but a screenful and the partial lines at its ends skip.
         #expect(s.rowsSkipped > 15_000, "\(s.rowsSkipped)")
+        // After the first, each skip finds the screen as the last one left it with a few lines more: its rows
+        // are pushed from the bytes that drew them.
+        #expect(s.skipsFromBytes > 0)
     }
 }
 
@@ -175,5 +198,6 @@ import Testing
             }
         }
         #expect(rows < 2 || fast.rowsSkipped > 0, "the skip was never taken, so this compared nothing")
+        #expect(rows < 2 || fast.skipsFromBytes > 0, "no skip took the screen's rows from their bytes")
     }
 }
