@@ -13,6 +13,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzPredictor", [.product(name: "Prediction", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzStorage", [.product(name: "Shell", package: "HandsFreeShell"), "FuzzDriver"]),
     ("FuzzTerminal", [.product(name: "PtyHost", package: "HandsFreeShell"), "FuzzDriver"]),
+    ("FuzzFastPath", [.product(name: "PtyHost", package: "HandsFreeShell"), "FuzzDriver"]),
 ]
 
 let package = Package(

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../FuzzTesting"
 seconds="${1:-60}"
 shift || true
-all=(FuzzNDJSON FuzzLiveLinkCSV FuzzLiveLinkUDP FuzzGesichter FuzzTrackers FuzzConfig FuzzPredictor FuzzStorage FuzzTerminal)
+all=(FuzzNDJSON FuzzLiveLinkCSV FuzzLiveLinkUDP FuzzGesichter FuzzTrackers FuzzConfig FuzzPredictor FuzzStorage FuzzTerminal FuzzFastPath)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
