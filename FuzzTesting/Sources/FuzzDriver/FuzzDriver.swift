@@ -21,3 +21,30 @@ public func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
 public func text(_ data: UnsafePointer<UInt8>?, _ size: Int) -> String {
     String(decoding: bytes(data, size), as: UTF8.self)
 }
+
+/// Walks a hosted program's output as the terminal targets encode it, from `start`: 0xFF 0xFF is a 0xFF byte
+/// of output, 0xFF R C (R below 0x80) a resize, any other 0xFF X the end of a read. `read` gets each read's
+/// bytes (never empty), `resize` each resize's two bytes.
+public func terminalSteps(_ d: [UInt8], from start: Int, read: ([UInt8]) -> Void, resize: (UInt8, UInt8) -> Void) {
+    var bytes: [UInt8] = []
+    func flush() {
+        guard !bytes.isEmpty else { return }
+        read(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+    var i = start
+    while i < d.count {
+        let b = d[i]
+        guard b == 0xff, i + 1 < d.count else { bytes.append(b); i += 1; continue }
+        let op = d[i + 1]
+        if op == 0xff { bytes.append(0xff); i += 2; continue }
+        flush()
+        if op < 0x80, i + 2 < d.count {
+            resize(op, d[i + 2])
+            i += 3
+        } else {
+            i += 2
+        }
+    }
+    flush()
+}

@@ -14,7 +14,6 @@ public func fuzzFastPath(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let fast = VTermScreen(rows: rows, cols: cols, scrollbackLimit: 20)
     let slow = VTermScreen(rows: rows, cols: cols, scrollbackLimit: 20)
     slow.fastScroll = false
-    var read: [UInt8] = []
     var reads = 0
     func compare(_ what: String) {
         let a = fast.snapshot(), b = slow.snapshot()
@@ -34,30 +33,15 @@ public func fuzzFastPath(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
         if let problem { fatalError("\(rows)x\(cols), after \(what) (read \(reads)): \(problem)") }
     }
-    func flush() {
-        guard !read.isEmpty else { return }
+    terminalSteps(d, from: 2, read: { bytes in
         reads += 1
-        if fast.feed(read) != slow.feed(read) { fatalError("replies to the program differ after read \(reads)") }
-        read.removeAll(keepingCapacity: true)
+        if fast.feed(bytes) != slow.feed(bytes) { fatalError("replies to the program differ after read \(reads)") }
         compare("a read")
-    }
-    var i = 2
-    while i < d.count {
-        let b = d[i]
-        guard b == 0xff, i + 1 < d.count else { read.append(b); i += 1; continue }
-        let op = d[i + 1]
-        if op == 0xff { read.append(0xff); i += 2; continue }
-        flush()
-        if op < 0x80, i + 2 < d.count {
-            fast.resize(rows: 1 + Int(op) % 12, cols: 2 + Int(d[i + 2]) % 40)
-            slow.resize(rows: 1 + Int(op) % 12, cols: 2 + Int(d[i + 2]) % 40)
-            compare("a resize")
-            i += 3
-        } else {
-            i += 2
-        }
-    }
-    flush()
+    }, resize: { r, c in
+        fast.resize(rows: 1 + Int(r) % 12, cols: 2 + Int(c) % 40)
+        slow.resize(rows: 1 + Int(r) % 12, cols: 2 + Int(c) % 40)
+        compare("a resize")
+    })
     return 0
 }
 

@@ -12,35 +12,19 @@ public func fuzzTerminal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let d = FuzzDriver.bytes(data, size)
     guard d.count >= 2 else { return 0 }
     let screen = VTermScreen(rows: 1 + Int(d[0]) % 40, cols: 2 + Int(d[1]) % 120, scrollbackLimit: 50)
-    var read: [UInt8] = []
     func check() {
         let c = screen.libvtermCursor
         if c.row < 0 || c.row >= screen.rows || c.col < 0 || c.col >= screen.cols {
             fatalError("libvterm's cursor \(c.row),\(c.col) is off the \(screen.rows)x\(screen.cols) screen")
         }
     }
-    func flush() {
-        guard !read.isEmpty else { return }
-        _ = screen.feed(read)
-        read.removeAll(keepingCapacity: true)
+    terminalSteps(d, from: 2, read: { bytes in
+        _ = screen.feed(bytes)
         check()
-    }
-    var i = 2
-    while i < d.count {
-        let b = d[i]
-        guard b == 0xff, i + 1 < d.count else { read.append(b); i += 1; continue }
-        let op = d[i + 1]
-        if op == 0xff { read.append(0xff); i += 2; continue }
-        flush()
-        if op < 0x80, i + 2 < d.count {
-            screen.resize(rows: 1 + Int(op) % 40, cols: 2 + Int(d[i + 2]) % 120)
-            check()
-            i += 3
-        } else {
-            i += 2
-        }
-    }
-    flush()
+    }, resize: { r, c in
+        screen.resize(rows: 1 + Int(r) % 40, cols: 2 + Int(c) % 120)
+        check()
+    })
     _ = screen.snapshot()
     _ = screen.view(scrolledBack: 3)
     return 0
