@@ -2,6 +2,7 @@
 # Installs HandsFree Shell under a prefix (default ~/.local):
 #   bin/handsfree
 #   share/handsfree/{keymaps,config,wordlists}/…          (the binary finds them from its own prefix)
+#   share/handsfree/wordlists/words-en.bin                (the word lists compiled, for a quick first start)
 #   share/man/man1/handsfree.1                            (generated from the argument parser)
 #   share/bash-completion/completions/handsfree, share/zsh/site-functions/_handsfree,
 #   share/fish/vendor_completions.d/handsfree.fish
@@ -147,6 +148,13 @@ python3 "$root/scripts/make-man.py" "$files/bin/handsfree" > "$files/share/man/m
 "$files/bin/handsfree" --generate-completion-script bash > "$files/share/bash-completion/completions/handsfree"
 "$files/bin/handsfree" --generate-completion-script zsh > "$files/share/zsh/site-functions/_handsfree"
 "$files/bin/handsfree" --generate-completion-script fish > "$files/share/fish/vendor_completions.d/handsfree.fish"
+# The word lists as built in memory, so that even the first start has suggestions at once (about 16 MB; the
+# shell checks it against the lists' names, sizes and times, which the move into place keeps). Without it a
+# first start builds its own copy in the user's cache, which takes about a second.
+if ! HANDSFREE_HOME="$files/share/handsfree" "$files/bin/handsfree" words compile \
+        --out "$files/share/handsfree/wordlists/words-en.bin" > /dev/null; then
+    echo "install.sh: the word lists were not compiled (see above); the first start will build them instead" >&2
+fi
 find "$files" -type f -exec chmod a+r {} + -o -type d -exec chmod 755 {} +
 
 # Folders a previous install created stay "created by install", so uninstall still removes them; folders

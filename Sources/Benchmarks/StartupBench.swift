@@ -13,7 +13,10 @@ import PtyHost
 /// The bench then types `echo ` into `cat`, which makes the bar ask the word predictor (an argument, not a
 /// command name); the first suggestion is the first drawing with the `echo ` line and a ★ word in the bar.
 /// Each run has its own home, config, state and data folders; "cold" runs start with no compiled word
-/// lists in the cache folder (a first start after installing), "warm" ones with the file a run left there.
+/// lists in the cache folder, "warm" ones with the file a run left there. Cold runs are made two ways: from
+/// the data folder as it is (a source tree: the first start builds the compiled lists), and from a copy laid
+/// out as `scripts/install.sh` lays it out, with the lists compiled beside them (`handsfree words compile`):
+/// a user's first start after installing.
 public struct StartupBench {
     /// The `handsfree` binary to start.
     public var executable: String
@@ -48,13 +51,15 @@ public struct StartupBench {
         guard FileManager.default.fileExists(atPath: cache.appendingPathComponent("handsfree/words-en.bin").path) else {
             throw BenchError("the first start left no compiled word lists in \(cache.path)")
         }
-        var warm: [Times] = [], cold: [Times] = [], tmux: [Double] = []
+        let installed = try installedCopy(root)
+        var warm: [Times] = [], cold: [Times] = [], coldInstalled: [Times] = [], tmux: [Double] = []
         for i in 0..<max(runs, coldRuns) {
             if i < runs { tmux.append(try startTmux(i)) }
             if i < runs { warm.append(try startShell(root: root, cache: cache)) }
             if i < coldRuns {
-                let empty = root.appendingPathComponent("cold-cache-\(i)")
-                cold.append(try startShell(root: root, cache: empty))
+                cold.append(try startShell(root: root, cache: root.appendingPathComponent("cold-cache-\(i)")))
+                coldInstalled.append(try startShell(root: root, cache: root.appendingPathComponent("cold-installed-cache-\(i)"),
+                                                    home: installed.path))
             }
         }
         out(line("tmux new-session (cat), first screen", tmux))
@@ -62,7 +67,9 @@ public struct StartupBench {
         out(line("handsfree run, warm cache, first suggestion", warm.compactMap(\.suggestion)))
         out(line("handsfree run, cold cache, first screen", cold.compactMap(\.firstScreen)))
         out(line("handsfree run, cold cache, first suggestion", cold.compactMap(\.suggestion)))
-        let missed = (warm + cold).filter { $0.firstScreen == nil || $0.suggestion == nil }.count
+        out(line("handsfree run, cold cache as installed (lists compiled beside them), first screen", coldInstalled.compactMap(\.firstScreen)))
+        out(line("handsfree run, cold cache as installed (lists compiled beside them), first suggestion", coldInstalled.compactMap(\.suggestion)))
+        let missed = (warm + cold + coldInstalled).filter { $0.firstScreen == nil || $0.suggestion == nil }.count
         if missed > 0 {
             out("\(missed) start(s) did not reach the first screen or suggestion within \(timeout) s; the last one's screen:")
             out(lastScreen.value)
@@ -76,8 +83,33 @@ public struct StartupBench {
         return String(format: "%@: median %.0f ms  p99 %.0f ms  (n=%d)", what, p50, p99, s.count)
     }
 
-    /// Starts `handsfree run -- cat` with its folders under `root` and its cache folder at `cache`.
-    private func startShell(root: URL, cache: URL) throws -> Times {
+    /// A data folder as the installer makes it, under `root`: the keymaps and config linked, the word lists
+    /// copied (so their times are new, as an install's are) and compiled beside them by the measured binary.
+    private func installedCopy(_ root: URL) throws -> URL {
+        guard let home else { throw BenchError("no data folder (keymaps, config, wordlists) to copy") }
+        let fm = FileManager.default
+        let source = URL(fileURLWithPath: home), copy = root.appendingPathComponent("installed")
+        let lists = copy.appendingPathComponent("wordlists")
+        try fm.createDirectory(at: lists, withIntermediateDirectories: true)
+        for d in ["keymaps", "config"] {
+            try fm.createSymbolicLink(at: copy.appendingPathComponent(d), withDestinationURL: source.appendingPathComponent(d))
+        }
+        for f in ["words-en.txt", "ngrams-en.txt", "nouns-en.txt", "offensive-en.txt", "phrases-en.txt"] {
+            try fm.copyItem(at: source.appendingPathComponent("wordlists/\(f)"), to: lists.appendingPathComponent(f))
+        }
+        var env = PtyProcess.childEnvironment(overrides: ["HANDSFREE_HOME": copy.path])
+        env["HANDSFREE_LOG"] = "/dev/null"
+        let compile = try startHosted([executable, "words", "compile"], env)
+        _ = compile.run(until: { $0.reapIfExited() != nil }, timeout: 60)
+        guard compile.exitStatus == .exited(0), fm.fileExists(atPath: lists.appendingPathComponent("words-en.bin").path) else {
+            throw BenchError("handsfree words compile did not compile the lists in \(lists.path):\n\(compile.screen.snapshot().text)")
+        }
+        return copy
+    }
+
+    /// Starts `handsfree run -- cat` with its folders under `root`, its cache folder at `cache`, and its data
+    /// folder at `home` (default: the bench's).
+    private func startShell(root: URL, cache: URL, home: String? = nil) throws -> Times {
         let h = root.appendingPathComponent("home")
         var env = PtyProcess.childEnvironment(overrides: [
             "HOME": h.path, "XDG_CONFIG_HOME": h.appendingPathComponent("config").path,
@@ -85,7 +117,7 @@ public struct StartupBench {
             "XDG_CACHE_HOME": cache.path,
         ])
         for k in ["HANDSFREE_DATA_DIR", "HANDSFREE_CONFIG_DIR", "HANDSFREE_LOG"] { env[k] = nil }
-        if let home { env["HANDSFREE_HOME"] = home }
+        if let h = home ?? self.home { env["HANDSFREE_HOME"] = h }
         let argv = [executable, "run", "--no-speech", "--no-onboarding", "--no-metrics", "--", "cat"]
         let t0 = PtyClock.now()
         let t = try startHosted(argv, env)

@@ -8,17 +8,18 @@ import Foundation
 /// The shipped word lists as built in memory (lexicon, n-grams, noun and held-word sets), saved in one binary
 /// file so a start reads them in one go instead of parsing 17 MB of text and sorting it again.
 ///
-/// The file starts with a version and a stamp of the text files it was built from (path, size, modification
-/// time of each), and ends with a checksum of the rest. Another version's file, or a stamp that differs (the
+/// The file starts with a version and a stamp of the text files it was built from (name, size, modification
+/// time of each), and ends with a checksum of the rest. Names, not paths: the installer builds the file in a
+/// staging folder and moves it into place with the lists (`mv` keeps their times), so the stamp holds there. Another version's file, or a stamp that differs (the
 /// lists changed), is rebuilt without a word. A file that is cut short or does not add up (checksum, sizes)
 /// is damaged: the caller says so, naming it, and reads the text instead.
 ///
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS1".utf8)
+    static let version: [UInt8] = Array("HFWORDS2".utf8)
 
-    /// What the lists were built from: each file's path, size and modification time (nanoseconds), and the
+    /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
     static func stamp(of files: [URL?]) -> [UInt8]? {
         var s = "scan \(Lexicon.scanLimit) top \(Lexicon.topCount)\n"
@@ -26,7 +27,7 @@ enum ModelCache {
             guard let file else { s += "-\n"; continue }
             var st = stat()
             guard stat(file.path, &st) == 0 else { return nil }
-            s += "\(file.path)\t\(st.st_size)\t\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n"
+            s += "\(file.lastPathComponent)\t\(st.st_size)\t\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n"
         }
         return Array(s.utf8)
     }

@@ -125,15 +125,20 @@ public struct WordPredictor: Sendable {
     /// (re)written for the next start. A damaged cache file is a warning (`damagedCache`, naming it), never an
     /// error, and one that cannot be written is a `cannotWrite` warning. Lists with bad lines are not cached, so
     /// their warnings come at every load.
+    ///
+    /// `prebuilt` is the same kind of file made when the lists were installed (`handsfree words compile`),
+    /// read only: tried when `cache` has nothing for these lists, so even the very first start reads them in
+    /// one go, and nothing is written then.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
-                            held: URL? = nil, cache: URL? = nil) throws(PredictionError) -> WordPredictor {
+                            held: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
-        let stamp = cache == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
+        let stamp = cache == nil && prebuilt == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
         var model: ModelCache.Model?
-        if let cache, let stamp {
-            switch readCache(cache, stamp: stamp) {
+        for file in [cache, prebuilt] where model == nil {
+            guard let file, let stamp else { continue }
+            switch readCache(file, stamp: stamp) {
             case .success(let m): model = m
-            case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: cache.path, reason: reason))
+            case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: file.path, reason: reason))
             case .failure(.stale): break
             }
         }

@@ -51,10 +51,10 @@ struct BenchStartup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "startup",
         abstract: "Time from starting `handsfree run -- cat` to its first screen and first word suggestion, beside tmux.",
-        discussion: "Each start runs on its own pty with fresh folders and no speech; warm runs find the compiled word lists in the cache folder, cold runs do not.")
+        discussion: "Each start runs on its own pty with fresh folders and no speech; warm runs find the compiled word lists in the cache folder, cold runs do not: from the data folder as it is, and from a copy laid out as installed, with the lists compiled beside them.")
 
     @Option(help: "Starts of each kind (warm, and tmux).") var runs = 15
-    @Option(help: "Starts with an empty cache folder.") var coldRuns = 5
+    @Option(help: "Starts with an empty cache folder, of each kind (as it is, as installed).") var coldRuns = 5
 
     func run() throws {
         printDebugBuildNote()

@@ -19,13 +19,15 @@ struct PredictionFiles: ParsableArguments {
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
     var suggestRudeWords = false
 
-    func load(useUserFile: Bool = true, cache: URL? = nil) throws -> WordPredictor {
+    /// The lists as the options name them; `prebuilt`: the installed compiled lists, used if they were built
+    /// from these very files.
+    func load(useUserFile: Bool = true, cache: URL? = nil, prebuilt: URL? = nil) throws -> WordPredictor {
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
         let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held,
-                                       cache: cache)
+                                       cache: cache, prebuilt: prebuilt)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -65,7 +67,7 @@ struct Predict: ParsableCommand {
 
     func run() throws {
         var predictor: WordPredictor
-        do { predictor = try files.load() } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
         var loop = PredictLoop(predictor: predictor, limit: n, learn: learn)
         let output = FileHandle.standardOutput
         if stdin { answerLines(&loop, output) } else { output.write(Data((loop.answer(Array(text.joined(separator: " ").utf8)) + "\n").utf8)) }
@@ -152,7 +154,7 @@ struct KSR: ParsableCommand {
 
     func run() throws {
         var predictor: WordPredictor
-        do { predictor = try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(useUserFile: false, prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
         // Presage's simulator hides words it already offered for a shorter prefix; do the same to compare fairly.
         predictor.hideRejected = true
         if let tune {
@@ -232,6 +234,8 @@ struct Words: ParsableCommand {
         words list            the learned and added words, most used first
         words add NAME...     offer these words from now on, in the form given ("Zoë", "McDonald")
         words remove WORD...  never suggest these words again (until added back)
+        words compile         build the shipped word lists into words-en.bin beside them (or --out FILE), as
+                              the installer does, so that even a first start has suggestions at once
         """)
 
     @Argument(help: "list, add or remove.") var verb: String
@@ -240,13 +244,18 @@ struct Words: ParsableCommand {
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
     @Option(help: "With list: how many words to show.") var top = 50
+    @Option(help: "With compile: the file to write (default words-en.bin beside the word lists).") var out: String?
 
     func validate() throws {
-        guard ["list", "add", "remove"].contains(verb) else { throw ValidationError("the verb is list, add or remove, not '\(verb)'") }
-        if verb != "list", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
+        guard ["list", "add", "remove", "compile"].contains(verb) else {
+            throw ValidationError("the verb is list, add, remove or compile, not '\(verb)'")
+        }
+        if verb == "add" || verb == "remove", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
+        if verb == "compile", !words.isEmpty { throw ValidationError("compile takes no words") }
     }
 
     func run() throws {
+        if verb == "compile" { return try compile() }
         let url = UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         var p: WordPredictor
         do {
@@ -271,6 +280,33 @@ struct Words: ParsableCommand {
             for w in words { p.removeWord(w) }
             try save(p, url)
             print("removed \(words.joined(separator: " ")) from the suggestions (\(url.path))")
+        }
+    }
+
+    /// Writes the compiled lists (`WordPredictor.load(cache:)` does, when the file is missing or was built from
+    /// other lists); fails, writing nothing, if any list has a bad line, since such lists are never cached.
+    private func compile() throws {
+        let file = out.map { URL(fileURLWithPath: $0) } ?? WordLists.compiled
+        func modified() -> Date? { try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date }
+        let before = modified()
+        let p: WordPredictor
+        do {
+            p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
+                                       nouns: WordLists.nouns, held: WordLists.held, cache: file)
+        } catch { throw ValidationError("\(error)") }
+        // A damaged file there was replaced; anything else kept the file from being written.
+        let problems = p.warnings.filter { if case .damagedCache(file.path, _) = $0 { false } else { true } }
+        guard problems.isEmpty else {
+            let first = problems.prefix(5).map { "\($0)" }.joined(separator: "; ")
+            let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
+            throw ValidationError("compiled word lists not written: \(first)\(more)")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        // The load leaves a file built from these very lists as it is.
+        if let before, before == modified() {
+            print("\(file.path) is up to date with the word lists in \(WordLists.folder.path)")
+        } else {
+            print("compiled the word lists in \(WordLists.folder.path) into \(file.path) (\(size / 1_000_000) MB)")
         }
     }
 

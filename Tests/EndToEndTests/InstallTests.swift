@@ -30,7 +30,8 @@ import Testing
         let install = try Run.bash(Self.root + "/scripts/install.sh", "--prefix", prefix, "--binary", Self.binary)
         #expect(install.status == 0, "install failed: \(install.stderr)")
         for file in ["bin/handsfree", "share/handsfree/keymaps/default.toml", "share/handsfree/config/gestures.toml",
-                     "share/handsfree/wordlists/words-en.txt", "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
+                     "share/handsfree/wordlists/words-en.txt", "share/handsfree/wordlists/words-en.bin",
+                     "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
@@ -60,6 +61,10 @@ import Testing
         #expect(neither.status != 0 && neither.stderr.contains("handsfree predict 'the quick bro'"), "\(neither.stderr)")
         let both = try hf("predict", "--stdin", "hello", input: "x\n")
         #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
+        // The lists compiled at install match the lists moved into place, so a first start reads them at once.
+        let compiled = try hf("words", "compile")
+        #expect(compiled.status == 0 && compiled.stdout.contains("wordlists/words-en.bin is up to date"),
+                "\(compiled.stdout)\(compiled.stderr)")
         let layout = try hf("layout", "--screen", "launcher", "--size", "100x30")
         #expect(layout.status == 0 && layout.stdout.contains("launcher.notes"), "layout: \(layout.stdout)\(layout.stderr)")
         let doctor = try hf("doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())")

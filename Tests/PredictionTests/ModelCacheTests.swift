@@ -30,8 +30,9 @@ private struct CutLists {
         cache = dir.appendingPathComponent("cache/words-en.bin")
     }
 
-    func load(cache: URL?) throws -> WordPredictor {
-        try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil, nouns: nouns, held: held, cache: cache)
+    func load(cache: URL?, prebuilt: URL? = nil) throws -> WordPredictor {
+        try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil, nouns: nouns, held: held, cache: cache,
+                               prebuilt: prebuilt)
     }
 
     /// Every prefix of every word of a few sentences, with names, possessives and held words among them.
@@ -107,6 +108,50 @@ struct ModelCacheTests {
         // Read from the text, then written again whole: the next start uses it without a word.
         let next = try lists.load(cache: lists.cache)
         #expect(next.warnings.isEmpty)
+    }
+
+    /// What the installer does: the lists compiled in a staging folder, then moved into place with them.
+    @Test func listsCompiledAtInstallServeTheFirstStartAfterTheyAreMoved() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let text = try lists.load(cache: nil)
+        let staged = lists.dir.appendingPathComponent("words-en.bin")
+        _ = try lists.load(cache: staged)
+        let installed = lists.dir.appendingPathComponent("installed")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        for f in [lists.words, lists.ngrams, lists.nouns, lists.held, staged] {
+            try FileManager.default.moveItem(at: f, to: installed.appendingPathComponent(f.lastPathComponent))
+        }
+        let moved = { (f: URL) in installed.appendingPathComponent(f.lastPathComponent) }
+        let userCache = lists.dir.appendingPathComponent("home-cache/words-en.bin")
+        let first = try WordPredictor.load(wordList: moved(lists.words), ngrams: moved(lists.ngrams), userFile: nil,
+                                           nouns: moved(lists.nouns), held: moved(lists.held), cache: userCache,
+                                           prebuilt: moved(staged))
+        #expect(first.warnings.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: userCache.path), "the installed file is read; the user's cache stays empty")
+        for input in CutLists.inputs.prefix(80) { #expect(first.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
+    }
+
+    @Test func aPrebuiltFileOfOtherListsIsPassedOverAndADamagedOneNamed() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let prebuilt = lists.dir.appendingPathComponent("words-en.bin")
+        _ = try lists.load(cache: prebuilt)
+        // The lists changed after the install (a word added by hand): built from the text, into the user's cache.
+        let handle = try FileHandle(forWritingTo: lists.words)
+        handle.seekToEndOfFile()
+        handle.write(Data("zyzzyvaquux 1000000000\n".utf8))
+        try handle.close()
+        let changed = try lists.load(cache: lists.cache, prebuilt: prebuilt)
+        #expect(changed.warnings.isEmpty)
+        #expect(changed.suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"])
+        #expect(FileManager.default.fileExists(atPath: lists.cache.path))
+        // A damaged installed file: named, and the lists read from the text.
+        try FileManager.default.removeItem(at: lists.cache)
+        try Data("HFWORDS2 not whole".utf8).write(to: prebuilt)
+        let damaged = try lists.load(cache: lists.cache, prebuilt: prebuilt)
+        #expect(damaged.warnings.contains { if case .damagedCache(prebuilt.path, _) = $0 { true } else { false } })
+        #expect(damaged.suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"])
     }
 
     @Test func unwritableCacheOnlyWarns() throws {
