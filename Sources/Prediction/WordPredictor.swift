@@ -163,6 +163,29 @@ public struct WordPredictor: Sendable {
         return p
     }
 
+    /// What a compiled word-list file holds for these lists (for `handsfree doctor`).
+    public enum CompiledLists: Equatable, Sendable {
+        /// Built from these very files: a start reads it in one go.
+        case upToDate
+        /// No such file.
+        case missing
+        /// Built from other lists, or by another version: a start passes it over.
+        case otherLists
+        /// Cut short or not adding up (why).
+        case damaged(String)
+    }
+
+    /// Whether `file` holds the lists named compiled, as `load(cache:prebuilt:)` would find it.
+    public static func compiledLists(in file: URL, wordList: URL, ngrams: URL?, nouns: URL?, held: URL?) -> CompiledLists {
+        guard FileManager.default.fileExists(atPath: file.path) else { return .missing }
+        guard let stamp = ModelCache.stamp(of: [wordList, ngrams, nouns, held]) else { return .otherLists }
+        switch readCache(file, stamp: stamp) {
+        case .success: return .upToDate
+        case .failure(.stale): return .otherLists
+        case .failure(.damaged(let why)): return .damaged(why)
+        }
+    }
+
     /// The cached model in `url`, read in one go; a missing file is stale (nothing to say).
     private static func readCache(_ url: URL, stamp: [UInt8]) -> Result<ModelCache.Model, ModelCache.Problem> {
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }

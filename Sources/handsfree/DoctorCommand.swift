@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
+import Prediction
 import Runtime
 import Speech
 import TrackingCore
@@ -85,6 +86,34 @@ struct DoctorCommand: ParsableCommand {
             }
         }
         if !present.isEmpty { r.ok("word lists: \(present.joined(separator: ", ")) in \(WordLists.folder.path)") }
+        if present.contains(WordLists.words.lastPathComponent) { checkCompiledLists(&r) }
+    }
+
+    /// Whether a start finds the word lists compiled (beside them, as installed, or in the user's cache), so
+    /// that suggestions come at once rather than about a second after the first start.
+    private func checkCompiledLists(_ r: inout DoctorReport) {
+        func state(_ file: URL) -> WordPredictor.CompiledLists {
+            WordPredictor.compiledLists(in: file, wordList: WordLists.words, ngrams: WordLists.ngrams,
+                                        nouns: WordLists.nouns, held: WordLists.held)
+        }
+        let installed = WordLists.compiled, cached = UserPaths.current(dataDir: dataDir).wordCache
+        let fix = "handsfree words compile (or start the shell once: it builds them into \(cached.path))"
+        switch (state(installed), state(cached)) {
+        case (.upToDate, _):
+            r.ok("compiled word lists: \(installed.path), up to date: suggestions from the first start")
+        case (_, .upToDate):
+            r.ok("compiled word lists: \(cached.path) (built at a start), up to date")
+        case (let i, let c):
+            let seen = [(installed, i), (cached, c)].compactMap { file, state -> String? in
+                switch state {
+                case .missing, .upToDate: nil
+                case .otherLists: "\(file.path) is of other lists"
+                case .damaged(let why): "\(file.path) is damaged (\(why))"
+                }
+            }
+            let what = seen.isEmpty ? "none" : seen.joined(separator: ", ")
+            r.warn("compiled word lists: \(what): the next start shows suggestions about a second later", fix: fix)
+        }
     }
 
     private func checkSpeech(_ r: inout DoctorReport) {

@@ -71,6 +71,8 @@ import Testing
         #expect(doctor.status == 0, "doctor: \(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    data: \(prefix)/share/handsfree (found by the binary's prefix"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("keymaps: default, dwell, no-wink"))
+        #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
+                "\(doctor.stdout)")
         let demo = try hf("demo", "--plain", "--headless")
         #expect(demo.status == 0 && demo.stdout.contains("screen opened Notes") && !demo.stdout.contains("\u{1B}"),
                 "demo: \(demo.stdout.suffix(400))\(demo.stderr)")
