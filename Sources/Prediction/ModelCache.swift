@@ -10,9 +10,10 @@ import Foundation
 ///
 /// The file starts with a version and a stamp of the text files it was built from (name, size, modification
 /// time of each), and ends with a checksum of the rest. Names, not paths: the installer builds the file in a
-/// staging folder and moves it into place with the lists (`mv` keeps their times), so the stamp holds there. Another version's file, or a stamp that differs (the
-/// lists changed), is rebuilt without a word. A file that is cut short or does not add up (checksum, sizes)
-/// is damaged: the caller says so, naming it, and reads the text instead.
+/// staging folder and moves it into place with the lists (`mv` keeps their times), so the stamp holds there.
+/// Another version's file, or a stamp that differs (the lists changed), is rebuilt without a word. A file that
+/// is cut short or does not add up (checksum, sizes) is damaged: the caller says so, naming it, and reads the
+/// text instead.
 ///
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {

@@ -238,7 +238,7 @@ struct Words: ParsableCommand {
                               the installer does, so that even a first start has suggestions at once
         """)
 
-    @Argument(help: "list, add or remove.") var verb: String
+    @Argument(help: "list, add, remove or compile.") var verb: String
     @Argument(help: "Words to add or remove.") var words: [String] = []
     @Option(help: "User word file (default user-words.txt in the data folder).") var userFile: String?
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
