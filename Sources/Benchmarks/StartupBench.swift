@@ -83,20 +83,19 @@ public struct StartupBench {
         return String(format: "%@: median %.0f ms  p99 %.0f ms  (n=%d)", what, p50, p99, s.count)
     }
 
-    /// A data folder as the installer makes it, under `root`: the keymaps and config linked, the word lists
-    /// copied (so their times are new, as an install's are) and compiled beside them by the measured binary.
+    /// A data folder as the installer makes it, under `root`: the keymaps and config linked, the word-list
+    /// folder copied whole as `scripts/install.sh` copies it (so the lists' times are new, as an install's
+    /// are) and compiled beside them by the measured binary.
     private func installedCopy(_ root: URL) throws -> URL {
         guard let home else { throw BenchError("no data folder (keymaps, config, wordlists) to copy") }
         let fm = FileManager.default
         let source = URL(fileURLWithPath: home), copy = root.appendingPathComponent("installed")
         let lists = copy.appendingPathComponent("wordlists")
-        try fm.createDirectory(at: lists, withIntermediateDirectories: true)
+        try fm.createDirectory(at: copy, withIntermediateDirectories: true)
         for d in ["keymaps", "config"] {
             try fm.createSymbolicLink(at: copy.appendingPathComponent(d), withDestinationURL: source.appendingPathComponent(d))
         }
-        for f in ["words-en.txt", "ngrams-en.txt", "nouns-en.txt", "offensive-en.txt", "phrases-en.txt"] {
-            try fm.copyItem(at: source.appendingPathComponent("wordlists/\(f)"), to: lists.appendingPathComponent(f))
-        }
+        try fm.copyItem(at: source.appendingPathComponent("wordlists"), to: lists)
         var env = PtyProcess.childEnvironment(overrides: ["HANDSFREE_HOME": copy.path])
         env["HANDSFREE_LOG"] = "/dev/null"
         let compile = try startHosted([executable, "words", "compile"], env)

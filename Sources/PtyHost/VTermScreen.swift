@@ -312,20 +312,24 @@ public final class VTermScreen {
         let leaving = wrapped.count - (rows - 1)
         // Lines the run's own lines would push out of the ring at once are not made: of the screen's rows,
         // only the last `limit - leaving` stay.
-        if limit > 0, leaving < limit, let shown = mirror.rowsAboveTheCursor(rows - 1, cols: cols) {
-            let kept = shown[max(0, rows - 1 - (limit - leaving))...]
-            mirror.bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { pushPlainScrollback(base, kept) } }
-            skipsFromBytes += 1
-        } else if limit > 0, leaving < limit {
-            for r in max(0, rows - 1 - (limit - leaving))..<(rows - 1) {
-                let line = [VTermScreenCell](unsafeUninitializedCapacity: cols) { buf, count in
-                    for c in 0..<cols {
-                        buf[c] = VTermScreenCell()
-                        _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &buf[c])
-                    }
-                    count = cols
+        if limit > 0, leaving < limit {
+            let firstKept = max(0, rows - 1 - (limit - leaving))
+            if let shown = mirror.rowsAboveTheCursor(rows - 1, cols: cols) {
+                mirror.bytes.withUnsafeBufferPointer { b in
+                    if let base = b.baseAddress { pushPlainScrollback(base, shown[firstKept...]) }
                 }
-                appendScrollback(.vterm(line))
+                skipsFromBytes += 1
+            } else {
+                for r in firstKept..<(rows - 1) {
+                    let line = [VTermScreenCell](unsafeUninitializedCapacity: cols) { buf, count in
+                        for c in 0..<cols {
+                            buf[c] = VTermScreenCell()
+                            _ = vterm_screen_get_cell(screen, VTermPos(row: Int32(r), col: Int32(c)), &buf[c])
+                        }
+                        count = cols
+                    }
+                    appendScrollback(.vterm(line))
+                }
             }
         }
         rowsSkipped += leaving
@@ -872,23 +876,21 @@ enum ScrollbackLine {
 /// Anything else (an escape, a control, a lone CR or LF, UTF-8) drops it until the next skip, as does a
 /// resize; so does growing past `limit` (output that trickles in with no skip for long).
 struct ScreenMirror {
-    /// The redraw (from `base`) and what followed it.
+    /// The redraw (from `base`) and what followed it; empty while dropped.
     private(set) var bytes: [UInt8] = []
     private var base = 0
-    private(set) var isValid = false
     static let limit = 256 * 1024
+
+    /// Whether the mirror holds the screen: a redraw always starts with its cursor move and erase.
+    var isValid: Bool { !bytes.isEmpty }
 
     /// Starts over from a skip's redraw: `redraw[from...]` is the screen's rows, each ended by CR LF.
     mutating func start(_ redraw: [UInt8], from: Int) {
         bytes = redraw
         base = from
-        isValid = true
     }
 
-    mutating func drop() {
-        isValid = false
-        bytes = []
-    }
+    mutating func drop() { bytes = [] }
 
     /// Takes bytes fed to libvterm, or drops the mirror at the first that is not part of a plain line.
     mutating func follow(_ p: UnsafePointer<UInt8>, _ range: Range<Int>) {
