@@ -72,6 +72,17 @@ public final class Terminal {
         // before anything is drawn, makes each drawing one write.
         endwin()
         doupdate()
+        // `endwin` sent keypad_local (rmkx) and `doupdate` does not send keypad_xmit (smkx) back: curses waits
+        // for the first read. A key pressed between the first drawing and that read came in the terminal's
+        // normal mode (Right as ESC [ C, not ESC O C) and was taken as Esc, "[" and "C" (1 start in 30 in
+        // tmux). Keypad mode is asked for again now, before anything is drawn.
+        keypad(stdscr, true)
+        // Terminals that ignore keypad mode (or a key already on its way) send the normal-mode forms: read
+        // them as the same keys.
+        for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT),
+                                ("\u{1B}[D", KEY_LEFT), ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END)] {
+            define_key(sequence, key)
+        }
         Terminal.registerExitHook()
     }
 

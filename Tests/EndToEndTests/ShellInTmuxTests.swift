@@ -135,6 +135,38 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: stateDir + "/handsfree/onboarded"), "first start is remembered")
     }
 
+    /// Arrow keys work from the first drawing. The shell's own output asks for keypad mode (smkx) after the
+    /// last time it left it (rmkx) and before it draws anything; arrows in the terminal's normal mode
+    /// (ESC [ C, as a terminal sends them before or without keypad mode) move the focus too. Before, curses
+    /// asked at its first read, and keys pressed as Home first showed were taken as Esc, "[" and "C".
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
+    func arrowKeysWorkFromTheFirstDrawing() throws {
+        let stateDir = NSTemporaryDirectory() + "hf-e2e-keypad-\(getpid())"
+        let bytesFile = stateDir + "/pane-output"
+        try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        let session = Tmux(name: "hf-e2e-keypad-\(getpid())")
+        defer { session.kill(); try? FileManager.default.removeItem(atPath: stateDir) }
+        // The pause lets the pipe of the pane's output start before the shell writes anything.
+        try session.start("sleep 0.5; exec env LANG=C.UTF-8 XDG_STATE_HOME=\(stateDir) \(Self.binary) run --no-onboarding --no-speech")
+        _ = session.tmux(["pipe-pane", "-O", "-t", session.name, "cat > " + Tmux.quote(bytesFile)])
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Home") == true }, "the shell did not start:\n\(session.screen)")
+        let out = [UInt8](FileManager.default.contents(atPath: bytesFile) ?? Data())
+        func lastIndex(of s: String, before end: Int) -> Int? {
+            let n = Array(s.utf8)
+            guard end >= n.count else { return nil }
+            return stride(from: end - n.count, through: 0, by: -1).first { Array(out[$0..<($0 + n.count)]) == n }
+        }
+        let title = try #require(lastIndex(of: "HandsFree", before: out.count), "no title in the pane's output")
+        let xmit = lastIndex(of: "\u{1B}[?1h", before: title)
+        let local = lastIndex(of: "\u{1B}[?1l", before: title) ?? -1
+        #expect(xmit.map { $0 > local } == true, "keypad mode is not asked for before the first drawing (smkx at \(String(describing: xmit)), rmkx at \(local))")
+        #expect(session.tmux(["display-message", "-p", "-t", session.name, "#{keypad_cursor_flag}"]).hasPrefix("1"))
+
+        // Right, Right, Enter as a terminal in normal mode sends them.
+        _ = session.tmux(["send-keys", "-t", session.name, "-H", "1b", "5b", "43", "1b", "5b", "43", "0d"])
+        #expect(session.waitFor { $0.first?.contains("Home › Messages") == true }, "normal-mode arrows:\n\(session.screen)")
+    }
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func tooSmallWindowShowsAMessage() throws {
         let session = Tmux(name: "hf-e2e-small-\(getpid())", width: 60, height: 20)
