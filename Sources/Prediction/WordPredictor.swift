@@ -128,20 +128,24 @@ public struct WordPredictor: Sendable {
     ///
     /// `prebuilt` is the same kind of file made when the lists were installed (`handsfree words compile`),
     /// read only: tried when `cache` has nothing for these lists, so even the very first start reads them in
-    /// one go, and nothing is written then.
+    /// one go, and nothing is written then; a `cache` left by other lists or an older version is removed.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
                             held: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
         let stamp = cache == nil && prebuilt == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
         var model: ModelCache.Model?
+        var staleCache = false
         for file in [cache, prebuilt] where model == nil {
             guard let file, let stamp else { continue }
             switch readCache(file, stamp: stamp) {
             case .success(let m): model = m
             case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: file.path, reason: reason))
-            case .failure(.stale): break
+            case .failure(.stale): staleCache = staleCache || file == cache
             }
         }
+        // The cache was built from other lists or by an older version, and the installed file serves these
+        // lists: nothing would ever replace the cache, so it would sit in the user's folder for good.
+        if staleCache, model != nil, let cache { try? FileManager.default.removeItem(at: cache) }
         if model == nil {
             let built = try buildModel(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, warnings: &warnings)
             if let cache, let stamp, warnings.allSatisfy({ if case .damagedCache = $0 { true } else { false } }) {

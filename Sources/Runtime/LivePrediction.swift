@@ -58,9 +58,7 @@ public final class LivePrediction: @unchecked Sendable {
             }
         }
         do {
-            var p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: readFrom,
-                                           nouns: WordLists.nouns, held: WordLists.held, cache: cache,
-                                           prebuilt: WordLists.compiled)
+            var p = try WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
             p.userFile = saveTo
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {

@@ -82,6 +82,18 @@ public enum WordLists {
     /// The four lists as built in memory, made by the installer (`handsfree words compile`); absent in a
     /// source tree, where the first start builds them into the user's cache instead.
     public static var compiled: URL { folder.appendingPathComponent("words-en.bin") }
+
+    /// The shipped lists as a predictor (`WordPredictor.load` with the four lists named once), with the
+    /// user's words from `userFile` and the built lists read from, or written to, `cache` and `prebuilt`.
+    public static func load(userFile: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> WordPredictor {
+        try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: userFile, nouns: nouns, held: held,
+                               cache: cache, prebuilt: prebuilt)
+    }
+
+    /// Whether `file` holds the shipped lists as built now.
+    public static func compiledState(of file: URL) -> WordPredictor.CompiledLists {
+        WordPredictor.compiledLists(in: file, wordList: words, ngrams: ngrams, nouns: nouns, held: held)
+    }
 }
 
 /// The user's word file, the same one for every command: `--user-file`, else `UserPaths.userWords`.

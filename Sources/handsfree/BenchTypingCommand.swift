@@ -52,8 +52,7 @@ struct BenchTyping: ParsableCommand {
         guard !chosen.isEmpty else { throw ValidationError("\(phrasePath): no phrase the keyboard can type") }
         let predictor: WordPredictor
         do {
-            predictor = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
-                                               nouns: WordLists.nouns, held: WordLists.held)
+            predictor = try WordLists.load()
         } catch { throw ValidationError("word prediction: \(error)") }
         print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
               + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")

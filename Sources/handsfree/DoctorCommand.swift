@@ -92,10 +92,7 @@ struct DoctorCommand: ParsableCommand {
     /// Whether a start finds the word lists compiled (beside them, as installed, or in the user's cache), so
     /// that suggestions come at once rather than about a second after the first start.
     private func checkCompiledLists(_ r: inout DoctorReport) {
-        func state(_ file: URL) -> WordPredictor.CompiledLists {
-            WordPredictor.compiledLists(in: file, wordList: WordLists.words, ngrams: WordLists.ngrams,
-                                        nouns: WordLists.nouns, held: WordLists.held)
-        }
+        let state = WordLists.compiledState(of:)
         let installed = WordLists.compiled, cached = UserPaths.current(dataDir: dataDir).wordCache
         let fix = "handsfree words compile (or start the shell once: it builds them into \(cached.path))"
         switch (state(installed), state(cached)) {

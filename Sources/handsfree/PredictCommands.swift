@@ -291,8 +291,7 @@ struct Words: ParsableCommand {
         let before = modified()
         let p: WordPredictor
         do {
-            p = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
-                                       nouns: WordLists.nouns, held: WordLists.held, cache: file)
+            p = try WordLists.load(cache: file)
         } catch { throw ValidationError("\(error)") }
         // A damaged file there was replaced; anything else kept the file from being written.
         let problems = p.warnings.filter { if case .damagedCache(file.path, _) = $0 { false } else { true } }

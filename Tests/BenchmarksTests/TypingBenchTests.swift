@@ -72,8 +72,7 @@ struct TypingBenchTests {
     }
 
     @Test func twoShortPhrasesAreTypedExactlyWithAndWithoutPrediction() throws {
-        let predictor = try WordPredictor.load(wordList: WordLists.words, ngrams: WordLists.ngrams, userFile: nil,
-                                               nouns: WordLists.nouns, held: WordLists.held)
+        let predictor = try WordLists.load()
         guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
         let phrases = ["good night", "the cat is here"]
         let bench = TypingBench(phrases: phrases, profiles: [eye], predictor: predictor)

@@ -132,6 +132,27 @@ struct ModelCacheTests {
         for input in CutLists.inputs.prefix(80) { #expect(first.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
     }
 
+    /// A user cache from before the install (other lists, or an older format) is removed once the installed
+    /// file serves: nothing else would ever replace it.
+    @Test func aStaleUserCacheGoesOnceTheInstalledFileServes() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let prebuilt = lists.dir.appendingPathComponent("words-en.bin")
+        _ = try lists.load(cache: prebuilt)
+        try FileManager.default.createDirectory(at: lists.cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // The first format's header, as a start before the format changed left it.
+        try Data("HFWORDS1 built by an older version".utf8).write(to: lists.cache)
+        let p = try lists.load(cache: lists.cache, prebuilt: prebuilt)
+        #expect(p.warnings.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: lists.cache.path))
+        #expect(FileManager.default.fileExists(atPath: prebuilt.path))
+        // Without an installed file the stale cache is rebuilt in place, as before.
+        try Data("HFWORDS1 built by an older version".utf8).write(to: lists.cache)
+        _ = try lists.load(cache: lists.cache)
+        #expect(WordPredictor.compiledLists(in: lists.cache, wordList: lists.words, ngrams: lists.ngrams, nouns: lists.nouns,
+                                            held: lists.held) == .upToDate)
+    }
+
     @Test func aPrebuiltFileOfOtherListsIsPassedOverAndADamagedOneNamed() throws {
         let lists = try CutLists()
         defer { try? FileManager.default.removeItem(at: lists.dir) }
