@@ -50,7 +50,9 @@ public struct PipelineBench {
     }
 
     /// The line reported before the first file.
-    public static let header = "rates are per CPU second of the measuring thread"
+    public static var header: String {
+        "machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; rates are per CPU second of the measuring thread"
+    }
 
     /// Whether the row named `name` is measured.
     public func wanted(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }

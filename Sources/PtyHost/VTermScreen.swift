@@ -302,9 +302,7 @@ public final class VTermScreen {
         while i < run.end {
             var j = i
             while p[j] != 0x0d { j += 1 }
-            if j == i { wrapped.append(i..<i) }
-            var k = i
-            while k < j { let e = min(j, k + cols); wrapped.append(k..<e); k = e }
+            for k in 0..<ScreenMirror.rowCount(ofLine: i..<j, cols: cols) { wrapped.append(ScreenMirror.row(k, ofLine: i..<j, cols: cols)) }
             i = j + 2
         }
         // What scrolls off: the screen's rows above the cursor, then the run's rows but the last rows - 1.
@@ -911,6 +909,16 @@ struct ScreenMirror {
         bytes.append(contentsOf: UnsafeBufferPointer(start: p + range.lowerBound, count: range.count))
     }
 
+    /// How many screen rows a line of plain bytes takes: `cols` bytes a row, and an empty line one row.
+    @inline(__always)
+    static func rowCount(ofLine line: Range<Int>, cols: Int) -> Int { max(1, (line.count + cols - 1) / cols) }
+
+    /// The bytes of the line's row `k` (counted from 0 at the line's start).
+    @inline(__always)
+    static func row(_ k: Int, ofLine line: Range<Int>, cols: Int) -> Range<Int> {
+        line.lowerBound + k * cols..<min(line.upperBound, line.lowerBound + (k + 1) * cols)
+    }
+
     /// The byte ranges of the last `count` screen rows the lines make, oldest first (a line longer than `cols`
     /// wraps); nil unless the mirror holds at least that many rows and ends at the start of a line.
     func rowsAboveTheCursor(_ count: Int, cols: Int) -> [Range<Int>]? {
@@ -922,9 +930,9 @@ struct ScreenMirror {
         while out.count < count {
             var start = end
             while start > base, bytes[start - 1] != 0x0a { start -= 1 }
-            let n = max(1, (end - start + cols - 1) / cols)
+            let n = Self.rowCount(ofLine: start..<end, cols: cols)
             for k in stride(from: n - 1, through: 0, by: -1) where out.count < count {
-                out.append(start + k * cols..<min(end, start + (k + 1) * cols))
+                out.append(Self.row(k, ofLine: start..<end, cols: cols))
             }
             guard start > base else { break }
             end = start - 2
