@@ -205,10 +205,56 @@ public struct SpeechBench {
         // First partial: 50 ms chunks as the live capture delivers them, then 20 ms chunks looked at every 20 ms,
         // to see what the chunk size costs.
         let files = transcript.map { (path: folder + "/" + $0.id + ".wav", words: Transcripts.normalise($0.text)) }
-        out(try partialLatency(files: files, config: config, grammar: grammar, out: out))
+        var firstWords: [FirstWord] = []
+        out(try partialLatency(files: files, config: config, grammar: grammar, firstWords: &firstWords, out: out))
         var fine = config
         fine.partialInterval = 0.02
-        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320, out: out))
+        var unused: [FirstWord] = []
+        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320, firstWords: &unused, out: out))
+        if grammar == nil { out(moonshinePartial(firstWords)) }
+    }
+
+    /// A file's first word, where it starts as PocketSphinx timed it, and the transcript's spelling of it.
+    struct FirstWord { var path: String, start: Double, word: String }
+
+    /// The same first-partial figures for the Moonshine model a package installs (moonshine-cpp, Moonshine base),
+    /// run on the audio heard so far every 50 ms as a live caption would run it (`python/moonshine_partial.py`):
+    /// the fast neural peer issue 34 names, measured rather than assumed.
+    private func moonshinePartial(_ firstWords: [FirstWord]) -> String {
+        guard !firstWords.isEmpty else { return "  Moonshine: no first words to time" }
+        guard let python = PythonEnv.python() else { return "  Moonshine: no Python (scripts/python-env.sh moonshine)" }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = [PythonEnv.script("moonshine_partial.py")] + firstWords.flatMap { [$0.path, String($0.start), $0.word] }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        do { try p.run() } catch { return "  Moonshine: cannot run \(python): \(error)" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            let why = problem.split(separator: "\n").last.map(String.init) ?? "exit status \(p.terminationStatus)"
+            return p.terminationStatus == 3 ? "  Moonshine base (moonshine-cpp): not installed (scripts/python-env.sh moonshine)"
+                                             : "  Moonshine base (moonshine-cpp): \(why)"
+        }
+        var shown: [Double] = [], right: [Double] = [], runs: [Double] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                  let start = o["start"] as? Double else { continue }
+            // Not shown within the script's two seconds: counted as two seconds, so the figure is not flattered.
+            shown.append(((o["first"] as? Double) ?? start + 2) - start)
+            right.append(((o["right"] as? Double) ?? start + 2) - start)
+            runs += ((o["runs_ms"] as? [Double]) ?? [])
+        }
+        guard !shown.isEmpty else { return "  Moonshine base (moonshine-cpp): no results" }
+        shown.sort(); right.sort(); runs.sort()
+        func ms(_ v: [Double], _ q: Double) -> Int { Int((v[min(v.count - 1, Int(Double(v.count) * q))] * 1000).rounded()) }
+        return "  Moonshine base (moonshine-cpp, its audio so far again every 50 ms; \(shown.count) files): first text "
+            + "median \(ms(shown, 0.5)) ms, p90 \(ms(shown, 0.9)) ms after the first word starts; the transcript's first word "
+            + "median \(ms(right, 0.5)) ms; a run takes \(Int(runs[runs.count / 2].rounded())) ms median, "
+            + "\(Int((runs.last ?? 0).rounded())) ms at worst"
     }
 
     /// The first sentence of a session, as a fresh decoder hears it: from the model's cepstral mean, and from
@@ -401,7 +447,8 @@ public struct SpeechBench {
             out("  \(reference): \(refCorrect)/\(total) = \(fmt(100 * Double(refCorrect) / Double(max(total, 1)), 1))%")
         }
         for m in misses { out("  miss \(m)") }
-        out(try partialLatency(files: files, config: config, grammar: gramFile, out: out))
+        var firstWords: [FirstWord] = []
+        out(try partialLatency(files: files, config: config, grammar: gramFile, firstWords: &firstWords, out: out))
     }
 
     /// Synthesises `text` with a flite voice and converts it to 16 kHz mono 16-bit with 0.3 s of silence
@@ -428,7 +475,8 @@ public struct SpeechBench {
     /// final whose first word is not the transcript's may start later than the speech did (a final that
     /// dropped "and" made a partial 240 ms after "and" began count as 30 ms), so those files are counted.
     private func partialLatency(files: [(path: String, words: [String])], config: RecognizerConfiguration,
-                                grammar: String?, chunk: Int = 800, out: BenchReport) throws -> String {
+                                grammar: String?, chunk: Int = 800, firstWords: inout [FirstWord],
+                                out: BenchReport) throws -> String {
         let recognizer = try Recognizer(configuration: config)
         if let grammar {
             try recognizer.addGrammar(name: "g", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
@@ -471,6 +519,7 @@ public struct SpeechBench {
             let firstShown = shown[0]
             let right = shown.first { Transcripts.normalise($0.text).first == firstTrue }
             latencies.append(max(0, firstShown.at - word.start))
+            if let firstTrue { firstWords.append(FirstWord(path: f, start: word.start, word: firstTrue)) }
             // Never shown before the end of the file: counted at the end, so the figure is not flattered.
             let rightAt = right?.at ?? SpeechAudio.seconds(samples: samples.count)
             rightLatencies.append(max(0, rightAt - word.start))
