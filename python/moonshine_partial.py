@@ -33,6 +33,25 @@ def main(argv):
     if len(argv) == 0 or len(argv) % 3 != 0:
         print(__doc__, file=sys.stderr)
         return 2
+    # Every file is read and checked before the model loads (a second or more), so bad input is told at once.
+    files = []
+    for i in range(0, len(argv), 3):
+        path, word = argv[i], argv[i + 2].lower()
+        try:
+            start = float(argv[i + 1])
+            with wave.open(path) as w:
+                if w.getframerate() != 16000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
+                    print(f"moonshine_partial: {path}: not 16 kHz mono 16-bit", file=sys.stderr)
+                    return 1
+                x = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32) / 32768
+        except (OSError, EOFError, ValueError, wave.Error) as e:
+            print(f"moonshine_partial: {path}: {e}", file=sys.stderr)
+            return 1
+        if len(x) / 16000 < SHORTEST:
+            print(f"moonshine_partial: {path}: shorter than {SHORTEST} s", file=sys.stderr)
+            return 1
+        files.append((path, start, word, x))
+
     model = moonshine_cpp.MoonshineModel()
     lib = moonshine_cpp.moonshine_lib
 
@@ -52,17 +71,8 @@ def main(argv):
 
     # The first run of a process pays for setting the model up: not part of any file's figure.
     transcribe(np.zeros(8000, dtype=np.float32))
-    for i in range(0, len(argv), 3):
-        path, start, word = argv[i], float(argv[i + 1]), argv[i + 2].lower()
-        with wave.open(path) as w:
-            if w.getframerate() != 16000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
-                print(f"moonshine_partial: {path}: not 16 kHz mono 16-bit", file=sys.stderr)
-                return 1
-            x = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32) / 32768
+    for path, start, word, x in files:
         length = len(x) / 16000
-        if length < SHORTEST:
-            print(f"moonshine_partial: {path}: shorter than {SHORTEST} s", file=sys.stderr)
-            return 1
         clock, end = 0.0, SHORTEST
         first = right = None
         runs = []
