@@ -205,13 +205,12 @@ public struct SpeechBench {
         // First partial: 50 ms chunks as the live capture delivers them, then 20 ms chunks looked at every 20 ms,
         // to see what the chunk size costs.
         let files = transcript.map { (path: folder + "/" + $0.id + ".wav", words: Transcripts.normalise($0.text)) }
-        var firstWords: [FirstWord] = []
-        out(try partialLatency(files: files, config: config, grammar: grammar, firstWords: &firstWords, out: out))
+        let coarse = try partialLatency(files: files, config: config, grammar: grammar, out: out)
+        out(coarse.report)
         var fine = config
         fine.partialInterval = 0.02
-        var unused: [FirstWord] = []
-        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320, firstWords: &unused, out: out))
-        if grammar == nil { out(moonshinePartial(firstWords)) }
+        out(try partialLatency(files: files, config: fine, grammar: grammar, chunk: 320, out: out).report)
+        if grammar == nil { out(moonshinePartial(coarse.firstWords)) }
     }
 
     /// A file's first word, where it starts as PocketSphinx timed it, and the transcript's spelling of it.
@@ -226,35 +225,36 @@ public struct SpeechBench {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
         p.arguments = [PythonEnv.script("moonshine_partial.py")] + firstWords.flatMap { [$0.path, String($0.start), $0.word] }
-        let out = Pipe(), err = Pipe()
+        // One pipe for the results and any messages (the ONNX runtime's too): read one after the other, a full
+        // second pipe would stall the script while the first is read to its end.
+        let out = Pipe()
         p.standardOutput = out
-        p.standardError = err
+        p.standardError = out
         p.standardInput = FileHandle.nullDevice
         do { try p.run() } catch { return "  Moonshine: cannot run \(python): \(error)" }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            let why = problem.split(separator: "\n").last.map(String.init) ?? "exit status \(p.terminationStatus)"
+            let why = lines.last { !$0.hasPrefix("{") }.map(String.init) ?? "exit status \(p.terminationStatus)"
             return p.terminationStatus == 3 ? "  Moonshine base (moonshine-cpp): not installed (scripts/python-env.sh moonshine)"
                                              : "  Moonshine base (moonshine-cpp): \(why)"
         }
+        // Seconds, as the partials' figures.
         var shown: [Double] = [], right: [Double] = [], runs: [Double] = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in lines where line.hasPrefix("{") {
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
                   let start = o["start"] as? Double else { continue }
             // Not shown within the script's two seconds: counted as two seconds, so the figure is not flattered.
             shown.append(((o["first"] as? Double) ?? start + 2) - start)
             right.append(((o["right"] as? Double) ?? start + 2) - start)
-            runs += ((o["runs_ms"] as? [Double]) ?? [])
+            runs += ((o["runs_ms"] as? [Double]) ?? []).map { $0 / 1000 }
         }
         guard !shown.isEmpty else { return "  Moonshine base (moonshine-cpp): no results" }
         shown.sort(); right.sort(); runs.sort()
-        func ms(_ v: [Double], _ q: Double) -> Int { Int((v[min(v.count - 1, Int(Double(v.count) * q))] * 1000).rounded()) }
         return "  Moonshine base (moonshine-cpp, its audio so far again every 50 ms; \(shown.count) files): first text "
-            + "median \(ms(shown, 0.5)) ms, p90 \(ms(shown, 0.9)) ms after the first word starts; the transcript's first word "
-            + "median \(ms(right, 0.5)) ms; a run takes \(Int(runs[runs.count / 2].rounded())) ms median, "
-            + "\(Int((runs.last ?? 0).rounded())) ms at worst"
+            + "median \(Self.medianMs(shown)) ms, p90 \(Self.p90Ms(shown)) ms after the first word starts; the transcript's "
+            + "first word median \(Self.medianMs(right)) ms; a run takes \(Self.medianMs(runs)) ms median, "
+            + "\(Int(((runs.last ?? 0) * 1000).rounded())) ms at worst"
     }
 
     /// The first sentence of a session, as a fresh decoder hears it: from the model's cepstral mean, and from
@@ -447,8 +447,7 @@ public struct SpeechBench {
             out("  \(reference): \(refCorrect)/\(total) = \(fmt(100 * Double(refCorrect) / Double(max(total, 1)), 1))%")
         }
         for m in misses { out("  miss \(m)") }
-        var firstWords: [FirstWord] = []
-        out(try partialLatency(files: files, config: config, grammar: gramFile, firstWords: &firstWords, out: out))
+        out(try partialLatency(files: files, config: config, grammar: gramFile, out: out).report)
     }
 
     /// Synthesises `text` with a flite voice and converts it to 16 kHz mono 16-bit with 0.3 s of silence
@@ -475,8 +474,8 @@ public struct SpeechBench {
     /// final whose first word is not the transcript's may start later than the speech did (a final that
     /// dropped "and" made a partial 240 ms after "and" began count as 30 ms), so those files are counted.
     private func partialLatency(files: [(path: String, words: [String])], config: RecognizerConfiguration,
-                                grammar: String?, chunk: Int = 800, firstWords: inout [FirstWord],
-                                out: BenchReport) throws -> String {
+                                grammar: String?, chunk: Int = 800,
+                                out: BenchReport) throws -> (report: String, firstWords: [FirstWord]) {
         let recognizer = try Recognizer(configuration: config)
         if let grammar {
             try recognizer.addGrammar(name: "g", jsgf: try String(contentsOfFile: grammar, encoding: .utf8))
@@ -487,6 +486,7 @@ public struct SpeechBench {
         var detections: [Double] = []
         var chunkTimes: [Double] = []
         var unaligned = 0  // finals whose first word is not the transcript's
+        var firstWords: [FirstWord] = []
         for (f, truth) in files {
             let samples = try SpeechAudio.readSamples(path: f)
             var i = 0
@@ -535,18 +535,24 @@ public struct SpeechBench {
         rightLatencies.sort()
         detections.sort()
         chunkTimes.sort()
-        guard !latencies.isEmpty else { return "  first partial: no speech found" }
-        func median(_ v: [Double]) -> Int { v.isEmpty ? 0 : Int((v[v.count / 2] * 1000).rounded()) }
-        func p90(_ v: [Double]) -> Int { v.isEmpty ? 0 : Int((v[min(v.count - 1, v.count * 9 / 10)] * 1000).rounded()) }
+        guard !latencies.isEmpty else { return ("  first partial: no speech found", firstWords) }
+        let median = Self.medianMs, p90 = Self.p90Ms
         let meanChunk = chunkTimes.reduce(0, +) / Double(max(chunkTimes.count, 1))
-        return "  first partial after the first word starts (audio time, \(chunk * 1000 / 16000) ms chunks, \(latencies.count) files): "
+        let report = "  first partial after the first word starts (audio time, \(chunk * 1000 / 16000) ms chunks, \(latencies.count) files): "
             + "median \(median(latencies)) ms, p90 \(p90(latencies)) ms, max \(Int(((latencies.last ?? 0) * 1000).rounded())) ms; "
             + "showing the transcript's first word: median \(median(rightLatencies)) ms, p90 \(p90(rightLatencies)) ms; "
             + "speech detected (speechStarted) median \(median(detections)) ms; "
             + "decoding a \(chunk * 1000 / 16000) ms chunk takes \(fmt(meanChunk * 1000, 1)) ms CPU on average, "
             + "\(fmt((chunkTimes.last ?? 0) * 1000, 1)) ms at worst"
             + (unaligned > 0 ? "; \(unaligned) of \(latencies.count) finals start with another word than the transcript, so their start may be late" : "")
+        return (report, firstWords)
     }
+
+    /// The median of sorted seconds, in whole milliseconds (0 for none).
+    private static func medianMs(_ v: [Double]) -> Int { v.isEmpty ? 0 : Int((v[v.count / 2] * 1000).rounded()) }
+
+    /// The 90th percentile of sorted seconds, in whole milliseconds (0 for none).
+    private static func p90Ms(_ v: [Double]) -> Int { v.isEmpty ? 0 : Int((v[min(v.count - 1, v.count * 9 / 10)] * 1000).rounded()) }
 
     // MARK: helpers
 
