@@ -210,4 +210,28 @@ import Testing
         #expect(r.shows("Dwell time: 1.5 s"), "\(r.screen)")
         #expect(r.file("settings.toml").contains("jaw_threshold = 5"), "the hand edit is not written over")
     }
+
+    /// The spoken escape through the existing grammar: "shell, restore settings" heard on an ALSA microphone
+    /// (flite's voice through the `file` plugin, the real PocketSphinx) puts back the last good copy.
+    @Test(.enabled(if: SpeechInTmuxTests.ready && SpeechInTmuxTests.canSynthesise,
+                   "needs the debug binary, tmux, pocketsphinx-en-us, flite and sox"))
+    func theSpokenEscape() throws {
+        let dir = NSTemporaryDirectory() + "hf-lock-say-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/config/handsfree", withIntermediateDirectories: true)
+        try "jaw_threshold = 0.95\n".write(toFile: dir + "/config/handsfree/settings.toml", atomically: true, encoding: .utf8)
+        try "jaw_threshold = 0.45\n".write(toFile: dir + "/config/handsfree/settings.last-good.toml", atomically: true, encoding: .utf8)
+        try SpeechInTmuxTests.speak("shell, restore settings", to: dir + "/said.wav", pad: ["pad", "1", "1"])
+        _ = try run(["/usr/bin/sox", dir + "/said.wav", "-t", "raw", "-e", "signed-integer", dir + "/said.raw"])
+        let session = Tmux(name: "hf-lock-say-\(getpid())")
+        defer { session.kill() }
+        try session.start(SpeechInTmuxTests.fileMicrophone(in: dir, raw: dir + "/said.raw")
+            + "env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state XDG_CONFIG_HOME=\(dir)/config HANDSFREE_DATA_DIR=\(dir)/data "
+            + "\(Self.binary) run --no-onboarding --no-metrics --dictation pocketsphinx --mic hfmic")
+        #expect(session.waitFor(seconds: 20) { $0.joined().contains("Restored the last settings you acted with") },
+                "\"shell, restore settings\" did not restore:\n\(session.screen)")
+        let saved = (try? String(contentsOfFile: dir + "/config/handsfree/settings.toml", encoding: .utf8)) ?? ""
+        #expect(saved.contains("jaw_threshold = 0.45\n"), "\(saved)")
+    }
 }
