@@ -482,8 +482,7 @@ extension ShellRuntime {
             engineSetting = settings.dictationEngine
             problems.append("Dictation engine \(settings.dictationEngine) takes effect at the next start")
         }
-        // Nothing to say leaves the title bar alone: a restore's or a lapsed trial's notice stays.
-        guard settings.keymap != session.state.keymap.name else { return problems.isEmpty ? [] : [.notice(notice())] }
+        guard settings.keymap != session.state.keymap.name else { return [.notice(notice())] }
         let gestures = session.state.gestures
         do {
             let keymap = try Setup.keymap(settings.keymap, gestures: gestures)

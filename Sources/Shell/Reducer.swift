@@ -136,8 +136,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .keymapLoaded(let keymap, let notice):
         s.keymap = keymap
-        // Nil: nothing to say, and what the title bar says stays (a restore's or a lapsed trial's notice).
-        if let notice { s.notice = notice }
+        s.notice = notice
         s.relayout()
         return []
     case .commandsListed(let names):

@@ -339,8 +339,7 @@ public enum ShellEvent: Sendable {
     case speechUnavailable(String)
     /// A message for the title bar from the runtime (a file not saved, a keymap not loaded); nil clears it.
     case notice(String?)
-    /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it (nil:
-    /// nothing, and the title bar keeps what it says).
+    /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
     /// The word lists finished loading: suggestion bars can fill.
     case wordsLoaded

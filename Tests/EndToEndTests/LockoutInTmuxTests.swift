@@ -190,6 +190,25 @@ import Testing
         #expect(k.shows("Kept: you acted with the new setting"), "\(k.screen)")
     }
 
+    /// Plain mode (screen readers, braille) says the banner as a line, and reads F12 from raw standard input.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func plainModeSaysTheBannerAndTakesF12() throws {
+        let dir = NSTemporaryDirectory() + "hf-lock-plain-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/config/handsfree", withIntermediateDirectories: true)
+        try "jaw_threshold = 0.95\n".write(toFile: dir + "/config/handsfree/settings.toml", atomically: true, encoding: .utf8)
+        let session = Tmux(name: "hf-lock-plain-\(getpid())")
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 XDG_STATE_HOME=\(dir)/state XDG_CONFIG_HOME=\(dir)/config HANDSFREE_DATA_DIR=\(dir)/data "
+                          + "\(Self.binary) run --plain --no-speech --no-onboarding --no-metrics")
+        #expect(session.waitFor { $0.joined().contains("settings: The jaw threshold 0.95 is above what faces reach") }, "\(session.screen)")
+        session.keys("F12")
+        #expect(session.waitFor { $0.contains("settings: Restored the last settings you acted with.") }, "\(session.screen)")
+        let saved = (try? String(contentsOfFile: dir + "/config/handsfree/settings.toml", encoding: .utf8)) ?? ""
+        #expect(saved.contains("jaw_threshold = 0.5\n"), "\(saved)")
+    }
+
     /// settings.toml edited by hand to values the shell cannot use: each is reported with its file and line,
     /// and the last good copy is used instead (its jaw threshold and dwell time on the Settings screen).
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
