@@ -21,11 +21,8 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         canvas.grid.restyle(t.rect) { $0 = ThemeKind.focused($0) }
     }
     // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
-    // activate gesture (the jaw) on the focused target it will act on.
-    if let (t, fraction) = progressFill(s, map: map) {
-        let r = fillRow(t)
-        canvas.grid.bar(x: r.x, y: r.y, width: r.w, fraction: fraction, style: Theme.dwell)
-    }
+    // activate gesture (the jaw) on the focused target it will act on. Along its edge, never over its label.
+    if let (t, fraction) = progressFill(s, map: map) { drawFill(&canvas.grid, t, fraction: fraction) }
     drawStatus(&canvas.grid, s)
     drawPauseBanner(&canvas.grid, s)
     for cell in pursuitDots(s, map: map) { canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell) }
@@ -42,8 +39,8 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
 /// The target whose progress fills on it, and how far: dwell on the dwelt target, else a held activate
 /// gesture on the focused target it will act on.
 func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
-    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
-        return (t, s.tracking.dwellProgress)
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.shownDwellProgress > 0 {
+        return (t, s.shownDwellProgress)
     }
     guard s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) else { return nil }
     let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.topName) == .activate }
@@ -51,11 +48,55 @@ func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
     return (t, p)
 }
 
-/// The row of a target the progress fill takes: inside its border, on its last inner row.
+extension ShellState {
+    /// The action a gesture performs on the screen showing, looked up as `reduce` does: the Terminal's and
+    /// the Desktop's own sections first (nil where they send a key or work the pointer), then the keymap's.
+    func boundAction(gesture name: String) -> Action? {
+        var own = topIs(TerminalScreen.self) ? keymap.terminalBinding(gesture: name)
+            : topIs(DesktopScreen.self) ? keymap.desktopBinding(gesture: name) : nil
+        // A pointer command binding keeps the gesture's usual action while the Desktop screen types.
+        if own?.pointsOnly == true, top(as: DesktopScreen.self)?.pointer == nil { own = nil }
+        if let own {
+            if case .action(let a) = own { return a }
+            return nil
+        }
+        return keymap.action(gesture: name, screen: topName)
+    }
+
+    /// Dwell progress as the screen shows it: the dwell gesture's, where resting the gaze activates the
+    /// target on this screen; else 0. The pipeline times a dwell whatever the keymap says, and a fill that
+    /// ends in nothing (the default keymap binds no dwell) told the user to wait for what never came.
+    var shownDwellProgress: Double {
+        guard tracking.dwellProgress > 0 else { return 0 }
+        return dwellGestures.contains { boundAction(gesture: $0) == .activate } ? tracking.dwellProgress : 0
+    }
+}
+
+/// The cells of a target the progress fill takes: its bottom border between the corners (a boxed target,
+/// three rows or more), else its last row, which the fill underlines. Never the row its label is on: a fill
+/// over the label hid the very word the eyes were resting on.
 func fillRow(_ t: Target) -> Rect {
-    guard t.rect.h >= 3 else { return Rect(x: t.rect.x, y: t.rect.y, w: t.rect.w, h: 1) }
-    let r = t.rect.inset(dx: 1, dy: 0)
-    return Rect(x: r.x, y: t.rect.maxY - 2, w: r.w, h: 1)
+    guard t.rect.h >= 3 else { return Rect(x: t.rect.x, y: t.rect.maxY - 1, w: t.rect.w, h: 1) }
+    return Rect(x: t.rect.x + 1, y: t.rect.maxY - 1, w: t.rect.w - 2, h: 1)
+}
+
+/// Draws a progress fill on a target (`fillRow`): on a border, a bar in eighths of a cell that takes the
+/// border's place as it grows; on a row of text, an underline in the fill's colour under the characters,
+/// which stay as they are.
+func drawFill(_ g: inout CellGrid, _ t: Target, fraction: Double) {
+    let r = fillRow(t)
+    let eighths = CellGrid.eighths(fraction, of: r.w)
+    guard t.rect.h >= 3 else {
+        let cells = (eighths + 7) / 8
+        g.restyle(Rect(x: r.x, y: r.y, w: cells, h: 1)) { $0 = Style(fg: Theme.dwell.fg, bg: $0.bg, attrs: [.bold, .underline]) }
+        return
+    }
+    let partial: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+    for i in 0..<r.w {
+        let e = eighths - i * 8
+        guard e > 0 else { break }
+        g[r.x + i, r.y] = Cell(e >= 8 ? "█" : partial[e - 1], Theme.dwell)
+    }
 }
 
 /// Smooth pursuit: each target's dot where its path is now.
@@ -309,7 +350,8 @@ struct StatusLook: Equatable {
             gesture = p.name
             gestureEighths = CellGrid.eighths(p.progress, of: 10)
         }
-        dwellEighths = t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil
+        let dwell = s.shownDwellProgress
+        dwellEighths = dwell > 0 ? CellGrid.eighths(dwell, of: 8) : nil
         privateDesktop = s.top(as: DesktopScreen.self)?.isPrivate ?? false
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
@@ -326,7 +368,7 @@ struct StatusLook: Equatable {
               meters[3] == CellGrid.eighths(Double(t.meters.tongue), of: meterWidth),
               meters[4] == CellGrid.eighths(Double(t.meters.smile), of: meterWidth),
               speaking == s.speaking,
-              dwellEighths == (t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil),
+              dwellEighths == (s.shownDwellProgress > 0 ? CellGrid.eighths(s.shownDwellProgress, of: 8) : nil),
               input.matches(t) else { return false }
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
             guard gesture == p.name, gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
