@@ -440,7 +440,7 @@ public struct ShellRuntime {
                 case .recentre: break   // the session has done it
                 case .speak, .stopSpeaking:
                     if let speaker { speaker.perform(e) }
-                    else if case .speak = e { replies.append(.speechOutput(problem: "Speech output is off in this run")) }
+                    else if case .speak = e { replies.append(.notHeard(problem: "Speech output is off in this run")) }
                 case .calibrated, .driftCorrect:
                     // The session has applied it; what it came to is saved for this source.
                     if let problem = saveCalibration?(session.state.pipelineSettings.mapping.calibration, session.state.size) {

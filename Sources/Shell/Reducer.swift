@@ -177,6 +177,10 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .speechOutput(let problem):
         s.notice = problem
         return []
+    case .notHeard(let problem):
+        s.notice = problem
+        // The phrase board shows the phrase instead, for the person in the room.
+        return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil

@@ -361,6 +361,8 @@ public enum ShellEvent: Sendable {
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
     /// fallback voice may be speaking instead).
     case speechOutput(problem: String)
+    /// What was asked to be said was not heard at all (no audio device, no voice that starts), and why.
+    case notHeard(problem: String)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -368,7 +370,7 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
 }
@@ -556,9 +558,10 @@ public struct ScreenRegistry: Sendable {
     public static let standard = ScreenRegistry([
         ScreenEntry("launcher") { LauncherScreen() },
         ScreenEntry("notes", tile: .init("Notes", "write and dictate")) { NotesScreen() },
-        ScreenEntry("messages", tile: .init("Messages", "talk to people")) { MessagesScreen() },
+        // Practice screens say so on their tiles: their people, replies and albums are made up.
+        ScreenEntry("messages", tile: .init("Practice chat", "nobody receives it")) { MessagesScreen() },
         ScreenEntry("settings", tile: .init("Settings", "gestures and looks")) { SettingsScreen() },
-        ScreenEntry("media", tile: .init("Media", "music and albums")) { MediaScreen() },
+        ScreenEntry("media", tile: .init("Practice music", "made up, no sound")) { MediaScreen() },
         ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
         ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
         ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },

@@ -289,9 +289,9 @@ import Testing
         func openAna() -> Bool {
             guard shell.waitFor(seconds: 20, { $0.first?.contains("HandsFree │ Home") == true }) else { return false }
             shell.tmux.keys("Right", "Right", "Enter")
-            guard shell.waitFor({ $0.first?.contains("Home › Messages") == true }) else { return false }
+            guard shell.waitFor({ $0.first?.contains("Home › Practice chat") == true }) else { return false }
             shell.tmux.keys("Tab", "Enter")
-            return shell.waitFor { $0.first?.contains("Messages › Ana") == true }
+            return shell.waitFor { $0.first?.contains("Practice chat › Ana (practice)") == true }
         }
         func killAndRestart() throws {
             let pid = try #require(shell.pid)

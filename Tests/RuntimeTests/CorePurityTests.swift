@@ -107,7 +107,7 @@ import TrackingCore
         #expect(first.effects == second.effects)
         // The script reached what it drives, so the comparison covers them.
         #expect(first.screens.contains { $0.contains("hi there hello world,") }, "the note and its dictation")
-        #expect(first.screens.contains { $0.contains("Home › Messages") })
+        #expect(first.screens.contains { $0.contains("Home › Practice chat") })
         #expect(first.effects.joined().contains(.listCommands), "the Terminal screen asked for programs")
         #expect(first.effects.joined().contains { if case .save = $0 { true } else { false } })
     }

@@ -23,7 +23,7 @@ import TrackingCore
         var d = Driver(.gesture, screen: "messages")
         d.activate("messages.contact.ben")
         #expect(d.screen == "conversation")
-        #expect(d.text.contains("Home › Messages › Ben"))
+        #expect(d.text.contains("Home › Practice chat › Ben (practice)"))
         d.gesture("back")
         #expect(d.screen == "messages")
         d = Driver(.gesture, screen: "notes")

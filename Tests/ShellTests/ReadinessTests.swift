@@ -148,12 +148,12 @@ import TrackingCore
         r.play(seconds: 1.2)
         r.say("pause listening")
         #expect(r.session.state.readiness.paused)
-        r.say("open messages")
+        r.say("open practice chat")
         r.say("pause listening")
         #expect(r.screen == "launcher")
         r.say("resume listening")
         #expect(!r.session.state.readiness.paused)
-        r.say("open messages")
+        r.say("open practice chat")
         #expect(r.actions == ["pause -", "resume -", "open launcher.messages"])
     }
 

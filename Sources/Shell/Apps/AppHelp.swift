@@ -43,9 +43,10 @@ public struct AppHelpScreen: Screen {
                     "Delete the note: look at Delete note, \(act), then \(confirm). A helper presses y.",
                     "Every change is saved at once."]
         case "messages":
-            return ["Open a conversation: look at a person and \(act).", lists]
+            return ["Practice chat — nobody receives these messages. The people and their replies are made up, to try typing and sending.",
+                    "Open a conversation: look at a person and \(act).", lists]
         case "conversation":
-            return [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
+            return ["Practice chat — nobody receives these messages; the replies are made up."] + [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
                     "Clear the conversation: look at it, \(act), then \(confirm). A helper presses y."]
         case "settings":
             return ["Change section: look at a tab and \(act).",
@@ -60,7 +61,8 @@ public struct AppHelpScreen: Screen {
             let next = how(.next, ctx, screen: app), prev = how(.previous, ctx, screen: app)
             let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }
                 ?? "Turn the album carousel: look at ◀ or ▶ and \(act)."
-            return [turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
+            return ["Practice music — the albums are made up and no sound plays.",
+                    turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
         case "terminal":
             let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
             let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
