@@ -301,16 +301,17 @@ func drawTooSmall(_ g: inout CellGrid) {
 func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
     let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
-    let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
+    // A notice that does not fit here whole goes to the notice line (`StatusLook`), never cut.
+    let notice = s.titleNotice(width: g.width)
+    let right = notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
         : s.typesIntoPrograms ? "◀ Leave to go back" : "? help · Esc back"))
-    // The crumbs keep at least 30 columns; a notice may take the rest.
-    let r = CellGrid.truncate(right, to: max(10, g.width - min(CellGrid.columns(of: crumbs), 30) - 3))
+    let r = CellGrid.truncate(right, to: s.titleRoom(width: g.width))
     let rx = g.width - CellGrid.columns(of: r) - 1
     g.text(crumbs, x: 0, y: 0, style: Theme.title, maxWidth: rx - 1)
-    g.text(r, x: rx, y: 0, style: s.notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
+    g.text(r, x: rx, y: 0, style: notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
 }
 
-/// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.
+/// Two rows: meters for the face (or the notice line), then source, face, gesture under way, dwell and keymap.
 func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
     drawStatus(&g, StatusLook(s, width: g.width))
 }
@@ -323,10 +324,12 @@ struct StatusLook: Equatable {
     var meters: [Int]
     /// What the input part is made from; its text is made only for a drawing (`inputStatus`).
     var input: InputLook
+    /// The readiness text and the speech text as the second row shows them: nil when there is nothing to
+    /// say, or when it does not fit there whole and the notice line says it instead.
     var readiness: String?
     var readinessWarning = false
     var speaking: Bool
-    /// The gesture under way with its progress in eighths of a 10-cell bar.
+    /// The gesture under way, in words ("jaw", "right eye"), with its progress in eighths of a 10-cell bar.
     var gesture: String?
     var gestureEighths = 0
     /// Dwell progress in eighths of an 8-cell bar; nil while none is under way.
@@ -335,6 +338,8 @@ struct StatusLook: Equatable {
     var mic: String?
     var micOpen = false
     var keymap: String
+    /// What the first row says instead of the meters: the part of the notice line showing now.
+    var noticeLine: String?
 
     static let meterLabels = ["L eye", "R eye", "jaw", "tongue", "smile"]
 
@@ -347,7 +352,7 @@ struct StatusLook: Equatable {
         if let r = s.readinessLabel { readiness = r.text; readinessWarning = r.warn }
         speaking = s.speaking
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
-            gesture = p.name
+            gesture = s.gestureLabel(p.name)
             gestureEighths = CellGrid.eighths(p.progress, of: 10)
         }
         let dwell = s.shownDwellProgress
@@ -355,6 +360,26 @@ struct StatusLook: Equatable {
         privateDesktop = s.top(as: DesktopScreen.self)?.isPrivate ?? false
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
+        placeMessages(s, width: width)
+    }
+
+    /// Moves the readiness and speech texts to the notice line when the second row has no room for them
+    /// whole (readiness keeps the row first), and picks what the notice line shows now: the messages' parts in
+    /// turn, readiness first (it says why gestures do not act, and a restart is said for four seconds from the
+    /// restart: the turns count from it), then a notice too long for the title bar (from when it came), then
+    /// speech.
+    mutating func placeMessages(_ s: ShellState, width: Int) {
+        let rest = 1 + CellGrid.columns(of: inputStatus(input).parts.joined(separator: " │ ") + " │ ")
+            + (speaking ? 13 : 0) + (gesture.map { CellGrid.columns(of: $0) + 12 } ?? 11) + (dwellEighths == nil ? 0 : 17)
+            + (privateDesktop ? 33 : 0) + CellGrid.columns(of: "│ keymap " + keymap) + 3
+        let readinessW = readiness.map { CellGrid.columns(of: $0) + 3 } ?? 0
+        let micW = mic.map { CellGrid.columns(of: $0) + 3 } ?? 0
+        var micBelow: String?, readinessBelow: String?
+        if rest + readinessW + micW > width, let m = mic { micBelow = m; mic = nil }
+        if rest + readinessW > width, let r = readiness { readinessBelow = r; readiness = nil }
+        let notice = s.notice.flatMap { s.titleNotice(width: width) == nil ? $0 : nil }
+        let since = readinessBelow != nil ? s.readiness.restartedAt ?? 0 : notice != nil ? s.noticeAt : 0
+        noticeLine = NoticeLine.part([readinessBelow, notice, micBelow].compactMap { $0 }, width: width - 2, since: since, now: s.now)
     }
 
     /// Whether `StatusLook(s, width: width)` equals this look, part by part, cheapest first (see
@@ -371,12 +396,15 @@ struct StatusLook: Equatable {
               dwellEighths == (s.shownDwellProgress > 0 ? CellGrid.eighths(s.shownDwellProgress, of: 8) : nil),
               input.matches(t) else { return false }
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
-            guard gesture == p.name, gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
+            guard gesture == s.gestureLabel(p.name), gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
         } else if gesture != nil || gestureEighths != 0 {
             return false
         }
         guard privateDesktop == (s.top(as: DesktopScreen.self)?.isPrivate ?? false), keymap == s.keymap.name
         else { return false }
+        // With nothing on the notice line and no notice, the row's parts compared equal place the same way;
+        // otherwise the look is made again (the line's part moves with time).
+        guard noticeLine == nil, s.notice == nil else { return self == StatusLook(s, width: width) }
         let r = s.readinessLabel, m = s.micLabel
         return readiness == r?.text && readinessWarning == (r?.warn ?? false)
             && mic == m?.text && micOpen == (m?.open ?? false)
@@ -388,11 +416,15 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
     g.fill(Rect(x: 0, y: y0, w: g.width, h: statusRows), " ", style: Theme.status)
     var x = 1
     let meterW = look.meterWidth
-    for (label, v) in zip(StatusLook.meterLabels, look.meters) {
-        x += g.text(label + " ", x: x, y: y0, style: Theme.status)
-        g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
-        x += meterW + 2
-        if x >= g.width - meterW { break }
+    if let line = look.noticeLine {
+        g.text(line, x: 1, y: y0, style: Style(fg: .yellow, bg: .black, attrs: .bold), maxWidth: g.width - 2)
+    } else {
+        for (label, v) in zip(StatusLook.meterLabels, look.meters) {
+            x += g.text(label + " ", x: x, y: y0, style: Theme.status)
+            g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
+            x += meterW + 2
+            if x >= g.width - meterW { break }
+        }
     }
     x = 1
     let (input, inputWarning) = inputStatus(look.input)
@@ -417,8 +449,9 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
         x += g.text("│ private: not learned or logged ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
     }
     let km = "keymap " + look.keymap
-    x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
-    g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
+    x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1)
+    let kx = max(x, g.width - CellGrid.columns(of: km) - 4)
+    if kx + CellGrid.columns(of: km) + 2 <= g.width { g.text("│ " + km, x: kx, y: y1, style: Theme.status) }
 }
 
 /// The source with its frame rate, the face, and what the source dropped or could not read; `warning` when

@@ -433,8 +433,11 @@ public struct ShellState: Sendable {
     public var micStatus: String?
     /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
     public internal(set) var revision = 0
-    /// A short notice shown in the title bar (e.g. an unknown screen).
-    public var notice: String?
+    /// A short notice shown in the title bar (e.g. an unknown screen), or on the notice line when it does not
+    /// fit there (`NoticeLine`).
+    public var notice: String? { didSet { if notice != oldValue { noticeAt = now } } }
+    /// When the notice was set, in frame time: its parts on the notice line take turns from then.
+    public internal(set) var noticeAt = 0.0
     /// What the Terminal screen's program shows, as the runtime last read it.
     @Shared public var terminal: TerminalView?
     /// What the disk said for the Terminal screen's suggestions (programs, directory listings).

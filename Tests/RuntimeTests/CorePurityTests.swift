@@ -64,7 +64,7 @@ import TrackingCore
             120: [.speech("start dictation", isFinal: true)],
             150: [.speech("hello world comma", isFinal: false), .speech("hello world comma", isFinal: true)],
             180: [.speech("stop dictation", isFinal: true), .key(.escape), .key(.escape)],
-            240: [.speech("open messages", isFinal: true)],
+            240: [.speech("open practice chat", isFinal: true)],
             300: [.key(.escape), .speech("open terminal", isFinal: true)],
             330: [.terminal(view("$ ec", in: "/home/u"))],
             360: [.terminal(view("$ vim no", in: "/home/u"))],

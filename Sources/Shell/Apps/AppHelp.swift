@@ -14,9 +14,7 @@ public struct AppHelpScreen: Screen {
     /// How to perform an action on `screen` in words ("open the jaw, hold 0.3 s"), or nil if nothing is bound.
     static func how(_ a: Action, _ ctx: ScreenContext, screen: String) -> String? {
         let b = ctx.keymap.bindings(screen: screen)
-        if let g = b.gestures.first(where: { $0.1 == a })?.0 {
-            return ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
-        }
+        if let g = b.gestures.first(where: { $0.1 == a })?.0 { return GestureText.describe(named: g, in: ctx.gestures) }
         if let p = b.voice.first(where: { $0.1 == a })?.0 { return "say \"\(p)\"" }
         return nil
     }
@@ -65,7 +63,7 @@ public struct AppHelpScreen: Screen {
                     turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
         case "terminal":
             let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
-            let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
+            let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.summary)" }
             let leave = ctx.keymap.terminal.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
             return ["Type into the program: look at a key and \(act). ⏎ Enter runs the line; 123 #+= switches to digits and symbols.\(commit)",
                     "Suggestions: programs where a command begins, the ones you use first; files and folders where the program is (a folder ends in /, so the path goes on); words elsewhere.",
@@ -77,8 +75,9 @@ public struct AppHelpScreen: Screen {
                 + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
         case "desktop":
             let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
-            let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
-            let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.name)" }
+            let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.summary)" }
+            let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }
+                .map { "\(GestureText.describe(named: $0.key, in: ctx.gestures)): \($0.value.summary)" }
             let leave = ctx.keymap.desktop.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
             return ["Keys go to the focused window of your desktop (a browser, mail, chat): keep this window beside it. Look at a key and \(act).\(commit)",
                     "Ctrl, Alt and Super hold for the next key only (Ctrl then s saves; Super alone opens the launcher of many desktops).",
@@ -121,7 +120,7 @@ public struct AppHelpScreen: Screen {
         let bnd = ctx.keymap.bindings(screen: app)
         // Gestures one per line (they need the words); phrases grouped by action in a wrapped paragraph.
         for (g, a) in bnd.gestures where y < limit {
-            let how = ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
+            let how = GestureText.describe(named: g, in: ctx.gestures)
             c.text("• \(how) → \(a.summary)", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
         }
         var byAction: [(Action, [String])] = []
@@ -131,7 +130,7 @@ public struct AppHelpScreen: Screen {
         // The action is named only where no phrase already says it ("select" → activate).
         let say = "Say: " + byAction.map { a, ps in
             ps.map { "\"\($0)\"" }.joined(separator: " / ")
-                + (ps.contains(a.rawValue.replacingOccurrences(of: "-", with: " ")) ? "" : " → " + a.rawValue)
+                + (ps.contains(a.rawValue.replacingOccurrences(of: "-", with: " ")) ? "" : " → " + a.summary)
         }.joined(separator: " · ")
         var lines = Canvas.wrap(say, width: w)
         let room = max(0, limit - y)
