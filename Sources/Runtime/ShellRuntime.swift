@@ -292,7 +292,8 @@ public struct ShellRuntime {
                             }
                             effects = session.send(e)
                             switch e {
-                            case .tick: break
+                            // Time alone turns the notice line's parts: looked at, and drawn if it moved.
+                            case .tick: if session.state.noticeLineTurns { dirty = true }
                             case .terminal:
                                 awaitingEcho = nil
                                 dirty = true; forced = true

@@ -44,6 +44,10 @@ extension ShellState {
         return n
     }
 
+    /// Whether the notice line shows something whose parts take turns with time: a drawing may change with
+    /// no event but the clock's.
+    public var noticeLineTurns: Bool { StatusLook(self, width: size.width).noticeLine != nil }
+
     /// Whether an action may clear the notice: it has been up for `NoticeLine.secondsPerPart` of frame time,
     /// or for each of its parts on the notice line.
     var noticeSeen: Bool {

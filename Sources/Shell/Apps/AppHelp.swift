@@ -119,9 +119,19 @@ public struct AppHelpScreen: Screen {
         if y < limit { c.text("Bindings on this screen", x: x, y: y, style: Theme.tileLabel); y += 1 }
         let bnd = ctx.keymap.bindings(screen: app)
         // Gestures one per line (they need the words); phrases grouped by action in a wrapped paragraph.
-        for (g, a) in bnd.gestures where y < limit {
+        // Wrapped like the tips: a binding cut at the edge ("→ go back t") said half of what it does.
+        // A binding is shown whole or not at all; what does not fit is in Home › Help, which pages.
+        for (i, (g, a)) in bnd.gestures.enumerated() where y < limit {
             let how = GestureText.describe(named: g, in: ctx.gestures)
-            c.text("• \(how) → \(a.summary)", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+            let lines = Canvas.wrap("\(how) → \(a.summary)", width: w - 2)
+            // The last row is kept for saying that more follow, unless this is the last binding.
+            guard y + lines.count <= limit - (i == bnd.gestures.count - 1 ? 0 : 1) else {
+                c.text("… all gestures in Home › Help", x: x, y: y, style: Theme.hint, maxWidth: w); y = limit
+                break
+            }
+            for (k, line) in lines.enumerated() {
+                c.text((k == 0 ? "• " : "  ") + line, x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+            }
         }
         var byAction: [(Action, [String])] = []
         for (p, a) in bnd.voice {

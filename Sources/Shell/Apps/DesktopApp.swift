@@ -94,9 +94,12 @@ public struct DesktopScreen: Screen {
         drawPanel(&c, ctx, l.panel)
         if let b = l.buttons {
             let cols = b.columns(5, gap: 2)
-            c.button(Self.pointerID, "◎ Pointer mode", cols[0])
-            c.button(Self.privateID, isPrivate ? "● Private: on" : "○ Private", cols[1])
-            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? "● Dwell click" : "○ Dwell click", cols[2])
+            // Narrow buttons (80 columns) take the short names rather than "◎ Pointer m…"; ● says on.
+            let wide = cols[0].w - 2 >= 14
+            c.button(Self.pointerID, wide ? "◎ Pointer mode" : "◎ Pointer", cols[0])
+            c.button(Self.privateID, isPrivate ? (wide ? "● Private: on" : "● Private") : "○ Private", cols[1])
+            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? (wide ? "● Dwell click" : "● Dwell")
+                                                                   : (wide ? "○ Dwell click" : "○ Dwell"), cols[2])
             c.button(Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak", cols[3])
             c.button(Self.leaveID, "◀ Leave", cols[4])
         }

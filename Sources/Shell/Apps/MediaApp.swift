@@ -69,7 +69,8 @@ public struct MediaScreen: Screen {
         }
         c.text("Tracks of \(album.title)", x: l.tracks.x, y: l.tracks.y - 1, style: Theme.hint)
         c.scrollList("media.tracks", rows, tracks, l.tracks)
-        c.text("Albums", x: l.carousel.x, y: l.carousel.y - 1, style: Theme.hint)
+        c.text("Made-up albums, no sound: practice", x: l.carousel.x, y: l.carousel.y - 1, style: Theme.warning,
+               maxWidth: l.carousel.w)
         c.carousel("media.albums", Self.library.map { ($0.title, $0.artist + " · \($0.tracks.count) tracks") }, albums, l.carousel)
         c.button("media.prev", "⏮ Previous", l.prev)
         c.button("media.play", playing ? "❚❚ Pause" : "▶ Play", l.play)
@@ -78,9 +79,10 @@ public struct MediaScreen: Screen {
         c.text((playing ? "Playing: " : "Paused: ") + t.title + " — " + Self.library[current.album].artist,
                x: l.progress.x, y: l.nowPlaying, style: Theme.tileLabel, maxWidth: l.progress.w)
         c.progressBar(Self.time(position) + " / " + Self.time(t.seconds), fraction: position / t.seconds, l.progress)
-        c.paragraph("Practice: these albums are made up and no sound plays. It is a place to try the carousel, lists and buttons.",
-                    Rect(x: l.progress.x, y: l.progress.y + 2, w: l.progress.w, h: max(0, c.bounds.maxY - l.progress.y - 2)),
-                    style: Theme.warning)
+        // Said again below where it fits whole (a sentence cut short would mislead).
+        let note = "Practice: these albums are made up and no sound plays. It is a place to try the carousel, lists and buttons."
+        let room = Rect(x: l.progress.x, y: l.progress.y + 2, w: l.progress.w, h: max(0, c.bounds.maxY - l.progress.y - 2))
+        if Canvas.wrap(note, width: room.w).count <= room.h { c.paragraph(note, room, style: Theme.warning) }
     }
 
     mutating func skip(by d: Int) {

@@ -18,7 +18,7 @@ public struct MessagesScreen: Screen {
         if let p = store.messagesProblem {
             c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
         } else {
-            c.text("Practice chat: nobody receives these messages. The people and replies are made up.",
+            c.text("Practice: nobody receives these messages. People and replies are made up.",
                    x: b.x + 2, y: b.y, style: Theme.warning, maxWidth: b.w - 4)
         }
         c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y + 1, style: Theme.hint,

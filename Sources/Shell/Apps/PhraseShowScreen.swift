@@ -16,7 +16,7 @@ public struct PhraseShowScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
         var y = b.y
-        for line in Canvas.wrap("Not spoken aloud: \(why)", width: b.w - 4).prefix(2) {
+        for line in Canvas.wrap("Not spoken aloud: \(why)", width: b.w - 4).prefix(4) {
             c.text(line, x: b.x + 2, y: y, style: Theme.warning, maxWidth: b.w - 4)
             y += 1
         }

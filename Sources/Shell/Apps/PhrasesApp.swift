@@ -54,7 +54,10 @@ public struct PhrasesScreen: Screen {
         if let p = ctx.data.phrasesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text("Look at a phrase and \(activateHint(ctx)) to say it. \"Save phrase\" in a note or message adds yours.",
+            // The tip about saving goes where it would be cut (its help says it too).
+            let say = "Look at a phrase and \(activateHint(ctx)) to say it."
+            let both = say + " \"Save phrase\" in a note or message adds yours."
+            c.text(CellGrid.columns(of: both) <= c.bounds.w - 4 ? both : say,
                    x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
         c.tabBar("phrases.group", AppData.phraseGroups, selected: group, l.tabs)
