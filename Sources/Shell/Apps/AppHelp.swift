@@ -120,13 +120,15 @@ public struct AppHelpScreen: Screen {
         let bnd = ctx.keymap.bindings(screen: app)
         // Gestures one per line (they need the words); phrases grouped by action in a wrapped paragraph.
         // Wrapped like the tips: a binding cut at the edge ("→ go back t") said half of what it does.
-        // A binding is shown whole or not at all; what does not fit is in Home › Help, which pages.
-        for (i, (g, a)) in bnd.gestures.enumerated() where y < limit {
+        // A binding is shown whole or not at all; what does not fit is in Home › Help, which pages. Two rows
+        // stay for the phrases, so that they are at least begun and said to go on.
+        let gestureLimit = bnd.voice.isEmpty ? limit : limit - 2
+        for (i, (g, a)) in bnd.gestures.enumerated() where y < gestureLimit {
             let how = GestureText.describe(named: g, in: ctx.gestures)
             let lines = Canvas.wrap("\(how) → \(a.summary)", width: w - 2)
             // The last row is kept for saying that more follow, unless this is the last binding.
-            guard y + lines.count <= limit - (i == bnd.gestures.count - 1 ? 0 : 1) else {
-                c.text("… all gestures in Home › Help", x: x, y: y, style: Theme.hint, maxWidth: w); y = limit
+            guard y + lines.count <= gestureLimit - (i == bnd.gestures.count - 1 ? 0 : 1) else {
+                c.text("… all gestures in Home › Help", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
                 break
             }
             for (k, line) in lines.enumerated() {
