@@ -80,6 +80,33 @@ public enum TerminalBinding: Sendable, Equatable {
         case .desktop(let c): return c.rawValue
         }
     }
+
+    /// A short phrase for help screens: "press Ctrl+C", "leave this screen", or what the action or command does.
+    public var summary: String {
+        switch self {
+        case .press(let name): return "press " + Self.keyWords(name)
+        case .leave: return "leave this screen"
+        case .action(let a): return a.summary
+        case .desktop(let c): return c.summary
+        }
+    }
+
+    /// A key name of a keymap in the words on a keyboard: `ctrl-c` is "Ctrl+C", `page-up` "Page Up".
+    static func keyWords(_ name: String) -> String {
+        let named = ["enter": "Enter", "tab": "Tab", "escape": "Esc", "esc": "Esc", "backspace": "Backspace",
+                     "space": "Space", "up": "Up arrow", "down": "Down arrow", "left": "Left arrow", "right": "Right arrow",
+                     "insert": "Insert", "delete": "Delete", "home": "Home", "end": "End", "page-up": "Page Up",
+                     "page-down": "Page Down"]
+        let modifiers = [("ctrl-", "Ctrl"), ("alt-", "Alt"), ("shift-", "Shift"), ("super-", "Super")]
+        var rest = Substring(name.lowercased())
+        var words: [String] = []
+        while let (prefix, word) = modifiers.first(where: { rest.hasPrefix($0.0) }), rest.count > prefix.count {
+            words.append(word)
+            rest = rest.dropFirst(prefix.count)
+        }
+        let key = named[String(rest)] ?? rest.uppercased()
+        return (words + [key]).joined(separator: "+")
+    }
 }
 
 /// What a `[desktop]` binding may do besides keys and actions: the desktop pointer and the private latch.

@@ -32,15 +32,11 @@ public enum LastGoodSettings {
 
     /// The settings to start with and the last known good, from what `settings.toml` gave (`loaded`, with its
     /// `problems`) and the copy (`lastGood`): a file with values the shell cannot use gives way to the last
-    /// good copy, and the problems say so. Without a copy, the last known good is the built-in defaults for
-    /// whatever decides about gestures, with the keymap chosen (a default cannot guess how the user works).
+    /// good copy, and the problems say so. Without a copy, the last known good is nil: the caller takes the
+    /// built-in values of whatever decides about gestures (`ShellSettings.withGestureFields`).
     public static func choose(loaded: ShellSettings, problems: [String], lastGood: ShellSettings?, file: URL)
-        -> (start: ShellSettings, known: ShellSettings, problems: [String]) {
-        guard let lastGood else {
-            var known = loaded.withGestureFields(of: ShellSettings())
-            known.keymap = loaded.keymap
-            return (loaded, known, problems)
-        }
+        -> (start: ShellSettings, known: ShellSettings?, problems: [String]) {
+        guard let lastGood else { return (loaded, nil, problems) }
         guard !problems.isEmpty else { return (loaded, lastGood, []) }
         return (lastGood, lastGood, problems + ["The last settings you acted with are used instead (\(file.lastPathComponent))."])
     }

@@ -85,7 +85,8 @@ public final class LiveSpeaker: @unchecked Sendable {
         let s = Speaker(setup: setup, output: sink) { [weak self] event in
             switch event {
             case .speaking(let on): self?.post(.speaking(on))
-            case .problem(let message, _): self?.post(.speechOutput(problem: message))
+            // Flite taking over is said; nothing heard at all is told apart, so a screen can show the text.
+            case .problem(let message, let fallback): self?.post(fallback ? .speechOutput(problem: message) : .notHeard(problem: message))
             case .firstAudio: break
             }
         }

@@ -292,7 +292,8 @@ public struct ShellRuntime {
                             }
                             effects = session.send(e)
                             switch e {
-                            case .tick: break
+                            // Time alone turns the notice line's parts: looked at, and drawn if it moved.
+                            case .tick: if session.state.noticeLineTurns { dirty = true }
                             case .terminal:
                                 awaitingEcho = nil
                                 dirty = true; forced = true
@@ -450,7 +451,7 @@ public struct ShellRuntime {
                 case .recentre: break   // the session has done it
                 case .speak, .stopSpeaking:
                     if let speaker { speaker.perform(e) }
-                    else if case .speak = e { replies.append(.speechOutput(problem: "Speech output is off in this run")) }
+                    else if case .speak = e { replies.append(.notHeard(problem: "Speech output is off in this run")) }
                 case .calibrated, .driftCorrect, .gesturesCalibrated:
                     // The session has applied it, on trial: it is saved (`saveCalibration`,
                     // `saveGestureCalibration`) once the user acts with it.

@@ -49,7 +49,9 @@ extension Canvas {
         var lines: [(String, Style)] = []
         if let icon { lines.append((icon, Theme.tileLabel)) }
         lines.append((label, Theme.tileLabel))
-        if let detail { lines.append((detail, Theme.hint)) }
+        // The detail wraps rather than ending in "…": on a narrow launcher "Practice chat" must still say
+        // "nobody receives it".
+        if let detail { lines += Canvas.wrap(detail, width: inner.w).map { ($0, Theme.hint) } }
         let top = inner.y + max(0, (inner.h - lines.count) / 2)
         for (i, l) in lines.enumerated() where top + i < inner.maxY {
             grid.centered(l.0, in: inner, y: top + i, style: l.1)

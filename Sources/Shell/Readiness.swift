@@ -125,7 +125,7 @@ extension ShellState {
         var ways: [String] = []
         let (gestures, voice) = keymap.bindings(screen: top.name)
         if let name = gestures.first(where: { $0.1.worksWhilePaused })?.0 {
-            ways.append(self.gestures.first { $0.name == name }.map(GestureText.describe) ?? name)
+            ways.append(GestureText.describe(named: name, in: self.gestures))
         }
         if let v = voice.first(where: { $0.1 == .resume })?.0 ?? voice.first(where: { $0.1.worksWhilePaused })?.0 {
             ways.append("say “\(v)”")
@@ -138,18 +138,21 @@ extension ShellState {
 func drawReadiness(_ g: inout CellGrid, _ label: (text: String, warn: Bool)?, x: Int, y: Int) -> Int {
     guard let (text, warn) = label else { return x }
     let style = warn ? Style(fg: .black, bg: .yellow, attrs: .bold) : Theme.status
-    var nx = x + g.text(text, x: x, y: y, style: style, maxWidth: max(0, g.width - x - 20))
+    var nx = x + g.text(text, x: x, y: y, style: style)
     nx += g.text(" │ ", x: nx, y: y, style: Theme.status)
     return nx
 }
 
-/// While paused, a banner across the top of the body says so and how to resume.
+/// While paused, a banner across the top of the body says so and how to resume, on a second row when the
+/// way to resume does not fit on one.
 func drawPauseBanner(_ g: inout CellGrid, _ s: ShellState) {
-    guard s.readiness.paused, g.height > statusRows + 2 else { return }
+    guard s.readiness.paused, g.height > statusRows + 3 else { return }
     let style = Style(fg: .black, bg: .yellow, attrs: .bold)
-    g.fill(Rect(x: 0, y: 1, w: g.width, h: 1), " ", style: style)
-    let text = " ⏸ PAUSED: only resume works. To resume, \(s.resumeHint)."
-    g.text(CellGrid.truncate(text, to: g.width), x: 0, y: 1, style: style)
+    let rows = Canvas.wrap("⏸ PAUSED: only resume works. To resume, \(s.resumeHint).", width: g.width - 2).prefix(2)
+    for (i, row) in rows.enumerated() {
+        g.fill(Rect(x: 0, y: 1 + i, w: g.width, h: 1), " ", style: style)
+        g.text(row, x: 1, y: 1 + i, style: style)
+    }
 }
 
 extension GestureDefinition {

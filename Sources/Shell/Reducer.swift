@@ -75,7 +75,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .gesture(let ev):
         s.now = max(s.now, ev.t)
         s.weakPerformances.removeAll { $0.gesture == ev.name }
-        s.notice = nil   // a notice has been seen once the user acts
+        if s.noticeSeen { s.notice = nil }   // a notice has been seen once the user acts after reading it
         // The escape acts on every screen, before safe start, while paused and while the microphone is open:
         // settings that stop the other gestures must not stop it.
         if s.keymap.action(gesture: ev.name, screen: s.topName) == .restoreSettings { return s.restoreKnownGood() }
@@ -97,7 +97,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         let gazeCell = ev.gaze.map { s.cell($0) }
         return actedWith(&s, action == .activate) + perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
     case .key(let key):
-        s.notice = nil
+        if s.noticeSeen { s.notice = nil }
         // A helper's key shows the helper wants the settings in use (the restore key shows the opposite).
         return (key == .restoreSettings ? [] : s.actedWithSettings()) + keyPressed(&s, key)
     case .speech(let text, let isFinal):
@@ -188,6 +188,10 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .speechOutput(let problem):
         s.notice = problem
         return []
+    case .notHeard(let problem):
+        s.notice = problem
+        // The phrase board shows the phrase instead, for the person in the room.
+        return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil
@@ -403,7 +407,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
         switch nav {
         case .open(let screen):
             if let next = s.registry.make(screen) { s.stack.append(next); s.notice = nil }
-            else { s.notice = "No screen named \(screen)"; name = nil }
+            else { s.notice = "That screen is not part of this shell"; name = nil }
         case .push(let next): s.stack.append(next)
         case .replace(let next): s.stack[s.stack.count - 1] = next
         case .back: if s.stack.count > 1 { s.stack.removeLast() }
@@ -508,7 +512,7 @@ func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
     guard mine.count >= weakCount else { return }
     s.weakPerformances.removeAll { $0.gesture == w.gesture }
     let level = mine.map(\.level).reduce(0, +) / Double(mine.count)
-    let how = s.gestures.first { $0.name == w.gesture }.map(GestureText.movement) ?? w.gesture
+    let how = s.gestures.first { $0.name == w.gesture }.map(GestureText.movement) ?? "A gesture"
     // Short enough for the title bar at 100 columns.
     s.notice = String(format: "%@: only %.2f of %.2f. Settings › Pointer › Calibrate gestures",
                       how.prefix(1).uppercased() + how.dropFirst(), level, w.press)

@@ -21,11 +21,8 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
         canvas.grid.restyle(t.rect) { $0 = ThemeKind.focused($0) }
     }
     // Progress fills on the target itself, where the eyes are: dwell on the dwelt target, and a held
-    // activate gesture (the jaw) on the focused target it will act on.
-    if let (t, fraction) = progressFill(s, map: map) {
-        let r = fillRow(t)
-        canvas.grid.bar(x: r.x, y: r.y, width: r.w, fraction: fraction, style: Theme.dwell)
-    }
+    // activate gesture (the jaw) on the focused target it will act on. Along its edge, never over its label.
+    if let (t, fraction) = progressFill(s, map: map) { drawFill(&canvas.grid, t, fraction: fraction) }
     drawStatus(&canvas.grid, s)
     drawPauseBanner(&canvas.grid, s)
     drawSettingsBanner(&canvas.grid, s)
@@ -43,8 +40,8 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
 /// The target whose progress fills on it, and how far: dwell on the dwelt target, else a held activate
 /// gesture on the focused target it will act on.
 func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
-    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.tracking.dwellProgress > 0 {
-        return (t, s.tracking.dwellProgress)
+    if let d = s.tracking.dwellTarget, let t = map.target(id: d), s.shownDwellProgress > 0 {
+        return (t, s.shownDwellProgress)
     }
     guard s.readiness.acting, let f = s.focus.focused, let t = map.target(id: f) else { return nil }
     let activating = s.tracking.progress.filter { s.keymap.action(gesture: $0.name, screen: s.topName) == .activate }
@@ -52,11 +49,55 @@ func progressFill(_ s: ShellState, map: HitMap) -> (Target, Double)? {
     return (t, p)
 }
 
-/// The row of a target the progress fill takes: inside its border, on its last inner row.
+extension ShellState {
+    /// The action a gesture performs on the screen showing, looked up as `reduce` does: the Terminal's and
+    /// the Desktop's own sections first (nil where they send a key or work the pointer), then the keymap's.
+    func boundAction(gesture name: String) -> Action? {
+        var own = topIs(TerminalScreen.self) ? keymap.terminalBinding(gesture: name)
+            : topIs(DesktopScreen.self) ? keymap.desktopBinding(gesture: name) : nil
+        // A pointer command binding keeps the gesture's usual action while the Desktop screen types.
+        if own?.pointsOnly == true, top(as: DesktopScreen.self)?.pointer == nil { own = nil }
+        if let own {
+            if case .action(let a) = own { return a }
+            return nil
+        }
+        return keymap.action(gesture: name, screen: topName)
+    }
+
+    /// Dwell progress as the screen shows it: the dwell gesture's, where resting the gaze activates the
+    /// target on this screen; else 0. The pipeline times a dwell whatever the keymap says, and a fill that
+    /// ends in nothing (the default keymap binds no dwell) told the user to wait for what never came.
+    var shownDwellProgress: Double {
+        guard tracking.dwellProgress > 0 else { return 0 }
+        return dwellGestures.contains { boundAction(gesture: $0) == .activate } ? tracking.dwellProgress : 0
+    }
+}
+
+/// The cells of a target the progress fill takes: its bottom border between the corners (a boxed target,
+/// three rows or more), else its last row, which the fill underlines. Never the row its label is on: a fill
+/// over the label hid the very word the eyes were resting on.
 func fillRow(_ t: Target) -> Rect {
-    guard t.rect.h >= 3 else { return Rect(x: t.rect.x, y: t.rect.y, w: t.rect.w, h: 1) }
-    let r = t.rect.inset(dx: 1, dy: 0)
-    return Rect(x: r.x, y: t.rect.maxY - 2, w: r.w, h: 1)
+    guard t.rect.h >= 3 else { return Rect(x: t.rect.x, y: t.rect.maxY - 1, w: t.rect.w, h: 1) }
+    return Rect(x: t.rect.x + 1, y: t.rect.maxY - 1, w: t.rect.w - 2, h: 1)
+}
+
+/// Draws a progress fill on a target (`fillRow`): on a border, a bar in eighths of a cell that takes the
+/// border's place as it grows; on a row of text, an underline in the fill's colour under the characters,
+/// which stay as they are.
+func drawFill(_ g: inout CellGrid, _ t: Target, fraction: Double) {
+    let r = fillRow(t)
+    let eighths = CellGrid.eighths(fraction, of: r.w)
+    guard t.rect.h >= 3 else {
+        let cells = (eighths + 7) / 8
+        g.restyle(Rect(x: r.x, y: r.y, w: cells, h: 1)) { $0 = Style(fg: Theme.dwell.fg, bg: $0.bg, attrs: [.bold, .underline]) }
+        return
+    }
+    let partial: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+    for i in 0..<r.w {
+        let e = eighths - i * 8
+        guard e > 0 else { break }
+        g[r.x + i, r.y] = Cell(e >= 8 ? "█" : partial[e - 1], Theme.dwell)
+    }
 }
 
 /// Smooth pursuit: each target's dot where its path is now.
@@ -261,16 +302,17 @@ func drawTooSmall(_ g: inout CellGrid) {
 func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
     let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
-    let right = s.notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
+    // A notice that does not fit here whole goes to the notice line (`StatusLook`), never cut.
+    let notice = s.titleNotice(width: g.width)
+    let right = notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
         : s.typesIntoPrograms ? "◀ Leave to go back" : "? help · Esc back"))
-    // The crumbs keep at least 30 columns; a notice may take the rest.
-    let r = CellGrid.truncate(right, to: max(10, g.width - min(CellGrid.columns(of: crumbs), 30) - 3))
+    let r = CellGrid.truncate(right, to: s.titleRoom(width: g.width))
     let rx = g.width - CellGrid.columns(of: r) - 1
     g.text(crumbs, x: 0, y: 0, style: Theme.title, maxWidth: rx - 1)
-    g.text(r, x: rx, y: 0, style: s.notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
+    g.text(r, x: rx, y: 0, style: notice != nil ? Style(fg: .yellow, bg: .blue, attrs: .bold) : Theme.title)
 }
 
-/// Two rows: meters for the face, then source, face, gesture under way, dwell and keymap.
+/// Two rows: meters for the face (or the notice line), then source, face, gesture under way, dwell and keymap.
 func drawStatus(_ g: inout CellGrid, _ s: ShellState) {
     drawStatus(&g, StatusLook(s, width: g.width))
 }
@@ -283,10 +325,12 @@ struct StatusLook: Equatable {
     var meters: [Int]
     /// What the input part is made from; its text is made only for a drawing (`inputStatus`).
     var input: InputLook
+    /// The readiness text and the speech text as the second row shows them: nil when there is nothing to
+    /// say, or when it does not fit there whole and the notice line says it instead.
     var readiness: String?
     var readinessWarning = false
     var speaking: Bool
-    /// The gesture under way with its progress in eighths of a 10-cell bar.
+    /// The gesture under way, in words ("jaw", "right eye"), with its progress in eighths of a 10-cell bar.
     var gesture: String?
     var gestureEighths = 0
     /// Dwell progress in eighths of an 8-cell bar; nil while none is under way.
@@ -295,6 +339,8 @@ struct StatusLook: Equatable {
     var mic: String?
     var micOpen = false
     var keymap: String
+    /// What the first row says instead of the meters: the part of the notice line showing now.
+    var noticeLine: String?
 
     static let meterLabels = ["L eye", "R eye", "jaw", "tongue", "smile"]
 
@@ -307,13 +353,34 @@ struct StatusLook: Equatable {
         if let r = s.readinessLabel { readiness = r.text; readinessWarning = r.warn }
         speaking = s.speaking
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
-            gesture = p.name
+            gesture = s.gestureLabel(p.name)
             gestureEighths = CellGrid.eighths(p.progress, of: 10)
         }
-        dwellEighths = t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil
+        let dwell = s.shownDwellProgress
+        dwellEighths = dwell > 0 ? CellGrid.eighths(dwell, of: 8) : nil
         privateDesktop = s.top(as: DesktopScreen.self)?.isPrivate ?? false
         if let m = s.micLabel { mic = m.text; micOpen = m.open }
         keymap = s.keymap.name
+        placeMessages(s, width: width)
+    }
+
+    /// Moves the readiness and speech texts to the notice line when the second row has no room for them
+    /// whole (readiness keeps the row first), and picks what the notice line shows now: the messages' parts in
+    /// turn, readiness first (it says why gestures do not act, and a restart is said for four seconds from the
+    /// restart: the turns count from it), then a notice too long for the title bar (from when it came), then
+    /// speech.
+    mutating func placeMessages(_ s: ShellState, width: Int) {
+        let rest = 1 + CellGrid.columns(of: inputStatus(input).parts.joined(separator: " │ ") + " │ ")
+            + (speaking ? 13 : 0) + (gesture.map { CellGrid.columns(of: $0) + 12 } ?? 11) + (dwellEighths == nil ? 0 : 17)
+            + (privateDesktop ? 33 : 0) + CellGrid.columns(of: "│ keymap " + keymap) + 3
+        let readinessW = readiness.map { CellGrid.columns(of: $0) + 3 } ?? 0
+        let micW = mic.map { CellGrid.columns(of: $0) + 3 } ?? 0
+        var micBelow: String?, readinessBelow: String?
+        if rest + readinessW + micW > width, let m = mic { micBelow = m; mic = nil }
+        if rest + readinessW > width, let r = readiness { readinessBelow = r; readiness = nil }
+        let notice = s.notice.flatMap { s.titleNotice(width: width) == nil ? $0 : nil }
+        let since = readinessBelow != nil ? s.readiness.restartedAt ?? 0 : notice != nil ? s.noticeAt : 0
+        noticeLine = NoticeLine.part([readinessBelow, notice, micBelow].compactMap { $0 }, width: width - 2, since: since, now: s.now)
     }
 
     /// Whether `StatusLook(s, width: width)` equals this look, part by part, cheapest first (see
@@ -327,15 +394,18 @@ struct StatusLook: Equatable {
               meters[3] == CellGrid.eighths(Double(t.meters.tongue), of: meterWidth),
               meters[4] == CellGrid.eighths(Double(t.meters.smile), of: meterWidth),
               speaking == s.speaking,
-              dwellEighths == (t.dwellProgress > 0 ? CellGrid.eighths(t.dwellProgress, of: 8) : nil),
+              dwellEighths == (s.shownDwellProgress > 0 ? CellGrid.eighths(s.shownDwellProgress, of: 8) : nil),
               input.matches(t) else { return false }
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
-            guard gesture == p.name, gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
+            guard gesture == s.gestureLabel(p.name), gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
         } else if gesture != nil || gestureEighths != 0 {
             return false
         }
         guard privateDesktop == (s.top(as: DesktopScreen.self)?.isPrivate ?? false), keymap == s.keymap.name
         else { return false }
+        // With nothing on the notice line and no notice, the row's parts compared equal place the same way;
+        // otherwise the look is made again (the line's part moves with time).
+        guard noticeLine == nil, s.notice == nil else { return self == StatusLook(s, width: width) }
         let r = s.readinessLabel, m = s.micLabel
         return readiness == r?.text && readinessWarning == (r?.warn ?? false)
             && mic == m?.text && micOpen == (m?.open ?? false)
@@ -347,11 +417,15 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
     g.fill(Rect(x: 0, y: y0, w: g.width, h: statusRows), " ", style: Theme.status)
     var x = 1
     let meterW = look.meterWidth
-    for (label, v) in zip(StatusLook.meterLabels, look.meters) {
-        x += g.text(label + " ", x: x, y: y0, style: Theme.status)
-        g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
-        x += meterW + 2
-        if x >= g.width - meterW { break }
+    if let line = look.noticeLine {
+        g.text(line, x: 1, y: y0, style: Style(fg: .yellow, bg: .black, attrs: .bold), maxWidth: g.width - 2)
+    } else {
+        for (label, v) in zip(StatusLook.meterLabels, look.meters) {
+            x += g.text(label + " ", x: x, y: y0, style: Theme.status)
+            g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
+            x += meterW + 2
+            if x >= g.width - meterW { break }
+        }
     }
     x = 1
     let (input, inputWarning) = inputStatus(look.input)
@@ -376,8 +450,9 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
         x += g.text("│ private: not learned or logged ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
     }
     let km = "keymap " + look.keymap
-    x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1, reserve: CellGrid.columns(of: km) + 4)
-    g.text("│ " + km, x: max(x, g.width - CellGrid.columns(of: km) - 4), y: y1, style: Theme.status)
+    x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1)
+    let kx = max(x, g.width - CellGrid.columns(of: km) - 4)
+    if kx + CellGrid.columns(of: km) + 2 <= g.width { g.text("│ " + km, x: kx, y: y1, style: Theme.status) }
 }
 
 /// The source with its frame rate, the face, and what the source dropped or could not read; `warning` when

@@ -17,6 +17,8 @@ public enum ScreenInput: Sendable {
     case terminalKey(TerminalKeyPress)
     /// A `[desktop]` command for the Desktop screen: the pointer, the private latch.
     case desktop(DesktopCommand)
+    /// What the screen asked to be said was not heard (no speaker, no voice), and why.
+    case notHeard(String)
 }
 
 /// Where a reply sends the user.

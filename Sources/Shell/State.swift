@@ -370,6 +370,8 @@ public enum ShellEvent: Sendable {
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
     /// fallback voice may be speaking instead).
     case speechOutput(problem: String)
+    /// What was asked to be said was not heard at all (no audio device, no voice that starts), and why.
+    case notHeard(problem: String)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -377,7 +379,7 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
         }
     }
 }
@@ -440,8 +442,11 @@ public struct ShellState: Sendable {
     public var micStatus: String?
     /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
     public internal(set) var revision = 0
-    /// A short notice shown in the title bar (e.g. an unknown screen).
-    public var notice: String?
+    /// A short notice shown in the title bar (e.g. an unknown screen), or on the notice line when it does not
+    /// fit there (`NoticeLine`).
+    public var notice: String? { didSet { if notice != oldValue { noticeAt = now } } }
+    /// When the notice was set, in frame time: its parts on the notice line take turns from then.
+    public internal(set) var noticeAt = 0.0
     /// What the Terminal screen's program shows, as the runtime last read it.
     @Shared public var terminal: TerminalView?
     /// What the disk said for the Terminal screen's suggestions (programs, directory listings).
@@ -576,9 +581,10 @@ public struct ScreenRegistry: Sendable {
     public static let standard = ScreenRegistry([
         ScreenEntry("launcher") { LauncherScreen() },
         ScreenEntry("notes", tile: .init("Notes", "write and dictate")) { NotesScreen() },
-        ScreenEntry("messages", tile: .init("Messages", "talk to people")) { MessagesScreen() },
+        // Practice screens say so on their tiles: their people, replies and albums are made up.
+        ScreenEntry("messages", tile: .init("Practice chat", "nobody receives it")) { MessagesScreen() },
         ScreenEntry("settings", tile: .init("Settings", "gestures and looks")) { SettingsScreen() },
-        ScreenEntry("media", tile: .init("Media", "music and albums")) { MediaScreen() },
+        ScreenEntry("media", tile: .init("Practice music", "made up, no sound")) { MediaScreen() },
         ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
         ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
         ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },

@@ -232,13 +232,12 @@ func trackDictation(_ s: inout ShellState, _ effects: [Effect]) -> [Effect] {
     return out
 }
 
-/// Draws the speech part of the status line from `x`, leaving `reserve` columns at the right.
-func drawMic(_ g: inout CellGrid, _ label: (text: String, open: Bool)?, x: Int, y: Int, reserve: Int) -> Int {
+/// Draws the speech part of the status line from `x`, whole (`StatusLook` moved it to the notice line when
+/// the row has no room for it).
+func drawMic(_ g: inout CellGrid, _ label: (text: String, open: Bool)?, x: Int, y: Int) -> Int {
     guard let (text, open) = label else { return x }
-    let w = g.width - reserve - x - 3
-    guard w > 6 else { return x }
     let style = open ? Style(fg: .white, bg: .red, attrs: .bold) : Style(fg: .yellow, bg: .black, attrs: .bold)
     var nx = x + g.text("│ ", x: x, y: y, style: Theme.status)
-    nx += g.text(CellGrid.truncate(text, to: w), x: nx, y: y, style: style)
+    nx += g.text(text, x: nx, y: y, style: style)
     return nx + 1
 }

@@ -42,14 +42,17 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     /// One gesture to calibrate: its name, signal, and the values in use now.
     public struct Gesture: Sendable, Equatable {
         public var name: String
+        /// The gesture in the user's words ("open the jaw"), for what the run tells them; the name by default.
+        public var label: String
         public var signal: ShapeSignal
         public var press: Float
         public var release: Float
         /// The config's hold and rhythm guard (seconds; calm 0: none), which the user's rhythm may relax.
         public var hold: Double
         public var calm: Double
-        public init(name: String, signal: ShapeSignal, press: Float, release: Float, hold: Double = 0, calm: Double = 0) {
-            self.name = name; self.signal = signal; self.press = press; self.release = release
+        public init(name: String, label: String? = nil, signal: ShapeSignal, press: Float, release: Float, hold: Double = 0,
+                    calm: Double = 0) {
+            self.name = name; self.label = label ?? name; self.signal = signal; self.press = press; self.release = release
             self.hold = hold; self.calm = calm
         }
     }
@@ -183,7 +186,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
             }
             if t - start >= attemptSeconds {
                 if risen {
-                    stop("\(gestures[k].name) was held past \(Int(attemptSeconds)) s; let go after each performance")
+                    stop("\(gestures[k].label) was held past \(Int(attemptSeconds)) s; let go after each performance")
                 } else if skipped.last == k - 1, k > 0 {
                     // Two gestures in a row not seen: the user is keeping still to stop.
                     skipped.append(k)
@@ -219,7 +222,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     private func describe(_ s: Stage) -> String {
         switch s {
         case .neutral: return "while reading your neutral face"
-        case .perform(let k, _): return "during \(gestures[k].name)"
+        case .perform(let k, _): return "during \(gestures[k].label)"
         case .done: return ""
         }
     }
@@ -233,7 +236,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         var out: [GestureThreshold] = []
         for (k, g) in gestures.enumerated() where !skipped.contains(k) {
             guard peaks[k].count == 2, let weaker = peaks[k].min() else {
-                return .failure(GestureCalibrationProblem(message: "\(g.name) was not performed twice"))
+                return .failure(GestureCalibrationProblem(message: "\(g.label) was not performed twice"))
             }
             let base = baseline(k)
             let rise = weaker - base

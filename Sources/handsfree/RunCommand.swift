@@ -184,11 +184,11 @@ struct RunCommand: ParsableCommand {
             let (gestureThresholds, gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
             session.calibrateGestures(gestureThresholds)
             if let gestureProblem, session.state.notice == nil { session.state.notice = gestureProblem }
-            // What the escape puts back, and the banner for settings that are wrong (or under which nothing
-            // can activate), with the way out.
+            // What the escape puts back (the last good copy, else the config's own values with the calibrations
+            // saved), and the banner for settings that are wrong (or under which nothing can activate), with the
+            // way out. A keymap named on the command line is the one this run is about.
             var known = chosen.known
-            // A keymap named on the command line is the one this run is about.
-            if keymap != nil { known.keymap = km.name }
+            if keymap != nil { known?.keymap = km.name }
             session.startKnownGood(known, problems: settingsProblems)
             // Where typed text goes; a sink that cannot be reached (a tmux target that is not there) is said
             // before the terminal is taken over.

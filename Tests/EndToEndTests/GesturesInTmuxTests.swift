@@ -21,6 +21,14 @@ import Testing
         "brow_raise": (["browInnerUp": 0.42], 0.8),
     ]
 
+    /// The gesture a prompt asks for, by the words it says it in ("Now: open the jaw and hold …"); the left
+    /// smile before the smile, which its words contain.
+    static let asked: [(words: String, gesture: String)] = [
+        ("open the jaw", "activate"), ("close the right eye", "back"), ("stick the tongue out", "commit"),
+        ("smile on the left side", "scroll"), ("smile and hold", "confirm"), ("wink of the left eye", "wink_left"),
+        ("wink of the right eye", "wink_right"), ("raise the eyebrows", "brow_raise"),
+    ]
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func calibrateGesturesThenTheNextStartUsesThem() throws {
         let dir = NSTemporaryDirectory() + "hf-gcal-\(getpid())"
@@ -55,8 +63,9 @@ import Testing
         while Date() < end {
             let lines = session.capture()
             if lines.contains(where: { $0.contains("Calibrated:") || $0.contains("Not calibrated") }) { done = true; break }
-            guard let line = lines.first(where: { $0.contains("Now ") }), let now = line.range(of: "Now "),
-                  let (blend, hold) = Self.performances[String(line[now.upperBound...].prefix { $0 != ":" })] else {
+            guard let line = lines.first(where: { $0.contains("Now: ") }),
+                  let name = Self.asked.first(where: { line.contains($0.words) })?.gesture,
+                  let (blend, hold) = Self.performances[name] else {
                 sender.play((50, 15), [:], 0.1); continue
             }
             sender.play((50, 15), blend, hold)

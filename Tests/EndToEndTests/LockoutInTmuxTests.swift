@@ -144,7 +144,7 @@ import Testing
         let launcher = try Self.layout("launcher")
         #expect(r.shows("HandsFree │ Home"), "\(r.screen)")
         #expect(r.shows("The jaw threshold 0.95 is above what faces reach"), "\(r.screen)")
-        #expect(r.shows("To restore your last good settings: open the jaw, hold 3 s · F12 · say “shell, restore settings”."), "\(r.screen)")
+        #expect(r.shows("To restore your last good settings: open the jaw and hold for 3 seconds · F12 · say “shell,"), "\(r.screen)")
         let sender = try UDPSender(port: r.port)
         let notes = try #require(launcher["launcher.notes"]).center
         sender.play(notes, [:], 1.2)

@@ -128,7 +128,7 @@ import Testing
         session.keys("Escape")
         #expect(session.waitFor { $0.first?.contains("Home ›") == false })
         session.keys("Right", "Right", "Enter")
-        #expect(session.waitFor { $0.first?.contains("Home › Messages") == true })
+        #expect(session.waitFor { $0.first?.contains("Home › Practice chat") == true })
         session.keys("Escape")
         session.keys("q")
         #expect(session.waitFor { $0.contains { $0.contains("SHELL-EXITED") } })
@@ -164,7 +164,7 @@ import Testing
 
         // Right, Right, Enter as a terminal in normal mode sends them.
         _ = session.tmux(["send-keys", "-t", session.name, "-H", "1b", "5b", "43", "1b", "5b", "43", "0d"])
-        #expect(session.waitFor { $0.first?.contains("Home › Messages") == true }, "normal-mode arrows:\n\(session.screen)")
+        #expect(session.waitFor { $0.first?.contains("Home › Practice chat") == true }, "normal-mode arrows:\n\(session.screen)")
     }
 
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))

@@ -262,8 +262,8 @@ import Testing
         try original.write(to: URL(fileURLWithPath: cfg + "/settings.toml"))
         let shell = try Shell("settings", env)
         defer { shell.tmux.kill() }
-        // The settings banner under the title bar names the file (issue 47: with the way to restore).
-        #expect(shell.waitFor { $0.prefix(6).joined().contains("/handsfree/settings.toml: 1 place") }, "\(shell.tmux.screen)")
+        // The file is named whole, on the settings banner under the title bar with the way to restore (issue 47).
+        #expect(shell.waitFor { $0.contains { $0.contains("/handsfree/settings.toml: 1 place") } }, "\(shell.tmux.screen)")
         shell.tmux.keys("Right", "Right", "Right", "Enter")
         #expect(shell.waitFor { $0.contains { $0.contains("Jaw threshold: 0.6") } }, "the readable value applies:\n\(shell.tmux.screen)")
         #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched until a change")
@@ -293,9 +293,9 @@ import Testing
         func openAna() -> Bool {
             guard shell.waitFor(seconds: 20, { $0.first?.contains("HandsFree │ Home") == true }) else { return false }
             shell.tmux.keys("Right", "Right", "Enter")
-            guard shell.waitFor({ $0.first?.contains("Home › Messages") == true }) else { return false }
+            guard shell.waitFor({ $0.first?.contains("Home › Practice chat") == true }) else { return false }
             shell.tmux.keys("Tab", "Enter")
-            return shell.waitFor { $0.first?.contains("Messages › Ana") == true }
+            return shell.waitFor { $0.first?.contains("Practice chat › Ana (practice)") == true }
         }
         func killAndRestart() throws {
             let pid = try #require(shell.pid)

@@ -64,7 +64,7 @@ import TrackingCore
             120: [.speech("start dictation", isFinal: true)],
             150: [.speech("hello world comma", isFinal: false), .speech("hello world comma", isFinal: true)],
             180: [.speech("stop dictation", isFinal: true), .key(.escape), .key(.escape)],
-            240: [.speech("open messages", isFinal: true)],
+            240: [.speech("open practice chat", isFinal: true)],
             300: [.key(.escape), .speech("open terminal", isFinal: true)],
             330: [.terminal(view("$ ec", in: "/home/u"))],
             360: [.terminal(view("$ vim no", in: "/home/u"))],
@@ -107,7 +107,7 @@ import TrackingCore
         #expect(first.effects == second.effects)
         // The script reached what it drives, so the comparison covers them.
         #expect(first.screens.contains { $0.contains("hi there hello world,") }, "the note and its dictation")
-        #expect(first.screens.contains { $0.contains("Home › Messages") })
+        #expect(first.screens.contains { $0.contains("Home › Practice chat") })
         #expect(first.effects.joined().contains(.listCommands), "the Terminal screen asked for programs")
         #expect(first.effects.joined().contains { if case .save = $0 { true } else { false } })
     }

@@ -41,7 +41,8 @@ import TrackingCore
         #expect(ThemeKind.focused(.plain).attrs.contains(.reverse))
     }
 
-    /// Dwell progress is drawn with bar characters, so it shows without colour too.
+    /// Dwell progress is drawn with bar characters, so it shows without colour too: along the tile's bottom
+    /// border, with the label's row left as it was.
     @Test func dwellShowsByCharacters() {
         var s = Fixture.state("dwell")
         s.settings.theme = .highContrast
@@ -51,10 +52,11 @@ import TrackingCore
         s.tracking.dwellProgress = 0.5
         let after = render(s, size: s.size).0
         guard let t = s.hitMap.target(id: "launcher.notes") else { Issue.record("no target"); return }
-        let row = t.rect.maxY - 2
+        let row = t.rect.maxY - 1
         let chars = (t.rect.x + 1..<t.rect.maxX - 1).map { after[$0, row].ch }
         #expect(chars.contains("█"), "\(chars)")
         #expect(before.lines[row] != after.lines[row])
+        for y in t.rect.y..<row { #expect(before.lines[y] == after.lines[y], "row \(y) of the tile is unchanged") }
     }
 
     @Test func highContrastDropsDimAndWeakColours() {

@@ -11,11 +11,10 @@ import TrackingCore
         Driver.startCalibration("settings.calibrate-gestures", screen: "gesture-calibration", start: "gestures.start")
     }
 
-    /// The gesture the screen asks for now, read off the screen ("Now NAME: …").
+    /// The gesture the screen asks for now, read off the screen ("Now: open the jaw and hold …, then relax").
     func asked(_ d: Driver) -> String? {
-        guard let line = d.lines.first(where: { $0.contains("Now ") && $0.contains(":") }),
-              let now = line.range(of: "Now ") else { return nil }
-        return String(line[now.upperBound...].prefix { $0 != ":" })
+        guard let line = d.lines.first(where: { $0.contains("Now: ") }) else { return nil }
+        return d.state.gestures.first { line.contains("Now: " + GestureText.describe($0) + ", then relax") }?.name
     }
 
     /// A user who performs each gesture at `strength`, except those in `cannot`, until the run ends. Returns
@@ -57,7 +56,7 @@ import TrackingCore
         // Nor did the brow raise open the microphone, though it fires as it is let go, with the last performance.
         #expect(!d.state.listening && !d.state.dictating && !d.state.readiness.paused)
         #expect(d.text.contains("Calibrated:"), "\(d.text)")
-        #expect(d.text.contains("Not seen, so unchanged: commit"), "\(d.text)")
+        #expect(d.text.contains("Not seen, so unchanged: stick the tongue out"), "\(d.text)")
         // The pipeline uses the new thresholds: halfway from the neutral face (0) to the performances (0.7).
         let after = d.session.pipeline.settings.gestures
         guard case .threshold(let a) = after.first(where: { $0.name == "activate" })?.kind,

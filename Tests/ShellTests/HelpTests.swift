@@ -33,7 +33,7 @@ import TrackingCore
         var s = ShellState(keymap: km)
         s.show(screen: "help")
         let screen = render(s, size: s.size).0.text
-        #expect(screen.contains("raise the eyebrows, hold 0.5 s to 1.5 s"))
+        #expect(screen.contains("raise the eyebrows for 0.5 to 1.5 seconds"))
         #expect(screen.contains("→ go to the launcher"))
         #expect(screen.contains("\"take me home\" → go to the launcher"))
         #expect(!screen.contains("open the jaw"))
@@ -42,11 +42,11 @@ import TrackingCore
     @Test func describesGestureKinds() {
         let d = GestureDefaults.definitions
         func text(_ n: String) -> String { d.first { $0.name == n }.map(GestureText.describe) ?? "?" }
-        #expect(text("activate") == "open the jaw, hold 0.3 s")
-        #expect(text("back") == "close the right eye (left open), hold 0.4 s")
-        #expect(text("wink_left") == "wink the left eye (under 0.35 s)")
-        #expect(text("double_blink") == "blink both eyes 2 times within 0.7 s")
-        #expect(text("dwell") == "rest the gaze on a target for 1 s")
+        #expect(text("activate") == "open the jaw and hold for 0.3 seconds")
+        #expect(text("back") == "close the right eye (left eye open) and hold for 0.5 seconds")
+        #expect(text("wink_left") == "a quick wink of the left eye (shorter than 0.3 seconds)")
+        #expect(text("double_blink") == "blink both eyes 2 times within 0.7 seconds")
+        #expect(text("dwell") == "rest the gaze on a target for 1 second")
     }
 
     @Test func closingOnboardingIsRemembered() {

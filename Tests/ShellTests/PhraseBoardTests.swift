@@ -1,3 +1,4 @@
+import Foundation
 import Config
 import Shell
 import Testing
@@ -28,6 +29,53 @@ import TrackingCore
         d.activate("launcher.phrases")
         d.activate("phrases.group.needs")
         #expect(Self.said(d.activate("phrases.say.0")) == [third.text])
+    }
+
+    /// No speaker: a phrase that could not be heard is shown full-screen in big letters with the reason, and
+    /// the usual back (the gesture, Esc, the button) returns to the board.
+    @Test(arguments: InputPath.allCases)
+    func aPhraseNotHeardIsShownInBigLettersUntilBack(_ path: InputPath) throws {
+        var d = Driver(path, screen: "phrases")
+        #expect(Self.said(d.activate("phrases.say.1")) == ["Good morning."])
+        _ = d.send(.speaking(true))
+        _ = d.send(.notHeard(problem: "speaker \"default\": no such device"))
+        _ = d.send(.speaking(false))
+        #expect(d.screen == "phrase-show")
+        let text = d.text
+        #expect(text.contains("Home › Phrases › Show phrase"), "\(text)")
+        #expect(text.contains("Not spoken aloud: speaker \"default\": no such device"), "\(text)")
+        let big = try #require(BigText.lines("Good morning.", width: 96))
+        for row in big[0] { #expect(text.contains(row.trimmingCharacters(in: .whitespaces)), "\(text)") }
+        #expect(!d.lines.dropFirst(4).joined().contains("Good morning."), "shown big, not as a line of text")
+        switch path {
+        case .gesture: d.gesture("back")
+        case .dwell: d.activate(PhraseShowScreen.backID)
+        case .keyboard: d.key(.escape)
+        }
+        #expect(d.screen == "phrases")
+        // A problem with no phrase just said shows nothing new.
+        _ = d.send(.notHeard(problem: "speaker \"default\": no such device"))
+        #expect(d.screen == "phrases")
+    }
+
+    /// A phrase too long for big letters, or with letters the big font lacks, is shown as plain bold text.
+    @Test func aLongPhraseIsShownWhole() {
+        var s = ShellState(keymap: Fixture.keymap("default"), size: Size(width: 80, height: 24))
+        s.stack.append(PhraseShowScreen(text: "Could you please open the window a little, it is too warm in here — merci", why: "no speaker"))
+        s.relayout()
+        let text = render(s, size: s.size).0.text
+        #expect(text.contains("Could you please open the window a little, it is too warm in here — merci"), "\(text)")
+    }
+
+    @Test func bigLettersAt80And100Columns() throws {
+        for size in [Size(width: 80, height: 24), Size(width: 100, height: 30)] {
+            var s = ShellState(keymap: Fixture.keymap("default"), size: size)
+            s.stack.append(PhraseShowScreen(text: "I need help.", why: "Speech output is off in this run"))
+            s.relayout()
+            let g = render(s, size: s.size).0
+            #expect(g.lines.filter { $0.contains("█") }.count == 5, "\(g.text)")
+            if size.width == 80 { try GoldenTests().check("phrase-show-80x24", g) }
+        }
     }
 
     /// Removing a phrase hands-free: remove mode, pick the phrase, then the held confirmation (the smile, or

@@ -203,7 +203,7 @@ import TrackingCore
         d.send(.speech("help", isFinal: true))
         #expect(d.state.top.title == "Help: Terminal")
         #expect(d.text.contains("Leave: ◀ Leave or say \"leave terminal\""), "\(d.text)")
-        #expect(d.text.contains("\"control c\" → ctrl-c"))
+        #expect(d.text.contains("\"control c\" → press Ctrl+C"), "\(d.text)")
         #expect(d.text.contains("Suggestions: programs where a command begins"), "\(d.text)")
     }
 

@@ -131,7 +131,7 @@ import TrackingCore
         #expect(d.state.listening)
         #expect(d.lines.last?.contains("say a command") == true)
         #expect(d.activate("launcher.notes").isEmpty, "jaw ignored while the mic is open")
-        _ = d.session.send(.speech("select Messages", isFinal: true))
+        _ = d.session.send(.speech("select Practice chat", isFinal: true))
         #expect(d.screen == "messages")
         #expect(!d.state.listening)
     }

@@ -14,9 +14,7 @@ public struct AppHelpScreen: Screen {
     /// How to perform an action on `screen` in words ("open the jaw, hold 0.3 s"), or nil if nothing is bound.
     static func how(_ a: Action, _ ctx: ScreenContext, screen: String) -> String? {
         let b = ctx.keymap.bindings(screen: screen)
-        if let g = b.gestures.first(where: { $0.1 == a })?.0 {
-            return ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
-        }
+        if let g = b.gestures.first(where: { $0.1 == a })?.0 { return GestureText.describe(named: g, in: ctx.gestures) }
         if let p = b.voice.first(where: { $0.1 == a })?.0 { return "say \"\(p)\"" }
         return nil
     }
@@ -43,9 +41,10 @@ public struct AppHelpScreen: Screen {
                     "Delete the note: look at Delete note, \(act), then \(confirm). A helper presses y.",
                     "Every change is saved at once."]
         case "messages":
-            return ["Open a conversation: look at a person and \(act).", lists]
+            return ["Practice chat — nobody receives these messages. The people and their replies are made up, to try typing and sending.",
+                    "Open a conversation: look at a person and \(act).", lists]
         case "conversation":
-            return [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
+            return ["Practice chat — nobody receives these messages; the replies are made up."] + [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
                     "Clear the conversation: look at it, \(act), then \(confirm). A helper presses y."]
         case "settings":
             let b = ctx.keymap.bindings(screen: app)
@@ -71,10 +70,11 @@ public struct AppHelpScreen: Screen {
             let next = how(.next, ctx, screen: app), prev = how(.previous, ctx, screen: app)
             let turn = next.map { n in "Turn the album carousel: \(n) for the next" + (prev.map { ", \($0) for the previous" } ?? "") + "; or ◀ / ▶." }
                 ?? "Turn the album carousel: look at ◀ or ▶ and \(act)."
-            return [turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
+            return ["Practice music — the albums are made up and no sound plays.",
+                    turn, "Play a track or the album: look at it and \(act). ▶ Play pauses too.", lists]
         case "terminal":
             let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
-            let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
+            let phrases = ctx.keymap.terminal.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.summary)" }
             let leave = ctx.keymap.terminal.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
             return ["Type into the program: look at a key and \(act). ⏎ Enter runs the line; 123 #+= switches to digits and symbols.\(commit)",
                     "Suggestions: programs where a command begins, the ones you use first; files and folders where the program is (a folder ends in /, so the path goes on); words elsewhere.",
@@ -86,8 +86,9 @@ public struct AppHelpScreen: Screen {
                 + (phrases.isEmpty ? [] : ["Say: " + phrases.joined(separator: " · ")])
         case "desktop":
             let commit = how(.commitWord, ctx, screen: app).map { " Commit the ★ suggestion: \($0)." } ?? ""
-            let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.name)" }
-            let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.name)" }
+            let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.summary)" }
+            let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }
+                .map { "\(GestureText.describe(named: $0.key, in: ctx.gestures)): \($0.value.summary)" }
             let leave = ctx.keymap.desktop.voice.first { $0.value == .leave }.map { " or say \"\($0.key)\"" } ?? ""
             return ["Keys go to the focused window of your desktop (a browser, mail, chat): keep this window beside it. Look at a key and \(act).\(commit)",
                     "Ctrl, Alt and Super hold for the next key only (Ctrl then s saves; Super alone opens the launcher of many desktops).",
@@ -129,9 +130,21 @@ public struct AppHelpScreen: Screen {
         if y < limit { c.text("Bindings on this screen", x: x, y: y, style: Theme.tileLabel); y += 1 }
         let bnd = ctx.keymap.bindings(screen: app)
         // Gestures one per line (they need the words); phrases grouped by action in a wrapped paragraph.
-        for (g, a) in bnd.gestures where y < limit {
-            let how = ctx.gestures.first { $0.name == g }.map(GestureText.describe) ?? g
-            c.text("• \(how) → \(a.summary)", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+        // Wrapped like the tips: a binding cut at the edge ("→ go back t") said half of what it does.
+        // A binding is shown whole or not at all; what does not fit is in Home › Help, which pages. Two rows
+        // stay for the phrases, so that they are at least begun and said to go on.
+        let gestureLimit = bnd.voice.isEmpty ? limit : limit - 2
+        for (i, (g, a)) in bnd.gestures.enumerated() where y < gestureLimit {
+            let how = GestureText.describe(named: g, in: ctx.gestures)
+            let lines = Canvas.wrap("\(how) → \(a.summary)", width: w - 2)
+            // The last row is kept for saying that more follow, unless this is the last binding.
+            guard y + lines.count <= gestureLimit - (i == bnd.gestures.count - 1 ? 0 : 1) else {
+                c.text("… all gestures in Home › Help", x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+                break
+            }
+            for (k, line) in lines.enumerated() {
+                c.text((k == 0 ? "• " : "  ") + line, x: x, y: y, style: Theme.hint, maxWidth: w); y += 1
+            }
         }
         var byAction: [(Action, [String])] = []
         for (p, a) in bnd.voice {
@@ -140,7 +153,7 @@ public struct AppHelpScreen: Screen {
         // The action is named only where no phrase already says it ("select" → activate).
         let say = "Say: " + byAction.map { a, ps in
             ps.map { "\"\($0)\"" }.joined(separator: " / ")
-                + (ps.contains(a.rawValue.replacingOccurrences(of: "-", with: " ")) ? "" : " → " + a.rawValue)
+                + (ps.contains(a.rawValue.replacingOccurrences(of: "-", with: " ")) ? "" : " → " + a.summary)
         }.joined(separator: " · ")
         var lines = Canvas.wrap(say, width: w)
         let room = max(0, limit - y)

@@ -94,9 +94,12 @@ public struct DesktopScreen: Screen {
         drawPanel(&c, ctx, l.panel)
         if let b = l.buttons {
             let cols = b.columns(5, gap: 2)
-            c.button(Self.pointerID, "◎ Pointer mode", cols[0])
-            c.button(Self.privateID, isPrivate ? "● Private: on" : "○ Private", cols[1])
-            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? "● Dwell click" : "○ Dwell click", cols[2])
+            // Narrow buttons (80 columns) take the short names rather than "◎ Pointer m…"; ● says on.
+            let wide = cols[0].w - 2 >= 14
+            c.button(Self.pointerID, wide ? "◎ Pointer mode" : "◎ Pointer", cols[0])
+            c.button(Self.privateID, isPrivate ? (wide ? "● Private: on" : "● Private") : "○ Private", cols[1])
+            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? (wide ? "● Dwell click" : "● Dwell")
+                                                                   : (wide ? "○ Dwell click" : "○ Dwell"), cols[2])
             c.button(Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak", cols[3])
             c.button(Self.leaveID, "◀ Leave", cols[4])
         }
@@ -184,14 +187,17 @@ public struct DesktopScreen: Screen {
         } else if !ctx.tracking.face {
             lines.append(("Face lost: the pointer holds still.", Theme.warning))
         }
-        let activate = ctx.keymap.bindings(screen: name).gestures.first { $0.1 == .activate }?.0
-        let back = ctx.keymap.bindings(screen: name).gestures.first { $0.1 == .back }?.0
-        lines.append(((activate.map { "\($0): click" } ?? "activate: click")
-                      + (back.map { " · \($0): stop pointing" } ?? "")
-                      + " · say \"stop pointing\"", Style()))
-        let bound = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }
-            .map { "\($0.key): \($0.value.name)" }
-        if !bound.isEmpty { lines.append((bound.joined(separator: " · "), Style())) }
+        // Gestures in words ("open the jaw: click"), never by their names in the config.
+        let gestures = ctx.keymap.bindings(screen: name).gestures
+        let activate = gestures.first { $0.1 == .activate }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
+        let back = gestures.first { $0.1 == .back }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
+        lines.append(((activate.map { "\(GestureText.movement($0)): click" } ?? "Enter: click")
+                      + (back.map { " · \(GestureText.movement($0)): stop pointing" } ?? ""), Style()))
+        for g in ctx.keymap.desktop.gestures.sorted(by: { $0.key < $1.key }) {
+            let how = ctx.gestures.first { $0.name == g.key }.map(GestureText.movement) ?? "a gesture the gesture config does not define"
+            lines.append((how + ": " + g.value.summary, Style()))
+        }
+        lines.append(("Or say \"stop pointing\".", Style()))
         if dragging { lines.append(("Dragging: the button is held. Click to let it go.", Theme.warning)) }
         if let d = p.dwell {
             let fill = p.dwellProgress(at: ctx.now)
@@ -199,9 +205,11 @@ public struct DesktopScreen: Screen {
             lines.append(("Dwell click after \(GestureText.seconds(d)) of rest  \(bar)", Theme.hint))
         }
         lines.append(("Nothing moves while a gesture is being made, while the face is lost or while paused.", Theme.hint))
-        let top = b.y + max(0, (b.h - lines.count * 2) / 2)
-        for (i, (text, style)) in lines.enumerated() where top + i * 2 < b.maxY {
-            c.grid.centered(text, in: b, y: top + i * 2, style: style)
+        // A blank row between lines where they fit so; one line a row where they do not.
+        let gap = lines.count * 2 <= b.h ? 2 : 1
+        let top = b.y + max(0, (b.h - lines.count * gap) / 2)
+        for (i, (text, style)) in lines.enumerated() where top + i * gap < b.maxY {
+            c.grid.centered(text, in: b, y: top + i * gap, style: style)
         }
     }
 

@@ -42,7 +42,7 @@ public struct GestureCalibrationScreen: Screen {
         return ctx.gestures.compactMap { g in
             guard bound.contains(g.name), !pausing.contains(g.name), g.name != EscapeGesture.name,
                   case .threshold(let t) = g.kind else { return nil }
-            return .init(name: g.name, signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
+            return .init(name: g.name, label: GestureText.movement(g), signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
         }
     }
 
@@ -53,13 +53,19 @@ public struct GestureCalibrationScreen: Screen {
         case .intro:
             let asked = Self.gestures(ctx)
             let lines = ["First relax and keep a neutral face for 3 seconds, then do each gesture twice when asked:",
-                         asked.map(\.name).joined(separator: ", ") + ".",
+                         asked.map(\.label).joined(separator: ", ") + ".",
                          "Hold each as you would to use it, then relax. Nothing acts while you calibrate.",
                          "A gesture not seen in 6 s is skipped; to stop, keep still through two of them.",
                          ctx.tracking.gestureThresholds.isEmpty ? "This tracker's gestures use the config's values now."
                             : "This tracker's gestures are calibrated now."]
+            // The gestures in words take several rows: each paragraph is wrapped, a blank row between them.
+            var y = b.y + 1
             for (i, l) in lines.enumerated() {
-                c.grid.centered(l, in: b, y: b.y + 1 + i * 2, style: i == 4 ? Theme.hint : .plain)
+                for row in Canvas.wrap(l, width: b.w - 4) where y < buttons[0].y - 1 {
+                    c.grid.centered(row, in: b, y: y, style: i == 4 ? Theme.hint : .plain)
+                    y += 1
+                }
+                y += 1
             }
             c.button(Self.startID, "▶ Start", buttons[0])
             c.button(Self.doneID, "✓ Done", buttons[1])
@@ -69,8 +75,7 @@ public struct GestureCalibrationScreen: Screen {
             c.grid.centered("Calibrated: these thresholds are in use now, kept for this tracker.", in: b, y: b.y + 1,
                             style: Theme.tileLabel)
             for (i, r) in rows.enumerated() where b.y + 3 + i < buttons[0].y {
-                let name = r.gesture.name.count < 12 ? r.gesture.name + String(repeating: " ", count: 12 - r.gesture.name.count) : r.gesture.name
-                let line = name + String(format: " press %.2f → %.2f   release %.2f → %.2f   (neutral %.2f, weaker of two %.2f)",
+                let line = r.gesture.label + ":" + String(format: " press %.2f → %.2f   release %.2f → %.2f   (neutral %.2f, weaker of two %.2f)",
                                          Double(r.gesture.press), Double(r.now.press), Double(r.gesture.release),
                                          Double(r.now.release), Double(r.neutral), Double(r.peak))
                 c.text(line, x: b.x + 2, y: b.y + 3 + i, maxWidth: b.w - 4)
@@ -80,7 +85,7 @@ public struct GestureCalibrationScreen: Screen {
                 var parts: [String] = []
                 if let h = r.now.hold { parts.append(String(format: "hold %.2f → %.2f s", r.gesture.hold, h)) }
                 if let c = r.now.calm { parts.append(String(format: "rise within %.2f → %.2f s", r.gesture.calm, c)) }
-                return parts.isEmpty ? nil : r.gesture.name + ": " + parts.joined(separator: ", ")
+                return parts.isEmpty ? nil : r.gesture.label + ": " + parts.joined(separator: ", ")
             }
             var y = b.y + 4 + rows.count
             if !rhythm.isEmpty, y < buttons[0].y {
@@ -109,13 +114,15 @@ public struct GestureCalibrationScreen: Screen {
             meterFor = 0
         case .perform(let k, let attempt):
             let g = run.gestures[k]
-            let how = ctx.gestures.first { $0.name == g.name }.map(GestureText.describe) ?? g.name
-            step = "Now \(g.name): \(how), then relax (\(attempt + 1) of 2)."
+            let how = ctx.gestures.first { $0.name == g.name }.map(GestureText.describe) ?? g.label
+            step = "Now: \(how), then relax (\(attempt + 1) of 2)."
             meterFor = k
         case .done:
             return
         }
-        c.grid.centered(step + face, in: b, y: b.y + 2, style: Theme.tileLabel)
+        for (i, row) in Canvas.wrap(step + face, width: b.w - 4).prefix(2).enumerated() {
+            c.grid.centered(row, in: b, y: b.y + 2 + i, style: Theme.tileLabel)
+        }
         let done = run.stage == .neutral ? 0 : run.peaks.reduce(0) { $0 + $1.count }
         c.grid.centered("Performance \(done + 1) of \(run.gestures.count * 2 + 1)", in: b, y: b.y + 4, style: Theme.hint)
         // The signal as a bar, with the neutral face's level and the threshold in use marked on it.
@@ -176,7 +183,7 @@ public struct GestureCalibrationScreen: Screen {
                 return (run.gestures[k], now, run.peaks[k].min() ?? 0, run.baseline(k))
             }
             phase = .fitted(rows.map { (gesture: $0.0, now: $0.1, peak: $0.2, neutral: $0.3) },
-                            skipped: run.skipped.map { run.gestures[$0].name })
+                            skipped: run.skipped.map { run.gestures[$0].label })
             return Reply(effects: [.gesturesCalibrated(thresholds)], record: "gestures-calibrated")
         case .failure(let p):
             phase = .failed(p.message)

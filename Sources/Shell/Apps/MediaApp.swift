@@ -1,10 +1,11 @@
 import Config
 
-/// Music, simulated: a carousel of albums, the album's tracks in a scrollable list, play/pause/next and a
-/// progress bar that advances with source time (no audio is played).
+/// Practice music, simulated: a carousel of made-up albums, the album's tracks in a scrollable list,
+/// play/pause/next and a progress bar that advances with source time. No audio is played, and the title,
+/// the screen and its help say so.
 public struct MediaScreen: Screen {
     public let name = "media"
-    public let title = "Media"
+    public let title = "Practice music"
     public var albums = Carousel()
     var tracks = ScrollList(rowHeight: 3)
     /// The track playing or paused: album and track index.
@@ -68,7 +69,8 @@ public struct MediaScreen: Screen {
         }
         c.text("Tracks of \(album.title)", x: l.tracks.x, y: l.tracks.y - 1, style: Theme.hint)
         c.scrollList("media.tracks", rows, tracks, l.tracks)
-        c.text("Albums (wink to turn)", x: l.carousel.x, y: l.carousel.y - 1, style: Theme.hint)
+        c.text("Made-up albums, no sound: practice", x: l.carousel.x, y: l.carousel.y - 1, style: Theme.warning,
+               maxWidth: l.carousel.w)
         c.carousel("media.albums", Self.library.map { ($0.title, $0.artist + " · \($0.tracks.count) tracks") }, albums, l.carousel)
         c.button("media.prev", "⏮ Previous", l.prev)
         c.button("media.play", playing ? "❚❚ Pause" : "▶ Play", l.play)
@@ -77,6 +79,10 @@ public struct MediaScreen: Screen {
         c.text((playing ? "Playing: " : "Paused: ") + t.title + " — " + Self.library[current.album].artist,
                x: l.progress.x, y: l.nowPlaying, style: Theme.tileLabel, maxWidth: l.progress.w)
         c.progressBar(Self.time(position) + " / " + Self.time(t.seconds), fraction: position / t.seconds, l.progress)
+        // Said again below where it fits whole (a sentence cut short would mislead).
+        let note = "Practice: these albums are made up and no sound plays. It is a place to try the carousel, lists and buttons."
+        let room = Rect(x: l.progress.x, y: l.progress.y + 2, w: l.progress.w, h: max(0, c.bounds.maxY - l.progress.y - 2))
+        if Canvas.wrap(note, width: room.w).count <= room.h { c.paragraph(note, room, style: Theme.warning) }
     }
 
     mutating func skip(by d: Int) {

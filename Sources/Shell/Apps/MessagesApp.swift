@@ -1,9 +1,11 @@
 import Config
 
-/// Contacts: activating one opens the conversation. Replies on their way arrive here too.
+/// Practice chat: made-up people whose canned replies arrive after a moment; nothing is sent anywhere. It
+/// says so in its title, its first line and its help, so nobody believes they answered a real person.
+/// Activating a person opens the conversation. Replies on their way arrive here too.
 public struct MessagesScreen: Screen {
     public let name = "messages"
-    public let title = "Messages"
+    public let title = "Practice chat"
     var list = ScrollList(rowHeight: 3)
 
     public init() {}
@@ -16,9 +18,11 @@ public struct MessagesScreen: Screen {
         if let p = store.messagesProblem {
             c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
         } else {
-            c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y, style: Theme.hint,
-                   maxWidth: b.w - 4)
+            c.text("Practice: nobody receives these messages. People and replies are made up.",
+                   x: b.x + 2, y: b.y, style: Theme.warning, maxWidth: b.w - 4)
         }
+        c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y + 1, style: Theme.hint,
+               maxWidth: b.w - 4)
         let rows = AppData.contacts.map { p -> ListRow in
             let last = store.messages(with: p.id).last
             let preview = store.isTyping(p.id) ? "typing…" : last.map { ($0.fromMe ? "You: " : "") + $0.text } ?? ""
@@ -48,7 +52,9 @@ public struct MessagesScreen: Screen {
 /// saved as a draft on every change, so it survives a crash and is there when the conversation reopens.
 public struct ConversationScreen: Screen {
     public let name = "conversation"
-    public var title: String { AppData.contacts.first { $0.id == contact }?.name ?? contact }
+    public var title: String { (AppData.contacts.first { $0.id == contact }?.name ?? contact) + " (practice)" }
+    /// The made-up person's name, as their messages show it.
+    var person: String { AppData.contacts.first { $0.id == contact }?.name ?? contact }
     public var contact: String
     /// The message being written, with its suggestions and keyboard (Enter sends).
     public var composer: TextComposer
@@ -89,7 +95,7 @@ public struct ConversationScreen: Screen {
     /// The conversation as display lines: the contact's messages on the left, the user's on the right.
     func lines(_ ctx: ScreenContext, width: Int) -> [ListRow] {
         let store = ctx.data
-        let them = title
+        let them = person
         var out: [ListRow] = []
         let bubble = max(10, width * 2 / 3)
         for m in store.messages(with: contact) {
@@ -118,8 +124,8 @@ public struct ConversationScreen: Screen {
         if let p = ctx.data.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text(wordMessage ?? "Type with the keys below; ⏎ sends.", x: c.bounds.x + 2, y: l.banner, style: Theme.hint,
-                   maxWidth: c.bounds.w - 4)
+            c.text(wordMessage ?? "Practice: nobody receives this. Type with the keys below; ⏎ sends.", x: c.bounds.x + 2,
+                   y: l.banner, style: wordMessage == nil ? Theme.warning : Theme.hint, maxWidth: c.bounds.w - 4)
         }
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
@@ -197,7 +203,7 @@ public struct ConversationScreen: Screen {
         }
         switch input {
         case .action(.help, _, _):
-            return .push(AppHelpScreen(app: name, appTitle: "Conversation"))
+            return .push(AppHelpScreen(app: name, appTitle: "Practice conversation"))
         default:
             return .unhandled
         }

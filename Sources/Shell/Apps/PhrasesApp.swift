@@ -17,6 +17,8 @@ public struct PhrasesScreen: Screen {
     var remove = HoldToConfirm()
     /// The phrase whose removal is armed.
     var removingText: String?
+    /// The phrase last said from the board: shown full-screen if it could not be heard.
+    var lastSaid: String?
     public static let removeModeID = "phrases.remove-mode", removeID = "phrases.remove"
 
     public init(group: String = "greetings") { self.group = group }
@@ -52,7 +54,10 @@ public struct PhrasesScreen: Screen {
         if let p = ctx.data.phrasesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text("Look at a phrase and \(activateHint(ctx)) to say it. \"Save phrase\" in a note or message adds yours.",
+            // The tip about saving goes where it would be cut (its help says it too).
+            let say = "Look at a phrase and \(activateHint(ctx)) to say it."
+            let both = say + " \"Save phrase\" in a note or message adds yours."
+            c.text(CellGrid.columns(of: both) <= c.bounds.w - 4 ? both : say,
                    x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
         c.tabBar("phrases.group", AppData.phraseGroups, selected: group, l.tabs)
@@ -96,6 +101,12 @@ public struct PhrasesScreen: Screen {
             }
         }
         if case .tick = input { return .unhandled }
+        if case .notHeard(let why) = input {
+            // No speaker: the phrase is shown in big letters for the person in the room, with the reason.
+            guard let text = lastSaid else { return .unhandled }
+            lastSaid = nil
+            return Reply(navigation: .push(PhraseShowScreen(text: text, why: why)), record: "show-phrase")
+        }
         if case .action(.help, _, _) = input { return .push(AppHelpScreen(app: name, appTitle: title)) }
         let target: Target?
         switch input {
@@ -127,6 +138,7 @@ public struct PhrasesScreen: Screen {
         }
         if held[group] == nil { held[group] = phrases.map(\.text) }
         let p = phrases[i]
+        lastSaid = p.text
         return Reply(effects: [ctx.speakEffect(p.text)], record: "say", changes: [.usedPhrase(p.text, group: group)])
     }
 }

@@ -101,16 +101,12 @@ extension ShellState {
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
     /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
-        // The escape keeps its built-in thresholds, whatever a calibration file says.
-        let thresholds = thresholds.filter { $0.name != EscapeGesture.name }
-        guard !thresholds.isEmpty else { return }
-        pipelineSettings.gestures = GestureThreshold.apply(thresholds, to: pipelineSettings.gestures)
-        tracking.gestureThresholds = thresholds
-        for g in pipelineSettings.gestures {
-            if case .threshold(let t) = g.kind, ShellSettings.isJaw(g), thresholds.contains(where: { $0.name == g.name }) {
-                settings.jawThreshold = Double(t.press)
-            }
-        }
+        var g = gestureSetup
+        g.calibrate(thresholds)
+        guard g != gestureSetup else { return }
+        pipelineSettings.gestures = g.gestures
+        tracking.gestureThresholds = g.thresholds
+        settings.jawThreshold = g.settings.jawThreshold
     }
 
     /// Takes a settings effect of the reducer into the state, and returns what follows from it: a change to
@@ -140,6 +136,23 @@ extension ShellState {
     }
 }
 
+extension GestureSetup {
+    /// Takes gesture thresholds from a calibration: the gestures they name, and the jaw slider the calibrated
+    /// jaw value, so a later settings change keeps it rather than undoing it. The escape keeps its built-in
+    /// thresholds, whatever a calibration file says; none leaves the setup as it is.
+    mutating func calibrate(_ thresholds: [GestureThreshold]) {
+        let thresholds = thresholds.filter { $0.name != EscapeGesture.name }
+        guard !thresholds.isEmpty else { return }
+        gestures = GestureThreshold.apply(thresholds, to: gestures)
+        self.thresholds = thresholds
+        for g in gestures {
+            if case .threshold(let t) = g.kind, ShellSettings.isJaw(g), thresholds.contains(where: { $0.name == g.name }) {
+                settings.jawThreshold = Double(t.press)
+            }
+        }
+    }
+}
+
 extension Session {
     /// Applies changed settings at once: the state, and a pipeline rebuilt from them.
     public mutating func apply(_ settings: ShellSettings) {
@@ -159,19 +172,24 @@ extension Session {
     /// were kept: the last known good setup takes them too.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
         state.calibrateGestures(thresholds)
-        state.knownGood.gestures = state.gestures
-        state.knownGood.thresholds = state.tracking.gestureThresholds
+        state.knownGood.calibrate(thresholds)
         configurePipeline()
     }
 
     /// Takes `settings` as the last the user acted with (the copy saved beside the settings file at start),
-    /// with the gestures and calibrations in use now; and what was wrong with the settings at start, shown
-    /// with the way out until the user acts (`problems`, with a sentence of its own when no gesture can
-    /// activate with the gestures and keymap in use).
-    public mutating func startKnownGood(_ settings: ShellSettings, problems: [String]) {
-        state.knownGood = GestureSetup(settings: settings, gestures: state.gestures,
-                                       calibration: state.pipelineSettings.mapping.calibration,
-                                       thresholds: state.tracking.gestureThresholds)
+    /// with the gestures and calibrations in use now; nil keeps the config's own values with the saved
+    /// calibrations (what the session started from), in the keymap in use: a default cannot guess how the user
+    /// works (by jaw, by dwell). And what was wrong with the settings at start, shown with the way out until
+    /// the user acts (`problems`, with a sentence of its own when no gesture can activate with the gestures and
+    /// keymap in use).
+    public mutating func startKnownGood(_ settings: ShellSettings?, problems: [String]) {
+        if let settings {
+            state.knownGood = GestureSetup(settings: settings, gestures: state.gestures,
+                                           calibration: state.pipelineSettings.mapping.calibration,
+                                           thresholds: state.tracking.gestureThresholds)
+        } else {
+            state.knownGood.settings.keymap = state.keymap.name
+        }
         var warning = problems
         if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap) { warning.append(p) }
         state.settingsWarning = warning

@@ -22,10 +22,7 @@ public struct HelpScreen: Screen {
     public static func entries(_ keymap: Keymap, gestures: [GestureDefinition])
         -> (gestures: [(how: String, does: String)], voice: [(how: String, does: String)], screens: [String]) {
         let b = keymap.bindings(screen: "")
-        let g = b.gestures.map { (name, action) -> (String, String) in
-            let how = gestures.first { $0.name == name }.map(GestureText.describe) ?? name
-            return (how, action.summary)
-        }
+        let g = b.gestures.map { (name, action) -> (String, String) in (GestureText.describe(named: name, in: gestures), action.summary) }
         // Group phrases that do the same thing: "back" / "go back".
         var byAction: [Action: [String]] = [:]
         for (p, a) in b.voice { byAction[a, default: []].append(p) }
@@ -34,13 +31,26 @@ public struct HelpScreen: Screen {
         }
         var screens: [String] = []
         for (screen, sec) in keymap.screens.sorted(by: { $0.key < $1.key }) {
+            let place = Self.place(screen)
             for (gname, a) in sec.gestures.sorted(by: { $0.key < $1.key }) {
-                let how = gestures.first { $0.name == gname }.map(GestureText.describe) ?? gname
-                screens.append("On \(screen): \(how) → \(a.summary)")
+                screens.append("\(place): \(GestureText.describe(named: gname, in: gestures)) → \(a.summary)")
             }
-            for (p, a) in sec.voice.sorted(by: { $0.key < $1.key }) { screens.append("On \(screen): \"\(p)\" → \(a.summary)") }
+            for (p, a) in sec.voice.sorted(by: { $0.key < $1.key }) { screens.append("\(place): \"\(p)\" → \(a.summary)") }
         }
         return (g, v, screens)
+    }
+
+    /// Where a keymap's `[screen.NAME]` section applies, in words: "While writing a note", not `note-editor`.
+    static func place(_ screen: String) -> String {
+        switch screen {
+        case "note-editor": return "While writing a note"
+        case "conversation": return "While writing a message"
+        case QuitScreen.screenName: return "When asked whether to quit"
+        case "launcher": return "On the home screen"
+        default:
+            guard let title = ScreenRegistry.standard.make(screen)?.title else { return "On another screen" }
+            return "On the \(title) screen"
+        }
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
