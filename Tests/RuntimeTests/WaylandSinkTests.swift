@@ -72,6 +72,6 @@ import Testing
         // XKB gives every other code point a keysym.)
         let sink = WaylandSink(socket: nil, environment: [:])
         #expect(Self.failure { () throws(OutputSinkError) in try sink.type("ok\u{FFFE}") }
-                == "cannot type \"\u{FFFE}\" (U+FFFE): XKB has no key symbol for it")
+                == "cannot type \"\u{FFFE}\" (U+FFFE) at byte 2: XKB has no key symbol for it")
     }
 }
