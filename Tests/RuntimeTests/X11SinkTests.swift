@@ -415,6 +415,77 @@ import Testing
         try sink.point(.button(.left, down: false))
     }
 
+    /// A server that answers the connection setup and then goes away, as one that dies while a client
+    /// opens it: on a display number nothing uses, for one connection.
+    final class DyingServer {
+        let display: String
+        private let path: String
+        private let listener: Int32
+
+        init() throws {
+            guard let n = (150..<250).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+                                                      && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
+                throw OutputSinkError("no free display number")
+            }
+            display = ":\(n)"
+            path = "/tmp/.X11-unix/X\(n)"
+            try? FileManager.default.createDirectory(atPath: "/tmp/.X11-unix", withIntermediateDirectories: true)
+            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard bound == 0, listen(listener, 1) == 0 else { throw OutputSinkError("cannot listen on \(path)") }
+            let fd = listener
+            Thread {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 1024)
+                _ = read(client, &request, request.count)
+                let reply = Self.setupReply()
+                _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+                // Gone before the first request XOpenDisplay waits for an answer to.
+                close(client)
+            }.start()
+        }
+
+        deinit {
+            close(listener)
+            unlink(path)
+        }
+
+        /// A valid setup answer, little-endian: one screen of one TrueColor visual.
+        static func setupReply() -> [UInt8] {
+            var bytes: [UInt8] = []
+            func u8(_ v: Int) { bytes.append(UInt8(v)) }
+            func u16(_ v: Int) { u8(v & 0xFF); u8(v >> 8 & 0xFF) }
+            func u32(_ v: Int) { u16(v & 0xFFFF); u16(v >> 16 & 0xFFFF) }
+            u8(1); u8(0); u16(11); u16(0); u16(29)                                      // prefix: 116 bytes follow
+            u32(1); u32(0x0020_0000); u32(0x001F_FFFF); u32(0); u16(4); u16(65_535)    // release, ids, vendor length
+            u8(1); u8(1); u8(0); u8(0); u8(32); u8(32); u8(8); u8(255); u32(0)         // 1 screen, 1 format, keycodes
+            bytes += Array("fake".utf8)
+            u8(24); u8(32); u8(32); u8(0); u32(0)                                       // the pixmap format
+            u32(0x100); u32(0x20); u32(0xFF_FFFF); u32(0); u32(0); u16(640); u16(480); u16(200); u16(150)
+            u16(1); u16(1); u32(0x21); u8(0); u8(0); u8(24); u8(1)                      // the root window's screen
+            u8(24); u8(0); u16(1); u32(0)                                               // one depth, one visual
+            u32(0x21); u8(4); u8(8); u16(256); u32(0xFF_0000); u32(0xFF00); u32(0xFF); u32(0)
+            return bytes
+        }
+    }
+
+    @Test func aServerThatDiesWhileItIsOpenedIsAnErrorNotTheEndOfTheProcess() throws {
+        // Issue 49, item 6: Xlib's default handler ended the process (inside `run`, the whole session) when
+        // the server went away inside XOpenDisplay, before the sink's exit handler could be set.
+        let server = try DyingServer()
+        let sink = X11Sink(display: server.display)
+        let error = #expect(throws: OutputSinkError.self) { try sink.check() }
+        #expect(error?.description.hasPrefix("cannot open X display \(server.display)") == true, "\(String(describing: error))")
+    }
+
     @Test(.enabled(if: hasTools && access("/usr/bin/xmodmap", X_OK) == 0, "needs xmodmap (x11-xserver-utils)"))
     func aCharacterWithNoKeyAndNoSpareKeycodeIsAnErrorNamingIt() throws {
         let x = try XSession()
