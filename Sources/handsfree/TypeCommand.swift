@@ -57,7 +57,8 @@ struct TypeCommand: ParsableCommand {
     func run() throws {
         let sink = into.open(OutputSetup(command: []))
         let typed = text.joined(separator: " ")
-        let keys = presses + (enter ? ["Enter"] : [])
+        let keys = presses.compactMap { name in Self.key(name).map { (name: name, press: $0) } }
+            + (enter ? [(name: "Enter", press: TerminalKeyPress(.enter))] : [])
         // What is still to go, for the message when something fails: the text (or what of it the sink did
         // not deliver), then the keys not pressed yet.
         var unsentText = typed
@@ -72,16 +73,15 @@ struct TypeCommand: ParsableCommand {
                 }
             }
             unsentText = ""
-            for name in keys {
-                guard let key = name == "Enter" && pressed == presses.count ? TerminalKeyPress(.enter) : Self.key(name) else { continue }
-                try sink.press(key)
+            for key in keys {
+                try sink.press(key.press)
                 pressed += 1
             }
         } catch {
             var message = error.description
             if !unsentText.isEmpty { message += "\nnot sent: \(TypedText.shortened(unsentText).debugDescription)" }
             let rest = keys.dropFirst(pressed)
-            if !rest.isEmpty { message += "\nkeys not pressed: \(rest.joined(separator: " "))" }
+            if !rest.isEmpty { message += "\nkeys not pressed: \(rest.map(\.name).joined(separator: " "))" }
             throw SetupError(message)
         }
     }

@@ -80,7 +80,7 @@ public final class X11Sink: OutputSink {
     /// again; how long a change waits where there is no evidence; how long a program may show none.
     static let grace = 0.003
     static let unprovenWait = 0.05
-    public var evidenceTimeout = 5.0
+    static let evidenceTimeout = 5.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -547,7 +547,7 @@ public final class X11Sink: OutputSink {
     /// change that alters nothing (a code bound again to what it holds, then Shift tapped so that programs
     /// that fetch the mapping at their next key do so) and waits for that.
     private func freeCode(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> KeyCode {
-        let deadline = monotonicSeconds() + evidenceTimeout
+        let deadline = monotonicSeconds() + Self.evidenceTimeout
         while true {
             if changes > proven {
                 try awaitEvidence(display, deadline: deadline, for: named)
@@ -600,7 +600,7 @@ public final class X11Sink: OutputSink {
             try alive("waiting for the focused window to read its keys")
             if monotonicSeconds() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }
