@@ -377,6 +377,30 @@ import Testing
     }
 
     @Test(.enabled(if: hasTools, skipReason))
+    func bindingsFromAnotherProcessAreNotChangedWhileTheirKeysWait() throws {
+        // A later sink finds every spare keycode bound by an earlier one, whose keys a stopped window has
+        // not read: it may bind one again only once the window has shown it read them.
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("busy")
+        let chinese = (0..<40).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init)
+        let first = X11Sink(display: x.display)
+        try first.type(chinese.joined() + "\n")
+        let bound = Array(chinese.suffix(first.spareKeycodes))
+        #expect(bound.count >= 10)
+        // The window stops; another sink types the bound characters, which wait in its queue, and then one
+        // character more, which needs a keycode of theirs.
+        _ = try Self.stop(x, title: "busy", for: 0.5)
+        let second = X11Sink(display: x.display)
+        try second.type(bound.joined())
+        #expect(second.borrowedKeys == 0)
+        let third = X11Sink(display: x.display)
+        try third.type("文\n")
+        let expected = chinese.joined() + "\n" + bound.joined() + "文\n"
+        #expect(XSession.contents(of: file, becoming: expected) == expected)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
     func threeThousandChineseCharactersArriveWhole() throws {
         // Issue 49, item 1: spare keycodes were bound again while keys on them still waited in xterm's queue,
         // and 7 to 159 of 3,000 characters were lost or changed. Each has a keycode of its own for a while.

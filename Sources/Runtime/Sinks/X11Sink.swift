@@ -42,6 +42,8 @@ public final class X11Sink: OutputSink {
     public private(set) var borrowedKeys = 0
     /// How many bindings waited for the focused program to show it had read the keys before them.
     public private(set) var provenChanges = 0
+    /// How many spare keycodes the sink may bind, as of its last key.
+    public var spareKeycodes: Int { pool.count }
 
     private var display: OpaquePointer?
     /// Set by the shim's exit handler, in the Xlib call that found the connection gone.
@@ -455,6 +457,8 @@ public final class X11Sink: OutputSink {
         }
         pool = spare.keys.sorted() + empty.dropFirst()
         poolSym = spare
+        // Bound before this sink, perhaps by another process: keys on them may still wait in a queue.
+        for code in spare.keys where lastUse[code] == nil { lastUse[code] = 0 }
         // Columns 2 and 3 are the second group, which needs a group switch; 4 and 5 are the first group's
         // third and fourth levels.
         for column in [0, 1, 4, 5] where column < k.perCode {
