@@ -208,7 +208,7 @@ int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unrea
     if (send(fd, &ask, sizeof ask, 0) < 0) { close(fd); return -1; }
     size_t length = strlen(vk->path);
     long buffer[8192];
-    int done = 0, failed = 0;
+    int done = 0, failed = 0, seen_own = 0;
     while (!done && !failed) {
         ssize_t n = recv(fd, buffer, sizeof buffer, 0);
         if (n < 0) { if (errno == EINTR) continue; failed = 1; break; }
@@ -233,16 +233,19 @@ int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unrea
                 }
             }
             /* The compositor's end of a client's connection carries the socket's path; ours is skipped. */
-            if (bound == NULL || !has_queues || peer == (uint32_t)own.st_ino) continue;
+            if (bound == NULL || !has_queues) continue;
             while (bound_length > 0 && bound[bound_length - 1] == 0) bound_length--;
             if (bound_length != length || memcmp(bound, vk->path, length) != 0) continue;
+            if (peer == (uint32_t)own.st_ino) { seen_own = 1; continue; }
             /* Sent to the client and not read by it yet; sent by it and not read by the compositor yet. */
             if (queues.udiag_wqueue > *unread_by_clients) *unread_by_clients = queues.udiag_wqueue;
             if (queues.udiag_rqueue > *unread_by_compositor) *unread_by_compositor = queues.udiag_rqueue;
         }
     }
     close(fd);
-    return failed ? -1 : 0;
+    /* Not finding its own connection means the path is not the one the compositor bound: nothing is known. */
+    if (failed || !seen_own) { *unread_by_clients = 0; *unread_by_compositor = 0; return -1; }
+    return 0;
 }
 
 int hf_vk_error(struct hf_vk *vk) {
