@@ -162,15 +162,6 @@ public final class WaylandSink: OutputSink {
         }
     }
 
-    /// The keysyms among `items` the layout has no key for, in the order they first come.
-    static func missing(_ items: ArraySlice<Item>, layout: XKBKeymap) -> [UInt32] {
-        var seen = Set<UInt32>(), found: [UInt32] = []
-        for item in items {
-            if let sym = item.sym, layout.strokes[sym] == nil, seen.insert(sym).inserted { found.append(sym) }
-        }
-        return found
-    }
-
     /// The key that types `c` on the layout, with `modifiers` added; a chord needs the layout's own key.
     static func stroke(for c: Character, layout: XKBKeymap, adding modifiers: UInt32) throws(OutputSinkError) -> KeyStroke {
         guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first,
