@@ -52,9 +52,9 @@ import Testing
         _ = try x.catWindow("under", geometry: "80x24+0+0")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
-        // Over the window, then some seconds of wheel turns (xterm takes about 40 ms a thousand notches).
+        // Over the window, then 800,000 wheel notches: from under a second to some seconds, as busy as xterm is.
         p.arguments = ["point", "--into", x.display, "move", "0.2", "0.2"]
-            + Array(repeating: ["scroll", "1000", "-1000"], count: 100).flatMap { $0 }
+            + Array(repeating: ["scroll", "1000", "-1000"], count: 400).flatMap { $0 }
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
@@ -62,7 +62,6 @@ import Testing
         // The move is done once the pointer is there: the loop of turns is running.
         #expect(DesktopInTmuxTests.Desktop.wait(10) { (try? x.pointer()).map { $0 == (256, 160) } ?? false },
                 "the pointer never moved")
-        usleep(200_000)
         #expect(p.isRunning, "point ended before the server was killed")
         x.killServer()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
