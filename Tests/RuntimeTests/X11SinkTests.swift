@@ -477,7 +477,8 @@ import Testing
             }.start()
         }
 
-        deinit {
+        /// Stops listening and removes the socket.
+        func stop() {
             close(listener)
             unlink(path)
         }
@@ -505,6 +506,7 @@ import Testing
         // Issue 49, item 6: Xlib's default handler ended the process (inside `run`, the whole session) when
         // the server went away inside XOpenDisplay, before the sink's exit handler could be set.
         let server = try DyingServer()
+        defer { server.stop() }
         let sink = X11Sink(display: server.display)
         let error = #expect(throws: OutputSinkError.self) { try sink.check() }
         #expect(error?.description.hasPrefix("cannot open X display \(server.display)") == true, "\(String(describing: error))")
