@@ -114,7 +114,10 @@ enum ModelCache {
         let prefixBytes = try r.array(UInt8.self), prefixStarts = try r.array(Int32.self)
         let topIDs = try r.array(Int32.self), topStarts = try r.array(Int32.self)
         let n = logProb.count
+        // The checksum is one anyone can compute, so a file that passes it may still hold any numbers: each
+        // table must point inside the ones it indexes, or the first suggestion would trap on it.
         guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == bytes.count }) == true,
+              zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
               prefixStarts.count == topStarts.count, !prefixStarts.isEmpty,
               prefixStarts.last.map({ Int($0) == prefixBytes.count }) == true,
               topStarts.last.map({ Int($0) == topIDs.count }) == true,
@@ -133,7 +136,9 @@ enum ModelCache {
         let biKeys = try r.array(Int32.self), biLo = try r.array(Int64.self), biHi = try r.array(Int64.self)
         let triKeys = try r.array(UInt64.self), triLo = try r.array(Int64.self), triHi = try r.array(Int64.self)
         let m = ids.count
-        guard header.count == 3, logp.count == m, byID.count == m, rankOf.count == m,
+        guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0,
+              logp.count == m, byID.count == m, rankOf.count == m,
+              ids.allSatisfy({ $0 >= 0 && Int($0) < n }), byID.allSatisfy({ $0 >= 0 && Int($0) < n }),
               biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count
         else { throw .damaged("n-gram tables do not fit together") }
         func ranges<K: Hashable>(_ keys: [K], _ lo: [Int64], _ hi: [Int64]) throws(Problem) -> [K: Range<Int>] {
@@ -141,7 +146,10 @@ enum ModelCache {
             d.reserveCapacity(keys.count)
             for i in keys.indices {
                 guard lo[i] >= 0, lo[i] <= hi[i], hi[i] <= Int64(m) else { throw .damaged("n-gram tables do not fit together") }
-                d[keys[i]] = Int(lo[i])..<Int(hi[i])
+                let r = Int(lo[i])..<Int(hi[i])
+                // A context's ranks are places within its own successors.
+                guard rankOf[r].allSatisfy({ $0 >= 0 && Int($0) < r.count }) else { throw .damaged("n-gram tables do not fit together") }
+                d[keys[i]] = r
             }
             return d
         }

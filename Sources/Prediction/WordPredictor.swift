@@ -66,6 +66,9 @@ public struct WordPredictor: Sendable {
 
     /// Longest word considered; longer tokens get no suggestions.
     public static let maxWordLength = 48
+    /// The largest count a word list may give a word (the commonest English word is counted some 4e10 times
+    /// in the Google Books list the shipped one comes from).
+    static let largestListedCount = 1e15
 
     /// Number of words in the base list plus the user's own.
     public var vocabularySize: Int { lexicon.count + user.counts.keys.filter { lexicon.id(of: $0) == nil }.count }
@@ -200,6 +203,8 @@ public struct WordPredictor: Sendable {
     private static func buildModel(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
                                    warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
+        // The lexicon keeps its words' places as 32-bit numbers.
+        guard bytes.count < Int(Int32.max) else { throw .cannotRead(path: wordList.path, reason: "larger than 2 GB") }
         var entries: [(String, Double)] = []
         entries.reserveCapacity(100_000)
         var bad = 0
@@ -208,6 +213,16 @@ public struct WordPredictor: Sendable {
                   w.allSatisfy({ Tokens.isWordCharacter($0) }) else {
                 bad += 1
                 if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: "expected 'word count'")) }
+                return
+            }
+            // The counts are summed: a few near Double's largest would make the sum infinite and every word's
+            // probability nothing.
+            guard c <= Self.largestListedCount else {
+                bad += 1
+                if bad <= 100 {
+                    warnings.append(.badLine(path: wordList.path, line: line,
+                                             message: "count \(Shown.cut(LineReader.string(f[1]) ?? "")) is out of range (at most 1e15)"))
+                }
                 return
             }
             entries.append((w.lowercased(), c))

@@ -94,7 +94,8 @@ import Testing
         let shell = try S.Shell("badid", env)
         defer { shell.tmux.kill() }
         #expect(shell.openNote(tabs: 1), "\(shell.tmux.screen)")
-        #expect(shell.tmux.screen.contains("Damaged notes file kept as notes.txt.corrupt-1: 3 lines could not be read, 2 kept."),
+        // The banner names the first line whose number could not be read (issue 49); the counts follow it.
+        #expect(shell.tmux.screen.contains("Damaged notes file kept as notes.txt.corrupt-1: 3 lines could not be read (notes.txt:3:"),
                 "\(shell.tmux.screen)")
         shell.tmux.literal("new")
         #expect(shell.waitFor { S.fieldText($0) == "new" })
