@@ -95,14 +95,34 @@ enum ModelCache {
 
     // MARK: Reading
 
+    /// The largest file that lists as large as `files` can build (a few times their text: ids, places and
+    /// probabilities of each word and n-gram), so a bigger one is damaged and refused before it is read.
+    static func largestFile(builtFrom files: [URL?]) -> Int {
+        var text = 0
+        for case let file? in files {
+            var st = stat()
+            if stat(file.path, &st) == 0 { text += Int(st.st_size) }
+        }
+        return 16 * text + (1 << 20)
+    }
+
+    /// Checks a file's first bytes (`head`, at least `version.count` of them when the file has them) and its
+    /// size before anything else is read: another version's file is replaced without a word, anything else
+    /// that is not one is damage.
+    static func check(head: some Collection<UInt8>, size: Int, largest: Int) throws(Problem) {
+        let family = version.dropLast()
+        guard size >= version.count, head.prefix(family.count).elementsEqual(family) else {
+            throw .damaged(size == 0 ? "empty" : "not a compiled word list file")
+        }
+        guard head.prefix(version.count).elementsEqual(version) else { throw .stale }
+        guard size <= largest else {
+            throw .damaged("\(size / 1_000_000) MB, more than the word lists could make (\(largest / 1_000_000) MB at most)")
+        }
+    }
+
     /// The model in `raw`, if it was built from the files `stamp` describes and is whole.
     static func decode(_ raw: UnsafeRawBufferPointer, stamp: [UInt8]) throws(Problem) -> Model {
-        // Another version's file is replaced without a word; anything else that is not whole is damage.
-        let family = version.dropLast()
-        guard raw.count >= version.count, raw.prefix(family.count).elementsEqual(family) else {
-            throw .damaged(raw.isEmpty ? "empty" : "not a compiled word list file")
-        }
-        guard raw.prefix(version.count).elementsEqual(version) else { throw .stale }
+        try check(head: raw.prefix(version.count), size: raw.count, largest: .max)
         guard raw.count >= version.count + 16, raw.count % 8 == 0 else { throw .damaged("cut short") }
         let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
         guard checksum(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) == sum else {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SystemIO
 
@@ -140,7 +143,7 @@ public struct WordPredictor: Sendable {
         var staleCache = false
         for file in [cache, prebuilt] where model == nil {
             guard let file, let stamp else { continue }
-            switch readCache(file, stamp: stamp) {
+            switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
             case .success(let m): model = m
             case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: file.path, reason: reason))
             case .failure(.stale): staleCache = staleCache || file == cache
@@ -186,15 +189,28 @@ public struct WordPredictor: Sendable {
     public static func compiledLists(in file: URL, wordList: URL, ngrams: URL?, nouns: URL?, held: URL?) -> CompiledLists {
         guard FileManager.default.fileExists(atPath: file.path) else { return .missing }
         guard let stamp = ModelCache.stamp(of: [wordList, ngrams, nouns, held]) else { return .otherLists }
-        switch readCache(file, stamp: stamp) {
+        switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
         case .success: return .upToDate
         case .failure(.stale): return .otherLists
         case .failure(.damaged(let why)): return .damaged(why)
         }
     }
 
-    /// The cached model in `url`, read in one go; a missing file is stale (nothing to say).
-    private static func readCache(_ url: URL, stamp: [UInt8]) -> Result<ModelCache.Model, ModelCache.Problem> {
+    /// The cached model in `url`, built from `sources`, read in one go; a missing file is stale (nothing to
+    /// say). Its first bytes and size are looked at first: a damaged file of gigabytes is refused unread.
+    private static func readCache(_ url: URL, stamp: [UInt8], sources: [URL?]) -> Result<ModelCache.Model, ModelCache.Problem> {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.stale) }
+        var st = stat()
+        var head = [UInt8](repeating: 0, count: ModelCache.version.count)
+        let got = fstat(fd, &st) == 0 ? read(fd, &head, head.count) : -1
+        close(fd)
+        guard got >= 0 else { return .failure(.stale) }
+        do throws(ModelCache.Problem) {
+            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources))
+        } catch {
+            return .failure(error)
+        }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }
         return data.withUnsafeBytes { raw in Result { () throws(ModelCache.Problem) in try ModelCache.decode(raw, stamp: stamp) } }
     }

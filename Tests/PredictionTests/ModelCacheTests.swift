@@ -223,4 +223,26 @@ struct ModelCacheTests {
         #expect(p.warnings.map(\.description) == ["\(lists.cache.path): damaged (\(damage == "places go backwards" ? "word list" : "n-gram") tables do not fit together); the word lists were read instead"])
         for input in CutLists.inputs.prefix(80) { #expect(p.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
     }
+
+    /// Issue 49: a 3 GB damaged file was read whole (3.1 GB of memory) before it was refused. Its first bytes
+    /// and size are looked at first now: refused unread, with its size in the message. A sparse file costs no
+    /// disk.
+    @Test func aHugeDamagedFileIsRefusedBeforeItIsRead() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        try FileManager.default.createDirectory(at: lists.cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(ModelCache.version).write(to: lists.cache)
+        let handle = try FileHandle(forWritingTo: lists.cache)
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        func peakKB() -> Int { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return u.ru_maxrss }
+        let before = peakKB()
+        let p = try lists.load(cache: lists.cache)
+        #expect(peakKB() - before < 500_000, "peak memory grew by \(peakKB() - before) KB")
+        let warning = p.warnings.first?.description ?? ""
+        #expect(warning.hasPrefix("\(lists.cache.path): damaged (3221 MB, more than the word lists could make ("), "\(warning)")
+        #expect(p.suggest("I would like a cup of t", limit: 1).isEmpty == false)
+        #expect(WordPredictor.compiledLists(in: lists.cache, wordList: lists.words, ngrams: lists.ngrams, nouns: lists.nouns,
+                                            held: lists.held) == .upToDate, "rebuilt and rewritten")
+    }
 }
