@@ -398,7 +398,7 @@ public struct ShellRuntime {
         let (place, error) = UnsavedText.write(files, places: UnsavedText.places(paths))
         let names = files.keys.sorted().joined(separator: ", ")
         unsavedNote = place.map { "handsfree: text that could not be saved (\(names)) was written to \($0)" }
-            ?? "handsfree: text that could not be saved (\(names)) is lost: no copy could be written (\(error ?? ""))"
+            ?? UnsavedText.lastResort(files, reasons: error ?? "")
         return (place, error)
     }
 

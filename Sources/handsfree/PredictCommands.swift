@@ -248,7 +248,7 @@ struct Words: ParsableCommand {
 
     func validate() throws {
         guard ["list", "add", "remove", "compile"].contains(verb) else {
-            throw ValidationError("the verb is list, add, remove or compile, not '\(verb)'")
+            throw ValidationError("the verb is list, add, remove or compile, not '\(Shown.cut(verb))'")
         }
         if verb == "add" || verb == "remove", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
         if verb == "compile", !words.isEmpty { throw ValidationError("compile takes no words") }
@@ -272,7 +272,7 @@ struct Words: ParsableCommand {
         case "add":
             for w in words {
                 let ok = p.addWord(w)
-                guard ok else { throw ValidationError("'\(w)' is not a single word (letters, digits, apostrophes)") }
+                guard ok else { throw ValidationError("'\(Shown.cut(w))' is not a single word (letters, digits, apostrophes)") }
             }
             try save(p, url)
             print("added \(words.joined(separator: " ")) to \(url.path)")

@@ -156,14 +156,19 @@ final class SwayDesktop {
                             "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
         sway.standardOutput = log
         sway.standardError = log
+        // A folder nobody may enter: the test's own (a checkout in a 0700 home) is not, and foot, started by
+        // sway, changes into its working folder before its shell starts.
+        sway.currentDirectoryURL = URL(fileURLWithPath: base + "/home")
         try sway.run()
     }
 
     var log: String { (try? String(contentsOfFile: base + "/sway.log", encoding: .utf8)) ?? "" }
 
-    /// Waits (up to 15 s) for `count` foot windows in sway's tree: text sent before one exists is lost.
+    /// Waits (up to 60 s: sway and foot start slowly on a loaded machine) for `count` foot windows in sway's
+    /// tree: text sent before one exists is lost.
     func waitForFoot(count: Int = 1) -> Bool {
-        for _ in 0..<150 {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
             if let tree = try? tree(), tree.components(separatedBy: "\"app_id\": \"foot\"").count > count {
                 return true
             }
@@ -197,10 +202,11 @@ final class SwayDesktop {
         return found
     }
 
-    /// FILE (or `path`) once it holds `expected` (up to 10 s), else what it holds then.
+    /// FILE (or `path`) once it holds `expected` (up to 30 s), else what it holds then.
     func waitForFile(_ expected: String, path: String? = nil) -> String {
         var text = ""
-        for _ in 0..<100 {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
             text = (try? String(contentsOfFile: path ?? file, encoding: .utf8)) ?? ""
             if text == expected { break }
             usleep(100_000)
@@ -214,11 +220,27 @@ final class SwayDesktop {
         return env.merging(extra) { $1 }
     }
 
-    /// Starts `argv` as nobody, connected to this desktop.
+    /// `program` as nobody can run it: a system program as it is; anything else (the built binary, in a
+    /// checkout nobody may enter) copied into this desktop's own world-readable folder, and run from there.
+    private func runnable(_ program: String) throws -> String {
+        guard !program.hasPrefix("/usr/"), !program.hasPrefix("/bin/") else { return program }
+        let fm = FileManager.default
+        let copy = base + "/bin/" + (program as NSString).lastPathComponent
+        if !fm.fileExists(atPath: copy) {
+            try fm.createDirectory(atPath: base + "/bin", withIntermediateDirectories: true)
+            try fm.copyItem(atPath: program, toPath: copy)
+            for path in [base + "/bin", copy] { try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        }
+        return copy
+    }
+
+    /// Starts `argv` as nobody, connected to this desktop, in a folder of its own.
     func startAsNobody(_ argv: [String], layout: String? = nil, extra: [String: String] = [:]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"] + argv
+        let program = try argv.first.map { try runnable($0) }
+        p.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"] + (program.map { [$0] } ?? []) + argv.dropFirst()
+        p.currentDirectoryURL = URL(fileURLWithPath: base + "/home")
         p.environment = environment(layout: layout, extra: extra)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
