@@ -89,7 +89,7 @@ import Testing
             Self.send(sender.fd, port: port, Self.openSeeFaceFace(t: 1_700_000_000 + Double(k) / 30))
             usleep(33_000)
         }
-        #expect(session.waitFor(seconds: 5) { $0.first?.contains("openseeface: commit needs tongueOut") == true },
+        #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("openseeface: commit needs tongueOut") } },
                 "\(session.screen)")
         let status = { (lines: [String]) in lines.last { $0.contains("fps │") } ?? "" }
         #expect(status(session.capture()).contains("face ●"), "OpenSeeFace frames drive the shell:\n\(session.screen)")

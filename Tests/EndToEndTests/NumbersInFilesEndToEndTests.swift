@@ -49,7 +49,7 @@ import Testing
         defer { shell.tmux.kill() }
         #expect(shell.waitFor(seconds: 20) { $0.first?.contains("HandsFree │ Home") == true }, "\(shell.tmux.screen)")
         // The problem is shown with the next save round (every 10 s).
-        #expect(shell.waitFor(seconds: 30) { $0.first?.contains("Damaged learned words file kept as user-words.txt.corr") == true },
+        #expect(shell.waitFor(seconds: 30) { $0.contains { $0.contains("Damaged learned words file kept as user-words.txt.corr") } },
                 "\(shell.tmux.screen)")
         #expect(try String(contentsOfFile: env.data + "/user-words.txt.corrupt-1", encoding: .utf8) == Self.userWords)
         let saved = try String(contentsOfFile: env.data + "/user-words.txt", encoding: .utf8)
