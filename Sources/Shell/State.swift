@@ -131,8 +131,10 @@ public struct InputHealth: Sendable, Equatable {
         self.unrecognisedPacket = unrecognisedPacket
     }
 
+    /// After this many seconds without a frame, what the last frame said about the face is no longer known.
+    public static let staleSeconds = 1
     /// No frame for a second or more: what the last frame said about the face is no longer known.
-    public var stale: Bool { quietSeconds >= 1 }
+    public var stale: Bool { quietSeconds >= Self.staleSeconds }
 }
 
 extension TrackingStatus {
