@@ -177,6 +177,8 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .speechOutput(let problem):
         s.notice = problem
         return []
+    case .setup(let report):
+        return setupReported(&s, report)
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil

@@ -286,6 +286,9 @@ public enum Effect: Sendable, Equatable {
     case speak(Utterance)
     /// Stop speaking now.
     case stopSpeaking
+    /// Something the setup screen needs done outside (install, download, the devices, the tracker); the answer
+    /// comes back as `.setup`.
+    case setup(SetupRequest)
 }
 
 /// Text to say and how, as the speech settings were when it was asked for.
@@ -363,6 +366,8 @@ public enum ShellEvent: Sendable {
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
     /// fallback voice may be speaking instead).
     case speechOutput(problem: String)
+    /// What the runtime did for the setup screen.
+    case setup(SetupReport)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -370,7 +375,8 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed,
+             .setup: return false
         }
     }
 }
@@ -569,6 +575,7 @@ public struct ScreenRegistry: Sendable {
         ScreenEntry("conversation") { ConversationScreen() },
         ScreenEntry("calibration") { CalibrationScreen() },
         ScreenEntry("gesture-calibration") { GestureCalibrationScreen() },
+        ScreenEntry("setup") { SetupScreen() },
         ScreenEntry(QuitScreen.screenName) { QuitScreen() },
     ])
 }
