@@ -89,7 +89,7 @@ public final class SetupWorker: @unchecked Sendable {
                     let path = try FaceModel.download(from: url, into: folder) { [weak self] done, total in
                         self?.progress(done, total)
                     }
-                    post(.finished(.model, problem: nil, detail: "\(path), checked", offline: false))
+                    post(.finished(.model, problem: nil, detail: "\(Self.shown(path)), checked", offline: false))
                 } catch {
                     post(.finished(.model, problem: error.description, detail: nil, offline: error.offline))
                 }
@@ -98,7 +98,7 @@ public final class SetupWorker: @unchecked Sendable {
             background("model") { [self] in
                 do throws(FaceModelError) {
                     let placed = try FaceModel.install(copying: Self.expandingHome(path), into: configuration.paths.models)
-                    post(.finished(.model, problem: nil, detail: "\(placed), copied and checked", offline: false))
+                    post(.finished(.model, problem: nil, detail: "\(Self.shown(placed)), copied and checked", offline: false))
                 } catch {
                     post(.finished(.model, problem: error.description, detail: nil, offline: true))
                 }
@@ -124,7 +124,15 @@ public final class SetupWorker: @unchecked Sendable {
     }
 
     static func expandingHome(_ path: String) -> String {
-        path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+        path.hasPrefix("~/") ? home + path.dropFirst() : path
+    }
+
+    static var home: String { ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() }
+
+    /// A path as the screen shows it: the home folder as `~`, so it fits on a line.
+    static func shown(_ path: String) -> String {
+        let h = home.hasSuffix("/") ? String(home.dropLast()) : home
+        return !h.isEmpty && path.hasPrefix(h + "/") ? "~" + path.dropFirst(h.count) : path
     }
 
     // MARK: The survey
@@ -139,8 +147,8 @@ public final class SetupWorker: @unchecked Sendable {
         let host = URL(string: configuration.modelURL)?.host ?? configuration.modelURL
         return SetupSurvey(python: python, packages: packages.filter { !$0.key.hasSuffix("-model") },
                            installCommand: PythonEnv.installScript, installProblem: PythonEnv.installProblem(),
-                           model: problem == nil ? found : nil, modelProblem: problem,
-                           modelFolder: configuration.paths.models.path, modelHost: host, modelSize: FaceModel.size,
+                           model: problem == nil ? found.map(Self.shown) : nil, modelProblem: problem,
+                           modelFolder: Self.shown(configuration.paths.models.path), modelHost: host, modelSize: FaceModel.size,
                            modelFiles: Self.modelFiles(home: env["HOME"] ?? NSHomeDirectory(), except: found),
                            cameras: Self.cameras(), addresses: Self.addresses())
     }
