@@ -166,8 +166,8 @@ mkdir -p "$files/bin" "$files/share/handsfree" "$files/share/man/man1" "$files/s
 cp "$binary" "$files/bin/handsfree"
 chmod 755 "$files/bin/handsfree"
 for d in keymaps config wordlists; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
-# The Python bridges the binary starts (`handsfree webcam`); their packages go in a venv the user names with
-# $HANDSFREE_PYTHON (see README).
+# The Python bridges the binary starts (the webcam bridge, the Whisper and Piper workers); their packages go in
+# the venv beside the data that python-env.sh makes (--with), or one the user names with $HANDSFREE_PYTHON.
 mkdir -p "$files/share/handsfree/python" "$files/share/handsfree/scripts"
 cp "$root"/python/*.py "$root"/python/*.txt "$files/share/handsfree/python/"
 # The same script as in the source tree: it makes the venv in the folder above its own (here share/handsfree).

@@ -2,9 +2,6 @@
 import Glibc
 #endif
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SystemIO
 
 /// Why a face model was not installed: named for the user, and whether the network could not be reached at
@@ -125,103 +122,86 @@ public enum FaceModel {
     /// they arrive (never more than the model's size), which is checked and renamed into place only whole and
     /// right; a download cut off, refused, too big or with another checksum leaves nothing behind. `progress`
     /// hears the bytes so far and the size expected. Blocks the calling thread (setup's worker).
-    public static func download(from url: String, into folder: URL, timeout: Double = 30,
+    ///
+    /// The transfer is `python/fetch.py` run by `python`: the binary links no HTTP client, since every command
+    /// would load one (and the TLS libraries under it) at each start for a download done once; the webcam the
+    /// model is for needs that Python anyway.
+    public static func download(from url: String, into folder: URL, python: String?, timeout: Double = 30,
                                 progress: @escaping @Sendable (Int, Int) -> Void) throws(FaceModelError) -> String {
         guard let u = URL(string: url), let scheme = u.scheme, ["http", "https"].contains(scheme), let host = u.host else {
             throw FaceModelError("\(url) is not an http or https address")
+        }
+        guard let python else {
+            throw FaceModelError("no Python to download with (python3 is not installed)", offline: true)
         }
         if let e = DurableFile.makeDirectories(folder.path) { throw FaceModelError("cannot make \(folder.path) (\(e))") }
         removeStalePartials(in: folder)
         let temp = partial(in: folder), final = folder.appendingPathComponent(fileName).path
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FaceModelError("cannot write in \(folder.path) (\(String(cString: strerror(errno))))") }
-        let fetch = Fetch(fd: fd, limit: size, progress: progress)
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = 600
-        let session = URLSession(configuration: config, delegate: fetch, delegateQueue: nil)
-        session.dataTask(with: u).resume()
-        fetch.done.wait()
-        session.finishTasksAndInvalidate()
+        let failure = fetch(url, python: python, timeout: timeout, into: fd, progress: progress)
         fsync(fd)
         close(fd)
-        let outcome = fetch.outcome()
-        // A server that sends no length and closes early ends the transfer as if it were whole.
-        let failure = outcome.failure ?? (outcome.received < size ? .cut("the connection closed early") : nil)
-        if let failure {
+        if let (failure, received) = failure {
             unlink(temp)
-            throw FaceModelError(Self.describe(failure, host: host, received: outcome.received), offline: outcome.unreachable)
+            throw FaceModelError(describe(failure, host: host, received: received), offline: failure.isUnreachable)
         }
         return try commit(temp, to: final, from: host)
+    }
+
+    /// How a transfer failed.
+    enum Failure: Equatable {
+        case unreachable(String), status(String), tooBig, cut(String), write(String)
+        var isUnreachable: Bool { if case .unreachable = self { true } else { false } }
+    }
+
+    /// Runs the fetcher, writing what it sends to `fd` up to the model's size; nil when the whole body came.
+    static func fetch(_ url: String, python: String, timeout: Double, into fd: Int32,
+                      progress: @Sendable (Int, Int) -> Void) -> (Failure, Int)? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = [PythonEnv.script("fetch.py"), url, "--timeout", String(timeout)]
+        p.standardInput = FileHandle.nullDevice
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        do { try p.run() } catch { return (.unreachable("\(python) did not start: \(error.localizedDescription)"), 0) }
+        var received = 0
+        var failure: Failure?
+        let reader = out.fileHandleForReading
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            if received + chunk.count > size { failure = .tooBig; kill(p.processIdentifier, SIGKILL); break }
+            if let e = DurableFile.writeAll(fd, [UInt8](chunk)) { failure = .write(e); kill(p.processIdentifier, SIGKILL); break }
+            received += chunk.count
+            progress(received, size)
+        }
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        p.waitUntilExit()
+        if let failure { return (failure, received) }
+        switch p.terminationStatus {
+        case 0:
+            // A server that sends no length and closes early ends the transfer as if it were whole.
+            return received < size ? (.cut("the connection closed early"), received) : nil
+        case 3: return (.unreachable(said.isEmpty ? "no answer" : said), received)
+        case 4: return (.status(said.hasPrefix("status ") ? String(said.dropFirst(7)) : said), received)
+        default: return (.cut(said.isEmpty ? "the transfer broke off" : said), received)
+        }
     }
 
     static func megabytes(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1_000_000) }
 
     /// What went wrong with a download, for the user.
-    static func describe(_ failure: Fetch.Failure, host: String, received: Int) -> String {
+    static func describe(_ failure: Failure, host: String, received: Int) -> String {
         let mb = megabytes
         switch failure {
         case .unreachable(let why): return "could not reach \(host) (\(why))"
-        case .status(let code): return "\(host) answered \(code) \(HTTPURLResponse.localizedString(forStatusCode: code)) instead of the model"
+        case .status(let answer): return "\(host) answered \(answer) instead of the model"
         case .tooBig: return "\(host) sent more than the model's \(mb(size)): it is not the model"
         case .cut(let why): return "the download from \(host) stopped after \(mb(received)) of \(mb(size)) (\(why))"
         case .write(let why): return "cannot write the download (\(why))"
         }
-    }
-}
-
-/// One download's delegate: writes the body to the temporary file as it comes, stops past the limit, and says
-/// how the transfer ended.
-final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    enum Failure: Equatable {
-        case unreachable(String), status(Int), tooBig, cut(String), write(String)
-    }
-    let fd: Int32
-    let limit: Int
-    let progress: @Sendable (Int, Int) -> Void
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var received = 0
-    private var failure: Failure?
-    private var started = false
-
-    init(fd: Int32, limit: Int, progress: @escaping @Sendable (Int, Int) -> Void) {
-        self.fd = fd; self.limit = limit; self.progress = progress
-    }
-
-    func outcome() -> (failure: Failure?, received: Int, unreachable: Bool) {
-        lock.withLock {
-            if case .unreachable = failure { return (failure, received, true) }
-            return (failure, received, false)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let code = (response as? HTTPURLResponse)?.statusCode ?? 200
-        lock.withLock { started = true; if code != 200 { failure = .status(code) } }
-        completionHandler(code == 200 ? .allow : .cancel)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (count, stop) = lock.withLock { () -> (Int, Bool) in
-            guard failure == nil else { return (received, true) }
-            if received + data.count > limit { failure = .tooBig; return (received, true) }
-            if let e = DurableFile.writeAll(fd, [UInt8](data)) { failure = .write(e); return (received, true) }
-            received += data.count
-            return (received, false)
-        }
-        if stop { dataTask.cancel(); return }
-        progress(count, limit)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.withLock {
-            if failure == nil, let error {
-                let why = (error as NSError).localizedDescription
-                failure = started || received > 0 ? .cut(why) : .unreachable(why)
-            }
-        }
-        done.signal()
     }
 }

@@ -86,7 +86,7 @@ public final class SetupWorker: @unchecked Sendable {
             background("model") { [self] in
                 let url = configuration.modelURL, folder = configuration.paths.models
                 do throws(FaceModelError) {
-                    let path = try FaceModel.download(from: url, into: folder) { [weak self] done, total in
+                    let path = try FaceModel.download(from: url, into: folder, python: PythonEnv.python()) { [weak self] done, total in
                         self?.progress(done, total)
                     }
                     post(.finished(.model, problem: nil, detail: "\(Self.shown(path)), checked", offline: false))

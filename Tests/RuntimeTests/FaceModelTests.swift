@@ -15,6 +15,7 @@ import Testing
     static let other = root + "/../shared/data/models/face_landmarker_android.task"
     static let ready = FileManager.default.fileExists(atPath: model) && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
     static let reason: Comment = "needs ../shared/data/models and python3"
+    static let python = "/usr/bin/python3"
 
     /// The test server, running until released.
     final class Server {
@@ -72,7 +73,7 @@ import Testing
     func aWholeRightDownloadIsPutInPlace() throws {
         let server = try Server(), folder = Folder()
         let seen = Progress()
-        let path = try FaceModel.download(from: server.url("good"), into: folder.url) { done, total in seen.add(done, total) }
+        let path = try FaceModel.download(from: server.url("good"), into: folder.url, python: Self.python) { done, total in seen.add(done, total) }
         #expect(path == folder.url.appendingPathComponent(FaceModel.fileName).path)
         #expect(folder.entries == [FaceModel.fileName])
         #expect(FaceModel.problem(with: path) == nil)
@@ -85,7 +86,7 @@ import Testing
     func wrongCutBigAndMissingDownloadsAreRefusedAndLeaveNothing() throws {
         let server = try Server(), folder = Folder()
         func refusal(_ path: String) -> FaceModelError? {
-            do throws(FaceModelError) { _ = try FaceModel.download(from: server.url(path), into: folder.url) { _, _ in }; return nil } catch { return error }
+            do throws(FaceModelError) { _ = try FaceModel.download(from: server.url(path), into: folder.url, python: Self.python) { _, _ in }; return nil } catch { return error }
         }
         let corrupt = try #require(refusal("corrupt"))
         #expect(corrupt.description.hasPrefix("the file from 127.0.0.1 is not the face model: its SHA-256 is "), "\(corrupt)")
@@ -103,18 +104,19 @@ import Testing
         #expect(folder.entries.isEmpty)
 
         // A good model in place stays when a later download is refused.
-        _ = try FaceModel.download(from: server.url("good"), into: folder.url) { _, _ in }
+        _ = try FaceModel.download(from: server.url("good"), into: folder.url, python: Self.python) { _, _ in }
         #expect(refusal("corrupt") != nil)
         #expect(folder.entries == [FaceModel.fileName])
         #expect(FaceModel.problem(with: folder.url.appendingPathComponent(FaceModel.fileName).path) == nil)
     }
 
     /// No network: the address cannot be reached, which setup answers with the offline path.
-    @Test func anUnreachableAddressIsOffline() throws {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+    func anUnreachableAddressIsOffline() throws {
         let folder = Folder()
         let port = try closedTCPPort()
         do throws(FaceModelError) {
-            _ = try FaceModel.download(from: "http://127.0.0.1:\(port)/model", into: folder.url) { _, _ in }
+            _ = try FaceModel.download(from: "http://127.0.0.1:\(port)/model", into: folder.url, python: Self.python) { _, _ in }
             Issue.record("a closed port downloaded something")
         } catch {
             #expect(error.offline && error.description.hasPrefix("could not reach 127.0.0.1 ("), "\(error)")
