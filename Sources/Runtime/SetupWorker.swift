@@ -25,35 +25,22 @@ public final class SetupWorker: @unchecked Sendable {
 
     public let configuration: Configuration
     private let lock = NSLock()
-    private var outbox: [ShellEvent] = []
-    private let pipeFDs: [Int32]
+    private let outbox = WakingOutbox<ShellEvent>()
     private var installer: Process?
     /// The long tasks under way, so a second press does not start another.
     private var running: Set<String> = []
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        }
-        pipeFDs = fds
     }
 
-    deinit {
-        shutdown()
-        for fd in pipeFDs where fd >= 0 { close(fd) }
-    }
+    deinit { shutdown() }
 
     /// Descriptors for the loop's `poll`: readable when reports are waiting.
-    public var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
+    public var descriptors: [Int32] { outbox.descriptors }
 
-    /// Reports since the last call (empties the wake pipe).
-    public func drain() -> [ShellEvent] {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while pipeFDs[0] >= 0, read(pipeFDs[0], &buf, buf.count) > 0 {}
-        return lock.withLock { defer { outbox = [] }; return outbox }
-    }
+    /// Reports since the last call.
+    public func drain() -> [ShellEvent] { outbox.drain() }
 
     /// Stops an installer still running (the shell is leaving).
     public func shutdown() {
@@ -61,10 +48,7 @@ public final class SetupWorker: @unchecked Sendable {
         if let p, p.isRunning { p.terminate() }
     }
 
-    private func post(_ r: SetupReport) {
-        lock.withLock { outbox.append(.setup(r)) }
-        if pipeFDs[1] >= 0 { var b: UInt8 = 1; _ = write(pipeFDs[1], &b, 1) }
-    }
+    private func post(_ r: SetupReport) { outbox.post(.setup(r)) }
 
     /// Runs `work` on a thread of its own unless a task of the same name is under way.
     private func background(_ name: String, _ work: @escaping @Sendable () -> Void) {

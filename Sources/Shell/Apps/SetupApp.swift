@@ -288,24 +288,57 @@ public struct SetupScreen: Screen {
 
     // MARK: Drawing
 
+    /// A line of a step's text, and how it is drawn.
+    typealias Line = (String, Style)
+
+    /// What a step says and offers: its lines of text (frame-dependent ones only with a context: plain mode
+    /// reads the rest), the step's own buttons, and the last button (Next, Skip, Finish; nil: none).
+    struct Content {
+        var lines: [Line] = []
+        var middle: [(String, String)] = []
+        var next: String? = "Next ▶"
+    }
+
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
-        let all = steps
-        let number = (all.firstIndex(of: step) ?? 0) + 1
-        let heading = all.count > 1 ? "Step \(number) of \(all.count): \(Self.heading(step))" : Self.heading(step)
         c.grid.centered(heading, in: b, y: b.y + 1, style: Theme.tileLabel)
         let text = Rect(x: b.x + 3, y: b.y + 3, w: b.w - 6, h: max(1, b.h - 8))
         let buttons = Rect(x: b.x + 2, y: b.maxY - 3, w: b.w - 4, h: 3)
+        if step == .tracker { renderTracker(&c, text, buttons); return }
+        let content = self.content(ctx)
+        var y = Self.lines(&c, content.lines, in: text)
         switch step {
-        case .tracker: renderTracker(&c, text, buttons)
-        case .python: renderPython(&c, text, buttons)
-        case .model: renderModel(&c, text, buttons)
-        case .connect: renderConnect(&c, text, buttons, ctx)
-        case .audio: renderAudio(&c, text, buttons)
-        case .gestures: renderGestures(&c, text, buttons, ctx)
-        case .pointer: renderPointer(&c, text, buttons, ctx)
-        case .done: renderDone(&c, text, buttons, ctx)
+        case .model:
+            if let files = survey?.modelFiles, !modelReady, !files.isEmpty, buttons.y - y >= 4 {
+                let found = Array(files.prefix(3))
+                let row = Rect(x: text.x, y: buttons.y - 4, w: text.w, h: 3)
+                for (i, (rect, file)) in zip(row.columns(found.count, gap: 2), found).enumerated() {
+                    c.button(Self.foundPrefix + String(i), "Use " + Self.shortPath(file, width: rect.w - 6), rect)
+                }
+            }
+        case .gestures:
+            // The jaw as a bar, with the threshold in use marked under it.
+            y += 1
+            let w = max(10, min(50, text.w - 20)), x = text.x + (text.w - w) / 2
+            if y + 2 < buttons.y {
+                let jaw = ctx.tracking.blend?[.jawOpen] ?? 0
+                let filled = min(w, max(0, Int((Double(jaw) * Double(w)).rounded())))
+                c.text("Jaw " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled), x: x - 4, y: y, style: Theme.dwell)
+                c.text("▲", x: x + min(w - 1, Int((ctx.settings.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
+                y += 3
+            }
+            Self.lines(&c, gestureNotes(ctx), in: text, from: y)
+        default:
+            break
         }
+        bottom(&c, buttons, content.middle, next: content.next)
+    }
+
+    /// "Step 2 of 8: The webcam's Python parts".
+    var heading: String {
+        let all = steps
+        let number = (all.firstIndex(of: step) ?? 0) + 1
+        return all.count > 1 ? "Step \(number) of \(all.count): \(Self.heading(step))" : Self.heading(step)
     }
 
     static func heading(_ step: Step) -> String {
@@ -323,7 +356,7 @@ public struct SetupScreen: Screen {
 
     /// Lines of text from the top of `r` down, each wrapped; returns the row after them.
     @discardableResult
-    static func lines(_ c: inout Canvas, _ items: [(String, Style)], in r: Rect, from y: Int? = nil) -> Int {
+    static func lines(_ c: inout Canvas, _ items: [Line], in r: Rect, from y: Int? = nil) -> Int {
         var y = y ?? r.y
         for (s, style) in items where y < r.maxY {
             y += c.paragraph(s, Rect(x: r.x, y: y, w: r.w, h: r.maxY - y), style: style)
@@ -339,11 +372,12 @@ public struct SetupScreen: Screen {
         for (rect, item) in zip(r.columns(items.count, gap: 2), items) { c.button(item.0, item.1, rect) }
     }
 
+    static let trackerIntro = "HandsFree Shell follows your face: where you look picks, opening your jaw acts, closing your right "
+        + "eye goes back. Choose what will track your face; you can change it later with handsfree setup. "
+        + "A helper can choose with the arrow keys and Enter."
+
     private func renderTracker(_ c: inout Canvas, _ r: Rect, _ buttons: Rect) {
-        let intro = "HandsFree Shell follows your face: where you look picks, opening your jaw acts, closing your right "
-            + "eye goes back. Choose what will track your face; you can change it later with handsfree setup. "
-            + "A helper can choose with the arrow keys and Enter."
-        let y = c.paragraph(intro, r) + r.y + 1
+        let y = c.paragraph(Self.trackerIntro, r) + r.y + 1
         let tiles: [(TrackerKind, String, String)] = [
             (.liveLinkFace, "iPhone: Live Link Face", "free app; eyes, tongue"),
             (.iFacialMocap, "iPhone: iFacialMocap", "eyes and tongue"),
@@ -368,98 +402,92 @@ public struct SetupScreen: Screen {
         }
     }
 
-    private func renderPython(_ c: inout Canvas, _ r: Rect, _ buttons: Rect) {
-        var items: [(String, Style)] = [
+    /// What the step says and offers; `ctx` nil leaves out what follows the frames (plain mode).
+    func content(_ ctx: ScreenContext?) -> Content {
+        switch step {
+        case .tracker: return Content(lines: [(Self.trackerIntro, .plain)], next: nil)
+        case .python: return pythonContent()
+        case .model: return modelContent()
+        case .connect: return connectContent(ctx)
+        case .audio: return audioContent()
+        case .gestures: return gesturesContent(ctx)
+        case .pointer: return pointerContent(ctx)
+        case .done: return doneContent(ctx)
+        }
+    }
+
+    private func pythonContent() -> Content {
+        var c = Content(lines: [
             ("The webcam is tracked on this computer by MediaPipe, a Python part of about 1 GB. It goes in a folder "
              + "beside the shell's data, where the shell finds it by itself.", .plain),
-        ]
+        ])
         guard let s = survey else {
-            items.append(("Looking at this computer…", Theme.hint))
-            Self.lines(&c, items, in: r)
-            bottom(&c, buttons, [])
-            return
+            c.lines.append(("Looking at this computer…", Theme.hint))
+            return c
         }
-        var middle: [(String, String)] = []
         switch python {
         case .running(_, _, let line):
-            items.append(("Installing: this takes a few minutes.", Theme.tileLabel))
-            if let line { items.append((line, Theme.hint)) }
+            c.lines.append(("Installing: this takes a few minutes.", Theme.tileLabel))
+            if let line { c.lines.append((line, Theme.hint)) }
         case .failed(let why, _):
-            items.append(("Not installed: \(why)", Theme.error))
-            middle.append((Self.installID, "↻ Try again"))
+            c.lines.append(("Not installed: \(why)", Theme.error))
+            c.middle.append((Self.installID, "↻ Try again"))
         case .done, .idle:
             if let v = s.packages["mediapipe"] {
-                items.append(("Found: MediaPipe \(v), for \(s.python ?? "Python").", Theme.tileLabel))
+                c.lines.append(("Found: MediaPipe \(v), for \(s.python ?? "Python").", Theme.tileLabel))
             } else {
-                items.append(("MediaPipe is not installed for \(s.python ?? "any Python found").", Theme.warning))
-                if s.installProblem == nil { middle.append((Self.installID, "⬇ Install now")) }
+                c.lines.append(("MediaPipe is not installed for \(s.python ?? "any Python found").", Theme.warning))
+                if s.installProblem == nil { c.middle.append((Self.installID, "⬇ Install now")) }
             }
         }
         if let problem = s.installProblem, s.packages["mediapipe"] == nil {
-            items.append(("Setup cannot install it here: \(problem)", Theme.warning))
+            c.lines.append(("Setup cannot install it here: \(problem)", Theme.warning))
         }
-        items.append(("In a terminal instead: \(s.installCommand) webcam (or point HANDSFREE_PYTHON at a Python that has mediapipe).", Theme.hint))
-        Self.lines(&c, items, in: r)
-        bottom(&c, buttons, middle, next: pythonReady ? "Next ▶" : "Skip ▶")
+        c.lines.append(("In a terminal instead: \(s.installCommand) webcam (or point HANDSFREE_PYTHON at a Python that has mediapipe).", Theme.hint))
+        c.next = pythonReady ? "Next ▶" : "Skip ▶"
+        return c
     }
 
-    private func renderModel(_ c: inout Canvas, _ r: Rect, _ buttons: Rect) {
-        guard let s = survey else {
-            Self.lines(&c, [("Looking at this computer…", Theme.hint)], in: r)
-            bottom(&c, buttons, [])
-            return
-        }
+    private func modelContent() -> Content {
+        guard let s = survey else { return Content(lines: [("Looking at this computer…", Theme.hint)]) }
         let mb = String(format: "%.1f", Double(s.modelSize) / 1_000_000)
-        var items: [(String, Style)] = [
+        var c = Content(lines: [
             ("The webcam needs MediaPipe's face model (\(mb) MB, Apache-2.0) from \(s.modelHost), Google's Project "
              + "Gameface. Its checksum is checked before it is used.", .plain),
-        ]
-        var middle: [(String, String)] = []
+        ])
         var offline = false
         switch model {
         case .running(let done, let total, _):
             if let total, total > 0 {
                 let w = 30, filled = min(w, max(0, done * w / total))
-                items.append(("Downloading " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled)
-                              + String(format: " %.1f of %.1f MB", Double(done) / 1_000_000, Double(total) / 1_000_000), Theme.dwell))
+                c.lines.append(("Downloading " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled)
+                                + String(format: " %.1f of %.1f MB", Double(done) / 1_000_000, Double(total) / 1_000_000), Theme.dwell))
             } else {
-                items.append(("Checking the file…", Theme.hint))
+                c.lines.append(("Checking the file…", Theme.hint))
             }
         case .done(let detail):
-            items.append(("Ready: \(detail).", Theme.tileLabel))
+            c.lines.append(("Ready: \(detail).", Theme.tileLabel))
         case .failed(let why, let noNetwork):
-            items.append(("The model was not installed: \(why).", Theme.error))
+            c.lines.append(("The model was not installed: \(why).", Theme.error))
             offline = noNetwork
-            middle.append((Self.downloadID, "↻ Download again"))
+            c.middle.append((Self.downloadID, "↻ Download again"))
         case .idle:
             if let found = s.model {
-                items.append(("Found: \(found), checked.", Theme.tileLabel))
+                c.lines.append(("Found: \(found), checked.", Theme.tileLabel))
             } else {
-                if let problem = s.modelProblem { items.append((problem, Theme.warning)) }
-                items.append(("It will be kept in \(s.modelFolder).", Theme.hint))
-                middle.append((Self.downloadID, "⬇ Download"))
+                if let problem = s.modelProblem { c.lines.append((problem, Theme.warning)) }
+                c.lines.append(("It will be kept in \(s.modelFolder).", Theme.hint))
+                c.middle.append((Self.downloadID, "⬇ Download"))
             }
         }
         if !modelReady {
-            items.append((offline ? "No network? Use a copy from a USB stick or another computer: type its path (a helper), or pick one found here."
-                          : "Or use a copy you have: type its path (a helper), or pick one found here.", Theme.hint))
-            items.append(("File: " + typed + "▏", Theme.tileLabel))
-            if !typed.isEmpty { middle.append((Self.useFileID, "✓ Use this file")) }
+            c.lines.append((offline ? "No network? Use a copy from a USB stick or another computer: type its path (a helper), or pick one found here."
+                            : "Or use a copy you have: type its path (a helper), or pick one found here.", Theme.hint))
+            c.lines.append(("File: " + typed + "▏", Theme.tileLabel))
+            if !typed.isEmpty { c.middle.append((Self.useFileID, "✓ Use this file")) }
         }
-        let y = Self.lines(&c, items, in: r)
-        if !modelReady, !s.modelFiles.isEmpty, buttons.y - y >= 4 {
-            let found = Array(s.modelFiles.prefix(3))
-            let row = Rect(x: r.x, y: buttons.y - 4, w: r.w, h: 3)
-            for (i, (rect, file)) in zip(row.columns(found.count, gap: 2), found).enumerated() {
-                c.button(Self.foundPrefix + String(i), "Use " + Self.shortPath(file, width: rect.w - 6), rect)
-            }
-        }
-        bottom(&c, buttons, middle, next: modelReady ? "Next ▶" : "Skip ▶")
-    }
-
-    /// What a helper typed, without the spaces around it.
-    static func trimmed(_ s: String) -> String {
-        String(s.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        c.next = modelReady ? "Next ▶" : "Skip ▶"
+        return c
     }
 
     /// A path cut from the left to fit, keeping its file name.
@@ -468,8 +496,13 @@ public struct SetupScreen: Screen {
         return "…" + String(p.suffix(width - 1))
     }
 
+    /// What a helper typed, without the spaces around it.
+    static func trimmed(_ s: String) -> String {
+        String(s.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+
     /// Whether frames arrive now, in words, from the status the runtime measures.
-    static func frames(_ ctx: ScreenContext, listening: String?) -> (String, Style) {
+    static func frames(_ ctx: ScreenContext, listening: String?) -> Line {
         guard let at = listening else { return ("Not listening yet.", Theme.hint) }
         if let h = ctx.tracking.health, h.arrivalRate > 0 {
             return ctx.tracking.face ? ("Frames: \(h.arrivalRate) a second at \(at), and your face is seen ✓", Theme.tileLabel)
@@ -478,152 +511,144 @@ public struct SetupScreen: Screen {
         return ("Listening at \(at): no frames yet.", Theme.warning)
     }
 
-    private func renderConnect(_ c: inout Canvas, _ r: Rect, _ buttons: Rect, _ ctx: ScreenContext) {
-        var items: [(String, Style)] = []
-        var middle: [(String, String)] = []
+    private func connectContent(_ ctx: ScreenContext?) -> Content {
+        var c = Content()
         let addresses = survey?.addresses ?? []
         let here = addresses.isEmpty ? "this computer's address (ip -4 addr shows it)" : addresses.joined(separator: " or ")
         switch choice.kind {
         case .liveLinkFace:
-            items.append(("On the iPhone, in Live Link Face: Settings › Live Link › Add Target, address \(here), port 11111. "
-                          + "The phone and this computer must be on the same network. Then hold the phone so it sees your face.", .plain))
+            c.lines.append(("On the iPhone, in Live Link Face: Settings › Live Link › Add Target, address \(here), port 11111. "
+                            + "The phone and this computer must be on the same network. Then hold the phone so it sees your face.", .plain))
         case .iFacialMocap:
-            items.append(("Open iFacialMocap on the iPhone; it shows its own address at the top. A helper types it here, "
-                          + "then Connect: the shell asks the phone for frames, which come to \(here), port 49983.", .plain))
-            items.append(("Phone: " + typed + "▏", Theme.tileLabel))
-            middle.append((Self.connectID, "⇄ Connect"))
+            c.lines.append(("Open iFacialMocap on the iPhone; it shows its own address at the top. A helper types it here, "
+                            + "then Connect: the shell asks the phone for frames, which come to \(here), port 49983.", .plain))
+            c.lines.append(("Phone: " + typed + "▏", Theme.tileLabel))
+            c.middle.append((Self.connectID, "⇄ Connect"))
         case .openSeeFace:
-            items.append(("Start OpenSeeFace's tracker sending here, e.g. facetracker -c 0 --ip 127.0.0.1 --port 11573. "
-                          + "It sees the head and the mouth well, the eyes poorly.", .plain))
+            c.lines.append(("Start OpenSeeFace's tracker sending here, e.g. facetracker -c 0 --ip 127.0.0.1 --port 11573. "
+                            + "It sees the head and the mouth well, the eyes poorly.", .plain))
         case .webcam:
             let cameras = survey?.cameras ?? []
             if cameras.isEmpty {
-                items.append(("No camera was found (no /dev/video* device). Plug one in and look again; the shell starts "
-                              + "it by itself at every handsfree run.", Theme.warning))
-                middle.append((Self.lookAgainID, "↻ Look again"))
+                c.lines.append(("No camera was found (no /dev/video* device). Plug one in and look again; the shell starts "
+                                + "it by itself at every handsfree run.", Theme.warning))
+                c.middle.append((Self.lookAgainID, "↻ Look again"))
             } else {
-                items.append(("Camera \(choice.device): the shell starts the webcam bridge now and at every handsfree run.", .plain))
-                if cameras.count > 1 {
-                    for (i, cam) in cameras.prefix(3).enumerated() where cam != choice.device {
-                        middle.append((Self.cameraPrefix + String(i), "Use " + cam))
-                    }
+                c.lines.append(("Camera \(choice.device): the shell starts the webcam bridge now and at every handsfree run.", .plain))
+                for (i, cam) in cameras.prefix(3).enumerated() where cam != choice.device && cameras.count > 1 {
+                    c.middle.append((Self.cameraPrefix + String(i), "Use " + cam))
                 }
             }
         case .none:
             break
         }
-        if let p = trackerProblem, !(choice.kind == .webcam && (survey?.cameras ?? []).isEmpty) { items.append((p, Theme.error)) }
-        items.append(Self.frames(ctx, listening: listening))
-        Self.lines(&c, items, in: r)
-        bottom(&c, buttons, middle)
+        if let p = trackerProblem, !(choice.kind == .webcam && (survey?.cameras ?? []).isEmpty) { c.lines.append((p, Theme.error)) }
+        if let ctx { c.lines.append(Self.frames(ctx, listening: listening)) } else if let at = listening { c.lines.append(("Listening at \(at).", .plain)) }
+        return c
     }
 
-    private func renderAudio(_ c: inout Canvas, _ r: Rect, _ buttons: Rect) {
-        var items: [(String, Style)] = [
+    private func audioContent() -> Content {
+        var c = Content(lines: [
             ("Speech is for dictating and for commands (\"shell, open notes\"); the speaker reads out what you write. "
              + "Neither is needed: everything works by face and keys.", .plain),
-        ]
-        var middle: [(String, String)] = [(Self.testAgainID, "↻ Test again")]
+        ], middle: [(Self.testAgainID, "↻ Test again")])
         if let m = microphone {
             if let p = m.problem {
-                items.append(("Microphone: \(p). Speech stays off until one is plugged in.", Theme.warning))
+                c.lines.append(("Microphone: \(p). Speech stays off until one is plugged in.", Theme.warning))
             } else {
-                let level = m.level ?? 0
-                let bar = String(repeating: "█", count: Int((level * 20).rounded())) + String(repeating: "░", count: 20 - Int((level * 20).rounded()))
-                items.append(("Microphone \"\(m.name)\" works: it heard \(bar) \(Int((level * 100).rounded()))%"
-                              + (level < 0.02 ? " (silence: say something and test again)" : ""), Theme.tileLabel))
+                let level = m.level ?? 0, bars = Int((level * 20).rounded())
+                let bar = String(repeating: "█", count: bars) + String(repeating: "░", count: 20 - bars)
+                c.lines.append((level < 0.02
+                                ? "Microphone \"\(m.name)\" works, but heard only silence: say something and test again."
+                                : "Microphone \"\(m.name)\" works: it heard \(bar) \(Int((level * 100).rounded()))%", Theme.tileLabel))
             }
         } else {
-            items.append(("Testing the microphone…", Theme.hint))
+            c.lines.append(("Testing the microphone…", Theme.hint))
         }
         if let s = speaker {
             if let p = s.problem {
-                items.append(("Speaker: \(p). The shell stays silent; what it would say is still shown.", Theme.warning))
+                c.lines.append(("Speaker: \(p). The shell stays silent; what it would say is still shown.", Theme.warning))
             } else if let heard {
-                items.append((heard ? "Speaker \"\(s.name)\" works ✓"
-                              : "Speaker \"\(s.name)\" opened but was not heard: check the volume, or pick another with handsfree run --speaker NAME.",
-                              heard ? Theme.tileLabel : Theme.warning))
+                c.lines.append(heard ? ("Speaker \"\(s.name)\" works ✓", Theme.tileLabel)
+                               : ("Speaker \"\(s.name)\" opened but was not heard: check the volume, or pick another with handsfree run --speaker NAME.",
+                                  Theme.warning))
             } else {
-                items.append(("Speaker \"\(s.name)\" is saying a sentence: did you hear it?", Theme.tileLabel))
-                middle = [(Self.heardYesID, "✓ Heard it"), (Self.heardNoID, "✕ Heard nothing")]
+                c.lines.append(("Speaker \"\(s.name)\" is saying a sentence: did you hear it?", Theme.tileLabel))
+                c.middle = [(Self.heardYesID, "✓ Heard it"), (Self.heardNoID, "✕ Heard nothing")]
             }
         } else {
-            items.append(("Testing the speaker…", Theme.hint))
+            c.lines.append(("Testing the speaker…", Theme.hint))
         }
-        Self.lines(&c, items, in: r)
-        bottom(&c, buttons, middle)
+        return c
     }
 
-    private func renderGestures(_ c: inout Canvas, _ r: Rect, _ buttons: Rect, _ ctx: ScreenContext) {
-        let threshold = Float(ctx.settings.jawThreshold)
-        var items: [(String, Style)] = [
+    private func gesturesContent(_ ctx: ScreenContext?) -> Content {
+        var c = Content(lines: [
             ("Look at “It works” below and open your jaw, as you would to press a key: the bar fills, and past ▲ it acts.", .plain),
-        ]
-        if let p = trackerProblem { items.append((p, Theme.error)) }
-        let (frames, style) = Self.frames(ctx, listening: listening)
-        if listening == nil || ctx.tracking.blend == nil { items.append((frames, style)) }
-        var y = Self.lines(&c, items, in: r) + 1
-        let w = max(10, min(50, r.w - 20)), x = r.x + (r.w - w) / 2
-        if y + 2 < buttons.y {
-            let jaw = ctx.tracking.blend?[.jawOpen] ?? 0
-            let filled = min(w, max(0, Int((Double(jaw) * Double(w)).rounded())))
-            c.text("Jaw " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled), x: x - 4, y: y, style: Theme.dwell)
-            c.text("▲", x: x + min(w - 1, Int((Double(threshold) * Double(w)).rounded())), y: y + 1, style: Theme.hint)
-            y += 3
-        }
-        var notes: [(String, Style)] = []
+        ], next: nil)
+        if let p = trackerProblem { c.lines.append((p, Theme.error)) }
+        if let ctx, listening == nil || ctx.tracking.blend == nil { c.lines.append(Self.frames(ctx, listening: listening)) }
+        // "It works" only while a face is seen; else the way on is to skip.
+        let works = ctx?.tracking.blend != nil ? (Self.worksID, "✓ It works: next") : (Self.nextID, "Skip ▶")
+        c.middle = [(Self.calibrateGesturesID, "Calibrate gestures"), works]
+        return c
+    }
+
+    /// Under the jaw's bar: the threshold the user's own openings suggest, and the calibration.
+    private func gestureNotes(_ ctx: ScreenContext) -> [Line] {
+        var notes: [Line] = []
         if let low = jawLow, let high = jawHigh, high - low > 0.15 {
             let suggested = low + (high - low) / 2
             notes.append((String(format: "Widest so far %.2f, at rest %.2f: a threshold near %.2f suits you (now %.2f). "
                                  + "Calibrate gestures sets it from your own face and keeps it for this tracker.",
-                                 Double(high), Double(low), Double(suggested), Double(threshold)), .plain))
+                                 Double(high), Double(low), Double(suggested), ctx.settings.jawThreshold), .plain))
         } else {
             notes.append(("Calibrate gestures measures your face at rest and at each gesture, and sets the thresholds from them.", Theme.hint))
         }
         if !ctx.tracking.gestureThresholds.isEmpty { notes.append(("Your gestures are calibrated for this tracker ✓", Theme.tileLabel)) }
-        Self.lines(&c, notes, in: r, from: y)
-        // "It works" only while a face is seen; else the way on is to skip.
-        let works = ctx.tracking.blend != nil ? (Self.worksID, "✓ It works: next") : (Self.nextID, "Skip ▶")
-        bottom(&c, buttons, [(Self.calibrateGesturesID, "Calibrate gestures"), works], next: nil)
+        return notes
     }
 
-    private func renderPointer(_ c: inout Canvas, _ r: Rect, _ buttons: Rect, _ ctx: ScreenContext) {
-        var items: [(String, Style)] = [
+    private func pointerContent(_ ctx: ScreenContext?) -> Content {
+        let calibrated = ctx?.tracking.calibrated ?? false
+        return Content(lines: [
             ("Every tracker is off in its own way for each person and seat. Calibrating shows nine dots one after "
              + "another; look at each until it fills, and the pointer then goes where you look.", .plain),
-        ]
-        items.append(ctx.tracking.calibrated ? ("The pointer is calibrated for this tracker ✓", Theme.tileLabel)
-                     : ("The pointer is not calibrated yet.", Theme.hint))
-        Self.lines(&c, items, in: r)
-        bottom(&c, buttons, [(Self.calibratePointerID, "◎ Calibrate pointer")], next: ctx.tracking.calibrated ? "Next ▶" : "Skip ▶")
+            calibrated ? ("The pointer is calibrated for this tracker ✓", Theme.tileLabel) : ("The pointer is not calibrated yet.", Theme.hint),
+        ], middle: [(Self.calibratePointerID, "◎ Calibrate pointer")], next: calibrated ? "Next ▶" : "Skip ▶")
     }
 
-    private func renderDone(_ c: inout Canvas, _ r: Rect, _ buttons: Rect, _ ctx: ScreenContext) {
-        var items: [(String, Style)] = [("Tracker: \(choice.title)" + (listening.map { ", listened to at \($0)" } ?? ""), .plain)]
+    private func doneContent(_ ctx: ScreenContext?) -> Content {
+        var lines: [Line] = [(listening.map { "Tracker: \(choice.title), listened to at \($0)" } ?? "Tracker: \(choice.title)", .plain)]
         if choice.kind == .webcam {
             let cameras = survey?.cameras ?? []
-            items.append((cameras.contains(choice.device) ? "Camera: \(choice.device) ✓" : "Camera: none found yet (\(choice.device) when one is plugged in)",
-                          cameras.contains(choice.device) ? .plain : Theme.warning))
-            items.append((pythonReady ? "Python parts: installed ✓" : "Python parts: not installed (the webcam cannot track yet)",
-                          pythonReady ? .plain : Theme.warning))
-            items.append((modelReady ? "Face model: ready ✓" : "Face model: missing (the webcam cannot track yet)",
-                          modelReady ? .plain : Theme.warning))
+            lines.append(cameras.contains(choice.device) ? ("Camera: \(choice.device) ✓", .plain)
+                         : ("Camera: none found yet (\(choice.device) when one is plugged in)", Theme.warning))
+            lines.append(pythonReady ? ("Python parts: installed ✓", .plain) : ("Python parts: not installed (the webcam cannot track yet)", Theme.warning))
+            lines.append(modelReady ? ("Face model: ready ✓", .plain) : ("Face model: missing (the webcam cannot track yet)", Theme.warning))
         }
         let mic = microphone.map { $0.problem == nil ? "Microphone \"\($0.name)\": works ✓" : "Microphone: none found (speech off)" }
             ?? "Microphone: not tested"
         let spk = speaker.map { $0.problem == nil ? (heard == false ? "Speaker \"\($0.name)\": not heard" : "Speaker \"\($0.name)\": works ✓")
             : "Speaker: none found" } ?? "Speaker: not tested"
-        items.append((mic, .plain))
-        items.append((spk, .plain))
-        if choice.kind != .none {
-            items.append((ctx.tracking.gestureThresholds.isEmpty ? "Gestures: the usual thresholds" : "Gestures: calibrated ✓", .plain))
-            items.append((ctx.tracking.calibrated ? "Pointer: calibrated ✓" : "Pointer: not calibrated", .plain))
+        lines.append((mic, .plain))
+        lines.append((spk, .plain))
+        if choice.kind != .none, let ctx {
+            lines.append((ctx.tracking.gestureThresholds.isEmpty ? "Gestures: the usual thresholds" : "Gestures: calibrated ✓", .plain))
+            lines.append((ctx.tracking.calibrated ? "Pointer: calibrated ✓" : "Pointer: not calibrated", .plain))
         }
-        if let p = savedProblem { items.append(("Not saved: \(p)", Theme.error)) }
-        items.append((quitsWhenDone ? "Finish keeps these; then start the shell with: handsfree run"
+        if let p = savedProblem { lines.append(("Not saved: \(p)", Theme.error)) }
+        lines.append((quitsWhenDone ? "Finish keeps these; then start the shell with: handsfree run"
                       : "Finish keeps these and opens the shell; handsfree setup changes them later.", Theme.hint))
-        Self.lines(&c, items, in: r)
-        bottom(&c, buttons, [], next: "✓ Finish")
+        return Content(lines: lines, next: "✓ Finish")
+    }
+}
+
+/// Plain mode (screen readers, braille) reads each step's text as it changes, without what follows the
+/// frames (the jaw meter, the frame rate), which would change many times a second.
+extension SetupScreen: PlainFields {
+    public var plainFields: [PlainField] {
+        [PlainField(id: "setup.step", label: heading, text: content(nil).lines.map(\.0).joined(separator: " "))]
     }
 }
 
