@@ -208,6 +208,7 @@ import Testing
         let doctor = try Self.process(p.prefix + "/bin/handsfree", ["doctor"], env: ["HOME": p.home, "PATH": p.prefix + "/bin:/usr/bin:/bin"])
         #expect(doctor.out.contains("ok    webcam bridge: mediapipe 1.2.2, model \(p.models)/face_landmarker_with_blendshapes.task (checksum as expected)"),
                 "\(doctor.out)")
+        #expect(doctor.out.contains("warn  tracker: a webcam, but there is no camera at /dev/video0"), "\(doctor.out)")
         // And run listens to the webcam with its keymap, starting the bridge, with no option given.
         session.kill()
         let run = Tmux(name: "hf-setup-run-\(getpid())")
@@ -271,6 +272,8 @@ import Testing
         #expect(fixes.contains { $0.contains("\(script) whisper") } && fixes.contains { $0.contains("\(script) speak") })
         #expect(!fixes.contains { $0.contains(" scripts/python-env.sh") }, "no path the prefix lacks:\n\(doctor.out)")
         #expect(doctor.out.contains("fix: handsfree setup fetches it and checks it") || doctor.out.contains("mediapipe is not installed"))
+        #expect(doctor.out.contains("warn  tracker: none chosen yet (\(p.trackerFile) is not there)")
+                && doctor.out.contains("      fix: handsfree setup (the tracker,"), "a new user is sent to setup:\n\(doctor.out)")
 
         // install.sh --with: the venv beside the data, found with no HANDSFREE_PYTHON (python-osc: a small group).
         let with = try Self.process("/bin/bash", [Self.root + "/scripts/install.sh", "--prefix", p.prefix, "--binary", Self.binary,
