@@ -100,7 +100,8 @@ public final class SetupWorker: @unchecked Sendable {
     private var lastProgress = 0
     private func progress(_ done: Int, _ total: Int) {
         let due = lock.withLock { () -> Bool in
-            guard done - lastProgress >= 1 << 16 || done == total else { return false }
+            // A new download starts below the last one's count.
+            guard done < lastProgress || done - lastProgress >= 1 << 16 || done == total else { return false }
             lastProgress = done
             return true
         }

@@ -381,9 +381,9 @@ public struct SetupScreen: Screen {
         let tiles: [(TrackerKind, String, String)] = [
             (.liveLinkFace, "iPhone: Live Link Face", "free app; eyes, tongue"),
             (.iFacialMocap, "iPhone: iFacialMocap", "eyes and tongue"),
-            (.webcam, "Webcam", "any camera, tracked here"),
-            (.openSeeFace, "OpenSeeFace", "a webcam tracker you run"),
-            (.none, "Keys and switches only", "no face tracker"),
+            (.webcam, "Webcam", "any camera"),
+            (.openSeeFace, "OpenSeeFace", "a tracker you run"),
+            (.none, "Keys only", "no face tracker"),
         ]
         let area = Rect(x: r.x, y: y, w: r.w, h: max(3, buttons.y - y - 1))
         let rows = area.h >= 7 ? area.rows(2, gap: 1) : [area]
