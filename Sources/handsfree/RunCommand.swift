@@ -249,7 +249,7 @@ struct RunCommand: ParsableCommand {
             let (savedCalibration, calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
             if let calibrationProblem, session.state.notice == nil { session.state.notice = calibrationProblem }
             // A live tracker never calibrated here: offer it once, where the user looks first.
-            if savedCalibration == nil, calibrationProblem == nil, listen != nil, session.state.notice == nil {
+            if savedCalibration == nil, calibrationProblem == nil, listen != nil || tracker != nil, session.state.notice == nil {
                 session.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
             }
             // The gesture thresholds calibrated for this source, over the config's and the jaw setting's.
