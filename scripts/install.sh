@@ -7,32 +7,48 @@
 #   share/bash-completion/completions/handsfree, share/zsh/site-functions/_handsfree,
 #   share/fish/vendor_completions.d/handsfree.fish
 #   share/handsfree/install-manifest.txt                  (what was installed; scripts/uninstall.sh reads it)
+#   share/handsfree/scripts/python-env.sh                 (installs the Python parts later: see --with)
 #
-# Usage: scripts/install.sh [--prefix DIR] [--binary PATH]
+# Usage: scripts/install.sh [--prefix DIR] [--binary PATH] [--with GROUP,GROUP…]
 #        scripts/install.sh --uinput
+#   --prefix DIR   where to install (default ~/.local); PREFIX/bin must be on PATH.
 #   --binary PATH  install this already-built binary instead of building in release mode (the tests use the
 #                  debug build, since a release build takes minutes).
+#   --with GROUPS  also install the Python parts of these groups into a venv beside the data,
+#                  PREFIX/share/handsfree/.venv, which the binary finds by itself (no HANDSFREE_PYTHON needed):
+#                    webcam   MediaPipe face tracking from a webcam (about 1 GB)
+#                    whisper  the Whisper dictation engine (about 300 MB)
+#                    speak    the natural Piper voice (about 200 MB)
+#                  Later, or again: PREFIX/share/handsfree/scripts/python-env.sh GROUP…, or handsfree setup.
 #   --uinput       only let the logged-in user make virtual keyboards (--type-into uinput), as root: a udev
 #                  rule giving the user at the seat access to /dev/uinput (uaccess, no group), and the uinput
 #                  module loaded now and at every boot. HANDSFREE_SYSROOT=DIR writes under DIR (for tests).
 #
 # Everything is staged in a temporary folder inside the prefix first, then moved into place; if anything fails
 # (an unwritable prefix, a full disk), what was moved is taken back and files it replaced are restored, so
-# nothing is left half-installed.
+# nothing is left half-installed. The Python parts come after: if their download fails, the shell is
+# installed and works without them, and the message says how to try again.
+#
+# After installing: handsfree setup (the tracker, the Python parts, the face model, microphone and speaker,
+# gestures and pointer, one screen at a time), then handsfree run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 prefix="${HOME:?HOME is not set}/.local"
 binary=""
 uinput=0
+with=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --prefix) [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix=$2; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
         --binary) [[ $# -ge 2 ]] || { echo "install.sh: --binary needs a file" >&2; exit 2; }; binary=$2; shift 2 ;;
         --binary=*) binary=${1#--binary=}; shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --with) [[ $# -ge 2 ]] || { echo "install.sh: --with needs groups, e.g. --with webcam,whisper,speak" >&2; exit 2; }; with=$2; shift 2 ;;
+        --with=*) with=${1#--with=}; shift ;;
+        # The whole comment block at the top, however long it grows.
+        -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         --uinput) uinput=1; shift ;;
-        *) echo "install.sh: unknown argument '$1' (use --prefix DIR, --binary PATH, --uinput)" >&2; exit 2 ;;
+        *) echo "install.sh: unknown argument '$1' (use --prefix DIR, --binary PATH, --with GROUPS, --uinput)" >&2; exit 2 ;;
     esac
 done
 
@@ -71,6 +87,18 @@ RULE
     exit 0
 fi
 [[ -n "$prefix" ]] || { echo "install.sh: --prefix is empty" >&2; exit 2; }
+# The groups are checked before anything is built or copied.
+groups=()
+if [[ -n "$with" ]]; then
+    IFS=',' read -r -a groups <<< "$with"
+    for g in "${groups[@]}"; do
+        if [[ ! -f "$root/python/requirements-$g.txt" ]]; then
+            known=$(cd "$root/python" && ls requirements-*.txt | sed 's/requirements-//; s/\.txt//' | tr '\n' ' ')
+            echo "install.sh: --with $g: no such group (known: ${known% })" >&2
+            exit 2
+        fi
+    done
+fi
 [[ "$prefix" == /* ]] || prefix="$PWD/$prefix"
 prefix=${prefix%/}
 
@@ -138,10 +166,13 @@ mkdir -p "$files/bin" "$files/share/handsfree" "$files/share/man/man1" "$files/s
 cp "$binary" "$files/bin/handsfree"
 chmod 755 "$files/bin/handsfree"
 for d in keymaps config wordlists; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
-# The Python bridges the binary starts (`handsfree webcam`); their packages go in a venv the user names with
-# $HANDSFREE_PYTHON (see README).
-mkdir -p "$files/share/handsfree/python"
+# The Python bridges the binary starts (the webcam bridge, the Whisper and Piper workers); their packages go in
+# the venv beside the data that python-env.sh makes (--with), or one the user names with $HANDSFREE_PYTHON.
+mkdir -p "$files/share/handsfree/python" "$files/share/handsfree/scripts"
 cp "$root"/python/*.py "$root"/python/*.txt "$files/share/handsfree/python/"
+# The same script as in the source tree: it makes the venv in the folder above its own (here share/handsfree).
+cp "$root/scripts/python-env.sh" "$files/share/handsfree/scripts/python-env.sh"
+chmod 755 "$files/share/handsfree/scripts/python-env.sh"
 # The staged binary writes no log while it describes itself.
 export HANDSFREE_LOG=/dev/null
 python3 "$root/scripts/make-man.py" "$files/bin/handsfree" > "$files/share/man/man1/handsfree.1"
@@ -156,6 +187,7 @@ if ! HANDSFREE_HOME="$files/share/handsfree" "$files/bin/handsfree" words compil
     echo "install.sh: the word lists were not compiled (see above); the first start will build them instead" >&2
 fi
 find "$files" -type f -exec chmod a+r {} + -o -type d -exec chmod 755 {} +
+chmod 755 "$files/bin/handsfree" "$files/share/handsfree/scripts/python-env.sh"
 
 # Folders a previous install created stay "created by install", so uninstall still removes them; folders
 # made above the prefix's contents (the prefix itself, its missing parents) are listed by absolute path.
@@ -214,4 +246,13 @@ case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *) echo "note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;
 esac
-echo "check the installation with: handsfree doctor"
+if [[ ${#groups[@]} -gt 0 ]]; then
+    echo "installing the Python parts (${groups[*]}) into $prefix/share/handsfree/.venv…"
+    if ! "$prefix/share/handsfree/scripts/python-env.sh" "${groups[@]}"; then
+        echo "install.sh: the Python parts were not installed (see above); the shell is installed and runs without them." >&2
+        echo "try again with: $prefix/share/handsfree/scripts/python-env.sh ${groups[*]}" >&2
+        exit 1
+    fi
+fi
+echo "next: handsfree setup (tracker, face model, microphone, gestures), then handsfree run"
+echo "check the installation at any time with: handsfree doctor"

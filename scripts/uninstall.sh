@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Removes what scripts/install.sh installed under a prefix (default ~/.local): exactly the files listed in
-# PREFIX/share/handsfree/install-manifest.txt, then the folders it lists (those install created) if they are
-# empty. Nothing else is touched: a file the user put beside them stays, and so does its folder.
+# PREFIX/share/handsfree/install-manifest.txt, the Python venv the installed python-env.sh made
+# (PREFIX/share/handsfree/.venv, install.sh --with), then the folders it lists (those install created) if
+# they are empty. Nothing else is touched: a file the user put beside them stays, and so does its folder.
 #
 # Usage: scripts/uninstall.sh [--prefix DIR]
 set -euo pipefail
@@ -10,7 +11,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --prefix) [[ $# -ge 2 ]] || { echo "uninstall.sh: --prefix needs a folder" >&2; exit 2; }; prefix=$2; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
-        -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "uninstall.sh: unknown argument '$1' (use --prefix DIR)" >&2; exit 2 ;;
     esac
 done
@@ -41,6 +42,12 @@ while read -r kind rel; do
 done < "$manifest"
 
 removed=0
+# The venv python-env.sh made beside the data: only a folder that is a venv (pyvenv.cfg) and not a link.
+venv="$prefix/share/handsfree/.venv"
+if [[ -d "$venv" && ! -L "$venv" && -f "$venv/pyvenv.cfg" ]]; then
+    rm -rf "$venv"
+    echo "removed the Python parts in $venv"
+fi
 for f in "${files[@]}"; do
     if [[ -f "$f" || -L "$f" ]]; then rm -f "$f"; removed=$((removed + 1)); fi
 done

@@ -22,26 +22,17 @@ public final class LiveSpeaker: @unchecked Sendable {
     let setup: VoiceSetup
     private let lock = NSLock()
     private var speaker: Speaker?
-    private var outbox: [ShellEvent] = []
-    private let pipeFDs: [Int32]
+    private let outbox = WakingOutbox<ShellEvent>()
 
     public init(output: Output, setup: VoiceSetup) {
         self.output = output
         self.setup = setup
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        }
-        pipeFDs = fds
     }
 
-    deinit {
-        shutdown()
-        for fd in pipeFDs where fd >= 0 { close(fd) }
-    }
+    deinit { shutdown() }
 
     /// Descriptors for the shell loop's `poll`: readable when events are waiting.
-    public var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
+    public var descriptors: [Int32] { outbox.descriptors }
 
     /// Carries out a speech-output effect; others are ignored.
     public func perform(_ effect: Effect) {
@@ -60,12 +51,8 @@ public final class LiveSpeaker: @unchecked Sendable {
         }
     }
 
-    /// Events since the last call (empties the wake pipe).
-    public func drain() -> [ShellEvent] {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while pipeFDs[0] >= 0, read(pipeFDs[0], &buf, buf.count) > 0 {}
-        return lock.withLock { defer { outbox = [] }; return outbox }
-    }
+    /// Events since the last call.
+    public func drain() -> [ShellEvent] { outbox.drain() }
 
     /// Stops speaking and ends the threads and voice workers (the shell is leaving).
     public func shutdown() {
@@ -94,10 +81,7 @@ public final class LiveSpeaker: @unchecked Sendable {
         return s
     }
 
-    private func post(_ e: ShellEvent) {
-        lock.withLock { outbox.append(e) }
-        if pipeFDs[1] >= 0 { var b: UInt8 = 1; _ = write(pipeFDs[1], &b, 1) }
-    }
+    private func post(_ e: ShellEvent) { outbox.post(e) }
 }
 
 /// What the speaker reported: speaking began or ended, a voice or the device failed.

@@ -9,7 +9,7 @@ public enum OfflineSpeech {
     /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
     public static func whisperWorker(model: String, minWindow: Double = 10) throws -> WhisperWorker {
         guard let python = PythonEnv.python() else {
-            throw SetupError("no Python found: run scripts/python-env.sh whisper")
+            throw SetupError("no Python found: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))")
         }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"), model: model)
         configuration.minWindow = minWindow

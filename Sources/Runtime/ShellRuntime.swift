@@ -106,6 +106,12 @@ public struct ShellRuntime {
 
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
+    /// Carries out the setup screen's requests (nil: this run has no setup, and they are ignored).
+    public var setup: SetupWorker?
+    /// The webcam bridge of a webcam tracker, looked after while the shell runs and ended with it.
+    public var webcam: WebcamBridge?
+    /// The source calibrations are saved for; setup changes it when it starts another tracker.
+    public var calibrationKey: CalibrationKey?
     /// The program the Terminal screen drives, through the output sink `--type-into` chose: the user's shell
     /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
     /// Terminal screen first shows.
@@ -125,6 +131,8 @@ public struct ShellRuntime {
     private var echoedView: TerminalView?
 
     private var sources: [any EventSource] = []
+    /// Where the frame source is in `sources` (setup replaces it when it starts a tracker).
+    private var frameSlot = 0
     private var log: ActionLog?
     /// A helper's key delivered to the program ahead of its reduction (`ShellState.keyForProgram`), with what
     /// the delivery replied: reduced once its echo is drawn, before any later event, or when the wait for the
@@ -151,8 +159,13 @@ public struct ShellRuntime {
         if let speech { sources.append(SpeechSource(speech)) }
         if let speaker { sources.append(SpeakerSource(speaker)) }
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
+        if let setup { sources.append(SetupSource(setup)) }
+        if let webcam {
+            webcam.start(now: start)
+            sources.append(WebcamBridgeSource(webcam))
+        }
         sources.append(TerminalSource(terminal, frameInterval: frameInterval))
-        let frameSlot = sources.count
+        frameSlot = sources.count
         var frames = FrameSource(feed, start: start)
         frames.watch = sourceWatch
         sources.append(frames)
@@ -162,6 +175,8 @@ public struct ShellRuntime {
             writeLog()
             speech?.shutdown()
             speaker?.shutdown()
+            setup?.shutdown()
+            webcam?.stop()
             _ = prediction?.saveIfNeeded()
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
@@ -456,6 +471,8 @@ public struct ShellRuntime {
                     // The session has applied it, on trial: it is saved (`saveCalibration`,
                     // `saveGestureCalibration`) once the user acts with it.
                     break
+                case .setup(let request):
+                    replies += setupEffect(request)
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .terminal(let request):
@@ -514,6 +531,74 @@ extension ShellRuntime {
 }
 
 extension ShellRuntime {
+    /// A setup request: listening to a tracker and keeping the choice are done here, since they change the
+    /// loop's sources and the user's files; the rest goes to the setup worker's threads.
+    mutating func setupEffect(_ request: SetupRequest) -> [ShellEvent] {
+        switch request {
+        case .startTracker(let choice):
+            return startTracker(choice)
+        case .save(let choice):
+            return [.setup(.saved(problem: TrackerFile.save(choice, to: paths.tracker)))]
+        default:
+            setup?.perform(request)
+            return []
+        }
+    }
+
+    /// Listens to `choice` from now on: its socket replaces the frame source, a webcam's bridge is started,
+    /// the keymap and gestures written for it are loaded, and the calibrations saved for its source are used.
+    mutating func startTracker(_ choice: TrackerChoice) -> [ShellEvent] {
+        webcam?.stop()
+        webcam = nil
+        sources.removeAll { $0 is WebcamBridgeSource }
+        if let i = sources.firstIndex(where: { $0 is FrameSource }) { frameSlot = i }
+        guard choice.address != nil else {
+            sources[frameSlot] = FrameSource(.none, start: monotonicSeconds())
+            feed = .none
+            return [.setup(.trackerStarted(choice, listening: nil, problem: nil))]
+        }
+        let live: LiveSource
+        do throws(TransportError) { live = try TrackerLaunch.open(choice) } catch {
+            return [.setup(.trackerStarted(choice, listening: nil, problem: "Cannot listen for \(choice.title): \(error.description)"))]
+        }
+        let now = monotonicSeconds()
+        sources[frameSlot] = FrameSource(.live(live), start: now)
+        feed = .live(live)
+        var replies: [ShellEvent] = []
+        var problem: String?
+        if choice.kind == .webcam {
+            let (bridge, missing) = TrackerLaunch.webcam(choice, sendingTo: live, paths: paths)
+            problem = missing
+            if let bridge {
+                problem = bridge.start(now: now)
+                webcam = bridge
+                sources.insert(WebcamBridgeSource(bridge), at: frameSlot)
+                frameSlot += 1
+            }
+        }
+        if let name = choice.keymap, name != session.state.keymap.name {
+            do {
+                let settings = try Setup.settings(config: Setup.keymapConfig(name))
+                let keymap = try Setup.keymap(name, gestures: settings.gestures)
+                let watcher = KeymapWatcher(path: Setup.keymapPath(name), gestures: settings.gestures)
+                keymapWatcher = watcher
+                if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
+                replies.append(.setup(.trackerKeymap(keymap, settings)))
+            } catch {
+                problem = [problem, "The \(name) keymap was not loaded: \(error)"].compactMap { $0 }.joined(separator: " · ")
+            }
+        }
+        if let source = choice.source {
+            calibrationKey?.name = source
+            let (pointer, _) = CalibrationFile.load(paths.calibration, source: source)
+            let (gestures, _) = GestureCalibrationFile.load(paths.gestureCalibration, source: source)
+            let fits = pointer.map { $0.size == session.state.size } ?? false
+            replies.append(.setup(.trackerCalibrations(pointer: fits ? pointer?.calibration : nil, gestures: gestures)))
+        }
+        replies.append(.setup(.trackerStarted(choice, listening: live.address.description, problem: problem)))
+        return replies
+    }
+
     /// `handsfree: ended by signal 15 · frames: 1200 used, 0 dropped, 0 unrecognised, 1200 packets received`.
     public func runSummary(_ m: InputMeter) -> String {
         let end = exitSignal.map { "ended by signal \($0)" } ?? "ended"

@@ -50,6 +50,15 @@ public struct UserPaths: Sendable {
     public var calibration: URL { config.appendingPathComponent("calibration.toml") }
     /// Gesture thresholds from the gesture calibration, one table per tracker source.
     public var gestureCalibration: URL { config.appendingPathComponent("gesture-calibration.toml") }
+    /// Where `handsfree setup` keeps the webcam's face model (`FaceModel`).
+    public var models: URL { data.appendingPathComponent("models") }
+    /// The face tracker setup chose (`TrackerFile`).
+    public var tracker: URL { config.appendingPathComponent(TrackerFile.name) }
+    /// Whether anything of the user's is set up: settings saved (or a last good copy of them), or a tracker
+    /// chosen. The first `run` without any opens setup.
+    public var isSetUp: Bool {
+        [settings, lastGoodSettings, tracker].contains { FileManager.default.fileExists(atPath: $0.path) }
+    }
     /// The learned words, the same file for `run`, `words` and `predict`.
     public var userWords: URL { data.appendingPathComponent("user-words.txt") }
     /// The shipped word lists as built in memory (`WordPredictor.load(cache:)`), rebuilt when they change.

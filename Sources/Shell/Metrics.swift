@@ -1,4 +1,5 @@
 import Prediction
+import TerminalModel
 import TrackingCore
 
 /// One gesture's tally in a session: how often it fired and its total hold (onset → fire).
@@ -28,11 +29,17 @@ public struct GestureTally: Sendable, Equatable, Codable {
 /// Keystrokes and selections follow the predictor's definition (`KeystrokeSimulator`): a keystroke is one
 /// key of the on-screen keyboard (or a helper's key), a selection one committed suggestion, and the
 /// keystrokes needed without prediction are the characters that typing and suggestions put in the text.
+/// Text counts wherever the user writes: a note, a message, and what the Terminal and Desktop screens send
+/// to programs (never at a password prompt or while typing privately).
 public struct SessionMetrics: Sendable, Equatable {
     /// An activation followed by `back` within this many seconds counts as undone (a likely false trigger).
     public static let undoWindow = 2.0
     /// An action this close (seconds) to the face being lost counts as suspect.
     public static let faceLossWindow = 1.0
+    /// Frames further apart than this (seconds, on the source's clock) mean the face was lost between them:
+    /// the second after which the status line calls a source quiet and forgets the face (`InputHealth.stale`).
+    /// Closer frames are a tracker's uneven pace, not a loss.
+    public static let faceLossGap = Double(InputHealth.staleSeconds)
 
     /// The first and last timestamps seen (source time, seconds).
     public private(set) var firstT: Double?
@@ -49,9 +56,11 @@ public struct SessionMetrics: Sendable, Equatable {
     public private(set) var correctionsAfterDictation = 0
     public private(set) var keystrokes = 0
     public private(set) var selections = 0
+    /// Characters the selections put in the text: what typing them letter by letter would have cost.
+    public private(set) var charactersSelected = 0
     public private(set) var dictatedWords = 0
     public private(set) var gestures: [String: GestureTally] = [:]
-    /// Dwell gestures (those that fire on a target) and how long each dwell took.
+    /// Dwell gestures (those that fire on a target) the keymap binds, and how long each dwell took.
     public private(set) var dwell = GestureTally()
     /// Actions performed, and those counted as activations (not navigation or scrolling).
     public private(set) var actions = 0
@@ -62,6 +71,8 @@ public struct SessionMetrics: Sendable, Equatable {
 
     private var lastActivationT: Double?
     private var face: Bool?
+    /// The time of the last frame (the source's clock), for gaps between frames.
+    private var lastFrameT: Double?
     private var lastFaceLossT: Double?
     /// Times of the actions of the last `faceLossWindow` seconds not yet counted as near a face loss.
     private var recentActionTimes: [Double] = []
@@ -76,7 +87,8 @@ public struct SessionMetrics: Sendable, Equatable {
     static let navigation: Set<String> = ["back", "home", "help", "quit", "scroll", "scroll-up", "scroll-down",
                                           "next", "previous", "tab", "stop-dictation"]
 
-    /// Steps with one frame's outcome: its time, whether the face was tracked, its gestures and effects.
+    /// Steps with one frame's outcome: its time, whether the tracker saw a face in it (the frame's own word,
+    /// not the pipeline's), its gestures and effects.
     public mutating func frame(at t: Double, face: Bool, gestures: [GestureEvent], effects: [Effect],
                                state: ShellState) {
         stepFrame(at: t, face: face, events: gestures, effects: effects, state: state)
@@ -118,7 +130,7 @@ public struct SessionMetrics: Sendable, Equatable {
     enum TextSource { case gesture, key, dictation(String), other }
 
     private mutating func apply(_ effects: [Effect], state: ShellState?, textSource: TextSource) {
-        var committed = false, sent = false
+        var committed = false, sent = false, typedHidden = false
         for case .performed(let r) in effects {
             actions += 1
             if let loss = lastFaceLossT, r.t - loss <= Self.faceLossWindow, r.t >= loss {
@@ -131,6 +143,7 @@ public struct SessionMetrics: Sendable, Equatable {
             case "type": keystrokes += 1
             case "commit-word": committed = true
             case "send": sent = true
+            case "type-hidden": typedHidden = true
             default: break
             }
             if r.action == "back" {
@@ -141,7 +154,74 @@ public struct SessionMetrics: Sendable, Equatable {
                 lastActivationT = r.t
             }
         }
-        if let state { observeText(state, source: textSource, committed: committed, sent: sent) }
+        guard let state else { return }
+        observeText(state, source: textSource, committed: committed, sent: sent)
+        if !typedHidden { observeProgramTyping(effects, state, source: textSource, committed: committed) }
+    }
+
+    /// Counts what the Terminal and Desktop screens sent to programs: text typed and keys that type or remove
+    /// a character, by the same rules as a note's text. Nothing is counted at a password prompt or while
+    /// typing privately (the screens record such typing as `type-hidden`, checked above, and hide the rest).
+    private mutating func observeProgramTyping(_ effects: [Effect], _ state: ShellState, source: TextSource, committed: Bool) {
+        if state.topIs(TerminalScreen.self) {
+            guard !(state.terminal?.inputHidden ?? false) else { return }
+        } else if let d = state.top(as: DesktopScreen.self) {
+            guard !d.isPrivate else { return }
+        } else {
+            return
+        }
+        var added = 0, removed = 0, wordsRemoved = 0
+        for e in effects {
+            let request: TerminalRequest
+            switch e {
+            case .terminal(let r), .desktop(let r): request = r
+            default: continue
+            }
+            switch request {
+            case .type(let text): added += text.count
+            case .press(let p):
+                switch p.key {
+                case .char: added += p.modifiers.isEmpty ? 1 : 0
+                case .backspace, .delete: removed += 1
+                case .ctrl("w"), .ctrl("u"): wordsRemoved += 1
+                default: break
+                }
+            default: break
+            }
+        }
+        // A committed suggestion erases the letters typed so far and types the word: the net change counts.
+        let delta = added - removed
+        if delta > 0 {
+            entered(delta, source: source, committed: committed)
+        } else if delta < 0 || wordsRemoved > 0 {
+            corrected(-min(0, delta), source: source)
+        }
+    }
+
+    /// Counts characters put in a text by `source` (a suggestion when `committed`).
+    private mutating func entered(_ n: Int, source: TextSource, committed: Bool) {
+        charactersEntered += n
+        switch source {
+        case .dictation(let words):
+            dictatedWords += words.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
+            lastInsertWasDictation = true
+        case .key:
+            keystrokes += 1
+            charactersTyped += n
+            lastInsertWasDictation = false
+        case .gesture, .other:
+            charactersTyped += n
+            if committed { selections += 1; charactersSelected += n }
+            lastInsertWasDictation = false
+        }
+    }
+
+    /// Counts a change that removed `n` characters.
+    private mutating func corrected(_ n: Int, source: TextSource) {
+        corrections += 1
+        charactersDeleted += n
+        if lastInsertWasDictation { correctionsAfterDictation += 1 }
+        if case .key = source { keystrokes += 1 }
     }
 
     /// Compares the text of the field showing with what it was, and counts what changed.
@@ -156,26 +236,10 @@ public struct SessionMetrics: Sendable, Equatable {
         guard oldKey == key, oldText != text else { return }
         let delta = text.count - oldText.count
         if delta > 0 {
-            charactersEntered += delta
-            switch source {
-            case .dictation(let words):
-                dictatedWords += words.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
-                lastInsertWasDictation = true
-            case .key:
-                keystrokes += 1
-                charactersTyped += delta
-                lastInsertWasDictation = false
-            case .gesture, .other:
-                charactersTyped += delta
-                if committed { selections += 1 }
-                lastInsertWasDictation = false
-            }
+            entered(delta, source: source, committed: committed)
         } else if delta < 0, !sent {
             // A message sent empties the compose field: that is not a correction.
-            corrections += 1
-            charactersDeleted -= delta
-            if lastInsertWasDictation { correctionsAfterDictation += 1 }
-            if case .key = source { keystrokes += 1 }
+            corrected(-delta, source: source)
         }
     }
 
@@ -193,9 +257,9 @@ public struct SessionMetrics: Sendable, Equatable {
         TextEntryRate.errors(correct: max(0, charactersEntered - charactersDeleted), uncorrected: 0, fixed: charactersDeleted)
     }
 
-    /// Keystroke savings rate, percent: 1 − (keystrokes + selections) / characters typed; nil with nothing typed.
+    /// Keystroke savings rate, percent (`TextEntryRate.savings`); nil when no suggestion was used.
     public var keystrokeSavingsRate: Double? {
-        charactersTyped > 0 ? (1 - Double(keystrokes + selections) / Double(charactersTyped)) * 100 : nil
+        TextEntryRate.savings(keystrokes: keystrokes, selections: selections, charactersSelected: charactersSelected)
     }
 
     /// Errors for the trend: corrections plus activations undone by back.
@@ -214,6 +278,7 @@ public struct SessionMetrics: Sendable, Equatable {
         }
         return MetricsRecord(kind: kind, source: source, date: date, duration: r(duration), characters: charactersEntered,
                              charactersTyped: charactersTyped, keystrokes: keystrokes, selections: selections,
+                             charactersSelected: charactersSelected,
                              ksr: keystrokeSavingsRate.map(r), wpm: r(wordsPerMinute),
                              correctedErrorRate: charactersEntered > 0 ? r(errorRates.correctedRate * 100) : nil,
                              dictatedWords: dictatedWords,
@@ -230,20 +295,32 @@ extension SessionMetrics {
     fileprivate mutating func stepFrame(at t: Double, face: Bool, events: [GestureEvent], effects: [Effect],
                                         state: ShellState?) {
         see(t)
-        if self.face == true, !face {
-            faceLosses += 1
-            lastFaceLossT = t
-            actionsNearFaceLoss += recentActionTimes.filter { t - $0 <= Self.faceLossWindow }.count
-            recentActionTimes.removeAll()
+        // Lost: the tracker says so, or sends nothing for longer than a source may pause (then the loss is
+        // dated at the last frame before the gap).
+        if self.face == true, let last = lastFrameT, t - last > Self.faceLossGap {
+            lostFace(at: last)
+            self.face = false
         }
+        if self.face == true, !face { lostFace(at: t) }
         self.face = face
+        lastFrameT = t
         for g in events {
+            // A gesture the keymap binds to nothing did nothing: it is not the user's use of the shell. Without
+            // screens (a replay of the pipeline alone) nothing is bound, and every gesture recognised counts.
+            if let state, !state.binds(gesture: g.name) { continue }
             let hold = max(0, g.t - g.onset)
             addGesture(g.name, hold)
             if g.target != nil { dwell.add(hold: hold) }
         }
         // Text changes only when something was performed; idle frames skip the comparison.
         apply(effects, state: effects.isEmpty && events.isEmpty ? nil : state, textSource: .gesture)
+    }
+
+    private mutating func lostFace(at t: Double) {
+        faceLosses += 1
+        lastFaceLossT = t
+        actionsNearFaceLoss += recentActionTimes.filter { t - $0 <= Self.faceLossWindow && $0 <= t }.count
+        recentActionTimes.removeAll()
     }
 }
 
@@ -280,6 +357,26 @@ public enum TextEntryRate {
         }
         public static let zero = Errors(correct: 0, uncorrected: 0, fixed: 0)
     }
+
+    /// Keystroke savings rate, percent: the share of key presses word suggestions saved, against typing every
+    /// character they put in letter by letter. Without suggestions the user would have pressed `keystrokes`
+    /// (corrections included) plus one key per character selected; with them, `keystrokes` plus one action
+    /// per selection. Nil when no suggestion was used: there was no prediction to judge, and a rate of keys
+    /// per character (corrections make it above one) is not a saving. Never negative.
+    public static func savings(keystrokes: Int, selections: Int, charactersSelected: Int) -> Double? {
+        guard selections > 0 else { return nil }
+        let without = Counts.sum(keystrokes, charactersSelected)
+        guard without > 0 else { return nil }
+        return Double(max(0, charactersSelected - selections)) / Double(without) * 100
+    }
+
+    /// What each figure means, one line each, for `stats --explain` and `bench typing --explain`.
+    public static let explanations = [
+        "wpm   words per minute: characters written, five to a word, for each minute spent writing.",
+        "KSPC  keystrokes per character: keys pressed and suggestions taken for each character of the text (1.00 is one key each; below 1, prediction helped).",
+        "KSR   keystroke savings rate: the share of key presses word suggestions saved, against typing every letter (— when no suggestion was taken).",
+        "MSD   minimum string distance: the fewest letters to add, remove or change to turn what was written into what was meant; errors left in are MSD over the characters.",
+    ]
 
     /// The rates from counts already made.
     public static func errors(correct: Int, uncorrected: Int, fixed: Int) -> Errors {
@@ -340,6 +437,10 @@ public struct MetricsRecord: Sendable, Equatable, Codable {
     public var charactersTyped: Int
     public var keystrokes: Int
     public var selections: Int
+    /// Characters the selections put in (`SessionMetrics.charactersSelected`); nil in records written before
+    /// it was kept, whose `ksr` used another rule.
+    public var charactersSelected: Int?
+    /// Keystroke savings rate (`TextEntryRate.savings`); nil when no suggestion was used.
     public var ksr: Double?
     public var wpm: Double
     /// Percent of the characters entered that were deleted again (`TextEntryRate`); nil with nothing
@@ -369,6 +470,7 @@ public struct MetricsRecord: Sendable, Equatable, Codable {
             ("activations", activations), ("undoneActivations", undoneActivations), ("faceLosses", faceLosses),
             ("actionsNearFaceLoss", actionsNearFaceLoss), ("dwell.count", dwell.count),
         ]
+        if let charactersSelected { counts.append(("charactersSelected", charactersSelected)) }
         for (name, g) in gestures.sorted(by: { $0.key < $1.key }) { counts.append(("gestures.\(name).count", g.count)) }
         for (k, v) in counts where !(0...Counts.limit).contains(v) {
             return "\(k) = \(v) is out of range (0 to \(Counts.limit))"

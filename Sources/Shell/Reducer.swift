@@ -192,6 +192,8 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.notice = problem
         // The phrase board shows the phrase instead, for the person in the room.
         return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
+    case .setup(let report):
+        return setupReported(&s, report)
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil

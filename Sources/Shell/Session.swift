@@ -76,7 +76,7 @@ public struct Session: Sendable {
         var effects = reduce(&state, .frame(sample))
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         effects = settle(effects)
-        metrics.frame(at: f.t, face: pipeline.facePresent, gestures: events, effects: effects, state: state)
+        metrics.frame(at: f.t, face: f.face, gestures: events, effects: effects, state: state)
         return (effects, events)
     }
 

@@ -131,8 +131,10 @@ public struct InputHealth: Sendable, Equatable {
         self.unrecognisedPacket = unrecognisedPacket
     }
 
+    /// After this many seconds without a frame, what the last frame said about the face is no longer known.
+    public static let staleSeconds = 1
     /// No frame for a second or more: what the last frame said about the face is no longer known.
-    public var stale: Bool { quietSeconds >= 1 }
+    public var stale: Bool { quietSeconds >= Self.staleSeconds }
 }
 
 extension TrackingStatus {
@@ -293,6 +295,9 @@ public enum Effect: Sendable, Equatable {
     case speak(Utterance)
     /// Stop speaking now.
     case stopSpeaking
+    /// Something the setup screen needs done outside (install, download, the devices, the tracker); the answer
+    /// comes back as `.setup`.
+    case setup(SetupRequest)
 }
 
 /// Text to say and how, as the speech settings were when it was asked for.
@@ -372,6 +377,8 @@ public enum ShellEvent: Sendable {
     case speechOutput(problem: String)
     /// What was asked to be said was not heard at all (no audio device, no voice that starts), and why.
     case notHeard(problem: String)
+    /// What the runtime did for the setup screen.
+    case setup(SetupReport)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
@@ -379,7 +386,8 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed,
+             .setup: return false
         }
     }
 }
@@ -593,6 +601,7 @@ public struct ScreenRegistry: Sendable {
         ScreenEntry("conversation") { ConversationScreen() },
         ScreenEntry("calibration") { CalibrationScreen() },
         ScreenEntry("gesture-calibration") { GestureCalibrationScreen() },
+        ScreenEntry("setup") { SetupScreen() },
         ScreenEntry(QuitScreen.screenName) { QuitScreen() },
     ])
 }

@@ -83,7 +83,7 @@ public final class WhisperWorker: @unchecked Sendable {
                 arguments: ["--model", configuration.model, "--threads", String(configuration.threads),
                             "--min-window", String(configuration.minWindow)],
                 loadTimeout: configuration.loadTimeout,
-                noPython: "no Python at \(configuration.python): run scripts/python-env.sh whisper, or set HANDSFREE_PYTHON",
+                noPython: "no Python at \(configuration.python): run \(PythonInstall.command) whisper, or set HANDSFREE_PYTHON",
                 loading: "the Whisper model")
             modelPath = ready["model"] as? String
         } catch {
@@ -156,5 +156,13 @@ public final class WhisperWorker: @unchecked Sendable {
             return (s, a, b)
         }
         return WhisperResult(text: text, words: ws, decodeMs: obj["ms"] as? Double ?? 0)
+    }
+}
+
+/// The command that installs the Python parts, as the workers' messages name it: the binary sets
+/// `HANDSFREE_PYTHON_ENV` to its installation's own script at start (`PythonEnv.installScript`).
+enum PythonInstall {
+    static var command: String {
+        ProcessInfo.processInfo.environment["HANDSFREE_PYTHON_ENV"].flatMap { $0.isEmpty ? nil : $0 } ?? "scripts/python-env.sh"
     }
 }

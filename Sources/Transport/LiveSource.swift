@@ -42,7 +42,8 @@ public final class LiveSource {
         public var issue: FrameIssue
     }
 
-    public let address: ListenAddress
+    /// Where it listens; port 0 asked for any free port, and holds the one the system chose.
+    public private(set) var address: ListenAddress
     public let limits: Limits
     private let fd: Int32
     private var clients: [(fd: Int32, peer: String, decoder: FrameStream)] = []
@@ -82,6 +83,7 @@ public final class LiveSource {
         ringArrival = [Double](repeating: 0, count: slots)
         ringFrom = [sockaddr_storage](repeating: sockaddr_storage(), count: slots)
         fd = try Socket.bound(address)
+        if address.port == 0, let port = Socket.boundPort(fd) { self.address.port = port }
     }
 
     deinit {

@@ -62,6 +62,22 @@ enum Socket {
         return fd
     }
 
+    /// The port a socket is bound to (the one the system chose for port 0), or nil.
+    static func boundPort(_ fd: Int32) -> UInt16? {
+        var ss = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        guard rc == 0 else { return nil }
+        let family = Int32(ss.ss_family)
+        return withUnsafePointer(to: &ss) { p -> UInt16? in
+            switch family {
+            case AF_INET: return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            case AF_INET6: return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            default: return nil
+            }
+        }
+    }
+
     /// `127.0.0.1:54321` or `[::1]:54321` for a peer or sender address; `?` for other families.
     static func describe(_ ss: sockaddr_storage) -> String {
         var ss = ss

@@ -28,6 +28,16 @@ struct AccessOptions: ParsableArguments {
         return s
     }
 
+    /// The same flags as command-line arguments, for a command that starts `run` with them (`setup`).
+    var arguments: [String] {
+        var out: [String] = []
+        if noColor { out.append("--no-color") }
+        if let theme { out += ["--theme", theme] }
+        if largeTargets { out.append("--large-targets") }
+        if plain { out.append("--plain") }
+        return out
+    }
+
     /// The display the runtime draws on.
     func display() throws -> ShellDisplay {
         plain ? PlainDisplay() : try CursesDisplay(Terminal(colour: colour))

@@ -4,6 +4,7 @@ import Config
 import Foundation
 import Prediction
 import Runtime
+import Shell
 
 /// `handsfree bench typing`: simulated users type a phrase set through the real session on the note editor,
 /// with word prediction and without (`TypingBench`).
@@ -20,6 +21,7 @@ struct BenchTyping: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Keyboard letter rows separated by '/', e.g. \"qwertyuiop/asdfghjkl'/zxcvbnm,.?\" (default: the keymap's).")
     var rows: String?
+    @Flag(help: "Say first what wpm, KSPC, KSR and MSD mean, one line each.") var explain = false
     @OptionGroup var pipeline: PipelineOptions
 
     func validate() throws {
@@ -57,6 +59,7 @@ struct BenchTyping: ParsableCommand {
         print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
               + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")
         print("goals: eye-tracker ≥ 15 wpm, webcam ≥ 8 wpm, uncorrected errors ≤ 1%")
+        if explain { print(TextEntryRate.explanations.joined(separator: "\n")) }
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
         bench.settings = try pipeline.settings()

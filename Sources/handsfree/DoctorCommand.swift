@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import Prediction
 import Runtime
+import Shell
 import Speech
 import TrackingCore
 import Transport
@@ -23,8 +24,8 @@ struct DoctorCommand: ParsableCommand {
 
     @Option(help: "ALSA capture device to try.") var mic = "default"
     @Option(help: "ALSA playback device to try (where the shell speaks).") var speaker = "default"
-    @Option(help: "Tracker address to test for listening (repeatable).")
-    var listen: [String] = ["udp://127.0.0.1:11111"]
+    @Option(help: "Tracker address to test for listening (repeatable; default: the tracker setup chose, else udp://127.0.0.1:11111).")
+    var listen: [String] = []
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
 
@@ -34,7 +35,8 @@ struct DoctorCommand: ParsableCommand {
         checkSpeech(&report)
         checkPython(&report)
         checkFolders(&report)
-        checkPorts(&report)
+        let tracker = checkTracker(&report)
+        checkPorts(&report, tracker: tracker)
         Self.checkDesktop(&report, environment: ProcessInfo.processInfo.environment)
         for line in report.lines { print(line) }
         print(report.failures == 0
@@ -150,8 +152,17 @@ struct DoctorCommand: ParsableCommand {
         }
     }
 
-    private func checkPorts(_ r: inout DoctorReport) {
-        for text in listen {
+    private func checkPorts(_ r: inout DoctorReport, tracker: TrackerChoice?) {
+        // The tracker's own address when none is named; a webcam's port is any free one, so nothing to test.
+        var addresses = listen
+        if addresses.isEmpty {
+            if let (host, port) = tracker?.address {
+                if port != 0 { addresses = ["udp://\(host):\(port)"] }
+            } else {
+                addresses = ["udp://127.0.0.1:11111"]
+            }
+        }
+        for text in addresses {
             let address: ListenAddress
             do { address = try ListenAddress(parsing: text) } catch {
                 r.fail("tracker port: \(error.description)", fix: "give --listen as udp://127.0.0.1:PORT or tcp://127.0.0.1:PORT")

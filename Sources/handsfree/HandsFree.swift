@@ -8,7 +8,7 @@ struct HandsFree: ParsableCommand {
         commandName: "handsfree",
         abstract: "A hands-free shell driven by face gestures, gaze and voice.",
         subcommands: [
-            RunCommand.self, DemoCommand.self, LayoutCommand.self,
+            RunCommand.self, SetupCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
             Predict.self, KSR.self, Words.self, Bench.self, DoctorCommand.self, StatsCommand.self, WebcamCommand.self,
             TypeCommand.self, PointCommand.self, SayCommand.self,
@@ -21,6 +21,9 @@ struct HandsFree: ParsableCommand {
     /// with that line alone; usage text and status 64 are kept for mistakes in the command line itself.
     static func main() {
         LogSetup.bootstrap()
+        // The Python helpers and voice workers this process starts name the command that installs what they
+        // miss: the one of this installation (or source tree), found from the binary.
+        setenv(PythonEnv.installScriptVariable, PythonEnv.installScript, 0)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -9,6 +9,47 @@ import PtyHost
 import Shell
 import Speech
 
+/// How `handsfree setup` starts the shell.
+struct SetupStart {
+    /// Where the face model is fetched from (its checksum must still be the model's).
+    var modelURL: String
+}
+
+/// `handsfree setup`: the guided path from an installed shell to a working face, as screens of the shell
+/// itself (a helper's keys, or gaze and the jaw once the tracker sends frames); it ends when setup does.
+struct SetupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Set up the shell step by step: the face tracker, the webcam's Python parts and face model, microphone and speaker, a gesture check, the pointer.",
+        discussion: """
+        A helper uses the arrow keys, Enter and Esc (a step back); once the tracker sends frames, gaze and the jaw \
+        work too. The choice is kept in tracker.toml in the config folder, which handsfree run then listens to \
+        (and, for a webcam, starts the bridge). The first handsfree run opens setup by itself when nothing is set \
+        up yet (no settings.toml and no tracker.toml).
+        """)
+
+    @Option(help: ArgumentHelp("Fetch the face model from this address instead (a mirror); its SHA-256 must still be the model's.",
+                               valueName: "url"))
+    var modelURL = FaceModel.officialURL
+    @Option(help: "ALSA capture device to test.") var mic = "default"
+    @Option(help: "Test the microphone with a 16 kHz mono WAV played through ALSA's file plugin.") var audio: String?
+    @Option(help: "ALSA playback device to test.") var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: "Test speech output into this WAV file through ALSA's file plugin.")
+    var speakerFile: String?
+    @Option(help: "The user's data folder, as for run.") var dataDir: String?
+    @OptionGroup(title: "Accessibility") var access: AccessOptions
+
+    func run() throws {
+        var args = ["--no-speech", "--no-metrics", "--no-onboarding", "--mic", mic, "--speaker", speaker]
+        if let audio { args += ["--audio", audio] }
+        if let speakerFile { args += ["--speaker-file", speakerFile] }
+        if let dataDir { args += ["--data-dir", dataDir] }
+        args += access.arguments
+        let run = try RunCommand.parse(args)
+        try run.launch(setup: SetupStart(modelURL: modelURL))
+    }
+}
+
 /// `handsfree run`: the full-screen shell, fed by a replay, a live socket, or only the keyboard.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +66,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Gesture config: a file, or the name of one in config/ (gestures, webcam; default: gestures).") var config: String?
     @Option(help: "Replay speed factor.") var speed: Double = 1
     @Flag(help: "Leave when the replay ends.") var exitAtEnd = false
-    @Flag(help: "Do not show the onboarding help, even on first start.") var noOnboarding = false
+    @Flag(help: "Skip the first start's guide: setup (opened when nothing is set up yet) and the onboarding help.")
+    var noOnboarding = false
     @Option(help: "Folder for notes and messages (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
     @Option(help: "ALSA capture device for dictation and voice commands.") var mic = "default"
@@ -35,7 +77,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "ALSA playback device the Speak key and phrases speak on.") var speaker = "default"
     @Option(name: .customLong("speaker-file"), help: "Write what is spoken to this WAV file through ALSA's file plugin instead (no sound card needed).")
     var speakerFile: String?
-    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: scripts/python-env.sh whisper). Default: the setting (Settings › Display), else auto.")
+    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: handsfree doctor names the command). Default: the setting (Settings › Display), else auto.")
     var dictation: String?
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
     var whisperModel = "package"
@@ -54,7 +96,7 @@ struct RunCommand: ParsableCommand {
             return versions.contains { FileManager.default.fileExists(atPath: lib.path + "/" + $0 + "/site-packages/faster_whisper") }
         } ?? false
         if dictation == "auto" && !installed { return nil }
-        guard let python else { throw ValidationError("--dictation whisper needs Python: run scripts/python-env.sh whisper") }
+        guard let python else { throw ValidationError("--dictation whisper needs Python: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))") }
         return WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: whisperModel))
     }
     @OptionGroup(title: "Accessibility") var access: AccessOptions
@@ -96,10 +138,22 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() throws { try launch(setup: nil) }
+
+    /// Whether this start opens setup before the shell: nothing of the user's is set up yet (no settings.toml,
+    /// no tracker.toml in the config folder), and the command line names no frame source, program or screen to
+    /// start on and does not skip the first start's guide. So `demo`, `replay` and runs with `--listen`,
+    /// `--replay`, `--type-into`, `--desktop`, `-- COMMAND` or `--no-onboarding` (what the tests use) never do.
+    func opensSetup(_ paths: UserPaths) -> Bool {
+        !noOnboarding && replay == nil && listen == nil && typeInto == nil && command.isEmpty && !desktop && !paths.isSetUp
+    }
+
+    /// Starts the shell; with `setup` (`handsfree setup`), on the setup screen, ending with it.
+    func launch(setup asked: SetupStart?) throws {
         do {
             // Everything that can be wrong with the input is checked before the terminal is taken over.
             let paths = UserPaths.current(dataDir: dataDir)
+            let firstRun = asked == nil && opensSetup(paths)
             // The Settings screen's saved choices; a broken settings file is reported, not fatal, and gives way to
             // the last settings the user acted with.
             let (loaded, fileProblems) = UserSettings.load(base: ShellSettings(), from: paths.settings)
@@ -109,7 +163,17 @@ struct RunCommand: ParsableCommand {
             var user = chosen.start
             let settingsProblems = chosen.problems + (lastGoodProblem.map { [$0] } ?? [])
             var problems: [String] = []
-            // A keymap may name the gesture config it is written for (keymaps/webcam.toml: config/webcam.toml).
+            // The tracker setup chose, listened to when the command line names no source.
+            var tracker: TrackerChoice?
+            if asked == nil, replay == nil, listen == nil {
+                let (saved, problem) = TrackerFile.load(paths.tracker)
+                tracker = saved?.address == nil ? nil : saved
+                if let problem { problems.append(problem) }
+            }
+            // A keymap may name the gesture config it is written for (keymaps/webcam.toml: config/webcam.toml);
+            // the tracker's own keymap (the webcam's) unless the user chose another.
+            let trackerKeymap = user.keymap == "default" ? tracker?.keymap : nil
+            let keymap = self.keymap ?? trackerKeymap
             let chosenKeymap = keymap ?? (user.keymap != "default" ? user.keymap : nil)
             let settings = try Setup.settings(config: config ?? Setup.keymapConfig(chosenKeymap))
             var km: Keymap
@@ -125,7 +189,21 @@ struct RunCommand: ParsableCommand {
             user.keymap = keymap == nil ? user.keymap : km.name
             let feed: FrameFeed
             var source = "keyboard"
-            if let replay {
+            var webcam: WebcamBridge?
+            if let tracker {
+                // A tracker that cannot be listened to is said in the title bar: the shell still starts, on keys.
+                do throws(TransportError) {
+                    let r = try TrackerLaunch.open(tracker)
+                    feed = .live(r)
+                    source = tracker.shortName
+                    let (bridge, missing) = TrackerLaunch.webcam(tracker, sendingTo: r, paths: paths)
+                    webcam = bridge
+                    if let missing { problems.append("Webcam: \(missing)") }
+                } catch {
+                    feed = .none
+                    problems.append("Cannot listen for \(tracker.title) (tracker.toml): \(error.description)")
+                }
+            } else if let replay {
                 // Opened (and a container checked) now, before the terminal is taken over; read as it plays.
                 feed = .replay(ReplayItems(try FrameFileReader(path: replay)), speed: speed, name: replay)
                 source = "replay"
@@ -146,7 +224,7 @@ struct RunCommand: ParsableCommand {
             }
             // A sink or a program on the command line opens the Terminal screen at once.
             let startOnTerminal = typeInto != nil || !command.isEmpty
-            let first = !noOnboarding && paths.isFirstStart && !startOnTerminal && !desktop
+            let first = !noOnboarding && paths.isFirstStart && !startOnTerminal && !desktop && asked == nil
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
@@ -160,6 +238,7 @@ struct RunCommand: ParsableCommand {
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
                                    data: AppData.load(storage), source: source, onboarding: first)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
+            let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
                 guard let caps = SourceCapabilities.named(name) else {
                     throw ValidationError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
@@ -177,7 +256,7 @@ struct RunCommand: ParsableCommand {
             let (savedCalibration, calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
             if let calibrationProblem, session.state.notice == nil { session.state.notice = calibrationProblem }
             // A live tracker never calibrated here: offer it once, where the user looks first.
-            if savedCalibration == nil, calibrationProblem == nil, listen != nil, session.state.notice == nil {
+            if savedCalibration == nil, calibrationProblem == nil, listen != nil || tracker != nil, session.state.notice == nil {
                 session.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
             }
             // The gesture thresholds calibrated for this source, over the config's and the jaw setting's.
@@ -211,13 +290,26 @@ struct RunCommand: ParsableCommand {
             session.state.desktop.sink = desktopSink.name
             if startOnTerminal { session.state.show(screen: "terminal") }
             if desktop { session.state.show(screen: "desktop") }
+            // Setup comes first, over the onboarding help the first start shows after it.
+            if asked != nil || firstRun {
+                session.state.stack.append(SetupScreen(firstRun: firstRun, quitsWhenDone: asked != nil))
+                session.state.relayout()
+            }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.terminal = TerminalLink(sink)
             runtime.desktop = DesktopLink(desktopSink)
             if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
             runtime.savedCalibration = savedCalibration
-            runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: calibrationKey, to: paths.calibration) }
-            runtime.saveGestureCalibration = { GestureCalibrationFile.save($0, source: calibrationKey, to: paths.gestureCalibration) }
+            // Setup may start another tracker: calibrations made after that are kept for its source.
+            let key = CalibrationKey(calibrationKey)
+            runtime.calibrationKey = key
+            runtime.saveCalibration = { CalibrationFile.save($0, size: $1, source: key.name, to: paths.calibration) }
+            runtime.saveGestureCalibration = { GestureCalibrationFile.save($0, source: key.name, to: paths.gestureCalibration) }
+            runtime.webcam = webcam
+            if asked != nil || firstRun {
+                runtime.setup = SetupWorker(.init(paths: paths, modelURL: asked?.modelURL ?? FaceModel.officialURL,
+                                                  microphone: audioInput, speaker: speakerFile.map { .file($0) } ?? .device(speaker)))
+            }
             runtime.prediction = prediction
             runtime.sourceWatch = watch
             runtime.storage = storage
@@ -234,6 +326,11 @@ struct RunCommand: ParsableCommand {
             }
             runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
             try runtime.run()
+            if asked != nil {
+                let (saved, _) = TrackerFile.load(paths.tracker)
+                print(saved.map { "setup: the tracker is \($0.title) (\(paths.tracker.path)); start the shell with: handsfree run" }
+                      ?? "setup: nothing was chosen; run handsfree setup again when you are ready")
+            }
             FileHandle.standardError.write(Data((runtime.summary + "\n").utf8))
             if let note = runtime.unsavedNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }

@@ -12,11 +12,13 @@ struct StatsCommand: ParsableCommand {
         discussion: "Records are kept in metrics.ndjson in the data folder; turn recording off with record_metrics = false in settings.toml or --no-metrics.")
 
     @Flag(help: "Print the summary and every record as JSON.") var json = false
+    @Flag(help: "Say after the summary what wpm, KSPC, KSR and MSD mean, one line each.") var explain = false
     @Option(help: "Data folder (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).") var dataDir: String?
     @Option(help: "How many of the latest sessions the sparklines show.") var last = 40
 
     func validate() throws {
         if last < 1 { throw ValidationError("--last must be at least 1") }
+        if json && explain { throw ValidationError("--explain goes with the text summary, not --json") }
     }
 
     func run() throws {
@@ -24,6 +26,7 @@ struct StatsCommand: ParsableCommand {
         let (records, problems) = MetricsFile.load(path)
         for p in problems { FileHandle.standardError.write(Data("handsfree: \(p)\n".utf8)) }
         print(json ? Self.json(records, skipped: problems.count, file: path) : Self.text(records, file: path, last: last))
+        if explain { print("\n" + TextEntryRate.explanations.joined(separator: "\n")) }
     }
 
     /// Totals over the records, shared by the text and JSON forms.
@@ -34,9 +37,11 @@ struct StatsCommand: ParsableCommand {
         var keystrokes = 0, selections = 0, dictatedWords = 0, corrections = 0, correctionsAfterDictation = 0
         /// Characters deleted again, over the records that kept the corrected error rate, and their characters.
         var fixed = 0.0, fixedOf = 0
-        var errors = 0, undone = 0, nearFaceLoss = 0, activations = 0
+        var errors = 0, undone = 0, faceLosses = 0, nearFaceLoss = 0, activations = 0
+        /// Keys, selections and the characters selections put in, over the records that kept the last (older
+        /// records counted their savings by another rule, which corrections could make negative).
+        var savingKeys = 0, savingSelections = 0, savingCharacters = 0
         var gestures: [String: (count: Int, hold: Double)] = [:]
-        var dwellCount = 0, dwellTotal = 0.0
 
         /// Sums the records `MetricsFile.load` kept (every number in range); the totals stop at `Int.max`
         /// rather than trap, however many records there are.
@@ -49,21 +54,32 @@ struct StatsCommand: ParsableCommand {
                 add(&characters, r.characters); add(&typed, r.charactersTyped); add(&keystrokes, r.keystrokes)
                 add(&selections, r.selections); add(&dictatedWords, r.dictatedWords); add(&corrections, r.corrections)
                 add(&correctionsAfterDictation, r.correctionsAfterDictation); add(&errors, r.errors)
-                add(&undone, r.undoneActivations); add(&nearFaceLoss, r.actionsNearFaceLoss); add(&activations, r.activations)
+                add(&undone, r.undoneActivations); add(&faceLosses, r.faceLosses); add(&nearFaceLoss, r.actionsNearFaceLoss)
+                add(&activations, r.activations)
+                if let selected = r.charactersSelected {
+                    add(&savingKeys, r.keystrokes); add(&savingSelections, r.selections); add(&savingCharacters, selected)
+                }
                 for (name, g) in r.gestures {
                     let old = gestures[name] ?? (0, 0)
                     gestures[name] = (Counts.sum(old.count, g.count), old.hold + g.meanHold * Double(g.count))
                 }
-                add(&dwellCount, r.dwell.count); dwellTotal += r.dwell.mean * Double(r.dwell.count)
             }
         }
         var wpm: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: writingSeconds) }
         /// Percent of the characters entered that were deleted again; nil when no record kept it.
         var correctedErrorRate: Double? { fixedOf > 0 ? fixed / Double(fixedOf) * 100 : nil }
-        var ksr: Double? { typed > 0 ? (1 - (Double(keystrokes) + Double(selections)) / Double(typed)) * 100 : nil }
+        /// Keystroke savings rate (`TextEntryRate.savings`); nil when no suggestion was taken.
+        var ksr: Double? {
+            TextEntryRate.savings(keystrokes: savingKeys, selections: savingSelections, charactersSelected: savingCharacters)
+        }
+        /// Keys and selections per character written; nil with nothing written.
+        var kspc: Double? { characters > 0 ? Double(Counts.sum(keystrokes, selections)) / Double(characters) : nil }
     }
 
     static func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
+
+    /// "1 time", "3 times".
+    static func times(_ n: Int) -> String { n == 1 ? "1 time" : "\(n) times" }
 
     static func text(_ rs: [MetricsRecord], file: String, last: Int) -> String {
         guard !rs.isEmpty else { return "No sessions recorded yet (\(file))." }
@@ -71,19 +87,43 @@ struct StatsCommand: ParsableCommand {
         let kinds = s.byKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let recent = rs.suffix(last)
         let wpm = recent.map(\.wpm), errs = recent.map { Double($0.errors) }
+        let sessions = s.sessions == 1 ? "1 session (\(kinds)), \(fmt(s.seconds / 60)) minutes in all, from \(file)"
+            : "\(s.sessions) sessions (\(kinds)), \(fmt(s.seconds / 60)) minutes in all, from \(file)"
         var out = [
-            "\(s.sessions) sessions (\(kinds)), \(fmt(s.seconds / 60)) min in all — \(file)",
-            "words per minute  \(Sparkline.render(wpm))  last \(fmt(wpm.last ?? 0)), overall \(fmt(s.wpm))",
-            "errors            \(Sparkline.render(errs))  last \(Int(errs.last ?? 0)), total \(s.errors)",
-            "characters \(s.characters) (typed \(s.typed)), keystrokes \(s.keystrokes), selections \(s.selections), "
-                + "KSR " + (s.ksr.map { fmt($0) + " %" } ?? "–"),
-            "dictated words \(s.dictatedWords), corrections \(s.corrections) (\(s.correctionsAfterDictation) after dictation), "
-                + "corrected error rate " + (s.correctedErrorRate.map { fmt($0) + " %" } ?? "–"),
-            "activations \(s.activations): \(s.undone) undone by back within 2 s, \(s.nearFaceLoss) actions within 1 s of face loss",
+            sessions,
+            "Writing speed  \(Sparkline.render(wpm))  last session \(fmt(wpm.last ?? 0)) words a minute; all sessions \(fmt(s.wpm))",
+            "Mistakes       \(Sparkline.render(errs))  last session \(Int(errs.last ?? 0)); all sessions \(s.errors) "
+                + "(text deleted again, and activations taken back)",
         ]
-        if s.dwellCount > 0 { out.append("dwell \(s.dwellCount)× mean \(fmt(s.dwellTotal / Double(s.dwellCount), 2)) s") }
-        for (name, g) in s.gestures.sorted(by: { $0.key < $1.key }) {
-            out.append("  \(name): \(g.count)× mean hold \(fmt(g.count > 0 ? g.hold / Double(g.count) : 0, 2)) s")
+        if let kspc = s.kspc {
+            out.append("Written: \(s.characters) characters, \(s.typed) of them typed or suggested, with \(s.keystrokes) key presses "
+                       + "and \(s.selections) suggested words (\(fmt(kspc, 2)) per character)")
+        } else {
+            out.append("Written: nothing yet")
+        }
+        if let ksr = s.ksr {
+            out.append("Word suggestions saved \(fmt(ksr))% of the key presses")
+        } else {
+            out.append("Word suggestions saved: — (no suggestion was taken)")
+        }
+        if let rate = s.correctedErrorRate {
+            out.append("Dictation: \(s.dictatedWords) words; \(s.corrections) corrections, \(s.correctionsAfterDictation) of them "
+                       + "right after dictating; \(fmt(rate))% of what was written was deleted again")
+        } else {
+            out.append("Dictation: \(s.dictatedWords) words; \(s.corrections) corrections, \(s.correctionsAfterDictation) of them "
+                       + "right after dictating")
+        }
+        out.append("Activations: \(s.activations); \(s.undone) taken back (back within 2 s)")
+        out.append(s.nearFaceLoss == 1
+                   ? "Face lost \(times(s.faceLosses)) (no face seen, or no frames for over a second); 1 action within 1 s of a loss"
+                   : "Face lost \(times(s.faceLosses)) (no face seen, or no frames for over a second); \(s.nearFaceLoss) actions within 1 s of a loss")
+        if !s.gestures.isEmpty {
+            out.append("Gestures: how often each acted, and how long it was held before it did")
+            let width = s.gestures.keys.map(\.count).max() ?? 0
+            for (name, g) in s.gestures.sorted(by: { $0.key < $1.key }) {
+                let pad = String(repeating: " ", count: width - name.count)
+                out.append("  \(name)\(pad)  \(times(g.count)), held \(fmt(g.count > 0 ? g.hold / Double(g.count) : 0, 2)) s on average")
+            }
         }
         return out.joined(separator: "\n")
     }
@@ -98,7 +138,8 @@ struct StatsCommand: ParsableCommand {
         {"file": \(JSONText.quote(file)), "sessions": \(s.sessions), "skipped": \(skipped), \
         "minutes": \(JSONText.number(s.seconds / 60)), "wpm": \(JSONText.number(s.wpm)), \
         "ksr": \(s.ksr.map { JSONText.number($0) } ?? "null"), "characters": \(s.characters), \
-        "errors": \(s.errors), "undoneActivations": \(s.undone), "actionsNearFaceLoss": \(s.nearFaceLoss), \
+        "errors": \(s.errors), "undoneActivations": \(s.undone), "faceLosses": \(s.faceLosses), \
+        "actionsNearFaceLoss": \(s.nearFaceLoss), \
         "gestures": {\(gestures)}, \
         "wpmTrend": [\(rs.map { JSONText.number($0.wpm) }.joined(separator: ", "))], \
         "errorsTrend": [\(rs.map { String($0.errors) }.joined(separator: ", "))], \

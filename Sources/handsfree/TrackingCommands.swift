@@ -99,7 +99,7 @@ struct Replay: ParsableCommand {
             var p = Pipeline(settings)
             Transport.replay(items, pace: pace) { item in
                 let found = p.step(item)
-                if case .frame(let f, _) = item { metrics.gestures(at: f.t, face: p.facePresent, found) }
+                if case .frame(let f, _) = item { metrics.gestures(at: f.t, face: f.face, found) }
                 for e in found {
                     let line = events ? EventJSON.gesture(e) : "\(NDJSONEncoder.fmt(e.t, 3))s  \(e.name)"
                     out.write(Data((line + "\n").utf8))

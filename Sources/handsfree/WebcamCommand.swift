@@ -15,15 +15,16 @@ struct WebcamCommand: ParsableCommand {
         Live: `handsfree webcam --device /dev/video0 --send udp://127.0.0.1:11111`, then `handsfree run --listen
         udp://127.0.0.1:11111`. A video: `handsfree webcam --video FILE --out FILE.ndjson` processes every frame
         as fast as it can, stamped with the video's own time (replay it with `handsfree replay`).
-        Needs the bridge's Python packages (`scripts/python-env.sh webcam`) and the model file
-        face_landmarker_with_blendshapes.task (Apache-2.0, from MediaPipe's models page).
+        Needs the bridge's Python packages (`handsfree doctor` names the command that installs them) and the
+        model file face_landmarker_with_blendshapes.task (Apache-2.0), which `handsfree setup` fetches and checks.
+        `handsfree run` starts the bridge by itself for a webcam chosen in setup.
         """)
 
     @Option(help: "Camera device (e.g. /dev/video0).") var device: String?
     @Option(help: "A video file instead of a camera.") var video: String?
     @Option(help: "Send frames to udp://127.0.0.1:PORT.") var send: String?
     @Option(help: "Write frames to an NDJSON file ('-': standard output).") var out: String?
-    @Option(help: "The Face Landmarker model (default: $HANDSFREE_FACE_MODEL, then models/ beside the data).")
+    @Option(help: "The Face Landmarker model (default: $HANDSFREE_FACE_MODEL, then models/ beside the shipped data, then models/ in the data folder, where setup puts it).")
     var model: String?
     @Option(help: "The Python with mediapipe (default: $HANDSFREE_PYTHON, then the project's .venv).")
     var python: String?
@@ -36,35 +37,17 @@ struct WebcamCommand: ParsableCommand {
         if let send, !send.hasPrefix("udp://") { throw ValidationError("--send \(send): expected udp://HOST:PORT") }
     }
 
-    static let modelName = "face_landmarker_with_blendshapes.task"
-
-    /// Where the model may be, in order, each with how it was chosen.
-    static func modelCandidates(_ explicit: String?, env: [String: String]) -> [String] {
-        var c: [String] = []
-        if let explicit { return [explicit] }
-        if let e = env["HANDSFREE_FACE_MODEL"], !e.isEmpty { c.append(e) }
-        c.append(ProjectPaths.dir("models").appendingPathComponent(modelName).path)
-        // In a source checkout, the shared data beside it (as CI has it).
-        if let root = ProjectPaths.root {
-            c.append(root.deletingLastPathComponent().appendingPathComponent("shared/data/models/\(modelName)").path)
-        }
-        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
-        c.append(data + "/handsfree/models/\(modelName)")
-        return c
-    }
-
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         let fm = FileManager.default
-        let models = Self.modelCandidates(model, env: env)
+        let models = FaceModel.candidates(model, environment: env, paths: UserPaths.current())
         guard let modelPath = models.first(where: { fm.fileExists(atPath: $0) }) else {
-            throw SetupError("no MediaPipe face model; looked for \(models.joined(separator: ", ")). Get "
-                             + "\(Self.modelName) (Apache-2.0) from MediaPipe's Face Landmarker models page and pass "
-                             + "--model PATH or put it in one of those places")
+            throw SetupError("no MediaPipe face model; looked for \(models.joined(separator: ", ")). handsfree setup fetches "
+                             + "\(FaceModel.fileName) (Apache-2.0) and checks it; or pass --model PATH")
         }
         let pythons = PythonEnv.candidates(python, environment: env)
         guard let py = PythonEnv.python(python, environment: env) else {
-            throw SetupError("no Python found (looked for \(pythons.joined(separator: ", "))); run scripts/python-env.sh webcam")
+            throw SetupError("no Python found (looked for \(pythons.joined(separator: ", "))); run \(PythonEnv.installHint("webcam", package: "mediapipe"))")
         }
         let bridge = PythonEnv.script("webcam_bridge.py")
         guard fm.fileExists(atPath: bridge) else { throw SetupError("\(bridge): the webcam bridge is missing") }

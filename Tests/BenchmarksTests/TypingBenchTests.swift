@@ -88,6 +88,13 @@ struct TypingBenchTests {
             print(TypingBench.line(r), r.keystrokes, r.selections, r.charactersTyped)
         }
         #expect(results[2].selections == 0, "no suggestions without prediction")
+        #expect(results[2].ksr == nil && TypingBench.line(results[2]).contains("KSR —"), "no prediction, no savings to report")
+        #expect((results[0].ksr ?? 0) > 0)
+        // Prediction against none, in words: faster or slower, never a negative "faster".
+        let comparisons = lines.filter { $0.contains("without:") }
+        #expect(comparisons.count == 2)
+        #expect(comparisons.allSatisfy { ($0.hasSuffix("faster") || $0.hasSuffix("slower") || $0.hasSuffix("as fast")) && !$0.contains(" -") },
+                "\(comparisons)")
         // Reading the word on the key costs no look at the bar; committed words there are key + word in one action.
         #expect(results[0].time.reading < results[1].time.reading)
         #expect(results[0].selections > 0)

@@ -7,6 +7,7 @@ import Testing
     static let built = FileManager.default.isExecutableFile(atPath: binary)
     static let take = ShellInTmuxTests.root + "/../shared/data/face/alex_rom_4.csv"
     static let hasTake = built && FileManager.default.fileExists(atPath: take)
+    static let apfel = ShellInTmuxTests.root + "/../shared/data/face/apfel.csv"
 
     /// A fresh data and config folder for one test.
     final class Dirs {
@@ -131,14 +132,50 @@ import Testing
         _ = try d.run(["replay", "--fast", take])
         let text = try d.run(["stats"]).out
         #expect(text.contains("2 sessions (2 replay)"))
-        #expect(text.contains("errors            █▁  last 0, total 1"), "the undone activation is seen only with screens")
-        #expect(text.contains("activate: 6× mean hold"))
-        #expect(text.contains("errors"))
+        #expect(text.contains("Mistakes       █▁  last session 0; all sessions 1"), "the undone activation is seen only with screens:\n\(text)")
+        #expect(text.contains("  activate  6 times, held "), "\(text)")
         let json = try d.run(["stats", "--json"]).out
         let obj = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(obj?["sessions"] as? Int == 2)
         #expect((obj?["records"] as? [Any])?.count == 2)
         #expect((obj?["wpmTrend"] as? [Double])?.count == 2)
+    }
+
+    /// What `stats` says of real takes, in words a clinician reads: the face lost only where the tracker
+    /// said so (apfel.csv: 35 rows without a face, in 7 runs) or where frames stopped for over a second (a
+    /// real take with 1.5 s cut out), not where they were 0.4 s apart; no keystroke savings where no
+    /// suggestion was taken (never a negative rate); the demo's suggestions save keys; a dwell the keymap
+    /// binds to nothing is not listed.
+    @Test(.enabled(if: hasTake && FileManager.default.fileExists(atPath: apfel), "needs .build/debug/handsfree and ../shared/data/face"))
+    func statsOfRealTakesSayWhatHappenedInPlainWords() throws {
+        let d = Dirs()
+        try FileManager.default.createDirectory(atPath: d.root, withIntermediateDirectories: true)
+        _ = try d.run(["replay", "--fast", "--events", "--screen-size", "100x30", Self.apfel])
+        var (text, _) = try d.run(["stats"])
+        #expect(text.contains("Face lost 7 times (no face seen, or no frames for over a second)"), "\(text)")
+        #expect(text.contains("Word suggestions saved: — (no suggestion was taken)"), "\(text)")
+        #expect(!text.contains("dwell"), "the default keymap binds no dwell:\n\(text)")
+        #expect(!text.contains(" -"), "no negative figure:\n\(text)")
+
+        // alex_rom_4.csv at 30 rows a second: 12 rows (0.4 s) cut from one place, 45 rows (1.5 s) from another.
+        let rows = try String(contentsOfFile: Self.take, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let cut = Array(rows[..<1000]) + Array(rows[1012..<2000]) + Array(rows[2045...])
+        let gaps = d.root + "/gaps.csv"
+        try cut.joined(separator: "\n").write(toFile: gaps, atomically: true, encoding: .utf8)
+        _ = try d.run(["replay", "--fast", "--events", "--screen-size", "100x30", Self.take])
+        _ = try d.run(["replay", "--fast", "--events", "--screen-size", "100x30", gaps])
+        let losses = d.records().map { $0["faceLosses"] as? Int ?? -1 }
+        #expect(losses == [7, 0, 1], "apfel, the whole take, the take with two gaps")
+
+        _ = try d.run(["demo", "--headless"])
+        let demo = d.records().last ?? [:]
+        #expect((demo["ksr"] as? Double ?? 0) > 0 && (demo["charactersSelected"] as? Int ?? 0) > 0, "\(demo)")
+        (text, _) = try d.run(["stats", "--explain"])
+        #expect(text.contains("Face lost 8 times"), "\(text)")
+        #expect(text.range(of: #"Word suggestions saved [0-9]+\.[0-9]% of the key presses"#, options: .regularExpression) != nil, "\(text)")
+        for measure in ["wpm ", "KSPC ", "KSR ", "MSD "] {
+            #expect(text.split(separator: "\n").filter { $0.hasPrefix(measure) }.count == 1, "--explain says what \(measure)means once")
+        }
     }
 
     /// A damaged file: bad lines are skipped with file:line, good ones kept, and new records still written.

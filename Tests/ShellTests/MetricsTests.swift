@@ -132,6 +132,95 @@ import TrackingCore
         #expect(SessionMetrics().wordsPerMinute == 0)
     }
 
+    /// Face loss is what the tracker says (frames without a face) or frames further apart than a source may
+    /// pause; a tracker's uneven pace is not a loss, and an action just before such a pause is not suspect.
+    @Test func faceLossIsTheTrackersWordOrALongSilenceNotAShortGap() {
+        var h = HeadlessSession(keymap: Fixture.keymap("default"), settings: GestureConfig.defaults())
+        let notes = Fixture.gaze(at: "launcher.notes", in: h.session.state)
+        var take: [TrackingFrame] = []
+        var t = 0.0
+        func face(_ shapes: [BlendShape: Float], _ secs: Double) { take += Self.frames(notes, shapes, from: t, seconds: secs); t += secs }
+        face([:], 1.5); face([.jawOpen: 0.8], 0.5); face([:], 0.3)
+        t += 0.8                 // the tracker's pace stumbles for 0.8 s, just after the open: no loss
+        face([:], 1)
+        t += 1.5                 // nothing for 1.5 s: lost
+        face([:], 1)
+        take += (0..<30).map { TrackingFrame.noFace(at: t + Double($0) / 60) }   // the tracker's own word
+        t += 0.5
+        face([:], 1)
+        var opens = 0
+        for f in take { opens += h.step(.frame(f, nil)).filter { $0.contains(#""action": "open""#) }.count }
+        let m = h.session.metrics
+        #expect(opens == 1)
+        #expect(m.faceLosses == 2, "the 1.5 s silence and the frames without a face")
+        #expect(m.actionsNearFaceLoss == 0, "the open came 0.3 s before a stumble, not a loss")
+    }
+
+    /// KSR is the share of key presses suggestions saved: none taken reads nil (shown "—"), however many
+    /// corrections, where 1 − keys / characters went below zero.
+    @Test func keystrokeSavingsAreNilWithoutSuggestionsAndNeverNegative() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: { _, _ in ["hello"] })
+        _ = d.tick(0)
+        d.type("hellx")
+        d.key(.backspace)
+        d.key(.char("o"))
+        var m = d.session.metrics
+        #expect(m.keystrokes == 7 && m.selections == 0)
+        #expect(m.keystrokeSavingsRate == nil, "no prediction used")
+        #expect(m.record(kind: "run", source: "keyboard", date: "2026-01-01T00:00:00Z").ksr == nil)
+        for _ in 0..<5 { d.key(.backspace) }
+        d.type("helx")
+        d.key(.backspace)
+        d.gesture("commit")
+        m = d.session.metrics
+        #expect((d.state.top as? NoteEditorScreen)?.field.text == "hello ")
+        #expect(m.selections == 1 && m.charactersSelected == 3, "\"lo \" after \"hel\"")
+        // Without the suggestion, 3 more keys; with it, 1 action: 2 saved of 17 + 3.
+        #expect(m.keystrokes == 17, "7 keys, 5 ⌫, 4 keys and a ⌫")
+        #expect(abs((m.keystrokeSavingsRate ?? -1) - 2.0 / 20 * 100) < 1e-9)
+        #expect(TextEntryRate.savings(keystrokes: 10, selections: 4, charactersSelected: 2) == 0, "never negative")
+    }
+
+    /// A gesture the keymap binds to nothing did nothing: dwell on the default keymap is not the user's use of
+    /// the shell, while the gaze-only keymap's dwell is.
+    @Test func dwellCountsOnlyWhereTheKeymapBindsIt() {
+        for (keymap, bound) in [("default", false), ("dwell", true)] {
+            var session = Session(state: Fixture.state(keymap), settings: GestureConfig.defaults())
+            let notes = Fixture.gaze(at: "launcher.notes", in: session.state)
+            var dwelt = 0
+            for f in Self.frames(notes, [:], from: 0, seconds: 4) {
+                dwelt += session.stepDetailed(.frame(f, nil)).gestures.filter { $0.name == "dwell" }.count
+            }
+            let m = session.metrics
+            #expect(dwelt >= 1, "\(keymap): the pipeline recognised a dwell")
+            #expect((m.dwell.count > 0) == bound, "\(keymap)")
+            #expect((m.gestures["dwell"] != nil) == bound, "\(keymap)")
+        }
+    }
+
+    /// What the Terminal and Desktop screens send to programs is writing too; a password prompt and private
+    /// typing are not counted.
+    @Test func terminalAndDesktopTypingCountButNotHiddenInput() {
+        for screen in ["terminal", "desktop"] {
+            var d = Driver(.gesture, screen: screen)
+            d.send(.terminal(TerminalScreenTests.view("$ ")))
+            for ch in "ls" { d.activate("\(screen).keyboard.key.\(ch)") }
+            d.activate("\(screen).keyboard.space")
+            d.activate("\(screen).keyboard.backspace")
+            var m = d.session.metrics
+            #expect(m.charactersEntered == 3 && m.charactersTyped == 3, "\(screen)")
+            #expect(m.keystrokes == 4 && m.corrections == 1 && m.charactersDeleted == 1, "\(screen)")
+            if screen == "terminal" {
+                d.send(.terminal(TerminalScreenTests.view("Password: ", hidden: true)))
+            } else {
+                d.activate("desktop.private")
+            }
+            for ch in "pw" { d.activate("\(screen).keyboard.key.\(ch)") }
+            m = d.session.metrics
+            #expect(m.charactersEntered == 3 && m.keystrokes == 4, "\(screen): hidden input is not counted")
+        }
+    }
+
     @Test func sparklineScalesFromMinimumToMaximum() {
         #expect(Sparkline.render([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
         #expect(Sparkline.render([5, 5, 5]) == "▁▁▁")

@@ -104,6 +104,11 @@ public struct AppHelpScreen: Screen {
             return ["Start: look at ▶ Start and \(act); then look at each dot until it fills, keeping the head still.",
                     "Centre only: one dot in the middle, for a pointer that has drifted.",
                     "Back while the dots show cancels; the calibration in use stays."]
+        case "setup":
+            return ["One step at a time: the tracker, its parts, the microphone and speaker, a gesture check, the pointer. ◀ Back and Next ▶ move between steps; nothing is lost by going back.",
+                    "A helper: the arrow keys move, Enter presses, Esc goes back a step; letters type into the step's one field (a phone's address, a model file's path).",
+                    "Once the tracker sends frames, look at a button and \(act).",
+                    "Everything can be changed later: run handsfree setup again."]
         case "gesture-calibration":
             return ["Start: look at ▶ Start and \(act). Relax and keep a neutral face for 3 seconds, then do each gesture twice when asked, holding it as you would to use it.",
                     "Nothing acts while the steps run, so a gesture cannot press or leave by mistake.",

@@ -51,7 +51,7 @@ public final class PiperWorker: Synthesizer, @unchecked Sendable {
             let ready = try worker.start(
                 python: configuration.python, script: configuration.script, arguments: ["--model", configuration.model],
                 loadTimeout: configuration.loadTimeout,
-                noPython: "no Python at \(configuration.python) for the Piper voice: run scripts/python-env.sh speak, or set HANDSFREE_PYTHON",
+                noPython: "no Python at \(configuration.python) for the Piper voice: run \(PythonInstall.command) speak, or set HANDSFREE_PYTHON",
                 loading: "the Piper voice")
             modelPath = ready["model"] as? String
             version = ready["version"] as? String
