@@ -111,6 +111,6 @@ import Testing
         #expect(out.contains("\(d)/metrics.ndjson:2: skipped, characters = 9223372036854775807 is out of range (0 to 1000000000000)"), "\(out)")
         #expect(out.contains("\(d)/metrics.ndjson:3: skipped, characters = 9223372036854775807 is out of range"), "\(out)")
         #expect(out.contains("2 sessions (2 run)"), "\(out)")
-        #expect(out.contains("characters 120 (typed 120)"), "\(out)")
+        #expect(out.contains("Written: 120 characters, 120 of them typed"), "\(out)")
     }
 }
