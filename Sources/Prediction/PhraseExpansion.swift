@@ -90,11 +90,17 @@ extension WordPredictor {
         public var backoff = 0.4
         /// Weight of the conversation partner's words in the mix (a word just heard is likely said back).
         public var partnerWeight = 0.1
-        /// Phrase continuation: the model's confidence in all the words offered must be at least this.
-        public var continuationConfidence = 0.35
+        /// Phrase continuation from the word model: its confidence in all the words offered must be at least this;
+        /// above 1, never. `bench typing` (40 shipped phrases, eye tracker): 0.35 offered none (16.8 wpm, as the
+        /// word on the key alone), 0.2 → 16.1, 0.1 → 11.9: a phrase that is wrong past its first word costs the
+        /// reading and takes the word's place on the key, so the model's phrases are off.
+        public var continuationConfidence = 1.01
         /// Phrase continuation from the user's sentences: the sentence's share of the matching ones must be at
         /// least this.
-        public var historyShare = 0.5
+        public var historyShare = 0.8
+        /// Phrase continuation from the user's sentences: the uses of the sentences that go on so must add up to at
+        /// least this (a sentence said once is not yet a habit).
+        public var historyUses = 2
         /// Most words a continuation from the model offers (the user's own sentences are offered whole).
         public var continuationWords = 4
         /// Offer a sentence of the history whose first words the initials match (the rest follows).
@@ -313,6 +319,42 @@ extension WordPredictor {
 
     // MARK: Continuation
 
+    /// The rest of the user's sentence that goes on from the sentence typed so far (its partial word completed),
+    /// when it is at least `historyShare` of those that do and has two or more words; nil otherwise.
+    /// `minUses`: how often that sentence must have been said (`historyUses` when nil).
+    public func historyContinuation(_ textSoFar: String, history: SentenceHistory,
+                                    settings: PhraseSettings = PhraseSettings(), minUses: Int? = nil) -> String? {
+        guard !history.isEmpty else { return nil }
+        let (_, partial, sentenceStart) = Tokens.split(textSoFar)
+        let prefix = Array(partial.lowercased().utf8)
+        var before = textSoFar
+        before.removeLast(min(partial.count, before.count))
+        let sofar = sentenceStart ? [] : Self.sentenceWords(before)
+        let going = history.continuing(sofar, limit: 64).filter { $0.entry.words[sofar.count].utf8.starts(with: prefix) }
+        let total = going.reduce(0) { $0 + $1.weight }
+        guard let best = going.first, total > 0, best.weight / total >= settings.historyShare,
+              best.entry.count >= (minUses ?? settings.historyUses), best.entry.words.count - sofar.count >= 2 else { return nil }
+        return (sofar.isEmpty ? best.entry.text : Self.tail(of: best.entry.text, dropping: sofar.count))
+            ?? best.entry.words[sofar.count...].joined(separator: " ")
+    }
+
+    /// `suggest`, with the next word of the user's own sentence first when one goes on from the text (see
+    /// `historyContinuation`).
+    public func suggest(_ textSoFar: String, limit: Int, history: SentenceHistory,
+                        settings: PhraseSettings = PhraseSettings()) -> [String] {
+        var words = suggest(textSoFar, limit: limit)
+        // One word is cheap to pass over, so a sentence said once is enough to offer its next word first.
+        guard limit > 0, let mine = historyContinuation(textSoFar, history: history, settings: settings, minUses: 1),
+              let first = mine.split(separator: " ").first else { return words }
+        var word = String(first)
+        while let l = word.last, !Tokens.isWordCharacter(l) { word.removeLast() }
+        let (_, partial, _) = Tokens.split(textSoFar)
+        guard !word.isEmpty, word.count > partial.count else { return words }
+        words.removeAll { $0.lowercased() == word.lowercased() }
+        words.insert(word, at: 0)
+        return Array(words.prefix(limit))
+    }
+
     /// The next few words after the text typed so far, as one suggestion, when the user's sentences or the
     /// model are confident enough; nil otherwise. With a partial word, the phrase starts with its completion
     /// ("how are y" → "you doing today"); it has at least two words.
@@ -322,21 +364,7 @@ extension WordPredictor {
         guard partial.count <= WordPredictor.maxWordLength else { return nil }
         let lower = partial.lowercased()
         let prefix = Array(lower.utf8)
-        // The user's sentences: one that goes on from the sentence so far, and is most of those that do.
-        if !history.isEmpty {
-            var before = textSoFar
-            before.removeLast(partial.count)
-            let sofar = sentenceStart ? [] : Self.sentenceWords(before)
-            let going = history.continuing(sofar, limit: 64).filter { $0.entry.words[sofar.count].utf8.starts(with: prefix) }
-            let total = going.reduce(0) { $0 + $1.weight }
-            if let best = going.first, total > 0, best.weight / total >= settings.historyShare,
-               best.entry.words.count - sofar.count >= 2 {
-                let text = (sofar.isEmpty ? best.entry.text : Self.tail(of: best.entry.text, dropping: sofar.count))
-                    ?? best.entry.words[sofar.count...].joined(separator: " ")
-                // The typed letters keep their place: the phrase replaces the partial word.
-                return text
-            }
-        }
+        if let mine = historyContinuation(textSoFar, history: history, settings: settings) { return mine }
         func id(_ w: String) -> Int32 {
             if w == "<s>" { return ngrams.sentenceStart }
             return lexicon.id(of: w).map { Int32($0) } ?? -1

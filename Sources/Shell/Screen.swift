@@ -187,6 +187,12 @@ public struct Services: Sendable {
     public var predictionStatus: @Sendable () -> String? = { nil }
     /// True while the word list is still loading (the demo waits for it before it types).
     public var predictionLoading: @Sendable () -> Bool = { false }
+    /// Whole phrases for initials typed in initials mode (Prediction's `WordPredictor.expand`), best first: the
+    /// initials, the text before them, what the conversation partner said last, how many.
+    public var expand: @Sendable (_ initials: String, _ context: String, _ partner: String, _ limit: Int) -> [String] = { _, _, _, _ in [] }
+    /// The next few words after the text typed so far as one suggestion, when the user's sentences or the word
+    /// model are confident (Prediction's `WordPredictor.continuePhrase`); nil otherwise.
+    public var suggestPhrase: @Sendable (_ text: String) -> String? = { _ in nil }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

@@ -76,6 +76,10 @@ import Testing
     @Test func continuationFromTheUsersSentences() {
         var h = SentenceHistory()
         h.learn("How are you doing today?")
+        // Said once: its next word comes first among the words, but the phrase waits for a habit.
+        #expect(model().continuePhrase("How are ", history: h) == nil)
+        #expect(model().suggest("How are ", limit: 3, history: h).first == "you")
+        h.learn("How are you doing today?")
         #expect(model().continuePhrase("How are ", history: h) == "you doing today?")
         #expect(model().continuePhrase("How are y", history: h) == "you doing today?")
         // Not when the sentence so far is not theirs.
