@@ -177,6 +177,7 @@ public struct TypingBench {
             live?.replaceHistory(h)
             var state = ShellState(keymap: keymap, gestures: settings.gestures, services: services)
             state.settings.wordOnKey = predictor != nil && reading == .key
+            state.settings.initialsKey = predictor != nil && method == .initials
             _ = state.show(screen: "note-editor")
             var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
                                 prediction: live, hold: Self.hold(settings), reading: reading, method: method)

@@ -321,9 +321,10 @@ extension WordPredictor {
 
     /// The rest of the user's sentence that goes on from the sentence typed so far (its partial word completed),
     /// when it is at least `historyShare` of those that do and has two or more words; nil otherwise.
-    /// `minUses`: how often that sentence must have been said (`historyUses` when nil).
+    /// `minUses`: how often that sentence must have been said (`historyUses` when nil); `minWords`: how many
+    /// words it must still have.
     public func historyContinuation(_ textSoFar: String, history: SentenceHistory,
-                                    settings: PhraseSettings = PhraseSettings(), minUses: Int? = nil) -> String? {
+                                    settings: PhraseSettings = PhraseSettings(), minUses: Int? = nil, minWords: Int = 2) -> String? {
         guard !history.isEmpty else { return nil }
         let (_, partial, sentenceStart) = Tokens.split(textSoFar)
         let prefix = Array(partial.lowercased().utf8)
@@ -333,7 +334,7 @@ extension WordPredictor {
         let going = history.continuing(sofar, limit: 64).filter { $0.entry.words[sofar.count].utf8.starts(with: prefix) }
         let total = going.reduce(0) { $0 + $1.weight }
         guard let best = going.first, total > 0, best.weight / total >= settings.historyShare,
-              best.entry.count >= (minUses ?? settings.historyUses), best.entry.words.count - sofar.count >= 2 else { return nil }
+              best.entry.count >= (minUses ?? settings.historyUses), best.entry.words.count - sofar.count >= minWords else { return nil }
         return (sofar.isEmpty ? best.entry.text : Self.tail(of: best.entry.text, dropping: sofar.count))
             ?? best.entry.words[sofar.count...].joined(separator: " ")
     }
@@ -344,7 +345,7 @@ extension WordPredictor {
                         settings: PhraseSettings = PhraseSettings()) -> [String] {
         var words = suggest(textSoFar, limit: limit)
         // One word is cheap to pass over, so a sentence said once is enough to offer its next word first.
-        guard limit > 0, let mine = historyContinuation(textSoFar, history: history, settings: settings, minUses: 1),
+        guard limit > 0, let mine = historyContinuation(textSoFar, history: history, settings: settings, minUses: 1, minWords: 1),
               let first = mine.split(separator: " ").first else { return words }
         var word = String(first)
         while let l = word.last, !Tokens.isWordCharacter(l) { word.removeLast() }

@@ -43,10 +43,11 @@ public final class LivePrediction: @unchecked Sendable {
     /// A predictor already loaded, for a run that must not wait or differ: the typing bench loads the word
     /// lists once and gives each simulated user a fresh copy, so what one learned never helps the next.
     /// `history`: the user's sentences (learned from other text); `continuation`: offer phrases.
-    public init(loaded: WordPredictor, history: SentenceHistory = SentenceHistory(), continuation: Bool = true,
-                settings: WordPredictor.PhraseSettings = WordPredictor.PhraseSettings()) {
+    /// `historyFile`: where learned sentences are saved (none by default).
+    public init(loaded: WordPredictor, history: SentenceHistory = SentenceHistory(), historyFile: URL? = nil,
+                continuation: Bool = true, settings: WordPredictor.PhraseSettings = WordPredictor.PhraseSettings()) {
         predictor = loaded; status = nil; finished = true
-        self.history = history; self.continuation = continuation; phraseSettings = settings
+        self.history = history; self.historyFile = historyFile; self.continuation = continuation; phraseSettings = settings
     }
 
     /// Uses `history` from now on instead of the one loaded or learned (the typing bench: the history before each
@@ -206,6 +207,7 @@ public final class LivePrediction: @unchecked Sendable {
                 history.forget(word: word)
                 if history.count != before { historyUnsaved = true; forgetAnswers() }
             }
+            saveHistory()
             event = .wordRemoved(word)
         case .learnSentences(let text):
             lock.withLock {

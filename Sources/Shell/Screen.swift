@@ -220,6 +220,10 @@ public struct ShellSettings: Sendable, Equatable {
     /// and the commit gesture made there types the key and that word in one action, so the eyes need not
     /// leave the keyboard to read the bar (after AugKey, Diaz-Tula & Morimoto 2016).
     public var wordOnKey = true
+    /// The initials key on the text composer's keyboard: initials mode, whole phrases for the first letters of
+    /// their words. Off by default: `bench typing` found it slower than the word on the key (eye tracker 11.4
+    /// against 16.6 wpm on conversational text), since too few phrases come out right from initials alone.
+    public var initialsKey = false
     /// How fast the dots of smooth pursuit turn (keymaps with `pursuit` screens).
     public var pursuitPace: PursuitPace = .normal
     /// Dictation stops after this many seconds without speech (audio time); 0 never stops.

@@ -392,7 +392,7 @@ public struct DesktopScreen: Screen {
     /// Sends one key; a key that may move the caret or the focus starts a new line of context.
     private mutating func send(_ press: TerminalKeyPress) -> [Effect] {
         // A line ended with Enter is kept in the sentence history, never while private.
-        let learn = press.key == .enter && press.modifiers.isEmpty && !isPrivate ? Effect.learnSentences(line) : []
+        let learn = press.key == .enter && press.modifiers.isEmpty && !isPrivate ? Effect.learnUnfinishedSentence(line) : []
         switch press.key {
         case .backspace where press.modifiers.isEmpty:
             if !line.isEmpty { line.removeLast() }

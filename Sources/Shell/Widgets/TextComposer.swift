@@ -107,7 +107,7 @@ public struct TextComposer: Sendable {
 
     public func renderKeyboard(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? "➤ send" : "⏎ new line",
-                         extra: ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? "○ initials" : "● initials") : nil)
+                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? "○ initials" : "● initials") : nil)
         // The word on the focused key, on its lower border where the eyes already are; it may reach over the
         // neighbours' borders but stays inside the keyboard.
         guard let f = ctx.focus, let key = c.hitMap.target(id: f), let (_, word) = wordOnKey(key, ctx) else { return }
@@ -198,7 +198,8 @@ public struct TextComposer: Sendable {
             return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
         case .key(.char(let ch)):
             KeyboardKey.char(ch).apply(to: &field)
-            return .handled(record: nil, effects: echo())
+            let learn = initialsFrom == nil && !enterSubmits && Tokens.endsSentence(ch) ? Effect.learnFinishedSentence(field.beforeCaret) : []
+            return .handled(record: nil, effects: learn + echo())
         case .key(.backspace):
             field.backspace()
             if let from = initialsFrom, field.caret < from { initialsFrom = field.caret }

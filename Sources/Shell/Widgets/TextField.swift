@@ -219,10 +219,20 @@ extension Effect {
     /// Keeping the sentence `text` has just finished (it ends in `.`, `!`, `?` or a new line, spaces aside) in
     /// the user's sentence history; none otherwise.
     public static func learnFinishedSentence(_ text: String) -> [Effect] {
-        guard let last = text.last(where: { $0 != " " }), Tokens.endsSentence(last) || last == "\n" else { return [] }
+        let trimmed = text.reversed().drop { $0 == " " }
+        guard let last = trimmed.first, Tokens.endsSentence(last) || last == "\n" else { return [] }
+        // "?!" or a blank line: the sentence was kept at its first mark.
+        if let before = trimmed.dropFirst().first(where: { $0 != " " }), Tokens.endsSentence(before) || before == "\n" { return [] }
         let paragraph = text[(text.dropLast().lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)...]
         guard let sentence = SentenceHistory.sentences(of: String(paragraph)).last else { return [] }
         return [.learnSentences(sentence)]
+    }
+
+    /// Keeping the sentence `text` ends with when it has not ended it yet (a line sent with Enter): the text after
+    /// its last `.`, `!` or `?` (the sentences before were kept as they ended).
+    public static func learnUnfinishedSentence(_ text: String) -> [Effect] {
+        let tail = text.reversed().prefix { !Tokens.endsSentence($0) }
+        return learnSentences(String(tail.reversed()))
     }
 
     /// Keeping every sentence of `text` (a message sent) in the user's sentence history.
