@@ -299,7 +299,8 @@ extension WordPredictor {
         var out: [(Double, Candidate)] = []
         out.reserveCapacity(cands.count)
         for c in cands {
-            var p = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges, stupidBackoff: backoffFactor)
+            var p = backoffFactor.map { phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges, backoff: $0) }
+                ?? score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             if !partner.isEmpty, partnerWeight > 0 {
                 p = (1 - partnerWeight) * p + (partner.contains(key(c)) ? partnerWeight / Double(partner.count) : 0)
             }

@@ -518,26 +518,11 @@ public struct WordPredictor: Sendable {
         return r
     }
 
-    /// The word's probability after the context: the n-gram estimate mixed with the user's words, pairs and
-    /// phrases. `stupidBackoff` (phrases): a missing trigram backs off to that factor times the bigram, and so on
-    /// (Brants et al. 2007), so that words after different contexts compare fairly; nil: the suggestion bar's
-    /// interpolation, which only ever compares words after the same context.
-    func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges,
-               stupidBackoff: Double? = nil) -> Double {
+    func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
         var base = 0.0
         switch c {
         case .id(let id):
             let p1 = lexicon.probability[Int(id)]
-            if let a = stupidBackoff {
-                if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) {
-                    base = pow(10, Double(t))
-                } else if let w2, w2 >= 0, let b = ngrams.logProb(of: id, in: ranges.bigrams) {
-                    base = (w1 ?? -1) >= 0 ? a * pow(10, Double(b)) : pow(10, Double(b))
-                } else {
-                    base = (w2 ?? -1) >= 0 ? a * a * p1 : p1
-                }
-                break
-            }
             var p2 = p1
             if let w2, w2 >= 0 {
                 if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
@@ -548,6 +533,32 @@ public struct WordPredictor: Sendable {
         case .extra:
             break
         }
+        return userMix(base, c, u2: u2, uctx: uctx)
+    }
+
+    /// A phrase word's probability after the context, for the beam search: a missing trigram backs off to `a`
+    /// times the bigram, and so on (stupid backoff, Brants et al. 2007), so that words after different contexts
+    /// compare fairly; the bar's interpolation (`score`) made a missing trigram score higher than a present one,
+    /// which only ever mattered when comparing contexts. Then mixed with the user's words as `score` does.
+    func phraseScore(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges, backoff a: Double) -> Double {
+        var base = 0.0
+        if case .id(let id) = c {
+            let p1 = lexicon.probability[Int(id)]
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) {
+                base = pow(10, Double(t))
+            } else if let w2, w2 >= 0, let b = ngrams.logProb(of: id, in: ranges.bigrams) {
+                base = (w1 ?? -1) >= 0 ? a * pow(10, Double(b)) : pow(10, Double(b))
+            } else {
+                base = (w2 ?? -1) >= 0 ? a * a * p1 : p1
+            }
+        }
+        return userMix(base, c, u2: u2, uctx: uctx)
+    }
+
+    /// `base` mixed with the recency cache and the user's words, pairs and phrases, each trusted more as it grows.
+    @inline(__always)
+    private func userMix(_ base: Double, _ c: Candidate, u2: String?, uctx: String?) -> Double {
+        var base = base
         guard user.total > 0 else { return base }
         // Only the user's part needs the word as a string; making it is most of a candidate's cost.
         let word = key(c)
