@@ -32,9 +32,15 @@ public struct ExpandBench {
         public var p50Ms = 0.0, p99Ms = 0.0
     }
 
-    /// The initials of a phrase: the first letter of each word.
-    public static func initials(_ phrase: String) -> String {
-        String(Tokens.words(phrase).compactMap { $0.word.lowercased().first })
+    /// The initials of a phrase: the first letter of each word; with `spelling`, its longest word spelled out
+    /// in full where it stands ("iwlaco tea p"), as a user does where initials are ambiguous.
+    public static func initials(_ phrase: String, spelling: Bool = false) -> String {
+        let words = Tokens.words(phrase).map { $0.word.lowercased() }
+        guard spelling, let long = words.indices.max(by: { words[$0].count < words[$1].count }), long > 0 else {
+            return String(words.compactMap(\.first))
+        }
+        let after = String(words[(long + 1)...].compactMap(\.first))
+        return String(words[..<long].compactMap(\.first)) + " " + words[long] + (after.isEmpty ? "" : " " + after)
     }
 
     /// The words of a phrase, lowercase: what a hit compares.
@@ -45,8 +51,9 @@ public struct ExpandBench {
         var results: [String: Result] = [:]
         var full = SentenceHistory()
         for s in history { full.learn(s) }
-        for (name, useHistory, usePartner) in [("no history", false, false), ("no history, partner's words", false, true),
-                                              ("with history", true, false), ("with history, partner's words", true, true)] {
+        for (name, useHistory, usePartner, spelling) in [("no history", false, false, false), ("no history, partner's words", false, true, false),
+                                              ("no history, longest word spelled out", false, false, true),
+                                              ("with history", true, false, false), ("with history, partner's words", true, true, false)] {
             if usePartner, !items.contains(where: { !$0.partner.isEmpty }) { continue }
             var r = Result()
             var times: [Double] = []
@@ -60,7 +67,7 @@ public struct ExpandBench {
                     h.forget(sentence: item.phrase)
                 }
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let offered = predictor.expand(Self.initials(item.phrase), partner: usePartner ? item.partner : "", history: h,
+                let offered = predictor.expand(Self.initials(item.phrase, spelling: spelling), partner: usePartner ? item.partner : "", history: h,
                                                limit: top, settings: settings)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
                 r.phrases += 1

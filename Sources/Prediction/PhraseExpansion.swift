@@ -103,8 +103,11 @@ extension WordPredictor {
         public var historyUses = 2
         /// Most words a continuation from the model offers (the user's own sentences are offered whole).
         public var continuationWords = 4
-        /// Offer a sentence of the history whose first words the initials match (the rest follows).
-        public var historyPrefix = true
+        /// Offer a sentence of the history whose first words the initials match (the rest follows). Off: on
+        /// conversational text whose typed phrases are never in the history it only pushed out right phrases
+        /// (1.8% among the first 3 with it, 1.9% without) and cost reading in `bench typing` (initials with
+        /// history 11.6 wpm against 13.5 without, eye tracker).
+        public var historyPrefix = false
 
         public init() {}
     }

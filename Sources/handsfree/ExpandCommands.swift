@@ -69,7 +69,7 @@ struct BenchExpand: ParsableCommand {
         """)
 
     @Option(help: "Phrase file (default: the shipped wordlists/phrases-en.txt).") var phrases: String?
-    @Option(help: "Text of the user's earlier sentences, kept apart from the phrases.") var history: String?
+    @Option(help: "Text of the user's earlier sentences, kept apart from the phrases (default: the other phrases of the set).") var history: String?
     @Option(name: .short, help: "Phrases offered; a hit is the intended phrase among them.") var n = 3
     @Option(help: "Shortest phrase counted, in words.") var minWords = 3
     @Option(help: "Longest phrase counted, in words.") var maxWords = 8
@@ -94,7 +94,9 @@ struct BenchExpand: ParsableCommand {
             guard !phrase.isEmpty else { continue }
             items.append(.init(phrase: phrase, partner: parts.count > 1 ? String(parts[0]) : ""))
         }
-        let sentences = try history.map { try BenchTyping.read($0, max: 64 << 20).split(separator: "\n").map(String.init) } ?? []
+        // Without a history text, each phrase has the others for its history (never itself: `ExpandBench`).
+        let sentences = try history.map { try BenchTyping.read($0, max: 64 << 20).split(separator: "\n").map(String.init) }
+            ?? items.map(\.phrase)
         var bench = ExpandBench(items: items, history: sentences)
         bench.top = n
         bench.words = minWords...maxWords
@@ -111,7 +113,7 @@ struct BenchExpand: ParsableCommand {
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }
-        print("expand: \(items.count) phrases of \(path); history: \(sentences.count) lines of \(history ?? "(none)")")
+        print("expand: \(items.count) phrases of \(path); history: " + (history.map { "\(sentences.count) lines of \($0)" } ?? "the other phrases of the set"))
         print("goals: among the first 3 for ≥ 50% of 3-8-word phrases with no history, ≥ 75% with history; p99 ≤ 20 ms for 8 initials (bench predict)")
         _ = bench.run(predictor, out: { print($0) })
     }

@@ -67,10 +67,10 @@ import Testing
     @Test func aSentenceWhoseBeginningMatchesIsOfferedWhole() {
         var h = SentenceHistory()
         h.learn("How are you doing today?")
-        #expect(model().expand("hay", history: h, limit: 3).contains("How are you doing today?"))
-        var off = WordPredictor.PhraseSettings()
-        off.historyPrefix = false
-        #expect(!model().expand("hay", history: h, limit: 3, settings: off).contains("How are you doing today?"))
+        var on = WordPredictor.PhraseSettings()
+        on.historyPrefix = true
+        #expect(model().expand("hay", history: h, limit: 3, settings: on).contains("How are you doing today?"))
+        #expect(!model().expand("hay", history: h, limit: 3).contains("How are you doing today?"), "off by default")
     }
 
     @Test func continuationFromTheUsersSentences() {
