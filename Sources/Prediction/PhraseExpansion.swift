@@ -11,6 +11,8 @@ public struct InitialsPattern: Sendable, Equatable {
     public struct Group: Sendable, Equatable {
         /// Its letters, lowercase UTF-8.
         public var letters: [UInt8]
+        /// Each of its letters (characters) alone, UTF-8: an initial may take several bytes ("é", "ж").
+        public var characters: [[UInt8]]
         /// Whether it may be read as one word spelled out (any group but the first).
         public var word: Bool
         /// Whether it may be read as initials, one word per letter.
@@ -39,8 +41,8 @@ public struct InitialsPattern: Sendable, Equatable {
     public var words: ClosedRange<Int> {
         var lo = 0, hi = 0
         for g in groups {
-            lo += g.word ? 1 : g.letters.count
-            hi += g.initials ? g.letters.count : 1
+            lo += g.word ? 1 : g.characters.count
+            hi += g.initials ? g.characters.count : 1
         }
         return lo...max(lo, hi)
     }
@@ -49,19 +51,22 @@ public struct InitialsPattern: Sendable, Equatable {
     public static func parse(_ text: String) -> Result<InitialsPattern, Problem> {
         var groups: [Group] = []
         var current: [UInt8] = []
+        var characters: [[UInt8]] = []
         var apostrophe = false
         func flush() {
-            defer { current = []; apostrophe = false }
+            defer { current = []; characters = []; apostrophe = false }
             guard !current.isEmpty else { return }
             let first = groups.isEmpty
-            groups.append(Group(letters: current, word: !first || apostrophe, initials: !apostrophe))
-            if current.count == 1 { groups[groups.count - 1].word = false; groups[groups.count - 1].initials = true }
+            groups.append(Group(letters: current, characters: characters, word: !first || apostrophe, initials: !apostrophe))
+            if characters.count == 1 { groups[groups.count - 1].word = false; groups[groups.count - 1].initials = true }
         }
         for c in text.lowercased() {
             if c == "'" || c == "’" {
-                if !current.isEmpty { current.append(UInt8(ascii: "'")); apostrophe = true }
+                if !current.isEmpty { current.append(UInt8(ascii: "'")); characters.append([UInt8(ascii: "'")]); apostrophe = true }
             } else if Tokens.isWordCharacter(c) {
-                current.append(contentsOf: Array(String(c).utf8))
+                let bytes = Array(String(c).utf8)
+                current.append(contentsOf: bytes)
+                characters.append(bytes)
             } else {
                 flush()
             }
@@ -185,8 +190,8 @@ extension WordPredictor {
             for s in states where s.group < pattern.groups.count {
                 let g = pattern.groups[s.group]
                 if s.offset == 0, g.word, bytes.starts(with: g.letters) { next.insert(At(group: s.group + 1, offset: 0)) }
-                if g.initials, bytes.first == g.letters[s.offset] {
-                    next.insert(s.offset + 1 == g.letters.count ? At(group: s.group + 1, offset: 0) : At(group: s.group, offset: s.offset + 1))
+                if g.initials, bytes.starts(with: g.characters[s.offset]) {
+                    next.insert(s.offset + 1 == g.characters.count ? At(group: s.group + 1, offset: 0) : At(group: s.group, offset: s.offset + 1))
                 }
             }
             if next.isEmpty { return nil }
@@ -232,8 +237,8 @@ extension WordPredictor {
                 var options: [(prefix: [UInt8], exact: Bool, group: Int, offset: Int, factor: Double)] = []
                 if h.offset == 0, g.word { options.append((g.letters, true, h.group + 1, 0, 1)) }
                 if g.initials {
-                    let end = h.offset + 1 == g.letters.count
-                    options.append(([g.letters[h.offset]], false, end ? h.group + 1 : h.group, end ? 0 : h.offset + 1,
+                    let end = h.offset + 1 == g.characters.count
+                    options.append((g.characters[h.offset], false, end ? h.group + 1 : h.group, end ? 0 : h.offset + 1,
                                     g.word && h.offset == 0 ? settings.initialsPenalty : 1))
                 }
                 for o in options {

@@ -15,6 +15,14 @@ import Testing
         #expect(q.groups[0].word && !q.groups[0].initials)
     }
 
+    @Test func anInitialIsALetterWhateverItsBytes() throws {
+        let p = try InitialsPattern.parse("éжa").get()
+        #expect(p.words == 3...3)
+        #expect(WordPredictor.match(p, ["été", "жизнь", "a"]) == true)
+        let fr = WordPredictor(words: [("été", 10), ("est", 50), ("à", 40), ("elle", 30), ("ensuite", 5)])
+        #expect(fr.expand("eé", limit: 3).allSatisfy { $0.split(separator: " ").count == 2 && $0.hasSuffix("été") })
+    }
+
     @Test func emptyOrTooLongInputIsRefused() {
         #expect(InitialsPattern.parse("  ,. ") == .failure(.empty))
         guard case .failure(.tooLong) = InitialsPattern.parse(String(repeating: "a", count: 33)) else {
