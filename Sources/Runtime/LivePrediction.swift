@@ -37,6 +37,8 @@ public final class LivePrediction: @unchecked Sendable {
     /// Recent answers of `suggestPhrase` and `expand`, emptied with `answers`.
     private var phrases: [String: String?] = [:]
     private var expansions: [String: [String]] = [:]
+    /// The frequent sentences, best first, worked out once per change (the phrase board asks at every drawing).
+    private var frequent: [String]?
 
     public init() { continuation = true; phraseSettings = WordPredictor.PhraseSettings() }
 
@@ -137,7 +139,7 @@ public final class LivePrediction: @unchecked Sendable {
     }
 
     private func forgetAnswers() {
-        answers.removeAll(); phrases.removeAll(); expansions.removeAll()
+        answers.removeAll(); phrases.removeAll(); expansions.removeAll(); frequent = nil
     }
 
     /// True once, after loading ended (either way): the loop redraws so the bar fills in.
@@ -164,6 +166,7 @@ public final class LivePrediction: @unchecked Sendable {
             expansions[key] = out
             return out
         } }
+        services.frequentSentences = { [self] limit in frequentSentences(limit: limit) }
         services.suggestPhrase = { [self] text in lock.withLock {
             guard continuation else { return nil }
             if let found = phrases[text] { return found }
@@ -209,6 +212,12 @@ public final class LivePrediction: @unchecked Sendable {
             }
             saveHistory()
             event = .wordRemoved(word)
+        case .forgetSentence(let text):
+            lock.withLock {
+                if history.forget(sentence: text) { historyUnsaved = true; forgetAnswers() }
+            }
+            saveHistory()
+            return .sentenceLearned
         case .learnSentences(let text):
             lock.withLock {
                 history.learn(text)
@@ -284,7 +293,10 @@ public final class LivePrediction: @unchecked Sendable {
 
     /// The sentences kept, best first (the phrase board's frequent row).
     public func frequentSentences(limit: Int) -> [String] {
-        lock.withLock { history.frequent(limit: limit).map(\.text) }
+        lock.withLock {
+            if frequent == nil { frequent = history.frequent(limit: 64).map(\.text) }
+            return Array((frequent ?? []).prefix(limit))
+        }
     }
 
     /// Follows Settings › "Suggest rude words", also when it is set before the words have loaded.

@@ -193,6 +193,8 @@ public struct Services: Sendable {
     /// The next few words after the text typed so far as one suggestion, when the user's sentences or the word
     /// model are confident (Prediction's `WordPredictor.continuePhrase`); nil otherwise.
     public var suggestPhrase: @Sendable (_ text: String) -> String? = { _ in nil }
+    /// The sentences the user writes most and lately, best first (the phrase board's frequent row).
+    public var frequentSentences: @Sendable (_ limit: Int) -> [String] = { _ in [] }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,

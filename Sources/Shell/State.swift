@@ -270,6 +270,9 @@ public enum Effect: Sendable, Equatable {
     /// Keep the sentences of committed text in the user's sentence history (`SentenceHistory`); never text typed
     /// privately or into a password prompt. Answered by `.sentenceLearned`.
     case learnSentences(String)
+    /// Forget one sentence of the user's sentence history (removed from the phrase board's frequent row);
+    /// answered by `.sentenceLearned`.
+    case forgetSentence(String)
     /// The user asked for a word to be suggested (`add-word`); answered by `.wordAdded`.
     case addWord(String)
     /// The user asked never to see a word again (`remove-word`); answered by `.wordRemoved`.

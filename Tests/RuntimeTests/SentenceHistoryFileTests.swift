@@ -26,6 +26,9 @@ import Testing
         _ = live.perform(.removeWord("hungry"))
         saved = try SentenceHistory.load(file)
         #expect(saved.history.entries.map(\.text) == ["I am cold."])
+        _ = live.perform(.learnSentences("See you soon."))
+        _ = live.perform(.forgetSentence("see you SOON"))
+        #expect(try SentenceHistory.load(file).history.entries.map(\.text) == ["I am cold."])
         live.forgetSentences()
         #expect(try SentenceHistory.load(file).history.isEmpty)
     }

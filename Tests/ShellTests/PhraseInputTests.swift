@@ -87,3 +87,23 @@ import TrackingCore
         #expect(d.text.contains("○ initials"))
     }
 }
+
+/// The phrase board's frequent row: the user's own sentences, said from there and forgotten from there.
+@Suite struct FrequentSentencesTests {
+    @Test func theBoardShowsTheUsersFrequentSentencesAndForgetsOneOnRequest() {
+        var d = Driver(.gesture, screen: "phrases")
+        #expect(!d.text.contains("Frequent"), "no tab without sentences")
+        d.session.state.services.frequentSentences = { limit in Array(["I am cold.", "Call my sister please."].prefix(limit)) }
+        d.session.state.relayout()
+        d.activate("phrases.group.frequent")
+        #expect(d.text.contains("I am cold.") && d.text.contains("Call my sister please."))
+        let said = d.activate("phrases.say.0")
+        #expect(said.contains { if case .speak(let u) = $0 { u.text == "I am cold." } else { false } })
+        #expect(PhraseInputTests.sentences(said) == ["I am cold."], "said again: counted in the history")
+        d.activate(PhrasesScreen.removeModeID)
+        d.activate("phrases.pick.1")
+        // The held confirmation: the keymap's confirm gesture.
+        let removed = d.gesture("confirm")
+        #expect(removed.contains(.forgetSentence("Call my sister please.")))
+    }
+}
