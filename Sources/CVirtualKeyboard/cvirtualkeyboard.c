@@ -17,6 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wayland-client.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <stdio.h>
 
 static const struct wl_interface virtual_keyboard_interface;
 
@@ -52,7 +59,21 @@ struct hf_vk {
     struct wl_proxy *manager;
     struct wl_proxy *keyboard;
     int failure; /* errno of a failed flush, kept for hf_vk_error */
+    uint32_t capabilities; /* the seat's, as last announced */
+    int had_keyboard; /* whether the seat had a keyboard before this one was made */
+    char path[4096];  /* the compositor's socket, as the kernel names it */
 };
+
+static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
+    (void)seat;
+    ((struct hf_vk *)data)->capabilities = capabilities;
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name) {
+    (void)data; (void)seat; (void)name;
+}
+
+static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
 
 static void global_added(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                          uint32_t version) {
@@ -99,6 +120,12 @@ struct hf_vk *hf_vk_connect(const char *name, int *status, int *err_out) {
     if (vk->display == NULL) {
         *status = HF_VK_NO_DISPLAY; *err_out = errno; free(vk); return NULL;
     }
+    /* As libwayland finds it: an absolute path, else a name in XDG_RUNTIME_DIR. */
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (name == NULL) name = getenv("WAYLAND_DISPLAY");
+    if (name == NULL) name = "wayland-0";
+    if (name[0] == '/') snprintf(vk->path, sizeof vk->path, "%s", name);
+    else snprintf(vk->path, sizeof vk->path, "%s/%s", runtime ? runtime : "", name);
     vk->registry = wl_display_get_registry(vk->display);
     wl_registry_add_listener(vk->registry, &registry_listener, vk);
     if (wl_display_roundtrip(vk->display) < 0) {
@@ -106,6 +133,12 @@ struct hf_vk *hf_vk_connect(const char *name, int *status, int *err_out) {
     }
     if (vk->seat == NULL) { *status = HF_VK_NO_SEAT; hf_vk_close(vk); return NULL; }
     if (vk->manager == NULL) { *status = HF_VK_NO_MANAGER; hf_vk_close(vk); return NULL; }
+    /* The seat announces its capabilities once bound: whether programs already hold keyboards on it. */
+    wl_seat_add_listener(vk->seat, &seat_listener, vk);
+    if (wl_display_roundtrip(vk->display) < 0) {
+        *status = HF_VK_BROKEN; *err_out = wl_display_get_error(vk->display); hf_vk_close(vk); return NULL;
+    }
+    vk->had_keyboard = (vk->capabilities & WL_SEAT_CAPABILITY_KEYBOARD) != 0;
     vk->keyboard = wl_proxy_marshal_flags(vk->manager, MANAGER_CREATE_VIRTUAL_KEYBOARD,
                                           &virtual_keyboard_interface, 1, 0, vk->seat, NULL);
     /* A compositor that refuses the keyboard (unauthorized) says so as a protocol error, seen here. */
@@ -152,6 +185,66 @@ int hf_vk_modifiers(struct hf_vk *vk, uint32_t depressed, uint32_t latched, uint
 int hf_vk_sync(struct hf_vk *vk) {
     if (!usable(vk)) return -1;
     if (wl_display_roundtrip(vk->display) < 0) return -1;
+    return 0;
+}
+
+int hf_vk_seat_had_keyboard(struct hf_vk *vk) { return vk->had_keyboard; }
+
+int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
+    *unread_by_clients = 0;
+    *unread_by_compositor = 0;
+    struct stat own;
+    if (fstat(wl_display_get_fd(vk->display), &own) != 0) return -1;
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    if (fd < 0) return -1;
+    struct {
+        struct nlmsghdr header;
+        struct unix_diag_req request;
+    } ask = {
+        .header = { .nlmsg_len = sizeof ask, .nlmsg_type = SOCK_DIAG_BY_FAMILY, .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+        .request = { .sdiag_family = AF_UNIX, .udiag_states = 1 << 1 /* TCP_ESTABLISHED */,
+                     .udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_PEER | UDIAG_SHOW_RQLEN },
+    };
+    if (send(fd, &ask, sizeof ask, 0) < 0) { close(fd); return -1; }
+    size_t length = strlen(vk->path);
+    long buffer[8192];
+    int done = 0, failed = 0, seen_own = 0;
+    while (!done && !failed) {
+        ssize_t n = recv(fd, buffer, sizeof buffer, 0);
+        if (n < 0) { if (errno == EINTR) continue; failed = 1; break; }
+        if (n == 0) break;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buffer; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+            if (h->nlmsg_type == NLMSG_DONE) { done = 1; break; }
+            if (h->nlmsg_type == NLMSG_ERROR) { failed = 1; break; }
+            struct unix_diag_msg *socket_info = NLMSG_DATA(h);
+            int attributes_length = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof *socket_info));
+            const char *bound = NULL;
+            size_t bound_length = 0;
+            uint32_t peer = 0;
+            struct unix_diag_rqlen queues = { 0, 0 };
+            int has_queues = 0;
+            for (struct rtattr *a = (struct rtattr *)(socket_info + 1); RTA_OK(a, attributes_length);
+                 a = RTA_NEXT(a, attributes_length)) {
+                if (a->rta_type == UNIX_DIAG_NAME) { bound = RTA_DATA(a); bound_length = RTA_PAYLOAD(a); }
+                else if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= 4) memcpy(&peer, RTA_DATA(a), 4);
+                else if (a->rta_type == UNIX_DIAG_RQLEN && RTA_PAYLOAD(a) >= sizeof queues) {
+                    memcpy(&queues, RTA_DATA(a), sizeof queues);
+                    has_queues = 1;
+                }
+            }
+            /* The compositor's end of a client's connection carries the socket's path; ours is skipped. */
+            if (bound == NULL || !has_queues) continue;
+            while (bound_length > 0 && bound[bound_length - 1] == 0) bound_length--;
+            if (bound_length != length || memcmp(bound, vk->path, length) != 0) continue;
+            if (peer == (uint32_t)own.st_ino) { seen_own = 1; continue; }
+            /* Sent to the client and not read by it yet; sent by it and not read by the compositor yet. */
+            if (queues.udiag_wqueue > *unread_by_clients) *unread_by_clients = queues.udiag_wqueue;
+            if (queues.udiag_rqueue > *unread_by_compositor) *unread_by_compositor = queues.udiag_rqueue;
+        }
+    }
+    close(fd);
+    /* Not finding its own connection means the path is not the one the compositor bound: nothing is known. */
+    if (failed || !seen_own) { *unread_by_clients = 0; *unread_by_compositor = 0; return -1; }
     return 0;
 }
 

@@ -116,6 +116,11 @@ public enum GestureConfig {
             throw ConfigError(file: doc.file, line: nil, "defines no gestures: a gesture config needs [gesture.NAME] "
                               + "tables (copy config/gestures.toml and change what you need)")
         }
+        if root["gesture"]?.table?[EscapeGesture.name] != nil {
+            throw doc.error(["gesture", EscapeGesture.name], "[gesture.\(EscapeGesture.name)] is the shell's built-in escape "
+                            + "(hold the jaw open 3 s): it cannot be changed, so that no file can take it away")
+        }
+        s.gestures.append(EscapeGesture.definition)
         return s
     }
 

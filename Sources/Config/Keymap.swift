@@ -11,6 +11,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case confirm, quit
     case recentre
     case speak, stopSpeaking = "stop-speaking", savePhrase = "save-phrase"
+    /// The escape from settings that stopped the user's gestures acting: the last settings the user acted
+    /// with come back (`ShellState.restoreKnownGood`).
+    case restoreSettings = "restore-settings"
 
     /// A short phrase for help screens.
     public var summary: String {
@@ -41,6 +44,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .speak: return "speak the text, or the sentence before the caret, aloud"
         case .stopSpeaking: return "stop speaking"
         case .savePhrase: return "keep the sentence written (or the message) on the phrase board"
+        case .restoreSettings: return "put back the last settings you acted with"
         }
     }
 }

@@ -7,9 +7,29 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// Control characters from the file (an escape sequence in a key or value) are shown as `<U+001B>`, so
-    /// printing the error cannot drive the terminal.
+    /// printing the error cannot drive the terminal; a key or value of the file that is too long to read (a
+    /// 1 MB key) is cut to its start and end with its length (`ConfigError.cut`).
     public init(file: String, line: Int?, _ message: String) {
-        self.file = file.printable; self.line = line; self.message = message.printable
+        self.file = file.printable; self.line = line; self.message = Self.cut(message.printable)
+    }
+
+    /// `message` with each run of more than 200 characters without a space cut to its first 120 and last 20
+    /// characters and its length, and the whole cut in the middle past 2,000 characters. Messages quote what
+    /// the file says; what they say themselves (lists of known names) is words and commas.
+    static func cut(_ message: String) -> String {
+        guard message.utf8.count > 200 else { return message }
+        var out = "", run = ""
+        func flush() {
+            let n = run.count
+            out += n > 200 ? "\(run.prefix(120))…\(run.suffix(20)) (\(n) characters)" : run
+            run = ""
+        }
+        for c in message {
+            if c == " " { flush(); out.append(c) } else { run.append(c) }
+        }
+        flush()
+        guard out.count > 2000 else { return out }
+        return "\(out.prefix(1500))… (\(out.count - 1800) characters left out) …\(out.suffix(300))"
     }
 
     /// `file:line: message`, the shape editors and terminals can jump to.

@@ -95,14 +95,34 @@ enum ModelCache {
 
     // MARK: Reading
 
+    /// The largest file that lists as large as `files` can build (a few times their text: ids, places and
+    /// probabilities of each word and n-gram), so a bigger one is damaged and refused before it is read.
+    static func largestFile(builtFrom files: [URL?]) -> Int {
+        var text = 0
+        for case let file? in files {
+            var st = stat()
+            if stat(file.path, &st) == 0 { text += Int(st.st_size) }
+        }
+        return 16 * text + (1 << 20)
+    }
+
+    /// Checks a file's first bytes (`head`, at least `version.count` of them when the file has them) and its
+    /// size before anything else is read: another version's file is replaced without a word, anything else
+    /// that is not one is damage.
+    static func check(head: some Collection<UInt8>, size: Int, largest: Int) throws(Problem) {
+        let family = version.dropLast()
+        guard size >= version.count, head.prefix(family.count).elementsEqual(family) else {
+            throw .damaged(size == 0 ? "empty" : "not a compiled word list file")
+        }
+        guard head.prefix(version.count).elementsEqual(version) else { throw .stale }
+        guard size <= largest else {
+            throw .damaged("\(size / 1_000_000) MB, more than the word lists could make (\(largest / 1_000_000) MB at most)")
+        }
+    }
+
     /// The model in `raw`, if it was built from the files `stamp` describes and is whole.
     static func decode(_ raw: UnsafeRawBufferPointer, stamp: [UInt8]) throws(Problem) -> Model {
-        // Another version's file is replaced without a word; anything else that is not whole is damage.
-        let family = version.dropLast()
-        guard raw.count >= version.count, raw.prefix(family.count).elementsEqual(family) else {
-            throw .damaged(raw.isEmpty ? "empty" : "not a compiled word list file")
-        }
-        guard raw.prefix(version.count).elementsEqual(version) else { throw .stale }
+        try check(head: raw.prefix(version.count), size: raw.count, largest: .max)
         guard raw.count >= version.count + 16, raw.count % 8 == 0 else { throw .damaged("cut short") }
         let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
         guard checksum(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) == sum else {
@@ -114,7 +134,10 @@ enum ModelCache {
         let prefixBytes = try r.array(UInt8.self), prefixStarts = try r.array(Int32.self)
         let topIDs = try r.array(Int32.self), topStarts = try r.array(Int32.self)
         let n = logProb.count
+        // The checksum is one anyone can compute, so a file that passes it may still hold any numbers: each
+        // table must point inside the ones it indexes, or the first suggestion would trap on it.
         guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == bytes.count }) == true,
+              zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
               prefixStarts.count == topStarts.count, !prefixStarts.isEmpty,
               prefixStarts.last.map({ Int($0) == prefixBytes.count }) == true,
               topStarts.last.map({ Int($0) == topIDs.count }) == true,
@@ -133,7 +156,9 @@ enum ModelCache {
         let biKeys = try r.array(Int32.self), biLo = try r.array(Int64.self), biHi = try r.array(Int64.self)
         let triKeys = try r.array(UInt64.self), triLo = try r.array(Int64.self), triHi = try r.array(Int64.self)
         let m = ids.count
-        guard header.count == 3, logp.count == m, byID.count == m, rankOf.count == m,
+        guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0,
+              logp.count == m, byID.count == m, rankOf.count == m,
+              ids.allSatisfy({ $0 >= 0 && Int($0) < n }), byID.allSatisfy({ $0 >= 0 && Int($0) < n }),
               biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count
         else { throw .damaged("n-gram tables do not fit together") }
         func ranges<K: Hashable>(_ keys: [K], _ lo: [Int64], _ hi: [Int64]) throws(Problem) -> [K: Range<Int>] {
@@ -141,7 +166,10 @@ enum ModelCache {
             d.reserveCapacity(keys.count)
             for i in keys.indices {
                 guard lo[i] >= 0, lo[i] <= hi[i], hi[i] <= Int64(m) else { throw .damaged("n-gram tables do not fit together") }
-                d[keys[i]] = Int(lo[i])..<Int(hi[i])
+                let r = Int(lo[i])..<Int(hi[i])
+                // A context's ranks are places within its own successors.
+                guard rankOf[r].allSatisfy({ $0 >= 0 && Int($0) < r.count }) else { throw .damaged("n-gram tables do not fit together") }
+                d[keys[i]] = r
             }
             return d
         }

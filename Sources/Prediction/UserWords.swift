@@ -40,8 +40,9 @@ struct UserWords: Sendable, Equatable {
 
     mutating func bump(_ word: String, form: String?, by n: Int = 1) {
         if counts[word] == nil { insertKey(word) }
-        counts[word, default: 0] += n
-        total += n
+        let old = counts[word] ?? 0, new = Counts.adding(old, n)
+        counts[word] = new
+        total = Counts.sum(total, new - old)
         if let form, form != word {
             forms[word] = form
             // nameKeys mirrors the forms that start with a capital.
@@ -55,8 +56,9 @@ struct UserWords: Sendable, Equatable {
     }
 
     mutating func bumpPair(_ w1: String, _ w2: String, by n: Int = 1) {
-        pairs[w1, default: [:]][w2, default: 0] += n
-        pairTotals[w1, default: 0] += n
+        let old = pairs[w1]?[w2] ?? 0, new = Counts.adding(old, n)
+        pairs[w1, default: [:]][w2] = new
+        pairTotals[w1] = Counts.sum(pairTotals[w1] ?? 0, new - old)
         raiseInTop(w1, w2)
     }
 
@@ -86,8 +88,9 @@ struct UserWords: Sendable, Equatable {
 
     mutating func bumpTriple(_ w1: String, _ w2: String, _ w3: String, by n: Int = 1) {
         let ctx = UserWords.tripleKey(w1, w2)
-        triples[ctx, default: [:]][w3, default: 0] += n
-        tripleTotals[ctx, default: 0] += n
+        let old = triples[ctx]?[w3] ?? 0, new = Counts.adding(old, n)
+        triples[ctx, default: [:]][w3] = new
+        tripleTotals[ctx] = Counts.sum(tripleTotals[ctx] ?? 0, new - old)
     }
 
     /// The key of a two-word context in `triples`.
@@ -95,7 +98,7 @@ struct UserWords: Sendable, Equatable {
 
     mutating func forget(_ word: String) {
         if let c = counts.removeValue(forKey: word) {
-            total -= c
+            total = Counts.sum(total, -c)
             UserWords.remove(Array(word.utf8), from: &sortedKeys)
         }
         if forms.removeValue(forKey: word) != nil { UserWords.remove(Array(word.utf8), from: &nameKeys) }
@@ -106,7 +109,7 @@ struct UserWords: Sendable, Equatable {
         for (w1, var succ) in pairs {
             if let c = succ.removeValue(forKey: word) {
                 pairs[w1] = succ
-                pairTotals[w1, default: 0] -= c
+                pairTotals[w1] = Counts.sum(pairTotals[w1] ?? 0, -c)
                 rebuildTop(w1)
             }
         }
@@ -115,7 +118,7 @@ struct UserWords: Sendable, Equatable {
                 triples[ctx] = nil; tripleTotals[ctx] = nil
             } else if let c = succ.removeValue(forKey: word) {
                 triples[ctx] = succ
-                tripleTotals[ctx, default: 0] -= c
+                tripleTotals[ctx] = Counts.sum(tripleTotals[ctx] ?? 0, -c)
             }
         }
     }
@@ -199,7 +202,8 @@ struct UserWords: Sendable, Equatable {
         return out
     }
 
-    /// Parses a user file; bad lines are reported in `warnings` and skipped.
+    /// Parses a user file; bad lines (a count out of range among them) are reported in `warnings` with their
+    /// line and skipped, and the caller keeps the file aside before saving over it (`UserWordsFile.keepAside`).
     static func parse(_ bytes: [UInt8], path: String, warnings: inout [PredictionError]) -> UserWords {
         var u = UserWords()
         var bad: [PredictionError] = []
@@ -211,23 +215,31 @@ struct UserWords: Sendable, Equatable {
             let fields = f.map { LineReader.string($0) }
             guard !fields.contains(where: { $0 == nil }) else { return fail("not valid UTF-8") }
             let s = fields.compactMap { $0 }
+            /// The count in the last field; nil (and the line reported) when it is not one.
+            func count() -> Int? {
+                guard let last = s.last, case .value(let n) = Counts.parse(last) else {
+                    fail(Counts.problem(s.last ?? "", what: "count") ?? "no count")
+                    return nil
+                }
+                return n
+            }
             switch s[0] {
             case "word":
                 guard s.count == 3 else { return fail("expected 'word<TAB>form<TAB>count'") }
-                guard validWord(s[1]) else { return fail("'\(s[1])' is not a word") }
-                guard let n = Int(s[2]), n >= 0 else { return fail("count '\(s[2])' is not a whole number ≥ 0") }
+                guard validWord(s[1]) else { return fail("'\(Shown.cut(s[1]))' is not a word") }
+                guard let n = count() else { return }
                 u.bump(s[1].lowercased(), form: s[1], by: n)
             case "pair":
                 guard s.count == 4 else { return fail("expected 'pair<TAB>w1<TAB>w2<TAB>count'") }
-                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail("'\(s[1]) \(s[2])' is not a word pair") }
-                guard let n = Int(s[3]), n >= 0 else { return fail("count '\(s[3])' is not a whole number ≥ 0") }
+                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail("'\(Shown.cut(s[1] + " " + s[2]))' is not a word pair") }
+                guard let n = count() else { return }
                 u.bumpPair(s[1].lowercased(), s[2].lowercased(), by: n)
             case "triple":
                 guard s.count == 5 else { return fail("expected 'triple<TAB>w1<TAB>w2<TAB>w3<TAB>count'") }
                 guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]), validWord(s[3]) else {
-                    return fail("'\(s[1]) \(s[2]) \(s[3])' is not a word triple")
+                    return fail("'\(Shown.cut(s[1] + " " + s[2] + " " + s[3]))' is not a word triple")
                 }
-                guard let n = Int(s[4]), n >= 0 else { return fail("count '\(s[4])' is not a whole number ≥ 0") }
+                guard let n = count() else { return }
                 u.bumpTriple(s[1].lowercased(), s[2].lowercased(), s[3].lowercased(), by: n)
             case "added":
                 guard s.count == 2, validWord(s[1]) else { return fail("expected 'added<TAB>word'") }
@@ -238,7 +250,7 @@ struct UserWords: Sendable, Equatable {
                 guard s.count == 2, validWord(s[1]) else { return fail("expected 'removed<TAB>word'") }
                 u.removed.insert(s[1].lowercased())
             default:
-                fail("unknown entry '\(s[0])' (expected word, pair, triple, added or removed)")
+                fail("unknown entry '\(Shown.cut(s[0]))' (expected word, pair, triple, added or removed)")
             }
         }
         warnings += bad

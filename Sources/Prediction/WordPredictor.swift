@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SystemIO
 
@@ -66,6 +69,9 @@ public struct WordPredictor: Sendable {
 
     /// Longest word considered; longer tokens get no suggestions.
     public static let maxWordLength = 48
+    /// The largest count a word list may give a word (the commonest English word is counted some 4e10 times
+    /// in the Google Books list the shipped one comes from).
+    static let largestListedCount = 1e15
 
     /// Number of words in the base list plus the user's own.
     public var vocabularySize: Int { lexicon.count + user.counts.keys.filter { lexicon.id(of: $0) == nil }.count }
@@ -137,7 +143,7 @@ public struct WordPredictor: Sendable {
         var staleCache = false
         for file in [cache, prebuilt] where model == nil {
             guard let file, let stamp else { continue }
-            switch readCache(file, stamp: stamp) {
+            switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
             case .success(let m): model = m
             case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: file.path, reason: reason))
             case .failure(.stale): staleCache = staleCache || file == cache
@@ -183,15 +189,28 @@ public struct WordPredictor: Sendable {
     public static func compiledLists(in file: URL, wordList: URL, ngrams: URL?, nouns: URL?, held: URL?) -> CompiledLists {
         guard FileManager.default.fileExists(atPath: file.path) else { return .missing }
         guard let stamp = ModelCache.stamp(of: [wordList, ngrams, nouns, held]) else { return .otherLists }
-        switch readCache(file, stamp: stamp) {
+        switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
         case .success: return .upToDate
         case .failure(.stale): return .otherLists
         case .failure(.damaged(let why)): return .damaged(why)
         }
     }
 
-    /// The cached model in `url`, read in one go; a missing file is stale (nothing to say).
-    private static func readCache(_ url: URL, stamp: [UInt8]) -> Result<ModelCache.Model, ModelCache.Problem> {
+    /// The cached model in `url`, built from `sources`, read in one go; a missing file is stale (nothing to
+    /// say). Its first bytes and size are looked at first: a damaged file of gigabytes is refused unread.
+    private static func readCache(_ url: URL, stamp: [UInt8], sources: [URL?]) -> Result<ModelCache.Model, ModelCache.Problem> {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.stale) }
+        var st = stat()
+        var head = [UInt8](repeating: 0, count: ModelCache.version.count)
+        let got = fstat(fd, &st) == 0 ? read(fd, &head, head.count) : -1
+        close(fd)
+        guard got >= 0 else { return .failure(.stale) }
+        do throws(ModelCache.Problem) {
+            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources))
+        } catch {
+            return .failure(error)
+        }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }
         return data.withUnsafeBytes { raw in Result { () throws(ModelCache.Problem) in try ModelCache.decode(raw, stamp: stamp) } }
     }
@@ -200,6 +219,8 @@ public struct WordPredictor: Sendable {
     private static func buildModel(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
                                    warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
+        // The lexicon keeps its words' places as 32-bit numbers.
+        guard bytes.count < Int(Int32.max) else { throw .cannotRead(path: wordList.path, reason: "larger than 2 GB") }
         var entries: [(String, Double)] = []
         entries.reserveCapacity(100_000)
         var bad = 0
@@ -208,6 +229,16 @@ public struct WordPredictor: Sendable {
                   w.allSatisfy({ Tokens.isWordCharacter($0) }) else {
                 bad += 1
                 if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: "expected 'word count'")) }
+                return
+            }
+            // The counts are summed: a few near Double's largest would make the sum infinite and every word's
+            // probability nothing.
+            guard c <= Self.largestListedCount else {
+                bad += 1
+                if bad <= 100 {
+                    warnings.append(.badLine(path: wordList.path, line: line,
+                                             message: "count \(Shown.cut(LineReader.string(f[1]) ?? "")) is out of range (at most 1e15)"))
+                }
                 return
             }
             entries.append((w.lowercased(), c))

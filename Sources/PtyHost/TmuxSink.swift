@@ -90,6 +90,32 @@ public struct TmuxSink: Sendable {
         try run(["send-keys", "-l", "-t", target, "--", text])
     }
 
+    /// Text typed literally, or a key by its tmux name: what `send(_ inputs:)` takes.
+    public enum Input: Equatable, Sendable {
+        case text(String)
+        case key(TerminalKey)
+    }
+
+    /// Sends text and keys in order with one tmux client (its commands joined by `;`), so a line of text and
+    /// its Enter cost one run. Throws, sending nothing, for a key tmux cannot name or text with a NUL byte.
+    public func send(_ inputs: [Input]) throws(TmuxSinkError) {
+        var args: [String] = []
+        for input in inputs {
+            if case .text(let text) = input, text.isEmpty { continue }
+            if !args.isEmpty { args.append(";") }
+            switch input {
+            case .text(let text):
+                guard !text.utf8.contains(0) else { throw TmuxSinkError("tmux target \(target): text contains a NUL byte") }
+                args += ["send-keys", "-l", "-t", target, "--", text]
+            case .key(let key):
+                guard let name = Self.keyName(key) else { throw TmuxSinkError("tmux target \(target): \(key) has no tmux key name") }
+                args += ["send-keys", "-t", target, "--", name]
+            }
+        }
+        guard !args.isEmpty else { return }
+        try run(args)
+    }
+
     /// Sends a key (with `modifiers` held) to the pane; an unmodified character is typed as text.
     public func send(_ key: TerminalKey, modifiers: TerminalModifiers = []) throws(TmuxSinkError) {
         if case .char(let c) = key, modifiers.isEmpty { return try send(text: String(c)) }

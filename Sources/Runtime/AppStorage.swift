@@ -153,6 +153,19 @@ public enum UserSettings {
 
 /// Text that could not be saved where it belongs, written somewhere else before the shell ends.
 public enum UnsavedText {
+    /// What standard error says when no place took the text (a file system gone read-only under the data,
+    /// state and temporary folders): the text itself, each file as it would have been saved, so it can be
+    /// copied back. The caller prints it after the terminal is restored, so it is the last thing left on it.
+    public static func lastResort(_ files: [String: String], reasons: String) -> String {
+        var out = "handsfree: text that could not be saved (\(files.keys.sorted().joined(separator: ", "))) could not be written anywhere (\(reasons)). It follows here, each file as it would have been saved:"
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            out += "\n----- \(name) -----\n" + text
+            if !text.hasSuffix("\n") { out += "\n" }
+            out += "----- end of \(name) -----"
+        }
+        return out
+    }
+
     /// The places to try, in order: the state folder, then the temporary folder.
     public static func places(_ paths: UserPaths) -> [String] {
         let tmp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"

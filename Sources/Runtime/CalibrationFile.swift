@@ -38,7 +38,11 @@ public enum CalibrationFile {
                 throw doc.error(["source", source, k], "\(k) must be \(n) numbers")
             }
             let v = a.compactMap(\.number)
-            guard v.count == n, v.allSatisfy(\.isFinite) else { throw doc.error(["source", source, k], "\(k) must be \(n) finite numbers") }
+            // A fit's coefficients are small (the raw pointer is within a quarter screen of 0…1); one huge
+            // enough would make the pointer infinite, or NaN.
+            guard v.count == n, v.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
+                throw doc.error(["source", source, k], "\(k) must be \(n) numbers within ±1000000")
+            }
             return v
         }
         let cx = try numbers("cx", 6), cy = try numbers("cy", 6), shift = try numbers("shift", 2), size = try numbers("size", 2)

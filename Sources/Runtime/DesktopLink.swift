@@ -41,7 +41,7 @@ public final class DesktopLink {
             try send()
         } catch {
             failing = true
-            return [.desktopOutput(.failed(reason: error.description, unsent: text))]
+            return [.desktopOutput(.failed(reason: error.description, unsent: error.unsent(of: text)))]
         }
         var out: [ShellEvent] = []
         if reportedName != sink.name {

@@ -83,7 +83,8 @@ public enum MetricsFile {
         }
     }
 
-    /// Reads every record; a line that is not a record is skipped with a `file:line: reason` problem.
+    /// Reads every record; a line that is not a record, or holds a number out of range, is skipped with a
+    /// `file:line: reason` problem.
     public static func load(_ path: String) -> (records: [MetricsRecord], problems: [String]) {
         let text: String
         switch AtomicFile.read(path) {
@@ -97,7 +98,12 @@ public enum MetricsFile {
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let l = raw.trimmingCharacters(in: .whitespaces)
             if l.isEmpty { continue }
-            do { records.append(try d.decode(MetricsRecord.self, from: Data(l.utf8))) } catch {
+            do {
+                let r = try d.decode(MetricsRecord.self, from: Data(l.utf8))
+                // The line stays in the file (records are only ever appended), it is only left out here.
+                if let p = r.rangeProblem { problems.append("\(path):\(i + 1): skipped, \(p)"); continue }
+                records.append(r)
+            } catch {
                 problems.append("\(path):\(i + 1): skipped, not a session record (\(reason(error)))")
             }
         }

@@ -88,7 +88,16 @@ extension OutputSink {
 /// Why a sink could not deliver, start or be reached; the message names the target.
 public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The tail of the text that did not arrive when part of it did (what went before it reached the
+    /// window); nil when none of it went, or the failure was not about text.
+    public var unsent: String?
+    public init(_ description: String, unsent: String? = nil) {
+        self.description = description
+        self.unsent = unsent
+    }
+
+    /// What of `text` the user still has to send after this failure: the tail the sink named, else all of it.
+    public func unsent(of text: String) -> String { unsent ?? text }
 }
 
 /// What a sink may need from the rest of the command line when it is made.
@@ -166,6 +175,8 @@ public enum OutputSinks {
     /// value and, for an unknown sink, lists the known ones; the caller names the option (ArgumentParser
     /// prints "The value 'screen:1' is invalid for '--type-into <sink>': " before it).
     public static func parse(_ spec: String) throws(OutputSinkError) -> OutputChoice {
+        // An X display alone (`:1`, as DISPLAY is written) is the X11 sink on it.
+        if spec.hasPrefix(":"), spec.count > 1 { return try parse(X11Sink.kind.scheme + ":" + spec) }
         let scheme = String(spec.prefix { $0 != ":" })
         let argument = spec.count > scheme.count ? String(spec.dropFirst(scheme.count + 1)) : nil
         guard let kind = known.first(where: { $0.scheme == scheme }) else {

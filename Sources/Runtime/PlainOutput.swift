@@ -128,12 +128,17 @@ public final class PlainDisplay: ShellDisplay {
         }
     }
 
-    /// Takes one key off the front of `bytes`: arrows (`ESC [ A`…), Enter, Esc, Tab, Backspace, or a
-    /// UTF-8 character; control characters that stand for nothing are dropped.
+    /// Takes one key off the front of `bytes`: arrows (`ESC [ A`…), F12 (`ESC [ 2 4 ~`, the carer's restore
+    /// key), Enter, Esc, Tab, Backspace, or a UTF-8 character; control characters that stand for nothing are
+    /// dropped.
     public static func parse(_ bytes: inout [UInt8]) -> TerminalInput? {
         while let b = bytes.first {
             switch b {
             case 0x1B:
+                if bytes.starts(with: Array("\u{1B}[24~".utf8)) {
+                    bytes.removeFirst(5)
+                    return .key(.restoreSettings)
+                }
                 if bytes.count >= 3, bytes[1] == 0x5B || bytes[1] == 0x4F {
                     let k: Key? = [0x41: .up, 0x42: .down, 0x43: .right, 0x44: .left][bytes[2]]
                     bytes.removeFirst(3)

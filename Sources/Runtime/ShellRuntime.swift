@@ -398,7 +398,7 @@ public struct ShellRuntime {
         let (place, error) = UnsavedText.write(files, places: UnsavedText.places(paths))
         let names = files.keys.sorted().joined(separator: ", ")
         unsavedNote = place.map { "handsfree: text that could not be saved (\(names)) was written to \($0)" }
-            ?? "handsfree: text that could not be saved (\(names)) is lost: no copy could be written (\(error ?? ""))"
+            ?? UnsavedText.lastResort(files, reasons: error ?? "")
         return (place, error)
     }
 
@@ -419,6 +419,16 @@ public struct ShellRuntime {
                     performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
+                case .saveSettings(let settings):
+                    if let e = UserSettings.save(settings, to: paths.settings) { replies.append(.notice("Settings not saved: \(e)")) }
+                case .saveKnownGood(let settings):
+                    if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
+                        replies.append(.notice("Last good settings not saved: \(e)"))
+                    }
+                case .saveCalibration(let c):
+                    if let problem = saveCalibration?(c, session.state.size) { replies.append(.notice(problem)) }
+                case .saveGestureCalibration(let thresholds):
+                    if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
                 case .listen(let mic, let turn, let silence):
                     let mode: SpeechController.Mode
@@ -442,14 +452,10 @@ public struct ShellRuntime {
                 case .speak, .stopSpeaking:
                     if let speaker { speaker.perform(e) }
                     else if case .speak = e { replies.append(.notHeard(problem: "Speech output is off in this run")) }
-                case .calibrated, .driftCorrect:
-                    // The session has applied it; what it came to is saved for this source.
-                    if let problem = saveCalibration?(session.state.pipelineSettings.mapping.calibration, session.state.size) {
-                        replies.append(.notice(problem))
-                    }
-                case .gesturesCalibrated(let thresholds):
-                    // The session has applied them; they are kept for this source.
-                    if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
+                case .calibrated, .driftCorrect, .gesturesCalibrated:
+                    // The session has applied it, on trial: it is saved (`saveCalibration`,
+                    // `saveGestureCalibration`) once the user acts with it.
+                    break
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .terminal(let request):
@@ -467,12 +473,11 @@ public struct ShellRuntime {
 }
 
 extension ShellRuntime {
-    /// Settings the Settings screen changed (the session has applied them already): save them to the user's
-    /// config, and load the keymap they name if it changed. Problems show in the title bar.
+    /// Settings the session applied (changed in Settings, tried, or put back): load the keymap they name if
+    /// it changed. They are saved when the reducer says so (`saveSettings`). Problems show in the title bar.
     mutating func applied(_ settings: ShellSettings) -> [ShellEvent] {
         prediction?.suggestRudeWords(settings.suggestRudeWords)
         var problems: [String] = []
-        if let e = UserSettings.save(settings, to: paths.settings) { problems.append("Settings not saved: \(e)") }
         let notice = { problems.isEmpty ? nil : problems.joined(separator: " · ") }
         if let chosen = engineSetting, settings.dictationEngine != chosen {
             engineSetting = settings.dictationEngine

@@ -104,7 +104,7 @@ public final class TerminalLink {
             try send()
         } catch {
             failing = true
-            return [.output(.failed(reason: error.description, unsent: text))]
+            return [.output(.failed(reason: error.description, unsent: error.unsent(of: text)))]
         }
         if let delay = sink.echoLookDelay { lookDue = monotonicSeconds() + delay }
         guard failing else { return [] }

@@ -44,6 +44,8 @@ public struct UserPaths: Sendable {
 
     /// `settings.toml`, the Settings screen's values.
     public var settings: URL { config.appendingPathComponent("settings.toml") }
+    /// The last settings the user acted with, beside `settings.toml` (`LastGoodSettings`).
+    public var lastGoodSettings: URL { config.appendingPathComponent("settings.last-good.toml") }
     /// Pointer calibrations, one per tracker source.
     public var calibration: URL { config.appendingPathComponent("calibration.toml") }
     /// Gesture thresholds from the gesture calibration, one table per tracker source.

@@ -32,6 +32,8 @@ public struct PlainView: Sendable, Equatable {
     public var fields: [PlainField]
     public var dictating: Bool
     public var notice: String?
+    /// The settings banner: a change being tried, settings wrong at start, what became of a change.
+    public var settings: String?
     /// What was performed since the last view (activations, back, suggestions…).
     public var performed: [ActionRecord]
     /// Ring the bell on an activation.
@@ -53,6 +55,7 @@ public struct PlainView: Sendable, Equatable {
                   fields: (state.top as? PlainFields)?.plainFields ?? [],
                   dictating: state.dictating, notice: state.notice, performed: performed,
                   bell: state.settings.bellOnActivate)
+        settings = state.settingsBanner
     }
 }
 
@@ -108,6 +111,7 @@ public func describeChanges(_ old: PlainView?, _ new: PlainView) -> [String] {
     }
     if new.dictating != (old?.dictating ?? false) { out.append(new.dictating ? "dictation on" : "dictation off") }
     if new.notice != old?.notice, let n = new.notice { out.append("notice: \(n)") }
+    if new.settings != old?.settings, let n = new.settings { out.append("settings: \(n)") }
     return out.map(plainSafe)
 }
 

@@ -1,3 +1,4 @@
+import Prediction
 import TrackingCore
 
 /// One gesture's tally in a session: how often it fired and its total hold (onset → fire).
@@ -355,6 +356,25 @@ public struct MetricsRecord: Sendable, Equatable, Codable {
     public var actionsNearFaceLoss: Int
     public var gestures: [String: Gesture]
     public var dwell: Dwell
+
+    /// The first number outside what a session can hold, named ("characters = 9223372036854775807 is out of
+    /// range (0 to 1000000000000)"); nil when every one is in range. Counts are 0…`Counts.limit`; other
+    /// figures (seconds, rates) only need to be finite, which JSON already makes them, and any finite one
+    /// round-trips.
+    public var rangeProblem: String? {
+        var counts: [(String, Int)] = [
+            ("characters", characters), ("charactersTyped", charactersTyped), ("keystrokes", keystrokes),
+            ("selections", selections), ("dictatedWords", dictatedWords), ("corrections", corrections),
+            ("correctionsAfterDictation", correctionsAfterDictation), ("errors", errors), ("actions", actions),
+            ("activations", activations), ("undoneActivations", undoneActivations), ("faceLosses", faceLosses),
+            ("actionsNearFaceLoss", actionsNearFaceLoss), ("dwell.count", dwell.count),
+        ]
+        for (name, g) in gestures.sorted(by: { $0.key < $1.key }) { counts.append(("gestures.\(name).count", g.count)) }
+        for (k, v) in counts where !(0...Counts.limit).contains(v) {
+            return "\(k) = \(v) is out of range (0 to \(Counts.limit))"
+        }
+        return nil
+    }
 }
 
 /// Eight-level bar charts of a series, one character per value: `▁▂▃▄▅▆▇█`.

@@ -8,10 +8,13 @@ public let backTargetID = "shell.back"
 /// Applies one event to the state and returns what the runtime must do. Pure: no clock, no I/O.
 ///
 /// Settings a screen changed (`settingsChanged`, a calibration, gesture thresholds) are applied to the state
-/// here, in its one copy; the session configures its pipeline from that, and the runtime saves them.
+/// here, in its one copy; the session configures its pipeline from that. A change to what decides whether
+/// gestures act is tried: the runtime saves it once the user acts with it, and it goes back by itself when
+/// the frames' time shows `SettingsTrial.seconds` passed without (see SettingsTrial.swift).
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
-    let effects = reduceEvent(&s, event)
-    for e in effects { s.applySetting(e) }
+    var effects = reduceEvent(&s, event)
+    effects += effects.flatMap { s.takeSetting($0) }
+    effects += s.stepTrial()
     let out = effects + terminalPaneRequests(&s) + desktopRequests(&s)
     return out + hearFocus(&s, after: out)
 }
@@ -44,7 +47,11 @@ func hearFocus(_ s: inout ShellState, after effects: [Effect]) -> [Effect] {
 func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
     // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
-    if s.tooSmall, event.isUserInput { return [] }
+    if s.tooSmall, event.isUserInput {
+        // The carer's restore key is the one exception: it puts settings back, which shows nothing and loses nothing.
+        if case .key(.restoreSettings) = event { return s.restoreKnownGood() }
+        return []
+    }
     switch event {
     case .frame(let sample):
         s.now = max(s.now, sample.t)
@@ -69,26 +76,30 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.now = max(s.now, ev.t)
         s.weakPerformances.removeAll { $0.gesture == ev.name }
         if s.noticeSeen { s.notice = nil }   // a notice has been seen once the user acts after reading it
+        // The escape acts on every screen, before safe start, while paused and while the microphone is open:
+        // settings that stop the other gestures must not stop it.
+        if s.keymap.action(gesture: ev.name, screen: s.topName) == .restoreSettings { return s.restoreKnownGood() }
         // Safe start: nothing the face does acts before a still face was seen; paused, only resume acts.
         if s.top is TerminalScreen, let b = s.keymap.terminalBinding(gesture: ev.name) {
             guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused else { return [] }
             let gazeCell = ev.gaze.map { s.cell($0) }
-            return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+            return actedWith(&s, b == .action(.activate)) + performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
         }
         if let d = s.top as? DesktopScreen, let b = s.keymap.desktopBinding(gesture: ev.name), d.pointer != nil || !b.pointsOnly {
             guard s.readiness.armed, !s.readiness.paused || b.worksWhilePaused,
                   !(s.micOpen && s.isJawGesture(ev.name)), !s.mouthHeldForTalk(ev.name) else { return [] }
             let gazeCell = ev.gaze.map { s.cell($0) }
-            return performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+            return actedWith(&s, b == .action(.activate)) + performTerminal(&s, b, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
         }
         guard s.readiness.armed, let bound = s.keymap.action(gesture: ev.name, screen: s.topName),
               !s.readiness.paused || bound.worksWhilePaused,
               let action = micRouted(s, gesture: ev.name, bound) else { return [] }
         let gazeCell = ev.gaze.map { s.cell($0) }
-        return perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
+        return actedWith(&s, action == .activate) + perform(&s, action, target: gestureTarget(s, ev, gazeCell), gaze: gazeCell)
     case .key(let key):
         if s.noticeSeen { s.notice = nil }
-        return keyPressed(&s, key)
+        // A helper's key shows the helper wants the settings in use (the restore key shows the opposite).
+        return (key == .restoreSettings ? [] : s.actedWithSettings()) + keyPressed(&s, key)
     case .speech(let text, let isFinal):
         if s.dictating {
             return ask(&s, .dictation(text, isFinal: isFinal), recordAs: nil, target: nil) ?? []
@@ -215,6 +226,7 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     case .pause: return s.setPaused(true)
     case .resume: return s.setPaused(false)
     case .togglePause: return s.setPaused(!s.readiness.paused)
+    case .restoreSettings: return s.restoreKnownGood()
     case .stopSpeaking:
         // Stopping is the shell's wherever it is asked for: a screen's Speak key only offers it.
         guard s.speaking else { return [] }
@@ -357,8 +369,12 @@ func pursue(_ s: inout ShellState, _ sample: TrackingSample) -> [Effect]? {
     guard let i = s.pursuit.step(t: sample.t, pointer: pointer, paths: pairs.map(\.1)),
           s.readiness.armed, !s.readiness.paused else { return nil }
     let target = pairs[i].0
-    return perform(&s, .activate, target: target, gaze: nil) + forwardTick(&s)
+    return s.actedWithSettings() + perform(&s, .activate, target: target, gaze: nil) + forwardTick(&s)
 }
+
+/// What acting with the settings in use brings (`ShellState.actedWithSettings`) when `activates`: an
+/// activation recognised under them shows the user can act with them.
+func actedWith(_ s: inout ShellState, _ activates: Bool) -> [Effect] { activates ? s.actedWithSettings() : [] }
 
 /// Leaves the screen showing for the one before; the launcher stays.
 func goBack(_ s: inout ShellState, target: String?) -> [Effect] {
@@ -442,6 +458,8 @@ func keyPressed(_ s: inout ShellState, _ key: Key) -> [Effect] {
         return perform(&s, s.dictating ? .stopDictation : .back, target: nil, gaze: nil)
     case .backspace:
         return ask(&s, .key(key), recordAs: nil, target: nil) ?? []
+    case .restoreSettings:
+        return s.restoreKnownGood()
     case .home, .end, .pageUp, .pageDown, .delete, .ctrl:
         // Keys with no meaning in the shell's own screens (arrows, Tab and Enter move and activate the focus,
         // which a keyboard or switch user drives every screen by) are the program's on the Terminal screen:

@@ -25,6 +25,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     if let (t, fraction) = progressFill(s, map: map) { drawFill(&canvas.grid, t, fraction: fraction) }
     drawStatus(&canvas.grid, s)
     drawPauseBanner(&canvas.grid, s)
+    drawSettingsBanner(&canvas.grid, s)
     for cell in pursuitDots(s, map: map) { canvas.grid[cell.x, cell.y] = Cell("●", Theme.dwell) }
     if let p = gazeCursor(s) {
         var c = canvas.grid[p.x, p.y]
@@ -216,7 +217,7 @@ public func renderPane(_ s: ShellState, over last: CellGrid, drawn: TerminalView
 /// drawing (`renderPane`); a display changes those rows in place.
 ///
 /// Nil when the pane's cells in a full drawing would carry anything but the program's screen: focus or a
-/// fill on the pane, the gaze cursor or a pursuit dot over it, the pause banner, or a pane that is not the
+/// fill on the pane, the gaze cursor or a pursuit dot over it, the pause or settings banner, or a pane that is not the
 /// program's screen (starting, a sink that shows nothing, the program ended).
 public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
     panePatch(s, view: s.terminal, drawn: drawn)
@@ -225,7 +226,7 @@ public func panePatch(_ s: ShellState, drawn: TerminalView?) -> PanePatch? {
 /// `panePatch` of `s` with `view` in its pane: for a view that has not reached the state yet (a key's echo),
 /// without a copy of the state to put it there.
 public func panePatch(_ s: ShellState, view: TerminalView?, drawn: TerminalView?) -> PanePatch? {
-    guard s.topIs(TerminalScreen.self), !s.tooSmall, !s.readiness.paused,
+    guard s.topIs(TerminalScreen.self), !s.tooSmall, !s.readiness.paused, s.trial == nil, s.settingsWarning.isEmpty,
           let view, view.sink.contains(.showsPane), view.ended == nil,
           let pane = s.hitMap.target(id: TerminalScreen.paneID) else { return nil }
     let r = pane.rect

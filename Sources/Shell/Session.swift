@@ -24,6 +24,7 @@ public struct Session: Sendable {
         pipeline = Pipeline(settings)
         configuredVersion = self.state.pipelineVersion
         self.state.settings.adopt(settings, keymap: state.keymap.name)
+        self.state.knownGood = self.state.gestureSetup
         toldMic = self.state.listenEffect
         toldLayout = self.state.layoutVersion
     }

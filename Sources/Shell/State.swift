@@ -233,12 +233,12 @@ public enum Effect: Sendable, Equatable {
     case listenForCommand
     /// Take the head's pose now as pointing at the middle of the screen (`Session` does it).
     case recentre
-    /// Use this pointer calibration from now on (nil: none); `Session` applies it, the runtime saves it.
+    /// Use this pointer calibration from now on (nil: none); the reducer tries it (saved once kept).
     case calibrated(PointerCalibration?)
     /// Shift the calibration so that `raw`, seen while the user looked at the centre, lands there.
     case driftCorrect(raw: GazePoint)
-    /// Use these gesture thresholds from now on (the gesture calibration's); `Session` applies them, the
-    /// runtime saves them for this source.
+    /// Use these gesture thresholds from now on (the gesture calibration's); the reducer tries them (saved
+    /// for this source once kept).
     case gesturesCalibrated([GestureThreshold])
     /// Something for the program on the Terminal screen: keys and text for its output sink, scrolling, a
     /// restart; and, from the reducer, starting it and keeping it the pane's size (`terminalPaneRequests`).
@@ -282,9 +282,18 @@ public enum Effect: Sendable, Equatable {
     case rescue(files: [String: String])
     /// The user has seen the onboarding help: remember it in the state dir.
     case finishedOnboarding
-    /// The Settings screen changed the shell's settings: `Session` applies them at once (state and a rebuilt
-    /// pipeline); the runtime saves them to the user's config and loads a changed keymap.
+    /// The Settings screen changed the shell's settings: the reducer applies them at once (state and, through
+    /// `Session`, a rebuilt pipeline), trying a change that decides whether gestures act; the runtime loads a
+    /// changed keymap. The reducer also returns it when a trial lapses or the escape restores settings.
     case settingsChanged(ShellSettings)
+    /// Write the settings to the user's config (`settings.toml`): a change kept, or one put back.
+    case saveSettings(ShellSettings)
+    /// Write the last settings the user acted with beside them (`settings.last-good.toml`).
+    case saveKnownGood(ShellSettings)
+    /// Write the pointer calibration in use for this source, now that it is kept (nil removes it).
+    case saveCalibration(PointerCalibration?)
+    /// Write the gesture calibration's thresholds for this source, now that they are kept (empty removes them).
+    case saveGestureCalibration([GestureThreshold])
     /// Say this aloud with the speech settings' voice (the runtime's speaker, on threads of its own); what
     /// happens comes back as `.speaking` and `.speechOutput`. It replaces anything being said.
     case speak(Utterance)
@@ -462,6 +471,16 @@ public struct ShellState: Sendable {
     public internal(set) var focusVoice = FocusVoice()
     /// Smooth pursuit on the screens the keymap names (`pursuit` in [options]).
     public var pursuit = PursuitDetector()
+    /// A change to what decides whether gestures act, tried until the user acts with it (nil: none).
+    public internal(set) var trial: SettingsTrial?
+    /// The last settings the user acted with: what the escape puts back.
+    public var knownGood: GestureSetup
+    /// What was wrong with the settings at start (a file's `file:line` problems, settings under which no
+    /// gesture can activate), shown with the way out until the user acts or restores.
+    public var settingsWarning: [String] = []
+    /// What became of the last change tried or restored, on the settings banner until `settingsOutcomeUntil`.
+    public internal(set) var settingsOutcome: String?
+    public internal(set) var settingsOutcomeUntil = 0.0
     /// Whether the last rendering was refused for being too small.
     public var tooSmall: Bool { size.width < Size.minimum.width || size.height < Size.minimum.height }
 
@@ -471,6 +490,7 @@ public struct ShellState: Sendable {
                 source: String = "keyboard", onboarding: Bool = false) {
         self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
         dwellGestures = Self.dwellNames(gestures)
+        knownGood = GestureSetup(settings: settings, gestures: gestures)
         self.services = services; self.data = data; self.registry = registry
         focus = FocusTracker(grace: settings.focusGrace)
         tracking = TrackingStatus(source: source)

@@ -202,7 +202,8 @@ func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
         return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
     }
     if let action = s.keymap.action(phrase: text, screen: s.topName) {
-        guard !s.readiness.paused || action.worksWhilePaused else { return [] }
+        // The escape works while paused too: settings that stop gestures acting are no time to wait.
+        guard !s.readiness.paused || action.worksWhilePaused || action == .restoreSettings else { return [] }
         return perform(&s, action, target: focusedTarget(s), gaze: nil)
     }
     guard !s.readiness.paused else { return [] }

@@ -21,6 +21,8 @@ final class JSONLineWorker {
     private var input: FileHandle?
     private var outputFD: Int32 = -1
     private var buffer: [UInt8] = []
+    /// The worker's output reached its end (it closed it, or died).
+    private var outputEnded = false
 
     init(label: String) { self.label = label }
 
@@ -56,10 +58,12 @@ final class JSONLineWorker {
         _ = fcntl(inFD, F_SETFL, fcntl(inFD, F_GETFL) | O_NONBLOCK)
         outputFD = stdout.fileHandleForReading.fileDescriptor
         buffer = []
+        outputEnded = false
         guard let line = readLine(timeout: loadTimeout) else {
-            let status = p.isRunning ? nil : p.terminationStatus
+            // The end of its output is its death (killed, or an error it exited on); silence is a slow load.
+            let ended = ending()
             stop()
-            throw Failure(message: status.map { "\(label) exited with status \($0) before it was ready" }
+            throw Failure(message: ended.map { "\(label) \($0) while \(loading) loaded" }
                           ?? "\(loading) did not load within \(Int(loadTimeout)) s")
         }
         guard let obj = Self.json(line), obj["ready"] as? Bool == true else {
@@ -111,12 +115,30 @@ final class JSONLineWorker {
     /// for the message when the worker dies ("an utterance"). An `"error"` answer is thrown as it is.
     func answer(timeout: Double, during: String) throws(Failure) -> [String: Any] {
         guard let line = readLine(timeout: timeout) else {
-            if !isRunning { throw Failure(message: "\(label) died during \(during)", lost: true) }
+            if let ended = ending() { throw Failure(message: "\(label) \(ended) during \(during)", lost: true) }
             throw Failure(message: "no answer from \(label) within \(Int(timeout)) s", lost: true)
         }
         guard let obj = Self.json(line) else { throw Failure(message: "unexpected answer \(String(line.prefix(200)))", lost: true) }
         if let e = obj["error"] as? String { throw Failure(message: e) }
         return obj
+    }
+
+    /// How the worker ended, once its output has ended ("was killed by signal 9 (Killed)", "exited with
+    /// status 1");
+    /// nil while it runs on. A process whose output has closed is given a moment to be reaped, so its status
+    /// is known rather than guessed.
+    private func ending() -> String? {
+        guard let p = process else { return nil }
+        if outputEnded {
+            let deadline = Date().addingTimeInterval(2)
+            while p.isRunning && Date() < deadline { usleep(10_000) }
+        }
+        guard !p.isRunning else { return nil }
+        if p.terminationReason == .uncaughtSignal {
+            let sig = p.terminationStatus
+            return "was killed by signal \(sig)" + (strsignal(sig).map { " (\(String(cString: $0)))" } ?? "")
+        }
+        return "exited with status \(p.terminationStatus)"
     }
 
     /// Reads exactly `count` bytes following an answer; nil on timeout or end of output.
@@ -154,7 +176,8 @@ final class JSONLineWorker {
             guard n > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let got = read(outputFD, &chunk, chunk.count)
-            if got <= 0 { return false }
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { outputEnded = true; return false }
             buffer += chunk[0..<got]
             return true
         }

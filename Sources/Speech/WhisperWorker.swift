@@ -120,6 +120,22 @@ public final class WhisperWorker: @unchecked Sendable {
         throw lastError
     }
 
+    /// Transcribes audio of any length (a file): cut where it is quietest into pieces of at most 29.5 s
+    /// (`SilenceSplit`), each given the text before it as its prompt, their texts joined with spaces and their
+    /// words' times counted from the start of the whole.
+    public func transcribeLong(_ samples: [Int16], words: Bool = false) throws(WhisperError) -> WhisperResult {
+        var whole = WhisperResult(text: "", words: [], decodeMs: 0)
+        for piece in SilenceSplit.pieces(samples, longest: Self.longestUtterance - 0.5) {
+            let r = try transcribe(Array(samples[piece]), prompt: whole.text, words: words)
+            let offset = Double(piece.lowerBound) / 16_000
+            let text = r.text.trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty { whole.text += (whole.text.isEmpty ? "" : " ") + text }
+            whole.words += r.words.map { ($0.0, $0.1 + offset, $0.2 + offset) }
+            whole.decodeMs += r.decodeMs
+        }
+        return whole
+    }
+
     private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1

@@ -292,7 +292,7 @@ public final class Terminal {
 
     /// The next key or resize, without waiting; nil when there is none.
     ///
-    /// Keys that stand for no text and no command (unbound function keys such as F5) are skipped; control
+    /// Keys that stand for no text and no command (function keys other than F12, such as F5) are skipped; control
     /// characters come as `.ctrl` keys, never as characters, so none is stored raw in a note.
     public func readInput() -> TerminalInput? {
         guard active else { return nil }
@@ -313,6 +313,8 @@ public final class Terminal {
                 case KEY_PPAGE: return .key(.pageUp)
                 case KEY_NPAGE: return .key(.pageDown)
                 case KEY_DC: return .key(.delete)
+                // F12 is the carer's restore key; the other function keys stand for nothing here.
+                case KEY_F0 + 12: return .key(.restoreSettings)
                 case KEY_RESIZE:
                     invalidate()
                     return .resized(size)

@@ -19,3 +19,16 @@ public enum PointerEvent: Hashable, Sendable {
     /// Turn the wheel by whole steps: positive `dy` scrolls down, positive `dx` right.
     case scroll(dx: Int, dy: Int)
 }
+
+extension PointerEvent {
+    /// The most presses one click makes (a triple click is the most any program reads) and the most wheel
+    /// notches one scroll turns: past these a count is a mistake, and every sink takes no more.
+    public static let mostClicks = 10
+    public static let mostNotches = 1000
+
+    /// A click's count as a sink carries it out: 0 to `mostClicks`.
+    public static func bounded(clicks: Int) -> Int { min(max(clicks, 0), mostClicks) }
+
+    /// A scroll's notches as a sink carries them out: within ±`mostNotches` (`Int.min` included).
+    public static func bounded(notches: Int) -> Int { min(max(notches, -mostNotches), mostNotches) }
+}

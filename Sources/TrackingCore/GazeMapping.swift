@@ -4,7 +4,11 @@
 /// (swap the ends to flip an axis); head angles add with their own gain so a user whose eyes do not reach an
 /// edge can turn the head instead. Webcam trackers (MediaPipe, OpenSeeFace) send only the head's angles: the
 /// head then points, through its own ranges, around a centre the user can reset, with a dead zone so a
-/// still head holds the pointer still. Results are clamped to the screen.
+/// still head holds the pointer still.
+///
+/// The point it gives (`point(for:)`) is raw: it may lie up to `reach` past the screen's edges, as a tracker's
+/// own gaze point may, so a calibration fitted to it sees a tracker that overshoots for what it is. The pointer
+/// is clamped to the screen after the calibration (`onScreen`).
 public struct GazeMapping: Sendable, Equatable {
     public var yawRange: ClosedRangeD
     public var pitchRange: ClosedRangeD
@@ -34,7 +38,17 @@ public struct GazeMapping: Sendable, Equatable {
         self.headYawGain = headYawGain; self.headPitchGain = headPitchGain
     }
 
-    /// The frame's own gaze point if it has one, else the point its angles map to, else nil.
+    /// How far past the screen's edges (a fraction of it) a raw point may lie: the pipeline's range tolerance.
+    public static let reach = 0.25
+
+    /// The pointer on the screen for a raw point: corrected by the calibration, then clamped to the screen.
+    public func onScreen(_ raw: GazePoint) -> GazePoint {
+        if let calibration { return calibration.apply(raw) }
+        return GazePoint(x: min(1, max(0, raw.x)), y: min(1, max(0, raw.y)))
+    }
+
+    /// The frame's own gaze point if it has one, else the point its angles map to, else nil; raw, not clamped
+    /// to the screen.
     public func point(for frame: TrackingFrame) -> GazePoint? {
         if let g = frame.gaze { return g }
         guard let eyes = frame.eyes else {
@@ -63,9 +77,10 @@ public struct GazeMapping: Sendable, Equatable {
                          y: Self.map(mid(headPitchRange) + pitch, headPitchRange))
     }
 
+    /// Where `v` falls on the range, 0 at one end and 1 at the other, at most `reach` beyond either.
     private static func map(_ v: Double, _ r: ClosedRangeD) -> Double {
         let span = r.to - r.from
         guard span != 0 else { return 0.5 }
-        return min(1, max(0, (v - r.from) / span))
+        return min(1 + reach, max(-reach, (v - r.from) / span))
     }
 }

@@ -97,9 +97,10 @@ public struct Pipeline: Sendable {
     public private(set) var stats = PipelineStats()
     /// The smoothed gaze point after the last frame, nil with no face or no gaze.
     public private(set) var gaze: GazePoint?
-    /// The pointer of the last frame before calibration and smoothing (what a calibration is fitted to).
+    /// The pointer of the last frame before calibration, clamping and smoothing (what a calibration is fitted
+    /// to): up to `GazeMapping.reach` past the screen's edges.
     public private(set) var rawPointer: GazePoint?
-    /// The last usable frame (values clamped), for meters.
+    /// The last usable frame (blend-shape values clamped, the gaze point as given), for meters.
     public private(set) var lastFrame: TrackingFrame?
     public private(set) var facePresent = false
     /// Bumped at each jump of the source's clock; 0 until the first.
@@ -275,7 +276,9 @@ public struct Pipeline: Sendable {
             guard g.x >= -t, g.x <= 1 + t, g.y >= -t, g.y <= 1 + t else {
                 stats.record(FrameIssue(pos, "gaze (\(g.x), \(g.y)) is outside 0…1")); return nil
             }
-            out.gaze = GazePoint(x: min(1, max(0, g.x)), y: min(1, max(0, g.y)))
+            // Kept as the tracker gave it: a calibration is fitted to the raw point, overshoot and all (a
+            // tracker that reads 1.17 at the right edge must not look the same at every right-hand dot), and
+            // the pointer is clamped to the screen after the mapping (`GazeMapping.onScreen`).
         }
         if let e = f.eyes, ![e.leftYaw, e.leftPitch, e.rightYaw, e.rightPitch].allSatisfy(\.isFinite) {
             stats.record(FrameIssue(pos, "eye angles are not finite numbers")); return nil
@@ -348,7 +351,7 @@ public struct Pipeline: Sendable {
         let t = frame.t
         if let raw = settings.mapping.point(for: frame) {
             rawPointer = raw
-            let g = filter.step(settings.mapping.calibration?.apply(raw) ?? raw, at: t)
+            let g = filter.step(settings.mapping.onScreen(raw), at: t)
             gaze = g
             remember(t: t, gaze: g)
         } else {

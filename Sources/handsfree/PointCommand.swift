@@ -13,7 +13,8 @@ struct PointCommand: ParsableCommand {
         abstract: "Move the desktop pointer, click or scroll through an output sink, then exit.",
         discussion: """
         Actions, done in order: move X Y (fractions 0-1 of the desktop), by DX DY (pixels), click [BUTTON], \
-        down [BUTTON], up [BUTTON], scroll DY [DX] (wheel notches, positive is down and right). BUTTON is \
+        down [BUTTON], up [BUTTON], scroll DY [DX] (wheel notches, positive is down and right, at most 1000 \
+        each way; --count is 1 to 10). BUTTON is \
         left (the default), right or middle. A sink without a pointer, or one that cannot be reached, exits 1 \
         with the reason. Example: handsfree point --into wayland move 0.75 0.5 click left
         """)
@@ -31,7 +32,9 @@ struct PointCommand: ParsableCommand {
         if into.kind.scheme == PtySink.kind.scheme {
             throw ValidationError("pty has no pointer: point into a desktop sink (x11, wayland)")
         }
-        if count < 1 { throw ValidationError("--count must be 1 or more") }
+        if !(1...PointerEvent.mostClicks).contains(count) {
+            throw ValidationError("--count must be 1 to \(PointerEvent.mostClicks) (presses of one click)")
+        }
         _ = try Self.events(actions, count: count)
     }
 
@@ -74,11 +77,15 @@ struct PointCommand: ParsableCommand {
             case "down": events.append(.button(button(), down: true))
             case "up": events.append(.button(button(), down: false))
             case "scroll":
+                let most = PointerEvent.mostNotches
                 guard let word = rest.popFirst(), let dy = Int(word) else {
                     throw ValidationError("scroll DY needs a whole number of notches")
                 }
                 var dx = 0
                 if let word = rest.first, let notches = Int(word) { dx = notches; rest.removeFirst() }
+                guard abs(Double(dy)) <= Double(most), abs(Double(dx)) <= Double(most) else {
+                    throw ValidationError("scroll turns at most \(most) notches each way, not \(dy)\(dx == 0 ? "" : " \(dx)")")
+                }
                 events.append(.scroll(dx: dx, dy: dy))
             default:
                 throw ValidationError("unknown action \"\(action)\" (known: move X Y, by DX DY, click, down, up, scroll DY [DX])")

@@ -251,7 +251,7 @@ struct Words: ParsableCommand {
 
     func validate() throws {
         guard ["list", "add", "remove", "compile", "sentences", "forget-sentence", "forget-sentences"].contains(verb) else {
-            throw ValidationError("the verb is list, add, remove, compile, sentences, forget-sentence or forget-sentences, not '\(verb)'")
+            throw ValidationError("the verb is list, add, remove, compile, sentences, forget-sentence or forget-sentences, not '\(Shown.cut(verb))'")
         }
         if verb == "forget-sentence", words.isEmpty { throw ValidationError("name at least one sentence to forget") }
         if verb == "sentences" || verb == "forget-sentences", !words.isEmpty { throw ValidationError("\(verb) takes no words") }
@@ -278,7 +278,7 @@ struct Words: ParsableCommand {
         case "add":
             for w in words {
                 let ok = p.addWord(w)
-                guard ok else { throw ValidationError("'\(w)' is not a single word (letters, digits, apostrophes)") }
+                guard ok else { throw ValidationError("'\(Shown.cut(w))' is not a single word (letters, digits, apostrophes)") }
             }
             try save(p, url)
             print("added \(words.joined(separator: " ")) to \(url.path)")
@@ -329,7 +329,7 @@ struct Words: ParsableCommand {
         if verb == "forget-sentences" {
             h.clear()
         } else {
-            for s in words where !h.forget(sentence: s) { FileHandle.standardError.write(Data("not in the history: \(s)\n".utf8)) }
+            for s in words where !h.forget(sentence: s) { FileHandle.standardError.write(Data("not in the history: \(Shown.cut(s))\n".utf8)) }
         }
         if !loaded.warnings.isEmpty {
             guard let aside = AtomicFile.moveAside(file.path) else { throw ValidationError("\(file.path) has bad lines and could not be kept aside; not changed") }

@@ -100,8 +100,15 @@ struct RunCommand: ParsableCommand {
         do {
             // Everything that can be wrong with the input is checked before the terminal is taken over.
             let paths = UserPaths.current(dataDir: dataDir)
-            // The Settings screen's saved choices; a broken settings file is reported, not fatal.
-            var (user, problems) = UserSettings.load(base: ShellSettings(), from: paths.settings)
+            // The Settings screen's saved choices; a broken settings file is reported, not fatal, and gives way to
+            // the last settings the user acted with.
+            let (loaded, fileProblems) = UserSettings.load(base: ShellSettings(), from: paths.settings)
+            let (lastGood, lastGoodProblem) = LastGoodSettings.load(paths.lastGoodSettings)
+            let chosen = LastGoodSettings.choose(loaded: loaded, problems: fileProblems, lastGood: lastGood,
+                                                 file: paths.lastGoodSettings)
+            var user = chosen.start
+            let settingsProblems = chosen.problems + (lastGoodProblem.map { [$0] } ?? [])
+            var problems: [String] = []
             // A keymap may name the gesture config it is written for (keymaps/webcam.toml: config/webcam.toml).
             let chosenKeymap = keymap ?? (user.keymap != "default" ? user.keymap : nil)
             let settings = try Setup.settings(config: config ?? Setup.keymapConfig(chosenKeymap))
@@ -177,6 +184,12 @@ struct RunCommand: ParsableCommand {
             let (gestureThresholds, gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
             session.calibrateGestures(gestureThresholds)
             if let gestureProblem, session.state.notice == nil { session.state.notice = gestureProblem }
+            // What the escape puts back (the last good copy, else the config's own values with the calibrations
+            // saved), and the banner for settings that are wrong (or under which nothing can activate), with the
+            // way out. A keymap named on the command line is the one this run is about.
+            var known = chosen.known
+            if keymap != nil { known?.keymap = km.name }
+            session.startKnownGood(known, problems: settingsProblems)
             // Where typed text goes; a sink that cannot be reached (a tmux target that is not there) is said
             // before the terminal is taken over.
             let program = !command.isEmpty ? command

@@ -49,7 +49,12 @@ struct SayCommand: ParsableCommand {
         speaker.speakAndWait(.init(text: words, voice: voice, rate: rate, volume: volume))
         speaker.shutdown()
         for m in problems.messages { FileHandle.standardError.write(Data("say: \(m)\n".utf8)) }
-        if let e = (output as? WAVFileSink)?.writeError { throw SetupError(e) }
+        // A file that failed as the audio came was said among the problems; one that failed as it was closed
+        // (its sizes) is said here.
+        if let e = (output as? WAVFileSink)?.writeError {
+            if !problems.messages.contains(e) { FileHandle.standardError.write(Data("say: \(e)\n".utf8)) }
+            throw ExitCode(1)
+        }
         if problems.fatal { throw ExitCode(1) }
     }
 }

@@ -125,8 +125,8 @@ struct Transcribe: ParsableCommand {
 }
 
 extension Transcribe {
-    /// Transcribes each file with the Whisper worker: plain text (prefixed by the file only when there are
-    /// several), or JSON with word timings.
+    /// Transcribes each file with the Whisper worker, whatever its length: plain text (prefixed by the file
+    /// only when there are several), or JSON with word timings.
     func runWhisper() throws {
         let worker = try OfflineSpeech.whisperWorker(model: whisperModel)
         var results: [[String: Any]] = []
@@ -134,7 +134,8 @@ extension Transcribe {
         for file in files {
             do {
                 let samples = try SpeechAudio.readSamples(path: file)
-                let r = try worker.transcribe(samples, words: json)
+                // A file may be a whole talk: cut on silence into pieces Whisper's 30 s window takes.
+                let r = try worker.transcribeLong(samples, words: json)
                 if json {
                     results.append(["file": file, "duration": SpeechAudio.seconds(samples: samples.count), "text": r.text,
                                     "words": r.words.map { ["word": $0.0, "start": $0.1, "end": $0.2] as [String: Any] }])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Prediction
 import Runtime
 import Shell
 
@@ -37,26 +38,29 @@ struct StatsCommand: ParsableCommand {
         var gestures: [String: (count: Int, hold: Double)] = [:]
         var dwellCount = 0, dwellTotal = 0.0
 
+        /// Sums the records `MetricsFile.load` kept (every number in range); the totals stop at `Int.max`
+        /// rather than trap, however many records there are.
         init(_ rs: [MetricsRecord]) {
+            func add(_ total: inout Int, _ n: Int) { total = Counts.sum(total, n) }
             for r in rs {
                 sessions += 1; byKind[r.kind, default: 0] += 1; seconds += r.duration
                 if r.characters > 0 { writingSeconds += r.duration }
-                if let rate = r.correctedErrorRate { fixed += rate / 100 * Double(r.characters); fixedOf += r.characters }
-                characters += r.characters; typed += r.charactersTyped; keystrokes += r.keystrokes
-                selections += r.selections; dictatedWords += r.dictatedWords; corrections += r.corrections
-                correctionsAfterDictation += r.correctionsAfterDictation; errors += r.errors
-                undone += r.undoneActivations; nearFaceLoss += r.actionsNearFaceLoss; activations += r.activations
+                if let rate = r.correctedErrorRate { fixed += rate / 100 * Double(r.characters); add(&fixedOf, r.characters) }
+                add(&characters, r.characters); add(&typed, r.charactersTyped); add(&keystrokes, r.keystrokes)
+                add(&selections, r.selections); add(&dictatedWords, r.dictatedWords); add(&corrections, r.corrections)
+                add(&correctionsAfterDictation, r.correctionsAfterDictation); add(&errors, r.errors)
+                add(&undone, r.undoneActivations); add(&nearFaceLoss, r.actionsNearFaceLoss); add(&activations, r.activations)
                 for (name, g) in r.gestures {
                     let old = gestures[name] ?? (0, 0)
-                    gestures[name] = (old.count + g.count, old.hold + g.meanHold * Double(g.count))
+                    gestures[name] = (Counts.sum(old.count, g.count), old.hold + g.meanHold * Double(g.count))
                 }
-                dwellCount += r.dwell.count; dwellTotal += r.dwell.mean * Double(r.dwell.count)
+                add(&dwellCount, r.dwell.count); dwellTotal += r.dwell.mean * Double(r.dwell.count)
             }
         }
         var wpm: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: writingSeconds) }
         /// Percent of the characters entered that were deleted again; nil when no record kept it.
         var correctedErrorRate: Double? { fixedOf > 0 ? fixed / Double(fixedOf) * 100 : nil }
-        var ksr: Double? { typed > 0 ? (1 - Double(keystrokes + selections) / Double(typed)) * 100 : nil }
+        var ksr: Double? { typed > 0 ? (1 - (Double(keystrokes) + Double(selections)) / Double(typed)) * 100 : nil }
     }
 
     static func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }

@@ -30,6 +30,10 @@ struct TypeCommand: ParsableCommand {
     @Argument(help: "The text to type; several arguments are joined by spaces.") var text: [String] = []
 
     func validate() throws {
+        if let (argument, offset) = Self.invalidUTF8() {
+            throw ValidationError("argument \(argument) is not valid UTF-8 (byte \(offset) of it): nothing was typed; "
+                                  + "give the text in UTF-8")
+        }
         if into.kind.scheme == PtySink.kind.scheme {
             throw ValidationError("pty is a program of the shell's own, which ends with this command: type into a sink that runs on its own (\(OutputSinks.usage))")
         }
@@ -52,14 +56,63 @@ struct TypeCommand: ParsableCommand {
 
     func run() throws {
         let sink = into.open(OutputSetup(command: []))
+        let typed = text.joined(separator: " ")
+        let keys = presses.compactMap { name in Self.key(name).map { (name: name, press: $0) } }
+            + (enter ? [(name: "Enter", press: TerminalKeyPress(.enter))] : [])
+        // What is still to go, for the message when something fails: the text (or what of it the sink did
+        // not deliver), then the keys not pressed yet.
+        var unsentText = typed
+        var pressed = 0
         do throws(OutputSinkError) {
             try sink.check()
             try sink.start(rows: 24, cols: 80)
-            if !text.isEmpty { try sink.type(text.joined(separator: " ")) }
-            for key in presses.compactMap(Self.key) { try sink.press(key) }
-            if enter { try sink.press(TerminalKeyPress(.enter)) }
+            if !typed.isEmpty {
+                do throws(OutputSinkError) { try sink.type(typed) } catch {
+                    unsentText = error.unsent(of: typed)
+                    throw error
+                }
+            }
+            unsentText = ""
+            for key in keys {
+                try sink.press(key.press)
+                pressed += 1
+            }
         } catch {
-            throw SetupError(error.description)
+            var message = error.description
+            if !unsentText.isEmpty { message += "\nnot sent: \(TypedText.shortened(unsentText).debugDescription)" }
+            let rest = keys.dropFirst(pressed)
+            if !rest.isEmpty { message += "\nkeys not pressed: \(rest.map(\.name).joined(separator: " "))" }
+            throw SetupError(message)
+        }
+    }
+
+    /// The first command-line argument that is not valid UTF-8 (1-based, after the program's name), and the
+    /// offset of its first bad byte: Swift would read it with U+FFFD in place of the bytes, and type that.
+    static func invalidUTF8(_ argv: [[UInt8]] = rawArguments()) -> (argument: Int, offset: Int)? {
+        for (index, bytes) in argv.enumerated().dropFirst() {
+            // The standard library's check first: a long text is checked in microseconds, and only a bad
+            // argument is walked scalar by scalar to find the byte.
+            if String(validating: bytes, as: UTF8.self) != nil { continue }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            scalars: while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let scalar): offset += scalar.count
+                case .emptyInput: break scalars
+                case .error: return (index, offset)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The process's arguments as the bytes it was given.
+    static func rawArguments() -> [[UInt8]] {
+        (0..<Int(CommandLine.argc)).map { i in
+            guard let pointer = CommandLine.unsafeArgv[i] else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                             count: strlen(pointer)))
         }
     }
 }

@@ -190,4 +190,19 @@ struct TOMLMegabyteTests {
             #expect(doc.root["s"]?.string?.utf8.count == 71 * 14_000)
         }
     }
+
+    /// Issue 49: a 1 MB key was printed whole in the error; it is cut to its start and end, with its length,
+    /// and what the message says itself (the known names) is kept.
+    @Test func aHugeKeyIsCutInTheMessage() {
+        let key = String(repeating: "k", count: 1 << 20)
+        #expect { try GestureConfig.parse("[smoothing]\n\(key) = 1\n", file: "huge.toml") } throws: { error in
+            let d = (error as? ConfigError)?.description ?? ""
+            return d.count < 400 && d.hasPrefix("huge.toml:2: unknown key \"kkkk") && d.contains("…kkkk")
+                && d.contains("(\(key.count + 2) characters) in [smoothing] (known: filter, window, alpha")
+        }
+        let spaced = String(repeating: "a ", count: 3_000)
+        let long = ConfigError(file: "f.toml", line: 1, "voice phrase \"\(spaced)\" is not known")
+        #expect(long.message.count < 2_100 && long.message.hasSuffix("is not known"), "\(long.message.suffix(80))")
+    }
 }
+

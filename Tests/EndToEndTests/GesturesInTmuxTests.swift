@@ -78,6 +78,19 @@ import Testing
         // Nothing acted meanwhile: still on the calibration screen, no pause, no open microphone.
         #expect(session.capture().first?.contains("Calibrate gestures") == true)
         let file = dir + "/config/handsfree/gesture-calibration.toml"
+        // Tried, not saved (issue 47): kept once the user acts with the new thresholds, here a 0.42 jaw on
+        // ✓ Done (the config's 0.5 would not have seen it).
+        #expect(session.capture().contains { $0.contains("Keep? Act once with the new setting") }, "\(session.screen)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let result = session.capture()
+        let doneRow = try #require(result.firstIndex { $0.contains("✓ Done") })
+        let doneCol = result[doneRow].distance(from: result[doneRow].startIndex, to: try #require(result[doneRow].range(of: "✓ Done")).lowerBound)
+        let doneCell = (Double(doneCol) + 3, Double(doneRow) + 0.5)
+        sender.play(doneCell, [:], 1.2)
+        sender.play(doneCell, ["jawOpen": 0.42], 0.6)
+        sender.play(doneCell, [:], 0.4)
+        #expect(session.waitFor(seconds: 5) { $0.first?.contains("Home › Settings") == true }, "\(session.screen)")
+        #expect(session.waitFor(seconds: 5) { _ in FileManager.default.fileExists(atPath: file) }, "kept once acted with")
         let saved = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         #expect(saved.contains("[source.\"default\".\"activate\"]") && saved.contains("[source.\"default\".\"wink_left\"]"), "\(file): \(saved)")
 

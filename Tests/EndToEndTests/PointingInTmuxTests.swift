@@ -62,6 +62,16 @@ import Testing
         #expect(done, "the nine dots did not end in a calibration:\n\(session.screen)")
         #expect(session.capture().contains { $0.contains("face ● ◎") }, "the status line shows the calibration")
         let file = dir + "/config/handsfree/calibration.toml"
+        // Tried, not saved (issue 47): kept once the user acts with it, here on ✓ Done, looked at through the
+        // same tracker (6 cells right, 2 rows low), which the new calibration corrects.
+        #expect(session.capture().contains { $0.contains("Keep? Act once with the new setting") }, "\(session.screen)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let result = session.capture()
+        let doneRow = try #require(result.firstIndex { $0.contains("✓ Done") })
+        let doneCol = result[doneRow].distance(from: result[doneRow].startIndex, to: try #require(result[doneRow].range(of: "✓ Done")).lowerBound)
+        Self.press(Box(x: doneCol + 6, y: doneRow + 2, w: 6, h: 1), sender)
+        #expect(session.waitFor(seconds: 5) { $0.first?.contains("Home › Settings") == true && !$0.joined().contains("Keep?") }, "\(session.screen)")
+        #expect(session.waitFor(seconds: 5) { _ in FileManager.default.fileExists(atPath: file) }, "kept once acted with")
         let saved = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         #expect(saved.contains("[source.\"default\"]") && saved.contains("size = [100, 30]"), "\(file): \(saved)")
 

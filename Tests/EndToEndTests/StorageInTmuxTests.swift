@@ -262,14 +262,18 @@ import Testing
         try original.write(to: URL(fileURLWithPath: cfg + "/settings.toml"))
         let shell = try Shell("settings", env)
         defer { shell.tmux.kill() }
-        // The notice names the file: whole on the notice line, the temporary path being too long for the title.
+        // The file is named whole, on the settings banner under the title bar with the way to restore (issue 47).
         #expect(shell.waitFor { $0.contains { $0.contains("/handsfree/settings.toml: 1 place") } }, "\(shell.tmux.screen)")
         shell.tmux.keys("Right", "Right", "Right", "Enter")
         #expect(shell.waitFor { $0.contains { $0.contains("Jaw threshold: 0.6") } }, "the readable value applies:\n\(shell.tmux.screen)")
         #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched until a change")
-        // The ninth target (after the six tabs) is the dwell slider's − button: one change, one save.
+        // The ninth target (after the six tabs) is the dwell slider's − button: one change, tried (issue 47),
+        // kept by the helper's next key, then saved.
         for _ in 0..<9 { shell.tmux.keys("Tab") }
         shell.tmux.keys("Enter")
+        #expect(shell.waitFor { $0.joined().contains("Keep? Act once") }, "\(shell.tmux.screen)")
+        #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched while tried")
+        shell.tmux.keys("Tab")
         #expect(shell.waitFor { _ in
             FileManager.default.fileExists(atPath: cfg + "/settings.toml.corrupt-1") && FileManager.default.fileExists(atPath: cfg + "/settings.toml")
         }, "\(shell.tmux.screen)")

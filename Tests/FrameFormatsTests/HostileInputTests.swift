@@ -213,3 +213,40 @@ struct EscapedMessageTests {
         #expect(VisibleText.escaping(once) == once)
     }
 }
+
+/// Issue 49: a header name followed by many spaces was trimmed one character at a time from its end, each
+/// step a walk over the name: quadratic, 64 K spaces after a byte that is not UTF-8 took 20 s and a fuzzed
+/// 200 KB file minutes. The input FuzzLiveLinkCSV found under its per-input time limit, its spaces grown to
+/// 48,000, is kept with the seeds (FuzzTesting/Corpus/FuzzLiveLinkCSV/slow-header-spaces.csv): every fuzz run
+/// tries it again, and the slow trim fails the 3 s limit on it.
+struct SlowHeaderTests {
+    static let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("FuzzTesting/Corpus/FuzzLiveLinkCSV/slow-header-spaces.csv")
+
+    /// The fuzzer's input, fed as the fuzz target does (cut where its first byte says), and the probe's shape
+    /// at 200 KB: each read in one pass over the header (before, the 200 KB one took minutes).
+    @Test(.timeLimit(.minutes(1)))
+    func aHeaderNameEndingInManySpacesIsReadInOnePass() throws {
+        let found = try [UInt8](Data(contentsOf: Self.found))
+        #expect(found.count > 50_000, "the fuzzer's input: \(found.count) bytes")
+        var d = LiveLinkCSVDecoder()
+        let cut = found.isEmpty ? 0 : Int(found[0]) % (found.count + 1)
+        _ = d.feed(found[..<cut]) + d.feed(found[cut...]) + d.finish()
+
+        let header = Array("Timecode,BlendShapeCount,JawOpen,".utf8) + [0xFF] + [UInt8](repeating: 0x20, count: 200_000)
+            + Array("\n00:00:01:00.000,61,0.5,0.25\n00:00:01:01.000,0\n".utf8)
+        var e = LiveLinkCSVDecoder()
+        let items = e.feed(header) + e.finish()
+        #expect(items.count == 2, "\(items)")
+        guard case .frame(let f, _)? = items.first else { Issue.record("\(items)"); return }
+        #expect(f.face && f.blend[.jawOpen] == 0.5)
+        guard case .frame(let lost, _)? = items.last else { Issue.record("\(items)"); return }
+        #expect(!lost.face)
+    }
+
+    @Test func headerNamesAreTrimmedOfSpacesTabsAndReturns() {
+        let line = Array(" Timecode ,\tJawOpen\r, Eye Blink Left ,,\u{00E9} ".utf8) + [0xFF, 0x20]
+        let names = line.withUnsafeBufferPointer { LiveLinkCSVDecoder.headerNames($0) }
+        #expect(names == ["Timecode", "JawOpen", "Eye Blink Left", "", "é \u{FFFD}"])
+    }
+}

@@ -184,4 +184,65 @@ struct ModelCacheTests {
         #expect(p.warnings.contains { if case .cannotWrite(lists.cache.path, _) = $0 { true } else { false } })
         #expect(p.suggest("I would like a cup of t", limit: 1).isEmpty == false)
     }
+
+    /// Issue 49: the checksum is one anyone can compute, so a file may pass it and still hold tables that point
+    /// outside each other (words' places going backwards, an n-gram of a word past the list, a rank past its
+    /// context). Such a file trapped at the first suggestion; now it is damaged, named, and the text is read.
+    @Test(arguments: ["places go backwards", "an n-gram's word past the list", "a rank past its context"])
+    func tablesThatPointOutsideEachOtherAreDamage(_ damage: String) throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        let text = try lists.load(cache: nil)
+        let stamp = try #require(ModelCache.stamp(of: [lists.words, lists.ngrams, lists.nouns, lists.held]))
+        _ = try lists.load(cache: lists.cache)
+        let good = try Data(contentsOf: lists.cache)
+        var m = try good.withUnsafeBytes { raw in try ModelCache.decode(raw, stamp: stamp) }
+        let l = m.lexicon, g = m.ngrams
+        switch damage {
+        case "places go backwards":
+            var starts = l.starts
+            starts[5] = starts[7] + 3
+            m.lexicon = Lexicon(bytes: l.bytes, starts: starts, logProb: l.logProb, topByPrefix: l.topByPrefix)
+        case "an n-gram's word past the list":
+            var ids = g.ids, byID = g.byID
+            ids[0] = Int32(l.count + 1000); byID[0] = Int32(l.count + 1000)
+            m.ngrams = NGrams(sentenceStart: g.sentenceStart, bigramRanges: g.bigramRanges, trigramRanges: g.trigramRanges,
+                              ids: ids, logp: g.logp, byID: byID, rankOf: g.rankOf, bigramCount: g.bigramCount,
+                              trigramCount: g.trigramCount)
+        default:
+            var rankOf = g.rankOf
+            let r = try #require(g.bigramRanges.values.first { $0.count > 2 })
+            rankOf[r.lowerBound] = Int32(r.count + 50)
+            m.ngrams = NGrams(sentenceStart: g.sentenceStart, bigramRanges: g.bigramRanges, trigramRanges: g.trigramRanges,
+                              ids: g.ids, logp: g.logp, byID: g.byID, rankOf: rankOf, bigramCount: g.bigramCount,
+                              trigramCount: g.trigramCount)
+        }
+        // Encoded whole, with a checksum that matches.
+        try Data(ModelCache.encode(m, stamp: stamp)).write(to: lists.cache)
+        let p = try lists.load(cache: lists.cache)
+        #expect(p.warnings.map(\.description) == ["\(lists.cache.path): damaged (\(damage == "places go backwards" ? "word list" : "n-gram") tables do not fit together); the word lists were read instead"])
+        for input in CutLists.inputs.prefix(80) { #expect(p.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
+    }
+
+    /// Issue 49: a 3 GB damaged file was read whole (3.1 GB of memory) before it was refused. Its first bytes
+    /// and size are looked at first now: refused unread, with its size in the message. A sparse file costs no
+    /// disk.
+    @Test func aHugeDamagedFileIsRefusedBeforeItIsRead() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        try FileManager.default.createDirectory(at: lists.cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(ModelCache.version).write(to: lists.cache)
+        let handle = try FileHandle(forWritingTo: lists.cache)
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        func peakKB() -> Int { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return u.ru_maxrss }
+        let before = peakKB()
+        let p = try lists.load(cache: lists.cache)
+        #expect(peakKB() - before < 500_000, "peak memory grew by \(peakKB() - before) KB")
+        let warning = p.warnings.first?.description ?? ""
+        #expect(warning.hasPrefix("\(lists.cache.path): damaged (3221 MB, more than the word lists could make ("), "\(warning)")
+        #expect(p.suggest("I would like a cup of t", limit: 1).isEmpty == false)
+        #expect(WordPredictor.compiledLists(in: lists.cache, wordList: lists.words, ngrams: lists.ngrams, nouns: lists.nouns,
+                                            held: lists.held) == .upToDate, "rebuilt and rewritten")
+    }
 }

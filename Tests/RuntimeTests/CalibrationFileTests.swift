@@ -44,6 +44,20 @@ import TrackingCore
         #expect(CalibrationFile.load(tempFile(), source: "default") == (nil, nil), "no file: nothing to say")
     }
 
+    /// Issue 49: a coefficient huge enough to make the pointer infinite (or NaN) is out of range, named with
+    /// its line, and nothing is applied.
+    @Test(arguments: ["1e300", "-1e7"])
+    func aCoefficientOutOfRangeIsNamed(_ value: String) throws {
+        let f = tempFile()
+        defer { try? FileManager.default.removeItem(at: f.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: f.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[source.default]\nsize = [100, 30]\ncx = [0, 1, 0, 0, 0, 0]\ncy = [0, 0, 1, \(value), 0, 0]\nshift = [0, 0]\n"
+            .write(to: f, atomically: true, encoding: .utf8)
+        let (c, p) = CalibrationFile.load(f, source: "default")
+        #expect(c == nil)
+        #expect(p?.contains("calibration.toml:4: cy must be 6 numbers within ±1000000") == true, "\(String(describing: p))")
+    }
+
     /// The saved calibration applies only at the size it was made at; otherwise the title bar says why.
     @Test(arguments: [(100, 30, true), (120, 40, false)])
     func aSavedCalibrationAppliesAtItsOwnSize(_ w: Int, _ h: Int, _ applies: Bool) throws {

@@ -34,6 +34,24 @@ import Testing
         #expect(back.first?.duration.bitPattern == r.duration.bitPattern)
     }
 
+    /// Issue 49: counts of Int.max trapped `stats` adding them up. Such a record stays in the file (records
+    /// are only appended) but is skipped, named by its line, and the others are read.
+    @Test func aCountPastTheLimitSkipsTheRecordAndNamesItsLine() throws {
+        let f = TempFile()
+        var big = Self.record([0, 1])
+        big.characters = Int.max
+        var negative = Self.record([0, 1])
+        negative.gestures = ["activate": MetricsRecord.Gesture(count: -3, meanHold: 0.2)]
+        let fine = Self.record([0, 2])
+        for r in [big, fine, negative] { #expect(MetricsFile.append(r, to: f.path) == nil) }
+        let (back, problems) = MetricsFile.load(f.path)
+        #expect(back == [fine])
+        #expect(problems == [
+            "\(f.path):1: skipped, characters = 9223372036854775807 is out of range (0 to 1000000000000)",
+            "\(f.path):3: skipped, gestures.activate.count = -3 is out of range (0 to 1000000000000)",
+        ])
+    }
+
     @Test func subnormalHugeAndSignedZeroFiguresRoundTripExactly() throws {
         let f = TempFile()
         let edges: [Double] = [5e-324, -5e-324, 1e-310, 2.2250738585072014e-308, -0.0, 0,

@@ -108,6 +108,16 @@ import Testing
                 == [.keys([UinputSink.Stroke(key: 16, modifiers: [])]), .paste("ä"), .keys([UinputSink.Stroke(key: 48, modifiers: [])])])
     }
 
+    @Test func lineEndsAndDeleteFollowTheOneRuleOfEverySink() throws {
+        // Issue 49, item 8 (uinput is absent here, so its plan stands for it): CR LF and a lone CR are one
+        // Enter each, DEL and BS are Backspace, as through the other sinks (SinksAgreeTests).
+        let us = try XKBKeymap(environment: ["XKB_DEFAULT_LAYOUT": "us"])
+        let a = UinputSink.Stroke(key: 30, modifiers: []), enter = UinputSink.Stroke(key: 28, modifiers: [])
+        let backspace = UinputSink.Stroke(key: 14, modifiers: [])
+        #expect(try UinputSink.plan("a\r\na\ra\u{7F}\u{08}", layout: us, layoutName: "us", canPaste: false)
+                == [.keys([a, enter, a, enter, a, backspace, backspace])])
+    }
+
     @Test func theSinksEnvironmentChoosesTheLayoutNotTheProcesses() throws {
         let us = try XKBKeymap(environment: ["XKB_DEFAULT_LAYOUT": "us"])
         #expect(UinputSink.stroke(for: "z", layout: us) == [UinputSink.Stroke(key: 44, modifiers: [])])
@@ -136,7 +146,7 @@ import Testing
         // No display, so no clipboard tool is looked for; the text is refused before a device is opened.
         let sink = UinputSink(device: "/nonexistent/uinput", environment: ["XKB_DEFAULT_LAYOUT": "us", "PATH": "/usr/bin:/bin"])
         #expect(Self.failure { () throws(OutputSinkError) in try sink.type("naïve") }
-                == "cannot type \"ï\" (U+EF): the keyboard layout (us) has no key for it, and there is no clipboard to paste it through (install wl-clipboard on Wayland or xclip on X11)")
+                == "cannot type \"ï\" (U+00EF): the keyboard layout (us) has no key for it, and there is no clipboard to paste it through (install wl-clipboard on Wayland or xclip on X11)")
     }
 
     @Test func theClipboardToolFollowsTheSession() throws {

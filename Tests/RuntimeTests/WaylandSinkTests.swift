@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Runtime
+@testable import Runtime
 import Shell
 import Testing
 
@@ -67,11 +67,52 @@ import Testing
                 == "cannot connect to the Wayland display \(stale): Connection refused (is the compositor running, and is XDG_RUNTIME_DIR its runtime folder?)")
     }
 
+    @Test func theMissingCharactersOfATextGoOnOneKeymapWithTheWholeLayout() throws {
+        let us = try XKBKeymap(environment: ["XKB_DEFAULT_LAYOUT": "us"])
+        let syms = "éàç中✓".unicodeScalars.compactMap(XKBKeymap.keysym)
+        #expect(syms.allSatisfy { us.strokes[$0] == nil })
+        let both = try us.adding(syms)
+        #expect(both.added == Set(syms))
+        // Every layout key is where it was, with the same modifiers; each added character has a key of its
+        // own, below 256 while the layout leaves some unused.
+        for (sym, stroke) in us.strokes { #expect(both.strokes[sym] == stroke) }
+        for sym in syms {
+            let stroke = try #require(both.strokes[sym])
+            #expect(stroke.modifiers == 0 && stroke.key + 8 < 256)
+        }
+        // Past the unused keycodes the keys go from 256 up.
+        let many = (0..<600).compactMap { XKBKeymap.keysym(Unicode.Scalar(0x4E00 + UInt32($0))!) }
+        let big = try us.adding(many)
+        #expect(many.allSatisfy { big.strokes[$0] != nil })
+        #expect(many.contains { (big.strokes[$0]?.key ?? 0) + 8 > 255 })
+    }
+
+    @Test(.enabled(if: SinksAgreeTests.hasSway, "needs root (sway runs as nobody through setpriv), sway and foot (scripts/install-deps.sh)"))
+    func accentedTextIsOneKeymapChangeAndTheNextTextKeepsIt() throws {
+        // Issue 49, item 2: each accented character cost two keymaps of ~60 KB.
+        let desk = try HeadlessSway(tag: "keymaps")
+        defer { desk.stop() }
+        try #require(desk.waitForWindow(), "foot's window never appeared: \(desk.log)")
+        let sink = WaylandSink(socket: desk.socket, environment: ["XKB_DEFAULT_LAYOUT": "us"])
+        try sink.type("Où est l'été, Zoë? Déjà là: « ça va, garçon »\n")
+        #expect(sink.keymapsSent == 2, "the layout, then the layout with the accents")
+        try sink.type("ça, là, été\n")
+        #expect(sink.keymapsSent == 2, "the accents are on the keymap already")
+        let expected = "Où est l'été, Zoë? Déjà là: « ça va, garçon »\nça, là, été\n"
+        var got = ""
+        for _ in 0..<100 {
+            got = (try? String(contentsOfFile: desk.file, encoding: .utf8)) ?? ""
+            if got == expected { break }
+            usleep(50_000)
+        }
+        #expect(got == expected)
+    }
+
     @Test func aCharacterWithoutAKeySymbolIsRefusedBeforeAnythingIsSent() {
         // No display: the text is refused while it is planned, before a connection is tried. (A noncharacter:
         // XKB gives every other code point a keysym.)
         let sink = WaylandSink(socket: nil, environment: [:])
         #expect(Self.failure { () throws(OutputSinkError) in try sink.type("ok\u{FFFE}") }
-                == "cannot type \"\u{FFFE}\" (U+FFFE): XKB has no key symbol for it")
+                == "cannot type \"\u{FFFE}\" (U+FFFE) at byte 2: XKB has no key symbol for it")
     }
 }

@@ -84,6 +84,33 @@ import TrackingCore
         #expect(abs(g.x - truth.x) * 100 < 1.5 && abs(g.y - truth.y) * 30 < 1.5, "\(g)")
     }
 
+    /// Issue 49: a tracker that overshoots the screen's edges (scale 1.2, offset 0.08, a quadratic bend: 1.16 at
+    /// the right-hand dots, within the pipeline's 0.25 tolerance). Its gaze was clamped to 1 before the
+    /// calibration saw it, so every right-hand dot looked the same and the fit was refused at every pace (2.1
+    /// to 2.3 cells off on the check dots). The calibration sees the raw gaze now; the pointer is clamped after.
+    @Test(arguments: [0.2, 1.0])
+    func aTrackerThatOvershootsTheEdgesCalibrates(_ latency: Double) throws {
+        func overshoot(_ p: GazePoint) -> GazePoint {
+            GazePoint(x: 0.08 + 1.2 * p.x, y: 0.08 + 1.2 * p.y - 0.15 * (p.x - 0.5) * (p.x - 0.5))
+        }
+        #expect(overshoot(GazePoint(x: 0.905, y: 0.5)).x > 1.16, "the right-hand dots are read past the edge")
+        var d = start()
+        follow(&d, seconds: 80, latency: latency, look: overshoot)
+        let text = d.text
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Calibrated:") }, "\(text)")
+        let cells = try #require(line.split(separator: "Calibrated: ").last.flatMap { Double($0.prefix { $0 != " " }) }, "\(line)")
+        #expect(line.contains("on the check dots"), "\(line)")
+        #expect(cells <= 1, "\(line)")
+        #expect(d.state.tracking.calibrated)
+        // Through the real pipeline, a look at the right-hand edge lands there, not past it.
+        for truth in [GazePoint(x: 0.85, y: 0.5), GazePoint(x: 0.3, y: 0.8)] {
+            for k in 0..<90 { d.step(.frame(TrackingFrame(t: d.t + Double(k) / 60, gaze: overshoot(truth)), nil)) }
+            d.t += 1.5
+            let g = d.session.pipeline.gaze ?? GazePoint(x: -1, y: -1)
+            #expect(abs(g.x - truth.x) * 100 < 1.5 && abs(g.y - truth.y) * 30 < 1.5, "\(g) for \(truth)")
+        }
+    }
+
     /// A tracker the fit cannot straighten (a cubic warp, flat in the middle): the nine dots fit exactly, the
     /// check dots between them are far off, nothing is applied, and Try again is under the pointer the user
     /// still has.

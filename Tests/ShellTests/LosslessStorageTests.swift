@@ -36,8 +36,8 @@ import Testing
         let files = ByteFiles([AppData.notesFile: Array(text.utf8)])
         let store = AppData.load(files.client)
         #expect(store.notes.map(\.text).sorted() == ["one", "three", "two"])
-        #expect(store.notesProblem == "Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read, "
-                + "1 line could not be kept as it was, 3 kept.")
+        #expect(store.notesProblem == "Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read "
+                + "(notes.txt:3: note number 'X' is not a whole number ≥ 0), 1 line could not be kept as it was, 3 kept.")
     }
 
     @Test func aMessageFromMeWithACapitalIsNotLostAtTheNextSave() {

@@ -22,9 +22,10 @@ import TrackingCore
         #expect(d.session.pipeline.settings == d.state.pipelineSettings, "the pipeline is made from the state's copy")
         #expect(d.state.gestures == d.state.pipelineSettings.gestures)
         let jaw = d.state.gestures.compactMap { g -> Float? in
-            if case .threshold(let t) = g.kind, t.signal.shapes == [.jawOpen] { return t.press } else { return nil }
+            if case .threshold(let t) = g.kind, t.signal.shapes == [.jawOpen], g.name != EscapeGesture.name { return t.press } else { return nil }
         }
         #expect(jaw.allSatisfy { $0 == 0.8 } && !jaw.isEmpty)
+        #expect(d.state.gestures.last == EscapeGesture.definition, "the escape keeps its built-in threshold")
     }
 
     @Test func aCalibrationAndARecentredHeadAreKeptInTheStateAndUsedByThePipeline() {

@@ -1,5 +1,6 @@
 import Foundation
 import Config
+import Prediction
 import Shell
 import Testing
 import TrackingCore
@@ -124,5 +125,35 @@ import TrackingCore
         #expect(data.phrases == [Phrase(group: "answers", text: "Absolutely.", uses: 2)])
         #expect(data.phrasesProblem?.contains("Damaged phrases file kept as phrases.txt.corrupt-1") == true)
         #expect(files.files.withLock { $0["phrases.txt.corrupt-1"] }?.contains("Broken line") == true)
+    }
+
+    /// Issue 49: a phrase said 9223372036854775807 times trapped the shell when said once more. A count past
+    /// the limit is a damaged line, named with its file and line and kept aside; one at the limit stays there.
+    @Test func usesPastTheLimitAreKeptAsideAndUsesAtTheLimitStopThere() {
+        let files = MemoryFiles([AppData.phrasesFile: """
+            handsfree-phrases 1
+            phrase\tanswers\t1000000000000\tAbsolutely.
+            phrase\tanswers\t9223372036854775807\tNever.
+            phrase\tneeds\t99999999999999999999\tWater.
+
+            """])
+        var d = Driver(.gesture, screen: "phrases", files: .memory(files), data: AppData.load(.memory(files)))
+        #expect(d.state.data.phrases == [Phrase(group: "answers", text: "Absolutely.", uses: Counts.limit)])
+        #expect(d.state.data.phrasesProblem == "Damaged phrases file kept as phrases.txt.corrupt-1: 2 lines could not be read "
+                + "(phrases.txt:3: uses 9223372036854775807 is out of range (at most 1000000000000)), 1 kept.")
+        #expect(files.files.withLock { $0["phrases.txt.corrupt-1"] }?.contains("Never.") == true)
+        d.activate("phrases.group.answers")
+        d.activate("phrases.say.0")
+        #expect(d.state.data.phrases.first?.uses == Counts.limit)
+        #expect((files.files.withLock { $0[AppData.phrasesFile] } ?? "").contains("phrase\tanswers\t1000000000000\tAbsolutely.\n"))
+    }
+
+    /// A note numbered at the limit: the next note takes a free number, never one past what a file may hold.
+    @Test func aNewNoteAfterOneNumberedAtTheLimitGetsAFreeNumber() {
+        var data = AppData.load(.memory([AppData.notesFile: "handsfree-notes 1\nnote\t1\tone\nnote\t1000000000000\tlast\n"]))
+        #expect(data.notesProblem == nil)
+        #expect(data.newNoteID() == 2)
+        data.apply(.setNote(id: data.newNoteID(), text: "two"))
+        #expect(data.note(id: 2)?.text == "two")
     }
 }

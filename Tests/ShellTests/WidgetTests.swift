@@ -20,22 +20,24 @@ import TrackingCore
         #expect(d.state.settings.showGazeCursor)
     }
 
-    /// One action sets the value where the gaze is; the live activate gesture takes the new threshold.
-    @Test(arguments: [InputPath.gesture, .dwell]) func sliderTakesTheValueUnderTheGaze(_ p: InputPath) {
+    /// An activation on the track moves the value one step towards the gaze (issue 47: a jump to the gaze
+    /// took the jaw threshold out of the user's reach in one action); the live activate gesture takes it.
+    @Test(arguments: [InputPath.gesture, .dwell]) func sliderStepsTowardsTheGaze(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         let track = Slider.layoutTrack(d.target("settings.jaw").rect)
-        // Three quarters along 0.2…0.9 is 0.725, which snaps to 0.7 or 0.75.
+        // Three quarters along 0.2…0.9 is 0.725: above 0.5, so one step up.
         let cell = CellPoint(x: track.x + (track.w - 1) * 3 / 4, y: track.y + 1)
         d.activate("settings.jaw", at: cell)
-        #expect([0.7, 0.75].contains(d.state.settings.jawThreshold))
+        #expect(d.state.settings.jawThreshold == 0.55)
         let press = d.session.pipeline.settings.gestures.first { $0.name == "activate" }.flatMap { g -> Float? in
             if case .threshold(let t) = g.kind { return t.press } else { return nil }
         }
         #expect(press.map(Double.init).map { abs($0 - d.state.settings.jawThreshold) < 1e-6 } == true)
         #expect(d.text.contains("Jaw threshold: \(JSONText.number(d.state.settings.jawThreshold))"))
-        // The far left end is the bottom of the range.
+        // The far left end: one step down at a time.
         d.activate("settings.jaw", at: CellPoint(x: track.x, y: track.y + 1))
-        #expect(d.state.settings.jawThreshold == 0.2)
+        d.activate("settings.jaw", at: CellPoint(x: track.x, y: track.y + 1))
+        #expect(d.state.settings.jawThreshold == 0.45)
     }
 
     @Test func aKeyPressOnASliderTrackKeepsTheValue() {

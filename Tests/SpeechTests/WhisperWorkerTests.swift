@@ -82,6 +82,103 @@ import Testing
         kill(pid, SIGKILL)
     }
 
+    /// The five LibriVox sentences read twice over: 49 s of real speech, with the reader's pauses between them.
+    static func longReading() throws -> [Int16] {
+        var all: [Int16] = []
+        for _ in 0..<2 { for id in ["0870", "0880", "0890", "0920", "0930"] { all += try librivox(id) } }
+        return all
+    }
+
+    /// Issue 49: `transcribe --engine whisper` refused any file over 30 s as "an utterance", though long
+    /// files are what it is for. A 49 s reading is cut on silence, each piece transcribed, the text joined.
+    @Test(.enabled(if: ready, reason), .timeLimit(.minutes(3)))
+    func aLongReadingIsCutOnSilenceAndTranscribedWhole() throws {
+        let samples = try Self.longReading()
+        #expect(Double(samples.count) / 16_000 > 45)
+        let w = WhisperWorker(.init(python: Self.python, script: Self.script))
+        try w.start()
+        defer { w.stop() }
+        let r = try w.transcribeLong(samples, words: true)
+        let heard = Transcripts.normaliseWritten(r.text)
+        let said = ("and mister john dashwood had then leisure to consider how much there might be prudently in his power to do for them "
+            + "he was not an ill disposed young man unless to be rather cold hearted and rather selfish is to be ill disposed "
+            + "had he married a more amiable woman he might have been made still more respectable than he was "
+            + "he might even have been made amiable himself").split(separator: " ").map(String.init)
+        // Both readings, in order: the words of the first sentence twice, of the last twice.
+        #expect(heard.filter { $0 == "dashwood" }.count == 2, "\(r.text)")
+        #expect(heard.filter { $0 == "himself" }.count == 2, "\(r.text)")
+        let missed = Set(said).subtracting(heard)
+        #expect(missed.count <= 3, "missed \(missed.sorted()) in \(r.text)")
+        // Word times run over the whole file, not restarting at each piece.
+        let ends = r.words.map(\.2)
+        #expect(zip(ends, ends.dropFirst()).allSatisfy { $0 <= $1 + 0.5 }, "\(ends)")
+        #expect((ends.last ?? 0) > 40, "\(ends.suffix(3))")
+    }
+
+    /// The cuts fall where the reader paused: every piece fits Whisper's window, and the audio around each cut
+    /// is far quieter than the speech's typical loudness.
+    @Test(.enabled(if: TestData.speechDir != nil, Comment(rawValue: TestData.missingMessage)))
+    func longAudioIsCutWhereItIsQuietest() throws {
+        let samples = try Self.longReading()
+        let pieces = SilenceSplit.pieces(samples)
+        #expect(pieces.count >= 2)
+        #expect(pieces.first?.lowerBound == 0 && pieces.last?.upperBound == samples.count)
+        #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(pieces.allSatisfy { $0.count <= 29 * 16_000 + 8_000 && $0.count >= 5 * 16_000 })
+        func rms(_ r: Range<Int>) -> Double {
+            (samples[r].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, r.count))).squareRoot()
+        }
+        let typical = rms(0..<samples.count)
+        for cut in pieces.dropLast().map(\.upperBound) {
+            let around = rms(max(0, cut - 1_600)..<min(samples.count, cut + 1_600))
+            #expect(around < typical / 5, "cut at \(Double(cut) / 16_000) s: \(around) against \(typical)")
+        }
+        // Short audio is one piece; audio without a pause is still cut within the window.
+        #expect(SilenceSplit.pieces(Array(samples.prefix(16_000 * 20))) == [0..<(16_000 * 20)])
+        let tone = (0..<(16_000 * 70)).map { Int16(8_000 * sin(Double($0) * 0.05)) }
+        #expect(SilenceSplit.pieces(tone).allSatisfy { $0.count <= 16_000 * 59 / 2 })
+        #expect(SilenceSplit.pieces([]).isEmpty)
+    }
+
+    /// Issue 49: a worker killed while its model loaded was reported as "the Whisper model did not load within
+    /// 60 s". It is said to have been killed, with the signal, as soon as it is gone.
+    @Test(.enabled(if: ready, reason), .timeLimit(.minutes(1)))
+    func aWorkerKilledWhileLoadingIsSaidToHaveBeenKilled() throws {
+        // An encoder window no other test uses marks this worker's command line among the process's children.
+        var configuration = WhisperWorker.Configuration(python: Self.python, script: Self.script)
+        configuration.minWindow = 10.4242
+        let w = WhisperWorker(configuration)
+        let killer = Thread {
+            for _ in 0..<600 {
+                for pid in Self.children() where Self.commandLine(pid).contains("10.4242") {
+                    kill(pid, SIGKILL)
+                    return
+                }
+                usleep(20_000)
+            }
+        }
+        killer.start()
+        let started = Date()
+        #expect { try w.start() } throws: { error in
+            let d = (error as? WhisperError)?.description ?? "\(error)"
+            return d == "the Whisper worker was killed by signal 9 (Killed) while the Whisper model loaded"
+        }
+        #expect(Date().timeIntervalSince(started) < 30, "said when it died, not after the load's 60 s")
+    }
+
+    /// The process's children (every thread's), from /proc.
+    static func children() -> [pid_t] {
+        let me = getpid()
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(me)/task")) ?? []
+        return tasks.flatMap { t in
+            ((try? String(contentsOfFile: "/proc/\(me)/task/\(t)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs .venv (scripts/python-env.sh)"))
     func missingPiecesAreNamed() throws {
         let noModel = WhisperWorker(.init(python: Self.python, script: Self.script, model: "/nonexistent/model"))

@@ -12,10 +12,13 @@ import Testing
         let m = GazeMapping()
         #expect(m.point(for: frame(0, yaw: 0, pitch: 0)) == GazePoint(x: 0.5, y: 0.5))
         // MediaPipe: yaw > 0 turns to the user's left, pitch > 0 is chin down.
+        // Past the range the raw point overshoots (up to the reach); on the screen it stops at the edge.
         let left = m.point(for: frame(0, yaw: 0.25, pitch: 0))
-        #expect(left?.x == 0)
+        #expect(left.map(m.onScreen)?.x == 0)
+        #expect(left.map { abs($0.x + 0.1) < 1e-9 } == true)
         let down = m.point(for: frame(0, yaw: 0, pitch: 0.2))
-        #expect(down?.y == 1)
+        #expect(down.map(m.onScreen)?.y == 1)
+        #expect(down?.y == 1 + GazeMapping.reach)
         // Within the dead zone a head that drifts a little holds the pointer still.
         #expect(m.point(for: frame(0, yaw: 0.008, pitch: -0.009)) == GazePoint(x: 0.5, y: 0.5))
         // Beyond it the pointer moves continuously from the middle (no jump at the zone's edge).

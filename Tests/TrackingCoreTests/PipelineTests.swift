@@ -129,8 +129,13 @@ struct FilterTests {
         let m = GazeMapping()
         let left = TrackingFrame(t: 0, eyes: EyeAngles(leftYaw: -0.4, leftPitch: 0.3, rightYaw: -0.4, rightPitch: 0.3))
         let right = TrackingFrame(t: 0, eyes: EyeAngles(leftYaw: 0.4, leftPitch: -0.3, rightYaw: 0.4, rightPitch: -0.3))
-        #expect(m.point(for: left) == GazePoint(x: 0, y: 0))
-        #expect(m.point(for: right) == GazePoint(x: 1, y: 1))
+        // On the screen the edges are reached; the raw point overshoots them as the angles do, so a calibration
+        // sees how far (issue 49), never further than the reach.
+        #expect(m.point(for: left).map(m.onScreen) == GazePoint(x: 0, y: 0))
+        #expect(m.point(for: right).map(m.onScreen) == GazePoint(x: 1, y: 1))
+        #expect(m.point(for: left).map { abs($0.x + 0.05 / 0.7) < 1e-9 && abs($0.y + 0.1) < 1e-9 } == true)
+        let far = TrackingFrame(t: 0, eyes: EyeAngles(leftYaw: 3, leftPitch: -3, rightYaw: 3, rightPitch: -3))
+        #expect(m.point(for: far) == GazePoint(x: 1 + GazeMapping.reach, y: 1 + GazeMapping.reach))
         let headOnly = TrackingFrame(t: 0, eyes: EyeAngles(leftYaw: 0, leftPitch: 0, rightYaw: 0, rightPitch: 0),
                                      head: HeadPose(yaw: 0.175, pitch: 0, roll: 0))
         #expect(abs((m.point(for: headOnly)?.x ?? 0) - 0.75) < 1e-9)

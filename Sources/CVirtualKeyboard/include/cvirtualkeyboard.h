@@ -27,6 +27,17 @@ int hf_vk_modifiers(struct hf_vk *vk, uint32_t depressed, uint32_t latched, uint
 /* Waits until the compositor has handled every request sent so far; -1 when the connection is gone. */
 int hf_vk_sync(struct hf_vk *vk);
 
+/* Whether the seat already had a keyboard (a real one, or another program's) when this one was made: if not,
+   every program must first make its own keyboard object for the new one, and keys sent before are lost. */
+int hf_vk_seat_had_keyboard(struct hf_vk *vk);
+
+/* How far the compositor's other clients are behind, as the kernel sees their connections (sock_diag): the
+   most bytes it sent one of them that it has not read yet, and the most one of them sent that it has not
+   read. No protocol tells when a program has handled an event; this tells at least that it has read it.
+   -1 when the kernel does not answer, or shows no connection of the compositor's socket that is this one's
+   (another name for the same socket): then both are 0. */
+int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unread_by_compositor);
+
 /* The protocol error the compositor raised, else errno of the failure, else 0. */
 int hf_vk_error(struct hf_vk *vk);
 

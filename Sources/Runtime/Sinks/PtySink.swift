@@ -44,7 +44,17 @@ public final class PtySink: OutputSink {
         }
     }
 
-    public func type(_ text: String) throws(OutputSinkError) { try running().type(text) }
+    /// Types through `TypedText`'s rule: line ends, tabs, ESC, BS and DEL as the keys libvterm encodes.
+    public func type(_ text: String) throws(OutputSinkError) {
+        let pieces = try TypedText.pieces(text)
+        let child = try running()
+        for piece in pieces {
+            switch piece {
+            case .text(let range): child.type(String(text.unicodeScalars[range]))
+            case .key(let key, _): child.send(key)
+            }
+        }
+    }
 
     public func press(_ key: TerminalKeyPress) throws(OutputSinkError) { try running().send(key) }
 

@@ -28,8 +28,16 @@ public final class TmuxPaneSink: OutputSink {
     /// Nothing to start: the pane runs on its own, and the link's first look, right after, captures it.
     public func start(rows: Int, cols: Int) throws(OutputSinkError) {}
 
+    /// Types through `TypedText`'s rule: line ends, tabs, ESC, BS and DEL go as tmux's keys, in one tmux run.
     public func type(_ text: String) throws(OutputSinkError) {
-        try Self.mapped { () throws(TmuxSinkError) in try tmux.send(text: text) }
+        var inputs: [TmuxSink.Input] = []
+        for piece in try TypedText.pieces(text) {
+            switch piece {
+            case .text(let range): inputs.append(.text(String(text.unicodeScalars[range])))
+            case .key(let key, _): inputs.append(.key(key))
+            }
+        }
+        try Self.mapped { () throws(TmuxSinkError) in try tmux.send(inputs) }
     }
 
     public func press(_ key: TerminalKeyPress) throws(OutputSinkError) {

@@ -173,13 +173,14 @@ public final class UinputSink: OutputSink {
         case .button(let b, let down):
             return [(false, [ev(HF_EV_KEY, button(b), down ? 1 : 0)])]
         case .click(let b, let count):
-            return (0..<max(0, min(count, 10))).flatMap { _ -> [Report] in
+            return (0..<PointerEvent.bounded(clicks: count)).flatMap { _ -> [Report] in
                 [(false, [ev(HF_EV_KEY, button(b), 1)]), (false, [ev(HF_EV_KEY, button(b), 0)])]
             }
         case .scroll(let dx, let dy):
             var events: [InputEvent] = []
-            if dy != 0 { events.append(ev(HF_EV_REL, HF_REL_WHEEL, Int32(clamping: -dy))) }
-            if dx != 0 { events.append(ev(HF_EV_REL, HF_REL_HWHEEL, Int32(clamping: dx))) }
+            let dy = PointerEvent.bounded(notches: dy), dx = PointerEvent.bounded(notches: dx)
+            if dy != 0 { events.append(ev(HF_EV_REL, HF_REL_WHEEL, Int32(-dy))) }
+            if dx != 0 { events.append(ev(HF_EV_REL, HF_REL_HWHEEL, Int32(dx))) }
             return events.isEmpty ? [] : [(false, events)]
         }
     }
@@ -207,32 +208,37 @@ public final class UinputSink: OutputSink {
         return Stroke(key: found.key, modifiers: modifiers)
     }
 
-    /// The stroke for a character on the layout, or nil: line breaks are Enter, tabs Tab.
+    /// The strokes for a character on the layout, or nil (`TypedText` has made line ends and the other
+    /// keys pieces of their own).
     static func stroke(for c: Character, layout: XKBKeymap) -> [Stroke]? {
-        switch c {
-        case "\n", "\r", "\r\n": return [Stroke(key: enter, modifiers: [])]
-        case "\t": return [Stroke(key: tab, modifiers: [])]
-        default:
-            var strokes: [Stroke] = []
-            for scalar in c.unicodeScalars {
-                guard let sym = XKBKeymap.keysym(scalar), let stroke = stroke(forKeysym: sym, layout: layout) else { return nil }
-                strokes.append(stroke)
-            }
-            return strokes
+        var strokes: [Stroke] = []
+        for scalar in c.unicodeScalars {
+            guard let sym = XKBKeymap.keysym(scalar), let stroke = stroke(forKeysym: sym, layout: layout) else { return nil }
+            strokes.append(stroke)
         }
+        return strokes
     }
 
-    /// The steps that type `text`. A character without a key is pasted when `canPaste`, else the whole text
-    /// is refused with an error naming it.
+    /// The steps that type `text`, by `TypedText`'s rule. A character without a key is pasted when
+    /// `canPaste`, else the whole text is refused with an error naming it.
     static func plan(_ text: String, layout: XKBKeymap, layoutName: String,
                      canPaste: Bool) throws(OutputSinkError) -> [Step] {
         var steps: [Step] = []
         var strokes: [Stroke] = [], pasted = ""
-        for c in text {
-            if let found = stroke(for: c, layout: layout) {
-                if !pasted.isEmpty { steps.append(.paste(pasted)); pasted = "" }
-                strokes += found
-            } else {
+        func keys(_ found: [Stroke]) {
+            if !pasted.isEmpty { steps.append(.paste(pasted)); pasted = "" }
+            strokes += found
+        }
+        for piece in try TypedText.pieces(text) {
+            guard case .text(let range) = piece else {
+                if case .key(let key, _) = piece, let code = WaylandSink.evdevCode(key) { keys([Stroke(key: code, modifiers: [])]) }
+                continue
+            }
+            for c in String(text.unicodeScalars[range]) {
+                if let found = stroke(for: c, layout: layout) {
+                    keys(found)
+                    continue
+                }
                 guard canPaste else {
                     throw OutputSinkError("cannot type \(WaylandSink.describe(c)): the keyboard layout (\(layoutName)) "
                                           + "has no key for it, and there is no clipboard to paste it through "

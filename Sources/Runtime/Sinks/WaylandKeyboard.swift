@@ -37,6 +37,18 @@ final class WaylandKeyboard {
         try checked(hf_vk_key(handle, WaylandClient.milliseconds(), evdev, pressed ? 1 : 0))
     }
 
+    /// Whether the seat had a keyboard before this one: if not, each program has to make a keyboard object of
+    /// its own for this one before any key can reach it.
+    var seatHadKeyboard: Bool { hf_vk_seat_had_keyboard(handle) != 0 }
+
+    /// How far behind the compositor's other programs are: the most bytes it sent one that the program has
+    /// not read, and the most one sent that the compositor has not read. Nil when the kernel does not say.
+    func backlog() -> (clients: UInt32, compositor: UInt32)? {
+        var clients: UInt32 = 0, compositor: UInt32 = 0
+        guard hf_vk_backlog(handle, &clients, &compositor) == 0 else { return nil }
+        return (clients, compositor)
+    }
+
     /// Sets the modifiers held (a mask of the current keymap's modifier indices).
     func modifiers(_ mask: UInt32) throws(OutputSinkError) {
         try checked(hf_vk_modifiers(handle, mask, 0, 0, 0))
@@ -87,6 +99,11 @@ final class XKBKeymap {
     let modifierKeys: [UInt32: UInt32]
     /// The masks of Shift, Control, Alt (Mod1) and Super (Mod4); 0 when the keymap lacks one.
     let shift, control, alt, superKey: UInt32
+    /// Keycodes below 256 that give nothing, for `adding`: named ones (the evdev rules name most codes) first,
+    /// then unnamed ones.
+    let unusedKeys: [(code: UInt32, name: String?)]
+    /// The keysyms `adding` put on keys of their own.
+    private(set) var added: Set<UInt32> = []
 
     /// The user's layout: `XKB_DEFAULT_LAYOUT` and the other `XKB_DEFAULT_*` variables of `environment` (the
     /// sink's, so a test or caller can name another layout than the process has), else libxkbcommon's
@@ -132,10 +149,74 @@ final class XKBKeymap {
             let index = xkb_keymap_mod_get_index(keymap, name)
             return index == XKB_MOD_INVALID || index >= 32 ? 0 : 1 << index
         }
+        var named: [(code: UInt32, name: String?)] = [], unnamed: [(code: UInt32, name: String?)] = []
+        let low = max(8, xkb_keymap_min_keycode(keymap)), high = min(255, xkb_keymap_max_keycode(keymap))
+        if low <= high {
+            for code in low...high where xkb_keymap_num_layouts_for_key(keymap, code) == 0 {
+                if let name = xkb_keymap_key_get_name(keymap, code) { named.append((code, String(cString: name))) }
+                else { unnamed.append((code, nil)) }
+            }
+        }
+        for code in UInt32(8)...255 where code < low || code > high { unnamed.append((code, nil)) }
+        unusedKeys = named + unnamed
         shift = mask(XKB_MOD_NAME_SHIFT)
         control = mask(XKB_MOD_NAME_CTRL)
         alt = mask(XKB_MOD_NAME_ALT)
         superKey = mask(XKB_MOD_NAME_LOGO)
+    }
+
+    /// The most keys `adding` puts in one keymap: the keymap grows by about 60 bytes a key, and every program
+    /// that has the focus is sent it whole.
+    static let mostAdded = 1000
+
+    /// This keymap with one more key for each of `syms` (keysyms it has no key for): on keycodes below 256 it
+    /// leaves unused (which programs under Xwayland can also receive), then from 256 up. One keymap holds the
+    /// layout and every character of a burst, so a text is one keymap change, not two a character.
+    func adding(_ syms: [UInt32]) throws(OutputSinkError) -> XKBKeymap {
+        var codes: [String] = [], keys: [String] = []
+        var highest: UInt32 = 0
+        for (i, sym) in syms.enumerated() {
+            guard let symName = Self.name(ofKeysym: sym) else {
+                throw OutputSinkError("cannot type \(Self.describe(keysym: sym)): XKB has no name for its key symbol")
+            }
+            let name: String
+            if i < unusedKeys.count, let existing = unusedKeys[i].name {
+                name = existing
+            } else {
+                let code = i < unusedKeys.count ? unusedKeys[i].code : 256 + UInt32(i - unusedKeys.count)
+                name = "HF\(i)"
+                codes.append("\t<\(name)> = \(code);\n")
+                highest = max(highest, code)
+            }
+            keys.append("\tkey <\(name)> { [ \(symName) ] };\n")
+        }
+        guard var keycodes = text.range(of: "xkb_keycodes"),
+              let keycodesEnd = text.range(of: "\n};", range: keycodes.upperBound..<text.endIndex),
+              let symbols = text.range(of: "xkb_symbols"),
+              let symbolsEnd = text.range(of: "\n};", range: symbols.upperBound..<text.endIndex),
+              keycodesEnd.lowerBound < symbols.lowerBound else {
+            throw OutputSinkError("libxkbcommon wrote the keyboard layout in a form the sink cannot extend")
+        }
+        var extended = String(text[..<keycodesEnd.lowerBound]) + "\n" + codes.joined()
+            + String(text[keycodesEnd.lowerBound..<symbolsEnd.lowerBound]) + "\n" + keys.joined()
+            + String(text[symbolsEnd.lowerBound...])
+        if highest > 255 {
+            keycodes = extended.range(of: "xkb_keycodes") ?? keycodes
+            if let maximum = extended.range(of: #"maximum = \d+;"#, options: .regularExpression,
+                                            range: keycodes.upperBound..<extended.endIndex) {
+                extended.replaceSubrange(maximum, with: "maximum = \(highest);")
+            }
+        }
+        let made = try XKBKeymap(text: extended)
+        made.added = Set(syms)
+        return made
+    }
+
+    /// A keysym for messages: the character it types, else its number.
+    static func describe(keysym sym: UInt32) -> String {
+        let code = xkb_keysym_to_utf32(sym)
+        if code != 0, let scalar = Unicode.Scalar(code) { return TypedText.describe(scalar) }
+        return "the key symbol 0x" + String(sym, radix: 16)
     }
 
     /// Every key's levels in the first group, lowest keycode and level first, so a keysym maps to the

@@ -41,12 +41,13 @@ final class WaylandPointer {
         case .button(let button, let down):
             try checked(hf_vp_button(handle, time, Self.code(button), down ? 1 : 0))
         case .click(let button, let count):
-            for _ in 0..<max(0, count) {
+            for _ in 0..<PointerEvent.bounded(clicks: count) {
                 try checked(hf_vp_button(handle, time, Self.code(button), 1))
                 try checked(hf_vp_button(handle, time, Self.code(button), 0))
             }
         case .scroll(let dx, let dy):
             // One notch per group, as a wheel sends them; 15 is the scroll distance libinput gives a notch.
+            let dy = PointerEvent.bounded(notches: dy), dx = PointerEvent.bounded(notches: dx)
             for _ in 0..<abs(dy) { try checked(hf_vp_wheel(handle, time, 0, dy > 0 ? 15 : -15, dy > 0 ? 1 : -1)) }
             for _ in 0..<abs(dx) { try checked(hf_vp_wheel(handle, time, 1, dx > 0 ? 15 : -15, dx > 0 ? 1 : -1)) }
         }

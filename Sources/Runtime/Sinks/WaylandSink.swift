@@ -3,6 +3,7 @@ import SystemIO
 import Glibc
 #endif
 import PtyHost
+import TerminalModel
 import Shell
 import Transport
 
@@ -10,10 +11,12 @@ import Transport
 /// (`--type-into wayland`, or `wayland:SOCKET`; the socket defaults to `$WAYLAND_DISPLAY`).
 ///
 /// The keyboard carries the user's layout from libxkbcommon (`XKB_DEFAULT_LAYOUT`, else the system's
-/// defaults), so the focused program reads the characters it would read from the user's own keyboard. A
-/// character the layout has no key for is typed with a second keymap that binds spare keys to it, then the
-/// layout is sent again; a character XKB cannot name is refused before anything is sent. The connection is
-/// made by `check` or the first key and made again after a failure, so a compositor that restarts is reached.
+/// defaults), so the focused program reads the characters it would read from the user's own keyboard. The
+/// characters of a text the layout has no key for are put, all at once, on unused keys of one keymap that
+/// also holds the whole layout (`XKBKeymap.adding`): a text is at most one keymap change, made before its
+/// first key and confirmed by a round trip, and the keymap stays for the texts after it. A character XKB
+/// cannot name is refused before anything is sent. The connection is made by `check` or the first key and
+/// made again after a failure, so a compositor that restarts is reached.
 public final class WaylandSink: OutputSink {
     public static let kind = OutputSinkKind(
         scheme: "wayland", argument: "SOCKET", argumentIsOptional: true, example: "wayland:wayland-1",
@@ -27,9 +30,11 @@ public final class WaylandSink: OutputSink {
     /// Made on the first pointer event, on a connection of its own (see `WaylandPointer`).
     private var pointer: WaylandPointer?
     private var layout: XKBKeymap?
-    /// Whether the compositor holds the layout (not a keymap of spare keys) and which modifiers are held.
-    private var layoutSent = false
+    /// The keymap the compositor holds: the layout, or the layout with keys added; and the modifiers held.
+    private var current: XKBKeymap?
     private var held: UInt32 = 0
+    /// How many keymaps were sent since the connection was made (the first is the layout).
+    public private(set) var keymapsSent = 0
     /// Keys that may go at once, and when that was counted (see `burst`).
     private var allowance = Double(WaylandSink.burst)
     private var counted = monotonicSeconds()
@@ -54,7 +59,7 @@ public final class WaylandSink: OutputSink {
 
     public func type(_ text: String) throws(OutputSinkError) {
         let layout = try loadedLayout()
-        try send(try Self.plan(text, layout: layout))
+        try send(try Self.plan(text, layout: layout), of: text)
     }
 
     public func press(_ press: TerminalKeyPress) throws(OutputSinkError) {
@@ -83,7 +88,8 @@ public final class WaylandSink: OutputSink {
             }
             stroke = KeyStroke(key: code, modifiers: extra)
         }
-        try send([.layout([stroke])])
+        // Every keymap the sink sends holds the layout on the same keys, with the same modifiers.
+        try send([Item(sym: nil, stroke: stroke, at: nil)], of: "")
     }
 
     /// Moves the pointer, presses a button or turns the wheel through the compositor's virtual pointer, and
@@ -113,49 +119,47 @@ public final class WaylandSink: OutputSink {
 
     // MARK: Keys
 
-    /// A run of keys on the layout, or characters typed with a keymap of spare keys.
-    enum Step: Equatable {
-        case layout([KeyStroke])
-        case spare([UInt32])
+    /// One key to tap: a keysym to look up in the keymap the compositor holds (nil for a stroke given
+    /// outright), and where in the text it comes from (nil for a key pressed on its own).
+    struct Item: Equatable {
+        var sym: UInt32?
+        var stroke: KeyStroke?
+        var at: String.Index?
     }
 
-    /// At most this many characters go in one spare keymap (keycodes 9 up, below XKB's 255).
-    static let sparePerKeymap = 200
-
-    /// The steps that type `text`: each character's keysym on the layout, else on a spare key. Line breaks
-    /// are Enter, tabs Tab. Throws, naming the character, for one XKB has no keysym for.
-    static func plan(_ text: String, layout: XKBKeymap) throws(OutputSinkError) -> [Step] {
-        var steps: [Step] = []
-        // The open run is kept apart and closed when the kind changes, so long text costs linear time.
-        var strokes: [KeyStroke] = [], spare: [UInt32] = []
-        func close() {
-            if !strokes.isEmpty { steps.append(.layout(strokes)); strokes = [] }
-            if !spare.isEmpty { steps.append(.spare(spare)); spare = [] }
-        }
-        func add(_ sym: UInt32) {
-            if let stroke = layout.strokes[sym] {
-                if !spare.isEmpty { close() }
-                strokes.append(stroke)
-            } else {
-                if !strokes.isEmpty || spare.count == sparePerKeymap { close() }
-                spare.append(sym)
-            }
-        }
-        for c in text {
-            switch c {
-            case "\n", "\r", "\r\n": add(keysymReturn)
-            case "\t": add(keysymTab)
-            default:
-                for scalar in c.unicodeScalars {
-                    guard let sym = XKBKeymap.keysym(scalar) else {
-                        throw OutputSinkError("cannot type \(describe(c)): XKB has no key symbol for it")
+    /// The keys that type `text`, by `TypedText`'s rule: each character's keysym, line ends as Return and the
+    /// other keys as theirs. Throws, naming the character, for one XKB has no keysym for, before anything
+    /// is sent.
+    static func plan(_ text: String, layout: XKBKeymap) throws(OutputSinkError) -> [Item] {
+        var items: [Item] = []
+        for piece in try TypedText.pieces(text) {
+            switch piece {
+            case .key(let key, let range):
+                items.append(Item(sym: keysym(of: key), stroke: nil, at: range.lowerBound))
+            case .text(let range):
+                let scalars = text.unicodeScalars
+                var i = range.lowerBound
+                while i < range.upperBound {
+                    guard let sym = XKBKeymap.keysym(scalars[i]) else {
+                        throw OutputSinkError("cannot type \(TypedText.describe(scalars[i])) at byte "
+                                              + "\(text.utf8.distance(from: text.startIndex, to: i)): XKB has no key symbol for it")
                     }
-                    add(sym)
+                    items.append(Item(sym: sym, stroke: nil, at: i))
+                    i = scalars.index(after: i)
                 }
             }
         }
-        close()
-        return steps
+        return items
+    }
+
+    /// The keysym of a key `TypedText` names.
+    static func keysym(of key: TerminalKey) -> UInt32 {
+        switch key {
+        case .tab: return keysymTab
+        case .escape: return 0xff1b
+        case .backspace: return 0xff08
+        default: return keysymReturn
+        }
     }
 
     /// The key that types `c` on the layout, with `modifiers` added; a chord needs the layout's own key.
@@ -197,27 +201,7 @@ public final class WaylandSink: OutputSink {
 
     /// A character for messages: `"€" (U+20AC)`.
     static func describe(_ c: Character) -> String {
-        let codes = c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
-        let shown = c.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? "\"\(c)\" " : ""
-        return "\(shown)(\(codes.joined(separator: " ")))"
-    }
-
-    /// A keymap whose keycodes 9, 10, … give `syms`, for characters the layout lacks.
-    static func spareKeymap(_ syms: [UInt32]) -> String? {
-        var codes = "", keys = ""
-        for (i, sym) in syms.enumerated() {
-            guard let symName = XKBKeymap.name(ofKeysym: sym) else { return nil }
-            codes += "<S\(i)> = \(9 + i); "
-            keys += "key <S\(i)> { [ \(symName) ] }; "
-        }
-        return """
-        xkb_keymap {
-        xkb_keycodes "handsfree" { minimum = 8; maximum = 255; \(codes)};
-        xkb_types "handsfree" { include "complete" };
-        xkb_compatibility "handsfree" { include "complete" };
-        xkb_symbols "handsfree" { \(keys)};
-        };
-        """
+        c.unicodeScalars.map(TypedText.describe).joined(separator: " ")
     }
 
     // MARK: The connection
@@ -238,64 +222,143 @@ public final class WaylandSink: OutputSink {
         let layout = try loadedLayout()
         let made = try WaylandKeyboard(socket: display, display: display)
         try made.keymap(layout.text)
+        // The round trip: the compositor has the keymap, and has told the programs of a seat that had no
+        // keyboard that it has one now.
         try made.sync()
-        // A seat that had no keyboard gains one with ours, and each program then asks for its own keyboard
-        // object: keys sent before the focused one has it are lost (whole lines, in the sway tests).
-        usleep(UInt32(Self.settle * 1_000_000))
         keyboard = made
-        layoutSent = true
+        takenUp = made.seatHadKeyboard
+        current = layout
+        keymapsSent = 1
         held = 0
         return made
     }
 
-    /// How long a new keyboard is left before its first key, so programs can take it up (see `connected`).
-    static let settle = 0.15
+    /// Whether the programs have taken the keyboard up (see `awaitTakenUp`).
+    private var takenUp = true
 
-    /// Sends the steps, then waits for the compositor to have them; on a failure the connection is dropped,
-    /// so the next key connects again.
-    private func send(_ steps: [Step]) throws(OutputSinkError) {
+    /// On a seat that had no keyboard before the sink's, each program must make a keyboard object for it,
+    /// and keys sent before the focused one has are dropped (whole lines in the sway tests; everything, to a
+    /// program busy at that moment). No protocol says when another program has handled an event, but the
+    /// kernel says when it has read it: this waits until every program has read all the compositor sent
+    /// (the news of the keyboard among it) and the compositor all they sent back (their requests for
+    /// keyboard objects), twice, a round trip apart. A program that has not within `takeUpTimeout` is
+    /// stopped or hung: the text is refused, all of it unsent. Where the kernel does not answer, `settle`.
+    private func awaitTakenUp(_ keyboard: WaylandKeyboard) throws(OutputSinkError) {
+        guard !takenUp else { return }
+        let deadline = monotonicSeconds() + Self.takeUpTimeout
+        var quiet = 0
+        while quiet < 2 {
+            guard let backlog = keyboard.backlog() else {
+                usleep(UInt32(Self.settle * 1_000_000))
+                break
+            }
+            if backlog.clients == 0 && backlog.compositor == 0 {
+                quiet += 1
+                if quiet == 2 { break }
+                usleep(20_000)
+                try keyboard.sync()
+                continue
+            }
+            quiet = 0
+            guard monotonicSeconds() < deadline else {
+                throw OutputSinkError("a program on the Wayland display \(keyboard.display) has not read what the compositor "
+                                      + "sent it for \(Int(Self.takeUpTimeout)) s (it is busy or stopped), so it cannot have "
+                                      + "taken up the new keyboard: nothing was typed")
+            }
+            usleep(5_000)
+        }
+        takenUp = true
+    }
+
+    /// How long programs get to take up a seat's first keyboard; how long one is given without the kernel's
+    /// word; how far (in bytes of events) a program may fall behind the keys before the sink waits for it.
+    static let takeUpTimeout = 5.0
+    static let settle = 0.15
+    static let mostBehind: UInt32 = 64 * 1024
+    static let catchUpTimeout = 10.0
+
+    /// Taps the items, each with the keymap the compositor holds, changed (once for as many of their
+    /// characters the layout lacks as one keymap holds) and confirmed by a round trip before the keys that
+    /// need it; then waits for the compositor to have them. On a failure the connection is dropped, so the
+    /// next key connects again, and the error names what of `text` the compositor was not shown to have.
+    private func send(_ items: [Item], of text: String) throws(OutputSinkError) {
         let keyboard = try connected()
         let layout = try loadedLayout()
+        // Everything before this item is known to have reached the compositor.
+        var confirmed = 0
+        var index = 0
+        // Refused whole, the keyboard kept: the programs go on taking it up meanwhile.
+        try awaitTakenUp(keyboard)
         do throws(OutputSinkError) {
-            for step in steps {
-                switch step {
-                case .layout(let strokes):
-                    if !layoutSent { try keyboard.keymap(layout.text); layoutSent = true; held = 0 }
-                    for stroke in strokes { try tap(stroke, on: keyboard) }
-                case .spare(let syms):
-                    guard let text = Self.spareKeymap(syms), (try? XKBKeymap(text: text)) != nil else {
-                        let shown = syms.compactMap { Unicode.Scalar(xkb32: $0) }.map { Self.describe(Character($0)) }
-                        throw OutputSinkError("cannot type \(shown.joined(separator: ", ")): "
-                                              + "neither the keyboard layout nor a spare key gives it")
+            while index < items.count {
+                // The run of items one keymap can type: as long as their missing keysyms fit in one.
+                var end = index
+                var needed = Set<UInt32>(), order: [UInt32] = []
+                while end < items.count {
+                    if let sym = items[end].sym, layout.strokes[sym] == nil, !needed.contains(sym) {
+                        if needed.count == XKBKeymap.mostAdded { break }
+                        needed.insert(sym); order.append(sym)
                     }
-                    try keyboard.keymap(text)
-                    layoutSent = false
+                    end += 1
+                }
+                let keymap: XKBKeymap
+                if let current, needed.isSubset(of: current.added) {
+                    keymap = current
+                } else {
+                    keymap = order.isEmpty ? layout : try layout.adding(order)
+                    try keyboard.keymap(keymap.text)
+                    try keyboard.sync()
+                    confirmed = index
+                    current = keymap
+                    keymapsSent += 1
                     held = 0
-                    for i in syms.indices { try tap(KeyStroke(key: UInt32(9 + i - 8), modifiers: 0), on: keyboard) }
+                }
+                for item in items[index..<end] {
+                    guard let stroke = item.stroke ?? item.sym.flatMap({ keymap.strokes[$0] }) else {
+                        throw OutputSinkError("cannot type \(item.sym.map(XKBKeymap.describe(keysym:)) ?? "a key"): "
+                                              + "neither the keyboard layout nor an added key gives it")
+                    }
+                    if try tap(stroke, on: keyboard) { confirmed = index }
+                    index += 1
                 }
             }
             if held != 0 { try keyboard.modifiers(0); held = 0 }
             try keyboard.sync()
         } catch {
             self.keyboard = nil
-            throw error
+            current = nil
+            let from = items.indices.contains(confirmed) ? items[confirmed].at : nil
+            throw OutputSinkError(error.description, unsent: from.map { TypedText.rest(text, from: $0) })
         }
     }
 
     /// Keys sent at once before pacing starts, and the pace after, in keys a second. The compositor passes
     /// keys on to the focused program as fast as they come and disconnects a program that falls about
     /// 200 KB behind: foot, sent 50,000 characters at once, was cut off and crashed. A sentence goes at
-    /// once; a long text at this pace, which foot kept up with.
+    /// once; a long text at this pace, which foot kept up with, each wait after a round trip.
     static let burst = 400
     static let pace = 1000.0
 
-    private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) {
+    /// Taps one key; returns whether it first waited for a round trip (so everything before it arrived).
+    private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) -> Bool {
         let now = monotonicSeconds()
         allowance = min(Double(Self.burst), allowance + (now - counted) * Self.pace)
         counted = now
+        var synced = false
         if allowance < 1 {
-            // The compositor first takes what was sent, so the wait paces the program, not a queue.
+            // The compositor first takes what was sent, so the wait paces the program, not a queue; and a
+            // program that fell far behind (a busy machine) is waited for, before the compositor's buffer
+            // for it fills and the compositor cuts it off.
             try keyboard.sync()
+            synced = true
+            let deadline = monotonicSeconds() + Self.catchUpTimeout
+            while let backlog = keyboard.backlog(), backlog.clients > Self.mostBehind {
+                guard monotonicSeconds() < deadline else {
+                    throw OutputSinkError("a program on the Wayland display \(keyboard.display) stopped reading its keys "
+                                          + "(\(backlog.clients / 1024) KB of them unread for \(Int(Self.catchUpTimeout)) s)")
+                }
+                usleep(5_000)
+            }
             let wait = (1 - allowance) / Self.pace
             usleep(UInt32(wait * 1_000_000))
             allowance = 1
@@ -305,12 +368,6 @@ public final class WaylandSink: OutputSink {
         if stroke.modifiers != held { try keyboard.modifiers(stroke.modifiers); held = stroke.modifiers }
         try keyboard.key(stroke.key, pressed: true)
         try keyboard.key(stroke.key, pressed: false)
-    }
-}
-
-private extension Unicode.Scalar {
-    /// The character of a Unicode keysym (`0x1000000 + code point`) or a Latin-1 one, for messages.
-    init?(xkb32 sym: UInt32) {
-        if sym >= 0x0100_0000 { self.init(sym - 0x0100_0000) } else if sym < 0x100 { self.init(sym) } else { return nil }
+        return synced
     }
 }

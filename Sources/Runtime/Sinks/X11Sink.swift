@@ -5,36 +5,84 @@ import CX11
 import Foundation
 import PtyHost
 import Shell
+import TerminalModel
+import SystemIO
 
 /// The focused window of an X session, keyed through the XTEST extension (`--type-into x11`, or
-/// `x11:DISPLAY` for another display than `$DISPLAY`).
+/// `x11:DISPLAY` for another display than `$DISPLAY`: `x11:1`, `x11::1` and `:1` all name display 1).
 ///
-/// Each character becomes its keysym, typed with the key and shift level the current layout has for it;
-/// one the layout cannot type is typed on a spare keycode bound to it for the while (as xdotool does). The
-/// connection is opened once and kept. A server that goes away becomes an `OutputSinkError`, never the
-/// end of the shell: Xlib would exit the process, so the shim's handlers mark the display lost instead,
-/// and the next call opens it again. The only importer of `CX11`.
+/// Each character becomes its keysym, typed with the key and shift level the current layout has for it.
+/// One the layout cannot type goes on a spare keycode bound to it, and the binding stays after the call,
+/// listed on the root window for later calls and processes: a program looks a key's keysym up when it
+/// handles the key, from the mapping as it is then, so a binding changed while the key waits in a busy
+/// program's queue changes the character (see "Spare keycodes" below). Typing into no window (no focus,
+/// or a focus that follows a pointer over nothing) is an error. A server that goes away becomes an
+/// `OutputSinkError`, never the end of the shell: the shim's handlers are in place before the display is
+/// opened, mark it lost instead of exiting, and no Xlib call is made on it after; the next call opens it
+/// again. What of a text did not reach the server is named in the error's `unsent`. The only importer of
+/// `CX11`.
 public final class X11Sink: OutputSink {
     public static let kind = OutputSinkKind(
         scheme: "x11", argument: "DISPLAY", argumentIsOptional: true, example: "x11::0",
-        summary: "the focused window of an X session, through XTest: x11 for $DISPLAY, x11::1 for another"
-    ) { display, _ in X11Sink(display: display) }
+        summary: "the focused window of an X session, through XTest: x11 for $DISPLAY, x11:1 (or x11::1, or :1) for another"
+    ) { display, _ in X11Sink(display: display.map(X11Sink.displayName(from:))) }
+
+    /// The display an option names: a bare number (`77`, `77.0`) is the local display `:77`; anything else
+    /// (`:77`, `host:1.0`) is as written.
+    public static func displayName(from argument: String) -> String {
+        let number = argument.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard let first = number.first, digits(first), number.dropFirst().allSatisfy(digits) else { return argument }
+        return ":" + argument
+    }
 
     /// The display keys go to (`:0`, `host:1.0`); nil when neither the option nor `$DISPLAY` named one.
     public let displayName: String?
     /// How many times a spare keycode was bound to a character the layout has no key for.
     public private(set) var borrowedKeys = 0
-
-    /// How long a window gets to read a borrowed keycode's mapping before it is given back: a client looks
-    /// the mapping up when it handles the key, which may be after the server has it restored.
-    public var bindingGrace: Double = 0.05
+    /// How many bindings waited for the focused program to show it had read the keys before them.
+    public private(set) var provenChanges = 0
+    /// How many spare keycodes the sink may bind, as of its last key.
+    public var spareKeycodes: Int { pool.count }
 
     private var display: OpaquePointer?
     /// Set by the shim's exit handler, in the Xlib call that found the connection gone.
     private let lost: UnsafeMutablePointer<Int32>
     private var keyboard = Keyboard()
-    /// Spare keycodes bound to a keysym during the current call, given back at its end.
-    private var borrowed: [KeySym: KeyCode] = [:]
+
+    // MARK: Spare keycodes
+    //
+    // A binding changed while a key on it waits in a program's queue changes that key's character, and a
+    // busy program may hold its keys for any time. So a spare keycode is bound again only once the focused
+    // program has shown it read the keys sent on it: the sink changes one binding at a time, and the next
+    // waits until the program fetched the mapping after the last change (the RECORD extension shows its
+    // requests), which it does on reading the change, after every key sent before it. Keys on a code are
+    // sent only after that code's change, so "a change after the code's last key was read" is the test.
+    // Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
+    // `evidenceTimeout` stops the text there, the rest reported unsent.
+
+    /// The keycodes this sink may bind, and the keysym each holds now.
+    private var pool: [KeyCode] = []
+    private var poolSym: [KeyCode: KeySym] = [:]
+    /// For each spare keycode, the number of the change after which a key was last sent on it (0: before
+    /// this sink, so it may still wait in a queue; none: never).
+    private var lastUse: [KeyCode: Int] = [:]
+    /// Changes made by this sink, and the last one the focused program was shown to have read (and when).
+    private var changes = 0
+    private var proven = 0
+    private var provenAt = 0.0
+    /// The RECORD watch on the focused program (`target`), and the number of changes made before it began.
+    private var watch: UnsafeMutablePointer<handsfree_x11_watch>?
+    private var watchTarget: Window = 0
+    private var watchOffset = 0
+    /// Whether the server was found to lack RECORD, so the sink does not ask again.
+    private var noRecord = false
+
+    /// How long after the evidence a program gets to handle the keys it has read, before a code is bound
+    /// again; how long a change waits where there is no evidence; how long a program may show none.
+    static let grace = 0.003
+    static let unprovenWait = 0.05
+    static let evidenceTimeout = 5.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -49,10 +97,7 @@ public final class X11Sink: OutputSink {
     }
 
     deinit {
-        if let display {
-            if lost.pointee == 0 { giveBack(display) }
-            XCloseDisplay(display)
-        }
+        if let display { close(display) }
         lost.deallocate()
     }
 
@@ -64,29 +109,53 @@ public final class X11Sink: OutputSink {
     /// Nothing to start: the windows run on their own.
     public func start(rows: Int, cols: Int) throws(OutputSinkError) {}
 
+    /// Types by `TypedText`'s rule; each key is confirmed by the server before the next, so a failure names
+    /// exactly what did not reach it.
     public func type(_ text: String) throws(OutputSinkError) {
+        let pieces = try TypedText.pieces(text)
         let display = try connection()
-        defer { giveBack(display) }
         try loadKeyboard(display)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n", "\r": try tap(display, keysym: KeySym(XK_Return), modifiers: [])
-            case "\t": try tap(display, keysym: KeySym(XK_Tab), modifiers: [])
-            case "\u{1B}": try tap(display, keysym: KeySym(XK_Escape), modifiers: [])
-            case "\u{08}", "\u{7F}": try tap(display, keysym: KeySym(XK_BackSpace), modifiers: [])
-            default:
-                guard let keysym = Self.keysym(for: scalar) else {
-                    throw OutputSinkError("\(name) cannot type U+\(String(scalar.value, radix: 16, uppercase: true)), a control character with no key")
+        let target = try focusedWindow(display)
+        var at = text.startIndex
+        do throws(OutputSinkError) {
+            for piece in pieces {
+                switch piece {
+                case .key(let key, let range):
+                    at = range.lowerBound
+                    try tap(display, keysym: Self.keysym(of: key), modifiers: [], target: target)
+                case .text(let range):
+                    let scalars = text.unicodeScalars
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        at = i
+                        let scalar = scalars[i]
+                        guard let keysym = Self.keysym(for: scalar) else {
+                            throw OutputSinkError("\(name) cannot type \(TypedText.describe(scalar)): it has no key")
+                        }
+                        try tap(display, keysym: keysym, modifiers: [], character: scalar, target: target)
+                        i = scalars.index(after: i)
+                    }
                 }
-                try tap(display, keysym: keysym, modifiers: [], character: scalar)
             }
+        } catch {
+            throw OutputSinkError(error.description, unsent: TypedText.rest(text, from: at))
+        }
+    }
+
+    /// The keysym of a key `TypedText` names.
+    static func keysym(of key: TerminalKey) -> KeySym {
+        switch key {
+        case .tab: return KeySym(XK_Tab)
+        case .escape: return KeySym(XK_Escape)
+        case .backspace: return KeySym(XK_BackSpace)
+        default: return KeySym(XK_Return)
         }
     }
 
     public func press(_ key: TerminalKeyPress) throws(OutputSinkError) {
         let display = try connection()
-        defer { giveBack(display) }
         try loadKeyboard(display)
+        let target = try focusedWindow(display)
         var modifiers = key.modifiers
         let keysym: KeySym
         var character: Unicode.Scalar?
@@ -123,14 +192,20 @@ public final class X11Sink: OutputSink {
             keysym = sym
             character = scalar
         }
-        try tap(display, keysym: keysym, modifiers: modifiers, character: character)
+        try tap(display, keysym: keysym, modifiers: modifiers, character: character, target: target)
     }
 
     /// Moves the pointer, presses a button or turns the wheel through XTest, and waits until the server has
-    /// it, so keys sent next go where the pointer is. Positions are scaled to the default screen.
+    /// it, so keys sent next go where the pointer is. Positions are scaled to the default screen. A press,
+    /// click or wheel turn over no window is an error; clicks and notches are bounded (`PointerEvent.mostClicks`,
+    /// `mostNotches`).
     public func point(_ event: PointerEvent) throws(OutputSinkError) {
         let display = try connection()
         let what: String
+        func fake(_ button: UInt32, _ down: Bool) throws(OutputSinkError) {
+            try alive("\(down ? "pressing" : "releasing") button \(button)")
+            XTestFakeButtonEvent(display, button, down ? 1 : 0, 0)
+        }
         switch event {
         case .moveTo(let x, let y):
             let screen = XDefaultScreen(display)
@@ -143,27 +218,43 @@ public final class X11Sink: OutputSink {
             XTestFakeRelativeMotionEvent(display, Int32(rx), Int32(ry), 0)
             what = "moving the pointer by \(rx),\(ry)"
         case .button(let button, let down):
-            XTestFakeButtonEvent(display, Self.button(button), down ? 1 : 0, 0)
+            if down { try pointerTarget(display, "press the \(button) button") }
+            try fake(Self.button(button), down)
             what = "\(down ? "pressing" : "releasing") the \(button) button"
         case .click(let button, let count):
-            for _ in 0..<max(0, count) {
-                XTestFakeButtonEvent(display, Self.button(button), 1, 0)
-                XTestFakeButtonEvent(display, Self.button(button), 0, 0)
+            try pointerTarget(display, "click")
+            for _ in 0..<PointerEvent.bounded(clicks: count) {
+                try fake(Self.button(button), true)
+                try fake(Self.button(button), false)
             }
             what = "clicking the \(button) button"
         case .scroll(let dx, let dy):
+            try pointerTarget(display, "turn the wheel")
             // The core protocol has no wheel: each notch is a click of button 4 (up), 5 (down), 6 (left), 7 (right).
-            for (steps, less, more) in [(dy, UInt32(4), UInt32(5)), (dx, UInt32(6), UInt32(7))] {
+            for (steps, less, more) in [(PointerEvent.bounded(notches: dy), UInt32(4), UInt32(5)),
+                                        (PointerEvent.bounded(notches: dx), UInt32(6), UInt32(7))] {
                 for _ in 0..<abs(steps) {
-                    XTestFakeButtonEvent(display, steps > 0 ? more : less, 1, 0)
-                    XTestFakeButtonEvent(display, steps > 0 ? more : less, 0, 0)
+                    try fake(steps > 0 ? more : less, true)
+                    try fake(steps > 0 ? more : less, false)
                 }
             }
             what = "turning the wheel"
         }
-        XFlush(display)
+        try alive(what)
         XSync(display, 1)
         try confirm(display, what)
+    }
+
+    /// Throws unless a window is under the pointer to take what the pointer does there.
+    private func pointerTarget(_ display: OpaquePointer, _ doing: String) throws(OutputSinkError) {
+        var root: Window = 0, child: Window = 0
+        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var mask: UInt32 = 0
+        let onScreen = XQueryPointer(display, XDefaultRootWindow(display), &root, &child, &rx, &ry, &wx, &wy, &mask)
+        try confirm(display, "asking where the pointer is")
+        if onScreen == 0 || child == 0 {
+            throw OutputSinkError("no window is under the pointer on X display \(displayName ?? ""), at \(rx),\(ry), to \(doing) in")
+        }
     }
 
     /// The pixel at `fraction` (clamped to 0…1, NaN counts as 0) of a screen side `size` pixels long.
@@ -224,38 +315,97 @@ public final class X11Sink: OutputSink {
     private func connection() throws(OutputSinkError) -> OpaquePointer {
         if let display {
             guard lost.pointee != 0 else { return display }
-            // Closing a lost connection only frees it: the server is not asked anything.
-            XCloseDisplay(display)
-            self.display = nil
+            close(display)
         }
         guard let displayName else {
             throw OutputSinkError("no DISPLAY: start an X session or name one, x11::0 (--output, --type-into)")
         }
-        guard let opened = XOpenDisplay(displayName) else {
+        lost.pointee = 0
+        guard let opened = handsfree_x11_open(displayName, lost) else {
             throw OutputSinkError("cannot open X display \(displayName): is its server running, and may this user reach it (xhost, XAUTHORITY)? Or name another, x11::0 (--output, --type-into)")
         }
         var event: Int32 = 0, error: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
-        guard XTestQueryExtension(opened, &event, &error, &major, &minor) != 0 else {
+        guard lost.pointee == 0, XTestQueryExtension(opened, &event, &error, &major, &minor) != 0, lost.pointee == 0 else {
+            let gone = lost.pointee != 0
             XCloseDisplay(opened)
-            throw OutputSinkError("X display \(displayName) has no XTEST extension: start its server with it (Xorg and Xvfb have it unless told -extension XTEST)")
+            throw OutputSinkError(gone ? "X display \(displayName) went away while it was being opened"
+                                  : "X display \(displayName) has no XTEST extension: start its server with it (Xorg and Xvfb have it unless told -extension XTEST)")
         }
-        lost.pointee = 0
-        handsfree_x11_watch(opened, lost)
         display = opened
         return opened
     }
 
-    /// Throws if the last call found the server gone, or refused a request.
-    private func confirm(_ display: OpaquePointer, _ doing: @autoclosure () -> String) throws(OutputSinkError) {
+    /// Lets a display go: the watch first, and no request on either once the server is gone (closing a lost
+    /// connection only frees it).
+    private func close(_ display: OpaquePointer) {
+        if let watch { handsfree_x11_watch_stop(watch, display, lost.pointee) }
+        watch = nil
+        watchTarget = 0
+        XCloseDisplay(display)
+        self.display = nil
+        lastUse = [:]
+        changes = 0
+        proven = 0
+    }
+
+    /// Throws, before any Xlib call, once the connection is known lost: Xlib crashes on a call after that.
+    private func alive(_ doing: @autoclosure () -> String) throws(OutputSinkError) {
         if lost.pointee != 0 {
             throw OutputSinkError("X display \(displayName ?? "") went away while \(doing()): its server ended or the connection broke")
         }
+    }
+
+    /// Throws if the last call found the server gone, or refused a request.
+    private func confirm(_ display: OpaquePointer, _ doing: @autoclosure () -> String) throws(OutputSinkError) {
+        try alive(doing())
         let code = handsfree_x11_error_slot().pointee
         if code != 0 {
             handsfree_x11_error_slot().pointee = 0
             throw OutputSinkError("X display \(displayName ?? "") refused \(doing()) (X error \(code))")
         }
     }
+
+    /// The window the keys will reach: the focus, or with a focus that follows the pointer the top window
+    /// under it. Throws when that is none: keys sent then reach no program.
+    private func focusedWindow(_ display: OpaquePointer) throws(OutputSinkError) -> Window {
+        var focus: Window = 0
+        var revert: Int32 = 0
+        XGetInputFocus(display, &focus, &revert)
+        try confirm(display, "asking which window has the focus")
+        let root = XDefaultRootWindow(display)
+        if focus == 0 {
+            throw OutputSinkError("no window has the keyboard focus on X display \(displayName ?? ""): the keys would reach no program")
+        }
+        guard focus == Window(PointerRoot) || focus == root else { return focus }
+        var rootBack: Window = 0, child: Window = 0
+        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var mask: UInt32 = 0
+        let onScreen = XQueryPointer(display, root, &rootBack, &child, &rx, &ry, &wx, &wy, &mask)
+        try confirm(display, "asking where the pointer is")
+        if onScreen == 0 || child == 0 {
+            throw OutputSinkError("no window has the keyboard focus on X display \(displayName ?? ""): it follows the pointer, "
+                                  + "which is over no window, so the keys would reach no program")
+        }
+        return child
+    }
+
+    /// The keycodes earlier sinks bound, as listed on the root window.
+    private func borrowedList(_ display: OpaquePointer) -> [KeyCode] {
+        let atom = XInternAtom(display, Self.listName, 0)
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard lost.pointee == 0,
+              XGetWindowProperty(display, XDefaultRootWindow(display), atom, 0, 64, 0, Atom(XA_CARDINAL),
+                                 &type, &format, &count, &after, &data) == Success, let data else { return [] }
+        defer { XFree(data) }
+        guard format == 8 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+    }
+
+    /// The root window property listing the keycodes the sink bound.
+    static let listName = "_HANDSFREE_SPARE_KEYCODES"
 
     // MARK: The keyboard
 
@@ -278,10 +428,8 @@ public final class X11Sink: OutputSink {
             column < perCode && (minCode...maxCode).contains(code) ? symbols[(code - minCode) * perCode + column] : 0
         }
 
-        /// Keycodes with no keysym at all, free to borrow.
-        var spare: [KeyCode] {
-            (minCode...maxCode).filter { c in (0..<perCode).allSatisfy { symbol(c, $0) == 0 } }.map { KeyCode($0) }
-        }
+        /// Every keysym at keycode `code`, NoSymbol left out.
+        func row(_ code: Int) -> [KeySym] { (0..<perCode).map { symbol(code, $0) }.filter { $0 != 0 } }
     }
 
     /// Reads the layout as it is now: the user may have switched it (setxkbmap) since the last call.
@@ -296,10 +444,25 @@ public final class X11Sink: OutputSink {
         defer { XFree(map) }
         var k = Keyboard(minCode: Int(lo), maxCode: Int(hi), perCode: Int(per))
         k.symbols = Array(UnsafeBufferPointer(start: map, count: Int(hi - lo + 1) * Int(per)))
+        // The spare keycodes: those this sink (or an earlier one, in any process: the root window lists them)
+        // bound and that still hold one keysym, and the empty ones but the lowest, which is left for other
+        // tools (xdotool takes the lowest empty keycode, and fails without one).
+        let ours = Set(borrowedList(display))
+        var empty: [KeyCode] = []
+        var spare: [KeyCode: KeySym] = [:]
+        for code in k.minCode...k.maxCode {
+            let row = k.row(code)
+            if row.isEmpty { empty.append(KeyCode(code)) }
+            else if ours.contains(KeyCode(code)), Set(row).count == 1 { spare[KeyCode(code)] = row[0] }
+        }
+        pool = spare.keys.sorted() + empty.dropFirst()
+        poolSym = spare
+        // Bound before this sink, perhaps by another process: keys on them may still wait in a queue.
+        for code in spare.keys where lastUse[code] == nil { lastUse[code] = 0 }
         // Columns 2 and 3 are the second group, which needs a group switch; 4 and 5 are the first group's
         // third and fourth levels.
         for column in [0, 1, 4, 5] where column < k.perCode {
-            for code in k.minCode...k.maxCode {
+            for code in k.minCode...k.maxCode where spare[KeyCode(code)] == nil {
                 let s = k.symbol(code, column)
                 if s != 0, k.keys[s] == nil { k.keys[s] = Key(code: KeyCode(code), column: column) }
             }
@@ -316,8 +479,8 @@ public final class X11Sink: OutputSink {
     /// Presses and releases the key for `keysym` with `modifiers` and its shift level held, then waits
     /// for the server to have it, so keys arrive in order.
     private func tap(_ display: OpaquePointer, keysym: KeySym, modifiers: TerminalModifiers,
-                     character: Unicode.Scalar? = nil) throws(OutputSinkError) {
-        let named = character.map { String(reflecting: Character($0)) } ?? "keysym 0x\(String(keysym, radix: 16))"
+                     character: Unicode.Scalar? = nil, target: Window) throws(OutputSinkError) {
+        let named = character.map { TypedText.describe($0) } ?? "keysym 0x\(String(keysym, radix: 16))"
         let what = character == nil ? "pressing \(named)" : "typing \(named)"
         var held: [KeyCode] = []
         if modifiers.contains(.ctrl) { held.append(try modifierCode([XK_Control_L, XK_Control_R], "Control")) }
@@ -331,55 +494,122 @@ public final class X11Sink: OutputSink {
             code = key.code
             if key.column >= 4 { held.append(try modifierCode([XK_ISO_Level3_Shift], "AltGr")) }
             if key.column % 2 == 1 { shift = true }
-        } else if let bound = borrowed[keysym] {
+        } else if let bound = pool.first(where: { poolSym[$0].map(candidates.contains) == true }) {
             code = bound
         } else {
-            code = try borrow(display, keysym, for: named)
+            code = try borrow(display, keysym, for: named, target: target)
         }
+        if pool.contains(code) { lastUse[code] = changes }
         if shift { held.append(try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")) }
-        for m in held { XTestFakeKeyEvent(display, UInt32(m), 1, 0) }
-        XTestFakeKeyEvent(display, UInt32(code), 1, 0)
-        XTestFakeKeyEvent(display, UInt32(code), 0, 0)
-        for m in held.reversed() { XTestFakeKeyEvent(display, UInt32(m), 0, 0) }
-        XFlush(display)
+        for m in held { try alive(what); XTestFakeKeyEvent(display, UInt32(m), 1, 0) }
+        try alive(what); XTestFakeKeyEvent(display, UInt32(code), 1, 0)
+        try alive(what); XTestFakeKeyEvent(display, UInt32(code), 0, 0)
+        for m in held.reversed() { try alive(what); XTestFakeKeyEvent(display, UInt32(m), 0, 0) }
+        try alive(what)
         // Discarding the queue too: the sink never reads events, and mapping changes would pile up.
         XSync(display, 1)
         try confirm(display, what)
     }
 
-    /// Binds a spare keycode to `keysym` until the end of the call; when all are taken, gives them back
-    /// first.
-    private func borrow(_ display: OpaquePointer, _ keysym: KeySym, for named: String) throws(OutputSinkError) -> KeyCode {
-        var free = keyboard.spare.filter { !borrowed.values.contains($0) }
-        if free.isEmpty, !borrowed.isEmpty {
-            giveBack(display)
-            free = keyboard.spare
-        }
-        guard let code = free.first else {
+    /// Binds a spare keycode to `keysym`, one that no key still waiting in the focused program can need.
+    private func borrow(_ display: OpaquePointer, _ keysym: KeySym, for named: String,
+                        target: Window) throws(OutputSinkError) -> KeyCode {
+        guard !pool.isEmpty else {
             throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
         }
-        // Both columns, so the key types the keysym with or without Shift whatever key type the server infers.
-        var pair: [KeySym] = [keysym, keysym]
-        XChangeKeyboardMapping(display, Int32(code), 2, &pair, 1)
-        XSync(display, 1)
-        try confirm(display, "binding a spare keycode to \(named)")
-        borrowed[keysym] = code
+        watchProgram(display, target)
+        let code = try freeCode(display, for: named)
+        let first = poolSym[code] == nil
+        try change(display, code, to: keysym, doing: "binding a spare keycode to \(named)")
+        if first {
+            // Listed, so later calls and processes know the binding is the sink's to change.
+            var byte = UInt8(code)
+            XChangeProperty(display, XDefaultRootWindow(display), XInternAtom(display, Self.listName, 0),
+                            Atom(XA_CARDINAL), 8, PropModeAppend, &byte, 1)
+            try confirm(display, "listing the spare keycode \(code)")
+        }
         borrowedKeys += 1
         return code
     }
 
-    /// Gives the borrowed keycodes back (no keysym), once windows had time to read them.
-    private func giveBack(_ display: OpaquePointer) {
-        guard !borrowed.isEmpty else { return }
-        if lost.pointee == 0 {
-            usleep(UInt32(bindingGrace * 1_000_000))
-            for code in borrowed.values {
-                var none: [KeySym] = [0]
-                XChangeKeyboardMapping(display, Int32(code), 1, &none, 1)
+    /// Binds `code` to `keysym` on both columns (so it types the keysym with or without Shift whatever key
+    /// type the server infers): one change, counted.
+    private func change(_ display: OpaquePointer, _ code: KeyCode, to keysym: KeySym,
+                        doing: @autoclosure () -> String) throws(OutputSinkError) {
+        try alive(doing())
+        var pair: [KeySym] = [keysym, keysym]
+        XChangeKeyboardMapping(display, Int32(code), 2, &pair, 1)
+        XSync(display, 1)
+        try confirm(display, doing())
+        poolSym[code] = keysym
+        changes += 1
+    }
+
+    /// A spare keycode no waiting key can need: never used, or last used before a change the focused
+    /// program has read (and `grace` since). Waits for the evidence of the last change first, so there is
+    /// never more than one change it has not shown it read; when every code was used since, makes one more
+    /// change that alters nothing (a code bound again to what it holds, then Shift tapped so that programs
+    /// that fetch the mapping at their next key do so) and waits for that.
+    private func freeCode(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> KeyCode {
+        let deadline = monotonicSeconds() + Self.evidenceTimeout
+        while true {
+            if changes > proven {
+                try awaitEvidence(display, deadline: deadline, for: named)
+                continue
             }
+            let free = pool.filter { (lastUse[$0] ?? -1) < proven }
+            if let code = free.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }) {
+                if lastUse[code] != nil {
+                    let wait = provenAt + Self.grace - monotonicSeconds()
+                    if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+                }
+                return code
+            }
+            guard let code = pool.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }), let sym = poolSym[code] else {
+                throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
+            }
+            try change(display, code, to: sym, doing: "asking the focused window to read its keys")
+            let shift = try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")
+            try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
+            try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 0, 0)
+            try alive("pressing Shift")
             XSync(display, 1)
-            handsfree_x11_error_slot().pointee = 0
+            try confirm(display, "pressing Shift")
         }
-        borrowed = [:]
+    }
+
+    /// Watches the program that owns `target` for the mapping fetches that show it read its keys (RECORD).
+    private func watchProgram(_ display: OpaquePointer, _ target: Window) {
+        guard !noRecord, watchTarget != target, let displayName else { return }
+        if let watch { handsfree_x11_watch_stop(watch, display, lost.pointee) }
+        watch = handsfree_x11_watch_start(display, displayName, target, lost)
+        watchTarget = watch == nil ? 0 : target
+        if watch == nil { noRecord = true }
+        // Changes made while another program had the focus are not this one's to show.
+        proven = changes
+        provenAt = monotonicSeconds()
+        watchOffset = changes
+    }
+
+    /// Waits until the focused program fetched the mapping after the last change, or `unprovenWait` without
+    /// RECORD; throws at `deadline`, naming the character that waits.
+    private func awaitEvidence(_ display: OpaquePointer, deadline: Double, for named: String) throws(OutputSinkError) {
+        guard let watch else {
+            usleep(UInt32(Self.unprovenWait * 1_000_000))
+            proven = changes
+            provenAt = monotonicSeconds()
+            return
+        }
+        while watchOffset + Int(handsfree_x11_watch_poll(watch, 10, lost)) < changes {
+            try alive("waiting for the focused window to read its keys")
+            if monotonicSeconds() > deadline {
+                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
+                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "without changing keys it has not read yet (it is busy or stopped)")
+            }
+        }
+        proven = changes
+        provenAt = monotonicSeconds()
+        provenChanges += 1
     }
 }

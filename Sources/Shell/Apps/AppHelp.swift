@@ -47,9 +47,20 @@ public struct AppHelpScreen: Screen {
             return ["Practice chat — nobody receives these messages; the replies are made up."] + [typing] + [words].compactMap { $0 } + ["Send: ➤ Send or the ➤ send key.", lists,
                     "Clear the conversation: look at it, \(act), then \(confirm). A helper presses y."]
         case "settings":
+            let b = ctx.keymap.bindings(screen: app)
+            let gesture = b.gestures.first { $0.1 == .restoreSettings }.map { g in ctx.gestures.first { $0.name == g.0 }.map(GestureText.describe) ?? g.0 }
+            let phrase = b.voice.first { $0.1 == .restoreSettings }.map { p in ctx.keymap.wakePhrase.map { "\($0), \(p.0)" } ?? p.0 }
+            let restore = switch (gesture, phrase) {
+            case let (g?, p?): "Locked out all the same? \(g), press F12 or say \"\(p)\": the last settings you acted with come back."
+            case let (g?, nil): "Locked out all the same? \(g) or press F12: the last settings you acted with come back."
+            case let (nil, p?): "Locked out all the same? Press F12 or say \"\(p)\": the last settings you acted with come back."
+            case (nil, nil): "Locked out all the same? Press F12: the last settings you acted with come back."
+            }
             return ["Change section: look at a tab and \(act).",
-                    "Sliders: look along the slider where you want the value and \(act) — one action. − and + nudge it.",
-                    "Switches, segments, − / + and keymaps: look at one and \(act). Changes apply at once and are saved."]
+                    "Sliders: look at − or +, or along the slider towards the value you want, and \(act): each time moves it one step.",
+                    "Switches, segments and keymaps: look at one and \(act). Changes apply at once and are saved.",
+                    "A change to how your gestures act (jaw, dwell, smoothing, keymap, head, calibrations) is kept only once you act with it within 15 s; else it goes back.",
+                    restore]
         case "phrases":
             return ["Say a phrase: look at it and \(act). The ones you use most come first the next time you open the board.",
                     "Change group: look at a tab and \(act). Saved holds yours: in a note or a message say \"save phrase\" (\(how(.savePhrase, ctx, screen: "note-editor") ?? "not bound")).",

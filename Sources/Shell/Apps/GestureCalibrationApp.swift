@@ -32,14 +32,16 @@ public struct GestureCalibrationScreen: Screen {
     static let startID = "gestures.start", doneID = "gestures.done", redoID = "gestures.redo"
 
     /// The gestures to calibrate: the threshold gestures the keymap binds, in the config's order, except the
-    /// pause gesture (performing it would pause the shell mid-calibration).
+    /// pause gesture (performing it would pause the shell mid-calibration) and the escape (built in, never
+    /// tuned: it must act whatever a calibration made of the rest).
     static func gestures(_ ctx: ScreenContext) -> [GestureCalibrationRun.Gesture] {
         let bound = ctx.keymap.boundGestures
         let pauses: Set<Action> = [.togglePause, .pause, .resume]
         let sections = [ctx.keymap.global] + Array(ctx.keymap.screens.values)
         let pausing = Set(sections.flatMap { $0.gestures.filter { pauses.contains($0.value) }.keys })
         return ctx.gestures.compactMap { g in
-            guard bound.contains(g.name), !pausing.contains(g.name), case .threshold(let t) = g.kind else { return nil }
+            guard bound.contains(g.name), !pausing.contains(g.name), g.name != EscapeGesture.name,
+                  case .threshold(let t) = g.kind else { return nil }
             return .init(name: g.name, label: GestureText.movement(g), signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
         }
     }

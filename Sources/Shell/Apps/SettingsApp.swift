@@ -54,7 +54,7 @@ public struct SettingsScreen: Screen {
         switch tab {
         case "tracking" where l.rows.count >= 3:
             c.slider("settings.jaw", "Jaw threshold", Self.jaw, value: s.jawThreshold, l.rows[0])
-            note(l.rows[0], "How far the jaw must open to activate: look along the slider at the value you want.")
+            note(l.rows[0], "How far the jaw must open to activate: each activation moves it one step.")
             c.slider("settings.dwell", "Dwell time", Self.dwell, value: s.dwellTime, l.rows[1])
             note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
             c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])

@@ -18,7 +18,7 @@ extension ShellSettings {
     public mutating func adopt(_ p: PipelineSettings, keymap name: String) {
         for g in p.gestures {
             switch g.kind {
-            case .threshold(let t) where Self.isJaw(t): jawThreshold = Double(t.press)
+            case .threshold(let t) where Self.isJaw(g): jawThreshold = Double(t.press)
             case .dwell(let d): dwellTime = d.dwell
             default: break
             }
@@ -32,6 +32,7 @@ extension ShellSettings {
 
     /// Pipeline settings with these values applied: every jaw gesture's press threshold (its release moves
     /// with it, keeping the same hysteresis gap), every dwell gesture's dwell time, and the smoothing filter.
+    /// The escape gesture (`EscapeGesture`) keeps its built-in thresholds: it must act whatever these say.
     public func applied(to p: PipelineSettings) -> PipelineSettings {
         var out = p
         out.smoothing.kind = smoothing
@@ -51,10 +52,13 @@ extension ShellSettings {
         out.gestures = p.gestures.map { g in
             var g = g
             switch g.kind {
-            case .threshold(var t) where Self.isJaw(t):
+            case .threshold(var t) where Self.isJaw(g):
                 let gap = max(0.05, t.press - t.release)
                 t.press = Float(min(1, max(0.05, jawThreshold)))
-                t.release = max(0, t.press - gap)
+                // Never at 0: a jaw at rest reads 0, and a detector waits for its value to drop below release
+                // before it can fire again, so a release of 0 (a threshold of 0.2 with the usual gap) fired once
+                // and never again.
+                t.release = max(t.press * 0.4, t.press - gap)
                 g.kind = .threshold(t)
             case .dwell(var d):
                 d.dwell = min(60, max(0.05, dwellTime))
@@ -66,7 +70,12 @@ extension ShellSettings {
         return out
     }
 
-    static func isJaw(_ t: ThresholdSpec) -> Bool { t.signal.shapes == [.jawOpen] }
+    /// Whether the jaw setting sets this gesture's threshold: a threshold gesture on the jaw alone, except the
+    /// built-in escape.
+    static func isJaw(_ g: GestureDefinition) -> Bool {
+        guard case .threshold(let t) = g.kind, g.name != EscapeGesture.name else { return false }
+        return t.signal.shapes == [.jawOpen]
+    }
 }
 
 extension ShellState {
@@ -92,26 +101,54 @@ extension ShellState {
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
     /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
-        guard !thresholds.isEmpty else { return }
-        pipelineSettings.gestures = GestureThreshold.apply(thresholds, to: pipelineSettings.gestures)
-        tracking.gestureThresholds = thresholds
-        for g in pipelineSettings.gestures {
-            if case .threshold(let t) = g.kind, ShellSettings.isJaw(t), thresholds.contains(where: { $0.name == g.name }) {
-                settings.jawThreshold = Double(t.press)
-            }
-        }
+        var g = gestureSetup
+        g.calibrate(thresholds)
+        guard g != gestureSetup else { return }
+        pipelineSettings.gestures = g.gestures
+        tracking.gestureThresholds = g.thresholds
+        settings.jawThreshold = g.settings.jawThreshold
     }
 
-    /// Takes a settings effect of the reducer into the state; other effects change nothing here.
-    mutating func applySetting(_ e: Effect) {
+    /// Takes a settings effect of the reducer into the state, and returns what follows from it: a change to
+    /// anything that decides whether the user's gestures act is tried (`trial`) and saved only once the user
+    /// acts with it; any other change is saved at once (or with the change being tried). Other effects change
+    /// nothing here.
+    mutating func takeSetting(_ e: Effect) -> [Effect] {
+        let before = gestureSetup
         switch e {
-        case .settingsChanged(let s): apply(s)
-        case .calibrated(let c): calibrate(c)
+        case .settingsChanged(let new):
+            guard new != settings else { return [] }
+            let tried = !new.actsLike(settings)
+            apply(new)
+            if tried { return tryChange(from: before) }
+            return trial == nil ? [.saveSettings(settings)] : []
+        case .calibrated(let c):
+            calibrate(c)
         case .driftCorrect(let raw):
             let now = pipelineSettings.mapping.calibration ?? .identity
             calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
-        case .gesturesCalibrated(let thresholds): calibrateGestures(thresholds)
-        default: break
+        case .gesturesCalibrated(let thresholds):
+            calibrateGestures(thresholds)
+        default:
+            return []
+        }
+        return tryChange(from: before)
+    }
+}
+
+extension GestureSetup {
+    /// Takes gesture thresholds from a calibration: the gestures they name, and the jaw slider the calibrated
+    /// jaw value, so a later settings change keeps it rather than undoing it. The escape keeps its built-in
+    /// thresholds, whatever a calibration file says; none leaves the setup as it is.
+    mutating func calibrate(_ thresholds: [GestureThreshold]) {
+        let thresholds = thresholds.filter { $0.name != EscapeGesture.name }
+        guard !thresholds.isEmpty else { return }
+        gestures = GestureThreshold.apply(thresholds, to: gestures)
+        self.thresholds = thresholds
+        for g in gestures {
+            if case .threshold(let t) = g.kind, ShellSettings.isJaw(g), thresholds.contains(where: { $0.name == g.name }) {
+                settings.jawThreshold = Double(t.press)
+            }
         }
     }
 }
@@ -123,16 +160,40 @@ extension Session {
         configurePipeline()
     }
 
-    /// Uses a pointer calibration from the next frame on (nil: none).
+    /// Uses a saved pointer calibration from the next frame on (nil: none). Saved, it was kept: the last
+    /// known good setup takes it too.
     public mutating func calibrate(_ c: PointerCalibration?) {
         state.calibrate(c)
+        state.knownGood.calibration = state.pipelineSettings.mapping.calibration
         configurePipeline()
     }
 
-    /// Uses these gesture thresholds from the next frame on, the detectors starting from rest.
+    /// Uses saved gesture thresholds from the next frame on, the detectors starting from rest. Saved, they
+    /// were kept: the last known good setup takes them too.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
         state.calibrateGestures(thresholds)
+        state.knownGood.calibrate(thresholds)
         configurePipeline()
+    }
+
+    /// Takes `settings` as the last the user acted with (the copy saved beside the settings file at start),
+    /// with the gestures and calibrations in use now; nil keeps the config's own values with the saved
+    /// calibrations (what the session started from), in the keymap in use: a default cannot guess how the user
+    /// works (by jaw, by dwell). And what was wrong with the settings at start, shown with the way out until
+    /// the user acts (`problems`, with a sentence of its own when no gesture can activate with the gestures and
+    /// keymap in use).
+    public mutating func startKnownGood(_ settings: ShellSettings?, problems: [String]) {
+        if let settings {
+            state.knownGood = GestureSetup(settings: settings, gestures: state.gestures,
+                                           calibration: state.pipelineSettings.mapping.calibration,
+                                           thresholds: state.tracking.gestureThresholds)
+        } else {
+            state.knownGood.settings.keymap = state.keymap.name
+        }
+        var warning = problems
+        if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap) { warning.append(p) }
+        state.settingsWarning = warning
+        state.relayout()
     }
 
     /// Carries out what only the pipeline can (recentring on the head's last pose, which goes back into the

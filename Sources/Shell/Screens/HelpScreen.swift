@@ -107,7 +107,7 @@ public struct HelpScreen: Screen {
                 for entry in col[p] { for l in entry { c.text(l.0, x: r.x, y: y, style: l.1, maxWidth: r.w); y += 1 } }
             }
         }
-        let keys = "Keyboard: arrows move · Enter activates · Esc back · ? help · q quits on Home"
+        let keys = "Keys: arrows move · Enter activates · Esc back · ? help · q quits on Home · F12 restores settings"
         c.grid.centered(keys, in: b, y: b.maxY - 4, style: Theme.hint)
         let label = onboarding ? "Got it, start" : "Close help"
         if pages > 1 {

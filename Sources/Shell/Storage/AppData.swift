@@ -1,3 +1,4 @@
+import Prediction
 import Synchronization
 
 /// One note.
@@ -156,8 +157,14 @@ public struct AppData: Sendable, Equatable {
 
     public func note(id: Int) -> Note? { notes.first { $0.id == id } }
 
-    /// The id a new note gets (it is saved only once it has text, so an empty note is not kept).
-    public func newNoteID() -> Int { (notes.map(\.id).max() ?? 0) + 1 }
+    /// The id a new note gets (it is saved only once it has text, so an empty note is not kept): after the
+    /// highest, or the lowest free one when the highest is the largest a file may hold.
+    public func newNoteID() -> Int {
+        let highest = notes.map(\.id).max() ?? 0
+        guard highest >= Counts.limit else { return highest + 1 }
+        let used = Set(notes.map(\.id))
+        return (1...).first { !used.contains($0) } ?? 1
+    }
 
     public func messages(with contact: String) -> [Message] { messages.filter { $0.contact == contact } }
 
@@ -256,7 +263,7 @@ public struct AppData: Sendable, Equatable {
             unsaved.insert(Self.phrasesFile)
         case .usedPhrase(let text, let group):
             guard let k = phrases.firstIndex(where: { $0.group == group && $0.text == text }) else { return }
-            phrases[k].uses += 1
+            phrases[k].uses = Counts.adding(phrases[k].uses, 1)
             unsaved.insert(Self.phrasesFile)
         case .removePhrase(let text, let group):
             phrases.removeAll { $0.group == group && $0.text == text }
@@ -411,7 +418,7 @@ public struct AppData: Sendable, Equatable {
 
     /// A note record (`note`, id, text), nil for anything else.
     static func note(_ r: [String]?) -> Note? {
-        guard let r, r.count == 3, r[0] == "note", let id = Int(r[1]) else { return nil }
+        guard let r, r.count == 3, r[0] == "note", case .value(let id) = Counts.parse(r[1]) else { return nil }
         return Note(id: id, text: r[2])
     }
 
@@ -423,8 +430,17 @@ public struct AppData: Sendable, Equatable {
 
     /// A phrase record (`phrase`, group, uses, text), nil for anything else.
     static func phrase(_ r: [String]?) -> Phrase? {
-        guard let r, r.count == 4, r[0] == "phrase", !r[1].isEmpty, let uses = Int(r[2]), uses >= 0 else { return nil }
+        guard let r, r.count == 4, r[0] == "phrase", !r[1].isEmpty, case .value(let uses) = Counts.parse(r[2]) else { return nil }
         return Phrase(group: r[1], text: r[3], uses: uses)
+    }
+
+    /// Why a note's or phrase's number could not be read ("uses 9223372036854775807 is out of range (at most
+    /// …)"); nil for any other record, or one whose number is fine.
+    static func numberProblem(_ r: [String]?) -> String? {
+        guard let r else { return nil }
+        if r.count == 3, r[0] == "note" { return Counts.problem(r[1], what: "note number") }
+        if r.count == 4, r[0] == "phrase" { return Counts.problem(r[2], what: "uses") }
+        return nil
     }
 
     /// A draft record (`draft`, contact, text), nil for anything else.
@@ -471,13 +487,22 @@ public struct AppData: Sendable, Equatable {
         var saving: [Substring: Int] = [:]
         for line in text(of: name).utf8.split(separator: 0x0A).dropFirst() { saving[Substring(line), default: 0] += 1 }
         var unread = 0, changed = 0
-        for (line, fields) in reading.lines {
-            if let k = saving[line], k > 0 { saving[line] = k - 1; continue }
-            if readable(fields) { changed += 1 } else { unread += 1 }
+        // The first line whose number was the trouble, named with its place (the file's lines count from 1,
+        // the header being the first).
+        var badNumber: String?
+        for (k, (line, fields)) in reading.lines.enumerated() {
+            if let n = saving[line], n > 0 { saving[line] = n - 1; continue }
+            if readable(fields) { changed += 1; continue }
+            unread += 1
+            if badNumber == nil, let why = Self.numberProblem(fields) {
+                badNumber = "\(name):\(k + (reading.header == nil ? 1 : 2)): \(why)"
+            }
         }
         var damage: [String] = reading.failure.map { [$0] } ?? []
         if let h = reading.header, h != expected { damage.append("its first line is \"\(h.prefix(40))\", not \"\(expected)\"") }
-        if unread > 0 { damage.append("\(unread) line\(unread == 1 ? "" : "s") could not be read") }
+        if unread > 0 {
+            damage.append("\(unread) line\(unread == 1 ? "" : "s") could not be read" + (badNumber.map { " (\($0))" } ?? ""))
+        }
         if changed > 0 {
             damage.append("\(changed) line\(changed == 1 ? "" : "s") could not be kept as \(changed == 1 ? "it was" : "they were")")
         }

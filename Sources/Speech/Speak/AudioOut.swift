@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CALSA
 import Foundation
+import SystemIO
 
 /// Where spoken audio goes: a sound card through ALSA, or a WAV file. Used from one thread at a time (the
 /// speaker's playback thread, or a command).
@@ -23,14 +27,17 @@ public protocol AudioSink: AnyObject {
 public final class ALSAPlayback: AudioSink {
     public let device: String
     let configurationText: String?
+    /// The WAV file a `file` plugin writes (`toFile`), named in messages instead of the PCM's made-up name.
+    public let file: String?
     private var pcm: OpaquePointer?
     private var config: OpaquePointer?
     private var rate = 0
 
     /// Nothing is opened until the first `prepare`: a shell with no sound card starts, and says so when it speaks.
-    public init(device: String = "default", configuration: String? = nil) {
+    public init(device: String = "default", configuration: String? = nil, file: String? = nil) {
         self.device = device
         self.configurationText = configuration
+        self.file = file
         // ALSA prints its own errors to stderr, which would scribble over the curses screen.
         handsfree_alsa_silence_errors()
     }
@@ -53,11 +60,21 @@ public final class ALSAPlayback: AudioSink {
 
     /// A playback writing `path` (a WAV) through ALSA's file plugin.
     public static func toFile(_ path: String) -> ALSAPlayback {
-        ALSAPlayback(device: "tofile", configuration: fileConfiguration(path: path))
+        ALSAPlayback(device: "tofile", configuration: fileConfiguration(path: path), file: path)
     }
+
+    /// How messages name the output: the file written, or the ALSA device.
+    var label: String { file ?? "audio output \"\(device)\"" }
 
     public func prepare(sampleRate: Int) throws(VoiceError) -> Int {
         if pcm != nil { return rate }
+        if let file {
+            // The plugin opens its file without a word and then fails every write with EIO: open it first, to
+            // name the file and the system's reason (a folder, a read-only place).
+            let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw VoiceError("cannot write \(file): \(String(cString: strerror(errno)))") }
+            Glibc.close(fd)
+        }
         if let text = configurationText {
             var top: OpaquePointer?
             guard snd_config_top(&top) == 0, let top else { throw VoiceError("cannot create an ALSA configuration") }
@@ -69,7 +86,7 @@ public final class ALSAPlayback: AudioSink {
             }
             guard loaded == 0 else {
                 snd_config_delete(top)
-                throw VoiceError("ALSA configuration for \(device) does not parse: \(Self.message(loaded))")
+                throw VoiceError("ALSA configuration for \(label) does not parse: \(Self.message(loaded))")
             }
             config = top
         }
@@ -79,6 +96,7 @@ public final class ALSAPlayback: AudioSink {
         guard rc == 0, let handle else {
             if let config { snd_config_delete(config) }
             config = nil
+            if let file { throw VoiceError("cannot write \(file) through ALSA's file plugin: \(Self.message(rc))") }
             throw VoiceError("no audio output \"\(device)\" (\(Self.message(rc))): pass --speaker NAME (aplay -L lists them) or --speaker-file FILE.wav")
         }
         // 100 ms of buffer: enough to ride over a busy moment, and `drop` discards it at once when stopped.
@@ -86,7 +104,7 @@ public final class ALSAPlayback: AudioSink {
                                      UInt32(sampleRate), 1, 100_000)
         guard set == 0 else {
             snd_pcm_close(handle)
-            throw VoiceError("audio output \"\(device)\" refuses \(sampleRate) Hz mono 16-bit: \(Self.message(set))")
+            throw VoiceError("\(label) refuses \(sampleRate) Hz mono 16-bit: \(Self.message(set))")
         }
         pcm = handle
         rate = sampleRate
@@ -94,7 +112,7 @@ public final class ALSAPlayback: AudioSink {
     }
 
     public func play(_ samples: ArraySlice<Int16>) throws(VoiceError) {
-        guard let pcm else { throw VoiceError("audio output \"\(device)\" is not open") }
+        guard let pcm else { throw VoiceError("\(label) is not open") }
         var rest = samples
         while !rest.isEmpty {
             let n = rest.withUnsafeBytes { raw in snd_pcm_writei(pcm, raw.baseAddress, snd_pcm_uframes_t(rest.count)) }
@@ -102,7 +120,7 @@ public final class ALSAPlayback: AudioSink {
             let err = Int32(truncatingIfNeeded: n)
             // An underrun (the voice was slower than the card) or a suspend: recover and go on.
             guard n < 0, snd_pcm_recover(pcm, err, 1) == 0 else {
-                throw VoiceError("audio output \"\(device)\" failed: \(Self.message(err))")
+                throw VoiceError("\(label) failed: \(Self.message(err))")
             }
         }
     }
@@ -142,26 +160,88 @@ public final class ALSAPlayback: AudioSink {
     }
 }
 
-/// Keeps what is played and writes it as one WAV file on `close` (`handsfree say --out`).
+/// Writes what is played into a WAV file as it comes (`handsfree say --out`): the header first, the samples
+/// after it slice by slice, and the sizes filled in on `close`. A long text costs the memory of a slice, not of
+/// all its audio (1 MB of text is hours of speech).
+///
+/// A file that cannot be opened (a folder, a read-only place) is named with the system's reason at the first
+/// audio, which ends the utterance. Where the sizes cannot be filled in (a pipe), they stay 0xFFFFFFFF, which
+/// readers of a stream take as "until the end".
 public final class WAVFileSink: AudioSink {
     public let path: String
-    public private(set) var audio = SpokenAudio(samples: [], sampleRate: 0)
-    /// The write's error, if `close` could not write the file.
+    /// The rate of the file, set by the first `prepare`.
+    public private(set) var sampleRate = 0
+    /// Bytes of samples written so far.
+    public private(set) var dataBytes = 0
+    /// Why the file could not be written, if it could not.
     public private(set) var writeError: String?
+    private var fd: Int32 = -1
+    /// The most a WAV's 32-bit sizes can count, less the header's 36 bytes counted with them.
+    static let largestData = Int(UInt32.max) - 36
 
     public init(path: String) { self.path = path }
 
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
     public func prepare(sampleRate: Int) throws(VoiceError) -> Int {
-        if audio.sampleRate == 0 { audio.sampleRate = sampleRate }
-        return audio.sampleRate
+        if let writeError { throw VoiceError(writeError) }
+        if self.sampleRate == 0 { self.sampleRate = sampleRate }
+        if fd < 0 { try open() }
+        return self.sampleRate
     }
-    public func play(_ samples: ArraySlice<Int16>) throws(VoiceError) { audio.samples += samples }
+
+    /// Creates the file and writes its header, the sizes left open.
+    private func open() throws(VoiceError) {
+        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw fail("cannot write \(path): \(String(cString: strerror(errno)))") }
+        var header = [UInt8](WAVReader.encode([], format: WAVFormat(formatTag: 1, channels: 1, sampleRate: sampleRate, bitsPerSample: 16)))
+        for offset in [4, 40] { header.replaceSubrange(offset..<(offset + 4), with: [0xFF, 0xFF, 0xFF, 0xFF]) }
+        try write(header)
+    }
+
+    public func play(_ samples: ArraySlice<Int16>) throws(VoiceError) {
+        if let writeError { throw VoiceError(writeError) }
+        guard fd >= 0 else { throw VoiceError("\(path) is not open") }
+        guard dataBytes + samples.count * 2 <= Self.largestData else {
+            throw fail("\(path) is full: a WAV file holds at most 4 GB of audio (\(Self.largestData / 2 / max(1, sampleRate) / 3600) hours at \(sampleRate) Hz); the rest is not in it")
+        }
+        var bytes = [UInt8](repeating: 0, count: samples.count * 2)
+        for (k, v) in samples.enumerated() {
+            let u = UInt16(bitPattern: v)
+            bytes[2 * k] = UInt8(u & 0xFF); bytes[2 * k + 1] = UInt8(u >> 8)
+        }
+        try write(bytes)
+        dataBytes += bytes.count
+    }
+
     public func finish(while keepGoing: () -> Bool) {}
     public func drop() {}
+
+    /// Fills in the sizes and closes the file; with nothing played, writes a file of no audio at 16 kHz.
     public func close() {
-        if audio.sampleRate == 0 { audio.sampleRate = 16_000 }
-        do { try audio.wav.write(to: URL(fileURLWithPath: path)) } catch {
-            writeError = "cannot write \(path): \(error.localizedDescription)"
+        if fd < 0 && writeError == nil {
+            if sampleRate == 0 { sampleRate = 16_000 }
+            do throws(VoiceError) { try open() } catch { return }
         }
+        guard fd >= 0 else { return }
+        defer { Glibc.close(fd); fd = -1 }
+        guard writeError == nil else { return }
+        for (offset, size) in [(4, 36 + dataBytes), (40, dataBytes)] {
+            var v = UInt32(size).littleEndian
+            // A pipe cannot be written back into: its sizes stay "until the end".
+            if pwrite(fd, &v, 4, off_t(offset)) != 4 && errno != ESPIPE {
+                writeError = "cannot write \(path): \(String(cString: strerror(errno)))"
+                return
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) throws(VoiceError) {
+        if let e = DurableFile.writeAll(fd, bytes) { throw fail("cannot write \(path): \(e)") }
+    }
+
+    private func fail(_ message: String) -> VoiceError {
+        writeError = message
+        return VoiceError(message)
     }
 }
