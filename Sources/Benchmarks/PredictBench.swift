@@ -84,6 +84,26 @@ public struct PredictBench {
         }
         out(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
         out(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))
+        // Initials expansion of 8 words, beside: the initials of every 8 words in a row of the sentences, with no
+        // history and with a full one (its capacity of sentences, none matching, each looked at).
+        var patterns: [String] = []
+        for s in sentences {
+            let w = s.split(separator: " ")
+            for i in 0...max(0, w.count - 8) { patterns.append(String(w[i..<min(w.count, i + 8)].compactMap { $0.lowercased().first })) }
+        }
+        var full = SentenceHistory()
+        for i in 0..<full.capacity { full.learn("sentence number \(i) of the user's own history.") }
+        for (name, h) in [("no history", SentenceHistory()), ("\(full.count) sentences of history", full)] {
+            var ex: [Double] = []
+            for i in 0..<max(50, count / 100) {
+                let a = DispatchTime.now().uptimeNanoseconds
+                sink &+= predictor.expand(patterns[i % patterns.count], history: h, limit: 3).count
+                ex.append(Double(DispatchTime.now().uptimeNanoseconds - a) / 1e6)
+            }
+            ex.sort()
+            out(String(format: "expand (8 initials, 3 phrases, %@, %d calls): p50 %.2f ms  p99 %.2f ms  max %.2f ms", name, ex.count,
+                       ex[ex.count / 2], ex[min(ex.count - 1, Int(Double(ex.count) * 0.99))], ex.last ?? 0))
+        }
         if sink < 0 { out(String(sink)) }
     }
 

@@ -20,6 +20,13 @@ public struct TypingBench {
     public var settings = GestureConfig.defaults()
     /// The keyboard's letter rows; nil: the default keymap's (QWERTY).
     public var keyboardRows: [String]?
+    /// The ways of taking suggestions from the key run side by side (the word on the key only by default).
+    public var methods: [Method] = [.word]
+    /// The user's earlier sentences: when given, each method runs also with this history (less the phrase being
+    /// typed, which is never in it).
+    public var history: [String]?
+    /// Phrase prediction's settings (thresholds, beam).
+    public var phraseSettings = WordPredictor.PhraseSettings()
 
     public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
         self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
@@ -58,11 +65,26 @@ public struct TypingBench {
         case bar = "bar only"
     }
 
+    /// What the key offers, read where the eyes already are (with the word on the key).
+    public enum Method: String, Sendable, Equatable, CaseIterable {
+        /// The word typing the key leads to.
+        case word = "word on the key"
+        /// A phrase (the next few words) when the model or the history is confident, else the word.
+        case phrases = "phrase continuation"
+        /// Initials mode: the first letter of each word; the key offers the whole phrase for the initials with its
+        /// letter, the bar the best few. A phrase not offered once all initials are typed is deleted and typed by
+        /// words (the word on the key) instead.
+        case initials = "initials"
+    }
+
     /// One profile's run over the phrase set.
     public struct Result: Sendable, Equatable {
         public var profile: String
         public var prediction: Bool
         public var reading: Reading = .bar
+        public var method: Method = .word
+        /// Typed with the user's sentence history.
+        public var history = false
         /// What the note held at the end of each phrase (lowercased, the trailing space of a commit dropped).
         public var texts: [String] = []
         /// Seconds from each phrase's first movement to its last action, added up.
@@ -89,14 +111,24 @@ public struct TypingBench {
     public func run(out: BenchReport) throws -> [Result] {
         var results: [Result] = []
         for profile in profiles {
-            let key = try predictor.map { try type(profile, prediction: $0, reading: .key) }
+            var keys: [Result] = []
+            if let predictor {
+                for method in methods {
+                    for withHistory in history == nil ? [false] : [false, true] {
+                        let r = try type(profile, prediction: predictor, reading: .key, method: method, history: withHistory)
+                        keys.append(r)
+                        results.append(r)
+                        out(Self.line(r))
+                    }
+                }
+            }
             let bar = try predictor.map { try type(profile, prediction: $0, reading: .bar) }
             let off = try type(profile, prediction: nil)
-            for r in [key, bar, off].compactMap({ $0 }) {
+            for r in [bar, off].compactMap({ $0 }) {
                 results.append(r)
                 out(Self.line(r))
             }
-            for on in [key, bar].compactMap({ $0 }) { out(Self.comparison(on, off)) }
+            for on in keys + [bar].compactMap({ $0 }) { out(Self.comparison(on, off)) }
         }
         return results
     }
@@ -112,15 +144,20 @@ public struct TypingBench {
     public static func comparison(_ on: Result, _ off: Result) -> String {
         let a = on.wordsPerMinute, b = off.wordsPerMinute
         guard b > 0 else {
-            return String(format: "  %@: with prediction (%@), %.1f wpm; without, nothing was typed", on.profile, on.reading.rawValue, a)
+            return String(format: "  %@: with prediction (%@), %.1f wpm; without, nothing was typed", on.profile, Self.name(on), a)
         }
         let change = (a / b - 1) * 100
         if abs(change) < 0.5 {
-            return String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: as fast", on.profile, on.reading.rawValue, a, b)
+            return String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: as fast", on.profile, Self.name(on), a, b)
         }
         return change > 0
-            ? String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: %.0f%% faster", on.profile, on.reading.rawValue, a, b, change)
-            : String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: %.0f%% slower", on.profile, on.reading.rawValue, a, b, -change)
+            ? String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: %.0f%% faster", on.profile, Self.name(on), a, b, change)
+            : String(format: "  %@: with prediction (%@), %.1f wpm against %.1f without: %.0f%% slower", on.profile, Self.name(on), a, b, -change)
+    }
+
+    /// How a run took suggestions: "bar only", "word on the key", "initials, with history".
+    public static func name(_ r: Result) -> String {
+        r.reading == .bar ? r.reading.rawValue : r.method.rawValue + (r.history ? ", with history" : "")
     }
 
     /// One result as the bench prints it.
@@ -131,7 +168,7 @@ public struct TypingBench {
         let ksr = r.ksr.map { String(format: "%.1f%%", $0) } ?? "—"
         return String(format: "%@ %@: %.1f wpm; errors uncorrected (MSD) %.2f%%, corrected %.2f%%; KSPC %.2f, KSR %@; time: travel %.0f%%, settle %.0f%%, gesture %.0f%%, reading suggestions %.0f%%, correcting %.0f%%%@",
                       r.profile.padding(toLength: 12, withPad: " ", startingAt: 0),
-                      r.prediction ? "prediction, \(r.reading.rawValue)" : "prediction off",
+                      r.prediction ? "prediction, \(name(r))" : "prediction off",
                       r.wordsPerMinute, r.errors.uncorrectedRate * 100, r.errors.correctedRate * 100, r.keystrokesPerCharacter, ksr,
                       pc(t.travel), pc(t.settle), pc(t.gesture), pc(t.reading), pc(t.correcting),
                       r.abandoned > 0 ? "; \(r.abandoned) phrases abandoned" : "")
@@ -139,20 +176,28 @@ public struct TypingBench {
 
     /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
     /// or without suggestions.
-    public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar) throws -> Result {
+    public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar,
+                     method: Method = .word, history withHistory: Bool = false) throws -> Result {
         var keymap = try Setup.keymap("default", gestures: settings.gestures)
         if let keyboardRows { keymap.keyboardRows = keyboardRows }
         var services = Services()
-        let live = predictor.map { LivePrediction(loaded: $0) }
+        var full = SentenceHistory()
+        if withHistory { for s in history ?? [] { full.learn(s) } }
+        let live = predictor.map { LivePrediction(loaded: $0, continuation: method == .phrases, settings: phraseSettings) }
         live?.install(into: &services)
-        var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading)
+        var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading, method: method, history: withHistory)
         var rng = PointingBench.Rng(seed: seed)
         for phrase in phrases {
+            // The history as it was before this phrase: never the phrase itself, nor what this run typed.
+            var h = full
+            h.forget(sentence: phrase)
+            live?.replaceHistory(h)
             var state = ShellState(keymap: keymap, gestures: settings.gestures, services: services)
             state.settings.wordOnKey = predictor != nil && reading == .key
+            state.settings.initialsKey = predictor != nil && method == .initials
             _ = state.show(screen: "note-editor")
             var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
-                                prediction: live, hold: Self.hold(settings), reading: reading)
+                                prediction: live, hold: Self.hold(settings), reading: reading, method: method)
             typist.type(phrase)
             rng = typist.rng
             let m = typist.session.metrics
@@ -179,6 +224,10 @@ struct Typist {
     let prediction: LivePrediction?
     /// Where the user reads suggestions.
     let reading: TypingBench.Reading
+    /// What the key offers.
+    let method: TypingBench.Method
+    /// Initials found nothing: the rest of the phrase is typed by words.
+    var gaveUp = false
     /// The activate gesture's hold time (the user holds until the key acts, so this only bounds the wait).
     let hold: Double
     var t = 0.0
@@ -197,9 +246,9 @@ struct Typist {
     let phase: Double
 
     init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double,
-         reading: TypingBench.Reading = .bar) {
+         reading: TypingBench.Reading = .bar, method: TypingBench.Method = .word) {
         self.session = session; self.profile = profile; self.rng = rng; self.prediction = prediction; self.hold = hold
-        self.reading = reading
+        self.reading = reading; self.method = method
         phase = self.rng.uniform(0, 6.3)
     }
 
@@ -341,6 +390,22 @@ struct Typist {
         c == " " ? "\(editor).keyboard.space" : "\(editor).keyboard.key.\(c)"
     }
 
+    /// Reading what a key or the bar offers: a word costs `scan_ms`, each further word of a phrase half that
+    /// again (assumed: a phrase is read as a whole, a little slower than one word).
+    func readingCost(_ offered: String) -> Double {
+        profile.scan * (1 + 0.5 * Double(max(0, offered.split(separator: " ").count - 1)))
+    }
+
+    /// Whether taking `offered` in place of the text from character `start` leaves the note on the way to the
+    /// phrase: the user takes a word or a phrase only when all of it is right.
+    func fits(_ offered: String, from start: Int, _ target: [Character]) -> Bool {
+        let now = Array(text)
+        guard start <= now.count else { return false }
+        let made = Array(String(now[0..<start]) + offered.lowercased())
+        guard made.count <= target.count, Array(target.prefix(made.count)) == made else { return false }
+        return made.count == target.count || target[made.count] == " " || KeyboardKey.closingPunctuation.contains(target[made.count])
+    }
+
     /// Types `phrase`: a suggestion when the bar offers the word, else the next letter; a wrong text is
     /// noticed and mended with ⌫ letter.
     mutating func type(_ phrase: String) {
@@ -350,6 +415,7 @@ struct Typist {
         let target = Array(phrase)
         var actions = 0
         let limit = target.count * 4 + 20
+        if method == .initials { if act("\(Self.editor).keyboard.initials") { end = t } }
         while actions < limit {
             guard session.state.top.name == Self.editor else { abandoned = true; break }
             let now = Array(text)
@@ -362,6 +428,9 @@ struct Typist {
                 // The space a commit left where the phrase has punctuation: the mark typed now goes before it.
                 if act(Self.key(target[now.count - 1])) { end = t }
                 continue
+            }
+            if method == .initials, !gaveUp, let screen, screen.composer.initialsFrom != nil {
+                if typeInitials(target, screen) { continue }
             }
             if now.count > target.count || Array(target.prefix(now.count)) != now {
                 // Wrong: the user sees it and deletes letters until the text is right again.
@@ -400,14 +469,21 @@ struct Typist {
             let before = text
             let t0 = t, was = spent
             // Reading the word on the key: while checking the key, the user reads the word shown on it when
-            // taking it would save a key (a letter or the space); the tongue takes it, the jaw types the letter.
-            let readsKey = reading == .key && wordEnd - now.count >= 2
+            // taking it would save a key (a letter or the space), and any phrase shown (several words stand out);
+            // the tongue takes it when all of it is right, the jaw types the letter.
+            let worthAWord = wordEnd - now.count >= 2
+            let readsKey = reading == .key && (worthAWord || method == .phrases)
             if act(want, aim: slip, decide: !readsKey ? nil : { typist, key in
-                typist.wait(typist.profile.scan, \.reading)
+                if worthAWord { typist.wait(typist.profile.scan, \.reading) }
                 guard let screen = typist.screen,
-                      let (_, word) = screen.composer.wordOnKey(key, typist.session.state.context),
-                      word.lowercased() == meant else { return .jaw }
-                return .tongue
+                      let (_, word) = screen.composer.wordOnKey(key, typist.session.state.context) else { return .jaw }
+                if word.contains(" ") {
+                    // A phrase stands out; reading it costs more than a word.
+                    typist.wait(typist.readingCost(word) - (worthAWord ? typist.profile.scan : 0), \.reading)
+                } else if !worthAWord {
+                    return .jaw
+                }
+                return typist.fits(word, from: wordStart, target) ? .tongue : .jaw
             }) { end = t }
             if slip != nil, text != before {
                 // The slip's time counts as correcting: it is spent only because of the mistake.
@@ -417,6 +493,57 @@ struct Typist {
             }
         }
         if actions >= limit { abandoned = true }
+    }
+
+    /// One step of initials typing: the next initial (taking the phrase the key offers when it is the one
+    /// meant), the bar read once all are typed, or giving up on them (⌫ word, initials off). False when the text
+    /// is not as initials typing leaves it (a slip: the caller deletes).
+    mutating func typeInitials(_ target: [Character], _ screen: NoteEditorScreen) -> Bool {
+        let chars = Array(text)
+        let from = screen.composer.initialsRange(of: screen.field) ?? chars.count
+        let committed = Array(chars[0..<from])
+        guard committed.count <= target.count, Array(target.prefix(committed.count)) == committed else { return false }
+        // The words up to the next punctuation mark: one expansion.
+        var k = committed.count
+        while k < target.count, target[k] == " " { k += 1 }
+        var words: [String] = []
+        var current = ""
+        while k < target.count, !KeyboardKey.closingPunctuation.contains(target[k]) {
+            if target[k] == " " { if !current.isEmpty { words.append(current); current = "" } } else { current.append(target[k]) }
+            k += 1
+        }
+        if !current.isEmpty { words.append(current) }
+        let wanted = words.compactMap(\.first)
+        let typed = Array(chars[from...])
+        guard typed.count <= wanted.count, Array(wanted.prefix(typed.count)) == typed else { return false }
+        if typed.count == wanted.count {
+            // All typed and the key never offered it: the bar, phrase by phrase.
+            let offered = suggestions()
+            let found = offered.firstIndex { fits($0, from: from, target) }
+            for i in 0...(found ?? max(0, offered.count - 1)) where i < offered.count {
+                guard let s = session.state.hitMap.target(id: "\(Self.editor).suggestion.\(i)") else { break }
+                travel(to: centre(s.rect), width: Double(s.rect.w), \.reading)
+                wait(readingCost(offered[i]), \.reading)
+            }
+            if let found {
+                if found == 0 ? act("\(Self.editor).suggestion.0", face: .tongue) : act("\(Self.editor).suggestion.\(found)") { end = t }
+                return true
+            }
+            // Not offered: the initials go, and the rest is typed by words.
+            if act("\(Self.editor).keyboard.delete-word", correcting: true) { end = t }
+            if act("\(Self.editor).keyboard.initials", correcting: true) { end = t }
+            gaveUp = true
+            return true
+        }
+        let want = Self.key(wanted[typed.count])
+        let slip = rng.unit() < profile.errorRate ? neighbour(of: want) : nil
+        if act(want, aim: slip, decide: { typist, key in
+            guard let screen = typist.screen,
+                  let (_, phrase) = screen.composer.wordOnKey(key, typist.session.state.context) else { return .jaw }
+            typist.wait(typist.readingCost(phrase), \.reading)
+            return typist.fits(phrase, from: from, target) ? .tongue : .jaw
+        }) { end = t }
+        return true
     }
 
     /// The words the suggestion bar shows now.

@@ -268,14 +268,14 @@ public struct WordPredictor: Sendable {
 
     /// True if word `id` may be offered: not held back, or the user has typed it, or held words are on.
     @inline(__always)
-    private func offerable(_ id: Int) -> Bool {
+    func offerable(_ id: Int) -> Bool {
         held.isEmpty || offerHeldWords || !held.contains(Int32(id)) || user.counts[lexicon.word(id)] != nil
     }
 
     // MARK: Suggesting
 
     /// A candidate word: a lexicon id, or a user word that is not in the lexicon.
-    private enum Candidate: Hashable {
+    enum Candidate: Hashable {
         case id(Int32)
         case extra(String)
     }
@@ -515,19 +515,19 @@ public struct WordPredictor: Sendable {
         return true
     }
 
-    private func candidate(_ word: String) -> Candidate {
+    func candidate(_ word: String) -> Candidate {
         if let id = lexicon.id(of: word) { return .id(Int32(id)) }
         return .extra(word)
     }
 
-    private func length(_ c: Candidate) -> Int {
+    func length(_ c: Candidate) -> Int {
         switch c {
         case .id(let id): return lexicon.length(Int(id))
         case .extra(let w): return w.utf8.count
         }
     }
 
-    private func key(_ c: Candidate) -> String {
+    func key(_ c: Candidate) -> String {
         switch c {
         case .id(let id): return lexicon.word(Int(id))
         case .extra(let w): return w
@@ -535,12 +535,12 @@ public struct WordPredictor: Sendable {
     }
 
     /// Where the n-grams of the context `w1 w2` are stored, looked up once per ranking rather than per candidate.
-    private struct ContextRanges {
+    struct ContextRanges {
         var bigrams: Range<Int> = 0..<0
         var trigrams: Range<Int> = 0..<0
     }
 
-    private func contextRanges(w1: Int32?, w2: Int32?) -> ContextRanges {
+    func contextRanges(w1: Int32?, w2: Int32?) -> ContextRanges {
         var r = ContextRanges()
         if let w2, w2 >= 0 {
             r.bigrams = ngrams.bigramRange(w2)
@@ -549,7 +549,7 @@ public struct WordPredictor: Sendable {
         return r
     }
 
-    private func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
+    func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
         var base = 0.0
         switch c {
         case .id(let id):
@@ -564,6 +564,32 @@ public struct WordPredictor: Sendable {
         case .extra:
             break
         }
+        return userMix(base, c, u2: u2, uctx: uctx)
+    }
+
+    /// A phrase word's probability after the context, for the beam search: a missing trigram backs off to `a`
+    /// times the bigram, and so on (stupid backoff, Brants et al. 2007), so that words after different contexts
+    /// compare fairly; the bar's interpolation (`score`) made a missing trigram score higher than a present one,
+    /// which only ever mattered when comparing contexts. Then mixed with the user's words as `score` does.
+    func phraseScore(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges, backoff a: Double) -> Double {
+        var base = 0.0
+        if case .id(let id) = c {
+            let p1 = lexicon.probability[Int(id)]
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) {
+                base = pow(10, Double(t))
+            } else if let w2, w2 >= 0, let b = ngrams.logProb(of: id, in: ranges.bigrams) {
+                base = (w1 ?? -1) >= 0 ? a * pow(10, Double(b)) : pow(10, Double(b))
+            } else {
+                base = (w2 ?? -1) >= 0 ? a * a * p1 : p1
+            }
+        }
+        return userMix(base, c, u2: u2, uctx: uctx)
+    }
+
+    /// `base` mixed with the recency cache and the user's words, pairs and phrases, each trusted more as it grows.
+    @inline(__always)
+    private func userMix(_ base: Double, _ c: Candidate, u2: String?, uctx: String?) -> Double {
+        var base = base
         guard user.total > 0 else { return base }
         // Only the user's part needs the word as a string; making it is most of a candidate's cost.
         let word = key(c)
@@ -597,7 +623,7 @@ public struct WordPredictor: Sendable {
     private static let capitalised: [String: String] = ["i": "I", "i'm": "I'm", "i'll": "I'll", "i've": "I've", "i'd": "I'd"]
 
     /// What `display` needs to know of the capitals typed, worked out once per suggestion rather than per word.
-    private struct TypedCase {
+    struct TypedCase {
         let allCaps: Bool
         let firstUpper: Bool
         let anyUpper: Bool
@@ -620,7 +646,7 @@ public struct WordPredictor: Sendable {
     }
 
     /// The word as shown: the user's form or the list's, capitalised at a sentence start or like the typed letters.
-    private func display(_ c: Candidate, typed: String, typedCase: TypedCase, sentenceStart: Bool) -> String {
+    func display(_ c: Candidate, typed: String, typedCase: TypedCase, sentenceStart: Bool) -> String {
         let w = key(c)
         // Only words starting with "i" are in `capitalised`; the check saves hashing every other word.
         var form = (user.forms.isEmpty ? nil : user.forms[w])

@@ -25,13 +25,42 @@ public final class LivePrediction: @unchecked Sendable {
     /// is laid out, when its echo is, and when it is drawn. Emptied whenever the predictor changes.
     private var answers: [Query: [String]] = [:]
     private struct Query: Hashable { var text: String, limit: Int }
+    /// The sentences the user committed (`sentences.txt` beside the learned words), consulted first.
+    private var history = SentenceHistory()
+    /// Where the history is saved; nil: nowhere.
+    private var historyFile: URL?
+    private var historyUnsaved = false
+    /// Offer phrases: the next few words as one suggestion (`continuePhrase`).
+    private let continuation: Bool
+    /// Phrase settings (thresholds of continuation, the beam of expansion).
+    private let phraseSettings: WordPredictor.PhraseSettings
+    /// Recent answers of `suggestPhrase` and `expand`, emptied with `answers`.
+    private var phrases: [String: String?] = [:]
+    private var expansions: [String: [String]] = [:]
+    /// The frequent sentences, best first, worked out once per change (the phrase board asks at every drawing).
+    private var frequent: [String]?
 
-    public init() {}
+    public init() { continuation = true; phraseSettings = WordPredictor.PhraseSettings() }
 
     /// A predictor already loaded, for a run that must not wait or differ: the typing bench loads the word
     /// lists once and gives each simulated user a fresh copy, so what one learned never helps the next.
-    public init(loaded: WordPredictor) {
+    /// `history`: the user's sentences (learned from other text); `continuation`: offer phrases.
+    /// `historyFile`: where learned sentences are saved (none by default).
+    public init(loaded: WordPredictor, history: SentenceHistory = SentenceHistory(), historyFile: URL? = nil,
+                continuation: Bool = true, settings: WordPredictor.PhraseSettings = WordPredictor.PhraseSettings()) {
         predictor = loaded; status = nil; finished = true
+        self.history = history; self.historyFile = historyFile; self.continuation = continuation; phraseSettings = settings
+    }
+
+    /// Uses `history` from now on instead of the one loaded or learned (the typing bench: the history before each
+    /// phrase, never the phrase itself).
+    public func replaceHistory(_ h: SentenceHistory) {
+        lock.withLock { history = h; forgetAnswers() }
+    }
+
+    /// The sentence history file beside a user word file.
+    public static func historyFile(beside userFile: URL) -> URL {
+        userFile.deletingLastPathComponent().appendingPathComponent("sentences.txt")
     }
 
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved), through the
@@ -73,10 +102,12 @@ public final class LivePrediction: @unchecked Sendable {
                     p.userFile = nil
                 }
             }
+            let (h, historyTo, historyProblem) = Self.loadHistory(beside: userFile)
             lock.withLock {
                 p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true
-                answers.removeAll()
-                self.problem = problem
+                history = h; historyFile = historyTo
+                forgetAnswers()
+                self.problem = problem ?? historyProblem
             }
         } catch {
             lock.withLock {
@@ -84,6 +115,31 @@ public final class LivePrediction: @unchecked Sendable {
                 finished = true
             }
         }
+    }
+
+    /// The sentence history beside `userFile`, where to save it, and what to tell the user: a file with bad lines
+    /// or too large to read whole is kept aside (`NAME.corrupt-N`) and its readable part used, so nothing is lost;
+    /// one that cannot be read or moved is not saved over.
+    static func loadHistory(beside userFile: URL?) -> (SentenceHistory, URL?, String?) {
+        guard let userFile else { return (SentenceHistory(), nil, nil) }
+        let url = historyFile(beside: userFile)
+        do {
+            let loaded = try SentenceHistory.load(url)
+            guard !loaded.warnings.isEmpty else { return (loaded.history, url, nil) }
+            let first = loaded.warnings.first.map { "\($0)" } ?? ""
+            guard let aside = AtomicFile.moveAside(url.path) else {
+                return (loaded.history, nil, "Sentence history \(first); new sentences are not saved over it.")
+            }
+            var message = "Sentence history kept as \(aside) (\(first)); the rest is used."
+            do { try loaded.history.save(to: url) } catch { message += " Not saved: \(error)" }
+            return (loaded.history, url, message)
+        } catch {
+            return (SentenceHistory(), nil, "Sentence history \(error); new sentences are not saved over it.")
+        }
+    }
+
+    private func forgetAnswers() {
+        answers.removeAll(); phrases.removeAll(); expansions.removeAll(); frequent = nil
     }
 
     /// True once, after loading ended (either way): the loop redraws so the bar fills in.
@@ -101,6 +157,24 @@ public final class LivePrediction: @unchecked Sendable {
         services.predictionStatus = { [self] in lock.withLock { status } }
         // The loading status is replaced when loading ends, either way.
         services.predictionLoading = { [self] in lock.withLock { status == LivePrediction.loadingStatus } }
+        services.expand = { [self] initials, before, partner, limit in lock.withLock {
+            let key = "\(limit)\u{1}\(initials)\u{1}\(before)\u{1}\(partner)"
+            if let found = expansions[key] { return found }
+            let out = predictor?.expand(initials, context: before, partner: partner, history: history, limit: limit,
+                                        settings: phraseSettings) ?? []
+            if expansions.count >= 32 { expansions.removeAll(keepingCapacity: true) }
+            expansions[key] = out
+            return out
+        } }
+        services.frequentSentences = { [self] limit in frequentSentences(limit: limit) }
+        services.suggestPhrase = { [self] text in lock.withLock {
+            guard continuation else { return nil }
+            if let found = phrases[text] { return found }
+            let out = predictor?.continuePhrase(text, history: history, settings: phraseSettings)
+            if phrases.count >= 32 { phrases.removeAll(keepingCapacity: true) }
+            phrases[text] = out
+            return out
+        } }
     }
 
     /// The predictor's words for `text`, from the recent answers if asked before; called under the lock.
@@ -108,7 +182,8 @@ public final class LivePrediction: @unchecked Sendable {
         guard let predictor else { return [] }
         let q = Query(text: text, limit: limit)
         if let words = answers[q] { return words }
-        let words = predictor.suggest(text, limit: limit)
+        let words = history.isEmpty ? predictor.suggest(text, limit: limit)
+            : predictor.suggest(text, limit: limit, history: history, settings: phraseSettings)
         // A few lines' worth: the loop asks for the line showing, and a text field for its text.
         if answers.count >= 16 { answers.removeAll(keepingCapacity: true) }
         answers[q] = words
@@ -129,7 +204,28 @@ public final class LivePrediction: @unchecked Sendable {
             event = .wordAdded(word)
         case .removeWord(let word):
             guard change({ $0.removeWord(word) }) != nil else { return .notice("Words are still loading: “\(word)” was not removed, try again") }
+            // A word never to be offered again is not offered inside a sentence either.
+            lock.withLock {
+                let before = history.count
+                history.forget(word: word)
+                if history.count != before { historyUnsaved = true; forgetAnswers() }
+            }
+            saveHistory()
             event = .wordRemoved(word)
+        case .forgetSentence(let text):
+            lock.withLock {
+                if history.forget(sentence: text) { historyUnsaved = true; forgetAnswers() }
+            }
+            saveHistory()
+            return .sentenceLearned
+        case .learnSentences(let text):
+            lock.withLock {
+                history.learn(text)
+                historyUnsaved = true
+                forgetAnswers()
+            }
+            saveHistory()
+            return .sentenceLearned
         default:
             return nil
         }
@@ -145,7 +241,7 @@ public final class LivePrediction: @unchecked Sendable {
             guard var p = predictor else { return nil }
             // Drop the stored copy first, so the learned words are changed in place rather than copied.
             predictor = nil
-            answers.removeAll()
+            forgetAnswers()
             defer { predictor = p; unsaved = true; changedSinceSave = true }
             return body(&p)
         }
@@ -173,18 +269,49 @@ public final class LivePrediction: @unchecked Sendable {
         }
     }
 
+    /// Writes the sentence history if it changed (atomically); a failure is kept for `saveIfNeeded` to report and
+    /// retried there.
+    private func saveHistory() {
+        lock.withLock {
+            guard historyUnsaved else { return }
+            guard let historyFile else { historyUnsaved = false; return }
+            do {
+                try history.save(to: historyFile)
+                historyUnsaved = false
+                if problem?.hasPrefix("Sentences not saved") == true { problem = nil }
+            } catch {
+                problem = "Sentences not saved: \(error)"
+            }
+        }
+    }
+
+    /// Forgets every sentence of the history and saves that (Settings, `handsfree words history clear`).
+    public func forgetSentences() {
+        lock.withLock { history.clear(); historyUnsaved = true; forgetAnswers() }
+        saveHistory()
+    }
+
+    /// The sentences kept, best first (the phrase board's frequent row).
+    public func frequentSentences(limit: Int) -> [String] {
+        lock.withLock {
+            if frequent == nil { frequent = history.frequent(limit: 64).map(\.text) }
+            return Array((frequent ?? []).prefix(limit))
+        }
+    }
+
     /// Follows Settings › "Suggest rude words", also when it is set before the words have loaded.
     public func suggestRudeWords(_ on: Bool) {
         lock.withLock {
             offerRude = on
             predictor?.offerHeldWords = on
-            answers.removeAll()
+            forgetAnswers()
         }
     }
 
     /// Retries a save that failed; returns what went wrong loading or saving, once.
     public func saveIfNeeded() -> String? {
         saveNow()
+        saveHistory()
         return lock.withLock { defer { problem = nil }; return problem }
     }
 }

@@ -458,7 +458,7 @@ public struct ShellRuntime {
                     speech?.updateContext(before: before, userWords: prediction?.userVocabulary() ?? [])
                 case .listCommands, .listDirectory:
                     if let event = commandLineFiles?.perform(e) { replies.append(event) }
-                case .learnWord, .addWord, .removeWord:
+                case .learnWord, .learnSentences, .forgetSentence, .addWord, .removeWord:
                     if let event = prediction?.perform(e) { replies.append(event) }
                 case .rescue(let files):
                     let (place, error) = writeUnsaved(files)

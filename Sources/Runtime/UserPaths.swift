@@ -61,6 +61,8 @@ public struct UserPaths: Sendable {
     }
     /// The learned words, the same file for `run`, `words` and `predict`.
     public var userWords: URL { data.appendingPathComponent("user-words.txt") }
+    /// The sentences the user committed (`SentenceHistory`), beside the learned words.
+    public var sentenceHistory: URL { data.appendingPathComponent("sentences.txt") }
     /// The shipped word lists as built in memory (`WordPredictor.load(cache:)`), rebuilt when they change.
     public var wordCache: URL { cache.appendingPathComponent("words-en.bin") }
     /// One JSON line per session (`handsfree stats`).

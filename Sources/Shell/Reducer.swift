@@ -147,7 +147,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.listings.store(entries, for: d, at: s.now)
         s.relayout()
         return []
-    case .wordsLoaded, .wordLearned, .wordAdded, .wordRemoved:
+    case .wordsLoaded, .wordLearned, .sentenceLearned, .wordAdded, .wordRemoved:
         // The word list changed: the suggestion bars may offer other words.
         s.relayout()
         return []

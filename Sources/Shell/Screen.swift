@@ -190,6 +190,14 @@ public struct Services: Sendable {
     public var predictionStatus: @Sendable () -> String? = { nil }
     /// True while the word list is still loading (the demo waits for it before it types).
     public var predictionLoading: @Sendable () -> Bool = { false }
+    /// Whole phrases for initials typed in initials mode (Prediction's `WordPredictor.expand`), best first: the
+    /// initials, the text before them, what the conversation partner said last, how many.
+    public var expand: @Sendable (_ initials: String, _ context: String, _ partner: String, _ limit: Int) -> [String] = { _, _, _, _ in [] }
+    /// The next few words after the text typed so far as one suggestion, when the user's sentences or the word
+    /// model are confident (Prediction's `WordPredictor.continuePhrase`); nil otherwise.
+    public var suggestPhrase: @Sendable (_ text: String) -> String? = { _ in nil }
+    /// The sentences the user writes most and lately, best first (the phrase board's frequent row).
+    public var frequentSentences: @Sendable (_ limit: Int) -> [String] = { _ in [] }
 
     public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                 commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
@@ -217,6 +225,10 @@ public struct ShellSettings: Sendable, Equatable {
     /// and the commit gesture made there types the key and that word in one action, so the eyes need not
     /// leave the keyboard to read the bar (after AugKey, Diaz-Tula & Morimoto 2016).
     public var wordOnKey = true
+    /// The initials key on the text composer's keyboard: initials mode, whole phrases for the first letters of
+    /// their words. Off by default: `bench typing` found it slower than the word on the key (eye tracker 11.4
+    /// against 16.6 wpm on conversational text), since too few phrases come out right from initials alone.
+    public var initialsKey = false
     /// How fast the dots of smooth pursuit turn (keymaps with `pursuit` screens).
     public var pursuitPace: PursuitPace = .normal
     /// Dictation stops after this many seconds without speech (audio time); 0 never stops.

@@ -269,6 +269,12 @@ public enum Effect: Sendable, Equatable {
     /// Word prediction learns a word the user finished (typed letter by letter, or committed from the bar)
     /// after the text before it; answered by `.wordLearned`.
     case learnWord(String, after: String)
+    /// Keep the sentences of committed text in the user's sentence history (`SentenceHistory`); never text typed
+    /// privately or into a password prompt. Answered by `.sentenceLearned`.
+    case learnSentences(String)
+    /// Forget one sentence of the user's sentence history (removed from the phrase board's frequent row);
+    /// answered by `.sentenceLearned`.
+    case forgetSentence(String)
     /// The user asked for a word to be suggested (`add-word`); answered by `.wordAdded`.
     case addWord(String)
     /// The user asked never to see a word again (`remove-word`); answered by `.wordRemoved`.
@@ -356,6 +362,8 @@ public enum ShellEvent: Sendable {
     case directoryListed(CommandLineListings.Directory, [CommandLineCompletion.Entry]?)
     /// Word prediction learned a word (`learnWord`): suggestions may differ now.
     case wordLearned(String)
+    /// The sentence history learned committed text (`learnSentences`): phrases offered may differ now.
+    case sentenceLearned
     /// A word was added to the user's words (`addWord`).
     case wordAdded(String)
     /// A word was removed from the suggestions (`removeWord`).
@@ -386,8 +394,8 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed,
-             .setup: return false
+             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .sentenceLearned, .wordAdded, .wordRemoved,
+             .commandsListed, .directoryListed, .setup: return false
         }
     }
 }

@@ -22,10 +22,28 @@ struct BenchTyping: ParsableCommand {
     @Option(help: "Keyboard letter rows separated by '/', e.g. \"qwertyuiop/asdfghjkl'/zxcvbnm,.?\" (default: the keymap's).")
     var rows: String?
     @Flag(help: "Say first what wpm, KSPC, KSR and MSD mean, one line each.") var explain = false
+    @Option(help: "What the key offers, comma-separated: word (the word on the key), phrases (phrase continuation), initials (default: all three).")
+    var methods = "word,phrases,initials"
+    @Option(help: "The user's earlier sentences for the runs with a history, one a line (default: the other phrases of the set; the phrase being typed is never in it); 'none': no runs with a history.")
+    var history: String?
+    @Option(name: .customLong("phrase-set"), help: "Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, beam, branch, backoff); repeatable.")
+    var phraseSet: [String] = []
     @OptionGroup var pipeline: PipelineOptions
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        _ = try chosenMethods()
+    }
+
+    func chosenMethods() throws -> [TypingBench.Method] {
+        try methods.split(separator: ",").map { name -> TypingBench.Method in
+            switch name {
+            case "word": return .word
+            case "phrases": return .phrases
+            case "initials": return .initials
+            default: throw ValidationError("--methods: '\(name)' is not word, phrases or initials")
+            }
+        }
     }
 
     /// A text file, at most `max` bytes.
@@ -58,12 +76,34 @@ struct BenchTyping: ParsableCommand {
         } catch { throw ValidationError("word prediction: \(error)") }
         print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
               + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")
-        print("goals: eye-tracker ≥ 15 wpm, webcam ≥ 8 wpm, uncorrected errors ≤ 1%")
+        print("goals: eye-tracker ≥ 20 wpm, webcam ≥ 12 wpm, slow user ≥ 10 wpm, uncorrected errors ≤ 1%")
         if explain { print(TextEntryRate.explanations.joined(separator: "\n")) }
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
         bench.settings = try pipeline.settings()
         bench.keyboardRows = rows.map { $0.split(separator: "/").map(String.init) }
+        bench.methods = try chosenMethods()
+        for kv in phraseSet {
+            let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--phrase-set needs name=number, got '\(kv)'") }
+            switch parts[0] {
+            case "continuationConfidence": bench.phraseSettings.continuationConfidence = v
+            case "historyShare": bench.phraseSettings.historyShare = v
+            case "historyUses": bench.phraseSettings.historyUses = Int(v)
+            case "continuationWords": bench.phraseSettings.continuationWords = Int(v)
+            case "beam": bench.phraseSettings.beam = Int(v)
+            case "branch": bench.phraseSettings.branch = Int(v)
+            case "backoff": bench.phraseSettings.backoff = v
+            default: throw ValidationError("--phrase-set: unknown name '\(parts[0])'")
+            }
+        }
+        switch history {
+        case "none"?: bench.history = nil
+        case let path?: bench.history = try Self.read(path, max: 64 << 20).split(separator: "\n").map(String.init)
+        case nil: bench.history = all
+        }
+        print("history: " + (history == "none" ? "none" : history.map { "\(bench.history?.count ?? 0) lines of \($0)" }
+              ?? "the other phrases of the set") + " (never the phrase being typed)")
         _ = try printing { try bench.run(out: $0) }
     }
 }

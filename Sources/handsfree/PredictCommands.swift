@@ -236,6 +236,9 @@ struct Words: ParsableCommand {
         words remove WORD...  never suggest these words again (until added back)
         words compile         build the shipped word lists into words-en.bin beside them (or --out FILE), as
                               the installer does, so that even a first start has suggestions at once
+        words sentences       the sentences the user wrote (sentences.txt), most used and most recent first
+        words forget-sentence SENTENCE...  forget these sentences (any case)
+        words forget-sentences             forget every sentence
         """)
 
     @Argument(help: "list, add, remove or compile.") var verb: String
@@ -243,13 +246,15 @@ struct Words: ParsableCommand {
     @Option(help: "User word file (default user-words.txt in the data folder).") var userFile: String?
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
-    @Option(help: "With list: how many words to show.") var top = 50
+    @Option(help: "With list or sentences: how many to show.") var top = 50
     @Option(help: "With compile: the file to write (default words-en.bin beside the word lists).") var out: String?
 
     func validate() throws {
-        guard ["list", "add", "remove", "compile"].contains(verb) else {
-            throw ValidationError("the verb is list, add, remove or compile, not '\(Shown.cut(verb))'")
+        guard ["list", "add", "remove", "compile", "sentences", "forget-sentence", "forget-sentences"].contains(verb) else {
+            throw ValidationError("the verb is list, add, remove, compile, sentences, forget-sentence or forget-sentences, not '\(Shown.cut(verb))'")
         }
+        if verb == "forget-sentence", words.isEmpty { throw ValidationError("name at least one sentence to forget") }
+        if verb == "sentences" || verb == "forget-sentences", !words.isEmpty { throw ValidationError("\(verb) takes no words") }
         if verb == "add" || verb == "remove", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
         if verb == "compile", !words.isEmpty { throw ValidationError("compile takes no words") }
     }
@@ -257,6 +262,7 @@ struct Words: ParsableCommand {
     func run() throws {
         if verb == "compile" { return try compile() }
         let url = UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
+        if verb.hasPrefix("sentences") || verb.hasPrefix("forget-sentence") { return try sentences(LivePrediction.historyFile(beside: url)) }
         var p: WordPredictor
         do {
             // Only the user's file changes; without the n-grams the word list loads in a moment.
@@ -307,6 +313,30 @@ struct Words: ParsableCommand {
         } else {
             print("compiled the word lists in \(WordLists.folder.path) into \(file.path) (\(size / 1_000_000) MB)")
         }
+    }
+
+    /// Lists or forgets the user's sentences; a file with bad lines is kept aside before it is written.
+    private func sentences(_ file: URL) throws {
+        let loaded: SentenceHistory.Loaded
+        do { loaded = try SentenceHistory.load(file) } catch { throw ValidationError("\(error)") }
+        for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        var h = loaded.history
+        if verb == "sentences" {
+            print("\(file.path): \(h.count) sentences")
+            for e in h.frequent(limit: top) { print("\(e.count)\t\(e.text)") }
+            return
+        }
+        if verb == "forget-sentences" {
+            h.clear()
+        } else {
+            for s in words where !h.forget(sentence: s) { FileHandle.standardError.write(Data("not in the history: \(Shown.cut(s))\n".utf8)) }
+        }
+        if !loaded.warnings.isEmpty {
+            guard let aside = AtomicFile.moveAside(file.path) else { throw ValidationError("\(file.path) has bad lines and could not be kept aside; not changed") }
+            FileHandle.standardError.write(Data("the damaged file was kept as \(aside)\n".utf8))
+        }
+        do { try h.save(to: file) } catch { throw ValidationError("\(error)") }
+        print(verb == "forget-sentences" ? "forgot every sentence (\(file.path))" : "\(h.count) sentences left in \(file.path)")
     }
 
     private func save(_ p: WordPredictor, _ url: URL) throws {

@@ -101,4 +101,28 @@ struct TypingBenchTests {
         #expect(results[0].seconds < results[2].seconds, "the word on the key is faster than no prediction")
         #expect(lines.count == 5)
     }
+
+    @Test func everyMethodTypesThePhrasesExactlyWithAndWithoutHistory() throws {
+        let predictor = try WordLists.load()
+        guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
+        let phrases = ["how are you", "i am cold"]
+        var bench = TypingBench(phrases: phrases, profiles: [eye], predictor: predictor)
+        bench.methods = [.word, .phrases, .initials]
+        bench.history = ["how are you", "how are you doing today", "how are you doing today", "i am hungry"]
+        var lines: [String] = []
+        let results = try bench.run { lines.append($0) }
+        #expect(results.map(TypingBench.name) == ["word on the key", "word on the key, with history", "phrase continuation",
+                                                  "phrase continuation, with history", "initials", "initials, with history",
+                                                  "bar only", "bar only"])
+        for r in results {
+            #expect(r.texts == phrases, "\(TypingBench.name(r))")
+            #expect(r.errors.uncorrected == 0)
+            #expect(r.abandoned == 0)
+        }
+        // Initials: "how are you" is said twice in the history (never the phrase typed: "how are you" is left
+        // out), so its phrase comes from the model or the longer sentence; the first phrase typed takes fewer
+        // actions than its letters either way.
+        #expect(results[4].keystrokes + results[4].selections < phrases.reduce(0) { $0 + $1.count })
+        #expect(lines.contains { $0.contains("prediction (initials, with history)") })
+    }
 }

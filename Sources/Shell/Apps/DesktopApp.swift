@@ -1,4 +1,5 @@
 import Config
+import Prediction
 import SpeechText
 import TerminalModel
 
@@ -390,6 +391,8 @@ public struct DesktopScreen: Screen {
 
     /// Sends one key; a key that may move the caret or the focus starts a new line of context.
     private mutating func send(_ press: TerminalKeyPress) -> [Effect] {
+        // A line ended with Enter is kept in the sentence history, never while private.
+        let learn = press.key == .enter && press.modifiers.isEmpty && !isPrivate ? Effect.learnUnfinishedSentence(line) : []
         switch press.key {
         case .backspace where press.modifiers.isEmpty:
             if !line.isEmpty { line.removeLast() }
@@ -398,7 +401,7 @@ public struct DesktopScreen: Screen {
         default:
             line = ""
         }
-        return [.desktop(.press(press))]
+        return learn + [.desktop(.press(press))]
     }
 
     private mutating func remember(_ text: String) {
@@ -418,8 +421,9 @@ public struct DesktopScreen: Screen {
             if !rest.isEmpty { remember(rest) }
             return chord + (rest.isEmpty ? [] : [.desktop(.type(rest))])
         }
-        let learn = text == " " ? learnFinishedWord() : []
+        var learn = text == " " ? learnFinishedWord() : []
         remember(text)
+        if !isPrivate, text.count == 1, let c = text.first, Tokens.endsSentence(c) { learn += Effect.learnFinishedSentence(line) }
         return learn + [.desktop(.type(text))]
     }
 

@@ -152,13 +152,16 @@ public struct ConversationScreen: Screen {
         let text = compose.text.trimmingSpaces
         guard !text.isEmpty else { return .handled }
         // Sending finishes a last word typed letter by letter, as a space would (a committed one ends in a space).
-        let learn = Effect.learnFinishedWord(compose.text)
+        let learn = Effect.learnFinishedWord(compose.text) + Effect.learnSentences(text)
         composer.field = TextFieldModel()
+        composer.initialsFrom = composer.initialsFrom == nil ? nil : 0
         scrolled = nil
         return Reply(effects: learn, record: "send", changes: [.send(text, to: contact, at: ctx.now)])
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        // What the partner said last is the context of the reply being written (initials expansion).
+        composer.partner = ctx.data.messages(with: contact).last(where: { !$0.fromMe })?.text ?? ""
         let textBefore = composer.field.text
         var reply = handleInput(input, ctx)
         if composer.field.text != textBefore {

@@ -40,9 +40,19 @@ public struct PhrasesScreen: Screen {
         return Layout(banner: b.y, tabs: tabs, tiles: tiles, stop: stop)
     }
 
+    /// The group "frequent": the sentences the user writes most and lately (their sentence history), not stored
+    /// in phrases.txt.
+    public static let frequentGroup = "frequent"
+
+    /// The tabs: the stored groups, then the user's frequent sentences when there are any.
+    static func groups(_ ctx: ScreenContext) -> [(key: String, label: String)] {
+        AppData.phraseGroups + (ctx.services.frequentSentences(1).isEmpty ? [] : [(frequentGroup, "Frequent")])
+    }
+
     /// The group's phrases as shown: the held order on this visit, else the most used first.
     func shown(_ ctx: ScreenContext) -> [Phrase] {
-        let all = ctx.data.phrases(in: group)
+        let all = group == Self.frequentGroup
+            ? ctx.services.frequentSentences(24).map { Phrase(group: Self.frequentGroup, text: $0) } : ctx.data.phrases(in: group)
         guard let order = held[group] else { return all }
         let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         return all.enumerated().sorted { (rank[$0.element.text] ?? order.count + $0.offset, $0.offset)
@@ -60,7 +70,7 @@ public struct PhrasesScreen: Screen {
             c.text(CellGrid.columns(of: both) <= c.bounds.w - 4 ? both : say,
                    x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
-        c.tabBar("phrases.group", AppData.phraseGroups, selected: group, l.tabs)
+        c.tabBar("phrases.group", Self.groups(ctx), selected: group, l.tabs)
         let phrases = shown(ctx)
         if phrases.isEmpty, let first = l.tiles.first {
             c.text(group == "saved" ? "No saved phrases yet: write one in a note, then say \"save phrase\"."
@@ -94,6 +104,8 @@ public struct PhrasesScreen: Screen {
             case .confirmed:
                 guard let text = removingText else { return .handled }
                 removingText = nil
+                // A frequent sentence is forgotten from the history, the others removed from phrases.txt.
+                if group == Self.frequentGroup { return Reply(effects: [.forgetSentence(text)], record: "remove-phrase") }
                 return Reply(record: "remove-phrase", changes: [.removePhrase(text, group: group)])
             case .cancelled: removingText = nil; return Reply(record: "cancel")
             case .changed: removingText = nil; return .handled
@@ -114,7 +126,7 @@ public struct PhrasesScreen: Screen {
         default: return .unhandled
         }
         guard let t = target else { return .unhandled }
-        if let g = choice(t.id, of: "phrases.group", in: AppData.phraseGroups.map(\.key)) {
+        if let g = choice(t.id, of: "phrases.group", in: Self.groups(ctx).map(\.key)) {
             group = g
             remove = HoldToConfirm(); removingText = nil
             return Reply(record: "group")
@@ -139,6 +151,8 @@ public struct PhrasesScreen: Screen {
         if held[group] == nil { held[group] = phrases.map(\.text) }
         let p = phrases[i]
         lastSaid = p.text
+        // Said again: the history counts it, which is what orders the frequent row.
+        if group == Self.frequentGroup { return Reply(effects: [ctx.speakEffect(p.text), .learnSentences(p.text)], record: "say") }
         return Reply(effects: [ctx.speakEffect(p.text)], record: "say", changes: [.usedPhrase(p.text, group: group)])
     }
 }

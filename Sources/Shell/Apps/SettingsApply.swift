@@ -234,6 +234,7 @@ extension ShellSettings {
         dictation_silence_s = \(JSONText.number(dictationSilence))
         suggest_rude_words = \(suggestRudeWords)
         word_on_key = \(wordOnKey)
+        initials_key = \(initialsKey)
         pursuit_pace = \(JSONText.quote(pursuitPace.rawValue))
         smoothing = \(JSONText.quote(smoothing.rawValue))
         keymap = \(JSONText.quote(keymap))
@@ -286,6 +287,7 @@ extension ShellSettings {
         if let b = bool("show_gaze_cursor") { s.showGazeCursor = b }
         if let b = bool("suggest_rude_words") { s.suggestRudeWords = b }
         if let b = bool("word_on_key") { s.wordOnKey = b }
+        if let b = bool("initials_key") { s.initialsKey = b }
         if let b = bool("large_targets") { s.largeTargets = b }
         if let b = bool("bell_on_activate") { s.bellOnActivate = b }
         if let n = doc.root["theme"] {

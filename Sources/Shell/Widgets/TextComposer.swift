@@ -1,3 +1,5 @@
+import Prediction
+
 /// A text field with its suggestion bar and letter keyboard, as Notes, Messages and any later text input use
 /// them: typing by key, committing suggestions, dictation with its partial text, the caret by gaze, and adding
 /// or removing words from the word list.
@@ -13,6 +15,11 @@ public struct TextComposer: Sendable {
     public var wordMessage: String?
     /// Whether the keyboard's Enter submits (Messages sends) instead of starting a new line.
     public let enterSubmits: Bool
+    /// Initials mode: where the initials typed so far start (a character index of the text); nil when off. The
+    /// bar and the word on the key offer whole phrases for them ("iwlacot" → "I would like a cup of tea").
+    public var initialsFrom: Int?
+    /// What the conversation partner said last (Messages): its words are likelier in a phrase.
+    public var partner = ""
 
     public init(_ prefix: String, field: String = "text", text: String = "", enterSubmits: Bool = false) {
         fieldID = "\(prefix).\(field)"; suggestionID = "\(prefix).suggestion"; keyboardID = "\(prefix).keyboard"
@@ -28,10 +35,57 @@ public struct TextComposer: Sendable {
         case submit
     }
 
-    /// The words the suggestion bar offers for the text before the caret.
+    /// The words the suggestion bar offers for the text before the caret; in initials mode, whole phrases.
     public func suggestions(_ ctx: ScreenContext) -> [String] {
-        ctx.settings.suggestions > 0
-            ? Array(ctx.services.suggest(field.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions)) : []
+        guard ctx.settings.suggestions > 0 else { return [] }
+        if let (initials, before) = initials(of: field) {
+            return Array(ctx.services.expand(initials, before, partner, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+        }
+        return Array(ctx.services.suggest(field.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+    }
+
+    /// The target id of the keyboard's initials key.
+    public var initialsKeyID: String { keyboardID + ".initials" }
+
+    /// The initials typed in initials mode (from `initialsFrom` to the caret) and the text before them; nil when
+    /// the mode is off, nothing is typed yet, or the caret went back before them.
+    func initials(of m: TextFieldModel) -> (initials: String, before: String)? {
+        initialsRange(of: m).map { (String(m.beforeCaret.dropFirst($0)), String(m.beforeCaret.prefix($0))) }
+    }
+
+    /// Where the initials typed start: the first letter at or after `initialsFrom` (a comma or space typed after a
+    /// phrase stays), nil when none is typed before the caret.
+    public func initialsRange(of m: TextFieldModel) -> Int? {
+        guard let from = initialsFrom, from < m.caret else { return nil }
+        let before = Array(m.beforeCaret)
+        var s = from
+        while s < before.count, !Tokens.isWordCharacter(before[s]) { s += 1 }
+        return s < before.count ? s : nil
+    }
+
+    /// Types a key; in initials mode no word is learned (the letters are initials, not words).
+    mutating func typeKey(_ k: KeyboardKey) -> [Effect] {
+        guard initialsFrom == nil else { k.apply(to: &field); return [] }
+        return k.applyLearning(to: &field)
+    }
+
+    /// Takes a suggestion: in initials mode a phrase in place of the initials (the mode stays on for the next
+    /// phrase), else a word or a phrase at the caret. Returns the words to learn, and the sentence it finished.
+    mutating func take(_ offered: String, _ ctx: ScreenContext) -> [Effect] {
+        var learn: [Effect]
+        if let from = initialsRange(of: field) {
+            learn = field.replace(from: from, with: offered)
+            initialsFrom = field.caret
+        } else if offered.contains(" ") {
+            // A phrase continuing the text: the partial word and what follows, each word learned.
+            var head = field.beforeCaret
+            while let l = head.last, Tokens.isWordCharacter(l) { head.removeLast() }
+            learn = field.replace(from: head.count, with: offered)
+        } else {
+            learn = field.commit(offered, ctx.services)
+        }
+        if !enterSubmits { learn += Effect.learnFinishedSentence(field.beforeCaret) }
+        return learn
     }
 
     /// Draws the field, the suggestion bar and the keyboard in the rectangles the screen laid out.
@@ -52,7 +106,8 @@ public struct TextComposer: Sendable {
     }
 
     public func renderKeyboard(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
-        c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? "➤ send" : "⏎ new line")
+        c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? "➤ send" : "⏎ new line",
+                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? "○ initials" : "● initials") : nil)
         // The word on the focused key, on its lower border where the eyes already are; it may reach over the
         // neighbours' borders but stays inside the keyboard.
         guard let f = ctx.focus, let key = c.hitMap.target(id: f), let (_, word) = wordOnKey(key, ctx) else { return }
@@ -64,6 +119,8 @@ public struct TextComposer: Sendable {
 
     /// The word on a keyboard key: the first suggestion once the key's letter (or space) is typed, when it
     /// completes more than the key does; nil for other keys, keys too low to show it, or with the setting off.
+    /// A phrase when the next few words are likely enough (`Services.suggestPhrase`), and in initials mode the
+    /// first phrase for the initials with the key's letter.
     public func wordOnKey(_ key: Target, _ ctx: ScreenContext) -> (KeyboardKey, String)? {
         guard ctx.settings.wordOnKey, ctx.settings.suggestions > 0, key.rect.h >= 3,
               let k = KeyboardKey.from(key.id, keyboard: keyboardID) else { return nil }
@@ -74,6 +131,12 @@ public struct TextComposer: Sendable {
         }
         var after = field
         k.apply(to: &after)
+        if initialsFrom != nil {
+            guard let (initials, before) = initials(of: after),
+                  let phrase = ctx.services.expand(initials, before, partner, 1).first else { return nil }
+            return (k, phrase)
+        }
+        if let phrase = ctx.services.suggestPhrase(after.beforeCaret) { return (k, phrase) }
         guard let word = ctx.services.suggest(after.beforeCaret, 1).first else { return nil }
         let partial = after.beforeCaret.reversed().prefix { !$0.isWhitespace }.count
         guard word.count > partial else { return nil }
@@ -93,9 +156,16 @@ public struct TextComposer: Sendable {
         }
         switch input {
         case .action(.activate, let t?, let gaze):
+            if t.id == initialsKeyID {
+                initialsFrom = initialsFrom == nil ? field.caret : nil
+                return .handled(record: initialsFrom == nil ? "initials-off" : "initials-on", effects: [])
+            }
             if let k = KeyboardKey.from(t.id, keyboard: keyboardID) {
                 if k == .enter && enterSubmits { return .submit }
-                let learn = k.applyLearning(to: &field)
+                // In initials mode the letters are initials: no word is finished by a space between them.
+                var learn = typeKey(k)
+                if initialsFrom == nil, !enterSubmits, k == .enter || k.endsSentence { learn += Effect.learnFinishedSentence(field.beforeCaret) }
+                if let from = initialsFrom, field.caret < from { initialsFrom = field.caret }
                 return .handled(record: "type", effects: learn + echo())
             }
             if t.id == fieldID {
@@ -104,20 +174,22 @@ public struct TextComposer: Sendable {
                 return .handled(record: "caret", effects: [.startDictation])
             }
             if let w = SuggestionBar.word(t.id, suggestionID, suggestions(ctx)) {
-                let learn = field.commit(w, ctx.services)
+                let learn = take(w, ctx)
                 return .handled(record: "commit-word", effects: learn + echo())
             }
             return nil
         case .action(.commitWord, let t, _):
             // The commit made on a key takes the word shown on it: the key, then the word, one action.
             if let t, let (k, word) = wordOnKey(t, ctx) {
-                let learn = k.applyLearning(to: &field) + field.commit(word, ctx.services)
+                let learn = typeKey(k) + take(word, ctx)
                 return .handled(record: "commit-word", effects: learn + echo())
             }
-            let learn = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)).map { field.commit($0, ctx.services) } ?? []
+            var learn: [Effect] = []
+            if let chosen = SuggestionBar.chosen(t, suggestionID, suggestions(ctx)) { learn = take(chosen, ctx) }
             return .handled(record: nil, effects: learn + echo())
         case .action(.deleteWord, _, _):
             field.deleteWord()
+            if let from = initialsFrom, field.caret < from { initialsFrom = field.caret }
             return .handled(record: nil, effects: [])
         case .dictation(let text, let isFinal):
             guard isFinal else { partial = text; return .handled(record: nil, effects: []) }
@@ -126,9 +198,11 @@ public struct TextComposer: Sendable {
             return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
         case .key(.char(let ch)):
             KeyboardKey.char(ch).apply(to: &field)
-            return .handled(record: nil, effects: echo())
+            let learn = initialsFrom == nil && !enterSubmits && Tokens.endsSentence(ch) ? Effect.learnFinishedSentence(field.beforeCaret) : []
+            return .handled(record: nil, effects: learn + echo())
         case .key(.backspace):
             field.backspace()
+            if let from = initialsFrom, field.caret < from { initialsFrom = field.caret }
             return .handled(record: nil, effects: [])
         default:
             return nil

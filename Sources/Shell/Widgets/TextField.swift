@@ -58,6 +58,26 @@ public struct TextFieldModel: Sendable, Equatable {
         caret = min(i, text.count)
     }
 
+    /// Replaces the text from character `start` to the caret with `phrase` and a space (initials taken as a
+    /// phrase), capitalised at a sentence start; the text after the caret stays. Returns the words to learn.
+    public mutating func replace(from start: Int, with phrase: String) -> [Effect] {
+        let s = min(max(0, start), caret)
+        let head = String(text.prefix(s)), after = String(text.dropFirst(caret))
+        var words = TextComposition.atSentenceStart(head) ? TextComposition.capitalisingFirst(phrase) : phrase
+        if let l = head.last, !l.isWhitespace, !words.isEmpty { words = " " + words }
+        let before = head + words + " "
+        set(before + after)
+        moveCaret(to: before.count)
+        markAutoSpace()
+        var learn: [Effect] = []
+        var context = head
+        for (w, _) in Tokens.words(phrase) {
+            learn.append(.learnWord(w, after: context))
+            context += w + " "
+        }
+        return learn
+    }
+
     /// Replaces the whole text (e.g. after committing a suggestion), with the caret at the end.
     public mutating func set(_ s: String) { text = TextFieldModel.visible(s); caret = text.count }
 
@@ -195,6 +215,30 @@ extension Effect {
         let word = w.trimmingCharacters(in: CharacterSet(charactersIn: "'’"))
         return word.contains(where: \.isLetter) ? [.learnWord(word, after: String(before))] : []
     }
+
+    /// Keeping the sentence `text` has just finished (it ends in `.`, `!`, `?` or a new line, spaces aside) in
+    /// the user's sentence history; none otherwise.
+    public static func learnFinishedSentence(_ text: String) -> [Effect] {
+        let trimmed = text.reversed().drop { $0 == " " }
+        guard let last = trimmed.first, Tokens.endsSentence(last) || last == "\n" else { return [] }
+        // "?!" or a blank line: the sentence was kept at its first mark.
+        if let before = trimmed.dropFirst().first(where: { $0 != " " }), Tokens.endsSentence(before) || before == "\n" { return [] }
+        let paragraph = text[(text.dropLast().lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)...]
+        guard let sentence = SentenceHistory.sentences(of: String(paragraph)).last else { return [] }
+        return [.learnSentences(sentence)]
+    }
+
+    /// Keeping the sentence `text` ends with when it has not ended it yet (a line sent with Enter): the text after
+    /// its last `.`, `!` or `?` (the sentences before were kept as they ended).
+    public static func learnUnfinishedSentence(_ text: String) -> [Effect] {
+        let tail = text.reversed().prefix { !Tokens.endsSentence($0) }
+        return learnSentences(String(tail.reversed()))
+    }
+
+    /// Keeping every sentence of `text` (a message sent) in the user's sentence history.
+    public static func learnSentences(_ text: String) -> [Effect] {
+        SentenceHistory.sentences(of: text).isEmpty ? [] : [.learnSentences(text)]
+    }
 }
 
 /// What a key of the on-screen keyboard does.
@@ -224,6 +268,9 @@ public enum KeyboardKey: Sendable, Equatable {
         return learn
     }
 
+    /// Whether the key ends a sentence (`.`, `!`, `?`).
+    public var endsSentence: Bool { if case .char(let c) = self { Tokens.endsSentence(c) } else { false } }
+
     /// Marks that end a word and take no space before them.
     public static let closingPunctuation: Set<Character> = [".", ",", "?", "!", ";", ":"]
 
@@ -248,16 +295,19 @@ public enum KeyboardKey: Sendable, Equatable {
 extension Canvas {
     /// The on-screen letter keyboard: one target per key (`ID.key.a`…) from the keymap's rows, and a last row
     /// with delete word, space, backspace and new line. Keys get as much height as the rectangle allows.
-    public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = "⏎ new line") {
+    /// `extra`: one more key in the last row (id, label), the text composer's initials key.
+    public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = "⏎ new line",
+                                        extra: (id: String, label: String)? = nil) {
         let all = rows.map(Array.init) + [[]]
         let rowRects = rect.rows(all.count, gap: 0)
         for (k, keys) in all.enumerated() {
             let r = rowRects[k]
             if keys.isEmpty {
-                let cols = r.columns(4, gap: 1)
-                let specials: [(String, String)] = [("delete-word", "⌫ word"), ("space", "space"),
-                                                     ("backspace", "⌫ letter"), ("enter", enter)]
-                for ((kid, label), kr) in zip(specials, cols) { button(id + "." + kid, label, kr) }
+                var specials: [(String, String)] = [(id + ".delete-word", "⌫ word"), (id + ".space", "space"),
+                                                     (id + ".backspace", "⌫ letter"), (id + ".enter", enter)]
+                if let extra { specials.insert((extra.id, extra.label), at: 0) }
+                let cols = r.columns(specials.count, gap: 1)
+                for ((kid, label), kr) in zip(specials, cols) { button(kid, label, kr) }
                 continue
             }
             // Every letter row uses the width of the longest row, so keys line up in columns.

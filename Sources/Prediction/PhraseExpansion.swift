@@ -1,0 +1,410 @@
+import Foundation
+
+/// What the user typed in initials mode: the first letter of each word, with words spelled out in full or in
+/// part where the initials are ambiguous ("iwlac tea" → "I would like a cup of tea").
+///
+/// Letters run together are initials, one word each. After a space (or any other character that is not part of
+/// a word), a group of letters is a word spelled out in full or in part ("tea", "te"), or, when that reads
+/// worse, more initials ("iwlac tea wm": "with milk"). A group with an apostrophe is always a word ("i'd").
+public struct InitialsPattern: Sendable, Equatable {
+    /// One group of letters between separators.
+    public struct Group: Sendable, Equatable {
+        /// Its letters, lowercase UTF-8.
+        public var letters: [UInt8]
+        /// Each of its letters (characters) alone, UTF-8: an initial may take several bytes ("é", "ж").
+        public var characters: [[UInt8]]
+        /// Whether it may be read as one word spelled out (any group but the first).
+        public var word: Bool
+        /// Whether it may be read as initials, one word per letter.
+        public var initials: Bool
+    }
+
+    public var groups: [Group]
+
+    /// Most words an expansion has; longer input is refused (a phrase is said in one breath).
+    public static let maxWords = 32
+
+    /// Why a pattern could not be read.
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case empty
+        case tooLong(words: Int)
+
+        public var description: String {
+            switch self {
+            case .empty: return "no initials: type the first letter of each word, e.g. iwlacot"
+            case .tooLong(let n): return "\(n) words is more than the \(InitialsPattern.maxWords) a phrase may have"
+            }
+        }
+    }
+
+    /// The least and most words the pattern can stand for.
+    public var words: ClosedRange<Int> {
+        var lo = 0, hi = 0
+        for g in groups {
+            lo += g.word ? 1 : g.characters.count
+            hi += g.initials ? g.characters.count : 1
+        }
+        return lo...max(lo, hi)
+    }
+
+    /// Reads `text`; characters other than letters, digits and apostrophes separate groups.
+    public static func parse(_ text: String) -> Result<InitialsPattern, Problem> {
+        var groups: [Group] = []
+        var current: [UInt8] = []
+        var characters: [[UInt8]] = []
+        var apostrophe = false
+        func flush() {
+            defer { current = []; characters = []; apostrophe = false }
+            guard !current.isEmpty else { return }
+            let first = groups.isEmpty
+            groups.append(Group(letters: current, characters: characters, word: !first || apostrophe, initials: !apostrophe))
+            if characters.count == 1 { groups[groups.count - 1].word = false; groups[groups.count - 1].initials = true }
+        }
+        for c in text.lowercased() {
+            if c == "'" || c == "’" {
+                if !current.isEmpty { current.append(UInt8(ascii: "'")); characters.append([UInt8(ascii: "'")]); apostrophe = true }
+            } else if Tokens.isWordCharacter(c) {
+                let bytes = Array(String(c).utf8)
+                current.append(contentsOf: bytes)
+                characters.append(bytes)
+            } else {
+                flush()
+            }
+            // Input far longer than any phrase is refused without reading the rest.
+            if groups.count > maxWords || current.count > 4 * maxWords { return .failure(.tooLong(words: maxWords + 1)) }
+        }
+        flush()
+        let p = InitialsPattern(groups: groups)
+        guard !groups.isEmpty else { return .failure(.empty) }
+        if p.words.lowerBound > maxWords { return .failure(.tooLong(words: p.words.lowerBound)) }
+        return .success(p)
+    }
+}
+
+/// Phrases: initials expansion and phrase continuation, over the n-gram model and the user's sentences.
+extension WordPredictor {
+    /// The knobs of phrase prediction (tried with `handsfree bench expand --set`).
+    public struct PhraseSettings: Sendable, Equatable {
+        /// Hypotheses kept at each step of the beam search.
+        public var beam = 24
+        /// Words tried for each letter from each hypothesis.
+        public var branch = 12
+        /// Factor on a group read as initials where it could be a word spelled out: the user spelled it out.
+        public var initialsPenalty = 0.02
+        /// Factor on a lower order's probability where the higher one is missing (stupid backoff).
+        public var backoff = 0.4
+        /// Weight of the conversation partner's words in the mix (a word just heard is likely said back).
+        public var partnerWeight = 0.1
+        /// Phrase continuation from the word model: its confidence in all the words offered must be at least this;
+        /// above 1, never. `bench typing` (40 shipped phrases, eye tracker): 0.35 offered none (16.8 wpm, as the
+        /// word on the key alone), 0.2 → 16.1, 0.1 → 11.9: a phrase that is wrong past its first word costs the
+        /// reading and takes the word's place on the key, so the model's phrases are off.
+        public var continuationConfidence = 1.01
+        /// Phrase continuation from the user's sentences: the sentence's share of the matching ones must be at
+        /// least this.
+        public var historyShare = 0.8
+        /// Phrase continuation from the user's sentences: the uses of the sentences that go on so must add up to at
+        /// least this (a sentence said once is not yet a habit).
+        public var historyUses = 2
+        /// Most words a continuation from the model offers (the user's own sentences are offered whole).
+        public var continuationWords = 4
+        /// Offer a sentence of the history whose first words the initials match (the rest follows). Off: on
+        /// conversational text whose typed phrases are never in the history it only pushed out right phrases
+        /// (1.8% among the first 3 with it, 1.9% without) and cost reading in `bench typing` (initials with
+        /// history 11.6 wpm against 13.5 without, eye tracker).
+        public var historyPrefix = false
+
+        public init() {}
+    }
+
+    /// Up to `limit` phrases for `initials` (see `InitialsPattern`), best first: the user's own sentences that
+    /// match, most used and most recent first, then the model's by a beam search over the n-grams and the
+    /// user's words. `context`: the text before the initials (its sentence so far); `partner`: what the
+    /// conversation partner said last. An unreadable or too long pattern gives none.
+    public func expand(_ initials: String, context: String = "", partner: String = "", history: SentenceHistory = SentenceHistory(),
+                       limit: Int = 3, settings: PhraseSettings = PhraseSettings()) -> [String] {
+        guard limit > 0, case .success(let pattern) = InitialsPattern.parse(initials) else { return [] }
+        let (ctx, _, sentenceStart) = Tokens.split(context + " ")
+        var out: [String] = []
+        var seen = Set<String>()
+        func offer(_ phrase: String) {
+            let k = Tokens.words(phrase).map { $0.word.lowercased() }.joined(separator: " ")
+            if !k.isEmpty, seen.insert(k).inserted { out.append(phrase) }
+        }
+        if !history.isEmpty {
+            let sofar = sentenceStart ? [] : Self.sentenceWords(context)
+            for phrase in historyMatches(pattern, after: sofar, history: history, prefixes: settings.historyPrefix) where out.count < limit {
+                offer(phrase)
+            }
+        }
+        if out.count < limit {
+            let partnerWords = Set(Tokens.words(partner).map { $0.word.lowercased() })
+            for phrase in beamSearch(pattern, context: ctx, sentenceStart: sentenceStart, partner: partnerWords,
+                                     limit: limit + out.count, settings: settings) where out.count < limit {
+                offer(phrase)
+            }
+        }
+        return out
+    }
+
+    /// The words of the sentence `text` ends in, lowercase (none after a full stop).
+    static func sentenceWords(_ text: String) -> [String] {
+        let words = Tokens.words(text)
+        guard let start = words.lastIndex(where: { $0.sentenceStart }) else { return [] }
+        if let last = text.last(where: { !$0.isWhitespace }), Tokens.endsSentence(last) { return [] }
+        return words[start...].map { $0.word.lowercased() }
+    }
+
+    /// The user's sentences whose words after `sofar` match the pattern: whole matches first, then (with
+    /// `prefixes`) sentences whose first words it matches; each best first. Phrases are the sentence's rest as
+    /// written.
+    func historyMatches(_ pattern: InitialsPattern, after sofar: [String], history: SentenceHistory, prefixes: Bool) -> [String] {
+        var whole: [(Double, Int, String)] = [], begun: [(Double, Int, String)] = []
+        for e in history.entries where e.words.count > sofar.count && e.words.starts(with: sofar) {
+            let rest = Array(e.words[sofar.count...])
+            guard let m = Self.match(pattern, rest) else { continue }
+            guard m || prefixes else { continue }
+            let text = sofar.isEmpty ? e.text : Self.tail(of: e.text, dropping: sofar.count) ?? rest.joined(separator: " ")
+            if m { whole.append((history.weight(e), e.last, text)) } else { begun.append((history.weight(e), e.last, text)) }
+        }
+        let order: ((Double, Int, String), (Double, Int, String)) -> Bool = { ($0.0, $0.1) > ($1.0, $1.1) }
+        return whole.sorted(by: order).map(\.2) + begun.sorted(by: order).prefix(1).map(\.2)
+    }
+
+    /// The text after its first `n` words, as written; nil when its spaces do not part the words one by one.
+    static func tail(of text: String, dropping n: Int) -> String? {
+        let raw = text.split(separator: " ")
+        guard raw.count == Tokens.words(text).count, raw.count > n else { return nil }
+        return raw[n...].joined(separator: " ")
+    }
+
+    /// Whether `words` match the pattern: true when all of them do, false when the pattern matches their first
+    /// words only, nil when it does not match.
+    static func match(_ pattern: InitialsPattern, _ words: [String]) -> Bool? {
+        // States (group, letter within it) reachable after each word; a pattern has at most a few dozen.
+        struct At: Hashable { var group: Int; var offset: Int }
+        var states: Set<At> = [At(group: 0, offset: 0)]
+        for (i, w) in words.enumerated() {
+            let bytes = Array(w.utf8)
+            var next: Set<At> = []
+            for s in states where s.group < pattern.groups.count {
+                let g = pattern.groups[s.group]
+                if s.offset == 0, g.word, bytes.starts(with: g.letters) { next.insert(At(group: s.group + 1, offset: 0)) }
+                if g.initials, bytes.starts(with: g.characters[s.offset]) {
+                    next.insert(s.offset + 1 == g.characters.count ? At(group: s.group + 1, offset: 0) : At(group: s.group, offset: s.offset + 1))
+                }
+            }
+            if next.isEmpty { return nil }
+            states = next
+            if states.contains(At(group: pattern.groups.count, offset: 0)) { return i == words.count - 1 ? true : false }
+        }
+        return nil
+    }
+
+    /// One hypothesis of the beam: the words so far and where the pattern has got to.
+    private struct Hypothesis {
+        var words: [Candidate] = []
+        var keys: [String] = []
+        var w1: Int32?, w2: Int32?
+        var u1: String?, u2: String?
+        var logp = 0.0
+        var group = 0, offset = 0
+    }
+
+    /// The model's phrases for the pattern, best first, by a beam search: each step gives every hypothesis one
+    /// more word (the `branch` likeliest words with the next letter or spelled prefix after its last two words)
+    /// and keeps the `beam` likeliest.
+    func beamSearch(_ pattern: InitialsPattern, context: [String], sentenceStart: Bool, partner: Set<String>,
+                    limit: Int, settings: PhraseSettings) -> [String] {
+        func id(_ w: String) -> Int32 {
+            if w == "<s>" { return ngrams.sentenceStart }
+            return lexicon.id(of: w).map { Int32($0) } ?? -1
+        }
+        var start = Hypothesis()
+        start.w2 = context.last.map(id)
+        start.w1 = context.count >= 2 ? id(context[context.count - 2]) : nil
+        start.u2 = context.last
+        start.u1 = context.count >= 2 ? context[context.count - 2] : nil
+        var live = [start]
+        var done: [Hypothesis] = []
+        // The same word list after the same two words and letters: asked for by many hypotheses.
+        var memo: [String: [(Double, Candidate)]] = [:]
+        let steps = pattern.words.upperBound
+        for _ in 0..<steps where !live.isEmpty {
+            var next: [Hypothesis] = []
+            for h in live {
+                let g = pattern.groups[h.group]
+                var options: [(prefix: [UInt8], exact: Bool, group: Int, offset: Int, factor: Double)] = []
+                if h.offset == 0, g.word { options.append((g.letters, true, h.group + 1, 0, 1)) }
+                if g.initials {
+                    let end = h.offset + 1 == g.characters.count
+                    options.append((g.characters[h.offset], false, end ? h.group + 1 : h.group, end ? 0 : h.offset + 1,
+                                    g.word && h.offset == 0 ? settings.initialsPenalty : 1))
+                }
+                for o in options {
+                    let uctx = h.u2.flatMap { b in h.u1.map { UserWords.tripleKey($0, b) } }
+                    let memoKey = "\(h.w1 ?? -2) \(h.w2 ?? -2) \(h.u1 ?? "") \(h.u2 ?? "") \(o.exact) " + String(decoding: o.prefix, as: UTF8.self)
+                    let cands = memo[memoKey] ?? scored(prefix: o.prefix, w1: h.w1, w2: h.w2, u2: h.u2, uctx: uctx,
+                                                        partner: partner, partnerWeight: settings.partnerWeight, k: settings.branch,
+                                                        backoffFactor: settings.backoff)
+                    memo[memoKey] = cands
+                    for (p, c) in cands {
+                        var n = h
+                        let k = key(c)
+                        n.words.append(c); n.keys.append(k)
+                        n.logp += log(max(p, 1e-300)) + log(o.factor)
+                        n.w1 = h.w2
+                        if case .id(let i) = c { n.w2 = i } else { n.w2 = -1 }
+                        n.u1 = h.u2; n.u2 = k
+                        n.group = o.group; n.offset = o.offset
+                        if n.group == pattern.groups.count { done.append(n) } else { next.append(n) }
+                    }
+                }
+            }
+            next.sort { $0.logp > $1.logp }
+            live = Array(next.prefix(settings.beam))
+            // Nothing left in the beam can beat the finished ones once enough are as likely: each more word only
+            // lowers a hypothesis's probability.
+            if done.count >= limit {
+                let bar = done.map(\.logp).sorted(by: >)[limit - 1]
+                live.removeAll { $0.logp < bar }
+            }
+        }
+        done.sort { $0.logp != $1.logp ? $0.logp > $1.logp : $0.keys.lexicographicallyPrecedes($1.keys) }
+        let empty = TypedCase("")
+        return done.prefix(limit).map { h in
+            h.words.enumerated().map { i, c in display(c, typed: "", typedCase: empty, sentenceStart: i == 0 && sentenceStart) }
+                .joined(separator: " ")
+        }
+    }
+
+    /// The `k` likeliest words starting with `prefix` after the context, with their probabilities (the
+    /// suggestion bar's mix: n-grams, the user's words, pairs and phrases), and the partner's words raised.
+    private func scored(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, partner: Set<String>,
+                        partnerWeight: Double, k: Int, backoffFactor: Double? = nil) -> [(Double, Candidate)] {
+        let range = lexicon.range(prefix: prefix)
+        var cands: [Candidate] = []
+        var seen = Set<Candidate>()
+        func allowed(_ id: Int32) -> Bool {
+            (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
+        }
+        func add(_ c: Candidate) { if seen.insert(c).inserted { cands.append(c) } }
+        if let w1, let w2, w1 >= 0, w2 >= 0 {
+            for id in ngrams.successors(w1, w2, in: range, k: k) where allowed(id) { add(.id(id)) }
+        }
+        if let w2, w2 >= 0 {
+            for id in ngrams.successors(w2, in: range, k: k) where allowed(id) { add(.id(id)) }
+        }
+        for id in lexicon.top(prefix: prefix, range: range, k: k, skip: { !allowed(Int32($0)) }) { add(.id(Int32(id))) }
+        if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
+            for w in top where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
+        }
+        if let uctx, !user.triples.isEmpty, let succ = user.triples[uctx] {
+            for (w, _) in succ where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
+        }
+        for w in partner where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
+        let ranges = contextRanges(w1: w1, w2: w2)
+        var out: [(Double, Candidate)] = []
+        out.reserveCapacity(cands.count)
+        for c in cands {
+            var p = backoffFactor.map { phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges, backoff: $0) }
+                ?? score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
+            if !partner.isEmpty, partnerWeight > 0 {
+                p = (1 - partnerWeight) * p + (partner.contains(key(c)) ? partnerWeight / Double(partner.count) : 0)
+            }
+            if p > 0 { out.append((p, c)) }
+        }
+        // Sorted by score, then by word, so equal scores never depend on hashing.
+        let lex = lexicon
+        func word(_ c: Candidate) -> String {
+            switch c {
+            case .id(let i): return lex.word(Int(i))
+            case .extra(let w): return w
+            }
+        }
+        out.sort { $0.0 != $1.0 ? $0.0 > $1.0 : word($0.1) < word($1.1) }
+        return Array(out.prefix(k))
+    }
+
+    // MARK: Continuation
+
+    /// The rest of the user's sentence that goes on from the sentence typed so far (its partial word completed),
+    /// when it is at least `historyShare` of those that do and has two or more words; nil otherwise.
+    /// `minUses`: how often that sentence must have been said (`historyUses` when nil); `minWords`: how many
+    /// words it must still have.
+    public func historyContinuation(_ textSoFar: String, history: SentenceHistory,
+                                    settings: PhraseSettings = PhraseSettings(), minUses: Int? = nil, minWords: Int = 2) -> String? {
+        guard !history.isEmpty else { return nil }
+        let (_, partial, sentenceStart) = Tokens.split(textSoFar)
+        let prefix = Array(partial.lowercased().utf8)
+        var before = textSoFar
+        before.removeLast(min(partial.count, before.count))
+        let sofar = sentenceStart ? [] : Self.sentenceWords(before)
+        let going = history.continuing(sofar, limit: 64).filter { $0.entry.words[sofar.count].utf8.starts(with: prefix) }
+        let total = going.reduce(0) { $0 + $1.weight }
+        guard let best = going.first, total > 0, best.weight / total >= settings.historyShare,
+              best.entry.count >= (minUses ?? settings.historyUses), best.entry.words.count - sofar.count >= minWords else { return nil }
+        return (sofar.isEmpty ? best.entry.text : Self.tail(of: best.entry.text, dropping: sofar.count))
+            ?? best.entry.words[sofar.count...].joined(separator: " ")
+    }
+
+    /// `suggest`, with the next word of the user's own sentence first when one goes on from the text (see
+    /// `historyContinuation`).
+    public func suggest(_ textSoFar: String, limit: Int, history: SentenceHistory,
+                        settings: PhraseSettings = PhraseSettings()) -> [String] {
+        var words = suggest(textSoFar, limit: limit)
+        // One word is cheap to pass over, so a sentence said once is enough to offer its next word first.
+        guard limit > 0, let mine = historyContinuation(textSoFar, history: history, settings: settings, minUses: 1, minWords: 1),
+              let first = mine.split(separator: " ").first else { return words }
+        var word = String(first)
+        while let l = word.last, !Tokens.isWordCharacter(l) { word.removeLast() }
+        let (_, partial, _) = Tokens.split(textSoFar)
+        guard !word.isEmpty, word.count > partial.count else { return words }
+        words.removeAll { $0.lowercased() == word.lowercased() }
+        words.insert(word, at: 0)
+        return Array(words.prefix(limit))
+    }
+
+    /// The next few words after the text typed so far, as one suggestion, when the user's sentences or the
+    /// model are confident enough; nil otherwise. With a partial word, the phrase starts with its completion
+    /// ("how are y" → "you doing today"); it has at least two words.
+    public func continuePhrase(_ textSoFar: String, history: SentenceHistory = SentenceHistory(),
+                               settings: PhraseSettings = PhraseSettings()) -> String? {
+        let (context, partial, sentenceStart) = Tokens.split(textSoFar)
+        guard partial.count <= WordPredictor.maxWordLength else { return nil }
+        let lower = partial.lowercased()
+        let prefix = Array(lower.utf8)
+        if let mine = historyContinuation(textSoFar, history: history, settings: settings) { return mine }
+        func id(_ w: String) -> Int32 {
+            if w == "<s>" { return ngrams.sentenceStart }
+            return lexicon.id(of: w).map { Int32($0) } ?? -1
+        }
+        var w2 = context.last.map(id), w1 = context.count >= 2 ? id(context[context.count - 2]) : nil
+        var u2 = context.last, u1 = context.count >= 2 ? context[context.count - 2] : nil
+        var words: [Candidate] = []
+        var confidence = 1.0
+        var first = prefix
+        while words.count < settings.continuationWords {
+            let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
+            var cands = scored(prefix: first, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: 16)
+            // The word typed in full saves nothing as a first word.
+            if words.isEmpty, !prefix.isEmpty { cands.removeAll { length($0.1) == prefix.count } }
+            guard let best = cands.first else { break }
+            let total = cands.reduce(0) { $0 + $1.0 }
+            let share = best.0 / total
+            guard confidence * share >= settings.continuationConfidence else { break }
+            confidence *= share
+            words.append(best.1)
+            w1 = w2
+            if case .id(let i) = best.1 { w2 = i } else { w2 = -1 }
+            u1 = u2; u2 = key(best.1)
+            first = []
+        }
+        guard words.count >= 2 else { return nil }
+        let typedCase = TypedCase(partial)
+        return words.enumerated().map { i, c in
+            i == 0 ? display(c, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart)
+                : display(c, typed: "", typedCase: TypedCase(""), sentenceStart: false)
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Benchmarks
+import Foundation
+import Prediction
+import Runtime
+
+/// `handsfree expand INITIALS`: the best phrases for the first letters of their words, as `predict` gives words.
+struct Expand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the best whole phrases for a string of initials (\"iwlacot\"), words spelled out allowed (\"iwlac tea\").",
+        discussion: """
+        Letters run together are initials, one word each; after a space, a group of letters is a word spelled out in
+        full or in part, or more initials where no word reads better ("iwlac tea wm"). Prints one phrase a line,
+        best first: the user's own sentences that match (sentences.txt in the data folder), then the word model's.
+        At most \(InitialsPattern.maxWords) words.
+        """)
+
+    @Argument(help: "The initials (its parts are joined by single spaces).") var initials: [String]
+    @Option(help: "The text typed before the initials (the sentence so far).") var context = ""
+    @Option(help: "What the conversation partner said last: its words are more likely.") var partner = ""
+    @Option(name: .short, help: "Number of phrases.") var n = 3
+    @Option(help: "The user's sentence history (default sentences.txt in the data folder); 'none' for none.") var history: String?
+    @OptionGroup var files: PredictionFiles
+
+    func validate() throws {
+        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
+        if case .failure(let problem) = InitialsPattern.parse(initials.joined(separator: " ")) { throw ValidationError("\(problem)") }
+    }
+
+    func run() throws {
+        let predictor: WordPredictor
+        do { predictor = try files.load(prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        let h = try SentenceHistoryFile.load(history, dataDir: files.dataDir)
+        for line in predictor.expand(initials.joined(separator: " "), context: context, partner: partner, history: h, limit: n) {
+            print(line)
+        }
+    }
+}
+
+/// Finding and reading the sentence history for the commands.
+enum SentenceHistoryFile {
+    /// The file `option` names (nil: the data folder's, "none": none).
+    static func url(_ option: String?, dataDir: String?) -> URL? {
+        if option == "none" { return nil }
+        if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
+        return UserPaths.current(dataDir: dataDir).sentenceHistory
+    }
+
+    /// The history of that file, its warnings on standard error (file:line); empty for none.
+    static func load(_ option: String?, dataDir: String?) throws -> SentenceHistory {
+        guard let url = url(option, dataDir: dataDir) else { return SentenceHistory() }
+        do {
+            let loaded = try SentenceHistory.load(url)
+            for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+            return loaded.history
+        } catch { throw ValidationError("\(error)") }
+    }
+}
+
+/// `handsfree bench expand`: the intended phrase among the first few offered, with and without a history.
+struct BenchExpand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expand",
+        abstract: "How often initials expansion offers the intended phrase among the first N, with no history and with one learned from a separate text.",
+        discussion: """
+        Phrases: one a line, or 'what the partner said<TAB>the phrase'. History: sentences the user said before, one a
+        line or as running text; a history sentence equal to the phrase being expanded is left out. Only phrases of
+        --min-words to --max-words words count.
+        """)
+
+    @Option(help: "Phrase file (default: the shipped wordlists/phrases-en.txt).") var phrases: String?
+    @Option(help: "Text of the user's earlier sentences, kept apart from the phrases (default: the other phrases of the set).") var history: String?
+    @Option(name: .short, help: "Phrases offered; a hit is the intended phrase among them.") var n = 3
+    @Option(help: "Shortest phrase counted, in words.") var minWords = 3
+    @Option(help: "Longest phrase counted, in words.") var maxWords = 8
+    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, historyPrefix); repeatable.")
+    var settings: [String] = []
+    @OptionGroup var files: PredictionFiles
+
+    func validate() throws {
+        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
+        guard minWords >= 1, minWords <= maxWords else { throw ValidationError("--min-words must be between 1 and --max-words") }
+    }
+
+    func run() throws {
+        printDebugBuildNote()
+        let predictor: WordPredictor
+        do { predictor = try files.load(useUserFile: false, prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        let path = phrases ?? WordLists.folder.appendingPathComponent("phrases-en.txt").path
+        var items: [ExpandBench.Item] = []
+        for line in try BenchTyping.read(path, max: 64 << 20).split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let phrase = String(parts.last ?? "").trimmingCharacters(in: .whitespaces)
+            guard !phrase.isEmpty else { continue }
+            items.append(.init(phrase: phrase, partner: parts.count > 1 ? String(parts[0]) : ""))
+        }
+        // Without a history text, each phrase has the others for its history (never itself: `ExpandBench`).
+        let sentences = try history.map { try BenchTyping.read($0, max: 64 << 20).split(separator: "\n").map(String.init) }
+            ?? items.map(\.phrase)
+        var bench = ExpandBench(items: items, history: sentences)
+        bench.top = n
+        bench.words = minWords...maxWords
+        for kv in settings {
+            let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--set needs name=number, got '\(kv)'") }
+            switch parts[0] {
+            case "beam": bench.settings.beam = Int(v)
+            case "branch": bench.settings.branch = Int(v)
+            case "initialsPenalty": bench.settings.initialsPenalty = v
+            case "partnerWeight": bench.settings.partnerWeight = v
+            case "backoff": bench.settings.backoff = v
+            case "historyPrefix": bench.settings.historyPrefix = v != 0
+            default: throw ValidationError("--set: unknown name '\(parts[0])'")
+            }
+        }
+        print("expand: \(items.count) phrases of \(path); history: " + (history.map { "\(sentences.count) lines of \($0)" } ?? "the other phrases of the set"))
+        print("goals: among the first 3 for ≥ 50% of 3-8-word phrases with no history, ≥ 75% with history; p99 ≤ 20 ms for 8 initials (bench predict)")
+        _ = bench.run(predictor, out: { print($0) })
+    }
+}

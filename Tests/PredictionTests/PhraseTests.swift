@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+@testable import Prediction
+
+@Suite struct InitialsPatternTests {
+    @Test func lettersRunTogetherAreInitialsAndLaterGroupsMayBeWords() throws {
+        let p = try InitialsPattern.parse("iwlaco tea").get()
+        #expect(p.groups.map { String(decoding: $0.letters, as: UTF8.self) } == ["iwlaco", "tea"])
+        #expect(p.groups[0].word == false && p.groups[0].initials)
+        #expect(p.groups[1].word && p.groups[1].initials)
+        #expect(p.words == 7...9)
+        // A group with an apostrophe is a word; other characters only separate.
+        let q = try InitialsPattern.parse("i'd,lac-!ot").get()
+        #expect(q.groups.map { String(decoding: $0.letters, as: UTF8.self) } == ["i'd", "lac", "ot"])
+        #expect(q.groups[0].word && !q.groups[0].initials)
+    }
+
+    @Test func anInitialIsALetterWhateverItsBytes() throws {
+        let p = try InitialsPattern.parse("éжa").get()
+        #expect(p.words == 3...3)
+        #expect(WordPredictor.match(p, ["été", "жизнь", "a"]) == true)
+        let fr = WordPredictor(words: [("été", 10), ("est", 50), ("à", 40), ("elle", 30), ("ensuite", 5)])
+        #expect(fr.expand("eé", limit: 3).allSatisfy { $0.split(separator: " ").count == 2 && $0.hasSuffix("été") })
+    }
+
+    @Test func emptyOrTooLongInputIsRefused() {
+        #expect(InitialsPattern.parse("  ,. ") == .failure(.empty))
+        guard case .failure(.tooLong) = InitialsPattern.parse(String(repeating: "a", count: 33)) else {
+            Issue.record("33 initials accepted"); return
+        }
+        // A huge input is refused without reading it all, and expands to nothing.
+        let huge = String(repeating: "ab ", count: 200_000)
+        guard case .failure(.tooLong) = InitialsPattern.parse(huge) else { Issue.record("huge input accepted"); return }
+        #expect(tiny().expand(huge).isEmpty)
+        #expect(tiny().expand("!!!").isEmpty)
+    }
+
+    @Test func matchingWholeSentencesAndTheirBeginnings() throws {
+        let p = try InitialsPattern.parse("iwl").get()
+        #expect(WordPredictor.match(p, ["i", "would", "like"]) == true)
+        #expect(WordPredictor.match(p, ["i", "would", "like", "tea"]) == false)
+        #expect(WordPredictor.match(p, ["i", "want", "tea"]) == nil)
+        let spelled = try InitialsPattern.parse("ia te").get()
+        #expect(WordPredictor.match(spelled, ["i", "am", "tea"]) == true)
+        #expect(WordPredictor.match(spelled, ["i", "am", "tired", "extremely"]) == true)
+    }
+}
+
+@Suite struct PhraseExpansionTests {
+    /// A predictor whose words spell a few phrases.
+    func model() -> WordPredictor {
+        WordPredictor(words: [("i", 900), ("would", 300), ("want", 400), ("like", 350), ("a", 900), ("cup", 40),
+                              ("couple", 60), ("of", 800), ("tea", 30), ("the", 1000), ("am", 200), ("tired", 20),
+                              ("how", 200), ("are", 300), ("you", 600), ("doing", 50), ("today", 60)])
+    }
+
+    @Test func theUsersOwnSentencesComeFirst() {
+        var h = SentenceHistory()
+        h.learn("I would like a cup of tea.")
+        let offered = model().expand("iwlacot", history: h, limit: 3)
+        #expect(offered.first == "I would like a cup of tea.")
+        #expect(offered.count == 3)
+        // Without it, the model's phrases, capitalised at the start, "I" always.
+        let plain = model().expand("iwlacot", limit: 3)
+        #expect(plain.count == 3)
+        #expect(plain.allSatisfy { $0.hasPrefix("I ") && $0.split(separator: " ").count == 7 })
+    }
+
+    @Test func aSpelledWordNarrowsTheExpansion() {
+        let offered = model().expand("iwlaco tea", limit: 3)
+        #expect(offered.first?.lowercased().hasSuffix(" of tea") == true)
+        #expect(offered.allSatisfy { $0.split(separator: " ").count >= 7 })
+    }
+
+    @Test func aSentenceWhoseBeginningMatchesIsOfferedWhole() {
+        var h = SentenceHistory()
+        h.learn("How are you doing today?")
+        var on = WordPredictor.PhraseSettings()
+        on.historyPrefix = true
+        #expect(model().expand("hay", history: h, limit: 3, settings: on).contains("How are you doing today?"))
+        #expect(!model().expand("hay", history: h, limit: 3).contains("How are you doing today?"), "off by default")
+    }
+
+    @Test func continuationFromTheUsersSentences() {
+        var h = SentenceHistory()
+        h.learn("How are you doing today?")
+        // Said once: its next word comes first among the words, but the phrase waits for a habit.
+        #expect(model().continuePhrase("How are ", history: h) == nil)
+        #expect(model().suggest("How are ", limit: 3, history: h).first == "you")
+        h.learn("How are you doing today?")
+        #expect(model().continuePhrase("How are ", history: h) == "you doing today?")
+        #expect(model().continuePhrase("How are y", history: h) == "you doing today?")
+        // Not when the sentence so far is not theirs.
+        #expect(model().continuePhrase("Where are ", history: h) == nil)
+    }
+}
+
+@Suite struct SentenceHistoryTests {
+    @Test func committedTextIsSplitIntoSentences() {
+        #expect(SentenceHistory.sentences(of: "Hello there. How are you?\nI am  fine!  ok") ==
+                ["Hello there.", "How are you?", "I am fine!"])
+        // Mr. does not end a sentence; one word is not a sentence one says again.
+        #expect(SentenceHistory.sentences(of: "Mr. Smith is here. Yes.") == ["Mr. Smith is here."])
+    }
+
+    @Test func oftenAndLatelySaidSentencesRankFirst() {
+        var h = SentenceHistory()
+        h.learn("I am cold.")
+        h.learn("I am hungry.")
+        h.learn("i am cold")
+        #expect(h.count == 2)
+        #expect(h.frequent(limit: 2).map(\.text) == ["i am cold", "I am hungry."])
+        #expect(h.entries.first { $0.text == "i am cold" }?.count == 2)
+        h.halfLife = 1
+        for _ in 0..<5 { h.learn("Something else entirely.") }
+        h.learn("I am hungry.")
+        #expect(h.frequent(limit: 3).map(\.text).prefix(2) == ["Something else entirely.", "I am hungry."])
+    }
+
+    @Test func itStaysBounded() {
+        var h = SentenceHistory()
+        h.capacity = 100
+        for i in 0..<1000 { h.learn("sentence number \(i) here") }
+        #expect(h.count <= 110)
+        // The newest are the ones kept.
+        #expect(h.entries.contains { $0.text == "sentence number 999 here" })
+        #expect(!h.entries.contains { $0.text == "sentence number 0 here" })
+    }
+
+    @Test func forgettingSentencesAndWords() {
+        var h = SentenceHistory()
+        h.learn("Call my sister. Call the nurse.")
+        let forgot = h.forget(sentence: "call my SISTER")
+        #expect(forgot)
+        #expect(h.entries.map(\.text) == ["Call the nurse."])
+        h.forget(word: "Nurse")
+        #expect(h.isEmpty)
+    }
+
+    @Test func savedAndReadBack() throws {
+        let dir = try tempDir()
+        let url = dir.appendingPathComponent("sub/sentences.txt")
+        var h = SentenceHistory()
+        h.learn("I would like a cup of tea. Thank you for coming.")
+        h.learn("I would like a cup of tea.")
+        try h.save(to: url)
+        let back = try SentenceHistory.load(url)
+        #expect(back.warnings.isEmpty)
+        #expect(back.history.entries == h.entries)
+        #expect(back.history.clock == h.clock)
+    }
+
+    @Test func damagedLinesAreNamedWithTheirLineAndTheRestIsRead() throws {
+        let dir = try tempDir()
+        let url = dir.appendingPathComponent("sentences.txt")
+        var bytes = Array("# comment\nclock\t5\n2\t4\tI am fine.\nnot a line\n".utf8)
+        // A sentence written in Latin-1 ("café au lait"): not UTF-8.
+        bytes += Array("1\t5\tcaf".utf8) + [0xE9] + Array(" au lait\n".utf8)
+        bytes += Array("1\t3\tSee you soon.\n".utf8)
+        try Data(bytes).write(to: url)
+        let loaded = try SentenceHistory.load(url)
+        #expect(loaded.history.entries.map(\.text) == ["I am fine.", "See you soon."])
+        #expect(loaded.warnings.map(\.description) == [
+            "\(url.path):4: expected 'count<TAB>last<TAB>sentence'",
+            "\(url.path):5: not valid UTF-8",
+        ])
+        #expect(!loaded.cutShort)
+    }
+
+    @Test func aHugeFileIsReadFromItsEndInBoundedTime() throws {
+        let dir = try tempDir()
+        let url = dir.appendingPathComponent("sentences.txt")
+        var text = ""
+        for i in 0..<20_000 { text += "1\t\(i)\tsentence number \(i) here\n" }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let loaded = try SentenceHistory.load(url, maxBytes: 64 << 10)
+        #expect(loaded.cutShort)
+        #expect(loaded.history.entries.contains { $0.text == "sentence number 19999 here" })
+        #expect(!loaded.history.entries.contains { $0.text == "sentence number 0 here" })
+        #expect(loaded.warnings.first?.description.contains("only its last") == true)
+    }
+}
