@@ -1,0 +1,405 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAtspi
+import Foundation
+import Shell
+import SystemIO
+
+/// Why the accessibility bus could not be read or an element could not be acted on, in plain words.
+public struct ControlsError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let description: String
+    /// The element the action was for has gone or changed since the list was read: read it again.
+    public let stale: Bool
+    public init(_ description: String, stale: Bool = false) { self.description = description; self.stale = stale }
+}
+
+/// What acting on a control did.
+public enum ControlOutcome: Equatable, Sendable {
+    /// One of the element's own actions ran (`click`, `press`, `jump`, …).
+    case acted(action: String)
+    /// A text field has the keyboard focus now: what is typed next goes there.
+    case focused
+    /// The element has no action: a pointer click at the centre of these extents is what is left.
+    case needsPointer(ControlExtents)
+}
+
+/// The controls of the focused window, read from the accessibility bus (AT-SPI) through libatspi, the
+/// library screen readers use; the only importer of `CAtspi`.
+///
+/// Not thread-safe: libatspi keeps one connection and one main context per process, so one thread owns the
+/// client (the CLI's, or `LiveControls`' worker). Every bus call times out within a second
+/// (`atspi_set_timeout`), a walk stops at `ControlsLimits.nodes` elements and at `budget` seconds, and
+/// names are cleaned before anything shows or logs them. The bus is found through the session bus only,
+/// never the X root window or an autolaunched session: libatspi aborts the process when a call finds no bus,
+/// so nothing is called on it unless `connect` found one.
+public final class AccessibilityClient {
+    typealias Element = UnsafeMutablePointer<AtspiAccessible>
+
+    /// How long one bus call may take, in milliseconds.
+    public static let callTimeout: Int32 = 1000
+    /// How long one walk may take, in seconds, before the list is cut and the application named as slow.
+    public var budget: Double = 3
+
+    /// Set `org.a11y.Status IsEnabled`, as screen readers do, so browsers expose their pages.
+    public let enable: Bool
+    private var generation = 0
+    /// The elements of the last reading, retained, by `DesktopControl.index`.
+    private var elements: [Element] = []
+    private var elementsGeneration = -1
+
+    /// Connecting happens once a process: libatspi cannot be initialised twice.
+    nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
+
+    public init(enable: Bool = true) { self.enable = enable }
+
+    deinit { release() }
+
+    /// Finds the accessibility bus and initialises libatspi (once a process); the reason when there is none.
+    public func connect() throws(ControlsError) {
+        if let connection = Self.connection {
+            if case .failure(let error) = connection { throw error }
+            return
+        }
+        var problem = [CChar](repeating: 0, count: 512)
+        if handsfree_a11y_locate(enable ? 1 : 0, Self.callTimeout, &problem, problem.count) != 0 {
+            let reason = String(decoding: problem.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // Not remembered: a bus that starts later is found at the next call.
+            throw ControlsError(ControlNames.clean(reason, limit: 300))
+        }
+        let status = atspi_init()
+        if status != 0 && status != 1 {
+            let error = ControlsError("the accessibility bus did not take the connection (libatspi said \(status))")
+            Self.connection = .failure(error)
+            throw error
+        }
+        atspi_set_timeout(Self.callTimeout, Self.callTimeout)
+        Self.connection = .success(())
+    }
+
+    /// Reads the controls of the focused window, or of the first window whose application or title holds
+    /// `window` (case ignored). Never throws: a problem is the snapshot's `problem`.
+    public func read(window: String? = nil) -> ControlsSnapshot {
+        generation += 1
+        release()
+        do throws(ControlsError) { try connect() } catch {
+            return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: error.description)
+        }
+        _ = handsfree_atspi_dispatch(1000)
+        guard let found = findWindow(matching: window) else {
+            let problem = window.map { "no window of an accessible application is called \(ControlNames.clean($0, limit: 60))" }
+                ?? "no window of an accessible application has the focus"
+            return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
+        }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
+        var walk = Walk(deadline: monotonicSeconds() + budget)
+        walk.run(from: found.window)
+        elements = walk.found.map(\.element)
+        elementsGeneration = generation
+        var problem: String?
+        if walk.slow {
+            problem = "\(found.application) answered too slowly: the list shows what it gave in time"
+        } else if walk.truncated {
+            problem = "\(found.application) has more elements than are read: the list shows the first part"
+        } else if walk.found.isEmpty {
+            problem = "\(found.application) shows no controls to the accessibility bus"
+        }
+        return ControlsSnapshot(generation: generation, application: found.application, window: found.title,
+                                controls: walk.found.map(\.control), truncated: walk.truncated || walk.slow, problem: problem)
+    }
+
+    /// Acts on the control `target` names: its default action, the focus for a text field, else
+    /// `.needsPointer` with where to click. Throws a `stale` error when the element is gone or changed.
+    public func perform(_ target: ControlTarget) throws(ControlsError) -> ControlOutcome {
+        try connect()
+        guard target.generation == elementsGeneration, elements.indices.contains(target.index) else {
+            throw ControlsError("the list is out of date: it is read again", stale: true)
+        }
+        let element = elements[target.index]
+        let raw = element
+        // Fresh from the application, not libatspi's cache: an element that went away answers with an error.
+        atspi_accessible_clear_cache(raw)
+        var error: UnsafeMutablePointer<GError>?
+        let role = atspi_accessible_get_role(raw, &error)
+        let name = atspi_accessible_get_name(raw, &error)
+        defer { g_free(name) }
+        let states = handsfree_atspi_states(raw)
+        if Self.take(&error) != nil || states & Self.bit(ATSPI_STATE_DEFUNCT) != 0 {
+            throw ControlsError("\(Self.describe(target)) is no longer there", stale: true)
+        }
+        let current = name.map { ControlNames.clean(String(cString: $0)) } ?? ""
+        guard Self.map(role: role, states: states, hasAction: true) == target.role, current == target.name else {
+            throw ControlsError("\(Self.describe(target)) has changed", stale: true)
+        }
+        if states & Self.bit(ATSPI_STATE_SENSITIVE) == 0 && states & Self.bit(ATSPI_STATE_ENABLED) == 0 {
+            throw ControlsError("\(Self.describe(target)) is greyed out")
+        }
+        if target.role.takesText {
+            if let component = atspi_accessible_get_component_iface(raw) {
+                defer { handsfree_atspi_unref(UnsafeMutableRawPointer(component)) }
+                if atspi_component_grab_focus(component, &error) != 0, Self.take(&error) == nil { return .focused }
+                _ = Self.take(&error)
+            }
+        }
+        if handsfree_atspi_has(raw, "Action") != 0, let action = atspi_accessible_get_action_iface(raw) {
+            defer { handsfree_atspi_unref(UnsafeMutableRawPointer(action)) }
+            let names = Self.actionNames(action)
+            if let chosen = Self.defaultAction(names) {
+                let done = atspi_action_do_action(action, Int32(chosen), &error)
+                if let reason = Self.take(&error) {
+                    throw ControlsError("\(Self.describe(target)) did not take \(names[chosen]): \(reason)")
+                }
+                if done == 0 { throw ControlsError("\(Self.describe(target)) refused \(names[chosen])") }
+                return .acted(action: names[chosen])
+            }
+        }
+        if let extents = target.extents, extents.isUsable { return .needsPointer(extents) }
+        throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
+    }
+
+    /// The desktop's size in pixels as the bus gives it (the frame extents are in), for a pointer click.
+    public func screenSize() -> (width: Int, height: Int)? {
+        guard (try? connect()) != nil, let desktop = atspi_get_desktop(0) else { return nil }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
+        guard let component = atspi_accessible_get_component_iface(desktop) else { return nil }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(component)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, &error) else {
+            _ = Self.take(&error)
+            return nil
+        }
+        defer { g_free(rect) }
+        _ = Self.take(&error)
+        return rect.pointee.width > 0 && rect.pointee.height > 0 ? (Int(rect.pointee.width), Int(rect.pointee.height)) : nil
+    }
+
+    /// Drops the elements of the last reading.
+    private func release() {
+        for element in elements { handsfree_atspi_unref(UnsafeMutableRawPointer(element)) }
+        elements = []
+        elementsGeneration = -1
+    }
+
+    // MARK: finding the window
+
+    private struct FoundWindow {
+        let window: Element
+        let application: String
+        let title: String
+    }
+
+    /// The active window of any application (the last one if several say so), else the first window whose
+    /// application or title holds `wanted`; when nothing is wanted and none is active, the only showing
+    /// window if there is exactly one (an X server without a window manager activates none).
+    private func findWindow(matching wanted: String?) -> FoundWindow? {
+        guard let desktop = atspi_get_desktop(0) else { return nil }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
+        var error: UnsafeMutablePointer<GError>?
+        let apps = atspi_accessible_get_child_count(desktop, &error)
+        _ = Self.take(&error)
+        let needle = wanted.map { ControlNames.normalise($0) }
+        var active: FoundWindow?
+        var showing: [FoundWindow] = []
+        for a in 0..<max(0, min(apps, 500)) {
+            guard let app = atspi_accessible_get_child_at_index(desktop, a, &error) else { _ = Self.take(&error); continue }
+            defer { handsfree_atspi_unref(UnsafeMutableRawPointer(app)) }
+            let appName = Self.name(app)
+            let windows = atspi_accessible_get_child_count(app, &error)
+            if Self.take(&error) != nil { continue }
+            for w in 0..<max(0, min(windows, 200)) {
+                guard let window = atspi_accessible_get_child_at_index(app, w, &error) else { _ = Self.take(&error); continue }
+                let title = Self.name(window)
+                let states = handsfree_atspi_states(window)
+                let candidate = FoundWindow(window: window, application: appName, title: title)
+                var keep = false
+                if let needle {
+                    if active == nil, ControlNames.normalise(appName).contains(needle) || ControlNames.normalise(title).contains(needle) {
+                        active = candidate; keep = true
+                    }
+                } else if states & Self.bit(ATSPI_STATE_ACTIVE) != 0 {
+                    if let old = active { handsfree_atspi_unref(UnsafeMutableRawPointer(old.window)) }
+                    active = candidate; keep = true
+                } else if states & Self.bit(ATSPI_STATE_SHOWING) != 0 {
+                    showing.append(candidate); keep = true
+                }
+                if !keep { handsfree_atspi_unref(UnsafeMutableRawPointer(window)) }
+            }
+        }
+        if let active {
+            for other in showing { handsfree_atspi_unref(UnsafeMutableRawPointer(other.window)) }
+            return active
+        }
+        if showing.count == 1 { return showing[0] }
+        for other in showing { handsfree_atspi_unref(UnsafeMutableRawPointer(other.window)) }
+        return nil
+    }
+
+    // MARK: the walk
+
+    /// A depth-first walk of one window in reading order that keeps the actionable elements. Each element is
+    /// visited once (libatspi gives one object per element, so a cycle meets an element it has seen), only
+    /// subtrees that show are entered, and the walk stops at the limits.
+    private struct Walk {
+        let deadline: Double
+        var found: [(element: Element, control: DesktopControl)] = []
+        var seen = Set<Element>()
+        var visited = 0
+        var truncated = false
+        var slow = false
+
+        init(deadline: Double) { self.deadline = deadline }
+
+        mutating func run(from window: Element) {
+            var stack: [(element: Element, depth: Int, owned: Bool)] = [(window, 0, false)]
+            while let (element, depth, owned) = stack.popLast() {
+                defer { if owned { handsfree_atspi_unref(UnsafeMutableRawPointer(element)) } }
+                if truncated || slow { continue }
+                visited += 1
+                if visited > ControlsLimits.nodes { truncated = true; continue }
+                if visited % 64 == 0, monotonicSeconds() > deadline { slow = true; continue }
+                guard seen.insert(element).inserted else { continue }
+                let raw = element
+                var error: UnsafeMutablePointer<GError>?
+                let states = handsfree_atspi_states(raw)
+                if depth > 0 && states & AccessibilityClient.bit(ATSPI_STATE_SHOWING) == 0 { continue }
+                let role = atspi_accessible_get_role(raw, &error)
+                if let reason = AccessibilityClient.take(&error) {
+                    if reason.contains("reply") || reason.contains("hung") { slow = true }
+                    continue
+                }
+                let hasAction = handsfree_atspi_has(raw, "Action") != 0
+                if let kind = AccessibilityClient.map(role: role, states: states, hasAction: hasAction) {
+                    found.append((handsfree_atspi_ref(UnsafeMutableRawPointer(element)).map { $0.assumingMemoryBound(to: AtspiAccessible.self) } ?? element,
+                                  read(raw, role: role, kind: kind, states: states, hasAction: hasAction)))
+                    // A field's insides (its text, a password's characters) are never read.
+                    if kind.takesText { continue }
+                }
+                if depth >= ControlsLimits.depth { continue }
+                let count = atspi_accessible_get_child_count(raw, &error)
+                if let reason = AccessibilityClient.take(&error) {
+                    if reason.contains("reply") || reason.contains("hung") { slow = true }
+                    continue
+                }
+                // Pushed last child first, so the first child is walked first.
+                for i in stride(from: min(Int(count), ControlsLimits.nodes) - 1, through: 0, by: -1) {
+                    guard let child = atspi_accessible_get_child_at_index(raw, Int32(i), &error) else {
+                        _ = AccessibilityClient.take(&error)
+                        continue
+                    }
+                    stack.append((child, depth + 1, true))
+                }
+            }
+        }
+
+        private func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
+                          states bits: UInt64, hasAction: Bool) -> DesktopControl {
+            var error: UnsafeMutablePointer<GError>?
+            let roleName = atspi_accessible_get_role_name(raw, &error)
+            defer { g_free(roleName) }
+            _ = AccessibilityClient.take(&error)
+            var actions: [String] = []
+            if hasAction, let action = atspi_accessible_get_action_iface(raw) {
+                actions = AccessibilityClient.actionNames(action)
+                handsfree_atspi_unref(UnsafeMutableRawPointer(action))
+            }
+            var extents: ControlExtents?
+            if let component = atspi_accessible_get_component_iface(raw) {
+                if let rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, &error) {
+                    extents = ControlExtents(x: Int(rect.pointee.x), y: Int(rect.pointee.y),
+                                             width: Int(rect.pointee.width), height: Int(rect.pointee.height))
+                    g_free(rect)
+                }
+                _ = AccessibilityClient.take(&error)
+                handsfree_atspi_unref(UnsafeMutableRawPointer(component))
+            }
+            return DesktopControl(index: found.count, role: kind,
+                                  roleName: roleName.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? "",
+                                  name: AccessibilityClient.name(raw),
+                                  states: AccessibilityClient.states(bits), actions: actions, extents: extents)
+        }
+    }
+
+    // MARK: helpers
+
+    static func bit(_ state: AtspiStateType) -> UInt64 { state.rawValue < 64 ? UInt64(1) << UInt64(state.rawValue) : 0 }
+
+    /// The role a user would call the element by, or nil when it is not a control the list shows.
+    static func map(role: AtspiRole, states: UInt64, hasAction: Bool) -> ControlRole? {
+        switch role {
+        case ATSPI_ROLE_PUSH_BUTTON: return .button
+        case ATSPI_ROLE_TOGGLE_BUTTON: return .toggle
+        case ATSPI_ROLE_LINK: return .link
+        case ATSPI_ROLE_MENU: return .menu
+        case ATSPI_ROLE_MENU_ITEM, ATSPI_ROLE_CHECK_MENU_ITEM, ATSPI_ROLE_RADIO_MENU_ITEM: return .menuItem
+        case ATSPI_ROLE_CHECK_BOX: return .checkBox
+        case ATSPI_ROLE_RADIO_BUTTON: return .radioButton
+        case ATSPI_ROLE_PAGE_TAB: return .tab
+        case ATSPI_ROLE_COMBO_BOX: return .comboBox
+        case ATSPI_ROLE_LIST_ITEM: return .listItem
+        case ATSPI_ROLE_TREE_ITEM: return .treeItem
+        case ATSPI_ROLE_TABLE_CELL: return hasAction ? .listItem : nil
+        case ATSPI_ROLE_PASSWORD_TEXT: return .passwordField
+        case ATSPI_ROLE_ENTRY, ATSPI_ROLE_SPIN_BUTTON, ATSPI_ROLE_EDITBAR: return .textField
+        case ATSPI_ROLE_TEXT: return states & bit(ATSPI_STATE_EDITABLE) != 0 ? .textField : nil
+        default: return nil
+        }
+    }
+
+    static func states(_ bits: UInt64) -> ControlStates {
+        var out: ControlStates = []
+        func has(_ s: AtspiStateType) -> Bool { bits & bit(s) != 0 }
+        if has(ATSPI_STATE_CHECKED) { out.insert(.checked) }
+        if has(ATSPI_STATE_CHECKABLE) { out.insert(.checkable) }
+        if has(ATSPI_STATE_INDETERMINATE) { out.insert(.mixed) }
+        if has(ATSPI_STATE_SELECTED) { out.insert(.selected) }
+        if has(ATSPI_STATE_EXPANDED) { out.insert(.expanded) }
+        if has(ATSPI_STATE_FOCUSED) { out.insert(.focused) }
+        if has(ATSPI_STATE_EDITABLE) { out.insert(.editable) }
+        if has(ATSPI_STATE_PRESSED) { out.insert(.pressed) }
+        if !has(ATSPI_STATE_SENSITIVE) && !has(ATSPI_STATE_ENABLED) { out.insert(.disabled) }
+        return out
+    }
+
+    /// The element's name, cleaned; empty on any error.
+    static func name(_ element: Element) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        let raw = atspi_accessible_get_name(element, &error)
+        defer { g_free(raw) }
+        _ = take(&error)
+        return raw.map { ControlNames.clean(String(cString: $0)) } ?? ""
+    }
+
+    static func actionNames(_ action: UnsafeMutablePointer<AtspiAction>) -> [String] {
+        var error: UnsafeMutablePointer<GError>?
+        let count = atspi_action_get_n_actions(action, &error)
+        if take(&error) != nil { return [] }
+        var names: [String] = []
+        for i in 0..<max(0, min(count, 16)) {
+            let raw = atspi_action_get_action_name(action, i, &error)
+            _ = take(&error)
+            names.append(raw.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? "")
+            g_free(raw)
+        }
+        return names
+    }
+
+    /// The action a gaze + jaw or "click NAME" means: the first of the usual default names, else the first.
+    static func defaultAction(_ names: [String]) -> Int? {
+        for wanted in ["click", "press", "activate", "jump", "toggle", "check", "uncheck", "open", "select", "switch"] {
+            if let i = names.firstIndex(of: wanted) { return i }
+        }
+        return names.isEmpty ? nil : 0
+    }
+
+    /// A GError's message (cleaned), and frees it; nil when there was none.
+    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
+        guard let e = error else { return nil }
+        let message = e.pointee.message.map { ControlNames.clean(String(cString: $0), limit: 200) } ?? "unknown error"
+        g_clear_error(&error)
+        return message
+    }
+
+    static func describe(_ target: ControlTarget) -> String {
+        target.name.isEmpty ? "The \(target.role.rawValue)" : "\"\(target.name)\""
+    }
+}
