@@ -98,6 +98,7 @@ struct ControlsCommand: ParsableCommand {
     /// The list as lines: a heading with the window, then one line a control.
     static func text(_ snapshot: ControlsSnapshot) -> String {
         var out = ""
+        if snapshot.controls.isEmpty && snapshot.problem != nil { return "" }
         if !snapshot.application.isEmpty || !snapshot.window.isEmpty { out += place(snapshot) + "\n" }
         let width = String(snapshot.controls.count).count
         for control in snapshot.controls {

@@ -86,7 +86,12 @@ public final class AccessibilityClient {
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: error.description)
         }
         _ = handsfree_atspi_dispatch(1000)
-        guard let found = findWindow(matching: window) else {
+        var silent: [String] = []
+        guard let found = findWindow(matching: window, silent: &silent) else {
+            if let app = silent.first {
+                return ControlsSnapshot(generation: generation, application: app, window: "", controls: [],
+                                        problem: "\(app) does not answer in time")
+            }
             let problem = window.map { "no window of an accessible application is called \(ControlNames.clean($0, limit: 60))" }
                 ?? "no window of an accessible application has the focus"
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
@@ -98,7 +103,7 @@ public final class AccessibilityClient {
         elementsGeneration = generation
         var problem: String?
         if walk.slow {
-            problem = "\(found.application) answered too slowly: the list shows what it gave in time"
+            problem = "\(found.application) does not answer in time: the list shows what it gave"
         } else if walk.truncated {
             problem = "\(found.application) has more elements than are read: the list shows the first part"
         } else if walk.found.isEmpty {
@@ -191,7 +196,7 @@ public final class AccessibilityClient {
     /// The active window of any application (the last one if several say so), else the first window whose
     /// application or title holds `wanted`; when nothing is wanted and none is active, the only showing
     /// window if there is exactly one (an X server without a window manager activates none).
-    private func findWindow(matching wanted: String?) -> FoundWindow? {
+    private func findWindow(matching wanted: String?, silent: inout [String]) -> FoundWindow? {
         guard let desktop = atspi_get_desktop(0) else { return nil }
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
         var error: UnsafeMutablePointer<GError>?
@@ -203,12 +208,25 @@ public final class AccessibilityClient {
         for a in 0..<max(0, min(apps, 500)) {
             guard let app = atspi_accessible_get_child_at_index(desktop, a, &error) else { _ = Self.take(&error); continue }
             defer { handsfree_atspi_unref(UnsafeMutableRawPointer(app)) }
+            // A call to an application that does not answer returns, empty, after the timeout, often without
+            // an error: the time it took is what tells. Such an application is named by its process.
+            let started = monotonicSeconds()
             let appName = Self.name(app)
             let windows = atspi_accessible_get_child_count(app, &error)
-            if Self.take(&error) != nil { continue }
+            _ = Self.take(&error)
+            if monotonicSeconds() - started > Self.slowCall {
+                silent.append(appName.isEmpty ? Self.processName(app) : appName)
+                continue
+            }
             for w in 0..<max(0, min(windows, 200)) {
                 guard let window = atspi_accessible_get_child_at_index(app, w, &error) else { _ = Self.take(&error); continue }
+                let asked = monotonicSeconds()
                 let title = Self.name(window)
+                if monotonicSeconds() - asked > Self.slowCall {
+                    silent.append(appName.isEmpty ? Self.processName(app) : appName)
+                    handsfree_atspi_unref(UnsafeMutableRawPointer(window))
+                    break
+                }
                 let states = handsfree_atspi_states(window)
                 let candidate = FoundWindow(window: window, application: appName, title: title)
                 var keep = false
@@ -246,8 +264,10 @@ public final class AccessibilityClient {
         var visited = 0
         var truncated = false
         var slow = false
+        /// When the last element's reading began: one that took a call's timeout ends the walk.
+        var lastStep: Double
 
-        init(deadline: Double) { self.deadline = deadline }
+        init(deadline: Double) { self.deadline = deadline; lastStep = monotonicSeconds() }
 
         mutating func run(from window: Element) {
             var stack: [(element: Element, depth: Int, owned: Bool)] = [(window, 0, false)]
@@ -256,7 +276,9 @@ public final class AccessibilityClient {
                 if truncated || slow { continue }
                 visited += 1
                 if visited > ControlsLimits.nodes { truncated = true; continue }
-                if visited % 64 == 0, monotonicSeconds() > deadline { slow = true; continue }
+                let now = monotonicSeconds()
+                if now > deadline || now - lastStep > AccessibilityClient.slowCall { slow = true; continue }
+                lastStep = now
                 guard seen.insert(element).inserted else { continue }
                 let raw = element
                 var error: UnsafeMutablePointer<GError>?
@@ -264,7 +286,7 @@ public final class AccessibilityClient {
                 if depth > 0 && states & AccessibilityClient.bit(ATSPI_STATE_SHOWING) == 0 { continue }
                 let role = atspi_accessible_get_role(raw, &error)
                 if let reason = AccessibilityClient.take(&error) {
-                    if reason.contains("reply") || reason.contains("hung") { slow = true }
+                    if AccessibilityClient.isTimeout(reason) { slow = true }
                     continue
                 }
                 let hasAction = handsfree_atspi_has(raw, "Action") != 0
@@ -277,7 +299,7 @@ public final class AccessibilityClient {
                 if depth >= ControlsLimits.depth { continue }
                 let count = atspi_accessible_get_child_count(raw, &error)
                 if let reason = AccessibilityClient.take(&error) {
-                    if reason.contains("reply") || reason.contains("hung") { slow = true }
+                    if AccessibilityClient.isTimeout(reason) { slow = true }
                     continue
                 }
                 // Pushed last child first, so the first child is walked first.
@@ -291,15 +313,15 @@ public final class AccessibilityClient {
             }
         }
 
-        private func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
-                          states bits: UInt64, hasAction: Bool) -> DesktopControl {
+        private mutating func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
+                                   states bits: UInt64, hasAction: Bool) -> DesktopControl {
             var error: UnsafeMutablePointer<GError>?
             let roleName = atspi_accessible_get_role_name(raw, &error)
             defer { g_free(roleName) }
             _ = AccessibilityClient.take(&error)
             var actions: [String] = []
             if hasAction, let action = atspi_accessible_get_action_iface(raw) {
-                actions = AccessibilityClient.actionNames(action)
+                actions = AccessibilityClient.actionNames(action, timedOut: &slow)
                 handsfree_atspi_unref(UnsafeMutableRawPointer(action))
             }
             var extents: ControlExtents?
@@ -309,7 +331,7 @@ public final class AccessibilityClient {
                                              width: Int(rect.pointee.width), height: Int(rect.pointee.height))
                     g_free(rect)
                 }
-                _ = AccessibilityClient.take(&error)
+                if let reason = AccessibilityClient.take(&error), AccessibilityClient.isTimeout(reason) { slow = true }
                 handsfree_atspi_unref(UnsafeMutableRawPointer(component))
             }
             return DesktopControl(index: found.count, role: kind,
@@ -320,6 +342,19 @@ public final class AccessibilityClient {
     }
 
     // MARK: helpers
+
+    /// A call that took this long (seconds) met the timeout: its application does not answer.
+    static let slowCall = Double(callTimeout) / 1000 * 0.9
+
+    /// The name of the process behind an application (from the bus daemon and /proc, not the application,
+    /// which may not answer), as "the program NAME".
+    static func processName(_ app: Element) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        let pid = atspi_accessible_get_process_id(app, &error)
+        _ = take(&error)
+        guard pid > 0, let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "An application" }
+        return "the program " + ControlNames.clean(comm, limit: 40)
+    }
 
     static func bit(_ state: AtspiStateType) -> UInt64 { state.rawValue < 64 ? UInt64(1) << UInt64(state.rawValue) : 0 }
 
@@ -362,17 +397,32 @@ public final class AccessibilityClient {
 
     /// The element's name, cleaned; empty on any error.
     static func name(_ element: Element) -> String {
+        var timedOut = false
+        return name(element, timedOut: &timedOut)
+    }
+
+    /// The element's name, cleaned, noting in `timedOut` a call that got no answer in time.
+    static func name(_ element: Element, timedOut: inout Bool) -> String {
         var error: UnsafeMutablePointer<GError>?
         let raw = atspi_accessible_get_name(element, &error)
         defer { g_free(raw) }
-        _ = take(&error)
+        if let reason = take(&error), isTimeout(reason) { timedOut = true }
         return raw.map { ControlNames.clean(String(cString: $0)) } ?? ""
     }
 
     static func actionNames(_ action: UnsafeMutablePointer<AtspiAction>) -> [String] {
+        var timedOut = false
+        return actionNames(action, timedOut: &timedOut)
+    }
+
+    /// The action names, noting in `timedOut` a call that got no answer in time.
+    static func actionNames(_ action: UnsafeMutablePointer<AtspiAction>, timedOut: inout Bool) -> [String] {
         var error: UnsafeMutablePointer<GError>?
         let count = atspi_action_get_n_actions(action, &error)
-        if take(&error) != nil { return [] }
+        if let reason = take(&error) {
+            if isTimeout(reason) { timedOut = true }
+            return []
+        }
         var names: [String] = []
         for i in 0..<max(0, min(count, 16)) {
             let raw = atspi_action_get_action_name(action, i, &error)
@@ -389,6 +439,12 @@ public final class AccessibilityClient {
             if let i = names.firstIndex(of: wanted) { return i }
         }
         return names.isEmpty ? nil : 0
+    }
+
+    /// Whether a call's error says the application did not answer in time (D-Bus's "Did not receive a
+    /// reply", libatspi's "appears to be hung").
+    static func isTimeout(_ reason: String) -> Bool {
+        reason.contains("receive a reply") || reason.contains("hung") || reason.contains("imeout")
     }
 
     /// A GError's message (cleaned), and frees it; nil when there was none.
