@@ -149,6 +149,65 @@ import Testing
         #expect(said.contains("controls_app.py does not answer in time") || said.contains("the program python3 does not answer in time"), "\(said)")
     }
 
+    static let firefox = "/usr/bin/firefox-esr"
+    static let hasFirefox = ready && FileManager.default.isExecutableFile(atPath: firefox)
+
+    @Test(.enabled(if: hasFirefox, "needs firefox-esr (scripts/install-deps.sh) besides what the other tests need"))
+    func inFirefoxALinkIsFollowedAndAButtonPressedByNameAndTheTitleIsReadBack() throws {
+        let desk = try AccessibleDesktop(tag: "firefox")
+        defer { desk.stop() }
+        let site = desk.base + "/site"
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        try """
+        <!DOCTYPE html><html><head><meta charset="utf-8"><title>Controls page</title></head><body>
+        <p><a href="second.html">Go to the second page</a></p>
+        <button onclick="document.title='Message sent'">Send message</button>
+        <form><label>Your name <input type="text" name="who"></label>
+        <label><input type="checkbox" name="agree"> I agree</label></form>
+        </body></html>
+        """.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Second page</title></head><body>Arrived.</body></html>"
+            .write(toFile: site + "/second.html", atomically: true, encoding: .utf8)
+        // The shell says the bus is in use (org.a11y.Status IsEnabled), as screen readers do, before the
+        // browser starts: without it Firefox may expose its toolbar and not the page.
+        _ = try desk.handsfree(["controls"])
+        try FileManager.default.createDirectory(atPath: desk.base + "/profile", withIntermediateDirectories: true)
+        _ = try desk.start(Self.firefox, ["--no-remote", "--new-instance", "--profile", desk.base + "/profile", "file://\(site)/page.html"])
+        let window = ["--window", "Mozilla Firefox"]
+        let lines = ["link           Go to the second page  (jump)", "button         Send message  (press)",
+                     "text field     Your name", "check box      I agree  [not checked]  (check)"]
+        // Firefox takes some seconds to start, and exposes the page's elements as it builds them.
+        var listing = ""
+        let end = Date().addingTimeInterval(40)
+        while Date() < end {
+            listing = try desk.handsfree(["controls"] + window).stdout
+            if lines.allSatisfy(listing.contains) { break }
+            usleep(250_000)
+        }
+        #expect(listing.contains("Controls page — Mozilla Firefox"), "\(listing)")
+        for line in lines {
+            #expect(listing.contains(line), "missing \(line) in\n\(listing)")
+        }
+
+        let press = try desk.handsfree(["controls", "--press", "send message"] + window)
+        #expect(press.status == 0 && press.stdout == "Send message: press\n", "\(press.stdout)\(press.stderr)")
+        #expect(Self.waitForTitle(desk, window, "Message sent — Mozilla Firefox"), "the button did not change the title")
+
+        let follow = try desk.handsfree(["controls", "--press", "Go to the second page"] + window)
+        #expect(follow.status == 0 && follow.stdout == "Go to the second page: jump\n", "\(follow.stdout)\(follow.stderr)")
+        #expect(Self.waitForTitle(desk, window, "Second page — Mozilla Firefox"), "the link was not followed")
+    }
+
+    /// Whether the window's title, read through the bus, becomes `title` within 10 s.
+    static func waitForTitle(_ desk: AccessibleDesktop, _ window: [String], _ title: String) -> Bool {
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
+            if let listed = try? desk.handsfree(["controls"] + window), listed.stdout.hasPrefix("Firefox \"\(title)\"\n") { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     @Test(.enabled(if: ready, reason)) func withoutABusTheCommandSaysSoAndExitsOne() throws {
         let none = try AccessibleDesktop.run(Self.binary, ["controls"], environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         #expect(none.status == 1)
