@@ -208,6 +208,50 @@ import Testing
         return false
     }
 
+    static let hasSway = ready && WaylandSinkInSwayTests.ready
+
+    /// The same dialog on Wayland: headless sway as nobody, and the D-Bus session, the accessibility bus,
+    /// zenity and the command as nobody too (a session bus takes only its own user).
+    @Test(.enabled(if: hasSway, "needs root, sway and foot (as the Wayland sink's tests) besides what the other tests need"))
+    func underSwayTheDialogIsListedAndSendIsPressedByName() throws {
+        let desk = try SwayDesktop(tag: "controls")
+        var started: [Process] = []
+        defer {
+            for p in started where p.isRunning {
+                for pid in [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) { kill(pid, SIGKILL) }
+            }
+            desk.stop()
+        }
+        try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
+        let bus = try desk.startAsNobody(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1", "--nosyslog"])
+        started.append(bus.process)
+        var address = ""
+        while !address.contains("\n") {
+            let data = bus.stdout.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            address += String(decoding: data, as: UTF8.self)
+        }
+        let session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines)]
+        started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
+        let dialog = try desk.startAsNobody(["/usr/bin/zenity", "--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"],
+                                            extra: session.merging(["GDK_BACKEND": "wayland"]) { $1 })
+        started.append(dialog.process)
+        var listing = ""
+        let end = Date().addingTimeInterval(15)
+        while Date() < end {
+            listing = try desk.asNobody([Self.binary, "controls"], extra: session).stdout
+            if listing.contains("Send") && listing.contains("Cancel") { break }
+            usleep(100_000)
+        }
+        #expect(listing.hasPrefix("zenity \"Question\"\n"), "\(listing)")
+        #expect(listing.range(of: #"\d+  button +Send .*\(click\)"#, options: .regularExpression) != nil, "\(listing)")
+        let pressed = try desk.asNobody([Self.binary, "controls", "--press", "Send"], extra: session)
+        #expect(pressed.status == 0 && pressed.stdout == "Send: click\n", "\(pressed.stdout)\(pressed.stderr)")
+        let stop = Date().addingTimeInterval(10)
+        while dialog.process.isRunning && Date() < stop { usleep(50_000) }
+        #expect(!dialog.process.isRunning && dialog.process.terminationStatus == 0, "zenity did not end with Send's status 0")
+    }
+
     @Test(.enabled(if: ready, reason)) func withoutABusTheCommandSaysSoAndExitsOne() throws {
         let none = try AccessibleDesktop.run(Self.binary, ["controls"], environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         #expect(none.status == 1)
