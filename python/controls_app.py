@@ -10,7 +10,8 @@ Modes:
   many OUT N     a window "Many" with N buttons "Button 1" ... "Button N"; a press writes "pressed=K" to OUT.
   hostile OUT    a window "Hostile" whose buttons have names with escape sequences and control characters, a
                  10,000-character name, no name at all, and two called "OK"; a press writes "pressed=K".
-  switch OUT     two windows "First" and "Second"; pressing "Go to second" in the first presents the second.
+  switch OUT     two windows "First" and "Second": "Go to second" in the first presents the second, and "Go to
+                 first" in the second the first (the focus moves: the bench times the list's refresh).
 
 The application writes "ready" to OUT once its windows show.
 """
@@ -143,8 +144,9 @@ def switch(note):
     go = Gtk.Button(label="Go to second")
     go.connect("clicked", lambda _b: (second.show_all(), second.present(), note("second")))
     first.add(go)
-    stay = Gtk.Button(label="Stay here")
-    second.add(stay)
+    back = Gtk.Button(label="Go to first")
+    back.connect("clicked", lambda _b: (first.present(), note("first")))
+    second.add(back)
     first.show_all()
     return [first, second]
 

@@ -216,10 +216,11 @@ import Testing
     func underSwayTheDialogIsListedAndSendIsPressedByName() throws {
         let desk = try SwayDesktop(tag: "controls")
         var started: [Process] = []
+        var session: [String: String] = [:]
         defer {
-            for p in started where p.isRunning {
-                for pid in [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) { kill(pid, SIGKILL) }
-            }
+            var pids = session.values.flatMap { AccessibleDesktop.startedOn(bus: $0) }
+            for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
+            for pid in pids { kill(pid, SIGKILL) }
             desk.stop()
         }
         try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
@@ -231,7 +232,7 @@ import Testing
             if data.isEmpty { break }
             address += String(decoding: data, as: UTF8.self)
         }
-        let session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines)]
+        session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines)]
         started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
         let dialog = try desk.startAsNobody(["/usr/bin/zenity", "--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"],
                                             extra: session.merging(["GDK_BACKEND": "wayland"]) { $1 })
@@ -435,9 +436,20 @@ final class AccessibleDesktop {
         return found
     }
 
+    /// The processes whose environment holds this session bus's address: what the bus started on demand
+    /// (the registry daemon, dconf) leaves its parent, so it is found by the address, which is this test's own.
+    static func startedOn(bus address: String) -> [pid_t] {
+        let wanted = Data("DBUS_SESSION_BUS_ADDRESS=\(address)\u{0}".utf8)
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap { pid_t($0) }.filter { pid in
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.range(of: wanted) != nil
+        }
+    }
+
     /// Kills everything started here, and what those started (the accessibility bus, its registry).
     func stop() {
-        var all: [pid_t] = []
+        var all: [pid_t] = Self.startedOn(bus: sessionBus)
         for p in apps + processes where p.isRunning { all.append(p.processIdentifier) }
         var everything: [pid_t] = []
         for pid in all { everything.append(pid); everything += Self.descendants(pid) }

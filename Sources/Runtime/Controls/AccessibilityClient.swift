@@ -53,7 +53,14 @@ public final class AccessibilityClient {
 
     public init(enable: Bool = true) { self.enable = enable }
 
-    deinit { release() }
+    deinit {
+        release()
+        if let listener {
+            var error: UnsafeMutablePointer<GError>?
+            for name in Self.events { _ = atspi_event_listener_deregister(listener, name, &error); _ = Self.take(&error) }
+            handsfree_atspi_unref(UnsafeMutableRawPointer(listener))
+        }
+    }
 
     /// Finds the accessibility bus and initialises libatspi (once a process); the reason when there is none.
     public func connect() throws(ControlsError) {
@@ -74,12 +81,24 @@ public final class AccessibilityClient {
             throw error
         }
         atspi_set_timeout(Self.callTimeout, Self.callTimeout)
+        // libatspi keeps what applications tell it (roles, names, states, children) only when asked to, or
+        // inside its own main loop; the events that keep it current are handled whenever the client
+        // dispatches, which it does before every reading.
+        if let desktop = atspi_get_desktop(0) {
+            atspi_accessible_set_cache_mask(desktop, ATSPI_CACHE_ALL)
+            handsfree_atspi_unref(UnsafeMutableRawPointer(desktop))
+        }
         Self.connection = .success(())
     }
 
     /// Reads the controls of the focused window, or of the first window whose application or title holds
     /// `window` (case ignored). Never throws: a problem is the snapshot's `problem`.
-    public func read(window: String? = nil) -> ControlsSnapshot {
+    ///
+    /// Role, name and states come from libatspi's cache, which the applications keep current with events;
+    /// with `details`, each control's action names and screen extents are asked of the application too (all
+    /// the requests sent before any answer is awaited). Without, they are left empty: the Controls view
+    /// needs none of them to draw, and `perform` asks for what it needs itself.
+    public func read(window: String? = nil, details: Bool = true) -> ControlsSnapshot {
         generation += 1
         release()
         do throws(ControlsError) { try connect() } catch {
@@ -99,6 +118,7 @@ public final class AccessibilityClient {
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
         var walk = Walk(deadline: monotonicSeconds() + budget)
         walk.run(from: found.window)
+        if details { walk.readDetails() }
         elements = walk.found.map(\.element)
         elementsGeneration = generation
         var problem: String?
@@ -158,8 +178,51 @@ public final class AccessibilityClient {
                 return .acted(action: names[chosen])
             }
         }
-        if let extents = target.extents, extents.isUsable { return .needsPointer(extents) }
+        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(extents) }
         throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
+    }
+
+    /// Counts the bus's events that can make a reading out of date (a window activated or closed, children
+    /// added or removed, a name or a state changed, a page loaded) once `watch` has registered for them.
+    private final class Changes {
+        var count = 0
+    }
+    private let changes = Changes()
+    private var listener: UnsafeMutablePointer<AtspiEventListener>?
+
+    /// The events `watch` listens for.
+    public static let events = [
+        "window:activate", "window:deactivate", "window:create", "window:destroy",
+        "object:children-changed", "object:property-change:accessible-name", "document:load-complete",
+        "object:state-changed:showing", "object:state-changed:checked", "object:state-changed:expanded",
+        "object:state-changed:sensitive", "object:state-changed:selected",
+    ]
+
+    /// Listens for the events that make a reading out of date; `takeChanges` counts them. Without a running
+    /// registry there are none, and the caller polls instead.
+    public func watch() throws(ControlsError) {
+        try connect()
+        if listener != nil { return }
+        let made = atspi_event_listener_new({ event, data in
+            if let event { g_boxed_free(atspi_event_get_type(), event) }
+            guard let data else { return }
+            Unmanaged<Changes>.fromOpaque(data).takeUnretainedValue().count += 1
+        }, Unmanaged.passUnretained(changes).toOpaque(), nil)
+        guard let made else { throw ControlsError("the accessibility bus's events cannot be listened to") }
+        listener = made
+        var error: UnsafeMutablePointer<GError>?
+        for name in Self.events {
+            if atspi_event_listener_register(made, name, &error) == 0 || Self.take(&error) != nil {
+                throw ControlsError("the accessibility bus does not send \(name) events")
+            }
+        }
+    }
+
+    /// How many of the watched events came since the last call (handles what is waiting first).
+    public func takeChanges() -> Int {
+        _ = handsfree_atspi_dispatch(10_000)
+        defer { changes.count = 0 }
+        return changes.count
     }
 
     /// The desktop's size in pixels as the bus gives it (the frame extents are in), for a pointer click.
@@ -259,7 +322,7 @@ public final class AccessibilityClient {
     /// subtrees that show are entered, and the walk stops at the limits.
     private struct Walk {
         let deadline: Double
-        var found: [(element: Element, control: DesktopControl)] = []
+        var found: [(element: Element, control: DesktopControl, hasAction: Bool)] = []
         var seen = Set<Element>()
         var visited = 0
         var truncated = false
@@ -292,7 +355,7 @@ public final class AccessibilityClient {
                 let hasAction = handsfree_atspi_has(raw, "Action") != 0
                 if let kind = AccessibilityClient.map(role: role, states: states, hasAction: hasAction) {
                     found.append((handsfree_atspi_ref(UnsafeMutableRawPointer(element)).map { $0.assumingMemoryBound(to: AtspiAccessible.self) } ?? element,
-                                  read(raw, role: role, kind: kind, states: states, hasAction: hasAction)))
+                                  read(raw, role: role, kind: kind, states: states), hasAction))
                     // A field's insides (its text, a password's characters) are never read.
                     if kind.takesText { continue }
                 }
@@ -313,35 +376,55 @@ public final class AccessibilityClient {
             }
         }
 
-        private mutating func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
-                                   states bits: UInt64, hasAction: Bool) -> DesktopControl {
-            var error: UnsafeMutablePointer<GError>?
-            let roleName = atspi_accessible_get_role_name(raw, &error)
+        /// What libatspi's cache holds of a control (role, name, states): no call to the application.
+        private func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
+                          states bits: UInt64) -> DesktopControl {
+            let roleName = atspi_role_get_name(role)
             defer { g_free(roleName) }
-            _ = AccessibilityClient.take(&error)
-            var actions: [String] = []
-            if hasAction, let action = atspi_accessible_get_action_iface(raw) {
-                actions = AccessibilityClient.actionNames(action, timedOut: &slow)
-                handsfree_atspi_unref(UnsafeMutableRawPointer(action))
-            }
-            var extents: ControlExtents?
-            if let component = atspi_accessible_get_component_iface(raw) {
-                if let rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, &error) {
-                    extents = ControlExtents(x: Int(rect.pointee.x), y: Int(rect.pointee.y),
-                                             width: Int(rect.pointee.width), height: Int(rect.pointee.height))
-                    g_free(rect)
-                }
-                if let reason = AccessibilityClient.take(&error), AccessibilityClient.isTimeout(reason) { slow = true }
-                handsfree_atspi_unref(UnsafeMutableRawPointer(component))
-            }
             return DesktopControl(index: found.count, role: kind,
                                   roleName: roleName.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? "",
-                                  name: AccessibilityClient.name(raw),
-                                  states: AccessibilityClient.states(bits), actions: actions, extents: extents)
+                                  name: AccessibilityClient.name(raw), states: AccessibilityClient.states(bits),
+                                  actions: [])
+        }
+
+        /// Fills in the controls' action names and extents, every request sent before any answer is awaited.
+        mutating func readDetails() {
+            guard !found.isEmpty else { return }
+            var elements: [UnsafeMutablePointer<AtspiAccessible>?] = found.map { $0.element }
+            let want: [Int32] = found.map { $0.hasAction ? 1 : 0 }
+            var details = [handsfree_atspi_detail](repeating: handsfree_atspi_detail(), count: found.count)
+            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout)
+            for i in found.indices {
+                var d = details[i]
+                if d.timed_out != 0 { slow = true }
+                let names = withUnsafeBytes(of: &d.actions) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                found[i].control.actions = names.split(separator: "\u{1F}", omittingEmptySubsequences: true)
+                    .map { ControlNames.clean(String($0), limit: 40) }
+                if d.has_extents != 0 {
+                    found[i].control.extents = ControlExtents(x: Int(d.x), y: Int(d.y), width: Int(d.width), height: Int(d.height))
+                }
+            }
         }
     }
 
     // MARK: helpers
+
+
+    /// The element's screen extents, asked of its application now.
+    static func extents(_ raw: Element) -> ControlExtents? {
+        guard let component = atspi_accessible_get_component_iface(raw) else { return nil }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(component)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, &error) else {
+            _ = take(&error)
+            return nil
+        }
+        defer { g_free(rect) }
+        _ = take(&error)
+        return ControlExtents(x: Int(rect.pointee.x), y: Int(rect.pointee.y), width: Int(rect.pointee.width), height: Int(rect.pointee.height))
+    }
 
     /// A call that took this long (seconds) met the timeout: its application does not answer.
     static let slowCall = Double(callTimeout) / 1000 * 0.9
