@@ -241,6 +241,44 @@ public final class AccessibilityClient {
         return rect.pointee.width > 0 && rect.pointee.height > 0 ? (Int(rect.pointee.width), Int(rect.pointee.height)) : nil
     }
 
+    /// Finds the accessibility bus without marking it in use (for `doctor`): nil when it answers, else why not.
+    public static func probe() -> String? {
+        var problem = [CChar](repeating: 0, count: 512)
+        guard handsfree_a11y_locate(0, callTimeout, &problem, problem.count) != 0 else { return nil }
+        return ControlNames.clean(String(decoding: problem.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self), limit: 300)
+    }
+
+    /// The applications on the bus that show no window, or only windows with nothing in them: a Chromium
+    /// or Electron program started without `--force-renderer-accessibility` looks so. Each with its toolkit.
+    public func emptyApplications() -> [(name: String, toolkit: String)] {
+        guard (try? connect()) != nil, let desktop = atspi_get_desktop(0) else { return [] }
+        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
+        _ = handsfree_atspi_dispatch(1000)
+        var error: UnsafeMutablePointer<GError>?
+        let apps = atspi_accessible_get_child_count(desktop, &error)
+        _ = Self.take(&error)
+        var empty: [(name: String, toolkit: String)] = []
+        for a in 0..<max(0, min(apps, 500)) {
+            guard let app = atspi_accessible_get_child_at_index(desktop, a, &error) else { _ = Self.take(&error); continue }
+            defer { handsfree_atspi_unref(UnsafeMutableRawPointer(app)) }
+            let windows = atspi_accessible_get_child_count(app, &error)
+            if Self.take(&error) != nil { continue }
+            var contents = 0
+            for w in 0..<max(0, min(windows, 200)) {
+                guard let window = atspi_accessible_get_child_at_index(app, w, &error) else { _ = Self.take(&error); continue }
+                contents += Int(max(0, atspi_accessible_get_child_count(window, &error)))
+                _ = Self.take(&error)
+                handsfree_atspi_unref(UnsafeMutableRawPointer(window))
+            }
+            guard contents == 0 else { continue }
+            let toolkit = atspi_accessible_get_toolkit_name(app, &error)
+            _ = Self.take(&error)
+            empty.append((Self.name(app), toolkit.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? ""))
+            g_free(toolkit)
+        }
+        return empty
+    }
+
     /// Drops the elements of the last reading.
     private func release() {
         for element in elements { handsfree_atspi_unref(UnsafeMutableRawPointer(element)) }
