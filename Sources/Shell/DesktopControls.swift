@@ -247,3 +247,15 @@ extension ControlsSnapshot {
         return .none
     }
 }
+
+/// What acting on a control came to, as the runtime reports it (`.controlPerformed`).
+public enum ControlReport: Hashable, Sendable {
+    /// The control's own action ran.
+    case acted(name: String, action: String)
+    /// A text field has the focus: what is typed next goes there.
+    case focused(name: String)
+    /// The control has no action: the pointer clicks here (fractions of the desktop).
+    case pointer(x: Double, y: Double)
+    /// It could not be done, and why; `stale` when the element is gone or changed (the list is read again).
+    case failed(reason: String, stale: Bool)
+}

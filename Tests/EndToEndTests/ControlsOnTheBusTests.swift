@@ -253,6 +253,82 @@ import Testing
         #expect(!dialog.process.isRunning && dialog.process.terminationStatus == 0, "zenity did not end with Send's status 0")
     }
 
+    static let shellReady = ready && Tmux.available
+
+    /// The shell on the Desktop screen in tmux, on this desktop, reading frames from a UDP port.
+    static func startShell(_ desk: AccessibleDesktop, _ session: Tmux, port: UInt16, extra: String = "") throws -> String {
+        let dir = desk.base + "/shell"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try session.start("env DISPLAY=\(desk.display) DBUS_SESSION_BUS_ADDRESS=\(desk.sessionBus) "
+                          + TerminalInTmuxTests.shell(in: dir, "--desktop --output x11 --listen udp://127.0.0.1:\(port) \(extra)"))
+        return dir
+    }
+
+    /// Where on the screen a line holding `text` is, in cells (the middle of the text), or nil.
+    static func cell(of text: String, in lines: [String], below row: Int = 1) -> (Double, Double)? {
+        for (y, line) in lines.enumerated() where y > row {
+            if let r = line.range(of: text) {
+                let x = line[..<r.lowerBound].count
+                return (Double(x) + Double(text.count) / 2, Double(y) + 0.5)
+            }
+        }
+        return nil
+    }
+
+    /// Opens the Controls view with the ☰ Controls key (gaze and jaw), and waits for `entry` in the list.
+    static func openControls(_ session: Tmux, _ sender: UDPSender, entry: String) throws -> [String] {
+        let boxes = try targets(try run([binary, "layout", "--screen", "desktop", "--size", "100x30"]))
+        let key = try #require(boxes["desktop.controls"], "the Desktop screen has no Controls key")
+        sender.play(key.center, [:], 1.2)   // safe start: a still face first
+        TerminalInTmuxTests.press("desktop.controls", boxes, sender)
+        var shown: [String] = []
+        #expect(session.waitFor { shown = $0; return $0.contains { $0.contains(entry) } },
+                "the Controls view did not list \(entry):\n\(session.screen)")
+        return shown
+    }
+
+    @Test(.enabled(if: shellReady, "needs tmux besides what the other tests need"))
+    func gazeAndJawOnTheControlsListEndTheDialogWithSend() throws {
+        let desk = try AccessibleDesktop(tag: "view")
+        defer { desk.stop() }
+        let dialog = try desk.start("/usr/bin/zenity", ["--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"])
+        _ = try #require(desk.waitForControls { $0.contains("Send") }, "zenity never listed: \(desk.last)")
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-controls-view-\(getpid())")
+        defer { session.kill() }
+        _ = try Self.startShell(desk, session, port: port)
+        #expect(session.waitFor { $0.first?.contains("Home › Desktop") == true }, "no Desktop screen:\n\(session.screen)")
+        let sender = try UDPSender(port: port)
+        let shown = try Self.openControls(session, sender, entry: "2  Send")
+        #expect(shown.contains { $0.contains("Controls of zenity: Question") }, "\(shown.joined(separator: "\n"))")
+        #expect(shown.contains { $0.contains("Buttons") } && shown.contains { $0.contains("1  Cancel") }, "\(shown.joined(separator: "\n"))")
+        let send = try #require(Self.cell(of: "2  Send", in: shown))
+        sender.play(send, [:], 0.6)
+        sender.play(send, ["jawOpen": 0.8], 0.45)
+        sender.play(send, [:], 0.3)
+        #expect(desk.waitForExit(dialog) == 0, "zenity did not end with Send's status 0:\n\(session.screen)")
+    }
+
+    @Test(.enabled(if: shellReady && SpeechInTmuxTests.canSynthesise, "needs tmux, flite and sox besides what the other tests need"))
+    func sayingClickSendEndsTheDialogThroughTheRealRecogniser() throws {
+        let desk = try AccessibleDesktop(tag: "voice")
+        defer { desk.stop() }
+        let dialog = try desk.start("/usr/bin/zenity", ["--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"])
+        _ = try #require(desk.waitForControls { $0.contains("Send") }, "zenity never listed: \(desk.last)")
+        try SpeechInTmuxTests.speak("click send", to: desk.base + "/cmd.wav", pad: ["pad", "0.3", "0.5"])
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-controls-voice-\(getpid())")
+        defer { session.kill() }
+        _ = try Self.startShell(desk, session, port: port, extra: "--audio \(desk.base)/cmd.wav")
+        #expect(session.waitFor(seconds: 15) { $0.contains { $0.contains("audio cmd.wav") } }, "speech did not load:\n\(session.screen)")
+        let sender = try UDPSender(port: port)
+        _ = try Self.openControls(session, sender, entry: "2  Send")
+        // Push-to-talk (the brows) while looking at nothing in particular: the file then plays.
+        sender.play(gaze: (0.5, 0.02), blend: ["browInnerUp": 0.9], seconds: 0.8)
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.2)
+        #expect(desk.waitForExit(dialog) == 0, "\"click send\" did not end zenity with Send's status 0:\n\(session.screen)")
+    }
+
     @Test(.enabled(if: ready, reason)) func withoutABusTheCommandSaysSoAndExitsOne() throws {
         let none = try AccessibleDesktop.run(Self.binary, ["controls"], environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         #expect(none.status == 1)
