@@ -10,6 +10,7 @@ Modes:
   many OUT N     a window "Many" with N buttons "Button 1" ... "Button N"; a press writes "pressed=K" to OUT.
   hostile OUT    a window "Hostile" whose buttons have names with escape sequences and control characters, a
                  10,000-character name, no name at all, and two called "OK"; a press writes "pressed=K".
+  huge OUT N     a window "Huge": a list of N rows (a GTK tree view, 100,000 rows in the tests) above a "Done" button.
   switch OUT     two windows "First" and "Second": "Go to second" in the first presents the second, and "Go to
                  first" in the second the first (the focus moves: the bench times the list's refresh).
 
@@ -37,6 +38,8 @@ def main():
         windows.append(many(note, int(sys.argv[3])))
     elif mode == "hostile":
         windows.append(hostile(note))
+    elif mode == "huge":
+        windows.append(huge(note, int(sys.argv[3])))
     elif mode == "switch":
         windows.extend(switch(note))
     else:
@@ -134,6 +137,26 @@ def hostile(note):
             button.get_accessible().set_name(text)
         button.connect("clicked", lambda _b, i=i: note("pressed=%d" % (i + 1)))
         box.pack_start(button, False, False, 0)
+    window.show_all()
+    return window
+
+
+def huge(note, rows):
+    window = Gtk.Window(title="Huge")
+    store = Gtk.ListStore(str)
+    for i in range(rows):
+        store.append(["Row %d" % (i + 1)])
+    view = Gtk.TreeView(model=store)
+    view.append_column(Gtk.TreeViewColumn("Name", Gtk.CellRendererText(), text=0))
+    scroll = Gtk.ScrolledWindow()
+    scroll.add(view)
+    box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
+    box.pack_start(scroll, True, True, 0)
+    done = Gtk.Button(label="Done")
+    done.connect("clicked", lambda _b: note("done"))
+    box.pack_start(done, False, False, 0)
+    window.add(box)
+    window.set_default_size(400, 300)
     window.show_all()
     return window
 

@@ -145,6 +145,11 @@ public struct ControlTarget: Hashable, Sendable, Codable {
 public enum ControlsLimits {
     /// Elements visited in one walk.
     public static let nodes = 20_000
+    /// Children read of one element: a table of 100,000 rows gives its first ones.
+    public static let children = 500
+    /// Children read of a table or tree that makes its rows on demand (each costs the application a new
+    /// object and several calls): about the rows a screen shows.
+    public static let managedChildren = 64
     /// How deep a walk goes below the window.
     public static let depth = 64
     /// Characters of a name kept; a longer one is cut with an ellipsis.

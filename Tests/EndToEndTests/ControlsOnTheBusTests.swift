@@ -329,6 +329,23 @@ import Testing
         #expect(desk.waitForExit(dialog) == 0, "\"click send\" did not end zenity with Send's status 0:\n\(session.screen)")
     }
 
+    @Test(.enabled(if: ready, reason)) func aListOf100000RowsIsCutNotWalkedAndTheButtonAfterItIsPressed() throws {
+        let desk = try AccessibleDesktop(tag: "huge")
+        defer { desk.stop() }
+        let out = try desk.startApp("huge", "100000")
+        let started = Date()
+        let listing = try #require(desk.waitForControls { $0.contains("Done") }, "the window never listed: \(desk.last)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(listing.contains("list item      Row 1 "), "\(listing)")
+        #expect(!listing.contains("Row 100000"), "a list of 100,000 rows is cut")
+        #expect(listing.contains("has more elements than are read: the list shows the first part"), "\(listing)")
+        let took = Date()
+        let press = try desk.handsfree(["controls", "--press", "Done"])
+        #expect(press.status == 0, "\(press.stderr)")
+        #expect(Date().timeIntervalSince(took) < 5, "listing and pressing took \(Date().timeIntervalSince(took)) s")
+        #expect(desk.waitForLine(out, "done"), "\(AccessibleDesktop.contents(out))")
+    }
+
     @Test(.enabled(if: ready, reason)) func withoutABusTheCommandSaysSoAndExitsOne() throws {
         let none = try AccessibleDesktop.run(Self.binary, ["controls"], environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         #expect(none.status == 1)

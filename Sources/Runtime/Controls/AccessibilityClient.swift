@@ -124,13 +124,14 @@ public final class AccessibilityClient {
         var problem: String?
         if walk.slow {
             problem = "\(found.application) does not answer in time: the list shows what it gave"
-        } else if walk.truncated {
+        } else if walk.truncated || walk.cut {
             problem = "\(found.application) has more elements than are read: the list shows the first part"
         } else if walk.found.isEmpty {
             problem = "\(found.application) shows no controls to the accessibility bus"
         }
         return ControlsSnapshot(generation: generation, application: found.application, window: found.title,
-                                controls: walk.found.map(\.control), truncated: walk.truncated || walk.slow, problem: problem)
+                                controls: walk.found.map(\.control), truncated: walk.truncated || walk.cut || walk.slow,
+                                problem: problem)
     }
 
     /// Acts on the control `target` names: its default action, the focus for a text field, else
@@ -363,7 +364,10 @@ public final class AccessibilityClient {
         var found: [(element: Element, control: DesktopControl, hasAction: Bool)] = []
         var seen = Set<Element>()
         var visited = 0
+        /// The walk stopped at its limits.
         var truncated = false
+        /// Some element had more children than are read; the walk went on past it.
+        var cut = false
         var slow = false
         /// When the last element's reading began: one that took a call's timeout ends the walk.
         var lastStep: Double
@@ -378,7 +382,8 @@ public final class AccessibilityClient {
                 visited += 1
                 if visited > ControlsLimits.nodes { truncated = true; continue }
                 let now = monotonicSeconds()
-                if now > deadline || now - lastStep > AccessibilityClient.slowCall { slow = true; continue }
+                if now - lastStep > AccessibilityClient.slowCall { slow = true; continue }
+                if now > deadline { truncated = true; continue }
                 lastStep = now
                 guard seen.insert(element).inserted else { continue }
                 let raw = element
@@ -403,8 +408,17 @@ public final class AccessibilityClient {
                     if AccessibilityClient.isTimeout(reason) { slow = true }
                     continue
                 }
+                // A table or tree of thousands of rows (one that manages its descendants makes each on
+                // demand): its first rows are read, and the list says it is partial.
+                let most = states & AccessibilityClient.bit(ATSPI_STATE_MANAGES_DESCENDANTS) != 0
+                    ? ControlsLimits.managedChildren : ControlsLimits.children
+                var limit = min(Int(count), ControlsLimits.nodes)
+                if limit > most {
+                    cut = true
+                    limit = most
+                }
                 // Pushed last child first, so the first child is walked first.
-                for i in stride(from: min(Int(count), ControlsLimits.nodes) - 1, through: 0, by: -1) {
+                for i in stride(from: limit - 1, through: 0, by: -1) {
                     guard let child = atspi_accessible_get_child_at_index(raw, Int32(i), &error) else {
                         _ = AccessibilityClient.take(&error)
                         continue
