@@ -10,6 +10,8 @@ Modes:
   many OUT N     a window "Many" with N buttons "Button 1" ... "Button N"; a press writes "pressed=K" to OUT.
   hostile OUT    a window "Hostile" whose buttons have names with escape sequences and control characters, a
                  10,000-character name, no name at all, and two called "OK"; a press writes "pressed=K".
+  tabs OUT       a window "Tabs" with a notebook of two tabs, "General" and "Advanced" (GTK's tabs have no
+                 action: they are clicked with the pointer); a switch writes "tab=N" (0-based).
   huge OUT N     a window "Huge": a list of N rows (a GTK tree view, 100,000 rows in the tests) above a "Done" button.
   switch OUT     two windows "First" and "Second": "Go to second" in the first presents the second, and "Go to
                  first" in the second the first (the focus moves: the bench times the list's refresh).
@@ -38,6 +40,8 @@ def main():
         windows.append(many(note, int(sys.argv[3])))
     elif mode == "hostile":
         windows.append(hostile(note))
+    elif mode == "tabs":
+        windows.append(tabs(note))
     elif mode == "huge":
         windows.append(huge(note, int(sys.argv[3])))
     elif mode == "switch":
@@ -137,6 +141,17 @@ def hostile(note):
             button.get_accessible().set_name(text)
         button.connect("clicked", lambda _b, i=i: note("pressed=%d" % (i + 1)))
         box.pack_start(button, False, False, 0)
+    window.show_all()
+    return window
+
+
+def tabs(note):
+    window = Gtk.Window(title="Tabs")
+    book = Gtk.Notebook()
+    for name in ["General", "Advanced"]:
+        book.append_page(Gtk.Label(label="The %s page" % name), Gtk.Label(label=name))
+    book.connect("switch-page", lambda _b, _p, n: note("tab=%d" % n))
+    window.add(book)
     window.show_all()
     return window
 

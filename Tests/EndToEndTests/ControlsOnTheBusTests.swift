@@ -329,6 +329,18 @@ import Testing
         #expect(desk.waitForExit(dialog) == 0, "\"click send\" did not end zenity with Send's status 0:\n\(session.screen)")
     }
 
+    @Test(.enabled(if: ready, reason)) func aControlWithoutAnActionIsClickedAtItsCentreThroughThePointer() throws {
+        let desk = try AccessibleDesktop(tag: "tabs")
+        defer { desk.stop() }
+        let out = try desk.startApp("tabs")
+        let listing = try #require(desk.waitForControls { $0.contains("Advanced") }, "the window never listed: \(desk.last)")
+        // GTK's notebook tabs offer no action: only their place on the screen.
+        #expect(listing.range(of: #"2  tab +Advanced  at \d+,\d+ \d+x\d+\n"#, options: .regularExpression) != nil, "\(listing)")
+        let press = try desk.handsfree(["controls", "--press", "advanced"])
+        #expect(press.status == 0 && press.stdout == "Advanced: clicked at its centre\n", "\(press.stdout)\(press.stderr)")
+        #expect(desk.waitForLine(out, "tab=1"), "the pointer's click did not switch the tab: \(AccessibleDesktop.contents(out))")
+    }
+
     @Test(.enabled(if: ready, reason)) func aListOf100000RowsIsCutNotWalkedAndTheButtonAfterItIsPressed() throws {
         let desk = try AccessibleDesktop(tag: "huge")
         defer { desk.stop() }
