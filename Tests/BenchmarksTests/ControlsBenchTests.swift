@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Benchmarks
+import Runtime
 
 /// `bench controls`'s harness on a small window: every listing finds every button, each press by name reaches
 /// the application, and each focus change shows in a new reading.
@@ -24,5 +25,26 @@ struct ControlsBenchTests {
         #expect(figures.actions.count == 4)
         #expect(figures.refreshes.count == 2 && figures.refreshes.allSatisfy { $0 > 0 && $0 < 5 })
         #expect(lines.contains { $0.hasPrefix("list    12 buttons, with actions and extents: ours p50") && $0.contains("pyatspi p50") }, "\(lines)")
+    }
+}
+
+/// `bench controls`' simulated presses: on the list every press acts on the entry looked at, and in pointer
+/// mode every press ends with a click inside the button (or is counted as given up).
+struct ControlsAimBenchTests {
+    @Test func listPressesHitTheEntryLookedAtAndPointerPressesAreTimed() throws {
+        let path = ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
+        let profiles = try TypingProfile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        var bench = ControlsAimBench(profile: try #require(profiles.first { $0.name == "webcam" }))
+        bench.sizes = [16, 32]
+        bench.trials = 3
+        var lines: [String] = []
+        let rows = try bench.run { lines.append($0) }
+        #expect(rows.map(\.size) == [16, 32])
+        for row in rows {
+            #expect(row.wrong == 0, "a list press acted on another entry")
+            #expect(row.list.count == 3 && row.pointer.count == 3)
+            #expect(row.list.allSatisfy { $0 > 0.2 && $0 < 10 } && row.pointer.allSatisfy { $0 > 0.2 && $0 < 60 }, "\(row)")
+        }
+        #expect(lines.count == 2 && lines[0].hasPrefix("press a 16 px button, webcam: list "), "\(lines)")
     }
 }
