@@ -309,6 +309,41 @@ import Testing
         #expect(desk.waitForExit(dialog) == 0, "zenity did not end with Send's status 0:\n\(session.screen)")
     }
 
+    @Test(.enabled(if: shellReady, "needs tmux besides what the other tests need"))
+    func theListFollowsACheckBoxItTogglesAndAPasswordFieldTurnsTheComposerPrivate() throws {
+        let desk = try AccessibleDesktop(tag: "follow")
+        defer { desk.stop() }
+        let out = try desk.startApp("form")
+        _ = try #require(desk.waitForControls { $0.contains("Submit") }, "the form never listed: \(desk.last)")
+        let port = try freeUDPPort()
+        let session = Tmux(name: "hf-controls-follow-\(getpid())")
+        defer { session.kill() }
+        _ = try Self.startShell(desk, session, port: port)
+        #expect(session.waitFor { $0.first?.contains("Home › Desktop") == true }, "no Desktop screen:\n\(session.screen)")
+        let sender = try UDPSender(port: port)
+        let shown = try Self.openControls(session, sender, entry: "4  ☐ Remember me")
+        func press(_ text: String, in lines: [String]) throws {
+            let at = try #require(Self.cell(of: text, in: lines), "no \(text) on the screen")
+            sender.play(at, [:], 0.6)
+            sender.play(at, ["jawOpen": 0.8], 0.45)
+            sender.play(at, [:], 0.3)
+        }
+        try press("4  ☐ Remember me", in: shown)
+        #expect(desk.waitForLine(out, "remember=True"), "\(AccessibleDesktop.contents(out))")
+        // The bus says the state changed; the list is read again and shows it, with no action of the user.
+        var now: [String] = []
+        #expect(session.waitFor(seconds: 5) { now = $0; return $0.contains { $0.contains("4  ☑ Remember me") } },
+                "the list did not follow the check box:\n\(session.screen)")
+        try press("3  Password", in: now)
+        #expect(session.waitFor { $0.first?.contains("Desktop · private") == true }, "the composer did not turn private:\n\(session.screen)")
+        sender.play(gaze: (0.5, 0.02), blend: [:], seconds: 0.5)
+        let secret = "hunter2"
+        let typed = try desk.handsfree(["type", "--into", "x11", secret])
+        #expect(typed.status == 0)
+        #expect(desk.waitForLine(out, "password-length=\(secret.count)"), "the focused password field did not take the keys: \(AccessibleDesktop.contents(out))")
+        #expect(!session.screen.contains(secret))
+    }
+
     @Test(.enabled(if: shellReady && SpeechInTmuxTests.canSynthesise, "needs tmux, flite and sox besides what the other tests need"))
     func sayingClickSendEndsTheDialogThroughTheRealRecogniser() throws {
         let desk = try AccessibleDesktop(tag: "voice")

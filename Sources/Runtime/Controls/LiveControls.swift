@@ -60,8 +60,9 @@ public final class LiveControls: @unchecked Sendable {
 
     private func enqueue(_ request: Request) {
         let start: Bool = lock.withLock {
-            requests.append(request)
+            // A stop with no thread running is nothing to do (and must not end the next one at its start).
             if thread == nil, case .stop = request { return false }
+            requests.append(request)
             return thread == nil
         }
         guard start else { return }
