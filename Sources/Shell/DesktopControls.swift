@@ -145,8 +145,9 @@ public struct ControlTarget: Hashable, Sendable, Codable {
 public enum ControlsLimits {
     /// Elements visited in one walk.
     public static let nodes = 20_000
-    /// Children read of one element: a table of 100,000 rows gives its first ones.
-    public static let children = 500
+    /// Children read of one element (a window of 2,000 buttons in one grid is read whole; a container of
+    /// 100,000 gives its first ones).
+    public static let children = 5_000
     /// Children read of a table or tree that makes its rows on demand (each costs the application a new
     /// object and several calls): about the rows a screen shows.
     public static let managedChildren = 64
