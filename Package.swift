@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CWayland", pkgConfig: "wayland-client",
                        providers: [.apt(["libwayland-dev", "libxkbcommon-dev"])]),
         .target(name: "CVirtualKeyboard", dependencies: ["CWayland"]),
+        // The accessibility bus (AT-SPI) through libatspi, the library screen readers use: the Controls view.
+        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The uinput device and the pure encoder of the events written to it.
         .target(name: "CUinput"),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
@@ -79,7 +81,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
             "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
-            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
+            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.

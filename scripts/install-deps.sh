@@ -22,6 +22,10 @@ packages=(
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
   libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink
   sway foot wtype                                                         # a headless Wayland desktop for its tests, and the peer typist
+  libatspi2.0-dev at-spi2-core dbus                                       # the Controls view: the accessibility bus (AT-SPI) and its client library
+  zenity python3-gi gir1.2-gtk-3.0                                        # GTK 3 windows whose controls the Controls tests and bench read
+  python3-pyatspi                                                         # the peer walk bench controls measures against
+  firefox-esr                                                             # a real browser's page for the Controls tests (large, but a test uses it)
 )
 
 missing=()

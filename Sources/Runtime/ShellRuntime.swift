@@ -48,6 +48,8 @@ public struct ShellRuntime {
     public var speech: LiveSpeech?
     /// The voice that speaks for the user (Speak, the phrase board), nil when this run has none.
     public var speaker: LiveSpeaker?
+    /// The accessibility bus's side of the Controls view (its own thread, started at the first request).
+    public var controls = LiveControls()
     /// Word prediction for the suggestion bars, nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
@@ -158,6 +160,7 @@ public struct ShellRuntime {
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
         if let speaker { sources.append(SpeakerSource(speaker)) }
+        sources.append(ControlsSource(controls))
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
         if let setup { sources.append(SetupSource(setup)) }
         if let webcam {
@@ -177,6 +180,7 @@ public struct ShellRuntime {
             speaker?.shutdown()
             setup?.shutdown()
             webcam?.stop()
+            controls.shutdown()
             _ = prediction?.saveIfNeeded()
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
@@ -475,6 +479,8 @@ public struct ShellRuntime {
                     replies += setupEffect(request)
                 case .desktop(let request):
                     replies += desktop.apply(request)
+                case .readControls, .performControl:
+                    controls.perform(e)
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {

@@ -249,6 +249,12 @@ public enum Effect: Sendable, Equatable {
     /// Keys, text and pointer events for the desktop (the Desktop screen), through the sink `--output`
     /// chose; `.start` connects it when the screen first shows. A failure comes back as `.desktopOutput`.
     case desktop(TerminalRequest)
+    /// Read the focused window's controls from the accessibility bus now and, with `follow`, again whenever
+    /// they change (the Controls view shows); `follow: false` stops following. Answered by `.controlsRead`.
+    case readControls(follow: Bool)
+    /// Act on a control of a reading: its default action, the focus for a text field; answered by
+    /// `.controlPerformed`.
+    case performControl(ControlTarget)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
@@ -378,6 +384,10 @@ public enum ShellEvent: Sendable {
     case desktopOutput(OutputReport)
     /// The desktop sink answered under this name (`X11 :0`; auto says which it chose).
     case desktopSink(String)
+    /// The focused window's controls as the accessibility bus showed them (or why there are none).
+    case controlsRead(ControlsSnapshot)
+    /// What became of a `.performControl`.
+    case controlPerformed(ControlReport)
     /// The speaker began (true) or ended (false) saying something.
     case speaking(Bool)
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
@@ -394,8 +404,8 @@ public enum ShellEvent: Sendable {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .sentenceLearned, .wordAdded, .wordRemoved,
-             .commandsListed, .directoryListed, .setup: return false
+             .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput, .notHeard, .wordLearned,
+             .sentenceLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed, .setup: return false
         }
     }
 }
