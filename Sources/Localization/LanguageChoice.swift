@@ -122,6 +122,7 @@ public struct LanguageChoice: Sendable, Equatable {
 public struct UnknownLanguage: Error, Sendable, Equatable, CustomStringConvertible {
     public var asked: String
     public var installed: [String]
+    public init(asked: String, installed: [String]) { self.asked = asked; self.installed = installed }
     /// The error as a message: the code asked for and the packs installed (English among them).
     public var message: UIMessage {
         UIMessage("unknown language \"{language}\" (installed: {packs})",
