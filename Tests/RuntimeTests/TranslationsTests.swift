@@ -1,8 +1,13 @@
+import Config
+import FrameFormats
 import Foundation
 import Localization
 @testable import Runtime
 import Shell
+import Terminal
+import TerminalModel
 import Testing
+import TrackingCore
 
 /// Where the translations are found (a source tree's `po/`, an installed prefix's `share/locale`, a pack
 /// folder), the language a run starts in, and the catalogs loaded when the setting changes.
@@ -153,5 +158,60 @@ import Testing
         }
         #expect(english == .english)
         #expect(m.english.hasPrefix("No language pack for nl"))
+    }
+
+    /// A screen that sets the language setting when activated, as Settings › Language will.
+    struct LanguagePicker: Screen {
+        let name = "language-picker"
+        let title = N_("Settings")
+        func render(_ c: inout Canvas, _ ctx: ScreenContext) { c.button("pick", "es", Rect(x: 2, y: 2, w: 20, h: 3)) }
+        mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+            guard case .action(.activate, _, _) = input else { return .unhandled }
+            var s = ctx.settings
+            s.language = "es"
+            return Reply(effects: [.settingsChanged(s)])
+        }
+    }
+
+    /// A display with no terminal that keeps the title bar of each drawing.
+    final class TitleDisplay: ShellDisplay {
+        let size = Size(width: 100, height: 30)
+        var keys: [TerminalInput]
+        var titles: [String] = []
+        init(keys: [TerminalInput]) { self.keys = keys }
+        var inputFD: Int32 { -1 }
+        func readInput() -> TerminalInput? { keys.isEmpty ? nil : keys.removeFirst() }
+        func inputHungUp() -> Bool { false }
+        func show(_ state: ShellState, performed: [ActionRecord]) {
+            titles.append(String(render(state, size: size).0.text.prefix { $0 != "\n" }))
+        }
+        func showPane(_ state: ShellState, view: TerminalView, drawn: TerminalView?) -> Bool { false }
+        func stop() {}
+    }
+
+    /// The live loop: the setting changed by a key, the catalog read by the runtime and handed back as an
+    /// event, the next drawing in Spanish, with no restart; the choice saved with the settings.
+    @Test func theLiveLoopSwitchesLanguageWhenTheSettingChanges() throws {
+        let t = try Tree()
+        try t.write("es\n", "po/LINGUAS")
+        try t.copyShipped("es")
+        let gestures = GestureConfig.defaults()
+        let km = try Setup.keymap("default", gestures: gestures.gestures)
+        var state = ShellState(keymap: km, gestures: gestures.gestures)
+        state.stack.append(LanguagePicker())
+        state.relayout()
+        state.focus.set("pick", at: 0)
+        let home = t.base.appendingPathComponent("home")
+        var r = ShellRuntime(session: Session(state: state, settings: gestures), feed: .replay(items: [.frame(TrackingFrame(t: 0), nil)], speed: 1, name: "t"),
+                             exitAtEnd: true, paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
+        r.languages = LanguageLoader(root: t.data, environment: [:])
+        let display = TitleDisplay(keys: [.key(.enter)])
+        r.display = { display }
+        try r.run()
+        #expect(display.titles.first?.contains("HandsFree │ Home › Settings") == true, "\(display.titles)")
+        #expect(display.titles.last?.contains("HandsFree │ Inicio › Configuración") == true, "\(display.titles)")
+        #expect(r.session.state.catalog.language == "es")
+        let saved = try String(contentsOf: home.appendingPathComponent(".config/handsfree/settings.toml"), encoding: .utf8)
+        #expect(saved.contains("language = \"es\""), "\(saved)")
     }
 }
