@@ -26,7 +26,7 @@ import Testing
         try session.start("env LANG=es_ES.UTF-8 \(home.env) \(Self.binary) run --no-onboarding --no-speech; echo SHELL-EXITED; sleep 30")
         #expect(session.waitFor { $0.first?.contains("HandsFree │ Inicio") == true }, "not in Spanish:\n\(session.screen)")
         let screen = session.screen
-        for shown in ["? ayuda · q salir", "Notas", "escribir y dictar", "Chat de práctica", "Configuración", "Escritorio", "Frases"] {
+        for shown in ["? ayuda · q salir", "Notas", "escribir y dictar", "Chat simulado", "Configuración", "Escritorio", "Frases"] {
             #expect(screen.contains(shown), "\(shown) is not on the launcher:\n\(screen)")
         }
         #expect(!screen.contains("write and dictate") && !screen.contains("Settings"), "English left on the launcher:\n\(screen)")

@@ -22,7 +22,7 @@ import TrackingCore
     @Test func theLauncherAndTheTitleBarAreInTheStatesLanguage() throws {
         let s = ShellState(keymap: Fixture.keymap("default"), catalog: try Self.catalog("es"))
         let text = Self.screen(s)
-        for shown in ["HandsFree │ Inicio", "? ayuda · q salir", "Notas", "escribir y dictar", "Chat de práctica", "nadie lo recibe",
+        for shown in ["HandsFree │ Inicio", "? ayuda · q salir", "Notas", "escribir y dictar", "Chat simulado", "nadie lo recibe",
                       "Configuración", "Escritorio", "Ayuda", "Frases"] {
             #expect(text.contains(shown), "\(shown) is not on the launcher:\n\(text)")
         }
@@ -31,6 +31,29 @@ import TrackingCore
         }
         // The tiles' labels are the targets' (what focus speaks and "open …" names).
         #expect(s.hitMap.target(id: "launcher.notes")?.label == "Notas")
+    }
+
+    static var languages: [String] {
+        let text = (try? String(contentsOfFile: Fixture.root + "/po/LINGUAS", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").flatMap { ($0.split(separator: "#", omittingEmptySubsequences: false).first ?? "").split(separator: " ") }
+            .map(String.init)
+    }
+
+    /// What is translated so far fits where the English fits: the launcher's tiles and every tile's screen
+    /// in the title bar, at 80×24 and 100×30, with nothing cut ("…").
+    @Test(arguments: languages)
+    func nothingTranslatedIsCutAtEitherSize(_ lang: String) throws {
+        let catalog = try Self.catalog(lang)
+        for size in [Size(width: 80, height: 24), Size(width: 100, height: 30)] {
+            var s = ShellState(keymap: Fixture.keymap("default"), size: size, catalog: catalog)
+            #expect(!Self.screen(s).contains("…"), "\(lang) at \(size.width)×\(size.height):\n\(Self.screen(s))")
+            for tile in ScreenRegistry.standard.tiles {
+                _ = s.show(screen: tile.screen)
+                let title = Self.screen(s).split(separator: "\n").first.map(String.init) ?? ""
+                #expect(title.contains(catalog.tr(tile.tile.label)) && !title.contains("…"), "\(lang) \(tile.screen): \(title)")
+                _ = s.show(screen: "launcher")
+            }
+        }
     }
 
     @Test func aScreenOpenedIsTitledInTheLanguage() throws {
