@@ -4,6 +4,7 @@ import Glibc
 import Config
 import FrameFormats
 import Foundation
+import Localization
 import SystemIO
 import Transport
 import Shell
@@ -118,6 +119,8 @@ public struct ShellRuntime {
     /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
     /// Terminal screen first shows.
     public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
+    /// Reads the translations of a language the `language` setting changes to, keeping those read.
+    public var languages = LanguageLoader()
     /// Where the Desktop screen types and points: the sink `--output` chose (auto: the session's own).
     public var desktop = DesktopLink(AutoSink(environment: PtyProcess.currentEnvironment()))
 
@@ -439,7 +442,9 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .saveSettings(let settings):
-                    if let e = UserSettings.save(settings, to: paths.settings) { replies.append(.notice("Settings not saved: \(e)")) }
+                    if let e = UserSettings.save(settings, to: paths.settings) {
+                        replies.append(.message(UIMessage("Settings not saved: {reason}", ["reason": e])))
+                    }
                 case .saveKnownGood(let settings):
                     if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
                         replies.append(.notice("Last good settings not saved: \(e)"))
@@ -477,6 +482,8 @@ public struct ShellRuntime {
                     break
                 case .setup(let request):
                     replies += setupEffect(request)
+                case .loadLanguage(let setting):
+                    replies += languages.load(setting)
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .readControls, .performControl:

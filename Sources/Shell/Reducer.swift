@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TerminalModel
 import TrackingCore
 
@@ -124,7 +125,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .dictationSilence(let seconds):
         let effects = perform(&s, .stopDictation, target: nil, gaze: nil)
-        s.notice = "Dictation stopped after \(Int(seconds)) s of silence"
+        s.noticeMessage = UIMessage("Dictation stopped after {seconds} s of silence", ["seconds": String(Int(seconds))])
         return effects
     case .speechUnavailable(let why):
         // Dictation is turned straight off again with the reason, so jaw gestures keep working.
@@ -133,6 +134,16 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return s.dictating ? perform(&s, .stopDictation, target: nil, gaze: nil) : []
     case .notice(let text):
         s.notice = text
+        return []
+    case .message(let message):
+        s.noticeMessage = message
+        return []
+    case .languageLoaded(let catalog):
+        // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
+        // voice's phrases too).
+        s.catalog = catalog
+        s.revision &+= 1
+        s.relayout()
         return []
     case .keymapLoaded(let keymap, let notice):
         s.keymap = keymap

@@ -32,6 +32,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         var report = DoctorReport()
         checkData(&report)
+        checkLanguages(&report)
         checkSpeech(&report)
         checkPython(&report)
         checkFolders(&report)
@@ -41,8 +42,10 @@ struct DoctorCommand: ParsableCommand {
         Self.checkControls(&report, Self.probeControls(environment: ProcessInfo.processInfo.environment))
         for line in report.lines { print(line) }
         print(report.failures == 0
-              ? "doctor: everything the shell needs is there (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"))"
-              : "doctor: \(report.failures) problem\(report.failures == 1 ? "" : "s") to fix before the shell can run")
+              ? trn("doctor: everything the shell needs is there ({n} warning)", "doctor: everything the shell needs is there ({n} warnings)",
+                    report.warnings)
+              : trn("doctor: {n} problem to fix before the shell can run", "doctor: {n} problems to fix before the shell can run",
+                    report.failures))
         if report.failures > 0 { throw ExitCode(1) }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Prediction
 import SpeechText
 import TerminalModel
@@ -16,7 +17,7 @@ public struct DesktopScreen: Screen {
     public let name = "desktop"
     /// Drawn at every frame: the desktop pointer's dwell fills with the frames' time.
     public var drawsFrames: Bool { true }
-    public var title: String { isPrivate ? "Desktop · private" : "Desktop" }
+    public var title: String { isPrivate ? N_("Desktop · private") : N_("Desktop") }
 
     /// Ctrl, Alt and Super latched for the next key.
     public var latches = TerminalLatches()

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// Help and onboarding: every gesture and voice phrase of the active keymap with what it does.
@@ -7,7 +8,7 @@ import TrackingCore
 /// bindings in effect.
 public struct HelpScreen: Screen {
     public let name = "help"
-    public var title: String { onboarding ? "Welcome" : "Help" }
+    public var title: String { onboarding ? N_("Welcome") : N_("Help") }
     /// Nothing on it moves with time: no tick is asked for.
     public var wantsTicks: Bool { false }
     /// Shown on first start; leaving it is remembered.
