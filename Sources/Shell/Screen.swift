@@ -1,5 +1,6 @@
 import Config
 import Localization
+import SpeechText
 import TerminalModel
 import TrackingCore
 
@@ -206,6 +207,9 @@ public struct Services: Sendable {
     /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
     /// "delete that", "stop dictation"); the default inserts the words as they are.
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
+    /// The language spoken: dictation's punctuation, number and command words, and the words of voice commands
+    /// (English built in; another language's from its pack, `.speechLanguageLoaded`).
+    public var speech = SpeechLanguage.english
     /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
     public var predictionStatus: @Sendable () -> String? = { nil }
     /// True while the word list is still loading (the demo waits for it before it types).
@@ -330,6 +334,7 @@ public enum SpeechEcho: String, Sendable, Equatable, CaseIterable {
 extension ScreenContext {
     /// The effect that says `text` with the speech settings' voice, speed and loudness.
     public func speakEffect(_ text: String) -> Effect {
-        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume))
+        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume,
+                         language: catalog.language))
     }
 }

@@ -37,8 +37,12 @@ public final class WhisperWorker: @unchecked Sendable {
         public var python: String
         /// `python/whisper_worker.py`.
         public var script: String
-        /// A model folder, `package` (the PyPI tiny.en), or one of faster-whisper's model names.
+        /// A model folder, `package` (the PyPI tiny.en), `package-base` (the PyPI multilingual base), or one of
+        /// faster-whisper's model names.
         public var model: String
+        /// The language spoken (ISO 639-1, "en", "es"), passed to Whisper so that it neither guesses nor
+        /// translates; an English-only model refuses any other with what to install.
+        public var language = "en"
         /// CTranslate2 threads: two where there are two cores, since the decode is what the user waits for
         /// at the end of an utterance and the shell's own loop needs little.
         public var threads: Int
@@ -56,6 +60,12 @@ public final class WhisperWorker: @unchecked Sendable {
             self.python = python; self.script = script; self.model = model; self.threads = threads
             self.loadTimeout = loadTimeout; self.decodeTimeout = decodeTimeout
         }
+    }
+
+    /// The model a language dictates with unless one is named: tiny.en for English (as accurate there as the
+    /// multilingual base at half its time), the multilingual base from PyPI (`package-base`) for any other.
+    public static func defaultModel(language: String) -> String {
+        language == "en" ? "package" : "package-base"
     }
 
     /// The longest utterance sent: Whisper's window is 30 s; longer audio keeps PocketSphinx's text.
@@ -81,7 +91,7 @@ public final class WhisperWorker: @unchecked Sendable {
             let ready = try worker.start(
                 python: configuration.python, script: configuration.script,
                 arguments: ["--model", configuration.model, "--threads", String(configuration.threads),
-                            "--min-window", String(configuration.minWindow)],
+                            "--min-window", String(configuration.minWindow), "--language", configuration.language],
                 loadTimeout: configuration.loadTimeout,
                 noPython: "no Python at \(configuration.python): run \(PythonInstall.command) whisper, or set HANDSFREE_PYTHON",
                 loading: "the Whisper model")
