@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO"]),
         // Fixtures/ holds .po files with mistakes on known lines; the .mo files are made by msgfmt in the test.
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization"], exclude: ["Golden"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization", "SpeechText"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
         .testTarget(name: "CommandTests", dependencies: [

@@ -107,7 +107,7 @@ public final class WhisperWorker: @unchecked Sendable {
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
     /// words. A worker that died or hangs is restarted once and the utterance asked again.
     public func transcribe(_ samples: [Int16], prompt: String? = nil, hotwords: String? = nil,
-                           words: Bool = false) throws(WhisperError) -> WhisperResult {
+                           words: Bool = false, language: String? = nil) throws(WhisperError) -> WhisperResult {
         guard Double(samples.count) / 16_000 <= Self.longestUtterance else {
             throw WhisperError("utterance longer than \(Int(Self.longestUtterance)) s")
         }
@@ -119,7 +119,7 @@ public final class WhisperWorker: @unchecked Sendable {
                 try start()
             }
             do throws(JSONLineWorker.Failure) {
-                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words)
+                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language)
             } catch {
                 lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
@@ -146,12 +146,15 @@ public final class WhisperWorker: @unchecked Sendable {
         return whole
     }
 
-    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(JSONLineWorker.Failure) -> WhisperResult {
+    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool,
+                     language: String?) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words]
         if let prompt, !prompt.isEmpty { header["prompt"] = String(prompt.suffix(600)) }
         if let hotwords, !hotwords.isEmpty { header["hotwords"] = String(hotwords.prefix(600)) }
+        // Another language than the worker's own (a switch at run time): the multilingual model takes it.
+        if let language { header["language"] = language }
         var pcm = Data(capacity: samples.count * 2)
         samples.withUnsafeBytes { raw in
             for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { pcm.append(contentsOf: $0) } }

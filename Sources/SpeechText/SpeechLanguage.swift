@@ -169,29 +169,37 @@ public struct NumberWords: Equatable, Sendable {
 
     enum Part: Equatable { case value(Int), hundred, scale(Int), joiner }
 
+    /// The part a folded word is by itself, if it is listed.
+    func single(_ word: String) -> Part? {
+        if let v = values[word] { return .value(v) }
+        if hundred.contains(word) { return .hundred }
+        if let s = scales[word] { return .scale(s) }
+        if joiners.contains(word) { return .joiner }
+        return nil
+    }
+
     /// The parts a folded word is made of, or nil when it is no number word.
     func parts(_ word: String) -> [Part]? {
-        if let v = values[word] { return [.value(v)] }
-        if hundred.contains(word) { return [.hundred] }
-        if let s = scales[word] { return [.scale(s)] }
-        if joiners.contains(word) { return [.joiner] }
+        if let p = single(word) { return [p] }
         if word.contains("-") {
             // French and Portuguese write compounds with hyphens ("vingt-trois", "quatre-vingt-dix"): the longest
             // run of pieces that is a listed word first ("quatre-vingt" 80), then the rest.
             let pieces = word.split(separator: "-").map(String.init)
             for n in stride(from: pieces.count - 1, through: 1, by: -1) {
                 let head = pieces.prefix(n).joined(separator: "-")
-                guard let first = n == 1 ? parts(head) : values[head].map({ [Part.value($0)] }),
+                guard let first = n == 1 ? single(head).map({ [$0] }) : values[head].map({ [Part.value($0)] }),
                       let rest = parts(pieces.dropFirst(n).joined(separator: "-")) else { continue }
                 return first + rest
             }
             return nil
         }
         guard compound, word.count > 3 else { return nil }
-        // Longest known piece first, the rest read the same way ("centoventitre" = "cento" + "ventitre").
+        // Longest listed piece first, the rest read the same way ("centoventitre" = "cento" + "ventitre"). Only
+        // a listed head is followed, so a long word that is no number costs a few look-ups per letter.
         for length in stride(from: word.count - 1, through: 2, by: -1) {
             let head = String(word.prefix(length))
-            guard let first = parts(head), first.count == 1 else { continue }
+            guard let part = single(head) else { continue }
+            let first = [part]
             if let rest = parts(String(word.dropFirst(length))) {
                 var all = first + rest
                 if unitsFirst, all.count == 3, case .value(let u) = all[0], u < 10, all[1] == .joiner, case .value(let t) = all[2], t >= 20 {

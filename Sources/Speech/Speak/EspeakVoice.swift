@@ -11,9 +11,9 @@ public final class EspeakVoice: Synthesizer {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw VoiceError("espeak-ng is not installed (apt-get install espeak-ng)")
         }
-        // A code is letters and "-" only, so it can never be taken for another option.
+        // A code is letters and "-" only, starting with a letter, so it can never be taken for an option.
         let code = language.replacingOccurrences(of: "_", with: "-").lowercased()
-        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else {
+        guard code.first?.isLetter == true, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else {
             throw VoiceError("espeak-ng: \"\(language)\" is not a language code")
         }
         self.path = path
