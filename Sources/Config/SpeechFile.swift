@@ -2,7 +2,7 @@ import SpeechText
 
 /// A language pack's `speech.toml` read into a `SpeechLanguage` (spoken punctuation, dictation's own commands,
 /// number words, voice commands). Pure: the caller reads the file (`SpeechPack` in Runtime). The format is in
-/// docs/language-packs.md.
+/// docs/speech-languages.md.
 public enum SpeechFile {
     /// Reads a speech file's text; every mistake names the file and line.
     public static func parse(_ text: String, file: String, code: String) throws(ConfigError) -> SpeechLanguage {

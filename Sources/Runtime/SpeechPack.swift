@@ -4,7 +4,7 @@ import SpeechText
 
 /// A language pack's speech data, `languages/LL/speech.toml` beside the pack's `pack.toml` (word data): spoken
 /// punctuation, dictation's own commands, number words and voice commands, read into a `SpeechLanguage`.
-/// English is built in and has no file. The format is in docs/language-packs.md.
+/// English is built in and has no file. The format is in docs/speech-languages.md.
 public enum SpeechPack {
     /// The file of language `code` in the packs' folder.
     public static func file(_ code: String, in folder: URL = ProjectPaths.dir("languages")) -> URL {

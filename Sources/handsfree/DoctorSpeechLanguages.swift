@@ -26,7 +26,7 @@ extension DoctorCommand {
             let (language, problem) = SpeechPack.load(code)
             if let problem {
                 r.warn("speech in \(code): \(problem)",
-                       fix: "add or correct \(SpeechPack.file(code).path) (docs/language-packs.md, speech.toml)")
+                       fix: "add or correct \(SpeechPack.file(code).path) (docs/speech-languages.md)")
             } else {
                 has.append("spoken punctuation\(language.numbers == nil ? "" : ", numbers") and \(language.commands.phrases.count) command phrases")
             }
