@@ -8,8 +8,9 @@ public enum SpeechFile {
     public static func parse(_ text: String, file: String, code: String) throws(ConfigError) -> SpeechLanguage {
         let doc = try TOMLDocument(text: text, file: file)
         let root = doc.root
-        for k in root.keys where !["code", "dictation", "punctuation", "numbers", "commands"].contains(k) {
-            throw doc.error([k], "unknown key \"\(k)\" (known: code, dictation, punctuation, numbers, commands)")
+        // `[bench]` is `bench speech --language`'s (sentences and commands to say), read by the bench.
+        for k in root.keys where !["code", "dictation", "punctuation", "numbers", "commands", "bench"].contains(k) {
+            throw doc.error([k], "unknown key \"\(k)\" (known: code, dictation, punctuation, numbers, commands, bench)")
         }
         if let c = root["code"], c.string != code {
             throw doc.error(["code"], "code must be \"\(code)\", the folder's name")

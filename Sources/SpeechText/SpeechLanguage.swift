@@ -110,17 +110,47 @@ public struct CommandWords: Equatable, Sendable {
     /// The command among `candidates` (the screen's phrases, as the keymap and targets write them) that `heard`
     /// says, and its distance (0 same … `threshold`); nil when every one is farther than the threshold, so an
     /// ordinary sentence is not taken for a command.
+    ///
+    /// A candidate is compared in English (`english(heard)`: "abre notas" is "open notas") and in each form
+    /// the language has for it ("atrás" for "back", "abre notas" for "open notas"), so a word Whisper heard a
+    /// little wrong ("enicio") is still near the language's own form ("inicio"). Whisper writes a short
+    /// utterance as a sentence and sometimes says it twice ("Selecciona frases, selecciona frases"): each
+    /// clause is tried too.
     public func nearest(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
-        let said = english(heard)
-        guard !said.isEmpty else { return nil }
+        var clauses = [heard]
+        for c in heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }) where !c.allSatisfy(\.isWhitespace) {
+            if !clauses.contains(String(c)) { clauses.append(String(c)) }
+        }
+        var aliases: [String: [String]] = [:]
+        for p in phrases { aliases[SpeechLanguage.words(p.value).joined(separator: " "), default: []].append(p.words.joined(separator: " ")) }
         var best: (String, Double)?
-        for c in candidates {
-            let target = SpeechLanguage.words(c).joined(separator: " ")
-            guard !target.isEmpty else { continue }
-            let d = Double(Self.editDistance(Array(said), Array(target))) / Double(max(said.count, target.count))
-            if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
+        for clause in clauses {
+            let said = english(clause)
+            var raw = SpeechLanguage.words(clause)
+            if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, raw.count > w.count, raw.starts(with: w) {
+                raw.removeFirst(w.count)
+            }
+            let rawText = raw.joined(separator: " ")
+            guard !said.isEmpty else { continue }
+            for c in candidates {
+                let target = SpeechLanguage.words(c)
+                guard !target.isEmpty else { continue }
+                let targetText = target.joined(separator: " ")
+                var d = Self.distance(said, targetText)
+                for alias in aliases[targetText] ?? [] { d = min(d, Self.distance(rawText, alias)) }
+                for (verbs, english) in [(open, "open"), (select, "select")] where target.first == english && target.count > 1 {
+                    let rest = target.dropFirst().joined(separator: " ")
+                    for verb in verbs { d = min(d, Self.distance(rawText, verb.joined(separator: " ") + " " + rest)) }
+                }
+                if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
+            }
         }
         return best.map { (phrase: $0.0, distance: $0.1) }
+    }
+
+    /// The share of the longer text's characters that must be edited to make one the other.
+    static func distance(_ a: String, _ b: String) -> Double {
+        Double(editDistance(Array(a), Array(b))) / Double(max(1, max(a.count, b.count)))
     }
 
     /// Levenshtein distance between two character arrays.
