@@ -25,19 +25,13 @@ struct ShellTerminalBench {
         return (settings, try Setup.keymap("default", gestures: settings.gestures))
     }
 
-    /// The services `run` gives the shell: the word predictor (loaded, nothing saved) and the programs and
-    /// folders the suggestion bar completes from, so each drawing costs what it costs a user.
-    static let services: Services = {
-        var services = Services()
-        let prediction = LivePrediction()
-        prediction.loadNow(userFile: nil)
-        prediction.install(into: &services)
-        return services
-    }()
+    /// The word predictor `run` gives the shell (loaded, nothing saved), so each drawing costs what it costs a
+    /// user.
+    static let predictor: Predictor = LivePrediction.loadNow(userFile: nil).0
 
     /// A state on the Terminal screen at the bench's size.
     func state(_ keymap: Keymap, _ settings: PipelineSettings, source: String = "bench") -> ShellState {
-        var s = ShellState(keymap: keymap, gestures: settings.gestures, size: size, services: Self.services, source: source)
+        var s = ShellState(keymap: keymap, gestures: settings.gestures, size: size, source: source, predictor: Self.predictor)
         s.show(screen: "terminal")
         return s
     }

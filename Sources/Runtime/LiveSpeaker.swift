@@ -89,7 +89,7 @@ public struct SpeakerSource: EventSource {
     public let speaker: LiveSpeaker
     public init(_ speaker: LiveSpeaker) { self.speaker = speaker }
     public var descriptors: [Int32] { speaker.descriptors }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         speaker.drain().map { .shell($0) }
     }
 }

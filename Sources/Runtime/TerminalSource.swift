@@ -179,7 +179,7 @@ public struct TerminalSource: EventSource {
         return next
     }
 
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         // The readable list as poll gave it (no copy at each wake-up), with any hung-up descriptor added.
         let ready = wake.readable.map { wake.hungUp.isEmpty ? $0 : $0 + wake.hungUp }
         link.pump(limit: readLimit, budget: readBudget, ready: ready)

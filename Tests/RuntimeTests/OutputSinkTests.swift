@@ -163,11 +163,9 @@ import Transport
         let link = TerminalLink(PtySink(argv: ["/bin/sh", "-c", "exit 0"]))
         _ = link.apply(.start(rows: 24, cols: 80))
         var source = TerminalSource(link)
-        let gestures = GestureConfig.defaults().gestures
-        let state = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
         let end = monotonicSeconds() + 10
         while monotonicSeconds() < end, link.view().ended == nil {
-            _ = source.events(Wakeup(now: monotonicSeconds()), state: state)
+            _ = source.events(Wakeup(now: monotonicSeconds()))
             usleep(10_000)
         }
         let events = link.apply(.type("late"))

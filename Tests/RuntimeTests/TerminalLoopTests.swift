@@ -108,24 +108,30 @@ final class PaneDisplay: ShellDisplay {
         #expect(Double(r.wakeups) / seconds < 200, "\(r.wakeups) wake-ups in \(seconds) s")
     }
 
-    /// The display reads raw keys: off the Terminal screen Ctrl-C and Ctrl-\ are still the interrupt and quit
-    /// signals the shell leaves on; on it they are keys for the program, like every other control key.
+    /// The display reads raw keys and the keyboard source gives every one as a key, whatever the screen (a source
+    /// never reads the state); the reducer decides: off the Terminal screen Ctrl-C and Ctrl-\ still end the
+    /// shell as the interrupt and quit signals did, on it they are keys for the program like every other.
     @Test func ctrlCIsTheProgramsOnTheTerminalScreenAndEndsTheShellElsewhere() throws {
         let keys: [TerminalInput] = [.key(.ctrl("c")), .key(.ctrl("\\")), .key(.ctrl("r")), .key(.char("x"))]
-        func events(on screen: String) throws -> [String] {
+        var source = KeyboardSource(PaneDisplay(keys: keys))
+        let given = source.events(Wakeup(now: 0)).map { e -> String in
+            if case .shell(.key(let k)) = e { return "\(k)" }
+            return "other"
+        }
+        #expect(given == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
+        func ends(_ key: Key, on screen: String) throws -> Int32?? {
             var state = ShellState(keymap: try Setup.keymap("default", gestures: Self.settings.gestures))
             state.show(screen: screen)
-            var source = KeyboardSource(PaneDisplay(keys: keys))
-            return source.events(Wakeup(now: 0), state: state).map { e in
-                switch e {
-                case .signal(let n): return "signal \(n)"
-                case .shell(.key(let k)): return "\(k)"
-                default: return "other"
-                }
-            }
+            var session = Session(state: state, settings: Self.settings)
+            for case .end(let signal, _) in session.send(.key(key)) { return .some(signal) }
+            return .none
         }
-        #expect(try events(on: "launcher") == ["signal \(SIGINT)", "signal \(SIGQUIT)", "ctrl(\"r\")", "char(\"x\")"])
-        #expect(try events(on: "terminal") == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
+        #expect(try ends(.ctrl("c"), on: "launcher") == .some(SIGINT))
+        #expect(try ends(.ctrl("\\"), on: "launcher") == .some(SIGQUIT))
+        #expect(try ends(.ctrl("c"), on: "desktop") == .some(SIGINT))
+        #expect(try ends(.ctrl("r"), on: "launcher") == .none)
+        #expect(try ends(.ctrl("c"), on: "terminal") == .none, "the program's")
+        #expect(try ends(.ctrl("\\"), on: "terminal") == .none)
     }
 
     /// A key's echo is drawn as the pane alone, in the real loop with a real child: each such drawing,

@@ -94,8 +94,6 @@ extension ShellState {
     /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
     public mutating func calibrate(_ c: PointerCalibration?) {
         pipelineSettings.mapping.calibration = c
-        tracking.calibrated = c != nil
-        tracking.calibration = c
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
