@@ -90,8 +90,6 @@ public struct ShellRuntime {
     public private(set) var wakeups = 0
     /// Echoes of a key shown as the Terminal screen's pane alone, ahead of the full drawing.
     public private(set) var paneDrawings = 0
-    /// The Terminal screen's view of the last drawing, full or of the pane alone.
-    private var drawnView: TerminalView?
     /// Drawings skipped because only frames came and the screen would look the same (`FrameLook`).
     public private(set) var unchanged = 0
 
@@ -184,9 +182,8 @@ public struct ShellRuntime {
         // answers with; later changes come as effects of the events that make them.
         if speech != nil, runEffects(session.send(.speechStarted)) { return }
         // Shown before the first key, so plain mode can name what the first key acts on.
-        term.show(session.state, performed: [])
-        drawnView = session.state.terminal
-        var lastLook: FrameLook? = FrameLook(session.state)
+        var painter = Painter(term)
+        painter.draw(session.state, performed: [])
         var endedAt: Double?
         var dirty = false
         // Only the source's measures changed: worth a drawing, but not one per change.
@@ -226,7 +223,6 @@ public struct ShellRuntime {
             let wake = Wakeup(now: now, hungUp: hungUp, readable: readable)
 
             if giveEchoedView() { break loop }
-            let revision = session.state.revision
             // Set once a key went to the program ahead of its reduction: the other sources wait for the next
             // wake-up, which the echo brings, so the kernel's pty work and the program have the processor now.
             var keyAhead = false
@@ -276,7 +272,8 @@ public struct ShellRuntime {
                             if case .inputHealth = e { healthAt = now; heldHealth = nil }
                             // A key's echo is shown at once, the pane alone over the last drawing; the rest
                             // (the suggestions the new command line brings) is drawn a displayed frame later.
-                            if case .terminal(let view) = e, awaitingEcho != nil, showEcho(view, on: term, drawn: lastLook) {
+                            if case .terminal(let view) = e, awaitingEcho != nil, painter.drawEcho(session.state, view: view) {
+                                paneDrawings += 1
                                 lastRender = now
                                 awaitingEcho = nil
                                 echoedView = view
@@ -306,7 +303,7 @@ public struct ShellRuntime {
                             effects = session.send(e)
                             switch e {
                             // Time alone turns the notice line's parts: looked at, and drawn if it moved.
-                            case .tick: if session.state.noticeLineTurns { dirty = true }
+                            case .tick: if painter.turns(session.state) { dirty = true }
                             case .terminal:
                                 awaitingEcho = nil
                                 dirty = true; forced = true
@@ -325,7 +322,7 @@ public struct ShellRuntime {
                 if runEffects(session.send(.inputHealth(h))) { break loop }
             }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
-            if session.state.revision != revision { dirty = true; forced = true }
+            if painter.moved(session.state) { dirty = true; forced = true }
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
             if awaitingEcho == nil, pendingKey != nil {
                 if reducePendingKey() { break loop }
@@ -340,11 +337,8 @@ public struct ShellRuntime {
                     forced = true
                     if runEffects(session.send(.resized(size))) { break loop }
                 }
-                if forced || !performed.isEmpty || lastLook?.matches(session.state) != true {
-                    term.show(session.state, performed: performed)
-                    drawnView = session.state.terminal
+                if painter.drawIfChanged(session.state, performed: performed, forced: forced) {
                     renders += 1
-                    lastLook = FrameLook(session.state)
                 } else {
                     unchanged += 1
                 }
@@ -387,17 +381,6 @@ public struct ShellRuntime {
         guard !unlogged.isEmpty else { return }
         log?.write(unlogged.map(\.json))
         unlogged.removeAll(keepingCapacity: true)
-    }
-
-    /// Shows the Terminal screen's pane with `view` over the last drawing, if the display can; true if it did.
-    mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
-        // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
-        // the suggestions laid out again, the focus moved) waits for the full drawing.
-        guard let look, look.sameMarks(as: session.state) else { return false }
-        guard display.showPane(session.state, view: view, drawn: drawnView) else { return false }
-        drawnView = view
-        paneDrawings += 1
-        return true
     }
 
     /// Writes text that could not be saved to the fallback places and remembers where, for standard error.
