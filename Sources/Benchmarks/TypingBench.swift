@@ -245,6 +245,8 @@ struct Typist {
     var start = 0.0, end = 0.0
     var abandoned = false
     let phase: Double
+    /// The control the session last asked to act on (`bench controls` presses from the Controls view's list).
+    var lastPerformedControl: ControlTarget?
 
     init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, hold: Double,
          reading: TypingBench.Reading = .bar, method: TypingBench.Method = .word) {
@@ -283,6 +285,7 @@ struct Typist {
         let f = TrackingFrame(t: t, blend: BlendShapes([.jawOpen: j, .tongueOut: tg]), gaze: g)
         // The session learns what was committed or typed, as in a live run.
         let effects = session.step(.frame(f, nil))
+        for e in effects { if case .performControl(let target) = e { lastPerformedControl = target } }
         t += 1.0 / 60
         return effects
     }

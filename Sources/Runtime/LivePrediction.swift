@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Prediction
 import Shell
 import SystemIO

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// Everything a run starts from, as the command line and the files read give it: the first session is one pure
@@ -24,6 +25,10 @@ public struct StartingState: Sendable {
     public var largeTargets = false
     /// Problems found reading what the run starts from: the first is shown in the title bar.
     public var problems: [String] = []
+    /// The translations the screens are drawn with, and what to say about the language chosen (it has no pack,
+    /// a translation was refused), shown when no problem is.
+    public var catalog: Catalog = .english
+    public var languageNotice: UIMessage?
     /// The pointer calibration saved for this source, applied at the first size the display reports if it was
     /// made at that size; or why none could be read.
     public var savedCalibration: SavedCalibration?
@@ -65,8 +70,11 @@ extension Session {
     /// The first session of a run, from what it starts from; pure.
     public init(starting s: StartingState) {
         var state = ShellState(keymap: s.keymap, gestures: s.pipeline.gestures, size: s.size, services: s.services,
-                               data: s.data, source: s.source, onboarding: s.onboarding, predictor: s.predictor)
+                               data: s.data, source: s.source, onboarding: s.onboarding, predictor: s.predictor,
+                               catalog: s.catalog)
         state.notice = s.problems.first
+        // Said once: the language asked for has no pack, or a translation was refused.
+        if state.noticeMessage == nil { state.noticeMessage = s.languageNotice }
         self.init(state: state, settings: s.pipeline)
         if let saved = s.savedSettings { apply(saved) }
         var looks = self.state.settings
