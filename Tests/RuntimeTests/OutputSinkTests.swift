@@ -84,8 +84,8 @@ import Transport
         let sink: any OutputSink = PtySink(argv: ["/bin/sh", "-c", "exec cat > '\(dir)/out.txt'"])
         try sink.start(rows: 24, cols: 80)
         try Self.typeLines(sink)
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, sink.view(scrolledBack: 0)?.ended == nil {
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, sink.view(scrolledBack: 0)?.ended == nil {
             _ = sink.pump(limit: 1 << 16, budget: 0.01, ready: nil)
             usleep(10_000)
         }
@@ -165,9 +165,9 @@ import Transport
         var source = TerminalSource(link)
         let gestures = GestureConfig.defaults().gestures
         let state = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, link.view().ended == nil {
-            _ = source.events(Wakeup(now: monotonicSeconds()), state: state)
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, link.view().ended == nil {
+            _ = source.events(Wakeup(now: LiveClock().now()), state: state)
             usleep(10_000)
         }
         let events = link.apply(.type("late"))
@@ -218,8 +218,8 @@ final class TmuxCat {
 
     /// The file once `cat` has exited (the session is then gone), or what it holds after 10 s.
     func contents() -> String {
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, run("has-session -t cat") == 0 { usleep(50_000) }
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, run("has-session -t cat") == 0 { usleep(50_000) }
         return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     }
 

@@ -60,7 +60,7 @@ import Testing
         try w.start()
         let pid = try #require(w.pid)
         kill(pid, SIGKILL)
-        usleep(200_000)
+        #expect(TestData.waitUntilGone(pid), "the worker outlived SIGKILL")
         let r = try w.transcribe(try Self.librivox("0880"))
         #expect(r.text.lowercased().contains("young man"), "\(r.text)")
         #expect(w.restarts == 1)
