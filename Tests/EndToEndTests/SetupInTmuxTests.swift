@@ -217,7 +217,7 @@ import Testing
         defer { run.kill() }
         try run.start("cd \(p.home) && \(p.env) handsfree run --no-speech")
         #expect(run.waitFor { $0.contains { $0.contains("webcam 0 fps") && $0.contains("keymap webcam") } }, "\(run.screen)")
-        #expect(run.waitFor(seconds: 40) { $0.first?.contains("The webcam bridge stopped: cannot open /dev/video0") == true },
+        #expect(run.waitFor(seconds: 40) { $0.contains { $0.contains("The webcam bridge stopped: cannot open /dev/video0") } },
                 "run started the bridge, which says why it stopped:\n\(run.screen)")
         #expect(!run.screen.contains("What follows your face?"), "set up: run goes to the shell")
     }
