@@ -314,7 +314,7 @@ final class Tmux {
         for _ in 0..<3 {
             tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
             if exists { return }
-            usleep(200_000)
+            usleep(200_000)  // a retry: the tmux server, just started, may refuse the first new-session
         }
         throw StartFailed(name: name)
     }
@@ -328,6 +328,7 @@ final class Tmux {
     func keys(_ k: String...) { tmux(["send-keys", "-t", name] + k) }
     /// Types text character by character, as a helper at the keyboard would.
     func literal(_ s: String) {
+        // Pacing, not waiting: a helper's keys come one at a time, each its own read for the shell.
         for ch in s { tmux(["send-keys", "-t", name, "-l", String(ch)]); usleep(30_000) }
     }
     func kill() { tmux(["kill-server"]) }

@@ -29,7 +29,7 @@ import Testing
             for _ in 0..<3 {
                 run("-f /dev/null new-session -d -s cat -x 80 -y 24 'stty -echo; exec cat > \(file)'")
                 if (try? sink.check()) != nil { return }
-                usleep(200_000)
+                usleep(200_000)  // a retry: the tmux server, just started, may refuse the first new-session
             }
             throw TmuxSinkError("tmux session cat on \(socket) did not start")
         }

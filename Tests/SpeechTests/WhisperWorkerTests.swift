@@ -149,7 +149,8 @@ import Testing
         configuration.minWindow = 10.4242
         let w = WhisperWorker(configuration)
         let killer = Thread {
-            for _ in 0..<600 {
+            let end = Date().addingTimeInterval(12)
+            while Date() < end {
                 for pid in Self.children() where Self.commandLine(pid).contains("10.4242") {
                     kill(pid, SIGKILL)
                     return
