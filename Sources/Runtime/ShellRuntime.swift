@@ -69,6 +69,8 @@ public struct ShellRuntime {
     public private(set) var exitSignal: Int32?
     /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
     public var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
+    /// The time the loop waits on and hands its sources: live, or a test's `TestClock`.
+    public var clock: any ShellClock = LiveClock()
     /// One line for standard error once the terminal is given back: how the run ended and what the frame
     /// source delivered (frames used, dropped in floods, unrecognised).
     public private(set) var summary = ""
@@ -151,7 +153,7 @@ public struct ShellRuntime {
         // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
         defer { if let m = metricsRecord { saveMetrics?(m) } }
         defer { term.stop() }
-        let start = monotonicSeconds()
+        let start = clock.now()
         log = ActionLog(paths.actionLog)
         sources = [SignalSource(), KeyboardSource(term)]
         if let keymapWatcher { sources.append(keymapWatcher) }
@@ -164,6 +166,8 @@ public struct ShellRuntime {
             webcam.start(now: start)
             sources.append(WebcamBridgeSource(webcam))
         }
+        terminal.clock = clock
+        controls.clock = clock
         sources.append(TerminalSource(terminal, frameInterval: frameInterval))
         frameSlot = sources.count
         var frames = FrameSource(feed, start: start)
@@ -206,7 +210,7 @@ public struct ShellRuntime {
         var lastRender = start
         loop: while true {
             // Wait for a descriptor, or until a source's timer or the next drawing is due (at most 50 ms).
-            let before = monotonicSeconds()
+            let before = clock.now()
             var until = before + 0.05
             for s in sources { if let w = s.nextWake(now: before) { until = min(until, w) } }
             // While a key's echo is awaited the drawing waits for it (or for `awaitingEcho`), so its own time
@@ -216,11 +220,9 @@ public struct ShellRuntime {
             if let e = awaitingEcho { until = min(until, e) }
             if heldHealth != nil { until = min(until, healthAt + measuresInterval) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            // Rounded up: rounded down, a wake due in under a millisecond was a zero timeout, and the loop
-            // spun until it was due.
-            _ = poll(&fds, nfds_t(fds.count), Int32((max(0, until - before) * 1000).rounded(.up)))
+            _ = clock.poll(&fds, until: until)
             wakeups += 1
-            let now = monotonicSeconds()
+            let now = clock.now()
             let bad = Int16(POLLHUP | POLLERR | POLLNVAL)
             var hungUp = Set<Int32>(), readable: [Int32] = []
             for p in fds where p.revents != 0 {
@@ -303,7 +305,7 @@ public struct ShellRuntime {
                                     dirty = true; forced = true
                                     continue
                                 }
-                                awaitingEcho = monotonicSeconds() + echoWait
+                                awaitingEcho = clock.now() + echoWait
                                 keyAhead = true
                                 continue
                             }
@@ -479,7 +481,7 @@ public struct ShellRuntime {
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {
-                    case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
+                    case .type, .press: awaitingEcho = clock.now() + echoWait
                     case .scroll, .restart, .start, .resize, .showing, .point: break
                     }
                 }
@@ -542,15 +544,15 @@ extension ShellRuntime {
         sources.removeAll { $0 is WebcamBridgeSource }
         if let i = sources.firstIndex(where: { $0 is FrameSource }) { frameSlot = i }
         guard choice.address != nil else {
-            sources[frameSlot] = FrameSource(.none, start: monotonicSeconds())
+            sources[frameSlot] = FrameSource(.none, start: clock.now())
             feed = .none
             return [.setup(.trackerStarted(choice, listening: nil, problem: nil))]
         }
         let live: LiveSource
-        do throws(TransportError) { live = try TrackerLaunch.open(choice) } catch {
+        do throws(TransportError) { live = try TrackerLaunch.open(choice, clock: clock) } catch {
             return [.setup(.trackerStarted(choice, listening: nil, problem: "Cannot listen for \(choice.title): \(error.description)"))]
         }
-        let now = monotonicSeconds()
+        let now = clock.now()
         sources[frameSlot] = FrameSource(.live(live), start: now)
         feed = .live(live)
         var replies: [ShellEvent] = []
