@@ -47,7 +47,7 @@ public final class LiveSpeaker: @unchecked Sendable {
                 post(.speechOutput(problem: "\(error.description): flite speaks instead"))
                 voice = .flite
             }
-            started().speak(.init(text: u.text, voice: voice, rate: u.rate, volume: u.volume))
+            started().speak(.init(text: u.text, voice: voice, rate: u.rate, volume: u.volume, language: u.language))
         case .stopSpeaking:
             lock.withLock { speaker }?.stop()
         default:

@@ -169,6 +169,9 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .message(let message):
         s.noticeMessage = message
         return []
+    case .speechLanguageLoaded(let language):
+        s.services.speech = language
+        return []
     case .languageLoaded(let catalog):
         // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
         // voice's phrases too).

@@ -1,5 +1,6 @@
 import Config
 import Localization
+import SpeechText
 import TerminalModel
 import TrackingCore
 
@@ -212,6 +213,9 @@ public struct Services: Sendable {
     /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
     /// "delete that", "stop dictation"); the default inserts the words as they are.
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
+    /// The language spoken: dictation's punctuation, number and command words, and the words of voice commands
+    /// (English built in; another language's from its pack, `.speechLanguageLoaded`).
+    public var speech = SpeechLanguage.english
 
     public init(commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
                 keymapNames: [String] = ["default", "dwell", "no-wink"]) {
@@ -323,6 +327,7 @@ public enum SpeechEcho: String, Sendable, Equatable, CaseIterable {
 extension ScreenContext {
     /// The effect that says `text` with the speech settings' voice, speed and loudness.
     public func speakEffect(_ text: String) -> Effect {
-        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume))
+        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume,
+                         language: catalog.language))
     }
 }

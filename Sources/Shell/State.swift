@@ -1,5 +1,6 @@
 import Config
 import Localization
+import SpeechText
 import TerminalModel
 import TrackingCore
 
@@ -345,8 +346,11 @@ public struct Utterance: Sendable, Equatable {
     public var rate: Double
     /// 0…1.
     public var volume: Double
-    public init(text: String, voice: String = "flite", rate: Double = 1, volume: Double = 1) {
-        self.text = text; self.voice = voice; self.rate = rate; self.volume = volume
+    /// The language of the text ("en", "es"): a language other than English is said by espeak-ng's voice for
+    /// it when the voice asked for has none.
+    public var language: String
+    public init(text: String, voice: String = "flite", rate: Double = 1, volume: Double = 1, language: String = "en") {
+        self.text = text; self.voice = voice; self.rate = rate; self.volume = volume; self.language = language
     }
 }
 
@@ -385,6 +389,9 @@ public enum ShellEvent: Sendable {
     case message(UIMessage?)
     /// The translations of another language were loaded (`loadLanguage`): screens are drawn with them from now.
     case languageLoaded(Catalog)
+    /// The speech data of that language were loaded (its spoken punctuation, number and command words):
+    /// dictation and voice commands follow them from now.
+    case speechLanguageLoaded(SpeechLanguage)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
     /// The word lists finished loading (either way): the predictor the screens consult from now on, and a
@@ -431,7 +438,7 @@ public enum ShellEvent: Sendable {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
-             .speechUnavailable, .notice, .message, .languageLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
+             .speechUnavailable, .notice, .message, .languageLoaded, .speechLanguageLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
              .terminal, .output, .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput,
              .notHeard, .commandsListed, .directoryListed, .setup, .ending, .speechStarted: return false
         }

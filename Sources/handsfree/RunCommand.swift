@@ -80,11 +80,12 @@ struct RunCommand: ParsableCommand {
     var speakerFile: String?
     @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: handsfree doctor names the command). Default: the setting (Settings › Display), else auto.")
     var dictation: String?
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
-    var whisperModel = "package"
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI), or a faster-whisper name. Default: package for English, package-base for other languages.")
+    var whisperModel: String?
 
-    /// The Whisper worker for dictation, as `--dictation` (else the setting) asks; nil for PocketSphinx alone.
-    func whisperWorker(_ dictation: String) throws -> WhisperWorker? {
+    /// The Whisper worker for dictation in `language`, as `--dictation` (else the setting) asks; nil for
+    /// PocketSphinx alone.
+    func whisperWorker(_ dictation: String, language: String) throws -> WhisperWorker? {
         guard dictation != "pocketsphinx" else { return nil }
         guard dictation == "auto" || dictation == "whisper" else {
             throw ValidationError("unknown dictation engine \"\(dictation)\" (known: auto, whisper, pocketsphinx)")
@@ -98,7 +99,10 @@ struct RunCommand: ParsableCommand {
         } ?? false
         if dictation == "auto" && !installed { return nil }
         guard let python else { throw ValidationError("--dictation whisper needs Python: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))") }
-        return WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: whisperModel))
+        var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"),
+                                                        model: whisperModel ?? WhisperWorker.defaultModel(language: language))
+        configuration.language = language
+        return WhisperWorker(configuration)
     }
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
@@ -253,10 +257,12 @@ struct RunCommand: ParsableCommand {
             let prediction = LivePrediction()
             prediction.load(userFile: paths.userWords, cache: paths.wordCache)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
-                                                             whisper: try whisperWorker(dictation ?? user.dictationEngine))
+                                                             whisper: try whisperWorker(dictation ?? user.dictationEngine,
+                                                                                        language: spoken.catalog.language))
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
+            services.speech = SpeechPack.load(spoken.catalog.language).language
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {

@@ -480,7 +480,8 @@ public struct TerminalScreen: Screen {
     private mutating func dictate(_ utterance: String, _ ctx: ScreenContext) -> [Effect] {
         let before = ctx.terminal?.lineBeforeCursor ?? ""
         let r = ctx.services.dictate(utterance, DictationInput(text: before, caret: before.count,
-                                                               numbers: ctx.settings.dictationNumbers))
+                                                               numbers: ctx.settings.dictationNumbers,
+                                                               language: ctx.services.speech))
         var effects: [Effect] = []
         let common = zip(before, r.text).prefix { $0 == $1 }.count
         let erase = before.count - common

@@ -15,8 +15,10 @@ public final class Speaker: @unchecked Sendable {
         public var rate: Double
         /// 0…1.
         public var volume: Double
-        public init(text: String, voice: VoiceName = .flite, rate: Double = 1, volume: Double = 1) {
-            self.text = text; self.voice = voice; self.rate = rate; self.volume = volume
+        /// The language of the text ("en", "es"): see `VoiceName.speaking(_:)`.
+        public var language: String
+        public init(text: String, voice: VoiceName = .flite, rate: Double = 1, volume: Double = 1, language: String = "en") {
+            self.text = text; self.voice = voice; self.rate = rate; self.volume = volume; self.language = language
         }
     }
 
@@ -46,7 +48,7 @@ public final class Speaker: @unchecked Sendable {
     private var closing = false
     private var threads = 0
     /// Voices made so far, used by the synthesis thread only.
-    private var voices: [VoiceName: any Synthesizer] = [:]
+    private var voices: [String: any Synthesizer] = [:]
 
     public init(setup: VoiceSetup, output: any AudioSink, clock: any ShellClock = LiveClock(),
                 onEvent: @escaping @Sendable (Event) -> Void) {
@@ -133,12 +135,12 @@ public final class Speaker: @unchecked Sendable {
             let gen = generation
             cond.unlock()
 
-            var voiceName = request.voice
+            var voiceName = request.voice.speaking(request.language)
             for sentence in Sentences.split(request.text) {
                 guard current(gen) else { break }
                 var audio: SpokenAudio?
                 do throws(VoiceError) {
-                    audio = try voice(voiceName).synthesize(sentence, rate: request.rate)
+                    audio = try voice(voiceName, language: request.language).synthesize(sentence, rate: request.rate)
                 } catch {
                     if voiceName != .flite {
                         onEvent(.problem("\(voiceName.rawValue) voice: \(error.description); flite speaks instead", fallback: true))
@@ -154,10 +156,12 @@ public final class Speaker: @unchecked Sendable {
         }
     }
 
-    private func voice(_ name: VoiceName) throws(VoiceError) -> any Synthesizer {
-        if let v = voices[name] { return v }
-        let v = try setup.make(name)
-        voices[name] = v
+    private func voice(_ name: VoiceName, language: String = "en") throws(VoiceError) -> any Synthesizer {
+        // espeak-ng's voice is one per language; flite and Piper have one voice each.
+        let key = name == .espeak ? "espeak-" + language : name.rawValue
+        if let v = voices[key] { return v }
+        let v = try setup.make(name, language: language)
+        voices[key] = v
         return v
     }
 
