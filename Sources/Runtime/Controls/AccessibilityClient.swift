@@ -43,6 +43,12 @@ public final class AccessibilityClient {
 
     /// Set `org.a11y.Status IsEnabled`, as screen readers do, so browsers expose their pages.
     public let enable: Bool
+    /// Ask an application for actions and extents on a connection of its own (`handsfree_atspi_direct`)
+    /// where it offers one, not through the bus daemon. Off only to measure the difference
+    /// (`bench controls`).
+    public var direct = true
+    /// The applications' own connections by their bus names; nil for one that offers none.
+    private var links: [String: OpaquePointer?] = [:]
     private var generation = 0
     /// The elements of the last reading, retained, by `DesktopControl.index`.
     private var elements: [Element] = []
@@ -55,6 +61,7 @@ public final class AccessibilityClient {
 
     deinit {
         release()
+        for case let link? in links.values { handsfree_atspi_close(link) }
         if let listener {
             var error: UnsafeMutablePointer<GError>?
             for name in Self.events { _ = atspi_event_listener_deregister(listener, name, &error); _ = Self.take(&error) }
@@ -118,7 +125,7 @@ public final class AccessibilityClient {
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
         var walk = Walk(deadline: monotonicSeconds() + budget)
         walk.run(from: found.window)
-        if details { walk.readDetails() }
+        if details { walk.readDetails(direct: direct ? link(for: found.window) : nil) }
         elements = walk.found.map(\.element)
         elementsGeneration = generation
         var problem: String?
@@ -439,13 +446,16 @@ public final class AccessibilityClient {
                                   actions: [])
         }
 
-        /// Fills in the controls' action names and extents, every request sent before any answer is awaited.
-        mutating func readDetails() {
+        /// Fills in the controls' action names and extents, every request sent before any answer is awaited,
+        /// on the application's own connection where there is one (`direct`: the connection and the bus name
+        /// of the application it reaches).
+        mutating func readDetails(direct: (connection: OpaquePointer, application: UnsafePointer<CChar>)?) {
             guard !found.isEmpty else { return }
             var elements: [UnsafeMutablePointer<AtspiAccessible>?] = found.map { $0.element }
             let want: [Int32] = found.map { $0.hasAction ? 1 : 0 }
             var details = [handsfree_atspi_detail](repeating: handsfree_atspi_detail(), count: found.count)
-            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout)
+            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout,
+                                    direct?.connection, direct?.application)
             for i in found.indices {
                 var d = details[i]
                 if d.timed_out != 0 { slow = true }
@@ -462,6 +472,22 @@ public final class AccessibilityClient {
     }
 
     // MARK: helpers
+
+    /// The connection of the application `element` belongs to, opened at its first use and kept while it
+    /// stands; nil when the application offers none (it is then asked through the bus).
+    private func link(for element: Element) -> (connection: OpaquePointer, application: UnsafePointer<CChar>)? {
+        guard let busName = handsfree_atspi_bus_name(element) else { return nil }
+        let key = String(cString: busName)
+        if let known = links[key] {
+            guard let open = known else { return nil }
+            if handsfree_atspi_connected(open) != 0 { return (open, busName) }
+            handsfree_atspi_close(open)
+        }
+        // A bus name is never given to another application, so a refusal is kept for as long as the bus runs.
+        let made = handsfree_atspi_direct(element, Self.callTimeout)
+        links[key] = .some(made)
+        return made.map { ($0, busName) }
+    }
 
 
     /// The element's screen extents, asked of its application now.
