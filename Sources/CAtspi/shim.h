@@ -37,6 +37,39 @@ static inline DBusMessage *handsfree_a11y_call(DBusConnection *session, DBusMess
 /// and leaves the address in AT_SPI_BUS_ADDRESS so that libatspi connects there and nowhere else: left to
 /// itself it would read the X root window or autolaunch a session bus, and abort the process on a later call
 /// if none answered. Returns 0, or 1 with the reason in `problem`.
+static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size);
+
+/// The accessibility bus's address as the session bus gives it now (org.a11y.Bus GetAddress), in `address`;
+/// 0, or 1 when there is none. A bus that was restarted has a new address (its guid changes).
+static inline int handsfree_a11y_address(char *address, size_t size, int timeout) {
+    const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
+    if (session_address == NULL || *session_address == 0 || size == 0) return 1;
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *session = dbus_connection_open_private(session_address, &error);
+    if (session == NULL || !dbus_bus_register(session, &error)) {
+        dbus_error_free(&error);
+        if (session != NULL) { dbus_connection_close(session); dbus_connection_unref(session); }
+        return 1;
+    }
+    dbus_connection_set_exit_on_disconnect(session, FALSE);
+    DBusMessage *reply = handsfree_a11y_call(
+        session, dbus_message_new_method_call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress"),
+        timeout, NULL, 0);
+    const char *found = NULL;
+    int status = 1;
+    if (reply != NULL && dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &found, DBUS_TYPE_INVALID)
+        && found != NULL && *found != 0) {
+        strncpy(address, found, size - 1);
+        address[size - 1] = 0;
+        status = 0;
+    }
+    if (reply != NULL) dbus_message_unref(reply);
+    dbus_connection_close(session);
+    dbus_connection_unref(session);
+    return status;
+}
+
 static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size) {
     const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
     if (session_address == NULL || *session_address == 0) {

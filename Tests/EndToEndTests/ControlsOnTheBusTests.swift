@@ -480,6 +480,27 @@ final class AccessibleDesktop {
         return p
     }
 
+    /// Ends the AT-SPI bus launcher and the accessibility bus it runs (with what that bus started), and starts
+    /// another, as a session does when the launcher dies and is activated again; waits until the session bus
+    /// gives the new bus's address.
+    func restartBus() throws {
+        guard let launcher = processes.first(where: { $0.executableURL?.path == "/usr/libexec/at-spi-bus-launcher" }) else {
+            throw CocoaError(.featureUnsupported)
+        }
+        for pid in Self.descendants(launcher.processIdentifier).reversed() + [launcher.processIdentifier] { kill(pid, SIGKILL) }
+        launcher.waitUntilExit()
+        processes.removeAll { $0 === launcher }
+        processes.append(try spawn("/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"]))
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
+            let asked = try Self.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                                                        "--method", "org.a11y.Bus.GetAddress"], environment: environment)
+            if asked.status == 0 && asked.stdout.contains("unix:") { return }
+            usleep(50_000)
+        }
+        throw CocoaError(.featureUnsupported)
+    }
+
     /// Starts an application on this desktop.
     func start(_ tool: String, _ args: [String]) throws -> Process {
         let p = try spawn(tool, args)

@@ -57,7 +57,27 @@ public final class AccessibilityClient {
     /// Connecting happens once a process: libatspi cannot be initialised twice.
     nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
 
-    public init(enable: Bool = true) { self.enable = enable }
+    /// The accessibility bus's address when libatspi connected to it (it cannot connect again in the same
+    /// process: a bus that restarts needs a new client process, see `LiveControls`).
+    nonisolated(unsafe) private static var connectedAddress: String?
+
+    /// `firstGeneration` numbers the first reading: a client that takes over from another (a new worker
+    /// after the bus restarted) starts past the old one's readings, so no entry of an old list names an
+    /// element of a new one.
+    public init(enable: Bool = true, firstGeneration: Int = 0) {
+        self.enable = enable
+        generation = firstGeneration
+    }
+
+    /// Whether the accessibility bus this process connected to has gone or been replaced by another (the
+    /// session bus gives another address, or none): libatspi then reads nothing more, and a new client
+    /// process must take over. False before any connection.
+    public func busRestarted() -> Bool {
+        guard let connected = Self.connectedAddress else { return false }
+        var address = [CChar](repeating: 0, count: 1024)
+        guard handsfree_a11y_address(&address, address.count, Self.callTimeout) == 0 else { return true }
+        return String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) != connected
+    }
 
     deinit {
         release()
@@ -87,6 +107,7 @@ public final class AccessibilityClient {
             Self.connection = .failure(error)
             throw error
         }
+        Self.connectedAddress = getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }
         atspi_set_timeout(Self.callTimeout, Self.callTimeout)
         // libatspi keeps what applications tell it (roles, names, states, children) only when asked to, or
         // inside its own main loop; the events that keep it current are handled whenever the client
