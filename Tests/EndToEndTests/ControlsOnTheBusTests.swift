@@ -253,6 +253,51 @@ import Testing
         #expect(!dialog.process.isRunning && dialog.process.terminationStatus == 0, "zenity did not end with Send's status 0")
     }
 
+    /// Under sway a GTK window's tabs (no action: clicked through the pointer) are clicked where they are:
+    /// GTK gives a Wayland window's extents relative to the window, which the compositor places on the
+    /// desktop where it likes.
+    @Test(.enabled(if: hasSway, "needs root, sway and foot (as the Wayland sink's tests) besides what the other tests need"))
+    func underSwayAControlWithoutAnActionIsClickedAtItsCentre() throws {
+        let desk = try SwayDesktop(tag: "controls-tabs")
+        var started: [Process] = []
+        var session: [String: String] = [:]
+        defer {
+            var pids = session["DBUS_SESSION_BUS_ADDRESS"].map { AccessibleDesktop.startedOn(bus: $0) } ?? []
+            for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
+            for pid in pids { kill(pid, SIGKILL) }
+            desk.stop()
+        }
+        try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
+        let bus = try desk.startAsNobody(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1", "--nosyslog"])
+        started.append(bus.process)
+        var address = ""
+        while !address.contains("\n") {
+            let data = bus.stdout.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            address += String(decoding: data, as: UTF8.self)
+        }
+        // As sway gives the programs it starts: its socket, where its tree says where windows are.
+        let ipc = try #require(try FileManager.default.contentsOfDirectory(atPath: desk.runtime).first { $0.hasPrefix("sway-ipc.") })
+        session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines), "SWAYSOCK": desk.runtime + "/" + ipc]
+        started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
+        let out = desk.base + "/out/tabs.txt"
+        started.append(try desk.startAsNobody([Self.python, Self.app, "tabs", out], extra: session.merging(["GDK_BACKEND": "wayland"]) { $1 }).process)
+        var listing = ""
+        let end = Date().addingTimeInterval(20)
+        while Date() < end {
+            listing = try desk.asNobody([Self.binary, "controls"], extra: session).stdout
+            if listing.contains("Advanced") && AccessibleDesktop.contents(out).contains("ready") { break }
+            usleep(100_000)
+        }
+        #expect(listing.range(of: #"2  tab +Advanced  at \d+,\d+ \d+x\d+\n"#, options: .regularExpression) != nil, "\(listing)")
+        let pressed = try desk.asNobody([Self.binary, "controls", "--press", "advanced"], extra: session)
+        #expect(pressed.status == 0 && pressed.stdout == "Advanced: clicked at its centre\n", "\(pressed.stdout)\(pressed.stderr)")
+        let done = Date().addingTimeInterval(10)
+        while !AccessibleDesktop.contents(out).contains("tab=1") && Date() < done { usleep(50_000) }
+        #expect(AccessibleDesktop.contents(out).contains("tab=1"),
+                "the pointer's click did not switch the tab: \(AccessibleDesktop.contents(out))\n\(listing)\n\((try? desk.windows()).map { "\($0)" } ?? "")")
+    }
+
     static let shellReady = ready && Tmux.available
 
     /// The shell on the Desktop screen in tmux, on this desktop, reading frames from a UDP port.

@@ -53,6 +53,8 @@ public final class AccessibilityClient {
     /// The elements of the last reading, retained, by `DesktopControl.index`.
     private var elements: [Element] = []
     private var elementsGeneration = -1
+    /// The window of the last reading, retained, and its title: a control's place is found from it.
+    private var window: (element: Element, title: String)?
 
     /// Connecting happens once a process: libatspi cannot be initialised twice.
     nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
@@ -81,6 +83,7 @@ public final class AccessibilityClient {
 
     deinit {
         release()
+        if let window { handsfree_atspi_unref(UnsafeMutableRawPointer(window.element)) }
         for case let link? in links.values { handsfree_atspi_close(link) }
         if let listener {
             var error: UnsafeMutablePointer<GError>?
@@ -143,7 +146,8 @@ public final class AccessibilityClient {
                 ?? "no window of an accessible application has the focus"
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
         }
-        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
+        if let old = self.window { handsfree_atspi_unref(UnsafeMutableRawPointer(old.element)) }
+        self.window = (found.window, found.title)
         var walk = Walk(deadline: monotonicSeconds() + budget)
         walk.run(from: found.window)
         if details { walk.readDetails(direct: direct ? link(for: found.window) : nil) }
@@ -207,7 +211,7 @@ public final class AccessibilityClient {
                 return .acted(action: names[chosen])
             }
         }
-        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(extents) }
+        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(placed(extents)) }
         throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
     }
 
@@ -254,8 +258,23 @@ public final class AccessibilityClient {
         return changes.count
     }
 
-    /// The desktop's size in pixels as the bus gives it (the frame extents are in), for a pointer click.
+    /// Where `extents`, in the toolkit's screen coordinates, are on the desktop the pointer moves over. On X11
+    /// they are that already. Under sway they are the window's own (a Wayland program is never told where
+    /// its window is): the element keeps its offset inside the window, and the window is where sway's tree
+    /// says (`SwayTree`), found by the application's process and the window's title.
+    private func placed(_ extents: ControlExtents) -> ControlExtents {
+        guard let window, let tree = SwayTree.read(), let frame = Self.extents(window.element) else { return extents }
+        var error: UnsafeMutablePointer<GError>?
+        let pid = atspi_accessible_get_process_id(window.element, &error)
+        guard Self.take(&error) == nil, let origin = tree.origin(pid: Int(pid), title: window.title) else { return extents }
+        return ControlExtents(x: origin.x + extents.x - frame.x, y: origin.y + extents.y - frame.y,
+                              width: extents.width, height: extents.height)
+    }
+
+    /// The desktop's size in pixels, for a pointer click: sway's whole desktop under sway, else as the bus
+    /// gives it (the frame extents are in).
     public func screenSize() -> (width: Int, height: Int)? {
+        if let tree = SwayTree.read() { return tree.desktop }
         guard (try? connect()) != nil, let desktop = atspi_get_desktop(0) else { return nil }
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
         guard let component = atspi_accessible_get_component_iface(desktop) else { return nil }
