@@ -218,22 +218,13 @@ import Testing
         var started: [Process] = []
         var session: [String: String] = [:]
         defer {
-            var pids = session.values.flatMap { AccessibleDesktop.startedOn(bus: $0) }
+            var pids = session["DBUS_SESSION_BUS_ADDRESS"].map { AccessibleDesktop.startedOn(bus: $0) } ?? []
             for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
             for pid in pids { kill(pid, SIGKILL) }
             desk.stop()
         }
         try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
-        let bus = try desk.startAsNobody(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1", "--nosyslog"])
-        started.append(bus.process)
-        var address = ""
-        while !address.contains("\n") {
-            let data = bus.stdout.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            address += String(decoding: data, as: UTF8.self)
-        }
-        session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines)]
-        started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
+        session = try Self.nobodysSession(desk, started: &started)
         let dialog = try desk.startAsNobody(["/usr/bin/zenity", "--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"],
                                             extra: session.merging(["GDK_BACKEND": "wayland"]) { $1 })
         started.append(dialog.process)
@@ -253,6 +244,22 @@ import Testing
         #expect(!dialog.process.isRunning && dialog.process.terminationStatus == 0, "zenity did not end with Send's status 0")
     }
 
+    /// A D-Bus session and the AT-SPI bus launcher as nobody on `desk` (a session bus takes only its own
+    /// user); what was started is added to `started`; the session's environment.
+    static func nobodysSession(_ desk: SwayDesktop, started: inout [Process]) throws -> [String: String] {
+        let bus = try desk.startAsNobody(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1", "--nosyslog"])
+        started.append(bus.process)
+        var address = ""
+        while !address.contains("\n") {
+            let data = bus.stdout.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            address += String(decoding: data, as: UTF8.self)
+        }
+        let session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines)]
+        started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
+        return session
+    }
+
     /// Under sway a GTK window's tabs (no action: clicked through the pointer) are clicked where they are:
     /// GTK gives a Wayland window's extents relative to the window, which the compositor places on the
     /// desktop where it likes.
@@ -268,18 +275,9 @@ import Testing
             desk.stop()
         }
         try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
-        let bus = try desk.startAsNobody(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1", "--nosyslog"])
-        started.append(bus.process)
-        var address = ""
-        while !address.contains("\n") {
-            let data = bus.stdout.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            address += String(decoding: data, as: UTF8.self)
-        }
         // As sway gives the programs it starts: its socket, where its tree says where windows are.
         let ipc = try #require(try FileManager.default.contentsOfDirectory(atPath: desk.runtime).first { $0.hasPrefix("sway-ipc.") })
-        session = ["DBUS_SESSION_BUS_ADDRESS": address.trimmingCharacters(in: .whitespacesAndNewlines), "SWAYSOCK": desk.runtime + "/" + ipc]
-        started.append(try desk.startAsNobody(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], extra: session).process)
+        session = try Self.nobodysSession(desk, started: &started).merging(["SWAYSOCK": desk.runtime + "/" + ipc]) { $1 }
         let out = desk.base + "/out/tabs.txt"
         started.append(try desk.startAsNobody([Self.python, Self.app, "tabs", out], extra: session.merging(["GDK_BACKEND": "wayland"]) { $1 }).process)
         var listing = ""
