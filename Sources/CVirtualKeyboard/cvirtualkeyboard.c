@@ -190,8 +190,8 @@ int hf_vk_sync(struct hf_vk *vk) {
 
 int hf_vk_seat_had_keyboard(struct hf_vk *vk) { return vk->had_keyboard; }
 
-int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
-    return hf_wayland_backlog(wl_display_get_fd(vk->display), -1, vk->path, unread_by_clients, unread_by_compositor);
+int hf_vk_backlog(struct hf_vk *vk, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
+    return hf_wayland_backlog(wl_display_get_fd(vk->display), other_fd, vk->path, unread_by_clients, unread_by_compositor);
 }
 
 int hf_vk_fd(struct hf_vk *vk) { return wl_display_get_fd(vk->display); }

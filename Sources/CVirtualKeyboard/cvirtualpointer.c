@@ -193,6 +193,8 @@ int hf_vp_wheel(struct hf_vp *vp, uint32_t time_ms, uint32_t axis, double value,
 
 int hf_vp_seat_had_pointer(struct hf_vp *vp) { return vp->had_pointer; }
 
+int hf_vp_fd(struct hf_vp *vp) { return wl_display_get_fd(vp->display); }
+
 int hf_vp_backlog(struct hf_vp *vp, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
     return hf_wayland_backlog(wl_display_get_fd(vp->display), other_fd, vp->path, unread_by_clients, unread_by_compositor);
 }

@@ -57,6 +57,9 @@ final class WaylandPointer {
     /// its own for this one before any event can reach it.
     var seatHadPointer: Bool { hf_vp_seat_had_pointer(handle) != 0 }
 
+    /// The connection's socket.
+    var fd: Int32 { hf_vp_fd(handle) }
+
     /// How far behind the compositor's other programs are, as `WaylandKeyboard.backlog`; `other` is this
     /// process's keyboard connection (`WaylandKeyboard.fd`), which no one reads meanwhile.
     func backlog(other: Int32 = -1) -> (clients: UInt32, compositor: UInt32)? {

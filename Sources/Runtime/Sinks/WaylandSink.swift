@@ -252,8 +252,9 @@ public final class WaylandSink: OutputSink {
     /// stopped or hung: the text is refused, all of it unsent. Where the kernel does not answer, `settle`.
     private func awaitTakenUp(_ keyboard: WaylandKeyboard) throws(OutputSinkError) {
         guard !takenUp else { return }
-        try awaitTakenUp(backlog: keyboard.backlog, sync: keyboard.sync, display: keyboard.display, what: "keyboard",
-                         refused: "nothing was typed")
+        let other = pointer?.fd ?? -1
+        try awaitTakenUp(backlog: { keyboard.backlog(other: other) }, sync: keyboard.sync, display: keyboard.display,
+                         what: "keyboard", refused: "nothing was typed")
         takenUp = true
     }
 
@@ -366,7 +367,7 @@ public final class WaylandSink: OutputSink {
             try keyboard.sync()
             synced = true
             let deadline = monotonicSeconds() + Self.catchUpTimeout
-            while let backlog = keyboard.backlog(), backlog.clients > Self.mostBehind {
+            while let backlog = keyboard.backlog(other: pointer?.fd ?? -1), backlog.clients > Self.mostBehind {
                 guard monotonicSeconds() < deadline else {
                     throw OutputSinkError("a program on the Wayland display \(keyboard.display) stopped reading its keys "
                                           + "(\(backlog.clients / 1024) KB of them unread for \(Int(Self.catchUpTimeout)) s)")
