@@ -107,7 +107,7 @@ extension SuggestionBar {
 
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
-        ctx.services.predictionStatus() ?? "(word suggestions appear here)"
+        ctx.predictor.statusLine ?? "(word suggestions appear here)"
     }
 }
 

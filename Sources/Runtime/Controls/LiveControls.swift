@@ -33,6 +33,13 @@ public final class LiveControls: @unchecked Sendable {
     private var outbox: [ShellEvent] = []
     private var thread: Thread?
     private let pipeFDs: [Int32]
+    private var givenClock: any ShellClock
+    /// Times the follower's readings and the client's calls; the loop that reads the events hands it its own
+    /// (`ShellRuntime.run`) before the first request starts the thread.
+    public var clock: any ShellClock {
+        get { lock.withLock { givenClock } }
+        set { lock.withLock { givenClock = newValue } }
+    }
     /// The handsfree binary whose `controls --serve` reads the bus; nil reads it on a thread here.
     private let worker: String?
     /// The worker's environment; nil: this process's.
@@ -53,7 +60,9 @@ public final class LiveControls: @unchecked Sendable {
     /// is handsfree, else none (the client then runs on a thread here).
     /// `environment` is the worker's (the session bus it finds the accessibility bus through), by default
     /// this process's.
-    public init(worker: String? = LiveControls.ownBinary, environment: [String: String]? = nil, firstGeneration: Int = 0) {
+    public init(worker: String? = LiveControls.ownBinary, environment: [String: String]? = nil, firstGeneration: Int = 0,
+                clock: any ShellClock = LiveClock()) {
+        givenClock = clock
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -104,8 +113,8 @@ public final class LiveControls: @unchecked Sendable {
             }
             try? input?.close()
             if let p, p.isRunning {
-                let deadline = monotonicSeconds() + 1
-                while p.isRunning && monotonicSeconds() < deadline { usleep(10_000) }
+                let deadline = clock.now() + 1
+                while p.isRunning && clock.now() < deadline { usleep(10_000) }
                 if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             }
             return
@@ -175,7 +184,7 @@ public final class LiveControls: @unchecked Sendable {
         lock.withLock {
             child = p
             childInput = handle
-            lastStart = monotonicSeconds()
+            lastStart = clock.now()
         }
         let reader = Thread { [self] in listen(p, output.fileHandleForReading) }
         reader.name = "controls-worker"
@@ -198,7 +207,7 @@ public final class LiveControls: @unchecked Sendable {
         let (mine, follow, since): (Bool, Bool, Double) = lock.withLock {
             let mine = child === p
             if mine { child = nil; childInput = nil }
-            return (mine, following, monotonicSeconds() - lastStart)
+            return (mine, following, clock.now() - lastStart)
         }
         // Ended by `shutdown`, or replaced: nothing more to do.
         guard mine else { return }
@@ -273,18 +282,19 @@ public final class LiveControls: @unchecked Sendable {
     /// The worker: requests first, then, while following, readings when the follower says so; every second
     /// it asks whether the bus it reads still stands (libatspi cannot connect to a new one).
     private func work() {
-        let client = AccessibilityClient(firstGeneration: firstGeneration)
+        let clock = self.clock
+        let client = AccessibilityClient(firstGeneration: firstGeneration, clock: clock)
         var following = false
         var watching = false
         var follower = ControlsFollower()
         var last: ControlsSnapshot?
-        var lastCheck = monotonicSeconds()
+        var lastCheck = clock.now()
         // The newest reading's generation: a list equal to the one posted is not posted again, and an action
         // chosen from the posted list acts on the newest reading's elements (the same list).
         var newest = -1
         func reading() {
             let snapshot = client.read(details: false)
-            follower.read(at: monotonicSeconds())
+            follower.read(at: clock.now())
             newest = snapshot.generation
             var unchanged = false
             if let last {
@@ -322,15 +332,17 @@ public final class LiveControls: @unchecked Sendable {
                     post(.controlPerformed(Self.report(client, target)))
                 }
             }
-            if monotonicSeconds() - lastCheck >= 1 {
-                lastCheck = monotonicSeconds()
+            if clock.now() - lastCheck >= 1 {
+                lastCheck = clock.now()
                 if gone() { return }
             }
-            if following, follower.due(now: monotonicSeconds(), changes: watching ? client.takeChanges() : 0) {
+            if following, follower.due(now: clock.now(), changes: watching ? client.takeChanges() : 0) {
                 reading()
             } else if !following, watching {
                 _ = client.takeChanges()
             }
+            // Real time whatever the clock: the requests and the bus's events come from other threads and
+            // processes, which this thread polls.
             usleep(following ? 5_000 : 20_000)
         }
     }
@@ -368,7 +380,7 @@ public struct ControlsSource: EventSource {
     public let controls: LiveControls
     public init(_ controls: LiveControls) { self.controls = controls }
     public var descriptors: [Int32] { controls.descriptors }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         controls.drain().map { .shell($0) }
     }
 }
