@@ -157,6 +157,10 @@ extension ShellState {
     public var voicePhrases: [String] {
         var out = keymap.allPhrases.filter { $0 != keymap.wakePhrase }.sorted()
         var seen = Set(out.map(Keymap.normalise))
+        // The Controls view's letters come before the controls' names: a letter said filters, never acts.
+        for p in top(as: DesktopScreen.self)?.controlsVoicePhrases ?? [] where seen.insert(Keymap.normalise(p)).inserted {
+            out.append(p)
+        }
         for t in hitMap.targets {
             let label = t.label.trimmingSpaces
             guard label.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
@@ -220,6 +224,9 @@ func voiceCommand(_ s: inout ShellState, _ heard: String) -> [Effect] {
         return perform(&s, action, target: focusedTarget(s), gaze: nil)
     }
     guard !s.readiness.paused else { return [] }
+    if let input = s.top(as: DesktopScreen.self)?.controlsVoiceInput(text) {
+        return ask(&s, input, recordAs: "controls-filter", target: nil) ?? []
+    }
     if let t = s.voiceTarget(text) {
         return perform(&s, .activate, target: t, gaze: t.rect.center)
     }

@@ -43,10 +43,18 @@ public final class AccessibilityClient {
 
     /// Set `org.a11y.Status IsEnabled`, as screen readers do, so browsers expose their pages.
     public let enable: Bool
+    /// Ask an application for actions and extents on a connection of its own (`handsfree_atspi_direct`)
+    /// where it offers one, not through the bus daemon. Off only to measure the difference
+    /// (`bench controls`).
+    public var direct = true
+    /// The applications' own connections by their bus names; nil for one that offers none.
+    private var links: [String: OpaquePointer?] = [:]
     private var generation = 0
     /// The elements of the last reading, retained, by `DesktopControl.index`.
     private var elements: [Element] = []
     private var elementsGeneration = -1
+    /// The window of the last reading, retained, and its title: a control's place is found from it.
+    private var window: (element: Element, title: String)?
 
     /// Connecting happens once a process: libatspi cannot be initialised twice.
     nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
@@ -54,13 +62,33 @@ public final class AccessibilityClient {
     /// Times the bus's calls and the walk's budget.
     private let clock: any ShellClock
 
-    public init(enable: Bool = true, clock: any ShellClock = LiveClock()) {
+    /// The accessibility bus's address when libatspi connected to it (it cannot connect again in the same
+    /// process: a bus that restarts needs a new client process, see `LiveControls`).
+    nonisolated(unsafe) private static var connectedAddress: String?
+
+    /// `firstGeneration` numbers the first reading: a client that takes over from another (a new worker
+    /// after the bus restarted) starts past the old one's readings, so no entry of an old list names an
+    /// element of a new one.
+    public init(enable: Bool = true, firstGeneration: Int = 0, clock: any ShellClock = LiveClock()) {
         self.enable = enable
+        generation = firstGeneration
         self.clock = clock
+    }
+
+    /// Whether the accessibility bus this process connected to has gone or been replaced by another (the
+    /// session bus gives another address, or none): libatspi then reads nothing more, and a new client
+    /// process must take over. False before any connection.
+    public func busRestarted() -> Bool {
+        guard let connected = Self.connectedAddress else { return false }
+        var address = [CChar](repeating: 0, count: 1024)
+        guard handsfree_a11y_address(&address, address.count, Self.callTimeout) == 0 else { return true }
+        return String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) != connected
     }
 
     deinit {
         release()
+        if let window { handsfree_atspi_unref(UnsafeMutableRawPointer(window.element)) }
+        for case let link? in links.values { handsfree_atspi_close(link) }
         if let listener {
             var error: UnsafeMutablePointer<GError>?
             for name in Self.events { _ = atspi_event_listener_deregister(listener, name, &error); _ = Self.take(&error) }
@@ -86,6 +114,7 @@ public final class AccessibilityClient {
             Self.connection = .failure(error)
             throw error
         }
+        Self.connectedAddress = getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }
         atspi_set_timeout(Self.callTimeout, Self.callTimeout)
         // libatspi keeps what applications tell it (roles, names, states, children) only when asked to, or
         // inside its own main loop; the events that keep it current are handled whenever the client
@@ -121,10 +150,11 @@ public final class AccessibilityClient {
                 ?? "no window of an accessible application has the focus"
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
         }
-        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
+        if let old = self.window { handsfree_atspi_unref(UnsafeMutableRawPointer(old.element)) }
+        self.window = (found.window, found.title)
         var walk = Walk(deadline: clock.now() + budget, clock: clock)
         walk.run(from: found.window)
-        if details { walk.readDetails() }
+        if details { walk.readDetails(direct: direct ? link(for: found.window) : nil) }
         elements = walk.found.map(\.element)
         elementsGeneration = generation
         var problem: String?
@@ -185,7 +215,7 @@ public final class AccessibilityClient {
                 return .acted(action: names[chosen])
             }
         }
-        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(extents) }
+        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(placed(extents)) }
         throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
     }
 
@@ -232,8 +262,23 @@ public final class AccessibilityClient {
         return changes.count
     }
 
-    /// The desktop's size in pixels as the bus gives it (the frame extents are in), for a pointer click.
+    /// Where `extents`, in the toolkit's screen coordinates, are on the desktop the pointer moves over. On X11
+    /// they are that already. Under sway they are the window's own (a Wayland program is never told where
+    /// its window is): the element keeps its offset inside the window, and the window is where sway's tree
+    /// says (`SwayTree`), found by the application's process and the window's title.
+    private func placed(_ extents: ControlExtents) -> ControlExtents {
+        guard let window, let tree = SwayTree.read(), let frame = Self.extents(window.element) else { return extents }
+        var error: UnsafeMutablePointer<GError>?
+        let pid = atspi_accessible_get_process_id(window.element, &error)
+        guard Self.take(&error) == nil, let origin = tree.origin(pid: Int(pid), title: window.title) else { return extents }
+        return ControlExtents(x: origin.x + extents.x - frame.x, y: origin.y + extents.y - frame.y,
+                              width: extents.width, height: extents.height)
+    }
+
+    /// The desktop's size in pixels, for a pointer click: sway's whole desktop under sway, else as the bus
+    /// gives it (the frame extents are in).
     public func screenSize() -> (width: Int, height: Int)? {
+        if let tree = SwayTree.read() { return tree.desktop }
         guard (try? connect()) != nil, let desktop = atspi_get_desktop(0) else { return nil }
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
         guard let component = atspi_accessible_get_component_iface(desktop) else { return nil }
@@ -451,13 +496,16 @@ public final class AccessibilityClient {
                                   actions: [])
         }
 
-        /// Fills in the controls' action names and extents, every request sent before any answer is awaited.
-        mutating func readDetails() {
+        /// Fills in the controls' action names and extents, every request sent before any answer is awaited,
+        /// on the application's own connection where there is one (`direct`: the connection and the bus name
+        /// of the application it reaches).
+        mutating func readDetails(direct: (connection: OpaquePointer, application: UnsafePointer<CChar>)?) {
             guard !found.isEmpty else { return }
             var elements: [UnsafeMutablePointer<AtspiAccessible>?] = found.map { $0.element }
             let want: [Int32] = found.map { $0.hasAction ? 1 : 0 }
             var details = [handsfree_atspi_detail](repeating: handsfree_atspi_detail(), count: found.count)
-            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout)
+            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout,
+                                    direct?.connection, direct?.application)
             for i in found.indices {
                 var d = details[i]
                 if d.timed_out != 0 { slow = true }
@@ -474,6 +522,22 @@ public final class AccessibilityClient {
     }
 
     // MARK: helpers
+
+    /// The connection of the application `element` belongs to, opened at its first use and kept while it
+    /// stands; nil when the application offers none (it is then asked through the bus).
+    private func link(for element: Element) -> (connection: OpaquePointer, application: UnsafePointer<CChar>)? {
+        guard let busName = handsfree_atspi_bus_name(element) else { return nil }
+        let key = String(cString: busName)
+        if let known = links[key] {
+            guard let open = known else { return nil }
+            if handsfree_atspi_connected(open) != 0 { return (open, busName) }
+            handsfree_atspi_close(open)
+        }
+        // A bus name is never given to another application, so a refusal is kept for as long as the bus runs.
+        let made = handsfree_atspi_direct(element, Self.callTimeout)
+        links[key] = .some(made)
+        return made.map { ($0, busName) }
+    }
 
 
     /// The element's screen extents, asked of its application now.

@@ -118,6 +118,13 @@ public final class WaylandSink: OutputSink {
                                   + "or name its socket: wayland:wayland-1)")
         }
         let made = try WaylandPointer(socket: display, display: display)
+        // A seat that had no pointer gains one with this: as with the keyboard, the first event waits until
+        // the programs have taken it up (a click sent at once reached sway's focus, and no GTK window).
+        if !made.seatHadPointer {
+            let other = keyboard?.fd ?? -1
+            try awaitTakenUp(backlog: { made.backlog(other: other) }, sync: made.sync, display: display, what: "pointer",
+                             refused: "nothing was clicked")
+        }
         pointer = made
         return made
     }
@@ -250,29 +257,37 @@ public final class WaylandSink: OutputSink {
     /// stopped or hung: the text is refused, all of it unsent. Where the kernel does not answer, `settle`.
     private func awaitTakenUp(_ keyboard: WaylandKeyboard) throws(OutputSinkError) {
         guard !takenUp else { return }
+        let other = pointer?.fd ?? -1
+        try awaitTakenUp(backlog: { keyboard.backlog(other: other) }, sync: keyboard.sync, display: keyboard.display,
+                         what: "keyboard", refused: "nothing was typed")
+        takenUp = true
+    }
+
+    /// The wait of `awaitTakenUp(_:)` for a new keyboard or pointer: its connection's `backlog` and `sync`.
+    private func awaitTakenUp(backlog: () -> (clients: UInt32, compositor: UInt32)?, sync: () throws(OutputSinkError) -> Void,
+                              display: String, what: String, refused: String) throws(OutputSinkError) {
         let deadline = clock.now() + Self.takeUpTimeout
         var quiet = 0
         while quiet < 2 {
-            guard let backlog = keyboard.backlog() else {
+            guard let behind = backlog() else {
                 clock.sleep(for: Self.settle)
                 break
             }
-            if backlog.clients == 0 && backlog.compositor == 0 {
+            if behind.clients == 0 && behind.compositor == 0 {
                 quiet += 1
                 if quiet == 2 { break }
                 clock.sleep(for: 0.02)
-                try keyboard.sync()
+                try sync()
                 continue
             }
             quiet = 0
             guard clock.now() < deadline else {
-                throw OutputSinkError("a program on the Wayland display \(keyboard.display) has not read what the compositor "
+                throw OutputSinkError("a program on the Wayland display \(display) has not read what the compositor "
                                       + "sent it for \(Int(Self.takeUpTimeout)) s (it is busy or stopped), so it cannot have "
-                                      + "taken up the new keyboard: nothing was typed")
+                                      + "taken up the new \(what): \(refused)")
             }
             clock.sleep(for: 0.005)
         }
-        takenUp = true
     }
 
     /// How long programs get to take up a seat's first keyboard; how long one is given without the kernel's
@@ -357,7 +372,7 @@ public final class WaylandSink: OutputSink {
             try keyboard.sync()
             synced = true
             let deadline = clock.now() + Self.catchUpTimeout
-            while let backlog = keyboard.backlog(), backlog.clients > Self.mostBehind {
+            while let backlog = keyboard.backlog(other: pointer?.fd ?? -1), backlog.clients > Self.mostBehind {
                 guard clock.now() < deadline else {
                     throw OutputSinkError("a program on the Wayland display \(keyboard.display) stopped reading its keys "
                                           + "(\(backlog.clients / 1024) KB of them unread for \(Int(Self.catchUpTimeout)) s)")
