@@ -184,7 +184,8 @@ public final class LiveControls: @unchecked Sendable {
         lock.withLock {
             child = p
             childInput = handle
-            lastStart = clock.now()
+            // `clock` takes this lock itself: read the clock it guards directly.
+            lastStart = givenClock.now()
         }
         let reader = Thread { [self] in listen(p, output.fileHandleForReading) }
         reader.name = "controls-worker"
@@ -207,7 +208,7 @@ public final class LiveControls: @unchecked Sendable {
         let (mine, follow, since): (Bool, Bool, Double) = lock.withLock {
             let mine = child === p
             if mine { child = nil; childInput = nil }
-            return (mine, following, clock.now() - lastStart)
+            return (mine, following, givenClock.now() - lastStart)
         }
         // Ended by `shutdown`, or replaced: nothing more to do.
         guard mine else { return }
