@@ -250,6 +250,7 @@ struct RunCommand: ParsableCommand {
             let first = !noOnboarding && paths.isFirstStart && !startOnTerminal && !desktop && asked == nil
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
+            services.languages = Translations.installed().map { ($0.code, $0.name ?? LanguageChoice.ownName($0.code) ?? $0.code) }
             let prediction = LivePrediction()
             prediction.install(into: &services)
             prediction.load(userFile: paths.userWords, cache: paths.wordCache)
