@@ -69,7 +69,9 @@ extension Canvas {
                 grid[r.x, r.maxY - 1] = Cell("╯", Theme.tileLabel)
                 grid[r.maxX - 1, r.maxY - 1] = Cell("╰", Theme.tileLabel)
             }
-            grid.centered(on ? "▸ " + t.label + " ◂" : t.label, in: r.inset(1), y: r.y + r.h / 2,
+            // The markers go where they fit; the open bottom edge still says which tab is selected.
+            let marked = on && CellGrid.columns(of: t.label) + 4 <= r.w - 2
+            grid.centered(marked ? "▸ " + t.label + " ◂" : t.label, in: r.inset(1), y: r.y + r.h / 2,
                           style: on ? Theme.tileLabel : .plain)
             target(id + "." + t.key, t.label, r)
         }
