@@ -76,7 +76,7 @@ let package = Package(
         // The only importer of curses.
         .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
-        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel"]),
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
         .target(name: "TerminalModel"),
         // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
-        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost", "SystemIO"]),
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -73,12 +73,12 @@ public struct ControlsBench {
             // what the pyatspi walk reads too.
             var names: [Double] = [], ours: [Double] = []
             for _ in 0..<runs {
-                var t0 = monotonicSeconds()
+                var t0 = LiveClock().now()
                 let light = client.read(window: "Many", details: false)
-                names.append(monotonicSeconds() - t0)
-                t0 = monotonicSeconds()
+                names.append(LiveClock().now() - t0)
+                t0 = LiveClock().now()
                 let s = client.read(window: "Many")
-                ours.append(monotonicSeconds() - t0)
+                ours.append(LiveClock().now() - t0)
                 guard s.controls.count == size, light.controls.count == size else {
                     throw BenchError("a listing found \(s.controls.count) controls, not \(size)")
                 }
@@ -111,10 +111,10 @@ public struct ControlsBench {
     /// Reads until the window shows all its `count` controls (an application registers some time after it
     /// shows); that reading.
     private func settle(_ client: AccessibilityClient, window: String, count: Int) throws -> ControlsSnapshot {
-        let end = monotonicSeconds() + 30
+        let end = LiveClock().now() + 30
         var last = client.read(window: window)
         while last.controls.count != count {
-            guard monotonicSeconds() < end else {
+            guard LiveClock().now() < end else {
                 throw BenchError("the window \(window) listed \(last.controls.count) controls, not \(count): \(last.problem ?? "")")
             }
             usleep(100_000)
@@ -153,7 +153,7 @@ public struct ControlsBench {
             guard case .one(let control) = reading.match(name) else { throw BenchError("no single control is called \(name)") }
             let before = watch.size()
             let expected = before + "pressed=\(i % buttons + 1)\n".utf8.count
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             do throws(ControlsError) {
                 _ = try client.perform(ControlTarget(generation: reading.generation, control: control))
             } catch { throw BenchError(error.description) }
@@ -176,7 +176,7 @@ public struct ControlsBench {
                 throw BenchError("the window \(reading.window) has no \(button) button")
             }
             _ = client.takeChanges()
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             do throws(ControlsError) {
                 _ = try client.perform(ControlTarget(generation: reading.generation, control: control))
             } catch { throw BenchError(error.description) }
@@ -184,16 +184,16 @@ public struct ControlsBench {
             follower.read(at: t0)
             let end = t0 + 5
             while true {
-                let now = monotonicSeconds()
+                let now = LiveClock().now()
                 guard now < end else { throw BenchError("the list never showed the window \(next) after \(button)") }
                 if follower.due(now: now, changes: client.takeChanges()) {
                     reading = client.read()
-                    follower.read(at: monotonicSeconds())
+                    follower.read(at: LiveClock().now())
                     if reading.window == next { break }
                 }
                 usleep(2_000)
             }
-            times.append(monotonicSeconds() - t0)
+            times.append(LiveClock().now() - t0)
         }
         return times
     }
@@ -274,9 +274,9 @@ final class BusDesktop {
         let out = base + "/\(mode)-\(apps.count).txt"
         FileManager.default.createFile(atPath: out, contents: nil)
         apps.append(try spawn(python, [PythonEnv.script("controls_app.py"), mode, out] + extra))
-        let end = monotonicSeconds() + 30
+        let end = LiveClock().now() + 30
         while !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("ready\n") {
-            guard monotonicSeconds() < end, apps.last?.isRunning == true else { throw BenchError("controls_app.py \(mode) did not start") }
+            guard LiveClock().now() < end, apps.last?.isRunning == true else { throw BenchError("controls_app.py \(mode) did not start") }
             usleep(20_000)
         }
         return out

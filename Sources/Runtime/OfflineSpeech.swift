@@ -20,15 +20,15 @@ public enum OfflineSpeech {
 
     /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
     /// audio kept for the check is forgotten when the stream finishes).
-    /// `timed` gets the wall time of each check (for `bench speech`).
-    public static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String,
+    /// `timed` gets the time of each check on `clock` (for `bench speech`).
+    public static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String, clock: any ShellClock = LiveClock(),
                                     timed: (Double) -> Void = { _ in }) -> [(String, WakeCheck.Verdict)] {
         var out: [(String, WakeCheck.Verdict)] = []
         func take(_ events: [SpeechEvent]) {
             for case let .final(text, _, _) in events where !text.isEmpty {
-                let t0 = monotonicSeconds()
+                let t0 = clock.now()
                 out.append((text, r.checkWake(text, wake: wake)))
-                timed(monotonicSeconds() - t0)
+                timed(clock.now() - t0)
             }
         }
         // 50 ms chunks as the microphone delivers them, then a second of silence to end an utterance still

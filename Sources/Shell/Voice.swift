@@ -108,7 +108,7 @@ extension SuggestionBar {
 
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
-        ctx.services.predictionStatus() ?? ctx.tr("(word suggestions appear here)")
+        ctx.predictor.statusLine ?? ctx.tr("(word suggestions appear here)")
     }
 }
 

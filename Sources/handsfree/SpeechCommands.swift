@@ -225,7 +225,8 @@ struct Listen: ParsableCommand {
         let listener = SpeechListener(recognizer: recognizer, capture: capture)
         // SIGINT, SIGTERM and SIGHUP end the wait below; the listener is stopped and its last results printed.
         _ = Terminal.installSignalPipe()
-        let began = monotonicSeconds()
+        let clock = LiveClock()
+        let began = clock.now()
         listener.start(onEvent: { event in
             switch event {
             case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
@@ -246,14 +247,14 @@ struct Listen: ParsableCommand {
             wait = min(limit, Double(size) / 32000 + 1)
         }
         var stopSignal: Int32?
-        while monotonicSeconds() - began < wait {
+        while clock.now() - began < wait {
             if done.wait(timeout: .now() + .milliseconds(50)) == .success { break }
             if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
         }
         for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)); heard.add() }
         let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
         FileHandle.standardError.write(Data(String(format: "listened %.1f s: %d utterances%@\n",
-                                                   monotonicSeconds() - began, heard.value, end).utf8))
+                                                   clock.now() - began, heard.value, end).utf8))
         if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }

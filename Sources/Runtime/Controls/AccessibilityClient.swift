@@ -51,7 +51,13 @@ public final class AccessibilityClient {
     /// Connecting happens once a process: libatspi cannot be initialised twice.
     nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
 
-    public init(enable: Bool = true) { self.enable = enable }
+    /// Times the bus's calls and the walk's budget.
+    private let clock: any ShellClock
+
+    public init(enable: Bool = true, clock: any ShellClock = LiveClock()) {
+        self.enable = enable
+        self.clock = clock
+    }
 
     deinit {
         release()
@@ -116,7 +122,7 @@ public final class AccessibilityClient {
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
         }
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
-        var walk = Walk(deadline: monotonicSeconds() + budget)
+        var walk = Walk(deadline: clock.now() + budget, clock: clock)
         walk.run(from: found.window)
         if details { walk.readDetails() }
         elements = walk.found.map(\.element)
@@ -312,19 +318,19 @@ public final class AccessibilityClient {
             defer { handsfree_atspi_unref(UnsafeMutableRawPointer(app)) }
             // A call to an application that does not answer returns, empty, after the timeout, often without
             // an error: the time it took is what tells. Such an application is named by its process.
-            let started = monotonicSeconds()
+            let started = clock.now()
             let appName = Self.name(app)
             let windows = atspi_accessible_get_child_count(app, &error)
             _ = Self.take(&error)
-            if monotonicSeconds() - started > Self.slowCall {
+            if clock.now() - started > Self.slowCall {
                 silent.append(appName.isEmpty ? Self.processName(app) : appName)
                 continue
             }
             for w in 0..<max(0, min(windows, 200)) {
                 guard let window = atspi_accessible_get_child_at_index(app, w, &error) else { _ = Self.take(&error); continue }
-                let asked = monotonicSeconds()
+                let asked = clock.now()
                 let title = Self.name(window)
-                if monotonicSeconds() - asked > Self.slowCall {
+                if clock.now() - asked > Self.slowCall {
                     silent.append(appName.isEmpty ? Self.processName(app) : appName)
                     handsfree_atspi_unref(UnsafeMutableRawPointer(window))
                     break
@@ -372,7 +378,13 @@ public final class AccessibilityClient {
         /// When the last element's reading began: one that took a call's timeout ends the walk.
         var lastStep: Double
 
-        init(deadline: Double) { self.deadline = deadline; lastStep = monotonicSeconds() }
+        let clock: any ShellClock
+
+        init(deadline: Double, clock: any ShellClock) {
+            self.deadline = deadline
+            self.clock = clock
+            lastStep = clock.now()
+        }
 
         mutating func run(from window: Element) {
             var stack: [(element: Element, depth: Int, owned: Bool)] = [(window, 0, false)]
@@ -381,7 +393,7 @@ public final class AccessibilityClient {
                 if truncated || slow { continue }
                 visited += 1
                 if visited > ControlsLimits.nodes { truncated = true; continue }
-                let now = monotonicSeconds()
+                let now = clock.now()
                 if now - lastStep > AccessibilityClient.slowCall { slow = true; continue }
                 if now > deadline { truncated = true; continue }
                 lastStep = now

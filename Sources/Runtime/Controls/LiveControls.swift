@@ -19,8 +19,16 @@ public final class LiveControls: @unchecked Sendable {
     private var outbox: [ShellEvent] = []
     private var thread: Thread?
     private let pipeFDs: [Int32]
+    private var givenClock: any ShellClock
+    /// Times the follower's readings and the client's calls; the loop that reads the events hands it its own
+    /// (`ShellRuntime.run`) before the first request starts the thread.
+    public var clock: any ShellClock {
+        get { lock.withLock { givenClock } }
+        set { lock.withLock { givenClock = newValue } }
+    }
 
-    public init() {
+    public init(clock: any ShellClock = LiveClock()) {
+        givenClock = clock
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -79,7 +87,8 @@ public final class LiveControls: @unchecked Sendable {
 
     /// The worker: requests first, then, while following, readings when the follower says so.
     private func work() {
-        let client = AccessibilityClient()
+        let clock = self.clock
+        let client = AccessibilityClient(clock: clock)
         var following = false
         var watching = false
         var follower = ControlsFollower()
@@ -89,7 +98,7 @@ public final class LiveControls: @unchecked Sendable {
         var newest = -1
         func reading() {
             let snapshot = client.read(details: false)
-            follower.read(at: monotonicSeconds())
+            follower.read(at: clock.now())
             newest = snapshot.generation
             var unchanged = false
             if let last {
@@ -120,11 +129,13 @@ public final class LiveControls: @unchecked Sendable {
                     post(.controlPerformed(Self.report(client, target)))
                 }
             }
-            if following, follower.due(now: monotonicSeconds(), changes: watching ? client.takeChanges() : 0) {
+            if following, follower.due(now: clock.now(), changes: watching ? client.takeChanges() : 0) {
                 reading()
             } else if !following, watching {
                 _ = client.takeChanges()
             }
+            // Real time whatever the clock: the requests and the bus's events come from other threads and
+            // processes, which this thread polls.
             usleep(following ? 5_000 : 20_000)
         }
     }
@@ -154,7 +165,7 @@ public struct ControlsSource: EventSource {
     public let controls: LiveControls
     public init(_ controls: LiveControls) { self.controls = controls }
     public var descriptors: [Int32] { controls.descriptors }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         controls.drain().map { .shell($0) }
     }
 }

@@ -43,7 +43,7 @@ public struct CalibrationScreen: Screen {
             let lines = [ctx.tr("Nine dots appear one after another. Look at each until it fills; keep your head still."),
                          ctx.tr("The pointer then goes where you look, with your tracker and your seating."),
                          ctx.tr("Centre only: one dot in the middle, to correct a pointer that has drifted."),
-                         ctx.tracking.calibrated ? ctx.tr("A calibration is in use now.") : ctx.tr("No calibration is in use now.")]
+                         (ctx.calibration != nil) ? ctx.tr("A calibration is in use now.") : ctx.tr("No calibration is in use now.")]
             for (i, l) in lines.enumerated() {
                 c.grid.centered(l, in: b, y: b.y + 2 + i * 2, style: i == 3 ? Theme.hint : .plain)
             }
@@ -183,7 +183,7 @@ public struct CalibrationScreen: Screen {
             phase = .failed(p)
             return Reply(record: "calibration-refused")
         }
-        let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.tracking.calibration,
+        let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.calibration,
                                              cells: Self.cells(ctx))
         guard verdict.keep else {
             phase = .failed((verdict.reason ?? "the check failed") + Self.skippedNote(skipped))

@@ -84,7 +84,7 @@ public struct DesktopScreen: Screen {
     /// while private or pointing.
     public func suggestions(_ ctx: ScreenContext) -> [String] {
         guard !isPrivate, pointer == nil, controlsView == nil, ctx.settings.suggestions > 0 else { return [] }
-        return ctx.services.suggest(line, ctx.settings.suggestions)
+        return ctx.predictor.suggest(line, limit: ctx.settings.suggestions)
     }
 
     // MARK: - Drawing

@@ -93,7 +93,7 @@ public struct SettingsScreen: Screen {
             c.slider("settings.deadzone", ctx.tr("Head dead zone"), Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
             note(l.rows[1], ctx.tr("A turn this small from the centre counts as none, so a resting head holds the pointer."))
             let thirds = l.rows[2].columns(3, gap: 2)
-            c.button("settings.calibrate", ctx.tracking.calibrated ? ctx.tr("◎ Pointer again") : ctx.tr("◎ Calibrate pointer"), thirds[0])
+            c.button("settings.calibrate", (ctx.calibration != nil) ? ctx.tr("◎ Pointer again") : ctx.tr("◎ Calibrate pointer"), thirds[0])
             c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? ctx.tr("◎ Calibrate gestures") : ctx.tr("◎ Gestures again"), thirds[1])
             c.button("settings.recentre", ctx.tr("⊕ Recentre the head"), thirds[2])
             note(l.rows[2], ctx.tr("Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle."))

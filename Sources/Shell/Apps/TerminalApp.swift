@@ -86,7 +86,7 @@ public struct TerminalScreen: Screen {
         var out: [CommandLineCompletion.Completion] = []
         var listed = false
         // The predictor is asked once: its words rank the programs the user has typed, and fill the bar.
-        let predicted = ctx.services.suggest(line, max(12, limit))
+        let predicted = ctx.predictor.suggest(line, limit: max(12, limit))
         switch slot.kind {
         case .command:
             out = CommandLineCompletion.commands(slot, known: ctx.listings.commands ?? [],

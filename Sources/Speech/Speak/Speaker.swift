@@ -35,6 +35,8 @@ public final class Speaker: @unchecked Sendable {
     private let setup: VoiceSetup
     private let output: any AudioSink
     private let onEvent: @Sendable (Event) -> Void
+    /// Times each request's first audio (`firstAudio`).
+    private let clock: any ShellClock
     private let cond = NSCondition()
     // Everything below is guarded by `cond`.
     private var generation = 0
@@ -46,9 +48,11 @@ public final class Speaker: @unchecked Sendable {
     /// Voices made so far, used by the synthesis thread only.
     private var voices: [VoiceName: any Synthesizer] = [:]
 
-    public init(setup: VoiceSetup, output: any AudioSink, onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(setup: VoiceSetup, output: any AudioSink, clock: any ShellClock = LiveClock(),
+                onEvent: @escaping @Sendable (Event) -> Void) {
         self.setup = setup
         self.output = output
+        self.clock = clock
         self.onEvent = onEvent
         threads = 2
         let synth = Thread { [unowned self] in synthesisLoop() }
@@ -69,7 +73,7 @@ public final class Speaker: @unchecked Sendable {
         generation += 1
         queue.removeAll()
         pending = request
-        startTimes = [generation: monotonicSeconds()]
+        startTimes = [generation: clock.now()]
         let began = !active
         active = true
         cond.broadcast()
@@ -191,7 +195,7 @@ public final class Speaker: @unchecked Sendable {
                         guard current(gen) else { output.drop(); break }
                         if playing != gen {
                             playing = gen
-                            onEvent(.firstAudio(seconds: monotonicSeconds() - requestTime(gen), voice: voiceName))
+                            onEvent(.firstAudio(seconds: clock.now() - requestTime(gen), voice: voiceName))
                         }
                         let end = min(sound.samples.count, offset + slice)
                         try output.play(sound.samples[offset..<end])
@@ -213,7 +217,7 @@ public final class Speaker: @unchecked Sendable {
 
     private func requestTime(_ gen: Int) -> Double {
         cond.lock(); defer { cond.unlock() }
-        return startTimes[gen] ?? monotonicSeconds()
+        return startTimes[gen] ?? clock.now()
     }
 
     /// The request `gen` was all heard: speaking ends unless another has begun.
