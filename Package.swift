@@ -52,7 +52,7 @@ let package = Package(
         // Decoders and encoders for frame formats.
         .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib", "CDeflate"]),
         // Config and keymap files (TOML) with file:line errors.
-        .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel", "SpeechText"]),
+        .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel", "SpeechText", "Localization"]),
         // Live sources over loopback sockets, and paced replay.
         .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats", "SystemIO",
                                                   .product(name: "Logging", package: "swift-log")]),

@@ -1,3 +1,4 @@
+import Localization
 import TerminalModel
 /// What a gesture, phrase or key can make the shell do.
 public enum Action: String, CaseIterable, Sendable, Hashable {
@@ -18,33 +19,33 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     /// A short phrase for help screens.
     public var summary: String {
         switch self {
-        case .activate: return "activate the focused item"
-        case .back: return "go back to the previous screen"
-        case .home: return "go to the launcher"
-        case .help: return "show this help"
-        case .next: return "next item / card"
-        case .previous: return "previous item / card"
-        case .scroll: return "scroll the list the gaze is on (top or bottom quarter)"
-        case .scrollUp: return "scroll up"
-        case .scrollDown: return "scroll down"
-        case .commitWord: return "commit the suggested word"
-        case .deleteWord: return "delete the last word"
-        case .addWord: return "add the word before the caret to the suggestions"
-        case .removeWord: return "never suggest the word looked at (or the first) again"
-        case .toggleDictation: return "start or stop dictation"
-        case .startDictation: return "start dictation"
-        case .stopDictation: return "stop dictation"
-        case .pushToTalk: return "listen for a voice command"
-        case .pause: return "pause: gestures and voice commands do nothing until resumed"
-        case .resume: return "resume after a pause"
-        case .togglePause: return "pause, or resume when paused"
-        case .confirm: return "confirm a destructive action (hold)"
-        case .quit: return "quit the shell"
-        case .recentre: return "take where the head points now as the middle of the screen"
-        case .speak: return "speak the text, or the sentence before the caret, aloud"
-        case .stopSpeaking: return "stop speaking"
-        case .savePhrase: return "keep the sentence written (or the message) on the phrase board"
-        case .restoreSettings: return "put back the last settings you acted with"
+        case .activate: return N_("activate the focused item")
+        case .back: return N_("go back to the previous screen")
+        case .home: return N_("go to the launcher")
+        case .help: return N_("show this help")
+        case .next: return N_("next item / card")
+        case .previous: return N_("previous item / card")
+        case .scroll: return N_("scroll the list the gaze is on (top or bottom quarter)")
+        case .scrollUp: return N_("scroll up")
+        case .scrollDown: return N_("scroll down")
+        case .commitWord: return N_("commit the suggested word")
+        case .deleteWord: return N_("delete the last word")
+        case .addWord: return N_("add the word before the caret to the suggestions")
+        case .removeWord: return N_("never suggest the word looked at (or the first) again")
+        case .toggleDictation: return N_("start or stop dictation")
+        case .startDictation: return N_("start dictation")
+        case .stopDictation: return N_("stop dictation")
+        case .pushToTalk: return N_("listen for a voice command")
+        case .pause: return N_("pause: gestures and voice commands do nothing until resumed")
+        case .resume: return N_("resume after a pause")
+        case .togglePause: return N_("pause, or resume when paused")
+        case .confirm: return N_("confirm a destructive action (hold)")
+        case .quit: return N_("quit the shell")
+        case .recentre: return N_("take where the head points now as the middle of the screen")
+        case .speak: return N_("speak the text, or the sentence before the caret, aloud")
+        case .stopSpeaking: return N_("stop speaking")
+        case .savePhrase: return N_("keep the sentence written (or the message) on the phrase board")
+        case .restoreSettings: return N_("put back the last settings you acted with")
         }
     }
 }
@@ -85,10 +86,16 @@ public enum TerminalBinding: Sendable, Equatable {
     public var summary: String {
         switch self {
         case .press(let name): return "press " + Self.keyWords(name)
-        case .leave: return "leave this screen"
+        case .leave: return N_("leave this screen")
         case .action(let a): return a.summary
         case .desktop(let c): return c.summary
         }
+    }
+
+    /// `summary` in `catalog`'s language.
+    public func summary(in catalog: Catalog) -> String {
+        if case .press(let name) = self { return catalog.tr("press {key}", ["key": Self.keyWords(name)]) }
+        return catalog.tr(summary)
     }
 
     /// A key name of a keymap in the words on a keyboard: `ctrl-c` is "Ctrl+C", `page-up` "Page Up".
@@ -129,20 +136,20 @@ public enum DesktopCommand: String, CaseIterable, Sendable, Hashable {
     /// A short phrase for help screens.
     public var summary: String {
         switch self {
-        case .pointerMode: return "pointer mode on or off"
-        case .stopPointing: return "stop pointing, type again"
-        case .click: return "click"
-        case .rightClick: return "right click"
-        case .middleClick: return "middle click"
-        case .doubleClick: return "double click"
-        case .drag: return "hold the button down to drag, or let it go"
-        case .wheelUp: return "scroll up"
-        case .wheelDown: return "scroll down"
-        case .wheelLeft: return "scroll left"
-        case .wheelRight: return "scroll right"
-        case .dwellClick: return "click by resting the pointer, on or off"
-        case .privateTyping: return "private typing on or off: nothing learned or logged"
-        case .controls: return "the focused window's controls, to act on by name"
+        case .pointerMode: return N_("pointer mode on or off")
+        case .stopPointing: return N_("stop pointing, type again")
+        case .click: return N_("click")
+        case .rightClick: return N_("right click")
+        case .middleClick: return N_("middle click")
+        case .doubleClick: return N_("double click")
+        case .drag: return N_("hold the button down to drag, or let it go")
+        case .wheelUp: return N_("scroll up")
+        case .wheelDown: return N_("scroll down")
+        case .wheelLeft: return N_("scroll left")
+        case .wheelRight: return N_("scroll right")
+        case .dwellClick: return N_("click by resting the pointer, on or off")
+        case .privateTyping: return N_("private typing on or off: nothing learned or logged")
+        case .controls: return N_("the focused window's controls, to act on by name")
         }
     }
 }

@@ -46,6 +46,16 @@ public struct LanguageChoice: Sendable, Equatable {
         return lang + "_" + region
     }
 
+    /// A language's name in that language ("Deutsch", "Español"), as a list of languages shows it so that a user
+    /// who cannot read the language on the screen still finds their own; nil for a code this table lacks (a
+    /// pack then names itself: `name` in its `pack.toml`).
+    public static func ownName(_ code: String) -> String? {
+        let names = ["en": "English", "de": "Deutsch", "es": "Español", "fr": "Français", "it": "Italiano",
+                     "pt": "Português", "pt_BR": "Português (Brasil)", "nl": "Nederlands", "pl": "Polski",
+                     "ca": "Català", "sv": "Svenska", "da": "Dansk", "nb": "Norsk bokmål", "fi": "Suomi"]
+        return names[code] ?? names[String(code.prefix { $0 != "_" })]
+    }
+
     /// Whether `code` (normalised) is English, which needs no pack.
     public static func isEnglish(_ code: String) -> Bool { code == english || code.hasPrefix(english + "_") }
 

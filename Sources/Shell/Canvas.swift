@@ -1,3 +1,4 @@
+import Localization
 /// What a screen draws into: the grid, the hit map, and the body area it may use.
 public struct Canvas: Sendable {
     public var grid: CellGrid
@@ -7,6 +8,8 @@ public struct Canvas: Sendable {
     /// Only the targets are wanted (`layout`): a screen may skip drawing that declares none, such as a
     /// terminal pane's cells.
     public var layoutOnly = false
+    /// The language the widgets' own words are drawn in (the state's catalog, set where the screen is drawn).
+    public var catalog = Catalog.english
 
     public init(grid: CellGrid, hitMap: HitMap = HitMap(), bounds: Rect) {
         self.grid = grid; self.hitMap = hitMap; self.bounds = bounds

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// Whether face gestures may act: safe start (a still face first) and the hands-free pause.
@@ -108,13 +109,14 @@ extension ShellState {
     /// there is nothing to say.
     var readinessLabel: (text: String, warn: Bool)? {
         var parts: [String] = []
-        if readiness.paused { parts.append("⏸ PAUSED") }
+        let c = catalog
+        if readiness.paused { parts.append(c.tr("⏸ PAUSED")) }
         let restarted = readiness.showsRestart(at: now), waiting = !readiness.armed && tracking.framesSeen > 0
         // Short enough to fit beside a long source name at 100 columns.
-        if restarted { parts.append(waiting ? "tracker restarted, hold still" : "tracker restarted") }
-        else if waiting { parts.append("waiting for a still face") }
-        if readiness.lateFrames > 0 { parts.append("\(readiness.lateFrames) late dropped") }
-        if talking && settings.holdMouthWhileTalking && !micOpen { parts.append("talking: mouth waits") }
+        if restarted { parts.append(waiting ? c.tr("tracker restarted, hold still") : c.tr("tracker restarted")) }
+        else if waiting { parts.append(c.tr("waiting for a still face")) }
+        if readiness.lateFrames > 0 { parts.append(c.tr("{count} late dropped", ["count": "\(readiness.lateFrames)"])) }
+        if talking && settings.holdMouthWhileTalking && !micOpen { parts.append(c.tr("talking: mouth waits")) }
         guard !parts.isEmpty else { return nil }
         let warn = readiness.paused || !readiness.armed || readiness.showsRestart(at: now)
         return (parts.joined(separator: " · "), warn)
@@ -125,12 +127,13 @@ extension ShellState {
         var ways: [String] = []
         let (gestures, voice) = keymap.bindings(screen: top.name)
         if let name = gestures.first(where: { $0.1.worksWhilePaused })?.0 {
-            ways.append(GestureText.describe(named: name, in: self.gestures))
+            ways.append(GestureText.describe(named: name, in: self.gestures, catalog))
         }
         if let v = voice.first(where: { $0.1 == .resume })?.0 ?? voice.first(where: { $0.1.worksWhilePaused })?.0 {
-            ways.append("say “\(v)”")
+            ways.append(catalog.tr("say “{phrase}”", ["phrase": v]))
         }
-        return ways.isEmpty ? "this keymap has no resume binding" : ways.joined(separator: " or ")
+        if ways.count == 2 { return catalog.tr("{first} or {second}", ["first": ways[0], "second": ways[1]]) }
+        return ways.first ?? catalog.tr("this keymap has no resume binding")
     }
 }
 
@@ -148,7 +151,7 @@ func drawReadiness(_ g: inout CellGrid, _ label: (text: String, warn: Bool)?, x:
 func drawPauseBanner(_ g: inout CellGrid, _ s: ShellState) {
     guard s.readiness.paused, g.height > statusRows + 3 else { return }
     let style = Style(fg: .black, bg: .yellow, attrs: .bold)
-    let rows = Canvas.wrap("⏸ PAUSED: only resume works. To resume, \(s.resumeHint).", width: g.width - 2).prefix(2)
+    let rows = Canvas.wrap(s.catalog.tr("⏸ PAUSED: only resume works. To resume, {how}.", ["how": s.resumeHint]), width: g.width - 2).prefix(2)
     for (i, row) in rows.enumerated() {
         g.fill(Rect(x: 0, y: 1 + i, w: g.width, h: 1), " ", style: style)
         g.text(row, x: 1, y: 1 + i, style: style)

@@ -207,10 +207,11 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         if var q = s.top as? QuitScreen { q.rescueEnded(); s.stack[s.stack.count - 1] = q }
         s.relayout()
         if let place {
-            s.notice = "Your unsaved text was written to \(place)"
+            s.noticeMessage = UIMessage("Your unsaved text was written to {place}", ["place": place])
             return [record(s, "quit", nil), .quit]
         }
-        s.notice = "No copy could be written (\(error ?? "no reason given")): your text stays here."
+        s.noticeMessage = error.map { UIMessage("No copy could be written ({reason}): your text stays here.", ["reason": $0]) }
+            ?? UIMessage("No copy could be written: your text stays here.")
         return []
     case .terminal(let view):
         let old = s.terminal
@@ -320,7 +321,7 @@ func controlReported(_ s: inout ShellState, _ report: ControlReport) -> [Effect]
         return []
     case .focused(let name):
         s.desktop.controlsNote = nil
-        s.notice = name.isEmpty ? "Typing into the text field" : "Typing into \(name)"
+        s.noticeMessage = name.isEmpty ? UIMessage("Typing into the text field") : UIMessage("Typing into {name}", ["name": name])
         return []
     case .pointer(let x, let y):
         s.desktop.controlsNote = nil
@@ -335,7 +336,8 @@ func controlReported(_ s: inout ShellState, _ report: ControlReport) -> [Effect]
 /// the title bar (the status line keeps the count).
 func inputHealth(_ s: inout ShellState, _ h: InputHealth) {
     if let from = h.unrecognisedFrom, from != s.tracking.health?.unrecognisedFrom {
-        s.notice = "unrecognised packets from \(from)" + (h.unrecognisedPacket.map { " (packet \($0))" } ?? "")
+        s.noticeMessage = h.unrecognisedPacket.map { UIMessage("unrecognised packets from {address} (packet {packet})", ["address": from, "packet": String($0)]) }
+            ?? UIMessage("unrecognised packets from {address}", ["address": from])
     }
     s.tracking.apply(h)
 }
@@ -403,10 +405,10 @@ public func perform(_ s: inout ShellState, _ action: Action, target: Target?, ga
     case .recentre:
         return [record(s, action.rawValue, nil), .recentre]
     case .speak:
-        s.notice = "Nothing to speak here: Speak reads a note or a message"
+        s.noticeMessage = UIMessage("Nothing to speak here: Speak reads a note or a message")
         return []
     case .savePhrase:
-        s.notice = "Nothing to save here: \"save phrase\" keeps what a note or a message says"
+        s.noticeMessage = UIMessage("Nothing to save here: \"save phrase\" keeps what a note or a message says")
         return []
     case .pushToTalk:
         guard !s.micOpen else { return [] }
@@ -537,7 +539,7 @@ func ask(_ s: inout ShellState, _ input: ScreenInput, recordAs: String?, target:
         switch nav {
         case .open(let screen):
             if let next = s.registry.make(screen) { s.stack.append(next); s.notice = nil }
-            else { s.notice = "That screen is not part of this shell"; name = nil }
+            else { s.noticeMessage = UIMessage("That screen is not part of this shell"); name = nil }
         case .push(let next): s.stack.append(next)
         case .replace(let next): s.stack[s.stack.count - 1] = next
         case .back: if s.stack.count > 1 { s.stack.removeLast() }
@@ -651,8 +653,9 @@ func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
     guard mine.count >= weakCount else { return }
     s.weakPerformances.removeAll { $0.gesture == w.gesture }
     let level = mine.map(\.level).reduce(0, +) / Double(mine.count)
-    let how = s.gestures.first { $0.name == w.gesture }.map(GestureText.movement) ?? "A gesture"
+    let how = s.gestures.first { $0.name == w.gesture }.map { GestureText.movement($0, s.catalog) } ?? s.catalog.tr("a gesture")
     // Short enough for the title bar at 100 columns.
-    s.notice = String(format: "%@: only %.2f of %.2f. Settings › Pointer › Calibrate gestures",
-                      how.prefix(1).uppercased() + how.dropFirst(), level, w.press)
+    s.noticeMessage = UIMessage("{gesture}: only {level} of {press}. Settings › Pointer › Calibrate gestures",
+                                ["gesture": how.prefix(1).uppercased() + how.dropFirst(), "level": String(format: "%.2f", level),
+                                 "press": String(format: "%.2f", w.press)])
 }

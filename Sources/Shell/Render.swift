@@ -12,7 +12,7 @@ public func render(_ s: ShellState, size: Size) -> (CellGrid, HitMap) {
     // next write (copy-on-write with two owners), which costs more than the drawing itself at 200×60.
     var canvas = Canvas(grid: CellGrid(size), bounds: Rect(x: 0, y: 1, w: size.width, h: size.height - 1 - statusRows))
     guard size.width >= Size.minimum.width, size.height >= Size.minimum.height else {
-        drawTooSmall(&canvas.grid)
+        drawTooSmall(&canvas.grid, s.catalog)
         return (canvas.grid, HitMap())
     }
     drawTitle(&canvas.grid, s)
@@ -280,19 +280,20 @@ public func layout(_ s: ShellState, size: Size) -> HitMap {
 private func drawScreen(_ canvas: inout Canvas, _ s: ShellState) {
     if s.keymap.showBackTarget && s.stack.count > 1 {
         // The back target goes first, so screens lay out below it and cannot cover it.
-        canvas.button(backTargetID, "◀ Back", Rect(x: 1, y: 1, w: 14, h: 3))
+        canvas.button(backTargetID, s.catalog.tr("◀ Back"), Rect(x: 1, y: 1, w: 14, h: 3))
         canvas.bounds = Rect(x: 0, y: 4, w: canvas.grid.width, h: canvas.grid.height - 4 - statusRows)
     }
+    canvas.catalog = s.catalog
     var ctx = s.context
     ctx.focus = s.focus.focused
     ctx.bounds = canvas.bounds
     s.top.render(&canvas, ctx)
 }
 
-func drawTooSmall(_ g: inout CellGrid) {
-    let lines = ["The window is too small: \(g.width)×\(g.height).",
-                 "HandsFree Shell needs at least \(Size.minimum.width)×\(Size.minimum.height).",
-                 "Please enlarge the window."]
+func drawTooSmall(_ g: inout CellGrid, _ c: Catalog = .english) {
+    let lines = [c.tr("The window is too small: {size}.", ["size": "\(g.width)×\(g.height)"]),
+                 c.tr("HandsFree Shell needs at least {size}.", ["size": "\(Size.minimum.width)×\(Size.minimum.height)"]),
+                 c.tr("Please enlarge the window.")]
     let top = max(0, g.height / 2 - 1)
     for (i, l) in lines.enumerated() {
         let t = CellGrid.truncate(l, to: g.width)
@@ -339,14 +340,17 @@ struct StatusLook: Equatable {
     var privateDesktop: Bool
     var mic: String?
     var micOpen = false
+    /// The language its words are drawn in (the same catalog compares equal at once: shared storage).
+    var catalog: Catalog
     var keymap: String
     /// What the first row says instead of the meters: the part of the notice line showing now.
     var noticeLine: String?
 
-    static let meterLabels = ["L eye", "R eye", "jaw", "tongue", "smile"]
+    static let meterLabels = [N_("L eye"), N_("R eye"), N_("jaw"), N_("tongue"), N_("smile")]
 
     init(_ s: ShellState, width: Int) {
         let t = s.tracking
+        catalog = s.catalog
         meterWidth = width >= 120 ? 12 : 8
         meters = [t.meters.leftEye, t.meters.rightEye, t.meters.jaw, t.meters.tongue, t.meters.smile]
             .map { [meterWidth] in CellGrid.eighths(Double($0), of: meterWidth) }
@@ -371,9 +375,13 @@ struct StatusLook: Equatable {
     /// restart: the turns count from it), then a notice too long for the title bar (from when it came), then
     /// speech.
     mutating func placeMessages(_ s: ShellState, width: Int) {
-        let rest = 1 + CellGrid.columns(of: inputStatus(input).parts.joined(separator: " │ ") + " │ ")
-            + (speaking ? 13 : 0) + (gesture.map { CellGrid.columns(of: $0) + 12 } ?? 11) + (dwellEighths == nil ? 0 : 17)
-            + (privateDesktop ? 33 : 0) + CellGrid.columns(of: "│ keymap " + keymap) + 3
+        let c = s.catalog
+        let rest = 1 + CellGrid.columns(of: inputStatus(input, c).parts.joined(separator: " │ ") + " │ ")
+            + (speaking ? CellGrid.columns(of: c.tr("♪ speaking") + " │ ") : 0)
+            + (gesture.map { CellGrid.columns(of: $0) + 12 } ?? CellGrid.columns(of: c.tr("no gesture")) + 1)
+            + (dwellEighths == nil ? 0 : CellGrid.columns(of: c.tr("dwell", context: "status")) + 12)
+            + (privateDesktop ? CellGrid.columns(of: c.tr("private: not learned or logged")) + 3 : 0)
+            + CellGrid.columns(of: "│ " + c.tr("keymap {name}", ["name": keymap])) + 3
         let readinessW = readiness.map { CellGrid.columns(of: $0) + 3 } ?? 0
         let micW = mic.map { CellGrid.columns(of: $0) + 3 } ?? 0
         var micBelow: String?, readinessBelow: String?
@@ -422,35 +430,36 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
         g.text(line, x: 1, y: y0, style: Style(fg: .yellow, bg: .black, attrs: .bold), maxWidth: g.width - 2)
     } else {
         for (label, v) in zip(StatusLook.meterLabels, look.meters) {
-            x += g.text(label + " ", x: x, y: y0, style: Theme.status)
+            x += g.text(look.catalog.tr(label) + " ", x: x, y: y0, style: Theme.status)
             g.bar(x: x, y: y0, width: meterW, eighths: v, style: Theme.meter, empty: "·")
             x += meterW + 2
             if x >= g.width - meterW { break }
         }
     }
     x = 1
-    let (input, inputWarning) = inputStatus(look.input)
+    let c = look.catalog
+    let (input, inputWarning) = inputStatus(look.input, c)
     x += g.text(input.joined(separator: " │ ") + " │ ", x: x, y: y1,
                 style: inputWarning ? Style(fg: .yellow, bg: .black, attrs: .bold) : Theme.status)
     x = drawReadiness(&g, look.readiness.map { ($0, look.readinessWarning) }, x: x, y: y1)
-    if look.speaking { x += g.text("♪ speaking │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
+    if look.speaking { x += g.text(c.tr("♪ speaking") + " │ ", x: x, y: y1, style: Style(fg: .green, bg: .black, attrs: .bold)) }
     if let name = look.gesture {
         x += g.text(name + " ", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .bold))
         g.bar(x: x, y: y1, width: 10, eighths: look.gestureEighths, style: Style(fg: .cyan, bg: .black))
         x += 11
     } else {
-        x += g.text("no gesture", x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .dim)) + 1
+        x += g.text(c.tr("no gesture"), x: x, y: y1, style: Style(fg: .white, bg: .black, attrs: .dim)) + 1
     }
     if let dwell = look.dwellEighths {
-        x += g.text("│ dwell ", x: x, y: y1, style: Theme.status)
+        x += g.text("│ " + c.tr("dwell", context: "status") + " ", x: x, y: y1, style: Theme.status)
         g.bar(x: x, y: y1, width: 8, eighths: dwell, style: Style(fg: .green, bg: .black))
         x += 9
     }
     // Private typing on the Desktop screen is said where the user's eyes check the shell's state.
     if look.privateDesktop {
-        x += g.text("│ private: not learned or logged ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
+        x += g.text("│ " + c.tr("private: not learned or logged") + " ", x: x, y: y1, style: Style(fg: .yellow, bg: .black, attrs: .bold))
     }
-    let km = "keymap " + look.keymap
+    let km = c.tr("keymap {name}", ["name": look.keymap])
     x = drawMic(&g, look.mic.map { ($0, look.micOpen) }, x: x, y: y1)
     let kx = max(x, g.width - CellGrid.columns(of: km) - 4)
     if kx + CellGrid.columns(of: km) + 2 <= g.width { g.text("│ " + km, x: kx, y: y1, style: Theme.status) }
@@ -459,26 +468,26 @@ func drawStatus(_ g: inout CellGrid, _ look: StatusLook) {
 /// The source with its frame rate, the face, and what the source dropped or could not read; `warning` when
 /// the face is lost or unknown. With the runtime's measures the rate is the real arrival rate and a silent
 /// source shows as such; without them (headless) the rate is counted in source time.
-func inputStatus(_ t: InputLook) -> (parts: [String], warning: Bool) {
+func inputStatus(_ t: InputLook, _ c: Catalog = .english) -> (parts: [String], warning: Bool) {
     // A calibrated pointer says so: it goes where the user looks, not where the tracker says.
-    let face = t.calibrated ? "face ● ◎" : "face ●"
+    let face = t.calibrated ? c.tr("face ● ◎") : c.tr("face ●")
     guard let h = t.health else {
-        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen ? "face LOST" : "no tracker")],
+        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen ? c.tr("face LOST") : c.tr("no tracker"))],
                 !(t.face || !t.framesSeen))
     }
     var parts = ["\(t.source) \(h.arrivalRate) fps"]
     var warning = false
     if !t.framesSeen {
-        parts.append(h.stale ? "no frames for \(h.quietSeconds) s" : "no frames yet")
+        parts.append(h.stale ? c.tr("no frames for {n} s", ["n": "\(h.quietSeconds)"]) : c.tr("no frames yet"))
     } else if h.stale {
-        parts.append("face ? no frames for \(h.quietSeconds) s")
+        parts.append(c.tr("face ? no frames for {n} s", ["n": "\(h.quietSeconds)"]))
         warning = true
     } else {
-        parts.append(t.face ? face : "face LOST")
+        parts.append(t.face ? face : c.tr("face LOST"))
         warning = !t.face
     }
-    if h.dropped > 0 { parts.append("\(compactCount(h.dropped)) dropped") }
-    if h.unrecognised > 0 { parts.append("\(compactCount(h.unrecognised)) unrecognised") }
+    if h.dropped > 0 { parts.append(c.tr("{count} dropped", ["count": compactCount(h.dropped)])) }
+    if h.unrecognised > 0 { parts.append(c.tr("{count} unrecognised", ["count": compactCount(h.unrecognised)])) }
     return (parts, warning)
 }
 

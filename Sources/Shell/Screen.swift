@@ -152,6 +152,11 @@ extension ScreenContext {
         catalog.tr(msgid, arguments, context: context)
     }
 
+    /// A table's options (labels marked with `N_`) with their labels in the shell's language.
+    public func tr(_ options: [(key: String, label: String)]) -> [(key: String, label: String)] {
+        options.map { ($0.key, catalog.tr($0.label)) }
+    }
+
     /// The form of `singular`/`plural` that `n` takes in the shell's language (`{n}` filled with `n`).
     public func trn(_ singular: String, _ plural: String, _ n: Int, _ arguments: [String: String] = [:],
                     context: String? = nil) -> String {
@@ -210,6 +215,9 @@ public struct Services: Sendable {
     public var commit: @Sendable (_ word: String, _ text: String) -> String
     /// Names of the keymaps the Settings screen offers (`keymaps/*.toml`).
     public var keymapNames: [String]
+    /// The languages installed besides English (Settings › Language), each by its code and its own name
+    /// ("es", "Español").
+    public var languages: [(code: String, name: String)] = []
     /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
     /// "delete that", "stop dictation"); the default inserts the words as they are.
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 // Never locked out. A change to anything that decides whether the user's gestures act (the jaw threshold, the
@@ -85,7 +86,8 @@ extension ShellState {
     public static let outcomeSeconds = 4.0
 
     /// Says what became of a change on the banner for `outcomeSeconds`, where the eyes were (a notice in the
-    /// title bar is taken down by the next gesture, a dwell on any target included).
+    /// title bar is taken down by the next gesture, a dwell on any target included). `outcome` is a message
+    /// marked with `N_`, translated where it is drawn.
     mutating func tell(_ outcome: String) {
         settingsOutcome = outcome
         settingsOutcomeUntil = now + Self.outcomeSeconds
@@ -94,9 +96,9 @@ extension ShellState {
 
     /// What the settings banner says, as one line for plain output (nil: no banner).
     public var settingsBanner: String? {
-        if trial != nil { return "Keep? Act once with the new setting within 15 s, or it goes back." }
+        if trial != nil { return catalog.tr("Keep? Act once with the new setting within 15 s, or it goes back.") }
         if !settingsWarning.isEmpty { return (settingsWarning + [restoreHint]).joined(separator: " ") }
-        return settingsOutcome
+        return settingsOutcome.map { catalog.tr($0) }
     }
 
     /// Starts trying a change just made (or carries on trying, its time starting again, when one is tried
@@ -125,7 +127,7 @@ extension ShellState {
             let c = pipelineSettings.mapping.calibration
             if c != t.before.calibration { out.append(.saveCalibration(c, size: size)) }
             if tracking.gestureThresholds != t.before.thresholds { out.append(.saveGestureCalibration(tracking.gestureThresholds)) }
-            tell("Kept: you acted with the new setting.")
+            tell(N_("Kept: you acted with the new setting."))
         }
         if !settingsWarning.isEmpty { settingsWarning = []; revision &+= 1 }
         let now = gestureSetup
@@ -150,7 +152,7 @@ extension ShellState {
         restore(t.before)
         revision &+= 1
         relayout()
-        tell("No action within 15 s: the setting went back.")
+        tell(N_("No action within 15 s: the setting went back."))
         // Nothing was saved while it was tried: the calibration files still hold what comes back.
         return [.settingsChanged(settings), .saveSettings(settings)]
     }
@@ -166,10 +168,10 @@ extension ShellState {
         restore(knownGood)
         relayout()
         guard gestureSetup != was else {
-            tell("Nothing to restore: you last acted with these settings.")
+            tell(N_("Nothing to restore: you last acted with these settings."))
             return [record]
         }
-        tell("Restored the last settings you acted with.")
+        tell(N_("Restored the last settings you acted with."))
         var out: [Effect] = [record, .settingsChanged(settings), .saveSettings(settings)]
         if knownGood.calibration != was.calibration { out.append(.saveCalibration(knownGood.calibration, size: size)) }
         if knownGood.thresholds != was.thresholds { out.append(.saveGestureCalibration(knownGood.thresholds)) }
@@ -217,13 +219,13 @@ extension ShellState {
     var restoreHint: String {
         let (gestures, voice) = keymap.bindings(screen: topName)
         let how = gestures.first { $0.1 == .restoreSettings }
-            .map { g in self.gestures.first { $0.name == g.0 }.map(GestureText.describe) ?? g.0 }
+            .map { g in self.gestures.first { $0.name == g.0 }.map { GestureText.describe($0, catalog) } ?? g.0 }
         let phrase = voice.first { $0.1 == .restoreSettings }.map { p in keymap.wakePhrase.map { "\($0), \(p.0)" } ?? p.0 }
         switch (how, phrase) {
-        case let (how?, phrase?): return "To restore your last good settings: \(how) · F12 · say “\(phrase)”."
-        case let (how?, nil): return "To restore your last good settings: \(how) · F12."
-        case let (nil, phrase?): return "To restore your last good settings: F12 · say “\(phrase)”."
-        case (nil, nil): return "To restore your last good settings: F12."
+        case let (how?, phrase?): return catalog.tr("To restore your last good settings: {how} · F12 · say “{phrase}”.", ["how": how, "phrase": phrase])
+        case let (how?, nil): return catalog.tr("To restore your last good settings: {how} · F12.", ["how": how])
+        case let (nil, phrase?): return catalog.tr("To restore your last good settings: F12 · say “{phrase}”.", ["phrase": phrase])
+        case (nil, nil): return catalog.tr("To restore your last good settings: F12.")
         }
     }
 }
@@ -236,9 +238,9 @@ func drawSettingsBanner(_ g: inout CellGrid, _ s: ShellState) {
     if let t = s.trial {
         guard g.height > statusRows + 2 else { return }
         g.fill(Rect(x: 0, y: 1, w: g.width, h: 1), " ", style: style)
-        let left = "\(t.secondsLeft(at: s.now)) s left "
+        let left = s.catalog.tr("{n} s left", ["n": "\(t.secondsLeft(at: s.now))"]) + " "
         let lw = CellGrid.columns(of: left)
-        g.text(CellGrid.truncate(" Keep? Act once with the new setting within 15 s, or it goes back.", to: max(0, g.width - lw - 1)),
+        g.text(CellGrid.truncate(" " + s.catalog.tr("Keep? Act once with the new setting within 15 s, or it goes back."), to: max(0, g.width - lw - 1)),
                x: 0, y: 1, style: style)
         g.text(left, x: g.width - lw, y: 1, style: style)
         return
@@ -246,7 +248,7 @@ func drawSettingsBanner(_ g: inout CellGrid, _ s: ShellState) {
     guard !s.settingsWarning.isEmpty else {
         guard let outcome = s.settingsOutcome, g.height > statusRows + 2 else { return }
         g.fill(Rect(x: 0, y: 1, w: g.width, h: 1), " ", style: style)
-        g.text(CellGrid.truncate(" " + outcome, to: g.width), x: 0, y: 1, style: style)
+        g.text(CellGrid.truncate(" " + s.catalog.tr(outcome), to: g.width), x: 0, y: 1, style: style)
         return
     }
     var lines = s.settingsWarning.flatMap { Canvas.wrap($0, width: g.width - 2) }

@@ -1,3 +1,5 @@
+import Localization
+
 /// A colour theme for the whole shell, chosen in Settings or with `--theme`.
 ///
 /// Themes only change colours and dimming: every cue that matters (focus, dwell, selection) is also shown by
@@ -13,9 +15,9 @@ public enum ThemeKind: String, Sendable, Equatable, CaseIterable {
     /// The name shown in Settings.
     public var label: String {
         switch self {
-        case .standard: return "Default"
-        case .highContrast: return "High contrast"
-        case .colourBlindSafe: return "Colour-blind safe"
+        case .standard: return N_("Default")
+        case .highContrast: return N_("High contrast")
+        case .colourBlindSafe: return N_("Colour-blind safe")
         }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Prediction
 import SpeechText
 import TrackingCore
@@ -93,18 +94,18 @@ extension SuggestionBar {
     /// else the first) for a text screen: what to tell the user and the effect that changes the word list, or
     /// nil for any other input.
     static func wordListAction(_ input: ScreenInput, field: TextFieldModel, id: String, words: [String])
-        -> (message: String, effects: [Effect])? {
+        -> (message: UIMessage, effects: [Effect])? {
         switch input {
         case .action(.addWord, _, _):
             var before = Substring(field.beforeCaret)
             while let l = before.last, l.isWhitespace || l == "." || l == "," || l == "?" || l == "!" { before = before.dropLast() }
             let word = String(TextFieldModel.trailingWord(before).word)
-            guard !word.isEmpty else { return ("Type a word first, then add it.", []) }
-            guard WordPredictor.isSingleWord(word) else { return ("“\(word)” is not a single word.", []) }
-            return ("Added “\(word)” to your words.", [.addWord(word)])
+            guard !word.isEmpty else { return (UIMessage("Type a word first, then add it."), []) }
+            guard WordPredictor.isSingleWord(word) else { return (UIMessage("“{word}” is not a single word.", ["word": word]), []) }
+            return (UIMessage("Added “{word}” to your words.", ["word": word]), [.addWord(word)])
         case .action(.removeWord, let t, _):
-            guard let word = chosen(t, id, words) else { return ("No suggestion to remove.", []) }
-            return ("“\(word)” will not be suggested again.", [.removeWord(word)])
+            guard let word = chosen(t, id, words) else { return (UIMessage("No suggestion to remove."), []) }
+            return (UIMessage("“{word}” will not be suggested again.", ["word": word]), [.removeWord(word)])
         default:
             return nil
         }
@@ -112,7 +113,7 @@ extension SuggestionBar {
 
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
-        ctx.predictor.statusLine ?? "(word suggestions appear here)"
+        ctx.predictor.statusLine ?? ctx.tr("(word suggestions appear here)")
     }
 }
 
@@ -183,8 +184,8 @@ extension ShellState {
 
     /// The status line's speech part, or nil when speech is not set up.
     var micLabel: (text: String, open: Bool)? {
-        if dictating { return ("● mic open: dictating", true) }
-        if listening { return ("● mic open: say a command", true) }
+        if dictating { return (catalog.tr("● mic open: dictating"), true) }
+        if listening { return (catalog.tr("● mic open: say a command"), true) }
         return micStatus.map { ($0, false) }
     }
 }

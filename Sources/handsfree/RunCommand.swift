@@ -254,6 +254,7 @@ struct RunCommand: ParsableCommand {
             let first = !noOnboarding && paths.isFirstStart && !startOnTerminal && !desktop && asked == nil
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
+            services.languages = Translations.installed().map { ($0.code, $0.name ?? LanguageChoice.ownName($0.code) ?? $0.code) }
             let prediction = LivePrediction()
             prediction.load(userFile: paths.userWords, cache: paths.wordCache)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,

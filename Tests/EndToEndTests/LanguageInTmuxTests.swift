@@ -77,6 +77,33 @@ import Testing
         #expect(de.err.contains("unbekannte Sprache »xx« (installiert: de, en, es, fr, it, pt)"), "\(de.err)")
     }
 
+    /// `--language de` and `--language fr` on a C locale: Settings (its tabs, its first row, the Language tab
+    /// naming English) and Help (headings, the keys line, its buttons) drawn in the language, at 80×24 as a
+    /// small terminal shows them.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"),
+          arguments: [("de", ["Start › Einstellungen", "Gesten", "Zeiger", "Sprache", "Kieferschwelle", "keine Geste"],
+                       ["Start › Hilfe", "Gesten (1/", "Tasten: Pfeile bewegen", "Hilfe schließen", "das fokussierte Element aktivieren"]),
+                      ("fr", ["Accueil › Paramètres", "Gestes", "Pointeur", "Langue", "Seuil de la mâchoire", "aucun geste"],
+                       ["Accueil › Aide", "Gestes (1/", "Touches\u{a0}: flèches déplacent", "Fermer l’aide", "activer l’élément qui a le focus"])])
+    func settingsAndHelpAreInTheLanguageAsked(_ lang: String, _ settings: [String], _ help: [String]) throws {
+        let home = Home()
+        let session = Tmux(name: "hf-e2e-\(lang)-screens-\(getpid())", width: 80, height: 24)
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 \(home.env) \(Self.binary) run --no-onboarding --no-speech --language \(lang)")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │") == true && $0.first?.contains("Home") == false }, "\(session.screen)")
+        // The first arrow focuses the first tile (Notes); Settings is the third.
+        session.keys("Right", "Right", "Right", "Enter")
+        #expect(session.waitFor { lines in settings.allSatisfy { s in lines.contains { $0.contains(s) } } },
+                "Settings is not in \(lang):\n\(session.screen)")
+        #expect(!session.screen.contains("Jaw threshold") && !session.screen.contains("Gestures"), "English left:\n\(session.screen)")
+        session.keys("Escape")
+        #expect(session.waitFor { $0.first?.contains("›") == false })
+        session.keys("?")
+        #expect(session.waitFor { lines in help.allSatisfy { s in lines.contains { $0.contains(s) } } },
+                "Help is not in \(lang):\n\(session.screen)")
+        #expect(!session.screen.contains("Close help") && !session.screen.contains("Keys: arrows"), "English left:\n\(session.screen)")
+    }
+
     /// `--language` on the demo: its screens are drawn in that language whatever the locale.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func theHeadlessDemoDrawsInTheLanguageAsked() throws {

@@ -28,7 +28,7 @@ import Testing
         let effects = d.send(.key(.char("q")))
         #expect(!effects.contains(.quit), "the text would be gone")
         #expect(d.screen == "quit")
-        #expect(d.text.contains("Your note could not be saved (cannot write in /data (Read-only file system))"), "\(d.text)")
+        #expect(d.text.contains("Not saved: your note (cannot write in /data (Read-only file system))"), "\(d.text)")
         #expect(d.text.contains("Save a copy and quit") && d.text.contains("Quit anyway") && d.text.contains("Stay with my text"))
         // The phrase said on the launcher asks too.
         d.activate("quit.stay")

@@ -1,3 +1,4 @@
+import Localization
 import Config
 import TrackingCore
 
@@ -14,7 +15,7 @@ public struct CalibrationScreen: Screen {
     public let name = "calibration"
     /// Drawn at every frame: the raw pointer and the dot's progress are on screen.
     public var drawsFrames: Bool { true }
-    public var title: String { "Calibrate pointer" }
+    public var title: String { N_("Calibrate pointer") }
 
     enum Phase: Sendable {
         case intro
@@ -39,15 +40,15 @@ public struct CalibrationScreen: Screen {
         let buttons = Rect(x: b.x + 2, y: b.maxY - 3, w: b.w - 4, h: 3).columns(2, gap: 2)
         switch phase {
         case .intro:
-            let lines = ["Nine dots appear one after another. Look at each until it fills; keep your head still.",
-                         "The pointer then goes where you look, with your tracker and your seating.",
-                         "Centre only: one dot in the middle, to correct a pointer that has drifted.",
-                         (ctx.calibration != nil) ? "A calibration is in use now." : "No calibration is in use now."]
+            let lines = [ctx.tr("Nine dots appear one after another. Look at each until it fills; keep your head still."),
+                         ctx.tr("The pointer then goes where you look, with your tracker and your seating."),
+                         ctx.tr("Centre only: one dot in the middle, to correct a pointer that has drifted."),
+                         (ctx.calibration != nil) ? ctx.tr("A calibration is in use now.") : ctx.tr("No calibration is in use now.")]
             for (i, l) in lines.enumerated() {
                 c.grid.centered(l, in: b, y: b.y + 2 + i * 2, style: i == 3 ? Theme.hint : .plain)
             }
-            c.button(Self.startID, "▶ Start (9 dots)", buttons[0])
-            c.button(Self.driftID, "◎ Centre only", buttons[1])
+            c.button(Self.startID, ctx.tr("▶ Start (9 dots)"), buttons[0])
+            c.button(Self.driftID, ctx.tr("◎ Centre only"), buttons[1])
         case .running(let run, _), .checking(let run, _, _):
             guard let t = run.target else { return }
             let p = screenCell(t, b)

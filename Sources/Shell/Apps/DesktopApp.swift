@@ -104,16 +104,16 @@ public struct DesktopScreen: Screen {
             let cols = b.columns(5, gap: 2)
             // Narrow buttons (80 columns) take the short names rather than "◎ Pointer m…"; ● says on.
             let wide = cols[0].w - 2 >= 14
-            c.button(Self.pointerID, wide ? "◎ Pointer mode" : "◎ Pointer", cols[0])
-            c.button(Self.privateID, isPrivate ? (wide ? "● Private: on" : "● Private") : "○ Private", cols[1])
-            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? (wide ? "● Dwell click" : "● Dwell")
-                                                                   : (wide ? "○ Dwell click" : "○ Dwell"), cols[2])
-            c.button(Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak", cols[3])
-            c.button(Self.leaveID, "◀ Leave", cols[4])
+            c.button(Self.pointerID, wide ? ctx.tr("◎ Pointer mode") : ctx.tr("◎ Pointer"), cols[0])
+            c.button(Self.privateID, isPrivate ? (wide ? ctx.tr("● Private: on") : ctx.tr("● Private")) : ctx.tr("○ Private"), cols[1])
+            c.button(Self.dwellID, ctx.settings.desktopDwellClick ? (wide ? ctx.tr("● Dwell click") : ctx.tr("● Dwell"))
+                                                                   : (wide ? ctx.tr("○ Dwell click") : ctx.tr("○ Dwell")), cols[2])
+            c.button(Self.speakID, ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak"), cols[3])
+            c.button(Self.leaveID, ctx.tr("◀ Leave"), cols[4])
         }
         drawInfo(&c, ctx, l.info)
         if isPrivate {
-            c.grid.centered("Private: no suggestions, nothing learned or logged", in: l.suggestions,
+            c.grid.centered(ctx.tr("Private: no suggestions, nothing learned or logged"), in: l.suggestions,
                             y: l.suggestions.y, style: Theme.warning)
         } else {
             SuggestionBar.render(&c, Self.suggestionID, suggestions(ctx), l.suggestions, ctx)
@@ -122,7 +122,7 @@ public struct DesktopScreen: Screen {
         // At 80 columns a key of this row is 7 cells: the Controls key takes a short word there.
         let keyWidth = (l.rowB.w - Self.rowB.count - 1) / (Self.rowB.count + 2)
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
-                                             (Self.controlsID, keyWidth >= 10 ? "☰ Controls" : "☰ List")])
+                                             (Self.controlsID, keyWidth >= 10 ? ctx.tr("☰ Controls") : ctx.tr("☰ List"))])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? TerminalScreen.symbolRows : ctx.keymap.keyboardRows,
                          l.keyboard, enter: "⏎ Enter")
     }
@@ -131,7 +131,7 @@ public struct DesktopScreen: Screen {
     private func drawPanel(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         let mid = r.y + r.h / 2
         // What went wrong, whole: the info line has room for its start only, and the fix is at the end.
-        let problem = ctx.desktop.status.problem ?? (ctx.desktop.sink == nil ? ctx.desktop.missing.map { "No desktop to type into: \($0)" } : nil)
+        let problem = ctx.desktop.status.problem ?? (ctx.desktop.sink == nil ? ctx.desktop.missing.map { ctx.tr("No desktop to type into: {reason}", ["reason": $0]) } : nil)
         var top = r.y
         if let problem {
             for line in Canvas.wrap(problem, width: max(10, r.w - 4)).prefix(max(1, r.h - 2)) {
@@ -139,7 +139,7 @@ public struct DesktopScreen: Screen {
                 top += 1
             }
         } else if line.isEmpty {
-            c.grid.centered("Keys go to the focused window. Look here and activate to dictate.", in: r,
+            c.grid.centered(ctx.tr("Keys go to the focused window. Look here and activate to dictate."), in: r,
                             y: max(r.y, mid - 1), style: Theme.hint)
         }
         let shown = isPrivate ? String(repeating: "•", count: min(line.count, 40)) : TerminalScreen.printable(line)
@@ -148,20 +148,22 @@ public struct DesktopScreen: Screen {
             let tail = shown.count > room ? "…" + shown.suffix(room - 1) : shown
             c.text("› " + tail + "▏", x: r.x + 1, y: min(r.maxY - 1, max(top, mid)), style: Style(), maxWidth: r.w - 2)
         }
-        c.target(Self.lineID, "Dictate", r)
+        c.target(Self.lineID, ctx.tr("Dictate"), r)
     }
 
     private func drawInfo(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         let status = ctx.desktop.status
         var parts: [String] = []
         var style = Theme.hint
-        if !status.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(status.unsent)); style = Theme.error }
-        if status.problem != nil { parts.append("see above"); style = Theme.error }
-        if status.problem == nil { parts.append("typing into the focused window" + (ctx.desktop.sink.map { " (\($0))" } ?? "")) }
-        if isPrivate { parts.append("private") }
-        if let p = partial, !isPrivate { parts.append("hearing: " + p) }
+        if !status.unsent.isEmpty { parts.append(ctx.tr("not sent: {text}", ["text": TerminalScreen.printable(status.unsent)])); style = Theme.error }
+        if status.problem != nil { parts.append(ctx.tr("see above")); style = Theme.error }
+        if status.problem == nil {
+            parts.append(ctx.desktop.sink.map { ctx.tr("typing into the focused window ({sink})", ["sink": $0]) } ?? ctx.tr("typing into the focused window"))
+        }
+        if isPrivate { parts.append(ctx.tr("private")) }
+        if let p = partial, !isPrivate { parts.append(ctx.tr("hearing: {words}", ["words": p])) }
         let held = heldNames
-        let right = held.isEmpty ? "" : held + " held"
+        let right = held.isEmpty ? "" : ctx.tr("{keys} held", ["keys": held])
         let rw = CellGrid.columns(of: right)
         c.text(parts.joined(separator: " · "), x: r.x, y: r.y, style: style, maxWidth: max(0, r.w - rw - 1))
         if !right.isEmpty { c.text(right, x: r.maxX - rw, y: r.y, style: Theme.warning) }
@@ -189,33 +191,33 @@ public struct DesktopScreen: Screen {
         let b = c.bounds
         var lines: [(String, Style)] = []
         switch p.mode {
-        case .gaze: lines.append(("Pointer mode: the pointer goes where you look.", Theme.tileLabel))
-        case .head: lines.append(("Pointer mode: turn your head to steer the pointer.", Theme.tileLabel))
+        case .gaze: lines.append((ctx.tr("Pointer mode: the pointer goes where you look."), Theme.tileLabel))
+        case .head: lines.append((ctx.tr("Pointer mode: turn your head to steer the pointer."), Theme.tileLabel))
         }
         if let problem = ctx.desktop.status.problem { lines.append((problem, Theme.error)) }
         if ctx.readiness.paused {
-            lines.append(("Paused: the pointer holds still until you resume.", Theme.warning))
+            lines.append((ctx.tr("Paused: the pointer holds still until you resume."), Theme.warning))
         } else if !ctx.tracking.face {
-            lines.append(("Face lost: the pointer holds still.", Theme.warning))
+            lines.append((ctx.tr("Face lost: the pointer holds still."), Theme.warning))
         }
         // Gestures in words ("open the jaw: click"), never by their names in the config.
         let gestures = ctx.keymap.bindings(screen: name).gestures
         let activate = gestures.first { $0.1 == .activate }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
         let back = gestures.first { $0.1 == .back }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
-        lines.append(((activate.map { "\(GestureText.movement($0)): click" } ?? "Enter: click")
-                      + (back.map { " · \(GestureText.movement($0)): stop pointing" } ?? ""), Style()))
+        let click = ctx.tr("{how}: click", ["how": activate.map { GestureText.movement($0, ctx.catalog) } ?? "Enter"])
+        lines.append((click + (back.map { " · " + ctx.tr("{how}: stop pointing", ["how": GestureText.movement($0, ctx.catalog)]) } ?? ""), Style()))
         for g in ctx.keymap.desktop.gestures.sorted(by: { $0.key < $1.key }) {
-            let how = ctx.gestures.first { $0.name == g.key }.map(GestureText.movement) ?? "a gesture the gesture config does not define"
-            lines.append((how + ": " + g.value.summary, Style()))
+            let how = ctx.gestures.first { $0.name == g.key }.map { GestureText.movement($0, ctx.catalog) } ?? ctx.tr("a gesture the gesture config does not define")
+            lines.append((how + ": " + g.value.summary(in: ctx.catalog), Style()))
         }
-        lines.append(("Or say \"stop pointing\".", Style()))
-        if dragging { lines.append(("Dragging: the button is held. Click to let it go.", Theme.warning)) }
+        lines.append((ctx.tr("Or say \"stop pointing\"."), Style()))
+        if dragging { lines.append((ctx.tr("Dragging: the button is held. Click to let it go."), Theme.warning)) }
         if let d = p.dwell {
             let fill = p.dwellProgress(at: ctx.now)
             let bar = String(repeating: "█", count: Int(fill * 10)) + String(repeating: "░", count: 10 - Int(fill * 10))
-            lines.append(("Dwell click after \(GestureText.seconds(d)) of rest  \(bar)", Theme.hint))
+            lines.append((ctx.tr("Dwell click after {time} of rest", ["time": GestureText.seconds(d, ctx.catalog)]) + "  " + bar, Theme.hint))
         }
-        lines.append(("Nothing moves while a gesture is being made, while the face is lost or while paused.", Theme.hint))
+        lines.append((ctx.tr("Nothing moves while a gesture is being made, while the face is lost or while paused."), Theme.hint))
         // A blank row between lines where they fit so; one line a row where they do not.
         let gap = lines.count * 2 <= b.h ? 2 : 1
         let top = b.y + max(0, (b.h - lines.count * gap) / 2)

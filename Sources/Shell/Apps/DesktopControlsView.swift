@@ -1,3 +1,4 @@
+import Localization
 import Config
 import TerminalModel
 
@@ -154,14 +155,14 @@ extension DesktopScreen {
         }
         let page = min(view.page, pageCount - 1) + 1
         if pageCount > 1 {
-            c.text("page \(page) of \(pageCount)", x: x, y: buttons.y - 1, style: Theme.hint, maxWidth: w)
+            c.text(ctx.tr("page {page} of {pages}", ["page": "\(page)", "pages": "\(pageCount)"]), x: x, y: buttons.y - 1, style: Theme.hint, maxWidth: w)
         }
         let cols = buttons.columns(5, gap: 2)
-        c.button(Self.controlsPrevID, "◀ Previous", cols[0])
-        c.button(Self.controlsNextID, "Next ▶", cols[1])
-        c.button(Self.controlsReadID, "↻ Read again", cols[2])
-        c.button(Self.controlsPointerID, "◎ Pointer mode", cols[3])
-        c.button(Self.controlsBackID, "◀ Keyboard", cols[4])
+        c.button(Self.controlsPrevID, ctx.tr("◀ Previous"), cols[0])
+        c.button(Self.controlsNextID, ctx.tr("Next ▶"), cols[1])
+        c.button(Self.controlsReadID, ctx.tr("↻ Read again"), cols[2])
+        c.button(Self.controlsPointerID, ctx.tr("◎ Pointer mode"), cols[3])
+        c.button(Self.controlsBackID, ctx.tr("◀ Keyboard"), cols[4])
     }
 
     /// The pages the Controls view would show these controls on (for tests).

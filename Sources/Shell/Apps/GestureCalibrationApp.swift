@@ -1,3 +1,4 @@
+import Localization
 import Config
 import TrackingCore
 
@@ -12,7 +13,7 @@ public struct GestureCalibrationScreen: Screen {
     public let name = "gesture-calibration"
     /// Drawn at every frame: the frame's time and face are on screen.
     public var drawsFrames: Bool { true }
-    public var title: String { "Calibrate gestures" }
+    public var title: String { N_("Calibrate gestures") }
 
     enum Phase: Sendable {
         case intro
@@ -42,7 +43,7 @@ public struct GestureCalibrationScreen: Screen {
         return ctx.gestures.compactMap { g in
             guard bound.contains(g.name), !pausing.contains(g.name), g.name != EscapeGesture.name,
                   case .threshold(let t) = g.kind else { return nil }
-            return .init(name: g.name, label: GestureText.movement(g), signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
+            return .init(name: g.name, label: GestureText.movement(g, ctx.catalog), signal: t.signal, press: t.press, release: t.release, hold: t.hold, calm: t.calm)
         }
     }
 
@@ -52,12 +53,12 @@ public struct GestureCalibrationScreen: Screen {
         switch phase {
         case .intro:
             let asked = Self.gestures(ctx)
-            let lines = ["First relax and keep a neutral face for 3 seconds, then do each gesture twice when asked:",
+            let lines = [ctx.tr("First relax and keep a neutral face for 3 seconds, then do each gesture twice when asked:"),
                          asked.map(\.label).joined(separator: ", ") + ".",
-                         "Hold each as you would to use it, then relax. Nothing acts while you calibrate.",
-                         "A gesture not seen in 6 s is skipped; to stop, keep still through two of them.",
-                         ctx.tracking.gestureThresholds.isEmpty ? "This tracker's gestures use the config's values now."
-                            : "This tracker's gestures are calibrated now."]
+                         ctx.tr("Hold each as you would to use it, then relax. Nothing acts while you calibrate."),
+                         ctx.tr("A gesture not seen in 6 s is skipped; to stop, keep still through two of them."),
+                         ctx.tracking.gestureThresholds.isEmpty ? ctx.tr("This tracker's gestures use the config's values now.")
+                            : ctx.tr("This tracker's gestures are calibrated now.")]
             // The gestures in words take several rows: each paragraph is wrapped, a blank row between them.
             var y = b.y + 1
             for (i, l) in lines.enumerated() {
@@ -110,12 +111,12 @@ public struct GestureCalibrationScreen: Screen {
         let step: String, meterFor: Int
         switch run.stage {
         case .neutral:
-            step = "Keep a neutral face: relax and look at the screen."
+            step = ctx.tr("Keep a neutral face: relax and look at the screen.")
             meterFor = 0
         case .perform(let k, let attempt):
             let g = run.gestures[k]
-            let how = ctx.gestures.first { $0.name == g.name }.map(GestureText.describe) ?? g.label
-            step = "Now: \(how), then relax (\(attempt + 1) of 2)."
+            let how = ctx.gestures.first { $0.name == g.name }.map { GestureText.describe($0, ctx.catalog) } ?? ctx.tr(g.label)
+            step = ctx.tr("Now: {how}, then relax ({n} of 2).", ["how": how, "n": "\(attempt + 1)"])
             meterFor = k
         case .done:
             return
@@ -124,7 +125,7 @@ public struct GestureCalibrationScreen: Screen {
             c.grid.centered(row, in: b, y: b.y + 2 + i, style: Theme.tileLabel)
         }
         let done = run.stage == .neutral ? 0 : run.peaks.reduce(0) { $0 + $1.count }
-        c.grid.centered("Performance \(done + 1) of \(run.gestures.count * 2 + 1)", in: b, y: b.y + 4, style: Theme.hint)
+        c.grid.centered(ctx.tr("Performance {n} of {total}", ["n": "\(done + 1)", "total": "\(run.gestures.count * 2 + 1)"]), in: b, y: b.y + 4, style: Theme.hint)
         // The signal as a bar, with the neutral face's level and the threshold in use marked on it.
         let w = max(10, min(60, b.w - 20))
         let x = b.x + (b.w - w) / 2

@@ -68,20 +68,21 @@ public struct MediaScreen: Screen {
             return ListRow(id: "media.track.\(i)", (on ? (playing ? "▶ " : "❚❚ ") : "\(i + 1). ") + t.title,
                            detail: Self.time(t.seconds))
         }
-        c.text("Tracks of \(album.title)", x: l.tracks.x, y: l.tracks.y - 1, style: Theme.hint)
+        c.text(ctx.tr("Tracks of {album}", ["album": album.title]), x: l.tracks.x, y: l.tracks.y - 1, style: Theme.hint)
         c.scrollList("media.tracks", rows, tracks, l.tracks)
-        c.text("Made-up albums, no sound: practice", x: l.carousel.x, y: l.carousel.y - 1, style: Theme.warning,
+        c.text(ctx.tr("Made-up albums, no sound: practice"), x: l.carousel.x, y: l.carousel.y - 1, style: Theme.warning,
                maxWidth: l.carousel.w)
-        c.carousel("media.albums", Self.library.map { ($0.title, $0.artist + " · \($0.tracks.count) tracks") }, albums, l.carousel)
-        c.button("media.prev", "⏮ Previous", l.prev)
-        c.button("media.play", playing ? "❚❚ Pause" : "▶ Play", l.play)
-        c.button("media.next", "⏭ Next", l.next)
+        c.carousel("media.albums", Self.library.map { ($0.title, $0.artist + " · " + ctx.trn("{n} track", "{n} tracks", $0.tracks.count)) }, albums, l.carousel)
+        c.button("media.prev", ctx.tr("⏮ Previous"), l.prev)
+        c.button("media.play", playing ? ctx.tr("❚❚ Pause") : ctx.tr("▶ Play"), l.play)
+        c.button("media.next", ctx.tr("⏭ Next"), l.next)
         let t = Self.library[current.album].tracks[current.track]
-        c.text((playing ? "Playing: " : "Paused: ") + t.title + " — " + Self.library[current.album].artist,
+        c.text(ctx.tr(playing ? N_("Playing: {track} — {artist}") : N_("Paused: {track} — {artist}"),
+                      ["track": t.title, "artist": Self.library[current.album].artist]),
                x: l.progress.x, y: l.nowPlaying, style: Theme.tileLabel, maxWidth: l.progress.w)
         c.progressBar(Self.time(position) + " / " + Self.time(t.seconds), fraction: position / t.seconds, l.progress)
         // Said again below where it fits whole (a sentence cut short would mislead).
-        let note = "Practice: these albums are made up and no sound plays. It is a place to try the carousel, lists and buttons."
+        let note = ctx.tr("Practice: these albums are made up and no sound plays. It is a place to try the carousel, lists and buttons.")
         let room = Rect(x: l.progress.x, y: l.progress.y + 2, w: l.progress.w, h: max(0, c.bounds.maxY - l.progress.y - 2))
         if Canvas.wrap(note, width: room.w).count <= room.h { c.paragraph(note, room, style: Theme.warning) }
     }

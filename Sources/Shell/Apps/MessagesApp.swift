@@ -19,14 +19,14 @@ public struct MessagesScreen: Screen {
         if let p = store.messagesProblem {
             c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
         } else {
-            c.text("Practice: nobody receives these messages. People and replies are made up.",
+            c.text(ctx.tr("Practice: nobody receives these messages. People and replies are made up."),
                    x: b.x + 2, y: b.y, style: Theme.warning, maxWidth: b.w - 4)
         }
-        c.text("Look at a person and \(activateHint(ctx)) to open the conversation.", x: b.x + 2, y: b.y + 1, style: Theme.hint,
+        c.text(ctx.tr("Look at a person and {how} to open the conversation.", ["how": activateHint(ctx)]), x: b.x + 2, y: b.y + 1, style: Theme.hint,
                maxWidth: b.w - 4)
         let rows = AppData.contacts.map { p -> ListRow in
             let last = store.messages(with: p.id).last
-            let preview = store.isTyping(p.id) ? "typing…" : last.map { ($0.fromMe ? "You: " : "") + $0.text } ?? ""
+            let preview = store.isTyping(p.id) ? ctx.tr("typing…") : last.map { $0.fromMe ? ctx.tr("You: {text}", ["text": $0.text]) : $0.text } ?? ""
             return ListRow(id: "messages.contact." + p.id, p.name, detail: preview)
         }
         c.scrollList("messages.list", rows, list, listRect(b))
@@ -72,7 +72,7 @@ public struct ConversationScreen: Screen {
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String? { composer.partial }
     /// What the last add-word / remove-word did, shown in the banner until the text changes.
-    public var wordMessage: String? { composer.wordMessage }
+    public var wordMessage: UIMessage? { composer.wordMessage }
 
     struct Layout { var banner: Int; var view: Rect; var compose: Rect; var speak: Rect; var send: Rect; var suggestions: Rect; var keyboard: Rect; var clear: Rect }
 
@@ -100,7 +100,7 @@ public struct ConversationScreen: Screen {
         var out: [ListRow] = []
         let bubble = max(10, width * 2 / 3)
         for m in store.messages(with: contact) {
-            let who = m.fromMe ? "You" : them
+            let who = m.fromMe ? ctx.tr("You") : them
             let wrapped = Canvas.wrap(m.text, width: bubble - who.count - 2)
             for (k, l) in wrapped.enumerated() {
                 let text = (k == 0 ? who + ": " : String(repeating: " ", count: who.count + 2)) + l
@@ -109,7 +109,7 @@ public struct ConversationScreen: Screen {
                                    style: m.fromMe ? Style(fg: .cyan) : Theme.tileLabel))
             }
         }
-        if store.isTyping(contact) { out.append(ListRow(id: nil, "\(them) is typing…", style: Theme.hint)) }
+        if store.isTyping(contact) { out.append(ListRow(id: nil, ctx.tr("{name} is typing…", ["name": them]), style: Theme.hint)) }
         return out
     }
 
@@ -125,17 +125,17 @@ public struct ConversationScreen: Screen {
         if let p = ctx.data.messagesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
-            c.text(wordMessage ?? "Practice: nobody receives this. Type with the keys below; ⏎ sends.", x: c.bounds.x + 2,
+            c.text(wordMessage?.text(ctx.catalog) ?? ctx.tr("Practice: nobody receives this. Type with the keys below; ⏎ sends."), x: c.bounds.x + 2,
                    y: l.banner, style: wordMessage == nil ? Theme.warning : Theme.hint, maxWidth: c.bounds.w - 4)
         }
         let rows = lines(ctx, width: l.view.w - ScrollList.barWidth - 1)
-        c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: "No messages yet.")
-        composer.renderField(&c, label: "Message", placeholder: "Write a message…", l.compose)
-        c.button("conversation.speak", ctx.speaking ? "■ Stop" : "♪ Speak", l.speak)
+        c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: ctx.tr("No messages yet."))
+        composer.renderField(&c, label: ctx.tr("Message"), placeholder: ctx.tr("Write a message…"), l.compose)
+        c.button("conversation.speak", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak"), l.speak)
         c.button("conversation.send", "➤ Send", l.send)
         composer.renderSuggestions(&c, ctx, l.suggestions)
         composer.renderKeyboard(&c, ctx, l.keyboard)
-        c.holdToConfirm("conversation.clear", "Clear conversation", clear, screen: name, ctx, l.clear)
+        c.holdToConfirm("conversation.clear", ctx.tr("Clear conversation"), clear, screen: name, ctx, l.clear)
     }
 
     func suggestions(_ ctx: ScreenContext) -> [String] { composer.suggestions(ctx) }
@@ -196,8 +196,8 @@ public struct ConversationScreen: Screen {
         if case .action(.speak, _, _) = input { return speak(ctx) }
         if case .action(.savePhrase, _, _) = input {
             let text = compose.text.trimmingSpaces
-            guard !text.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
-            composer.wordMessage = "Saved “\(text)” to your phrases (Phrases › Saved)."
+            guard !text.isEmpty else { composer.wordMessage = UIMessage("Write something first, then save it as a phrase."); return .handled }
+            composer.wordMessage = UIMessage("Saved “{phrase}” to your phrases (Phrases › Saved).", ["phrase": text])
             return Reply(record: "save-phrase", changes: [.addPhrase(text, group: "saved")])
         }
         switch composer.handle(input, ctx) {
@@ -207,7 +207,7 @@ public struct ConversationScreen: Screen {
         }
         switch input {
         case .action(.help, _, _):
-            return .push(AppHelpScreen(app: name, appTitle: "Practice conversation"))
+            return .push(AppHelpScreen(app: name, appTitle: N_("Practice conversation")))
         default:
             return .unhandled
         }

@@ -19,10 +19,10 @@ public struct NotesScreen: Screen {
                list: Rect(x: b.x + 2, y: b.y + 5, w: b.w - 4, h: b.h - 5))
     }
 
-    func rows(_ notes: [Note]) -> [ListRow] {
+    func rows(_ notes: [Note], _ ctx: ScreenContext) -> [ListRow] {
         notes.map { n in
             let words = n.text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
-            return ListRow(id: "notes.note.\(n.id)", n.title, detail: "\(words) word\(words == 1 ? "" : "s")")
+            return ListRow(id: "notes.note.\(n.id)", n.title, detail: ctx.trn("{n} word", "{n} words", words))
         }
     }
 
@@ -32,10 +32,10 @@ public struct NotesScreen: Screen {
         if let p = store.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         }
-        c.button("notes.new", "＋ New note", l.new)
-        c.text("Look at a note and \(activateHint(ctx)) to open it.", x: l.new.maxX + 3, y: l.new.y + 1,
+        c.button("notes.new", ctx.tr("＋ New note"), l.new)
+        c.text(ctx.tr("Look at a note and {how} to open it.", ["how": activateHint(ctx)]), x: l.new.maxX + 3, y: l.new.y + 1,
                style: Theme.hint, maxWidth: c.bounds.maxX - l.new.maxX - 5)
-        c.scrollList("notes.list", rows(store.notes), list, l.list, empty: "No notes yet: open New note to write one.")
+        c.scrollList("notes.list", rows(store.notes, ctx), list, l.list, empty: ctx.tr("No notes yet: open New note to write one."))
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
@@ -65,7 +65,7 @@ public struct NotesScreen: Screen {
 /// in one place.
 public struct NoteEditorScreen: Screen {
     public let name = "note-editor"
-    public let title = "Note"
+    public let title = N_("Note")
     public var noteID: Int
     /// The note's text with its suggestions and keyboard.
     public var composer: TextComposer
@@ -80,7 +80,7 @@ public struct NoteEditorScreen: Screen {
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String? { composer.partial }
     /// What the last add-word / remove-word did, shown in the banner until the text changes.
-    public var wordMessage: String? { composer.wordMessage }
+    public var wordMessage: UIMessage? { composer.wordMessage }
 
     struct Layout { var banner: Int; var field: Rect; var suggestions: Rect; var keyboard: Rect; var delete: Rect; var speak: Rect; var done: Rect }
 
@@ -108,18 +108,24 @@ public struct NoteEditorScreen: Screen {
         if let p = ctx.data.notesProblem {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else if let m = wordMessage {
-            c.text(m, x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
+            c.text(m.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         } else {
-            let saved = ctx.data.note(id: noteID) != nil ? "Saved." : "Not saved yet."
-            let onKey = ctx.settings.wordOnKey && ctx.settings.suggestions > 0
-                ? commitHint(ctx, screen: name).map { "; \($0) for a key's ★ word" } ?? "" : ""
-            c.text(saved + " Look at a key and \(activateHint(ctx)) to type\(onKey).", x: c.bounds.x + 2, y: l.banner,
+            let saved = ctx.data.note(id: noteID) != nil
+            let onKey = ctx.settings.wordOnKey && ctx.settings.suggestions > 0 ? commitHint(ctx, screen: name) : nil
+            let how = activateHint(ctx)
+            let line = switch (saved, onKey) {
+            case (true, let k?): ctx.tr("Saved. Look at a key and {how} to type; {commit} for a key's ★ word.", ["how": how, "commit": k])
+            case (false, let k?): ctx.tr("Not saved yet. Look at a key and {how} to type; {commit} for a key's ★ word.", ["how": how, "commit": k])
+            case (true, nil): ctx.tr("Saved. Look at a key and {how} to type.", ["how": how])
+            case (false, nil): ctx.tr("Not saved yet. Look at a key and {how} to type.", ["how": how])
+            }
+            c.text(line, x: c.bounds.x + 2, y: l.banner,
                    style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
-        composer.render(&c, ctx, label: "Note", placeholder: "Your note…", field: l.field, suggestions: l.suggestions,
+        composer.render(&c, ctx, label: ctx.tr("Note"), placeholder: ctx.tr("Your note…"), field: l.field, suggestions: l.suggestions,
                         keyboard: l.keyboard)
-        c.holdToConfirm("note-editor.delete", "Delete note", delete, screen: name, ctx, l.delete)
-        c.button("note-editor.speak", ctx.speaking ? "■ Stop" : "♪ Speak", l.speak)
+        c.holdToConfirm("note-editor.delete", ctx.tr("Delete note"), delete, screen: name, ctx, l.delete)
+        c.button("note-editor.speak", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak"), l.speak)
         c.button("note-editor.done", "✓ Done", l.done)
     }
 
@@ -147,8 +153,8 @@ public struct NoteEditorScreen: Screen {
         case .action(.savePhrase, _, _):
             var sentence = Sentences.sentence(before: field.caret, in: field.text)
             if sentence.isEmpty { sentence = field.text.trimmingSpaces }
-            guard !sentence.isEmpty else { composer.wordMessage = "Write something first, then save it as a phrase."; return .handled }
-            composer.wordMessage = "Saved “\(sentence)” to your phrases (Phrases › Saved)."
+            guard !sentence.isEmpty else { composer.wordMessage = UIMessage("Write something first, then save it as a phrase."); return .handled }
+            composer.wordMessage = UIMessage("Saved “{phrase}” to your phrases (Phrases › Saved).", ["phrase": sentence])
             return Reply(record: "save-phrase", changes: [.addPhrase(sentence, group: "saved")])
         case .action(.activate, let t?, _) where t.id == "note-editor.speak": return speak(ctx)
         default: break

@@ -47,7 +47,7 @@ public struct PhrasesScreen: Screen {
 
     /// The tabs: the stored groups, then the user's frequent sentences when there are any.
     static func groups(_ ctx: ScreenContext) -> [(key: String, label: String)] {
-        AppData.phraseGroups + (ctx.predictor.frequentSentences(1).isEmpty ? [] : [(frequentGroup, "Frequent")])
+        AppData.phraseGroups + (ctx.predictor.frequentSentences(1).isEmpty ? [] : [(frequentGroup, N_("Frequent"))])
     }
 
     /// The group's phrases as shown: the held order on this visit, else the most used first.
@@ -66,23 +66,23 @@ public struct PhrasesScreen: Screen {
             c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
             // The tip about saving goes where it would be cut (its help says it too).
-            let say = "Look at a phrase and \(activateHint(ctx)) to say it."
-            let both = say + " \"Save phrase\" in a note or message adds yours."
+            let say = ctx.tr("Look at a phrase and {how} to say it.", ["how": activateHint(ctx)])
+            let both = ctx.tr("Look at a phrase and {how} to say it. \"Save phrase\" in a note or message adds yours.", ["how": activateHint(ctx)])
             c.text(CellGrid.columns(of: both) <= c.bounds.w - 4 ? both : say,
                    x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         }
-        c.tabBar("phrases.group", Self.groups(ctx), selected: group, l.tabs)
+        c.tabBar("phrases.group", ctx.tr(Self.groups(ctx)), selected: group, l.tabs)
         let phrases = shown(ctx)
         if phrases.isEmpty, let first = l.tiles.first {
-            c.text(group == "saved" ? "No saved phrases yet: write one in a note, then say \"save phrase\"."
-                                    : "No phrases in this group (phrases.txt in the data folder holds them).",
+            c.text(group == "saved" ? ctx.tr("No saved phrases yet: write one in a note, then say \"save phrase\".")
+                                    : ctx.tr("No phrases in this group (phrases.txt in the data folder holds them)."),
                    x: first.x, y: first.y + 1, style: Theme.hint, maxWidth: l.tabs.w)
         }
         for (i, (p, r)) in zip(phrases, l.tiles).enumerated() {
             if !removing {
                 c.button("phrases.say.\(i)", p.text, r)
             } else if remove.isArmed, p.text == removingText {
-                c.holdToConfirm(Self.removeID, "Remove", remove, screen: name, ctx, r)
+                c.holdToConfirm(Self.removeID, ctx.tr("Remove"), remove, screen: name, ctx, r)
             } else {
                 c.button("phrases.pick.\(i)", "✕ " + p.text, r)
             }
@@ -90,13 +90,13 @@ public struct PhrasesScreen: Screen {
         let bottom = l.stop.columns(3, gap: 2)
         let stop = Rect(x: bottom[0].x, y: l.stop.y, w: bottom[1].maxX - bottom[0].x, h: 3)
         if ctx.speaking {
-            c.button("phrases.stop", "■ Stop speaking", stop)
+            c.button("phrases.stop", ctx.tr("■ Stop speaking"), stop)
         } else if removing {
-            c.text("Pick a phrase to remove, then confirm.", x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
+            c.text(ctx.tr("Pick a phrase to remove, then confirm."), x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
         } else {
-            c.text("■ Stop shows here while a phrase is said.", x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
+            c.text(ctx.tr("■ Stop shows here while a phrase is said."), x: stop.x + 2, y: stop.y + 1, style: Theme.hint, maxWidth: stop.w - 4)
         }
-        c.button(Self.removeModeID, removing ? "✓ Done removing" : "✕ Remove phrases", bottom[2])
+        c.button(Self.removeModeID, removing ? ctx.tr("✓ Done removing") : ctx.tr("✕ Remove phrases"), bottom[2])
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {

@@ -13,15 +13,16 @@ public struct SettingsScreen: Screen {
     var keymaps = ScrollList(rowHeight: 3)
 
     public static let maxSuggestions = 6.0
-    public static let tabs: [(key: String, label: String)] = [("tracking", "Gestures"), ("pointer", "Pointer"),
-                                                               ("display", "Display"), ("access", "Accessibility"),
-                                                               ("keymap", "Keymap"), ("speech", "Speech")]
-    public static let voices: [(key: String, label: String)] = [("flite", "flite"), ("piper", "Piper (natural)"), ("espeak", "espeak-ng")]
+    public static let tabs: [(key: String, label: String)] = [("tracking", N_("Gestures")), ("pointer", N_("Pointer")),
+                                                               ("display", N_("Display")), ("access", N_("Accessibility")),
+                                                               ("keymap", N_("Keymap")), ("speech", N_("Speech")),
+                                                               ("language", N_("Language"))]
+    public static let voices: [(key: String, label: String)] = [("flite", "flite"), ("piper", N_("Piper (natural)")), ("espeak", "espeak-ng")]
     public static let speechRate = Slider(range: 0.5...2, step: 0.1, digits: 1, unit: "×")
     public static let speechVolume = Slider(range: 0.1...1, step: 0.1, digits: 1)
-    public static let echoes: [(key: String, label: String)] = [("off", "No echo"), ("words", "Words"), ("sentences", "Sentences")]
-    public static let numbers: [(key: String, label: String)] = [("digits", "23"), ("words", "twenty three")]
-    public static let engines: [(key: String, label: String)] = [("auto", "auto"), ("whisper", "Whisper"), ("pocketsphinx", "Sphinx")]
+    public static let echoes: [(key: String, label: String)] = [("off", N_("No echo")), ("words", N_("Words")), ("sentences", N_("Sentences"))]
+    public static let numbers: [(key: String, label: String)] = [("digits", "23"), ("words", N_("twenty three"))]
+    public static let engines: [(key: String, label: String)] = [("auto", N_("auto")), ("whisper", "Whisper"), ("pocketsphinx", "Sphinx")]
     public static let reach = Slider(range: 5...30, step: 1, digits: 0, unit: "°")
     public static let deadZone = Slider(range: 0...3, step: 0.1, digits: 1, unit: "°")
     public static let themes: [(key: String, label: String)] = ThemeKind.allCases.map { ($0.rawValue, $0.label) }
@@ -29,14 +30,33 @@ public struct SettingsScreen: Screen {
     public static let dwell = Slider(range: 0.4...3.0, step: 0.1, digits: 1, unit: " s")
     public static let suggestions = Stepper(range: 0...Int(maxSuggestions))
     public static let pointerSpeed = Slider(range: 100...2000, step: 100, digits: 0, unit: " px/s")
-    public static let pointings: [(key: String, label: String)] = [("gaze", "Gaze places it"), ("head", "Head steers it")]
+    public static let pointings: [(key: String, label: String)] = [("gaze", N_("Gaze places it")), ("head", N_("Head steers it"))]
     public static let silence = Slider(range: 3...60, step: 1, digits: 0, unit: " s")
-    public static let filters: [(key: String, label: String)] = [("moving-average", "Moving average"),
-                                                                  ("low-pass", "Low-pass"), ("one-euro", "One Euro")]
+    public static let filters: [(key: String, label: String)] = [("moving-average", N_("Moving average")),
+                                                                  ("low-pass", N_("Low-pass")), ("one-euro", N_("One Euro"))]
 
-    public static let paces: [(key: String, label: String)] = [("normal", "Dots at a normal pace"), ("slow", "Slow dots")]
+    public static let paces: [(key: String, label: String)] = [("normal", N_("Dots at a normal pace")), ("slow", N_("Slow dots"))]
 
     public init(tab: String = "tracking") { self.tab = tab }
+
+    /// The languages offered: the system's (auto), English and every installed one, each named in itself.
+    static func languageOptions(_ ctx: ScreenContext) -> [(key: String, label: String)] {
+        var installed = ctx.services.languages
+        // The language in use is offered even when the services were made without the list (a test, the demo).
+        if !LanguageChoice.isEnglish(ctx.catalog.language), !installed.contains(where: { $0.code == ctx.catalog.language }) {
+            installed.append((ctx.catalog.language, LanguageChoice.ownName(ctx.catalog.language) ?? ctx.catalog.language))
+        }
+        return [(LanguageChoice.automatic, ctx.tr("Auto")), (LanguageChoice.english, "English")]
+            + installed.sorted { $0.code < $1.code }.map { ($0.code, $0.name) }
+    }
+
+    /// The option the `language` setting names (a code as written, `es_ES`, selects its pack's `es`).
+    static func selectedLanguage(_ ctx: ScreenContext) -> String {
+        let setting = ctx.settings.language
+        guard setting != LanguageChoice.automatic, let code = LanguageChoice.normalise(setting) else { return setting }
+        if LanguageChoice.isEnglish(code) { return LanguageChoice.english }
+        return LanguageChoice.pack(for: code, installed: languageOptions(ctx).map(\.key)) ?? code
+    }
 
     struct Layout { var tabs: Rect; var rows: [Rect]; var list: Rect }
 
@@ -50,88 +70,106 @@ public struct SettingsScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds)
         let s = ctx.settings
-        c.tabBar("settings.tab", Self.tabs, selected: tab, l.tabs)
-        func note(_ r: Rect, _ text: String) { c.text(text, x: r.x + 2, y: r.maxY, style: Theme.hint, maxWidth: r.w - 4) }
+        c.tabBar("settings.tab", ctx.tr(Self.tabs), selected: tab, l.tabs)
+        // A note wraps onto the blank row below it rather than lose its end (at 80 columns, and in longer languages).
+        func note(_ r: Rect, _ text: String) {
+            c.paragraph(text, Rect(x: r.x + 2, y: r.maxY, w: r.w - 4, h: max(1, min(2, c.bounds.maxY - r.maxY))), style: Theme.hint)
+        }
         switch tab {
         case "tracking" where l.rows.count >= 3:
-            c.slider("settings.jaw", "Jaw threshold", Self.jaw, value: s.jawThreshold, l.rows[0])
-            note(l.rows[0], "How far the jaw must open to activate: each activation moves it one step.")
-            c.slider("settings.dwell", "Dwell time", Self.dwell, value: s.dwellTime, l.rows[1])
-            note(l.rows[1], "How long the gaze rests on a target to activate it (gaze-only keymaps).")
-            c.segmented("settings.smoothing", Self.filters, selected: s.smoothing.rawValue, l.rows[2])
-            note(l.rows[2], "Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")
+            c.slider("settings.jaw", ctx.tr("Jaw threshold"), Self.jaw, value: s.jawThreshold, l.rows[0])
+            note(l.rows[0], ctx.tr("How far the jaw must open to activate: each activation moves it one step."))
+            c.slider("settings.dwell", ctx.tr("Dwell time"), Self.dwell, value: s.dwellTime, l.rows[1])
+            note(l.rows[1], ctx.tr("How long the gaze rests on a target to activate it (gaze-only keymaps)."))
+            c.segmented("settings.smoothing", ctx.tr(Self.filters), selected: s.smoothing.rawValue, l.rows[2])
+            note(l.rows[2], ctx.tr("Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro)."))
             if l.rows.count >= 4 {
-                c.segmented("settings.pursuit", Self.paces, selected: s.pursuitPace.rawValue, l.rows[3])
-                note(l.rows[3], "Following dots (pursuit keymaps): slow turns them slower, for eyes that follow late.")
+                c.segmented("settings.pursuit", ctx.tr(Self.paces), selected: s.pursuitPace.rawValue, l.rows[3])
+                note(l.rows[3], ctx.tr("Following dots (pursuit keymaps): slow turns them slower, for eyes that follow late."))
             }
         case "pointer" where l.rows.count >= 3:
-            c.slider("settings.reach", "Head reach", Self.reach, value: s.headReachDegrees, l.rows[0])
-            note(l.rows[0], "Webcam: how far to turn the head, each way, to reach the edge of the screen.")
-            c.slider("settings.deadzone", "Head dead zone", Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
-            note(l.rows[1], "A turn this small from the centre counts as none, so a resting head holds the pointer.")
+            c.slider("settings.reach", ctx.tr("Head reach"), Self.reach, value: s.headReachDegrees, l.rows[0])
+            note(l.rows[0], ctx.tr("Webcam: how far to turn the head, each way, to reach the edge of the screen."))
+            c.slider("settings.deadzone", ctx.tr("Head dead zone"), Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
+            note(l.rows[1], ctx.tr("A turn this small from the centre counts as none, so a resting head holds the pointer."))
             let thirds = l.rows[2].columns(3, gap: 2)
-            c.button("settings.calibrate", (ctx.calibration != nil) ? "◎ Pointer again" : "◎ Calibrate pointer", thirds[0])
-            c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? "◎ Calibrate gestures" : "◎ Gestures again", thirds[1])
-            c.button("settings.recentre", "⊕ Recentre the head", thirds[2])
-            note(l.rows[2], "Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle.")
+            c.button("settings.calibrate", (ctx.calibration != nil) ? ctx.tr("◎ Pointer again") : ctx.tr("◎ Calibrate pointer"), thirds[0])
+            c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? ctx.tr("◎ Calibrate gestures") : ctx.tr("◎ Gestures again"), thirds[1])
+            c.button("settings.recentre", ctx.tr("⊕ Recentre the head"), thirds[2])
+            note(l.rows[2], ctx.tr("Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle."))
             if l.rows.count >= 4 {
                 let halves = l.rows[3].columns(2, gap: 2)
-                c.segmented("settings.pointing", Self.pointings, selected: s.desktopPointing.rawValue, halves[0])
-                c.slider("settings.pointer-speed", "Head speed", Self.pointerSpeed, value: s.desktopPointerSpeed, halves[1])
-                note(l.rows[3], "Desktop pointer mode: where the gaze is, or the head as a joystick (its top speed).")
+                c.segmented("settings.pointing", ctx.tr(Self.pointings), selected: s.desktopPointing.rawValue, halves[0])
+                c.slider("settings.pointer-speed", ctx.tr("Head speed"), Self.pointerSpeed, value: s.desktopPointerSpeed, halves[1])
+                note(l.rows[3], ctx.tr("Desktop pointer mode: where the gaze is, or the head as a joystick (its top speed)."))
             }
         case "display" where l.rows.count >= 3:
             // Two toggles share the first row, so every row fits on the smallest screen (80×24).
             let halves = l.rows[0].columns(2, gap: 2)
-            c.toggle("settings.cursor", "Show the gaze cursor", isOn: s.showGazeCursor, halves[0])
-            c.toggle("settings.rude", "Suggest rude words", isOn: s.suggestRudeWords, halves[1])
-            note(l.rows[0], "Cursor: easier aiming. Rude words off: offered once you typed them.")
+            c.toggle("settings.cursor", ctx.tr("Show the gaze cursor"), isOn: s.showGazeCursor, halves[0])
+            c.toggle("settings.rude", ctx.tr("Suggest rude words"), isOn: s.suggestRudeWords, halves[1])
+            note(l.rows[0], ctx.tr("Cursor: easier aiming. Rude words off: offered once you typed them."))
             let words = l.rows[1].columns(2, gap: 2)
-            c.stepper("settings.suggestions", "Suggestions", value: "\(s.suggestions)", words[0])
-            c.toggle("settings.word-on-key", "Word on the key", isOn: s.wordOnKey, words[1])
-            note(l.rows[1], "Words above the keyboard; the first also on the key you look at (tongue takes it).")
-            c.slider("settings.silence", "Dictation stops after", Self.silence, value: s.dictationSilence, l.rows[2])
-            note(l.rows[2], "Seconds of silence after which the microphone closes by itself while dictating.")
+            c.stepper("settings.suggestions", ctx.tr("Suggestions"), value: "\(s.suggestions)", words[0])
+            c.toggle("settings.word-on-key", ctx.tr("Word on the key"), isOn: s.wordOnKey, words[1])
+            note(l.rows[1], ctx.tr("Words above the keyboard; the first also on the key you look at (tongue takes it)."))
+            c.slider("settings.silence", ctx.tr("Dictation stops after"), Self.silence, value: s.dictationSilence, l.rows[2])
+            note(l.rows[2], ctx.tr("Seconds of silence after which the microphone closes by itself while dictating."))
             if l.rows.count >= 4 {
                 let halves = l.rows[3].columns(2, gap: 2)
-                c.segmented("settings.numbers", Self.numbers, selected: s.dictationNumbers, halves[0])
-                c.segmented("settings.engine", Self.engines, selected: s.dictationEngine, halves[1])
-                note(l.rows[3], "Dictated numbers; the engine from the next start (auto: Whisper when installed).")
+                c.segmented("settings.numbers", ctx.tr(Self.numbers), selected: s.dictationNumbers, halves[0])
+                c.segmented("settings.engine", ctx.tr(Self.engines), selected: s.dictationEngine, halves[1])
+                note(l.rows[3], ctx.tr("Dictated numbers; the engine from the next start (auto: Whisper when installed)."))
             }
         case "access" where l.rows.count >= 2:
-            c.segmented("settings.theme", Self.themes, selected: s.theme.rawValue, l.rows[0])
-            note(l.rows[0], "Colours. Focus always shows reversed, never by colour alone.")
+            c.segmented("settings.theme", ctx.tr(Self.themes), selected: s.theme.rawValue, l.rows[0])
+            note(l.rows[0], ctx.tr("Colours. Focus always shows reversed, never by colour alone."))
             let halves = l.rows[1].columns(2, gap: 2)
-            c.toggle("settings.large", "Large targets", isOn: s.largeTargets, halves[0])
-            c.toggle("settings.bell", "Bell on activate", isOn: s.bellOnActivate, halves[1])
-            note(l.rows[1], "Large: bigger keys where there is room. Bell: a beep on activation.")
+            c.toggle("settings.large", ctx.tr("Large targets"), isOn: s.largeTargets, halves[0])
+            c.toggle("settings.bell", ctx.tr("Bell on activate"), isOn: s.bellOnActivate, halves[1])
+            note(l.rows[1], ctx.tr("Large: bigger keys where there is room. Bell: a beep on activation."))
             if l.rows.count >= 3 {
-                c.toggle("settings.metrics", "Keep usage statistics", isOn: s.recordMetrics, l.rows[2].columns(2, gap: 2)[0])
-                note(l.rows[2], "Typing speed and false triggers, kept on this computer only (handsfree stats).")
+                c.toggle("settings.metrics", ctx.tr("Keep usage statistics"), isOn: s.recordMetrics, l.rows[2].columns(2, gap: 2)[0])
+                note(l.rows[2], ctx.tr("Typing speed and false triggers, kept on this computer only (handsfree stats)."))
             }
         case "speech" where l.rows.count >= 3:
-            c.segmented("settings.voice", Self.voices, selected: s.speechVoice, l.rows[0])
-            note(l.rows[0], "The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot.")
+            c.segmented("settings.voice", ctx.tr(Self.voices), selected: s.speechVoice, l.rows[0])
+            note(l.rows[0], ctx.tr("The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot."))
             let sound = l.rows[1].columns(2, gap: 2)
-            c.slider("settings.speech-rate", "Speed", Self.speechRate, value: s.speechRate, sound[0])
-            c.slider("settings.speech-volume", "Loudness", Self.speechVolume, value: s.speechVolume, sound[1])
-            note(l.rows[1], "How fast (1× is the voice's own speed) and how loud the voice speaks.")
+            c.slider("settings.speech-rate", ctx.tr("Speed"), Self.speechRate, value: s.speechRate, sound[0])
+            c.slider("settings.speech-volume", ctx.tr("Loudness"), Self.speechVolume, value: s.speechVolume, sound[1])
+            note(l.rows[1], ctx.tr("How fast (1× is the voice's own speed) and how loud the voice speaks."))
             let echo = l.rows[2].columns(2, gap: 2)
-            c.segmented("settings.echo", Self.echoes, selected: s.speechEcho.rawValue, echo[0])
-            c.toggle("settings.speak-focus", "Hear the focus", isOn: s.speakFocus, echo[1])
-            note(l.rows[2], "Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles.")
+            c.segmented("settings.echo", ctx.tr(Self.echoes), selected: s.speechEcho.rawValue, echo[0])
+            c.toggle("settings.speak-focus", ctx.tr("Hear the focus"), isOn: s.speakFocus, echo[1])
+            note(l.rows[2], ctx.tr("Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles."))
             if l.rows.count >= 4 {
                 let halves = l.rows[3].columns(2, gap: 2)
-                c.button("settings.try-voice", ctx.speaking ? "■ Stop" : "♪ Try the voice", halves[0])
-                c.toggle("settings.talk-hold", "Mouth waits while I talk", isOn: s.holdMouthWhileTalking, halves[1])
-                note(l.rows[3], "Try: say a sentence. Talking (heard by the microphone) holds jaw and lip gestures.")
+                c.button("settings.try-voice", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Try the voice"), halves[0])
+                c.toggle("settings.talk-hold", ctx.tr("Mouth waits while I talk"), isOn: s.holdMouthWhileTalking, halves[1])
+                note(l.rows[3], ctx.tr("Try: say a sentence. Talking (heard by the microphone) holds jaw and lip gestures."))
+            }
+        case "language" where l.rows.count >= 2:
+            // Each language is named in its own language, never translated: a user who cannot read the language
+            // on the screen still finds theirs, at the same place as before the switch.
+            let options = Self.languageOptions(ctx)
+            for (i, r) in l.rows.prefix(2).enumerated() {
+                let row = Array(options.dropFirst(i * 4).prefix(4))
+                if row.isEmpty { break }
+                // Four to a row, each as wide as on a full row.
+                let cells = Rect(x: r.x, y: r.y, w: (r.w + 1) * row.count / 4 - 1, h: r.h)
+                c.segmented("settings.language", row, selected: Self.selectedLanguage(ctx), cells)
+            }
+            note(l.rows[0], ctx.tr("The language of every screen, at once. Each is named in its own language."))
+            if l.rows.count >= 3 {
+                note(l.rows[1], ctx.tr("Auto: the system's language (LANG) when it is installed, else English."))
             }
         case "keymap":
             let rows = ctx.services.keymapNames.map { k in
                 ListRow(id: "settings.keymap." + k, (k == s.keymap ? "● " : "○ ") + k,
-                        detail: k == s.keymap ? "active" : nil)
+                        detail: k == s.keymap ? ctx.tr("active") : nil)
             }
-            c.scrollList("settings.keymaps", rows, keymaps, l.list, empty: "No keymaps found in keymaps/.")
+            c.scrollList("settings.keymaps", rows, keymaps, l.list, empty: ctx.tr("No keymaps found in keymaps/."))
         default:
             break
         }
@@ -146,6 +184,11 @@ public struct SettingsScreen: Screen {
         }
         if case .action(.help, _, _) = input { return .push(AppHelpScreen(app: name, appTitle: title)) }
         guard case .action(.activate, let t?, let gaze) = input else { return .unhandled }
+        if let k = choice(t.id, of: "settings.language", in: Self.languageOptions(ctx).map(\.key)) {
+            var s = ctx.settings
+            s.language = k
+            return Reply(effects: s == ctx.settings ? [] : [.settingsChanged(s)], record: "set")
+        }
         if let k = choice(t.id, of: "settings.tab", in: Self.tabs.map(\.key)) {
             tab = k
             return Reply(record: "tab")
@@ -154,7 +197,7 @@ public struct SettingsScreen: Screen {
         if t.id == "settings.calibrate-gestures" { return .open("gesture-calibration") }
         if t.id == "settings.recentre" { return Reply(effects: [.recentre], record: "recentre") }
         if t.id == "settings.try-voice" {
-            return Reply(effects: [ctx.speaking ? .stopSpeaking : ctx.speakEffect("Hello. This is how I sound when I speak for you.")], record: "try-voice")
+            return Reply(effects: [ctx.speaking ? .stopSpeaking : ctx.speakEffect(ctx.tr("Hello. This is how I sound when I speak for you."))], record: "try-voice")
         }
         var s = ctx.settings
         if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {

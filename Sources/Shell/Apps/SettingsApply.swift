@@ -205,9 +205,9 @@ extension Session {
         if effects.contains(.recentre) {
             if pipeline.recentre() {
                 state.pipelineSettings.mapping.headCentre = pipeline.settings.mapping.headCentre
-                state.notice = "Pointer recentred: the head's pose now points at the middle"
+                state.noticeMessage = UIMessage("Pointer recentred: the head's pose now points at the middle")
             } else {
-                state.notice = "Nothing to recentre: this source sends no head pose"
+                state.noticeMessage = UIMessage("Nothing to recentre: this source sends no head pose")
             }
         }
         configurePipeline()

@@ -129,27 +129,27 @@ public struct TerminalScreen: Screen {
             if !c.layoutOnly { Self.drawPane(&c.grid, view, l.pane) }
         } else if let view {
             // A sink that shows nothing of its program (a desktop window): the pane says where keys go.
-            c.grid.centered("Typing into \(view.program)", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint)
-        } else { c.grid.centered("Starting…", in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint) }
-        c.target(Self.paneID, "Terminal", l.pane)
+            c.grid.centered(ctx.tr("Typing into {name}", ["name": view.program]), in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint)
+        } else { c.grid.centered(ctx.tr("Starting…"), in: l.pane, y: l.pane.y + l.pane.h / 2, style: Theme.hint) }
+        c.target(Self.paneID, ctx.tr("Terminal"), l.pane)
         drawInfo(&c, view, ctx.output, l.info)
         if let view, view.ended != nil
             || (view.problem != nil && view.sink.contains(.ownsProgram) && !view.snapshot.text.contains(where: { !$0.isWhitespace })) {
             // The program is gone: the choice is restart or leave, in big keys.
             let halves = l.ended.columns(2, gap: 2)
-            c.button(Self.restartID, "↻ Restart \(view.program)", halves[0])
-            c.button(Self.leaveID, "◀ Leave", halves[1])
+            c.button(Self.restartID, ctx.tr("↻ Restart {program}", ["program": view.program]), halves[0])
+            c.button(Self.leaveID, ctx.tr("◀ Leave"), halves[1])
             return
         }
         if view?.inputHidden == true {
-            c.grid.centered("Input is hidden: no suggestions, nothing learned or logged", in: l.suggestions,
+            c.grid.centered(ctx.tr("Input is hidden: no suggestions, nothing learned or logged"), in: l.suggestions,
                             y: l.suggestions.y, style: Theme.warning)
         } else {
             SuggestionBar.render(&c, Self.suggestionID, suggestions(ctx), l.suggestions, ctx)
         }
         keyRow(&c, Self.rowA, l.rowA, extra: [])
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
-                                              (Self.speakID, ctx.speaking ? "■ Stop" : "♪ Speak"), (Self.leaveID, "◀ Leave")])
+                                              (Self.speakID, ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak")), (Self.leaveID, ctx.tr("◀ Leave"))])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keymap.keyboardRows, l.keyboard,
                          enter: "⏎ Enter")
     }
@@ -171,21 +171,24 @@ public struct TerminalScreen: Screen {
         // Most important first, since a narrow window cuts the end: what was not sent, what went wrong.
         var parts: [String] = []
         var style = Theme.hint
-        if !output.unsent.isEmpty { parts.append("not sent: " + TerminalScreen.printable(output.unsent)) }
+        let catalog = c.catalog
+        if !output.unsent.isEmpty { parts.append(catalog.tr("not sent: {text}", ["text": TerminalScreen.printable(output.unsent)])) }
         if let p = output.problem { parts.append(p); style = Theme.error }
         if let p = view.problem, p != output.problem { parts.append(p); style = Theme.error }
         let problem = output.problem ?? view.problem
         if let e = view.ended { parts.append(e); if problem == nil { style = Theme.warning } }
-        if view.inputHidden { parts.append("password prompt: input is hidden"); style = Theme.warning }
+        if view.inputHidden { parts.append(catalog.tr("password prompt: input is hidden")); style = Theme.warning }
         if problem == nil {
-            parts.append(view.sink.contains(.ownsProgram) ? view.program : "typing into \(view.program)")
+            parts.append(view.sink.contains(.ownsProgram) ? view.program : catalog.tr("typing into {name}", ["name": view.program]))
         }
-        if let p = partial, !view.inputHidden { parts.append("hearing: " + p) }
+        if let p = partial, !view.inputHidden { parts.append(catalog.tr("hearing: {words}", ["words": p])) }
         let left = parts.joined(separator: " · ")
         var right = ""
-        if view.scrolledBack > 0 { right = "scrolled back \(view.scrolledBack) of \(view.scrollback) lines" }
-        else if !latches.held.isEmpty {
-            right = (latches.held.contains(.ctrl) ? "Ctrl " : "") + (latches.held.contains(.alt) ? "Alt " : "") + "held"
+        if view.scrolledBack > 0 {
+            right = catalog.trn("scrolled back {back} of {n} line", "scrolled back {back} of {n} lines", view.scrollback, ["back": "\(view.scrolledBack)"])
+        } else if !latches.held.isEmpty {
+            let keys = [(TerminalModifiers.ctrl, "Ctrl"), (.alt, "Alt")].filter { latches.held.contains($0.0) }.map(\.1).joined(separator: " ")
+            right = catalog.tr("{keys} held", ["keys": keys])
         }
         let rw = CellGrid.columns(of: right)
         c.text(left, x: r.x, y: r.y, style: style, maxWidth: max(0, r.w - rw - 1))

@@ -20,53 +20,56 @@ public struct HelpScreen: Screen {
     public init(onboarding: Bool = false) { self.onboarding = onboarding }
 
     /// The help text lines for a keymap: gesture lines and voice lines.
-    public static func entries(_ keymap: Keymap, gestures: [GestureDefinition])
+    public static func entries(_ keymap: Keymap, gestures: [GestureDefinition], _ c: Catalog = .english)
         -> (gestures: [(how: String, does: String)], voice: [(how: String, does: String)], screens: [String]) {
         let b = keymap.bindings(screen: "")
-        let g = b.gestures.map { (name, action) -> (String, String) in (GestureText.describe(named: name, in: gestures), action.summary) }
+        let g = b.gestures.map { (name, action) -> (String, String) in (GestureText.describe(named: name, in: gestures, c), c.tr(action.summary)) }
         // Group phrases that do the same thing: "back" / "go back".
         var byAction: [Action: [String]] = [:]
         for (p, a) in b.voice { byAction[a, default: []].append(p) }
         let v = byAction.sorted { $0.value[0] < $1.value[0] }.map { (a, ps) in
-            (ps.map { "\"\($0)\"" }.joined(separator: " / "), a.summary)
+            (ps.map { "\"\($0)\"" }.joined(separator: " / "), c.tr(a.summary))
         }
         var screens: [String] = []
         for (screen, sec) in keymap.screens.sorted(by: { $0.key < $1.key }) {
-            let place = Self.place(screen)
+            let place = Self.place(screen, c)
             for (gname, a) in sec.gestures.sorted(by: { $0.key < $1.key }) {
-                screens.append("\(place): \(GestureText.describe(named: gname, in: gestures)) → \(a.summary)")
+                screens.append(c.tr("{place}: {gesture} → {action}", ["place": place, "gesture": GestureText.describe(named: gname, in: gestures, c),
+                                                                       "action": c.tr(a.summary)]))
             }
-            for (p, a) in sec.voice.sorted(by: { $0.key < $1.key }) { screens.append("\(place): \"\(p)\" → \(a.summary)") }
+            for (p, a) in sec.voice.sorted(by: { $0.key < $1.key }) {
+                screens.append(c.tr("{place}: \"{phrase}\" → {action}", ["place": place, "phrase": p, "action": c.tr(a.summary)]))
+            }
         }
         return (g, v, screens)
     }
 
     /// Where a keymap's `[screen.NAME]` section applies, in words: "While writing a note", not `note-editor`.
-    static func place(_ screen: String) -> String {
+    static func place(_ screen: String, _ c: Catalog = .english) -> String {
         switch screen {
-        case "note-editor": return "While writing a note"
-        case "conversation": return "While writing a message"
-        case QuitScreen.screenName: return "When asked whether to quit"
-        case "launcher": return "On the home screen"
+        case "note-editor": return c.tr("While writing a note")
+        case "conversation": return c.tr("While writing a message")
+        case QuitScreen.screenName: return c.tr("When asked whether to quit")
+        case "launcher": return c.tr("On the home screen")
         default:
-            guard let title = ScreenRegistry.standard.make(screen)?.title else { return "On another screen" }
-            return "On the \(title) screen"
+            guard let title = ScreenRegistry.standard.make(screen)?.title else { return c.tr("On another screen") }
+            return c.tr("On the {screen} screen", ["screen": c.tr(title)])
         }
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
-        let e = Self.entries(ctx.keymap, gestures: ctx.gestures)
+        let e = Self.entries(ctx.keymap, gestures: ctx.gestures, ctx.catalog)
         var y = b.y
         if onboarding {
-            c.grid.centered("Welcome to HandsFree Shell. You drive it with your face and voice.", in: b, y: y, style: Theme.tileLabel)
+            c.grid.centered(ctx.tr("Welcome to HandsFree Shell. You drive it with your face and voice."), in: b, y: y, style: Theme.tileLabel)
             y += 1
         }
-        let keymapLine = "Keymap \"\(ctx.keymap.name)\": \(ctx.keymap.description)"
+        let keymapLine = ctx.tr("Keymap \"{name}\": {description}", ["name": ctx.keymap.name, "description": ctx.keymap.description])
         c.grid.centered(keymapLine, in: b, y: y, style: Theme.hint)
         y += 2
         // The keys line names the carer's escape (F12): it wraps rather than lose its end at 80 columns.
-        let keys = Canvas.wrap("Keys: arrows move · Enter activates · Esc back · ? help · q quits on Home · F12 restores settings",
+        let keys = Canvas.wrap(ctx.tr("Keys: arrows move · Enter activates · Esc back · ? help · q quits on Home · F12 restores settings"),
                                width: b.w - 2)
         let area = Rect(x: b.x + 1, y: y, w: b.w - 2, h: b.maxY - y - 3 - keys.count)
         // Gesture descriptions are longer than phrases, so their column gets more room.
@@ -102,10 +105,10 @@ public struct HelpScreen: Screen {
         let right = paginate(lines(cols[1].w, e.voice, e.screens), rows: rows)
         let pages = max(left.count, right.count)
         let p = ((page % pages) + pages) % pages
-        let headings = ["Gestures", "Say" + (ctx.keymap.wakePhrase.map { " (after \"\($0)\")" } ?? "")]
+        let headings = [ctx.tr("Gestures"), ctx.keymap.wakePhrase.map { ctx.tr("Say (after \"{wake}\")", ["wake": $0]) } ?? ctx.tr("Say")]
         for (i, col) in [left, right].enumerated() {
             let r = cols[i]
-            c.text(headings[i] + (pages > 1 ? " (\(p + 1)/\(pages))" : ""), x: r.x, y: r.y, style: Theme.tileLabel, maxWidth: r.w)
+            c.text(pages > 1 ? ctx.tr("{heading} ({page}/{pages})", ["heading": headings[i], "page": "\(p + 1)", "pages": "\(pages)"]) : headings[i], x: r.x, y: r.y, style: Theme.tileLabel, maxWidth: r.w)
             var y = r.y + 1
             if p < col.count {
                 for entry in col[p] { for l in entry { c.text(l.0, x: r.x, y: y, style: l.1, maxWidth: r.w); y += 1 } }
@@ -114,10 +117,10 @@ public struct HelpScreen: Screen {
         for (i, line) in keys.enumerated() {
             c.grid.centered(line, in: b, y: b.maxY - 3 - keys.count + i, style: Theme.hint)
         }
-        let label = onboarding ? "Got it, start" : "Close help"
+        let label = onboarding ? ctx.tr("Got it, start") : ctx.tr("Close help")
         if pages > 1 {
             let bw = min(30, (b.w - 6) / 2), x0 = b.x + (b.w - 2 * bw - 2) / 2
-            c.button("help.more", "More (page \((p + 1) % pages + 1) of \(pages))", Rect(x: x0, y: b.maxY - 3, w: bw, h: 3))
+            c.button("help.more", ctx.tr("More (page {page} of {pages})", ["page": "\((p + 1) % pages + 1)", "pages": "\(pages)"]), Rect(x: x0, y: b.maxY - 3, w: bw, h: 3))
             c.button("help.close", label, Rect(x: x0 + bw + 2, y: b.maxY - 3, w: bw, h: 3))
         } else {
             c.button("help.close", label, Rect(x: b.x + (b.w - 30) / 2, y: b.maxY - 3, w: 30, h: 3))

@@ -23,7 +23,7 @@ public struct LauncherScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
-        let hint = "Look at a tile and \(activateHint(ctx)) to open it."
+        let hint = ctx.tr("Look at a tile and {how} to open it.", ["how": activateHint(ctx)])
         c.grid.centered(hint, in: b, y: b.y + 1, style: Theme.hint)
         // Large tiles: big targets forgive gaze error, which is often a few cells.
         let tiles = ctx.screens.tiles
@@ -53,12 +53,12 @@ func boundGesture(_ action: Action, _ ctx: ScreenContext, screen: String) -> Ges
 func commitHint(_ ctx: ScreenContext, screen: String) -> String? {
     guard let d = boundGesture(.commitWord, ctx, screen: screen) else { return nil }
     if case .dwell = d.kind { return nil }
-    return GestureText.movement(d)
+    return GestureText.movement(d, ctx.catalog)
 }
 
 /// How the active keymap says to activate, for hints ("open the jaw", "rest your gaze", "press Enter").
 func activateHint(_ ctx: ScreenContext) -> String {
-    guard let d = boundGesture(.activate, ctx, screen: "launcher") else { return "press Enter" }
-    if case .dwell = d.kind { return "rest your gaze on it" }
-    return GestureText.movement(d)
+    guard let d = boundGesture(.activate, ctx, screen: "launcher") else { return ctx.tr("press Enter") }
+    if case .dwell = d.kind { return ctx.tr("rest your gaze on it") }
+    return GestureText.movement(d, ctx.catalog)
 }

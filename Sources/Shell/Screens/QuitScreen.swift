@@ -17,17 +17,17 @@ public struct QuitScreen: Screen {
     public init() {}
 
     /// What could not be saved, in words: "your 2 notes and the message you are writing".
-    static func describe(_ data: AppData) -> String {
+    static func describe(_ data: AppData, _ c: Catalog = .english) -> String {
         var parts: [String] = []
         if data.saveErrors[AppData.notesFile] != nil {
-            parts.append(data.notes.count == 1 ? "your note" : "your \(data.notes.count) notes")
+            parts.append(c.trn("your note", "your {n} notes", data.notes.count))
         }
-        if data.saveErrors[AppData.messagesFile] != nil { parts.append("your messages") }
-        if data.saveErrors[AppData.phrasesFile] != nil { parts.append("your phrases") }
+        if data.saveErrors[AppData.messagesFile] != nil { parts.append(c.tr("your messages")) }
+        if data.saveErrors[AppData.phrasesFile] != nil { parts.append(c.tr("your phrases")) }
         if data.saveErrors[AppData.draftsFile] != nil {
-            parts.append(data.drafts.count == 1 ? "the message you are writing" : "the \(data.drafts.count) messages you are writing")
+            parts.append(c.trn("the message you are writing", "the {n} messages you are writing", data.drafts.count))
         }
-        return parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
+        return parts.dropFirst().reduce(parts.first ?? c.tr("nothing")) { c.tr("{first} and {second}", ["first": $0, "second": $1]) }
     }
 
     struct Layout { var text: Rect; var save: Rect; var quit: Rect; var stay: Rect }
@@ -45,14 +45,14 @@ public struct QuitScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds)
         let why = Set(ctx.data.saveErrors.values).sorted().joined(separator: "; ")
-        let what = Self.describe(ctx.data)
-        let lines = ctx.data.saveErrors.isEmpty ? ["Everything you wrote is saved: quitting loses nothing."]
-            : [what.prefix(1).uppercased() + what.dropFirst() + " could not be saved (\(why)): quitting now would lose what you wrote.",
-               "A copy goes to your state folder, or if that fails to the temporary folder, and the shell says where."]
+        let what = Self.describe(ctx.data, ctx.catalog)
+        let lines = ctx.data.saveErrors.isEmpty ? [ctx.tr("Everything you wrote is saved: quitting loses nothing.")]
+            : [ctx.tr("Not saved: {what} ({why}). Quitting now would lose what you wrote.", ["what": what, "why": why]),
+               ctx.tr("A copy goes to your state folder, or if that fails to the temporary folder, and the shell says where.")]
         _ = c.paragraph(lines.joined(separator: " "), l.text, style: Theme.error)
-        c.button("quit.save", writing ? "Writing a copy…" : "Save a copy and quit", l.save)
-        c.holdToConfirm("quit.anyway", "Quit anyway", quitAnyway, screen: name, ctx, l.quit)
-        c.button("quit.stay", "◀ Stay with my text", l.stay)
+        c.button("quit.save", writing ? ctx.tr("Writing a copy…") : ctx.tr("Save a copy and quit"), l.save)
+        c.holdToConfirm("quit.anyway", ctx.tr("Quit anyway"), quitAnyway, screen: name, ctx, l.quit)
+        c.button("quit.stay", ctx.tr("◀ Stay with my text"), l.stay)
     }
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {

@@ -1,3 +1,4 @@
+import Localization
 import Prediction
 import Synchronization
 
@@ -184,8 +185,8 @@ public struct AppData: Sendable, Equatable {
     public func repliesWaiting(at now: Double) -> Bool { pending.contains { $0.due.map { $0 <= now } ?? true } }
 
     /// The phrase groups, in the board's order.
-    public static let phraseGroups: [(key: String, label: String)] = [("greetings", "Greetings"), ("needs", "Needs"),
-                                                                      ("answers", "Answers"), ("saved", "Saved")]
+    public static let phraseGroups: [(key: String, label: String)] = [("greetings", N_("Greetings")), ("needs", N_("Needs")),
+                                                                      ("answers", N_("Answers")), ("saved", N_("Saved"))]
 
     /// A group's phrases, the most used first (ties keep the file's order).
     public func phrases(in group: String) -> [Phrase] {

@@ -1,3 +1,4 @@
+import Localization
 import Config
 
 // Controls for the apps. Each widget draws itself and declares its targets in one call; its behaviour lives
@@ -9,7 +10,7 @@ extension Canvas {
         grid.box(rect, border: .rounded, style: Theme.tile)
         let y = rect.y + rect.h / 2
         grid.text(label, x: rect.x + 2, y: y, style: Theme.tileLabel, maxWidth: rect.w - 14)
-        grid.text(isOn ? "[ ON ●]" : "[○ OFF]", x: rect.maxX - 10, y: y,
+        grid.text(isOn ? catalog.tr("[ ON ●]") : catalog.tr("[○ OFF]"), x: rect.maxX - 10, y: y,
                   style: isOn ? Style(fg: .green, attrs: .bold) : Theme.hint)
         target(id, label, rect)
     }
@@ -43,8 +44,8 @@ extension Canvas {
         let mid = Rect(x: minus.maxX + 1, y: rect.y, w: plus.x - minus.maxX - 2, h: rect.h)
         grid.box(mid, style: Theme.hint)
         grid.centered(label + ": " + value, in: mid.inset(1), y: mid.y + mid.h / 2, style: Theme.tileLabel)
-        button(id + ".minus", "−  less", minus)
-        button(id + ".plus", "+  more", plus)
+        button(id + ".minus", catalog.tr("−  less"), minus)
+        button(id + ".plus", catalog.tr("+  more"), plus)
     }
 
     /// A segmented control: one target per segment (`ID.KEY`); the selected one is marked.
@@ -60,7 +61,7 @@ extension Canvas {
 
     /// A tab bar: one target per tab (`ID.KEY`); the selected tab is open at the bottom, joined to its page.
     public mutating func tabBar(_ id: String, _ tabs: [(key: String, label: String)], selected: String, _ rect: Rect) {
-        for (t, r) in zip(tabs, rect.columns(tabs.count, gap: 0)) {
+        for (t, r) in zip(tabs, Self.tabColumns(tabs.map(\.label), rect)) {
             let on = t.key == selected
             grid.box(r, border: .rounded, style: on ? Theme.tileLabel : Theme.tile)
             if on {
@@ -68,9 +69,35 @@ extension Canvas {
                 grid[r.x, r.maxY - 1] = Cell("╯", Theme.tileLabel)
                 grid[r.maxX - 1, r.maxY - 1] = Cell("╰", Theme.tileLabel)
             }
-            grid.centered(on ? "▸ " + t.label + " ◂" : t.label, in: r.inset(1), y: r.y + r.h / 2,
+            // The markers go where they fit; the open bottom edge still says which tab is selected.
+            let marked = on && CellGrid.columns(of: t.label) + 4 <= r.w - 2
+            grid.centered(marked ? "▸ " + t.label + " ◂" : t.label, in: r.inset(1), y: r.y + r.h / 2,
                           style: on ? Theme.tileLabel : .plain)
             target(id + "." + t.key, t.label, r)
+        }
+    }
+
+    /// The tabs' rectangles: each as wide as its label needs when all fit (a long label, "Accessibility" or a
+    /// longer language's, is not cut for the short ones' sake), the room left shared out; else equal columns.
+    static func tabColumns(_ labels: [String], _ rect: Rect) -> [Rect] {
+        guard !labels.isEmpty else { return [] }
+        // The label with "▸ " and " ◂" around it inside the box's edges; short of room, the widest give up
+        // their markers' room first, never the label's own.
+        let least = labels.map { CellGrid.columns(of: $0) + 2 }
+        var widths = least.map { $0 + 4 }
+        var deficit = widths.reduce(0, +) - rect.w
+        while deficit > 0 {
+            guard let i = widths.indices.filter({ widths[$0] > least[$0] }).max(by: { widths[$0] < widths[$1] }),
+                  widths[i] > least[i] else { return rect.columns(labels.count, gap: 0) }
+            widths[i] -= 1
+            deficit -= 1
+        }
+        let extra = -deficit
+        var x = rect.x
+        return widths.enumerated().map { i, w in
+            let width = w + extra / labels.count + (i < extra % labels.count ? 1 : 0)
+            defer { x += width }
+            return Rect(x: x, y: rect.y, w: width, h: rect.h)
         }
     }
 

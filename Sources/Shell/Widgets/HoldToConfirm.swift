@@ -1,3 +1,4 @@
+import Localization
 import Config
 import TrackingCore
 
@@ -77,13 +78,14 @@ extension Canvas {
         let names = HoldToConfirm.gestures(ctx, screen: screen)
         let how: String
         if let n = names.first, let d = ctx.gestures.first(where: { $0.name == n }) {
-            let m = GestureText.movement(d)
+            let m = GestureText.movement(d, ctx.catalog)
             how = m.prefix(1).uppercased() + m.dropFirst()
         } else {
-            how = "Activate again"
+            how = ctx.tr("Activate again")
         }
         let left = JSONText.number(max(0, secs * (1 - p)), digits: 1)
-        let text = names.isEmpty ? "\(how) to \(label.lowercased()) (y)" : "\(how) \(left) s to \(label.lowercased())"
+        let text = names.isEmpty ? ctx.tr("{how} to {action} (y)", ["how": how, "action": label.lowercased()])
+            : ctx.tr("{how} {seconds} s to {action}", ["how": how, "seconds": left, "action": label.lowercased()])
         let inner = main.inset(dx: 2, dy: 1)
         let tw = CellGrid.columns(of: text)
         grid.text(text, x: inner.x, y: main.y + main.h / 2, style: Theme.error, maxWidth: inner.w)
@@ -92,6 +94,6 @@ extension Canvas {
                      style: Style(fg: .red, attrs: .bold), empty: "░")
         }
         target(id, label, main)
-        button(id + ".cancel", "Cancel", cancel)
+        button(id + ".cancel", ctx.tr("Cancel"), cancel)
     }
 }

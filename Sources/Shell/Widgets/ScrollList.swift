@@ -1,3 +1,4 @@
+import Localization
 import Config
 
 /// One row of a scrollable list.
@@ -74,12 +75,12 @@ extension Canvas {
     /// A scrollable list: the rows that fit, each a target when it has an id, and a scroll bar column with
     /// ▲ / ▼ targets (`ID.up`, `ID.down`) and a thumb showing where the view is.
     public mutating func scrollList(_ id: String, _ rows: [ListRow], _ list: ScrollList, _ rect: Rect,
-                                    empty: String = "(nothing here yet)") {
+                                    empty: String = N_("(nothing here yet)")) {
         let bw = ScrollList.barWidth
         let body = Rect(x: rect.x, y: rect.y, w: rect.w - bw - 1, h: rect.h)
         let n = list.visible(in: rect)
         let rh = list.rowHeight
-        if rows.isEmpty { grid.centered(empty, in: body, y: body.y + body.h / 2, style: Theme.hint) }
+        if rows.isEmpty { grid.centered(catalog.tr(empty), in: body, y: body.y + body.h / 2, style: Theme.hint) }
         for k in 0..<n {
             let i = list.offset + k
             guard i < rows.count else { break }

@@ -1,3 +1,4 @@
+import Localization
 import Prediction
 
 /// A text field with its suggestion bar and letter keyboard, as Notes, Messages and any later text input use
@@ -12,7 +13,7 @@ public struct TextComposer: Sendable {
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String?
     /// What the last add-word / remove-word did, shown until the text changes.
-    public var wordMessage: String?
+    public var wordMessage: UIMessage?
     /// Whether the keyboard's Enter submits (Messages sends) instead of starting a new line.
     public let enterSubmits: Bool
     /// Initials mode: where the initials typed so far start (a character index of the text); nil when off. The
@@ -106,8 +107,8 @@ public struct TextComposer: Sendable {
     }
 
     public func renderKeyboard(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
-        c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? "➤ send" : "⏎ new line",
-                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? "○ initials" : "● initials") : nil)
+        c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? N_("➤ send") : N_("⏎ new line"),
+                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? ctx.tr("○ initials") : ctx.tr("● initials")) : nil)
         // The word on the focused key, on its lower border where the eyes already are; it may reach over the
         // neighbours' borders but stays inside the keyboard.
         guard let f = ctx.focus, let key = c.hitMap.target(id: f), let (_, word) = wordOnKey(key, ctx) else { return }

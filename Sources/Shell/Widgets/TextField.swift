@@ -1,3 +1,4 @@
+import Localization
 import SpeechText
 import Foundation
 import Config
@@ -296,15 +297,15 @@ extension Canvas {
     /// The on-screen letter keyboard: one target per key (`ID.key.a`…) from the keymap's rows, and a last row
     /// with delete word, space, backspace and new line. Keys get as much height as the rectangle allows.
     /// `extra`: one more key in the last row (id, label), the text composer's initials key.
-    public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = "⏎ new line",
+    public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = N_("⏎ new line"),
                                         extra: (id: String, label: String)? = nil) {
         let all = rows.map(Array.init) + [[]]
         let rowRects = rect.rows(all.count, gap: 0)
         for (k, keys) in all.enumerated() {
             let r = rowRects[k]
             if keys.isEmpty {
-                var specials: [(String, String)] = [(id + ".delete-word", "⌫ word"), (id + ".space", "space"),
-                                                     (id + ".backspace", "⌫ letter"), (id + ".enter", enter)]
+                var specials: [(String, String)] = [(id + ".delete-word", catalog.tr("⌫ word")), (id + ".space", catalog.tr("space")),
+                                                     (id + ".backspace", catalog.tr("⌫ letter")), (id + ".enter", catalog.tr(enter))]
                 if let extra { specials.insert((extra.id, extra.label), at: 0) }
                 let cols = r.columns(specials.count, gap: 1)
                 for ((kid, label), kr) in zip(specials, cols) { button(kid, label, kr) }
