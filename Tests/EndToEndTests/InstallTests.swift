@@ -31,6 +31,8 @@ import Testing
         #expect(install.status == 0, "install failed: \(install.stderr)")
         for file in ["bin/handsfree", "share/handsfree/keymaps/default.toml", "share/handsfree/config/gestures.toml",
                      "share/handsfree/wordlists/words-en.txt", "share/handsfree/wordlists/words-en.bin",
+                     "share/handsfree/languages/es/pack.toml", "share/handsfree/languages/es/words-es.bin",
+                     "share/handsfree/languages/de/words-de.bin",
                      "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"] {
@@ -65,12 +67,20 @@ import Testing
         let compiled = try hf("words", "compile")
         #expect(compiled.status == 0 && compiled.stdout.contains("wordlists/words-en.bin is up to date"),
                 "\(compiled.stdout)\(compiled.stderr)")
+        // Each language pack compiled at install too, and found by its code.
+        let spanish = try hf("predict", "--language", "es", "-n", "3", "--user-file", "none", "cancion")
+        #expect(spanish.status == 0 && spanish.stdout.split(separator: "\t").first == "Canción", "\(spanish.stdout)\(spanish.stderr)")
+        let compiledSpanish = try hf("words", "compile", "--language", "es")
+        #expect(compiledSpanish.status == 0 && compiledSpanish.stdout.contains("languages/es/words-es.bin is up to date"),
+                "\(compiledSpanish.stdout)\(compiledSpanish.stderr)")
         let layout = try hf("layout", "--screen", "launcher", "--size", "100x30")
         #expect(layout.status == 0 && layout.stdout.contains("launcher.notes"), "layout: \(layout.stdout)\(layout.stderr)")
         let doctor = try hf("doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())")
         #expect(doctor.status == 0, "doctor: \(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    data: \(prefix)/share/handsfree (found by the binary's prefix"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("keymaps: default, dwell, no-wink"))
+        #expect(doctor.stdout.contains("ok    language packs: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português)"),
+                "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
                 "\(doctor.stdout)")
         let demo = try hf("demo", "--plain", "--headless")
