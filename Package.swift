@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CWayland", pkgConfig: "wayland-client",
                        providers: [.apt(["libwayland-dev", "libxkbcommon-dev"])]),
         .target(name: "CVirtualKeyboard", dependencies: ["CWayland"]),
+        // The accessibility bus (AT-SPI) through libatspi, the library screen readers use: the Controls view.
+        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The uinput device and the pure encoder of the events written to it.
         .target(name: "CUinput"),
         // Spawning a child on a pty: fork/exec must happen in C, never in Swift.
@@ -61,11 +63,14 @@ let package = Package(
         // Speech's pure parts: dictation editing, spoken numbers, the command grammar. Foundation only, so the
         // Shell keeps dictation state as a real value.
         .target(name: "SpeechText"),
+        // Translations as a value: gettext's .po and .mo formats read, plural rules, placeholders, the
+        // language choice. Pure (no Foundation, no I/O): the runtime reads the files, the state holds the catalog.
+        .target(name: "Localization"),
         // Speech recognition and audio capture; speech output (flite, the Piper worker, ALSA playback).
         .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
                                                .product(name: "Logging", package: "swift-log")]),
         // App state, screens, widgets, reducer. Pure.
-        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText"]),
+        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText", "Localization"]),
         // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
         .target(name: "CTerminalGuard"),
         // The only importer of curses.
@@ -78,8 +83,8 @@ let package = Package(
         // keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "SystemIO", .product(name: "Logging", package: "swift-log"),
-            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
+            "PtyHost", "SystemIO", "Localization", .product(name: "Logging", package: "swift-log"),
+            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -90,7 +95,7 @@ let package = Package(
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "Runtime", "Benchmarks", "SystemIO",
+            "PtyHost", "Runtime", "Benchmarks", "SystemIO", "Localization",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -104,7 +109,9 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config", "SystemIO"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel"], exclude: ["Golden"]),
+        // Fixtures/ holds .po files with mistakes on known lines; the .mo files are made by msgfmt in the test.
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
         .testTarget(name: "CommandTests", dependencies: [
@@ -112,7 +119,7 @@ let package = Package(
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
                                                      "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]

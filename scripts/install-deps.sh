@@ -20,9 +20,14 @@ packages=(
   libx11-dev libxtst-dev                                                  # the X11 output sink (XTest)
   xvfb xterm xdotool x11-xkb-utils x11-xserver-utils x11-utils            # a real X desktop for the X11 sink's tests (setxkbmap, xmodmap, xev)
   python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
+  gettext                                                                 # msgfmt: the translations compiled at install (po/*.po), msgmerge, msginit
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
   libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink
   sway foot wtype                                                         # a headless Wayland desktop for its tests, and the peer typist
+  libatspi2.0-dev at-spi2-core dbus                                       # the Controls view: the accessibility bus (AT-SPI) and its client library
+  zenity python3-gi gir1.2-gtk-3.0                                        # GTK 3 windows whose controls the Controls tests and bench read
+  python3-pyatspi                                                         # the peer walk bench controls measures against
+  firefox-esr                                                             # a real browser's page for the Controls tests (large, but a test uses it)
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #   share/handsfree/{keymaps,config,wordlists,languages}/… (the binary finds them from its own prefix)
 #   share/handsfree/wordlists/words-en.bin                (the word lists compiled, for a quick first start)
 #   share/handsfree/languages/LL/words-LL.bin             (each language pack's word lists compiled)
+#   share/locale/LL/LC_MESSAGES/handsfree.mo              (the translations, po/LL.po compiled by msgfmt)
 #   share/man/man1/handsfree.1                            (generated from the argument parser)
 #   share/bash-completion/completions/handsfree, share/zsh/site-functions/_handsfree,
 #   share/fish/vendor_completions.d/handsfree.fish
@@ -194,6 +195,22 @@ for pack in "$files/share/handsfree/languages"/*/; do
         echo "install.sh: the $(basename "$pack") word lists were not compiled (see above); their first use will build them instead" >&2
     fi
 done
+# The translations: each po/LL.po that po/LINGUAS lists, compiled by GNU msgfmt (Debian's gettext) into
+# share/locale/LL/LC_MESSAGES/handsfree.mo, beside share/handsfree where the binary looks for them. msgfmt
+# --check refuses a catalog with a broken placeholder or plural form; the language is then compiled without
+# the check, its messages named above, and the shell shows those strings in English (it checks each itself).
+if command -v msgfmt > /dev/null; then
+    for lang in $(sed 's/#.*//' "$root/po/LINGUAS"); do
+        mkdir -p "$files/share/locale/$lang/LC_MESSAGES"
+        mo="$files/share/locale/$lang/LC_MESSAGES/handsfree.mo"
+        if ! msgfmt --check -o "$mo" "$root/po/$lang.po"; then
+            echo "install.sh: po/$lang.po has the problems above: those messages show in English" >&2
+            msgfmt -o "$mo" "$root/po/$lang.po" || { rm -rf "$files/share/locale/$lang"; echo "install.sh: po/$lang.po not installed: the screens stay in English for $lang" >&2; }
+        fi
+    done
+else
+    echo "install.sh: msgfmt is not installed (Debian package gettext): the screens stay in English" >&2
+fi
 find "$files" -type f -exec chmod a+r {} + -o -type d -exec chmod 755 {} +
 chmod 755 "$files/bin/handsfree" "$files/share/handsfree/scripts/python-env.sh"
 

@@ -244,6 +244,8 @@ struct Typist {
     var start = 0.0, end = 0.0
     var abandoned = false
     let phase: Double
+    /// The control the session last asked to act on (`bench controls` presses from the Controls view's list).
+    var lastPerformedControl: ControlTarget?
 
     init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double,
          reading: TypingBench.Reading = .bar, method: TypingBench.Method = .word) {
@@ -283,6 +285,7 @@ struct Typist {
         var effects = session.step(.frame(f, nil))
         // The word list's effects are carried out as the runtime does (learning what was committed or typed).
         for e in effects { if let reply = prediction?.perform(e) { effects += session.send(reply) } }
+        for e in effects { if case .performControl(let target) = e { lastPerformedControl = target } }
         t += 1.0 / 60
         return effects
     }

@@ -123,6 +123,8 @@ public enum DesktopCommand: String, CaseIterable, Sendable, Hashable {
     case dwellClick = "dwell-click"
     /// Private typing on or off: nothing learned or logged (passwords).
     case privateTyping = "private"
+    /// The Controls view on or off: the focused window's buttons, links, menus and fields, by name.
+    case controls
 
     /// A short phrase for help screens.
     public var summary: String {
@@ -140,6 +142,7 @@ public enum DesktopCommand: String, CaseIterable, Sendable, Hashable {
         case .wheelRight: return "scroll right"
         case .dwellClick: return "click by resting the pointer, on or off"
         case .privateTyping: return "private typing on or off: nothing learned or logged"
+        case .controls: return "the focused window's controls, to act on by name"
         }
     }
 }

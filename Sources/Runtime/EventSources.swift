@@ -4,6 +4,7 @@ import Glibc
 import Config
 import FrameFormats
 import Foundation
+import Localization
 import Shell
 import Speech
 import Terminal
@@ -145,7 +146,7 @@ public struct KeymapWatcher: EventSource {
         do {
             return [.shell(.keymapLoaded(try Setup.keymap(path, gestures: gestures), notice: "Keymap reloaded"))]
         } catch {
-            return [.shell(.notice("Keymap not reloaded: \(error)"))]
+            return [.shell(.message(UIMessage("Keymap not reloaded: {error}", ["error": "\(error)"])))]
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Prediction
 import Shell
 
@@ -200,10 +201,10 @@ public final class LivePrediction: @unchecked Sendable {
             event = .wordLearned(word)
         case .addWord(let word):
             // Asked for by name, so not lost in silence while the lists load.
-            guard change({ $0.addWord(word) }) != nil else { return .notice("Words are still loading: “\(word)” was not added, try again") }
+            guard change({ $0.addWord(word) }) != nil else { return .message(UIMessage("Words are still loading: “{word}” was not added, try again", ["word": word])) }
             event = .wordAdded(word)
         case .removeWord(let word):
-            guard change({ $0.removeWord(word) }) != nil else { return .notice("Words are still loading: “\(word)” was not removed, try again") }
+            guard change({ $0.removeWord(word) }) != nil else { return .message(UIMessage("Words are still loading: “{word}” was not removed, try again", ["word": word])) }
             // A word never to be offered again is not offered inside a sentence either.
             lock.withLock {
                 let before = history.count

@@ -4,6 +4,7 @@ import Glibc
 import Config
 import FrameFormats
 import Foundation
+import Localization
 import SystemIO
 import Transport
 import Shell
@@ -48,6 +49,8 @@ public struct ShellRuntime {
     public var speech: LiveSpeech?
     /// The voice that speaks for the user (Speak, the phrase board), nil when this run has none.
     public var speaker: LiveSpeaker?
+    /// The accessibility bus's side of the Controls view (its own thread, started at the first request).
+    public var controls = LiveControls()
     /// Word prediction for the suggestion bars, nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
@@ -116,6 +119,8 @@ public struct ShellRuntime {
     /// on a pty unless the command line names another program or sink. Started when the reducer asks, as the
     /// Terminal screen first shows.
     public var terminal = TerminalLink(.child(argv: PtySink.userShell()))
+    /// Reads the translations of a language the `language` setting changes to, keeping those read.
+    public var languages = LanguageLoader()
     /// Where the Desktop screen types and points: the sink `--output` chose (auto: the session's own).
     public var desktop = DesktopLink(AutoSink(environment: PtyProcess.currentEnvironment()))
 
@@ -158,6 +163,7 @@ public struct ShellRuntime {
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
         if let speaker { sources.append(SpeakerSource(speaker)) }
+        sources.append(ControlsSource(controls))
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
         if let setup { sources.append(SetupSource(setup)) }
         if let webcam {
@@ -177,6 +183,7 @@ public struct ShellRuntime {
             speaker?.shutdown()
             setup?.shutdown()
             webcam?.stop()
+            controls.shutdown()
             _ = prediction?.saveIfNeeded()
             if let f = sources[frameSlot] as? FrameSource { summary = runSummary(f.meter) }
         }
@@ -435,7 +442,9 @@ public struct ShellRuntime {
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
                 case .settingsChanged(let settings): replies += applied(settings)
                 case .saveSettings(let settings):
-                    if let e = UserSettings.save(settings, to: paths.settings) { replies.append(.notice("Settings not saved: \(e)")) }
+                    if let e = UserSettings.save(settings, to: paths.settings) {
+                        replies.append(.message(UIMessage("Settings not saved: {reason}", ["reason": e])))
+                    }
                 case .saveKnownGood(let settings):
                     if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
                         replies.append(.notice("Last good settings not saved: \(e)"))
@@ -473,8 +482,12 @@ public struct ShellRuntime {
                     break
                 case .setup(let request):
                     replies += setupEffect(request)
+                case .loadLanguage(let setting):
+                    replies += languages.load(setting)
                 case .desktop(let request):
                     replies += desktop.apply(request)
+                case .readControls, .performControl:
+                    controls.perform(e)
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {

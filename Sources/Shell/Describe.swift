@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// A text field's contents as plain mode reports them.
 public struct PlainField: Sendable, Equatable {
@@ -49,11 +50,11 @@ public struct PlainView: Sendable, Equatable {
     public init(_ state: ShellState, performed: [ActionRecord] = []) {
         var labels: [String: String] = [:]
         for t in state.hitMap.targets { labels[t.id] = t.label }
-        self.init(screens: state.stack.map(\.title),
+        self.init(screens: state.stack.map { state.catalog.tr($0.title) },
                   focus: state.focus.focused.flatMap { labels[$0] },
                   labels: labels,
                   fields: (state.top as? PlainFields)?.plainFields ?? [],
-                  dictating: state.dictating, notice: state.notice, performed: performed,
+                  dictating: state.dictating, notice: state.shownNotice, performed: performed,
                   bell: state.settings.bellOnActivate)
         settings = state.settingsBanner
     }

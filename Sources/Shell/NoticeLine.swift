@@ -1,3 +1,5 @@
+import Localization
+
 /// Where messages go that do not fit whole where they belong: a notice too long for the title bar, the
 /// status line's readiness or speech text when the status row has no room for it. They are never cut: the
 /// status area's first row (the meters' row) becomes the notice line and shows them whole, and a message
@@ -34,13 +36,18 @@ extension ShellState {
     /// Where the title bar's right part begins when it shows `right`, and how many columns it has: the
     /// crumbs keep at least 30 columns, a notice may take the rest.
     func titleRoom(width: Int) -> Int {
-        let crumbs = " HandsFree │ " + stack.map(\.title).joined(separator: " › ")
-        return max(10, width - min(CellGrid.columns(of: crumbs), 30) - 3)
+        max(10, width - min(CellGrid.columns(of: crumbs), 30) - 3)
+    }
+
+    /// The title bar's left part: the shell's name, then the title of each screen from the launcher to the
+    /// one showing, in the shell's language (a screen's `title` is marked with `N_` where it is written).
+    var crumbs: String {
+        " HandsFree │ " + stack.map { catalog.tr($0.title) }.joined(separator: " › ")
     }
 
     /// The notice, if it fits whole in the title bar at `width`; else it goes to the notice line.
     func titleNotice(width: Int) -> String? {
-        guard let n = notice, CellGrid.columns(of: n) <= titleRoom(width: width) else { return nil }
+        guard let n = shownNotice, CellGrid.columns(of: n) <= titleRoom(width: width) else { return nil }
         return n
     }
 
@@ -51,7 +58,7 @@ extension ShellState {
     /// Whether an action may clear the notice: it has been up for `NoticeLine.secondsPerPart` of frame time,
     /// or for each of its parts on the notice line.
     var noticeSeen: Bool {
-        guard let n = notice else { return true }
+        guard let n = shownNotice else { return true }
         let parts = titleNotice(width: size.width) != nil ? 1 : max(1, NoticeLine.parts([n], width: size.width - 2).count)
         return now - noticeAt >= NoticeLine.secondsPerPart * Double(parts)
     }

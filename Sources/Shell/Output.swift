@@ -80,6 +80,10 @@ public struct DesktopOutput: Hashable, Sendable {
     public var status = OutputStatus()
     /// The sink was asked to connect (the Desktop screen showed once).
     public internal(set) var started = false
+    /// The focused window's controls as last read (the Controls view), nil before any reading.
+    public var controls: ControlsSnapshot?
+    /// What the last action on a control came to, or why it could not be done, for the Controls view.
+    public var controlsNote: String?
 
     public init(sink: String? = nil, missing: String? = nil) { self.sink = sink; self.missing = missing }
 }

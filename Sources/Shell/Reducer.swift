@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TerminalModel
 import TrackingCore
 
@@ -124,7 +125,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return []
     case .dictationSilence(let seconds):
         let effects = perform(&s, .stopDictation, target: nil, gaze: nil)
-        s.notice = "Dictation stopped after \(Int(seconds)) s of silence"
+        s.noticeMessage = UIMessage("Dictation stopped after {seconds} s of silence", ["seconds": String(Int(seconds))])
         return effects
     case .speechUnavailable(let why):
         // Dictation is turned straight off again with the reason, so jaw gestures keep working.
@@ -133,6 +134,16 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return s.dictating ? perform(&s, .stopDictation, target: nil, gaze: nil) : []
     case .notice(let text):
         s.notice = text
+        return []
+    case .message(let message):
+        s.noticeMessage = message
+        return []
+    case .languageLoaded(let catalog):
+        // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
+        // voice's phrases too).
+        s.catalog = catalog
+        s.revision &+= 1
+        s.relayout()
         return []
     case .keymapLoaded(let keymap, let notice):
         s.keymap = keymap
@@ -194,12 +205,41 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
     case .setup(let report):
         return setupReported(&s, report)
+    case .controlsRead(let snapshot):
+        s.desktop.controls = snapshot
+        s.revision &+= 1
+        s.relayout()
+        return []
+    case .controlPerformed(let report):
+        return controlReported(&s, report)
     case .desktopSink(let name):
         s.desktop.sink = name
         s.desktop.missing = nil
         s.revision &+= 1
         s.relayout()
         return []
+    }
+}
+
+/// Takes what became of an action on a control: a note for the Controls view, a pointer click where the
+/// control has no action, and a new reading when the list was out of date.
+func controlReported(_ s: inout ShellState, _ report: ControlReport) -> [Effect] {
+    s.revision &+= 1
+    s.relayout()
+    switch report {
+    case .acted:
+        s.desktop.controlsNote = nil
+        return []
+    case .focused(let name):
+        s.desktop.controlsNote = nil
+        s.notice = name.isEmpty ? "Typing into the text field" : "Typing into \(name)"
+        return []
+    case .pointer(let x, let y):
+        s.desktop.controlsNote = nil
+        return [.desktop(.point(.moveTo(x: x, y: y))), .desktop(.point(.click(.left, count: 1)))]
+    case .failed(let reason, let stale):
+        s.desktop.controlsNote = reason
+        return stale ? [.readControls(follow: true)] : []
     }
 }
 
@@ -331,7 +371,7 @@ extension TerminalBinding {
         guard case .desktop(let c) = self else { return false }
         switch c {
         case .click, .rightClick, .middleClick, .doubleClick, .drag, .wheelUp, .wheelDown, .wheelLeft, .wheelRight: return true
-        case .pointerMode, .stopPointing, .dwellClick, .privateTyping: return false
+        case .pointerMode, .stopPointing, .dwellClick, .privateTyping, .controls: return false
         }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TerminalModel
 
 /// Rows of the status line at the bottom of every screen.
@@ -127,7 +128,7 @@ public struct FrameLook: Equatable {
     var screen: String
     var depth: Int
     var focused: String?
-    var notice: String?
+    var notice: UIMessage?
     var dictating: Bool
     var paused: Bool
     var settings: ShellSettings
@@ -171,7 +172,7 @@ public struct FrameLook: Equatable {
         screen = s.topName
         depth = s.stack.count
         focused = s.focus.focused
-        notice = s.notice
+        notice = s.noticeMessage
         dictating = s.dictating
         paused = s.readiness.paused
         settings = s.settings
@@ -190,7 +191,7 @@ public struct FrameLook: Equatable {
     public func matches(_ s: ShellState) -> Bool {
         guard revision == s.revision, layoutVersion == s.layoutVersion, size == s.size, depth == s.stack.count,
               dictating == s.dictating, paused == s.readiness.paused, focused == s.focus.focused,
-              notice == s.notice, progress == s.tracking.progress,
+              notice == s.noticeMessage, progress == s.tracking.progress,
               frameTime == (s.stack[s.stack.count - 1].drawsFrames ? s.now : nil),
               screen == s.topName, status.matches(s, width: s.size.width), cursor == gazeCursor(s),
               settings == s.settings else { return false }
@@ -301,11 +302,11 @@ func drawTooSmall(_ g: inout CellGrid) {
 
 func drawTitle(_ g: inout CellGrid, _ s: ShellState) {
     g.fill(Rect(x: 0, y: 0, w: g.width, h: 1), " ", style: Theme.title)
-    let crumbs = " HandsFree │ " + s.stack.map(\.title).joined(separator: " › ")
+    let crumbs = s.crumbs
     // A notice that does not fit here whole goes to the notice line (`StatusLook`), never cut.
     let notice = s.titleNotice(width: g.width)
-    let right = notice ?? (s.dictating ? "● dictating" : (s.stack.count == 1 ? "? help · q quit"
-        : s.typesIntoPrograms ? "◀ Leave to go back" : "? help · Esc back"))
+    let right = notice ?? (s.dictating ? s.catalog.tr("● dictating") : (s.stack.count == 1 ? s.catalog.tr("? help · q quit")
+        : s.typesIntoPrograms ? s.catalog.tr("◀ Leave to go back") : s.catalog.tr("? help · Esc back")))
     let r = CellGrid.truncate(right, to: s.titleRoom(width: g.width))
     let rx = g.width - CellGrid.columns(of: r) - 1
     g.text(crumbs, x: 0, y: 0, style: Theme.title, maxWidth: rx - 1)
@@ -378,7 +379,7 @@ struct StatusLook: Equatable {
         var micBelow: String?, readinessBelow: String?
         if rest + readinessW + micW > width, let m = mic { micBelow = m; mic = nil }
         if rest + readinessW > width, let r = readiness { readinessBelow = r; readiness = nil }
-        let notice = s.notice.flatMap { s.titleNotice(width: width) == nil ? $0 : nil }
+        let notice = s.shownNotice.flatMap { s.titleNotice(width: width) == nil ? $0 : nil }
         let since = readinessBelow != nil ? s.readiness.restartedAt ?? 0 : notice != nil ? s.noticeAt : 0
         noticeLine = NoticeLine.part([readinessBelow, notice, micBelow].compactMap { $0 }, width: width - 2, since: since, now: s.now)
     }
@@ -405,7 +406,7 @@ struct StatusLook: Equatable {
         else { return false }
         // With nothing on the notice line and no notice, the row's parts compared equal place the same way;
         // otherwise the look is made again (the line's part moves with time).
-        guard noticeLine == nil, s.notice == nil else { return self == StatusLook(s, width: width) }
+        guard noticeLine == nil, s.noticeMessage == nil else { return self == StatusLook(s, width: width) }
         let r = s.readinessLabel, m = s.micLabel
         return readiness == r?.text && readinessWarning == (r?.warn ?? false)
             && mic == m?.text && micOpen == (m?.open ?? false)

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TerminalModel
 import TrackingCore
 
@@ -98,6 +99,8 @@ public struct ScreenContext: Sendable {
     @Shared public var readiness: Readiness
     /// The speaker is saying something: a Speak key offers Stop.
     public var speaking: Bool
+    /// The translations to draw with: `tr` and `trn` read it.
+    @Shared public var catalog: Catalog
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = [], now: Double = 0, focus: String? = nil,
                 services: Services = Services(), data: AppData = .firstStart, settings: ShellSettings = ShellSettings(),
@@ -105,14 +108,15 @@ public struct ScreenContext: Sendable {
                 terminal: TerminalView? = nil, output: OutputStatus = OutputStatus(),
                 tracking: TrackingStatus = TrackingStatus(),
                 screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings(),
-                desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness(), speaking: Bool = false) {
+                desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness(), speaking: Bool = false,
+                catalog: Catalog = .english) {
         self.init(keymap: Shared(wrappedValue: keymap), gestures: gestures, now: now, focus: focus,
                   services: Shared(wrappedValue: services), data: Shared(wrappedValue: data),
                   settings: Shared(wrappedValue: settings), bounds: bounds, progress: progress,
                   terminal: Shared(wrappedValue: terminal), output: Shared(wrappedValue: output),
                   tracking: Shared(wrappedValue: tracking), screens: screens,
                   listings: Shared(wrappedValue: listings), desktop: Shared(wrappedValue: desktop),
-                  readiness: Shared(wrappedValue: readiness), speaking: speaking)
+                  readiness: Shared(wrappedValue: readiness), speaking: speaking, catalog: Shared(wrappedValue: catalog))
     }
 
     /// A context sharing the state's parts: each costs one reference count, where a copy of its value cost
@@ -121,12 +125,28 @@ public struct ScreenContext: Sendable {
          data: Shared<AppData>, settings: Shared<ShellSettings>, bounds: Rect, progress: [GestureProgress],
          terminal: Shared<TerminalView?>, output: Shared<OutputStatus>, tracking: Shared<TrackingStatus>,
          screens: ScreenRegistry, listings: Shared<CommandLineListings>, desktop: Shared<DesktopOutput>,
-         readiness: Shared<Readiness>, speaking: Bool) {
+         readiness: Shared<Readiness>, speaking: Bool, catalog: Shared<Catalog>) {
         _keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
         _services = services; _data = data; _settings = settings; self.bounds = bounds
         self.progress = progress; _terminal = terminal; _output = output; _tracking = tracking
         self.screens = screens; _listings = listings; _desktop = desktop; _readiness = readiness
         self.speaking = speaking
+        _catalog = catalog
+    }
+}
+
+extension ScreenContext {
+    /// `msgid` in the shell's language, its `{name}` placeholders filled from `arguments`: a literal at the call
+    /// site (`ctx.tr("Look at a tile")`) is extracted for translators; a variable is a string marked with `N_`
+    /// where it is kept (a table's label), translated here.
+    public func tr(_ msgid: String, _ arguments: [String: String] = [:], context: String? = nil) -> String {
+        catalog.tr(msgid, arguments, context: context)
+    }
+
+    /// The form of `singular`/`plural` that `n` takes in the shell's language (`{n}` filled with `n`).
+    public func trn(_ singular: String, _ plural: String, _ n: Int, _ arguments: [String: String] = [:],
+                    context: String? = nil) -> String {
+        catalog.trn(singular, plural, n, arguments, context: context)
     }
 }
 
@@ -281,6 +301,9 @@ public struct ShellSettings: Sendable, Equatable {
     /// While the wake listener hears the user talking, the mouth's gestures (jaw, pucker, funnel) wait: talking
     /// moves them. Off for a room where a television or others talk all the time.
     public var holdMouthWhileTalking = true
+    /// The language of the screens (and, as the packs grow, of prediction and speech): a pack's code ("es"),
+    /// or "auto" for the environment's (`LANG`). `--language` overrides it for one run.
+    public var language = "auto"
     public init() {}
 }
 

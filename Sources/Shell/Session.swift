@@ -14,6 +14,8 @@ public struct Session: Sendable {
     /// The microphone and the phrases as last handed to the speech side by effect.
     private var toldMic: Effect
     private var toldLayout: Int
+    /// The `language` setting as the session last saw it: a change asks for that language's translations.
+    var toldLanguage: String
     /// The state's `pipelineVersion` the pipeline was last configured from.
     var configuredVersion: Int
 
@@ -27,6 +29,7 @@ public struct Session: Sendable {
         self.state.knownGood = self.state.gestureSetup
         toldMic = self.state.listenEffect
         toldLayout = self.state.layoutVersion
+        toldLanguage = self.state.settings.language
     }
 
     /// The microphone's use and the screen's phrases as they stand: what the runtime hands the speech side at
@@ -36,7 +39,7 @@ public struct Session: Sendable {
     /// What follows any event's effects: the speech side's and the Terminal suggestions' requests added, and
     /// the pipeline configured from the state.
     private mutating func settle(_ effects: [Effect]) -> [Effect] {
-        let all = effects + speechFollowUps() + listingRequests()
+        let all = effects + speechFollowUps() + listingRequests() + languageRequest()
         configure(after: all)
         return all
     }
@@ -45,6 +48,14 @@ public struct Session: Sendable {
     private mutating func listingRequests() -> [Effect] {
         guard state.topIs(TerminalScreen.self), let view = state.terminal else { return [] }
         return state.listings.requests(for: view, at: state.now)
+    }
+
+    /// Loading another language's translations when the `language` setting changed (Settings › Language):
+    /// the runtime reads them and answers `.languageLoaded`, so every label changes without a restart.
+    private mutating func languageRequest() -> [Effect] {
+        guard state.settings.language != toldLanguage else { return [] }
+        toldLanguage = state.settings.language
+        return [.loadLanguage(toldLanguage)]
     }
 
     /// Effects for what an event changed that the speech side follows: the microphone's use, the phrases.

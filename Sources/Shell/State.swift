@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TerminalModel
 import TrackingCore
 
@@ -249,6 +250,12 @@ public enum Effect: Sendable, Equatable {
     /// Keys, text and pointer events for the desktop (the Desktop screen), through the sink `--output`
     /// chose; `.start` connects it when the screen first shows. A failure comes back as `.desktopOutput`.
     case desktop(TerminalRequest)
+    /// Read the focused window's controls from the accessibility bus now and, with `follow`, again whenever
+    /// they change (the Controls view shows); `follow: false` stops following. Answered by `.controlsRead`.
+    case readControls(follow: Bool)
+    /// Act on a control of a reading: its default action, the focus for a text field; answered by
+    /// `.controlPerformed`.
+    case performControl(ControlTarget)
     /// An action was performed (for `--events`, logs and the demo).
     case performed(ActionRecord)
     /// Write a file of the user's data (`AppData`) with this text; the outcome comes back as `.saved`.
@@ -304,6 +311,9 @@ public enum Effect: Sendable, Equatable {
     /// Something the setup screen needs done outside (install, download, the devices, the tracker); the answer
     /// comes back as `.setup`.
     case setup(SetupRequest)
+    /// Load the translations of this language (the `language` setting changed: a code, or `auto` for the
+    /// environment's); answered by `.languageLoaded`, or a notice when it has no pack.
+    case loadLanguage(String)
 }
 
 /// Text to say and how, as the speech settings were when it was asked for.
@@ -349,7 +359,12 @@ public enum ShellEvent: Sendable {
     /// Speech cannot be used (no model, no microphone, off in this run), with the reason to show.
     case speechUnavailable(String)
     /// A message for the title bar from the runtime (a file not saved, a keymap not loaded); nil clears it.
+    /// Shown as it is: `message` is the form translated when drawn, which every notice becomes.
     case notice(String?)
+    /// A notice as a message translated when drawn, so a language switch re-labels it; nil clears it.
+    case message(UIMessage?)
+    /// The translations of another language were loaded (`loadLanguage`): screens are drawn with them from now.
+    case languageLoaded(Catalog)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
     /// The word lists finished loading: suggestion bars can fill.
@@ -378,6 +393,10 @@ public enum ShellEvent: Sendable {
     case desktopOutput(OutputReport)
     /// The desktop sink answered under this name (`X11 :0`; auto says which it chose).
     case desktopSink(String)
+    /// The focused window's controls as the accessibility bus showed them (or why there are none).
+    case controlsRead(ControlsSnapshot)
+    /// What became of a `.performControl`.
+    case controlPerformed(ControlReport)
     /// The speaker began (true) or ended (false) saying something.
     case speaking(Bool)
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
@@ -393,9 +412,9 @@ public enum ShellEvent: Sendable {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
-             .speechUnavailable, .notice, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .speaking, .speechOutput, .notHeard, .wordLearned, .sentenceLearned, .wordAdded, .wordRemoved,
-             .commandsListed, .directoryListed, .setup: return false
+             .speechUnavailable, .notice, .message, .languageLoaded, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
+             .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput, .notHeard, .wordLearned,
+             .sentenceLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed, .setup: return false
         }
     }
 }
@@ -459,8 +478,18 @@ public struct ShellState: Sendable {
     /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
     public internal(set) var revision = 0
     /// A short notice shown in the title bar (e.g. an unknown screen), or on the notice line when it does not
-    /// fit there (`NoticeLine`).
-    public var notice: String? { didSet { if notice != oldValue { noticeAt = now } } }
+    /// fit there (`NoticeLine`): a message, translated when drawn (`shownNotice`).
+    public var noticeMessage: UIMessage? { didSet { if noticeMessage != oldValue { noticeAt = now } } }
+    /// The notice in English; a text set here is shown as it is in every language (`UIMessage.verbatim`), as
+    /// notices were before they became messages.
+    public var notice: String? {
+        get { noticeMessage?.english }
+        set { noticeMessage = newValue.map(UIMessage.verbatim) }
+    }
+    /// The notice as the user reads it: in the language of the catalog.
+    public var shownNotice: String? { noticeMessage.map { $0.text(catalog) } }
+    /// The translations screens are drawn with (English: the empty catalog). Replaced by `.languageLoaded`.
+    @Shared public var catalog = Catalog.english
     /// When the notice was set, in frame time: its parts on the notice line take turns from then.
     public internal(set) var noticeAt = 0.0
     /// What the Terminal screen's program shows, as the runtime last read it.
@@ -495,8 +524,9 @@ public struct ShellState: Sendable {
     public init(keymap: Keymap, gestures: [GestureDefinition] = GestureDefaults.definitions,
                 size: Size = Size(width: 100, height: 30), settings: ShellSettings = ShellSettings(),
                 services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
-                source: String = "keyboard", onboarding: Bool = false) {
+                source: String = "keyboard", onboarding: Bool = false, catalog: Catalog = .english) {
         self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
+        self.catalog = catalog
         dwellGestures = Self.dwellNames(gestures)
         knownGood = GestureSetup(settings: settings, gestures: gestures)
         self.services = services; self.data = data; self.registry = registry
@@ -526,7 +556,7 @@ public struct ShellState: Sendable {
         ScreenContext(keymap: $keymap, gestures: gestures, now: now, focus: focus.focused, services: $services,
                       data: $data, settings: $settings, bounds: bodyBounds, progress: tracking.progress,
                       terminal: $terminal, output: $output, tracking: $tracking, screens: registry,
-                      listings: $listings, desktop: $desktop, readiness: $readiness, speaking: speaking)
+                      listings: $listings, desktop: $desktop, readiness: $readiness, speaking: speaking, catalog: $catalog)
     }
 
     /// Recomputes the hit map after the screen or its layout changed.
@@ -596,15 +626,16 @@ public struct ScreenRegistry: Sendable {
     /// The shell's screens.
     public static let standard = ScreenRegistry([
         ScreenEntry("launcher") { LauncherScreen() },
-        ScreenEntry("notes", tile: .init("Notes", "write and dictate")) { NotesScreen() },
+        // Tiles are marked for translation here and translated where the launcher draws them.
+        ScreenEntry("notes", tile: .init(N_("Notes"), N_("write and dictate"))) { NotesScreen() },
         // Practice screens say so on their tiles: their people, replies and albums are made up.
-        ScreenEntry("messages", tile: .init("Practice chat", "nobody receives it")) { MessagesScreen() },
-        ScreenEntry("settings", tile: .init("Settings", "gestures and looks")) { SettingsScreen() },
-        ScreenEntry("media", tile: .init("Practice music", "made up, no sound")) { MediaScreen() },
-        ScreenEntry("terminal", tile: .init("Terminal", "shell and programs")) { TerminalScreen() },
-        ScreenEntry("desktop", tile: .init("Desktop", "type into any app")) { DesktopScreen() },
-        ScreenEntry("help", tile: .init("Help", "gestures and phrases")) { HelpScreen() },
-        ScreenEntry("phrases", tile: .init("Phrases", "say it at once")) { PhrasesScreen() },
+        ScreenEntry("messages", tile: .init(N_("Practice chat"), N_("nobody receives it"))) { MessagesScreen() },
+        ScreenEntry("settings", tile: .init(N_("Settings"), N_("gestures and looks"))) { SettingsScreen() },
+        ScreenEntry("media", tile: .init(N_("Practice music"), N_("made up, no sound"))) { MediaScreen() },
+        ScreenEntry("terminal", tile: .init(N_("Terminal"), N_("shell and programs"))) { TerminalScreen() },
+        ScreenEntry("desktop", tile: .init(N_("Desktop"), N_("type into any app"))) { DesktopScreen() },
+        ScreenEntry("help", tile: .init(N_("Help"), N_("gestures and phrases"))) { HelpScreen() },
+        ScreenEntry("phrases", tile: .init(N_("Phrases"), N_("say it at once"))) { PhrasesScreen() },
         ScreenEntry("note-editor") { NoteEditorScreen() },
         ScreenEntry("conversation") { ConversationScreen() },
         ScreenEntry("calibration") { CalibrationScreen() },

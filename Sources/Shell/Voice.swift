@@ -155,7 +155,7 @@ extension ShellState {
         for t in hitMap.targets {
             let label = t.label.trimmingSpaces
             guard label.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
-            for p in ["open " + label, "select " + label] where seen.insert(Keymap.normalise(p)).inserted {
+            for p in ["open " + label, "select " + label] + DesktopScreen.controlPhrases(t) where seen.insert(Keymap.normalise(p)).inserted {
                 out.append(p)
             }
         }
@@ -168,6 +168,7 @@ extension ShellState {
         return hitMap.targets.first { t in
             let label = t.label.trimmingSpaces
             return said == Keymap.normalise("open " + label) || said == Keymap.normalise("select " + label)
+                || DesktopScreen.controlPhrases(t).contains { said == Keymap.normalise($0) }
         }
     }
 

@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure speed and memory; prints figures (build with -c release).",
         subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self, BenchLanguage.self, BenchExpand.self,
                       BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self,
-                      BenchGestures.self, BenchTyping.self, BenchStartup.self]
+                      BenchGestures.self, BenchTyping.self, BenchStartup.self, BenchControls.self]
     )
 }
 

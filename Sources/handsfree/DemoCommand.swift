@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
 import Foundation
+import Localization
 import Runtime
 import Shell
 
@@ -19,15 +20,31 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
     @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
+    @Option(help: ArgumentHelp("The language of the screens: an installed language's code (es, fr, de, it, pt…; en for English). Default: the environment's (LANG) when it is installed, else English.",
+                               valueName: "code"))
+    var language: String?
 
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        try RunCommand.checkLanguage(language)
+    }
+
+    /// The language's catalog (--language, else the environment's: the demo reads no user settings).
+    func spoken() throws -> Translations.Start {
+        do throws(UnknownLanguage) {
+            let start = try Translations.start(commandLine: language, setting: LanguageChoice.automatic)
+            CommandLineText.use(start.catalog)
+            return start
+        } catch {
+            throw ValidationError(error.message.shown)
+        }
     }
 
     func run() throws {
         // The demo always uses the built-in gestures and the default keymap, so it shows the same thing everywhere.
         let settings = GestureConfig.defaults()
         let paths = UserPaths.current(dataDir: dataDir)
+        let spoken = try spoken()
         let km: Keymap
         do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
         // Real word prediction with nothing learned and nothing saved; the note lives in memory only.
@@ -38,7 +55,7 @@ struct DemoCommand: ParsableCommand {
             let sz = access.plain ? PlainDisplay().size : try Setup.size(size)
             prediction.loadNow(userFile: nil)
             var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, services: services,
-                                                    source: "demo"),
+                                                    source: "demo", catalog: spoken.catalog),
                                   settings: settings)
             session.apply(access.applied(to: session.state.settings))
             var script = DemoScript()
@@ -67,7 +84,7 @@ struct DemoCommand: ParsableCommand {
             return
         }
         prediction.load(userFile: nil)
-        let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo")
+        let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo", catalog: spoken.catalog)
         var session = Session(state: state, settings: settings)
         session.apply(access.applied(to: session.state.settings))
         var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true,

@@ -32,16 +32,20 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         var report = DoctorReport()
         checkData(&report)
+        checkLanguages(&report)
         checkSpeech(&report)
         checkPython(&report)
         checkFolders(&report)
         let tracker = checkTracker(&report)
         checkPorts(&report, tracker: tracker)
         Self.checkDesktop(&report, environment: ProcessInfo.processInfo.environment)
+        Self.checkControls(&report, Self.probeControls(environment: ProcessInfo.processInfo.environment))
         for line in report.lines { print(line) }
         print(report.failures == 0
-              ? "doctor: everything the shell needs is there (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"))"
-              : "doctor: \(report.failures) problem\(report.failures == 1 ? "" : "s") to fix before the shell can run")
+              ? trn("doctor: everything the shell needs is there ({n} warning)", "doctor: everything the shell needs is there ({n} warnings)",
+                    report.warnings)
+              : trn("doctor: {n} problem to fix before the shell can run", "doctor: {n} problems to fix before the shell can run",
+                    report.failures))
         if report.failures > 0 { throw ExitCode(1) }
     }
 
@@ -227,6 +231,70 @@ struct DoctorCommand: ParsableCommand {
             }
         } else {
             r.ok("Wayland: no WAYLAND_DISPLAY (not in a Wayland session)")
+        }
+    }
+
+    /// What the Controls view's checks found: the bus's problem (nil: it answers), GNOME's
+    /// toolkit-accessibility setting (nil: not GNOME), Qt's variable, and the applications showing empty trees.
+    struct ControlsProbe {
+        var bus: String?
+        var gnomeAccessibility: String?
+        var qtAlwaysOn: String?
+        var empty: [(name: String, toolkit: String)] = []
+    }
+
+    /// Looks at the accessibility bus, GNOME's setting (through gsettings, when its schema is installed) and Qt.
+    static func probeControls(environment: [String: String]) -> ControlsProbe {
+        var probe = ControlsProbe(bus: AccessibilityClient.probe(), qtAlwaysOn: environment["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"])
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gsettings") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/gsettings")
+            p.arguments = ["get", "org.gnome.desktop.interface", "toolkit-accessibility"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            if (try? p.run()) != nil {
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                p.waitUntilExit()
+                if p.terminationStatus == 0 { probe.gnomeAccessibility = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            }
+        }
+        if probe.bus == nil { probe.empty = AccessibilityClient().emptyApplications() }
+        return probe
+    }
+
+    /// The Controls view's lines: the accessibility bus, GNOME's and Qt's switches, and programs whose tree is
+    /// empty (Chromium and Electron without --force-renderer-accessibility). All are warnings: the shell and
+    /// pointer mode work without them.
+    static func checkControls(_ r: inout DoctorReport, _ probe: ControlsProbe) {
+        if let problem = probe.bus {
+            r.warn("Accessibility bus: \(problem): the Controls view cannot list windows' buttons (pointer mode still works)",
+                   fix: "install at-spi2-core (scripts/install-deps.sh) and run the shell inside your desktop session, whose D-Bus starts the bus")
+        } else {
+            r.ok("Accessibility bus: answers (the Controls view lists windows' buttons, links and fields)")
+        }
+        switch probe.gnomeAccessibility {
+        case nil: r.ok("GNOME accessibility: no GNOME settings here (nothing to switch on)")
+        case "true": r.ok("GNOME accessibility: toolkit-accessibility is on")
+        case let value?:
+            r.warn("GNOME accessibility: toolkit-accessibility is \(value): some programs then show no controls",
+                   fix: "gsettings set org.gnome.desktop.interface toolkit-accessibility true")
+        }
+        if probe.qtAlwaysOn == "1" {
+            r.ok("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt programs show their controls)")
+        } else {
+            r.warn("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON is not 1: Qt programs (KDE's, VLC, …) may show no controls",
+                   fix: "add export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 to ~/.profile and log in again")
+        }
+        for app in probe.empty {
+            let name = app.name.isEmpty ? "A program" : app.name
+            if app.toolkit.lowercased().contains("chrom") || app.toolkit.lowercased().contains("electron") {
+                r.warn("\(name) (\(app.toolkit)) shows an empty tree: the Controls view lists nothing in it",
+                       fix: "start it with --force-renderer-accessibility (Chromium, Chrome, Electron programs such as VS Code)")
+            } else {
+                r.warn("\(name) shows an empty tree: the Controls view lists nothing in it",
+                       fix: "use pointer mode for it; a Chromium or Electron program needs --force-renderer-accessibility")
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Runtime
 import ArgumentParser
+import Localization
 import Shell
 
 /// `handsfree layout`: prints a screen's hit map as JSON, so tests and tools can aim at targets.
@@ -17,12 +18,18 @@ struct LayoutCommand: ParsableCommand {
     var config: String?
     @Flag(help: "Print the screen as text instead of the JSON hit map.")
     var text = false
+    @Option(help: ArgumentHelp("Draw it in this installed language (es, fr, de, it, pt…). Default: English, whatever the environment, so tools see the same labels everywhere.",
+                               valueName: "code"))
+    var language = LanguageChoice.english
+
+    func validate() throws { try RunCommand.checkLanguage(language) }
 
     func run() throws {
         let sz = try Setup.size(size)
         let settings = try Setup.settings(config: config)
         let km = try Setup.keymap(keymap, gestures: settings.gestures)
-        var state = ShellState(keymap: km, gestures: settings.gestures, size: sz)
+        let catalog = (try? Translations.start(commandLine: language, setting: LanguageChoice.automatic))?.catalog ?? .english
+        var state = ShellState(keymap: km, gestures: settings.gestures, size: sz, catalog: catalog)
         guard state.show(screen: screen) else {
             throw ValidationError("unknown screen \"\(screen)\" (known: \(ScreenRegistry.standard.names.joined(separator: ", ")))")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import FrameFormats
 import Foundation
+import Localization
 import Runtime
 import Transport
 import Prediction
@@ -123,6 +124,9 @@ struct RunCommand: ParsableCommand {
     var output: OutputChoice?
     @Flag(help: "Start on the Desktop screen: type and point into the focused window of your desktop.")
     var desktop = false
+    @Option(help: ArgumentHelp("The language of the screens for this run: an installed language's code (es, fr, de, it, pt…; en for English). Default: the language setting, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when it is installed, else English.",
+                               valueName: "code"))
+    var language: String?
     @Argument(parsing: .postTerminator,
               help: "A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")
     var command: [String] = []
@@ -135,6 +139,18 @@ struct RunCommand: ParsableCommand {
         }
         if let typeInto, typeInto.kind.scheme != PtySink.kind.scheme, !command.isEmpty {
             throw ValidationError("use --type-into \(typeInto.kind.usage) or -- COMMAND, not both")
+        }
+        try Self.checkLanguage(language)
+    }
+
+    /// An unknown `--language` code is a mistake on the command line, listing the installed languages.
+    static func checkLanguage(_ language: String?) throws {
+        guard let language else { return }
+        do throws(UnknownLanguage) {
+            _ = try LanguageChoice.resolve(commandLine: language, setting: LanguageChoice.automatic, environment: [:],
+                                           installed: Translations.installed().map(\.code))
+        } catch {
+            throw ValidationError(error.message.shown)
         }
     }
 
@@ -162,6 +178,13 @@ struct RunCommand: ParsableCommand {
                                                  file: paths.lastGoodSettings)
             var user = chosen.start
             let settingsProblems = chosen.problems + (lastGoodProblem.map { [$0] } ?? [])
+            // The language: --language, else the setting, else the environment's; its catalog is what the
+            // screens and this command's own messages are drawn with.
+            let spoken: Translations.Start
+            do throws(UnknownLanguage) { spoken = try Translations.start(commandLine: language, setting: user.language) } catch {
+                throw ValidationError(error.message.shown)
+            }
+            CommandLineText.use(spoken.catalog)
             var problems: [String] = []
             // The tracker setup chose, listened to when the command line names no source.
             var tracker: TrackerChoice?
@@ -236,7 +259,7 @@ struct RunCommand: ParsableCommand {
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
             var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
-                                   data: AppData.load(storage), source: source, onboarding: first)
+                                   data: AppData.load(storage), source: source, onboarding: first, catalog: spoken.catalog)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
@@ -246,6 +269,8 @@ struct RunCommand: ParsableCommand {
                 if let message = watch.check(caps) { problems.append(message) }
             }
             state.notice = problems.first
+            // Said once: the language asked for has no pack, or a translation was refused.
+            if state.noticeMessage == nil { state.noticeMessage = spoken.notice }
             var session = Session(state: state, settings: settings)
             if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
             let wanted = access.applied(to: session.state.settings)

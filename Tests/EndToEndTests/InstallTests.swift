@@ -35,7 +35,8 @@ import Testing
                      "share/handsfree/languages/de/words-de.bin",
                      "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
-                     "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"] {
+                     "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"]
+                + ["de", "es", "fr", "it", "pt"].map({ "share/locale/\($0)/LC_MESSAGES/handsfree.mo" }) {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
         }
         let man = try String(contentsOfFile: prefix + "/share/man/man1/handsfree.1", encoding: .utf8)
@@ -83,6 +84,14 @@ import Testing
                 "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
                 "\(doctor.stdout)")
+        // The translations msgfmt compiled, found beside the installed data and used for the command's own
+        // messages in the user's language.
+        #expect(doctor.stdout.split(separator: "\n").contains { $0.hasPrefix("ok    language es: ")
+                    && $0.hasSuffix("messages translated (\(prefix)/share/locale/es/LC_MESSAGES/handsfree.mo)") }, "\(doctor.stdout)")
+        let spanish = try Run.process("/usr/bin/env", ["handsfree", "doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
+                                      environment: env.merging(["LANG": "es_ES.UTF-8"]) { $1 }, directory: elsewhere, input: nil)
+        #expect(spanish.stdout.contains("idiomas: de, en, es, fr, it, pt instalados; idioma de la interfaz: es (LANG=es_ES.UTF-8)")
+                && spanish.stdout.contains("doctor: está todo lo que necesita HandsFree Shell"), "\(spanish.stdout)")
         let demo = try hf("demo", "--plain", "--headless")
         #expect(demo.status == 0 && demo.stdout.contains("screen opened Notes") && !demo.stdout.contains("\u{1B}"),
                 "demo: \(demo.stdout.suffix(400))\(demo.stderr)")

@@ -34,8 +34,8 @@ import TrackingCore
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: file.path)
         #expect(w.events(Wakeup(now: 11.5), state: state).isEmpty, "checked at most once a second")
         let broken = w.events(Wakeup(now: 12), state: state)
-        guard case .shell(.notice(let text?))? = broken.first else { Issue.record("expected a notice, got \(broken)"); return }
-        #expect(text.hasPrefix("Keymap not reloaded: \(file.path):1"))
+        guard case .shell(.message(let message?))? = broken.first else { Issue.record("expected a notice, got \(broken)"); return }
+        #expect(message.english.hasPrefix("Keymap not reloaded: \(file.path):1"))
     }
 
     @Test func aReplayGivesFramesWhenDueAndSaysWhenItEnds() {

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Prediction
 import SpeechText
 import TerminalModel
@@ -16,7 +17,7 @@ public struct DesktopScreen: Screen {
     public let name = "desktop"
     /// Drawn at every frame: the desktop pointer's dwell fills with the frames' time.
     public var drawsFrames: Bool { true }
-    public var title: String { isPrivate ? "Desktop · private" : "Desktop" }
+    public var title: String { isPrivate ? N_("Desktop · private") : N_("Desktop") }
 
     /// Ctrl, Alt and Super latched for the next key.
     public var latches = TerminalLatches()
@@ -33,6 +34,8 @@ public struct DesktopScreen: Screen {
     public private(set) var pointer: DesktopPointer?
     /// The left button is held down (a drag under way).
     public private(set) var dragging = false
+    /// The Controls view's page and filter while it shows instead of the keyboard; nil while typing.
+    public internal(set) var controlsView: ControlsView?
 
     public init() {}
 
@@ -80,13 +83,17 @@ public struct DesktopScreen: Screen {
     /// Suggestions for the word being typed, from what this screen typed since the caret last moved; none
     /// while private or pointing.
     public func suggestions(_ ctx: ScreenContext) -> [String] {
-        guard !isPrivate, pointer == nil, ctx.settings.suggestions > 0 else { return [] }
+        guard !isPrivate, pointer == nil, controlsView == nil, ctx.settings.suggestions > 0 else { return [] }
         return ctx.services.suggest(line, ctx.settings.suggestions)
     }
 
     // MARK: - Drawing
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
+        if let controlsView {
+            renderControls(&c, ctx, controlsView)
+            return
+        }
         if let pointer {
             renderPointing(&c, ctx, pointer)
             return
@@ -112,7 +119,10 @@ public struct DesktopScreen: Screen {
             SuggestionBar.render(&c, Self.suggestionID, suggestions(ctx), l.suggestions, ctx)
         }
         keyRow(&c, Self.rowA, l.rowA, extra: [])
-        keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+=")])
+        // At 80 columns a key of this row is 7 cells: the Controls key takes a short word there.
+        let keyWidth = (l.rowB.w - Self.rowB.count - 1) / (Self.rowB.count + 2)
+        keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
+                                             (Self.controlsID, keyWidth >= 10 ? "☰ Controls" : "☰ List")])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? TerminalScreen.symbolRows : ctx.keymap.keyboardRows,
                          l.keyboard, enter: "⏎ Enter")
     }
@@ -223,12 +233,15 @@ public struct DesktopScreen: Screen {
         switch input {
         case .tick, .dictation: break
         default:
-            if !wasPrivate, !isPrivate, pointer == nil { reply.effects += TypingEcho.effects(before: before, after: line, ctx) }
+            if !wasPrivate, !isPrivate, pointer == nil, controlsView == nil {
+                reply.effects += TypingEcho.effects(before: before, after: line, ctx)
+            }
         }
         return reply
     }
 
     private mutating func handleInput(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
+        if let reply = handleControls(input, ctx) { return reply }
         switch input {
         case .tick:
             // The dwell's bar fills as time passes.
@@ -304,6 +317,7 @@ public struct DesktopScreen: Screen {
             symbolLayer.toggle()
             return Reply(record: "layer")
         case Self.pointerID: return desktop(.pointerMode, ctx)
+        case Self.controlsID: return desktop(.controls, ctx)
         case Self.privateID: return desktop(.privateTyping, ctx)
         case Self.dwellID: return desktop(.dwellClick, ctx)
         case Self.speakID: return speak(ctx)
@@ -376,7 +390,34 @@ public struct DesktopScreen: Screen {
         case .privateTyping:
             isPrivate.toggle()
             return Reply(record: "private")
+        case .controls:
+            // Pointing stops (a held drag is let go); the list is read now and followed while it shows.
+            let release: [Effect] = dragging ? [.desktop(.point(.button(.left, down: false)))] : []
+            pointer = nil
+            dragging = false
+            latches = TerminalLatches()
+            controlsView = ControlsView()
+            return Reply(effects: release + [.readControls(follow: true)], record: "controls")
         }
+    }
+
+    /// Leaves the Controls view for the keyboard; the window is no longer followed.
+    mutating func leaveControls() -> Reply {
+        controlsView = nil
+        line = ""
+        return Reply(effects: [.readControls(follow: false)], record: "controls-off")
+    }
+
+    /// Private typing on: a password field was chosen from the Controls view.
+    mutating func turnPrivate() { isPrivate = true }
+
+    /// From the Controls view to pointer mode, for what the accessibility bus does not show.
+    mutating func pointFromControls(_ ctx: ScreenContext) -> Reply {
+        var reply = leaveControls()
+        let pointing = desktop(.pointerMode, ctx)
+        reply.effects += pointing.effects
+        reply.record = "pointer-mode"
+        return reply
     }
 
     /// Steers the pointer with a frame (the reducer calls this while pointing).
@@ -483,7 +524,7 @@ public struct DesktopScreen: Screen {
     }
 
     public func leaving(_ ctx: ScreenContext) -> [Effect] {
-        dragging ? [.desktop(.point(.button(.left, down: false)))] : []
+        (dragging ? [.desktop(.point(.button(.left, down: false)))] : []) + (controlsView != nil ? [.readControls(follow: false)] : [])
     }
 }
 

@@ -1,11 +1,12 @@
 import Config
+import Localization
 
 /// Practice music, simulated: a carousel of made-up albums, the album's tracks in a scrollable list,
 /// play/pause/next and a progress bar that advances with source time. No audio is played, and the title,
 /// the screen and its help say so.
 public struct MediaScreen: Screen {
     public let name = "media"
-    public let title = "Practice music"
+    public let title = N_("Practice music")
     public var albums = Carousel()
     var tracks = ScrollList(rowHeight: 3)
     /// The track playing or paused: album and track index.

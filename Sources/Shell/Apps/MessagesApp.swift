@@ -1,11 +1,12 @@
 import Config
+import Localization
 
 /// Practice chat: made-up people whose canned replies arrive after a moment; nothing is sent anywhere. It
 /// says so in its title, its first line and its help, so nobody believes they answered a real person.
 /// Activating a person opens the conversation. Replies on their way arrive here too.
 public struct MessagesScreen: Screen {
     public let name = "messages"
-    public let title = "Practice chat"
+    public let title = N_("Practice chat")
     var list = ScrollList(rowHeight: 3)
 
     public init() {}

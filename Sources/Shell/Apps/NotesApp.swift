@@ -1,4 +1,5 @@
 import Config
+import Localization
 import SpeechText
 
 /// The list of notes: a New note button and a scrollable list; activating a note opens it in the editor.
@@ -6,7 +7,7 @@ public struct NotesScreen: Screen {
     public let name = "notes"
     /// Nothing on it moves with time: no tick is asked for.
     public var wantsTicks: Bool { false }
-    public let title = "Notes"
+    public let title = N_("Notes")
     var list = ScrollList(rowHeight: 3)
 
     public init() {}

@@ -1,4 +1,5 @@
 import Config
+import Localization
 
 /// The phrase board: the user's phrases in groups (greetings, needs, answers, and their own saved ones), each
 /// said at once when activated. The most used rise to the top of their group, but not under the user's gaze:
@@ -8,7 +9,7 @@ import Config
 /// "save phrase" on a note or a message adds what was typed to the saved group.
 public struct PhrasesScreen: Screen {
     public let name = "phrases"
-    public let title = "Phrases"
+    public let title = N_("Phrases")
     public var group = "greetings"
     /// The order each group showed in when a phrase of it was first said on this visit.
     var held: [String: [String]] = [:]

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// The shell's own settings, changed hands-free and applied at once (`Effect.settingsChanged`: the session
@@ -7,7 +8,7 @@ public struct SettingsScreen: Screen {
     public let name = "settings"
     /// Nothing on it moves with time: no tick is asked for.
     public var wantsTicks: Bool { false }
-    public let title = "Settings"
+    public let title = N_("Settings")
     public var tab = "tracking"
     var keymaps = ScrollList(rowHeight: 3)
 

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 extension ShellState {
@@ -154,9 +155,12 @@ extension GestureSetup {
 }
 
 extension Session {
-    /// Applies changed settings at once: the state, and a pipeline rebuilt from them.
+    /// Applies changed settings at once: the state, and a pipeline rebuilt from them. The language they name
+    /// is taken as the one the caller started with (it loaded its catalog, or `--language` overrides it);
+    /// only a later change asks for another's translations.
     public mutating func apply(_ settings: ShellSettings) {
         state.apply(settings)
+        toldLanguage = state.settings.language
         configurePipeline()
     }
 
@@ -256,6 +260,7 @@ extension ShellSettings {
         speech_echo = \(JSONText.quote(speechEcho.rawValue))
         speak_focus = \(speakFocus)
         hold_mouth_while_talking = \(holdMouthWhileTalking)
+        language = \(JSONText.quote(language))
 
         """
     }
@@ -344,6 +349,12 @@ extension ShellSettings {
         }
         if let b = bool("speak_focus") { s.speakFocus = b }
         if let b = bool("hold_mouth_while_talking") { s.holdMouthWhileTalking = b }
+        if let n = doc.root["language"] {
+            // Any code is kept (a pack may be installed later, or on the machine the file came from); the
+            // start says when it has no pack.
+            if let v = n.string, v == LanguageChoice.automatic || LanguageChoice.normalise(v) != nil { s.language = v }
+            else { problems.append(doc.error(["language"], "language must be \"auto\" or a language code such as \"es\" or \"pt_BR\"").description) }
+        }
         if let n = doc.root["keymap"] {
             if let k = n.string, !k.isEmpty { s.keymap = k }
             else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }

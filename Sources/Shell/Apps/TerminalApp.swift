@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import TerminalModel
 
 /// The Terminal screen: the user's shell (or any program) in a pane, typed into from every modality.
@@ -12,7 +13,7 @@ import TerminalModel
 /// lose the user to one stray gesture, so leaving is the ◀ Leave key or a `"leave"` binding.
 public struct TerminalScreen: Screen {
     public let name = "terminal"
-    public var title: String { "Terminal" }
+    public var title: String { N_("Terminal") }
 
     /// Ctrl and Alt latched for the next key.
     public var latches = TerminalLatches()

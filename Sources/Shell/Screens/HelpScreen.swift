@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// Help and onboarding: every gesture and voice phrase of the active keymap with what it does.
@@ -7,7 +8,7 @@ import TrackingCore
 /// bindings in effect.
 public struct HelpScreen: Screen {
     public let name = "help"
-    public var title: String { onboarding ? "Welcome" : "Help" }
+    public var title: String { onboarding ? N_("Welcome") : N_("Help") }
     /// Nothing on it moves with time: no tick is asked for.
     public var wantsTicks: Bool { false }
     /// Shown on first start; leaving it is remembered.
@@ -64,7 +65,10 @@ public struct HelpScreen: Screen {
         let keymapLine = "Keymap \"\(ctx.keymap.name)\": \(ctx.keymap.description)"
         c.grid.centered(keymapLine, in: b, y: y, style: Theme.hint)
         y += 2
-        let area = Rect(x: b.x + 1, y: y, w: b.w - 2, h: b.maxY - y - 4)
+        // The keys line names the carer's escape (F12): it wraps rather than lose its end at 80 columns.
+        let keys = Canvas.wrap("Keys: arrows move · Enter activates · Esc back · ? help · q quits on Home · F12 restores settings",
+                               width: b.w - 2)
+        let area = Rect(x: b.x + 1, y: y, w: b.w - 2, h: b.maxY - y - 3 - keys.count)
         // Gesture descriptions are longer than phrases, so their column gets more room.
         let lw = area.w * 55 / 100
         let cols = [Rect(x: area.x, y: area.y, w: lw, h: area.h),
@@ -107,8 +111,9 @@ public struct HelpScreen: Screen {
                 for entry in col[p] { for l in entry { c.text(l.0, x: r.x, y: y, style: l.1, maxWidth: r.w); y += 1 } }
             }
         }
-        let keys = "Keys: arrows move · Enter activates · Esc back · ? help · q quits on Home · F12 restores settings"
-        c.grid.centered(keys, in: b, y: b.maxY - 4, style: Theme.hint)
+        for (i, line) in keys.enumerated() {
+            c.grid.centered(line, in: b, y: b.maxY - 3 - keys.count + i, style: Theme.hint)
+        }
         let label = onboarding ? "Got it, start" : "Close help"
         if pages > 1 {
             let bw = min(30, (b.w - 6) / 2), x0 = b.x + (b.w - 2 * bw - 2) / 2

@@ -1,11 +1,12 @@
 import Config
+import Localization
 import TrackingCore
 
 /// The root screen: large tiles for the apps, opened by looking at one and activating it. The tiles are the
 /// registry's (`ScreenRegistry.tiles`), laid out in as many rows of up to four as they need.
 public struct LauncherScreen: Screen {
     public let name = "launcher"
-    public let title = "Home"
+    public let title = N_("Home")
     /// Nothing on it moves with time: no tick is asked for.
     public var wantsTicks: Bool { false }
 
@@ -31,7 +32,7 @@ public struct LauncherScreen: Screen {
         let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 4)
         let rects = area.rows(rows, gap: 1).flatMap { $0.columns(columns, gap: 2) }
         for (t, r) in zip(tiles, rects) {
-            c.tile("launcher." + t.screen, t.tile.label, r, detail: t.tile.detail)
+            c.tile("launcher." + t.screen, ctx.tr(t.tile.label), r, detail: ctx.tr(t.tile.detail))
         }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Localization
 
 /// Asked before quitting while some of the user's text could not be saved: quitting would lose it.
 ///
@@ -8,7 +9,7 @@ import Config
 public struct QuitScreen: Screen {
     public static let screenName = "quit"
     public let name = QuitScreen.screenName
-    public let title = "Quit?"
+    public let title = N_("Quit?")
     var quitAnyway = HoldToConfirm()
     /// A copy is being written (the `rescue` effect is out): a second request would write a second copy.
     public private(set) var writing = false

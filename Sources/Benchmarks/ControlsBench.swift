@@ -1,0 +1,314 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Runtime
+import Shell
+import SystemIO
+
+/// `handsfree bench controls`: listing a window's controls through the accessibility bus (the shell's
+/// libatspi client) beside a pyatspi walk of the same window in the same run, a named command until the
+/// application has acted, and the list's refresh after the focus moves to another window.
+///
+/// It starts a desktop of its own: a D-Bus session, Xvfb, the AT-SPI bus launcher, and the GTK 3 test
+/// application `python/controls_app.py` (the Debian python, with python3-gi). The bench's own process joins
+/// that session (`DBUS_SESSION_BUS_ADDRESS`), so it must run once per process.
+public struct ControlsBench {
+    /// Window sizes listed, in buttons.
+    public var sizes = [50, 2_000]
+    /// Listings timed per size (and pyatspi walks).
+    public var runs = 30
+    /// Buttons pressed by name for the command → action figures.
+    public var presses = 50
+    /// Focus changes for the refresh figures.
+    public var switches = 30
+    /// The Debian python with pyatspi and python3-gi.
+    public var python = "/usr/bin/python3"
+    /// The simulated user of the list-against-pointer-mode part (`ControlsAimBench`); nil skips it.
+    public var aim: ControlsAimBench?
+
+    public init() {}
+
+    /// What a run measured.
+    public struct Figures: Sendable, Equatable {
+        /// Per size: controls listed, and the client's and pyatspi's p50 and p99 (seconds).
+        public var listing: [Int: Listing] = [:]
+        /// Command → the application's handler ran, each (seconds).
+        public var actions: [Double] = []
+        /// Focus moved → the list shows the new window, each (seconds).
+        public var refreshes: [Double] = []
+        /// Pressing a button by gaze on the list against pointer mode, per size.
+        public var aim: [ControlsAimBench.Row] = []
+    }
+
+    public struct Listing: Sendable, Equatable {
+        public var controls: Int
+        /// Roles, names and states only (the Controls view's reading).
+        public var names: [Double]
+        /// With each control's actions and extents (the command line's listing, and pyatspi's walk).
+        public var ours: [Double]
+        public var peer: [Double]
+    }
+
+    public func run(out: BenchReport) throws -> Figures {
+        for tool in ["/usr/bin/Xvfb", "/usr/bin/dbus-daemon", "/usr/libexec/at-spi-bus-launcher", python] {
+            guard FileManager.default.isExecutableFile(atPath: tool) else {
+                throw BenchError("\(tool) is not installed (scripts/install-deps.sh installs what bench controls needs)")
+            }
+        }
+        let desk = try BusDesktop()
+        defer { desk.stop() }
+        setenv("DBUS_SESSION_BUS_ADDRESS", desk.sessionBus, 1)
+        unsetenv("AT_SPI_BUS_ADDRESS")
+        let client = AccessibilityClient()
+        do throws(ControlsError) { try client.connect() } catch { throw BenchError(error.description) }
+        out("desktop: Xvfb \(desk.display), a D-Bus session and the accessibility bus of the bench's own; GTK 3 windows of python/controls_app.py")
+
+        var figures = Figures()
+        for size in sizes {
+            let file = try desk.startApp(python, "many", String(size))
+            let snapshot = try settle(client, window: "Many", count: size)
+            // What the Controls view reads (roles, names, states: libatspi's cache), then what the command
+            // line lists (with every control's actions and extents asked of the application), which is
+            // what the pyatspi walk reads too.
+            var names: [Double] = [], ours: [Double] = []
+            for _ in 0..<runs {
+                var t0 = monotonicSeconds()
+                let light = client.read(window: "Many", details: false)
+                names.append(monotonicSeconds() - t0)
+                t0 = monotonicSeconds()
+                let s = client.read(window: "Many")
+                ours.append(monotonicSeconds() - t0)
+                guard s.controls.count == size, light.controls.count == size else {
+                    throw BenchError("a listing found \(s.controls.count) controls, not \(size)")
+                }
+            }
+            let peer = try pyatspi(window: "Many", environment: desk.environment)
+            figures.listing[size] = Listing(controls: snapshot.controls.count, names: names, ours: ours, peer: peer)
+            out(String(format: "list %5d buttons, names and states: p50 %7.1f ms p99 %7.1f ms",
+                       size, percentile(names, 0.5) * 1000, percentile(names, 0.99) * 1000))
+            let ratio = percentile(peer, 0.5) / max(percentile(ours, 0.5), 1e-9)
+            out(String(format: "list %5d buttons, with actions and extents: ours p50 %7.1f ms p99 %7.1f ms · pyatspi p50 %7.1f ms p99 %7.1f ms · %.1fx faster",
+                       size, percentile(ours, 0.5) * 1000, percentile(ours, 0.99) * 1000,
+                       percentile(peer, 0.5) * 1000, percentile(peer, 0.99) * 1000, ratio))
+
+            if size == sizes.first {
+                figures.actions = try pressByName(client, file: file, count: presses, buttons: size)
+                out(String(format: "command → action delivered (%d presses by name, until the application's handler wrote its line): p50 %.1f ms p99 %.1f ms",
+                           figures.actions.count, percentile(figures.actions, 0.5) * 1000, percentile(figures.actions, 0.99) * 1000))
+            }
+            desk.endApps()
+        }
+
+        figures.refreshes = try refreshAfterFocusMoves(client, desk: desk)
+        out(String(format: "refresh after a focus change (%d changes, events on the bus → the list shows the new window): p50 %.1f ms p99 %.1f ms",
+                   figures.refreshes.count, percentile(figures.refreshes, 0.5) * 1000, percentile(figures.refreshes, 0.99) * 1000))
+        if let aim { figures.aim = try aim.run(out: out) }
+        out("goals: 2,000 buttons listed in ≤ 100 ms p50 and ≥ 3x faster than pyatspi; command → action p50 ≤ 20 ms; refresh p99 ≤ 300 ms; the list faster than pointer mode at every size, and flat in size")
+        return figures
+    }
+
+    /// Reads until the window shows all its `count` controls (an application registers some time after it
+    /// shows); that reading.
+    private func settle(_ client: AccessibilityClient, window: String, count: Int) throws -> ControlsSnapshot {
+        let end = monotonicSeconds() + 30
+        var last = client.read(window: window)
+        while last.controls.count != count {
+            guard monotonicSeconds() < end else {
+                throw BenchError("the window \(window) listed \(last.controls.count) controls, not \(count): \(last.problem ?? "")")
+            }
+            usleep(100_000)
+            last = client.read(window: window)
+        }
+        return last
+    }
+
+    /// The pyatspi walk's times, in its own process.
+    private func pyatspi(window: String, environment: [String: String]) throws -> [Double] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = [PythonEnv.script("pyatspi_walk.py"), window, String(runs)]
+        p.environment = environment
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0,
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let seconds = object["seconds"] as? [Double], !seconds.isEmpty else {
+            throw BenchError("the pyatspi walk failed (is python3-pyatspi installed?)")
+        }
+        return seconds
+    }
+
+    /// Presses buttons by name and times each until the application's handler wrote its line.
+    private func pressByName(_ client: AccessibilityClient, file: String, count: Int, buttons: Int) throws -> [Double] {
+        let watch = try FileWatch(file)
+        var times: [Double] = []
+        let reading = client.read(window: "Many")
+        for i in 0..<count {
+            let name = "Button \(i % buttons + 1)"
+            guard case .one(let control) = reading.match(name) else { throw BenchError("no single control is called \(name)") }
+            let before = watch.size()
+            let expected = before + "pressed=\(i % buttons + 1)\n".utf8.count
+            let t0 = monotonicSeconds()
+            do throws(ControlsError) {
+                _ = try client.perform(ControlTarget(generation: reading.generation, control: control))
+            } catch { throw BenchError(error.description) }
+            guard let t1 = watch.wait(size: expected, stall: 2) else { throw BenchError("\(name) was pressed, and its handler never ran") }
+            times.append(t1 - t0)
+        }
+        return times
+    }
+
+    /// Moves the focus between two windows by pressing a button in each, and times until a reading made as
+    /// the live view makes them (events, else polling: `ControlsFollower`) shows the other window.
+    private func refreshAfterFocusMoves(_ client: AccessibilityClient, desk: BusDesktop) throws -> [Double] {
+        _ = try desk.startApp(python, "switch")
+        do throws(ControlsError) { try client.watch() } catch { throw BenchError(error.description) }
+        var reading = try settle(client, window: "First", count: 1)
+        var times: [Double] = []
+        for i in 0..<switches {
+            let (button, next) = i % 2 == 0 ? ("Go to second", "Second") : ("Go to first", "First")
+            guard case .one(let control) = reading.match(button) else {
+                throw BenchError("the window \(reading.window) has no \(button) button")
+            }
+            _ = client.takeChanges()
+            let t0 = monotonicSeconds()
+            do throws(ControlsError) {
+                _ = try client.perform(ControlTarget(generation: reading.generation, control: control))
+            } catch { throw BenchError(error.description) }
+            var follower = ControlsFollower()
+            follower.read(at: t0)
+            let end = t0 + 5
+            while true {
+                let now = monotonicSeconds()
+                guard now < end else { throw BenchError("the list never showed the window \(next) after \(button)") }
+                if follower.due(now: now, changes: client.takeChanges()) {
+                    reading = client.read()
+                    follower.read(at: monotonicSeconds())
+                    if reading.window == next { break }
+                }
+                usleep(2_000)
+            }
+            times.append(monotonicSeconds() - t0)
+        }
+        return times
+    }
+}
+
+/// The sample at quantile `q` (0…1), as `bench desktop` reports its latencies.
+private func percentile(_ values: [Double], _ q: Double) -> Double { DesktopBench.Latency(samples: values).quantile(q) }
+
+/// A desktop with an accessibility bus, of the bench's own: a D-Bus session daemon (not forked: a forked
+/// daemon keeps Foundation's watch on its parent open), Xvfb, the AT-SPI bus launcher, and the applications.
+final class BusDesktop {
+    let base: String
+    let sessionBus: String
+    let display: String
+    private var services: [Process] = []
+    private var apps: [Process] = []
+
+    init() throws {
+        base = NSTemporaryDirectory() + "hf-bench-controls-\(getpid())"
+        try? FileManager.default.removeItem(atPath: base)
+        try FileManager.default.createDirectory(atPath: base + "/home", withIntermediateDirectories: true)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--print-address=1", "--nosyslog"]
+        daemon.environment = ["PATH": "/usr/bin:/bin", "HOME": base + "/home"]
+        let said = Pipe()
+        daemon.standardOutput = said
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        services.append(daemon)
+        sessionBus = Self.firstLine(said).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let x = Process()
+        x.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        x.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        let shown = Pipe()
+        x.standardOutput = shown
+        x.standardError = FileHandle.nullDevice
+        try x.run()
+        services.append(x)
+        let number = Self.firstLine(shown).trimmingCharacters(in: .whitespacesAndNewlines)
+        display = ":" + number
+        guard !sessionBus.isEmpty, Int(number) != nil else {
+            stop()
+            throw BenchError("the D-Bus session or Xvfb did not start")
+        }
+        services.append(try spawn("/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"]))
+    }
+
+    private static func firstLine(_ pipe: Pipe) -> String {
+        var text = ""
+        while !text.contains("\n") {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return text
+    }
+
+    var environment: [String: String] {
+        ["PATH": "/usr/bin:/bin", "HOME": base + "/home", "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus, "LANG": "C.UTF-8"]
+    }
+
+    private func spawn(_ tool: String, _ args: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        p.environment = environment
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Starts `python/controls_app.py MODE OUT …` and waits until it says it shows; returns OUT.
+    func startApp(_ python: String, _ mode: String, _ extra: String...) throws -> String {
+        let out = base + "/\(mode)-\(apps.count).txt"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        apps.append(try spawn(python, [PythonEnv.script("controls_app.py"), mode, out] + extra))
+        let end = monotonicSeconds() + 30
+        while !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("ready\n") {
+            guard monotonicSeconds() < end, apps.last?.isRunning == true else { throw BenchError("controls_app.py \(mode) did not start") }
+            usleep(20_000)
+        }
+        return out
+    }
+
+    /// Ends the applications (SIGKILL: a child of a test inherits its blocked SIGTERM).
+    func endApps() {
+        for p in apps where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        apps = []
+    }
+
+    /// Ends everything, with what the buses started on demand (found by this session's address, which is
+    /// in their environment).
+    func stop() {
+        endApps()
+        var pids: [pid_t] = []
+        if !sessionBus.isEmpty {
+            let wanted = Data("DBUS_SESSION_BUS_ADDRESS=\(sessionBus)\u{0}".utf8)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(name), pid != getpid(),
+                      let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"), environ.range(of: wanted) != nil
+                else { continue }
+                pids.append(pid)
+            }
+        }
+        for pid in pids { kill(pid, SIGKILL) }
+        for p in services.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        if display.count > 1 {
+            let n = display.dropFirst()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(n)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+        }
+        try? FileManager.default.removeItem(atPath: base)
+    }
+}

@@ -1,0 +1,256 @@
+#include <atspi/atspi.h>
+#include <dbus/dbus.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Copies a GError's message into `out` (cut to `size`), frees the error, and says whether there was one.
+static inline int handsfree_atspi_take_error(GError **error, char *out, size_t size) {
+    if (error == NULL || *error == NULL) return 0;
+    if (out != NULL && size > 0) {
+        strncpy(out, (*error)->message ? (*error)->message : "unknown error", size - 1);
+        out[size - 1] = 0;
+    }
+    g_clear_error(error);
+    return 1;
+}
+
+/// Calls one method of org.a11y.Bus on the session bus with a timeout (ms); returns the reply or NULL with
+/// the reason in `problem`.
+static inline DBusMessage *handsfree_a11y_call(DBusConnection *session, DBusMessage *call, int timeout,
+                                              char *problem, size_t size) {
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(session, call, timeout, &error);
+    dbus_message_unref(call);
+    if (reply == NULL && problem != NULL && size > 0) {
+        strncpy(problem, error.message ? error.message : "no reply", size - 1);
+        problem[size - 1] = 0;
+    }
+    dbus_error_free(&error);
+    return reply;
+}
+
+/// Finds the accessibility bus through the session bus (org.a11y.Bus GetAddress, within `timeout` ms), sets
+/// org.a11y.Status IsEnabled when `enable` is set (as screen readers do: browsers then expose their pages),
+/// and leaves the address in AT_SPI_BUS_ADDRESS so that libatspi connects there and nowhere else: left to
+/// itself it would read the X root window or autolaunch a session bus, and abort the process on a later call
+/// if none answered. Returns 0, or 1 with the reason in `problem`.
+static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size) {
+    const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
+    if (session_address == NULL || *session_address == 0) {
+        snprintf(problem, size, "there is no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)");
+        return 1;
+    }
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *session = dbus_connection_open_private(session_address, &error);
+    if (session == NULL || !dbus_bus_register(session, &error)) {
+        snprintf(problem, size, "the D-Bus session does not answer: %s", error.message ? error.message : "no reason given");
+        dbus_error_free(&error);
+        if (session != NULL) { dbus_connection_close(session); dbus_connection_unref(session); }
+        return 1;
+    }
+    dbus_connection_set_exit_on_disconnect(session, FALSE);
+    char reason[256] = {0};
+    DBusMessage *reply = handsfree_a11y_call(
+        session, dbus_message_new_method_call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress"),
+        timeout, reason, sizeof reason);
+    int status = 1;
+    const char *address = NULL;
+    if (reply != NULL && dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &address, DBUS_TYPE_INVALID)
+        && address != NULL && *address != 0) {
+        setenv("AT_SPI_BUS_ADDRESS", address, 1);
+        status = 0;
+    } else {
+        snprintf(problem, size, "the accessibility bus is not running (org.a11y.Bus: %s)",
+                 reason[0] ? reason : "no address");
+    }
+    if (reply != NULL) dbus_message_unref(reply);
+    if (status == 0 && enable) {
+        DBusMessage *set = dbus_message_new_method_call("org.a11y.Bus", "/org/a11y/bus",
+                                                        "org.freedesktop.DBus.Properties", "Set");
+        const char *interface = "org.a11y.Status", *property = "IsEnabled";
+        dbus_bool_t yes = TRUE;
+        DBusMessageIter iter, variant;
+        dbus_message_iter_init_append(set, &iter);
+        dbus_message_iter_append_basic(&iter, DBUS_TYPE_STRING, &interface);
+        dbus_message_iter_append_basic(&iter, DBUS_TYPE_STRING, &property);
+        dbus_message_iter_open_container(&iter, DBUS_TYPE_VARIANT, "b", &variant);
+        dbus_message_iter_append_basic(&variant, DBUS_TYPE_BOOLEAN, &yes);
+        dbus_message_iter_close_container(&iter, &variant);
+        DBusMessage *done = handsfree_a11y_call(session, set, timeout, NULL, 0);
+        if (done != NULL) dbus_message_unref(done);
+    }
+    dbus_connection_close(session);
+    dbus_connection_unref(session);
+    return status;
+}
+
+/// The element's states as bits (1 << AtspiStateType); every state libatspi knows is below 64.
+static inline uint64_t handsfree_atspi_states(AtspiAccessible *accessible) {
+    AtspiStateSet *set = atspi_accessible_get_state_set(accessible);
+    if (set == NULL) return 0;
+    GArray *states = atspi_state_set_get_states(set);
+    uint64_t bits = 0;
+    if (states != NULL) {
+        for (guint i = 0; i < states->len; i++) {
+            int state = g_array_index(states, AtspiStateType, i);
+            if (state >= 0 && state < 64) bits |= (uint64_t)1 << state;
+        }
+        g_array_free(states, TRUE);
+    }
+    g_object_unref(set);
+    return bits;
+}
+
+/// Whether the element says it implements `interface` ("Action", "Component", …), from libatspi's cache.
+static inline int handsfree_atspi_has(AtspiAccessible *accessible, const char *interface) {
+    GArray *names = atspi_accessible_get_interfaces(accessible);
+    if (names == NULL) return 0;
+    int found = 0;
+    for (guint i = 0; i < names->len && !found; i++) {
+        const gchar *name = g_array_index(names, gchar *, i);
+        if (name != NULL && strcmp(name, interface) == 0) found = 1;
+    }
+    for (guint i = 0; i < names->len; i++) g_free(g_array_index(names, gchar *, i));
+    g_array_free(names, TRUE);
+    return found;
+}
+
+/// Drops a GObject reference (libatspi's objects are GObjects; the macro does not import).
+static inline void handsfree_atspi_unref(void *object) { if (object != NULL) g_object_unref(object); }
+
+/// Takes a GObject reference.
+static inline void *handsfree_atspi_ref(void *object) { return object != NULL ? g_object_ref(object) : NULL; }
+
+/// Runs what is pending on libatspi's main context (events, cache updates) without waiting.
+static inline int handsfree_atspi_dispatch(int limit) {
+    int done = 0;
+    while (done < limit && g_main_context_iteration(NULL, FALSE)) done++;
+    return done;
+}
+
+/// What `handsfree_atspi_details` read of one element.
+typedef struct {
+    int32_t x, y, width, height;
+    int has_extents;
+    /// The action names (not the translated ones), each ended by 0x1F, cut to the buffer.
+    char actions[256];
+    /// The application gave no answer in time.
+    int timed_out;
+} handsfree_atspi_detail;
+
+/// Sends one request to an element's application; the pending reply, or NULL.
+static inline DBusPendingCall *handsfree_atspi_send(AtspiAccessible *element, const char *interface, const char *method,
+                                                    int has_arg, int32_t arg, uint32_t uarg, int timeout) {
+    AtspiObject *object = (AtspiObject *)element;
+    if (object->app == NULL || object->app->bus == NULL || object->app->bus_name == NULL || object->path == NULL) return NULL;
+    DBusMessage *m = dbus_message_new_method_call(object->app->bus_name, object->path, interface, method);
+    if (m == NULL) return NULL;
+    if (has_arg == 1) dbus_message_append_args(m, DBUS_TYPE_INT32, &arg, DBUS_TYPE_INVALID);
+    if (has_arg == 2) dbus_message_append_args(m, DBUS_TYPE_UINT32, &uarg, DBUS_TYPE_INVALID);
+    DBusPendingCall *pending = NULL;
+    dbus_connection_send_with_reply(object->app->bus, m, &pending, timeout);
+    dbus_message_unref(m);
+    return pending;
+}
+
+/// Waits for a reply; NULL (and `*timed_out` set when it never came) unless it is a method return.
+static inline DBusMessage *handsfree_atspi_await(DBusPendingCall *pending, int *timed_out) {
+    if (pending == NULL) return NULL;
+    dbus_pending_call_block(pending);
+    DBusMessage *reply = dbus_pending_call_steal_reply(pending);
+    dbus_pending_call_unref(pending);
+    if (reply == NULL) return NULL;
+    if (dbus_message_get_type(reply) != DBUS_MESSAGE_TYPE_METHOD_RETURN) {
+        const char *error = dbus_message_get_error_name(reply);
+        if (error != NULL && strcmp(error, DBUS_ERROR_NO_REPLY) == 0) *timed_out = 1;
+        dbus_message_unref(reply);
+        return NULL;
+    }
+    return reply;
+}
+
+static inline void handsfree_atspi_add_action(handsfree_atspi_detail *d, DBusMessage *reply) {
+    const char *name = NULL;
+    if (reply == NULL || !dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &name, DBUS_TYPE_INVALID) || name == NULL) return;
+    size_t used = strlen(d->actions), len = strlen(name);
+    if (used + len + 2 >= sizeof d->actions) return;
+    memcpy(d->actions + used, name, len);
+    d->actions[used + len] = 0x1F;
+    d->actions[used + len + 1] = 0;
+}
+
+/// Reads the action names (Action.GetActions for their number, Action.GetName for each: GetActions gives
+/// only the translated names) and the screen extents (Component.GetExtents) of `count` elements, with every
+/// request of a round sent before any answer is awaited: an application answers a queue of requests far
+/// faster than one round trip after another. Each request times out after `timeout` ms, and they wait side
+/// by side, so a silent application costs a timeout or two, not one per element.
+static inline void handsfree_atspi_details(AtspiAccessible **elements, const int *want_actions, int count,
+                                           handsfree_atspi_detail *out, int timeout) {
+    enum { batch = 256, most = 8 };
+    DBusPendingCall *counts[batch], *firsts[batch], *extents[batch], *more[batch][most];
+    int n_actions[batch];
+    for (int start = 0; start < count; start += batch) {
+        int n = count - start < batch ? count - start : batch;
+        for (int i = 0; i < n; i++) {
+            AtspiAccessible *element = elements[start + i];
+            memset(&out[start + i], 0, sizeof out[0]);
+            counts[i] = firsts[i] = NULL;
+            if (want_actions[start + i]) {
+                counts[i] = handsfree_atspi_send(element, "org.a11y.atspi.Action", "GetActions", 0, 0, 0, timeout);
+                firsts[i] = handsfree_atspi_send(element, "org.a11y.atspi.Action", "GetName", 1, 0, 0, timeout);
+            }
+            extents[i] = handsfree_atspi_send(element, "org.a11y.atspi.Component", "GetExtents", 2, 0, 0, timeout);
+        }
+        for (int i = 0; i < n; i++) {
+            handsfree_atspi_detail *d = &out[start + i];
+            n_actions[i] = 0;
+            DBusMessage *reply = handsfree_atspi_await(counts[i], &d->timed_out);
+            if (reply != NULL) {
+                DBusMessageIter iter, array;
+                if (dbus_message_iter_init(reply, &iter) && dbus_message_iter_get_arg_type(&iter) == DBUS_TYPE_ARRAY) {
+                    dbus_message_iter_recurse(&iter, &array);
+                    while (dbus_message_iter_get_arg_type(&array) == DBUS_TYPE_STRUCT) {
+                        n_actions[i]++;
+                        dbus_message_iter_next(&array);
+                    }
+                }
+                dbus_message_unref(reply);
+            }
+            reply = handsfree_atspi_await(firsts[i], &d->timed_out);
+            if (n_actions[i] > 0) handsfree_atspi_add_action(d, reply);
+            if (reply != NULL) dbus_message_unref(reply);
+            reply = handsfree_atspi_await(extents[i], &d->timed_out);
+            if (reply != NULL) {
+                DBusMessageIter iter, rect;
+                if (dbus_message_iter_init(reply, &iter) && dbus_message_iter_get_arg_type(&iter) == DBUS_TYPE_STRUCT) {
+                    dbus_message_iter_recurse(&iter, &rect);
+                    int32_t v[4] = {0, 0, 0, 0};
+                    int k = 0;
+                    for (; k < 4 && dbus_message_iter_get_arg_type(&rect) == DBUS_TYPE_INT32; k++) {
+                        dbus_message_iter_get_basic(&rect, &v[k]);
+                        dbus_message_iter_next(&rect);
+                    }
+                    if (k == 4) { d->x = v[0]; d->y = v[1]; d->width = v[2]; d->height = v[3]; d->has_extents = 1; }
+                }
+                dbus_message_unref(reply);
+            }
+        }
+        // The rare element with more than one action: the other names, in a second round.
+        for (int i = 0; i < n; i++) {
+            for (int k = 1; k < most; k++) {
+                more[i][k] = k < n_actions[i] && !out[start + i].timed_out
+                    ? handsfree_atspi_send(elements[start + i], "org.a11y.atspi.Action", "GetName", 1, k, 0, timeout) : NULL;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            for (int k = 1; k < most; k++) {
+                DBusMessage *reply = handsfree_atspi_await(more[i][k], &out[start + i].timed_out);
+                handsfree_atspi_add_action(&out[start + i], reply);
+                if (reply != NULL) dbus_message_unref(reply);
+            }
+        }
+    }
+}

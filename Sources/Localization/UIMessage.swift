@@ -1,0 +1,64 @@
+/// A message to show, kept untranslated until it is drawn: its msgid and arguments, translated by the
+/// catalog the state holds at each drawing, so a language switch re-labels a notice already on the screen.
+///
+/// What the edge (the runtime) and the reducer say to the user (a notice, a problem) is made as a value of
+/// this type, never as text in one language. `scripts/extract-messages.py` finds `UIMessage("…")` and
+/// `.plural("…", "…", n)` as it finds `tr("…")`.
+public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
+    enum Kind: Sendable, Hashable {
+        case text(String)
+        case plural(String, String, Int)
+        /// Text that is not the project's to translate: a path, a program's own error, a name.
+        case verbatim(String)
+    }
+
+    let kind: Kind
+    /// Values for the message's `{name}` placeholders (arguments are shown as they are: paths, numbers,
+    /// errors from the system).
+    public let arguments: [String: String]
+    /// The `msgctxt` telling this use of the English text from another.
+    public let context: String?
+
+    /// A message translated by its msgid, `{name}` placeholders filled from `arguments`.
+    public init(_ msgid: String, _ arguments: [String: String] = [:], context: String? = nil) {
+        kind = .text(msgid); self.arguments = arguments; self.context = context
+    }
+
+    init(kind: Kind, arguments: [String: String], context: String?) {
+        self.kind = kind; self.arguments = arguments; self.context = context
+    }
+
+    /// A message with plural forms for the number `n` (`{n}` in them is filled with it).
+    public static func plural(_ singular: String, _ plural: String, _ n: Int, _ arguments: [String: String] = [:],
+                              context: String? = nil) -> UIMessage {
+        UIMessage(kind: .plural(singular, plural, n), arguments: arguments, context: context)
+    }
+
+    /// Text shown as it is in every language (a program's own message, a file name): what a message that has
+    /// not been made translatable yet is, too.
+    public static func verbatim(_ text: String) -> UIMessage {
+        UIMessage(kind: .verbatim(text), arguments: [:], context: nil)
+    }
+
+    /// The message in `catalog`'s language.
+    public func text(_ catalog: Catalog) -> String {
+        switch kind {
+        case .text(let id): catalog.tr(id, arguments, context: context)
+        case .plural(let one, let many, let n): catalog.trn(one, many, n, arguments, context: context)
+        case .verbatim(let t): t
+        }
+    }
+
+    /// The message in English.
+    public var english: String { text(.english) }
+
+    /// Whether it is translated when drawn (false for `verbatim`).
+    public var isTranslatable: Bool { if case .verbatim = kind { false } else { true } }
+
+    public var description: String { english }
+}
+
+/// Marks a string for translation without translating it: for a table of labels (`[("notes", N_("Notes"))]`)
+/// translated where it is drawn (`ctx.tr(label)`). `scripts/extract-messages.py` puts it in the catalog.
+@inline(__always)
+public func N_(_ msgid: String) -> String { msgid }
