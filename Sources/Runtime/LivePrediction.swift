@@ -41,6 +41,16 @@ public final class LivePrediction: @unchecked Sendable {
     /// The frequent sentences, best first, worked out once per change (the phrase board asks at every drawing).
     private var frequent: [String]?
 
+    /// The language whose words are loaded (a pack's code, `en` for English's lists in `wordlists/`).
+    private var language = "en"
+    /// Where the user's files are, given by `load(language:paths:)`; nil: the language never changes.
+    private var paths: UserPaths?
+    /// The words of languages used before in this run, so switching back takes no loading.
+    private var parked: [String: Parked] = [:]
+    private struct Parked { var predictor: WordPredictor, history: SentenceHistory, historyFile: URL? }
+    /// Counts the loads started: a load that ends after another language was chosen is parked, not used.
+    private var generation = 0
+
     public init() { continuation = true; phraseSettings = WordPredictor.PhraseSettings() }
 
     /// A predictor already loaded, for a run that must not wait or differ: the typing bench loads the word
@@ -59,10 +69,82 @@ public final class LivePrediction: @unchecked Sendable {
         lock.withLock { history = h; forgetAnswers() }
     }
 
-    /// The sentence history file beside a user word file.
+    /// The sentence history file beside a user word file: `sentences.txt`, and a language's own beside its own
+    /// words (`user-words-es.txt`: `sentences-es.txt`), so one language's sentences are never offered in another.
     public static func historyFile(beside userFile: URL) -> URL {
-        userFile.deletingLastPathComponent().appendingPathComponent("sentences.txt")
+        let name = userFile.deletingPathExtension().lastPathComponent
+        let suffix = name.hasPrefix("user-words-") ? String(name.dropFirst("user-words".count)) : ""
+        return userFile.deletingLastPathComponent().appendingPathComponent("sentences\(suffix).txt")
     }
+
+    /// Starts loading the words of `language` (an installed pack's code or locale, `en` for English) for the user
+    /// whose files `paths` names: the pack's lists through the user's compiled cache of them, and the user's own
+    /// words of that language (`LanguagePack.userWords`). A language without word data loads English's lists and
+    /// says so once. The language can then change (`switchLanguage`).
+    public func load(language: String, paths: UserPaths) {
+        let (pack, problem) = Self.pack(for: language)
+        let userFile = pack?.userWords(in: paths) ?? paths.userWords
+        let code = pack?.code ?? "en"
+        let gen = lock.withLock { () -> Int in
+            self.paths = paths; self.language = code; generation += 1
+            if let problem { self.problem = problem }
+            return generation
+        }
+        let t = Thread { [self] in
+            loadNow(userFile: userFile, cache: pack?.wordCache(in: paths) ?? paths.wordCache, pack: pack, generation: gen)
+        }
+        t.name = "handsfree.prediction.load"
+        t.start()
+    }
+
+    /// The pack with word data for `language`, nil for English (or, with a problem to say, for a language that
+    /// has no word data: English's lists stand in).
+    static func pack(for language: String) -> (LanguagePack?, String?) {
+        guard !LanguageChoice.isEnglish(LanguageChoice.normalise(language) ?? language) else { return (nil, nil) }
+        do {
+            let pack = try LanguagePacks.find(language)
+            guard pack.words != nil else { return (nil, "No word data in the \(pack.name) pack: suggestions are in English") }
+            return (pack, nil)
+        } catch {
+            return (nil, "No word data for \(language) (\(error.description)): suggestions are in English")
+        }
+    }
+
+    /// Follows a change of the language (`Effect.loadLanguage`): saves what was learned in the one before, then
+    /// suggests from the words of `language`, at once when it was used before in this run, else once they are
+    /// loaded ("loading words…" meanwhile). Nothing happens without `load(language:paths:)` first.
+    public func switchLanguage(to language: String) {
+        let (pack, problem) = Self.pack(for: language)
+        let code = pack?.code ?? "en"
+        guard let paths = lock.withLock({ self.paths }), lock.withLock({ self.language }) != code else { return }
+        saveNow()
+        saveHistory()
+        let gen: Int? = lock.withLock {
+            if let p = predictor { parked[self.language] = Parked(predictor: p, history: history, historyFile: historyFile) }
+            self.language = code
+            generation += 1
+            forgetAnswers()
+            if let problem { self.problem = problem }
+            if let back = parked.removeValue(forKey: code) {
+                predictor = back.predictor; history = back.history; historyFile = back.historyFile
+                predictor?.offerHeldWords = offerRude
+                status = nil; finished = true
+                return nil
+            }
+            predictor = nil; status = LivePrediction.loadingStatus; finished = true
+            return generation
+        }
+        guard let gen else { return }
+        let t = Thread { [self] in
+            loadNow(userFile: pack?.userWords(in: paths) ?? paths.userWords, cache: pack?.wordCache(in: paths) ?? paths.wordCache,
+                    pack: pack, generation: gen)
+        }
+        t.name = "handsfree.prediction.load"
+        t.start()
+    }
+
+    /// The language whose words are suggested now (`en` for English).
+    public var currentLanguage: String { lock.withLock { language } }
 
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved), through the
     /// compiled lists in `cache` when given (`WordPredictor.load(cache:)`).
@@ -73,7 +155,8 @@ public final class LivePrediction: @unchecked Sendable {
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run).
-    public func loadNow(userFile: URL?, cache: URL? = nil) {
+    /// `pack`: a language's lists (nil: English's); `generation`: the load this is, when languages can change.
+    public func loadNow(userFile: URL?, cache: URL? = nil, pack: LanguagePack? = nil, generation gen: Int? = nil) {
         var problem: String?
         var readFrom = userFile
         var saveTo = userFile
@@ -88,7 +171,8 @@ public final class LivePrediction: @unchecked Sendable {
             }
         }
         do {
-            var p = try WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
+            var p = try pack.map { pack throws(PredictionError) in try pack.load(userFile: readFrom, cache: cache, prebuilt: pack.words?.compiled).0 }
+                ?? WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
             p.userFile = saveTo
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {
@@ -105,13 +189,20 @@ public final class LivePrediction: @unchecked Sendable {
             }
             let (h, historyTo, historyProblem) = Self.loadHistory(beside: userFile)
             lock.withLock {
-                p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true
+                p.offerHeldWords = offerRude
+                // Another language was chosen while this one loaded: kept for when it comes back.
+                if let gen, gen != generation {
+                    parked[pack?.code ?? "en"] = Parked(predictor: p, history: h, historyFile: historyTo)
+                    return
+                }
+                predictor = p; status = nil; finished = true
                 history = h; historyFile = historyTo
                 forgetAnswers()
                 self.problem = problem ?? historyProblem
             }
         } catch {
             lock.withLock {
+                if let gen, gen != generation { return }
                 status = "no word suggestions (\(error)); typing still works"
                 finished = true
             }

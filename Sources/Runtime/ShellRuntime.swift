@@ -483,7 +483,10 @@ public struct ShellRuntime {
                 case .setup(let request):
                     replies += setupEffect(request)
                 case .loadLanguage(let setting):
-                    replies += languages.load(setting)
+                    let loaded = languages.load(setting)
+                    // Suggestions follow the language: its words, and the user's words of that language.
+                    for case .languageLoaded(let catalog) in loaded { prediction?.switchLanguage(to: catalog.language) }
+                    replies += loaded
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .readControls, .performControl:

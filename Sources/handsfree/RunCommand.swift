@@ -252,7 +252,7 @@ struct RunCommand: ParsableCommand {
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
             prediction.install(into: &services)
-            prediction.load(userFile: paths.userWords, cache: paths.wordCache)
+            prediction.load(language: spoken.choice.language, paths: paths)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))
             // PocketSphinx starts from where this user's voice on this microphone left it.
