@@ -95,6 +95,34 @@ def hunspell_forms(path):
     return forms
 
 
+def compound_form(w, forms, linking=('', 's', 'es', 'n', 'en', 'e')):
+    """A German compound the dictionary lacks ("strassenbahn"), written as its parts are: capitalised when its
+    last part is a noun ("Bahn"), with the first part's spelling ("Straßen"), so "Straßenbahn"; None when no
+    split into a known first part (3 letters or more, a linking s, es, n, en or e allowed) and a noun of 4
+    letters or more is found. The longest last part wins."""
+    def noun(forms_of):
+        return bool(forms_of) and all(f != f.lower() for f in forms_of)
+    for i in range(3, len(w) - 3):
+        head = forms.get(w[i:])
+        if not head or all(f == f.lower() for f in head):
+            continue
+        # A last part that is also written lowercase ("bahn", "weise") makes a noun only after a noun
+        # ("Straßenbahn", not "jederzeit"), and never at an adverb's ending ("beispielsweise", "keineswegs").
+        mixed = not noun(head)
+        if w.endswith(('weise', 'falls', 'wegs', 'massen', 'mals', 'seits', 'dings', 'halber', 'wärts')):
+            continue
+        first = w[:i]
+        for link in linking:
+            if link and not first.endswith(link):
+                continue
+            stem = first[:len(first) - len(link)] if link else first
+            known = sorted(forms.get(stem, ()))
+            if len(stem) >= 3 and known and (not mixed or noun(known)):
+                cap = sorted(f for f in head if f != f.lower())[0]
+                return (known[0].lower() + link + cap.lower()).capitalize()
+    return None
+
+
 def split_elisions(token, elisions):
     parts = []
     while True:
@@ -121,6 +149,8 @@ def main():
     ap.add_argument('--discount', type=float, default=0.75)
     ap.add_argument('--min-bigram', type=int, default=1, help='bigrams seen fewer times are left out')
     ap.add_argument('--min-trigram', type=int, default=2, help='trigrams seen fewer times are left out')
+    ap.add_argument('--compounds', action='store_true',
+                    help='a word the dictionary lacks is split into known parts for its spelling (German compounds)')
     ap.add_argument('--keep', default='', help="comma-separated elision bases that are words of their own (Italian 'un')")
     a = ap.parse_args()
     a.keep = {k for k in a.keep.split(',') if k}
@@ -165,7 +195,7 @@ def main():
             # Only capitalised spellings: a German noun or a name ("Straße", "España"); the commonest shape wins.
             shown[w] = sorted(cands, key=lambda f: (f != f.capitalize(), f))[0]
         else:
-            shown[w] = w
+            shown[w] = (compound_form(w, forms) if a.compounds else None) or w
     with open(a.out_words, 'w', encoding='utf-8') as f:
         f.write('# %s word frequencies (word count, per 10^9 words): see README.md beside this file\n' % a.language)
         written = set()

@@ -2,7 +2,7 @@
 # Rebuilds the word data of the language packs (languages/LL/words-LL.txt and ngrams-LL.txt) from the packages
 # they come from (sources and licences: languages/README.md):
 #   wordfreq 3.1.1 (PyPI wheel, its data CC BY-SA 4.0): word frequencies
-#   Debian's hunspell-es, hunspell-fr-classical, hunspell-de-de, hunspell-it, hunspell-pt-br: spellings and capitals
+#   Debian's hunspell-es, hunspell-fr-classical, hunspell-de-de, hunspell-it, hunspell-pt-br, hunspell-nl: spellings and capitals
 #   (German through hunspell-tools' unmunch, so inflected nouns keep their capital too)
 #   Debian's dasher-data: the training text each language's bigrams and trigrams are counted in
 # Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt)
@@ -16,7 +16,7 @@ cd "$work"
 python3 -m pip download --quiet --no-deps --only-binary :all: -d . wordfreq==3.1.1 \
     || { echo "make-language-words: pip download wordfreq==3.1.1 failed (no PyPI?)" >&2; exit 1; }
 python3 -m zipfile -e wordfreq-3.1.1-py3-none-any.whl wheel
-apt-get download dasher-data hunspell-es hunspell-fr-classical hunspell-de-de hunspell-it hunspell-pt-br \
+apt-get download dasher-data hunspell-es hunspell-fr-classical hunspell-de-de hunspell-it hunspell-pt-br hunspell-nl \
         hunspell-tools libhunspell-1.7-0 >/dev/null 2>&1 \
     || { echo "make-language-words: apt-get download of the dictionaries and dasher-data failed (no package source?)" >&2; exit 1; }
 for d in *.deb; do dpkg -x "$d" x; done
@@ -36,10 +36,12 @@ for l in "${langs[@]}"; do
         es) make es --hunspell "$h/es_ES.dic" --text "$dasher/training_spanish_ES.txt" ;;
         fr) make fr --hunspell "$h/fr.dic" --text "$dasher/training_french_FR.txt" \
                 --elisions "l',d',j',m',n',s',t',c',qu',jusqu',lorsqu',puisqu',quoiqu'" ;;
-        de) make de --hunspell de-forms.txt --text "$dasher/training_german_DE.txt" ;;
+        de) make de --hunspell de-forms.txt --text "$dasher/training_german_DE.txt" --compounds ;;
         it) make it --hunspell "$h/it_IT.dic" --text "$dasher/training_italian_IT.txt" --keep un \
                 --elisions "l',dell',all',dall',nell',sull',coll',un',quest',quell',d',c',m',t',s',v',anch',com',dov',cos',nient',tutt',bell',sant',senz'" ;;
         pt) make pt --hunspell "$h/pt_BR.dic" --text "$dasher/training_portuguese_BR.txt" ;;
-        *) echo "make-language-words: no recipe for '$l' (known: es fr de it pt)" >&2; exit 2 ;;
+        # The sixth language, made to show that one is data only.
+        nl) make nl --hunspell "$h/nl.dic" --text "$dasher/training_dutch_NL.txt" ;;
+        *) echo "make-language-words: no recipe for '$l' (known: es fr de it pt nl)" >&2; exit 2 ;;
     esac
 done
