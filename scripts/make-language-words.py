@@ -6,6 +6,7 @@ Run by scripts/make-language-words.sh, which fetches the inputs from their packa
   --wordfreq FILE   wordfreq's large_LL.msgpack.gz (PyPI wordfreq 3.1.1; data CC BY-SA 4.0)
   --hunspell FILE   forms to take spellings and capitals from: a .dic (its stems) or unmunch's output
   --text FILE       text the n-grams are counted in (Dasher's training text; GPL-2+), repeatable
+  --presage FILE    presage's n-gram counts to add (libpresage-data's database_LL.db; GPL-2+), repeatable
   --elisions LIST   comma-separated elisions ("l',d',qu'"), as the pack's [words] elisions
   --words N         how many words to keep (the most frequent)
 
@@ -20,6 +21,7 @@ import collections
 import gzip
 import math
 import re
+import sqlite3
 import sys
 import unicodedata
 
@@ -142,6 +144,7 @@ def main():
     ap.add_argument('--wordfreq', required=True)
     ap.add_argument('--hunspell')
     ap.add_argument('--text', action='append', default=[])
+    ap.add_argument('--presage', action='append', default=[], help="presage's n-gram database (libpresage-data), repeatable")
     ap.add_argument('--elisions', default='')
     ap.add_argument('--words', type=int, default=100000)
     ap.add_argument('--out-words', required=True)
@@ -232,6 +235,25 @@ def main():
                     bi[(toks[i - 1], w)] += 1
                 if i >= 2:
                     tri[(toks[i - 2], toks[i - 1], w)] += 1
+    # Presage's n-gram counts (Debian's libpresage-data, an SQLite file per language): some words are stored in
+    # Latin-1 among the UTF-8 ones, so a word that is not UTF-8 is read as Latin-1.
+    def word(b):
+        try:
+            w = b.decode('utf-8')
+        except UnicodeDecodeError:
+            w = b.decode('latin-1')
+        w = unicodedata.normalize('NFC', w).replace('’', "'").lower()
+        return w if w in lexicon else folded.get(w.casefold(), w)
+    for path in a.presage:
+        db = sqlite3.connect('file:%s?mode=ro' % path, uri=True)
+        db.text_factory = bytes
+        for x, y, c in db.execute('SELECT word_1, word, count FROM _2_gram'):
+            bi[(word(x), word(y))] += int(c)
+        for x, y, z, c in db.execute('SELECT word_2, word_1, word, count FROM _3_gram'):
+            tri[(word(x), word(y), word(z))] += int(c)
+        for w, c in db.execute('SELECT word, count FROM _1_gram'):
+            uni[word(w)] += int(c)
+        db.close()
     ctx1 = collections.Counter()
     ctx2 = collections.Counter()
     for (x, _), c in bi.items():

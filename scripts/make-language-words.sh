@@ -5,6 +5,7 @@
 #   Debian's hunspell-es, hunspell-fr-classical, hunspell-de-de, hunspell-it, hunspell-pt-br, hunspell-nl: spellings and capitals
 #   (German through hunspell-tools' unmunch, so inflected nouns keep their capital too)
 #   Debian's dasher-data: the training text each language's bigrams and trigrams are counted in
+#   Debian's libpresage-data: presage's Spanish n-gram counts (of Don Quijote), added to Dasher's for Spanish
 # Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +17,7 @@ cd "$work"
 python3 -m pip download --quiet --no-deps --only-binary :all: -d . wordfreq==3.1.1 \
     || { echo "make-language-words: pip download wordfreq==3.1.1 failed (no PyPI?)" >&2; exit 1; }
 python3 -m zipfile -e wordfreq-3.1.1-py3-none-any.whl wheel
-apt-get download dasher-data hunspell-es hunspell-fr-classical hunspell-de-de hunspell-it hunspell-pt-br hunspell-nl \
+apt-get download dasher-data hunspell-es hunspell-fr-classical hunspell-de-de hunspell-it hunspell-pt-br hunspell-nl libpresage-data \
         hunspell-tools libhunspell-1.7-0 >/dev/null 2>&1 \
     || { echo "make-language-words: apt-get download of the dictionaries and dasher-data failed (no package source?)" >&2; exit 1; }
 for d in *.deb; do dpkg -x "$d" x; done
@@ -33,7 +34,9 @@ make() {
 }
 for l in "${langs[@]}"; do
     case $l in
-        es) make es --hunspell "$h/es_ES.dic" --text "$dasher/training_spanish_ES.txt" ;;
+        # Spanish: Dasher's text and presage's counts of Don Quijote (KSR 38.5% with Dasher's alone, 40.3% with both);
+        # Italian's presage counts (L'innocente) lowered its KSR (40.1% to 39.9%), so they are not used.
+        es) make es --hunspell "$h/es_ES.dic" --text "$dasher/training_spanish_ES.txt" --presage x/usr/share/presage/database_es.db ;;
         fr) make fr --hunspell "$h/fr.dic" --text "$dasher/training_french_FR.txt" \
                 --elisions "l',d',j',m',n',s',t',c',qu',jusqu',lorsqu',puisqu',quoiqu'" ;;
         de) make de --hunspell de-forms.txt --text "$dasher/training_german_DE.txt" --compounds ;;
