@@ -150,6 +150,7 @@ def main():
     ap.add_argument('--out-words', required=True)
     ap.add_argument('--out-ngrams', required=True)
     ap.add_argument('--discount', type=float, default=0.75)
+    ap.add_argument('--backoff', type=float, default=0.5, help="the predictor's factor on a word's frequency where its bigram is not stored")
     ap.add_argument('--min-bigram', type=int, default=1, help='bigrams seen fewer times are left out')
     ap.add_argument('--min-trigram', type=int, default=2, help='trigrams seen fewer times are left out')
     ap.add_argument('--compounds', action='store_true',
@@ -263,23 +264,25 @@ def main():
 
     def ok(w):
         return w == '<s>' or w in lexicon
-    # Absolute discounting, interpolated: what a context's seen successors give up (D for each) goes to the word
-    # list's frequencies, so a pair seen once in a small text does not outrank a word that is common everywhere.
+    # Absolute discounting: a pair seen once in a small text does not outrank a word common everywhere. What is
+    # added to the discounted count is what the predictor gives a word whose n-gram is not stored (for a bigram,
+    # WordPredictor.backoff times its frequency; for a trigram, its bigram's estimate), so a stored n-gram never
+    # scores below a missing one.
     total = sum(counts[w] for w in top)
     puni = {shown[w].lower(): counts[w] / total for w in top}
-    kinds1 = collections.Counter(x for (x, _) in bi)
-    kinds2 = collections.Counter((x, y) for (x, y, _) in tri)
     nb = nt = 0
+    pbi = {}
     with open(a.out_ngrams, 'w', encoding='utf-8') as f:
         f.write('# %s bigrams and trigrams (w1 w2 log10P, w1 w2 w3 log10P): see README.md beside this file\n' % a.language)
         for (x, y), c in sorted(bi.items()):
             if ok(x) and ok(y) and y != '<s>' and c >= a.min_bigram:
-                p = (c - a.discount) / ctx1[x] + a.discount * kinds1[x] / ctx1[x] * puni.get(y, 0)
+                p = min(1.0, (c - a.discount) / ctx1[x] + a.backoff * puni.get(y, 0))
+                pbi[(x, y)] = p
                 f.write('%s %s %.4f\n' % (x, y, math.log10(p)))
                 nb += 1
         for (x, y, z), c in sorted(tri.items()):
             if c >= a.min_trigram and ok(x) and ok(y) and ok(z):
-                p = (c - a.discount) / ctx2[(x, y)] + a.discount * kinds2[(x, y)] / ctx2[(x, y)] * puni.get(z, 0)
+                p = min(1.0, (c - a.discount) / ctx2[(x, y)] + pbi.get((y, z), a.backoff * puni.get(z, 0)))
                 f.write('%s %s %s %.4f\n' % (x, y, z, math.log10(p)))
                 nt += 1
     print('%s: %d words, %d bigrams, %d trigrams from %d words of text'
