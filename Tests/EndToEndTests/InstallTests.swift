@@ -87,7 +87,7 @@ import Testing
                 "\(doctor.stdout)")
         // The translations msgfmt compiled, found beside the installed data and used for the command's own
         // messages in the user's language.
-        #expect(doctor.stdout.split(separator: "\n").contains { $0.hasPrefix("ok    language es: ")
+        #expect(doctor.stdout.split(separator: "\n").contains { $0.hasPrefix("ok    language es (Español): ")
                     && $0.hasSuffix("messages translated (\(prefix)/share/locale/es/LC_MESSAGES/handsfree.mo)") }, "\(doctor.stdout)")
         let spanish = try Run.process("/usr/bin/env", ["handsfree", "doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
                                       environment: env.merging(["LANG": "es_ES.UTF-8"]) { $1 }, directory: elsewhere, input: nil)
