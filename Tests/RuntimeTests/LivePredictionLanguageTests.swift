@@ -1,8 +1,11 @@
+import Config
 import Foundation
+import FrameFormats
 import Prediction
 @testable import Runtime
 import Shell
 import Testing
+import TrackingCore
 
 /// The suggestion bar follows the language: a run started in Spanish suggests from the Spanish pack and learns
 /// into the user's Spanish words; a switch at run time (`Effect.loadLanguage`) changes the words, and one back to
@@ -50,6 +53,39 @@ struct LivePredictionLanguageTests {
         live.switchLanguage(to: "en")
         #expect(waitLoaded(services))
         #expect(services.suggest("the hou", 3).contains("house"), "\(services.suggest("the hou", 3))")
+    }
+
+    /// The runtime's answer to a change of the `language` setting switches the suggestions too (Settings ›
+    /// Language, as TranslationsTests drives it).
+    @Test func theLiveLoopSwitchesTheSuggestionsWithTheLanguageSetting() throws {
+        let t = try TranslationsTests.Tree()
+        try t.write("es\n", "po/LINGUAS")
+        try t.copyShipped("es")
+        let home = t.base.appendingPathComponent("home")
+        let paths = UserPaths(environment: ["HOME": home.path], dataDir: home.appendingPathComponent("data").path)
+        let live = LivePrediction()
+        var services = Services()
+        live.install(into: &services)
+        live.load(language: "en", paths: paths)
+        #expect(waitLoaded(services))
+        #expect(!services.suggest("la cancion", 3).contains("canción"), "English first")
+        let gestures = GestureConfig.defaults()
+        var state = ShellState(keymap: try Setup.keymap("default", gestures: gestures.gestures), gestures: gestures.gestures,
+                               services: services)
+        state.stack.append(TranslationsTests.LanguagePicker())
+        state.relayout()
+        state.focus.set("pick", at: 0)
+        var r = ShellRuntime(session: Session(state: state, settings: gestures),
+                             feed: .replay(items: [.frame(TrackingFrame(t: 0), nil)], speed: 1, name: "t"), exitAtEnd: true, paths: paths)
+        r.languages = LanguageLoader(root: t.data, environment: [:])
+        r.prediction = live
+        let display = TranslationsTests.TitleDisplay(keys: [.key(.enter)])
+        r.display = { display }
+        try r.run()
+        #expect(r.session.state.catalog.language == "es")
+        #expect(live.currentLanguage == "es")
+        #expect(waitLoaded(services))
+        #expect(services.suggest("me gusta la cancion", 3).first == "canción", "\(services.suggest("me gusta la cancion", 3))")
     }
 
     @Test func aLanguageWithoutWordDataSuggestsEnglishAndSaysSo() throws {
