@@ -251,7 +251,8 @@ struct RunCommand: ParsableCommand {
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
-            prediction.load(userFile: paths.userWords, cache: paths.wordCache)
+            // The words of the language the screens are in; they follow it when it changes (the reducer asks).
+            prediction.load(language: spoken.catalog.language, paths: paths)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine))
             // PocketSphinx starts from where this user's voice on this microphone left it.
@@ -279,6 +280,7 @@ struct RunCommand: ParsableCommand {
             var start = StartingState(keymap: km, pipeline: settings)
             start.services = services
             start.predictor = .loading
+            start.predictorLanguage = spoken.catalog.language
             start.data = AppData.load(storage)
             start.source = source
             start.onboarding = first
