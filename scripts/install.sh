@@ -3,6 +3,7 @@
 #   bin/handsfree
 #   share/handsfree/{keymaps,config,wordlists,languages}/… (the binary finds them from its own prefix)
 #   share/handsfree/wordlists/words-en.bin                (the word lists compiled, for a quick first start)
+#   share/handsfree/languages/LL/words-LL.bin             (each language pack's word lists compiled)
 #   share/locale/LL/LC_MESSAGES/handsfree.mo              (the translations, po/LL.po compiled by msgfmt)
 #   share/man/man1/handsfree.1                            (generated from the argument parser)
 #   share/bash-completion/completions/handsfree, share/zsh/site-functions/_handsfree,
@@ -189,6 +190,13 @@ if ! HANDSFREE_HOME="$files/share/handsfree" "$files/bin/handsfree" words compil
         --out "$files/share/handsfree/wordlists/words-en.bin" > /dev/null; then
     echo "install.sh: the word lists were not compiled (see above); the first start will build them instead" >&2
 fi
+# The same for each other language pack (a few MB each), into its words-LL.bin.
+for pack in "$files/share/handsfree/languages"/*/; do
+    [[ -f "$pack/pack.toml" && "$(basename "$pack")" != en ]] || continue
+    if ! HANDSFREE_HOME="$files/share/handsfree" "$files/bin/handsfree" words compile --language "${pack%/}" > /dev/null; then
+        echo "install.sh: the $(basename "$pack") word lists were not compiled (see above); their first use will build them instead" >&2
+    fi
+done
 # The translations: each po/LL.po that po/LINGUAS lists, compiled by GNU msgfmt (Debian's gettext) into
 # share/locale/LL/LC_MESSAGES/handsfree.mo, beside share/handsfree where the binary looks for them. msgfmt
 # --check refuses a catalog with a broken placeholder or plural form; the language is then compiled without

@@ -1,14 +1,24 @@
 import Foundation
 
-/// A word list sorted by its lowercase UTF-8 bytes, with prefix lookup and top-k by frequency.
+/// A word list sorted by its folded UTF-8 keys (`Folding`: lowercase, accents off), with prefix lookup and
+/// top-k by frequency.
 ///
-/// Word ids are positions in sorted order, so every prefix is one contiguous id range found by
-/// binary search. For short prefixes with many words the best few ids are precomputed, so a
-/// lookup never scans more than `scanLimit` words.
+/// Word ids are positions in sorted order, so every folded prefix is one contiguous id range found by
+/// binary search: typing "cancion" finds "canción", "strasse" finds "straße". For short prefixes with many
+/// words the best few ids are precomputed, so a lookup never scans more than `scanLimit` words. Each word
+/// also keeps its lowercase form (what the user's model and the n-grams name it by) and, where the list gives
+/// one, its display form ("Straße", "París").
 struct Lexicon: Sendable {
-    /// All words' bytes back to back; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    /// All words' folded keys back to back; word `i`'s key is `bytes[starts[i]..<starts[i + 1]]`.
     let bytes: [UInt8]
     let starts: [Int32]
+    /// The lowercase forms in the same layout; empty when every word's lowercase form is its key (English).
+    let lower: [UInt8]
+    let lowerStarts: [Int32]
+    /// The words shown otherwise than lowercase ("Straße"), by id (sorted), with their forms back to back.
+    let displayIDs: [Int32]
+    let displayBytes: [UInt8]
+    let displayStarts: [Int32]
     /// log10 of each word's relative frequency.
     let logProb: [Float]
     /// `pow(10, logProb)`, kept because scoring needs it for every candidate and `pow` is slow.
@@ -25,38 +35,66 @@ struct Lexicon: Sendable {
 
     var count: Int { logProb.count }
 
-    /// Builds a lexicon from (lowercase word, count) pairs; later duplicates add to the count.
+    /// Builds a lexicon from (word as listed, count) pairs; the same word listed again (in any case) adds to its
+    /// count. A word listed with capitals ("Straße") is shown that way, unless it is more often listed lowercase.
     init(_ entries: [(String, Double)]) {
         var merged: [String: Double] = [:]
+        // The display form and its count, for words listed with capitals.
+        var shown: [String: (String, Double)] = [:]
+        var lowerCount: [String: Double] = [:]
         merged.reserveCapacity(entries.count)
-        for (w, c) in entries where !w.isEmpty { merged[w, default: 0] += c }
-        let sorted = merged.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        let total = merged.values.reduce(0, +)
-        var bytes: [UInt8] = []
-        var starts: [Int32] = [0]
-        var logProb: [Float] = []
-        bytes.reserveCapacity(sorted.count * 8)
-        for w in sorted {
-            bytes.append(contentsOf: w)
-            starts.append(Int32(bytes.count))
-            let c = merged[String(decoding: w, as: UTF8.self)] ?? 1
-            logProb.append(Float(log10(max(c, 1) / max(total, 1))))
+        for (w, c) in entries where !w.isEmpty {
+            let l = w.lowercased()
+            merged[l, default: 0] += c
+            if w != l {
+                if shown[l].map({ $0.1 < c }) ?? true { shown[l] = (w, c) }
+            } else {
+                lowerCount[l, default: 0] += c
+            }
         }
-        self.bytes = bytes
-        self.starts = starts
-        self.logProb = logProb
-        self.probability = logProb.map { pow(10, Double($0)) }
-        self.topByPrefix = Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
-        self.byFirstByte = Lexicon.firstByteIndex(bytes: bytes, starts: starts)
+        let keyed = merged.keys.map { (Array(Folding.fold($0).utf8), Array($0.utf8)) }
+            .sorted { $0.0 != $1.0 ? $0.0.lexicographicallyPrecedes($1.0) : $0.1.lexicographicallyPrecedes($1.1) }
+        let total = merged.values.reduce(0, +)
+        var bytes: [UInt8] = [], lower: [UInt8] = []
+        var starts: [Int32] = [0], lowerStarts: [Int32] = [0]
+        var displayIDs: [Int32] = [], displayBytes: [UInt8] = [], displayStarts: [Int32] = [0]
+        var logProb: [Float] = []
+        bytes.reserveCapacity(keyed.count * 8)
+        var folded = false
+        for (id, (key, low)) in keyed.enumerated() {
+            bytes.append(contentsOf: key)
+            starts.append(Int32(bytes.count))
+            lower.append(contentsOf: low)
+            lowerStarts.append(Int32(lower.count))
+            if key != low { folded = true }
+            let l = String(decoding: low, as: UTF8.self)
+            let c = merged[l] ?? 1
+            logProb.append(Float(log10(max(c, 1) / max(total, 1))))
+            if let (form, n) = shown[l], n >= (lowerCount[l] ?? 0) {
+                displayIDs.append(Int32(id))
+                displayBytes.append(contentsOf: form.utf8)
+                displayStarts.append(Int32(displayBytes.count))
+            }
+        }
+        self.init(bytes: bytes, starts: starts, lower: folded ? lower : [], lowerStarts: folded ? lowerStarts : [],
+                  displayIDs: displayIDs, displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb,
+                  topByPrefix: nil)
     }
 
-    /// A lexicon from the parts another one was made of (`ModelCache`), trusted as they are.
-    init(bytes: [UInt8], starts: [Int32], logProb: [Float], topByPrefix: [[UInt8]: [Int32]]) {
+    /// A lexicon from the parts another one was made of (`ModelCache`), trusted as they are; `topByPrefix` nil
+    /// works it out.
+    init(bytes: [UInt8], starts: [Int32], lower: [UInt8], lowerStarts: [Int32], displayIDs: [Int32],
+         displayBytes: [UInt8], displayStarts: [Int32], logProb: [Float], topByPrefix: [[UInt8]: [Int32]]?) {
         self.bytes = bytes
         self.starts = starts
+        self.lower = lower
+        self.lowerStarts = lowerStarts
+        self.displayIDs = displayIDs
+        self.displayBytes = displayBytes
+        self.displayStarts = displayStarts
         self.logProb = logProb
         self.probability = logProb.map { pow(10, Double($0)) }
-        self.topByPrefix = topByPrefix
+        self.topByPrefix = topByPrefix ?? Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
         self.byFirstByte = Lexicon.firstByteIndex(bytes: bytes, starts: starts)
     }
 
@@ -104,20 +142,59 @@ struct Lexicon: Sendable {
         return table
     }
 
-    /// The length in UTF-8 bytes of word `id`.
-    func length(_ id: Int) -> Int { Int(starts[id + 1] - starts[id]) }
-
-    /// True if word `id` contains the byte `b`.
-    func contains(_ b: UInt8, in id: Int) -> Bool {
-        bytes[Int(starts[id])..<Int(starts[id + 1])].contains(b)
+    /// Where word `id`'s lowercase form lies, and in which array.
+    @inline(__always)
+    private func lowerRange(_ id: Int) -> (UnsafeBufferPointerSource, Int, Int) {
+        lowerStarts.isEmpty ? (.keys, Int(starts[id]), Int(starts[id + 1])) : (.lower, Int(lowerStarts[id]), Int(lowerStarts[id + 1]))
     }
 
-    /// The last UTF-8 byte of word `id`.
-    func lastByte(_ id: Int) -> UInt8 { bytes[Int(starts[id + 1]) - 1] }
+    private enum UnsafeBufferPointerSource { case keys, lower }
+
+    @inline(__always)
+    private func lowerByte(_ source: UnsafeBufferPointerSource, _ i: Int) -> UInt8 { source == .keys ? bytes[i] : lower[i] }
+
+    /// The length in UTF-8 bytes of word `id` (lowercase).
+    func length(_ id: Int) -> Int {
+        let (_, s, e) = lowerRange(id)
+        return e - s
+    }
+
+    /// True if word `id` (lowercase) contains the byte `b`.
+    func contains(_ b: UInt8, in id: Int) -> Bool {
+        let (src, s, e) = lowerRange(id)
+        return src == .keys ? bytes[s..<e].contains(b) : lower[s..<e].contains(b)
+    }
+
+    /// The last UTF-8 byte of word `id` (lowercase).
+    func lastByte(_ id: Int) -> UInt8 {
+        let (src, _, e) = lowerRange(id)
+        return lowerByte(src, e - 1)
+    }
 
     /// The word with id `id`, lowercase.
     func word(_ id: Int) -> String {
-        String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)
+        let (src, s, e) = lowerRange(id)
+        return String(decoding: src == .keys ? bytes[s..<e] : lower[s..<e], as: UTF8.self)
+    }
+
+    /// Whether word `id`'s lowercase form is exactly `typed` (lowercase bytes): offering it saves nothing.
+    func isWord(_ id: Int, _ typed: [UInt8]) -> Bool {
+        let (src, s, e) = lowerRange(id)
+        guard e - s == typed.count else { return false }
+        return src == .keys ? bytes[s..<e].elementsEqual(typed) : lower[s..<e].elementsEqual(typed)
+    }
+
+    /// How word `id` is shown when the list gives it a form of its own ("Straße"), else nil.
+    func display(_ id: Int) -> String? {
+        guard !displayIDs.isEmpty else { return nil }
+        var lo = 0, hi = displayIDs.count
+        let key = Int32(id)
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if displayIDs[m] < key { lo = m + 1 } else { hi = m }
+        }
+        guard lo < displayIDs.count, displayIDs[lo] == key else { return nil }
+        return String(decoding: displayBytes[Int(displayStarts[lo])..<Int(displayStarts[lo + 1])], as: UTF8.self)
     }
 
     /// Compares word `id` with `key`: <0, 0 or >0, looking only at the first `key.count` bytes
@@ -137,7 +214,7 @@ struct Lexicon: Sendable {
         return n == key.count ? 0 : (n < key.count ? -1 : 1)
     }
 
-    /// The id range of words starting with `prefix` (lowercase bytes).
+    /// The id range of words whose folded key starts with `prefix` (folded bytes).
     func range(prefix: [UInt8]) -> Range<Int> {
         guard let b = prefix.first else { return 0..<count }
         let (lo0, hi0) = firstByteRange(b)
@@ -155,31 +232,56 @@ struct Lexicon: Sendable {
         return first..<lo
     }
 
-    /// The id of `word` (lowercase), if listed.
+    /// The id of `word` (lowercase), if listed: its folded key found by binary search, then the word among the
+    /// few with the same key ("papa", "papá").
     func id(of word: String) -> Int? {
-        // Most words are native strings with contiguous bytes; copying them into an array cost more than the search.
-        if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofBytes: $0) }) { return found }
-        return id(ofBytes: Array(word.utf8))
+        if lowerStarts.isEmpty, word.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Most words are native strings with contiguous bytes; copying them into an array cost more than the search.
+            if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofKey: $0, from: nil) }) { return found }
+            return id(ofKey: Array(word.utf8), from: nil)
+        }
+        return exact(word, from: nil)
     }
 
     /// The id of `word` (lowercase), if listed, for a word known to sort after word `lower - 1`: searched
     /// from `lower` in growing steps, so a word close after it ("emma's" after "emma") costs a few compares.
     func id(of word: String, from lower: Int) -> Int? {
-        if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofBytes: $0, from: lower) }) { return found }
-        return id(ofBytes: Array(word.utf8), from: lower)
+        if lowerStarts.isEmpty, word.utf8.allSatisfy({ $0 < 0x80 }) {
+            if let found = word.utf8.withContiguousStorageIfAvailable({ id(ofKey: $0, from: lower) }) { return found }
+            return id(ofKey: Array(word.utf8), from: lower)
+        }
+        return exact(word, from: lower)
+    }
+
+    /// The id whose lowercase form is `word`, among the words sharing its folded key.
+    private func exact(_ word: String, from lowerBound: Int?) -> Int? {
+        let key = Array(Folding.fold(word).utf8)
+        guard var i = id(ofKey: key, from: lowerBound) else { return nil }
+        if lowerStarts.isEmpty { return i }
+        let want = Array(word.utf8)
+        // Back to the first word with this key, then forward through them.
+        while i > 0, compare(i - 1, key, prefixOnly: false) == 0 { i -= 1 }
+        while i < count, compare(i, key, prefixOnly: false) == 0 {
+            if isWord(i, want) { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// The id of word `id` followed by "'s", if listed: searched from just after it, in a buffer on the stack.
     func possessive(of id: Int) -> Int? {
+        if !lowerStarts.isEmpty { return self.id(of: word(id) + "'s", from: id + 1) }
         let s = Int(starts[id]), e = Int(starts[id + 1])
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: e - s + 2) { buf in
             for k in s..<e { buf[k - s] = bytes[k] }
             buf[e - s] = UInt8(ascii: "'"); buf[e - s + 1] = UInt8(ascii: "s")
-            return self.id(ofBytes: UnsafeBufferPointer(buf), from: id + 1)
+            return self.id(ofKey: UnsafeBufferPointer(buf), from: id + 1)
         }
     }
 
-    private func id<Key: RandomAccessCollection<UInt8>>(ofBytes key: Key, from lower: Int) -> Int? where Key.Index == Int {
+    /// An id whose folded key is `key`, searched from `lower` in growing steps when given, else by binary search.
+    private func id<Key: RandomAccessCollection<UInt8>>(ofKey key: Key, from lower: Int?) -> Int? where Key.Index == Int {
+        guard let lower else { return id(ofKey: key) }
         var lo = lower, step = 1
         var hi = lower
         // Gallop until a word at or after the key; the key lies in lo...hi.
@@ -201,7 +303,7 @@ struct Lexicon: Sendable {
         return nil
     }
 
-    private func id<Key: RandomAccessCollection<UInt8>>(ofBytes key: Key) -> Int? where Key.Index == Int {
+    private func id<Key: RandomAccessCollection<UInt8>>(ofKey key: Key) -> Int? where Key.Index == Int {
         guard let b = key.first else { return nil }
         var (lo, hi) = firstByteRange(b)
         while lo < hi {

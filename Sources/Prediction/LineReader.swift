@@ -45,6 +45,23 @@ enum LineReader {
         }
     }
 
+    /// Longest line a list may hold: no word, n-gram or count comes near it.
+    static let longestLine = 4096
+
+    /// What is wrong with a line's bytes as such, whatever the file: not UTF-8 (another encoding), a NUL byte, far
+    /// too long; nil when nothing is. The message says what to do, and never repeats the line.
+    static func problem(_ fields: [ArraySlice<UInt8>]) -> String? {
+        let length = fields.reduce(0) { $0 + $1.count } + fields.count - 1
+        if length > longestLine { return "a line of \(length) bytes, longer than any entry (at most \(longestLine)); skipped" }
+        // One pass for the common case: ASCII with no NUL.
+        guard fields.contains(where: { f in f.contains { $0 == 0 || $0 >= 0x80 } }) else { return nil }
+        if fields.contains(where: { $0.contains(0) }) { return "a NUL byte in the line (a binary file?); skipped" }
+        if fields.contains(where: { string($0) == nil }) {
+            return "not UTF-8 (is the file in another encoding, such as Latin-1? convert it with iconv -t UTF-8); skipped"
+        }
+        return nil
+    }
+
     /// The field as a string, or nil if it is not valid UTF-8.
     static func string(_ f: ArraySlice<UInt8>) -> String? {
         String(validating: f, as: UTF8.self)

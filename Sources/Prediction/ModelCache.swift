@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// The shipped word lists as built in memory (lexicon, n-grams, noun and held-word sets), saved in one binary
+/// The shipped word lists as built in memory (lexicon with its folded keys, lowercase and display forms, n-grams,
+/// noun and held-word sets), saved in one binary
 /// file so a start reads them in one go instead of parsing 17 MB of text and sorting it again.
 ///
 /// The file starts with a version and a stamp of the text files it was built from (name, size, modification
@@ -18,7 +19,7 @@ import Foundation
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS2".utf8)
+    static let version: [UInt8] = Array("HFWORDS3".utf8)
 
     /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
@@ -58,6 +59,8 @@ enum ModelCache {
         w.array(m.lexicon.bytes)
         w.array(m.lexicon.starts)
         w.array(m.lexicon.logProb)
+        w.array(m.lexicon.lower); w.array(m.lexicon.lowerStarts)
+        w.array(m.lexicon.displayIDs); w.array(m.lexicon.displayBytes); w.array(m.lexicon.displayStarts)
         // The busy prefixes, flattened: bytes and ids back to back, with where each one starts.
         let prefixes = m.lexicon.topByPrefix.keys.sorted { $0.lexicographicallyPrecedes($1) }
         var prefixBytes: [UInt8] = [], prefixStarts: [Int32] = [0], topIDs: [Int32] = [], topStarts: [Int32] = [0]
@@ -131,6 +134,8 @@ enum ModelCache {
         var r = Reader(raw: raw, pos: version.count)
         guard try r.array(UInt8.self) == stamp else { throw .stale }
         let bytes = try r.array(UInt8.self), starts = try r.array(Int32.self), logProb = try r.array(Float.self)
+        let lower = try r.array(UInt8.self), lowerStarts = try r.array(Int32.self)
+        let displayIDs = try r.array(Int32.self), displayBytes = try r.array(UInt8.self), displayStarts = try r.array(Int32.self)
         let prefixBytes = try r.array(UInt8.self), prefixStarts = try r.array(Int32.self)
         let topIDs = try r.array(Int32.self), topStarts = try r.array(Int32.self)
         let n = logProb.count
@@ -141,7 +146,15 @@ enum ModelCache {
               prefixStarts.count == topStarts.count, !prefixStarts.isEmpty,
               prefixStarts.last.map({ Int($0) == prefixBytes.count }) == true,
               topStarts.last.map({ Int($0) == topIDs.count }) == true,
-              topIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
+              topIDs.allSatisfy({ $0 >= 0 && Int($0) < n }),
+              lowerStarts.isEmpty ? lower.isEmpty : (lowerStarts.count == n + 1 && lowerStarts.first == 0
+                  && lowerStarts.last.map({ Int($0) == lower.count }) == true
+                  && zip(lowerStarts, lowerStarts.dropFirst()).allSatisfy({ $0 <= $1 })),
+              displayStarts.count == displayIDs.count + 1, displayStarts.first == 0,
+              displayStarts.last.map({ Int($0) == displayBytes.count }) == true,
+              zip(displayStarts, displayStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(displayIDs, displayIDs.dropFirst()).allSatisfy({ $0 < $1 }),
+              displayIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
         var top: [[UInt8]: [Int32]] = [:]
         top.reserveCapacity(prefixStarts.count - 1)
         for i in 0..<(prefixStarts.count - 1) {
@@ -149,7 +162,8 @@ enum ModelCache {
             guard a <= b, c <= d else { throw .damaged("word list tables do not fit together") }
             top[Array(prefixBytes[a..<b])] = Array(topIDs[c..<d])
         }
-        let lexicon = Lexicon(bytes: bytes, starts: starts, logProb: logProb, topByPrefix: top)
+        let lexicon = Lexicon(bytes: bytes, starts: starts, lower: lower, lowerStarts: lowerStarts, displayIDs: displayIDs,
+                              displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb, topByPrefix: top)
 
         let header = try r.array(Int64.self)
         let ids = try r.array(Int32.self), logp = try r.array(Float.self), byID = try r.array(Int32.self), rankOf = try r.array(Int32.self)

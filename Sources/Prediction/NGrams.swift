@@ -63,6 +63,10 @@ struct NGrams: Sendable {
         }
         var bad: [PredictionError] = []
         LineReader.forEachLine(bytes) { line, f in
+            if let problem = LineReader.problem(f) {
+                if bad.count < 100 { bad.append(.badLine(path: url.path, line: line, message: problem)) }
+                return
+            }
             // -99 is the ARPA format's "never"; a log below it would not even fit a Float.
             guard f.count == 3 || f.count == 4, let p = LineReader.number(f[f.count - 1]), p <= 0, p >= -99 else {
                 if bad.count < 100 { bad.append(.badLine(path: url.path, line: line, message: "expected 'w1 w2 log10P' or 'w1 w2 w3 log10P', log10P from -99 to 0")) }

@@ -372,8 +372,8 @@ extension WordPredictor {
                                settings: PhraseSettings = PhraseSettings()) -> String? {
         let (context, partial, sentenceStart) = Tokens.split(textSoFar)
         guard partial.count <= WordPredictor.maxWordLength else { return nil }
-        let lower = partial.lowercased()
-        let prefix = Array(lower.utf8)
+        // The lexicon's keys are folded: "cancio" finds "canción".
+        let prefix = Array(Folding.fold(partial).utf8)
         if let mine = historyContinuation(textSoFar, history: history, settings: settings) { return mine }
         func id(_ w: String) -> Int32 {
             if w == "<s>" { return ngrams.sentenceStart }

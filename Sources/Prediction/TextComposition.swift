@@ -24,7 +24,8 @@ public enum TextComposition {
     /// Replaces the partial last word of `text` with `word`, then adds a space.
     ///
     /// The word is capitalised at a sentence start. Punctuation (`word` = "," or ".") is attached
-    /// to the previous word, dropping the automatic space before it, and followed by a space.
+    /// to the previous word, dropping the automatic space before it, and followed by a space. An elided word
+    /// ("l'", "dell'", "qu'": a word ending in an apostrophe) gets no space: the next word joins it.
     public static func commit(_ word: String, into text: String) -> String {
         let w = word.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !w.isEmpty else { return text }
@@ -40,7 +41,8 @@ public enum TextComposition {
         let shown = start ? capitalisingFirst(w) : w
         var prefix = String(base)
         if let l = prefix.last, !l.isWhitespace, l != "(", l != "\"", l != "“" { prefix += " " }
-        return prefix + shown + " "
+        let joins = shown.last == "'" || shown.last == "’"
+        return prefix + shown + (joins ? "" : " ")
     }
 
     /// Tidies spacing around punctuation: no space before `,.;:!?)` and one space after them.

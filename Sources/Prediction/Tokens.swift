@@ -44,6 +44,44 @@ public enum Tokens {
         return splitCharacters(text, maxContext: maxContext)
     }
 
+    /// `split` for a language with elisions (`LanguageRules.elisions`): a token that starts with one ("l'homme",
+    /// "dell'a") is two words, the elision and the rest, so after "l'" the next word is predicted and "l'h"
+    /// completes "h". `elided` is the partial token's elision as typed ("L'"), which the suggestions for the
+    /// rest are shown after; nil when it has none.
+    public static func split(_ text: String, maxContext: Int = 2, rules: LanguageRules)
+        -> (context: [String], partial: String, sentenceStart: Bool, elided: String?) {
+        guard !rules.elisions.isEmpty else {
+            let (context, partial, sentenceStart) = split(text, maxContext: maxContext)
+            return (context, partial, sentenceStart, nil)
+        }
+        // One word more, as the last one may be split in two.
+        let (context, partial, sentenceStart) = split(text, maxContext: maxContext + 1)
+        var words: [String] = []
+        for w in context { words += w == "<s>" ? [w] : rules.splitElisions(w) }
+        var rest = partial
+        var elided: String?
+        if let n = rules.elisionLength(partial) {
+            elided = String(partial.prefix(n))
+            words.append(elided.map { $0.lowercased().replacingOccurrences(of: "’", with: "'") } ?? "")
+            rest = String(partial.dropFirst(n))
+        }
+        // A word before the partial one, or the one split from it, means it does not start the sentence.
+        let starts = sentenceStart && elided == nil
+        return (Array(words.suffix(maxContext)), rest, starts, elided)
+    }
+
+    /// All words of `text` in order, with whether each one starts a sentence, elisions split off
+    /// ("l'homme" → "l'", "homme").
+    public static func words(_ text: String, rules: LanguageRules) -> [(word: String, sentenceStart: Bool)] {
+        let all = words(text)
+        guard !rules.elisions.isEmpty else { return all }
+        var out: [(String, Bool)] = []
+        for (w, start) in all {
+            for (k, part) in rules.splitElisions(w).enumerated() { out.append((part, start && k == 0)) }
+        }
+        return out
+    }
+
     /// `split` walking Characters, for any text.
     static func splitCharacters(_ text: String, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool) {
         // Walk backwards so that long texts cost only as much as the last few words.

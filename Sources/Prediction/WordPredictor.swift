@@ -66,6 +66,8 @@ public struct WordPredictor: Sendable {
     public var capitalBoost: Double = 100
     /// Recently committed words for the recency cache; session state, not saved.
     var recent = RecencyCache()
+    /// The language's rules (elisions, possessives, words always capitalised), from its pack; English by default.
+    public var rules: LanguageRules = .english
 
     /// Longest word considered; longer tokens get no suggestions.
     public static let maxWordLength = 48
@@ -99,10 +101,12 @@ public struct WordPredictor: Sendable {
             .prefix(limit).map { user.forms[$0] ?? $0 }
     }
 
-    public init(words: [(String, Double)]) {
-        lexicon = Lexicon(words.map { ($0.0.lowercased(), $0.1) })
+    /// A predictor over `words` (word as it is shown, count) with no n-grams; for tests and small uses.
+    public init(words: [(String, Double)], rules: LanguageRules = .english) {
+        lexicon = Lexicon(words)
         ngrams = .empty
         user = UserWords()
+        self.rules = rules
     }
 
     init(lexicon: Lexicon, ngrams: NGrams, user: UserWords, userFile: URL?, warnings: [PredictionError]) {
@@ -135,8 +139,11 @@ public struct WordPredictor: Sendable {
     /// `prebuilt` is the same kind of file made when the lists were installed (`handsfree words compile`),
     /// read only: tried when `cache` has nothing for these lists, so even the very first start reads them in
     /// one go, and nothing is written then; a `cache` left by other lists or an older version is removed.
+    ///
+    /// `rules` are the language's (its pack's): English by default, as the shell predicted before it had packs.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
-                            held: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> WordPredictor {
+                            held: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil,
+                            rules: LanguageRules = .english) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
         let stamp = cache == nil && prebuilt == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
         var model: ModelCache.Model?
@@ -170,6 +177,7 @@ public struct WordPredictor: Sendable {
         var p = WordPredictor(lexicon: model.lexicon, ngrams: model.ngrams, user: user, userFile: userFile, warnings: warnings)
         p.possessable = model.possessable
         p.held = model.held
+        p.rules = rules
         return p
     }
 
@@ -225,6 +233,11 @@ public struct WordPredictor: Sendable {
         entries.reserveCapacity(100_000)
         var bad = 0
         LineReader.forEachLine(bytes) { line, f in
+            if let problem = LineReader.problem(f) {
+                bad += 1
+                if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: problem)) }
+                return
+            }
             guard f.count == 2, let w = LineReader.string(f[0]), let c = LineReader.number(f[1]), c >= 0,
                   w.allSatisfy({ Tokens.isWordCharacter($0) }) else {
                 bad += 1
@@ -241,7 +254,8 @@ public struct WordPredictor: Sendable {
                 }
                 return
             }
-            entries.append((w.lowercased(), c))
+            // As listed: a capital ("Straße", "París") is how the word is shown.
+            entries.append((w, c))
         }
         if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
         let lexicon = Lexicon(entries)
@@ -330,10 +344,9 @@ public struct WordPredictor: Sendable {
     /// space or punctuation) these are next-word predictions from the context.
     public func suggest(_ textSoFar: String, limit: Int) -> [String] {
         guard limit > 0 else { return [] }
-        let (context, partial, sentenceStart) = Tokens.split(textSoFar)
+        let (context, partial, sentenceStart, elided) = Tokens.split(textSoFar, rules: rules)
         guard partial.count <= WordPredictor.maxWordLength else { return [] }
         let lower = partial.lowercased()
-        let prefix = Array(lower.utf8)
         let ctx = context.map { w -> Int32 in
             if w == "<s>" { return ngrams.sentenceStart }
             return lexicon.id(of: w).map { Int32($0) } ?? -1
@@ -351,23 +364,33 @@ public struct WordPredictor: Sendable {
         var shown = Set<Candidate>()
         var result: [Candidate] = []
         // Rank for each shorter prefix first when hiding what the user already passed over.
-        let firstLength = hideRejected ? 0 : prefix.count
-        for k in firstLength...prefix.count {
-            result = rank(prefix: Array(prefix[0..<k]), w1: w1, w2: w2, u2: u2, uctx: uctx, limit: limit, skip: shown,
-                          name: k > 0 && nameHint)
-            if k < prefix.count { shown.formUnion(result) }
+        let typedPrefixes = hideRejected ? (0...partial.count).map { String(lower.prefix($0)) } : [lower]
+        for (k, typed) in typedPrefixes.enumerated() {
+            result = rank(typed: typed, w1: w1, w2: w2, u2: u2, uctx: uctx, limit: limit, skip: shown,
+                          name: !typed.isEmpty && nameHint)
+            if k < typedPrefixes.count - 1 { shown.formUnion(result) }
         }
         let typedCase = TypedCase(partial)
-        return result.map { display($0, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart) }
+        let words = result.map { display($0, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart) }
+        // After an elision the word is offered joined to it, as typed: "l'h" → "l'homme", "L'" → "L'homme".
+        guard let elided else { return words }
+        return words.map { elided + $0 }
     }
 
-    private func rank(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, limit: Int, skip: Set<Candidate>,
+    /// The best candidates for the typed letters `typed` (lowercase) after the context.
+    private func rank(typed: String, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, limit: Int, skip: Set<Candidate>,
                       name: Bool = false) -> [Candidate] {
+        // The lexicon is sorted by folded keys: "cancion" and "canción" typed both find "canción". Letters typed
+        // with an accent only match that accent.
+        let typedBytes = Array(typed.utf8)
+        let plain = Folding.isPlain(typed)
+        let prefix = plain && typedBytes.allSatisfy({ $0 < 0x80 }) ? typedBytes : Array(Folding.fold(typed).utf8)
         let range = lexicon.range(prefix: prefix)
         var cands = CandidateSet()
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
+                && (plain || Folding.matches(lexicon.word(Int(id)), typed: typed))
         }
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
@@ -387,16 +410,17 @@ public struct WordPredictor: Sendable {
             cands.insert(Int32(id))
         }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
+        // The user's words are kept by their lowercase form: matched by the letters as typed.
         if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
-            for w in top where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
+            for w in top where w.utf8.starts(with: typedBytes) { cands.insert(candidate(w)) }
         }
         if let uctx, !user.triples.isEmpty, let succ = user.triples[uctx] {
-            for (w, _) in succ where w.utf8.starts(with: prefix) { cands.insert(candidate(w)) }
+            for (w, _) in succ where w.utf8.starts(with: typedBytes) { cands.insert(candidate(w)) }
         }
         if name {
-            for w in user.names(prefix: prefix, limit: 64) { cands.insert(candidate(w)) }
+            for w in user.names(prefix: typedBytes, limit: 64) { cands.insert(candidate(w)) }
         }
-        let ur = user.sortedKeys.isEmpty ? 0..<0 : user.range(prefix: prefix)
+        let ur = user.sortedKeys.isEmpty ? 0..<0 : user.range(prefix: typedBytes)
         if !ur.isEmpty, ur.count <= 512 {
             for i in ur { cands.insert(candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))) }
         }
@@ -406,15 +430,17 @@ public struct WordPredictor: Sendable {
         scored.reserveCapacity(cands.count)
         for c in cands.all where skip.isEmpty || !skip.contains(c) {
             if case .extra(let w) = c, user.removed.contains(w) { continue }
-            // Offering exactly what was typed saves nothing; leave the place to a longer word.
-            if !prefix.isEmpty, length(c) == prefix.count { continue }
+            // Offering exactly what was typed saves nothing; leave the place to a longer word. ("cancion" typed
+            // still offers "canción": the accent is worth a suggestion.)
+            if !typedBytes.isEmpty, isTyped(c, typedBytes) { continue }
             var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             if name, user.isName(key(c)) { sc *= capitalBoost }
-            if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - prefix.count)), lengthExponent) }
+            if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - typedBytes.count)), lengthExponent) }
             scored.append((sc, c))
         }
-        if possessiveWeight > 0, !prefix.isEmpty {
-            addPossessives(prefix: prefix, scored: &scored, present: cands, limit: limit, skip: skip) {
+        // Generated possessives ("mother's") are English's rule, given by its pack.
+        if rules.possessive, possessiveWeight > 0, !typedBytes.isEmpty {
+            addPossessives(prefix: typedBytes, scored: &scored, present: cands, limit: limit, skip: skip) {
                 score($0, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
             }
         }
@@ -506,6 +532,15 @@ public struct WordPredictor: Sendable {
             guard !present.contains(pc), skip.isEmpty || !skip.contains(pc), user.removed.isEmpty || !user.removed.contains(key(pc)),
                   length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
+        }
+    }
+
+    /// Whether candidate `c` is exactly the letters typed (lowercase bytes).
+    @inline(__always)
+    private func isTyped(_ c: Candidate, _ typed: [UInt8]) -> Bool {
+        switch c {
+        case .id(let id): return lexicon.isWord(Int(id), typed)
+        case .extra(let w): return w.utf8.elementsEqual(typed)
         }
     }
 
@@ -620,7 +655,6 @@ public struct WordPredictor: Sendable {
         typed.count >= 2 && typed.allSatisfy { !$0.isLetter || $0.isUppercase } && typed.contains { $0.isLetter }
     }
 
-    private static let capitalised: [String: String] = ["i": "I", "i'm": "I'm", "i'll": "I'll", "i've": "I've", "i'd": "I'd"]
 
     /// What `display` needs to know of the capitals typed, worked out once per suggestion rather than per word.
     struct TypedCase {
@@ -645,12 +679,19 @@ public struct WordPredictor: Sendable {
         }
     }
 
+    /// The form the word list gives a listed word ("Straße", "París"), if any.
+    @inline(__always)
+    private func listedForm(_ c: Candidate) -> String? {
+        guard case .id(let id) = c, !lexicon.displayIDs.isEmpty else { return nil }
+        return lexicon.display(Int(id))
+    }
+
     /// The word as shown: the user's form or the list's, capitalised at a sentence start or like the typed letters.
     func display(_ c: Candidate, typed: String, typedCase: TypedCase, sentenceStart: Bool) -> String {
         let w = key(c)
-        // Only words starting with "i" are in `capitalised`; the check saves hashing every other word.
-        var form = (user.forms.isEmpty ? nil : user.forms[w])
-            ?? (w.utf8.first == UInt8(ascii: "i") ? WordPredictor.capitalised[w] : nil) ?? w
+        // The user's form, then the list's ("Straße"), then the language's ("I").
+        var form = (user.forms.isEmpty ? nil : user.forms[w]) ?? listedForm(c)
+            ?? (rules.capitalised.isEmpty ? nil : rules.capitalised[w]) ?? w
         if form == w, !user.forms.isEmpty, w.hasSuffix("'s"), let baseForm = user.forms[String(w.dropLast(2))] { form = baseForm + "'s" }
         if typedCase.allCaps {
             form = form.uppercased()
@@ -670,7 +711,7 @@ public struct WordPredictor: Sendable {
     public mutating func learn(_ committedText: String) {
         var prev = "<s>"
         var prev2: String?
-        for (w, start) in Tokens.words(committedText) {
+        for (w, start) in Tokens.words(committedText, rules: rules) {
             if start { prev = "<s>"; prev2 = nil }
             guard w.count <= WordPredictor.maxWordLength else { prev = "<s>"; prev2 = nil; continue }
             let lower = w.lowercased()
@@ -688,16 +729,20 @@ public struct WordPredictor: Sendable {
 
     /// Learns one committed word after the text before it.
     public mutating func learn(word: String, after textBefore: String = "") {
-        let (context, _, start) = Tokens.split(textBefore + " ")
-        let w = Tokens.trimApostrophes(word)
-        guard !w.isEmpty, w.allSatisfy({ Tokens.isWordCharacter($0) }), w.count <= WordPredictor.maxWordLength else { return }
-        let lower = w.lowercased()
-        guard !user.removed.contains(lower) else { return }
-        let form: String? = (start && w.dropFirst() == lower.dropFirst()) ? user.forms[lower] : (w != lower ? w : nil)
-        user.bump(lower, form: form)
-        user.bumpPair(context.last ?? "<s>", lower)
-        if context.count >= 2 { user.bumpTriple(context[context.count - 2], context[context.count - 1], lower) }
-        recent.add(lower, decay: recencyDecay)
+        var (context, _, start, _) = Tokens.split(textBefore + " ", rules: rules)
+        let whole = Tokens.trimApostrophes(word)
+        guard !whole.isEmpty, whole.allSatisfy({ Tokens.isWordCharacter($0) }), whole.count <= WordPredictor.maxWordLength else { return }
+        // "l'homme" is two words, "l'" then "homme", as the lists and the n-grams have them.
+        for w in rules.splitElisions(whole) where !w.isEmpty {
+            let lower = w.lowercased()
+            defer { context = Array((context + [lower]).suffix(2)); start = false }
+            guard !user.removed.contains(lower) else { continue }
+            let form: String? = (start && w.dropFirst() == lower.dropFirst()) ? user.forms[lower] : (w != lower ? w : nil)
+            user.bump(lower, form: form)
+            user.bumpPair(context.last ?? "<s>", lower)
+            if context.count >= 2 { user.bumpTriple(context[context.count - 2], context[context.count - 1], lower) }
+            recent.add(lower, decay: recencyDecay)
+        }
     }
 
     /// Whether `addWord` takes `word`: one word of word characters, not too long (spaces around are ignored).

@@ -185,7 +185,7 @@ public struct PredictionSource: EventSource {
 
     public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         var out: [LoopEvent] = []
-        if let (predictor, problem) = prediction.takeLoaded() { out.append(.shell(.predictorLoaded(predictor, problem: problem))) }
+        for l in prediction.takeLoaded() { out.append(.shell(.predictorLoaded(l.predictor, language: l.language, problem: l.problem))) }
         if wake.now - lastSave > Self.saveEvery {
             lastSave = wake.now
             if let problem = prediction.saveIfNeeded() { out.append(.shell(.notice(problem))) }

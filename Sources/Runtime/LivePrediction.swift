@@ -7,15 +7,18 @@ import SystemIO
 /// Loads the word predictor in the background and writes what the reducer learned.
 ///
 /// Loading takes about half a second, so it runs on a background thread and the bar says "loading words…"
-/// meanwhile; the loaded predictor reaches the loop as an event carrying it (`.predictorLoaded`), and from then
+/// meanwhile; the loaded predictor reaches the loop as an event carrying it and the language it is for
+/// (`.predictorLoaded`). Which language is in use, and the predictors of languages used before, are the
+/// state's (`ShellState.predictorLanguage`, `parkedPredictors`): this only loads what it is asked. From then
 /// on the state holds it (`ShellState.predictor`): learning is the reducer's, which asks for the learned
 /// words' and sentences' files to be written (`.saveLearnedWords`, `.saveSentences`, with their text), at
 /// once, so a crash loses none. A write that fails is tried again every 10 s (`saveIfNeeded`), its problem
 /// shown once. A user file that could not be read whole is kept aside, never overwritten.
 public final class LivePrediction: @unchecked Sendable {
     private let lock = NSLock()
-    /// The predictor loaded and not yet taken by the loop, with a problem to show.
-    private var loaded: (Predictor, String?)?
+    /// The predictors loaded and not yet taken by the loop, in the order they ended: each with the language it
+    /// was asked for (nil: words that do not follow the language) and a problem to show.
+    private var loaded: [Loaded] = []
     /// What a failed write left to write again, by path.
     private var unwritten: [String: (text: String, what: String)] = [:]
     /// What went wrong writing, for the loop to show once.
@@ -23,30 +26,81 @@ public final class LivePrediction: @unchecked Sendable {
 
     public init() {}
 
-    /// The sentence history file beside a user word file.
+    /// A predictor loaded in the background: the language it was asked for, and a problem to show.
+    public struct Loaded: Sendable {
+        public var predictor: Predictor
+        public var language: String?
+        public var problem: String?
+    }
+
+    /// The sentence history file beside a user word file: `sentences.txt`, and a language's own beside its own
+    /// words (`user-words-es.txt`: `sentences-es.txt`), so one language's sentences are never offered in another.
     public static func historyFile(beside userFile: URL) -> URL {
-        userFile.deletingLastPathComponent().appendingPathComponent("sentences.txt")
+        let name = userFile.deletingPathExtension().lastPathComponent
+        let suffix = name.hasPrefix("user-words-") ? String(name.dropFirst("user-words".count)) : ""
+        return userFile.deletingLastPathComponent().appendingPathComponent("sentences\(suffix).txt")
     }
 
     /// Starts loading the shipped word lists and the user's words (none: nothing is saved), through the
-    /// compiled lists in `cache` when given (`WordPredictor.load(cache:)`).
+    /// compiled lists in `cache` when given (`WordPredictor.load(cache:)`): words that do not follow the
+    /// language.
     public func load(userFile: URL?, cache: URL? = nil) {
+        start {
+            let (predictor, problem) = Self.loadNow(userFile: userFile, cache: cache)
+            return Loaded(predictor: predictor, language: nil, problem: problem)
+        }
+    }
+
+    /// Starts loading the words of `language` (a code as `Catalog.language` gives it, `en` for English) for the
+    /// user whose files `paths` names (`loadNow(language:paths:)`); the event says it is for `language`.
+    public func load(language: String, paths: UserPaths) {
+        start { Self.loadNow(language: language, paths: paths) }
+    }
+
+    private func start(_ work: @escaping @Sendable () -> Loaded) {
         let t = Thread { [self] in
-            let result = Self.loadNow(userFile: userFile, cache: cache)
-            lock.withLock { loaded = result }
+            let result = work()
+            lock.withLock { loaded.append(result) }
         }
         t.name = "handsfree.prediction.load"
         t.start()
     }
 
-    /// The predictor loaded in the background, once, with a problem to show; nil until it is.
-    public func takeLoaded() -> (Predictor, String?)? {
-        lock.withLock { defer { loaded = nil }; return loaded }
+    /// The predictors loaded in the background since last asked, in the order they ended.
+    public func takeLoaded() -> [Loaded] {
+        lock.withLock { defer { loaded = [] }; return loaded }
+    }
+
+    /// Loads the words of `language` on the calling thread: the pack's lists through the user's compiled cache of
+    /// them (`LanguagePack.wordCache`), the user's own words of that language (`LanguagePack.userWords`) and the
+    /// sentences beside them. A language without word data suggests from English's lists, says so, and keeps
+    /// what the user learns in its own files (`user-words-LL.txt`), so it never reaches another language.
+    public static func loadNow(language: String, paths: UserPaths) -> Loaded {
+        let (pack, missing) = Self.pack(for: language)
+        let code = pack?.code ?? LanguageChoice.normalise(language) ?? language
+        let english = pack == nil && LanguageChoice.isEnglish(code)
+        let userFile = pack?.userWords(in: paths)
+            ?? (english ? paths.userWords : paths.data.appendingPathComponent("user-words-\(code).txt"))
+        let (predictor, problem) = loadNow(userFile: userFile, cache: pack?.wordCache(in: paths) ?? paths.wordCache, pack: pack)
+        return Loaded(predictor: predictor, language: language, problem: missing ?? problem)
+    }
+
+    /// The pack with word data for `language`, nil for English (or, with a problem to say, for a language that
+    /// has no word data: English's lists stand in).
+    static func pack(for language: String) -> (LanguagePack?, String?) {
+        guard !LanguageChoice.isEnglish(LanguageChoice.normalise(language) ?? language) else { return (nil, nil) }
+        do {
+            let pack = try LanguagePacks.find(language)
+            guard pack.words != nil else { return (nil, "No word data in the \(pack.name) pack: suggestions are in English") }
+            return (pack, nil)
+        } catch {
+            return (nil, "No word data for \(language) (\(error.description)): suggestions are in English")
+        }
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run): the predictor,
-    /// or why there is none, and a problem to show.
-    public static func loadNow(userFile: URL?, cache: URL? = nil) -> (Predictor, String?) {
+    /// or why there is none, and a problem to show. `pack`: a language's lists (nil: English's).
+    public static func loadNow(userFile: URL?, cache: URL? = nil, pack: LanguagePack? = nil) -> (Predictor, String?) {
         var problem: String?
         var readFrom = userFile
         var saveTo = userFile
@@ -61,7 +115,8 @@ public final class LivePrediction: @unchecked Sendable {
             }
         }
         do {
-            var p = try WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
+            var p = try pack.map { pack throws(PredictionError) in try pack.load(userFile: readFrom, cache: cache, prebuilt: pack.words?.compiled).0 }
+                ?? WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
             p.userFile = saveTo
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {

@@ -474,6 +474,8 @@ public struct ShellRuntime {
                     replies += setupEffect(request)
                 case .loadLanguage(let setting):
                     replies += languages.load(setting)
+                case .loadPredictor(let language):
+                    prediction?.load(language: language, paths: paths)
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .readControls, .performControl:

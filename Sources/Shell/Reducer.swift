@@ -176,9 +176,10 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
         // voice's phrases too).
         s.catalog = catalog
+        let words = s.switchWords(to: catalog.language)
         s.revision &+= 1
         s.relayout()
-        return []
+        return words
     case .keymapLoaded(let keymap, let notice):
         s.keymap = keymap
         s.notice = notice
@@ -192,7 +193,18 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.listings.store(entries, for: d, at: s.now)
         s.relayout()
         return []
-    case .predictorLoaded(let predictor, let problem):
+    case .predictorLoaded(let predictor, let language, let problem):
+        if let language {
+            s.predictorsLoading.remove(language)
+            guard language == s.predictorLanguage else {
+                // Another language was chosen while this one loaded: kept for when it comes back, unless one
+                // is kept already (it may hold what the user learned since).
+                if s.parkedPredictors[language] == nil { s.parkedPredictors[language] = predictor }
+                return []
+            }
+            // The words in use are loaded already (asked twice): they may hold what the user learned since.
+            guard s.predictor.status != .ready else { return [] }
+        }
         s.predictor = predictor
         s.predictor.offerHeldWords(s.settings.suggestRudeWords)
         if let problem { s.notice = problem }
@@ -267,6 +279,25 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
 }
 
 extension ShellState {
+    /// The words follow the language: the predictor in use is kept for when it comes back, and that of
+    /// `language` taken at once if it was used before in this run, else loaded (`loadPredictor`; "loading
+    /// words…" meanwhile). Nothing when the words do not follow the language (`predictorLanguage` nil).
+    mutating func switchWords(to language: String) -> [Effect] {
+        guard let current = predictorLanguage, current != language else { return [] }
+        // Only loaded words are kept: a load still under way is kept by `.predictorLoaded` when it ends.
+        if predictor.status == .ready { parkedPredictors[current] = predictor }
+        predictorLanguage = language
+        if let back = parkedPredictors.removeValue(forKey: language) {
+            predictor = back
+            predictor.offerHeldWords(settings.suggestRudeWords)
+            return []
+        }
+        predictor = .loading
+        guard !predictorsLoading.contains(language) else { return [] }
+        predictorsLoading.insert(language)
+        return [.loadPredictor(language: language)]
+    }
+
     /// Learns what an effect of the screens asks into the predictor (a new snapshot: the suggestions may
     /// differ now) and returns the files to write; the user's vocabulary goes with a dictation context.
     /// Nothing else is learned from (a password prompt's keys never come as these effects).

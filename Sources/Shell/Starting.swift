@@ -13,6 +13,9 @@ public struct StartingState: Sendable {
     public var services = Services()
     /// The word predictor to start with (`.loading` while the runtime reads it in the background).
     public var predictor: Predictor = .none
+    /// The language whose words `predictor` is loading, so that the words follow a change of language (nil:
+    /// they do not, as in the demo).
+    public var predictorLanguage: String?
     public var data: AppData = .firstStart
     /// Where frames come from, for the status line (`keyboard`, `replay`, `webcam`, an address).
     public var source = "keyboard"
@@ -73,6 +76,8 @@ extension Session {
                                data: s.data, source: s.source, onboarding: s.onboarding, predictor: s.predictor,
                                catalog: s.catalog)
         state.notice = s.problems.first
+        state.predictorLanguage = s.predictorLanguage
+        if let language = s.predictorLanguage, s.predictor.isLoading { state.predictorsLoading = [language] }
         // Said once: the language asked for has no pack, or a translation was refused.
         if state.noticeMessage == nil { state.noticeMessage = s.languageNotice }
         self.init(state: state, settings: s.pipeline)

@@ -335,6 +335,9 @@ public enum Effect: Sendable, Equatable {
     /// Load the translations of this language (the `language` setting changed: a code, or `auto` for the
     /// environment's); answered by `.languageLoaded`, or a notice when it has no pack.
     case loadLanguage(String)
+    /// Load the word predictor of this language (its pack's lists, the user's words and sentences of that
+    /// language) in the background; answered by `.predictorLoaded` naming the language.
+    case loadPredictor(language: String)
 }
 
 /// Text to say and how, as the speech settings were when it was asked for.
@@ -394,9 +397,11 @@ public enum ShellEvent: Sendable {
     case speechLanguageLoaded(SpeechLanguage)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
-    /// The word lists finished loading (either way): the predictor the screens consult from now on, and a
-    /// problem to show (a damaged file kept aside).
-    case predictorLoaded(Predictor, problem: String?)
+    /// The word lists of a language finished loading (either way, `loadPredictor`): the predictor of that
+    /// language (a code as `Catalog.language` gives it; nil: a run whose words do not follow the language), and
+    /// a problem to show (a damaged file kept aside, a language without word data). Consulted from now on if
+    /// that language is still the one in use, else kept for when it comes back (`parkedPredictors`).
+    case predictorLoaded(Predictor, language: String?, problem: String?)
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
     /// The programs on `PATH` (`listCommands`), sorted.
@@ -473,6 +478,15 @@ public struct ShellState: Sendable {
     /// The word predictor the screens consult: replaced when the word lists load (`.predictorLoaded`), and
     /// when the reducer learns (`learn`).
     @Shared public var predictor: Predictor = .none
+    /// The language `predictor` is for (nil: the words do not follow the language, as in tests and the demo).
+    /// When the translations change language (`.languageLoaded`), so do the words.
+    public internal(set) var predictorLanguage: String?
+    /// The predictors of languages used before in this run, with what the user learned in them: switching back
+    /// takes one at once, without loading.
+    @Shared public internal(set) var parkedPredictors: [String: Predictor] = [:]
+    /// The languages whose words are being loaded (`loadPredictor` asked, `.predictorLoaded` not yet come), so
+    /// one is not asked for twice.
+    public internal(set) var predictorsLoading: Set<String> = []
     /// The user's notes, messages and drafts.
     @Shared public var data: AppData
     public var registry: ScreenRegistry

@@ -6,7 +6,7 @@ import Runtime
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed and memory; prints figures (build with -c release).",
-        subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self, BenchExpand.self,
+        subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self, BenchLanguage.self, BenchExpand.self,
                       BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self,
                       BenchGestures.self, BenchTyping.self, BenchStartup.self, BenchControls.self]
     )

@@ -93,6 +93,18 @@ struct DoctorCommand: ParsableCommand {
         }
         if !present.isEmpty { r.ok("word lists: \(present.joined(separator: ", ")) in \(WordLists.folder.path)") }
         if present.contains(WordLists.words.lastPathComponent) { checkCompiledLists(&r) }
+        checkLanguagePacks(&r)
+    }
+
+    /// The language packs installed (`languages/LL/pack.toml`) and what each lacks for prediction.
+    private func checkLanguagePacks(_ r: inout DoctorReport) {
+        let (packs, problems) = LanguagePacks.installed()
+        for p in problems { r.warn("language pack: \(p)", fix: "mend the file, or reinstall (scripts/install.sh)") }
+        guard !packs.isEmpty else { return }
+        r.ok("language packs: " + packs.map { "\($0.code) (\($0.name))" }.joined(separator: ", ") + " in \(LanguagePacks.folder.path)")
+        for pack in packs {
+            for lack in pack.missing { r.warn("language pack \(pack.code): \(lack)", fix: "reinstall (scripts/install.sh)") }
+        }
     }
 
     /// Whether a start finds the word lists compiled (beside them, as installed, or in the user's cache), so

@@ -4,13 +4,15 @@ import Foundation
 import Runtime
 import Prediction
 
-/// Options shared by the prediction commands: where the word list, n-grams and user file are.
+/// Options shared by the prediction commands: the language, and where the word list, n-grams and user file are.
 struct PredictionFiles: ParsableArguments {
+    @Option(help: "The language: a code (en, es, fr, de, it, pt: the packs in languages/) or a pack's folder. Default: English.")
+    var language: String?
     @Option(help: "Word frequency list ('word count' per line).")
     var words: String?
     @Option(help: "N-gram file ('w1 w2 log10P' / 'w1 w2 w3 log10P'); 'none' for none.")
     var ngrams: String?
-    @Option(help: "User word file (default user-words.txt in the data folder); 'none' for none.")
+    @Option(help: "User word file (default user-words.txt in the data folder, user-words-LL.txt for another language); 'none' for none.")
     var userFile: String?
     @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
@@ -19,15 +21,35 @@ struct PredictionFiles: ParsableArguments {
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
     var suggestRudeWords = false
 
+    /// The pack `--language` names, nil without the option (English from wordlists/, as before packs); an unknown
+    /// language lists the installed packs.
+    func pack() throws -> LanguagePack? {
+        guard let language else { return nil }
+        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.description) }
+    }
+
     /// The lists as the options name them; `prebuilt`: the installed compiled lists, used if they were built
-    /// from these very files.
+    /// from these very files (nil: the pack's). A pack's missing n-grams are said, and it predicts from its word
+    /// frequencies.
     func load(useUserFile: Bool = true, cache: URL? = nil, prebuilt: URL? = nil) throws -> WordPredictor {
-        let wordList = words.map { URL(fileURLWithPath: $0) } ?? WordLists.words
-        let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
-        let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
-        let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
-        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held,
-                                       cache: cache, prebuilt: prebuilt)
+        let paths = UserPaths.current(dataDir: dataDir)
+        let pack = try self.pack()
+        let data = pack?.words
+        if let pack, data == nil { throw ValidationError("\(pack.file.path): the \(pack.name) pack has no word data ([words])") }
+        var ngramDefault = data.map { $0.ngrams } ?? WordLists.ngrams
+        if let n = ngramDefault, ngrams == nil, pack != nil, !FileManager.default.fileExists(atPath: n.path) {
+            FileHandle.standardError.write(Data("warning: \(pack?.name ?? ""): no n-grams (\(n.path) is missing); suggestions come from word frequencies only\n".utf8))
+            ngramDefault = nil
+        }
+        let wordList = words.map { URL(fileURLWithPath: $0) } ?? data?.list ?? WordLists.words
+        let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? ngramDefault)
+        let defaultUser = pack.map { $0.userWords(in: paths) } ?? paths.userWords
+        let user: URL? = !useUserFile || userFile == "none" ? nil
+            : (userFile.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } ?? defaultUser)
+        let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? (data.map { $0.nouns } ?? WordLists.nouns))
+        let held: URL? = data.map { $0.held } ?? WordLists.held
+        var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: held,
+                                       cache: cache, prebuilt: prebuilt ?? data?.compiled, rules: data?.rules ?? .english)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -67,7 +89,9 @@ struct Predict: ParsableCommand {
 
     func run() throws {
         var predictor: WordPredictor
-        do { predictor = try files.load(prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(prebuilt: files.language == nil ? WordLists.compiled : nil) } catch let e as PredictionError {
+            throw ValidationError("\(e)")
+        }
         var loop = PredictLoop(predictor: predictor, limit: n, learn: learn)
         let output = FileHandle.standardOutput
         if stdin { answerLines(&loop, output) } else { output.write(Data((loop.answer(Array(text.joined(separator: " ").utf8)) + "\n").utf8)) }
@@ -125,8 +149,13 @@ struct PredictLoop {
             // Words before the partial last one are committed text.
             var done = Substring(text)
             while let l = done.last, Tokens.isWordCharacter(l) { done = done.dropLast() }
-            let (context, _, _) = Tokens.split(String(done))
-            if let last = context.last, last != "<s>" { predictor.learn(word: last, after: String(done.dropLast(last.count + 1))) }
+            // The last whole token as typed ("l'homme" is one, learned as its two words).
+            var head = done
+            while let l = head.last, !Tokens.isWordCharacter(l) { head = head.dropLast() }
+            var start = head.endIndex
+            while start > head.startIndex, Tokens.isWordCharacter(head[head.index(before: start)]) { start = head.index(before: start) }
+            let last = String(head[start...])
+            if !last.isEmpty { predictor.learn(word: last, after: String(head[..<start])) }
         }
         return predictor.suggest(text, limit: limit).joined(separator: "\t")
     }
@@ -138,8 +167,8 @@ struct KSR: ParsableCommand {
         commandName: "ksr",
         abstract: "Keystroke savings rate of typing FILE with N suggestions (Presage simulator's definition).")
 
-    @Argument(help: "Text file to simulate typing.")
-    var file: String
+    @Argument(help: "Text file to simulate typing (default: the language pack's test text).")
+    var file: String?
     @Option(name: .short, help: "Number of suggestions.")
     var n = 4
     @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
@@ -154,7 +183,9 @@ struct KSR: ParsableCommand {
 
     func run() throws {
         var predictor: WordPredictor
-        do { predictor = try files.load(useUserFile: false, prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(useUserFile: false, prebuilt: files.language == nil ? WordLists.compiled : nil) } catch let e as PredictionError {
+            throw ValidationError("\(e)")
+        }
         // Presage's simulator hides words it already offered for a shorter prefix; do the same to compare fairly.
         predictor.hideRejected = true
         if let tune {
@@ -182,8 +213,16 @@ struct KSR: ParsableCommand {
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }
-        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
-        let text = String(decoding: data, as: UTF8.self)
+        let text: String
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
+            text = String(decoding: data, as: UTF8.self)
+        } else {
+            let pack = try files.pack() ?? LanguagePacks.find("en")
+            guard let test = pack.words?.test else { throw ValidationError("the \(pack.name) pack names no test text; give a FILE") }
+            do { text = try test.read() } catch { throw ValidationError(error.description) }
+            print("text: \(test.name)")
+        }
         let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn, trace: trace ? { w, j, first in
             print("trace\t\(w)\t\(j.map(String.init) ?? "-")\t\(first.joined(separator: " "))")
         } : nil)
@@ -235,7 +274,10 @@ struct Words: ParsableCommand {
         words add NAME...     offer these words from now on, in the form given ("Zoë", "McDonald")
         words remove WORD...  never suggest these words again (until added back)
         words compile         build the shipped word lists into words-en.bin beside them (or --out FILE), as
-                              the installer does, so that even a first start has suggestions at once
+                              the installer does, so that even a first start has suggestions at once;
+                              with --language LL, that pack's lists into its words-LL.bin
+
+        --language LL works on that language's words: its own user-words-LL.txt (English keeps user-words.txt).
         words sentences       the sentences the user wrote (sentences.txt), most used and most recent first
         words forget-sentence SENTENCE...  forget these sentences (any case)
         words forget-sentences             forget every sentence
@@ -248,6 +290,7 @@ struct Words: ParsableCommand {
     var dataDir: String?
     @Option(help: "With list or sentences: how many to show.") var top = 50
     @Option(help: "With compile: the file to write (default words-en.bin beside the word lists).") var out: String?
+    @Option(help: "The language: a code (en, es, fr, de, it, pt) or a pack's folder. Default: English.") var language: String?
 
     func validate() throws {
         guard ["list", "add", "remove", "compile", "sentences", "forget-sentence", "forget-sentences"].contains(verb) else {
@@ -259,14 +302,23 @@ struct Words: ParsableCommand {
         if verb == "compile", !words.isEmpty { throw ValidationError("compile takes no words") }
     }
 
+    /// The pack `--language` names (nil: English from wordlists/, as before packs).
+    private func pack() throws -> LanguagePack? {
+        guard let language else { return nil }
+        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.description) }
+    }
+
     func run() throws {
-        if verb == "compile" { return try compile() }
-        let url = UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
+        let pack = try self.pack()
+        if verb == "compile" { return try compile(pack) }
+        let paths = UserPaths.current(dataDir: dataDir)
+        let url = userFile.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } ?? pack?.userWords(in: paths) ?? paths.userWords
         if verb.hasPrefix("sentences") || verb.hasPrefix("forget-sentence") { return try sentences(LivePrediction.historyFile(beside: url)) }
         var p: WordPredictor
         do {
             // Only the user's file changes; without the n-grams the word list loads in a moment.
-            p = try WordPredictor.load(wordList: WordLists.words, ngrams: nil, userFile: url)
+            p = try WordPredictor.load(wordList: pack?.words?.list ?? WordLists.words, ngrams: nil, userFile: url,
+                                       rules: pack?.words?.rules ?? .english)
         } catch { throw ValidationError("\(error)") }
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         switch verb {
@@ -291,13 +343,21 @@ struct Words: ParsableCommand {
 
     /// Writes the compiled lists (`WordPredictor.load(cache:)` does, when the file is missing or was built from
     /// other lists); fails, writing nothing, if any list has a bad line, since such lists are never cached.
-    private func compile() throws {
-        let file = out.map { URL(fileURLWithPath: $0) } ?? WordLists.compiled
+    private func compile(_ pack: LanguagePack?) throws {
+        if let pack, pack.words == nil { throw ValidationError("\(pack.file.path): the \(pack.name) pack has no word data ([words])") }
+        let file = out.map { URL(fileURLWithPath: $0) } ?? pack?.words?.compiled ?? WordLists.compiled
+        let folder = pack?.folder ?? WordLists.folder
         func modified() -> Date? { try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date }
         let before = modified()
         let p: WordPredictor
         do {
-            p = try WordLists.load(cache: file)
+            if let pack {
+                let (loaded, notes) = try pack.load(userFile: nil, cache: file)
+                for note in notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+                p = loaded
+            } else {
+                p = try WordLists.load(cache: file)
+            }
         } catch { throw ValidationError("\(error)") }
         // A damaged file there was replaced; anything else kept the file from being written.
         let problems = p.warnings.filter { if case .damagedCache(file.path, _) = $0 { false } else { true } }
@@ -309,9 +369,9 @@ struct Words: ParsableCommand {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // The load leaves a file built from these very lists as it is.
         if let before, before == modified() {
-            print("\(file.path) is up to date with the word lists in \(WordLists.folder.path)")
+            print("\(file.path) is up to date with the word lists in \(folder.path)")
         } else {
-            print("compiled the word lists in \(WordLists.folder.path) into \(file.path) (\(size / 1_000_000) MB)")
+            print("compiled the word lists in \(folder.path) into \(file.path) (\(size / 1_000_000) MB)")
         }
     }
 
@@ -345,5 +405,57 @@ struct Words: ParsableCommand {
             guard aside.moved else { throw ValidationError("\(url.path) was not changed") }
         }
         do { try p.save(to: url) } catch { throw ValidationError("\(error)") }
+    }
+}
+
+/// Prints each language's prediction beside English's (`LanguageBench`): load time, latency, keystroke savings.
+struct BenchLanguage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "language",
+        abstract: "Each installed language's word prediction beside English's: load time from text and compiled, suggest() p50/p99, KSR on its test text.",
+        discussion: """
+        KSR is counted as `handsfree ksr` counts it (Presage's simulator), without learning and learning as the
+        text is typed, on the text each pack names in [words.test] (a package's text the lists were not made
+        from; `apt-get install` the package the line names when it is missing).
+        """)
+
+    @Option(help: "Languages to measure, comma-separated codes or pack folders (default: every installed pack, English first).")
+    var languages: String?
+    @Option(name: .short, help: "Number of suggestions.")
+    var n = 3
+    @Option(help: "Timed suggestions per language.")
+    var count = 20000
+
+    func run() throws {
+        var packs: [LanguagePack]
+        if let languages {
+            packs = []
+            for code in languages.split(separator: ",") {
+                do { packs.append(try LanguagePacks.find(String(code))) } catch { throw ValidationError(error.description) }
+            }
+        } else {
+            let (found, problems) = LanguagePacks.installed()
+            for p in problems { FileHandle.standardError.write(Data("warning: \(p)\n".utf8)) }
+            packs = found.filter { $0.code == "en" } + found.filter { $0.code != "en" }
+        }
+        var bench = LanguageBench()
+        bench.n = n; bench.count = count
+        var langs: [LanguageBench.Language] = []
+        for pack in packs where pack.words != nil {
+            var text: String?
+            var missing: String?
+            do { text = try pack.words?.test?.read() } catch { missing = error.description }
+            if pack.words?.test == nil { missing = "the pack names no test text" }
+            langs.append(LanguageBench.Language(
+                code: pack.code, name: pack.englishName,
+                load: { cache in
+                    let (p, notes) = try pack.load(userFile: nil, cache: cache)
+                    for note in notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+                    return p
+                },
+                text: text, textName: pack.words?.test?.name ?? "", missing: missing))
+        }
+        printDebugBuildNote()
+        _ = try printing { try bench.run(langs, out: $0) }
     }
 }

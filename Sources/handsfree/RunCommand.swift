@@ -256,7 +256,8 @@ struct RunCommand: ParsableCommand {
             var services = Services(keymapNames: UserSettings.keymapNames)
             services.languages = Translations.installed().map { ($0.code, $0.name ?? LanguageChoice.ownName($0.code) ?? $0.code) }
             let prediction = LivePrediction()
-            prediction.load(userFile: paths.userWords, cache: paths.wordCache)
+            // The words of the language the screens are in; they follow it when it changes (the reducer asks).
+            prediction.load(language: spoken.catalog.language, paths: paths)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
                                                              whisper: try whisperWorker(dictation ?? user.dictationEngine,
                                                                                         language: spoken.catalog.language))
@@ -286,6 +287,7 @@ struct RunCommand: ParsableCommand {
             var start = StartingState(keymap: km, pipeline: settings)
             start.services = services
             start.predictor = .loading
+            start.predictorLanguage = spoken.catalog.language
             start.data = AppData.load(storage)
             start.source = source
             start.onboarding = first

@@ -31,6 +31,8 @@ import Testing
         #expect(install.status == 0, "install failed: \(install.stderr)")
         for file in ["bin/handsfree", "share/handsfree/keymaps/default.toml", "share/handsfree/config/gestures.toml",
                      "share/handsfree/wordlists/words-en.txt", "share/handsfree/wordlists/words-en.bin",
+                     "share/handsfree/languages/es/pack.toml", "share/handsfree/languages/es/words-es.bin",
+                     "share/handsfree/languages/de/words-de.bin",
                      "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"]
@@ -66,17 +68,26 @@ import Testing
         let compiled = try hf("words", "compile")
         #expect(compiled.status == 0 && compiled.stdout.contains("wordlists/words-en.bin is up to date"),
                 "\(compiled.stdout)\(compiled.stderr)")
+        // Each language pack compiled at install too, and found by its code.
+        let spanishWords = try hf("predict", "--language", "es", "-n", "3", "--user-file", "none", "la cancion")
+        #expect(spanishWords.status == 0 && spanishWords.stdout.split(separator: "\t").first == "canción",
+                "\(spanishWords.stdout)\(spanishWords.stderr)")
+        let compiledSpanish = try hf("words", "compile", "--language", "es")
+        #expect(compiledSpanish.status == 0 && compiledSpanish.stdout.contains("languages/es/words-es.bin is up to date"),
+                "\(compiledSpanish.stdout)\(compiledSpanish.stderr)")
         let layout = try hf("layout", "--screen", "launcher", "--size", "100x30")
         #expect(layout.status == 0 && layout.stdout.contains("launcher.notes"), "layout: \(layout.stdout)\(layout.stderr)")
         let doctor = try hf("doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())")
         #expect(doctor.status == 0, "doctor: \(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    data: \(prefix)/share/handsfree (found by the binary's prefix"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("keymaps: default, dwell, no-wink"))
+        #expect(doctor.stdout.contains("ok    language packs: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português)"),
+                "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
                 "\(doctor.stdout)")
         // The translations msgfmt compiled, found beside the installed data and used for the command's own
         // messages in the user's language.
-        #expect(doctor.stdout.split(separator: "\n").contains { $0.hasPrefix("ok    language es: ")
+        #expect(doctor.stdout.split(separator: "\n").contains { $0.hasPrefix("ok    language es (Español): ")
                     && $0.hasSuffix("messages translated (\(prefix)/share/locale/es/LC_MESSAGES/handsfree.mo)") }, "\(doctor.stdout)")
         let spanish = try Run.process("/usr/bin/env", ["handsfree", "doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
                                       environment: env.merging(["LANG": "es_ES.UTF-8"]) { $1 }, directory: elsewhere, input: nil)

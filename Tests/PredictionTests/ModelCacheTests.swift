@@ -169,7 +169,7 @@ struct ModelCacheTests {
         #expect(FileManager.default.fileExists(atPath: lists.cache.path))
         // A damaged installed file: named, and the lists read from the text.
         try FileManager.default.removeItem(at: lists.cache)
-        try Data("HFWORDS2 not whole".utf8).write(to: prebuilt)
+        try Data(ModelCache.version + Array(" not whole".utf8)).write(to: prebuilt)
         let damaged = try lists.load(cache: lists.cache, prebuilt: prebuilt)
         #expect(damaged.warnings.contains { if case .damagedCache(prebuilt.path, _) = $0 { true } else { false } })
         #expect(damaged.suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"])
@@ -202,7 +202,9 @@ struct ModelCacheTests {
         case "places go backwards":
             var starts = l.starts
             starts[5] = starts[7] + 3
-            m.lexicon = Lexicon(bytes: l.bytes, starts: starts, logProb: l.logProb, topByPrefix: l.topByPrefix)
+            m.lexicon = Lexicon(bytes: l.bytes, starts: starts, lower: l.lower, lowerStarts: l.lowerStarts, displayIDs: l.displayIDs,
+                                displayBytes: l.displayBytes, displayStarts: l.displayStarts, logProb: l.logProb,
+                                topByPrefix: l.topByPrefix)
         case "an n-gram's word past the list":
             var ids = g.ids, byID = g.byID
             ids[0] = Int32(l.count + 1000); byID[0] = Int32(l.count + 1000)

@@ -68,7 +68,7 @@ import TrackingCore
         let script: [Int: [ShellEvent]] = [
             30: [.key(.right), .key(.enter)],                       // Notes
             60: [.key(.tab), .key(.enter)],                         // a new note
-            75: [.predictorLoaded(predictor, problem: nil)],        // the word lists, loaded in the background
+            75: [.predictorLoaded(predictor, language: nil, problem: nil)],        // the word lists, loaded in the background
             90: "hi there".map { .key(.char($0)) },
             120: [.speech("start dictation", isFinal: true)],
             150: [.speech("hello world comma", isFinal: false), .speech("hello world comma", isFinal: true)],
@@ -136,7 +136,7 @@ import TrackingCore
                                    data: AppData.load(.memory()), predictor: .loading)
             state.show(screen: "note-editor")
             var session = Session(state: state, settings: settings)
-            _ = session.send(.predictorLoaded(predictor, problem: nil))
+            _ = session.send(.predictorLoaded(predictor, language: nil, problem: nil))
             for c in "he" { _ = session.send(.key(.char(c))) }
             return render(session.state, size: session.state.size).0.text
         }
