@@ -287,7 +287,7 @@ import Testing
             print("xdotool type --delay 0: \(text.count) characters in \(String(format: "%.2f", typed)) s (\(Int(Double(text.count) / typed)) chars/s), all in FILE: \(same)")
         }
         if got != text, let i = zip(got, text).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            Issue.record("first difference at \(i) of \(text.count), \(got.count) arrived")
+            Issue.record("first difference at \(i) of \(text.count), \(got.count) arrived; \(Self.differences(got, text))")
         }
     }
 
@@ -416,11 +416,41 @@ import Testing
         let sink = X11Sink(display: x.display)
         let start = Date()
         try sink.type(text)
-        print("X11Sink: 3,000 Chinese characters (\(sink.borrowedKeys) bindings, \(sink.provenChanges) waited for the window) "
+        print("X11Sink: 3,000 Chinese characters (\(sink.borrowedKeys) bindings on \(sink.spareKeycodes) spare keycodes, \(sink.provenChanges) waited for the window) "
               + "in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
         let got = XSession.contents(of: file, becoming: text, timeout: 30)
         #expect(got == text)
-        if got != text { Issue.record("\(got.count) of \(text.count) arrived") }
+        if got != text {
+            print("X11Sink: \(Self.differences(got, text))")
+            Issue.record("\(got.count) of \(text.count) arrived; \(Self.differences(got, text))")
+        }
+    }
+
+    /// Where `got` differs from `expected`, for a failure to say what happened: the first differing
+    /// positions, each with the character expected and the one that came, and for a changed one where else
+    /// in the text that character was typed (a keycode bound again to a later character while its key
+    /// still waited turns it into that later one).
+    static func differences(_ got: String, _ expected: String, most: Int = 12) -> String {
+        let g = Array(got), e = Array(expected)
+        func name(_ c: Character) -> String {
+            c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined() + " \(String(reflecting: c))"
+        }
+        var found: [String] = []
+        var count = 0
+        for i in 0..<min(g.count, e.count) where g[i] != e[i] {
+            count += 1
+            guard found.count < most else { continue }
+            var line = "at \(i) expected \(name(e[i])) got \(name(g[i]))"
+            let later = e[(i + 1)...].firstIndex(of: g[i]), earlier = e[..<i].lastIndex(of: g[i])
+            if let later { line += ", typed \(later - i) characters later" }
+            if let earlier { line += ", typed \(i - earlier) characters earlier" }
+            if later == nil, earlier == nil { line += ", typed nowhere in the text" }
+            found.append(line)
+        }
+        if g.count != e.count {
+            found.append("\(g.count) characters arrived of \(e.count)")
+        }
+        return "\(count) differ: " + found.joined(separator: "; ")
     }
 
     @Test(.enabled(if: hasTools, skipReason))
