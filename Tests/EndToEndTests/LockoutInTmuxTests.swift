@@ -181,8 +181,8 @@ import Testing
         // The keyboard alone: a change is tried on the ticks' time, and a key keeps it.
         k.session.keys("Right", "Right", "Right", "Enter")
         #expect(k.shows("Home › Settings"), "\(k.screen)")
-        // Tab through the six tabs and − to the track, then +.
-        for _ in 0..<9 { k.session.keys("Tab") }
+        // Tab through the seven tabs and − to the track, then +.
+        for _ in 0..<10 { k.session.keys("Tab") }
         k.session.keys("Enter")
         #expect(k.shows("Keep? Act once"), "\(k.screen)")
         #expect(k.shows("Jaw threshold: 0.55"), "\(k.screen)")

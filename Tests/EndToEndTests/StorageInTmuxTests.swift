@@ -267,9 +267,9 @@ import Testing
         shell.tmux.keys("Right", "Right", "Right", "Enter")
         #expect(shell.waitFor { $0.contains { $0.contains("Jaw threshold: 0.6") } }, "the readable value applies:\n\(shell.tmux.screen)")
         #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched until a change")
-        // The ninth target (after the six tabs) is the dwell slider's − button: one change, tried (issue 47),
+        // The tenth target (after the seven tabs) is the dwell slider's − button: one change, tried (issue 47),
         // kept by the helper's next key, then saved.
-        for _ in 0..<9 { shell.tmux.keys("Tab") }
+        for _ in 0..<10 { shell.tmux.keys("Tab") }
         shell.tmux.keys("Enter")
         #expect(shell.waitFor { $0.joined().contains("Keep? Act once") }, "\(shell.tmux.screen)")
         #expect(FileManager.default.contents(atPath: cfg + "/settings.toml") == original, "untouched while tried")

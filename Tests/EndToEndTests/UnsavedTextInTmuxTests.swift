@@ -56,7 +56,7 @@ import Testing
         shell.tmux.keys("Escape")
         #expect(shell.waitFor { $0.first?.contains("HandsFree │ Home") == true && !$0.first!.contains("Notes") }, "\(shell.tmux.screen)")
         shell.tmux.keys("q")
-        #expect(shell.waitFor { $0.contains { $0.contains("Your note could not be saved") } }, "\(shell.tmux.screen)")
+        #expect(shell.waitFor { $0.contains { $0.contains("Not saved: your note") } }, "\(shell.tmux.screen)")
         #expect(shell.tmux.exists && shell.pid.map { kill($0, 0) == 0 } == true, "still running, asking")
         shell.tmux.keys("Tab")
         shell.tmux.keys("Enter")
