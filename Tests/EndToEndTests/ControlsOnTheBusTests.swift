@@ -217,12 +217,7 @@ import Testing
         let desk = try SwayDesktop(tag: "controls")
         var started: [Process] = []
         var session: [String: String] = [:]
-        defer {
-            var pids = session["DBUS_SESSION_BUS_ADDRESS"].map { AccessibleDesktop.startedOn(bus: $0) } ?? []
-            for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
-            for pid in pids { kill(pid, SIGKILL) }
-            desk.stop()
-        }
+        defer { Self.stopNobodysSession(desk, session, started) }
         try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
         session = try Self.nobodysSession(desk, started: &started)
         let dialog = try desk.startAsNobody(["/usr/bin/zenity", "--question", "--ok-label", "Send", "--cancel-label", "Cancel", "--text", "Send it?"],
@@ -242,6 +237,15 @@ import Testing
         let stop = Date().addingTimeInterval(10)
         while dialog.process.isRunning && Date() < stop { usleep(50_000) }
         #expect(!dialog.process.isRunning && dialog.process.terminationStatus == 0, "zenity did not end with Send's status 0")
+    }
+
+    /// Ends what a sway test started as nobody: what runs on its session bus, the processes it started with
+    /// their children, then the desktop.
+    static func stopNobodysSession(_ desk: SwayDesktop, _ session: [String: String], _ started: [Process]) {
+        var pids = session["DBUS_SESSION_BUS_ADDRESS"].map { AccessibleDesktop.startedOn(bus: $0) } ?? []
+        for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
+        for pid in pids { kill(pid, SIGKILL) }
+        desk.stop()
     }
 
     /// A D-Bus session and the AT-SPI bus launcher as nobody on `desk` (a session bus takes only its own
@@ -268,12 +272,7 @@ import Testing
         let desk = try SwayDesktop(tag: "controls-tabs")
         var started: [Process] = []
         var session: [String: String] = [:]
-        defer {
-            var pids = session["DBUS_SESSION_BUS_ADDRESS"].map { AccessibleDesktop.startedOn(bus: $0) } ?? []
-            for p in started where p.isRunning { pids += [p.processIdentifier] + AccessibleDesktop.descendants(p.processIdentifier) }
-            for pid in pids { kill(pid, SIGKILL) }
-            desk.stop()
-        }
+        defer { Self.stopNobodysSession(desk, session, started) }
         try #require(desk.waitForFoot(), "sway never showed its first window: \(desk.log)")
         // As sway gives the programs it starts: its socket, where its tree says where windows are.
         let ipc = try #require(try FileManager.default.contentsOfDirectory(atPath: desk.runtime).first { $0.hasPrefix("sway-ipc.") })
