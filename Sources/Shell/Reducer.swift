@@ -200,7 +200,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
                 // Another language was chosen while this one loaded: kept for when it comes back, unless one
                 // is kept already (it may hold what the user learned since).
                 if s.parkedPredictors[language] == nil { s.parkedPredictors[language] = predictor }
-                return []
+                return s.learnHeld(for: language)
             }
             // The words in use are loaded already (asked twice): they may hold what the user learned since.
             guard s.predictor.status != .ready else { return [] }
@@ -210,7 +210,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         if let problem { s.notice = problem }
         // The suggestion bars fill in.
         s.relayout()
-        return []
+        return s.learnHeld(for: language)
     case .saved(let name, let error):
         s.data.saved(name, error: error)
         s.relayout()
@@ -303,6 +303,16 @@ extension ShellState {
     /// Nothing else is learned from (a password prompt's keys never come as these effects).
     public mutating func learn(_ e: Effect) -> [Effect] {
         var writes: [Effect] = []
+        if predictor.isLoading {
+            switch e {
+            case .learnWord, .learnSentences:
+                // Kept until the words arrive; the oldest goes first when a very long wait fills the queue.
+                if learningWhileLoading.count >= Self.learningHeldLimit { learningWhileLoading.removeFirst() }
+                learningWhileLoading.append(HeldLearning(language: predictorLanguage, effect: e))
+                return []
+            default: break
+            }
+        }
         switch e {
         case .learnWord(let word, let before):
             writes = predictor.learn(word: word, after: before).map { [.saveLearnedWords($0)] } ?? []
@@ -324,6 +334,33 @@ extension ShellState {
             return []
         }
         relayout()
+        return writes
+    }
+
+    /// How many commits are kept while the words load (about an hour of typing by gaze).
+    static let learningHeldLimit = 2_000
+
+    /// Learns what was committed in `language` while its words loaded, into the predictor now holding them
+    /// (the one in use, or the parked one when the user has switched language since); the files to write.
+    mutating func learnHeld(for language: String?) -> [Effect] {
+        let held = learningWhileLoading.filter { $0.language == language }
+        guard !held.isEmpty else { return [] }
+        learningWhileLoading.removeAll { $0.language == language }
+        if language == nil || language == predictorLanguage {
+            return held.flatMap { learn($0.effect) }
+        }
+        guard let language, var parked = parkedPredictors[language] else { return [] }
+        var writes: [Effect] = []
+        for h in held {
+            switch h.effect {
+            case .learnWord(let word, let before):
+                writes += parked.learn(word: word, after: before).map { [.saveLearnedWords($0)] } ?? []
+            case .learnSentences(let text):
+                writes += parked.learnSentences(text).map { [.saveSentences($0)] } ?? []
+            default: break
+            }
+        }
+        parkedPredictors[language] = parked
         return writes
     }
 
@@ -689,4 +726,12 @@ func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
     s.noticeMessage = UIMessage("{gesture}: only {level} of {press}. Settings › Pointer › Calibrate gestures",
                                 ["gesture": how.prefix(1).uppercased() + how.dropFirst(), "level": String(format: "%.2f", level),
                                  "press": String(format: "%.2f", w.press)])
+}
+
+/// A commit kept while the words of its language loaded: learned when they arrive.
+public struct HeldLearning: Sendable, Equatable {
+    /// The language the words were committed in (nil: the words do not follow the language).
+    public var language: String?
+    /// `.learnWord` or `.learnSentences`.
+    public var effect: Effect
 }

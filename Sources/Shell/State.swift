@@ -487,6 +487,10 @@ public struct ShellState: Sendable {
     /// The languages whose words are being loaded (`loadPredictor` asked, `.predictorLoaded` not yet come), so
     /// one is not asked for twice.
     public internal(set) var predictorsLoading: Set<String> = []
+    /// What the user committed while the words in use were still loading (a fresh home compiles them first),
+    /// with the language it was committed in: learned when those words arrive (`.predictorLoaded`), so
+    /// nothing typed in the first seconds is forgotten. Bounded by `learningHeldLimit`.
+    public internal(set) var learningWhileLoading: [HeldLearning] = []
     /// The user's notes, messages and drafts.
     @Shared public var data: AppData
     public var registry: ScreenRegistry

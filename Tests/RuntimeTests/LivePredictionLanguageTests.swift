@@ -152,4 +152,46 @@ struct LivePredictionLanguageTests {
         #expect(LivePrediction.historyFile(beside: data.appendingPathComponent("user-words.txt")).lastPathComponent == "sentences.txt")
         #expect(LivePrediction.historyFile(beside: data.appendingPathComponent("user-words-es.txt")).lastPathComponent == "sentences-es.txt")
     }
+
+    /// Words committed while the lists still load (a fresh home compiles them first) are learned when they
+    /// arrive, into the language they were typed in, even when the user switched language meanwhile: before,
+    /// they were dropped and the user's new word was never offered.
+    @Test func wordsCommittedWhileTheListsLoadAreLearnedWhenTheyArrive() throws {
+        let dir = try LanguagePackTests.temp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = UserPaths(environment: ["HOME": dir.path], dataDir: dir.appendingPathComponent("data").path)
+        try FileManager.default.createDirectory(at: paths.data, withIntermediateDirectories: true)
+        let live = LivePrediction()
+        var state = try start(language: "es")
+        #expect(state.learn(.learnWord("Zorbléxica", after: "voy con ")).isEmpty, "nothing to write yet")
+        #expect(state.learn(.learnSentences("Voy con Zorbléxica al mercado.")).isEmpty)
+        // The user switches to French before the Spanish words arrive, and commits a French word.
+        _ = reduce(&state, .languageLoaded(Translations.catalog("fr")))
+        #expect(state.predictor.isLoading)
+        #expect(state.learn(.learnWord("Quibrolant", after: "avec ")).isEmpty)
+        #expect(state.learningWhileLoading.count == 3)
+
+        live.load(language: "es", paths: paths)
+        let deadline = Date().addingTimeInterval(60)
+        var loaded = live.takeLoaded()
+        while loaded.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02); loaded = live.takeLoaded() }
+        var effects: [Effect] = []
+        for l in loaded { effects += reduce(&state, .predictorLoaded(l.predictor, language: l.language, problem: l.problem)) }
+        write(effects, live)
+        let spanishWords = paths.data.appendingPathComponent("user-words-es.txt")
+        #expect((try? String(contentsOf: spanishWords, encoding: .utf8))?.contains("Zorbléxica") == true,
+                "the Spanish word, typed while loading, is learned into the Spanish file")
+        #expect(FileManager.default.fileExists(atPath: paths.data.appendingPathComponent("sentences-es.txt").path))
+        #expect(state.learningWhileLoading.count == 1, "the French word waits for French")
+
+        live.load(language: "fr", paths: paths)
+        let french = deliver(live, to: &state)
+        #expect(french.map(\.language) == ["fr"])
+        #expect(state.learningWhileLoading.isEmpty)
+        #expect(state.predictor.suggest("avec Quibr", limit: 3).contains("Quibrolant"),
+                "\(state.predictor.suggest("avec Quibr", limit: 3))")
+        _ = reduce(&state, .languageLoaded(Translations.catalog("es")))
+        #expect(state.predictor.suggest("voy con Zorbl", limit: 3).contains("Zorbléxica"),
+                "\(state.predictor.suggest("voy con Zorbl", limit: 3))")
+    }
 }
