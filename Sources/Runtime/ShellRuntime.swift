@@ -49,8 +49,9 @@ public struct ShellRuntime {
     public var speech: LiveSpeech?
     /// The voice that speaks for the user (Speak, the phrase board), nil when this run has none.
     public var speaker: LiveSpeaker?
-    /// The accessibility bus's side of the Controls view (its own thread, started at the first request).
-    public var controls = LiveControls()
+    /// The accessibility bus's side of the Controls view (its own thread or worker, started at the first
+    /// request), made when the loop starts, with the loop's clock.
+    public private(set) var controls: LiveControls?
     /// Loads word prediction for the suggestion bars and writes what the reducer learned; nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
@@ -159,6 +160,8 @@ public struct ShellRuntime {
         if let keymapWatcher { sources.append(keymapWatcher) }
         if let speech { sources.append(SpeechSource(speech)) }
         if let speaker { sources.append(SpeakerSource(speaker)) }
+        let controls = LiveControls(clock: clock)
+        self.controls = controls
         sources.append(ControlsSource(controls))
         if let prediction { sources.append(PredictionSource(prediction, now: start)) }
         if let setup { sources.append(SetupSource(setup)) }
@@ -167,7 +170,6 @@ public struct ShellRuntime {
             sources.append(WebcamBridgeSource(webcam))
         }
         terminal.clock = clock
-        controls.clock = clock
         sources.append(TerminalSource(terminal, frameInterval: frameInterval))
         frameSlot = sources.count
         var frames = FrameSource(feed, start: start)
@@ -479,7 +481,7 @@ public struct ShellRuntime {
                 case .desktop(let request):
                     replies += desktop.apply(request)
                 case .readControls, .performControl:
-                    controls.perform(e)
+                    controls?.perform(e)
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {

@@ -33,13 +33,9 @@ public final class LiveControls: @unchecked Sendable {
     private var outbox: [ShellEvent] = []
     private var thread: Thread?
     private let pipeFDs: [Int32]
-    private var givenClock: any ShellClock
-    /// Times the follower's readings and the client's calls; the loop that reads the events hands it its own
-    /// (`ShellRuntime.run`) before the first request starts the thread.
-    public var clock: any ShellClock {
-        get { lock.withLock { givenClock } }
-        set { lock.withLock { givenClock = newValue } }
-    }
+    /// Times the follower's readings and the client's calls: the loop's own clock, fixed at creation so that
+    /// reading it takes no lock (a getter taking this object's lock once deadlocked inside it).
+    public let clock: any ShellClock
     /// The handsfree binary whose `controls --serve` reads the bus; nil reads it on a thread here.
     private let worker: String?
     /// The worker's environment; nil: this process's.
@@ -62,7 +58,7 @@ public final class LiveControls: @unchecked Sendable {
     /// this process's.
     public init(worker: String? = LiveControls.ownBinary, environment: [String: String]? = nil, firstGeneration: Int = 0,
                 clock: any ShellClock = LiveClock()) {
-        givenClock = clock
+        self.clock = clock
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -184,8 +180,7 @@ public final class LiveControls: @unchecked Sendable {
         lock.withLock {
             child = p
             childInput = handle
-            // `clock` takes this lock itself: read the clock it guards directly.
-            lastStart = givenClock.now()
+            lastStart = clock.now()
         }
         let reader = Thread { [self] in listen(p, output.fileHandleForReading) }
         reader.name = "controls-worker"
@@ -208,7 +203,7 @@ public final class LiveControls: @unchecked Sendable {
         let (mine, follow, since): (Bool, Bool, Double) = lock.withLock {
             let mine = child === p
             if mine { child = nil; childInput = nil }
-            return (mine, following, givenClock.now() - lastStart)
+            return (mine, following, clock.now() - lastStart)
         }
         // Ended by `shutdown`, or replaced: nothing more to do.
         guard mine else { return }
