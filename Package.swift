@@ -69,12 +69,15 @@ let package = Package(
         // Speech recognition and audio capture; speech output (flite, the Piper worker, ALSA playback).
         .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
                                                .product(name: "Logging", package: "swift-log")]),
+        // The cell UI both the Shell and the curses backend speak: the cell grid, geometry, the hit map, the
+        // canvas and its drawing primitives, and the keys a helper presses. Pure.
+        .target(name: "CellUI", dependencies: ["TrackingCore", "TerminalModel", "Localization"]),
         // App state, screens, widgets, reducer. Pure.
-        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText", "Localization"]),
+        .target(name: "Shell", dependencies: ["CellUI", "TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText", "Localization"]),
         // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
         .target(name: "CTerminalGuard"),
-        // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
+        // The only importer of curses: draws a CellUI grid and reads keys; knows nothing of the Shell.
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "CellUI"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.

@@ -1,7 +1,7 @@
 @preconcurrency import CNcursesw
 import CTerminalGuard
 import Foundation
-import Shell
+import CellUI
 
 /// Input read from the terminal.
 public enum TerminalInput: Sendable, Equatable {
