@@ -82,12 +82,17 @@ let package = Package(
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
         .target(name: "TerminalModel"),
-        // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
-        // keeps. Everything with a clock or I/O that the commands share; tests import it.
+        // Where typed text and pointer events go: a pty, a tmux pane, X11 (XTest), Wayland (virtual keyboard
+        // and pointer), uinput. The protocol is split by capability (typing, pointing, hosting a pane).
+        .target(name: "Sinks", dependencies: [
+            "PtyHost", "TerminalModel", "SystemIO", "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
+        ]),
+        // The live shell: the event loop, its sources (terminal, frames, speech, prediction), the effect runner
+        // and the files it keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
-            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "CAtspi",
+            "PtyHost", "Sinks", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
+            "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -123,7 +128,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "SystemIO", "CUinput", "TerminalModel", "Speech"]),
+                                                     "Sinks", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]
 )

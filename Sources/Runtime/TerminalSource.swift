@@ -2,16 +2,18 @@ import PtyHost
 import Shell
 import SystemIO
 
-/// The program the Terminal screen drives, through its output sink (`OutputSink`: a child on a pty, a tmux
-/// pane that keys are sent to).
+/// The program the Terminal screen drives, through its output sink (a `TextSink`, which is a `PaneHost` too
+/// when it shows the program: a child on a pty, a tmux pane that keys are sent to).
 ///
 /// The runtime's effects (`TerminalRequest`) act on it; `TerminalSource` reads it in the event loop. This
 /// keeps what is the same for every sink: keys that come before the start, scrolling back, the pane's size
 /// and problem, when to look again, and turning a failed delivery into an event. A class, because both hold
 /// the one program.
 public final class TerminalLink {
-    /// Where keys go and what the pane shows.
-    public let sink: any OutputSink
+    /// Where keys go.
+    public let sink: any TextSink
+    /// What the pane shows, when the sink shows its program (nil: a desktop sink, the pane stays blank).
+    public let pane: (any PaneHost)?
     /// Lines of scrollback the pane shows (0: live).
     public private(set) var scrolledBack = 0
     /// The pane's size, as the screen laid it out.
@@ -37,7 +39,9 @@ public final class TerminalLink {
     /// Times `lookDue`; the loop that reads the link hands it its own (`ShellRuntime.run`).
     public var clock: any ShellClock
 
-    public init(_ sink: some OutputSink, clock: any ShellClock = LiveClock()) { self.sink = sink; self.clock = clock }
+    public init(_ sink: some TextSink, clock: any ShellClock = LiveClock()) {
+        self.sink = sink; pane = sink as? any PaneHost; self.clock = clock
+    }
 
     /// Carries out what the Terminal screen (or the reducer, for the pane) asked for; returns what the
     /// reducer must hear of it: a text or key that could not be delivered, or the first that was after that.
@@ -62,13 +66,16 @@ public final class TerminalLink {
             scrolledBack = 0
             return deliver("") { () throws(OutputSinkError) in try sink.press(press) }
         case .point(let event):
-            return deliver("") { () throws(OutputSinkError) in try sink.point(event) }
+            return deliver("") { () throws(OutputSinkError) in try sink.pointer().point(event) }
         case .scroll(let to):
-            scrolledBack = max(0, min(to, sink.scrollback))
+            scrolledBack = max(0, min(to, pane?.scrollback ?? 0))
         case .restart:
             guard sink.traits.contains(.ownsProgram) else { return [] }
             startProblem = nil
-            do throws(OutputSinkError) { try sink.restart(rows: rows, cols: cols) } catch { startProblem = error.description }
+            do throws(OutputSinkError) {
+                guard let pane else { throw OutputSinkError("\(sink.name) cannot be restarted from here") }
+                try pane.restart(rows: rows, cols: cols)
+            } catch { startProblem = error.description }
             scrolledBack = 0
         case .start(let r, let c):
             return start(rows: r, cols: c)
@@ -76,7 +83,7 @@ public final class TerminalLink {
             let r = max(2, r), c = max(10, c)
             guard r != rows || c != cols else { return [] }
             rows = r; cols = c
-            if isStarted { sink.resize(rows: r, cols: c) }
+            if isStarted { pane?.resize(rows: r, cols: c) }
         case .showing(let on):
             showing = on
         }
@@ -108,7 +115,7 @@ public final class TerminalLink {
             failing = true
             return [.output(.failed(reason: error.description, unsent: error.unsent(of: text)))]
         }
-        if let delay = sink.echoLookDelay { lookDue = clock.now() + delay }
+        if let delay = pane?.echoLookDelay { lookDue = clock.now() + delay }
         guard failing else { return [] }
         failing = false
         return [.output(.delivered)]
@@ -117,15 +124,15 @@ public final class TerminalLink {
     /// Reads what the program wrote, within `limit` bytes and `budget` seconds; marks the view changed if
     /// anything did.
     func pump(limit: Int, budget: Double = .infinity, ready: [Int32]? = nil) {
-        if sink.pump(limit: limit, budget: budget, ready: ready) { changed = true }
+        if pane?.pump(limit: limit, budget: budget, ready: ready) == true { changed = true }
     }
 
     /// Looks at the program again, if the sink has something to look at; a look that fails is the pane's
     /// problem until one succeeds.
     func look() {
-        guard isStarted, sink.wantsLooks else { return }
+        guard isStarted, let pane, pane.wantsLooks else { return }
         do throws(OutputSinkError) {
-            if try sink.look() { changed = true }
+            if try pane.look() { changed = true }
             if lookProblem != nil { lookProblem = nil; changed = true }
         } catch {
             if lookProblem != error.description { lookProblem = error.description; changed = true }
@@ -134,7 +141,7 @@ public final class TerminalLink {
 
     /// The view the screen draws.
     public func view() -> TerminalView {
-        var v = sink.view(scrolledBack: scrolledBack) ?? .blank(rows: rows, cols: cols, program: sink.name)
+        var v = pane?.view(scrolledBack: scrolledBack) ?? .blank(rows: rows, cols: cols, program: sink.name)
         v.program = sink.name
         v.sink = sink.traits
         v.problem = problem
@@ -168,15 +175,15 @@ public struct TerminalSource: EventSource {
         self.link = link; self.frameInterval = frameInterval
     }
 
-    public var descriptors: [Int32] { link.sink.descriptors }
+    public var descriptors: [Int32] { link.pane?.descriptors ?? [] }
 
     public func nextWake(now: Double) -> Double? {
         var next: Double?
         // Nothing to show before the program starts (the Terminal screen has not been opened): no wake-up,
         // or the loop would spin.
         if link.changed, link.isStarted { next = lastView + frameInterval }
-        if link.sink.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
-        if link.showing, link.isStarted, link.sink.wantsLooks { next = min(next ?? .infinity, lastPoll + pollInterval) }
+        if link.pane?.hasPendingInput == true { next = min(next ?? .infinity, now + 0.005) }
+        if link.showing, link.isStarted, link.pane?.wantsLooks == true { next = min(next ?? .infinity, lastPoll + pollInterval) }
         if let due = link.lookDue { next = min(next ?? .infinity, due) }
         return next
     }

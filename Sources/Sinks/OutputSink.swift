@@ -1,44 +1,62 @@
 import PtyHost
-import Shell
+import TerminalModel
 
-/// Where what the user composes goes: the program on the Terminal screen's pty, a tmux pane, and later the
-/// desktop (uinput, Wayland's virtual keyboard and pointer, X11's XTest).
+/// Where what the user composes goes: the program on the Terminal screen's pty, a tmux pane, and the desktop
+/// (uinput, Wayland's virtual keyboard and pointer, X11's XTest).
 ///
-/// A sink takes text and named keys. It reports a failure by throwing `OutputSinkError`, never by crashing
-/// or dropping what it was given: `TerminalLink` turns the error into `ShellEvent.output(.failed…)`, and the
-/// reducer keeps the text that did not arrive on screen. Which sink runs is chosen once, from `--type-into`,
-/// by `OutputSinks.parse`; a new sink is one file in `Sinks/` plus one line in `OutputSinks.known`.
+/// A sink is split by what it can do: every sink is an `OutputSink` (a name, its traits, a check and a
+/// start); one that types is a `TextSink`, one that moves the desktop pointer a `PointerSink`, one that shows
+/// a program in the Terminal screen's pane a `PaneHost`. A sink conforms only to what it can do, and a caller
+/// asks for the capability it needs (`pointer()`, `as? any PaneHost`).
 ///
-/// Only the first group of requirements is a sink's own business; the rest is for sinks that show a pane
-/// (`SinkTraits.showsPane`) and has defaults for those that do not. Everything is called on the loop's
-/// thread.
+/// A sink reports a failure by throwing `OutputSinkError`, never by crashing or dropping what it was given:
+/// `TerminalLink` turns the error into `ShellEvent.output(.failed…)`, and the reducer keeps the text that did
+/// not arrive on screen. Which sink runs is chosen once, from `--type-into`, by `OutputSinks.parse`; a new
+/// sink is one file here plus one line in `OutputSinks.known`. Everything is called on the loop's thread.
 public protocol OutputSink: AnyObject {
-    // MARK: What it is
-
     /// What the title and info line call where keys go: `bash`, `vim notes.txt`, `tmux work:1`.
     var name: String { get }
     /// What the Terminal screen may offer with it: a restart, a pane.
     var traits: SinkTraits { get }
-
-    // MARK: Output
-
     /// Checks, before the shell takes the terminal over, that the sink can be reached (the tmux pane is
     /// there, the display answers); throws a message naming what is missing.
     func check() throws(OutputSinkError)
     /// Gets ready at the pane's size, once, when the Terminal screen first shows: starts the program. A
-    /// problem thrown here is shown in the pane. (A sink that `wantsLooks` is looked at right after.)
+    /// problem thrown here is shown in the pane. (A pane host that `wantsLooks` is looked at right after.)
     func start(rows: Int, cols: Int) throws(OutputSinkError)
+}
+
+extension OutputSink {
+    public func check() throws(OutputSinkError) {}
+
+    /// This sink's pointer, for a caller that points into whichever sink was chosen; throws that it has none.
+    public func pointer() throws(OutputSinkError) -> any PointerSink {
+        guard let p = self as? any PointerSink else { throw OutputSinkError("\(name) has no pointer to move") }
+        return p
+    }
+}
+
+/// A sink that types: text as if keyed, and named keys.
+public protocol TextSink: OutputSink {
     /// Types text as if keyed.
     func type(_ text: String) throws(OutputSinkError)
     /// Sends one named key with the modifiers held.
     func press(_ key: TerminalKeyPress) throws(OutputSinkError)
-    /// Moves the desktop pointer, presses a button or turns the wheel (the desktop sinks; others throw that
-    /// they have no pointer).
+}
+
+/// A sink that moves the desktop pointer, presses its buttons and turns its wheel.
+public protocol PointerSink: OutputSink {
+    /// Moves the desktop pointer, presses a button or turns the wheel.
     func point(_ event: PointerEvent) throws(OutputSinkError)
+}
 
-    // MARK: The pane (defaults: a sink that shows none)
+/// A sink the desktop screen types and points into.
+public typealias DesktopSink = TextSink & PointerSink
 
-    /// The program's screen now, `scrolledBack` lines back; nil before the first look or without a pane.
+/// A sink that shows its program in the Terminal screen's pane (`SinkTraits.showsPane`): a child on a pty, a
+/// tmux pane. All but `view` have defaults, for a host with nothing to read or restart.
+public protocol PaneHost: OutputSink {
+    /// The program's screen now, `scrolledBack` lines back; nil before the first look.
     /// The link sets `program`, `sink` and `problem` on it.
     func view(scrolledBack: Int) -> TerminalView?
     /// Lines kept above the screen, for scrolling back.
@@ -66,12 +84,7 @@ public protocol OutputSink: AnyObject {
     var echoLookDelay: Double? { get }
 }
 
-extension OutputSink {
-    public func check() throws(OutputSinkError) {}
-    public func point(_ event: PointerEvent) throws(OutputSinkError) {
-        throw OutputSinkError("\(name) has no pointer to move")
-    }
-    public func view(scrolledBack: Int) -> TerminalView? { nil }
+extension PaneHost {
     public var scrollback: Int { 0 }
     public func resize(rows: Int, cols: Int) {}
     public func restart(rows: Int, cols: Int) throws(OutputSinkError) {
@@ -123,11 +136,11 @@ public struct OutputSinkKind: Sendable {
     /// Makes the sink from what followed the colon (checked: present, non-empty and without NUL when
     /// `argument` is set, nil otherwise; nil too when an optional one was left out). No I/O: `check` and
     /// `start` do that.
-    public let make: @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink
+    public let make: @Sendable (_ argument: String?, _ setup: OutputSetup) -> any TextSink
 
     public init(scheme: String, argument: String?, argumentIsOptional: Bool = false, example: String,
                 summary: String,
-                make: @escaping @Sendable (_ argument: String?, _ setup: OutputSetup) -> any OutputSink) {
+                make: @escaping @Sendable (_ argument: String?, _ setup: OutputSetup) -> any TextSink) {
         self.scheme = scheme; self.argument = argument; self.example = example; self.summary = summary
         self.argumentIsOptional = argumentIsOptional
         self.make = make
@@ -145,7 +158,7 @@ public struct OutputChoice: Sendable {
     public let argument: String?
 
     /// The sink this choice names.
-    public func open(_ setup: OutputSetup) -> any OutputSink { kind.make(argument, setup) }
+    public func open(_ setup: OutputSetup) -> any TextSink { kind.make(argument, setup) }
 }
 
 /// The sinks the shell knows, and the one parser of the option that chooses among them.
