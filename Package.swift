@@ -69,22 +69,30 @@ let package = Package(
         // Speech recognition and audio capture; speech output (flite, the Piper worker, ALSA playback).
         .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
                                                .product(name: "Logging", package: "swift-log")]),
+        // The cell UI both the Shell and the curses backend speak: the cell grid, geometry, the hit map, the
+        // canvas and its drawing primitives, and the keys a helper presses. Pure.
+        .target(name: "CellUI", dependencies: ["TrackingCore", "TerminalModel", "Localization"]),
         // App state, screens, widgets, reducer. Pure.
-        .target(name: "Shell", dependencies: ["TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText", "Localization"]),
+        .target(name: "Shell", dependencies: ["CellUI", "TrackingCore", "Config", "Prediction", "TerminalModel", "SpeechText", "Localization"]),
         // Puts the terminal back after a crash (a signal handler in C: async-signal-safe calls only).
         .target(name: "CTerminalGuard"),
-        // The only importer of curses.
-        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
+        // The only importer of curses: draws a CellUI grid and reads keys; knows nothing of the Shell.
+        .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "CellUI"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
         .target(name: "TerminalModel"),
-        // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
-        // keeps. Everything with a clock or I/O that the commands share; tests import it.
+        // Where typed text and pointer events go: a pty, a tmux pane, X11 (XTest), Wayland (virtual keyboard
+        // and pointer), uinput. The protocol is split by capability (typing, pointing, hosting a pane).
+        .target(name: "Sinks", dependencies: [
+            "PtyHost", "TerminalModel", "SystemIO", "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
+        ]),
+        // The live shell: the event loop, its sources (terminal, frames, speech, prediction), the effect runner
+        // and the files it keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
-            "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "CAtspi",
+            "PtyHost", "Sinks", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
+            "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -120,7 +128,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "SystemIO", "CUinput", "TerminalModel", "Speech"]),
+                                                     "Sinks", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]
 )

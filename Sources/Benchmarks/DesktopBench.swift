@@ -303,7 +303,7 @@ protocol BenchDesktop: AnyObject {
     /// The peer typist, nil when there is none.
     var peer: String? { get }
     /// Our sink for this desktop.
-    func sink() -> any OutputSink
+    func sink() -> any DesktopSink
     /// Opens a terminal titled `title` running `cat > FILE`, focused; returns FILE once the window takes keys.
     func catWindow(_ title: String) throws -> String
     /// The peer's command line that types `text`.
@@ -415,7 +415,7 @@ final class XBenchDesktop: BenchDesktop {
     var describe: String { (server == nil ? "display \(display)" : "Xvfb \(display), 1280x800") + ", xterm running cat > FILE" }
     var sinkLabel: String { "(XTest)" }
     var peer: String? { "xdotool type" }
-    func sink() -> any OutputSink { X11Sink(display: display) }
+    func sink() -> any DesktopSink { X11Sink(display: display) }
 
     func catWindow(_ title: String) throws -> String {
         let file = directory + "/\(title.replacingOccurrences(of: " ", with: "-")).txt"
@@ -533,7 +533,7 @@ final class SwayBenchDesktop: BenchDesktop {
     var describe: String { (sway == nil ? "socket \(socket)" : "sway headless (pixman) \(socket)" + (asUser.isEmpty ? "" : " as nobody")) + ", foot running cat > FILE" }
     var sinkLabel: String { "(virtual keyboard)" }
     var peer: String? { "wtype" }
-    func sink() -> any OutputSink { WaylandSink(socket: socket) }
+    func sink() -> any DesktopSink { WaylandSink(socket: socket) }
 
     private var clientEnvironment: [String: String] {
         ["PATH": "/usr/bin:/bin", "HOME": sway == nil ? NSHomeDirectory() : base + "/home", "XDG_RUNTIME_DIR": runtime,

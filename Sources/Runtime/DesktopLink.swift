@@ -11,11 +11,11 @@ import TerminalModel
 /// that starts later, or comes back, is reached without a restart.
 public final class DesktopLink {
     /// Where keys and pointer events go.
-    public let sink: any OutputSink
+    public let sink: any TextSink
     /// A request failed and none has succeeded since.
     private var failing = false
 
-    public init(_ sink: some OutputSink) { self.sink = sink }
+    public init(_ sink: some TextSink) { self.sink = sink }
 
     /// Carries out one request; returns what the reducer must hear.
     @discardableResult
@@ -28,7 +28,7 @@ public final class DesktopLink {
         case .press(let press):
             return deliver("") { () throws(OutputSinkError) in try sink.press(press) }
         case .point(let event):
-            return deliver("") { () throws(OutputSinkError) in try sink.point(event) }
+            return deliver("") { () throws(OutputSinkError) in try sink.pointer().point(event) }
         case .scroll, .restart, .resize, .showing:
             return []
         }

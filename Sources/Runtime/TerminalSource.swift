@@ -2,146 +2,6 @@ import PtyHost
 import Shell
 import SystemIO
 
-/// The program the Terminal screen drives, through its output sink (`OutputSink`: a child on a pty, a tmux
-/// pane that keys are sent to).
-///
-/// The runtime's effects (`TerminalRequest`) act on it; `TerminalSource` reads it in the event loop. This
-/// keeps what is the same for every sink: keys that come before the start, scrolling back, the pane's size
-/// and problem, when to look again, and turning a failed delivery into an event. A class, because both hold
-/// the one program.
-public final class TerminalLink {
-    /// Where keys go and what the pane shows.
-    public let sink: any OutputSink
-    /// Lines of scrollback the pane shows (0: live).
-    public private(set) var scrolledBack = 0
-    /// The pane's size, as the screen laid it out.
-    public private(set) var rows = 24, cols = 80
-    /// Why the program could not be started or looked at, shown in the pane.
-    public var problem: String? { lookProblem ?? startProblem }
-    /// Why the program could not be started or restarted; a restart that works clears it.
-    private var startProblem: String?
-    /// Why the last look failed; the next look that works clears it.
-    private var lookProblem: String?
-    /// The reducer asked for the start (the Terminal screen showed), and it was tried.
-    public private(set) var isStarted = false
-    /// The pane shows: the program is looked at between its own outputs only then.
-    public private(set) var showing = false
-    /// Something changed since the last view was given.
-    var changed = true
-    /// When the program is to be looked at again: soon after a key, once it had time to echo it.
-    var lookDue: Double?
-    /// Keys and text that came before the program was started, delivered once it is.
-    private var early: [TerminalRequest] = []
-    /// A delivery failed and none has succeeded since: the next success is reported.
-    private var failing = false
-    /// Times `lookDue`; the loop that reads the link hands it its own (`ShellRuntime.run`).
-    public var clock: any ShellClock
-
-    public init(_ sink: some OutputSink, clock: any ShellClock = LiveClock()) { self.sink = sink; self.clock = clock }
-
-    /// Carries out what the Terminal screen (or the reducer, for the pane) asked for; returns what the
-    /// reducer must hear of it: a text or key that could not be delivered, or the first that was after that.
-    @discardableResult
-    public func apply(_ request: TerminalRequest) -> [ShellEvent] {
-        switch request {
-        case .type, .press, .point:
-            // What the pane shows changes with the program's echo, not with the key: a view now would only
-            // spend the display frame the echo needs. Only a pane scrolled back changes at once (to live).
-            if scrolledBack > 0 { changed = true }
-            guard isStarted else { early.append(request); return [] }
-        case .scroll, .restart, .resize, .start:
-            changed = true
-        case .showing:
-            break
-        }
-        switch request {
-        case .type(let text):
-            scrolledBack = 0
-            return deliver(text) { () throws(OutputSinkError) in try sink.type(text) }
-        case .press(let press):
-            scrolledBack = 0
-            return deliver("") { () throws(OutputSinkError) in try sink.press(press) }
-        case .point(let event):
-            return deliver("") { () throws(OutputSinkError) in try sink.point(event) }
-        case .scroll(let to):
-            scrolledBack = max(0, min(to, sink.scrollback))
-        case .restart:
-            guard sink.traits.contains(.ownsProgram) else { return [] }
-            startProblem = nil
-            do throws(OutputSinkError) { try sink.restart(rows: rows, cols: cols) } catch { startProblem = error.description }
-            scrolledBack = 0
-        case .start(let r, let c):
-            return start(rows: r, cols: c)
-        case .resize(let r, let c):
-            let r = max(2, r), c = max(10, c)
-            guard r != rows || c != cols else { return [] }
-            rows = r; cols = c
-            if isStarted { sink.resize(rows: r, cols: c) }
-        case .showing(let on):
-            showing = on
-        }
-        return []
-    }
-
-    /// Starts the sink at the pane's size, once, takes a first look, and delivers what was typed before.
-    private func start(rows: Int, cols: Int) -> [ShellEvent] {
-        guard !isStarted else { return apply(.resize(rows: rows, cols: cols)) }
-        self.rows = max(2, rows); self.cols = max(10, cols)
-        isStarted = true
-        changed = true
-        do throws(OutputSinkError) {
-            try sink.start(rows: self.rows, cols: self.cols)
-        } catch {
-            startProblem = error.description
-        }
-        look()
-        let waiting = early
-        early = []
-        return waiting.flatMap { apply($0) }
-    }
-
-    /// Sends text (or a key, with no text) through the sink; a failure becomes an event that keeps the text.
-    private func deliver(_ text: String, _ send: () throws(OutputSinkError) -> Void) -> [ShellEvent] {
-        do throws(OutputSinkError) {
-            try send()
-        } catch {
-            failing = true
-            return [.output(.failed(reason: error.description, unsent: error.unsent(of: text)))]
-        }
-        if let delay = sink.echoLookDelay { lookDue = clock.now() + delay }
-        guard failing else { return [] }
-        failing = false
-        return [.output(.delivered)]
-    }
-
-    /// Reads what the program wrote, within `limit` bytes and `budget` seconds; marks the view changed if
-    /// anything did.
-    func pump(limit: Int, budget: Double = .infinity, ready: [Int32]? = nil) {
-        if sink.pump(limit: limit, budget: budget, ready: ready) { changed = true }
-    }
-
-    /// Looks at the program again, if the sink has something to look at; a look that fails is the pane's
-    /// problem until one succeeds.
-    func look() {
-        guard isStarted, sink.wantsLooks else { return }
-        do throws(OutputSinkError) {
-            if try sink.look() { changed = true }
-            if lookProblem != nil { lookProblem = nil; changed = true }
-        } catch {
-            if lookProblem != error.description { lookProblem = error.description; changed = true }
-        }
-    }
-
-    /// The view the screen draws.
-    public func view() -> TerminalView {
-        var v = sink.view(scrolledBack: scrolledBack) ?? .blank(rows: rows, cols: cols, program: sink.name)
-        v.program = sink.name
-        v.sink = sink.traits
-        v.problem = problem
-        return v
-    }
-}
-
 /// The Terminal screen's program in the event loop: its output, its end, its tty's modes, and the tmux
 /// pane's captures, given to the reducer as `TerminalView`s at most once per displayed frame.
 ///
@@ -168,15 +28,15 @@ public struct TerminalSource: EventSource {
         self.link = link; self.frameInterval = frameInterval
     }
 
-    public var descriptors: [Int32] { link.sink.descriptors }
+    public var descriptors: [Int32] { link.pane?.descriptors ?? [] }
 
     public func nextWake(now: Double) -> Double? {
         var next: Double?
         // Nothing to show before the program starts (the Terminal screen has not been opened): no wake-up,
         // or the loop would spin.
         if link.changed, link.isStarted { next = lastView + frameInterval }
-        if link.sink.hasPendingInput { next = min(next ?? .infinity, now + 0.005) }
-        if link.showing, link.isStarted, link.sink.wantsLooks { next = min(next ?? .infinity, lastPoll + pollInterval) }
+        if link.pane?.hasPendingInput == true { next = min(next ?? .infinity, now + 0.005) }
+        if link.showing, link.isStarted, link.pane?.wantsLooks == true { next = min(next ?? .infinity, lastPoll + pollInterval) }
         if let due = link.lookDue { next = min(next ?? .infinity, due) }
         return next
     }

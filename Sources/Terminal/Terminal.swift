@@ -1,7 +1,7 @@
+import CellUI
 @preconcurrency import CNcursesw
 import CTerminalGuard
 import Foundation
-import Shell
 
 /// Input read from the terminal.
 public enum TerminalInput: Sendable, Equatable {

@@ -87,8 +87,8 @@ struct ControlsCommand: ParsableCommand {
         do throws(OutputSinkError) {
             try sink.check()
             try sink.start(rows: 24, cols: 80)
-            try sink.point(.moveTo(x: x, y: y))
-            try sink.point(.click(.left, count: 1))
+            try sink.pointer().point(.moveTo(x: x, y: y))
+            try sink.pointer().point(.click(.left, count: 1))
         } catch {
             throw SetupError(error.description)
         }

@@ -44,7 +44,7 @@ struct PointCommand: ParsableCommand {
         do throws(OutputSinkError) {
             try sink.check()
             try sink.start(rows: 24, cols: 80)
-            for event in events { try sink.point(event) }
+            for event in events { try sink.pointer().point(event) }
         } catch {
             throw SetupError(error.description)
         }

@@ -198,4 +198,39 @@ import TrackingCore
             #expect(after.writes - before.writes == baseline.1, "\(name): \(after.writes - before.writes - baseline.1) writes while drawing")
         }
     }
+
+    /// The modules a module's files import, from the sources (`import X`, with any attribute before it); nil
+    /// when the module has no Swift file.
+    static func imports(of module: String) throws -> Set<String>? {
+        let folder = root + "/Sources/" + module
+        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        guard !files.isEmpty else { return nil }
+        var out: Set<String> = []
+        for file in files {
+            for line in try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n") {
+                let words = line.split(separator: " ").drop { $0.hasPrefix("@") }
+                if words.first == "import", let name = words.dropFirst().first { out.insert(String(name)) }
+            }
+        }
+        return out
+    }
+
+    /// Modules stay in their layer: the pure core imports no edge, the curses backend draws cells without the
+    /// Shell, the cell UI knows nothing of the apps, and the sinks type and point without the shell or its loop. The package graph alone does not prove it: a module
+    /// built earlier can be imported by one that does not declare it.
+    @Test func eachModuleImportsNothingAboveItsLayer() throws {
+        let edges: Set<String> = ["Runtime", "Transport", "Speech", "PtyHost", "Terminal", "Benchmarks", "handsfree"]
+        let forbidden: [String: Set<String>] = [
+            "TrackingCore": edges, "FrameFormats": edges, "Config": edges, "Prediction": edges,
+            "SpeechText": edges, "TerminalModel": edges, "Localization": edges,
+            "Shell": edges,
+            "CellUI": edges.union(["Shell", "Config", "Prediction"]),
+            "Terminal": ["Shell", "Runtime", "Config", "Prediction"],
+            "Sinks": ["Shell", "CellUI", "Runtime", "Config", "Prediction", "Transport"],
+        ]
+        for (module, banned) in forbidden.sorted(by: { $0.key < $1.key }) {
+            let found = try #require(try Self.imports(of: module), "Sources/\(module) has no Swift file: moved?")
+            #expect(found.isDisjoint(with: banned), "Sources/\(module) imports \(found.intersection(banned).sorted())")
+        }
+    }
 }

@@ -67,7 +67,7 @@ import Transport
 
     /// Text with quotes and UTF-8, a line edited with Backspace, then the end of input: the same keys
     /// through any sink, into `cat > FILE` on a tty in cooked mode.
-    static func typeLines(_ sink: any OutputSink) throws {
+    static func typeLines(_ sink: any TextSink) throws {
         try sink.type("-n 'a b' \"$HOME\" é")
         try sink.press(TerminalKeyPress(.enter))
         try sink.type("abx")
@@ -81,7 +81,7 @@ import Transport
     @Test func aChildOnAPtyTakesTextAndKeysThroughTheProtocol() throws {
         let dir = try TmuxCat.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sink: any OutputSink = PtySink(argv: ["/bin/sh", "-c", "exec cat > '\(dir)/out.txt'"])
+        let sink: any TextSink & PaneHost = PtySink(argv: ["/bin/sh", "-c", "exec cat > '\(dir)/out.txt'"])
         try sink.start(rows: 24, cols: 80)
         try Self.typeLines(sink)
         let end = LiveClock().now() + 10
@@ -99,7 +99,7 @@ import Transport
     func aTmuxPaneTakesTextAndKeysThroughTheProtocol() throws {
         let pane = try TmuxCat("proto")
         defer { pane.stop() }
-        let sink: any OutputSink = TmuxPaneSink(TmuxSink(target: "cat", serverArguments: ["-L", pane.socket]))
+        let sink: any TextSink & PaneHost = TmuxPaneSink(TmuxSink(target: "cat", serverArguments: ["-L", pane.socket]))
         try sink.check()
         try sink.start(rows: 24, cols: 80)
         #expect(try sink.look(), "the first look is a change")

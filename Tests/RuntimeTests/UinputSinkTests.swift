@@ -5,6 +5,7 @@ import CUinput
 import Foundation
 @testable import Runtime
 import Shell
+@testable import Sinks
 import SystemIO
 import TerminalModel
 import Testing

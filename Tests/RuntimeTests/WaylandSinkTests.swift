@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 @testable import Runtime
 import Shell
+@testable import Sinks
 import Testing
 
 /// The Wayland sink without a compositor: how it is named, and the messages for a missing display, a socket

@@ -1,5 +1,4 @@
 import PtyHost
-import Shell
 import TerminalModel
 
 /// The desktop sink the session offers (`--output auto`, the default): Wayland's virtual keyboard and
@@ -10,19 +9,19 @@ import TerminalModel
 /// The choice is made at the first `check`, `start` or key, not when the shell starts, so a shell that never
 /// shows the Desktop screen never connects; one that fails is made again at the next request. XTest is never
 /// chosen inside a Wayland session: through Xwayland it would reach only X programs.
-public final class AutoSink: OutputSink {
+public final class AutoSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "auto", argument: nil, example: "auto",
         summary: "the desktop session's own: wayland where the compositor has the virtual keyboard, x11 in an X session, else uinput"
     ) { _, _ in AutoSink(environment: PtyProcess.currentEnvironment()) }
 
     private let environment: [String: String]
-    private let make: (String) -> (any OutputSink)?
-    private var chosen: (any OutputSink)?
+    private let make: (String) -> (any TextSink)?
+    private var chosen: (any TextSink)?
 
     /// `make` opens a sink by scheme (the known sinks by default), so tests can pass their own display.
     public init(environment: [String: String],
-                make: ((String) -> (any OutputSink)?)? = nil) {
+                make: ((String) -> (any TextSink)?)? = nil) {
         self.environment = environment
         self.make = make ?? { scheme in
             OutputSinks.known.first { $0.scheme == scheme && $0.scheme != "auto" }?.make(nil, OutputSetup(command: []))
@@ -40,7 +39,7 @@ public final class AutoSink: OutputSink {
         return ["uinput"]
     }
 
-    private func resolved() throws(OutputSinkError) -> any OutputSink {
+    private func resolved() throws(OutputSinkError) -> any TextSink {
         if let chosen { return chosen }
         var reasons: [String] = []
         for scheme in candidates {
@@ -61,11 +60,11 @@ public final class AutoSink: OutputSink {
     public func start(rows: Int, cols: Int) throws(OutputSinkError) { try resolved().start(rows: rows, cols: cols) }
     public func type(_ text: String) throws(OutputSinkError) { try deliver { s throws(OutputSinkError) in try s.type(text) } }
     public func press(_ key: TerminalKeyPress) throws(OutputSinkError) { try deliver { s throws(OutputSinkError) in try s.press(key) } }
-    public func point(_ event: PointerEvent) throws(OutputSinkError) { try deliver { s throws(OutputSinkError) in try s.point(event) } }
+    public func point(_ event: PointerEvent) throws(OutputSinkError) { try deliver { s throws(OutputSinkError) in try s.pointer().point(event) } }
 
     /// Sends through the chosen sink; one that fails is dropped, so the next request chooses again (the
     /// session may have gone and another come).
-    private func deliver(_ send: (any OutputSink) throws(OutputSinkError) -> Void) throws(OutputSinkError) {
+    private func deliver(_ send: (any TextSink) throws(OutputSinkError) -> Void) throws(OutputSinkError) {
         let sink = try resolved()
         do throws(OutputSinkError) { try send(sink) } catch {
             chosen = nil

@@ -2,13 +2,11 @@
 import Glibc
 #endif
 import PtyHost
-import Shell
 import SystemIO
-import Transport
 
 /// The program on the Terminal screen as a child of the shell on a pty, its screen emulated by libvterm
 /// (`--type-into pty`, and the sink when the option is not given).
-public final class PtySink: OutputSink {
+public final class PtySink: TextSink, PaneHost {
     public static let kind = OutputSinkKind(
         scheme: "pty", argument: nil, example: "pty",
         summary: "the default: a program of the shell's own, -- COMMAND, else the Terminal setting's, else the login shell"
@@ -135,7 +133,7 @@ public final class PtySink: OutputSink {
     }
 }
 
-extension OutputSink where Self == PtySink {
+extension TextSink where Self == PtySink {
     /// A child on a pty running `argv`: `TerminalLink(.child(argv: ["vim"]))`.
     public static func child(argv: [String]) -> PtySink { PtySink(argv: argv) }
 }

@@ -4,7 +4,6 @@ import Glibc
 import CPty
 import CUinput
 import PtyHost
-import Shell
 import SystemIO
 
 /// The desktop through a keyboard and pointer the kernel makes (`--type-into uinput`): below X11 and
@@ -21,7 +20,7 @@ import SystemIO
 /// Two devices are made, once, and kept until the sink goes: a keyboard that is also a mouse (keys,
 /// buttons, relative moves, wheels) and an absolute pointer (`moveTo`), so no input stack has to choose
 /// between relative and absolute axes on one device.
-public final class UinputSink: OutputSink {
+public final class UinputSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "uinput", argument: nil, example: "uinput",
         summary: "any desktop, through a virtual keyboard and pointer made with /dev/uinput (scripts/install.sh --uinput gives access)"

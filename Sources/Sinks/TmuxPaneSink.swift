@@ -1,12 +1,11 @@
 import PtyHost
-import Shell
 
 /// An existing tmux pane that keys are sent to (`--type-into tmux:TARGET`): its program runs on its own, and
 /// the Terminal screen shows the pane's captures.
 ///
 /// `TmuxSink` (PtyHost) is the tmux client: one `tmux` run per text, key or capture. This adds what the loop
 /// needs on top: the last capture, and when to take the next.
-public final class TmuxPaneSink: OutputSink {
+public final class TmuxPaneSink: TextSink, PaneHost {
     public static let kind = OutputSinkKind(
         scheme: "tmux", argument: "TARGET", example: "tmux:work:1.0",
         summary: "an existing tmux pane, as tmux names it: %3, work:1.0"

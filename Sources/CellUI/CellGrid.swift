@@ -86,7 +86,7 @@ public struct Cell: Sendable, Equatable, Hashable {
     }
 
     /// A cell whose writer knows whether it is a right half: the pane makes thousands a drawing.
-    init(_ ch: Character, _ style: Style, isContinuation: Bool) {
+    public init(_ ch: Character, _ style: Style, isContinuation: Bool) {
         self.ch = ch; self.style = style; self.isContinuation = isContinuation
     }
 

@@ -4,7 +4,6 @@ import Glibc
 import CX11
 import Foundation
 import PtyHost
-import Shell
 import TerminalModel
 import SystemIO
 
@@ -21,7 +20,7 @@ import SystemIO
 /// opened, mark it lost instead of exiting, and no Xlib call is made on it after; the next call opens it
 /// again. What of a text did not reach the server is named in the error's `unsent`. The only importer of
 /// `CX11`.
-public final class X11Sink: OutputSink {
+public final class X11Sink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "x11", argument: "DISPLAY", argumentIsOptional: true, example: "x11::0",
         summary: "the focused window of an X session, through XTest: x11 for $DISPLAY, x11:1 (or x11::1, or :1) for another"

@@ -2,10 +2,8 @@
 import Glibc
 #endif
 import PtyHost
-import TerminalModel
-import Shell
 import SystemIO
-import Transport
+import TerminalModel
 
 /// The focused window of a Wayland desktop, typed into through the compositor's virtual keyboard
 /// (`--type-into wayland`, or `wayland:SOCKET`; the socket defaults to `$WAYLAND_DISPLAY`).
@@ -17,7 +15,7 @@ import Transport
 /// first key and confirmed by a round trip, and the keymap stays for the texts after it. A character XKB
 /// cannot name is refused before anything is sent. The connection is made by `check` or the first key and
 /// made again after a failure, so a compositor that restarts is reached.
-public final class WaylandSink: OutputSink {
+public final class WaylandSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "wayland", argument: "SOCKET", argumentIsOptional: true, example: "wayland:wayland-1",
         summary: "the focused window of a wlroots desktop (sway), through its virtual keyboard; SOCKET defaults to $WAYLAND_DISPLAY"

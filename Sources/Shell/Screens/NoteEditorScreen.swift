@@ -2,61 +2,6 @@ import Config
 import Localization
 import SpeechText
 
-/// The list of notes: a New note button and a scrollable list; activating a note opens it in the editor.
-public struct NotesScreen: Screen {
-    public let name = "notes"
-    /// Nothing on it moves with time: no tick is asked for.
-    public var wantsTicks: Bool { false }
-    public let title = N_("Notes")
-    var list = ScrollList(rowHeight: 3)
-
-    public init() {}
-
-    struct Layout { var banner: Int; var new: Rect; var list: Rect }
-
-    func layout(_ b: Rect) -> Layout {
-        Layout(banner: b.y, new: Rect(x: b.x + 2, y: b.y + 1, w: 30, h: 3),
-               list: Rect(x: b.x + 2, y: b.y + 5, w: b.w - 4, h: b.h - 5))
-    }
-
-    func rows(_ notes: [Note], _ ctx: ScreenContext) -> [ListRow] {
-        notes.map { n in
-            let words = n.text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
-            return ListRow(id: "notes.note.\(n.id)", n.title, detail: ctx.trn("{n} word", "{n} words", words))
-        }
-    }
-
-    public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
-        let l = layout(c.bounds)
-        let store = ctx.data
-        if let p = store.notesProblem {
-            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
-        }
-        c.button("notes.new", ctx.tr("＋ New note"), l.new)
-        c.text(ctx.tr("Look at a note and {how} to open it.", ["how": activateHint(ctx)]), x: l.new.maxX + 3, y: l.new.y + 1,
-               style: Theme.hint, maxWidth: c.bounds.maxX - l.new.maxX - 5)
-        c.scrollList("notes.list", rows(store.notes, ctx), list, l.list, empty: ctx.tr("No notes yet: open New note to write one."))
-    }
-
-    public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
-        if case .tick = input { return .unhandled }
-        let store = ctx.data
-        let l = layout(ctx.bounds)
-        if list.handle(input, id: "notes.list", count: store.notes.count, in: l.list) { return Reply(record: "scroll") }
-        switch input {
-        case .action(.activate, let t?, _) where t.id == "notes.new":
-            return .push(NoteEditorScreen(noteID: store.newNoteID()))
-        case .action(.activate, let t?, _) where t.id.hasPrefix("notes.note."):
-            guard let id = Int(t.id.dropFirst("notes.note.".count)), let n = store.note(id: id) else { return .unhandled }
-            return .push(NoteEditorScreen(noteID: n.id, text: n.text))
-        case .action(.help, _, _):
-            return .push(AppHelpScreen(app: name, appTitle: title))
-        default:
-            return .unhandled
-        }
-    }
-}
-
 /// Writing a note: a multi-line text field, a suggestion bar, the on-screen letter keyboard and a
 /// hold-to-confirm Delete. Every change is saved at once; a failed save is shown and the text stays.
 ///
@@ -181,32 +126,4 @@ public struct NoteEditorScreen: Screen {
 
     /// Leaving finishes a last word typed letter by letter.
     public func leaving(_ ctx: ScreenContext) -> [Effect] { Effect.learnFinishedWord(composer.field.text) }
-}
-
-/// The word suggestions above the keyboard: one target per word (`ID.0`…), filled from `Services.suggest`
-/// (word prediction plugs in there); empty until a predictor is supplied.
-public enum SuggestionBar {
-    public static func render(_ c: inout Canvas, _ id: String, _ words: [String], _ rect: Rect, _ ctx: ScreenContext) {
-        guard !words.isEmpty else {
-            c.grid.centered(emptyText(ctx), in: rect, y: rect.y + rect.h / 2, style: Theme.hint)
-            return
-        }
-        for (i, (w, r)) in zip(words, rect.columns(words.count, gap: 1)).enumerated() {
-            c.button("\(id).\(i)", i == 0 ? "★ " + w : w, r)
-        }
-    }
-
-    /// The word a suggestion target stands for.
-    public static func word(_ targetID: String, _ id: String, _ words: [String]) -> String? {
-        guard targetID.hasPrefix(id + "."), let i = Int(targetID.dropFirst(id.count + 1)), i < words.count else { return nil }
-        return words[i]
-    }
-
-    /// Dictated text with a space before it when it continues a word.
-    public static func joinDictation(_ text: String, after before: String) -> String {
-        let t = text.trimmingSpaces
-        guard !t.isEmpty else { return "" }
-        if let last = before.last, !last.isWhitespace { return " " + t }
-        return t
-    }
 }
