@@ -580,7 +580,7 @@ public struct Keymap: Sendable, Equatable {
 extension Character {
     /// Whether the character shows as something on screen: not a control, format or separator character,
     /// and not white space.
-    var isVisibleKey: Bool {
+    public var isVisibleKey: Bool {
         !isWhitespace && !unicodeScalars.contains { sc in
             switch sc.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
