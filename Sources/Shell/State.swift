@@ -561,6 +561,9 @@ public struct ShellState: Sendable {
     public internal(set) var trial: SettingsTrial?
     /// The last settings the user acted with: what the escape puts back.
     public var knownGood: GestureSetup
+    /// The `language` setting as it was before its last change in this run: the escape puts it back too, so a
+    /// user who chose a language they cannot read finds their way back (nil: not changed).
+    public internal(set) var languageBefore: String?
     /// What was wrong with the settings at start (a file's `file:line` problems, settings under which no
     /// gesture can activate), shown with the way out until the user acts or restores.
     public var settingsWarning: [String] = []
