@@ -113,6 +113,7 @@ public struct LanguagePack: Sendable {
         } else if w.ngrams == nil {
             out.append("no n-grams named: suggestions come from word frequencies only")
         }
+        if let boardProblem { out.append(boardProblem + " (the keyboard and phrase board are English's)") }
         return out
     }
 
