@@ -57,6 +57,22 @@ public struct KeymapSection: Sendable, Equatable {
     public init(gestures: [String: Action] = [:], voice: [String: Action] = [:]) {
         self.gestures = gestures; self.voice = voice
     }
+
+    /// This section with `o`'s bindings over it (an including keymap's over the included one's).
+    func merged(with o: KeymapSection) -> KeymapSection {
+        KeymapSection(gestures: gestures.merging(o.gestures) { $1 }, voice: voice.merging(o.voice) { $1 })
+    }
+}
+
+/// Reads the keymap an `include = "…"` names, for `Keymap.load`: `name` as written, `from` the including
+/// file. Success gives the included file's path (the same path each time it is named, so a cycle shows)
+/// and its text; failure says why it cannot be read ("no such keymap (known: …)").
+public typealias KeymapInclude = @Sendable (_ name: String, _ from: String) -> Result<(file: String, text: String), KeymapIncludeError>
+
+/// Why an included keymap cannot be read.
+public struct KeymapIncludeError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
 }
 
 /// What a gesture or phrase does on the Terminal screen (a keymap's `[terminal]` section).
@@ -160,6 +176,11 @@ public struct TerminalKeymap: Sendable, Equatable {
     public var voice: [String: TerminalBinding] = [:]
     public init(gestures: [String: TerminalBinding] = [:], voice: [String: TerminalBinding] = [:]) {
         self.gestures = gestures; self.voice = voice
+    }
+
+    /// This section with `o`'s bindings over it.
+    func merged(with o: TerminalKeymap) -> TerminalKeymap {
+        TerminalKeymap(gestures: gestures.merging(o.gestures) { $1 }, voice: voice.merging(o.voice) { $1 })
     }
 }
 
@@ -277,7 +298,10 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// The keys and tables a keymap file may hold at its top level (what tells a keymap from a gesture config).
-    public static let topLevelKeys = ["name", "description", "global", "screen", "terminal", "desktop", "options", "keyboard"]
+    public static let topLevelKeys = ["name", "description", "include", "global", "screen", "terminal", "desktop", "options", "keyboard"]
+
+    /// How deep includes may nest: deeper is a mistake, not a keymap.
+    public static let maxIncludeDepth = 8
 
     /// The most letter rows the on-screen keyboard may have: more do not fit the minimum 80×24 window
     /// beside the text and the suggestion row.
@@ -290,19 +314,22 @@ public struct Keymap: Sendable, Equatable {
     /// This accepts fragments (a keymap that binds only a few gestures); `load` adds the checks a keymap the
     /// shell runs with must pass.
     public static func parse(_ text: String, file: String, knownGestures: [String],
-                             knownScreens: [String]) throws(ConfigError) -> Keymap {
+                             knownScreens: [String], include: KeymapInclude? = nil) throws(ConfigError) -> Keymap {
         try parse(TOMLDocument(text: text, file: file), knownGestures: knownGestures, knownScreens: knownScreens,
-                  isKnownWord: nil)
+                  isKnownWord: nil, include: include)
     }
 
     /// Parses a keymap the shell will run with: besides `parse`'s checks, every screen must have a gesture
     /// that activates and a way back (a back gesture or the Back target), and every word of the wake phrase
     /// and the voice phrases must be one the recogniser can hear.
     /// - Parameter isKnownWord: whether the pronunciation dictionary has a word; nil when it cannot be read.
+    /// - Parameter include: reads the keymap an `include` names; nil: a keymap may not include another.
     public static func load(_ text: String, file: String, knownGestures: [String], knownScreens: [String],
-                            isKnownWord: (@Sendable (String) -> Bool)? = nil) throws(ConfigError) -> Keymap {
+                            isKnownWord: (@Sendable (String) -> Bool)? = nil,
+                            include: KeymapInclude? = nil) throws(ConfigError) -> Keymap {
         let doc = try TOMLDocument(text: text, file: file)
-        let km = try parse(doc, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord)
+        let km = try parse(doc, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord,
+                           include: include)
         try km.checkReachable(doc: doc, knownGestures: knownGestures, knownScreens: knownScreens)
         return km
     }
@@ -326,8 +353,39 @@ public struct Keymap: Sendable, Equatable {
         }
     }
 
+    /// The keymap `doc` includes (`include = "…"`), parsed with its own includes, or nil when it includes none.
+    /// A missing file and a cycle are named at the `include` line.
+    static func included(by doc: TOMLDocument, knownGestures: [String], knownScreens: [String],
+                         isKnownWord: (@Sendable (String) -> Bool)?, include: KeymapInclude?,
+                         chain: [String]) throws(ConfigError) -> Keymap? {
+        guard let node = doc.root["include"] else { return nil }
+        guard let name = node.string, !name.isEmpty, name.count <= 200, name.allSatisfy({ $0.isVisibleKey }) else {
+            throw doc.error(["include"], "include must name a keymap: \"default\" (keymaps/default.toml) or a path")
+        }
+        guard let include else {
+            throw doc.error(["include"], "include \"\(name.printable)\": a keymap given as text cannot include another")
+        }
+        switch include(name, doc.file) {
+        case .failure(let e):
+            throw doc.error(["include"], "include \"\(name.printable)\": \(e.message)")
+        case .success(let found):
+            let files = chain + [doc.file]
+            if files.contains(found.file) {
+                throw doc.error(["include"], "include \"\(name.printable)\" makes a cycle: "
+                                + (files.drop { $0 != found.file } + [found.file]).joined(separator: " → "))
+            }
+            guard files.count < maxIncludeDepth else {
+                throw doc.error(["include"], "include \"\(name.printable)\": includes nest more than \(maxIncludeDepth) deep")
+            }
+            let sub = try TOMLDocument(text: found.text, file: found.file)
+            return try parse(sub, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord,
+                             include: include, chain: files)
+        }
+    }
+
     static func parse(_ doc: TOMLDocument, knownGestures: [String], knownScreens: [String],
-                      isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> Keymap {
+                      isKnownWord: (@Sendable (String) -> Bool)?, include: KeymapInclude? = nil,
+                      chain: [String] = []) throws(ConfigError) -> Keymap {
         let root = doc.root
         let file = doc.file
         let topKeys = Self.topLevelKeys
@@ -345,10 +403,15 @@ public struct Keymap: Sendable, Equatable {
         if let name = root["name"]?.string, name.allSatisfy({ $0 == " " }) {
             throw doc.error(["name"], "name must not be empty")
         }
-        var km = Keymap(name: root["name"]?.string ?? file)
-        km.description = root["description"]?.string ?? ""
+        // An included keymap is the base: this file's bindings and options go over it, key by key.
+        let base = try included(by: doc, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord,
+                                include: include, chain: chain)
+        var km = base ?? Keymap(name: file)
+        km.name = root["name"]?.string ?? file
+        km.description = root["description"]?.string ?? base?.description ?? ""
         if let g = root["global"] {
-            km.global = try section(g, path: ["global"], doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord)
+            km.global = km.global.merged(with: try section(g, path: ["global"], doc: doc, knownGestures: knownGestures,
+                                                            isKnownWord: isKnownWord))
         }
         if let s = root["screen"] {
             guard let t = s.table else { throw doc.error(["screen"], "\"screen\" must hold [screen.NAME] tables") }
@@ -356,16 +419,16 @@ public struct Keymap: Sendable, Equatable {
                 guard knownScreens.contains(name) else {
                     throw doc.error(["screen", name], "unknown screen \"\(name)\" (known: \(knownScreens.joined(separator: ", ")))")
                 }
-                km.screens[name] = try section(node, path: ["screen", name], doc: doc, knownGestures: knownGestures,
-                                               isKnownWord: isKnownWord)
+                km.screens[name] = (km.screens[name] ?? KeymapSection()).merged(
+                    with: try section(node, path: ["screen", name], doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord))
             }
         }
         if let t = root["terminal"] {
-            km.terminal = try terminalSection(t, doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord)
+            km.terminal = km.terminal.merged(with: try terminalSection(t, doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord))
         }
         if let t = root["desktop"] {
-            km.desktop = try terminalSection(t, section: "desktop", doc: doc, knownGestures: knownGestures,
-                                             isKnownWord: isKnownWord)
+            km.desktop = km.desktop.merged(with: try terminalSection(t, section: "desktop", doc: doc, knownGestures: knownGestures,
+                                                                     isKnownWord: isKnownWord))
         }
         if let o = root["options"] {
             guard let t = o.table else { throw doc.error(["options"], "[options] must be a table") }
@@ -580,7 +643,7 @@ public struct Keymap: Sendable, Equatable {
 extension Character {
     /// Whether the character shows as something on screen: not a control, format or separator character,
     /// and not white space.
-    var isVisibleKey: Bool {
+    public var isVisibleKey: Bool {
         !isWhitespace && !unicodeScalars.contains { sc in
             switch sc.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:

@@ -1,6 +1,8 @@
 import Config
 import Foundation
+import Localization
 import Prediction
+import Shell
 
 /// A language pack: a folder `languages/LL/` on the data path (beside `keymaps/`) whose `pack.toml` names the
 /// language's parts. Today the word data (`[words]`); translations, the keyboard's letters, spoken punctuation,
@@ -18,6 +20,11 @@ public struct LanguagePack: Sendable {
     public var file: URL
     /// The word data, nil when the pack has none.
     public var words: Words?
+    /// The keyboard's letters, the accent key's cycles and the phrase board's phrases (`[keyboard]` and
+    /// `[phrases]`); nil when the pack has neither.
+    public var board: LanguageBoard?
+    /// What is wrong with `[keyboard]` or `[phrases]` (file:line), when something is.
+    public var boardProblem: String?
     /// The tables the file has (`words`, and the parts other issues add), so `doctor` can say what a pack lacks.
     public var parts: Set<String>
 
@@ -106,6 +113,7 @@ public struct LanguagePack: Sendable {
         } else if w.ngrams == nil {
             out.append("no n-grams named: suggestions come from word frequencies only")
         }
+        if let boardProblem { out.append(boardProblem + " (the keyboard and phrase board are English's)") }
         return out
     }
 
@@ -267,7 +275,28 @@ public enum LanguagePacks {
                 test: test)
         }
         let parts = Set(doc.root.compactMap { $0.value.table == nil ? nil : $0.key })
-        return LanguagePack(code: code, name: name, englishName: englishName, folder: dir.standardizedFileURL, file: file,
-                            words: words, parts: parts)
+        var pack = LanguagePack(code: code, name: name, englishName: englishName, folder: dir.standardizedFileURL, file: file,
+                                words: words, parts: parts)
+        // A mistake there leaves the keyboard and the board English's; the words still load.
+        do throws(ConfigError) { pack.board = try LanguageBoard.parse(doc, code: code) } catch {
+            pack.boardProblem = error.description
+        }
+        return pack
+    }
+}
+
+/// The keyboard and phrase board of a language, from its pack.
+public enum LanguageBoards {
+    /// Those of language `code`: English's own for English; else its pack's, or English's with the problem said
+    /// (no pack, a mistake with file:line), so the keyboard and the board still work.
+    public static func load(_ code: String, in folder: URL = LanguagePacks.folder) -> (board: LanguageBoard, problem: String?) {
+        guard !LanguageChoice.isEnglish(code) else { return (.english, nil) }
+        do throws(LanguagePackError) {
+            let pack = try LanguagePacks.read(folder.appendingPathComponent(code))
+            let board = pack.board.map { var b = $0; b.code = code; return b } ?? LanguageBoard(code: code)
+            return (board, pack.boardProblem.map { $0 + " (the keyboard and phrase board are English's)" })
+        } catch {
+            return (LanguageBoard(code: code), error.message + " (the keyboard and phrase board are English's)")
+        }
     }
 }

@@ -52,7 +52,28 @@ public enum Setup {
         var isKnownWord: (@Sendable (String) -> Bool)?
         if let dictionary = PronunciationDictionary.shared { isKnownWord = { dictionary.contains($0) } }
         return try Keymap.load(text, file: file, knownGestures: gestures.map(\.name),
-                               knownScreens: ScreenRegistry.standard.names, isKnownWord: isKnownWord)
+                               knownScreens: ScreenRegistry.standard.names, isKnownWord: isKnownWord, include: includeKeymap)
+    }
+
+    /// Reads the keymap an `include = "…"` names: a name in the `keymaps/` folder ("default"), or a path, a
+    /// relative one from the including file's folder.
+    @Sendable public static func includeKeymap(_ name: String, from: String) -> Result<(file: String, text: String), KeymapIncludeError> {
+        let path: String
+        if name.contains("/") || name.hasSuffix(".toml") {
+            path = name.hasPrefix("/") ? name
+                : URL(fileURLWithPath: from).deletingLastPathComponent().appendingPathComponent(name).path
+        } else {
+            path = keymapPath(name)
+        }
+        let file = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: file) else {
+            let known = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
+                .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted() ?? []
+            return .failure(KeymapIncludeError("\(file): no such keymap (known: \(known.joined(separator: ", ")))"))
+        }
+        do { return .success((file, try readText(file))) } catch {
+            return .failure(KeymapIncludeError("\(error)"))
+        }
     }
 
     /// The file a `--keymap NAME|FILE` argument means.

@@ -159,6 +159,7 @@ public final class LanguageLoader {
     let environment: [String: String]
     private var cache: [String: Catalog] = [:]
     private var speech: [String: SpeechLanguage] = [:]
+    private var boards: [String: LanguageBoard] = [:]
 
     public init(root: URL? = ProjectPaths.root, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.root = root; self.environment = environment
@@ -181,6 +182,10 @@ public final class LanguageLoader {
         let spoken = speech[choice.language] ?? SpeechPack.load(choice.language, in: languagesFolder).language
         speech[choice.language] = spoken
         out.append(.speechLanguageLoaded(spoken))
+        // Its keyboard letters, accent key and phrases, kept once read too.
+        let board = boards[choice.language] ?? LanguageBoards.load(choice.language, in: languagesFolder).board
+        boards[choice.language] = board
+        out.append(.languageBoardLoaded(board))
         if let notice = choice.missingNotice(installed: codes) { out.append(.message(notice)) }
         return out
     }

@@ -172,6 +172,12 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .speechLanguageLoaded(let language):
         s.services.speech = language
         return []
+    case .languageBoardLoaded(let board):
+        s.services.board = board
+        s.data.offerPhrases(board)
+        s.revision &+= 1
+        s.relayout()
+        return []
     case .languageLoaded(let catalog):
         // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
         // voice's phrases too).

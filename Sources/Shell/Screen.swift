@@ -211,6 +211,9 @@ public struct Services: Sendable {
     /// The language spoken: dictation's punctuation, number and command words, and the words of voice commands
     /// (English built in; another language's from its pack, `.speechLanguageLoaded`).
     public var speech = SpeechLanguage.english
+    /// The language's keyboard letters, accent key and phrase board phrases (English: none; another
+    /// language's from its pack, `.languageBoardLoaded`).
+    public var board = LanguageBoard.english
 
     public init(commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
                 keymapNames: [String] = ["default", "dwell", "no-wink"]) {
@@ -320,6 +323,9 @@ public enum SpeechEcho: String, Sendable, Equatable, CaseIterable {
 }
 
 extension ScreenContext {
+    /// The letter keyboard's rows: the keymap's, with the language's letters at their ends.
+    public var keyboardRows: [String] { services.board.rows(keymap.keyboardRows, limit: Keymap.maxKeysPerRow) }
+
     /// The effect that says `text` with the speech settings' voice, speed and loudness.
     public func speakEffect(_ text: String) -> Effect {
         .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume,

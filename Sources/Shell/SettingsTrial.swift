@@ -166,6 +166,11 @@ extension ShellState {
         revision &+= 1
         let record = record(self, Action.restoreSettings.rawValue, nil)
         restore(knownGood)
+        // The language goes back too (its screens are then drawn in it: the session asks for its catalog).
+        if let language = languageBefore, language != settings.language {
+            settings.language = language
+            languageBefore = nil
+        }
         relayout()
         guard gestureSetup != was else {
             tell(N_("Nothing to restore: you last acted with these settings."))

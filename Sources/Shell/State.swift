@@ -395,6 +395,9 @@ public enum ShellEvent: Sendable {
     /// The speech data of that language were loaded (its spoken punctuation, number and command words):
     /// dictation and voice commands follow them from now.
     case speechLanguageLoaded(SpeechLanguage)
+    /// The keyboard's letters, accent key and phrase board phrases of that language were loaded (its pack's
+    /// `[keyboard]` and `[phrases]`; English's are the shell's own).
+    case languageBoardLoaded(LanguageBoard)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
     /// The word lists of a language finished loading (either way, `loadPredictor`): the predictor of that
@@ -443,7 +446,7 @@ public enum ShellEvent: Sendable {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
-             .speechUnavailable, .notice, .message, .languageLoaded, .speechLanguageLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
+             .speechUnavailable, .notice, .message, .languageLoaded, .speechLanguageLoaded, .languageBoardLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
              .terminal, .output, .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput,
              .notHeard, .commandsListed, .directoryListed, .setup, .ending, .speechStarted: return false
         }
@@ -562,6 +565,9 @@ public struct ShellState: Sendable {
     public internal(set) var trial: SettingsTrial?
     /// The last settings the user acted with: what the escape puts back.
     public var knownGood: GestureSetup
+    /// The `language` setting as it was before its last change in this run: the escape puts it back too, so a
+    /// user who chose a language they cannot read finds their way back (nil: not changed).
+    public internal(set) var languageBefore: String?
     /// What was wrong with the settings at start (a file's `file:line` problems, settings under which no
     /// gesture can activate), shown with the way out until the user acts or restores.
     public var settingsWarning: [String] = []

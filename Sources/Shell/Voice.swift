@@ -201,10 +201,23 @@ func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
     return action
 }
 
+/// Whether an utterance is the word "English" alone, as English and the shipped languages write it (Whisper
+/// writes what it hears in the language it listens for: "Inglés.", "Anglais !").
+func saysEnglish(_ heard: String) -> Bool {
+    let word = String(SpeechLanguage.fold(heard).filter(\.isLetter))
+    return ["english", "ingles", "anglais", "englisch", "inglese"].contains(word)
+}
+
 /// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>".
 func voiceCommand(_ s: inout ShellState, _ heard: String) -> [Effect] {
     s.listening = false
     var text = heard
+    if !LanguageChoice.isEnglish(s.catalog.language), saysEnglish(heard) {
+        // The way back for someone who chose a language they cannot read: "English", said alone, on any screen.
+        var new = s.settings
+        new.language = LanguageChoice.english
+        return [record(s, "language-english", nil), .settingsChanged(new)]
+    }
     if !s.services.speech.isEnglish {
         // Another language's command comes as Whisper's text ("Abre notas."): its words become the English
         // phrase they stand for, matched to the nearest of this screen's phrases; one far from all is no command.

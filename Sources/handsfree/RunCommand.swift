@@ -265,6 +265,7 @@ struct RunCommand: ParsableCommand {
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
             services.speech = SpeechPack.load(spoken.catalog.language).language
+            services.board = LanguageBoards.load(spoken.catalog.language).board
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
@@ -289,6 +290,7 @@ struct RunCommand: ParsableCommand {
             start.predictor = .loading
             start.predictorLanguage = spoken.catalog.language
             start.data = AppData.load(storage)
+            start.data.offerPhrases(services.board)
             start.source = source
             start.onboarding = first
             start.problems = problems

@@ -104,6 +104,41 @@ import Testing
         #expect(!session.screen.contains("Close help") && !session.screen.contains("Keys: arrows"), "English left:\n\(session.screen)")
     }
 
+    /// `--language es` at 80×24: the note's gaze keyboard has ñ, ¿ ¡ and the accent key beside the English
+    /// letters, what is typed reaches the note, and the phrase board offers Spanish phrases.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func theSpanishKeyboardAndPhraseBoardAreOnScreen() throws {
+        let home = Home()
+        let session = Tmux(name: "hf-e2e-es-keys-\(getpid())", width: 80, height: 24)
+        defer { session.kill() }
+        try session.start("env LANG=C.UTF-8 \(home.env) \(Self.binary) run --no-onboarding --no-speech --language es")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Inicio") == true }, "\(session.screen)")
+        session.keys("Right", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Inicio › Notas") == true }, "\(session.screen)")
+        session.keys("Tab", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Notas › Nota") == true }, "\(session.screen)")
+        // The rows as drawn: the English letters, then the language's (keys spaced apart, one letter each).
+        func row(_ lines: [String], _ first: String) -> [String]? {
+            lines.first { $0.split(separator: " ").first.map(String.init) == first }?.split(separator: " ").map(String.init)
+        }
+        #expect(session.waitFor { lines in
+            row(lines, "q") == ["q", "w", "e", "r", "t", "y", "u", "i", "o", "p", "¿", "¡"]
+                && row(lines, "a") == ["a", "s", "d", "f", "g", "h", "j", "k", "l", "'", "ñ"]
+                && row(lines, "z") == ["z", "x", "c", "v", "b", "n", "m", ",", ".", "?", "´"]
+        }, "no Spanish keyboard:\n\(session.screen)")
+        session.literal("mañana")
+        #expect(session.waitFor { $0.contains { $0.contains("│ mañana") } }, "\(session.screen)")
+        session.keys("Escape")
+        session.keys("Escape")
+        #expect(session.waitFor { $0.first?.contains("Inicio ›") == false }, "\(session.screen)")
+        // The eighth tile, Frases: its greetings in Spanish, none in English.
+        session.keys("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Inicio › Frases") == true }, "\(session.screen)")
+        #expect(session.waitFor { lines in ["¡Hola!", "Buenos días.", "¿Qué tal estás?", "Adiós, hasta pronto."].allSatisfy { p in lines.contains { $0.contains(p) } } },
+                "\(session.screen)")
+        #expect(!session.screen.contains("Hello!") && !session.screen.contains("Good morning."), "\(session.screen)")
+    }
+
     /// `--language` on the demo: its screens are drawn in that language whatever the locale.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree and tmux"))
     func theHeadlessDemoDrawsInTheLanguageAsked() throws {

@@ -117,6 +117,7 @@ extension ShellState {
         switch e {
         case .settingsChanged(let new):
             guard new != settings else { return [] }
+            if new.language != settings.language { languageBefore = settings.language }
             let tried = !new.actsLike(settings)
             apply(new)
             if tried { return tryChange(from: before) }

@@ -123,7 +123,7 @@ public struct DesktopScreen: Screen {
         let keyWidth = (l.rowB.w - Self.rowB.count - 1) / (Self.rowB.count + 2)
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
                                              (Self.controlsID, keyWidth >= 10 ? ctx.tr("☰ Controls") : ctx.tr("☰ List"))])
-        c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? TerminalScreen.symbolRows : ctx.keymap.keyboardRows,
+        c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? TerminalScreen.symbolRows : ctx.keyboardRows,
                          l.keyboard, enter: "⏎ Enter")
     }
 

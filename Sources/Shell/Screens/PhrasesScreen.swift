@@ -53,7 +53,8 @@ public struct PhrasesScreen: Screen {
     /// The group's phrases as shown: the held order on this visit, else the most used first.
     func shown(_ ctx: ScreenContext) -> [Phrase] {
         let all = group == Self.frequentGroup
-            ? ctx.predictor.frequentSentences(24).map { Phrase(group: Self.frequentGroup, text: $0) } : ctx.data.phrases(in: group)
+            ? ctx.predictor.frequentSentences(24).map { Phrase(group: Self.frequentGroup, text: $0) }
+            : ctx.data.phrases(in: ctx.data.phraseGroup(group, language: ctx.catalog.language))
         guard let order = held[group] else { return all }
         let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         return all.enumerated().sorted { (rank[$0.element.text] ?? order.count + $0.offset, $0.offset)
@@ -107,7 +108,7 @@ public struct PhrasesScreen: Screen {
                 removingText = nil
                 // A frequent sentence is forgotten from the history, the others removed from phrases.txt.
                 if group == Self.frequentGroup { return Reply(effects: [.forgetSentence(text)], record: "remove-phrase") }
-                return Reply(record: "remove-phrase", changes: [.removePhrase(text, group: group)])
+                return Reply(record: "remove-phrase", changes: [.removePhrase(text, group: ctx.data.phraseGroup(group, language: ctx.catalog.language))])
             case .cancelled: removingText = nil; return Reply(record: "cancel")
             case .changed: removingText = nil; return .handled
             case .armed, .ignored: break
@@ -154,6 +155,6 @@ public struct PhrasesScreen: Screen {
         lastSaid = p.text
         // Said again: the history counts it, which is what orders the frequent row.
         if group == Self.frequentGroup { return Reply(effects: [ctx.speakEffect(p.text), .learnSentences(p.text)], record: "say") }
-        return Reply(effects: [ctx.speakEffect(p.text)], record: "say", changes: [.usedPhrase(p.text, group: group)])
+        return Reply(effects: [ctx.speakEffect(p.text)], record: "say", changes: [.usedPhrase(p.text, group: p.group)])
     }
 }

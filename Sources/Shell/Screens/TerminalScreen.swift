@@ -150,7 +150,7 @@ public struct TerminalScreen: Screen {
         keyRow(&c, Self.rowA, l.rowA, extra: [])
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
                                               (Self.speakID, ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak")), (Self.leaveID, ctx.tr("◀ Leave"))])
-        c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keymap.keyboardRows, l.keyboard,
+        c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keyboardRows, l.keyboard,
                          enter: "⏎ Enter")
     }
 

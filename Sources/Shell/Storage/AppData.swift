@@ -195,6 +195,24 @@ public struct AppData: Sendable, Equatable {
             .map(\.element)
     }
 
+    /// Where a group of the board keeps its phrases in `language`: English's plain groups ("greetings"), another
+    /// language's under its code ("es:greetings") once it has phrases of its own (`offerPhrases`), else
+    /// English's. The user's saved phrases are one group in every language.
+    public func phraseGroup(_ group: String, language: String) -> String {
+        guard group != "saved", !LanguageChoice.isEnglish(language) else { return group }
+        let prefix = language + ":"
+        return phrases.contains { $0.group.hasPrefix(prefix) } ? prefix + group : group
+    }
+
+    /// Offers a language's common phrases on the board the first time it is used (its groups have no phrase
+    /// yet), as a first start offers English's: kept in phrases.txt from the first change to the board.
+    public mutating func offerPhrases(_ board: LanguageBoard) {
+        guard !LanguageChoice.isEnglish(board.code), !board.phrases.isEmpty else { return }
+        let prefix = board.code + ":"
+        guard !phrases.contains(where: { $0.group.hasPrefix(prefix) }) else { return }
+        phrases += board.phrases.map { Phrase(group: prefix + $0.group, text: $0.text) }
+    }
+
     /// What a first start offers: what people most often need to say quickly.
     static let starterPhrases: [Phrase] = [
         ("greetings", ["Hello!", "Good morning.", "Good night.", "How are you?", "Nice to see you.", "Goodbye, see you soon."]),

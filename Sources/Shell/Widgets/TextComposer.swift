@@ -47,6 +47,17 @@ public struct TextComposer: Sendable {
 
     /// The target id of the keyboard's initials key.
     public var initialsKeyID: String { keyboardID + ".initials" }
+    /// The target id of the accent key (languages whose pack has accent cycles).
+    public var accentKeyID: String { keyboardID + ".accent" }
+
+    /// The accent key: the letter before the caret becomes the next form of its accent cycle (e → é → è → ê →
+    /// ë → e); the word being typed is then predicted with it. Nothing for a letter no cycle has.
+    mutating func applyAccent(_ board: LanguageBoard) -> Bool {
+        guard let last = field.beforeCaret.last, let next = board.accented(last) else { return false }
+        field.backspace()
+        field.insert(String(next))
+        return true
+    }
 
     /// The initials typed in initials mode (from `initialsFrom` to the caret) and the text before them; nil when
     /// the mode is off, nothing is typed yet, or the caret went back before them.
@@ -107,8 +118,9 @@ public struct TextComposer: Sendable {
     }
 
     public func renderKeyboard(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
-        c.letterKeyboard(keyboardID, rows: ctx.keymap.keyboardRows, r, enter: enterSubmits ? N_("➤ send") : N_("⏎ new line"),
-                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? ctx.tr("○ initials") : ctx.tr("● initials")) : nil)
+        c.letterKeyboard(keyboardID, rows: ctx.keyboardRows, r, enter: enterSubmits ? N_("➤ send") : N_("⏎ new line"),
+                         extra: ctx.settings.initialsKey && ctx.settings.suggestions > 0 ? (initialsKeyID, initialsFrom == nil ? ctx.tr("○ initials") : ctx.tr("● initials")) : nil,
+                         accent: ctx.services.board.hasAccentKey ? (accentKeyID, ctx.services.board.accentLabel) : nil)
         // The word on the focused key, on its lower border where the eyes already are; it may reach over the
         // neighbours' borders but stays inside the keyboard.
         guard let f = ctx.focus, let key = c.hitMap.target(id: f), let (_, word) = wordOnKey(key, ctx) else { return }
@@ -157,6 +169,9 @@ public struct TextComposer: Sendable {
         }
         switch input {
         case .action(.activate, let t?, let gaze):
+            if t.id == accentKeyID {
+                return .handled(record: applyAccent(ctx.services.board) ? "accent" : "accent-none", effects: [])
+            }
             if t.id == initialsKeyID {
                 initialsFrom = initialsFrom == nil ? field.caret : nil
                 return .handled(record: initialsFrom == nil ? "initials-off" : "initials-on", effects: [])

@@ -298,8 +298,10 @@ extension Canvas {
     /// with delete word, space, backspace and new line. Keys get as much height as the rectangle allows.
     /// `extra`: one more key in the last row (id, label), the text composer's initials key.
     public mutating func letterKeyboard(_ id: String, rows: [String], _ rect: Rect, enter: String = N_("⏎ new line"),
-                                        extra: (id: String, label: String)? = nil) {
-        let all = rows.map(Array.init) + [[]]
+                                        extra: (id: String, label: String)? = nil, accent: (id: String, label: String)? = nil) {
+        var all = rows.map(Array.init) + [[]]
+        // The accent key ends the last letter row, beside the letters it changes.
+        if accent != nil, all.count >= 2 { all[all.count - 2].append("\u{0}") }
         let rowRects = rect.rows(all.count, gap: 0)
         for (k, keys) in all.enumerated() {
             let r = rowRects[k]
@@ -316,6 +318,10 @@ extension Canvas {
             let cols = r.columns(widest, gap: 1)
             let pad = (widest - keys.count) / 2
             for (j, ch) in keys.enumerated() where pad + j < cols.count {
+                if ch == "\u{0}", let accent {
+                    button(accent.id, accent.label, cols[pad + j])
+                    continue
+                }
                 button(id + ".key." + String(ch), String(ch), cols[pad + j])
             }
         }
