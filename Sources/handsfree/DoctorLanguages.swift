@@ -20,7 +20,13 @@ extension DoctorCommand {
         let paths = UserPaths.current(dataDir: dataDir)
         let setting = Translations.setting(paths)
         let codes = languages.map(\.code)
-        let all = ([LanguageChoice.english] + codes).sorted().joined(separator: ", ")
+        // One line for the languages: each by its own name, and where the packs are (their words, keyboard, voice).
+        let packs = LanguagePacks.installed().packs
+        var names = Dictionary(languages.map { ($0.code, $0.label) }, uniquingKeysWith: { a, _ in a })
+        for p in packs { names[p.code] = "\(p.code) (\(p.name))" }
+        names[LanguageChoice.english] = names[LanguageChoice.english] ?? "en (English)"
+        var all = names.keys.sorted().compactMap { names[$0] }.joined(separator: ", ")
+        if !packs.isEmpty { all = tr("{languages} (packs in {folder})", ["languages": all, "folder": LanguagePacks.folder.path]) }
         if let choice = try? LanguageChoice.resolve(commandLine: nil, setting: setting, environment: env, installed: codes) {
             let why: String
             switch choice.source {
