@@ -81,7 +81,7 @@ import Testing
         #expect(doctor.status == 0, "doctor: \(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    data: \(prefix)/share/handsfree (found by the binary's prefix"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("keymaps: default, dwell, no-wink"))
-        #expect(doctor.stdout.contains("ok    languages: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) (packs in \(prefix)/share/handsfree/languages) installed;"),
+        #expect(doctor.stdout.contains("ok    languages: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) installed (packs in \(prefix)/share/handsfree/languages);"),
                 "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
                 "\(doctor.stdout)")
