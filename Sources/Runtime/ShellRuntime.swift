@@ -435,7 +435,7 @@ public struct ShellRuntime {
                     }
                 case .saveKnownGood(let settings):
                     if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
-                        replies.append(.notice("Last good settings not saved: \(e)"))
+                        replies.append(.message(UIMessage("Last good settings not saved: {reason}", ["reason": e])))
                     }
                 case .saveCalibration(let c, let size):
                     if let problem = saveCalibration?(c, size) { replies.append(.notice(problem)) }

@@ -1,3 +1,4 @@
+import Localization
 import TrackingCore
 
 /// A scripted user for `handsfree demo`: frames generated from the screens' own hit maps, so the demo
@@ -8,7 +9,7 @@ public struct DemoScript: Sendable {
     /// One thing the scripted user does.
     public enum Step: Sendable, Equatable {
         /// Shows a caption saying what happens next.
-        case say(String)
+        case say(UIMessage)
         /// Moves the gaze to the centre of a target and rests it there.
         case look(at: String, seconds: Double)
         /// Performs a face gesture: shapes rise to their values, hold, and relax.
@@ -28,32 +29,32 @@ public struct DemoScript: Sendable {
         let rightEye: Step = .face([.eyeBlinkRight: 0.95], hold: 0.7)
         return [
             // Safe start: no gesture acts before the face has been still for a second.
-            .say("Demo: gestures act once the face has been still for a second"), .wait(1.2),
-            .say("Demo: the scripted user looks at the Notes tile"), .look(at: "launcher.notes", seconds: 1.2),
-            .say("Demo: opening the jaw activates the tile the gaze is on"), jaw, .wait(1.2),
-            .say("Demo: a full blink of both eyes does nothing"), .wait(0.6),
+            .say(UIMessage("Demo: gestures act once the face has been still for a second")), .wait(1.2),
+            .say(UIMessage("Demo: the scripted user looks at the Notes tile")), .look(at: "launcher.notes", seconds: 1.2),
+            .say(UIMessage("Demo: opening the jaw activates the tile the gaze is on")), jaw, .wait(1.2),
+            .say(UIMessage("Demo: a full blink of both eyes does nothing")), .wait(0.6),
             .face([.eyeBlinkLeft: 0.95, .eyeBlinkRight: 0.95], hold: 0.15), .wait(1.0),
-            .say("Demo: gaze on New note, jaw: the editor opens"), .look(at: "notes.new", seconds: 1.0), jaw, .wait(1.2),
+            .say(UIMessage("Demo: gaze on New note, jaw: the editor opens")), .look(at: "notes.new", seconds: 1.0), jaw, .wait(1.2),
             .waitForWords(max: 60),
-            .say("Demo: gaze + jaw type letters on the keyboard: h"), .look(at: "note-editor.keyboard.key.h", seconds: 1.0), jaw,
-            .say("Demo: gaze + jaw type letters on the keyboard: o"), .look(at: "note-editor.keyboard.key.o", seconds: 1.0), jaw,
+            .say(UIMessage("Demo: gaze + jaw type letters on the keyboard: h")), .look(at: "note-editor.keyboard.key.h", seconds: 1.0), jaw,
+            .say(UIMessage("Demo: gaze + jaw type letters on the keyboard: o")), .look(at: "note-editor.keyboard.key.o", seconds: 1.0), jaw,
             .wait(1.2),
-            .say("Demo: suggestions follow each letter; tongue commits ★"), .look(at: "note-editor.suggestion.0", seconds: 1.5), tongue,
+            .say(UIMessage("Demo: suggestions follow each letter; tongue commits ★")), .look(at: "note-editor.suggestion.0", seconds: 1.5), tongue,
             .wait(1.5),
-            .say("Demo: next word from context; gaze + tongue pick one"),
+            .say(UIMessage("Demo: next word from context; gaze + tongue pick one")),
             .look(at: "note-editor.suggestion.1", seconds: 1.2), tongue, .wait(1.8),
-            .say("Demo: the right eye goes back; the note was saved"), .wait(0.6), rightEye,
+            .say(UIMessage("Demo: the right eye goes back; the note was saved")), .wait(0.6), rightEye,
             .wait(2.0), rightEye, .wait(1.0),
-            .say("Demo: looking at Help"), .look(at: "launcher.help", seconds: 1.2),
-            .say("Demo: the jaw opens Help, generated from the keymap"), jaw, .wait(3.5),
-            .say("Demo: the right eye returns home. The demo ends."), rightEye, .wait(1.5),
+            .say(UIMessage("Demo: looking at Help")), .look(at: "launcher.help", seconds: 1.2),
+            .say(UIMessage("Demo: the jaw opens Help, generated from the keymap")), jaw, .wait(3.5),
+            .say(UIMessage("Demo: the right eye returns home. The demo ends.")), rightEye, .wait(1.5),
         ]
     }()
 
     public let steps: [Step]
     public let fps: Double
     /// What the scripted user is doing, for the title bar.
-    public private(set) var caption = ""
+    public private(set) var caption = UIMessage.verbatim("")
     public private(set) var t: Double = 0
     private var index = 0
     private var stepStart: Double = 0
@@ -80,11 +81,11 @@ public struct DemoScript: Sendable {
                 return frame([:])
             case .waitForWords(let most):
                 if elapsed >= most || !state.predictor.isLoading { advance(); continue }
-                caption = "Demo: waiting for the word list to load"
+                caption = UIMessage("Demo: waiting for the word list to load")
                 return frame([:])
             case .look(let id, let d):
                 if elapsed == 0 {
-                    guard let target = state.hitMap.target(id: id) else { caption = "Demo: no target \(id)"; advance(); continue }
+                    guard let target = state.hitMap.target(id: id) else { caption = UIMessage("Demo: no target {target}", ["target": id]); advance(); continue }
                     let c = target.rect.center
                     from = gaze
                     to = GazePoint(x: (Double(c.x) + 0.5) / Double(state.size.width),

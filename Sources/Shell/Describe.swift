@@ -11,15 +11,20 @@ public struct PlainField: Sendable, Equatable {
 
 /// A screen with text fields whose contents plain mode reports as they change.
 public protocol PlainFields {
-    var plainFields: [PlainField] { get }
+    /// The fields, labelled in `catalog`'s language.
+    func plainFields(_ catalog: Catalog) -> [PlainField]
 }
 
 extension NoteEditorScreen: PlainFields {
-    public var plainFields: [PlainField] { [PlainField(id: "note-editor.text", label: "Note", text: field.text)] }
+    public func plainFields(_ catalog: Catalog) -> [PlainField] {
+        [PlainField(id: "note-editor.text", label: catalog.tr("Note"), text: field.text)]
+    }
 }
 
 extension ConversationScreen: PlainFields {
-    public var plainFields: [PlainField] { [PlainField(id: "conversation.compose", label: "Message", text: compose.text)] }
+    public func plainFields(_ catalog: Catalog) -> [PlainField] {
+        [PlainField(id: "conversation.compose", label: catalog.tr("Message"), text: compose.text)]
+    }
 }
 
 /// What a screen-reader user needs to know about the shell at one moment, for `describeChanges`.
@@ -53,7 +58,7 @@ public struct PlainView: Sendable, Equatable {
         self.init(screens: state.stack.map { state.catalog.tr($0.title) },
                   focus: state.focus.focused.flatMap { labels[$0] },
                   labels: labels,
-                  fields: (state.top as? PlainFields)?.plainFields ?? [],
+                  fields: (state.top as? PlainFields)?.plainFields(state.catalog) ?? [],
                   dictating: state.dictating, notice: state.shownNotice, performed: performed,
                   bell: state.settings.bellOnActivate)
         settings = state.settingsBanner

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// What kind of thing a control on the desktop is, as the Controls view groups it and as a spoken command
 /// names it ("click", "check", "open", "focus").
@@ -10,21 +11,22 @@ public enum ControlRole: String, Hashable, Sendable, CaseIterable, Codable {
     case textField = "text field", passwordField = "password field"
 
     /// The word a user sees for the role, plural, as a group's heading.
+    /// The heading over the role's controls, in English (marked: `tr` gives it in the language).
     public var heading: String {
         switch self {
-        case .button: "Buttons"
-        case .toggle: "Toggle buttons"
-        case .link: "Links"
-        case .menu: "Menus"
-        case .menuItem: "Menu items"
-        case .checkBox: "Check boxes"
-        case .radioButton: "Radio buttons"
-        case .tab: "Tabs"
-        case .comboBox: "Combo boxes"
-        case .listItem: "List items"
-        case .treeItem: "Tree items"
-        case .textField: "Text fields"
-        case .passwordField: "Password fields"
+        case .button: N_("Buttons")
+        case .toggle: N_("Toggle buttons")
+        case .link: N_("Links")
+        case .menu: N_("Menus")
+        case .menuItem: N_("Menu items")
+        case .checkBox: N_("Check boxes")
+        case .radioButton: N_("Radio buttons")
+        case .tab: N_("Tabs")
+        case .comboBox: N_("Combo boxes")
+        case .listItem: N_("List items")
+        case .treeItem: N_("Tree items")
+        case .textField: N_("Text fields")
+        case .passwordField: N_("Password fields")
         }
     }
 

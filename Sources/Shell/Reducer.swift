@@ -137,8 +137,8 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
                 s.calibrate(saved.calibration)
                 s.knownGood.calibration = s.pipelineSettings.mapping.calibration
             } else {
-                s.notice = "Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
-                    + "\(size.width)x\(size.height): calibrate again in Settings"
+                s.noticeMessage = UIMessage("Pointer calibration made at {made}, not applied at {now}: calibrate again in Settings",
+                                            ["made": "\(saved.size.width)x\(saved.size.height)", "now": "\(size.width)x\(size.height)"])
             }
         }
         return []

@@ -472,10 +472,10 @@ func inputStatus(_ t: InputLook, _ c: Catalog = .english) -> (parts: [String], w
     // A calibrated pointer says so: it goes where the user looks, not where the tracker says.
     let face = t.calibrated ? c.tr("face ● ◎") : c.tr("face ●")
     guard let h = t.health else {
-        return (["\(t.source) \(t.fps) fps", t.face ? face : (t.framesSeen ? c.tr("face LOST") : c.tr("no tracker"))],
+        return ([c.tr("{source} {rate} fps", ["source": c.tr(t.source), "rate": String(t.fps)]), t.face ? face : (t.framesSeen ? c.tr("face LOST") : c.tr("no tracker"))],
                 !(t.face || !t.framesSeen))
     }
-    var parts = ["\(t.source) \(h.arrivalRate) fps"]
+    var parts = [c.tr("{source} {rate} fps", ["source": c.tr(t.source), "rate": String(h.arrivalRate)])]
     var warning = false
     if !t.framesSeen {
         parts.append(h.stale ? c.tr("no frames for {n} s", ["n": "\(h.quietSeconds)"]) : c.tr("no frames yet"))

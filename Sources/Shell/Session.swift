@@ -96,7 +96,7 @@ public struct Session: Sendable {
         guard var script = demo, let f = script.next(state) else { return nil }
         demo = script
         let (effects, gestures) = stepDetailed(.frame(f, nil))
-        return (effects + send(.notice(script.caption)), gestures)
+        return (effects + send(.message(script.caption)), gestures)
     }
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).

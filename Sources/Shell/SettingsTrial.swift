@@ -193,24 +193,26 @@ public enum ActivationCheck {
     /// Deliberate jaw openings of real faces read 0.6–0.93 (shared/data/README.md).
     static let jawReach: Float = 0.93
 
-    /// A sentence saying why nothing can activate, or nil.
-    public static func problem(gestures: [GestureDefinition], keymap: Keymap) -> String? {
+    /// A sentence in `catalog`'s language saying why nothing can activate, or nil.
+    public static func problem(gestures: [GestureDefinition], keymap: Keymap, catalog c: Catalog = .english) -> String? {
         let bound = keymap.global.gestures.filter { $0.value == .activate }.map(\.key).sorted()
         guard !bound.isEmpty else {
-            return "No gesture activates in keymap “\(keymap.name)”: it binds none to activate."
+            return c.tr("No gesture activates in keymap “{keymap}”: it binds none to activate.", ["keymap": keymap.name])
         }
         var why: [String] = []
         for name in bound {
             guard let d = gestures.first(where: { $0.name == name }), case .threshold(let t) = d.kind else { return nil }
-            let how = GestureText.movement(d)
+            let how = GestureText.movement(d, c)
+            let value = GestureText.number(Double(t.press), c)
             if t.press > highest {
-                why.append("No gesture activates: “\(how)” needs \(JSONText.number(Double(t.press))), more than a tracker sends (1 at most).")
+                why.append(c.tr("No gesture activates: “{gesture}” needs {value}, more than a tracker sends (1 at most).",
+                                ["gesture": how, "value": value]))
             } else if t.release <= 0 {
-                why.append("No gesture activates: “\(how)” must fall below 0 to start again, which it never does.")
+                why.append(c.tr("No gesture activates: “{gesture}” must fall below 0 to start again, which it never does.", ["gesture": how]))
             } else if let m = t.maxHold, m < t.hold {
-                why.append("No gesture activates: “\(how)” must be held longer than it may last.")
+                why.append(c.tr("No gesture activates: “{gesture}” must be held longer than it may last.", ["gesture": how]))
             } else if t.signal.shapes == [.jawOpen], t.press > jawReach {
-                why.append("The jaw threshold \(JSONText.number(Double(t.press))) is above what faces reach when they open on purpose (0.6 to 0.93).")
+                why.append(c.tr("The jaw threshold {value} is above what faces reach when they open on purpose (0.6 to 0.93).", ["value": value]))
             } else {
                 return nil
             }

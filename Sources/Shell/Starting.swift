@@ -89,7 +89,7 @@ extension Session {
         if let problem = s.calibrationProblem, self.state.notice == nil { self.state.notice = problem }
         // A live tracker never calibrated here: offer it once, where the user looks first.
         if s.savedCalibration == nil, s.calibrationProblem == nil, s.liveTracker, self.state.notice == nil {
-            self.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
+            self.state.noticeMessage = UIMessage("Pointer not calibrated for this tracker: Settings › Calibrate pointer")
         }
         self.state.savedCalibration = s.savedCalibration
         calibrateGestures(s.gestureThresholds)

@@ -75,8 +75,9 @@ public struct SavedCalibration: Sendable, Equatable {
 
 /// What the status line shows about the input.
 public struct TrackingStatus: Sendable, Equatable {
-    /// Where frames come from, e.g. `udp 127.0.0.1:11111`, `replay session.ndjson`, `keyboard`.
-    public var source: String = "keyboard"
+    /// Where frames come from, e.g. `udp 127.0.0.1:11111`, `replay session.ndjson`, `keyboard`; a name marked
+    /// for translation ("keyboard", "webcam") is shown in the language.
+    public var source: String = N_("keyboard")
     public var face = false
     public var gaze: GazePoint?
     public var meters = Meters()

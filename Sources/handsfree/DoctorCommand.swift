@@ -96,12 +96,11 @@ struct DoctorCommand: ParsableCommand {
         checkLanguagePacks(&r)
     }
 
-    /// The language packs installed (`languages/LL/pack.toml`) and what each lacks for prediction.
+    /// What each installed language pack (`languages/LL/pack.toml`) lacks for prediction; the packs themselves
+    /// are named on the one "languages:" line (`checkLanguages`).
     private func checkLanguagePacks(_ r: inout DoctorReport) {
         let (packs, problems) = LanguagePacks.installed()
         for p in problems { r.warn("language pack: \(p)", fix: "mend the file, or reinstall (scripts/install.sh)") }
-        guard !packs.isEmpty else { return }
-        r.ok("language packs: " + packs.map { "\($0.code) (\($0.name))" }.joined(separator: ", ") + " in \(LanguagePacks.folder.path)")
         for pack in packs {
             for lack in pack.missing { r.warn("language pack \(pack.code): \(lack)", fix: "reinstall (scripts/install.sh)") }
         }

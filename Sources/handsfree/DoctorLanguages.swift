@@ -20,7 +20,12 @@ extension DoctorCommand {
         let paths = UserPaths.current(dataDir: dataDir)
         let setting = Translations.setting(paths)
         let codes = languages.map(\.code)
-        let all = ([LanguageChoice.english] + codes).sorted().joined(separator: ", ")
+        // One line for the languages: each by its own name, and where the packs are (their words, keyboard, voice).
+        let packs = LanguagePacks.installed().packs
+        var names = Dictionary(languages.map { ($0.code, $0.label) }, uniquingKeysWith: { a, _ in a })
+        for p in packs { names[p.code] = "\(p.code) (\(p.name))" }
+        names[LanguageChoice.english] = names[LanguageChoice.english] ?? "en (English)"
+        let all = names.keys.sorted().compactMap { names[$0] }.joined(separator: ", ")
         if let choice = try? LanguageChoice.resolve(commandLine: nil, setting: setting, environment: env, installed: codes) {
             let why: String
             switch choice.source {
@@ -34,7 +39,10 @@ extension DoctorCommand {
                        fix: tr("run with --language CODE or set language = \"CODE\" in {file}, CODE one of those installed",
                                ["file": paths.settings.path]))
             } else {
-                r.ok(tr("languages: {all} installed; the shell's language: {language} ({why})", ["all": all, "language": choice.language, "why": why]))
+                r.ok(packs.isEmpty
+                     ? tr("languages: {all} installed; the shell's language: {language} ({why})", ["all": all, "language": choice.language, "why": why])
+                     : tr("languages: {all} installed (packs in {folder}); the shell's language: {language} ({why})",
+                          ["all": all, "folder": LanguagePacks.folder.path, "language": choice.language, "why": why]))
             }
         }
         // In a source tree, how many of the template's messages each catalog translates.

@@ -88,7 +88,7 @@ struct RunCommand: ParsableCommand {
     func whisperWorker(_ dictation: String, language: String) throws -> WhisperWorker? {
         guard dictation != "pocketsphinx" else { return nil }
         guard dictation == "auto" || dictation == "whisper" else {
-            throw ValidationError("unknown dictation engine \"\(dictation)\" (known: auto, whisper, pocketsphinx)")
+            throw ValidationError(tr("unknown dictation engine \"{name}\" (known: auto, whisper, pocketsphinx)", ["name": dictation]))
         }
         let python = PythonEnv.python()
         let installed = python.map { py -> Bool in
@@ -98,7 +98,9 @@ struct RunCommand: ParsableCommand {
             return versions.contains { FileManager.default.fileExists(atPath: lib.path + "/" + $0 + "/site-packages/faster_whisper") }
         } ?? false
         if dictation == "auto" && !installed { return nil }
-        guard let python else { throw ValidationError("--dictation whisper needs Python: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))") }
+        guard let python else {
+            throw ValidationError(tr("--dictation whisper needs Python: run {command}", ["command": PythonEnv.installHint("whisper", package: "faster-whisper")]))
+        }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"),
                                                         model: whisperModel ?? WhisperWorker.defaultModel(language: language))
         configuration.language = language
@@ -136,23 +138,28 @@ struct RunCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        if replay != nil && listen != nil { throw ValidationError("use --replay or --listen, not both") }
-        if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        // The language first: the mistakes below are said in it.
+        try Self.checkLanguage(language)
+        if replay != nil && listen != nil { throw ValidationError(tr("use --replay or --listen, not both")) }
+        if !(speed > 0) { throw ValidationError(tr("--speed must be above 0")) }
         if desktop && (typeInto != nil || !command.isEmpty) {
-            throw ValidationError("--desktop starts on the Desktop screen; --type-into and -- COMMAND start on the Terminal screen: choose one")
+            throw ValidationError(tr("--desktop starts on the Desktop screen; --type-into and -- COMMAND start on the Terminal screen: choose one"))
         }
         if let typeInto, typeInto.kind.scheme != PtySink.kind.scheme, !command.isEmpty {
-            throw ValidationError("use --type-into \(typeInto.kind.usage) or -- COMMAND, not both")
+            throw ValidationError(tr("use --type-into {usage} or -- COMMAND, not both", ["usage": typeInto.kind.usage]))
         }
-        try Self.checkLanguage(language)
     }
 
-    /// An unknown `--language` code is a mistake on the command line, listing the installed languages.
+    /// An unknown `--language` code is a mistake on the command line, listing the installed languages; a known
+    /// one is the language of this command's own messages from here on.
     static func checkLanguage(_ language: String?) throws {
         guard let language else { return }
         do throws(UnknownLanguage) {
             _ = try LanguageChoice.resolve(commandLine: language, setting: LanguageChoice.automatic, environment: [:],
                                            installed: Translations.installed().map(\.code))
+            if let start = try? Translations.start(commandLine: language, setting: LanguageChoice.automatic) {
+                CommandLineText.use(start.catalog)
+            }
         } catch {
             throw ValidationError(error.message.shown)
         }
@@ -270,7 +277,8 @@ struct RunCommand: ParsableCommand {
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
                 guard let caps = SourceCapabilities.named(name) else {
-                    throw ValidationError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
+                    throw ValidationError(tr("unknown source \"{name}\" (known: {known})",
+                                             ["name": name, "known": SourceCapabilities.all.map(\.name).joined(separator: ", ")]))
                 }
                 if let message = watch.check(caps) { problems.append(message) }
             }

@@ -99,10 +99,10 @@ import TrackingCore
         func frames(loading: Bool) -> (Int, String) {
             let state = ShellState(keymap: Fixture.keymap("default"), gestures: GestureConfig.defaults().gestures,
                                    predictor: loading ? .loading : .none)
-            var script = DemoScript(steps: [.waitForWords(max: 2), .say("typing")], fps: 60)
+            var script = DemoScript(steps: [.waitForWords(max: 2), .say(.verbatim("typing"))], fps: 60)
             var n = 0, captions: [String] = []
-            while script.next(state) != nil { n += 1; captions.append(script.caption) }
-            return (n, captions.first ?? script.caption)
+            while script.next(state) != nil { n += 1; captions.append(script.caption.english) }
+            return (n, captions.first ?? script.caption.english)
         }
         let (waited, caption) = frames(loading: true)
         #expect((120...121).contains(waited), "2 s at 60 fps while loading (float steps may add one)")

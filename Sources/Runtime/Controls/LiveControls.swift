@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import SystemIO
 
@@ -207,8 +208,8 @@ public final class LiveControls: @unchecked Sendable {
         }
         // Ended by `shutdown`, or replaced: nothing more to do.
         guard mine else { return }
-        post(.notice(restarted ? "The accessibility bus restarted: the controls are read from the new one"
-                               : "The controls reader stopped: it is started again"))
+        post(.message(restarted ? UIMessage("The accessibility bus restarted: the controls are read from the new one")
+                                : UIMessage("The controls reader stopped: it is started again")))
         guard follow else { return }
         // A worker that ends at once, again and again, is started at most once a second.
         if since < 1 { usleep(UInt32((1 - since) * 1_000_000)) }

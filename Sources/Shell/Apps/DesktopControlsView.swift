@@ -1,5 +1,5 @@
-import Localization
 import Config
+import Localization
 import TerminalModel
 
 /// The Controls view's place in the list of the focused window's controls.
@@ -76,7 +76,7 @@ extension DesktopScreen {
     }
 
     /// The entry's text: its number, its label and, for what can be checked, its state.
-    static func entryText(_ control: DesktopControl, _ snapshot: ControlsSnapshot) -> String {
+    static func entryText(_ control: DesktopControl, _ snapshot: ControlsSnapshot, _ t: Catalog) -> String {
         var text = "\(control.index + 1)  "
         switch control.role {
         case .checkBox, .radioButton, .toggle:
@@ -86,7 +86,7 @@ extension DesktopScreen {
         }
         text += snapshot.label(control)
         if control.states.contains(.expanded) { text += " ▾" }
-        if control.states.contains(.disabled) { text += " (greyed out)" }
+        if control.states.contains(.disabled) { text += " " + t.tr("(greyed out)") }
         return text
     }
 
@@ -96,15 +96,16 @@ extension DesktopScreen {
         let snapshot = ctx.desktop.controls
         let buttonH = b.h >= 16 ? 3 : 1
         let buttons = Rect(x: x, y: b.maxY - buttonH, w: w, h: buttonH)
-        var title = "Controls: reading the focused window…"
+        var title = ctx.tr("Controls: reading the focused window…")
         if let snapshot, !snapshot.application.isEmpty || !snapshot.window.isEmpty {
-            title = snapshot.window.isEmpty ? "Controls of \(snapshot.application)"
-                : snapshot.application.isEmpty ? "Controls of \(snapshot.window)" : "Controls of \(snapshot.application): \(snapshot.window)"
+            title = snapshot.window.isEmpty ? ctx.tr("Controls of {name}", ["name": snapshot.application])
+                : snapshot.application.isEmpty ? ctx.tr("Controls of {name}", ["name": snapshot.window])
+                : ctx.tr("Controls of {application}: {window}", ["application": snapshot.application, "window": snapshot.window])
         }
         c.text(title, x: x, y: b.y, style: Theme.tileLabel, maxWidth: w)
-        var hint = "Look at a control and activate it, or say \"click\" and its name or number."
+        var hint = ctx.tr("Look at a control and activate it, or say \"click\" and its name or number.")
         var hintStyle = Theme.hint
-        if !view.filter.isEmpty { hint = "Showing what starts with \"\(view.filter)\" · Backspace widens the list" }
+        if !view.filter.isEmpty { hint = ctx.tr("Showing what starts with \"{letters}\" · Backspace widens the list", ["letters": view.filter]) }
         if let note = ctx.desktop.controlsNote { hint = note; hintStyle = Theme.warning }
         c.text(hint, x: x, y: b.y + 1, style: hintStyle, maxWidth: w)
 
@@ -114,15 +115,15 @@ extension DesktopScreen {
         if let snapshot, shown.isEmpty {
             // Why nothing shows, whole, and the way on: pointer mode reaches what the bus does not.
             let why = snapshot.controls.isEmpty
-                ? (snapshot.problem ?? "This window shows no controls to the accessibility bus.")
-                : "No control starts with \"\(view.filter)\"."
+                ? (snapshot.problem ?? ctx.tr("This window shows no controls to the accessibility bus."))
+                : ctx.tr("No control starts with \"{letters}\".", ["letters": view.filter])
             var y = list.y
             for line in Canvas.wrap(why, width: max(10, w - 2)).prefix(max(1, list.h - 2)) {
                 c.text(line, x: x + 1, y: y, style: Theme.error, maxWidth: w - 2)
                 y += 1
             }
             if snapshot.controls.isEmpty {
-                c.text("Pointer mode clicks anything you look at: choose Pointer mode below.", x: x + 1, y: y + 1,
+                c.text(ctx.tr("Pointer mode clicks anything you look at: choose Pointer mode below."), x: x + 1, y: y + 1,
                        style: Theme.hint, maxWidth: w - 2)
             }
         } else if let snapshot {
@@ -136,11 +137,11 @@ extension DesktopScreen {
                 for item in col {
                     switch item {
                     case .heading(let text):
-                        c.text(text, x: rect.x, y: y, style: Theme.tile, maxWidth: rect.w)
+                        c.text(ctx.tr(text), x: rect.x, y: y, style: Theme.tile, maxWidth: rect.w)
                         y += 1
                     case .control(let control):
                         let r = Rect(x: rect.x, y: y, w: rect.w, h: entryHeight)
-                        let text = Self.entryText(control, snapshot)
+                        let text = Self.entryText(control, snapshot, ctx.catalog)
                         if entryHeight >= 3 {
                             c.grid.box(r, style: Theme.tile)
                             c.text(text, x: r.x + 2, y: r.y + 1, style: Theme.tileLabel, maxWidth: r.w - 4)

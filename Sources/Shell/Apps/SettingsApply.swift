@@ -194,7 +194,7 @@ extension Session {
             state.knownGood.settings.keymap = state.keymap.name
         }
         var warning = problems
-        if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap) { warning.append(p) }
+        if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap, catalog: state.catalog) { warning.append(p) }
         state.settingsWarning = warning
         state.relayout()
     }

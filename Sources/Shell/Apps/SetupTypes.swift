@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// What follows the user's face: the trackers the shell knows how to listen to, as setup offers them.
@@ -58,20 +59,20 @@ public struct TrackerChoice: Sendable, Equatable {
         switch kind {
         case .liveLinkFace: return "Live Link Face"
         case .iFacialMocap: return "iFacialMocap"
-        case .webcam: return "webcam"
+        case .webcam: return N_("webcam")
         case .openSeeFace: return "OpenSeeFace"
-        case .none: return "keyboard"
+        case .none: return N_("keyboard")
         }
     }
 
-    /// The tracker's name as the user knows it.
+    /// The tracker's name as the user knows it, in English (marked: `tr` gives it in the language).
     public var title: String {
         switch kind {
-        case .liveLinkFace: return "Live Link Face on an iPhone"
-        case .iFacialMocap: return "iFacialMocap on an iPhone"
-        case .webcam: return "a webcam"
+        case .liveLinkFace: return N_("Live Link Face on an iPhone")
+        case .iFacialMocap: return N_("iFacialMocap on an iPhone")
+        case .webcam: return N_("a webcam")
         case .openSeeFace: return "OpenSeeFace"
-        case .none: return "no tracker (keyboard, switches and speech)"
+        case .none: return N_("no tracker (keyboard, switches and speech)")
         }
     }
 }

@@ -76,11 +76,11 @@ public struct CalibrationScreen: Screen {
                 c.text("•", x: h.x, y: h.y, style: Theme.dwell)
             }
             c.grid.centered("+ a check dot, • where your gaze landed there with the calibration", in: b, y: area.maxY, style: Theme.hint)
-            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
             c.button(Self.redoID, "↻ Redo", buttons[1])
         case .corrected:
             c.grid.centered("Drift corrected: the pointer is shifted to where you looked.", in: b, y: b.y + 3, style: Theme.tileLabel)
-            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
             c.button(Self.redoID, "↻ Again", buttons[1])
         case .failed(let why):
             c.calibrationRefused(why, kept: "The previous calibration is still in use.", done: Self.doneID, redo: Self.redoID, buttons)
@@ -216,9 +216,9 @@ extension Canvas {
     /// A calibration refused: the reason, what stays in use, and Done and Try again buttons.
     mutating func calibrationRefused(_ why: String, kept: String, done: String, redo: String, _ buttons: [Rect]) {
         let b = bounds
-        let used = paragraph("Not calibrated: \(why).", Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
+        let used = paragraph(catalog.tr("Not calibrated: {reason}.", ["reason": why]), Rect(x: b.x + 4, y: b.y + 3, w: b.w - 8, h: 3), style: Theme.error)
         grid.centered(kept, in: b, y: b.y + 4 + used, style: Theme.hint)
-        button(done, "✓ Done", buttons[0])
-        button(redo, "↻ Try again", buttons[1])
+        button(done, catalog.tr("✓ Done"), buttons[0])
+        button(redo, catalog.tr("↻ Try again"), buttons[1])
     }
 }

@@ -69,7 +69,7 @@ public struct GestureCalibrationScreen: Screen {
                 y += 1
             }
             c.button(Self.startID, "▶ Start", buttons[0])
-            c.button(Self.doneID, "✓ Done", buttons[1])
+            c.button(Self.doneID, ctx.tr("✓ Done"), buttons[1])
         case .running(let run):
             renderRun(&c, run, ctx)
         case .fitted(let rows, let skipped):
@@ -97,7 +97,7 @@ public struct GestureCalibrationScreen: Screen {
                 c.text("Not seen, so unchanged: " + skipped.joined(separator: ", "), x: b.x + 2, y: y,
                        style: Theme.hint, maxWidth: b.w - 4)
             }
-            c.button(Self.doneID, "✓ Done", buttons[0])
+            c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
             c.button(Self.redoID, "↻ Redo", buttons[1])
         case .failed(let why):
             c.calibrationRefused(why, kept: "The gestures keep the values they had.", done: Self.doneID, redo: Self.redoID, buttons)

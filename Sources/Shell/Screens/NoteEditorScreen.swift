@@ -71,7 +71,7 @@ public struct NoteEditorScreen: Screen {
                         keyboard: l.keyboard)
         c.holdToConfirm("note-editor.delete", ctx.tr("Delete note"), delete, screen: name, ctx, l.delete)
         c.button("note-editor.speak", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak"), l.speak)
-        c.button("note-editor.done", "✓ Done", l.done)
+        c.button("note-editor.done", ctx.tr("✓ Done"), l.done)
     }
 
     /// Speak: the sentence before the caret (the one just written), else the whole note; Stop while speaking.

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import TrackingCore
 
 /// The guided path from an installed shell to a face that drives it, one step a screen: the tracker, the
@@ -11,7 +12,7 @@ import TrackingCore
 /// screen reads no clock and does no I/O.
 public struct SetupScreen: Screen {
     public let name = "setup"
-    public var title: String { "Set up HandsFree Shell" }
+    public var title: String { N_("Set up HandsFree Shell") }
     /// The live checks draw the frame's face and jaw.
     public var drawsFrames: Bool { step == .connect || step == .gestures }
 
@@ -172,7 +173,7 @@ public struct SetupScreen: Screen {
         case Self.useFileID:
             let path = Self.trimmed(typed)
             guard !path.isEmpty else {
-                model = .failed("type the path of the model file first (a helper's keyboard), or pick one found here", offline: true)
+                model = .failed(ctx.tr("type the path of the model file first (a helper's keyboard), or pick one found here"), offline: true)
                 return Reply(record: nil)
             }
             model = .running(done: 0, total: nil, line: nil)
@@ -271,7 +272,7 @@ public struct SetupScreen: Screen {
             microphone = Device(name: device, level: level, problem: problem)
         case .speaker(let device, let problem):
             speaker = Device(name: device, problem: problem)
-            if problem == nil { return [ctx.speakEffect("This is how HandsFree Shell speaks. Can you hear it?")] }
+            if problem == nil { return [ctx.speakEffect(ctx.tr("This is how HandsFree Shell speaks. Can you hear it?"))] }
         case .trackerStarted(let c, let at, let problem):
             guard c == choice else { return [] }
             listening = at
@@ -296,16 +297,16 @@ public struct SetupScreen: Screen {
     struct Content {
         var lines: [Line] = []
         var middle: [(String, String)] = []
-        var next: String? = "Next ▶"
+        var next: String? = N_("Next ▶")
     }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
-        c.grid.centered(heading, in: b, y: b.y + 1, style: Theme.tileLabel)
+        c.grid.centered(heading(ctx.catalog), in: b, y: b.y + 1, style: Theme.tileLabel)
         let text = Rect(x: b.x + 3, y: b.y + 3, w: b.w - 6, h: max(1, b.h - 8))
         let buttons = Rect(x: b.x + 2, y: b.maxY - 3, w: b.w - 4, h: 3)
-        if step == .tracker { renderTracker(&c, text, buttons); return }
-        let content = self.content(ctx)
+        if step == .tracker { renderTracker(&c, text, buttons, ctx.catalog); return }
+        let content = self.content(ctx, ctx.catalog)
         var y = Self.lines(&c, content.lines, in: text)
         switch step {
         case .model:
@@ -313,7 +314,7 @@ public struct SetupScreen: Screen {
                 let found = Array(files.prefix(3))
                 let row = Rect(x: text.x, y: buttons.y - 4, w: text.w, h: 3)
                 for (i, (rect, file)) in zip(row.columns(found.count, gap: 2), found).enumerated() {
-                    c.button(Self.foundPrefix + String(i), "Use " + Self.shortPath(file, width: rect.w - 6), rect)
+                    c.button(Self.foundPrefix + String(i), ctx.tr("Use {file}", ["file": Self.shortPath(file, width: rect.w - 6)]), rect)
                 }
             }
         case .gestures:
@@ -323,7 +324,9 @@ public struct SetupScreen: Screen {
             if y + 2 < buttons.y {
                 let jaw = ctx.tracking.blend?[.jawOpen] ?? 0
                 let filled = min(w, max(0, Int((Double(jaw) * Double(w)).rounded())))
-                c.text("Jaw " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled), x: x - 4, y: y, style: Theme.dwell)
+                let jawLabel = ctx.tr("Jaw")
+                c.text(jawLabel + " " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled),
+                       x: x - 1 - CellGrid.columns(of: jawLabel), y: y, style: Theme.dwell)
                 c.text("▲", x: x + min(w - 1, Int((ctx.settings.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
                 y += 3
             }
@@ -331,26 +334,27 @@ public struct SetupScreen: Screen {
         default:
             break
         }
-        bottom(&c, buttons, content.middle, next: content.next)
+        bottom(&c, buttons, content.middle, next: content.next, ctx.catalog)
     }
 
-    /// "Step 2 of 8: The webcam's Python parts".
-    var heading: String {
+    /// "Step 2 of 8: The webcam's Python parts", in `t`'s language.
+    func heading(_ t: Catalog) -> String {
         let all = steps
         let number = (all.firstIndex(of: step) ?? 0) + 1
-        return all.count > 1 ? "Step \(number) of \(all.count): \(Self.heading(step))" : Self.heading(step)
+        let name = t.tr(Self.heading(step))
+        return all.count > 1 ? t.tr("Step {number} of {count}: {step}", ["number": String(number), "count": String(all.count), "step": name]) : name
     }
 
     static func heading(_ step: Step) -> String {
         switch step {
-        case .tracker: return "What follows your face?"
-        case .python: return "The webcam's Python parts"
-        case .model: return "The face model"
-        case .connect: return "Connect the tracker"
-        case .audio: return "Microphone and speaker"
-        case .gestures: return "Check a gesture"
-        case .pointer: return "Point where you look"
-        case .done: return "Ready"
+        case .tracker: return N_("What follows your face?")
+        case .python: return N_("The webcam's Python parts")
+        case .model: return N_("The face model")
+        case .connect: return N_("Connect the tracker")
+        case .audio: return N_("Microphone and speaker")
+        case .gestures: return N_("Check a gesture")
+        case .pointer: return N_("Point where you look")
+        case .done: return N_("Ready")
         }
     }
 
@@ -365,25 +369,23 @@ public struct SetupScreen: Screen {
     }
 
     /// The bottom row: ◀ Back (not on the first step), the step's own buttons, then Next.
-    func bottom(_ c: inout Canvas, _ r: Rect, _ middle: [(String, String)], next: String? = "Next ▶") {
-        var items: [(String, String)] = step == .tracker ? [] : [(Self.backID, "◀ Back")]
-        items += middle
-        if let next { items.append((step == .done ? Self.finishID : Self.nextID, next)) }
+    func bottom(_ c: inout Canvas, _ r: Rect, _ middle: [(String, String)], next: String?, _ t: Catalog) {
+        var items: [(String, String)] = step == .tracker ? [] : [(Self.backID, t.tr("◀ Back"))]
+        items += middle.map { ($0.0, t.tr($0.1)) }
+        if let next { items.append((step == .done ? Self.finishID : Self.nextID, t.tr(next))) }
         for (rect, item) in zip(r.columns(items.count, gap: 2), items) { c.button(item.0, item.1, rect) }
     }
 
-    static let trackerIntro = "HandsFree Shell follows your face: where you look picks, opening your jaw acts, closing your right "
-        + "eye goes back. Choose what will track your face; you can change it later with handsfree setup. "
-        + "A helper can choose with the arrow keys and Enter."
+    static let trackerIntro = N_("HandsFree Shell follows your face: where you look picks, opening your jaw acts, closing your right eye goes back. Choose what will track your face; you can change it later with handsfree setup. A helper can choose with the arrow keys and Enter.")
 
-    private func renderTracker(_ c: inout Canvas, _ r: Rect, _ buttons: Rect) {
-        let y = c.paragraph(Self.trackerIntro, r) + r.y + 1
+    private func renderTracker(_ c: inout Canvas, _ r: Rect, _ buttons: Rect, _ t: Catalog) {
+        let y = c.paragraph(t.tr(Self.trackerIntro), r) + r.y + 1
         let tiles: [(TrackerKind, String, String)] = [
-            (.liveLinkFace, "iPhone: Live Link Face", "free app; eyes, tongue"),
-            (.iFacialMocap, "iPhone: iFacialMocap", "eyes and tongue"),
-            (.webcam, "Webcam", "any camera"),
-            (.openSeeFace, "OpenSeeFace", "a tracker you run"),
-            (.none, "Keys only", "no face tracker"),
+            (.liveLinkFace, "iPhone: Live Link Face", t.tr("free app; eyes, tongue")),
+            (.iFacialMocap, "iPhone: iFacialMocap", t.tr("eyes and tongue")),
+            (.webcam, t.tr("Webcam"), t.tr("any camera")),
+            (.openSeeFace, "OpenSeeFace", t.tr("a tracker you run")),
+            (.none, t.tr("Keys only"), t.tr("no face tracker")),
         ]
         let area = Rect(x: r.x, y: y, w: r.w, h: max(3, buttons.y - y - 1))
         let rows = area.h >= 7 ? area.rows(2, gap: 1) : [area]
@@ -395,98 +397,108 @@ public struct SetupScreen: Screen {
         }
         if rows.count == 2 {
             let cols = rows[1].columns(3, gap: 2)
-            c.tile(Self.notNowID, "✕ Not now", cols[2], detail: rows[1].h >= 4 ? "set up later" : nil)
-            bottom(&c, buttons, [], next: nil)
+            c.tile(Self.notNowID, t.tr("✕ Not now"), cols[2], detail: rows[1].h >= 4 ? t.tr("set up later") : nil)
+            bottom(&c, buttons, [], next: nil, t)
         } else {
-            bottom(&c, buttons, [(Self.notNowID, "✕ Not now")], next: nil)
+            bottom(&c, buttons, [(Self.notNowID, N_("✕ Not now"))], next: nil, t)
         }
     }
 
-    /// What the step says and offers; `ctx` nil leaves out what follows the frames (plain mode).
-    func content(_ ctx: ScreenContext?) -> Content {
+    /// What the step says and offers, in `t`'s language; `ctx` nil leaves out what follows the frames (plain
+    /// mode).
+    func content(_ ctx: ScreenContext?, _ t: Catalog) -> Content {
         switch step {
-        case .tracker: return Content(lines: [(Self.trackerIntro, .plain)], next: nil)
-        case .python: return pythonContent()
-        case .model: return modelContent()
-        case .connect: return connectContent(ctx)
-        case .audio: return audioContent()
-        case .gestures: return gesturesContent(ctx)
-        case .pointer: return pointerContent(ctx)
-        case .done: return doneContent(ctx)
+        case .tracker: return Content(lines: [(t.tr(Self.trackerIntro), .plain)], next: nil)
+        case .python: return pythonContent(t)
+        case .model: return modelContent(t)
+        case .connect: return connectContent(ctx, t)
+        case .audio: return audioContent(t)
+        case .gestures: return gesturesContent(ctx, t)
+        case .pointer: return pointerContent(ctx, t)
+        case .done: return doneContent(ctx, t)
         }
     }
 
-    private func pythonContent() -> Content {
+    /// `v` with `digits` decimals and the language's decimal separator.
+    static func decimal(_ v: Double, _ digits: Int, _ t: Catalog) -> String {
+        String(format: "%.\(digits)f", v).replacingOccurrences(of: ".", with: t.tr(".", context: "decimal separator"))
+    }
+
+    private func pythonContent(_ t: Catalog) -> Content {
         var c = Content(lines: [
-            ("The webcam is tracked on this computer by MediaPipe, a Python part of about 1 GB. It goes in a folder "
-             + "beside the shell's data, where the shell finds it by itself.", .plain),
+            (t.tr("The webcam is tracked on this computer by MediaPipe, a Python part of about 1 GB. It goes in a folder beside the shell's data, where the shell finds it by itself."), .plain),
         ])
         guard let s = survey else {
-            c.lines.append(("Looking at this computer…", Theme.hint))
+            c.lines.append((t.tr("Looking at this computer…"), Theme.hint))
             return c
         }
         switch python {
         case .running(_, _, let line):
-            c.lines.append(("Installing: this takes a few minutes.", Theme.tileLabel))
+            c.lines.append((t.tr("Installing: this takes a few minutes."), Theme.tileLabel))
             if let line { c.lines.append((line, Theme.hint)) }
         case .failed(let why, _):
-            c.lines.append(("Not installed: \(why)", Theme.error))
-            c.middle.append((Self.installID, "↻ Try again"))
+            c.lines.append((t.tr("Not installed: {reason}", ["reason": why]), Theme.error))
+            c.middle.append((Self.installID, N_("↻ Try again")))
         case .done, .idle:
             if let v = s.packages["mediapipe"] {
-                c.lines.append(("Found: MediaPipe \(v), for \(s.python ?? "Python").", Theme.tileLabel))
+                c.lines.append((s.python.map { t.tr("Found: MediaPipe {version}, for {python}.", ["version": v, "python": $0]) }
+                                ?? t.tr("Found: MediaPipe {version}.", ["version": v]), Theme.tileLabel))
             } else {
-                c.lines.append(("MediaPipe is not installed for \(s.python ?? "any Python found").", Theme.warning))
-                if s.installProblem == nil { c.middle.append((Self.installID, "⬇ Install now")) }
+                c.lines.append((s.python.map { t.tr("MediaPipe is not installed for {python}.", ["python": $0]) }
+                                ?? t.tr("MediaPipe is not installed for any Python found."), Theme.warning))
+                if s.installProblem == nil { c.middle.append((Self.installID, N_("⬇ Install now"))) }
             }
         }
         if let problem = s.installProblem, s.packages["mediapipe"] == nil {
-            c.lines.append(("Setup cannot install it here: \(problem)", Theme.warning))
+            c.lines.append((t.tr("Setup cannot install it here: {reason}", ["reason": problem]), Theme.warning))
         }
-        c.lines.append(("In a terminal instead: \(s.installCommand) webcam (or point HANDSFREE_PYTHON at a Python that has mediapipe).", Theme.hint))
-        c.next = pythonReady ? "Next ▶" : "Skip ▶"
+        c.lines.append((t.tr("In a terminal instead: {command} webcam (or point HANDSFREE_PYTHON at a Python that has mediapipe).",
+                             ["command": s.installCommand]), Theme.hint))
+        c.next = pythonReady ? N_("Next ▶") : N_("Skip ▶")
         return c
     }
 
-    private func modelContent() -> Content {
-        guard let s = survey else { return Content(lines: [("Looking at this computer…", Theme.hint)]) }
-        let mb = String(format: "%.1f", Double(s.modelSize) / 1_000_000)
+    private func modelContent(_ t: Catalog) -> Content {
+        guard let s = survey else { return Content(lines: [(t.tr("Looking at this computer…"), Theme.hint)]) }
+        let mb = Self.decimal(Double(s.modelSize) / 1_000_000, 1, t)
         var c = Content(lines: [
-            ("The webcam needs MediaPipe's face model (\(mb) MB, Apache-2.0) from \(s.modelHost), Google's Project "
-             + "Gameface. Its checksum is checked before it is used.", .plain),
+            (t.tr("The webcam needs MediaPipe's face model ({size} MB, Apache-2.0) from {host}, Google's Project Gameface. Its checksum is checked before it is used.",
+                  ["size": mb, "host": s.modelHost]), .plain),
         ])
         var offline = false
         switch model {
         case .running(let done, let total, _):
             if let total, total > 0 {
                 let w = 30, filled = min(w, max(0, done * w / total))
-                c.lines.append(("Downloading " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled)
-                                + String(format: " %.1f of %.1f MB", Double(done) / 1_000_000, Double(total) / 1_000_000), Theme.dwell))
+                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled)
+                c.lines.append((t.tr("Downloading {bar} {done} of {total} MB",
+                                     ["bar": bar, "done": Self.decimal(Double(done) / 1_000_000, 1, t),
+                                      "total": Self.decimal(Double(total) / 1_000_000, 1, t)]), Theme.dwell))
             } else {
-                c.lines.append(("Checking the file…", Theme.hint))
+                c.lines.append((t.tr("Checking the file…"), Theme.hint))
             }
         case .done(let detail):
-            c.lines.append(("Ready: \(detail).", Theme.tileLabel))
+            c.lines.append((t.tr("Ready: {detail}.", ["detail": detail]), Theme.tileLabel))
         case .failed(let why, let noNetwork):
-            c.lines.append(("The model was not installed: \(why).", Theme.error))
+            c.lines.append((t.tr("The model was not installed: {reason}.", ["reason": why]), Theme.error))
             offline = noNetwork
-            c.middle.append((Self.downloadID, "↻ Download again"))
+            c.middle.append((Self.downloadID, N_("↻ Download again")))
         case .idle:
             if let found = s.model {
-                c.lines.append(("Found: \(found), checked.", Theme.tileLabel))
+                c.lines.append((t.tr("Found: {file}, checked.", ["file": found]), Theme.tileLabel))
             } else {
                 if let problem = s.modelProblem { c.lines.append((problem, Theme.warning)) }
-                c.lines.append(("It will be kept in \(s.modelFolder).", Theme.hint))
-                c.middle.append((Self.downloadID, "⬇ Download"))
+                c.lines.append((t.tr("It will be kept in {folder}.", ["folder": s.modelFolder]), Theme.hint))
+                c.middle.append((Self.downloadID, N_("⬇ Download")))
             }
         }
         if !modelReady {
-            c.lines.append((offline ? "No network? Use a copy from a USB stick or another computer: type its path (a helper), or pick one found here."
-                            : "Or use a copy you have: type its path (a helper), or pick one found here.", Theme.hint))
-            c.lines.append(("File: " + typed + "▏", Theme.tileLabel))
-            if !typed.isEmpty { c.middle.append((Self.useFileID, "✓ Use this file")) }
+            c.lines.append((offline ? t.tr("No network? Use a copy from a USB stick or another computer: type its path (a helper), or pick one found here.")
+                            : t.tr("Or use a copy you have: type its path (a helper), or pick one found here."), Theme.hint))
+            c.lines.append((t.tr("File: {path}", ["path": typed + "▏"]), Theme.tileLabel))
+            if !typed.isEmpty { c.middle.append((Self.useFileID, N_("✓ Use this file"))) }
         }
-        c.next = modelReady ? "Next ▶" : "Skip ▶"
+        c.next = modelReady ? N_("Next ▶") : N_("Skip ▶")
         return c
     }
 
@@ -503,94 +515,97 @@ public struct SetupScreen: Screen {
 
     /// Whether frames arrive now, in words, from the status the runtime measures.
     static func frames(_ ctx: ScreenContext, listening: String?) -> Line {
-        guard let at = listening else { return ("Not listening yet.", Theme.hint) }
+        guard let at = listening else { return (ctx.tr("Not listening yet."), Theme.hint) }
         if let h = ctx.tracking.health, h.arrivalRate > 0 {
-            return ctx.tracking.face ? ("Frames: \(h.arrivalRate) a second at \(at), and your face is seen ✓", Theme.tileLabel)
-                : ("Frames: \(h.arrivalRate) a second at \(at), but no face is seen: is it in view?", Theme.warning)
+            let args = ["rate": String(h.arrivalRate), "address": at]
+            return ctx.tracking.face ? (ctx.tr("Frames: {rate} a second at {address}, and your face is seen ✓", args), Theme.tileLabel)
+                : (ctx.tr("Frames: {rate} a second at {address}, but no face is seen: is it in view?", args), Theme.warning)
         }
-        return ("Listening at \(at): no frames yet.", Theme.warning)
+        return (ctx.tr("Listening at {address}: no frames yet.", ["address": at]), Theme.warning)
     }
 
-    private func connectContent(_ ctx: ScreenContext?) -> Content {
+    private func connectContent(_ ctx: ScreenContext?, _ t: Catalog) -> Content {
         var c = Content()
         let addresses = survey?.addresses ?? []
-        let here = addresses.isEmpty ? "this computer's address (ip -4 addr shows it)" : addresses.joined(separator: " or ")
+        let here = addresses.isEmpty ? t.tr("this computer's address (ip -4 addr shows it)") : addresses.joined(separator: t.tr(" or "))
         switch choice.kind {
         case .liveLinkFace:
-            c.lines.append(("On the iPhone, in Live Link Face: Settings › Live Link › Add Target, address \(here), port 11111. "
-                            + "The phone and this computer must be on the same network. Then hold the phone so it sees your face.", .plain))
+            c.lines.append((t.tr("On the iPhone, in Live Link Face: Settings › Live Link › Add Target, address {address}, port 11111. The phone and this computer must be on the same network. Then hold the phone so it sees your face.",
+                                 ["address": here]), .plain))
         case .iFacialMocap:
-            c.lines.append(("Open iFacialMocap on the iPhone; it shows its own address at the top. A helper types it here, "
-                            + "then Connect: the shell asks the phone for frames, which come to \(here), port 49983.", .plain))
-            c.lines.append(("Phone: " + typed + "▏", Theme.tileLabel))
-            c.middle.append((Self.connectID, "⇄ Connect"))
+            c.lines.append((t.tr("Open iFacialMocap on the iPhone; it shows its own address at the top. A helper types it here, then Connect: the shell asks the phone for frames, which come to {address}, port 49983.",
+                                 ["address": here]), .plain))
+            c.lines.append((t.tr("Phone: {address}", ["address": typed + "▏"]), Theme.tileLabel))
+            c.middle.append((Self.connectID, N_("⇄ Connect")))
         case .openSeeFace:
-            c.lines.append(("Start OpenSeeFace's tracker sending here, e.g. facetracker -c 0 --ip 127.0.0.1 --port 11573. "
-                            + "It sees the head and the mouth well, the eyes poorly.", .plain))
+            c.lines.append((t.tr("Start OpenSeeFace's tracker sending here, e.g. facetracker -c 0 --ip 127.0.0.1 --port 11573. It sees the head and the mouth well, the eyes poorly."), .plain))
         case .webcam:
             let cameras = survey?.cameras ?? []
             if cameras.isEmpty {
-                c.lines.append(("No camera was found (no /dev/video* device). Plug one in and look again; the shell starts "
-                                + "it by itself at every handsfree run.", Theme.warning))
-                c.middle.append((Self.lookAgainID, "↻ Look again"))
+                c.lines.append((t.tr("No camera was found (no /dev/video* device). Plug one in and look again; the shell starts it by itself at every handsfree run."), Theme.warning))
+                c.middle.append((Self.lookAgainID, N_("↻ Look again")))
             } else {
-                c.lines.append(("Camera \(choice.device): the shell starts the webcam bridge now and at every handsfree run.", .plain))
+                c.lines.append((t.tr("Camera {device}: the shell starts the webcam bridge now and at every handsfree run.", ["device": choice.device]), .plain))
                 for (i, cam) in cameras.prefix(3).enumerated() where cam != choice.device && cameras.count > 1 {
-                    c.middle.append((Self.cameraPrefix + String(i), "Use " + cam))
+                    c.middle.append((Self.cameraPrefix + String(i), t.tr("Use {file}", ["file": cam])))
                 }
             }
         case .none:
             break
         }
         if let p = trackerProblem, !(choice.kind == .webcam && (survey?.cameras ?? []).isEmpty) { c.lines.append((p, Theme.error)) }
-        if let ctx { c.lines.append(Self.frames(ctx, listening: listening)) } else if let at = listening { c.lines.append(("Listening at \(at).", .plain)) }
+        if let ctx {
+            c.lines.append(Self.frames(ctx, listening: listening))
+        } else if let at = listening {
+            c.lines.append((t.tr("Listening at {address}.", ["address": at]), .plain))
+        }
         return c
     }
 
-    private func audioContent() -> Content {
+    private func audioContent(_ t: Catalog) -> Content {
         var c = Content(lines: [
-            ("Speech is for dictating and for commands (\"shell, open notes\"); the speaker reads out what you write. "
-             + "Neither is needed: everything works by face and keys.", .plain),
-        ], middle: [(Self.testAgainID, "↻ Test again")])
+            (t.tr("Speech is for dictating and for commands (\"shell, open notes\"); the speaker reads out what you write. Neither is needed: everything works by face and keys."), .plain),
+        ], middle: [(Self.testAgainID, N_("↻ Test again"))])
         if let m = microphone {
             if let p = m.problem {
-                c.lines.append(("Microphone: \(p). Speech stays off until one is plugged in.", Theme.warning))
+                c.lines.append((t.tr("Microphone: {problem}. Speech stays off until one is plugged in.", ["problem": p]), Theme.warning))
             } else {
                 let level = m.level ?? 0, bars = Int((level * 20).rounded())
                 let bar = String(repeating: "█", count: bars) + String(repeating: "░", count: 20 - bars)
                 c.lines.append((level < 0.02
-                                ? "Microphone \"\(m.name)\" works, but heard only silence: say something and test again."
-                                : "Microphone \"\(m.name)\" works: it heard \(bar) \(Int((level * 100).rounded()))%", Theme.tileLabel))
+                                ? t.tr("Microphone \"{name}\" works, but heard only silence: say something and test again.", ["name": m.name])
+                                : t.tr("Microphone \"{name}\" works: it heard {bar} {percent}%",
+                                       ["name": m.name, "bar": bar, "percent": String(Int((level * 100).rounded()))]), Theme.tileLabel))
             }
         } else {
-            c.lines.append(("Testing the microphone…", Theme.hint))
+            c.lines.append((t.tr("Testing the microphone…"), Theme.hint))
         }
         if let s = speaker {
             if let p = s.problem {
-                c.lines.append(("Speaker: \(p). The shell stays silent; what it would say is still shown.", Theme.warning))
+                c.lines.append((t.tr("Speaker: {problem}. The shell stays silent; what it would say is still shown.", ["problem": p]), Theme.warning))
             } else if let heard {
-                c.lines.append(heard ? ("Speaker \"\(s.name)\" works ✓", Theme.tileLabel)
-                               : ("Speaker \"\(s.name)\" opened but was not heard: check the volume, or pick another with handsfree run --speaker NAME.",
-                                  Theme.warning))
+                c.lines.append(heard ? (t.tr("Speaker \"{name}\" works ✓", ["name": s.name]), Theme.tileLabel)
+                               : (t.tr("Speaker \"{name}\" opened but was not heard: check the volume, or pick another with handsfree run --speaker NAME.",
+                                       ["name": s.name]), Theme.warning))
             } else {
-                c.lines.append(("Speaker \"\(s.name)\" is saying a sentence: did you hear it?", Theme.tileLabel))
-                c.middle = [(Self.heardYesID, "✓ Heard it"), (Self.heardNoID, "✕ Heard nothing")]
+                c.lines.append((t.tr("Speaker \"{name}\" is saying a sentence: did you hear it?", ["name": s.name]), Theme.tileLabel))
+                c.middle = [(Self.heardYesID, N_("✓ Heard it")), (Self.heardNoID, N_("✕ Heard nothing"))]
             }
         } else {
-            c.lines.append(("Testing the speaker…", Theme.hint))
+            c.lines.append((t.tr("Testing the speaker…"), Theme.hint))
         }
         return c
     }
 
-    private func gesturesContent(_ ctx: ScreenContext?) -> Content {
+    private func gesturesContent(_ ctx: ScreenContext?, _ t: Catalog) -> Content {
         var c = Content(lines: [
-            ("Look at “It works” below and open your jaw, as you would to press a key: the bar fills, and past ▲ it acts.", .plain),
+            (t.tr("Look at “It works” below and open your jaw, as you would to press a key: the bar fills, and past ▲ it acts."), .plain),
         ], next: nil)
         if let p = trackerProblem { c.lines.append((p, Theme.error)) }
         if let ctx, listening == nil || ctx.tracking.blend == nil { c.lines.append(Self.frames(ctx, listening: listening)) }
         // "It works" only while a face is seen; else the way on is to skip.
-        let works = ctx?.tracking.blend != nil ? (Self.worksID, "✓ It works: next") : (Self.nextID, "Skip ▶")
-        c.middle = [(Self.calibrateGesturesID, "Calibrate gestures"), works]
+        let works = ctx?.tracking.blend != nil ? (Self.worksID, N_("✓ It works: next")) : (Self.nextID, N_("Skip ▶"))
+        c.middle = [(Self.calibrateGesturesID, N_("Calibrate gestures")), works]
         return c
     }
 
@@ -599,56 +614,61 @@ public struct SetupScreen: Screen {
         var notes: [Line] = []
         if let low = jawLow, let high = jawHigh, high - low > 0.15 {
             let suggested = low + (high - low) / 2
-            notes.append((String(format: "Widest so far %.2f, at rest %.2f: a threshold near %.2f suits you (now %.2f). "
-                                 + "Calibrate gestures sets it from your own face and keeps it for this tracker.",
-                                 Double(high), Double(low), Double(suggested), ctx.settings.jawThreshold), .plain))
+            let t = ctx.catalog
+            notes.append((t.tr("Widest so far {widest}, at rest {rest}: a threshold near {suggested} suits you (now {now}). Calibrate gestures sets it from your own face and keeps it for this tracker.",
+                               ["widest": Self.decimal(Double(high), 2, t), "rest": Self.decimal(Double(low), 2, t),
+                                "suggested": Self.decimal(Double(suggested), 2, t), "now": Self.decimal(ctx.settings.jawThreshold, 2, t)]), .plain))
         } else {
-            notes.append(("Calibrate gestures measures your face at rest and at each gesture, and sets the thresholds from them.", Theme.hint))
+            notes.append((ctx.tr("Calibrate gestures measures your face at rest and at each gesture, and sets the thresholds from them."), Theme.hint))
         }
-        if !ctx.tracking.gestureThresholds.isEmpty { notes.append(("Your gestures are calibrated for this tracker ✓", Theme.tileLabel)) }
+        if !ctx.tracking.gestureThresholds.isEmpty { notes.append((ctx.tr("Your gestures are calibrated for this tracker ✓"), Theme.tileLabel)) }
         return notes
     }
 
-    private func pointerContent(_ ctx: ScreenContext?) -> Content {
+    private func pointerContent(_ ctx: ScreenContext?, _ t: Catalog) -> Content {
         let calibrated = ctx?.calibration != nil
         return Content(lines: [
-            ("Every tracker is off in its own way for each person and seat. Calibrating shows nine dots one after "
-             + "another; look at each until it fills, and the pointer then goes where you look.", .plain),
-            calibrated ? ("The pointer is calibrated for this tracker ✓", Theme.tileLabel) : ("The pointer is not calibrated yet.", Theme.hint),
-        ], middle: [(Self.calibratePointerID, "◎ Calibrate pointer")], next: calibrated ? "Next ▶" : "Skip ▶")
+            (t.tr("Every tracker is off in its own way for each person and seat. Calibrating shows nine dots one after another; look at each until it fills, and the pointer then goes where you look."), .plain),
+            calibrated ? (t.tr("The pointer is calibrated for this tracker ✓"), Theme.tileLabel) : (t.tr("The pointer is not calibrated yet."), Theme.hint),
+        ], middle: [(Self.calibratePointerID, N_("◎ Calibrate pointer"))], next: calibrated ? N_("Next ▶") : N_("Skip ▶"))
     }
 
-    private func doneContent(_ ctx: ScreenContext?) -> Content {
-        var lines: [Line] = [(listening.map { "Tracker: \(choice.title), listened to at \($0)" } ?? "Tracker: \(choice.title)", .plain)]
+    private func doneContent(_ ctx: ScreenContext?, _ t: Catalog) -> Content {
+        let tracker = t.tr(choice.title)
+        var lines: [Line] = [(listening.map { t.tr("Tracker: {tracker}, listened to at {address}", ["tracker": tracker, "address": $0]) }
+                              ?? t.tr("Tracker: {tracker}", ["tracker": tracker]), .plain)]
         if choice.kind == .webcam {
             let cameras = survey?.cameras ?? []
-            lines.append(cameras.contains(choice.device) ? ("Camera: \(choice.device) ✓", .plain)
-                         : ("Camera: none found yet (\(choice.device) when one is plugged in)", Theme.warning))
-            lines.append(pythonReady ? ("Python parts: installed ✓", .plain) : ("Python parts: not installed (the webcam cannot track yet)", Theme.warning))
-            lines.append(modelReady ? ("Face model: ready ✓", .plain) : ("Face model: missing (the webcam cannot track yet)", Theme.warning))
+            lines.append(cameras.contains(choice.device) ? (t.tr("Camera: {device} ✓", ["device": choice.device]), .plain)
+                         : (t.tr("Camera: none found yet ({device} when one is plugged in)", ["device": choice.device]), Theme.warning))
+            lines.append(pythonReady ? (t.tr("Python parts: installed ✓"), .plain)
+                         : (t.tr("Python parts: not installed (the webcam cannot track yet)"), Theme.warning))
+            lines.append(modelReady ? (t.tr("Face model: ready ✓"), .plain) : (t.tr("Face model: missing (the webcam cannot track yet)"), Theme.warning))
         }
-        let mic = microphone.map { $0.problem == nil ? "Microphone \"\($0.name)\": works ✓" : "Microphone: none found (speech off)" }
-            ?? "Microphone: not tested"
-        let spk = speaker.map { $0.problem == nil ? (heard == false ? "Speaker \"\($0.name)\": not heard" : "Speaker \"\($0.name)\": works ✓")
-            : "Speaker: none found" } ?? "Speaker: not tested"
+        let mic = microphone.map { $0.problem == nil ? t.tr("Microphone \"{name}\": works ✓", ["name": $0.name]) : t.tr("Microphone: none found (speech off)") }
+            ?? t.tr("Microphone: not tested")
+        let spk = speaker.map {
+            $0.problem == nil ? (heard == false ? t.tr("Speaker \"{name}\": not heard", ["name": $0.name]) : t.tr("Speaker \"{name}\": works ✓", ["name": $0.name]))
+                : t.tr("Speaker: none found")
+        } ?? t.tr("Speaker: not tested")
         lines.append((mic, .plain))
         lines.append((spk, .plain))
         if choice.kind != .none, let ctx {
-            lines.append((ctx.tracking.gestureThresholds.isEmpty ? "Gestures: the usual thresholds" : "Gestures: calibrated ✓", .plain))
-            lines.append(((ctx.calibration != nil) ? "Pointer: calibrated ✓" : "Pointer: not calibrated", .plain))
+            lines.append((ctx.tracking.gestureThresholds.isEmpty ? t.tr("Gestures: the usual thresholds") : t.tr("Gestures: calibrated ✓"), .plain))
+            lines.append(((ctx.calibration != nil) ? t.tr("Pointer: calibrated ✓") : t.tr("Pointer: not calibrated"), .plain))
         }
-        if let p = savedProblem { lines.append(("Not saved: \(p)", Theme.error)) }
-        lines.append((quitsWhenDone ? "Finish keeps these; then start the shell with: handsfree run"
-                      : "Finish keeps these and opens the shell; handsfree setup changes them later.", Theme.hint))
-        return Content(lines: lines, next: "✓ Finish")
+        if let p = savedProblem { lines.append((t.tr("Not saved: {reason}", ["reason": p]), Theme.error)) }
+        lines.append((quitsWhenDone ? t.tr("Finish keeps these; then start the shell with: handsfree run")
+                      : t.tr("Finish keeps these and opens the shell; handsfree setup changes them later."), Theme.hint))
+        return Content(lines: lines, next: N_("✓ Finish"))
     }
 }
 
 /// Plain mode (screen readers, braille) reads each step's text as it changes, without what follows the
 /// frames (the jaw meter, the frame rate), which would change many times a second.
 extension SetupScreen: PlainFields {
-    public var plainFields: [PlainField] {
-        [PlainField(id: "setup.step", label: heading, text: content(nil).lines.map(\.0).joined(separator: " "))]
+    public func plainFields(_ catalog: Catalog) -> [PlainField] {
+        [PlainField(id: "setup.step", label: heading(catalog), text: content(nil, catalog).lines.map(\.0).joined(separator: " "))]
     }
 }
 
