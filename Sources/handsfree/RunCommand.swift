@@ -265,6 +265,8 @@ struct RunCommand: ParsableCommand {
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
             services.speech = SpeechPack.load(spoken.catalog.language).language
+            // Commands in another language are Whisper's, with the language's worker.
+            speech?.useLanguage(services.speech)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
