@@ -174,6 +174,9 @@ public final class LiveSpeech: @unchecked Sendable {
                         }
                     }
                 }
+                if lock.withLock({ !language.isEnglish && whisperConfiguration == nil }) {
+                    post(.notice(Self.noWhisperNotice))
+                }
                 let start = lock.withLock { () -> Bool in
                     recognizer = r; capture = c; loaded = true
                     return wantCapture || wake != nil
@@ -226,19 +229,22 @@ public final class LiveSpeech: @unchecked Sendable {
     /// speech has loaded, the worker for the new language starts on a thread of its own and replaces the old
     /// one when ready; if it cannot start, the title bar says so and English with PocketSphinx stands in.
     public func useLanguage(_ spoken: SpeechLanguage) {
-        let start: (WhisperWorker, Int)? = lock.withLock {
+        let (start, without): ((WhisperWorker, Int)?, Bool) = lock.withLock {
             let was = language.code
             language = spoken
-            guard spoken.code != was, let old = whisperConfiguration, old.language != spoken.code else { return nil }
+            guard spoken.code != was, let old = whisperConfiguration, old.language != spoken.code else {
+                return (nil, loaded && spoken.code != was && !spoken.isEnglish && whisperConfiguration == nil)
+            }
             var c = old
             c.language = spoken.code
             if old.model == WhisperWorker.defaultModel(language: old.language) { c.model = WhisperWorker.defaultModel(language: spoken.code) }
             whisperConfiguration = c
             switches += 1
             // Before loading, the worker is only configured: `load` starts it.
-            guard loaded else { whisper = WhisperWorker(c); return nil }
-            return (WhisperWorker(c), switches)
+            guard loaded else { whisper = WhisperWorker(c); return (nil, false) }
+            return ((WhisperWorker(c), switches), false)
         }
+        if without { post(.notice(Self.noWhisperNotice)) }
         guard let (w, switchNumber) = start else { return }
         post(.status("whisper loading…"))
         let t = Thread { [self] in
@@ -262,6 +268,16 @@ public final class LiveSpeech: @unchecked Sendable {
         t.name = "handsfree.speech.whisper"
         t.start()
     }
+
+    /// The model and language of the Whisper worker in use, or starting for a language switch (nil: no Whisper
+    /// in this run).
+    public var whisperSetup: (model: String, language: String)? {
+        lock.withLock { whisperConfiguration.map { ($0.model, $0.language) } }
+    }
+
+    /// Said when another language than English is spoken in a run without Whisper (`--dictation pocketsphinx`,
+    /// or faster-whisper not installed).
+    static let noWhisperNotice = "Whisper is off in this run: voice commands and dictation are in English, with PocketSphinx"
 
     /// Whether commands and the wake phrase are heard by Whisper (another language than English, with Whisper).
     /// With the lock held.
@@ -369,6 +385,8 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// One chunk on the decode thread: pick the search, decode, apply timeouts.
     private func chunk(_ samples: [Int16]) {
+        // A worker started for a language switch takes over before this chunk chooses its search.
+        _ = currentWhisper()
         // The search for this chunk, chosen under the lock.
         let setup: (Recognizer, SpeechController.Mode, [String: String], String?)? = lock.withLock {
             controller.advance(seconds: SpeechAudio.seconds(samples: samples.count))
