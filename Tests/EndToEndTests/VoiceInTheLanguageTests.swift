@@ -58,6 +58,26 @@ import Testing
         #expect(log.contains("\"launcher.notes\""), "the action logged: \(log)")
     }
 
+    /// The idle shell on a microphone listens for the wake word in the language: "shell, öffne Notizen" said by
+    /// German's voice (Whisper writes the wake word "Schal" or "Shell") opens Notes.
+    @Test(.enabled(if: ready && whisper, "needs the debug binary, tmux, pocketsphinx-en-us, espeak-ng, sox and the multilingual Whisper (scripts/python-env.sh whisper whisper-languages)"), .timeLimit(.minutes(4)))
+    func theWakeWordThenACommandInGermanOpensNotes() throws {
+        let dir = try SpeechInTmuxTests.tempDir("wake-de")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.speak("shell, öffne Notizen", "de", to: dir + "/said.wav")
+        _ = try run(["/usr/bin/sox", dir + "/said.wav", "-t", "raw", "-e", "signed-integer", dir + "/said.raw", "pad", "1", "1"])
+        let session = Tmux(name: "hf-e2e-wake-de-\(getpid())")
+        defer { session.kill() }
+        try session.start(SpeechInTmuxTests.fileMicrophone(in: dir, raw: dir + "/said.raw")
+                          + SpeechInTmuxTests.shell(in: dir, "--dictation whisper --language de --mic hfmic"))
+        #expect(session.waitFor(seconds: 90) { $0.contains { $0.contains("say \"shell") && $0.contains("whisper") } },
+                "the wake listener did not start with Whisper:\n\(session.screen)")
+        #expect(session.waitFor(seconds: 90) { $0.first?.contains("› Notizen") == true },
+                "\"shell, öffne Notizen\" did not open Notes:\n\(session.screen)")
+        let lines = ((try? String(contentsOfFile: dir + "/state/handsfree/shell.log", encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains("\"launcher.notes\"") == true, "one action: \(lines)")
+    }
+
     /// A sentence far from every command on the screen closes the microphone and does nothing.
     @Test(.enabled(if: ready && whisper, "needs the debug binary, tmux, pocketsphinx-en-us, espeak-ng, sox and the multilingual Whisper (scripts/python-env.sh whisper whisper-languages)"), .timeLimit(.minutes(4)))
     func aSentenceFarFromEveryCommandDoesNothing() throws {
