@@ -34,12 +34,15 @@ public struct SpeechLanguagesBench {
         public var decodeMs: [Double] = []
         public var commandsRight = 0, commands = 0
         public var sentencesTaken = 0, sentences = 0
+        /// Sentences taken for a command when heard as a command utterance is (with the commands as Whisper's
+        /// prompt), as the live shell hears what is said while its microphone is open for a command.
+        public var sentencesTakenPrompted = 0
         public var wer: Double { words == 0 ? 0 : Double(errors) / Double(words) }
     }
 
     public func run(out: BenchReport) throws {
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
-        out("language  model                WER     decode p50  p90      commands right  sentences taken for a command")
+        out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
         do {
             let w = try OfflineSpeech.whisperWorker(model: WhisperWorker.defaultModel(language: "en"))
@@ -65,6 +68,10 @@ public struct SpeechLanguagesBench {
                 var row = Row(language: code)
                 // The phrases a screen offers: the keymap's English ones and the commands' own.
                 let candidates = Array(Set(commands.map(\.english) + language.commands.phrases.map(\.value)))
+                // Whisper's prompt is the screen's phrases in the language, as a command utterance would get them:
+                // a short utterance is otherwise often heard as another, longer one.
+                let prompt = (commands.map(\.said) + language.commands.phrases.prefix(20).map { $0.words.joined(separator: " ") })
+                    .joined(separator: ", ")
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
                     let heard = try measure(&row, s, audio, w, language: code, out: out)
@@ -73,11 +80,13 @@ public struct SpeechLanguagesBench {
                         row.sentencesTaken += 1
                         if verbose { out("  \(code) taken for \"\(m.phrase)\": \(heard)") }
                     }
+                    guard promptCommands else { continue }
+                    let prompted = try w.transcribe(audio, prompt: prompt).text
+                    if let m = language.commands.nearest(prompted, among: candidates) {
+                        row.sentencesTakenPrompted += 1
+                        if verbose { out("  \(code) heard as a command, taken for \"\(m.phrase)\": \(prompted)") }
+                    }
                 }
-                // Whisper's prompt is the screen's phrases in the language, as a command utterance would get them:
-                // a short utterance is otherwise often heard as another, longer one.
-                let prompt = (commands.map(\.said) + language.commands.phrases.prefix(20).map { $0.words.joined(separator: " ") })
-                    .joined(separator: ", ")
                 for (said, expected) in commands {
                     let audio = try voice.synthesize(said, rate: 1).resampled(to: 16_000).samples
                     let r = try w.transcribe(audio, prompt: promptCommands ? prompt : nil)
@@ -142,7 +151,7 @@ public struct SpeechLanguagesBench {
         let sorted = row.decodeMs.sorted()
         let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2], p90 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
         let commands = row.commands == 0 ? "-" : "\(row.commandsRight)/\(row.commands) (\(Int((100 * Double(row.commandsRight) / Double(row.commands)).rounded()))%)"
-        let taken = row.sentences == 0 ? "-" : "\(row.sentencesTaken)/\(row.sentences)"
+        let taken = row.sentences == 0 ? "-" : "\(row.sentencesTaken)/\(row.sentences) (\(row.sentencesTakenPrompted)/\(row.sentences))"
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         return pad(row.language, 10) + pad(model, 21) + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(String(format: "%.0f ms", p50), 12) + pad(String(format: "%.0f ms", p90), 9) + pad(commands, 16) + taken

@@ -85,6 +85,7 @@ public enum SpeechFile {
         let c = try table(["commands"])
         var words = CommandWords()
         for s in try strings(["commands", "open"], in: c) { words.open.append(try phrase(s, ["commands", "open"])) }
+        words.openAsWritten = try strings(["commands", "open"], in: c).first
         for s in try strings(["commands", "select"], in: c) { words.select.append(try phrase(s, ["commands", "select"])) }
         words.articles = Set(try strings(["commands", "articles"], in: c).flatMap(SpeechLanguage.words))
         if let w = c["wake"] {

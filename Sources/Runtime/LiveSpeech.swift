@@ -5,6 +5,7 @@ import Foundation
 import Shell
 import SystemIO
 import Speech
+import SpeechText
 
 /// Where the shell's speech comes from.
 public enum AudioInput: Sendable {
@@ -36,6 +37,11 @@ public enum AudioInput: Sendable {
 /// used), dictation (the language model), command (a grammar of keymap phrases and on-screen labels, for
 /// one utterance), decided by a pure `SpeechController`. Time for the silence and command timeouts is audio
 /// time, not the wall clock.
+///
+/// In another language than English (`useLanguage`), PocketSphinx (English only here) still finds where each
+/// utterance starts and ends, but a command and the wake phrase are what Whisper hears in that utterance's
+/// audio: the shell matches it to the screen's nearest phrase (`CommandWords.nearest`), so a sentence far from
+/// every command does nothing. Without Whisper, English and its grammars stand in.
 public final class LiveSpeech: @unchecked Sendable {
 
     private let lock = NSLock()
@@ -60,6 +66,15 @@ public final class LiveSpeech: @unchecked Sendable {
     /// The Whisper worker that rewrites each dictated utterance when it ends (nil: PocketSphinx's text stays).
     /// Set before `load()`; started on the load thread, used only on the decode thread.
     private var whisper: WhisperWorker?
+    /// How the worker in use was set up, kept when it could not start: a language switch starts another from it.
+    private var whisperConfiguration: WhisperWorker.Configuration?
+    /// A worker started for another language, waiting to replace `whisper` on the decode thread (`.some(nil)`:
+    /// the language has none, Whisper is off).
+    private var nextWhisper: WhisperWorker??
+    /// Counts language switches, so a worker that finished loading after a later switch is not used.
+    private var switches = 0
+    /// The speech language (`useLanguage`): English decodes commands with PocketSphinx's grammars.
+    private var language = SpeechLanguage.english
     /// Dictation audio since the last utterance ended, for Whisper (at most its 30 s window).
     private var utterance: [Int16] = []
     /// The text before the caret and the user's words, for Whisper's prompt (set by the shell loop).
@@ -95,6 +110,7 @@ public final class LiveSpeech: @unchecked Sendable {
     public init(input: AudioInput, wakePhrase: String?, whisper: WhisperWorker? = nil, clock: any ShellClock = LiveClock()) {
         self.input = input
         self.whisper = whisper
+        self.whisperConfiguration = whisper?.configuration
         self.clock = clock
         // A file is a demo or test: it plays when speech is first asked for, not into the wake listener.
         if case .mic = input { wake = wakePhrase } else { wake = nil }
@@ -112,9 +128,9 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// What the status line says while the microphone is closed, with the dictation engine.
     public var idleStatus: String {
-        let engine = lock.withLock { whisper == nil ? "pocketsphinx" : "whisper" }
+        let (engine, spokenWake) = lock.withLock { (whisper == nil ? "pocketsphinx" : "whisper", viaWhisper ? activeWake : wake) }
         switch input {
-        case .mic(let d): return wake.map { "mic \(d) · say \"\($0) …\" or raise brows · \(engine)" } ?? "mic \(d) · raise brows to talk · \(engine)"
+        case .mic(let d): return spokenWake.map { "mic \(d) · say \"\($0) …\" or raise brows · \(engine)" } ?? "mic \(d) · raise brows to talk · \(engine)"
         case .file(_, let name): return "audio " + (name as NSString).lastPathComponent + " · " + engine
         }
     }
@@ -137,8 +153,9 @@ public final class LiveSpeech: @unchecked Sendable {
                     if r.setCepstralMean(v) { savedMean = v }
                     else { post(.notice("\(f.path): not a cepstral mean for this model; starting from the model's")) }
                 }
-                // Wake matches are checked against the language model's reading of the same audio.
-                if wake != nil { r.recentAudioLimit = Self.longestWakeUtterance }
+                // Wake matches are checked against the language model's reading of the same audio; in another
+                // language than English, Whisper reads a command's audio.
+                r.recentAudioLimit = Self.longestWakeUtterance
                 let c: ALSACapture
                 switch input {
                 case .mic(let device): c = try ALSACapture(device: device)
@@ -149,9 +166,16 @@ public final class LiveSpeech: @unchecked Sendable {
                     post(.status("whisper loading…"))
                     do { try w.start() } catch {
                         // Dictation still works, with PocketSphinx's text.
-                        lock.withLock { whisper = nil }
-                        post(.notice("Whisper is off (\(error)); dictating with PocketSphinx"))
+                        let english = lock.withLock { () -> Bool in whisper = nil; return language.isEnglish }
+                        if english {
+                            post(.notice("Whisper is off (\(error)); dictating with PocketSphinx"))
+                        } else {
+                            post(.notice("Whisper is off (\(error)): voice commands and dictation are in English, with PocketSphinx"))
+                        }
                     }
+                }
+                if lock.withLock({ !language.isEnglish && whisperConfiguration == nil }) {
+                    post(.notice(Self.noWhisperNotice))
                 }
                 let start = lock.withLock { () -> Bool in
                     recognizer = r; capture = c; loaded = true
@@ -200,11 +224,89 @@ public final class LiveSpeech: @unchecked Sendable {
     }
 
 
+    /// Speech in `spoken`'s language from now on: commands and the wake phrase through Whisper unless it is
+    /// English, and Whisper's worker for that language (its default model unless another was named). Once
+    /// speech has loaded, the worker for the new language starts on a thread of its own and replaces the old
+    /// one when ready; if it cannot start, the title bar says so and English with PocketSphinx stands in.
+    public func useLanguage(_ spoken: SpeechLanguage) {
+        let (start, without): ((WhisperWorker, Int)?, Bool) = lock.withLock {
+            let was = language.code
+            language = spoken
+            guard spoken.code != was, let old = whisperConfiguration, old.language != spoken.code else {
+                return (nil, loaded && spoken.code != was && !spoken.isEnglish && whisperConfiguration == nil)
+            }
+            var c = old
+            c.language = spoken.code
+            if old.model == WhisperWorker.defaultModel(language: old.language) { c.model = WhisperWorker.defaultModel(language: spoken.code) }
+            whisperConfiguration = c
+            switches += 1
+            // Before loading, the worker is only configured: `load` starts it.
+            guard loaded else { whisper = WhisperWorker(c); return (nil, false) }
+            return ((WhisperWorker(c), switches), false)
+        }
+        if without { post(.notice(Self.noWhisperNotice)) }
+        guard let (w, switchNumber) = start else { return }
+        post(.status("whisper loading…"))
+        let t = Thread { [self] in
+            var problem: String?
+            do throws(WhisperError) { try w.start() } catch { problem = error.description }
+            let current = lock.withLock { () -> Bool in
+                guard switchNumber == switches else { return false }
+                nextWhisper = .some(problem == nil ? w : nil)
+                return true
+            }
+            if !current || problem != nil { w.stop() }
+            if let problem, current {
+                if spoken.isEnglish {
+                    post(.notice("Whisper is off (\(problem)); dictating with PocketSphinx"))
+                } else {
+                    post(.notice("Whisper is off (\(problem)): voice commands and dictation are in English, with PocketSphinx"))
+                }
+            }
+            post(.status(idleStatus))
+        }
+        t.name = "handsfree.speech.whisper"
+        t.start()
+    }
+
+    /// The model and language of the Whisper worker in use, or starting for a language switch (nil: no Whisper
+    /// in this run).
+    public var whisperSetup: (model: String, language: String)? {
+        lock.withLock { whisperConfiguration.map { ($0.model, $0.language) } }
+    }
+
+    /// Said when another language than English is spoken in a run without Whisper (`--dictation pocketsphinx`,
+    /// or faster-whisper not installed).
+    static let noWhisperNotice = "Whisper is off in this run: voice commands and dictation are in English, with PocketSphinx"
+
+    /// Whether commands and the wake phrase are heard by Whisper (another language than English, with Whisper).
+    /// With the lock held.
+    private var viaWhisper: Bool { !language.isEnglish && whisper != nil }
+
+    /// The wake phrase said in the language (its speech data's, else the keymap's); nil when the idle shell
+    /// does not listen for one. With the lock held.
+    private var activeWake: String? { wake.map { language.commands.wake ?? $0 } }
+
+    /// The worker to use now, on the decode thread: one started for a language switch replaces the old, which stops.
+    private func currentWhisper() -> WhisperWorker? {
+        let (w, old) = lock.withLock { () -> (WhisperWorker?, WhisperWorker?) in
+            guard let next = nextWhisper else { return (whisper, nil) }
+            let old = whisper
+            whisper = next
+            nextWhisper = nil
+            return (next, old)
+        }
+        old?.stop()
+        return w
+    }
+
     /// Stops capture for good (the shell is leaving), and the Whisper worker.
     public func shutdown() {
         let c = lock.withLock { capture }
         c?.stop()
-        lock.withLock { whisper }?.stop()
+        let (w, next) = lock.withLock { (whisper, nextWhisper) }
+        w?.stop()
+        if case .some(.some(let n)) = next { n.stop() }
         pendingLock.withLock { stopping = true }
         pendingSignal.signal()
     }
@@ -283,22 +385,31 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// One chunk on the decode thread: pick the search, decode, apply timeouts.
     private func chunk(_ samples: [Int16]) {
+        // A worker started for a language switch takes over before this chunk chooses its search.
+        _ = currentWhisper()
         // The search for this chunk, chosen under the lock.
-        let setup: (Recognizer, SpeechController.Mode, [String: String])? = lock.withLock {
+        let setup: (Recognizer, SpeechController.Mode, [String: String], String?)? = lock.withLock {
             controller.advance(seconds: SpeechAudio.seconds(samples: samples.count))
             guard let r = recognizer else { return nil }
-            // The grammars are (re)built only for the modes that search them.
-            let needsGrammar = controller.mode != .dictation && (controller.mode != .idle || wake != nil)
-            let ready = needsGrammar && rebuild(r)
-            let wanted = controller.search(hasCommands: ready, hasWake: wake != nil && ready)
+            let wanted: RecognitionMode?
+            if viaWhisper {
+                // The language model only finds where each utterance starts and ends: Whisper reads it.
+                wanted = controller.mode == .idle && activeWake == nil ? nil : .dictation
+            } else {
+                // The grammars are (re)built only for the modes that search them.
+                let needsGrammar = controller.mode != .dictation && (controller.mode != .idle || wake != nil)
+                let ready = needsGrammar && rebuild(r)
+                wanted = controller.search(hasCommands: ready, hasWake: wake != nil && ready)
+            }
             if wanted != recognizerMode {
                 recognizerMode = wanted
                 if let w = wanted { _ = try? r.setMode(w) } else { _ = r.finish() }
             }
             guard recognizerMode != nil else { return nil }
-            return (r, controller.mode, wakeGrammar?.phrases ?? [:])
+            return (r, controller.mode, wakeGrammar?.phrases ?? [:], viaWhisper ? activeWake : nil)
         }
-        guard let (r, decodedIn, wakePhrases) = setup else { utterance = []; return }
+        guard let (r, decodedIn, wakePhrases, whisperWake) = setup else { utterance = []; return }
+        let whisperHears = lock.withLock { viaWhisper }
         // Decoding, and the wake check's second reading (seconds for a long utterance), run outside the lock,
         // so the shell loop's drain() never waits on them; only this thread touches the recogniser.
         if decodedIn == .dictation {
@@ -310,6 +421,7 @@ public final class LiveSpeech: @unchecked Sendable {
         }
         var events = r.process(samples)
         if decodedIn == .dictation { events = rewrite(events) }
+        else if whisperHears { events = hearCommand(events, r, wake: decodedIn == .idle ? whisperWake : nil) }
         if let f = cepstralMeanFile, events.contains(where: \.isFinal) {
             // Remembered as it settles, so the next session's first sentence starts from the speaker's mean.
             let v = r.cepstralMean
@@ -318,7 +430,14 @@ public final class LiveSpeech: @unchecked Sendable {
             }
         }
         var woken: [String: String] = [:]
-        if decodedIn == .idle, let w = wake {
+        if decodedIn == .idle, whisperHears, let w = whisperWake {
+            // Whisper's text starts with the wake phrase, or is not for the shell.
+            var words = lock.withLock { language.commands }
+            words.wake = w
+            for case let .final(text, _, _) in events {
+                if let rest = words.afterWake(text) { woken[text] = rest.isEmpty ? w : w + " " + rest }
+            }
+        } else if decodedIn == .idle, let w = wake {
             for case let .final(text, _, _) in events {
                 // The wake grammar fits every utterance to its closest phrase ("hello, how are you" came out
                 // as "shell settings"): act only if the language model heard something that sounds alike.
@@ -326,8 +445,9 @@ public final class LiveSpeech: @unchecked Sendable {
             }
         }
         let posted: Bool = lock.withLock {
-            let updates = controller.heard(events, decodedIn: decodedIn, commands: commands?.phrases ?? [:],
-                                           wake: wake, woken: woken)
+            let updates = controller.heard(events, decodedIn: decodedIn,
+                                           commands: whisperHears ? [:] : commands?.phrases ?? [:],
+                                           wake: whisperHears ? whisperWake : wake, woken: woken)
             outbox += updates
             return !updates.isEmpty
         }
@@ -338,7 +458,7 @@ public final class LiveSpeech: @unchecked Sendable {
     /// PocketSphinx's text stays and the title bar says why. On the decode thread: audio arriving meanwhile
     /// queues, so nothing said is lost.
     private func rewrite(_ events: [SpeechEvent]) -> [SpeechEvent] {
-        guard let w = whisper, events.contains(where: \.isFinal) else { return events }
+        guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
         let (p, h) = lock.withLock { (prompt, hotwords) }
         return events.map { e in
             guard case .final(let text, let words, let at) = e else { return e }
@@ -354,6 +474,33 @@ public final class LiveSpeech: @unchecked Sendable {
             } catch {
                 post(.notice("Whisper: \(error); kept PocketSphinx's text"))
                 return e
+            }
+        }
+    }
+
+    /// Replaces each final of a command or wake utterance with what Whisper hears in its audio (PocketSphinx's
+    /// English reading of another language means nothing), given the screen's "open …" phrases as the language
+    /// says them as its prompt, after the wake phrase when the idle shell listens for it. An utterance too long for a
+    /// command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On the
+    /// decode thread.
+    private func hearCommand(_ events: [SpeechEvent], _ r: Recognizer, wake: String?) -> [SpeechEvent] {
+        guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
+        let prompt = lock.withLock { () -> String in
+            let forms = language.commands.spokenOpenPhrases(phrases)
+            return (wake.map { $0 + ", " } ?? "") + forms.joined(separator: ", ")
+        }
+        return events.map { e in
+            guard case .final(_, let words, let at) = e else { return e }
+            // A command is short; a longer utterance is talk (and would cost Whisper seconds).
+            guard let audio = r.lastUtteranceAudio(), audio.count >= SpeechAudio.sampleRate / 5 else {
+                return .final("", words: words, at: at)
+            }
+            do {
+                let heard = try w.transcribe(audio, prompt: prompt).text.trimmingCharacters(in: .whitespaces)
+                return .final(heard.contains(where: \.isLetter) ? heard : "", words: words, at: at)
+            } catch {
+                post(.notice("Whisper: \(error); the command was not heard"))
+                return .final("", words: words, at: at)
             }
         }
     }

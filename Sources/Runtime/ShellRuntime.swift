@@ -475,7 +475,10 @@ public struct ShellRuntime {
                 case .setup(let request):
                     replies += setupEffect(request)
                 case .loadLanguage(let setting):
-                    replies += languages.load(setting)
+                    let loaded = languages.load(setting)
+                    // Speech follows: commands by Whisper in another language, and its worker for that language.
+                    for case .speechLanguageLoaded(let spoken) in loaded { speech?.useLanguage(spoken) }
+                    replies += loaded
                 case .loadPredictor(let language):
                     prediction?.load(language: language, paths: paths)
                 case .desktop(let request):

@@ -385,6 +385,18 @@ public final class Recognizer {
         return text
     }
 
+    /// The audio of the utterance that ended last, from `preroll` seconds before its first frame (for another
+    /// engine to read it: Whisper hears a command in a language PocketSphinx lacks); nil if it was longer than
+    /// `recentAudioLimit` or its audio is no longer kept.
+    public func lastUtteranceAudio(preroll: Double = 0.3) -> [Int16]? {
+        guard let u = lastUtterance, !inUtterance, u.end - u.start <= recentAudioLimit else { return nil }
+        let rate = Double(SpeechAudio.sampleRate)
+        let firstKept = samplesFed - recent.count
+        let from = max(firstKept, Int(((u.start - preroll) * rate).rounded())), to = Int((u.end * rate).rounded())
+        guard to <= samplesFed, from < to else { return nil }
+        return Array(recent[(from - firstKept)..<(to - firstKept)])
+    }
+
     /// The dictionary phones of `word` (lower case), e.g. ["SH", "EH", "L"]; nil if the dictionary lacks it.
     public func phones(of word: String) -> [String]? {
         guard let p = ps_lookup_word(decoder, word) else { return nil }

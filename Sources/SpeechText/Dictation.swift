@@ -104,6 +104,10 @@ public struct DictationSession: Equatable, Sendable {
                 // An opening mark ("¿", "«") stands apart from the word before it, as a word does.
                 if let first = p.value.first, Self.opening.contains(first),
                    let b = lastCharacter(pending: pending), !b.isWhitespace { pending += " " }
+                // Whisper writes its own mark before a spoken one ("qué tal, coma?"): the one said wins.
+                if written, let first = p.value.first, !Self.opening.contains(first), first != "\n" {
+                    while let last = pending.last, ".,;:!?".contains(last) { pending.removeLast() }
+                }
                 pending += p.value
                 i += p.words.count
                 continue wordLoop

@@ -79,6 +79,9 @@ public struct CommandWords: Equatable, Sendable {
     public var phrases: [SpeechLanguage.Spoken]
     /// The wake phrase in this language, if it has its own (else the keymap's).
     public var wake: String?
+    /// The first of the words that say "open …" as the language writes them ("öffne", not the folded "offne"),
+    /// for Whisper's prompt.
+    public var openAsWritten: String?
 
     public init(open: [[String]] = [], select: [[String]] = [], articles: Set<String> = [],
                 phrases: [SpeechLanguage.Spoken] = [], wake: String? = nil) {
@@ -147,6 +150,43 @@ public struct CommandWords: Equatable, Sendable {
         }
         return best.map { (phrase: $0.0, distance: $0.1) }
     }
+
+    /// The screen's "open …" phrases (`candidates`: the keymap's and the targets' phrases) as the language says
+    /// them, with the label as the screen writes it ("open Notizen" → "öffne Notizen"), at most `limit`. Whisper
+    /// gets them as its prompt for a command: a short utterance is otherwise often heard as another, longer
+    /// one. The listed phrases are not among them: they are kept folded (no accents), which misleads Whisper.
+    public func spokenOpenPhrases(_ candidates: [String], limit: Int = 16) -> [String] {
+        guard let verb = openAsWritten ?? open.first?.joined(separator: " ") else { return [] }
+        var out: [String] = []
+        for c in candidates {
+            let parts = c.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "open" else { continue }
+            let phrase = verb + " " + parts[1]
+            if !out.contains(phrase) { out.append(phrase) }
+            if out.count == limit { break }
+        }
+        return out
+    }
+
+    /// What follows the wake phrase in `heard` (Whisper's text, "Shell, abre notas." → "abre notas"; "" for the
+    /// wake phrase alone), or nil when `heard` does not start with it; nil without a wake phrase.
+    ///
+    /// Whisper writes the English wake word as the language hears it ("Schal", "Chelle"): "sch" and "ch" are
+    /// read "sh", and up to `wakeThreshold` of its letters may differ. That is looser than a command's match;
+    /// what follows the wake phrase must still be near a command to act.
+    public func afterWake(_ heard: String) -> String? {
+        guard let wake else { return nil }
+        let w = SpeechLanguage.words(wake), said = SpeechLanguage.words(heard)
+        guard !w.isEmpty, said.count >= w.count else { return nil }
+        func sounds(_ words: ArraySlice<String>) -> String {
+            words.joined(separator: " ").replacingOccurrences(of: "sch", with: "sh").replacingOccurrences(of: "ch", with: "sh")
+        }
+        guard Self.distance(sounds(said.prefix(w.count)), sounds(w[...])) <= Self.wakeThreshold else { return nil }
+        return said.dropFirst(w.count).joined(separator: " ")
+    }
+
+    /// How far the wake phrase as Whisper wrote it may be from the wake phrase (share of letters edited).
+    public static let wakeThreshold = 0.4
 
     /// The share of the longer text's characters that must be edited to make one the other.
     static func distance(_ a: String, _ b: String) -> Double {

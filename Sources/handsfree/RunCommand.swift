@@ -273,6 +273,8 @@ struct RunCommand: ParsableCommand {
             services.dictate = Services.sessionDictation
             services.speech = SpeechPack.load(spoken.catalog.language).language
             services.board = LanguageBoards.load(spoken.catalog.language).board
+            // Commands in another language are Whisper's, with the language's worker.
+            speech?.useLanguage(services.speech)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {

@@ -19,7 +19,7 @@ import Testing
         let i = try? #require(lines.firstIndex { $0.hasPrefix("warn  speech in es: no multilingual Whisper model") })
         #expect(i != nil, "\(lines)")
         if let i {
-            #expect(lines[i].contains("PocketSphinx here is English only"))
+            #expect(lines[i].contains("fall back to English with PocketSphinx"), "\(lines[i])")
             #expect(lines[i + 1].hasPrefix("      fix: ") && lines[i + 1].contains("whisper whisper-languages"), "\(lines[i + 1])")
         }
     }

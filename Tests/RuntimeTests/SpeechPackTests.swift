@@ -1,7 +1,10 @@
+import Config
 import Foundation
 import Runtime
 import Shell
+import Speech
 import SpeechText
+import TrackingCore
 import Testing
 
 /// A language pack's speech data (`languages/LL/speech.toml`) as the runtime reads it: the shipped files load,
@@ -55,5 +58,41 @@ import Testing
         #expect(es.code == "es" && es.commands.english("atrás") == "back")
         guard case .speechLanguageLoaded(let english)? = loader.load("en").dropFirst().first else { Issue.record("no speech data"); return }
         #expect(english == .english)
+    }
+
+    /// Settings › Language at run time tells live speech the language: Whisper's worker is set up again for it
+    /// (the multilingual base for Spanish, tiny.en back in English), and a model the user named is kept. Speech
+    /// is not loaded here, so the worker is only configured, as before the first load.
+    @Test func aLanguageSwitchSetsWhisperUpForTheLanguage() throws {
+        let t = try TranslationsTests.Tree()
+        try t.write("es\n", "po/LINGUAS")
+        try t.copyShipped("es")
+        try t.write(try String(contentsOf: Self.languages.appendingPathComponent("es/speech.toml"), encoding: .utf8),
+                    "languages/es/speech.toml")
+        func switched(model: String) throws -> (before: (model: String, language: String)?, after: (model: String, language: String)?) {
+            let speech = LiveSpeech(input: .file(raw: "/dev/null", name: "none"), wakePhrase: nil,
+                                    whisper: WhisperWorker(.init(python: "/nonexistent/python", script: "none.py", model: model)))
+            let before = speech.whisperSetup
+            var state = Session(starting: StartingState(keymap: try Setup.keymap("default", gestures: GestureConfig.defaults().gestures),
+                                                        pipeline: GestureConfig.defaults())).state
+            state.stack.append(TranslationsTests.LanguagePicker())
+            state.relayout()
+            state.focus.set("pick", at: 0)
+            var r = ShellRuntime(session: Session(state: state, settings: GestureConfig.defaults()),
+                                 feed: .replay(items: [.frame(TrackingFrame(t: 0), nil)], speed: 1, name: "t"), exitAtEnd: true,
+                                 paths: UserPaths(environment: ["HOME": t.base.path], dataDir: t.base.appendingPathComponent("data").path))
+            r.languages = LanguageLoader(root: t.data, environment: [:])
+            r.speech = speech
+            let display = TranslationsTests.TitleDisplay(keys: [.key(.enter)])
+            r.display = { display }
+            try r.run()
+            #expect(r.session.state.catalog.language == "es")
+            return (before, speech.whisperSetup)
+        }
+        let package = try switched(model: "package")
+        #expect(package.before?.model == "package" && package.before?.language == "en")
+        #expect(package.after?.model == "package-base" && package.after?.language == "es", "\(String(describing: package.after))")
+        let named = try switched(model: "/models/whisper-small")
+        #expect(named.after?.model == "/models/whisper-small" && named.after?.language == "es")
     }
 }

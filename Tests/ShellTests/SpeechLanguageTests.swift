@@ -114,6 +114,40 @@ import Testing
         #expect(try Self.speech("de").commands.english("Shell, Einstellungen wiederherstellen") == "restore settings")
     }
 
+    /// The live path hears a command through Whisper: the wake word as the language's voice says it, what
+    /// follows it, and the screen's "open …" phrases in the language for Whisper's prompt.
+    @Test func theWakeWordAsWhisperWritesItInTheLanguage() throws {
+        let es = try Self.speech("es").commands, de = try Self.speech("de").commands, fr = try Self.speech("fr").commands
+        #expect(es.afterWake("Shell, abre notas.") == "abre notas")
+        #expect(es.afterWake("Shell.") == "")
+        // espeak-ng's German and French say "shell" as Whisper writes "Schal" and "Chelle".
+        #expect(de.afterWake("Schal, öffne Notizen") == "offne notizen")
+        #expect(fr.afterWake("Chelle, ouvrir les notes.") == "ouvrir les notes")
+        // Another first word is no wake word, whatever follows.
+        #expect(es.afterWake("Hola, abre notas.") == nil)
+        #expect(es.afterWake("") == nil)
+        var none = es
+        none.wake = nil
+        #expect(none.afterWake("Shell, abre notas.") == nil)
+    }
+
+    @Test func theScreensOpenPhrasesAsTheLanguageSaysThem() throws {
+        let de = try Self.speech("de").commands
+        let phrases = ["back", "help", "open Notizen", "select Notizen", "open Übungschat", "open Notizen"]
+        // The verb as the file writes it (accents kept: Whisper is misled by "offne"), each phrase once.
+        #expect(de.spokenOpenPhrases(phrases) == ["öffne Notizen", "öffne Übungschat"])
+        #expect(de.spokenOpenPhrases(phrases, limit: 1) == ["öffne Notizen"])
+        #expect(try Self.speech("es").commands.spokenOpenPhrases(["open Notas"]) == ["abre Notas"])
+    }
+
+    /// Whisper puts its own mark before the spoken one ("qué tal, coma?"): the mark said is the one written.
+    @Test func aSpokenMarkAfterWhispersOwnIsWrittenOnce() throws {
+        #expect(try Self.dictate("es", "Hola, ¿qué tal, coma?") == "Hola, ¿qué tal,")
+        #expect(try Self.dictate("es", "Hola, qué tal. Punto.") == "Hola, qué tal.")
+        // An opening mark said stays after Whisper's comma.
+        #expect(try Self.dictate("es", "Hola, abre interrogación qué tal cierra interrogación") == "Hola, ¿qué tal?")
+    }
+
     @Test(arguments: languages)
     func anOrdinarySentenceIsNoCommand(_ lang: String) throws {
         let sentences = ["es": "me gustaría tomar un café con leche", "fr": "je voudrais un café au lait s'il vous plaît",
