@@ -108,7 +108,7 @@ public final class LivePrediction: @unchecked Sendable {
                 p.offerHeldWords = offerRude; predictor = p; status = nil; finished = true
                 history = h; historyFile = historyTo
                 forgetAnswers()
-                self.problem = problem ?? historyProblem
+                self.problem = problem ?? historyProblem ?? WordLists.languageModelNotice
             }
         } catch {
             lock.withLock {

@@ -18,6 +18,8 @@ struct PredictionFiles: ParsableArguments {
     var nouns: String?
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
     var suggestRudeWords = false
+    @Option(help: "PocketSphinx trie model whose n-grams add to the n-gram file's; 'none' for none (default: $HANDSFREE_LM, else Debian's en-us.lm.bin when installed and --ngrams is not given).")
+    var lm: String?
 
     /// The lists as the options name them; `prebuilt`: the installed compiled lists, used if they were built
     /// from these very files.
@@ -26,8 +28,9 @@ struct PredictionFiles: ParsableArguments {
         let ngramURL: URL? = ngrams == "none" ? nil : (ngrams.map { URL(fileURLWithPath: $0) } ?? WordLists.ngrams)
         let user: URL? = !useUserFile || userFile == "none" ? nil : UserWordsFile.url(userFile: userFile, paths: UserPaths.current(dataDir: dataDir))
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? WordLists.nouns)
+        let model: URL? = lm == "none" ? nil : (lm.map { URL(fileURLWithPath: $0) } ?? (ngrams == nil ? WordLists.languageModel : nil))
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: WordLists.held,
-                                       cache: cache, prebuilt: prebuilt)
+                                       cache: cache, prebuilt: prebuilt, languageModel: model)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -306,6 +309,7 @@ struct Words: ParsableCommand {
             let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
             throw ValidationError("compiled word lists not written: \(first)\(more)")
         }
+        if let notice = WordLists.languageModelNotice { FileHandle.standardError.write(Data("notice: \(notice)\n".utf8)) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // The load leaves a file built from these very lists as it is.
         if let before, before == modified() {
