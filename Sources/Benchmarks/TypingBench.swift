@@ -27,6 +27,9 @@ public struct TypingBench {
     public var history: [String]?
     /// Phrase prediction's settings (thresholds, beam).
     public var phraseSettings = WordPredictor.PhraseSettings()
+    /// The runs with a history also teach the predictor the history's words, pairs and phrases first, as the shell
+    /// learns everything the user commits; sentences equal to any phrase of the set are left out.
+    public var learnHistory = true
 
     public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
         self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
@@ -183,7 +186,14 @@ public struct TypingBench {
         var services = Services()
         var full = SentenceHistory()
         if withHistory { for s in history ?? [] { full.learn(s) } }
-        let live = predictor.map { LivePrediction(loaded: $0, continuation: method == .phrases, settings: phraseSettings) }
+        var taught = predictor
+        if withHistory, learnHistory, taught != nil {
+            let typed = Set(phrases.map { SentenceHistory.key(of: $0) })
+            for line in history ?? [] {
+                for s in SentenceHistory.sentences(of: line) where !typed.contains(SentenceHistory.key(of: s)) { taught?.learn(s) }
+            }
+        }
+        let live = taught.map { LivePrediction(loaded: $0, continuation: method == .phrases, settings: phraseSettings) }
         live?.install(into: &services)
         var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading, method: method, history: withHistory)
         var rng = PointingBench.Rng(seed: seed)
