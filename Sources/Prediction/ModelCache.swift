@@ -115,12 +115,24 @@ enum ModelCache {
     /// Checks a file's first bytes (`head`, at least `version.count` of them when the file has them) and its
     /// size before anything else is read: another version's file is replaced without a word, anything else
     /// that is not one is damage.
-    static func check(head: some Collection<UInt8>, size: Int, largest: Int) throws(Problem) {
+    ///
+    /// With `stamp`, a head long enough to hold the file's stamp (`version.count + 8 + stamp.count` bytes) is also
+    /// checked against it before the size: a file built from other lists (with the trigram model, say, which has
+    /// since been removed) is stale, not damage, however large those lists made it.
+    static func check(head: some Collection<UInt8>, size: Int, largest: Int, stamp: [UInt8]? = nil) throws(Problem) {
         let family = version.dropLast()
         guard size >= version.count, head.prefix(family.count).elementsEqual(family) else {
             throw .damaged(size == 0 ? "empty" : "not a compiled word list file")
         }
         guard head.prefix(version.count).elementsEqual(version) else { throw .stale }
+        let bytes = Array(head)
+        if stamp != nil, bytes.count >= version.count + 8 {
+            let count = bytes[version.count..<(version.count + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let start = version.count + 8
+            // Another stamp (it starts as every stamp does) is other lists; anything else is left to the checks below.
+            if count <= UInt64(bytes.count - start), bytes[start..<(start + Int(count))] != stamp?[...],
+               bytes[start...].starts(with: "scan ".utf8) { throw .stale }
+        }
         guard size <= largest else {
             throw .damaged("\(size / 1_000_000) MB, more than the word lists could make (\(largest / 1_000_000) MB at most)")
         }

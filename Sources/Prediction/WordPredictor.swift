@@ -211,12 +211,13 @@ public struct WordPredictor: Sendable {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.stale) }
         var st = stat()
-        var head = [UInt8](repeating: 0, count: ModelCache.version.count)
+        var head = [UInt8](repeating: 0, count: ModelCache.version.count + 8 + stamp.count + 1024)
         let got = fstat(fd, &st) == 0 ? read(fd, &head, head.count) : -1
         close(fd)
         guard got >= 0 else { return .failure(.stale) }
         do throws(ModelCache.Problem) {
-            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources))
+            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources),
+                                 stamp: stamp)
         } catch {
             return .failure(error)
         }

@@ -169,7 +169,7 @@ struct ModelCacheTests {
         #expect(FileManager.default.fileExists(atPath: lists.cache.path))
         // A damaged installed file: named, and the lists read from the text.
         try FileManager.default.removeItem(at: lists.cache)
-        try Data("HFWORDS2 not whole".utf8).write(to: prebuilt)
+        try Data(ModelCache.version + Array(" not whole".utf8)).write(to: prebuilt)
         let damaged = try lists.load(cache: lists.cache, prebuilt: prebuilt)
         #expect(damaged.warnings.contains { if case .damagedCache(prebuilt.path, _) = $0 { true } else { false } })
         #expect(damaged.suggest("so zyzzyvaq", limit: 1) == ["zyzzyvaquux"])
