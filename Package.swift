@@ -52,7 +52,7 @@ let package = Package(
         // Decoders and encoders for frame formats.
         .target(name: "FrameFormats", dependencies: ["TrackingCore", "CZlib", "CDeflate"]),
         // Config and keymap files (TOML) with file:line errors.
-        .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel"]),
+        .target(name: "Config", dependencies: ["TrackingCore", "TerminalModel", "SpeechText"]),
         // Live sources over loopback sockets, and paced replay.
         .target(name: "Transport", dependencies: ["TrackingCore", "FrameFormats", "SystemIO",
                                                   .product(name: "Logging", package: "swift-log")]),
@@ -76,14 +76,14 @@ let package = Package(
         // The only importer of curses.
         .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "Shell"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
-        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel"]),
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
         .target(name: "TerminalModel"),
         // The live shell: the event loop, its sources (terminal, frames, speech, prediction) and the files it
         // keeps. Everything with a clock or I/O that the commands share; tests import it.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "SystemIO", "Localization", .product(name: "Logging", package: "swift-log"),
+            "PtyHost", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
             "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
@@ -111,9 +111,9 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO"]),
         // Fixtures/ holds .po files with mistakes on known lines; the .mo files are made by msgfmt in the test.
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization"], exclude: ["Golden"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization", "SpeechText"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
-        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost"]),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost", "SystemIO"]),
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

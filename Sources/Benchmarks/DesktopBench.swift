@@ -146,9 +146,9 @@ public struct DesktopBench {
         var rng = Rng(seed: 7)
         var positions: [(Double, Double)] = (0..<moves).map { _ in (rng.unit(), rng.unit()) }
         positions.append((0.25, 0.75))
-        let p0 = monotonicSeconds()
+        let p0 = LiveClock().now()
         for (x, y) in positions { try sink.point(.moveTo(x: x, y: y)) }
-        let rate = Double(positions.count) / (monotonicSeconds() - p0)
+        let rate = Double(positions.count) / (LiveClock().now() - p0)
         let check = desk.pointerCheck(x: 0.25, y: 0.75)
         out(String(format: "  pointer: %d moveTo through the sink, %.0f updates/s; final position %@", positions.count, rate, check))
 
@@ -159,10 +159,10 @@ public struct DesktopBench {
             // A slow circle: every frame moves the pointer more than the pointer's noise floor.
             let a = Double(k) * 0.05
             let sample = TrackingSample(t: Double(k) / 60, gaze: GazePoint(x: 0.5 + 0.3 * cos(a), y: 0.5 + 0.3 * sin(a)))
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             let steps = desktop.follow(sample, held: false)
             for m in steps { try sink.point(m) }
-            gaze.samples.append(monotonicSeconds() - t0)
+            gaze.samples.append(LiveClock().now() - t0)
             events += steps.count
         }
         out(String(format: "  gaze → pointer (a frame into DesktopPointer.follow, in gaze mode, to the sink's point returning, synced): p50 %.3f ms, p99 %.3f ms over %d frames (%d moves)",
@@ -191,7 +191,7 @@ public struct DesktopBench {
     private func typeText(_ text: String, into file: String, _ send: () throws -> Void) throws -> Typed {
         let bytes = text.utf8.count
         let watch = try FileWatch(file)
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         try send()
         let done = watch.wait(size: bytes, stall: 5)
         let got = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
@@ -209,9 +209,9 @@ public struct DesktopBench {
         usleep(500_000)
         for _ in 0..<(count ?? keys) {
             let before = watch.size()
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             try send()
-            returns.samples.append(monotonicSeconds() - t0)
+            returns.samples.append(LiveClock().now() - t0)
             if let t = watch.wait(size: before + 2, stall: 1) { arrived.samples.append(t - t0) } else { arrived.lost += 1 }
             usleep(3_000)
         }
@@ -279,13 +279,13 @@ final class FileWatch {
 
     /// The time FILE reached `size` bytes, or nil once it has not grown for `stall` seconds.
     func wait(size want: Int, stall: Double) -> Double? {
-        var last = size(), lastChange = monotonicSeconds()
+        var last = size(), lastChange = LiveClock().now()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let now = size()
-            if now >= want { return monotonicSeconds() }
-            if now != last { last = now; lastChange = monotonicSeconds() }
-            if monotonicSeconds() - lastChange > stall { return nil }
+            if now >= want { return LiveClock().now() }
+            if now != last { last = now; lastChange = LiveClock().now() }
+            if LiveClock().now() - lastChange > stall { return nil }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 50) > 0 { _ = read(fd, &buffer, buffer.count) }
         }
@@ -356,9 +356,9 @@ private func end(_ p: Process) {
 
 /// Waits until `done`, or throws naming `what` after `timeout` seconds.
 private func waitFor(_ what: String, timeout: Double, _ done: () -> Bool) throws {
-    let end = monotonicSeconds() + timeout
+    let end = LiveClock().now() + timeout
     while !done() {
-        guard monotonicSeconds() < end else { throw BenchError("timed out waiting for \(what)") }
+        guard LiveClock().now() < end else { throw BenchError("timed out waiting for \(what)") }
         usleep(20_000)
     }
 }

@@ -11,8 +11,8 @@ import Transport
 
 /// The bench's time base: frames carry seconds since the bench began, as a tracker's own clock would.
 public final class FloodClock: Sendable {
-    public let start = monotonicSeconds()
-    public var now: Double { monotonicSeconds() - start + 1 }
+    public let start = LiveClock().now()
+    public var now: Double { LiveClock().now() - start + 1 }
     /// When a frame stamped `t` was sent, on the monotonic clock.
     public func sentAt(_ t: Double) -> Double { t + start - 1 }
     public init() {}
@@ -68,9 +68,9 @@ public final class FloodShell {
 
     /// Polls the screen until `ok` holds; returns the time it first held, nil after `seconds`.
     public func waitFor(_ seconds: Double, _ ok: ([String]) -> Bool) -> Double? {
-        let end = monotonicSeconds() + seconds
-        while monotonicSeconds() < end {
-            if ok(screen()) { return monotonicSeconds() }
+        let end = LiveClock().now() + seconds
+        while LiveClock().now() < end {
+            if ok(screen()) { return LiveClock().now() }
             usleep(2_000)
         }
         return nil
@@ -101,7 +101,7 @@ public final class FloodShell {
 
     /// `?` opens Help: the time from sending the key (or `sentAt`) until the title shows it; then back home.
     public func keyLatency(sentAt: Double? = nil) -> Double? {
-        let sent = monotonicSeconds()
+        let sent = LiveClock().now()
         Self.tmux(name, ["send-keys", "-t", name, "?"])
         let shown = waitFor(10) { $0.first?.contains("› Help") == true }
         Self.tmux(name, ["send-keys", "-t", name, "Escape"])
@@ -136,8 +136,8 @@ public final class FloodShell {
     public func stop() -> String {
         crashed = crashed || !alive
         kill(pid, SIGTERM)
-        let end = monotonicSeconds() + 5
-        while alive && monotonicSeconds() < end { usleep(20_000) }
+        let end = LiveClock().now() + 5
+        while alive && LiveClock().now() < end { usleep(20_000) }
         let err = (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? ""
         return err.split(separator: "\n").last { $0.hasPrefix("handsfree: ended") }.map(String.init) ?? ""
     }
@@ -221,10 +221,10 @@ public final class Flood: @unchecked Sendable {
 
     public var sent: Counts { lock.withLock { counts } }
     public var finished: Bool { lock.withLock { running == 0 } }
-    public var elapsed: Double { lock.withLock { (endedAt ?? monotonicSeconds()) - begun } }
+    public var elapsed: Double { lock.withLock { (endedAt ?? LiveClock().now()) - begun } }
 
     public func start() {
-        lock.withLock { running = threads; begun = monotonicSeconds() }
+        lock.withLock { running = threads; begun = LiveClock().now() }
         for k in 0..<threads {
             let t = Thread { [self] in self.send(thread: k) }
             t.start()
@@ -237,7 +237,7 @@ public final class Flood: @unchecked Sendable {
             lock.withLock {
                 counts.ndjson += c.ndjson; counts.liveLink += c.liveLink; counts.garbage += c.garbage; counts.big += c.big
                 running -= 1
-                if running == 0 { endedAt = monotonicSeconds() }
+                if running == 0 { endedAt = LiveClock().now() }
             }
         }
         guard let s = try? FrameSender(to: ListenAddress(proto: .udp, port: port)) else { return }
@@ -248,13 +248,13 @@ public final class Flood: @unchecked Sendable {
         let bigRaw = (0..<61_440).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let garbage: [[UInt8]] = [[0xFF, 0x00, 0x13], Array("{\"t\": ".utf8), Array("not a frame\n".utf8),
                                   (0..<200).map { _ in UInt8.random(in: 0...255, using: &rng) }]
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         var batch = 0
         var i = k
         while true {
             let due = start + Double(batch) / 1000
             if due - start >= seconds { break }
-            let wait = due - monotonicSeconds()
+            let wait = due - LiveClock().now()
             if wait > 0 { usleep(UInt32(wait * 1e6)) }
             let t = clock.now
             for _ in 0..<perMs {

@@ -41,15 +41,15 @@ public struct FloodBench {
         let keyIdle = shell.keyLatency()
         let gestureIdle = shell.gestureLatency(player)
         // CPU at a tracker's own pace (60 frames/s), once startup work (word lists loading) is done.
-        let cpuIdle0 = shell.cpuSeconds(), wallIdle0 = monotonicSeconds()
+        let cpuIdle0 = shell.cpuSeconds(), wallIdle0 = LiveClock().now()
         player.neutral(seconds: 3)
-        let cpuIdle = (shell.cpuSeconds() - cpuIdle0) / (monotonicSeconds() - wallIdle0)
+        let cpuIdle = (shell.cpuSeconds() - cpuIdle0) / (LiveClock().now() - wallIdle0)
 
         // The flood.
         let rssBefore = shell.rss()
         let cpu0 = shell.cpuSeconds()
         let flood = Flood(port: shell.port, rate: rate, seconds: seconds, threads: senders, clock: clock)
-        let floodStart = monotonicSeconds()
+        let floodStart = LiveClock().now()
         flood.start()
         var peak = rssBefore
         var keyDuring: Double?
@@ -60,11 +60,11 @@ public struct FloodBench {
                 out("the shell passed 2 GB: killed")
                 kill(shell.pid, SIGKILL)
             }
-            if keyDuring == nil, monotonicSeconds() - floodStart > seconds / 2 { keyDuring = shell.keyLatency() }
+            if keyDuring == nil, LiveClock().now() - floodStart > seconds / 2 { keyDuring = shell.keyLatency() }
             usleep(50_000)
         }
-        let floodEnd = flood.endedAt ?? monotonicSeconds()
-        let cpuFlood = (shell.cpuSeconds() - cpu0) / (monotonicSeconds() - floodStart)
+        let floodEnd = flood.endedAt ?? LiveClock().now()
+        let cpuFlood = (shell.cpuSeconds() - cpu0) / (LiveClock().now() - floodStart)
         // The UI answers: a key sent the moment the flood ends, then a gesture.
         let keyAfter = shell.keyLatency(sentAt: floodEnd)
         let gestureAfter = shell.gestureLatency(player)

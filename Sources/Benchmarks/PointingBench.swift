@@ -294,9 +294,9 @@ public struct PointingBench {
                 if calRun.index != shown { shown = calRun.index; from = target; since = t }
             }
             calTime.append(t)
-            let f0 = monotonicSeconds()
+            let f0 = LiveClock().now()
             let fit = CalibrationFit.fit(calRun.samples)
-            fitSeconds += monotonicSeconds() - f0
+            fitSeconds += LiveClock().now() - f0
             guard case .success(let result) = fit else { refused += 1; continue }
             used += result.used; dropped += result.dropped
             fitErrors.append(result.errorAfter)

@@ -25,19 +25,13 @@ struct ShellTerminalBench {
         return (settings, try Setup.keymap("default", gestures: settings.gestures))
     }
 
-    /// The services `run` gives the shell: the word predictor (loaded, nothing saved) and the programs and
-    /// folders the suggestion bar completes from, so each drawing costs what it costs a user.
-    static let services: Services = {
-        var services = Services()
-        let prediction = LivePrediction()
-        prediction.loadNow(userFile: nil)
-        prediction.install(into: &services)
-        return services
-    }()
+    /// The word predictor `run` gives the shell (loaded, nothing saved), so each drawing costs what it costs a
+    /// user.
+    static let predictor: Predictor = LivePrediction.loadNow(userFile: nil).0
 
     /// A state on the Terminal screen at the bench's size.
     func state(_ keymap: Keymap, _ settings: PipelineSettings, source: String = "bench") -> ShellState {
-        var s = ShellState(keymap: keymap, gestures: settings.gestures, size: size, services: Self.services, source: source)
+        var s = ShellState(keymap: keymap, gestures: settings.gestures, size: size, source: source, predictor: Self.predictor)
         s.show(screen: "terminal")
         return s
     }
@@ -72,9 +66,9 @@ struct ShellTerminalBench {
     func throughput(argv: [String]) throws -> Run {
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: true)
         var runtime = try runtime(argv, display: display)
-        let cpu0 = processCPUSeconds(), start = monotonicSeconds()
+        let cpu0 = processCPUSeconds(), start = LiveClock().now()
         try runtime.run()
-        return Run(wall: monotonicSeconds() - start, cpu: processCPUSeconds() - cpu0, renders: runtime.renders)
+        return Run(wall: LiveClock().now() - start, cpu: processCPUSeconds() - cpu0, renders: runtime.renders)
     }
 
     /// CPU of this process (the whole shell) and of the child over `seconds` of an idle pane.
@@ -88,9 +82,9 @@ struct ShellTerminalBench {
             let me = getpid()
             let kids = (try? String(contentsOfFile: "/proc/\(me)/task/\(me)/children", encoding: .utf8)) ?? ""
             let pid = kids.split(separator: " ").first.flatMap { pid_t($0) } ?? 0
-            let c0 = processCPUSeconds(), k0 = procCPUSeconds(pid), t0 = monotonicSeconds()
+            let c0 = processCPUSeconds(), k0 = procCPUSeconds(pid), t0 = LiveClock().now()
             usleep(UInt32(seconds * 1e6))
-            let wall = monotonicSeconds() - t0
+            let wall = LiveClock().now() - t0
             measured.update { $0 = ((processCPUSeconds() - c0) / wall, (procCPUSeconds(pid) - k0) / wall) }
             display.finish()
         }
@@ -114,13 +108,13 @@ struct ShellTerminalBench {
         let opens = Locked<[Double]>([])
         let sender = Thread {
             let out = LoopbackSender(port: port)
-            var due = monotonicSeconds()
+            var due = LiveClock().now()
             func send(jaw: Double, seconds: Double, mark: Bool = false) {
                 for i in 0..<Int(seconds * 60) {
                     due += 1.0 / 60
-                    let wait = due - monotonicSeconds()
+                    let wait = due - LiveClock().now()
                     if wait > 0 { usleep(UInt32(wait * 1e6)) }
-                    let now = monotonicSeconds()
+                    let now = LiveClock().now()
                     if mark && i == 0 { opens.update { $0.append(now) } }
                     out.send("{\"t\": \(now), \"face\": true, \"blend\": {\"jawOpen\": \(jaw)}, \"gaze\": [\(gaze.0), \(gaze.1)]}")
                 }
@@ -156,8 +150,8 @@ extension ShellTerminalBench {
         let samples = Locked<[Double]>([])
         let driver = Thread {
             // The prompt first: an empty press-free wait for "$ ".
-            let start = monotonicSeconds()
-            while monotonicSeconds() - start < 10 {
+            let start = LiveClock().now()
+            while LiveClock().now() - start < 10 {
                 if display.lastLine.value == "$ " { break }
                 usleep(10_000)
             }
@@ -211,10 +205,10 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     func press(_ byte: UInt8, until line: String) -> Double? {
         echoWanted.update { $0 = line }
         var b = byte
-        let t0 = monotonicSeconds()
+        let t0 = LiveClock().now()
         guard write(pipeFDs[1], &b, 1) == 1 else { return nil }
         guard echoSeen.wait(timeout: .now() + 5) == .success else { return nil }
-        return monotonicSeconds() - t0
+        return LiveClock().now() - t0
     }
     private let echoWanted = Locked<String?>(nil)
     private let echoSeen = DispatchSemaphore(value: 0)
@@ -235,7 +229,7 @@ final class BenchPaneDisplay: ShellDisplay, @unchecked Sendable {
     func show(_ state: ShellState, performed: [ActionRecord]) {
         inner.show(state, performed: performed)
         if let v = state.terminal { lastLine.update { $0 = v.lineBeforeCursor } }
-        let now = monotonicSeconds()
+        let now = LiveClock().now()
         if !performed.isEmpty { shown.update { s in for p in performed { s.append((now, p.action)) } } }
         if endWhenChildEnds, state.terminal?.ended != nil { finish() }
         shownEcho(state.terminal)

@@ -53,9 +53,9 @@ public struct SpeakBench {
         guard !skipPiper else { return rows }
         let piper = PiperWorker(.init(python: setup.python, script: setup.piperScript))
         do throws(VoiceError) {
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             try piper.start()
-            out("piper: voice \(piper.modelPath ?? "?") loaded in \(Self.fmt((monotonicSeconds() - t0) * 1000)) ms (once per session)")
+            out("piper: voice \(piper.modelPath ?? "?") loaded in \(Self.fmt((LiveClock().now() - t0) * 1000)) ms (once per session)")
         } catch {
             out("piper: \(error.description): skipped")
             return rows
@@ -86,9 +86,9 @@ public struct SpeakBench {
         let synth: any Synthesizer = try voice ?? setup.make(name)
         var busy = 0.0, heard = 0.0
         for p in phrases {
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             let a = try synth.synthesize(p, rate: 1)
-            busy += monotonicSeconds() - t0
+            busy += LiveClock().now() - t0
             heard += a.seconds
         }
         return Row(name: label, firstAudio: events.value, realTimeFactor: busy / max(heard, 1e-9), rssMB: rss())
@@ -109,10 +109,10 @@ public struct SpeakBench {
             p.arguments = Array(a.dropFirst())
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             do { try p.run() } catch { throw BenchError("\(a[0]): \(error.localizedDescription)") }
             p.waitUntilExit()
-            let t = monotonicSeconds() - t0
+            let t = LiveClock().now() - t0
             var u = rusage()
             getrusage(RUSAGE_CHILDREN.rawValue, &u)
             peak = Double(u.ru_maxrss) / 1024

@@ -65,11 +65,11 @@ extension SpeakBench {
             live.perform(.speak(speak))
         }
         var f = LoopFigures()
-        let cpu0 = threadCPUSeconds(), process0 = Self.processCPUSeconds(), wall0 = monotonicSeconds()
+        let cpu0 = threadCPUSeconds(), process0 = Self.processCPUSeconds(), wall0 = LiveClock().now()
         try runtime.run()
         f.loopCPU = threadCPUSeconds() - cpu0
         f.processCPU = Self.processCPUSeconds() - process0
-        f.wall = monotonicSeconds() - wall0
+        f.wall = LiveClock().now() - wall0
         f.framesIn = runtime.framesIn
         f.renders = runtime.renders
         f.replaySeconds = Double(runtime.framesIn) / 60

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PtyHost
+import SystemIO
 
 /// `handsfree bench startup`: how long `handsfree run` takes to draw its first screen and to offer its first
 /// word suggestion, beside `tmux new-session` drawing its first screen, all spawned on a pty and read through
@@ -118,7 +119,7 @@ public struct StartupBench {
         for k in ["HANDSFREE_DATA_DIR", "HANDSFREE_CONFIG_DIR", "HANDSFREE_LOG"] { env[k] = nil }
         if let h = home ?? self.home { env["HANDSFREE_HOME"] = h }
         let argv = [executable, "run", "--no-speech", "--no-onboarding", "--no-metrics", "--", "cat"]
-        let t0 = PtyClock.now()
+        let t0 = LiveClock().now()
         let t = try startHosted(argv, env)
         defer { t.process.terminate(grace: 0.5) }
         var times = Times()
@@ -129,12 +130,12 @@ public struct StartupBench {
             let text = t.screen.snapshot().text
             let bar = text.contains("loading words…") || text.contains("★")
             if times.firstScreen == nil, bar {
-                times.firstScreen = (PtyClock.now() - t0) * 1000
+                times.firstScreen = (LiveClock().now() - t0) * 1000
                 t.type(typed)
             }
             guard times.firstScreen != nil, echoed(text), text.contains("★") else { return false }
             // The pane may be drawn before the bar below it in the same frame: the rest of it, if any, comes now.
-            let seen = PtyClock.now()
+            let seen = LiveClock().now()
             _ = t.run(until: { _ in false }, timeout: 0.01)
             let now = t.screen.snapshot().text
             guard echoed(now), now.contains("★"), !now.contains("loading words…") else { return false }
@@ -150,12 +151,12 @@ public struct StartupBench {
         // A server of its own per start: one still shutting down must not take the next start's session.
         let socket = "handsfree-bench-startup-\(getpid())-\(n)"
         let argv = ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "cat"]
-        let t0 = PtyClock.now()
+        let t0 = LiveClock().now()
         let t = try startHosted(argv, PtyProcess.childEnvironment())
         var ms: Double?
         _ = t.run(until: { t in
             guard t.screen.snapshot().text.contains("[0] 0:") else { return false }
-            ms = (PtyClock.now() - t0) * 1000
+            ms = (LiveClock().now() - t0) * 1000
             return true
         }, timeout: timeout)
         let kill = try? PtyProcess(argv: ["tmux", "-L", socket, "kill-server"], rows: 5, cols: 40)

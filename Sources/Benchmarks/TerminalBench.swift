@@ -166,7 +166,7 @@ public struct TerminalBench {
     func throughput(argv: [String], rows: Int, cols: Int) throws -> ThroughputRun {
         var r = ThroughputRun()
         let cpu0 = processCPUSeconds()
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         let p = try PtyProcess(argv: argv, rows: rows, cols: cols)
         let screen = VTermScreen(rows: rows, cols: cols)
         let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -181,7 +181,7 @@ public struct TerminalBench {
             var drained = false
             while turn < 256 * 1024, !drained, !closed {
                 // A slice gathers reads (a pty gives at most 4 KB a read) and is fed once, as `HostedTerminal.pump` does.
-                let t0 = monotonicSeconds()
+                let t0 = LiveClock().now()
                 var n = 0
                 while n < buf.count {
                     let got = p.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[n...]))
@@ -191,33 +191,33 @@ public struct TerminalBench {
                     }
                     n += k
                 }
-                let t1 = monotonicSeconds()
+                let t1 = LiveClock().now()
                 r.read += t1 - t0
                 guard n > 0 else { break }
                 p.write(screen.feed(UnsafeRawBufferPointer(rebasing: buf[0..<n])))
-                r.feed += monotonicSeconds() - t1
+                r.feed += LiveClock().now() - t1
                 turn += n
             }
-            let now = monotonicSeconds()
+            let now = LiveClock().now()
             if now >= nextFrame, screen.hasChanges {
                 let snap = screen.snapshot()
                 sink &+= snap.cells.count
                 r.frames += 1
-                r.snapshot += monotonicSeconds() - now
+                r.snapshot += LiveClock().now() - now
                 nextFrame = now + frame
             }
             if closed { break }
             if turn == 0 {
                 var fds = [pollfd(fd: p.outputFD, events: Int16(POLLIN), revents: 0)]
-                let waitMs = max(1, Int32((nextFrame - monotonicSeconds()) * 1000))
-                let t0 = monotonicSeconds()
+                let waitMs = max(1, Int32((nextFrame - LiveClock().now()) * 1000))
+                let t0 = LiveClock().now()
                 _ = poll(&fds, 1, screen.hasChanges ? waitMs : 1000)
-                r.wait += monotonicSeconds() - t0
+                r.wait += LiveClock().now() - t0
             }
         }
         if screen.hasChanges { sink &+= screen.snapshot().cells.count; r.frames += 1 }
         _ = p.waitForExit(timeout: 5)
-        r.wall = monotonicSeconds() - start
+        r.wall = LiveClock().now() - start
         r.cpu = processCPUSeconds() - cpu0
         precondition(sink >= 0)
         return r
@@ -263,12 +263,12 @@ public struct TerminalBench {
             let typing = i % 2 == 0
             let want = typing ? "$ a" : "$"
             usleep(Self.keyGap)
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             t.send(typing ? .char("a") : .backspace)
             guard t.run(until: { $0.screen.hasChanges && $0.screen.snapshot().lineText(0) == want }, timeout: 5) else {
                 throw BenchError("no echo within 5 s at key \(i)")
             }
-            samples.append(monotonicSeconds() - t0)
+            samples.append(LiveClock().now() - t0)
         }
         return Self.latency(samples)
     }
@@ -279,9 +279,9 @@ public struct TerminalBench {
                                    environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ "]), rows: rows, cols: cols)
         _ = t.run(until: { $0.screen.snapshot().lineText(0) == "$" }, timeout: 10)
         let c0 = processCPUSeconds(), k0 = procCPUSeconds(t.process.pid)
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         _ = t.run(until: { _ in false }, timeout: idle)
-        let wall = monotonicSeconds() - start
+        let wall = LiveClock().now() - start
         return ((processCPUSeconds() - c0) / wall, (procCPUSeconds(t.process.pid) - k0) / wall)
     }
 

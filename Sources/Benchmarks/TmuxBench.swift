@@ -92,11 +92,11 @@ final class TmuxBench {
         let cmd = argv.map { "'\($0)'" }.joined(separator: " ") + "; tmux wait-for -S \(signal)"
         let server = serverPID()
         let c0 = server.map(procCPUSeconds) ?? 0
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         let (st, out) = tmux(["new-window"] + (attached ? [] : ["-d"]) + ["-t", "bench", cmd])
         guard st == 0 else { throw BenchError("tmux new-window: \(out)") }
         tmux(["wait-for", signal])
-        let wall = monotonicSeconds() - start
+        let wall = LiveClock().now() - start
         return (wall, server.map { procCPUSeconds($0) - c0 } ?? .nan)
     }
 
@@ -117,8 +117,8 @@ final class TmuxBench {
         }
         client = (pid, pty)
         // Attached once the server lists it.
-        let deadline = monotonicSeconds() + 5
-        while monotonicSeconds() < deadline {
+        let deadline = LiveClock().now() + 5
+        while LiveClock().now() < deadline {
             if tmux(["list-clients"], capture: true).1.contains("bench") { return }
             usleep(20_000)
         }
@@ -153,7 +153,7 @@ final class TmuxBench {
         var buf = [UInt8](repeating: 0, count: 65536)
         /// Reads lines until one starts with `prefix` or `timeout` passes.
         func waitLine(_ prefix: String, timeout: Double) -> Bool {
-            let deadline = monotonicSeconds() + timeout
+            let deadline = LiveClock().now() + timeout
             let want = Array(prefix.utf8)
             while true {
                 while let nl = pending.firstIndex(of: 0x0a) {
@@ -161,7 +161,7 @@ final class TmuxBench {
                     pending.removeSubrange(...nl)
                     if line.starts(with: want) { return true }
                 }
-                let left = deadline - monotonicSeconds()
+                let left = deadline - LiveClock().now()
                 if left <= 0 { return false }
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&pfd, 1, Int32(left * 1000) + 1) > 0 else { continue }
@@ -182,10 +182,10 @@ final class TmuxBench {
         for i in 0..<keys {
             // The pace of the shell's own run; in the gap the command's %begin/%end arrive.
             usleep(TerminalBench.keyGap)
-            let t0 = monotonicSeconds()
+            let t0 = LiveClock().now()
             send(i % 2 == 0 ? "send-keys -t bench:0 a" : "send-keys -t bench:0 BSpace")
             guard waitLine("%output", timeout: 5) else { throw BenchError("no tmux echo at key \(i)") }
-            samples.append(monotonicSeconds() - t0)
+            samples.append(LiveClock().now() - t0)
         }
         return TerminalBench.latency(samples)
     }
@@ -193,8 +193,8 @@ final class TmuxBench {
     /// CPU of the tmux server, as a fraction of a core, over `seconds` of an idle pane.
     func idleCPU(seconds: Double) -> Double {
         guard let pid = serverPID() else { return .nan }
-        let c0 = procCPUSeconds(pid), t0 = monotonicSeconds()
+        let c0 = procCPUSeconds(pid), t0 = LiveClock().now()
         usleep(UInt32(seconds * 1e6))
-        return (procCPUSeconds(pid) - c0) / (monotonicSeconds() - t0)
+        return (procCPUSeconds(pid) - c0) / (LiveClock().now() - t0)
     }
 }

@@ -183,7 +183,6 @@ public struct TypingBench {
                      method: Method = .word, history withHistory: Bool = false) throws -> Result {
         var keymap = try Setup.keymap("default", gestures: settings.gestures)
         if let keyboardRows { keymap.keyboardRows = keyboardRows }
-        var services = Services()
         var full = SentenceHistory()
         if withHistory { for s in history ?? [] { full.learn(s) } }
         var taught = predictor
@@ -193,8 +192,8 @@ public struct TypingBench {
                 for s in SentenceHistory.sentences(of: line) where !typed.contains(SentenceHistory.key(of: s)) { taught?.learn(s) }
             }
         }
-        let live = taught.map { LivePrediction(loaded: $0, continuation: method == .phrases, settings: phraseSettings) }
-        live?.install(into: &services)
+        // One predictor learning through the phrases: each phrase's session takes it as the last one left it.
+        var live = taught.map { Predictor(words: $0, continuation: method == .phrases, settings: phraseSettings) }
         var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading, method: method, history: withHistory)
         var rng = PointingBench.Rng(seed: seed)
         for phrase in phrases {
@@ -202,13 +201,16 @@ public struct TypingBench {
             var h = full
             h.forget(sentence: phrase)
             live?.replaceHistory(h)
-            var state = ShellState(keymap: keymap, gestures: settings.gestures, services: services)
+            var state = ShellState(keymap: keymap, gestures: settings.gestures, predictor: live ?? .none)
+            // The state holds the one copy, so what it learns is learned in place.
+            live = nil
             state.settings.wordOnKey = predictor != nil && reading == .key
             state.settings.initialsKey = predictor != nil && method == .initials
             _ = state.show(screen: "note-editor")
             var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
-                                prediction: live, hold: Self.hold(settings), reading: reading, method: method)
+                                hold: Self.hold(settings), reading: reading, method: method)
             typist.type(phrase)
+            if predictor != nil { live = typist.session.state.predictor }
             rng = typist.rng
             let m = typist.session.metrics
             let text = typist.outcome
@@ -231,7 +233,6 @@ struct Typist {
     var session: Session
     let profile: TypingProfile
     var rng: PointingBench.Rng
-    let prediction: LivePrediction?
     /// Where the user reads suggestions.
     let reading: TypingBench.Reading
     /// What the key offers.
@@ -257,9 +258,9 @@ struct Typist {
     /// The control the session last asked to act on (`bench controls` presses from the Controls view's list).
     var lastPerformedControl: ControlTarget?
 
-    init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, prediction: LivePrediction?, hold: Double,
+    init(session: Session, profile: TypingProfile, rng: PointingBench.Rng, hold: Double,
          reading: TypingBench.Reading = .bar, method: TypingBench.Method = .word) {
-        self.session = session; self.profile = profile; self.rng = rng; self.prediction = prediction; self.hold = hold
+        self.session = session; self.profile = profile; self.rng = rng; self.hold = hold
         self.reading = reading; self.method = method
         phase = self.rng.uniform(0, 6.3)
     }
@@ -292,9 +293,8 @@ struct Typist {
         let lagFrames = Int((profile.lag * 60).rounded())
         let (g, j, tg) = pending.count > lagFrames ? pending.removeFirst() : (pending[0].0, Float(0), Float(0))
         let f = TrackingFrame(t: t, blend: BlendShapes([.jawOpen: j, .tongueOut: tg]), gaze: g)
-        var effects = session.step(.frame(f, nil))
-        // The word list's effects are carried out as the runtime does (learning what was committed or typed).
-        for e in effects { if let reply = prediction?.perform(e) { effects += session.send(reply) } }
+        // The session learns what was committed or typed, as in a live run.
+        let effects = session.step(.frame(f, nil))
         for e in effects { if case .performControl(let target) = e { lastPerformedControl = target } }
         t += 1.0 / 60
         return effects
@@ -563,6 +563,6 @@ struct Typist {
     func suggestions() -> [String] {
         let n = session.state.settings.suggestions
         guard n > 0, let field = screen?.field else { return [] }
-        return Array(session.state.services.suggest(field.beforeCaret, n).prefix(n))
+        return Array(session.state.predictor.suggest(field.beforeCaret, limit: n).prefix(n))
     }
 }

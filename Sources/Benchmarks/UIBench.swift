@@ -70,13 +70,13 @@ public struct UIBench {
         var session = Session(state: state, settings: settings)
         var stepT = 0.0, renderT = 0.0, drawT = 0.0, cells = 0
         for i in 0..<frames {
-            let a = monotonicSeconds()
+            let a = LiveClock().now()
             _ = session.step(.frame(frame(i, t: Double(i) / 60), nil))
-            let b = monotonicSeconds()
+            let b = LiveClock().now()
             let grid = render(session.state, size: size).0
-            let c = monotonicSeconds()
+            let c = LiveClock().now()
             term.draw(grid)
-            let d = monotonicSeconds()
+            let d = LiveClock().now()
             stepT += b - a; renderT += c - b; drawT += d - c
             cells += term.lastChangedCells
         }
@@ -118,14 +118,14 @@ public struct UIBench {
             let steady = Locked<(cpu: Double, wall: Double)?>(nil)
             let sampler = Thread {
                 usleep(2_000_000)
-                let a = (cpu: loopCPU(), wall: monotonicSeconds())
+                let a = (cpu: loopCPU(), wall: LiveClock().now())
                 usleep(UInt32(max(1, Double(n) / 60 - 2.5) * 1e6))
-                steady.update { $0 = (loopCPU() - a.cpu, monotonicSeconds() - a.wall) }
+                steady.update { $0 = (loopCPU() - a.cpu, LiveClock().now() - a.wall) }
             }
             if still { sampler.start() }
-            let cpu0 = threadCPUSeconds(), wall0 = monotonicSeconds()
+            let cpu0 = threadCPUSeconds(), wall0 = LiveClock().now()
             try runtime.run()
-            let cpu = threadCPUSeconds() - cpu0, wall = monotonicSeconds() - wall0
+            let cpu = threadCPUSeconds() - cpu0, wall = LiveClock().now() - wall0
             pty.close()
             let perFrame = Double(runtime.renders) / Double(max(1, runtime.framesIn))
             if still {
@@ -160,17 +160,17 @@ public struct UIBench {
         let display = try BenchPaneDisplay(size: size, endWhenChildEnds: false)
         let sender = Thread {
             let udp = LoopbackSender(port: port)
-            let start = monotonicSeconds()
+            let start = LiveClock().now()
             var settled: (cpu: Double, wall: Double)?
             for i in 0..<total {
-                let wait = start + Double(i) / 60 - monotonicSeconds()
+                let wait = start + Double(i) / 60 - LiveClock().now()
                 if wait > 0 { usleep(UInt32(wait * 1e6)) }
-                if i == 120 { settled = (loopCPU(), monotonicSeconds()) }
+                if i == 120 { settled = (loopCPU(), LiveClock().now()) }
                 let face = Self.stillFace(i)
                 udp.send("{\"t\": \(Double(i) / 60), \"face\": true, \"blend\": {\"jawOpen\": \(face.jaw)}, "
                          + "\"gaze\": [\(face.gaze.x), \(face.gaze.y)]}")
             }
-            if let a = settled { steady.update { $0 = (loopCPU() - a.cpu, monotonicSeconds() - a.wall) } }
+            if let a = settled { steady.update { $0 = (loopCPU() - a.cpu, LiveClock().now() - a.wall) } }
             display.finish()
         }
         let session = Session(state: ShellState(keymap: keymap, gestures: settings.gestures, size: size,
@@ -195,13 +195,13 @@ public struct UIBench {
         let total = Int(seconds * 60)
         let sender = Thread {
             let udp = LoopbackSender(port: boundPort)
-            let start = monotonicSeconds()
+            let start = LiveClock().now()
             for i in 0..<total {
                 let due = start + Double(i) / 60
-                let wait = due - monotonicSeconds()
+                let wait = due - LiveClock().now()
                 if wait > 0 { usleep(UInt32(wait * 1e6)) }
                 let g = 0.2 + 0.6 * Double(i % 120) / 120
-                udp.send("{\"t\": \(monotonicSeconds()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}")
+                udp.send("{\"t\": \(LiveClock().now()), \"face\": true, \"blend\": {\"jawOpen\": \(g / 3)}, \"gaze\": [\(g), 0.4]}")
             }
         }
         let term = try Terminal(type: "xterm-256color", output: pty.slave, input: pty.slave)
@@ -213,10 +213,10 @@ public struct UIBench {
         latencies.reserveCapacity(total)
         // This thread's CPU time: the loop a live session runs, without the sender and pty reader threads.
         let cpuStart = threadCPUSeconds()
-        let wallStart = monotonicSeconds()
+        let wallStart = LiveClock().now()
         sender.start()
-        var lastFrame = monotonicSeconds()
-        while latencies.count < total && monotonicSeconds() - lastFrame < 2 {
+        var lastFrame = LiveClock().now()
+        while latencies.count < total && LiveClock().now() - lastFrame < 2 {
             var fds = receiver.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, 1, 50)
             var sent: [Double] = []
@@ -226,11 +226,11 @@ public struct UIBench {
             }
             guard !sent.isEmpty else { continue }
             term.draw(render(session.state, size: size).0)
-            let written = monotonicSeconds()
+            let written = LiveClock().now()
             lastFrame = written
             for s in sent { latencies.append(written - s) }
         }
-        let wall = monotonicSeconds() - wallStart
+        let wall = LiveClock().now() - wallStart
         let cpu = threadCPUSeconds() - cpuStart
         term.stop()
         pty.close()

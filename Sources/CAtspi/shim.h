@@ -1,6 +1,7 @@
 #include <atspi/atspi.h>
 #include <dbus/dbus.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,39 @@ static inline DBusMessage *handsfree_a11y_call(DBusConnection *session, DBusMess
 /// and leaves the address in AT_SPI_BUS_ADDRESS so that libatspi connects there and nowhere else: left to
 /// itself it would read the X root window or autolaunch a session bus, and abort the process on a later call
 /// if none answered. Returns 0, or 1 with the reason in `problem`.
+static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size);
+
+/// The accessibility bus's address as the session bus gives it now (org.a11y.Bus GetAddress), in `address`;
+/// 0, or 1 when there is none. A bus that was restarted has a new address (its guid changes).
+static inline int handsfree_a11y_address(char *address, size_t size, int timeout) {
+    const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
+    if (session_address == NULL || *session_address == 0 || size == 0) return 1;
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *session = dbus_connection_open_private(session_address, &error);
+    if (session == NULL || !dbus_bus_register(session, &error)) {
+        dbus_error_free(&error);
+        if (session != NULL) { dbus_connection_close(session); dbus_connection_unref(session); }
+        return 1;
+    }
+    dbus_connection_set_exit_on_disconnect(session, FALSE);
+    DBusMessage *reply = handsfree_a11y_call(
+        session, dbus_message_new_method_call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress"),
+        timeout, NULL, 0);
+    const char *found = NULL;
+    int status = 1;
+    if (reply != NULL && dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &found, DBUS_TYPE_INVALID)
+        && found != NULL && *found != 0) {
+        strncpy(address, found, size - 1);
+        address[size - 1] = 0;
+        status = 0;
+    }
+    if (reply != NULL) dbus_message_unref(reply);
+    dbus_connection_close(session);
+    dbus_connection_unref(session);
+    return status;
+}
+
 static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size) {
     const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
     if (session_address == NULL || *session_address == 0) {
@@ -141,8 +175,72 @@ typedef struct {
     int timed_out;
 } handsfree_atspi_detail;
 
-/// Sends one request to an element's application; the pending reply, or NULL.
-static inline DBusPendingCall *handsfree_atspi_send(AtspiAccessible *element, const char *interface, const char *method,
+/// The unique bus name of an element's application (":1.42"), or NULL; libatspi's, not a copy.
+static inline const char *handsfree_atspi_bus_name(AtspiAccessible *element) {
+    AtspiObject *object = (AtspiObject *)element;
+    return object != NULL && object->app != NULL ? object->app->bus_name : NULL;
+}
+
+/// Opens a private connection to an element's application itself: at-spi2-atk (GTK, and what else loads the
+/// bridge) runs a D-Bus server of its own and gives its address (Application.GetApplicationBusAddress), so
+/// requests reach it without the bus daemon, which otherwise reads, routes and writes every request and every
+/// answer again. Only a local socket is taken, and only when the process at its other end is the
+/// application's own (the bus daemon says which that is): an address naming another program's socket is
+/// refused. NULL when the application offers none or the checks fail; the caller then asks through the bus.
+static inline DBusConnection *handsfree_atspi_direct(AtspiAccessible *element, int timeout) {
+    AtspiObject *object = (AtspiObject *)element;
+    if (object == NULL || object->app == NULL || object->app->bus == NULL || object->app->bus_name == NULL) return NULL;
+    DBusMessage *m = dbus_message_new_method_call(object->app->bus_name, "/org/a11y/atspi/accessible/root",
+                                                  "org.a11y.atspi.Application", "GetApplicationBusAddress");
+    if (m == NULL) return NULL;
+    DBusMessage *reply = handsfree_a11y_call(object->app->bus, m, timeout, NULL, 0);
+    if (reply == NULL) return NULL;
+    const char *address = NULL;
+    DBusConnection *direct = NULL;
+    if (dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &address, DBUS_TYPE_INVALID) && address != NULL
+        && (strncmp(address, "unix:path=", 10) == 0 || strncmp(address, "unix:abstract=", 14) == 0)
+        && strchr(address, ';') == NULL) {
+        DBusError error;
+        dbus_error_init(&error);
+        direct = dbus_connection_open_private(address, &error);
+        dbus_error_free(&error);
+    }
+    dbus_message_unref(reply);
+    if (direct == NULL) return NULL;
+    dbus_connection_set_exit_on_disconnect(direct, FALSE);
+    GError *gerror = NULL;
+    guint pid = atspi_accessible_get_process_id(element, &gerror);
+    int fd = -1;
+    // struct ucred, which <sys/socket.h> declares only with _GNU_SOURCE; its layout is Linux's ABI.
+    struct { int32_t pid; uint32_t uid, gid; } peer = {0, 0, 0};
+    socklen_t size = sizeof peer;
+    int same = gerror == NULL && pid > 0 && dbus_connection_get_unix_fd(direct, &fd) && fd >= 0
+        && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 && peer.pid > 0 && (guint)peer.pid == pid;
+    g_clear_error(&gerror);
+    if (!same) {
+        dbus_connection_close(direct);
+        dbus_connection_unref(direct);
+        return NULL;
+    }
+    return direct;
+}
+
+/// Closes a connection `handsfree_atspi_direct` opened.
+static inline void handsfree_atspi_close(DBusConnection *direct) {
+    if (direct == NULL) return;
+    dbus_connection_close(direct);
+    dbus_connection_unref(direct);
+}
+
+/// Whether a connection `handsfree_atspi_direct` opened still stands (the application may have gone).
+static inline int handsfree_atspi_connected(DBusConnection *direct) {
+    return direct != NULL && dbus_connection_get_is_connected(direct);
+}
+
+/// Sends one request to an element's application, on `direct` when the element belongs to `direct_app`
+/// (the application's own connection), else through the bus; the pending reply, or NULL.
+static inline DBusPendingCall *handsfree_atspi_send(AtspiAccessible *element, DBusConnection *direct, const char *direct_app,
+                                                    const char *interface, const char *method,
                                                     int has_arg, int32_t arg, uint32_t uarg, int timeout) {
     AtspiObject *object = (AtspiObject *)element;
     if (object->app == NULL || object->app->bus == NULL || object->app->bus_name == NULL || object->path == NULL) return NULL;
@@ -150,8 +248,10 @@ static inline DBusPendingCall *handsfree_atspi_send(AtspiAccessible *element, co
     if (m == NULL) return NULL;
     if (has_arg == 1) dbus_message_append_args(m, DBUS_TYPE_INT32, &arg, DBUS_TYPE_INVALID);
     if (has_arg == 2) dbus_message_append_args(m, DBUS_TYPE_UINT32, &uarg, DBUS_TYPE_INVALID);
+    DBusConnection *bus = direct != NULL && direct_app != NULL && strcmp(direct_app, object->app->bus_name) == 0
+        ? direct : object->app->bus;
     DBusPendingCall *pending = NULL;
-    dbus_connection_send_with_reply(object->app->bus, m, &pending, timeout);
+    dbus_connection_send_with_reply(bus, m, &pending, timeout);
     dbus_message_unref(m);
     return pending;
 }
@@ -188,7 +288,8 @@ static inline void handsfree_atspi_add_action(handsfree_atspi_detail *d, DBusMes
 /// faster than one round trip after another. Each request times out after `timeout` ms, and they wait side
 /// by side, so a silent application costs a timeout or two, not one per element.
 static inline void handsfree_atspi_details(AtspiAccessible **elements, const int *want_actions, int count,
-                                           handsfree_atspi_detail *out, int timeout) {
+                                           handsfree_atspi_detail *out, int timeout,
+                                           DBusConnection *direct, const char *direct_app) {
     enum { batch = 256, most = 8 };
     DBusPendingCall *counts[batch], *firsts[batch], *extents[batch], *more[batch][most];
     int n_actions[batch];
@@ -199,10 +300,10 @@ static inline void handsfree_atspi_details(AtspiAccessible **elements, const int
             memset(&out[start + i], 0, sizeof out[0]);
             counts[i] = firsts[i] = NULL;
             if (want_actions[start + i]) {
-                counts[i] = handsfree_atspi_send(element, "org.a11y.atspi.Action", "GetActions", 0, 0, 0, timeout);
-                firsts[i] = handsfree_atspi_send(element, "org.a11y.atspi.Action", "GetName", 1, 0, 0, timeout);
+                counts[i] = handsfree_atspi_send(element, direct, direct_app, "org.a11y.atspi.Action", "GetActions", 0, 0, 0, timeout);
+                firsts[i] = handsfree_atspi_send(element, direct, direct_app, "org.a11y.atspi.Action", "GetName", 1, 0, 0, timeout);
             }
-            extents[i] = handsfree_atspi_send(element, "org.a11y.atspi.Component", "GetExtents", 2, 0, 0, timeout);
+            extents[i] = handsfree_atspi_send(element, direct, direct_app, "org.a11y.atspi.Component", "GetExtents", 2, 0, 0, timeout);
         }
         for (int i = 0; i < n; i++) {
             handsfree_atspi_detail *d = &out[start + i];
@@ -242,7 +343,7 @@ static inline void handsfree_atspi_details(AtspiAccessible **elements, const int
         for (int i = 0; i < n; i++) {
             for (int k = 1; k < most; k++) {
                 more[i][k] = k < n_actions[i] && !out[start + i].timed_out
-                    ? handsfree_atspi_send(elements[start + i], "org.a11y.atspi.Action", "GetName", 1, k, 0, timeout) : NULL;
+                    ? handsfree_atspi_send(elements[start + i], direct, direct_app, "org.a11y.atspi.Action", "GetName", 1, k, 0, timeout) : NULL;
             }
         }
         for (int i = 0; i < n; i++) {

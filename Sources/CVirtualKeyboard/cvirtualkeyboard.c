@@ -190,11 +190,19 @@ int hf_vk_sync(struct hf_vk *vk) {
 
 int hf_vk_seat_had_keyboard(struct hf_vk *vk) { return vk->had_keyboard; }
 
-int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
+int hf_vk_backlog(struct hf_vk *vk, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
+    return hf_wayland_backlog(wl_display_get_fd(vk->display), other_fd, vk->path, unread_by_clients, unread_by_compositor);
+}
+
+int hf_vk_fd(struct hf_vk *vk) { return wl_display_get_fd(vk->display); }
+
+int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unread_by_clients,
+                       uint32_t *unread_by_compositor) {
     *unread_by_clients = 0;
     *unread_by_compositor = 0;
-    struct stat own;
-    if (fstat(wl_display_get_fd(vk->display), &own) != 0) return -1;
+    struct stat own, other;
+    if (fstat(own_fd, &own) != 0) return -1;
+    int has_other = other_fd >= 0 && fstat(other_fd, &other) == 0;
     int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
     if (fd < 0) return -1;
     struct {
@@ -206,7 +214,7 @@ int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unrea
                      .udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_PEER | UDIAG_SHOW_RQLEN },
     };
     if (send(fd, &ask, sizeof ask, 0) < 0) { close(fd); return -1; }
-    size_t length = strlen(vk->path);
+    size_t length = strlen(path);
     long buffer[8192];
     int done = 0, failed = 0, seen_own = 0;
     while (!done && !failed) {
@@ -235,8 +243,10 @@ int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unrea
             /* The compositor's end of a client's connection carries the socket's path; ours is skipped. */
             if (bound == NULL || !has_queues) continue;
             while (bound_length > 0 && bound[bound_length - 1] == 0) bound_length--;
-            if (bound_length != length || memcmp(bound, vk->path, length) != 0) continue;
+            if (bound_length != length || memcmp(bound, path, length) != 0) continue;
             if (peer == (uint32_t)own.st_ino) { seen_own = 1; continue; }
+            /* The process's other connection (its keyboard's or its pointer's) is read by no one meanwhile. */
+            if (has_other && peer == (uint32_t)other.st_ino) continue;
             /* Sent to the client and not read by it yet; sent by it and not read by the compositor yet. */
             if (queues.udiag_wqueue > *unread_by_clients) *unread_by_clients = queues.udiag_wqueue;
             if (queues.udiag_rqueue > *unread_by_compositor) *unread_by_compositor = queues.udiag_rqueue;

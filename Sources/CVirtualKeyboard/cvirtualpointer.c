@@ -11,6 +11,7 @@
 #include "cvirtualkeyboard.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,21 @@ struct hf_vp {
     struct wl_proxy *manager;
     struct wl_proxy *pointer;
     int failure;
+    uint32_t capabilities; /* the seat's, as last announced */
+    int had_pointer; /* whether the seat had a pointer before this one was made */
+    char path[4096];  /* the compositor's socket, as the kernel names it */
 };
+
+static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
+    (void)seat;
+    ((struct hf_vp *)data)->capabilities = capabilities;
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name) {
+    (void)data; (void)seat; (void)name;
+}
+
+static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
 
 static void global_added(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                          uint32_t version) {
@@ -111,12 +126,28 @@ struct hf_vp *hf_vp_connect(const char *name, int *status, int *err_out) {
     if (vp->display == NULL) {
         *status = HF_VP_NO_DISPLAY; *err_out = errno; free(vp); return NULL;
     }
+    /* As libwayland finds it: an absolute path, else a name in XDG_RUNTIME_DIR. */
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (name == NULL) name = getenv("WAYLAND_DISPLAY");
+    if (name == NULL) name = "wayland-0";
+    if (name[0] == '/') snprintf(vp->path, sizeof vp->path, "%s", name);
+    else snprintf(vp->path, sizeof vp->path, "%s/%s", runtime ? runtime : "", name);
     vp->registry = wl_display_get_registry(vp->display);
     wl_registry_add_listener(vp->registry, &registry_listener, vp);
     if (wl_display_roundtrip(vp->display) < 0) {
         *status = HF_VP_BROKEN; *err_out = wl_display_get_error(vp->display); hf_vp_close(vp); return NULL;
     }
     if (vp->manager == NULL) { *status = HF_VP_NO_MANAGER; hf_vp_close(vp); return NULL; }
+    /* The seat announces its capabilities once bound: whether programs already hold pointers on it. With no
+       seat known, the compositor picks one and nothing is known of it: taken as having had a pointer. */
+    vp->had_pointer = 1;
+    if (vp->seat != NULL) {
+        wl_seat_add_listener(vp->seat, &seat_listener, vp);
+        if (wl_display_roundtrip(vp->display) < 0) {
+            *status = HF_VP_BROKEN; *err_out = wl_display_get_error(vp->display); hf_vp_close(vp); return NULL;
+        }
+        vp->had_pointer = (vp->capabilities & WL_SEAT_CAPABILITY_POINTER) != 0;
+    }
     /* The seat is a suggestion and may be null: the compositor then picks its default seat. */
     vp->pointer = wl_proxy_marshal_flags(vp->manager, MANAGER_CREATE_VIRTUAL_POINTER, &virtual_pointer_interface,
                                          1, 0, vp->seat, NULL);
@@ -158,6 +189,14 @@ int hf_vp_wheel(struct hf_vp *vp, uint32_t time_ms, uint32_t axis, double value,
     wl_proxy_marshal_flags(vp->pointer, POINTER_AXIS_DISCRETE, NULL, 1, 0, time_ms, axis,
                            wl_fixed_from_double(value), steps);
     return frame(vp);
+}
+
+int hf_vp_seat_had_pointer(struct hf_vp *vp) { return vp->had_pointer; }
+
+int hf_vp_fd(struct hf_vp *vp) { return wl_display_get_fd(vp->display); }
+
+int hf_vp_backlog(struct hf_vp *vp, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor) {
+    return hf_wayland_backlog(wl_display_get_fd(vp->display), other_fd, vp->path, unread_by_clients, unread_by_compositor);
 }
 
 int hf_vp_sync(struct hf_vp *vp) {

@@ -180,7 +180,7 @@ public enum GestureConfig {
         case "dwell":
             var spec = DwellSpec()
             // Below 200 ms a glance across a target would open it (the Settings screen's lower bound too).
-            if let d = try r.number("dwell_ms", 200...60000) { spec.dwell = d / 1000 }
+            if let d = try r.number("dwell_ms", SettingRanges.dwellMilliseconds) { spec.dwell = d / 1000 }
             if let g = try r.number("grace_ms", 0...5000) { spec.grace = g / 1000 }
             if let refractory { spec.refractory = refractory }
             return GestureDefinition(name: name, kind: .dwell(spec), lookback: look)

@@ -747,6 +747,8 @@ public struct WordPredictor: Sendable {
         recent.forget(lower)
     }
 
+    /// The learned words' file as `save(to:)` writes it.
+    public var learnedWordsText: String { user.serialized() }
     /// Words the user taught it, with counts (lowercase → count).
     public var learnedWords: [String: Int] { user.counts }
     /// Words the user removed.
@@ -763,7 +765,7 @@ public struct WordPredictor: Sendable {
     /// Writes the learned words to `url` so that a crash at any moment leaves the old or the new file whole
     /// (`DurableFile.write`), creating its folder.
     public func save(to url: URL) throws(PredictionError) {
-        if let failure = DurableFile.write(Array(user.serialized().utf8), to: url.path) {
+        if let failure = DurableFile.write(Array(learnedWordsText.utf8), to: url.path) {
             throw .cannotWrite(path: url.path, reason: failure.reason)
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 
 /// A child on a pty wired to an emulated screen: its output feeds the screen, the screen's replies and key
 /// encodings go back to it.
@@ -20,13 +21,16 @@ public final class HostedTerminal {
     public let argv: [String]
     private let environment: [String: String]
     private let workingDirectory: String?
+    /// The process's clock (see `PtyProcess`).
+    private let clock: any ShellClock
 
     /// Starts `argv` on a `rows`×`cols` pty with a screen of the same size.
     public init(argv: [String], environment: [String: String] = PtyProcess.childEnvironment(),
                 workingDirectory: String? = nil, rows: Int, cols: Int, scrollbackLimit: Int = 10_000,
-                readSlice: Int = 64 * 1024) throws(PtyError) {
+                readSlice: Int = 64 * 1024, clock: any ShellClock = LiveClock()) throws(PtyError) {
         process = try PtyProcess(argv: argv, environment: environment, workingDirectory: workingDirectory,
-                                 rows: rows, cols: cols)
+                                 rows: rows, cols: cols, clock: clock)
+        self.clock = clock
         screen = VTermScreen(rows: rows, cols: cols, scrollbackLimit: scrollbackLimit)
         self.argv = argv
         self.environment = environment
@@ -160,7 +164,7 @@ public final class HostedTerminal {
     public func restart() throws(PtyError) {
         process.terminate()
         process = try PtyProcess(argv: argv, environment: environment, workingDirectory: workingDirectory,
-                                 rows: screen.rows, cols: screen.cols)
+                                 rows: screen.rows, cols: screen.cols, clock: clock)
         isOutputClosed = false
         // Mode by mode rather than a reset (RIS would clear the screen). Leaving the alternate screen restores the
         // cursor saved on entry, so it is sent only when that screen is on. The scroll region is reset between a
@@ -172,20 +176,22 @@ public final class HostedTerminal {
         if screen.snapshot().cursor.col != 0 { _ = screen.feed(Array("\r\n".utf8)) }
     }
 
-    /// Pumps output until `done` holds or `timeout` seconds pass; true if `done` held.
+    /// Pumps output until `done` holds or `timeout` seconds pass; true if `done` held. Real seconds whatever
+    /// the process's clock: the child's output takes its own time.
     public func run(until done: (HostedTerminal) -> Bool, timeout: Double) -> Bool {
-        let deadline = PtyClock.now() + timeout
+        let live = LiveClock()
+        let deadline = live.now() + timeout
         while true {
             pump()
             if done(self) { return true }
-            let left = deadline - PtyClock.now()
-            if left <= 0 { return false }
+            let now = live.now()
+            if now >= deadline { return false }
             var fds = pollDescriptors
             if fds.isEmpty {
                 // Nothing left to wait on: the child is reaped and its output drained.
                 return done(self)
             }
-            let r = poll(&fds, nfds_t(fds.count), Int32(min(left, 0.05) * 1000) + 1)
+            let r = live.poll(&fds, until: min(deadline, now + 0.05))
             // Without a pidfd nothing polls readable at the exit: ask at each turn.
             if process.exitFD < 0 || r > 0 && fds.contains(where: { $0.fd == process.exitFD && $0.revents != 0 }) {
                 // Drain what the child wrote before it exited, then reap it.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CPty
+import SystemIO
 import TerminalModel
 
 /// Why a child could not be started on a pty.
@@ -63,13 +64,17 @@ public final class PtyProcess {
     /// Bytes written to the child that the pty could not take yet; kept so nothing typed is lost.
     private var pendingInput: [UInt8] = []
     private var pendingOffset = 0
+    /// Ages what /proc said of the foreground (half a second, see `refreshForegroundAnswers`).
+    private let clock: any ShellClock
 
     /// Starts `argv` (its first element searched on the environment's PATH) on a new pty of `rows`×`cols`.
     ///
     /// A program that does not exist still starts: the child prints why on the pty and exits with 127.
     /// `pidfd` false finds the exit by `waitpid` alone, as where the kernel has no `pidfd_open`.
     public init(argv: [String], environment: [String: String] = PtyProcess.childEnvironment(),
-                workingDirectory: String? = nil, rows: Int, cols: Int, pidfd usePidfd: Bool = true) throws(PtyError) {
+                workingDirectory: String? = nil, rows: Int, cols: Int, pidfd usePidfd: Bool = true,
+                clock: any ShellClock = LiveClock()) throws(PtyError) {
+        self.clock = clock
         guard let first = argv.first, !first.isEmpty else { throw PtyError("no program to run") }
         guard rows > 0, cols > 0, rows <= Int(UInt16.max), cols <= Int(UInt16.max) else {
             throw PtyError("pty size \(cols)x\(rows) is out of range")
@@ -238,7 +243,7 @@ public final class PtyProcess {
     private func isRemote(_ pgrp: pid_t) -> Bool {
         if let c = remoteCheck, c.pgrp == pgrp { return c.value }
         let remote = RemoteShells.isRemote(Self.programName(pgrp))
-        remoteCheck = GroupAnswer(pgrp: pgrp, value: remote, at: PtyClock.now())
+        remoteCheck = GroupAnswer(pgrp: pgrp, value: remote, at: clock.now())
         return remote
     }
     private var remoteCheck: GroupAnswer<Bool>?
@@ -261,7 +266,7 @@ public final class PtyProcess {
     public func refreshForegroundAnswers() -> Bool {
         // Answers about another group are left: the next view asks /proc for the new one anyway.
         guard let group = foregroundGroup else { return false }
-        let now = PtyClock.now()
+        let now = clock.now()
         var changed = false
         if let c = remoteCheck, c.pgrp == group, c.stale(at: now) {
             remoteCheck = nil
@@ -300,7 +305,7 @@ public final class PtyProcess {
     /// in /proc is a third of an echo's cost) until `refreshForegroundAnswers` reads it again.
     public var foregroundWorkingDirectory: String? {
         guard let pgrp = foregroundGroup, !isRemote(pgrp) else { return nil }
-        let now = PtyClock.now()
+        let now = clock.now()
         if let c = directoryRead, c.pgrp == pgrp, now - newLineAt >= 0.5 { return c.value }
         let path = Self.workingDirectory(pgrp)
         directoryRead = GroupAnswer(pgrp: pgrp, value: path, at: now)
@@ -310,7 +315,7 @@ public final class PtyProcess {
     private var newLineAt = -Double.infinity
 
     /// Notes that the child wrote a new line: a command may run and change its directory.
-    public func workingDirectoryMayChange() { newLineAt = PtyClock.now() }
+    public func workingDirectoryMayChange() { newLineAt = clock.now() }
 
     private static func workingDirectory(_ pgrp: pid_t) -> String? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf -> String? in
@@ -361,22 +366,23 @@ public final class PtyProcess {
         closeExitFD()
     }
 
-    /// Waits up to `timeout` seconds for the child to exit; true once it has (it is then reaped).
+    /// Waits up to `timeout` seconds for the child to exit; true once it has (it is then reaped). Real
+    /// seconds whatever the process's clock: the child's exit takes its own time.
     public func waitForExit(timeout: Double) -> Bool {
         if reapIfExited() != nil { return true }
-        let deadline = PtyClock.now() + timeout
+        let live = LiveClock()
+        let deadline = live.now() + timeout
         guard exitFD >= 0 else {
-            while PtyClock.now() < deadline {
-                usleep(2_000)
+            while live.now() < deadline {
+                live.sleep(for: 0.002)
                 if reapIfExited() != nil { return true }
             }
             return false
         }
-        var p = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
+        var p = [pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)]
         while true {
-            let left = deadline - PtyClock.now()
-            if left <= 0 { return reapIfExited() != nil }
-            let r = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+            if live.now() >= deadline { return reapIfExited() != nil }
+            let r = live.poll(&p, until: deadline)
             if r > 0 { return reapIfExited() != nil }
             if r < 0 && errno != EINTR { return reapIfExited() != nil }
         }
@@ -388,15 +394,5 @@ public final class PtyProcess {
 
     private func closeExitFD() {
         if exitFD >= 0 { close(exitFD); exitFD = -1 }
-    }
-}
-
-/// The monotonic clock, for bounded waits at the edge (tools and tests); the pure core never reads it.
-public enum PtyClock {
-    /// Monotonic seconds.
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -4,11 +4,6 @@ import Shell
 import TrackingCore
 
 /// A pointer calibration as saved for one source, with the screen size it was made at.
-public struct SavedCalibration: Sendable, Equatable {
-    public var calibration: PointerCalibration
-    public var size: Size
-    public init(calibration: PointerCalibration, size: Size) { self.calibration = calibration; self.size = size }
-}
 
 /// `calibration.toml` in the user's config folder: one `[source.NAME]` table per tracker source.
 public enum CalibrationFile {

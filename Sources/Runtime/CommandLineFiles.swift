@@ -15,6 +15,8 @@ public final class CommandLineFiles: @unchecked Sendable {
     let home: String?
     let maxAge: Double
     let maxEntries: Int
+    /// Ages the answers kept.
+    let clock: any ShellClock
     private let lock = NSLock()
     private var commandCache: (at: Double, names: [String])?
     /// A new listing of `PATH` is being made on another thread.
@@ -23,11 +25,12 @@ public final class CommandLineFiles: @unchecked Sendable {
 
     /// `environment` gives `PATH` and `HOME`, as the program on the Terminal screen inherits them.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, maxAge: Double = 2,
-                maxEntries: Int = 5_000) {
+                maxEntries: Int = 5_000, clock: any ShellClock = LiveClock()) {
         searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
         home = environment["HOME"]
         self.maxAge = maxAge
         self.maxEntries = maxEntries
+        self.clock = clock
     }
 
     /// Carries out the reducer's `listCommands` and `listDirectory` effects; returns the event that answers
@@ -47,7 +50,7 @@ public final class CommandLineFiles: @unchecked Sendable {
     /// user typed: once the list is old, the old one is answered and a new one made on another thread, for
     /// the next ask.
     public func commands() -> [String] {
-        let now = monotonicSeconds()
+        let now = clock.now()
         lock.lock()
         if let c = commandCache {
             if now - c.at >= maxAge * 15, !refreshing {
@@ -55,7 +58,7 @@ public final class CommandLineFiles: @unchecked Sendable {
                 DispatchQueue.global(qos: .utility).async { [self] in
                     let list = scanCommands()
                     lock.lock()
-                    commandCache = (monotonicSeconds(), list)
+                    commandCache = (clock.now(), list)
                     refreshing = false
                     lock.unlock()
                 }
@@ -87,7 +90,7 @@ public final class CommandLineFiles: @unchecked Sendable {
     /// directory known.
     public func list(_ typed: String, workingDirectory: String?) -> [CommandLineCompletion.Entry]? {
         guard let path = resolve(typed, workingDirectory: workingDirectory) else { return nil }
-        let now = monotonicSeconds()
+        let now = clock.now()
         lock.lock()
         if let l = listings[path], now - l.at < maxAge { lock.unlock(); return l.entries }
         lock.unlock()

@@ -14,8 +14,6 @@ public final class DesktopLink {
     public let sink: any OutputSink
     /// A request failed and none has succeeded since.
     private var failing = false
-    /// The name last reported, so a sink that resolves to another (auto) is said once.
-    private var reportedName: String?
 
     public init(_ sink: some OutputSink) { self.sink = sink }
 
@@ -36,7 +34,11 @@ public final class DesktopLink {
         }
     }
 
+    /// Delivers a request; a sink whose name changed in it (auto chose, or chose again after a failure) is
+    /// named to the reducer, which keeps the name the screen shows (`DesktopOutput.sink`, set at start from
+    /// this sink's name): the link keeps no copy of it.
     private func deliver(_ text: String, _ send: () throws(OutputSinkError) -> Void) -> [ShellEvent] {
+        let named = sink.name
         do throws(OutputSinkError) {
             try send()
         } catch {
@@ -44,10 +46,8 @@ public final class DesktopLink {
             return [.desktopOutput(.failed(reason: error.description, unsent: error.unsent(of: text)))]
         }
         var out: [ShellEvent] = []
-        if reportedName != sink.name {
-            reportedName = sink.name
-            out.append(.desktopSink(sink.name))
-        }
+        // After a failure the name is said again: auto may have chosen another in the request that failed.
+        if sink.name != named || failing { out.append(.desktopSink(sink.name)) }
         if failing {
             failing = false
             out.append(.desktopOutput(.delivered))

@@ -21,13 +21,15 @@ public enum LoopEvent: Sendable {
     case signal(Int32)
     /// A replay or the demo delivered its last frame.
     case sourceEnded
+    /// The demo's next frame is due: the session's scripted user makes it (`Session.stepDemo`).
+    case demoFrame
 
     /// Whether the reducer must have every view of the Terminal pane before this event: false for what only
     /// tells the time or the face (a tick, a tracker's frame, the input's measures, a source's end), which
     /// act as well on the screen the user still sees.
     var needsLatestView: Bool {
         switch self {
-        case .item(.frame), .shell(.tick), .shell(.inputHealth), .sourceEnded: return false
+        case .item(.frame), .demoFrame, .shell(.tick), .shell(.inputHealth), .sourceEnded: return false
         default: return true
         }
     }
@@ -68,8 +70,8 @@ public protocol EventSource {
     var descriptors: [Int32] { get }
     /// The monotonic time at which to ask the source even if no descriptor is ready; nil: only then.
     func nextWake(now: Double) -> Double?
-    /// What the source has now; `state` is what the user sees (the scripted demo aims at it).
-    mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent]
+    /// What the source has now. A source never reads the state: what it learns becomes an event.
+    mutating func events(_ wake: Wakeup) -> [LoopEvent]
     /// Whether to ask again at once, after the events just given were reduced (the demo's scripted user
     /// looks at the screen after each of its frames).
     func wantsAgain(now: Double) -> Bool
@@ -85,7 +87,7 @@ public struct SignalSource: EventSource {
     let fd: Int32
     public init() { fd = Terminal.installSignalPipe() }
     public var descriptors: [Int32] { fd >= 0 ? [fd] : [] }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         // A read on every wake-up (sixty a second with a tracker) for a signal that almost never comes.
         if let ready = wake.readable, !ready.contains(fd) { return [] }
         return Terminal.pendingSignal().map { [.signal($0)] } ?? []
@@ -99,16 +101,13 @@ public struct KeyboardSource: EventSource {
     static let maxKeys = 256
     public init(_ display: ShellDisplay) { self.display = display }
     public var descriptors: [Int32] { display.inputFD >= 0 ? [display.inputFD] : [] }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         let fd = display.inputFD
         if fd >= 0, wake.hungUp.contains(fd), display.inputHungUp() { return [.signal(SIGHUP)] }
         var out: [LoopEvent] = []
         while out.count < Self.maxKeys, let input = display.readInput() {
+            // Ctrl-C and Ctrl-\ too: the reducer decides whether they are the program's or end the shell.
             switch input {
-            case .key(.ctrl(let c)) where !(state.top is TerminalScreen) && (c == "c" || c == "\\"):
-                // The display reads raw keys so the Terminal screen's program gets its Ctrl-C; anywhere else
-                // Ctrl-C and Ctrl-\ still leave as the interrupt and quit signals did.
-                out.append(.signal(c == "c" ? SIGINT : SIGQUIT))
             case .key(let k): out.append(.shell(.key(k)))
             case .resized(let s): out.append(.shell(.resized(s)))
             }
@@ -137,7 +136,7 @@ public struct KeymapWatcher: EventSource {
     public func nextWake(now: Double) -> Double? { lastCheck + 1 }
 
     /// Checks at most once a second: a good new keymap, or the error while the old one stays.
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         guard wake.now - lastCheck >= 1 else { return [] }
         lastCheck = wake.now
         let m = KeymapWatcher.modified(path)
@@ -158,7 +157,7 @@ public struct SpeechSource: EventSource {
     public init(_ speech: LiveSpeech) { self.speech = speech }
     public var descriptors: [Int32] { speech.descriptors }
 
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         speech.drain().map { u in
             switch u {
             case .text(let text, let isFinal): return .shell(.speech(text, isFinal: isFinal))
@@ -173,8 +172,9 @@ public struct SpeechSource: EventSource {
 
 }
 
-/// The word lists finishing their load, and a failed save of the learned words retried every 10 s (its
-/// problem is shown); the words are learned and saved as the runtime carries out the reducer's effects.
+/// The word lists finishing their load (the event carries the predictor), and a failed write of the learned
+/// words or sentences retried every 10 s (its problem is shown); the reducer learns, and the runtime writes
+/// the files its effects carry.
 public struct PredictionSource: EventSource {
     public let prediction: LivePrediction
     private var lastSave: Double
@@ -183,9 +183,9 @@ public struct PredictionSource: EventSource {
     public var descriptors: [Int32] { [] }
     public func nextWake(now: Double) -> Double? { lastSave + Self.saveEvery }
 
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         var out: [LoopEvent] = []
-        if prediction.takeFinished() { out.append(.shell(.wordsLoaded)) }
+        if let (predictor, problem) = prediction.takeLoaded() { out.append(.shell(.predictorLoaded(predictor, problem: problem))) }
         if wake.now - lastSave > Self.saveEvery {
             lastSave = wake.now
             if let problem = prediction.saveIfNeeded() { out.append(.shell(.notice(problem))) }
@@ -248,8 +248,8 @@ public enum FrameFeed {
     case replay(ReplayItems, speed: Double, name: String)
     /// A live socket (UDP or TCP, NDJSON or Live Link Face).
     case live(LiveSource)
-    /// The scripted demo user.
-    case demo(DemoScript, speed: Double)
+    /// The scripted demo user (`Session.demo`), making `fps` frames a second of its time, paced at `speed`.
+    case demo(fps: Double, speed: Double)
 
     /// A recording already in memory.
     public static func replay(items: [DecodedItem], speed: Double, name: String) -> FrameFeed {
@@ -267,6 +267,8 @@ public struct FrameSource: EventSource {
     /// When the next replay frame is due (computed once per frame, when it is first waited for).
     private var nextDue: Double?
     private var ended = false
+    /// The demo's frames asked for so far.
+    private var demoFrames = 0
     /// Ticks while there is no tracker, so screens with time in them (a reply arriving) move on.
     static let tickEvery = 0.05
     /// Says which bound gestures a live source cannot make, once its format is recognised.
@@ -293,12 +295,12 @@ public struct FrameSource: EventSource {
         case .replay(let items, _, _):
             guard items.peek() != nil else { return now + Self.tickEvery }
             return nextDue ?? now
-        case .demo(let script, let speed):
-            return script.isFinished ? now + Self.tickEvery : start + script.t / speed
+        case .demo:
+            return ended ? now + Self.tickEvery : demoDue
         }
     }
 
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         let now = wake.now
         var out: [LoopEvent] = []
         switch feed {
@@ -323,15 +325,13 @@ public struct FrameSource: EventSource {
                 items.removeFirst()
             }
             if items.peek() == nil, !ended { ended = true; out.append(.sourceEnded) }
-        case .demo(var script, let speed):
+        case .demo:
             // The scripted user looks at the screen as it is after each frame, so frames go one at a time.
-            if start + script.t / speed <= now, let f = script.next(state) {
-                meter.count(.frame(f, nil), at: now)
-                out.append(.item(.frame(f, nil)))
-                out.append(.shell(.notice(script.caption)))
+            if !ended, demoDue <= now {
+                demoFrames += 1
+                meter.countFrame(at: now)
+                out.append(.demoFrame)
             }
-            if script.isFinished, !ended { ended = true; out.append(.sourceEnded) }
-            feed = .demo(script, speed: speed)
         }
         if let h = meter.health(at: now) { out.append(.shell(.inputHealth(h))) }
         return out
@@ -339,9 +339,18 @@ public struct FrameSource: EventSource {
 
     /// The demo yields one frame per call, since each depends on the screen: more may be due.
     public func wantsAgain(now: Double) -> Bool {
-        if case .demo(let script, let speed) = feed { return !script.isFinished && start + script.t / speed <= now }
+        if case .demo = feed { return !ended && demoDue <= now }
         return false
     }
+
+    /// When the demo's next frame is due: its frames are `1/fps` apart in its own time.
+    private var demoDue: Double {
+        guard case .demo(let fps, let speed) = feed else { return .infinity }
+        return start + Double(demoFrames) / fps / speed
+    }
+
+    /// The demo's scripted user has ended (the session made no frame): no more are asked for.
+    public mutating func demoEnded() { ended = true }
 }
 
 /// Tells the user, once per source, which gestures the keymap binds that the source cannot make (or makes
@@ -374,6 +383,9 @@ public struct InputMeter {
     public var source: LiveSource?
 
     public init(start: Double) { lastArrival = start }
+
+    /// Notes one frame handed to the session at `now` (the demo's, made by the session).
+    public mutating func countFrame(at now: Double) { arrivals.add(at: now); lastArrival = now; used += 1 }
 
     /// Notes one item handed to the session at `now`.
     public mutating func count(_ item: DecodedItem, at now: Double) {

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Shell
 import Speech
+import SystemIO
 
 /// The shell's voice: carries out `Effect.speak` and `.stopSpeaking` with a `Speaker` (its own threads) and
 /// hands what it reports back to the loop as `ShellEvent.speaking` and `.speechOutput`, waking `poll`
@@ -20,13 +21,16 @@ public final class LiveSpeaker: @unchecked Sendable {
 
     public let output: Output
     let setup: VoiceSetup
+    /// Given to the speaker, which times each request's first audio.
+    let clock: any ShellClock
     private let lock = NSLock()
     private var speaker: Speaker?
     private let outbox = WakingOutbox<ShellEvent>()
 
-    public init(output: Output, setup: VoiceSetup) {
+    public init(output: Output, setup: VoiceSetup, clock: any ShellClock = LiveClock()) {
         self.output = output
         self.setup = setup
+        self.clock = clock
     }
 
     deinit { shutdown() }
@@ -43,7 +47,7 @@ public final class LiveSpeaker: @unchecked Sendable {
                 post(.speechOutput(problem: "\(error.description): flite speaks instead"))
                 voice = .flite
             }
-            started().speak(.init(text: u.text, voice: voice, rate: u.rate, volume: u.volume))
+            started().speak(.init(text: u.text, voice: voice, rate: u.rate, volume: u.volume, language: u.language))
         case .stopSpeaking:
             lock.withLock { speaker }?.stop()
         default:
@@ -69,7 +73,7 @@ public final class LiveSpeaker: @unchecked Sendable {
         case .device(let name): sink = ALSAPlayback(device: name)
         case .file(let path): sink = ALSAPlayback.toFile(path)
         }
-        let s = Speaker(setup: setup, output: sink) { [weak self] event in
+        let s = Speaker(setup: setup, output: sink, clock: clock) { [weak self] event in
             switch event {
             case .speaking(let on): self?.post(.speaking(on))
             // Flite taking over is said; nothing heard at all is told apart, so a screen can show the text.
@@ -89,7 +93,7 @@ public struct SpeakerSource: EventSource {
     public let speaker: LiveSpeaker
     public init(_ speaker: LiveSpeaker) { self.speaker = speaker }
     public var descriptors: [Int32] { speaker.descriptors }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         speaker.drain().map { .shell($0) }
     }
 }

@@ -89,10 +89,13 @@ public final class LiveSpeech: @unchecked Sendable {
     private let pipeFDs: [Int32]
     /// Seconds of audio kept for checking a wake match; a longer utterance is not a wake command.
     public static let longestWakeUtterance = 8.0
+    /// Paces a file's audio on the capture thread.
+    private let clock: any ShellClock
 
-    public init(input: AudioInput, wakePhrase: String?, whisper: WhisperWorker? = nil) {
+    public init(input: AudioInput, wakePhrase: String?, whisper: WhisperWorker? = nil, clock: any ShellClock = LiveClock()) {
         self.input = input
         self.whisper = whisper
+        self.clock = clock
         // A file is a demo or test: it plays when speech is first asked for, not into the wake listener.
         if case .mic = input { wake = wakePhrase } else { wake = nil }
         var fds: [Int32] = [-1, -1]
@@ -258,14 +261,14 @@ public final class LiveSpeech: @unchecked Sendable {
     /// tests use) would otherwise hand over minutes of audio a second, faster than it can be decoded (the
     /// queue grew by 400 MB a second). On the capture thread, before the audio is queued.
     private func pace(_ samples: [Int16]) {
-        let now = monotonicSeconds()
+        let now = clock.now()
         let start = lock.withLock { () -> Double in
             if wallStart == nil { wallStart = now }
             return wallStart ?? now
         }
         let due = start + capturedSeconds
         capturedSeconds += SpeechAudio.seconds(samples: samples.count)
-        if due > now { usleep(UInt32((due - now) * 1_000_000)) }
+        clock.sleep(until: due)
     }
 
     private func post(_ u: SpeechUpdate) {

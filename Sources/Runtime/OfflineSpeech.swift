@@ -7,12 +7,13 @@ import SystemIO
 /// Speech on recordings rather than a microphone, as `transcribe` and `bench speech` run it.
 public enum OfflineSpeech {
     /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
-    public static func whisperWorker(model: String, minWindow: Double = 10) throws -> WhisperWorker {
+    public static func whisperWorker(model: String, minWindow: Double = 10, language: String = "en") throws -> WhisperWorker {
         guard let python = PythonEnv.python() else {
             throw SetupError("no Python found: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))")
         }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"), model: model)
         configuration.minWindow = minWindow
+        configuration.language = language
         let w = WhisperWorker(configuration)
         do { try w.start() } catch { throw SetupError("Whisper: \(error.description)") }
         return w
@@ -20,15 +21,15 @@ public enum OfflineSpeech {
 
     /// Feeds a recording as the idle shell would and checks each utterance's wake match as it ends (the
     /// audio kept for the check is forgotten when the stream finishes).
-    /// `timed` gets the wall time of each check (for `bench speech`).
-    public static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String,
+    /// `timed` gets the time of each check on `clock` (for `bench speech`).
+    public static func wakeVerdicts(_ r: Recognizer, _ samples: [Int16], wake: String, clock: any ShellClock = LiveClock(),
                                     timed: (Double) -> Void = { _ in }) -> [(String, WakeCheck.Verdict)] {
         var out: [(String, WakeCheck.Verdict)] = []
         func take(_ events: [SpeechEvent]) {
             for case let .final(text, _, _) in events where !text.isEmpty {
-                let t0 = monotonicSeconds()
+                let t0 = clock.now()
                 out.append((text, r.checkWake(text, wake: wake)))
-                timed(monotonicSeconds() - t0)
+                timed(clock.now() - t0)
             }
         }
         // 50 ms chunks as the microphone delivers them, then a second of silence to end an utterance still

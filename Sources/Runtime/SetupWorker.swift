@@ -308,7 +308,7 @@ public struct SetupSource: EventSource {
     public let worker: SetupWorker
     public init(_ worker: SetupWorker) { self.worker = worker }
     public var descriptors: [Int32] { worker.descriptors }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         worker.drain().map { .shell($0) }
     }
 }

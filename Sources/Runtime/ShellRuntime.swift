@@ -51,7 +51,7 @@ public struct ShellRuntime {
     public var speaker: LiveSpeaker?
     /// The accessibility bus's side of the Controls view (its own thread, started at the first request).
     public var controls = LiveControls()
-    /// Word prediction for the suggestion bars, nil without it.
+    /// Loads word prediction for the suggestion bars and writes what the reducer learned; nil without it.
     public var prediction: LivePrediction?
     public var keymapWatcher: KeymapWatcher?
     /// Where settings are saved, actions logged and the first start remembered.
@@ -60,12 +60,17 @@ public struct ShellRuntime {
     public var commandLineFiles: CommandLineFiles?
     /// Where the user's notes and messages are written (nil: they live in memory only, as in the demo).
     public var storage: StoreClient?
-    /// Saves the session's usage record when the loop ends, however it ends (nil: not recorded).
+    /// Writes the session's usage record (`Effect.recordMetrics`) once the terminal is given back (nil: it is
+    /// not written anywhere).
     public var saveMetrics: ((SessionMetrics) -> Void)?
+    /// The usage record the session handed out as the run ended, written after the terminal is given back.
+    private var metricsRecord: SessionMetrics?
     /// The signal that ended the loop, if one did (the command then exits with 128 + signal).
     public private(set) var exitSignal: Int32?
     /// Opens what the shell is shown on: the full-screen terminal, or plain lines (`--plain`).
     public var display: () throws -> ShellDisplay = { try CursesDisplay(Terminal()) }
+    /// The time the loop waits on and hands its sources: live, or a test's `TestClock`.
+    public var clock: any ShellClock = LiveClock()
     /// One line for standard error once the terminal is given back: how the run ended and what the frame
     /// source delivered (frames used, dropped in floods, unrecognised).
     public private(set) var summary = ""
@@ -90,8 +95,6 @@ public struct ShellRuntime {
     public private(set) var wakeups = 0
     /// Echoes of a key shown as the Terminal screen's pane alone, ahead of the full drawing.
     public private(set) var paneDrawings = 0
-    /// The Terminal screen's view of the last drawing, full or of the pane alone.
-    private var drawnView: TerminalView?
     /// Drawings skipped because only frames came and the screen would look the same (`FrameLook`).
     public private(set) var unchanged = 0
 
@@ -100,13 +103,6 @@ public struct ShellRuntime {
     public var saveCalibration: ((PointerCalibration?, Size) -> String?)?
     /// Saves the gesture calibration's thresholds for this source; returns a problem to show.
     public var saveGestureCalibration: (([GestureThreshold]) -> String?)?
-    /// A calibration saved earlier for this source, applied once the display's size is known to match.
-    public var savedCalibration: SavedCalibration?
-
-    /// The dictation engine setting this run started with (nil: no speech), so a change in Settings can say
-    /// it waits for the next start.
-    public var engineSetting: String?
-
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
     /// Carries out the setup screen's requests (nil: this run has no setup, and they are ignored).
@@ -155,9 +151,9 @@ public struct ShellRuntime {
     public mutating func run() throws {
         let term = try display()
         // Declared before the terminal's stop, so it runs after it: a problem saving can then be printed.
-        defer { if session.state.settings.recordMetrics { saveMetrics?(session.metrics) } }
+        defer { if let m = metricsRecord { saveMetrics?(m) } }
         defer { term.stop() }
-        let start = monotonicSeconds()
+        let start = clock.now()
         log = ActionLog(paths.actionLog)
         sources = [SignalSource(), KeyboardSource(term)]
         if let keymapWatcher { sources.append(keymapWatcher) }
@@ -170,6 +166,8 @@ public struct ShellRuntime {
             webcam.start(now: start)
             sources.append(WebcamBridgeSource(webcam))
         }
+        terminal.clock = clock
+        controls.clock = clock
         sources.append(TerminalSource(terminal, frameInterval: frameInterval))
         frameSlot = sources.count
         var frames = FrameSource(feed, start: start)
@@ -189,23 +187,14 @@ public struct ShellRuntime {
         }
 
         // Effects of every event are run, these too: the first may start the Terminal screen's program.
-        if runEffects(session.send(.resized(term.size))) { return }
-        if let saved = savedCalibration {
-            if saved.size == term.size { session.calibrate(saved.calibration) }
-            else {
-                let notice = "Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
-                    + "\(term.size.width)x\(term.size.height): calibrate again in Settings"
-                if runEffects(session.send(.notice(notice))) { return }
-            }
-        }
-        // The speech side starts from the microphone's use and the phrases as they stand; later changes come
-        // as effects of the events that make them.
-        _ = runEffects(session.speechEffects)
+        var displaySize = term.size
+        if runEffects(session.send(.resized(displaySize))) { return }
+        // The speech side starts from the microphone's use and the phrases as they stand, which the session
+        // answers with; later changes come as effects of the events that make them.
+        if speech != nil, runEffects(session.send(.speechStarted)) { return }
         // Shown before the first key, so plain mode can name what the first key acts on.
-        term.show(session.state, performed: [])
-        drawnView = session.state.terminal
-        var lastLook: FrameLook? = FrameLook(session.state)
-        prediction?.suggestRudeWords(session.state.settings.suggestRudeWords)
+        var painter = Painter(term)
+        painter.draw(session.state, performed: [])
         var endedAt: Double?
         var dirty = false
         // Only the source's measures changed: worth a drawing, but not one per change.
@@ -221,7 +210,7 @@ public struct ShellRuntime {
         var lastRender = start
         loop: while true {
             // Wait for a descriptor, or until a source's timer or the next drawing is due (at most 50 ms).
-            let before = monotonicSeconds()
+            let before = clock.now()
             var until = before + 0.05
             for s in sources { if let w = s.nextWake(now: before) { until = min(until, w) } }
             // While a key's echo is awaited the drawing waits for it (or for `awaitingEcho`), so its own time
@@ -231,11 +220,9 @@ public struct ShellRuntime {
             if let e = awaitingEcho { until = min(until, e) }
             if heldHealth != nil { until = min(until, healthAt + measuresInterval) }
             var fds = sources.flatMap(\.descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            // Rounded up: rounded down, a wake due in under a millisecond was a zero timeout, and the loop
-            // spun until it was due.
-            _ = poll(&fds, nfds_t(fds.count), Int32((max(0, until - before) * 1000).rounded(.up)))
+            _ = clock.poll(&fds, until: until)
             wakeups += 1
-            let now = monotonicSeconds()
+            let now = clock.now()
             let bad = Int16(POLLHUP | POLLERR | POLLNVAL)
             var hungUp = Set<Int32>(), readable: [Int32] = []
             for p in fds where p.revents != 0 {
@@ -245,13 +232,12 @@ public struct ShellRuntime {
             let wake = Wakeup(now: now, hungUp: hungUp, readable: readable)
 
             if giveEchoedView() { break loop }
-            let revision = session.state.revision
             // Set once a key went to the program ahead of its reduction: the other sources wait for the next
             // wake-up, which the echo brings, so the kernel's pty work and the program have the processor now.
             var keyAhead = false
             for i in sources.indices where !keyAhead {
                 repeat {
-                    for event in sources[i].events(wake, state: session.state) {
+                    for event in sources[i].events(wake) {
                         // Before a key, a phrase or a reply, which act on the pane as it now is; a tick or a
                         // tracker's frame in the same wake-up is as if it came just before the echo, when the
                         // screen showed what it still shows.
@@ -266,13 +252,22 @@ public struct ShellRuntime {
                         let effects: [Effect]
                         switch event {
                         case .signal(let sig):
-                            exitSignal = sig
-                            // Ended from outside (SIGTERM, SIGHUP, a helper's Ctrl-C): nothing asks first.
-                            keepUnsaved()
-                            break loop
+                            // Ended from outside (SIGTERM, SIGHUP): the reducer answers with `.end`.
+                            effects = session.send(.ending(signal: sig))
                         case .sourceEnded:
                             if endedAt == nil { endedAt = now }
                             continue
+                        case .demoFrame:
+                            guard let (stepped, gestures) = session.stepDemo() else {
+                                // The scripted user has ended: its source asks for no more frames.
+                                if var f = sources[i] as? FrameSource { f.demoEnded(); sources[i] = f }
+                                if endedAt == nil { endedAt = now }
+                                continue
+                            }
+                            effects = stepped
+                            framesIn += 1
+                            if !effects.isEmpty || !gestures.isEmpty { forced = true }
+                            dirty = true
                         case .item(let item):
                             let gestures: [GestureEvent]
                             (effects, gestures) = session.stepDetailed(item)
@@ -286,7 +281,8 @@ public struct ShellRuntime {
                             if case .inputHealth = e { healthAt = now; heldHealth = nil }
                             // A key's echo is shown at once, the pane alone over the last drawing; the rest
                             // (the suggestions the new command line brings) is drawn a displayed frame later.
-                            if case .terminal(let view) = e, awaitingEcho != nil, showEcho(view, on: term, drawn: lastLook) {
+                            if case .terminal(let view) = e, awaitingEcho != nil, painter.drawEcho(session.state, view: view) {
+                                paneDrawings += 1
                                 lastRender = now
                                 awaitingEcho = nil
                                 echoedView = view
@@ -297,7 +293,8 @@ public struct ShellRuntime {
                                 continue
                             }
                             if pendingKey != nil, event.isTerminalView, reducePendingKey() { break loop }
-                            if case .key(let k) = e, let early = session.state.keyForProgram(k) {
+                            if case .resized(let s) = e { displaySize = s }
+                            if case .key(let k) = e, let early = session.requestAhead(for: k) {
                                 // The program has the key first; the rest of the key's turn waits for its echo
                                 // to be drawn, or for the next event, or for the wait for the echo to end.
                                 let replies = terminal.apply(early)
@@ -308,14 +305,14 @@ public struct ShellRuntime {
                                     dirty = true; forced = true
                                     continue
                                 }
-                                awaitingEcho = monotonicSeconds() + echoWait
+                                awaitingEcho = clock.now() + echoWait
                                 keyAhead = true
                                 continue
                             }
                             effects = session.send(e)
                             switch e {
                             // Time alone turns the notice line's parts: looked at, and drawn if it moved.
-                            case .tick: if session.state.noticeLineTurns { dirty = true }
+                            case .tick: if painter.turns(session.state) { dirty = true }
                             case .terminal:
                                 awaitingEcho = nil
                                 dirty = true; forced = true
@@ -334,7 +331,7 @@ public struct ShellRuntime {
                 if runEffects(session.send(.inputHealth(h))) { break loop }
             }
             // A tick a screen handled (a reply arrived, playback moved) changed what is shown.
-            if session.state.revision != revision { dirty = true; forced = true }
+            if painter.moved(session.state) { dirty = true; forced = true }
             if let e = awaitingEcho, now >= e { awaitingEcho = nil }
             if awaitingEcho == nil, pendingKey != nil {
                 if reducePendingKey() { break loop }
@@ -344,15 +341,13 @@ public struct ShellRuntime {
                dirty && now - lastRender >= drawSpacing || measuresChanged && now - lastRender >= measuresInterval {
                 if giveEchoedView() { break loop }
                 let size = term.size
-                if size != session.state.size {
+                if size != displaySize {
+                    displaySize = size
                     forced = true
                     if runEffects(session.send(.resized(size))) { break loop }
                 }
-                if forced || !performed.isEmpty || lastLook?.matches(session.state) != true {
-                    term.show(session.state, performed: performed)
-                    drawnView = session.state.terminal
+                if painter.drawIfChanged(session.state, performed: performed, forced: forced) {
                     renders += 1
-                    lastLook = FrameLook(session.state)
                 } else {
                     unchanged += 1
                 }
@@ -368,7 +363,7 @@ public struct ShellRuntime {
             // would come before the echo, or before whoever reads the display gets the processor.
             if awaitingEcho == nil, echoedView == nil { writeLog() }
             if exitAtEnd, let e = endedAt, now - e > 1.0 {
-                keepUnsaved()
+                _ = runEffects(session.send(.ending(signal: nil)))
                 break loop
             }
         }
@@ -397,24 +392,6 @@ public struct ShellRuntime {
         unlogged.removeAll(keepingCapacity: true)
     }
 
-    /// Shows the Terminal screen's pane with `view` over the last drawing, if the display can; true if it did.
-    mutating func showEcho(_ view: TerminalView, on display: ShellDisplay, drawn look: FrameLook?) -> Bool {
-        // Only over a drawing of this very layout and marks: one the loop has not drawn yet (a screen opened,
-        // the suggestions laid out again, the focus moved) waits for the full drawing.
-        guard let look, look.sameMarks(as: session.state) else { return false }
-        guard display.showPane(session.state, view: view, drawn: drawnView) else { return false }
-        drawnView = view
-        paneDrawings += 1
-        return true
-    }
-
-    /// Writes the text whose save failed, if any, to the fallback places as the loop ends without a quit that
-    /// asked: it is not lost with the process.
-    mutating func keepUnsaved() {
-        let files = session.state.data.unsavedFiles
-        if !files.isEmpty { _ = writeUnsaved(files) }
-    }
-
     /// Writes text that could not be saved to the fallback places and remembers where, for standard error.
     mutating func writeUnsaved(_ files: [String: String]) -> (place: String?, error: String?) {
         let (place, error) = UnsavedText.write(files, places: UnsavedText.places(paths))
@@ -434,13 +411,22 @@ public struct ShellRuntime {
             for e in pending {
                 switch e {
                 case .quit: return true
+                case .end(let signal, let unsaved):
+                    // Not lost with the process: the text whose save failed goes to the fallback places.
+                    exitSignal = signal
+                    if !unsaved.isEmpty { _ = writeUnsaved(unsaved) }
+                    return true
+                case .recordMetrics(let record): metricsRecord = record
                 case .finishedOnboarding: paths.markOnboarded()
                 case .performed(let r):
                     // Written once the loop has carried out the rest: a key reaches its program first.
                     unlogged.append(r)
                     performed.append(r)
                 case .startDictation, .stopDictation, .listenForCommand: replies += speechEffect(e)
-                case .settingsChanged(let settings): replies += applied(settings)
+                case .settingsChanged:
+                    // The session has applied them; the keymap they name, if another, comes as `.loadKeymap`.
+                    break
+                case .loadKeymap(let name, let gestures, let notice): replies.append(loadKeymap(name, gestures: gestures, notice: notice))
                 case .saveSettings(let settings):
                     if let e = UserSettings.save(settings, to: paths.settings) {
                         replies.append(.message(UIMessage("Settings not saved: {reason}", ["reason": e])))
@@ -449,8 +435,8 @@ public struct ShellRuntime {
                     if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
                         replies.append(.notice("Last good settings not saved: \(e)"))
                     }
-                case .saveCalibration(let c):
-                    if let problem = saveCalibration?(c, session.state.size) { replies.append(.notice(problem)) }
+                case .saveCalibration(let c, let size):
+                    if let problem = saveCalibration?(c, size) { replies.append(.notice(problem)) }
                 case .saveGestureCalibration(let thresholds):
                     if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
@@ -462,13 +448,17 @@ public struct ShellRuntime {
                     case .command: mode = .command
                     }
                     speech?.follow(mode, turn: turn, silence: silence)
-                case .voicePhrasesChanged: speech?.updatePhrases(session.state.voicePhrases)
-                case .dictationContext(let before):
-                    speech?.updateContext(before: before, userWords: prediction?.userVocabulary() ?? [])
+                case .voicePhrasesChanged(let phrases): speech?.updatePhrases(phrases)
+                case .dictationContext(let before, let userWords):
+                    speech?.updateContext(before: before, userWords: userWords)
                 case .listCommands, .listDirectory:
                     if let event = commandLineFiles?.perform(e) { replies.append(event) }
                 case .learnWord, .learnSentences, .forgetSentence, .addWord, .removeWord:
-                    if let event = prediction?.perform(e) { replies.append(event) }
+                    break   // the reducer has learned it; the files to write follow as their own effects
+                case .saveLearnedWords(let w):
+                    if let problem = prediction?.write(w, what: "Learned words") { replies.append(.notice(problem)) }
+                case .saveSentences(let w):
+                    if let problem = prediction?.write(w, what: "Sentences") { replies.append(.notice(problem)) }
                 case .rescue(let files):
                     let (place, error) = writeUnsaved(files)
                     replies.append(.rescued(place: place, error: error))
@@ -491,7 +481,7 @@ public struct ShellRuntime {
                 case .terminal(let request):
                     replies += terminal.apply(request)
                     switch request {
-                    case .type, .press: awaitingEcho = monotonicSeconds() + echoWait
+                    case .type, .press: awaitingEcho = clock.now() + echoWait
                     case .scroll, .restart, .start, .resize, .showing, .point: break
                     }
                 }
@@ -503,34 +493,22 @@ public struct ShellRuntime {
 }
 
 extension ShellRuntime {
-    /// Settings the session applied (changed in Settings, tried, or put back): load the keymap they name if
-    /// it changed. They are saved when the reducer says so (`saveSettings`). Problems show in the title bar.
-    mutating func applied(_ settings: ShellSettings) -> [ShellEvent] {
-        prediction?.suggestRudeWords(settings.suggestRudeWords)
-        var problems: [String] = []
-        let notice = { problems.isEmpty ? nil : problems.joined(separator: " · ") }
-        if let chosen = engineSetting, settings.dictationEngine != chosen {
-            engineSetting = settings.dictationEngine
-            problems.append("Dictation engine \(settings.dictationEngine) takes effect at the next start")
-        }
-        guard settings.keymap != session.state.keymap.name else { return [.notice(notice())] }
-        let gestures = session.state.gestures
+    /// Reads the keymap the reducer asked for (`.loadKeymap`, a change in Settings), watches its file from now
+    /// on, and answers with it and `notice`; or with why it was not loaded, after `notice`, in the title bar.
+    mutating func loadKeymap(_ name: String, gestures: [GestureDefinition], notice: String?) -> ShellEvent {
         do {
-            let keymap = try Setup.keymap(settings.keymap, gestures: gestures)
-            let watcher = KeymapWatcher(path: Setup.keymapPath(settings.keymap), gestures: gestures)
+            let keymap = try Setup.keymap(name, gestures: gestures)
+            let watcher = KeymapWatcher(path: Setup.keymapPath(name), gestures: gestures)
             keymapWatcher = watcher
             if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
             else { sources.insert(watcher, at: 2) }
-            return [.keymapLoaded(keymap, notice: notice())]
+            return .keymapLoaded(keymap, notice: notice)
         } catch {
             // A keymap written for another gesture config (keymaps/webcam.toml) needs that config's gestures,
             // which a running session does not swap; the choice is saved, so the next start uses both.
-            if let config = Setup.keymapConfig(settings.keymap) {
-                problems.append("Keymap \(settings.keymap) uses the \(config) gestures: it takes effect at the next start")
-            } else {
-                problems.append("Keymap \(settings.keymap) not loaded: \(error)")
-            }
-            return [.notice(notice())]
+            let problem = Setup.keymapConfig(name).map { "Keymap \(name) uses the \($0) gestures: it takes effect at the next start" }
+                ?? "Keymap \(name) not loaded: \(error)"
+            return .notice([notice, problem].compactMap { $0 }.joined(separator: " · "))
         }
     }
 
@@ -566,15 +544,15 @@ extension ShellRuntime {
         sources.removeAll { $0 is WebcamBridgeSource }
         if let i = sources.firstIndex(where: { $0 is FrameSource }) { frameSlot = i }
         guard choice.address != nil else {
-            sources[frameSlot] = FrameSource(.none, start: monotonicSeconds())
+            sources[frameSlot] = FrameSource(.none, start: clock.now())
             feed = .none
             return [.setup(.trackerStarted(choice, listening: nil, problem: nil))]
         }
         let live: LiveSource
-        do throws(TransportError) { live = try TrackerLaunch.open(choice) } catch {
+        do throws(TransportError) { live = try TrackerLaunch.open(choice, clock: clock) } catch {
             return [.setup(.trackerStarted(choice, listening: nil, problem: "Cannot listen for \(choice.title): \(error.description)"))]
         }
-        let now = monotonicSeconds()
+        let now = clock.now()
         sources[frameSlot] = FrameSource(.live(live), start: now)
         feed = .live(live)
         var replies: [ShellEvent] = []
@@ -589,7 +567,8 @@ extension ShellRuntime {
                 frameSlot += 1
             }
         }
-        if let name = choice.keymap, name != session.state.keymap.name {
+        // The reducer keeps the keymap in use if it is the one named.
+        if let name = choice.keymap {
             do {
                 let settings = try Setup.settings(config: Setup.keymapConfig(name))
                 let keymap = try Setup.keymap(name, gestures: settings.gestures)
@@ -605,8 +584,7 @@ extension ShellRuntime {
             calibrationKey?.name = source
             let (pointer, _) = CalibrationFile.load(paths.calibration, source: source)
             let (gestures, _) = GestureCalibrationFile.load(paths.gestureCalibration, source: source)
-            let fits = pointer.map { $0.size == session.state.size } ?? false
-            replies.append(.setup(.trackerCalibrations(pointer: fits ? pointer?.calibration : nil, gestures: gestures)))
+            replies.append(.setup(.trackerCalibrations(pointer: pointer, gestures: gestures)))
         }
         replies.append(.setup(.trackerStarted(choice, listening: live.address.description, problem: problem)))
         return replies

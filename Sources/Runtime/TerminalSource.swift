@@ -34,8 +34,10 @@ public final class TerminalLink {
     private var early: [TerminalRequest] = []
     /// A delivery failed and none has succeeded since: the next success is reported.
     private var failing = false
+    /// Times `lookDue`; the loop that reads the link hands it its own (`ShellRuntime.run`).
+    public var clock: any ShellClock
 
-    public init(_ sink: some OutputSink) { self.sink = sink }
+    public init(_ sink: some OutputSink, clock: any ShellClock = LiveClock()) { self.sink = sink; self.clock = clock }
 
     /// Carries out what the Terminal screen (or the reducer, for the pane) asked for; returns what the
     /// reducer must hear of it: a text or key that could not be delivered, or the first that was after that.
@@ -106,7 +108,7 @@ public final class TerminalLink {
             failing = true
             return [.output(.failed(reason: error.description, unsent: error.unsent(of: text)))]
         }
-        if let delay = sink.echoLookDelay { lookDue = monotonicSeconds() + delay }
+        if let delay = sink.echoLookDelay { lookDue = clock.now() + delay }
         guard failing else { return [] }
         failing = false
         return [.output(.delivered)]
@@ -179,7 +181,7 @@ public struct TerminalSource: EventSource {
         return next
     }
 
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         // The readable list as poll gave it (no copy at each wake-up), with any hung-up descriptor added.
         let ready = wake.readable.map { wake.hungUp.isEmpty ? $0 : $0 + wake.hungUp }
         link.pump(limit: readLimit, budget: readBudget, ready: ready)

@@ -1,6 +1,7 @@
 import FrameFormats
 import Foundation
 import Shell
+import SystemIO
 import Transport
 
 /// The source a calibration is saved for: `run --source`, else the tracker's, else `default`. Shared by
@@ -18,10 +19,10 @@ public final class CalibrationKey: @unchecked Sendable {
 
 /// Listening to a tracker setup chose, the same for `run` (from `tracker.toml`) and for setup itself.
 public enum TrackerLaunch {
-    /// Binds the tracker's address and, for iFacialMocap, asks the phone for frames.
-    public static func open(_ choice: TrackerChoice) throws(TransportError) -> LiveSource {
+    /// Binds the tracker's address and, for iFacialMocap, asks the phone for frames; `clock` times arrivals.
+    public static func open(_ choice: TrackerChoice, clock: any ShellClock = LiveClock()) throws(TransportError) -> LiveSource {
         guard let (host, port) = choice.address else { throw TransportError("no tracker to listen to") }
-        let source = try LiveSource(ListenAddress(proto: .udp, host: host, port: port), format: .auto)
+        let source = try LiveSource(ListenAddress(proto: .udp, host: host, port: port), format: .auto, clock: clock)
         if choice.kind == .iFacialMocap, let phone = choice.phone {
             try source.send(Array(IFacialMocap.handshake.utf8), to: phone, port: IFacialMocap.defaultPort)
         }

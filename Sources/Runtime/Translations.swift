@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Localization
 import Shell
+import SpeechText
 import Synchronization
 
 /// The shell's translations on disk, read into `Catalog` values: the state holds one and hands it to the
@@ -157,10 +158,14 @@ public final class LanguageLoader {
     let root: URL?
     let environment: [String: String]
     private var cache: [String: Catalog] = [:]
+    private var speech: [String: SpeechLanguage] = [:]
 
     public init(root: URL? = ProjectPaths.root, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.root = root; self.environment = environment
     }
+
+    /// The language packs' folder under `root`.
+    var languagesFolder: URL { (root ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent("languages") }
 
     /// The events answering `loadLanguage(setting)`: the catalog of the language the setting names (or the
     /// environment's, for `auto`), and a notice when that language has no pack.
@@ -172,6 +177,10 @@ public final class LanguageLoader {
         let catalog = cache[choice.language] ?? Translations.catalog(choice.language, root: root)
         cache[choice.language] = catalog
         var out: [ShellEvent] = [.languageLoaded(catalog)]
+        // Its speech data (spoken punctuation, command words) too, kept once read like the catalog.
+        let spoken = speech[choice.language] ?? SpeechPack.load(choice.language, in: languagesFolder).language
+        speech[choice.language] = spoken
+        out.append(.speechLanguageLoaded(spoken))
         if let notice = choice.missingNotice(installed: codes) { out.append(.message(notice)) }
         return out
     }

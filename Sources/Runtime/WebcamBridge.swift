@@ -127,7 +127,7 @@ public struct WebcamBridgeSource: EventSource {
     public init(_ bridge: WebcamBridge) { self.bridge = bridge }
     public var descriptors: [Int32] { [] }
     public func nextWake(now: Double) -> Double? { lastCheck + 1 }
-    public mutating func events(_ wake: Wakeup, state: ShellState) -> [LoopEvent] {
+    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
         guard wake.now - lastCheck >= 1 else { return [] }
         lastCheck = wake.now
         return bridge.check(now: wake.now).map { [.shell(.setup(.trackerStopped($0)))] } ?? []

@@ -79,7 +79,7 @@ public struct DemoScript: Sendable {
                 if elapsed >= d { advance(); continue }
                 return frame([:])
             case .waitForWords(let most):
-                if elapsed >= most || !state.services.predictionLoading() { advance(); continue }
+                if elapsed >= most || !state.predictor.isLoading { advance(); continue }
                 caption = "Demo: waiting for the word list to load"
                 return frame([:])
             case .look(let id, let d):

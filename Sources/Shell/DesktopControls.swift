@@ -255,7 +255,7 @@ extension ControlsSnapshot {
 }
 
 /// What acting on a control came to, as the runtime reports it (`.controlPerformed`).
-public enum ControlReport: Hashable, Sendable {
+public enum ControlReport: Hashable, Sendable, Codable {
     /// The control's own action ran.
     case acted(name: String, action: String)
     /// A text field has the focus: what is typed next goes there.

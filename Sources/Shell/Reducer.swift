@@ -14,8 +14,23 @@ public let backTargetID = "shell.back"
 /// the frames' time shows `SettingsTrial.seconds` passed without (see SettingsTrial.swift).
 public func reduce(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     var effects = reduceEvent(&s, event)
+    effects += effects.flatMap { s.learn($0) }
+    // The recogniser reads the next utterance with the user's own words (names, places) as hotwords.
+    for i in effects.indices {
+        if case .dictationContext(let before, _) = effects[i] {
+            effects[i] = .dictationContext(before, userWords: s.predictor.userVocabulary)
+        }
+    }
     effects += effects.flatMap { s.takeSetting($0) }
     effects += s.stepTrial()
+    effects += effects.flatMap { e -> [Effect] in
+        if case .settingsChanged(let new) = e { return s.settingsFollowUps(new) }
+        return []
+    }
+    // Rude words are offered as the setting says, also when it was set before the words loaded.
+    if s.predictor.offersHeldWords != s.settings.suggestRudeWords, !s.predictor.isLoading {
+        s.predictor.offerHeldWords(s.settings.suggestRudeWords)
+    }
     let out = effects + terminalPaneRequests(&s) + desktopRequests(&s)
     return out + hearFocus(&s, after: out)
 }
@@ -46,6 +61,11 @@ func hearFocus(_ s: inout ShellState, after effects: [Effect]) -> [Effect] {
 /// `reduce` without what follows any event: settings taken into the state, the requests that follow the
 /// Terminal pane.
 func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
+    // The display reads raw keys so the Terminal screen's program gets its Ctrl-C; anywhere else Ctrl-C and
+    // Ctrl-\ still end the shell as the interrupt and quit signals did, whatever the window's size.
+    if case .key(.ctrl(let c)) = event, c == "c" || c == "\\", !s.topIs(TerminalScreen.self) {
+        return reduceEvent(&s, .ending(signal: c == "c" ? ShellSignal.interrupt : ShellSignal.quit))
+    }
     // While the window is too small the screen shows only "enlarge the window": no target, text or caret is
     // visible, so a gesture, key or phrase would act unseen (and keys would go into a note nobody can see).
     if s.tooSmall, event.isUserInput {
@@ -110,6 +130,17 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .resized(let size):
         s.size = size
         s.relayout()
+        // A calibration saved for this source fits only the size it was made at, known at the first resize.
+        if let saved = s.savedCalibration {
+            s.savedCalibration = nil
+            if saved.size == size {
+                s.calibrate(saved.calibration)
+                s.knownGood.calibration = s.pipelineSettings.mapping.calibration
+            } else {
+                s.notice = "Pointer calibration made at \(saved.size.width)x\(saved.size.height), not applied at "
+                    + "\(size.width)x\(size.height): calibrate again in Settings"
+            }
+        }
         return []
     case .inputHealth(let h):
         inputHealth(&s, h)
@@ -138,6 +169,9 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .message(let message):
         s.noticeMessage = message
         return []
+    case .speechLanguageLoaded(let language):
+        s.services.speech = language
+        return []
     case .languageLoaded(let catalog):
         // Every label on the screen may change: drawn again, laid out again (the targets' labels are the
         // voice's phrases too).
@@ -158,8 +192,11 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.listings.store(entries, for: d, at: s.now)
         s.relayout()
         return []
-    case .wordsLoaded, .wordLearned, .sentenceLearned, .wordAdded, .wordRemoved:
-        // The word list changed: the suggestion bars may offer other words.
+    case .predictorLoaded(let predictor, let problem):
+        s.predictor = predictor
+        s.predictor.offerHeldWords(s.settings.suggestRudeWords)
+        if let problem { s.notice = problem }
+        // The suggestion bars fill in.
         s.relayout()
         return []
     case .saved(let name, let error):
@@ -205,6 +242,13 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
     case .setup(let report):
         return setupReported(&s, report)
+    case .speechStarted:
+        s.speechListens = true
+        s.speechEngine = s.settings.dictationEngine
+        return [s.listenEffect, .voicePhrasesChanged(s.voicePhrases)]
+    case .ending(let signal):
+        // Ended from outside: nothing asks first, but text whose save failed is written elsewhere.
+        return [.end(signal: signal, unsaved: s.data.unsavedFiles)]
     case .controlsRead(let snapshot):
         s.desktop.controls = snapshot
         s.revision &+= 1
@@ -218,6 +262,50 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.revision &+= 1
         s.relayout()
         return []
+    }
+}
+
+extension ShellState {
+    /// Learns what an effect of the screens asks into the predictor (a new snapshot: the suggestions may
+    /// differ now) and returns the files to write; the user's vocabulary goes with a dictation context.
+    /// Nothing else is learned from (a password prompt's keys never come as these effects).
+    public mutating func learn(_ e: Effect) -> [Effect] {
+        var writes: [Effect] = []
+        switch e {
+        case .learnWord(let word, let before):
+            writes = predictor.learn(word: word, after: before).map { [.saveLearnedWords($0)] } ?? []
+        case .addWord(let word):
+            let (done, write) = predictor.addWord(word)
+            // Asked for by name, so not lost in silence while the lists load.
+            guard done else { noticeMessage = UIMessage("Words are still loading: “{word}” was not added, try again", ["word": word]); return [] }
+            writes = write.map { [.saveLearnedWords($0)] } ?? []
+        case .removeWord(let word):
+            let (done, words, sentences) = predictor.removeWord(word)
+            guard done else { noticeMessage = UIMessage("Words are still loading: “{word}” was not removed, try again", ["word": word]); return [] }
+            // A word never to be offered again is not offered inside a sentence either.
+            writes = (words.map { [.saveLearnedWords($0)] } ?? []) + (sentences.map { [.saveSentences($0)] } ?? [])
+        case .learnSentences(let text):
+            writes = predictor.learnSentences(text).map { [.saveSentences($0)] } ?? []
+        case .forgetSentence(let text):
+            writes = predictor.forgetSentence(text).map { [.saveSentences($0)] } ?? []
+        default:
+            return []
+        }
+        relayout()
+        return writes
+    }
+
+    /// What a change of settings asks of the edge: the keymap it names read when it is another
+    /// (`.loadKeymap`), with the notice that a new dictation engine waits for the next start (said in the title
+    /// bar, as is why a keymap was not loaded; with neither, the title bar is cleared).
+    mutating func settingsFollowUps(_ new: ShellSettings) -> [Effect] {
+        var note: String?
+        if let chosen = speechEngine, new.dictationEngine != chosen {
+            speechEngine = new.dictationEngine
+            note = "Dictation engine \(new.dictationEngine) takes effect at the next start"
+        }
+        guard new.keymap != keymap.name else { notice = note; return [] }
+        return [.loadKeymap(name: new.keymap, gestures: gestures, notice: note)]
     }
 }
 
@@ -536,6 +624,15 @@ extension TerminalKeyPress {
         default: return nil
         }
     }
+}
+
+/// The signals a helper's keys stand for off the Terminal screen (their numbers on Linux), so that the command
+/// exits as if it had received them.
+public enum ShellSignal {
+    /// SIGINT: Ctrl-C.
+    public static let interrupt: Int32 = 2
+    /// SIGQUIT: Ctrl-\.
+    public static let quit: Int32 = 3
 }
 
 /// How many weak performances of one gesture within `weakWindow` seconds make the shell suggest calibrating.

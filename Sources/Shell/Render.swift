@@ -350,7 +350,7 @@ struct StatusLook: Equatable {
         meterWidth = width >= 120 ? 12 : 8
         meters = [t.meters.leftEye, t.meters.rightEye, t.meters.jaw, t.meters.tongue, t.meters.smile]
             .map { [meterWidth] in CellGrid.eighths(Double($0), of: meterWidth) }
-        input = InputLook(t)
+        input = InputLook(t, calibrated: s.calibration != nil)
         if let r = s.readinessLabel { readiness = r.text; readinessWarning = r.warn }
         speaking = s.speaking
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
@@ -396,7 +396,7 @@ struct StatusLook: Equatable {
               meters[4] == CellGrid.eighths(Double(t.meters.smile), of: meterWidth),
               speaking == s.speaking,
               dwellEighths == (s.shownDwellProgress > 0 ? CellGrid.eighths(s.shownDwellProgress, of: 8) : nil),
-              input.matches(t) else { return false }
+              input.matches(t, calibrated: s.calibration != nil) else { return false }
         if let p = t.progress.max(by: { $0.progress < $1.progress }) {
             guard gesture == s.gestureLabel(p.name), gestureEighths == CellGrid.eighths(p.progress, of: 10) else { return false }
         } else if gesture != nil || gestureEighths != 0 {
@@ -494,18 +494,18 @@ struct InputLook: Equatable {
     /// Frames have come (the count itself is not shown).
     var framesSeen: Bool
 
-    init(_ t: TrackingStatus) {
+    init(_ t: TrackingStatus, calibrated: Bool) {
         source = t.source
         health = t.health
         fps = t.health == nil ? t.fps : 0
         face = t.face
-        calibrated = t.calibrated
+        self.calibrated = calibrated
         framesSeen = t.framesSeen > 0
     }
 
-    /// Whether `InputLook(t)` equals this look, without copying the source's name.
-    func matches(_ t: TrackingStatus) -> Bool {
-        face == t.face && calibrated == t.calibrated && framesSeen == (t.framesSeen > 0) && health == t.health
+    /// Whether `InputLook(t, calibrated:)` equals this look, without copying the source's name.
+    func matches(_ t: TrackingStatus, calibrated: Bool) -> Bool {
+        face == t.face && self.calibrated == calibrated && framesSeen == (t.framesSeen > 0) && health == t.health
             && fps == (t.health == nil ? t.fps : 0) && source == t.source
     }
 }

@@ -1,5 +1,6 @@
 import Config
 import Localization
+import SpeechText
 import TerminalModel
 import TrackingCore
 
@@ -73,8 +74,14 @@ public struct ScreenContext: Sendable {
     public var now: Double
     /// The focused target, for widgets that draw focus themselves.
     public var focus: String?
-    /// Services the apps use (suggestions, dictation, word lists), supplied by the runtime.
+    /// Pure helpers the apps use (committing a word, dictation, the keymaps' names).
     @Shared public var services: Services
+    /// The word predictor as the state holds it: suggestions, phrases, and whether the words are loading.
+    @Shared public var predictor: Predictor
+    /// How frames are tracked, as the state holds it (the pointer's calibration among it).
+    @Shared public var pipeline: PipelineSettings
+    /// The pointer calibration in use (nil: none), which a new one must beat on the check dots.
+    public var calibration: PointerCalibration? { pipeline.mapping.calibration }
     /// The user's notes, messages and drafts as they are now (screens ask for changes in `Reply.changes`).
     @Shared public var data: AppData
     @Shared public var settings: ShellSettings
@@ -109,9 +116,11 @@ public struct ScreenContext: Sendable {
                 tracking: TrackingStatus = TrackingStatus(),
                 screens: ScreenRegistry = .standard, listings: CommandLineListings = CommandLineListings(),
                 desktop: DesktopOutput = DesktopOutput(), readiness: Readiness = Readiness(), speaking: Bool = false,
+                predictor: Predictor = .none, pipeline: PipelineSettings? = nil,
                 catalog: Catalog = .english) {
         self.init(keymap: Shared(wrappedValue: keymap), gestures: gestures, now: now, focus: focus,
-                  services: Shared(wrappedValue: services), data: Shared(wrappedValue: data),
+                  services: Shared(wrappedValue: services), predictor: Shared(wrappedValue: predictor),
+                  pipeline: Shared(wrappedValue: pipeline ?? PipelineSettings(gestures: gestures)), data: Shared(wrappedValue: data),
                   settings: Shared(wrappedValue: settings), bounds: bounds, progress: progress,
                   terminal: Shared(wrappedValue: terminal), output: Shared(wrappedValue: output),
                   tracking: Shared(wrappedValue: tracking), screens: screens,
@@ -122,12 +131,12 @@ public struct ScreenContext: Sendable {
     /// A context sharing the state's parts: each costs one reference count, where a copy of its value cost
     /// one per string and array inside it.
     init(keymap: Shared<Keymap>, gestures: [GestureDefinition], now: Double, focus: String?, services: Shared<Services>,
-         data: Shared<AppData>, settings: Shared<ShellSettings>, bounds: Rect, progress: [GestureProgress],
+         predictor: Shared<Predictor>, pipeline: Shared<PipelineSettings>, data: Shared<AppData>, settings: Shared<ShellSettings>, bounds: Rect, progress: [GestureProgress],
          terminal: Shared<TerminalView?>, output: Shared<OutputStatus>, tracking: Shared<TrackingStatus>,
          screens: ScreenRegistry, listings: Shared<CommandLineListings>, desktop: Shared<DesktopOutput>,
          readiness: Shared<Readiness>, speaking: Bool, catalog: Shared<Catalog>) {
         _keymap = keymap; self.gestures = gestures; self.now = now; self.focus = focus
-        _services = services; _data = data; _settings = settings; self.bounds = bounds
+        _services = services; _predictor = predictor; _pipeline = pipeline; _data = data; _settings = settings; self.bounds = bounds
         self.progress = progress; _terminal = terminal; _output = output; _tracking = tracking
         self.screens = screens; _listings = listings; _desktop = desktop; _readiness = readiness
         self.speaking = speaking
@@ -197,8 +206,6 @@ public enum Key: Sendable, Equatable, Hashable {
 
 /// Services screens use, as closures so the runtime can plug in live versions and tests scripted ones.
 public struct Services: Sendable {
-    /// Word suggestions for the text typed so far (Prediction's `WordPredictor.suggest`).
-    public var suggest: @Sendable (_ text: String, _ limit: Int) -> [String]
     /// Text after committing a suggested word (Prediction's `TextComposition.commit`).
     public var commit: @Sendable (_ word: String, _ text: String) -> String
     /// Names of the keymaps the Settings screen offers (`keymaps/*.toml`).
@@ -206,23 +213,13 @@ public struct Services: Sendable {
     /// Applies a final dictated utterance to a field's text (Speech's `DictationSession`: spoken punctuation,
     /// "delete that", "stop dictation"); the default inserts the words as they are.
     public var dictate: @Sendable (_ utterance: String, _ field: DictationInput) -> DictationResult = Services.plainDictation
-    /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
-    public var predictionStatus: @Sendable () -> String? = { nil }
-    /// True while the word list is still loading (the demo waits for it before it types).
-    public var predictionLoading: @Sendable () -> Bool = { false }
-    /// Whole phrases for initials typed in initials mode (Prediction's `WordPredictor.expand`), best first: the
-    /// initials, the text before them, what the conversation partner said last, how many.
-    public var expand: @Sendable (_ initials: String, _ context: String, _ partner: String, _ limit: Int) -> [String] = { _, _, _, _ in [] }
-    /// The next few words after the text typed so far as one suggestion, when the user's sentences or the word
-    /// model are confident (Prediction's `WordPredictor.continuePhrase`); nil otherwise.
-    public var suggestPhrase: @Sendable (_ text: String) -> String? = { _ in nil }
-    /// The sentences the user writes most and lately, best first (the phrase board's frequent row).
-    public var frequentSentences: @Sendable (_ limit: Int) -> [String] = { _ in [] }
+    /// The language spoken: dictation's punctuation, number and command words, and the words of voice commands
+    /// (English built in; another language's from its pack, `.speechLanguageLoaded`).
+    public var speech = SpeechLanguage.english
 
-    public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
-                commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
+    public init(commit: @escaping @Sendable (String, String) -> String = Services.appendWord,
                 keymapNames: [String] = ["default", "dwell", "no-wink"]) {
-        self.suggest = suggest; self.commit = commit; self.keymapNames = keymapNames
+        self.commit = commit; self.keymapNames = keymapNames
     }
 
     /// Replaces the word being typed by `word` and adds a space.
@@ -330,6 +327,7 @@ public enum SpeechEcho: String, Sendable, Equatable, CaseIterable {
 extension ScreenContext {
     /// The effect that says `text` with the speech settings' voice, speed and loudness.
     public func speakEffect(_ text: String) -> Effect {
-        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume))
+        .speak(Utterance(text: text, voice: settings.speechVoice, rate: settings.speechRate, volume: settings.speechVolume,
+                         language: catalog.language))
     }
 }

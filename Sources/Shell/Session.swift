@@ -11,6 +11,9 @@ public struct Session: Sendable {
     public internal(set) var pipeline: Pipeline
     /// Usage figures of this session (see `SessionMetrics`), stepped with everything the session sees.
     public var metrics = SessionMetrics()
+    /// The scripted user of `handsfree demo` (nil: none), stepped here so that it aims at the screen showing
+    /// as it is, in the pure core: the runtime only paces its frames (`stepDemo`).
+    public var demo: DemoScript?
     /// The microphone and the phrases as last handed to the speech side by effect.
     private var toldMic: Effect
     private var toldLayout: Int
@@ -31,10 +34,6 @@ public struct Session: Sendable {
         toldLayout = self.state.layoutVersion
         toldLanguage = self.state.settings.language
     }
-
-    /// The microphone's use and the screen's phrases as they stand: what the runtime hands the speech side at
-    /// start; after that, each change comes as an effect of the event that made it.
-    public var speechEffects: [Effect] { [state.listenEffect, .voicePhrasesChanged] }
 
     /// What follows any event's effects: the speech side's and the Terminal suggestions' requests added, and
     /// the pipeline configured from the state.
@@ -65,7 +64,7 @@ public struct Session: Sendable {
         if mic != toldMic { toldMic = mic; out.append(mic) }
         if state.layoutVersion != toldLayout {
             toldLayout = state.layoutVersion
-            out.append(.voicePhrasesChanged)
+            if state.speechListens { out.append(.voicePhrasesChanged(state.voicePhrases)) }
         }
         return out
     }
@@ -88,15 +87,39 @@ public struct Session: Sendable {
         for ev in events { effects += reduce(&state, .gesture(ev)) }
         effects = settle(effects)
         metrics.frame(at: f.t, face: f.face, gestures: events, effects: effects, state: state)
-        return (effects, events)
+        return (withMetrics(effects), events)
+    }
+
+    /// The demo's scripted user makes its next frame, aimed at the targets of the screen showing, and it is
+    /// fed like a tracker's; its caption becomes the notice. Nil when the script has ended, or there is none.
+    public mutating func stepDemo() -> (effects: [Effect], gestures: [GestureEvent])? {
+        guard var script = demo, let f = script.next(state) else { return nil }
+        demo = script
+        let (effects, gestures) = stepDetailed(.frame(f, nil))
+        return (effects + send(.notice(script.caption)), gestures)
     }
 
     /// Feeds an event that is not a frame (a key, speech, a tick, a resize).
     public mutating func send(_ event: ShellEvent) -> [Effect] {
         let e = settle(reduce(&state, event))
         metrics.event(event, effects: e, state: state)
-        return e
+        return withMetrics(e)
     }
+
+    /// `effects` with the usage record ahead of the `.quit` or `.end` that ends the run, when it keeps one.
+    private func withMetrics(_ effects: [Effect]) -> [Effect] {
+        guard state.keepsMetrics, state.settings.recordMetrics,
+              let i = effects.firstIndex(where: { if case .quit = $0 { true } else if case .end = $0 { true } else { false } })
+        else { return effects }
+        var out = effects
+        out.insert(.recordMetrics(metrics), at: i)
+        return out
+    }
+
+    /// The request a helper's key makes to the Terminal screen's program when that is certain before the key
+    /// is reduced (`ShellState.keyForProgram`): the runtime delivers it at once, then reduces the key with
+    /// `send(key:delivered:)`. Nil when only the reduction can say.
+    public func requestAhead(for key: Key) -> TerminalRequest? { state.keyForProgram(key) }
 
     /// `send(.key(key))` for a key whose request to the program (`ShellState.keyForProgram`) the caller has
     /// delivered already: the key's effects without that request.
@@ -131,6 +154,7 @@ public struct HeadlessSession: Sendable {
         for e in effects {
             if case .performed(let r) = e { actions.append(r) }
             if e == .quit { quit = true }
+            if case .end = e { quit = true }
         }
         return (gestures, actions)
     }

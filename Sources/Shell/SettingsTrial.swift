@@ -123,7 +123,7 @@ extension ShellState {
             revision &+= 1
             out.append(.saveSettings(settings))
             let c = pipelineSettings.mapping.calibration
-            if c != t.before.calibration { out.append(.saveCalibration(c)) }
+            if c != t.before.calibration { out.append(.saveCalibration(c, size: size)) }
             if tracking.gestureThresholds != t.before.thresholds { out.append(.saveGestureCalibration(tracking.gestureThresholds)) }
             tell("Kept: you acted with the new setting.")
         }
@@ -171,7 +171,7 @@ extension ShellState {
         }
         tell("Restored the last settings you acted with.")
         var out: [Effect] = [record, .settingsChanged(settings), .saveSettings(settings)]
-        if knownGood.calibration != was.calibration { out.append(.saveCalibration(knownGood.calibration)) }
+        if knownGood.calibration != was.calibration { out.append(.saveCalibration(knownGood.calibration, size: size)) }
         if knownGood.thresholds != was.thresholds { out.append(.saveGestureCalibration(knownGood.thresholds)) }
         return out
     }

@@ -1,5 +1,6 @@
 import Config
 import Localization
+import SpeechText
 import TerminalModel
 import TrackingCore
 
@@ -65,6 +66,13 @@ public struct GestureProgress: Sendable, Equatable {
     public init(name: String, progress: Double) { self.name = name; self.progress = progress }
 }
 
+/// A pointer calibration as saved, with the screen size it was made at (it fits no other size).
+public struct SavedCalibration: Sendable, Equatable {
+    public var calibration: PointerCalibration
+    public var size: Size
+    public init(calibration: PointerCalibration, size: Size) { self.calibration = calibration; self.size = size }
+}
+
 /// What the status line shows about the input.
 public struct TrackingStatus: Sendable, Equatable {
     /// Where frames come from, e.g. `udp 127.0.0.1:11111`, `replay session.ndjson`, `keyboard`.
@@ -81,10 +89,6 @@ public struct TrackingStatus: Sendable, Equatable {
     /// The last frame's time and its pointer before calibration and smoothing (nil: no face or no pointer).
     public var frameTime: Double?
     public var rawPointer: GazePoint?
-    /// Whether the pointer goes through a calibration (shown on the status line).
-    public var calibrated = false
-    /// The calibration in use (nil: none), which a new one must beat on the check dots.
-    public var calibration: PointerCalibration?
     /// The last frame's blend shapes (nil: no face), what the gesture calibration reads.
     public var blend: BlendShapes?
     /// The gesture thresholds this source's calibration set, if any (the gesture calibration screen shows them).
@@ -230,6 +234,13 @@ public struct ActionRecord: Sendable, Equatable {
 /// What the runtime must do for the reducer; the reducer itself touches nothing outside its state.
 public enum Effect: Sendable, Equatable {
     case quit
+    /// Leave the loop now, ended from outside (`signal`: the command exits with 128 + it; nil: a replay or
+    /// demo the run leaves at its end), first writing `unsaved`, the text whose save failed, to the fallback
+    /// places (the state folder, else the temporary folder): nothing asks first.
+    case end(signal: Int32?, unsaved: [String: String])
+    /// Append this session's usage record to the metrics file: the session adds it before the `.quit` or
+    /// `.end` that ends a run which keeps metrics (`ShellState.keepsMetrics` and the setting).
+    case recordMetrics(SessionMetrics)
     case startDictation
     case stopDictation
     /// Push-to-talk: listen for one spoken command (a grammar of keymap phrases and on-screen labels).
@@ -263,29 +274,38 @@ public enum Effect: Sendable, Equatable {
     /// The microphone is for this now: the speech side follows (`turn` changes at every change of mode, so a
     /// stop and a restart between two looks are not missed; `silence` ends dictation after that long).
     case listen(MicMode, turn: Int, silence: Double)
-    /// What a voice command may say on the screen showing changed: the speech side takes `voicePhrases` from
-    /// the state (the keymap's phrases and "open/select <label>"). Without the phrases themselves, which are
-    /// worth making only where something listens: the targets change with every echoed key.
-    case voicePhrasesChanged
+    /// What a voice command may say on the screen showing changed: these phrases (`voicePhrases`: the keymap's
+    /// phrases and "open/select <label>") for the speech side. Made only where something listens
+    /// (`ShellState.speechListens`, told by `.speechStarted`): the targets change with every echoed key.
+    case voicePhrasesChanged([String])
+    /// Read the keymap of this name (a file in `keymaps/`, or a path) for these gestures and watch it; answered
+    /// by `.keymapLoaded(_, notice:)` with `notice`, or by `.notice` saying why it was not loaded.
+    case loadKeymap(name: String, gestures: [GestureDefinition], notice: String?)
     /// The text before the caret after a dictated utterance: the context the recogniser reads the next in.
-    case dictationContext(String)
+    case dictationContext(String, userWords: [String] = [])
     /// Read the programs on `PATH` for the Terminal screen's suggestions; answered by `.commandsListed`.
     case listCommands
     /// Read a directory typed on the command line; answered by `.directoryListed`.
     case listDirectory(CommandLineListings.Directory)
     /// Word prediction learns a word the user finished (typed letter by letter, or committed from the bar)
-    /// after the text before it; answered by `.wordLearned`.
+    /// after the text before it: the reducer learns it into `ShellState.predictor` (`learn`), and asks for the
+    /// file to be written (`saveLearnedWords`). The edge does nothing with it.
     case learnWord(String, after: String)
     /// Keep the sentences of committed text in the user's sentence history (`SentenceHistory`); never text typed
-    /// privately or into a password prompt. Answered by `.sentenceLearned`.
+    /// privately or into a password prompt. Learned by the reducer, like `learnWord` (`saveSentences`).
     case learnSentences(String)
     /// Forget one sentence of the user's sentence history (removed from the phrase board's frequent row);
-    /// answered by `.sentenceLearned`.
+    /// learned by the reducer, like `learnWord`.
     case forgetSentence(String)
-    /// The user asked for a word to be suggested (`add-word`); answered by `.wordAdded`.
+    /// The user asked for a word to be suggested (`add-word`); learned by the reducer, like `learnWord`.
     case addWord(String)
-    /// The user asked never to see a word again (`remove-word`); answered by `.wordRemoved`.
+    /// The user asked never to see a word again (`remove-word`); learned by the reducer, like `learnWord`.
     case removeWord(String)
+    /// Write the learned words' file with this text, after the reducer learned (nil: no place to write it);
+    /// a failure is said in the title bar and the write tried again.
+    case saveLearnedWords(Predictor.Write)
+    /// Write the sentence history's file with this text, after the reducer learned.
+    case saveSentences(Predictor.Write)
     /// Write these files of the user's data, which could not be saved, to a fallback place (the state folder,
     /// else the temporary folder) before quitting; the outcome comes back as `.rescued`.
     case rescue(files: [String: String])
@@ -299,8 +319,9 @@ public enum Effect: Sendable, Equatable {
     case saveSettings(ShellSettings)
     /// Write the last settings the user acted with beside them (`settings.last-good.toml`).
     case saveKnownGood(ShellSettings)
-    /// Write the pointer calibration in use for this source, now that it is kept (nil removes it).
-    case saveCalibration(PointerCalibration?)
+    /// Write the pointer calibration in use for this source, made at this screen size, now that it is kept
+    /// (nil removes it).
+    case saveCalibration(PointerCalibration?, size: Size)
     /// Write the gesture calibration's thresholds for this source, now that they are kept (empty removes them).
     case saveGestureCalibration([GestureThreshold])
     /// Say this aloud with the speech settings' voice (the runtime's speaker, on threads of its own); what
@@ -325,8 +346,11 @@ public struct Utterance: Sendable, Equatable {
     public var rate: Double
     /// 0…1.
     public var volume: Double
-    public init(text: String, voice: String = "flite", rate: Double = 1, volume: Double = 1) {
-        self.text = text; self.voice = voice; self.rate = rate; self.volume = volume
+    /// The language of the text ("en", "es"): a language other than English is said by espeak-ng's voice for
+    /// it when the voice asked for has none.
+    public var language: String
+    public init(text: String, voice: String = "flite", rate: Double = 1, volume: Double = 1, language: String = "en") {
+        self.text = text; self.voice = voice; self.rate = rate; self.volume = volume; self.language = language
     }
 }
 
@@ -365,24 +389,20 @@ public enum ShellEvent: Sendable {
     case message(UIMessage?)
     /// The translations of another language were loaded (`loadLanguage`): screens are drawn with them from now.
     case languageLoaded(Catalog)
+    /// The speech data of that language were loaded (its spoken punctuation, number and command words):
+    /// dictation and voice commands follow them from now.
+    case speechLanguageLoaded(SpeechLanguage)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
     case keymapLoaded(Keymap, notice: String?)
-    /// The word lists finished loading: suggestion bars can fill.
-    case wordsLoaded
+    /// The word lists finished loading (either way): the predictor the screens consult from now on, and a
+    /// problem to show (a damaged file kept aside).
+    case predictorLoaded(Predictor, problem: String?)
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
     /// The programs on `PATH` (`listCommands`), sorted.
     case commandsListed([String])
     /// A directory's entries (`listDirectory`); nil when it could not be read.
     case directoryListed(CommandLineListings.Directory, [CommandLineCompletion.Entry]?)
-    /// Word prediction learned a word (`learnWord`): suggestions may differ now.
-    case wordLearned(String)
-    /// The sentence history learned committed text (`learnSentences`): phrases offered may differ now.
-    case sentenceLearned
-    /// A word was added to the user's words (`addWord`).
-    case wordAdded(String)
-    /// A word was removed from the suggestions (`removeWord`).
-    case wordRemoved(String)
     /// A `rescue` effect was carried out: the folder the files went to, or why no copy could be written.
     case rescued(place: String?, error: String?)
     /// What the Terminal screen's program shows now (its screen changed, it ended, its tty's modes changed).
@@ -406,15 +426,21 @@ public enum ShellEvent: Sendable {
     case notHeard(problem: String)
     /// What the runtime did for the setup screen.
     case setup(SetupReport)
+    /// The speech side has started and follows the microphone and the phrases from now on: the reducer
+    /// answers with both as they stand (later changes come as effects of the events that make them).
+    case speechStarted
+    /// The shell is being ended from outside: a signal (SIGTERM, SIGHUP, its terminal gone), or a replay or
+    /// demo that ended (`signal` nil). A helper's Ctrl-C or Ctrl-\ off the Terminal screen comes as a key.
+    case ending(signal: Int32?)
 
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
         case .gesture, .key, .speech: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
-             .speechUnavailable, .notice, .message, .languageLoaded, .keymapLoaded, .wordsLoaded, .saved, .rescued, .terminal, .output,
-             .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput, .notHeard, .wordLearned,
-             .sentenceLearned, .wordAdded, .wordRemoved, .commandsListed, .directoryListed, .setup: return false
+             .speechUnavailable, .notice, .message, .languageLoaded, .speechLanguageLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
+             .terminal, .output, .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput,
+             .notHeard, .commandsListed, .directoryListed, .setup, .ending, .speechStarted: return false
         }
     }
 }
@@ -425,8 +451,9 @@ public struct ShellState: Sendable {
     public var stack: [any Screen]
     @Shared public var keymap: Keymap
     /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. The one copy: the
-    /// session configures its pipeline from it whenever it changes.
-    public var pipelineSettings: PipelineSettings {
+    /// session configures its pipeline from it whenever it changes (`pipelineVersion`), and screens read it
+    /// through the context.
+    @Shared public var pipelineSettings: PipelineSettings {
         didSet { pipelineVersion &+= 1; dwellGestures = Self.dwellNames(pipelineSettings.gestures) }
     }
     /// Bumped at every change of `pipelineSettings`.
@@ -434,6 +461,8 @@ public struct ShellState: Sendable {
     /// Names of gestures of the dwell kind, whose progress the shell draws on the target: kept with the
     /// gestures, since frames with a gesture under way ask for them.
     private(set) var dwellGestures: Set<String> = []
+    /// The pointer calibration in use (nil: none): the mapping's, kept there only.
+    public var calibration: PointerCalibration? { pipelineSettings.mapping.calibration }
     /// The gesture definitions in use (the pipeline's).
     public var gestures: [GestureDefinition] {
         get { pipelineSettings.gestures }
@@ -441,6 +470,9 @@ public struct ShellState: Sendable {
     }
     @Shared public var settings: ShellSettings
     @Shared public var services: Services
+    /// The word predictor the screens consult: replaced when the word lists load (`.predictorLoaded`), and
+    /// when the reducer learns (`learn`).
+    @Shared public var predictor: Predictor = .none
     /// The user's notes, messages and drafts.
     @Shared public var data: AppData
     public var registry: ScreenRegistry
@@ -518,18 +550,30 @@ public struct ShellState: Sendable {
     /// What became of the last change tried or restored, on the settings banner until `settingsOutcomeUntil`.
     public internal(set) var settingsOutcome: String?
     public internal(set) var settingsOutcomeUntil = 0.0
+    /// Whether a speech side follows the phrases (`.speechStarted`): only then are they made.
+    public internal(set) var speechListens = false
+    /// The dictation engine the speech side started with (nil: no speech), so a change in Settings can say
+    /// it waits for the next start.
+    public internal(set) var speechEngine: String?
+    /// A pointer calibration saved earlier for this source, applied at the first size the display reports if
+    /// it was made at that size (else the title bar says so).
+    public var savedCalibration: SavedCalibration?
+    /// Whether this run keeps a usage record (`metrics.ndjson`): the command line did not turn it off and the
+    /// setting was on at start. The record is written at the end only if the setting is still on then.
+    public var keepsMetrics = false
     /// Whether the last rendering was refused for being too small.
     public var tooSmall: Bool { size.width < Size.minimum.width || size.height < Size.minimum.height }
 
     public init(keymap: Keymap, gestures: [GestureDefinition] = GestureDefaults.definitions,
                 size: Size = Size(width: 100, height: 30), settings: ShellSettings = ShellSettings(),
                 services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
-                source: String = "keyboard", onboarding: Bool = false, catalog: Catalog = .english) {
+                source: String = "keyboard", onboarding: Bool = false, predictor: Predictor = .none,
+                catalog: Catalog = .english) {
         self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
         self.catalog = catalog
         dwellGestures = Self.dwellNames(gestures)
         knownGood = GestureSetup(settings: settings, gestures: gestures)
-        self.services = services; self.data = data; self.registry = registry
+        self.services = services; self.predictor = predictor; self.data = data; self.registry = registry
         focus = FocusTracker(grace: settings.focusGrace)
         tracking = TrackingStatus(source: source)
         stack = [registry.make("launcher") ?? LauncherScreen()]
@@ -554,7 +598,7 @@ public struct ShellState: Sendable {
     /// What screens may read.
     public var context: ScreenContext {
         ScreenContext(keymap: $keymap, gestures: gestures, now: now, focus: focus.focused, services: $services,
-                      data: $data, settings: $settings, bounds: bodyBounds, progress: tracking.progress,
+                      predictor: $predictor, pipeline: $pipelineSettings, data: $data, settings: $settings, bounds: bodyBounds, progress: tracking.progress,
                       terminal: $terminal, output: $output, tracking: $tracking, screens: registry,
                       listings: $listings, desktop: $desktop, readiness: $readiness, speaking: speaking, catalog: $catalog)
     }

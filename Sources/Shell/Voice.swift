@@ -12,9 +12,12 @@ public struct DictationInput: Sendable {
     public var memo: DictationSession?
     /// How numbers are written: "digits" or "words" (`ShellSettings.dictationNumbers`).
     public var numbers: String
+    /// The language spoken (`Services.speech`).
+    public var language: SpeechLanguage
 
-    public init(text: String, caret: Int, memo: DictationSession? = nil, numbers: String = "digits") {
-        self.text = text; self.caret = caret; self.memo = memo; self.numbers = numbers
+    public init(text: String, caret: Int, memo: DictationSession? = nil, numbers: String = "digits",
+                language: SpeechLanguage = .english) {
+        self.text = text; self.caret = caret; self.memo = memo; self.numbers = numbers; self.language = language
     }
 }
 
@@ -39,6 +42,7 @@ extension Services {
         var s = field.memo.flatMap { $0.text == field.text && $0.caret == field.caret ? $0 : nil }
             ?? DictationSession(text: field.text, caret: field.caret)
         s.numbers = NumberStyle(rawValue: field.numbers)
+        s.language = field.language
         let edits = s.apply(utterance: utterance)
         return DictationResult(text: s.text, caret: s.caret, stop: edits.contains(.stop), memo: s)
     }
@@ -56,7 +60,8 @@ extension TextFieldModel {
     /// Applies a final dictated utterance through `Services.dictate`; returns true when the user said
     /// "stop dictation".
     public mutating func dictate(_ utterance: String, _ services: Services, numbers: String = "digits") -> Bool {
-        let r = services.dictate(utterance, DictationInput(text: text, caret: caret, memo: dictationMemo, numbers: numbers))
+        let r = services.dictate(utterance, DictationInput(text: text, caret: caret, memo: dictationMemo, numbers: numbers,
+                                                           language: services.speech))
         set(r.text)
         moveCaret(to: r.caret)
         dictationMemo = r.memo
@@ -107,7 +112,7 @@ extension SuggestionBar {
 
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
-        ctx.services.predictionStatus() ?? "(word suggestions appear here)"
+        ctx.predictor.statusLine ?? "(word suggestions appear here)"
     }
 }
 
@@ -152,6 +157,10 @@ extension ShellState {
     public var voicePhrases: [String] {
         var out = keymap.allPhrases.filter { $0 != keymap.wakePhrase }.sorted()
         var seen = Set(out.map(Keymap.normalise))
+        // The Controls view's letters come before the controls' names: a letter said filters, never acts.
+        for p in top(as: DesktopScreen.self)?.controlsVoicePhrases ?? [] where seen.insert(Keymap.normalise(p)).inserted {
+            out.append(p)
+        }
         for t in hitMap.targets {
             let label = t.label.trimmingSpaces
             guard label.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
@@ -192,8 +201,15 @@ func micRouted(_ s: ShellState, gesture: String, _ action: Action) -> Action? {
 }
 
 /// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>".
-func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
+func voiceCommand(_ s: inout ShellState, _ heard: String) -> [Effect] {
     s.listening = false
+    var text = heard
+    if !s.services.speech.isEnglish {
+        // Another language's command comes as Whisper's text ("Abre notas."): its words become the English
+        // phrase they stand for, matched to the nearest of this screen's phrases; one far from all is no command.
+        guard let match = s.services.speech.commands.nearest(heard, among: s.voicePhrases) else { return [] }
+        text = match.phrase
+    }
     if s.top is TerminalScreen, let b = s.keymap.terminalBinding(phrase: text) {
         guard !s.readiness.paused || b.worksWhilePaused else { return [] }
         return performTerminal(&s, b, target: focusedTarget(s), gaze: nil)
@@ -208,6 +224,9 @@ func voiceCommand(_ s: inout ShellState, _ text: String) -> [Effect] {
         return perform(&s, action, target: focusedTarget(s), gaze: nil)
     }
     guard !s.readiness.paused else { return [] }
+    if let input = s.top(as: DesktopScreen.self)?.controlsVoiceInput(text) {
+        return ask(&s, input, recordAs: "controls-filter", target: nil) ?? []
+    }
     if let t = s.voiceTarget(text) {
         return perform(&s, .activate, target: t, gaze: t.rect.center)
     }

@@ -37,8 +37,12 @@ public final class WhisperWorker: @unchecked Sendable {
         public var python: String
         /// `python/whisper_worker.py`.
         public var script: String
-        /// A model folder, `package` (the PyPI tiny.en), or one of faster-whisper's model names.
+        /// A model folder, `package` (the PyPI tiny.en), `package-base` (the PyPI multilingual base), or one of
+        /// faster-whisper's model names.
         public var model: String
+        /// The language spoken (ISO 639-1, "en", "es"), passed to Whisper so that it neither guesses nor
+        /// translates; an English-only model refuses any other with what to install.
+        public var language = "en"
         /// CTranslate2 threads: two where there are two cores, since the decode is what the user waits for
         /// at the end of an utterance and the shell's own loop needs little.
         public var threads: Int
@@ -56,6 +60,12 @@ public final class WhisperWorker: @unchecked Sendable {
             self.python = python; self.script = script; self.model = model; self.threads = threads
             self.loadTimeout = loadTimeout; self.decodeTimeout = decodeTimeout
         }
+    }
+
+    /// The model a language dictates with unless one is named: tiny.en for English (as accurate there as the
+    /// multilingual base at half its time), the multilingual base from PyPI (`package-base`) for any other.
+    public static func defaultModel(language: String) -> String {
+        language == "en" ? "package" : "package-base"
     }
 
     /// The longest utterance sent: Whisper's window is 30 s; longer audio keeps PocketSphinx's text.
@@ -81,7 +91,7 @@ public final class WhisperWorker: @unchecked Sendable {
             let ready = try worker.start(
                 python: configuration.python, script: configuration.script,
                 arguments: ["--model", configuration.model, "--threads", String(configuration.threads),
-                            "--min-window", String(configuration.minWindow)],
+                            "--min-window", String(configuration.minWindow), "--language", configuration.language],
                 loadTimeout: configuration.loadTimeout,
                 noPython: "no Python at \(configuration.python): run \(PythonInstall.command) whisper, or set HANDSFREE_PYTHON",
                 loading: "the Whisper model")
@@ -97,7 +107,7 @@ public final class WhisperWorker: @unchecked Sendable {
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
     /// words. A worker that died or hangs is restarted once and the utterance asked again.
     public func transcribe(_ samples: [Int16], prompt: String? = nil, hotwords: String? = nil,
-                           words: Bool = false) throws(WhisperError) -> WhisperResult {
+                           words: Bool = false, language: String? = nil) throws(WhisperError) -> WhisperResult {
         guard Double(samples.count) / 16_000 <= Self.longestUtterance else {
             throw WhisperError("utterance longer than \(Int(Self.longestUtterance)) s")
         }
@@ -109,7 +119,7 @@ public final class WhisperWorker: @unchecked Sendable {
                 try start()
             }
             do throws(JSONLineWorker.Failure) {
-                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words)
+                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language)
             } catch {
                 lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
@@ -136,12 +146,15 @@ public final class WhisperWorker: @unchecked Sendable {
         return whole
     }
 
-    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool) throws(JSONLineWorker.Failure) -> WhisperResult {
+    private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool,
+                     language: String?) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words]
         if let prompt, !prompt.isEmpty { header["prompt"] = String(prompt.suffix(600)) }
         if let hotwords, !hotwords.isEmpty { header["hotwords"] = String(hotwords.prefix(600)) }
+        // Another language than the worker's own (a switch at run time): the multilingual model takes it.
+        if let language { header["language"] = language }
         var pcm = Data(capacity: samples.count * 2)
         samples.withUnsafeBytes { raw in
             for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { pcm.append(contentsOf: $0) } }

@@ -24,13 +24,13 @@ public struct DictationSession: Equatable, Sendable {
     private var insertions: [Range<Int>] = []
     /// How numbers are written (nil: as the engine wrote them).
     public var numbers: NumberStyle?
+    /// The language spoken: its punctuation words, "stop dictation" and "delete that", its number words.
+    public var language = SpeechLanguage.english
 
-    /// Spoken words (lower case, as the recogniser writes them) and the characters they stand for.
-    public static let punctuation: [(spoken: [String], mark: String)] = [
-        (["period"], "."), (["full", "stop"], "."), (["comma"], ","), (["question", "mark"], "?"),
-        (["exclamation", "mark"], "!"), (["exclamation", "point"], "!"), (["colon"], ":"),
-        (["semicolon"], ";"), (["new", "line"], "\n"), (["new", "paragraph"], "\n\n"),
-    ]
+    /// English's spoken words (lower case, as the recogniser writes them) and the characters they stand for.
+    public static var punctuation: [(spoken: [String], mark: String)] {
+        SpeechLanguage.english.punctuation.map { ($0.words, $0.value) }
+    }
 
     public init(text: String = "", caret: Int? = nil) {
         self.text = text
@@ -56,13 +56,16 @@ public struct DictationSession: Equatable, Sendable {
         let written = Self.isWritten(utterance)
         var original = utterance.split(separator: " ").map(String.init)
         switch numbers {
-        case .digits?: original = SpokenNumbers.digits(original)
-        case .words?: original = SpokenNumbers.words(original)
-        case nil: break
+        case .digits? where language.isEnglish: original = SpokenNumbers.digits(original)
+        case .words? where language.isEnglish: original = SpokenNumbers.words(original)
+        // Other languages' numbers are written as digits from their number words; digits stay digits.
+        case .digits?: original = language.numbers?.digits(original) ?? original
+        case .words?, nil: break
         }
-        // Commands and spoken punctuation are matched without case or the marks Whisper adds ("Stop dictation.").
+        // Commands and spoken punctuation are matched without case, accents or the marks Whisper adds
+        // ("Stop dictation.", "¿Signo de interrogación?").
         let words = original.map { w in
-            written ? String(w.lowercased().filter { !($0.isPunctuation && $0 != "'") }) : w.lowercased()
+            SpeechLanguage.fold(written ? String(w.filter { !($0.isPunctuation && $0 != "'") }) : w)
         }
         var edits: [DictationEdit] = []
         var pending = ""  // text of the current segment, inserted when a command or the end comes
@@ -78,13 +81,13 @@ public struct DictationSession: Equatable, Sendable {
         var i = 0
         wordLoop: while i < words.count {
             let rest = words[i...]
-            if rest.starts(with: ["stop", "dictation"]) {
+            if language.stopDictation.contains(where: { !$0.isEmpty && rest.starts(with: $0) }) {
                 flush()
                 isActive = false
                 edits.append(.stop)
                 break wordLoop
             }
-            if rest.starts(with: ["delete", "that"]) {
+            if let delete = language.deleteThat.first(where: { !$0.isEmpty && rest.starts(with: $0) }) {
                 // Take back what this utterance said so far, else the previous utterance.
                 if !pending.isEmpty {
                     pending = ""
@@ -94,27 +97,33 @@ public struct DictationSession: Equatable, Sendable {
                     caret = last.lowerBound
                     edits.append(.delete(last))
                 }
-                i += 2
+                i += delete.count
                 continue
             }
-            for (spoken, mark) in Self.punctuation where rest.starts(with: spoken) {
-                pending += mark
-                i += spoken.count
+            for p in language.punctuation where !p.words.isEmpty && rest.starts(with: p.words) {
+                // An opening mark ("¿", "«") stands apart from the word before it, as a word does.
+                if let first = p.value.first, Self.opening.contains(first),
+                   let b = lastCharacter(pending: pending), !b.isWhitespace { pending += " " }
+                pending += p.value
+                i += p.words.count
                 continue wordLoop
             }
-            var word = written ? original[i] : words[i]
-            if word == "i" || word.hasPrefix("i'") { word = "I" + word.dropFirst() }
+            var word = written ? original[i] : original[i].lowercased()
+            if language.isEnglish, word == "i" || word.hasPrefix("i'") { word = "I" + word.dropFirst() }
             let before = lastCharacter(pending: pending)
             if before == nil || before == "\n" || sentenceEnded(pending: pending) {
                 word = word.prefix(1).uppercased() + word.dropFirst()
             }
-            if let b = before, !b.isWhitespace { pending += " " }
+            if let b = before, !b.isWhitespace, !Self.opening.contains(b) { pending += " " }
             pending += word
             i += 1
         }
         flush()
         return edits
     }
+
+    /// Marks the next word follows without a space.
+    static let opening: Set<Character> = ["¿", "¡", "«", "(", "„", "“"]
 
     /// The character just before where the next one goes: the end of `pending`, else the text before the caret.
     private func lastCharacter(pending: String) -> Character? {
@@ -123,10 +132,15 @@ public struct DictationSession: Equatable, Sendable {
         return text[text.index(text.startIndex, offsetBy: caret - 1)]
     }
 
-    /// Whether the next word starts a sentence (after ".", "?" or "!", ignoring spaces).
+    /// Whether the next word starts a sentence (after ".", "?" or "!", ignoring spaces; or right after Spanish's
+    /// opening "¿" and "¡").
     private func sentenceEnded(pending: String) -> Bool {
         let before = text.prefix(caret) + pending
         guard let last = before.last(where: { $0 != " " }) else { return true }
+        if last == "¿" || last == "¡" {
+            let earlier = before.dropLast().last(where: { $0 != " " })
+            return earlier.map { $0 == "." || $0 == "?" || $0 == "!" || $0 == "\n" } ?? true
+        }
         return last == "." || last == "?" || last == "!"
     }
 }

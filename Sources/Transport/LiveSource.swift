@@ -5,6 +5,7 @@ import Darwin
 #endif
 import FrameFormats
 import Logging
+import SystemIO
 import TrackingCore
 
 /// Live frames from a socket: UDP datagrams (NDJSON lines, Live Link Face, OpenSeeFace, VMC or iFacialMocap,
@@ -58,6 +59,8 @@ public final class LiveSource {
     private static let slot = 65536
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private let logger: Logger
+    /// Gives each datagram its arrival time.
+    private let clock: any ShellClock
     /// Datagrams or stream chunks received so far.
     public private(set) var received = 0
     /// Datagrams or decoded items shed because more arrived in one turn than it could use (latest wins).
@@ -71,8 +74,9 @@ public final class LiveSource {
 
     /// Binds the address; fails with a clear message (address in use, bad host…).
     public init(_ address: ListenAddress, format: FrameFormat = .auto, limits: Limits = Limits(),
-                logger: Logger = Logger(label: "handsfree.transport")) throws(TransportError) {
+                logger: Logger = Logger(label: "handsfree.transport"), clock: any ShellClock = LiveClock()) throws(TransportError) {
         self.address = address
+        self.clock = clock
         udpDecoder = LiveDecoder(format: format)
         self.limits = limits
         self.logger = logger
@@ -93,13 +97,6 @@ public final class LiveSource {
 
     /// The format of the newest recognised datagram (UDP), for the status line.
     public var formatSeen: FrameFormat? { udpDecoder.seen }
-
-    /// Seconds on the monotonic clock: the time of frames whose protocol carries none (VMC, iFacialMocap).
-    public static func arrivalTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     /// Sends one datagram from the listening socket to the address the user named (iFacialMocap's handshake,
     /// which makes the phone start sending to this socket's port).
@@ -157,8 +154,9 @@ public final class LiveSource {
             if n < 0 { break }
             received += 1
             udpIndex += 1
-            // Each datagram's own arrival time: frames of one turn must not share a timestamp.
-            let arrival = Self.arrivalTime()
+            // Each datagram's own arrival time, the time of frames whose protocol carries none (VMC,
+            // iFacialMocap): frames of one turn must not share a timestamp.
+            let arrival = clock.now()
             let isVMC = ring.withUnsafeBytes { raw in
                 let d = UnsafeRawBufferPointer(rebasing: raw[(k * Self.slot)..<(k * Self.slot + n)])
                 return udpDecoder.format == .vmc || (udpDecoder.format == .auto && OSC.looksLike(d))

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FrameFormats
 import SystemIO
 import TrackingCore
@@ -23,15 +18,16 @@ public enum ReplayPace: Sendable, Equatable {
     }
 }
 
-/// Calls `body` with each item, sleeping so frames are delivered at their timestamps' pace (see `Pacer`).
-/// Items are taken as they are due, so a `FrameFileReader` reads the recording no faster than that.
-public func replay(_ items: some Sequence<DecodedItem>, pace: ReplayPace, _ body: (DecodedItem) -> Bool) {
+/// Calls `body` with each item, sleeping on `clock` so frames are delivered at their timestamps' pace (see
+/// `Pacer`). Items are taken as they are due, so a `FrameFileReader` reads the recording no faster than that.
+public func replay(_ items: some Sequence<DecodedItem>, pace: ReplayPace, clock: any ShellClock = LiveClock(),
+                   _ body: (DecodedItem) -> Bool) {
     var pacer = Pacer(speed: pace.speed)
     for item in items {
         if case .frame(let f, _) = item {
-            let now = monotonicSeconds()
+            let now = clock.now()
             let wait = pacer.due(f.t, now: now) - now
-            if wait > 0 { usleep(UInt32(min(wait, Pacer.maxWait) * 1_000_000)) }
+            if wait > 0 { clock.sleep(until: now + min(wait, Pacer.maxWait)) }
         }
         if !body(item) { return }
     }

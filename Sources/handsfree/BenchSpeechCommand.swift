@@ -51,11 +51,19 @@ struct BenchSpeech: ParsableCommand {
     @Flag(help: "Print every hypothesis.")
     var verbose = false
 
+    @Option(help: "Languages to measure instead (es,fr,de,it,pt): each pack's sentences and commands said by espeak-ng, heard by the multilingual Whisper, beside English (flite, tiny.en) in the same run.")
+    var language: String?
+
     @Option(name: .customLong("decoder-option"),
             help: "A PocketSphinx option for the transcript test, as KEY=VALUE (e.g. -vad_startspeech=5); repeatable.")
     var decoderOption: [String] = []
 
     func run() throws {
+        if let language {
+            var languages = SpeechLanguagesBench(languages: language.split(separator: ",").map(String.init))
+            languages.verbose = verbose
+            return try printing { try languages.run(out: $0) }
+        }
         var bench = SpeechBench()
         bench.dir = dir; bench.reference = reference; bench.skipReference = skipReference
         bench.skipWhisper = skipWhisper; bench.whisperModel = whisperModel; bench.phrases = phrases

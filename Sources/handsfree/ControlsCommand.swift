@@ -24,6 +24,8 @@ struct ControlsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read the window whose application or title holds this text, not the focused one.",
                                valueName: "text"))
     var window: String?
+    @Flag(help: .hidden) var serve = false
+    @Option(help: .hidden) var firstGeneration = 0
 
     func validate() throws {
         if let press, press.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -33,6 +35,8 @@ struct ControlsCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The shell's worker process that reads the bus for the Controls view (`LiveControls`).
+        if serve { throw ExitCode(LiveControls.serve(firstGeneration: firstGeneration)) }
         let client = AccessibilityClient()
         let snapshot = client.read(window: window)
         guard let press else {

@@ -48,17 +48,19 @@ struct DemoCommand: ParsableCommand {
         let km: Keymap
         do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
         // Real word prediction with nothing learned and nothing saved; the note lives in memory only.
-        var services = Services()
-        let prediction = LivePrediction()
-        prediction.install(into: &services)
+        var start = StartingState(keymap: km, pipeline: settings)
+        start.source = "demo"
+        start.catalog = spoken.catalog
+        start.languageNotice = spoken.notice
+        // The config's own settings, with the looks the command line asks for.
+        var looks = ShellSettings()
+        looks.adopt(settings, keymap: km.name)
+        start.savedSettings = access.applied(to: looks)
+        start.demo = DemoScript()
         if headless || fast {
-            let sz = access.plain ? PlainDisplay().size : try Setup.size(size)
-            prediction.loadNow(userFile: nil)
-            var session = Session(state: ShellState(keymap: km, gestures: settings.gestures, size: sz, services: services,
-                                                    source: "demo", catalog: spoken.catalog),
-                                  settings: settings)
-            session.apply(access.applied(to: session.state.settings))
-            var script = DemoScript()
+            start.size = access.plain ? PlainDisplay().size : try Setup.size(size)
+            start.predictor = LivePrediction.loadNow(userFile: nil).0
+            var session = Session(starting: start)
             // Plain: the lines a screen reader would get, derived the same way as in the live loop.
             var last: PlainView?
             func describe(_ performed: [ActionRecord]) {
@@ -67,33 +69,29 @@ struct DemoCommand: ParsableCommand {
                 last = view
             }
             if access.plain { describe([]) }
-            while let f = script.next(session.state) {
+            while let (effects, _) = session.stepDemo() {
                 var performed: [ActionRecord] = []
-                for e in session.step(.frame(f, nil)) {
-                    // Words committed are learned, as the live loop's effects teach the predictor.
-                    if let learned = prediction.perform(e) { _ = session.send(learned) }
+                for e in effects {
+                    // Words committed are learned by the session itself, as in the live loop.
                     guard case .performed(let r) = e else { continue }
                     if access.plain { performed.append(r) } else { print(r.json) }
                 }
-                _ = session.send(.notice(script.caption))
                 if access.plain { describe(performed) }
             }
-            if !access.plain { print(render(session.state, size: sz).0.text) }
+            if !access.plain { print(render(session.state, size: session.state.size).0.text) }
             MetricsFile.save(session.metrics, kind: "demo", source: "demo", paths: paths,
                              enabled: MetricsFile.enabled(noMetrics: noMetrics, paths: paths))
             return
         }
+        let prediction = LivePrediction()
         prediction.load(userFile: nil)
-        let state = ShellState(keymap: km, gestures: settings.gestures, services: services, source: "demo", catalog: spoken.catalog)
-        var session = Session(state: state, settings: settings)
-        session.apply(access.applied(to: session.state.settings))
-        var runtime = ShellRuntime(session: session, feed: .demo(DemoScript(), speed: speed), exitAtEnd: true,
-                                   paths: paths)
+        start.predictor = .loading
+        start.keepsMetrics = MetricsFile.enabled(noMetrics: noMetrics, paths: paths)
+        var runtime = ShellRuntime(session: Session(starting: start), feed: .demo(fps: DemoScript().fps, speed: speed),
+                                   exitAtEnd: true, paths: paths)
         runtime.prediction = prediction
         runtime.display = { [access] in try access.display() }
-        if MetricsFile.enabled(noMetrics: noMetrics, paths: paths) {
-            runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", paths: paths, enabled: true) }
-        }
+        runtime.saveMetrics = { MetricsFile.save($0, kind: "demo", source: "demo", paths: paths, enabled: true) }
         try runtime.run()
     }
 

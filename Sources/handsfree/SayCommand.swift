@@ -25,11 +25,16 @@ struct SayCommand: ParsableCommand {
     @Option(help: "Speed: 1 is the voice's own, 2 twice as fast (0.3 to 3).") var rate = 1.0
     @Option(help: "Loudness, 0 to 1.") var volume = 1.0
     @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
+    @Option(help: "The language of the text (en, es, fr, de, it, pt…): any but English is said by espeak-ng's voice for it. Default: the language setting, else the environment's.")
+    var language: String?
 
     func validate() throws {
         guard (0.3...3).contains(rate) else { throw ValidationError("--rate \(rate): give 0.3 to 3 (1 is the voice's own speed)") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume \(volume): give 0 to 1") }
         if out != nil && speakerFile != nil { throw ValidationError("give --out or --speaker-file, not both") }
+        if let language, language.isEmpty || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) {
+            throw ValidationError("--language \"\(language)\": give a language's code (en, es, fr, de, it, pt…)")
+        }
     }
 
     func run() throws {
@@ -46,7 +51,11 @@ struct SayCommand: ParsableCommand {
         let speaker = Speaker(setup: PythonEnv.voiceSetup(python: python), output: output) { event in
             if case let .problem(message, fallback) = event { problems.add(message, fatal: !fallback) }
         }
-        speaker.speakAndWait(.init(text: words, voice: voice, rate: rate, volume: volume))
+        let language = self.language ?? CommandLineText.catalog.language
+        if language != "en", !EspeakVoice.hasVoice(language) {
+            FileHandle.standardError.write(Data("say: espeak-ng has no voice for \"\(language)\" (apt-get install espeak-ng); flite speaks it in English\n".utf8))
+        }
+        speaker.speakAndWait(.init(text: words, voice: voice, rate: rate, volume: volume, language: language))
         speaker.shutdown()
         for m in problems.messages { FileHandle.standardError.write(Data("say: \(m)\n".utf8)) }
         // A file that failed as the audio came was said among the problems; one that failed as it was closed

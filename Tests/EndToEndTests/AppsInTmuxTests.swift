@@ -73,7 +73,7 @@ import Testing
         // Killed mid-note: no chance to flush or clean up.
         let pid = try #require(tmux.panePID)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
-        usleep(200_000)
+        #expect(Tmux.waitUntilGone(pid), "the shell outlived SIGKILL")
         let saved = try String(contentsOfFile: env.data + "/notes.txt", encoding: .utf8)
         #expect(saved.contains("\t" + text + "\n"), "the note is on disk whole: \(saved)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: env.data).filter { $0.contains(".tmp-") }

@@ -87,7 +87,7 @@ import Testing
         let sender = try UDPSender(port: port)
         for k in 0..<30 {
             Self.send(sender.fd, port: port, Self.openSeeFaceFace(t: 1_700_000_000 + Double(k) / 30))
-            usleep(33_000)
+            usleep(33_000)  // pacing, not waiting: OpenSeeFace's 30 frames a second, each with its own time
         }
         #expect(session.waitFor(seconds: 5) { $0.contains { $0.contains("openseeface: commit needs tongueOut") } },
                 "\(session.screen)")
@@ -237,8 +237,8 @@ import Testing
         let raw = dir + "/silence.raw"
         _ = FileManager.default.createFile(atPath: raw, contents: Data(count: 32000 * 30))
         let child = try Child(["listen", "--replay", raw, "--seconds", "30"], dir: dir)
+        // Said once its signals are caught: a signal now ends it cleanly.
         #expect(child.waitForStderr("listening on"), "\(child.stderr)")
-        usleep(300_000)
         #expect(child.end(with: sig) == 128 + sig, "\(child.stderr)")
         #expect(child.stderr.contains("utterances; stopped by signal \(sig)"), "\(child.stderr)")
     }

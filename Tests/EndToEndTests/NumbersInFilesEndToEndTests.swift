@@ -82,9 +82,11 @@ import Testing
         #expect(shell.waitFor { _ in
             (try? String(contentsOfFile: env.data + "/phrases.txt", encoding: .utf8))?.contains("phrase\tgreetings\t1000000000000\tGood morning.\n") == true
         })
-        usleep(300_000)
-        #expect(shell.pid.map { kill($0, 0) == 0 } == true, "still running:\n\(shell.tmux.screen)")
         #expect(shell.tmux.capture().first?.contains("Home › Phrases") == true, "\(shell.tmux.screen)")
+        // It runs on: it answers the next key.
+        shell.tmux.keys("Escape")
+        #expect(shell.waitFor { $0.first?.contains("HandsFree │ Home") == true }, "still running:\n\(shell.tmux.screen)")
+        #expect(shell.pid.map { kill($0, 0) == 0 } == true, "still running:\n\(shell.tmux.screen)")
         #expect(try String(contentsOfFile: env.data + "/phrases.txt.corrupt-1", encoding: .utf8) == original)
     }
 

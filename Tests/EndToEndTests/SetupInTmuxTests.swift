@@ -86,9 +86,11 @@ import Testing
     /// A helper moves the focus with Tab until it is on `label`, then presses Enter.
     static func press(_ label: String, _ session: Tmux) {
         for _ in 0..<12 {
-            if focused(session).contains(label) { break }
+            let was = focused(session)
+            if was.contains(label) { break }
             session.keys("Tab")
-            usleep(150_000)
+            // The drawing after the key shows the focus moved on.
+            _ = session.waitFor(seconds: 5) { _ in focused(session) != was }
         }
         #expect(focused(session).contains(label), "the focus never reached \(label):\n\(session.screen)")
         session.keys("Enter")

@@ -266,6 +266,8 @@ final class UDPSender {
                 }
             }
             t += 1.0 / 60
+            // Pacing, not waiting: a tracker's 60 frames a second, each with its own time (the shell keeps the
+            // newest few of a turn, so frames sent at once would be dropped as a flood).
             usleep(16_667)
         }
     }
@@ -312,7 +314,7 @@ final class Tmux {
         for _ in 0..<3 {
             tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
             if exists { return }
-            usleep(200_000)
+            usleep(200_000)  // a retry: the tmux server, just started, may refuse the first new-session
         }
         throw StartFailed(name: name)
     }
@@ -326,6 +328,7 @@ final class Tmux {
     func keys(_ k: String...) { tmux(["send-keys", "-t", name] + k) }
     /// Types text character by character, as a helper at the keyboard would.
     func literal(_ s: String) {
+        // Pacing, not waiting: a helper's keys come one at a time, each its own read for the shell.
         for ch in s { tmux(["send-keys", "-t", name, "-l", String(ch)]); usleep(30_000) }
     }
     func kill() { tmux(["kill-server"]) }
@@ -338,5 +341,20 @@ final class Tmux {
             usleep(100_000)
         }
         return ok(capture())
+    }
+
+    /// Waits until process `pid`, killed, has exited (a zombie the tmux server has not reaped yet, or gone),
+    /// at most `seconds`: whatever it was doing in the kernel when killed (a write, a rename) is then over.
+    static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        repeat {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            // The state follows the command's name, which is in parentheses and may hold any character.
+            if let name = stat.lastIndex(of: ")"), stat[stat.index(after: name)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") {
+                return true
+            }
+            usleep(10_000)
+        } while Date() < end
+        return false
     }
 }

@@ -203,7 +203,7 @@ import Testing
         #expect(try Self.parseNotes(env.data + "/notes.txt").get() == ["abcd"])
         let pid = try #require(shell.pid)
         kill(pid, SIGKILL)
-        usleep(200_000)
+        #expect(Tmux.waitUntilGone(pid), "the shell outlived SIGKILL")
         shell.restart()
         #expect(shell.openNote(tabs: 2), "\(shell.tmux.screen)")
         #expect(Self.fieldText(shell.tmux.capture()) == "abcd", "\(shell.tmux.screen)")

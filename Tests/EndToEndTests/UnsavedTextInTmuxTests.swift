@@ -34,7 +34,8 @@ import Testing
     /// The rescued notes file named on standard error, once the shell has ended.
     static func rescued(_ env: E.TempHome) -> (stderr: String, notes: String?) {
         var err = ""
-        for _ in 0..<100 {
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
             err = (try? String(contentsOfFile: env.base + "/stderr", encoding: .utf8)) ?? ""
             if err.contains("EXIT=") { break }
             usleep(100_000)

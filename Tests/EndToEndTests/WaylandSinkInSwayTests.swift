@@ -88,6 +88,7 @@ import Testing
         try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
         let foot = try #require(desk.foot(), "no foot process")
         kill(foot, SIGSTOP)
+        // Not a wait: foot, a real program, is kept busy (stopped) for half a second while `type` starts.
         let resume = Thread { usleep(500_000); kill(foot, SIGCONT) }
         resume.start()
         let typed = try desk.asNobody([Self.binary, "type", "--into", "wayland", "--enter", "café über"], layout: "us")
@@ -101,8 +102,12 @@ import Testing
         try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
         // About 1.5 million keys, some seconds of typing, cut short. (One argument holds at most 128 KB.)
         let text = [String](repeating: String(repeating: "abc def ", count: 12_000), count: 8)
+        let keyboards = desk.keyboards()
         let typist = try desk.startAsNobody([Self.binary, "type", "--into", "wayland"] + text)
-        usleep(500_000)
+        // Cut short once the sink's keyboard is on the seat and its keys are going.
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, desk.keyboards() == keyboards { usleep(20_000) }
+        #expect(desk.keyboards() > keyboards, "the sink's keyboard never came: \(desk.log)")
         desk.stop()
         typist.process.waitUntilExit()
         let stderr = String(decoding: typist.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -178,10 +183,18 @@ final class SwayDesktop {
     }
 
     /// `swaymsg -t get_tree`, run as nobody on sway's socket.
-    func tree() throws -> String {
+    func tree() throws -> String { try swaymsg("get_tree") }
+
+    /// `swaymsg -t TYPE`, run as nobody on sway's socket ("" before sway made it).
+    func swaymsg(_ type: String) throws -> String {
         guard let socket = try FileManager.default.contentsOfDirectory(atPath: runtime).first(where: { $0.hasPrefix("sway-ipc.") })
         else { return "" }
-        return try asNobody(["/usr/bin/swaymsg", "-t", "get_tree"], extra: ["SWAYSOCK": runtime + "/" + socket]).stdout
+        return try asNobody(["/usr/bin/swaymsg", "-t", type], extra: ["SWAYSOCK": runtime + "/" + socket]).stdout
+    }
+
+    /// How many keyboards sway's seat has (`get_inputs`): a sink's virtual keyboard is one more.
+    func keyboards() -> Int {
+        ((try? swaymsg("get_inputs")) ?? "").components(separatedBy: "\"type\": \"keyboard\"").count - 1
     }
 
     /// The windows in sway's tree: each one's name (its title), whether it has the focus, and its rectangle.

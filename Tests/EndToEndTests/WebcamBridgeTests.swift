@@ -83,9 +83,14 @@ struct WebcamBridgeTests {
         let rec = Process()
         rec.executableURL = URL(fileURLWithPath: Self.binary)
         rec.arguments = ["record", "--listen", "udp://127.0.0.1:\(port)", "--out", recorded, "--frames", "60", "--duration", "60"]
-        rec.standardError = FileHandle.nullDevice
+        let said = dir.path + "/record.err"
+        _ = FileManager.default.createFile(atPath: said, contents: nil)
+        rec.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: said))
         try rec.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        // `record` says so once its socket is bound: frames sent before would be lost.
+        let end = Date().addingTimeInterval(20)
+        while Date() < end, !((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("recording") { usleep(20_000) }
+        #expect(((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("recording"), "record never listened")
         let r = try Self.run(Self.binary, ["webcam", "--video", v, "--send", "udp://127.0.0.1:\(port)"])
         #expect(r.status == 0, "\(r.err)")
         rec.waitUntilExit()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 import Testing
 @testable import PtyHost
 
@@ -128,16 +129,17 @@ import Testing
         var template = Array("/tmp/hf-cwd-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { unlink(dir + "/ssh"); rmdir(dir) }
+        let clock = TestClock()
         let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
                                    environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
-                                   workingDirectory: dir, rows: 24, cols: 80)
+                                   workingDirectory: dir, rows: 24, cols: 80, clock: clock)
         #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
         t.type("cp /bin/sleep ssh && bash -c 'sleep 0.6; exec ./ssh 30'")
         t.send(.enter)
         // Views while the job is still bash, then after its exec.
         #expect(t.run(until: { _ = $0.process.foregroundWorkingDirectory; return $0.process.foregroundProgram == "ssh" }, timeout: Self.wait))
         #expect(t.process.foregroundWorkingDirectory == dir, "the view asked /proc again")
-        usleep(600_000)
+        clock.advance(by: 0.6)
         #expect(t.process.refreshForegroundAnswers())
         #expect(t.process.foregroundWorkingDirectory == nil)
         #expect(t.process.refreshForegroundAnswers() == false)
@@ -151,14 +153,15 @@ import Testing
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { rmdir(dir + "/a"); rmdir(dir + "/b"); rmdir(dir) }
         #expect(mkdir(dir + "/a", 0o755) == 0 && mkdir(dir + "/b", 0o755) == 0)
+        let clock = TestClock()
         let t = try HostedTerminal(argv: ["bash", "--norc", "--noprofile"],
                                    environment: PtyProcess.childEnvironment(overrides: ["PS1": "$ ", "HISTFILE": "/dev/null"]),
-                                   workingDirectory: dir, rows: 24, cols: 80)
+                                   workingDirectory: dir, rows: 24, cols: 80, clock: clock)
         #expect(t.run(until: Self.shows("$"), timeout: Self.wait))
         #expect(t.process.foregroundWorkingDirectory == dir)
         for (n, sub) in ["a", "b", "a"].enumerated() {
             // Past the half second a read is kept, so only the new line can make it read again.
-            usleep(600_000)
+            clock.advance(by: 0.6)
             _ = t.process.foregroundWorkingDirectory
             t.type("cd \(dir)/\(sub)")
             t.send(.enter)

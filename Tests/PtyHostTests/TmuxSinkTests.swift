@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 import Testing
 @testable import PtyHost
 
@@ -28,7 +29,7 @@ import Testing
             for _ in 0..<3 {
                 run("-f /dev/null new-session -d -s cat -x 80 -y 24 'stty -echo; exec cat > \(file)'")
                 if (try? sink.check()) != nil { return }
-                usleep(200_000)
+                usleep(200_000)  // a retry: the tmux server, just started, may refuse the first new-session
             }
             throw TmuxSinkError("tmux session cat on \(socket) did not start")
         }
@@ -42,8 +43,8 @@ import Testing
 
         /// The file's bytes once `cat` has exited (the session is then gone), or what it holds after 10 s.
         func contents(waitingForExit: Bool = true) -> [UInt8] {
-            let end = PtyClock.now() + 10
-            while waitingForExit, PtyClock.now() < end, run("has-session -t cat") == 0 { usleep(50_000) }
+            let end = LiveClock().now() + 10
+            while waitingForExit, LiveClock().now() < end, run("has-session -t cat") == 0 { usleep(50_000) }
             guard let f = fopen(file, "rb") else { return [] }
             defer { fclose(f) }
             var out: [UInt8] = []
@@ -92,8 +93,8 @@ import Testing
         try pane.sink.send(.enter)
         // cat must have read the line before the interrupt: the tty drops input not yet read at Ctrl-C, and on a
         // loaded machine cat was once not scheduled in between (CI: the file came out empty).
-        let end = PtyClock.now() + 10
-        while PtyClock.now() < end, pane.contents(waitingForExit: false) != Array("kept\n".utf8) { usleep(20_000) }
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, pane.contents(waitingForExit: false) != Array("kept\n".utf8) { usleep(20_000) }
         try pane.sink.send(text: "lost")
         try pane.sink.send(.ctrl("c"))
         // The interrupt ended cat; the line it had not read yet is dropped by the tty, as in a real terminal.
@@ -114,21 +115,21 @@ import Testing
         // tmux knows the pane's directory once its program has started: on a loaded machine the first capture
         // can come before that and name none.
         var first = try sink.capture()
-        let started = PtyClock.now()
-        while first.workingDirectory == nil, PtyClock.now() - started < 5 { usleep(50_000); first = try sink.capture() }
+        let started = LiveClock().now()
+        while first.workingDirectory == nil, LiveClock().now() - started < 5 { usleep(50_000); first = try sink.capture() }
         #expect(first.workingDirectory == pane.dir)
         #expect(first.snapshot.cols == 80)
         try sink.send(text: "cd 'sub dir'")
         try sink.send(.enter)
-        let end = PtyClock.now() + 5
+        let end = LiveClock().now() + 5
         var now = first.workingDirectory
-        while PtyClock.now() < end, now != sub { usleep(50_000); now = try sink.capture().workingDirectory }
+        while LiveClock().now() < end, now != sub { usleep(50_000); now = try sink.capture().workingDirectory }
         #expect(now == sub)
         // Under ssh (a copy of sleep by that name) the pane's folder is not where the command line's files are.
         try sink.send(text: "cp /bin/sleep ssh && ./ssh 30")
         try sink.send(.enter)
-        let end2 = PtyClock.now() + 5
-        while PtyClock.now() < end2, now != nil { usleep(50_000); now = try sink.capture().workingDirectory }
+        let end2 = LiveClock().now() + 5
+        while LiveClock().now() < end2, now != nil { usleep(50_000); now = try sink.capture().workingDirectory }
         #expect(now == nil)
         try sink.send(.ctrl("c"))
         unlink(sub + "/ssh")

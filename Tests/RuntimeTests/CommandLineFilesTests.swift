@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import SystemIO
 import Shell
 import Testing
 
@@ -52,11 +53,14 @@ import Testing
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Programs are listed again once 15 × maxAge old.
-        let files = CommandLineFiles(environment: ["PATH": dir + "/bin"], maxAge: 0.01)
+        let clock = TestClock()
+        let files = CommandLineFiles(environment: ["PATH": dir + "/bin"], maxAge: 2, clock: clock)
         #expect(files.commands() == ["frobnicate"])
         let added = dir + "/bin/zapper"
         FileManager.default.createFile(atPath: added, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
-        usleep(200_000)
+        clock.advance(by: 29)
+        #expect(files.commands() == ["frobnicate"], "not yet old")
+        clock.advance(by: 1)
         // The old list at once; the new one once made on the other thread.
         #expect(files.commands() == ["frobnicate"])
         let deadline = Date().addingTimeInterval(5)

@@ -1,13 +1,14 @@
 import Config
 import Foundation
 import FrameFormats
+import Prediction
 import Shell
 import Testing
 import TerminalModel
 import TrackingCore
 
-/// The core is pure in fact: the same recorded session gives the same screens and effects byte for byte, and
-/// drawing a screen makes no system call that reads or writes.
+/// The core is pure in fact: the same recorded session gives the same screens and effects byte for byte, with
+/// word prediction learning as it goes, and drawing a screen makes no system call that reads or writes.
 @Suite struct CorePurityTests {
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -25,15 +26,20 @@ import TrackingCore
                                 knownGestures: GestureDefaults.definitions.map(\.name), knownScreens: ScreenRegistry.standard.names)
     }
 
-    /// A deterministic word list standing in for the predictor (the one dependency screens may ask).
+    /// The pure helpers the screens use (dictation as a live run edits it).
     static let services: Services = {
-        var s = Services(suggest: { text, limit in
-            let words = ["hello", "help", "here", "the", "there", "notes", "now", "world"]
-            let partial = text.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-            return Array(words.filter { $0.hasPrefix(partial.lowercased()) }.prefix(limit))
-        })
+        var s = Services()
         s.dictate = Services.sessionDictation
         return s
+    }()
+
+    /// A real word predictor, loaded: what the runtime's loader hands the session in `.predictorLoaded`. It has
+    /// places for the learned words and sentences, so learning asks for them to be written (never done here).
+    static let predictor: Predictor = {
+        var words = WordPredictor(words: [("the", 100), ("hello", 50), ("help", 40), ("here", 30), ("now", 25),
+                                          ("there", 20), ("world", 15), ("hi", 12), ("notes", 10)])
+        words.userFile = URL(fileURLWithPath: "/nonexistent/handsfree/user-words.txt")
+        return Predictor(words: words, historyFile: "/nonexistent/handsfree/sentences.txt")
     }()
 
     /// A pane showing `line` with the cursor after it, its program in `folder`.
@@ -51,15 +57,18 @@ import TrackingCore
         var effects: [[Effect]] = []
     }
 
-    /// Frames of the real take with a helper's keys and speech results at fixed frames, answering the
-    /// effects that come back as events the way the runtime would (saves written, words learned, listings).
+    /// Frames of the real take with a helper's keys and speech results at fixed frames, and the event that
+    /// carried the loaded predictor, answering the effects that come back as events the way the runtime would
+    /// (saves written, listings); the session learns the words typed into its predictor as it goes.
     static func replay(_ items: [DecodedItem]) throws -> Trace {
         let settings = GestureConfig.defaults()
-        let state = ShellState(keymap: try keymap(), gestures: settings.gestures, services: services, data: AppData.load(.memory()))
+        let state = ShellState(keymap: try keymap(), gestures: settings.gestures, services: services,
+                               data: AppData.load(.memory()), predictor: .loading)
         var session = Session(state: state, settings: settings)
         let script: [Int: [ShellEvent]] = [
             30: [.key(.right), .key(.enter)],                       // Notes
             60: [.key(.tab), .key(.enter)],                         // a new note
+            75: [.predictorLoaded(predictor, problem: nil)],        // the word lists, loaded in the background
             90: "hi there".map { .key(.char($0)) },
             120: [.speech("start dictation", isFinal: true)],
             150: [.speech("hello world comma", isFinal: false), .speech("hello world comma", isFinal: true)],
@@ -67,6 +76,7 @@ import TrackingCore
             240: [.speech("open practice chat", isFinal: true)],
             300: [.key(.escape), .speech("open terminal", isFinal: true)],
             330: [.terminal(view("$ ec", in: "/home/u"))],
+            345: [.key(.char(" "))],                                // a word finished on the command line is learned
             360: [.terminal(view("$ vim no", in: "/home/u"))],
         ]
         var trace = Trace()
@@ -77,7 +87,6 @@ import TrackingCore
             for e in effects {
                 switch e {
                 case .save(let name, _): replies.append(.saved(name: name, error: nil))
-                case .learnWord(let w, _): replies.append(.wordLearned(w))
                 case .listCommands: replies.append(.commandsListed(["echo", "ed", "env"]))
                 case .listDirectory(let d): replies.append(.directoryListed(d, [.init(name: "notes.txt", isDirectory: false)]))
                 default: break
@@ -110,6 +119,30 @@ import TrackingCore
         #expect(first.screens.contains { $0.contains("Home › Practice chat") })
         #expect(first.effects.joined().contains(.listCommands), "the Terminal screen asked for programs")
         #expect(first.effects.joined().contains { if case .save = $0 { true } else { false } })
+        // Learning was on: the words typed were learned into the predictor the screens consult, and the files
+        // to write came as effects carrying their text.
+        let learned = first.effects.joined().compactMap { if case .saveLearnedWords(let w) = $0 { w.text } else { nil } }
+        #expect(learned.last?.contains("word\tec\t1") == true, "the command line's word: \(learned.last ?? "nothing learned")")
+        #expect(first.screens.contains { $0.contains("loading words…") }, "drawn before the words came")
+        #expect(first.screens.contains { $0.contains("Hello") }, "and with their suggestions after")
+    }
+
+    /// The same session without the predictor's event draws other screens: what the screens suggest comes
+    /// from the state, so the replay above covers it.
+    @Test func whatTheScreensSuggestComesFromTheEventThatCarriedThePredictor() throws {
+        let settings = GestureConfig.defaults()
+        func screen(_ predictor: Predictor) throws -> String {
+            var state = ShellState(keymap: try Self.keymap(), gestures: settings.gestures, services: Self.services,
+                                   data: AppData.load(.memory()), predictor: .loading)
+            state.show(screen: "note-editor")
+            var session = Session(state: state, settings: settings)
+            _ = session.send(.predictorLoaded(predictor, problem: nil))
+            for c in "he" { _ = session.send(.key(.char(c))) }
+            return render(session.state, size: session.state.size).0.text
+        }
+        let with = try screen(Self.predictor)
+        let without = try screen(.none)
+        #expect(with.contains("Hello") && !without.contains("Hello"), "\(with)")
     }
 
     /// Read and write system calls this thread has made (`/proc/thread-self/io`), so a screen that touched a
@@ -127,11 +160,11 @@ import TrackingCore
     static func states() throws -> [(String, ShellState)] {
         var out: [(String, ShellState)] = []
         for name in ScreenRegistry.standard.names {
-            var s = ShellState(keymap: try keymap(), services: services)
+            var s = ShellState(keymap: try keymap(), services: services, predictor: predictor)
             s.show(screen: name)
             out.append((name, s))
         }
-        var terminal = ShellState(keymap: try keymap(), services: services)
+        var terminal = ShellState(keymap: try keymap(), services: services, predictor: predictor)
         terminal.show(screen: "terminal")
         for line in ["$ ec", "$ cd /us", "$ vim no"] {
             terminal.terminal = view(line, in: "/")

@@ -17,7 +17,8 @@ import TrackingCore
     static func check(screen: String, _ items: [DecodedItem]) throws -> (same: Int, steps: Int) {
         let settings = GestureConfig.defaults()
         var state = ShellState(keymap: try CorePurityTests.keymap(), gestures: settings.gestures,
-                               services: CorePurityTests.services, data: AppData.load(.memory()))
+                               services: CorePurityTests.services, data: AppData.load(.memory()),
+                               predictor: CorePurityTests.predictor)
         state.show(screen: screen)
         var session = Session(state: state, settings: settings)
         // The runtime's measures, as a live run has them: the status line shows the arrival rate it measured,

@@ -84,8 +84,8 @@ import Transport
         let sink: any OutputSink = PtySink(argv: ["/bin/sh", "-c", "exec cat > '\(dir)/out.txt'"])
         try sink.start(rows: 24, cols: 80)
         try Self.typeLines(sink)
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, sink.view(scrolledBack: 0)?.ended == nil {
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, sink.view(scrolledBack: 0)?.ended == nil {
             _ = sink.pump(limit: 1 << 16, budget: 0.01, ready: nil)
             usleep(10_000)
         }
@@ -163,11 +163,9 @@ import Transport
         let link = TerminalLink(PtySink(argv: ["/bin/sh", "-c", "exit 0"]))
         _ = link.apply(.start(rows: 24, cols: 80))
         var source = TerminalSource(link)
-        let gestures = GestureConfig.defaults().gestures
-        let state = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, link.view().ended == nil {
-            _ = source.events(Wakeup(now: monotonicSeconds()), state: state)
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, link.view().ended == nil {
+            _ = source.events(Wakeup(now: LiveClock().now()))
             usleep(10_000)
         }
         let events = link.apply(.type("late"))
@@ -205,7 +203,7 @@ final class TmuxCat {
         for _ in 0..<3 {
             run("-f /dev/null new-session -d -s cat -x 80 -y 24 'stty -echo; exec cat >> \(file)'")
             if run("has-session -t cat") == 0 { return }
-            usleep(200_000)
+            usleep(200_000)  // a retry: the tmux server, just started, may refuse the first new-session
         }
         throw OutputSinkError("tmux session cat on \(socket) did not start")
     }
@@ -218,8 +216,8 @@ final class TmuxCat {
 
     /// The file once `cat` has exited (the session is then gone), or what it holds after 10 s.
     func contents() -> String {
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end, run("has-session -t cat") == 0 { usleep(50_000) }
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end, run("has-session -t cat") == 0 { usleep(50_000) }
         return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     }
 

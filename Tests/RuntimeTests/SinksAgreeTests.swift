@@ -20,8 +20,8 @@ import Testing
     /// FILE once it holds `expected`, or what it holds after 10 s.
     static func contents(_ path: String) -> String {
         var now = ""
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end {
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end {
             now = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if now == expected { break }
             usleep(20_000)
@@ -47,8 +47,8 @@ import Testing
         try sink.start(rows: 24, cols: 80)
         try sink.type(Self.text)
         var got = ""
-        let end = monotonicSeconds() + 10
-        while monotonicSeconds() < end {
+        let end = LiveClock().now() + 10
+        while LiveClock().now() < end {
             _ = sink.pump(limit: 1 << 16, budget: 0.01, ready: nil)
             got = (try? String(contentsOfFile: dir + "/out.txt", encoding: .utf8)) ?? ""
             if got == Self.expected { break }
@@ -125,18 +125,38 @@ final class HeadlessSway {
 
     var log: String { (try? String(contentsOfFile: base + "/sway.log", encoding: .utf8)) ?? "" }
 
-    /// Waits (up to 15 s) for foot's `cat` to have made FILE, which it does once its window is up.
+    /// Waits (up to 15 s) for foot's window to have the focus, and its `cat` to have made FILE: keys sent
+    /// before go nowhere.
     func waitForWindow() -> Bool {
-        let end = monotonicSeconds() + 15
-        while monotonicSeconds() < end {
-            if FileManager.default.fileExists(atPath: file), FileManager.default.fileExists(atPath: socket) {
-                // The window is mapped a little after its program started.
-                usleep(300_000)
-                return true
-            }
+        let end = LiveClock().now() + 15
+        while LiveClock().now() < end {
+            if FileManager.default.fileExists(atPath: file), footHasTheFocus() { return true }
             usleep(50_000)
         }
         return false
+    }
+
+    /// Whether sway's tree (`swaymsg -t get_tree`) has foot's window, focused: it is mapped a little after its
+    /// program started.
+    func footHasTheFocus() -> Bool {
+        guard let ipc = try? FileManager.default.contentsOfDirectory(atPath: base + "/run").first(where: { $0.hasPrefix("sway-ipc.") })
+        else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/swaymsg")
+        p.arguments = ["-t", "get_tree"]
+        p.environment = ["SWAYSOCK": base + "/run/" + ipc]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        func focusedFoot(_ node: [String: Any]) -> Bool {
+            if node["app_id"] as? String == "foot", node["focused"] as? Bool == true { return true }
+            let children = (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? [])
+            return children.contains(where: focusedFoot)
+        }
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]).map(focusedFoot) ?? false
     }
 
     /// The process id of foot, found by the FILE its command line names.

@@ -17,13 +17,12 @@ import TrackingCore
         try good.write(to: file, atomically: true, encoding: .utf8)
         let gestures = GestureConfig.defaults().gestures
         var w = KeymapWatcher(path: file.path, gestures: gestures)
-        let state = ShellState(keymap: Keymap(name: "x"))
-        #expect(w.events(Wakeup(now: 10), state: state).isEmpty, "unchanged")
+        #expect(w.events(Wakeup(now: 10)).isEmpty, "unchanged")
 
         try good.replacingOccurrences(of: "name = \"default\"", with: "name = \"mine\"")
             .write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
-        let reloaded = w.events(Wakeup(now: 11), state: state)
+        let reloaded = w.events(Wakeup(now: 11))
         guard case .shell(.keymapLoaded(let km, let notice))? = reloaded.first else {
             Issue.record("expected a reload, got \(reloaded)"); return
         }
@@ -32,8 +31,8 @@ import TrackingCore
 
         try "[global\nactivate = ".write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: file.path)
-        #expect(w.events(Wakeup(now: 11.5), state: state).isEmpty, "checked at most once a second")
-        let broken = w.events(Wakeup(now: 12), state: state)
+        #expect(w.events(Wakeup(now: 11.5)).isEmpty, "checked at most once a second")
+        let broken = w.events(Wakeup(now: 12))
         guard case .shell(.message(let message?))? = broken.first else { Issue.record("expected a notice, got \(broken)"); return }
         #expect(message.english.hasPrefix("Keymap not reloaded: \(file.path):1"))
     }
@@ -42,12 +41,11 @@ import TrackingCore
         let items: [DecodedItem] = [.frame(TrackingFrame(t: 0), nil), .malformed(FrameIssue(nil, "bad")),
                                     .frame(TrackingFrame(t: 1), nil)]
         var s = FrameSource(.replay(items: items, speed: 2, name: "r"), start: 100)
-        let state = ShellState(keymap: Keymap(name: "x"))
-        let first = s.events(Wakeup(now: 100), state: state)
+        let first = s.events(Wakeup(now: 100))
         #expect(first.filter { if case .item = $0 { true } else { false } }.count == 2, "the first frame and the bad line")
         #expect(s.nextWake(now: 100) == 100.5, "the next frame is due half a second later at speed 2")
-        #expect(s.events(Wakeup(now: 100.4), state: state).allSatisfy { if case .item = $0 { false } else { true } })
-        let last = s.events(Wakeup(now: 100.5), state: state)
+        #expect(s.events(Wakeup(now: 100.4)).allSatisfy { if case .item = $0 { false } else { true } })
+        let last = s.events(Wakeup(now: 100.5))
         #expect(last.contains { if case .sourceEnded = $0 { true } else { false } })
         #expect(s.meter.used == 2)
     }
@@ -68,8 +66,7 @@ import TrackingCore
         // A file's reader works the same way: the recording is read as far as the replay has got.
         let take = CountingTake(1_000_000)
         var s = FrameSource(.replay(ReplayItems(take), speed: 1, name: "long"), start: 0)
-        let state = ShellState(keymap: Keymap(name: "x"))
-        for now in [0.0, 1, 2.5] { _ = s.events(Wakeup(now: now), state: state) }
+        for now in [0.0, 1, 2.5] { _ = s.events(Wakeup(now: now)) }
         #expect(s.meter.used == 3)
         #expect(take.taken == 4, "the three frames due and the one looked at next, of a million")
         #expect(s.nextWake(now: 2.5) == 3)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Config
 import FrameFormats
 import Foundation
@@ -10,7 +13,28 @@ import Testing
 import TrackingCore
 import Transport
 
-/// A display that keeps what the Terminal screen showed at each drawing.
+/// A display's input the test ends the loop with, as a terminal that goes away does (the loop leaves on its
+/// hang-up, SIGHUP): a pipe whose writing end is closed once the test has seen what it waits for, or at a
+/// deadline, so a loop driving a real child runs as long as the child needs and no longer.
+final class HangUp {
+    let fd: Int32
+    private var writer: Int32
+    private let deadline: Double
+    init(after seconds: Double) {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        fd = fds[0]; writer = fds[1]
+        deadline = LiveClock().now() + seconds
+    }
+    deinit { now(); close(fd) }
+    /// Hangs up.
+    func now() { if writer >= 0 { close(writer); writer = -1 } }
+    /// Hangs up once `done` holds, or at the deadline.
+    func when(_ done: Bool) { if done || LiveClock().now() > deadline { now() } }
+    var happened: Bool { writer < 0 }
+}
+
+/// A display that keeps what the Terminal screen showed at each drawing; it hangs up once `done` holds.
 final class PaneDisplay: ShellDisplay {
     let size = Size(width: 100, height: 30)
     var keys: [TerminalInput]
@@ -18,16 +42,23 @@ final class PaneDisplay: ShellDisplay {
     let keysAfter: String?
     var views: [TerminalView] = []
     var lines: [String] = []
+    /// The state of the last drawing.
+    var state: ShellState?
+    var done: (PaneDisplay) -> Bool = { _ in false }
+    let hangUp = HangUp(after: 10)
     init(keys: [TerminalInput] = [], keysAfter: String? = nil) { self.keys = keys; self.keysAfter = keysAfter }
-    var inputFD: Int32 { -1 }
+    var inputFD: Int32 { hangUp.fd }
+    /// Asked at every turn of the loop.
     func readInput() -> TerminalInput? {
+        hangUp.when(done(self))
         if let k = keysAfter, !lines.contains(where: { $0.contains(k) }) { return nil }
         return keys.isEmpty ? nil : keys.removeFirst()
     }
-    func inputHungUp() -> Bool { false }
+    func inputHungUp() -> Bool { hangUp.happened }
     func show(_ state: ShellState, performed: [ActionRecord]) {
         if let v = state.terminal { views.append(v) }
         lines = render(state, size: size).0.lines
+        self.state = state
     }
     func stop() {}
 }
@@ -36,28 +67,31 @@ final class PaneDisplay: ShellDisplay {
 @Suite struct TerminalLoopTests {
     static let settings = GestureConfig.defaults()
 
-    /// Runs the loop on the Terminal screen with `argv` for `seconds` (a paced replay of still frames keeps
-    /// it going, then it leaves).
-    func run(_ argv: [String], seconds: Double, keys: [TerminalInput] = [], keysAfter: String? = nil) throws -> (ShellRuntime, PaneDisplay) {
+    /// Runs the loop on the Terminal screen with `argv` until `done` holds (10 s at most), then the display
+    /// hangs up and the loop leaves; with `seconds`, a paced replay of still frames runs meanwhile.
+    func run(_ argv: [String], seconds: Double? = nil, keys: [TerminalInput] = [], keysAfter: String? = nil,
+             until done: @escaping (PaneDisplay) -> Bool = { _ in false }) throws -> (ShellRuntime, PaneDisplay) {
         let km = try Setup.keymap("default", gestures: Self.settings.gestures)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         var state = ShellState(keymap: km, gestures: Self.settings.gestures)
         state.show(screen: "terminal")
         let session = Session(state: state, settings: Self.settings)
-        let n = Int(seconds * 60)
-        let items: [DecodedItem] = (0..<n).map { .frame(TrackingFrame(t: Double($0) / 60), nil) }
-        var r = ShellRuntime(session: session, feed: .replay(items: items, speed: 1, name: "still"), exitAtEnd: true,
-                             paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
+        let items: [DecodedItem] = (0..<Int((seconds ?? 0) * 60)).map { .frame(TrackingFrame(t: Double($0) / 60), nil) }
+        var r = ShellRuntime(session: session, feed: seconds == nil ? .none : .replay(items: items, speed: 1, name: "still"),
+                             exitAtEnd: false, paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
         r.terminal = TerminalLink(.child(argv: argv))
         let display = PaneDisplay(keys: keys, keysAfter: keysAfter)
+        display.done = done
         r.display = { display }
         try r.run()
         return (r, display)
     }
 
     @Test func aChildsOutputReachesThePaneAndItsEndIsShownAndReaped() throws {
-        let (r, d) = try run(["/bin/sh", "-c", "echo ready-$((40+2)); exit 3"], seconds: 0.5)
+        let (r, d) = try run(["/bin/sh", "-c", "echo ready-$((40+2)); exit 3"]) { d in
+            d.views.last?.ended != nil && d.lines.contains { $0.contains("↻ Restart") }
+        }
         #expect(d.lines.contains { $0.hasPrefix("ready-42") }, "\(d.lines.joined(separator: "\n"))")
         #expect(d.views.last?.ended == "/bin/sh exited with status 3")
         #expect(d.lines.contains { $0.contains("↻ Restart") })
@@ -67,25 +101,30 @@ final class PaneDisplay: ShellDisplay {
     }
 
     @Test func thePtyIsTheSizeOfThePane() throws {
-        let (_, d) = try run(["/bin/sh", "-c", "sleep 0.2; stty size; sleep 5"], seconds: 0.8)
         var s = ShellState(keymap: try Setup.keymap("default", gestures: Self.settings.gestures))
         s.show(screen: "terminal")
         let pane = try #require(s.hitMap.target(id: TerminalScreen.paneID)).rect
+        let (_, d) = try run(["/bin/sh", "-c", "sleep 0.2; stty size; sleep 5"]) { d in
+            d.lines.contains { $0.hasPrefix("\(pane.h) \(pane.w)") }
+        }
         #expect(d.lines.contains { $0.hasPrefix("\(pane.h) \(pane.w)") }, "\(d.lines.prefix(5)) pane \(pane)")
     }
 
     @Test func helperKeysAreTypedIntoTheChild() throws {
         let keys: [TerminalInput] = "echo typed-ok".map { .key(.char($0)) } + [.key(.enter)]
-        let (_, d) = try run(["/bin/sh"], seconds: 0.8, keys: keys)
         // sh may print its prompt after the echo of input typed before it started: "# typed-ok".
-        #expect(d.lines.contains { $0.contains("typed-ok") && !$0.contains("echo") }, "\(d.lines.prefix(6).joined(separator: "\n"))")
+        let ran = { (d: PaneDisplay) in d.lines.contains { $0.contains("typed-ok") && !$0.contains("echo") } }
+        let (_, d) = try run(["/bin/sh"], keys: keys, until: ran)
+        #expect(ran(d), "\(d.lines.prefix(6).joined(separator: "\n"))")
     }
 
     /// A helper's keys reach the program before they are reduced; typed after it ended, they come back
     /// undelivered and are kept, as the reduction of each is told.
     @Test func keysTypedAfterTheProgramEndedAreKept() throws {
         let keys: [TerminalInput] = "kept".map { .key(.char($0)) }
-        let (r, d) = try run(["/bin/sh", "-c", "echo gone-$((6*7))"], seconds: 1, keys: keys, keysAfter: "exited")
+        let (r, d) = try run(["/bin/sh", "-c", "echo gone-$((6*7))"], keys: keys, keysAfter: "exited") { d in
+            d.keys.isEmpty && d.state?.output.unsent == "kept"
+        }
         #expect(d.keys.isEmpty, "the keys were typed once the end was shown")
         #expect(r.session.state.output.unsent == "kept", "\(r.session.state.output)")
     }
@@ -95,12 +134,12 @@ final class PaneDisplay: ShellDisplay {
     /// a millisecond before each displayed frame, and for the whole echo wait when the program echoed nothing.
     @Test func theLoopSleepsUntilItsDeadlinesAndThroughAnEchoThatDoesNotCome() throws {
         let keys: [TerminalInput] = "secret".map { .key(.char($0)) }
-        let start = monotonicSeconds()
+        let start = LiveClock().now()
         // The marker is computed, since the info line shows the command and a literal would be found there
-        // at once, before stty had run.
+        // at once, before stty had run. A second of frames, in real time: the measure is of the loop's sleep.
         let (r, d) = try run(["/bin/sh", "-c", "stty -echo; echo quiet-$((6*7)); sleep 5"], seconds: 1, keys: keys,
-                             keysAfter: "quiet-42")
-        let seconds = monotonicSeconds() - start
+                             keysAfter: "quiet-42") { d in d.keys.isEmpty && LiveClock().now() - start >= 1 }
+        let seconds = LiveClock().now() - start
         #expect(d.keys.isEmpty, "the keys were sent once echo was off")
         #expect(!d.lines.contains { $0.contains("secret") },
                 "and not echoed: \(d.lines.filter { $0.contains("secret") }), hidden \(d.views.map(\.inputHidden).suffix(3)), ended \(d.views.last?.ended ?? "no")")
@@ -108,24 +147,30 @@ final class PaneDisplay: ShellDisplay {
         #expect(Double(r.wakeups) / seconds < 200, "\(r.wakeups) wake-ups in \(seconds) s")
     }
 
-    /// The display reads raw keys: off the Terminal screen Ctrl-C and Ctrl-\ are still the interrupt and quit
-    /// signals the shell leaves on; on it they are keys for the program, like every other control key.
+    /// The display reads raw keys and the keyboard source gives every one as a key, whatever the screen (a source
+    /// never reads the state); the reducer decides: off the Terminal screen Ctrl-C and Ctrl-\ still end the
+    /// shell as the interrupt and quit signals did, on it they are keys for the program like every other.
     @Test func ctrlCIsTheProgramsOnTheTerminalScreenAndEndsTheShellElsewhere() throws {
         let keys: [TerminalInput] = [.key(.ctrl("c")), .key(.ctrl("\\")), .key(.ctrl("r")), .key(.char("x"))]
-        func events(on screen: String) throws -> [String] {
+        var source = KeyboardSource(PaneDisplay(keys: keys))
+        let given = source.events(Wakeup(now: 0)).map { e -> String in
+            if case .shell(.key(let k)) = e { return "\(k)" }
+            return "other"
+        }
+        #expect(given == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
+        func ends(_ key: Key, on screen: String) throws -> Int32?? {
             var state = ShellState(keymap: try Setup.keymap("default", gestures: Self.settings.gestures))
             state.show(screen: screen)
-            var source = KeyboardSource(PaneDisplay(keys: keys))
-            return source.events(Wakeup(now: 0), state: state).map { e in
-                switch e {
-                case .signal(let n): return "signal \(n)"
-                case .shell(.key(let k)): return "\(k)"
-                default: return "other"
-                }
-            }
+            var session = Session(state: state, settings: Self.settings)
+            for case .end(let signal, _) in session.send(.key(key)) { return .some(signal) }
+            return .none
         }
-        #expect(try events(on: "launcher") == ["signal \(SIGINT)", "signal \(SIGQUIT)", "ctrl(\"r\")", "char(\"x\")"])
-        #expect(try events(on: "terminal") == ["ctrl(\"c\")", "ctrl(\"\\\\\")", "ctrl(\"r\")", "char(\"x\")"])
+        #expect(try ends(.ctrl("c"), on: "launcher") == .some(SIGINT))
+        #expect(try ends(.ctrl("\\"), on: "launcher") == .some(SIGQUIT))
+        #expect(try ends(.ctrl("c"), on: "desktop") == .some(SIGINT))
+        #expect(try ends(.ctrl("r"), on: "launcher") == .none)
+        #expect(try ends(.ctrl("c"), on: "terminal") == .none, "the program's")
+        #expect(try ends(.ctrl("\\"), on: "terminal") == .none)
     }
 
     /// A key's echo is drawn as the pane alone, in the real loop with a real child: each such drawing,
@@ -136,9 +181,10 @@ final class PaneDisplay: ShellDisplay {
         defer { try? FileManager.default.removeItem(at: home) }
         var state = ShellState(keymap: km, gestures: Self.settings.gestures)
         state.show(screen: "terminal")
-        let items: [DecodedItem] = (0..<Int(1.6 * 60)).map { .frame(TrackingFrame(t: Double($0) / 60), nil) }
+        // Frames come meanwhile, as from a tracker: each turn of the loop may bring one beside an echo.
+        let items: [DecodedItem] = (0..<Int(10 * 60)).map { .frame(TrackingFrame(t: Double($0) / 60), nil) }
         var r = ShellRuntime(session: Session(state: state, settings: Self.settings),
-                             feed: .replay(items: items, speed: 1, name: "still"), exitAtEnd: true,
+                             feed: .replay(items: items, speed: 1, name: "still"), exitAtEnd: false,
                              paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
         // cat on a tty in canonical mode: the line discipline echoes each key.
         r.terminal = TerminalLink(.child(argv: ["/bin/cat"]))
@@ -173,7 +219,7 @@ final class PaneDisplay: ShellDisplay {
 }
 
 /// Keeps the grid it shows, as a terminal would, and draws echoes as the pane alone over it; types one key
-/// at a time, each once the last one's echo was drawn.
+/// at a time, each once the last one's echo was drawn, and hangs up once the last one's was.
 final class EchoDisplay: ShellDisplay {
     let size = Size(width: 100, height: 30)
     private var keys: [Character]
@@ -183,18 +229,20 @@ final class EchoDisplay: ShellDisplay {
     var paneLines: [String] = []
     /// Echo drawings whose pane differed from a full drawing's, with the first differing row.
     var mismatches: [String] = []
+    private let hangUp = HangUp(after: 10)
     init(keys: String) { self.keys = Array(keys) }
-    var inputFD: Int32 { -1 }
+    var inputFD: Int32 { hangUp.fd }
     /// The pane's cursor line at the last drawing, full or of the pane alone (nil before cat has started).
     private(set) var shownLine: String?
     func readInput() -> TerminalInput? {
+        hangUp.when(keys.isEmpty && shownLine == typed)
         // The next key once the line shows what was typed so far: cat started, the last echo drawn.
         guard !keys.isEmpty, shownLine == typed else { return nil }
         let k = keys.removeFirst()
         typed.append(k)
         return .key(.char(k))
     }
-    func inputHungUp() -> Bool { false }
+    func inputHungUp() -> Bool { hangUp.happened }
     func show(_ state: ShellState, performed: [ActionRecord]) {
         grid = render(state, size: size).0
         if let v = state.terminal, v.program == "/bin/cat" || v.program == "cat" { shownLine = v.lineBeforeCursor }

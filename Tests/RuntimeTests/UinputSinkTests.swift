@@ -5,6 +5,7 @@ import CUinput
 import Foundation
 @testable import Runtime
 import Shell
+import SystemIO
 import TerminalModel
 import Testing
 
@@ -194,16 +195,21 @@ import Testing
         try sink.type("z@")
         // The kernel passes on only changed values: both axes start at 0.
         try sink.point(.moveTo(x: 1, y: 0.5))
-        func drain(_ fd: Int32) -> [Event] {
+        /// The events read from `fd` once `count` have come (5 s at most), and any more then waiting.
+        func drain(_ fd: Int32, count: Int) -> [Event] {
             var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
-            usleep(100_000)
-            while case let n = read(fd, &buffer, buffer.count), n > 0 { bytes += buffer.prefix(n) }
+            let end = LiveClock().now() + 5
+            repeat {
+                while case let n = read(fd, &buffer, buffer.count), n > 0 { bytes += buffer.prefix(n) }
+                if Self.decode(bytes).filter({ $0.type != 0 }).count >= count { break }
+                usleep(5_000)
+            } while LiveClock().now() < end
             return Self.decode(bytes).filter { $0.type != 0 }
         }
         // German z is the US y key; @ is AltGr+Q.
-        #expect(drain(keyboard) == [Event(type: 1, code: 21, value: 1), Event(type: 1, code: 21, value: 0),
-                                    Event(type: 1, code: 100, value: 1), Event(type: 1, code: 16, value: 1),
-                                    Event(type: 1, code: 16, value: 0), Event(type: 1, code: 100, value: 0)])
-        #expect(drain(pointer) == [Event(type: 3, code: 0, value: 65535), Event(type: 3, code: 1, value: 32768)])
+        #expect(drain(keyboard, count: 6) == [Event(type: 1, code: 21, value: 1), Event(type: 1, code: 21, value: 0),
+                                              Event(type: 1, code: 100, value: 1), Event(type: 1, code: 16, value: 1),
+                                              Event(type: 1, code: 16, value: 0), Event(type: 1, code: 100, value: 0)])
+        #expect(drain(pointer, count: 2) == [Event(type: 3, code: 0, value: 65535), Event(type: 3, code: 1, value: 32768)])
     }
 }

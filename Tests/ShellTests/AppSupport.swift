@@ -16,7 +16,8 @@ struct Driver {
     var t = 1.0
     /// Where the user's data is saved: the `save` effects are carried out here, as the runtime does.
     let files: StoreClient
-    /// The word list: the `learnWord`, `addWord` and `removeWord` effects are carried out here.
+    /// What the screens asked the word list to learn: the `learnWord`, `addWord` and `removeWord` effects are
+    /// told here (the session learns them into its predictor, here the fixed `suggest`).
     let learn: @Sendable (String, String) -> Void
     let addWord: @Sendable (String) -> Bool
     let removeWord: @Sendable (String) -> Void
@@ -34,11 +35,10 @@ struct Driver {
         self.files = files
         self.learn = learn; self.addWord = addWord; self.removeWord = removeWord
         let settings = GestureConfig.defaults()
-        let services = Services(suggest: suggest)
         programs = commands.sorted()   // as the runtime gives them
         self.directory = directory
         var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
-                               services: services, data: data ?? AppData.load(files))
+                               data: data ?? AppData.load(files), predictor: Predictor(answers: suggest))
         // Shown before the session starts, as `run` shows the Terminal: the session's first effects are then
         // those of the driver's first input alone.
         _ = state.show(screen: screen)
@@ -61,9 +61,9 @@ struct Driver {
         for e in effects {
             switch e {
             case .save(let name, let text): out += session.send(.saved(name: name, error: files.write(name, text)))
-            case .learnWord(let word, let before): learn(word, before); out += session.send(.wordLearned(word))
-            case .addWord(let word): _ = addWord(word); out += session.send(.wordAdded(word))
-            case .removeWord(let word): removeWord(word); out += session.send(.wordRemoved(word))
+            case .learnWord(let word, let before): learn(word, before)
+            case .addWord(let word): _ = addWord(word)
+            case .removeWord(let word): removeWord(word)
             case .listCommands: out += session.send(.commandsListed(programs))
             case .listDirectory(let d): out += session.send(.directoryListed(d, directory))
             default: break

@@ -78,6 +78,44 @@ import Testing
         #expect(Self.performed(d.send(.speech("press 4", isFinal: true))).map(\.name) == ["Remember me"])
     }
 
+    @Test func spokenLettersFilterTheListAndANameOrANumberAloneActs() {
+        var d = shown()
+        let phrases = d.session.state.voicePhrases
+        for p in ["a", "s", "z", "alpha", "sierra", "x-ray", "zulu", "clear letters", "Send", "6"] {
+            #expect(phrases.contains(p), "missing \(p)")
+        }
+        // A letter by its spelling-alphabet word or its own name: the list narrows, nothing is pressed.
+        #expect(Self.performed(d.send(.speech("sierra", isFinal: true))).isEmpty)
+        #expect(d.text.contains("5  Submit") && d.text.contains("6  Send") && !d.text.contains("1  File"), "\(d.text)")
+        #expect(Self.performed(d.send(.speech("e", isFinal: true))).isEmpty)
+        #expect(d.text.contains("6  Send") && !d.text.contains("5  Submit"), "\(d.text)")
+        // "delete letter" (the keymap's Backspace) takes a letter off the filter instead of typing into the window.
+        let deleted = d.send(.speech("delete letter", isFinal: true))
+        #expect(!deleted.contains { if case .desktop = $0 { return true } else { return false } }, "\(deleted)")
+        #expect(d.text.contains("5  Submit") && d.text.contains("6  Send") && !d.text.contains("1  File"), "\(d.text)")
+        _ = d.send(.speech("clear letters", isFinal: true))
+        #expect(d.text.contains("1  File") && d.text.contains("5  Submit"), "\(d.text)")
+        // A name or a number said alone acts on that control.
+        #expect(Self.performed(d.send(.speech("send", isFinal: true))).map(\.name) == ["Send"])
+        #expect(Self.performed(d.send(.speech("5", isFinal: true))).map(\.name) == ["Submit"])
+        // Off the Controls view, letters are no commands.
+        d.activate("desktop.controls.back")
+        #expect(!d.session.state.voicePhrases.contains("bravo"))
+    }
+
+    @Test func aLetterSaidFiltersEvenWhenAControlHasItsName() {
+        var d = Driver(.gesture, screen: "desktop")
+        _ = d.send(.tick(at: 0.5))
+        d.activate("desktop.controls")
+        _ = d.send(.controlsRead(ControlsSnapshot(generation: 1, application: "app", window: "W", controls: [
+            DesktopControl(index: 0, role: .button, roleName: "push button", name: "Echo"),
+            DesktopControl(index: 1, role: .button, roleName: "push button", name: "Delta"),
+        ])))
+        #expect(Self.performed(d.send(.speech("echo", isFinal: true))).isEmpty, "a letter never acts")
+        #expect(d.text.contains("1  Echo") && !d.text.contains("2  Delta"), "\(d.text)")
+        #expect(Self.performed(d.send(.speech("click echo", isFinal: true))).map(\.name) == ["Echo"])
+    }
+
     @Test func aStaleEntryIsSaidAndTheListReadAgainAndNoActionClicksWhereTheControlWas() {
         var d = shown()
         let again = d.send(.controlPerformed(.failed(reason: "\"Send\" is no longer there", stale: true)))

@@ -69,6 +69,8 @@ import TrackingCore
     /// too, and the targets are laid out again (the speech side is told the phrases changed).
     @Test func aLanguageSwitchRelabelsTheScreenAndTheNoticeOnIt() throws {
         var session = Session(state: Fixture.state(), settings: PipelineSettings(gestures: GestureDefaults.definitions))
+        // A speech side listens: the phrases it is given change with the labels.
+        _ = session.send(.speechStarted)
         _ = session.send(.message(UIMessage("Settings not saved: {reason}", ["reason": "disk full"])))
         var text = Self.screen(session.state)
         #expect(text.contains("HandsFree │ Home") && text.contains("Settings not saved: disk full"), "\(text)")
@@ -79,8 +81,8 @@ import TrackingCore
         #expect(text.contains("HandsFree │ Accueil"), "\(text)")
         #expect(text.contains("Paramètres non enregistrés\u{a0}: disk full"), "\(text)")
         #expect(!before.matches(session.state), "the loop must draw again")
-        #expect(effects.contains(.voicePhrasesChanged))
         #expect(session.state.voicePhrases.contains("open Paramètres"))
+        #expect(effects.contains(.voicePhrasesChanged(session.state.voicePhrases)), "the speech side is given the new phrases")
         // The notice is the same message: its English form did not change.
         #expect(session.state.notice == "Settings not saved: disk full")
 

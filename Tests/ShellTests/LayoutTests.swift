@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theTerminalScreenLaysOutItsTargetsWithoutThePane() {
-        let services = Services(suggest: { _, _ in ["echo", "exit", "env"] })
+        let predictor = Predictor(answers: { _, _ in ["echo", "exit", "env"] })
         var views = [TerminalScreenTests.view("$ ech"), TerminalScreenTests.view("$ ", hidden: true),
                      TerminalScreenTests.view("$ ", ended: "bash exited with status 0")]
         var big = TerminalView.blank(rows: 42, cols: 120, program: "vim")
@@ -34,7 +34,7 @@ import Testing
         views.append(big)
         for view in views {
             for size in Self.sizes {
-                var s = ShellState(keymap: Fixture.keymap("default"), size: size, services: services)
+                var s = ShellState(keymap: Fixture.keymap("default"), size: size, predictor: predictor)
                 _ = s.show(screen: "terminal")
                 s.terminal = view
                 let drawn = render(s, size: size).1
@@ -42,7 +42,7 @@ import Testing
             }
         }
         // The drawing has the pane's cells; the layout's map alone is the same.
-        var s = ShellState(keymap: Fixture.keymap("default"), size: Size(width: 120, height: 60), services: services)
+        var s = ShellState(keymap: Fixture.keymap("default"), size: Size(width: 120, height: 60), predictor: predictor)
         _ = s.show(screen: "terminal")
         s.terminal = big
         #expect(render(s, size: s.size).0.text.contains("xxxxxxxxxx"))

@@ -309,7 +309,7 @@ import TrackingCore
         #expect(d.state.pipelineSettings.mapping.calibration == old && d.state.trial == nil)
         _ = Self.effectsOf(.calibrated(c), &d)
         let kept = d.send(.key(.tab))
-        #expect(kept.contains(.saveCalibration(c)))
+        #expect(kept.contains(.saveCalibration(c, size: d.state.size)), "with the size it was made at")
         #expect(d.state.knownGood.calibration == c)
     }
 

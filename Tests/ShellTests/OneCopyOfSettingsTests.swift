@@ -34,12 +34,32 @@ import TrackingCore
         session.calibrate(c)
         #expect(session.state.pipelineSettings.mapping.calibration == c)
         #expect(session.pipeline.settings.mapping.calibration == c)
-        #expect(session.state.tracking.calibrated)
+        #expect(session.state.calibration != nil)
         let head = HeadPose(yaw: 0.2, pitch: -0.1, roll: 0)
         var t = 0.0
         for _ in 0..<90 { _ = session.step(.frame(TrackingFrame(t: t, head: head), nil)); t += 1.0 / 60 }
         _ = session.send(.speech("center pointer", isFinal: true))
         #expect(session.state.pipelineSettings.mapping.headCentre.yaw == head.yaw, "the pose the pipeline saw, in the state")
         #expect(session.pipeline.settings == session.state.pipelineSettings)
+    }
+
+    /// `dwell_ms` has one range: what a gesture config accepts, the settings file accepts, and the pipeline is
+    /// given as it is (it was 200…60000 in the config, 200…5000 in settings.toml, clamped to 0.05…60 s).
+    @Test func dwellTimeHasOneRangeInTheConfigTheSettingsFileAndThePipeline() throws {
+        for ms in [SettingRanges.dwellMilliseconds.lowerBound, 6000, SettingRanges.dwellMilliseconds.upperBound] {
+            let config = try GestureConfig.parse("[gesture.d]\nkind = \"dwell\"\ndwell_ms = \(Int(ms))\n", file: "g.toml")
+            guard case .dwell(let spec)? = config.gestures.first?.kind else { Issue.record("no dwell gesture"); continue }
+            let (settings, problems) = ShellSettings.parse("dwell_ms = \(Int(ms))\n", file: "settings.toml")
+            #expect(problems.isEmpty, "settings.toml refused dwell_ms = \(ms) the config took: \(problems)")
+            #expect(settings.dwellTime == spec.dwell)
+            var state = ShellState(keymap: Keymap(name: "k", global: KeymapSection(gestures: [:])), gestures: config.gestures)
+            state.apply(settings)
+            let applied = state.gestures.compactMap { g -> Double? in if case .dwell(let d) = g.kind { d.dwell } else { nil } }
+            #expect(applied == [ms / 1000], "the pipeline's dwell is the setting's, not clamped to another range")
+        }
+        for ms in [SettingRanges.dwellMilliseconds.lowerBound - 1, SettingRanges.dwellMilliseconds.upperBound + 1] {
+            #expect(throws: ConfigError.self) { try GestureConfig.parse("[gesture.d]\nkind = \"dwell\"\ndwell_ms = \(Int(ms))\n", file: "g.toml") }
+            #expect(!ShellSettings.parse("dwell_ms = \(Int(ms))\n", file: "settings.toml").1.isEmpty)
+        }
     }
 }

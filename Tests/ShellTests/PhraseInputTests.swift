@@ -53,7 +53,8 @@ import TrackingCore
 
     @Test func thePhraseOnTheKeyIsTakenWhole() {
         var d = Driver(.gesture, screen: "note-editor", suggest: { _, _ in ["you"] })
-        d.session.state.services.suggestPhrase = { $0.hasSuffix("how are y") ? "you doing today" : nil }
+        d.session.state.predictor = Predictor(fixed: .init(suggest: { _, _ in ["you"] },
+                                                           phrase: { $0.hasSuffix("how are y") ? "you doing today" : nil }))
         d.type("how are ")
         let y = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.y")
         #expect(render(d.state, size: d.state.size).0.lines[y.rect.maxY - 1].contains("★ you doing today"))
@@ -67,9 +68,9 @@ import TrackingCore
         var d = Driver(.gesture, screen: "note-editor")
         #expect(d.state.hitMap.target(id: "note-editor.keyboard.initials") == nil, "no initials key by default")
         d.session.state.settings.initialsKey = true
-        d.session.state.services.expand = { initials, before, _, limit in
+        d.session.state.predictor = Predictor(fixed: .init(expand: { initials, before, _, limit in
             initials == "hay" ? Array(["How are you", "Have a yoghurt"].prefix(limit)) : before.isEmpty ? [] : ["x"]
-        }
+        }))
         d.session.state.relayout()
         d.activate("note-editor.keyboard.initials")
         #expect(d.text.contains("● initials"))
@@ -93,7 +94,7 @@ import TrackingCore
     @Test func theBoardShowsTheUsersFrequentSentencesAndForgetsOneOnRequest() {
         var d = Driver(.gesture, screen: "phrases")
         #expect(!d.text.contains("Frequent"), "no tab without sentences")
-        d.session.state.services.frequentSentences = { limit in Array(["I am cold.", "Call my sister please."].prefix(limit)) }
+        d.session.state.predictor = Predictor(fixed: .init(frequent: { limit in Array(["I am cold.", "Call my sister please."].prefix(limit)) }))
         d.session.state.relayout()
         d.activate("phrases.group.frequent")
         #expect(d.text.contains("I am cold.") && d.text.contains("Call my sister please."))

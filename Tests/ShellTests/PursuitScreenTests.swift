@@ -71,9 +71,9 @@ import TrackingCore
         var km = Fixture.keymap("default")
         km.pursuitScreens = ["note-editor"]
         let settings = GestureConfig.defaults()
-        var services = Services(suggest: { _, _ in ["hello", "help", "held"] })
-        services.commit = Services.appendWord
-        var s = Session(state: ShellState(keymap: km, gestures: settings.gestures, services: services), settings: settings)
+        let services = Services(commit: Services.appendWord)
+        var s = Session(state: ShellState(keymap: km, gestures: settings.gestures, services: services,
+                                          predictor: Predictor(answers: { _, _ in ["hello", "help", "held"] })), settings: settings)
         _ = s.state.show(screen: "note-editor")
         let ids = pursuitTargets(s.state).map(\.0.id)
         #expect(ids == ["note-editor.suggestion.0", "note-editor.suggestion.1", "note-editor.suggestion.2"], "\(ids)")

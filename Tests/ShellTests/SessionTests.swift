@@ -79,8 +79,8 @@ import TrackingCore
     @Test func demoScriptWritesANoteWithSuggestionsAndOpensHelp() {
         let settings = GestureConfig.defaults()
         // Scripted suggestions stand in for the word list here; `handsfree demo` uses the real predictor.
-        let services = Services(suggest: { text, _ in text.hasSuffix("ho") ? ["how", "home"] : ["you", "to", "the"] })
-        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures, services: services),
+        let predictor = Predictor(answers: { text, _ in text.hasSuffix("ho") ? ["how", "home"] : ["you", "to", "the"] })
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), gestures: settings.gestures, predictor: predictor),
                               settings: settings)
         var script = DemoScript()
         var records: [ActionRecord] = []
@@ -97,9 +97,8 @@ import TrackingCore
     /// The demo holds its typing until the words are there (the interactive demo loads them in the background).
     @Test func demoScriptWaitsForTheWordListAtMostAsLongAsAsked() {
         func frames(loading: Bool) -> (Int, String) {
-            var services = Services()
-            services.predictionLoading = { loading }
-            let state = ShellState(keymap: Fixture.keymap("default"), gestures: GestureConfig.defaults().gestures, services: services)
+            let state = ShellState(keymap: Fixture.keymap("default"), gestures: GestureConfig.defaults().gestures,
+                                   predictor: loading ? .loading : .none)
             var script = DemoScript(steps: [.waitForWords(max: 2), .say("typing")], fps: 60)
             var n = 0, captions: [String] = []
             while script.next(state) != nil { n += 1; captions.append(script.caption) }

@@ -160,8 +160,11 @@ import TrackingCore
         d.send(.setup(.trackerKeymap(keymap, settings)))
         #expect(d.state.keymap.name == "webcam" && d.state.gestures.contains { $0.name == "pucker" })
         #expect(d.state.settings.keymap == "webcam")
-        d.send(.setup(.trackerCalibrations(pointer: calibration, gestures: [])))
-        #expect(d.state.tracking.calibrated && d.state.pipelineSettings.mapping.calibration == calibration)
+        d.send(.setup(.trackerCalibrations(pointer: SavedCalibration(calibration: calibration, size: Size(width: 120, height: 40)),
+                                           gestures: [])))
+        #expect(d.state.pipelineSettings.mapping.calibration == nil, "made at another size: not used")
+        d.send(.setup(.trackerCalibrations(pointer: SavedCalibration(calibration: calibration, size: d.state.size), gestures: [])))
+        #expect((d.state.calibration != nil) && d.state.pipelineSettings.mapping.calibration == calibration)
     }
 
     /// The live check: the jaw's meter and, once the user has opened and relaxed it, the threshold it suggests.

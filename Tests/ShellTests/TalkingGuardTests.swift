@@ -49,7 +49,7 @@ import TrackingCore
         let keymap = try Keymap.parse(String(contentsOfFile: kmPath, encoding: .utf8), file: kmPath,
                                       knownGestures: settings.gestures.map(\.name), knownScreens: ScreenRegistry.standard.names)
         var s = ShellState(keymap: keymap, gestures: settings.gestures,
-                           services: Services(suggest: { _, n in Array(["hello", "help"].prefix(n)) }))
+                           predictor: Predictor(answers: { _, n in Array(["hello", "help"].prefix(n)) }))
         for k in 0...90 { _ = reduce(&s, .frame(TrackingSample(t: -1.5 + Double(k) / 60))) }
         _ = s.show(screen: "note-editor")
         for c in "he" { _ = reduce(&s, .key(.char(c))) }

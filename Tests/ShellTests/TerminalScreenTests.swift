@@ -161,11 +161,12 @@ import TrackingCore
         #expect(Self.requests(d.send(.key(.home))) == [.press(TerminalKeyPress(.home, modifiers: .ctrl))])
     }
 
-    /// Off the Terminal screen a control key does nothing in the shell (the keyboard source turns Ctrl-C back
-    /// into the interrupt), and arrows still move the focus.
+    /// Off the Terminal screen a control key does nothing in the shell but Ctrl-C, which ends it as the
+    /// interrupt did (the keyboard source gives it as a key; the reducer decides), and arrows still move the focus.
     @Test func offTheTerminalControlKeysDoNothingAndArrowsMoveFocus() {
         var d = Driver(.gesture, screen: "notes")
-        #expect(d.send(.key(.ctrl("c"))).isEmpty)
+        #expect(d.send(.key(.ctrl("r"))).isEmpty)
+        #expect(d.send(.key(.ctrl("c"))) == [.end(signal: ShellSignal.interrupt, unsaved: [:])])
         d.key(.down)
         #expect(d.state.focus.focused != nil)
     }

@@ -106,9 +106,7 @@ import TrackingCore
     }
 
     @Test func theBarSaysWhyItIsEmpty() {
-        var services = Services()
-        services.predictionStatus = { "loading words…" }
-        var state = ShellState(keymap: Fixture.keymap("default"), services: services)
+        var state = ShellState(keymap: Fixture.keymap("default"), predictor: .loading)
         state.show(screen: "note-editor")
         #expect(render(state, size: state.size).0.text.contains("loading words…"))
     }

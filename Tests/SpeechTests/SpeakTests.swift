@@ -151,12 +151,16 @@ import Testing
         let events = Events()
         let speaker = Speaker(setup: Self.setup, output: sink) { events.add($0) }
         speaker.speak(.init(text: "This is a long sentence that goes on for a good while. And another one after it.", voice: .flite))
-        while sink.played < 8_000 { usleep(5_000) }  // half a second heard
-        let stopped = monotonicSeconds()
+        let heard = LiveClock().now() + 10
+        while sink.played < 8_000, LiveClock().now() < heard { usleep(5_000) }  // half a second heard
+        #expect(sink.played >= 8_000)
+        let stopped = LiveClock().now()
         speaker.stop()
-        usleep(300_000)
-        #expect(sink.lastPlay - stopped < 0.1, "audio went on \(sink.lastPlay - stopped) s after stop")
+        // The playing thread drops the output once it sees the stop, and plays nothing after.
+        let dropped = LiveClock().now() + 5
+        while sink.drops == 0, LiveClock().now() < dropped { usleep(1_000) }
         #expect(sink.drops >= 1)
+        #expect(sink.lastPlay - stopped < 0.1, "audio went on \(sink.lastPlay - stopped) s after stop")
         #expect(!speaker.isSpeaking)
         #expect(events.all.last == .speaking(false))
         speaker.shutdown()
@@ -179,7 +183,7 @@ import Testing
         #expect(w.modelPath?.hasSuffix("en_US-joe-medium.onnx") == true)
         let pid = try #require(w.pid)
         kill(pid, SIGKILL)
-        usleep(100_000)
+        #expect(TestData.waitUntilGone(pid), "the worker outlived SIGKILL")
         let a = try w.synthesize("Thank you.", rate: 1)
         #expect(a.seconds > 0.4 && a.rms > 500)
         #expect(w.restarts == 1 && w.pid != pid)
@@ -254,7 +258,7 @@ final class PacedSink: AudioSink, @unchecked Sendable {
     var lastPlay: Double { lock.lock(); defer { lock.unlock() }; return _last }
     func prepare(sampleRate: Int) throws(VoiceError) -> Int { 16_000 }
     func play(_ samples: ArraySlice<Int16>) throws(VoiceError) {
-        lock.lock(); _played += samples.count; _last = monotonicSeconds(); lock.unlock()
+        lock.lock(); _played += samples.count; _last = LiveClock().now(); lock.unlock()
         usleep(useconds_t(samples.count * 1_000_000 / 16_000))
     }
     func finish(while keepGoing: () -> Bool) {}

@@ -36,4 +36,19 @@ enum TestData {
         p.waitUntilExit()
         return p.terminationStatus == 0
     }
+
+    /// Waits until process `pid`, killed, has exited (a zombie its parent has not reaped yet, or gone), at
+    /// most `seconds`: a request written to it now finds it dead, not dying.
+    static func waitUntilGone(_ pid: pid_t, seconds: Double = 5) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        repeat {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            // The state follows the command's name, which is in parentheses and may hold any character.
+            if let name = stat.lastIndex(of: ")"), stat[stat.index(after: name)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") {
+                return true
+            }
+            usleep(5_000)
+        } while Date() < end
+        return false
+    }
 }

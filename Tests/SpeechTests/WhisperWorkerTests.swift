@@ -60,7 +60,7 @@ import Testing
         try w.start()
         let pid = try #require(w.pid)
         kill(pid, SIGKILL)
-        usleep(200_000)
+        #expect(TestData.waitUntilGone(pid), "the worker outlived SIGKILL")
         let r = try w.transcribe(try Self.librivox("0880"))
         #expect(r.text.lowercased().contains("young man"), "\(r.text)")
         #expect(w.restarts == 1)
@@ -149,7 +149,8 @@ import Testing
         configuration.minWindow = 10.4242
         let w = WhisperWorker(configuration)
         let killer = Thread {
-            for _ in 0..<600 {
+            let end = Date().addingTimeInterval(12)
+            while Date() < end {
                 for pid in Self.children() where Self.commandLine(pid).contains("10.4242") {
                     kill(pid, SIGKILL)
                     return

@@ -15,8 +15,8 @@ private let sharedFace: String? = {
 /// Polls until `count` items arrived or two seconds passed.
 private func collect(_ source: LiveSource, count: Int) -> [DecodedItem] {
     var items: [DecodedItem] = []
-    let deadline = monotonicSeconds() + 2
-    while items.count < count && monotonicSeconds() < deadline { items += source.poll(timeoutMs: 20) }
+    let deadline = LiveClock().now() + 2
+    while items.count < count && LiveClock().now() < deadline { items += source.poll(timeoutMs: 20) }
     return items
 }
 
@@ -177,14 +177,16 @@ struct FloodTests {
         let lines = (0..<2000).map { "{\"t\": \($0), \"face\": true}\n" }.joined()
         a.send(Array(lines.utf8))
         _ = b; _ = c
-        usleep(50_000)
-        let first = source.drain()
+        // The first turn that finds a's lines, which reach the socket a moment after the send.
+        var first: [DecodedItem] = []
+        let start = LiveClock().now()
+        while first.isEmpty, LiveClock().now() - start < 2 { first = source.poll(timeoutMs: 20) }
         #expect(source.refused == 1)
         #expect(first.count <= 16)
         #expect(first.count + source.dropped <= 4096 / 20, "one turn reads at most the client's byte budget")
         var all = first
-        let deadline = monotonicSeconds() + 2
-        while monotonicSeconds() < deadline {
+        let deadline = LiveClock().now() + 2
+        while LiveClock().now() < deadline {
             let got = source.poll(timeoutMs: 20)
             #expect(got.count <= 16)
             all += got
@@ -251,5 +253,19 @@ struct TrackerLoopbackTests {
         guard case .frame(let f, _)? = items.first else { Issue.record("no frame: \(items)"); return }
         #expect(f.blend[.eyeBlinkRight] == 1 && source.formatSeen == .ifacialmocap)
         #expect(throws: TransportError.self) { try source.send([1], to: "phone.local", port: 49983) }
+    }
+
+    /// A protocol that carries no time (iFacialMocap) gives its frames their arrival's on the source's clock.
+    @Test func framesWithoutATimeTakeTheirArrivalOnTheSourcesClock() throws {
+        let clock = TestClock(now: 500)
+        let source = try LiveSource(ListenAddress(proto: .udp, port: 0), clock: clock)
+        let sender = try FrameSender(to: ListenAddress(proto: .udp, port: source.port))
+        var times: [Double] = []
+        for _ in 0..<2 {
+            sender.send(Array("eyeBlink_R-100|jawOpen-20|=head#0,5,0,0,0,0|".utf8))
+            if case .frame(let f, _)? = collect(source, count: 1).first { times.append(f.t) }
+            clock.advance(by: 0.25)
+        }
+        #expect(times == [500, 500.25])
     }
 }

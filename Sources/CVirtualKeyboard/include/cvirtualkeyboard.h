@@ -35,8 +35,17 @@ int hf_vk_seat_had_keyboard(struct hf_vk *vk);
    most bytes it sent one of them that it has not read yet, and the most one of them sent that it has not
    read. No protocol tells when a program has handled an event; this tells at least that it has read it.
    -1 when the kernel does not answer, or shows no connection of the compositor's socket that is this one's
-   (another name for the same socket): then both are 0. */
-int hf_vk_backlog(struct hf_vk *vk, uint32_t *unread_by_clients, uint32_t *unread_by_compositor);
+   (another name for the same socket): then both are 0. `other_fd` is this process's pointer connection to
+   the same compositor, which no one reads meanwhile (-1: none). */
+int hf_vk_backlog(struct hf_vk *vk, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor);
+
+/* hf_vk_backlog for any connection: `own_fd` is its socket, `other_fd` another connection of this process
+   to the same compositor that no one reads meanwhile (-1: none), `path` the compositor's socket's path. */
+int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unread_by_clients,
+                       uint32_t *unread_by_compositor);
+
+/* The keyboard connection's socket. */
+int hf_vk_fd(struct hf_vk *vk);
 
 /* The protocol error the compositor raised, else errno of the failure, else 0. */
 int hf_vk_error(struct hf_vk *vk);
@@ -57,6 +66,16 @@ enum hf_vp_status {
 /* Connects to `name` (NULL: $WAYLAND_DISPLAY), binds the manager (and the first seat, if any) and creates
    the pointer. NULL with *status and *err_out set on failure, as hf_vk_connect. */
 struct hf_vp *hf_vp_connect(const char *name, int *status, int *err_out);
+
+/* Whether the seat already had a pointer when this one was made: if not, every program must first make its
+   own pointer object for the new one, and events sent before are lost. */
+int hf_vp_seat_had_pointer(struct hf_vp *vp);
+
+/* The pointer connection's socket. */
+int hf_vp_fd(struct hf_vp *vp);
+
+/* As hf_vk_backlog, for the pointer's connection; `other_fd` as hf_wayland_backlog's. */
+int hf_vp_backlog(struct hf_vp *vp, int other_fd, uint32_t *unread_by_clients, uint32_t *unread_by_compositor);
 
 /* Each call sends one event group ended by `frame` and flushes it; -1 when the connection is gone. */
 /* Moves to x/x_extent, y/y_extent of the whole desktop. */

@@ -43,18 +43,52 @@ public final class AccessibilityClient {
 
     /// Set `org.a11y.Status IsEnabled`, as screen readers do, so browsers expose their pages.
     public let enable: Bool
+    /// Ask an application for actions and extents on a connection of its own (`handsfree_atspi_direct`)
+    /// where it offers one, not through the bus daemon. Off only to measure the difference
+    /// (`bench controls`).
+    public var direct = true
+    /// The applications' own connections by their bus names; nil for one that offers none.
+    private var links: [String: OpaquePointer?] = [:]
     private var generation = 0
     /// The elements of the last reading, retained, by `DesktopControl.index`.
     private var elements: [Element] = []
     private var elementsGeneration = -1
+    /// The window of the last reading, retained, and its title: a control's place is found from it.
+    private var window: (element: Element, title: String)?
 
     /// Connecting happens once a process: libatspi cannot be initialised twice.
     nonisolated(unsafe) private static var connection: Result<Void, ControlsError>?
 
-    public init(enable: Bool = true) { self.enable = enable }
+    /// Times the bus's calls and the walk's budget.
+    private let clock: any ShellClock
+
+    /// The accessibility bus's address when libatspi connected to it (it cannot connect again in the same
+    /// process: a bus that restarts needs a new client process, see `LiveControls`).
+    nonisolated(unsafe) private static var connectedAddress: String?
+
+    /// `firstGeneration` numbers the first reading: a client that takes over from another (a new worker
+    /// after the bus restarted) starts past the old one's readings, so no entry of an old list names an
+    /// element of a new one.
+    public init(enable: Bool = true, firstGeneration: Int = 0, clock: any ShellClock = LiveClock()) {
+        self.enable = enable
+        generation = firstGeneration
+        self.clock = clock
+    }
+
+    /// Whether the accessibility bus this process connected to has gone or been replaced by another (the
+    /// session bus gives another address, or none): libatspi then reads nothing more, and a new client
+    /// process must take over. False before any connection.
+    public func busRestarted() -> Bool {
+        guard let connected = Self.connectedAddress else { return false }
+        var address = [CChar](repeating: 0, count: 1024)
+        guard handsfree_a11y_address(&address, address.count, Self.callTimeout) == 0 else { return true }
+        return String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) != connected
+    }
 
     deinit {
         release()
+        if let window { handsfree_atspi_unref(UnsafeMutableRawPointer(window.element)) }
+        for case let link? in links.values { handsfree_atspi_close(link) }
         if let listener {
             var error: UnsafeMutablePointer<GError>?
             for name in Self.events { _ = atspi_event_listener_deregister(listener, name, &error); _ = Self.take(&error) }
@@ -80,6 +114,7 @@ public final class AccessibilityClient {
             Self.connection = .failure(error)
             throw error
         }
+        Self.connectedAddress = getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }
         atspi_set_timeout(Self.callTimeout, Self.callTimeout)
         // libatspi keeps what applications tell it (roles, names, states, children) only when asked to, or
         // inside its own main loop; the events that keep it current are handled whenever the client
@@ -115,10 +150,11 @@ public final class AccessibilityClient {
                 ?? "no window of an accessible application has the focus"
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
         }
-        defer { handsfree_atspi_unref(UnsafeMutableRawPointer(found.window)) }
-        var walk = Walk(deadline: monotonicSeconds() + budget)
+        if let old = self.window { handsfree_atspi_unref(UnsafeMutableRawPointer(old.element)) }
+        self.window = (found.window, found.title)
+        var walk = Walk(deadline: clock.now() + budget, clock: clock)
         walk.run(from: found.window)
-        if details { walk.readDetails() }
+        if details { walk.readDetails(direct: direct ? link(for: found.window) : nil) }
         elements = walk.found.map(\.element)
         elementsGeneration = generation
         var problem: String?
@@ -179,7 +215,7 @@ public final class AccessibilityClient {
                 return .acted(action: names[chosen])
             }
         }
-        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(extents) }
+        if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(placed(extents)) }
         throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
     }
 
@@ -226,8 +262,23 @@ public final class AccessibilityClient {
         return changes.count
     }
 
-    /// The desktop's size in pixels as the bus gives it (the frame extents are in), for a pointer click.
+    /// Where `extents`, in the toolkit's screen coordinates, are on the desktop the pointer moves over. On X11
+    /// they are that already. Under sway they are the window's own (a Wayland program is never told where
+    /// its window is): the element keeps its offset inside the window, and the window is where sway's tree
+    /// says (`SwayTree`), found by the application's process and the window's title.
+    private func placed(_ extents: ControlExtents) -> ControlExtents {
+        guard let window, let tree = SwayTree.read(), let frame = Self.extents(window.element) else { return extents }
+        var error: UnsafeMutablePointer<GError>?
+        let pid = atspi_accessible_get_process_id(window.element, &error)
+        guard Self.take(&error) == nil, let origin = tree.origin(pid: Int(pid), title: window.title) else { return extents }
+        return ControlExtents(x: origin.x + extents.x - frame.x, y: origin.y + extents.y - frame.y,
+                              width: extents.width, height: extents.height)
+    }
+
+    /// The desktop's size in pixels, for a pointer click: sway's whole desktop under sway, else as the bus
+    /// gives it (the frame extents are in).
     public func screenSize() -> (width: Int, height: Int)? {
+        if let tree = SwayTree.read() { return tree.desktop }
         guard (try? connect()) != nil, let desktop = atspi_get_desktop(0) else { return nil }
         defer { handsfree_atspi_unref(UnsafeMutableRawPointer(desktop)) }
         guard let component = atspi_accessible_get_component_iface(desktop) else { return nil }
@@ -312,19 +363,19 @@ public final class AccessibilityClient {
             defer { handsfree_atspi_unref(UnsafeMutableRawPointer(app)) }
             // A call to an application that does not answer returns, empty, after the timeout, often without
             // an error: the time it took is what tells. Such an application is named by its process.
-            let started = monotonicSeconds()
+            let started = clock.now()
             let appName = Self.name(app)
             let windows = atspi_accessible_get_child_count(app, &error)
             _ = Self.take(&error)
-            if monotonicSeconds() - started > Self.slowCall {
+            if clock.now() - started > Self.slowCall {
                 silent.append(appName.isEmpty ? Self.processName(app) : appName)
                 continue
             }
             for w in 0..<max(0, min(windows, 200)) {
                 guard let window = atspi_accessible_get_child_at_index(app, w, &error) else { _ = Self.take(&error); continue }
-                let asked = monotonicSeconds()
+                let asked = clock.now()
                 let title = Self.name(window)
-                if monotonicSeconds() - asked > Self.slowCall {
+                if clock.now() - asked > Self.slowCall {
                     silent.append(appName.isEmpty ? Self.processName(app) : appName)
                     handsfree_atspi_unref(UnsafeMutableRawPointer(window))
                     break
@@ -372,7 +423,13 @@ public final class AccessibilityClient {
         /// When the last element's reading began: one that took a call's timeout ends the walk.
         var lastStep: Double
 
-        init(deadline: Double) { self.deadline = deadline; lastStep = monotonicSeconds() }
+        let clock: any ShellClock
+
+        init(deadline: Double, clock: any ShellClock) {
+            self.deadline = deadline
+            self.clock = clock
+            lastStep = clock.now()
+        }
 
         mutating func run(from window: Element) {
             var stack: [(element: Element, depth: Int, owned: Bool)] = [(window, 0, false)]
@@ -381,7 +438,7 @@ public final class AccessibilityClient {
                 if truncated || slow { continue }
                 visited += 1
                 if visited > ControlsLimits.nodes { truncated = true; continue }
-                let now = monotonicSeconds()
+                let now = clock.now()
                 if now - lastStep > AccessibilityClient.slowCall { slow = true; continue }
                 if now > deadline { truncated = true; continue }
                 lastStep = now
@@ -439,13 +496,16 @@ public final class AccessibilityClient {
                                   actions: [])
         }
 
-        /// Fills in the controls' action names and extents, every request sent before any answer is awaited.
-        mutating func readDetails() {
+        /// Fills in the controls' action names and extents, every request sent before any answer is awaited,
+        /// on the application's own connection where there is one (`direct`: the connection and the bus name
+        /// of the application it reaches).
+        mutating func readDetails(direct: (connection: OpaquePointer, application: UnsafePointer<CChar>)?) {
             guard !found.isEmpty else { return }
             var elements: [UnsafeMutablePointer<AtspiAccessible>?] = found.map { $0.element }
             let want: [Int32] = found.map { $0.hasAction ? 1 : 0 }
             var details = [handsfree_atspi_detail](repeating: handsfree_atspi_detail(), count: found.count)
-            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout)
+            handsfree_atspi_details(&elements, want, Int32(found.count), &details, AccessibilityClient.callTimeout,
+                                    direct?.connection, direct?.application)
             for i in found.indices {
                 var d = details[i]
                 if d.timed_out != 0 { slow = true }
@@ -462,6 +522,22 @@ public final class AccessibilityClient {
     }
 
     // MARK: helpers
+
+    /// The connection of the application `element` belongs to, opened at its first use and kept while it
+    /// stands; nil when the application offers none (it is then asked through the bus).
+    private func link(for element: Element) -> (connection: OpaquePointer, application: UnsafePointer<CChar>)? {
+        guard let busName = handsfree_atspi_bus_name(element) else { return nil }
+        let key = String(cString: busName)
+        if let known = links[key] {
+            guard let open = known else { return nil }
+            if handsfree_atspi_connected(open) != 0 { return (open, busName) }
+            handsfree_atspi_close(open)
+        }
+        // A bus name is never given to another application, so a refusal is kept for as long as the bus runs.
+        let made = handsfree_atspi_direct(element, Self.callTimeout)
+        links[key] = .some(made)
+        return made.map { ($0, busName) }
+    }
 
 
     /// The element's screen extents, asked of its application now.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import SystemIO
 import Glibc
 #endif
 import PtyHost
 import Shell
+import SystemIO
 import Transport
 
 /// The program on the Terminal screen as a child of the shell on a pty, its screen emulated by libvterm
@@ -20,9 +20,12 @@ public final class PtySink: OutputSink {
     public private(set) var hosted: HostedTerminal?
     /// Whether the child's tty hid input at the last look.
     private var lastHidden = false
+    /// Times a pump's budget.
+    private let clock: any ShellClock
 
-    public init(argv: [String]) {
+    public init(argv: [String], clock: any ShellClock = LiveClock()) {
         self.argv = argv
+        self.clock = clock
         name = argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 
@@ -100,12 +103,12 @@ public final class PtySink: OutputSink {
         let process = hosted.process
         let readOutput = ready.map { $0.contains(process.outputFD) } ?? true
             || process.hasPendingInput
-        let start = monotonicSeconds()
+        let start = clock.now()
         var total = 0
         while readOutput, total < limit {
             let n = hosted.pump(limit: min(64 * 1024, limit - total))
             total += n
-            if n == 0 || hosted.pumpDrained || monotonicSeconds() - start >= budget { break }
+            if n == 0 || hosted.pumpDrained || clock.now() - start >= budget { break }
         }
         var any = total > 0
         // Without a pidfd (exitFD < 0) nothing says the child ended: ask at every wake-up.

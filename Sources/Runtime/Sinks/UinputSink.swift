@@ -5,6 +5,7 @@ import CPty
 import CUinput
 import PtyHost
 import Shell
+import SystemIO
 
 /// The desktop through a keyboard and pointer the kernel makes (`--type-into uinput`): below X11 and
 /// Wayland, so it reaches any desktop (GNOME and KDE included, which offer no virtual keyboard), but it
@@ -34,10 +35,14 @@ public final class UinputSink: OutputSink {
     private var tablet: Int32 = -1
     /// What relative moves left over below a pixel, carried into the next.
     private var remainder = (x: 0.0, y: 0.0)
+    /// Paces the keys, and waits for the devices to be taken up.
+    private let clock: any ShellClock
 
-    public init(device: String = "/dev/uinput", environment: [String: String] = PtyProcess.currentEnvironment()) {
+    public init(device: String = "/dev/uinput", environment: [String: String] = PtyProcess.currentEnvironment(),
+                clock: any ShellClock = LiveClock()) {
         self.device = device
         self.environment = environment
+        self.clock = clock
     }
 
     deinit { disconnect() }
@@ -332,7 +337,7 @@ public final class UinputSink: OutputSink {
     static let settle = 0.3
     /// The pause after each key. The kernel keeps a few dozen events for each reader of a device and drops
     /// the rest when the reader falls behind, so keys go at most at 1,000 a second.
-    static let keyInterval: useconds_t = 1000
+    static let keyInterval = 0.001
 
     private func connect() throws(OutputSinkError) {
         guard keyboard < 0 || tablet < 0 else { return }
@@ -345,7 +350,7 @@ public final class UinputSink: OutputSink {
             disconnect()
             throw Self.openFailure(error, device: device)
         }
-        usleep(useconds_t(Self.settle * 1_000_000))
+        clock.sleep(for: Self.settle)
     }
 
     private func disconnect() {
@@ -395,7 +400,7 @@ public final class UinputSink: OutputSink {
 
     private func tap(_ stroke: Stroke) throws(OutputSinkError) {
         for report in Self.reports(stroke) { try write(report, to: keyboard) }
-        usleep(Self.keyInterval)
+        clock.sleep(for: Self.keyInterval)
     }
 
     /// Copies `text` to the clipboard, then sends Ctrl+V.

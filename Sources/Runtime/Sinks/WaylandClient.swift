@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 
 /// What the Wayland keyboard and pointer share: how a failed request or connection is told to the user,
 /// and the clock their events are stamped with.
@@ -32,10 +33,9 @@ enum WaylandClient {
                         + "choose x11 or uinput (--output, --type-into)\(use)")
     }
 
-    /// Event times share one clock per device, with an undefined base: the monotonic clock, in ms.
+    /// Event times share one clock per device, with an undefined base: the monotonic clock, in ms. Live
+    /// whatever clock the sink waits on, since the compositor passes them on to other programs.
     static func milliseconds() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int(ts.tv_sec) &* 1000 &+ Int(ts.tv_nsec) / 1_000_000)
+        UInt32(truncatingIfNeeded: Int64(LiveClock().now() * 1000))
     }
 }

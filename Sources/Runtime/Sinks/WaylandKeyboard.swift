@@ -41,11 +41,15 @@ final class WaylandKeyboard {
     /// its own for this one before any key can reach it.
     var seatHadKeyboard: Bool { hf_vk_seat_had_keyboard(handle) != 0 }
 
+    /// The connection's socket.
+    var fd: Int32 { hf_vk_fd(handle) }
+
     /// How far behind the compositor's other programs are: the most bytes it sent one that the program has
     /// not read, and the most one sent that the compositor has not read. Nil when the kernel does not say.
-    func backlog() -> (clients: UInt32, compositor: UInt32)? {
+    /// `other` is this process's pointer connection (`WaylandPointer.fd`), which no one reads meanwhile.
+    func backlog(other: Int32 = -1) -> (clients: UInt32, compositor: UInt32)? {
         var clients: UInt32 = 0, compositor: UInt32 = 0
-        guard hf_vk_backlog(handle, &clients, &compositor) == 0 else { return nil }
+        guard hf_vk_backlog(handle, other, &clients, &compositor) == 0 else { return nil }
         return (clients, compositor)
     }
 

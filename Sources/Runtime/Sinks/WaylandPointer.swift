@@ -53,6 +53,21 @@ final class WaylandPointer {
         }
     }
 
+    /// Whether the seat had a pointer before this one: if not, each program has to make a pointer object of
+    /// its own for this one before any event can reach it.
+    var seatHadPointer: Bool { hf_vp_seat_had_pointer(handle) != 0 }
+
+    /// The connection's socket.
+    var fd: Int32 { hf_vp_fd(handle) }
+
+    /// How far behind the compositor's other programs are, as `WaylandKeyboard.backlog`; `other` is this
+    /// process's keyboard connection (`WaylandKeyboard.fd`), which no one reads meanwhile.
+    func backlog(other: Int32 = -1) -> (clients: UInt32, compositor: UInt32)? {
+        var clients: UInt32 = 0, compositor: UInt32 = 0
+        guard hf_vp_backlog(handle, other, &clients, &compositor) == 0 else { return nil }
+        return (clients, compositor)
+    }
+
     /// Waits until the compositor has handled everything sent, so the event is in effect when `point` returns.
     func sync() throws(OutputSinkError) {
         try checked(hf_vp_sync(handle))

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import SystemIO
 import Glibc
 #endif
 import PtyHost
 import TerminalModel
 import Shell
+import SystemIO
 import Transport
 
 /// The focused window of a Wayland desktop, typed into through the compositor's virtual keyboard
@@ -37,11 +37,16 @@ public final class WaylandSink: OutputSink {
     public private(set) var keymapsSent = 0
     /// Keys that may go at once, and when that was counted (see `burst`).
     private var allowance = Double(WaylandSink.burst)
-    private var counted = monotonicSeconds()
+    private var counted: Double
+    /// Paces the keys and times the waits for the compositor's programs.
+    private let clock: any ShellClock
 
-    public init(socket: String?, environment: [String: String] = PtyProcess.currentEnvironment()) {
+    public init(socket: String?, environment: [String: String] = PtyProcess.currentEnvironment(),
+                clock: any ShellClock = LiveClock()) {
         self.socket = socket
         self.environment = environment
+        self.clock = clock
+        counted = clock.now()
     }
 
     private var display: String? {
@@ -113,6 +118,13 @@ public final class WaylandSink: OutputSink {
                                   + "or name its socket: wayland:wayland-1)")
         }
         let made = try WaylandPointer(socket: display, display: display)
+        // A seat that had no pointer gains one with this: as with the keyboard, the first event waits until
+        // the programs have taken it up (a click sent at once reached sway's focus, and no GTK window).
+        if !made.seatHadPointer {
+            let other = keyboard?.fd ?? -1
+            try awaitTakenUp(backlog: { made.backlog(other: other) }, sync: made.sync, display: display, what: "pointer",
+                             refused: "nothing was clicked")
+        }
         pointer = made
         return made
     }
@@ -245,29 +257,37 @@ public final class WaylandSink: OutputSink {
     /// stopped or hung: the text is refused, all of it unsent. Where the kernel does not answer, `settle`.
     private func awaitTakenUp(_ keyboard: WaylandKeyboard) throws(OutputSinkError) {
         guard !takenUp else { return }
-        let deadline = monotonicSeconds() + Self.takeUpTimeout
+        let other = pointer?.fd ?? -1
+        try awaitTakenUp(backlog: { keyboard.backlog(other: other) }, sync: keyboard.sync, display: keyboard.display,
+                         what: "keyboard", refused: "nothing was typed")
+        takenUp = true
+    }
+
+    /// The wait of `awaitTakenUp(_:)` for a new keyboard or pointer: its connection's `backlog` and `sync`.
+    private func awaitTakenUp(backlog: () -> (clients: UInt32, compositor: UInt32)?, sync: () throws(OutputSinkError) -> Void,
+                              display: String, what: String, refused: String) throws(OutputSinkError) {
+        let deadline = clock.now() + Self.takeUpTimeout
         var quiet = 0
         while quiet < 2 {
-            guard let backlog = keyboard.backlog() else {
-                usleep(UInt32(Self.settle * 1_000_000))
+            guard let behind = backlog() else {
+                clock.sleep(for: Self.settle)
                 break
             }
-            if backlog.clients == 0 && backlog.compositor == 0 {
+            if behind.clients == 0 && behind.compositor == 0 {
                 quiet += 1
                 if quiet == 2 { break }
-                usleep(20_000)
-                try keyboard.sync()
+                clock.sleep(for: 0.02)
+                try sync()
                 continue
             }
             quiet = 0
-            guard monotonicSeconds() < deadline else {
-                throw OutputSinkError("a program on the Wayland display \(keyboard.display) has not read what the compositor "
+            guard clock.now() < deadline else {
+                throw OutputSinkError("a program on the Wayland display \(display) has not read what the compositor "
                                       + "sent it for \(Int(Self.takeUpTimeout)) s (it is busy or stopped), so it cannot have "
-                                      + "taken up the new keyboard: nothing was typed")
+                                      + "taken up the new \(what): \(refused)")
             }
-            usleep(5_000)
+            clock.sleep(for: 0.005)
         }
-        takenUp = true
     }
 
     /// How long programs get to take up a seat's first keyboard; how long one is given without the kernel's
@@ -341,7 +361,7 @@ public final class WaylandSink: OutputSink {
 
     /// Taps one key; returns whether it first waited for a round trip (so everything before it arrived).
     private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) -> Bool {
-        let now = monotonicSeconds()
+        let now = clock.now()
         allowance = min(Double(Self.burst), allowance + (now - counted) * Self.pace)
         counted = now
         var synced = false
@@ -351,18 +371,17 @@ public final class WaylandSink: OutputSink {
             // for it fills and the compositor cuts it off.
             try keyboard.sync()
             synced = true
-            let deadline = monotonicSeconds() + Self.catchUpTimeout
-            while let backlog = keyboard.backlog(), backlog.clients > Self.mostBehind {
-                guard monotonicSeconds() < deadline else {
+            let deadline = clock.now() + Self.catchUpTimeout
+            while let backlog = keyboard.backlog(other: pointer?.fd ?? -1), backlog.clients > Self.mostBehind {
+                guard clock.now() < deadline else {
                     throw OutputSinkError("a program on the Wayland display \(keyboard.display) stopped reading its keys "
                                           + "(\(backlog.clients / 1024) KB of them unread for \(Int(Self.catchUpTimeout)) s)")
                 }
-                usleep(5_000)
+                clock.sleep(for: 0.005)
             }
-            let wait = (1 - allowance) / Self.pace
-            usleep(UInt32(wait * 1_000_000))
+            clock.sleep(for: (1 - allowance) / Self.pace)
             allowance = 1
-            counted = monotonicSeconds()
+            counted = clock.now()
         }
         allowance -= 1
         if stroke.modifiers != held { try keyboard.modifiers(stroke.modifiers); held = stroke.modifiers }

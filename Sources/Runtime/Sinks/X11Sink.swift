@@ -88,8 +88,13 @@ public final class X11Sink: OutputSink {
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
     private static let threads: Bool = XInitThreads() != 0
 
-    public init(display: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Times the waits for the focused program's evidence.
+    private let clock: any ShellClock
+
+    public init(display: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                clock: any ShellClock = LiveClock()) {
         _ = Self.threads
+        self.clock = clock
         let chosen = display ?? environment["DISPLAY"]
         displayName = chosen?.isEmpty == false ? chosen : nil
         lost = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -551,7 +556,7 @@ public final class X11Sink: OutputSink {
     /// change that alters nothing (a code bound again to what it holds, then Shift tapped so that programs
     /// that fetch the mapping at their next key do so) and waits for that.
     private func freeCode(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> KeyCode {
-        let deadline = monotonicSeconds() + Self.evidenceTimeout
+        let deadline = clock.now() + Self.evidenceTimeout
         while true {
             if changes > proven {
                 try awaitEvidence(display, deadline: deadline, for: named)
@@ -559,10 +564,7 @@ public final class X11Sink: OutputSink {
             }
             let free = pool.filter { (lastUse[$0] ?? -1) < proven }
             if let code = free.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }) {
-                if lastUse[code] != nil {
-                    let wait = provenAt + Self.grace - monotonicSeconds()
-                    if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-                }
+                if lastUse[code] != nil { clock.sleep(until: provenAt + Self.grace) }
                 return code
             }
             guard let code = pool.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }), let sym = poolSym[code] else {
@@ -587,7 +589,7 @@ public final class X11Sink: OutputSink {
         if watch == nil { noRecord = true }
         // Changes made while another program had the focus are not this one's to show.
         proven = changes
-        provenAt = monotonicSeconds()
+        provenAt = clock.now()
         watchOffset = changes
     }
 
@@ -595,21 +597,21 @@ public final class X11Sink: OutputSink {
     /// RECORD; throws at `deadline`, naming the character that waits.
     private func awaitEvidence(_ display: OpaquePointer, deadline: Double, for named: String) throws(OutputSinkError) {
         guard let watch else {
-            usleep(UInt32(Self.unprovenWait * 1_000_000))
+            clock.sleep(for: Self.unprovenWait)
             proven = changes
-            provenAt = monotonicSeconds()
+            provenAt = clock.now()
             return
         }
         while watchOffset + Int(handsfree_x11_watch_poll(watch, 10, lost)) < changes {
             try alive("waiting for the focused window to read its keys")
-            if monotonicSeconds() > deadline {
+            if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
                                       + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }
         proven = changes
-        provenAt = monotonicSeconds()
+        provenAt = clock.now()
         provenChanges += 1
     }
 }

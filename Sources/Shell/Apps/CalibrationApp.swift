@@ -42,7 +42,7 @@ public struct CalibrationScreen: Screen {
             let lines = ["Nine dots appear one after another. Look at each until it fills; keep your head still.",
                          "The pointer then goes where you look, with your tracker and your seating.",
                          "Centre only: one dot in the middle, to correct a pointer that has drifted.",
-                         ctx.tracking.calibrated ? "A calibration is in use now." : "No calibration is in use now."]
+                         (ctx.calibration != nil) ? "A calibration is in use now." : "No calibration is in use now."]
             for (i, l) in lines.enumerated() {
                 c.grid.centered(l, in: b, y: b.y + 2 + i * 2, style: i == 3 ? Theme.hint : .plain)
             }
@@ -182,7 +182,7 @@ public struct CalibrationScreen: Screen {
             phase = .failed(p)
             return Reply(record: "calibration-refused")
         }
-        let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.tracking.calibration,
+        let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.calibration,
                                              cells: Self.cells(ctx))
         guard verdict.keep else {
             phase = .failed((verdict.reason ?? "the check failed") + Self.skippedNote(skipped))

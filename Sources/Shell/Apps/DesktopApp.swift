@@ -84,7 +84,7 @@ public struct DesktopScreen: Screen {
     /// while private or pointing.
     public func suggestions(_ ctx: ScreenContext) -> [String] {
         guard !isPrivate, pointer == nil, controlsView == nil, ctx.settings.suggestions > 0 else { return [] }
-        return ctx.services.suggest(line, ctx.settings.suggestions)
+        return ctx.predictor.suggest(line, limit: ctx.settings.suggestions)
     }
 
     // MARK: - Drawing
@@ -504,7 +504,8 @@ public struct DesktopScreen: Screen {
     /// difference it makes to the line.
     private mutating func dictate(_ utterance: String, _ ctx: ScreenContext) -> [Effect] {
         let r = ctx.services.dictate(utterance, DictationInput(text: line, caret: line.count,
-                                                               numbers: ctx.settings.dictationNumbers))
+                                                               numbers: ctx.settings.dictationNumbers,
+                                                               language: ctx.services.speech))
         var effects = Self.edits(from: line, to: r.text)
         line = ""
         remember(r.text)

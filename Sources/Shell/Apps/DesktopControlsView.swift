@@ -170,16 +170,50 @@ extension DesktopScreen {
     }
 
     /// The spoken commands that act on a control on screen: "click Send", "press 12", "check Remember me",
-    /// "open File", "focus Search".
+    /// "open File", "focus Search", and the control's name or number alone ("Send", "12").
     static func controlPhrases(_ target: Target) -> [String] {
         guard target.id.hasPrefix(controlPrefix), let index = Int(target.id.dropFirst(controlPrefix.count)) else { return [] }
         let label = target.label.trimmingSpaces
         var out: [String] = []
-        for verb in ["click", "press", "open", "check", "focus"] {
-            if label.contains(where: { $0.isLetter || $0.isNumber }) { out.append(verb + " " + label) }
+        if label.contains(where: { $0.isLetter || $0.isNumber }) {
+            for verb in ["click", "press", "open", "check", "focus"] { out.append(verb + " " + label) }
+            out.append(label)
         }
-        out += ["click \(index + 1)", "press \(index + 1)"]
+        out += ["click \(index + 1)", "press \(index + 1)", String(index + 1)]
         return out
+    }
+
+    /// The words of the ICAO spelling alphabet, "alpha" for a to "zulu" for z.
+    static let spellingAlphabet = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+                                   "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+                                   "sierra", "tango", "uniform", "victor", "whiskey", "x-ray", "yankee", "zulu"]
+    /// Said in the Controls view, empties the filter.
+    static let clearLettersPhrase = "clear letters"
+
+    /// The letter a spoken phrase names, by the letter's own name ("b", as the keymaps say "control l") or its
+    /// word in the spelling alphabet ("bravo"); nil for anything else.
+    static func spokenLetter(_ phrase: String) -> Character? {
+        let said = Keymap.normalise(phrase)
+        if said.count == 1, let ch = said.first, ch.isASCII, ch.isLetter { return ch }
+        guard let i = spellingAlphabet.firstIndex(where: { $0 == said || $0.replacingOccurrences(of: "-", with: " ") == said })
+        else { return nil }
+        return Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(i)))
+    }
+
+    /// What the Controls view adds to the voice grammar while it shows: every letter by its name and by its
+    /// spelling-alphabet word, which filter the list, and "clear letters".
+    public var controlsVoicePhrases: [String] {
+        guard controlsView != nil else { return [] }
+        let names = (0..<26).map { String(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0)))) }
+        return names + Self.spellingAlphabet + [Self.clearLettersPhrase]
+    }
+
+    /// The input a phrase the Controls view added stands for: a letter typed into the filter, or the filter
+    /// emptied; nil when the view does not show or the phrase is not one of its own.
+    public func controlsVoiceInput(_ phrase: String) -> ScreenInput? {
+        guard controlsView != nil else { return nil }
+        if Keymap.normalise(phrase) == Self.clearLettersPhrase { return .key(.escape) }
+        return Self.spokenLetter(phrase).map { .key(.char($0)) }
     }
 
     /// What the Controls view does with an input; nil leaves it to the Desktop screen's usual handling.
@@ -195,6 +229,15 @@ extension DesktopScreen {
             return Reply(record: "controls-filter")
         case .key(.backspace):
             if !view.filter.isEmpty { view.filter.removeLast(); view.page = 0 }
+            return Reply(record: "controls-filter")
+        case .key(.escape):
+            view.filter = ""
+            view.page = 0
+            return Reply(record: "controls-filter")
+        case .terminalKey(let press) where press == TerminalKeyPress(.backspace) && !view.filter.isEmpty:
+            // "delete letter" takes a letter off the filter; with none left it goes to the window as before.
+            view.filter.removeLast()
+            view.page = 0
             return Reply(record: "controls-filter")
         case .key(.enter):
             guard let snapshot = ctx.desktop.controls else { return Reply(record: nil) }

@@ -47,13 +47,13 @@ public struct PhrasesScreen: Screen {
 
     /// The tabs: the stored groups, then the user's frequent sentences when there are any.
     static func groups(_ ctx: ScreenContext) -> [(key: String, label: String)] {
-        AppData.phraseGroups + (ctx.services.frequentSentences(1).isEmpty ? [] : [(frequentGroup, "Frequent")])
+        AppData.phraseGroups + (ctx.predictor.frequentSentences(1).isEmpty ? [] : [(frequentGroup, "Frequent")])
     }
 
     /// The group's phrases as shown: the held order on this visit, else the most used first.
     func shown(_ ctx: ScreenContext) -> [Phrase] {
         let all = group == Self.frequentGroup
-            ? ctx.services.frequentSentences(24).map { Phrase(group: Self.frequentGroup, text: $0) } : ctx.data.phrases(in: group)
+            ? ctx.predictor.frequentSentences(24).map { Phrase(group: Self.frequentGroup, text: $0) } : ctx.data.phrases(in: group)
         guard let order = held[group] else { return all }
         let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         return all.enumerated().sorted { (rank[$0.element.text] ?? order.count + $0.offset, $0.offset)

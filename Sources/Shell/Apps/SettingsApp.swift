@@ -70,7 +70,7 @@ public struct SettingsScreen: Screen {
             c.slider("settings.deadzone", "Head dead zone", Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
             note(l.rows[1], "A turn this small from the centre counts as none, so a resting head holds the pointer.")
             let thirds = l.rows[2].columns(3, gap: 2)
-            c.button("settings.calibrate", ctx.tracking.calibrated ? "◎ Pointer again" : "◎ Calibrate pointer", thirds[0])
+            c.button("settings.calibrate", (ctx.calibration != nil) ? "◎ Pointer again" : "◎ Calibrate pointer", thirds[0])
             c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? "◎ Calibrate gestures" : "◎ Gestures again", thirds[1])
             c.button("settings.recentre", "⊕ Recentre the head", thirds[2])
             note(l.rows[2], "Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle.")

@@ -62,7 +62,7 @@ extension ShellSettings {
                 t.release = max(t.press * 0.4, t.press - gap)
                 g.kind = .threshold(t)
             case .dwell(var d):
-                d.dwell = min(60, max(0.05, dwellTime))
+                d.dwell = min(SettingRanges.dwellSeconds.upperBound, max(SettingRanges.dwellSeconds.lowerBound, dwellTime))
                 g.kind = .dwell(d)
             default: break
             }
@@ -95,8 +95,6 @@ extension ShellState {
     /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
     public mutating func calibrate(_ c: PointerCalibration?) {
         pipelineSettings.mapping.calibration = c
-        tracking.calibrated = c != nil
-        tracking.calibration = c
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
@@ -301,7 +299,7 @@ extension ShellSettings {
         }
         if let b = bool("record_metrics") { s.recordMetrics = b }
         if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
-        if let v = num("dwell_ms", 200...5000) { s.dwellTime = v / 1000 }
+        if let v = num("dwell_ms", SettingRanges.dwellMilliseconds) { s.dwellTime = v / 1000 }
         if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
         if let v = num("dictation_silence_s", 0...600) { s.dictationSilence = v }
         if let v = num("head_reach_deg", 2...45) { s.headReachDegrees = v }

@@ -610,7 +610,7 @@ public struct SetupScreen: Screen {
     }
 
     private func pointerContent(_ ctx: ScreenContext?) -> Content {
-        let calibrated = ctx?.tracking.calibrated ?? false
+        let calibrated = ctx?.calibration != nil
         return Content(lines: [
             ("Every tracker is off in its own way for each person and seat. Calibrating shows nine dots one after "
              + "another; look at each until it fills, and the pointer then goes where you look.", .plain),
@@ -635,7 +635,7 @@ public struct SetupScreen: Screen {
         lines.append((spk, .plain))
         if choice.kind != .none, let ctx {
             lines.append((ctx.tracking.gestureThresholds.isEmpty ? "Gestures: the usual thresholds" : "Gestures: calibrated ✓", .plain))
-            lines.append((ctx.tracking.calibrated ? "Pointer: calibrated ✓" : "Pointer: not calibrated", .plain))
+            lines.append(((ctx.calibration != nil) ? "Pointer: calibrated ✓" : "Pointer: not calibrated", .plain))
         }
         if let p = savedProblem { lines.append(("Not saved: \(p)", Theme.error)) }
         lines.append((quitsWhenDone ? "Finish keeps these; then start the shell with: handsfree run"
@@ -657,6 +657,8 @@ extension SetupScreen: PlainFields {
 func setupReported(_ s: inout ShellState, _ report: SetupReport) -> [Effect] {
     switch report {
     case .trackerKeymap(let keymap, let settings):
+        // The one in use already stays as it is, with its gestures and calibrations.
+        guard keymap.name != s.keymap.name else { return [] }
         // The webcam's keymap is written for its own gesture config: both change together, the calibration in
         // use stays (it is the pointer's, whatever the gestures).
         var settings = settings
@@ -667,7 +669,7 @@ func setupReported(_ s: inout ShellState, _ report: SetupReport) -> [Effect] {
         s.relayout()
         return []
     case .trackerCalibrations(let pointer, let gestures):
-        s.calibrate(pointer)
+        s.calibrate(pointer.flatMap { $0.size == s.size ? $0.calibration : nil })
         s.calibrateGestures(gestures)
         return []
     case .trackerStarted(let choice, let at, _):

@@ -152,8 +152,9 @@ public enum SetupReport: Sendable {
     case trackerStarted(TrackerChoice, listening: String?, problem: String?)
     /// The keymap and gesture config the tracker is used with, to use at once (the webcam's).
     case trackerKeymap(Keymap, PipelineSettings)
-    /// The calibrations saved for the tracker's source (nil, []: none), used from now on.
-    case trackerCalibrations(pointer: PointerCalibration?, gestures: [GestureThreshold])
+    /// The calibrations saved for the tracker's source (nil, []: none), used from now on; the pointer's only at
+    /// the size it was made at.
+    case trackerCalibrations(pointer: SavedCalibration?, gestures: [GestureThreshold])
     /// The tracker stopped (the webcam bridge died), and why.
     case trackerStopped(String)
     /// The choice was written for the next `run`, or why not.

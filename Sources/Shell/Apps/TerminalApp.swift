@@ -86,7 +86,7 @@ public struct TerminalScreen: Screen {
         var out: [CommandLineCompletion.Completion] = []
         var listed = false
         // The predictor is asked once: its words rank the programs the user has typed, and fill the bar.
-        let predicted = ctx.services.suggest(line, max(12, limit))
+        let predicted = ctx.predictor.suggest(line, limit: max(12, limit))
         switch slot.kind {
         case .command:
             out = CommandLineCompletion.commands(slot, known: ctx.listings.commands ?? [],
@@ -480,7 +480,8 @@ public struct TerminalScreen: Screen {
     private mutating func dictate(_ utterance: String, _ ctx: ScreenContext) -> [Effect] {
         let before = ctx.terminal?.lineBeforeCursor ?? ""
         let r = ctx.services.dictate(utterance, DictationInput(text: before, caret: before.count,
-                                                               numbers: ctx.settings.dictationNumbers))
+                                                               numbers: ctx.settings.dictationNumbers,
+                                                               language: ctx.services.speech))
         var effects: [Effect] = []
         let common = zip(before, r.text).prefix { $0 == $1 }.count
         let erase = before.count - common

@@ -39,9 +39,9 @@ public struct TextComposer: Sendable {
     public func suggestions(_ ctx: ScreenContext) -> [String] {
         guard ctx.settings.suggestions > 0 else { return [] }
         if let (initials, before) = initials(of: field) {
-            return Array(ctx.services.expand(initials, before, partner, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+            return Array(ctx.predictor.expand(initials, context: before, partner: partner, limit: ctx.settings.suggestions).prefix(ctx.settings.suggestions))
         }
-        return Array(ctx.services.suggest(field.beforeCaret, ctx.settings.suggestions).prefix(ctx.settings.suggestions))
+        return Array(ctx.predictor.suggest(field.beforeCaret, limit: ctx.settings.suggestions).prefix(ctx.settings.suggestions))
     }
 
     /// The target id of the keyboard's initials key.
@@ -133,11 +133,11 @@ public struct TextComposer: Sendable {
         k.apply(to: &after)
         if initialsFrom != nil {
             guard let (initials, before) = initials(of: after),
-                  let phrase = ctx.services.expand(initials, before, partner, 1).first else { return nil }
+                  let phrase = ctx.predictor.expand(initials, context: before, partner: partner, limit: 1).first else { return nil }
             return (k, phrase)
         }
-        if let phrase = ctx.services.suggestPhrase(after.beforeCaret) { return (k, phrase) }
-        guard let word = ctx.services.suggest(after.beforeCaret, 1).first else { return nil }
+        if let phrase = ctx.predictor.suggestPhrase(after.beforeCaret) { return (k, phrase) }
+        guard let word = ctx.predictor.suggest(after.beforeCaret, limit: 1).first else { return nil }
         let partial = after.beforeCaret.reversed().prefix { !$0.isWhitespace }.count
         guard word.count > partial else { return nil }
         return (k, word)

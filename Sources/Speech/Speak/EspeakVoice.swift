@@ -4,19 +4,37 @@ import Foundation
 public final class EspeakVoice: Synthesizer {
     public let name = VoiceName.espeak
     let path: String
+    /// espeak-ng's voice: the language's code ("es", "fr", "de", "it", "pt"; "en" is its US English).
+    public let language: String
 
-    public init(path: String = "/usr/bin/espeak-ng") throws(VoiceError) {
+    public init(path: String = "/usr/bin/espeak-ng", language: String = "en") throws(VoiceError) {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw VoiceError("espeak-ng is not installed (apt-get install espeak-ng)")
         }
+        // A code is letters and "-" only, starting with a letter, so it can never be taken for an option.
+        let code = language.replacingOccurrences(of: "_", with: "-").lowercased()
+        guard code.first?.isLetter == true, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else {
+            throw VoiceError("espeak-ng: \"\(language)\" is not a language code")
+        }
         self.path = path
+        self.language = code == "en" ? "en-us" : code
+    }
+
+    /// Whether espeak-ng has a voice for `language` (its data folder has the language), for `doctor`.
+    public static func hasVoice(_ language: String, path: String = "/usr/bin/espeak-ng") -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+        let code = language.split(separator: "_").first.map(String.init) ?? language
+        for data in ["/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data", "/usr/share/espeak-ng-data"] {
+            if FileManager.default.fileExists(atPath: data + "/" + code + "_dict") { return true }
+        }
+        return false
     }
 
     public func synthesize(_ text: String, rate: Double) throws(VoiceError) -> SpokenAudio {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         // 175 words a minute is espeak-ng's own speed; `--` keeps text starting with "-" from being an option.
-        p.arguments = ["--stdout", "-s", String(Int(175 * max(0.3, min(3, rate)))), "--", FliteEngine.sayable(text)]
+        p.arguments = ["--stdout", "-v", language, "-s", String(Int(175 * max(0.3, min(3, rate)))), "--", FliteEngine.sayable(text)]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

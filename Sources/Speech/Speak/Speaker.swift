@@ -15,8 +15,10 @@ public final class Speaker: @unchecked Sendable {
         public var rate: Double
         /// 0…1.
         public var volume: Double
-        public init(text: String, voice: VoiceName = .flite, rate: Double = 1, volume: Double = 1) {
-            self.text = text; self.voice = voice; self.rate = rate; self.volume = volume
+        /// The language of the text ("en", "es"): see `VoiceName.speaking(_:)`.
+        public var language: String
+        public init(text: String, voice: VoiceName = .flite, rate: Double = 1, volume: Double = 1, language: String = "en") {
+            self.text = text; self.voice = voice; self.rate = rate; self.volume = volume; self.language = language
         }
     }
 
@@ -35,6 +37,8 @@ public final class Speaker: @unchecked Sendable {
     private let setup: VoiceSetup
     private let output: any AudioSink
     private let onEvent: @Sendable (Event) -> Void
+    /// Times each request's first audio (`firstAudio`).
+    private let clock: any ShellClock
     private let cond = NSCondition()
     // Everything below is guarded by `cond`.
     private var generation = 0
@@ -44,11 +48,13 @@ public final class Speaker: @unchecked Sendable {
     private var closing = false
     private var threads = 0
     /// Voices made so far, used by the synthesis thread only.
-    private var voices: [VoiceName: any Synthesizer] = [:]
+    private var voices: [String: any Synthesizer] = [:]
 
-    public init(setup: VoiceSetup, output: any AudioSink, onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(setup: VoiceSetup, output: any AudioSink, clock: any ShellClock = LiveClock(),
+                onEvent: @escaping @Sendable (Event) -> Void) {
         self.setup = setup
         self.output = output
+        self.clock = clock
         self.onEvent = onEvent
         threads = 2
         let synth = Thread { [unowned self] in synthesisLoop() }
@@ -69,7 +75,7 @@ public final class Speaker: @unchecked Sendable {
         generation += 1
         queue.removeAll()
         pending = request
-        startTimes = [generation: monotonicSeconds()]
+        startTimes = [generation: clock.now()]
         let began = !active
         active = true
         cond.broadcast()
@@ -129,12 +135,12 @@ public final class Speaker: @unchecked Sendable {
             let gen = generation
             cond.unlock()
 
-            var voiceName = request.voice
+            var voiceName = request.voice.speaking(request.language)
             for sentence in Sentences.split(request.text) {
                 guard current(gen) else { break }
                 var audio: SpokenAudio?
                 do throws(VoiceError) {
-                    audio = try voice(voiceName).synthesize(sentence, rate: request.rate)
+                    audio = try voice(voiceName, language: request.language).synthesize(sentence, rate: request.rate)
                 } catch {
                     if voiceName != .flite {
                         onEvent(.problem("\(voiceName.rawValue) voice: \(error.description); flite speaks instead", fallback: true))
@@ -150,10 +156,12 @@ public final class Speaker: @unchecked Sendable {
         }
     }
 
-    private func voice(_ name: VoiceName) throws(VoiceError) -> any Synthesizer {
-        if let v = voices[name] { return v }
-        let v = try setup.make(name)
-        voices[name] = v
+    private func voice(_ name: VoiceName, language: String = "en") throws(VoiceError) -> any Synthesizer {
+        // espeak-ng's voice is one per language; flite and Piper have one voice each.
+        let key = name == .espeak ? "espeak-" + language : name.rawValue
+        if let v = voices[key] { return v }
+        let v = try setup.make(name, language: language)
+        voices[key] = v
         return v
     }
 
@@ -191,7 +199,7 @@ public final class Speaker: @unchecked Sendable {
                         guard current(gen) else { output.drop(); break }
                         if playing != gen {
                             playing = gen
-                            onEvent(.firstAudio(seconds: monotonicSeconds() - requestTime(gen), voice: voiceName))
+                            onEvent(.firstAudio(seconds: clock.now() - requestTime(gen), voice: voiceName))
                         }
                         let end = min(sound.samples.count, offset + slice)
                         try output.play(sound.samples[offset..<end])
@@ -213,7 +221,7 @@ public final class Speaker: @unchecked Sendable {
 
     private func requestTime(_ gen: Int) -> Double {
         cond.lock(); defer { cond.unlock() }
-        return startTimes[gen] ?? monotonicSeconds()
+        return startTimes[gen] ?? clock.now()
     }
 
     /// The request `gen` was all heard: speaking ends unless another has begun.

@@ -9,6 +9,12 @@ public enum VoiceName: String, CaseIterable, Sendable, Equatable {
     /// espeak-ng as a child process, for other languages, when it is installed.
     case espeak
 
+    /// The voice that says text in `language`: this one for English (flite stays English's voice), espeak-ng's
+    /// voice for the language otherwise, since flite and the installed Piper voice (en_US joe) speak only English.
+    public func speaking(_ language: String) -> VoiceName {
+        language == "en" || language.hasPrefix("en_") || language.hasPrefix("en-") ? self : .espeak
+    }
+
     /// Parses a voice name; the error lists the known ones.
     public static func parse(_ text: String) throws(VoiceError) -> VoiceName {
         guard let v = VoiceName(rawValue: text.lowercased()) else {
@@ -95,15 +101,15 @@ public struct VoiceSetup: Sendable {
         self.python = python; self.piperScript = piperScript; self.espeak = espeak
     }
 
-    /// Makes the voice `name`, starting its worker; a voice that cannot start throws what to install.
-    public func make(_ name: VoiceName) throws(VoiceError) -> any Synthesizer {
+    /// Makes the voice `name` for `language`, starting its worker; a voice that cannot start throws what to install.
+    public func make(_ name: VoiceName, language: String = "en") throws(VoiceError) -> any Synthesizer {
         switch name {
         case .flite: return try FliteVoice()
         case .piper:
             let w = PiperWorker(.init(python: python, script: piperScript))
             try w.start()
             return w
-        case .espeak: return try EspeakVoice(path: espeak)
+        case .espeak: return try EspeakVoice(path: espeak, language: language)
         }
     }
 }

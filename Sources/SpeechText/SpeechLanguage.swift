@@ -1,0 +1,308 @@
+/// What speech needs of one language as data: spoken punctuation, dictation's own commands, number words and
+/// the words of voice commands. English is built in (`english`); every other language comes from its pack's
+/// `languages/LL/speech.toml`, read at the edge (`SpeechPack` in Runtime) into this value.
+///
+/// Words are compared folded (`SpeechLanguage.fold`: lower case, accents and marks removed), so "interrogación"
+/// and "interrogacion", "Komma" and "komma" are the same to it.
+public struct SpeechLanguage: Equatable, Sendable {
+    /// A spoken form and what it stands for.
+    public struct Spoken: Equatable, Sendable {
+        /// The folded words said ("signo", "de", "interrogacion").
+        public var words: [String]
+        /// What they write (a mark, a line break), or the phrase they stand for.
+        public var value: String
+        public init(words: [String], value: String) { self.words = words; self.value = value }
+        public init(_ phrase: String, _ value: String) { self.init(words: SpeechLanguage.words(phrase), value: value) }
+    }
+
+    /// The language's code ("en", "es").
+    public var code: String
+    /// Spoken punctuation ("coma" → ","), longest first so "punto y coma" wins over "punto".
+    public var punctuation: [Spoken] { didSet { punctuation = Self.longestFirst(punctuation) } }
+    /// The forms of "stop dictation" and of "delete that".
+    public var stopDictation: [[String]]
+    public var deleteThat: [[String]]
+    /// Number words, nil when the language has none listed (numbers stay as the engine wrote them).
+    public var numbers: NumberWords?
+    /// The words of voice commands ("abre" → open): see `CommandWords`.
+    public var commands: CommandWords
+
+    public init(code: String, punctuation: [Spoken], stopDictation: [[String]], deleteThat: [[String]],
+                numbers: NumberWords? = nil, commands: CommandWords = CommandWords()) {
+        self.code = code; self.punctuation = Self.longestFirst(punctuation)
+        self.stopDictation = stopDictation; self.deleteThat = deleteThat; self.numbers = numbers; self.commands = commands
+    }
+
+    /// English, as the shell has always spoken it: PocketSphinx's and Whisper's words.
+    public static let english = SpeechLanguage(
+        code: "en",
+        punctuation: [.init("period", "."), .init("full stop", "."), .init("comma", ","), .init("question mark", "?"),
+                      .init("exclamation mark", "!"), .init("exclamation point", "!"), .init("colon", ":"),
+                      .init("semicolon", ";"), .init("new line", "\n"), .init("new paragraph", "\n\n")],
+        stopDictation: [["stop", "dictation"]], deleteThat: [["delete", "that"]])
+
+    /// Whether this is English (the built-in rules: "i" written "I", numbers by `SpokenNumbers`).
+    public var isEnglish: Bool { code == "en" }
+
+    /// Lower case without accents or marks: how spoken words are compared.
+    public static func fold(_ s: String) -> String {
+        var out = ""
+        for scalar in s.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars
+        where !(0x300...0x36F).contains(scalar.value) {
+            out.unicodeScalars.append(scalar)
+        }
+        // ß stays a letter of its own in decomposition; "strasse" is how it is typed without it.
+        return out.replacingOccurrences(of: "ß", with: "ss")
+    }
+
+    /// The folded words of a phrase: letters, digits and apostrophes; anything else separates words.
+    public static func words(_ phrase: String) -> [String] {
+        fold(phrase).split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }).map(String.init)
+    }
+
+    private static func longestFirst(_ list: [Spoken]) -> [Spoken] {
+        // Stable: among equal lengths the order written stays.
+        list.enumerated().sorted { ($0.element.words.count, -$0.offset) > ($1.element.words.count, -$1.offset) }.map(\.element)
+    }
+}
+
+/// The words of voice commands in a language, turned into the English phrases the keymap and the screen's
+/// targets are bound to: "abre notas" → "open notas" (the target's label is already the translated "Notas"),
+/// "atrás" → "back". A phrase far from every command the screen has is no command (`nearest`).
+public struct CommandWords: Equatable, Sendable {
+    /// Words that say "open …" ("abre", "abrir") and "select …" ("selecciona", "elige"), folded.
+    public var open: [[String]]
+    public var select: [[String]]
+    /// Articles dropped after such a verb ("abre las notas"), folded.
+    public var articles: Set<String>
+    /// Whole phrases and the English phrase each stands for ("atrás" → "back"), folded.
+    public var phrases: [SpeechLanguage.Spoken]
+    /// The wake phrase in this language, if it has its own (else the keymap's).
+    public var wake: String?
+
+    public init(open: [[String]] = [], select: [[String]] = [], articles: Set<String> = [],
+                phrases: [SpeechLanguage.Spoken] = [], wake: String? = nil) {
+        self.open = open; self.select = select; self.articles = articles; self.phrases = phrases; self.wake = wake
+    }
+
+    /// The English phrase `heard` says, folded: a listed phrase's, else "open"/"select" and the rest of it, else
+    /// the words as they were heard.
+    public func english(_ heard: String) -> String {
+        var words = SpeechLanguage.words(heard)
+        // "shell, restaurar ajustes": the wake phrase said before a command is not part of it.
+        if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, words.count > w.count, words.starts(with: w) {
+            words.removeFirst(w.count)
+        }
+        if let p = phrases.first(where: { $0.words == words }) { return p.value }
+        for (verbs, english) in [(open, "open"), (select, "select")] {
+            for verb in verbs where words.starts(with: verb) && words.count > verb.count {
+                var rest = words.dropFirst(verb.count)
+                if let a = rest.first, articles.contains(a), rest.count > 1 { rest = rest.dropFirst() }
+                return ([english] + rest).joined(separator: " ")
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// How far a heard phrase may be from a command and still be it: at most this share of its letters edited.
+    public static let threshold = 0.25
+
+    /// The command among `candidates` (the screen's phrases, as the keymap and targets write them) that `heard`
+    /// says, and its distance (0 same … `threshold`); nil when every one is farther than the threshold, so an
+    /// ordinary sentence is not taken for a command.
+    ///
+    /// A candidate is compared in English (`english(heard)`: "abre notas" is "open notas") and in each form
+    /// the language has for it ("atrás" for "back", "abre notas" for "open notas"), so a word Whisper heard a
+    /// little wrong ("enicio") is still near the language's own form ("inicio"). Whisper writes a short
+    /// utterance as a sentence and sometimes says it twice ("Selecciona frases, selecciona frases"): each
+    /// clause is tried too.
+    public func nearest(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
+        var clauses = [heard]
+        for c in heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }) where !c.allSatisfy(\.isWhitespace) {
+            if !clauses.contains(String(c)) { clauses.append(String(c)) }
+        }
+        var aliases: [String: [String]] = [:]
+        for p in phrases { aliases[SpeechLanguage.words(p.value).joined(separator: " "), default: []].append(p.words.joined(separator: " ")) }
+        var best: (String, Double)?
+        for clause in clauses {
+            let said = english(clause)
+            var raw = SpeechLanguage.words(clause)
+            if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, raw.count > w.count, raw.starts(with: w) {
+                raw.removeFirst(w.count)
+            }
+            let rawText = raw.joined(separator: " ")
+            guard !said.isEmpty else { continue }
+            for c in candidates {
+                let target = SpeechLanguage.words(c)
+                guard !target.isEmpty else { continue }
+                let targetText = target.joined(separator: " ")
+                var d = Self.distance(said, targetText)
+                for alias in aliases[targetText] ?? [] { d = min(d, Self.distance(rawText, alias)) }
+                for (verbs, english) in [(open, "open"), (select, "select")] where target.first == english && target.count > 1 {
+                    let rest = target.dropFirst().joined(separator: " ")
+                    for verb in verbs { d = min(d, Self.distance(rawText, verb.joined(separator: " ") + " " + rest)) }
+                }
+                if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
+            }
+        }
+        return best.map { (phrase: $0.0, distance: $0.1) }
+    }
+
+    /// The share of the longer text's characters that must be edited to make one the other.
+    static func distance(_ a: String, _ b: String) -> Double {
+        Double(editDistance(Array(a), Array(b))) / Double(max(1, max(a.count, b.count)))
+    }
+
+    /// Levenshtein distance between two character arrays.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let up = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                diagonal = up
+            }
+        }
+        return row[b.count]
+    }
+}
+
+/// A language's number words, to write a run of them as digits ("veintitrés" → 23, "dreiundzwanzig" → 23,
+/// "quatre-vingt-dix" → 90). Values below 100 add to each other only from larger to smaller (tens, then units),
+/// a hundred multiplies the units before it, a scale ("mil", "tausend") multiplies what came before.
+public struct NumberWords: Equatable, Sendable {
+    /// Folded word → value: units, tens, the irregular compounds (es "veintitrés", fr "soixante-dix" as
+    /// "soixante dix" is matched word by word: list "soixante" 60 and "dix" 10 and the run adds them), and whole
+    /// hundreds ("doscientos" 200).
+    public var values: [String: Int]
+    /// Words for a hundred that multiply the unit before them ("hundert", "cent"), folded.
+    public var hundred: Set<String>
+    /// Scale words and their value ("mil" 1000, "millones" 1000000), folded.
+    public var scales: [String: Int]
+    /// Words that join parts of one number ("y", "e", "et", "und"), folded.
+    public var joiners: Set<String>
+    /// Whether a word made of number words run together is read by its parts ("dreiundzwanzig",
+    /// "centoventitre"): German and Italian.
+    public var compound: Bool
+    /// Whether the unit comes before the ten ("drei und zwanzig"): German.
+    public var unitsFirst: Bool
+
+    public init(values: [String: Int], hundred: Set<String> = [], scales: [String: Int] = [:], joiners: Set<String> = [],
+                compound: Bool = false, unitsFirst: Bool = false) {
+        self.values = values; self.hundred = hundred; self.scales = scales; self.joiners = joiners
+        self.compound = compound; self.unitsFirst = unitsFirst
+    }
+
+    enum Part: Equatable { case value(Int), hundred, scale(Int), joiner }
+
+    /// The part a folded word is by itself, if it is listed.
+    func single(_ word: String) -> Part? {
+        if let v = values[word] { return .value(v) }
+        if hundred.contains(word) { return .hundred }
+        if let s = scales[word] { return .scale(s) }
+        if joiners.contains(word) { return .joiner }
+        return nil
+    }
+
+    /// The parts a folded word is made of, or nil when it is no number word.
+    func parts(_ word: String) -> [Part]? {
+        if let p = single(word) { return [p] }
+        if word.contains("-") {
+            // French and Portuguese write compounds with hyphens ("vingt-trois", "quatre-vingt-dix"): the longest
+            // run of pieces that is a listed word first ("quatre-vingt" 80), then the rest.
+            let pieces = word.split(separator: "-").map(String.init)
+            for n in stride(from: pieces.count - 1, through: 1, by: -1) {
+                let head = pieces.prefix(n).joined(separator: "-")
+                guard let first = n == 1 ? single(head).map({ [$0] }) : values[head].map({ [Part.value($0)] }),
+                      let rest = parts(pieces.dropFirst(n).joined(separator: "-")) else { continue }
+                return first + rest
+            }
+            return nil
+        }
+        guard compound, word.count > 3 else { return nil }
+        // Longest listed piece first, the rest read the same way ("centoventitre" = "cento" + "ventitre"). Only
+        // a listed head is followed, so a long word that is no number costs a few look-ups per letter.
+        for length in stride(from: word.count - 1, through: 2, by: -1) {
+            let head = String(word.prefix(length))
+            guard let part = single(head) else { continue }
+            let first = [part]
+            if let rest = parts(String(word.dropFirst(length))) {
+                var all = first + rest
+                if unitsFirst, all.count == 3, case .value(let u) = all[0], u < 10, all[1] == .joiner, case .value(let t) = all[2], t >= 20 {
+                    all = [.value(t), .value(u)]
+                }
+                return all
+            }
+        }
+        return nil
+    }
+
+    /// Words with runs of number words written as digits; a lone number word below ten stays a word.
+    public func digits(_ words: [String]) -> [String] {
+        var out: [String] = []
+        var i = 0
+        while i < words.count {
+            if let (value, used, count) = number(at: i, in: words), !(count == 1 && value < 10) {
+                // What was written after the last word ("veintitrés,") stays after the digits.
+                let last = words[i + used - 1]
+                out.append(String(value) + String(last.reversed().prefix { !($0.isLetter || $0.isNumber) }.reversed()))
+                i += used
+            } else {
+                out.append(words[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// The number a run starting at `start` says, the words it took and how many number parts it had.
+    func number(at start: Int, in words: [String]) -> (Int, Int, Int)? {
+        var total = 0, group = 0, count = 0, used = 0
+        var joined = false
+        var i = start
+        wordLoop: while i < words.count {
+            let w = SpeechLanguage.fold(words[i]).filter { $0.isLetter || $0 == "-" }
+            // A word written with punctuation after it ("veintitrés,") ends the run.
+            let closes = words[i].last.map { !($0.isLetter || $0.isNumber) } ?? false
+            guard !w.isEmpty, let ps = parts(w) else { break }
+            var g = group, t = total, n = count, j = joined
+            for p in ps {
+                switch p {
+                case .joiner:
+                    guard n > 0, !j else { break wordLoop }
+                    j = true
+                    continue
+                case .value(let v):
+                    let r = g % 100
+                    let fits: Bool
+                    if v >= 100 { fits = g == 0 }
+                    else if v >= 20 { fits = r == 0 }
+                    // French 70 and 90: "soixante-dix", "quatre-vingt-dix-sept".
+                    else if v >= 10 { fits = r == 0 || ((r == 60 || r == 80) && g % 10 == 0) }
+                    else { fits = r == 0 || (r >= 20 && g % 10 == 0) }
+                    guard fits else { break wordLoop }
+                    g += v
+                case .hundred:
+                    if g == 0 { g = 100 } else if g < 10 { g *= 100 } else { break wordLoop }
+                case .scale(let s):
+                    guard t == 0 || t % (s * 1000) == 0 else { break wordLoop }
+                    t += max(g, 1) * s
+                    g = 0
+                }
+                j = false
+                n += 1
+            }
+            group = g; total = t; count = n; joined = j
+            i += 1
+            // A joiner is part of the number only when a number word follows it.
+            if !joined { used = i - start }
+            if closes { break }
+        }
+        guard count > 0, used > 0 else { return nil }
+        return (total + group, used, count)
+    }
+}

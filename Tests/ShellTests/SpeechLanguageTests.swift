@@ -1,0 +1,130 @@
+import Config
+import Foundation
+import Localization
+import Shell
+import SpeechText
+import Testing
+
+/// Speech in each language of the shipped packs (`languages/LL/speech.toml`, read by `SpeechFile` as the runtime
+/// reads it): spoken punctuation and numbers in dictation, and voice commands that act as their English phrase.
+@Suite struct SpeechLanguageTests {
+    static let languages = ["es", "fr", "de", "it", "pt"]
+
+    /// The shipped speech data of `lang`.
+    static func speech(_ lang: String) throws -> SpeechLanguage {
+        let path = Fixture.root + "/languages/\(lang)/speech.toml"
+        return try SpeechFile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path, code: lang)
+    }
+
+    /// `utterance` dictated into an empty field in `lang`, numbers as digits (the setting's default).
+    static func dictate(_ lang: String, _ utterances: String...) throws -> String {
+        var s = DictationSession()
+        s.language = try speech(lang)
+        s.numbers = .digits
+        for u in utterances { _ = s.apply(utterance: u) }
+        return s.text
+    }
+
+    @Test(arguments: zip(languages, [
+        // PocketSphinx-style bare words and Whisper-style written text, both as a speaker of the language says them.
+        (["hola coma qué tal signo de interrogación", "Tengo veintitrés años punto."], "Hola, qué tal? Tengo 23 años."),
+        (["bonjour virgule ça va point d'interrogation", "J'ai quatre-vingt-dix-sept ans point"], "Bonjour, ça va? J'ai 97 ans."),
+        (["hallo komma wie geht's fragezeichen", "Ich bin dreiundzwanzig Jahre alt Punkt"], "Hallo, wie geht's? Ich bin 23 Jahre alt."),
+        (["ciao virgola come stai punto interrogativo", "Ho centoventitré euro punto"], "Ciao, come stai? Ho 123 euro."),
+        (["olá vírgula tudo bem ponto de interrogação", "Tenho vinte e três anos ponto"], "Olá, tudo bem? Tenho 23 anos."),
+    ]))
+    func spokenPunctuationAndNumbersInEachLanguage(_ lang: String, _ said: ([String], String)) throws {
+        var s = DictationSession()
+        s.language = try Self.speech(lang)
+        s.numbers = .digits
+        for u in said.0 { _ = s.apply(utterance: u) }
+        #expect(s.text == said.1, "\(lang)")
+    }
+
+    @Test func theEnglishWordsAreNotPunctuationInAnotherLanguage() throws {
+        // "comma" is no Spanish word for ","; "coma" is no English one.
+        #expect(try Self.dictate("es", "una comma y una coma") == "Una comma y una,")
+        var en = DictationSession()
+        _ = en.apply(utterance: "a coma and a comma")
+        #expect(en.text == "A coma and a,")
+    }
+
+    @Test func numbersAcrossTheRulesOfEachLanguage() throws {
+        let cases: [(String, String, String)] = [
+            ("es", "mil doscientos treinta y cuatro", "1234"), ("es", "ciento uno", "101"), ("es", "treinta y", "30 y"),
+            ("es", "dos y tres", "dos y tres"), ("fr", "soixante-dix-sept", "77"), ("fr", "vingt et un", "21"),
+            ("fr", "deux mille vingt-six", "2026"), ("de", "zweihundertdreiundvierzig", "243"), ("de", "tausend", "1000"),
+            ("it", "duemilaventisei", "2026"), ("it", "trentotto", "38"), ("pt", "cento e vinte e cinco", "125"),
+            ("pt", "três", "três"),
+        ]
+        for (lang, words, digits) in cases {
+            let n = try #require(try Self.speech(lang).numbers)
+            #expect(n.digits(words.split(separator: " ").map(String.init)).joined(separator: " ") == digits, "\(lang): \(words)")
+        }
+    }
+
+    @Test func dictationsOwnCommandsInTheLanguage() throws {
+        #expect(try Self.dictate("es", "hola", "adiós", "borra eso") == "Hola")
+        var s = DictationSession()
+        s.language = try Self.speech("de")
+        let edits = s.apply(utterance: "Guten Tag. Diktat beenden.")
+        #expect(s.text == "Guten Tag." && edits.last == .stop && !s.isActive)
+        // Spanish opening marks stand apart from the word before, and the word after them takes the capital.
+        #expect(try Self.dictate("es", "hola abre interrogación qué tal cierra interrogación") == "Hola ¿qué tal?")
+    }
+
+    // MARK: - Voice commands
+
+    /// A driver on the launcher with the language's catalog and speech data, as `.languageLoaded` and
+    /// `.speechLanguageLoaded` leave it.
+    static func driver(_ lang: String) throws -> Driver {
+        var d = Driver(.keyboard, screen: "launcher")
+        d.send(.languageLoaded(try LanguageTests.catalog(lang)))
+        d.send(.speechLanguageLoaded(try speech(lang)))
+        return d
+    }
+
+    @Test(arguments: zip(languages, ["abre notas", "ouvre les notes", "öffne Notizen", "apri le note", "abre as notas"]))
+    func openNotesSaidInTheLanguageOpensNotesAsOpenNotesDoes(_ lang: String, _ phrase: String) throws {
+        var english = Driver(.keyboard, screen: "launcher")
+        let englishEffects = english.send(.speech("open notes", isFinal: true))
+        #expect(english.screen != "launcher")
+
+        var d = try Self.driver(lang)
+        // Whisper writes it as a sentence: a capital and a full stop.
+        let effects = d.send(.speech(phrase.prefix(1).uppercased() + phrase.dropFirst() + ".", isFinal: true))
+        #expect(d.screen == english.screen, "\(lang): \(phrase)")
+        #expect(effects.count == englishEffects.count, "\(lang): \(effects) against \(englishEffects)")
+    }
+
+    @Test(arguments: zip(languages, ["atrás", "retour", "zurück", "indietro", "voltar"]))
+    func backAndTheKeymapsPhrasesInTheLanguage(_ lang: String, _ back: String) throws {
+        var d = try Self.driver(lang)
+        d.send(.speech("open notes", isFinal: true))
+        #expect(d.screen != "launcher", "an English phrase still works in \(lang)")
+        d.send(.speech(back, isFinal: true))
+        #expect(d.screen == "launcher", "\(lang): \(back)")
+    }
+
+    @Test func theWakeWordBeforeACommandAndRestoreSettings() throws {
+        let es = try Self.speech("es").commands
+        #expect(es.english("Shell, restaurar ajustes.") == "restore settings")
+        #expect(es.english("abre las notas") == "open notas")
+        #expect(es.english("Selecciona Enviar") == "select enviar")
+        #expect(try Self.speech("de").commands.english("Shell, Einstellungen wiederherstellen") == "restore settings")
+    }
+
+    @Test(arguments: languages)
+    func anOrdinarySentenceIsNoCommand(_ lang: String) throws {
+        let sentences = ["es": "me gustaría tomar un café con leche", "fr": "je voudrais un café au lait s'il vous plaît",
+                         "de": "ich hätte gern einen Kaffee mit Milch", "it": "vorrei un caffè con il latte",
+                         "pt": "queria um café com leite por favor"]
+        var d = try Self.driver(lang)
+        let effects = d.send(.speech(try #require(sentences[lang]), isFinal: true))
+        #expect(d.screen == "launcher" && effects.isEmpty, "\(lang): \(effects)")
+        // A phrase heard a little wrong is still the command it is near ("abre nota" for "abre notas").
+        let near = ["es": "abre nota", "fr": "ouvre les note", "de": "öffne Notizn", "it": "apri la note", "pt": "abre a nota"]
+        d.send(.speech(try #require(near[lang]), isFinal: true))
+        #expect(d.screen != "launcher", "\(lang)")
+    }
+}
