@@ -19,6 +19,10 @@ public struct ExpandBench {
     /// Only phrases of this many words count.
     public var words: ClosedRange<Int> = 3...8
     public var settings = WordPredictor.PhraseSettings()
+    /// The runs with a history also teach the predictor the history's words, pairs and phrases, as the shell learns
+    /// everything the user commits; sentences equal to any phrase of the set are left out, so no phrase is ever
+    /// learned before it is expanded.
+    public var learnHistory = true
 
     public init(items: [Item], history: [String]) { self.items = items; self.history = history }
 
@@ -51,6 +55,13 @@ public struct ExpandBench {
         var results: [String: Result] = [:]
         var full = SentenceHistory()
         for s in history { full.learn(s) }
+        var taught = predictor
+        if learnHistory {
+            let typed = Set(items.map { Self.key($0.phrase) })
+            for line in history {
+                for s in SentenceHistory.sentences(of: line) where !typed.contains(Self.key(s)) { taught.learn(s) }
+            }
+        }
         for (name, useHistory, usePartner, spelling) in [("no history", false, false, false), ("no history, partner's words", false, true, false),
                                               ("no history, longest word spelled out", false, false, true),
                                               ("with history", true, false, false), ("with history, partner's words", true, true, false)] {
@@ -67,7 +78,7 @@ public struct ExpandBench {
                     h.forget(sentence: item.phrase)
                 }
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let offered = predictor.expand(Self.initials(item.phrase, spelling: spelling), partner: usePartner ? item.partner : "", history: h,
+                let offered = (useHistory ? taught : predictor).expand(Self.initials(item.phrase, spelling: spelling), partner: usePartner ? item.partner : "", history: h,
                                                limit: top, settings: settings)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
                 r.phrases += 1

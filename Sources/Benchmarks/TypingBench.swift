@@ -27,6 +27,9 @@ public struct TypingBench {
     public var history: [String]?
     /// Phrase prediction's settings (thresholds, beam).
     public var phraseSettings = WordPredictor.PhraseSettings()
+    /// The runs with a history also teach the predictor the history's words, pairs and phrases first, as the shell
+    /// learns everything the user commits; sentences equal to any phrase of the set are left out.
+    public var learnHistory = true
 
     public init(phrases: [String], profiles: [TypingProfile], predictor: WordPredictor?) {
         self.phrases = phrases; self.profiles = profiles; self.predictor = predictor
@@ -182,8 +185,15 @@ public struct TypingBench {
         if let keyboardRows { keymap.keyboardRows = keyboardRows }
         var full = SentenceHistory()
         if withHistory { for s in history ?? [] { full.learn(s) } }
+        var taught = predictor
+        if withHistory, learnHistory, taught != nil {
+            let typed = Set(phrases.map { SentenceHistory.key(of: $0) })
+            for line in history ?? [] {
+                for s in SentenceHistory.sentences(of: line) where !typed.contains(SentenceHistory.key(of: s)) { taught?.learn(s) }
+            }
+        }
         // One predictor learning through the phrases: each phrase's session takes it as the last one left it.
-        var live = predictor.map { Predictor(words: $0, continuation: method == .phrases, settings: phraseSettings) }
+        var live = taught.map { Predictor(words: $0, continuation: method == .phrases, settings: phraseSettings) }
         var result = Result(profile: profile.name, prediction: predictor != nil, reading: reading, method: method, history: withHistory)
         var rng = PointingBench.Rng(seed: seed)
         for phrase in phrases {

@@ -19,7 +19,7 @@ import Foundation
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS3".utf8)
+    static let version: [UInt8] = Array("HFWORDS5".utf8)
 
     /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
@@ -76,6 +76,12 @@ enum ModelCache {
         w.array(bi.map(\.key)); w.array(bi.map { Int64($0.value.lowerBound) }); w.array(bi.map { Int64($0.value.upperBound) })
         let tri = g.trigramRanges.sorted { $0.key < $1.key }
         w.array(tri.map(\.key)); w.array(tri.map { Int64($0.value.lowerBound) }); w.array(tri.map { Int64($0.value.upperBound) })
+        w.array(g.backoff1)
+        let bo2 = g.backoff2.sorted { $0.key < $1.key }
+        w.array(bo2.map(\.key)); w.array(bo2.map(\.value))
+        w.array(g.end1)
+        let end2 = g.end2.sorted { $0.key < $1.key }
+        w.array(end2.map(\.key)); w.array(end2.map(\.value))
         w.array([UInt8(m.possessable == nil ? 0 : 1)])
         w.array(m.possessable?.words ?? [])
         w.array(m.held.words)
@@ -112,12 +118,24 @@ enum ModelCache {
     /// Checks a file's first bytes (`head`, at least `version.count` of them when the file has them) and its
     /// size before anything else is read: another version's file is replaced without a word, anything else
     /// that is not one is damage.
-    static func check(head: some Collection<UInt8>, size: Int, largest: Int) throws(Problem) {
+    ///
+    /// With `stamp`, a head long enough to hold the file's stamp (`version.count + 8 + stamp.count` bytes) is also
+    /// checked against it before the size: a file built from other lists (with the trigram model, say, which has
+    /// since been removed) is stale, not damage, however large those lists made it.
+    static func check(head: some Collection<UInt8>, size: Int, largest: Int, stamp: [UInt8]? = nil) throws(Problem) {
         let family = version.dropLast()
         guard size >= version.count, head.prefix(family.count).elementsEqual(family) else {
             throw .damaged(size == 0 ? "empty" : "not a compiled word list file")
         }
         guard head.prefix(version.count).elementsEqual(version) else { throw .stale }
+        let bytes = Array(head)
+        if stamp != nil, bytes.count >= version.count + 8 {
+            let count = bytes[version.count..<(version.count + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let start = version.count + 8
+            // Another stamp (it starts as every stamp does) is other lists; anything else is left to the checks below.
+            if count <= UInt64(bytes.count - start), bytes[start..<(start + Int(count))] != stamp?[...],
+               bytes[start...].starts(with: "scan ".utf8) { throw .stale }
+        }
         guard size <= largest else {
             throw .damaged("\(size / 1_000_000) MB, more than the word lists could make (\(largest / 1_000_000) MB at most)")
         }
@@ -169,11 +187,15 @@ enum ModelCache {
         let ids = try r.array(Int32.self), logp = try r.array(Float.self), byID = try r.array(Int32.self), rankOf = try r.array(Int32.self)
         let biKeys = try r.array(Int32.self), biLo = try r.array(Int64.self), biHi = try r.array(Int64.self)
         let triKeys = try r.array(UInt64.self), triLo = try r.array(Int64.self), triHi = try r.array(Int64.self)
+        let backoff1 = try r.array(Float.self), bo2Keys = try r.array(UInt64.self), bo2Values = try r.array(Float.self)
+        let end1 = try r.array(Float.self), end2Keys = try r.array(UInt64.self), end2Values = try r.array(Float.self)
         let m = ids.count
         guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0,
               logp.count == m, byID.count == m, rankOf.count == m,
               ids.allSatisfy({ $0 >= 0 && Int($0) < n }), byID.allSatisfy({ $0 >= 0 && Int($0) < n }),
-              biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count
+              biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count,
+              backoff1.isEmpty || backoff1.count == n + 1, bo2Keys.count == bo2Values.count,
+              end1.isEmpty || end1.count == n + 2, end2Keys.count == end2Values.count
         else { throw .damaged("n-gram tables do not fit together") }
         func ranges<K: Hashable>(_ keys: [K], _ lo: [Int64], _ hi: [Int64]) throws(Problem) -> [K: Range<Int>] {
             var d: [K: Range<Int>] = [:]
@@ -189,7 +211,9 @@ enum ModelCache {
         }
         let ngrams = NGrams(sentenceStart: Int32(clamping: header[0]), bigramRanges: try ranges(biKeys, biLo, biHi),
                             trigramRanges: try ranges(triKeys, triLo, triHi), ids: ids, logp: logp, byID: byID,
-                            rankOf: rankOf, bigramCount: Int(header[1]), trigramCount: Int(header[2]))
+                            rankOf: rankOf, bigramCount: Int(header[1]), trigramCount: Int(header[2]), backoff1: backoff1,
+                            backoff2: Dictionary(zip(bo2Keys, bo2Values), uniquingKeysWith: { a, _ in a }), end1: end1,
+                            end2: Dictionary(zip(end2Keys, end2Values), uniquingKeysWith: { a, _ in a }))
         let hasPossessable = try r.array(UInt8.self)
         let possessable = try r.array(UInt64.self), held = try r.array(UInt64.self)
         guard hasPossessable.count == 1 else { throw .damaged("word sets do not fit together") }

@@ -19,18 +19,35 @@ struct NGrams: Sendable {
     /// Numbers of distinct bigrams and trigrams stored.
     let bigramCount: Int
     let trigramCount: Int
+    /// log10 back-off weight of each word as a one-word context (index `sentenceStart` for `<s>`), from a model
+    /// that has them (`LMTrie`); empty for n-gram text, which has none.
+    let backoff1: [Float]
+    /// log10 back-off weight of two-word contexts, where it is not 0.
+    let backoff2: [UInt64: Float]
+
+    /// log10 P(end of sentence | w) for each word as a one-word context (where stored: `Float.nan` otherwise), and
+    /// then, as the last element, log10 P(end of sentence) alone; empty without a model that has them.
+    let end1: [Float]
+    /// log10 P(end of sentence | w1 w2), where stored.
+    let end2: [UInt64: Float]
+
+    /// Whether the back-off weights are known, so a missing n-gram's probability is the model's own estimate.
+    var hasBackoffs: Bool { !backoff1.isEmpty }
 
     static let empty = NGrams(sentenceStart: -1)
 
     private init(sentenceStart: Int32) {
         self.sentenceStart = sentenceStart
         bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; byID = []; rankOf = []; bigramCount = 0; trigramCount = 0
+        backoff1 = []; backoff2 = [:]; end1 = []; end2 = [:]
     }
 
     /// N-grams from the parts another value was made of (`ModelCache`), trusted as they are.
     init(sentenceStart: Int32, bigramRanges: [Int32: Range<Int>], trigramRanges: [UInt64: Range<Int>], ids: [Int32],
-         logp: [Float], byID: [Int32], rankOf: [Int32], bigramCount: Int, trigramCount: Int) {
+         logp: [Float], byID: [Int32], rankOf: [Int32], bigramCount: Int, trigramCount: Int,
+         backoff1: [Float] = [], backoff2: [UInt64: Float] = [:], end1: [Float] = [], end2: [UInt64: Float] = [:]) {
         self.sentenceStart = sentenceStart
+        self.backoff1 = backoff1; self.backoff2 = backoff2; self.end1 = end1; self.end2 = end2
         self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
         self.ids = ids; self.logp = logp; self.byID = byID; self.rankOf = rankOf
         self.bigramCount = bigramCount; self.trigramCount = trigramCount
@@ -48,11 +65,80 @@ struct NGrams: Sendable {
 
     /// Loads `url`, keeping n-grams whose words are all in `lexicon`; bad lines go to `warnings`.
     init(url: URL, lexicon: Lexicon, warnings: inout [PredictionError]) throws(PredictionError) {
-        let bytes = try LineReader.read(url)
+        try self.init(urls: [url], lexicon: lexicon, warnings: &warnings)
+    }
+
+    /// Loads the n-grams of `urls`, each n-gram from the first file that has it: n-gram text (see above) or a
+    /// PocketSphinx trie model (`LMTrie`, whose back-off weights are kept too). Only n-grams whose words are all
+    /// in `lexicon` are kept; bad lines go to `warnings`, a model that cannot be read throws naming it.
+    init(urls: [URL], lexicon: Lexicon, warnings: inout [PredictionError]) throws(PredictionError) {
         let start = Int32(lexicon.count)
-        sentenceStart = start
         var bi: [(Int32, Int32, Float)] = []
         var tri: [(Int32, Int32, Int32, Float)] = []
+        var backoff1: [Float] = [], backoff2: [UInt64: Float] = [:], end1: [Float] = [], end2: [UInt64: Float] = [:]
+        for url in urls {
+            let bytes = try LineReader.read(url)
+            if LMTrie.isTrie(bytes) {
+                switch LMTrie.read(bytes) {
+                case .failure(let f): throw .cannotRead(path: url.path, reason: f.reason)
+                case .success(let model):
+                    NGrams.add(model, lexicon: lexicon, start: start, bi: &bi, tri: &tri, backoff1: &backoff1, backoff2: &backoff2)
+                    NGrams.ends(model, lexicon: lexicon, start: start, end1: &end1, end2: &end2)
+                }
+            } else {
+                NGrams.parse(bytes, url: url, lexicon: lexicon, start: start, bi: &bi, tri: &tri, warnings: &warnings)
+            }
+        }
+        self.init(start: start, bi: &bi, tri: &tri, backoff1: backoff1, backoff2: backoff2, end1: end1, end2: end2)
+    }
+
+    /// The model's probabilities of a sentence ending after a word and after two (`end1`, `end2`).
+    private static func ends(_ model: LMTrie, lexicon: Lexicon, start: Int32, end1: inout [Float], end2: inout [UInt64: Float]) {
+        guard let end = model.words.firstIndex(of: "</s>").map({ Int32($0) }) else { return }
+        let map: [Int32] = model.words.map { w in
+            if w == "<s>" { return start }
+            return lexicon.id(of: w.lowercased()).map { Int32($0) } ?? -1
+        }
+        end1 = [Float](repeating: .nan, count: Int(start) + 2)
+        end1[Int(start) + 1] = model.unigramLogP[Int(end)]
+        for g in model.bigrams where g.w2 == end {
+            let a = map[Int(g.w1)]
+            if a >= 0 { end1[Int(a)] = g.logp }
+        }
+        for g in model.trigrams where g.w3 == end {
+            let a = map[Int(g.w1)], b = map[Int(g.w2)]
+            if a >= 0, b >= 0 { end2[key(a, b)] = g.logp }
+        }
+    }
+
+    /// The n-grams of a trie model that the lists so far lack, and its back-off weights.
+    private static func add(_ model: LMTrie, lexicon: Lexicon, start: Int32, bi: inout [(Int32, Int32, Float)],
+                            tri: inout [(Int32, Int32, Int32, Float)], backoff1: inout [Float], backoff2: inout [UInt64: Float]) {
+        let map: [Int32] = model.words.map { w in
+            if w == "<s>" { return start }
+            return lexicon.id(of: w.lowercased()).map { Int32($0) } ?? -1
+        }
+        var have = Set<UInt64>(minimumCapacity: bi.count + tri.count)
+        for (a, b, _) in bi { have.insert(key(a, b)) }
+        for (a, b, c, _) in tri { have.insert(key3(a, b, c) | 1 << 63) }
+        backoff1 = [Float](repeating: 0, count: Int(start) + 1)
+        for (i, id) in map.enumerated() where id >= 0 { backoff1[Int(id)] = model.unigramBackoff[i] }
+        for g in model.bigrams {
+            let a = map[Int(g.w1)], b = map[Int(g.w2)]
+            guard a >= 0, b >= 0, b != start else { continue }
+            if g.backoff != 0 { backoff2[key(a, b)] = g.backoff }
+            if have.insert(key(a, b)).inserted { bi.append((a, b, g.logp)) }
+        }
+        for g in model.trigrams {
+            let a = map[Int(g.w1)], b = map[Int(g.w2)], c = map[Int(g.w3)]
+            guard a >= 0, b >= 0, c >= 0, c != start, b != start else { continue }
+            if have.insert(key3(a, b, c) | 1 << 63).inserted { tri.append((a, b, c, g.logp)) }
+        }
+    }
+
+    /// The n-grams of n-gram text whose words are in `lexicon`; bad lines go to `warnings`.
+    private static func parse(_ bytes: [UInt8], url: URL, lexicon: Lexicon, start: Int32, bi: inout [(Int32, Int32, Float)],
+                              tri: inout [(Int32, Int32, Int32, Float)], warnings: inout [PredictionError]) {
         var cache: [ArraySlice<UInt8>: Int32] = [:]
         func id(_ f: ArraySlice<UInt8>) -> Int32? {
             if let c = cache[f] { return c < 0 ? nil : c }
@@ -79,6 +165,13 @@ struct NGrams: Sendable {
             }
         }
         warnings += bad
+    }
+
+    /// Groups the n-grams by context, best first.
+    private init(start: Int32, bi: inout [(Int32, Int32, Float)], tri: inout [(Int32, Int32, Int32, Float)],
+                 backoff1: [Float], backoff2: [UInt64: Float], end1: [Float], end2: [UInt64: Float]) {
+        sentenceStart = start
+        self.backoff1 = backoff1; self.backoff2 = backoff2; self.end1 = end1; self.end2 = end2
         // Group by context, best first.
         bi.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 > $1.2 }
         tri.sort { ($0.0, $0.1) != ($1.0, $1.1) ? ($0.0, $0.1) < ($1.0, $1.1) : $0.3 > $1.3 }
@@ -212,6 +305,34 @@ struct NGrams: Sendable {
         var j = lo + 1
         while j < r.upperBound, byID[j] == w { rank = max(rank, rankOf[j]); j += 1 }
         return logp[r.lowerBound + Int(rank)]
+    }
+
+    /// log10 P(w | w1 w2) by the model's own back-off (Katz): the trigram if stored, else the pair's back-off weight
+    /// and the bigram, else also the word's back-off weight and `unigram` (log10 P(w)). Needs `hasBackoffs`; a
+    /// context word that is not known (negative, nil) is a shorter context.
+    @inline(__always)
+    func backedOff(_ w: Int32, w1: Int32?, w2: Int32?, unigram: Float, bigrams: Range<Int>, trigrams: Range<Int>) -> Float {
+        guard let w2, w2 >= 0 else { return unigram }
+        var weight: Float = 0
+        if let w1, w1 >= 0 {
+            if let t = logProb(of: w, in: trigrams) { return t }
+            weight = backoff2[NGrams.key(w1, w2)] ?? 0
+        }
+        if let b = logProb(of: w, in: bigrams) { return weight + b }
+        return weight + (Int(w2) < backoff1.count ? backoff1[Int(w2)] : 0) + unigram
+    }
+
+    /// log10 P(end of sentence | w1 w2) by the model's back-off, as `backedOff`; nil when the model has no ends.
+    func sentenceEnd(w1: Int32?, w2: Int32?) -> Float? {
+        guard let unigram = end1.last, end1.count == Int(sentenceStart) + 2 else { return nil }
+        guard let w2, w2 >= 0, Int(w2) < end1.count - 1 else { return unigram }
+        var weight: Float = 0
+        if let w1, w1 >= 0 {
+            if let t = end2[NGrams.key(w1, w2)] { return t }
+            weight = backoff2[NGrams.key(w1, w2)] ?? 0
+        }
+        if !end1[Int(w2)].isNaN { return weight + end1[Int(w2)] }
+        return weight + (Int(w2) < backoff1.count ? backoff1[Int(w2)] : 0) + unigram
     }
 
     func bigram(_ w1: Int32, _ w2: Int32) -> Float? { logProb(of: w2, in: bigramRange(w1)) }

@@ -82,6 +82,9 @@ public struct SentenceHistory: Sendable, Equatable {
     /// The key two forms of a sentence share: its words, lowercase.
     static func key(_ words: [String]) -> String { words.joined(separator: " ") }
 
+    /// What tells two sentences apart: their words, lowercase (`forget(sentence:)` forgets by it).
+    public static func key(of sentence: String) -> String { key(Tokens.words(sentence).map { $0.word.lowercased() }) }
+
     /// Learns the sentences of committed text (see `sentences(of:)`), each one use more and said now.
     public mutating func learn(_ text: String) {
         for s in Self.sentences(of: text) { add(s, count: 1) }

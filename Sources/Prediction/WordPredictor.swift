@@ -141,16 +141,20 @@ public struct WordPredictor: Sendable {
     /// one go, and nothing is written then; a `cache` left by other lists or an older version is removed.
     ///
     /// `rules` are the language's (its pack's): English by default, as the shell predicted before it had packs.
+    /// `languageModel`: a PocketSphinx trie model (`LMTrie`, e.g. Debian's `en-us.lm.bin`) whose bigrams, trigrams
+    /// and back-off weights add to those of `ngrams` (where both have an n-gram, `ngrams`' is kept); it is part of
+    /// what the compiled lists are built from, so it is read once, when they are built.
     public static func load(wordList: URL, ngrams: URL?, userFile: URL?, nouns: URL? = nil,
                             held: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil,
-                            rules: LanguageRules = .english) throws(PredictionError) -> WordPredictor {
+                            rules: LanguageRules = .english, languageModel: URL? = nil) throws(PredictionError) -> WordPredictor {
         var warnings: [PredictionError] = []
-        let stamp = cache == nil && prebuilt == nil ? nil : ModelCache.stamp(of: [wordList, ngrams, nouns, held])
+        let sources = sourceFiles(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, languageModel: languageModel)
+        let stamp = cache == nil && prebuilt == nil ? nil : ModelCache.stamp(of: sources)
         var model: ModelCache.Model?
         var staleCache = false
         for file in [cache, prebuilt] where model == nil {
             guard let file, let stamp else { continue }
-            switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
+            switch readCache(file, stamp: stamp, sources: sources) {
             case .success(let m): model = m
             case .failure(.damaged(let reason)): warnings.append(.damagedCache(path: file.path, reason: reason))
             case .failure(.stale): staleCache = staleCache || file == cache
@@ -160,7 +164,8 @@ public struct WordPredictor: Sendable {
         // lists: nothing would ever replace the cache, so it would sit in the user's folder for good.
         if staleCache, model != nil, let cache { try? FileManager.default.removeItem(at: cache) }
         if model == nil {
-            let built = try buildModel(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, warnings: &warnings)
+            let built = try buildModel(wordList: wordList, ngrams: [ngrams, languageModel].compactMap { $0 }, nouns: nouns,
+                                       held: held, warnings: &warnings)
             if let cache, let stamp, warnings.allSatisfy({ if case .damagedCache = $0 { true } else { false } }) {
                 if let failure = DurableFile.write(ModelCache.encode(built, stamp: stamp), to: cache.path) {
                     warnings.append(.cannotWrite(path: cache.path, reason: failure.reason))
@@ -194,10 +199,12 @@ public struct WordPredictor: Sendable {
     }
 
     /// Whether `file` holds the lists named compiled, as `load(cache:prebuilt:)` would find it.
-    public static func compiledLists(in file: URL, wordList: URL, ngrams: URL?, nouns: URL?, held: URL?) -> CompiledLists {
+    public static func compiledLists(in file: URL, wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
+                                     languageModel: URL? = nil) -> CompiledLists {
         guard FileManager.default.fileExists(atPath: file.path) else { return .missing }
-        guard let stamp = ModelCache.stamp(of: [wordList, ngrams, nouns, held]) else { return .otherLists }
-        switch readCache(file, stamp: stamp, sources: [wordList, ngrams, nouns, held]) {
+        let sources = sourceFiles(wordList: wordList, ngrams: ngrams, nouns: nouns, held: held, languageModel: languageModel)
+        guard let stamp = ModelCache.stamp(of: sources) else { return .otherLists }
+        switch readCache(file, stamp: stamp, sources: sources) {
         case .success: return .upToDate
         case .failure(.stale): return .otherLists
         case .failure(.damaged(let why)): return .damaged(why)
@@ -210,12 +217,13 @@ public struct WordPredictor: Sendable {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.stale) }
         var st = stat()
-        var head = [UInt8](repeating: 0, count: ModelCache.version.count)
+        var head = [UInt8](repeating: 0, count: ModelCache.version.count + 8 + stamp.count + 1024)
         let got = fstat(fd, &st) == 0 ? read(fd, &head, head.count) : -1
         close(fd)
         guard got >= 0 else { return .failure(.stale) }
         do throws(ModelCache.Problem) {
-            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources))
+            try ModelCache.check(head: head.prefix(got), size: Int(st.st_size), largest: ModelCache.largestFile(builtFrom: sources),
+                                 stamp: stamp)
         } catch {
             return .failure(error)
         }
@@ -223,8 +231,13 @@ public struct WordPredictor: Sendable {
         return data.withUnsafeBytes { raw in Result { () throws(ModelCache.Problem) in try ModelCache.decode(raw, stamp: stamp) } }
     }
 
+    /// The files the compiled lists are built from, in the stamp's order (the model only when there is one).
+    private static func sourceFiles(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?, languageModel: URL?) -> [URL?] {
+        [wordList, ngrams, nouns, held] + (languageModel.map { [$0] } ?? [])
+    }
+
     /// Reads and builds the shipped lists from their text.
-    private static func buildModel(wordList: URL, ngrams: URL?, nouns: URL?, held: URL?,
+    private static func buildModel(wordList: URL, ngrams: [URL], nouns: URL?, held: URL?,
                                    warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
         // The lexicon keeps its words' places as 32-bit numbers.
@@ -259,7 +272,7 @@ public struct WordPredictor: Sendable {
         }
         if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
         let lexicon = Lexicon(entries)
-        let model = try ngrams.map { url throws(PredictionError) in try NGrams(url: url, lexicon: lexicon, warnings: &warnings) } ?? .empty
+        let model = ngrams.isEmpty ? .empty : try NGrams(urls: ngrams, lexicon: lexicon, warnings: &warnings)
         // Without the noun list no word but the user's names gets a generated possessive: never "funny's".
         let possessable = nouns.map { wordIDs($0, in: lexicon, warnings: &warnings) }
         let heldIDs = held.map { wordIDs($0, in: lexicon, warnings: &warnings) } ?? IDSet()
@@ -606,9 +619,13 @@ public struct WordPredictor: Sendable {
     /// times the bigram, and so on (stupid backoff, Brants et al. 2007), so that words after different contexts
     /// compare fairly; the bar's interpolation (`score`) made a missing trigram score higher than a present one,
     /// which only ever mattered when comparing contexts. Then mixed with the user's words as `score` does.
-    func phraseScore(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges, backoff a: Double) -> Double {
+    func phraseScore(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges, backoff a: Double,
+                     modelBackoff: Bool = true) -> Double {
         var base = 0.0
-        if case .id(let id) = c {
+        if case .id(let id) = c, modelBackoff, ngrams.hasBackoffs {
+            base = pow(10, Double(ngrams.backedOff(id, w1: w1, w2: w2, unigram: lexicon.logProb[Int(id)],
+                                                   bigrams: ranges.bigrams, trigrams: ranges.trigrams)))
+        } else if case .id(let id) = c {
             let p1 = lexicon.probability[Int(id)]
             if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) {
                 base = pow(10, Double(t))

@@ -132,7 +132,7 @@ public final class LivePrediction: @unchecked Sendable {
                 }
             }
             let (h, historyTo, historyProblem) = loadHistory(beside: userFile)
-            return (Predictor(words: p, history: h, historyFile: historyTo?.path), problem ?? historyProblem)
+            return (Predictor(words: p, history: h, historyFile: historyTo?.path), problem ?? historyProblem ?? (pack == nil ? WordLists.languageModelNotice : nil))
         } catch {
             return (.failed("no word suggestions (\(error)); typing still works"), nil)
         }

@@ -91,16 +91,39 @@ public enum WordLists {
     /// source tree, where the first start builds them into the user's cache instead.
     public static var compiled: URL { folder.appendingPathComponent("words-en.bin") }
 
-    /// The shipped lists as a predictor (`WordPredictor.load` with the four lists named once), with the
-    /// user's words from `userFile` and the built lists read from, or written to, `cache` and `prebuilt`.
+    /// Where Debian's pocketsphinx-en-us puts CMU's US English trigram model (BSD-2-clause): some 2M bigrams, 1.7M
+    /// trigrams and their back-off weights, where `ngrams-en.txt` keeps 675k bigrams, 161k trigrams and 58 bigrams
+    /// after a sentence start (the text dump of the model breaks after its bigrams: scripts/make-ngrams.sh).
+    public static let debianModel = URL(fileURLWithPath: "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin")
+
+    /// The trigram model whose n-grams add to `ngrams` when the lists are compiled: `$HANDSFREE_LM` (empty: none),
+    /// else `debianModel` when it is installed; nil without one (see `languageModelNotice`).
+    public static var languageModel: URL? { languageModel(environment: ProcessInfo.processInfo.environment) }
+
+    public static func languageModel(environment env: [String: String]) -> URL? {
+        if let path = env["HANDSFREE_LM"] { return path.isEmpty ? nil : URL(fileURLWithPath: path) }
+        return FileManager.default.fileExists(atPath: debianModel.path) ? debianModel : nil
+    }
+
+    /// What to tell the user when the lists are compiled without the trigram model; nil when it is there.
+    public static var languageModelNotice: String? {
+        guard languageModel == nil else { return nil }
+        return "PocketSphinx's English model (\(debianModel.path)) is not installed: phrases and next words come from "
+            + "the shipped n-grams alone (fewer trigrams). Install it with: apt-get install pocketsphinx-en-us"
+    }
+
+    /// The shipped lists as a predictor (`WordPredictor.load` with the four lists and the trigram model named
+    /// once), with the user's words from `userFile` and the built lists read from, or written to, `cache` and
+    /// `prebuilt`.
     public static func load(userFile: URL? = nil, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> WordPredictor {
         try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: userFile, nouns: nouns, held: held,
-                               cache: cache, prebuilt: prebuilt)
+                               cache: cache, prebuilt: prebuilt, languageModel: languageModel)
     }
 
     /// Whether `file` holds the shipped lists as built now.
     public static func compiledState(of file: URL) -> WordPredictor.CompiledLists {
-        WordPredictor.compiledLists(in: file, wordList: words, ngrams: ngrams, nouns: nouns, held: held)
+        WordPredictor.compiledLists(in: file, wordList: words, ngrams: ngrams, nouns: nouns, held: held,
+                                    languageModel: languageModel)
     }
 }
 

@@ -92,7 +92,15 @@ struct DoctorCommand: ParsableCommand {
             }
         }
         if !present.isEmpty { r.ok("word lists: \(present.joined(separator: ", ")) in \(WordLists.folder.path)") }
-        if present.contains(WordLists.words.lastPathComponent) { checkCompiledLists(&r) }
+        if present.contains(WordLists.words.lastPathComponent) {
+            checkCompiledLists(&r)
+            if let model = WordLists.languageModel {
+                r.ok("trigram model for phrases and next words: \(model.path)")
+            } else {
+                r.warn("trigram model for phrases and next words: \(WordLists.debianModel.path) is missing; the shipped n-grams are used alone",
+                       fix: "apt-get install pocketsphinx-en-us, then handsfree words compile")
+            }
+        }
         checkLanguagePacks(&r)
     }
 

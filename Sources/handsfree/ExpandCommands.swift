@@ -73,7 +73,7 @@ struct BenchExpand: ParsableCommand {
     @Option(name: .short, help: "Phrases offered; a hit is the intended phrase among them.") var n = 3
     @Option(help: "Shortest phrase counted, in words.") var minWords = 3
     @Option(help: "Longest phrase counted, in words.") var maxWords = 8
-    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, historyPrefix); repeatable.")
+    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, historyPrefix, learnHistory); repeatable.")
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
@@ -110,6 +110,9 @@ struct BenchExpand: ParsableCommand {
             case "partnerWeight": bench.settings.partnerWeight = v
             case "backoff": bench.settings.backoff = v
             case "historyPrefix": bench.settings.historyPrefix = v != 0
+            case "learnHistory": bench.learnHistory = v != 0
+            case "modelBackoff": bench.settings.modelBackoff = v != 0
+            case "sentenceEndWeight": bench.settings.sentenceEndWeight = v
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }

@@ -20,6 +20,8 @@ struct PredictionFiles: ParsableArguments {
     var nouns: String?
     @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
     var suggestRudeWords = false
+    @Option(help: "PocketSphinx trie model whose n-grams add to the n-gram file's; 'none' for none (default: $HANDSFREE_LM, else Debian's en-us.lm.bin when installed and --ngrams is not given).")
+    var lm: String?
 
     /// The pack `--language` names, nil without the option (English from wordlists/, as before packs); an unknown
     /// language lists the installed packs.
@@ -48,8 +50,12 @@ struct PredictionFiles: ParsableArguments {
             : (userFile.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } ?? defaultUser)
         let nounURL: URL? = nouns == "none" ? nil : (nouns.map { URL(fileURLWithPath: $0) } ?? (data.map { $0.nouns } ?? WordLists.nouns))
         let held: URL? = data.map { $0.held } ?? WordLists.held
+        // The trie model is English's (Debian's en-us.lm.bin): a pack predicts from its own n-grams.
+        let model: URL? = lm == "none" || pack != nil ? nil
+            : (lm.map { URL(fileURLWithPath: $0) } ?? (ngrams == nil ? WordLists.languageModel : nil))
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: held,
-                                       cache: cache, prebuilt: prebuilt ?? data?.compiled, rules: data?.rules ?? .english)
+                                       cache: cache, prebuilt: prebuilt ?? data?.compiled, rules: data?.rules ?? .english,
+                                       languageModel: model)
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
@@ -366,6 +372,7 @@ struct Words: ParsableCommand {
             let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
             throw ValidationError("compiled word lists not written: \(first)\(more)")
         }
+        if let notice = WordLists.languageModelNotice { FileHandle.standardError.write(Data("notice: \(notice)\n".utf8)) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // The load leaves a file built from these very lists as it is.
         if let before, before == modified() {

@@ -66,6 +66,19 @@ import Testing
         #expect(plain.allSatisfy { $0.hasPrefix("I ") && $0.split(separator: " ").count == 7 })
     }
 
+    /// Issue 50's bad input: 32 initials, the most a phrase may have, expand within the beam's bounds; 33 and more
+    /// are refused at once; characters that are not letters only part the groups.
+    @Test func thirtyTwoInitialsExpandAndMoreAreRefused() {
+        let p = model()
+        let offered = p.expand(String(repeating: "t", count: 32), limit: 2)
+        #expect(!offered.isEmpty && offered.allSatisfy { $0.split(separator: " ").count == 32 }, "\(offered)")
+        #expect(p.expand(String(repeating: "t", count: 33)).isEmpty)
+        #expect(p.expand(String(repeating: "i w ", count: 20)).isEmpty, "40 groups")
+        #expect(p.expand("h,a;y?!", limit: 3).contains("How are you"))
+        #expect(p.expand("h\u{0}a\u{7F}y", limit: 3).contains("How are you"))
+        #expect(p.expand("¿¡ 😀 ,;", limit: 3).isEmpty)
+    }
+
     @Test func aSpelledWordNarrowsTheExpansion() {
         let offered = model().expand("iwlaco tea", limit: 3)
         #expect(offered.first?.lowercased().hasSuffix(" of tea") == true)

@@ -62,4 +62,33 @@ import Testing
         #expect(try Data(contentsOf: dir.appendingPathComponent("sentences.txt.corrupt-1")) == Data(bytes), "byte for byte")
         #expect(try SentenceHistory.load(file).history.entries.map(\.text) == ["See you soon."])
     }
+
+    /// Issue 50's bad input: a 100 MB history (a sentence file grown by another program, or a wrong file) is read from
+    /// its last 8 MB in bounded memory, the whole file kept aside (a rename: nothing lost) and the newest sentences used.
+    @Test func aHundredMegabyteHistoryIsKeptAsideAndItsNewestSentencesUsed() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("user-words.txt")
+        let file = LivePrediction.historyFile(beside: words)
+        var chunk = ""
+        for i in 0..<20_000 { chunk += "1\t\(i)\tsentence number \(i % 997) said again\n" }
+        let data = Data(chunk.utf8)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        var size = 0
+        while size < 100 << 20 { try handle.write(contentsOf: data); size += data.count }
+        try handle.write(contentsOf: Data("3\t99\tThe newest sentence.\n".utf8))
+        try handle.close()
+        let total = try #require(FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        func peakKB() -> Int { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return u.ru_maxrss }
+        let before = peakKB()
+        let (h, to, problem) = LivePrediction.loadHistory(beside: words)
+        #expect(peakKB() - before < 200_000, "peak memory grew by \(peakKB() - before) KB")
+        #expect(h.entries.contains { $0.text == "The newest sentence." })
+        #expect(h.count <= h.capacity + h.capacity / 10)
+        #expect(to == file)
+        #expect(problem?.hasPrefix("Sentence history kept as sentences.txt.corrupt-1 (\(file.path):1: larger than") == true, "\(problem ?? "")")
+        let aside = dir.appendingPathComponent("sentences.txt.corrupt-1")
+        #expect(try FileManager.default.attributesOfItem(atPath: aside.path)[.size] as? Int == total, "kept whole")
+    }
 }
