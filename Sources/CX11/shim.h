@@ -110,7 +110,8 @@ struct handsfree_x11_watch {
        handles a MappingNotify from later than its last rebuild (the event's serial at least that request's):
        so a rebuild shows the program handled, in the order of its queue, an event made after the server
        handled the rebuild before it, and with it every key delivered before that one. */
-    int after_101;            /* the last request recorded from the program was a GetKeyboardMapping */
+    int after_101;            /* the last request recorded from the program was a GetKeyboardMapping not after a GetModifierMapping */
+    int last_request;         /* the last request recorded from the program (119 at first: unknown) */
     unsigned long rebuilds;   /* Xt rebuilds seen */
     unsigned long changes_at_rebuild; /* the sink's changes recorded before the last rebuild */
     unsigned long handled;    /* changes every key sent before which the program has handled */
@@ -127,8 +128,12 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
                 watch->changed_code = request[4];
             }
         } else {
+            /* A rebuild is 101 then 119. xterm's own mapping callback makes 119 then 101, so two of them in
+               a row read 119 101 119 101: a 101 after a 119 is never taken for a rebuild's (a missed rebuild
+               only delays the evidence; a false one would advance it). */
             int rebuilt = watch->after_101 && request[0] == 119;
-            watch->after_101 = request[0] == 101;
+            watch->after_101 = request[0] == 101 && watch->last_request != 119;
+            watch->last_request = request[0];
             if (rebuilt) {
                 if (watch->rebuilds > 0) watch->handled = watch->changes_at_rebuild;
                 watch->rebuilds++;
@@ -163,6 +168,7 @@ static inline struct handsfree_x11_watch *handsfree_x11_watch_start(Display *con
     struct handsfree_x11_watch *watch = calloc(1, sizeof *watch);
     if (watch == NULL) return NULL;
     watch->xkb_major = opcode;
+    watch->last_request = 119;
     watch->own_base = handsfree_x11_resource_base(control);
     watch->data = handsfree_x11_open(name, lost);
     if (watch->data == NULL) { free(watch); return NULL; }

@@ -59,12 +59,11 @@ public final class X11Sink: OutputSink {
     // holds four characters (plain and Shift, in the first and the second group; a key's event carries the
     // group it was pressed in, and the program looks the key up in that group), so a text needs no change
     // of a binding until it has used four times as many characters as there are spare keycodes, and the
-    // one changed then is the one used longest ago. A binding is changed again only once the focused
-    // program has shown it read the keys sent on it: the sink changes one binding at a time, and the next
-    // waits until the program fetched the mapping after the last change (the RECORD extension shows its
-    // requests), which it does on reading the change, after every key sent before it. Keys on a code are
-    // sent only after that code's change, so "a change after the code's last key was read" is the test.
-    // Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
+    // one changed then is the one used longest ago, only once the focused program has shown it handled
+    // the keys on it. An Xt program (xterm) shows it by rebuilding its keysym tables (see `freeSlot`); any
+    // other only by fetching the mapping once it read a change (`readSlot`), which says less: Xlib refetches
+    // lazily, at the next key it looks up after reading the change, and that key may be one queued before
+    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
     // `evidenceTimeout` stops the text there, the rest reported unsent.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
@@ -109,9 +108,9 @@ public final class X11Sink: OutputSink {
     /// again; how long a change waits where there is no evidence; how long a program may show none.
     static let grace = 0.003
     static let unprovenWait = 0.05
-    public static let evidenceTimeout = 5.0
+    public static let evidenceTimeout = 10.0
     /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
-    static let toolkitWait = 2.0
+    static let toolkitWait = 5.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -592,16 +591,21 @@ public final class X11Sink: OutputSink {
     }
 
     /// Binds `slot` to `keysym`, the keycode's other slots as they are (a program that looks up a key
-    /// waiting on one of them finds what it was sent for): one change, counted.
+    /// waiting on one of them finds what it was sent for): one change, counted. An empty other level of
+    /// the group gets the keysym too: the server makes a lone letter a two-level key of its lower and upper
+    /// case ("Ö" alone would type "ö").
     private func change(_ display: OpaquePointer, _ slot: Slot, to keysym: KeySym,
                         doing: @autoclosure () -> String) throws(OutputSinkError) {
         try alive(doing())
         var row: [KeySym] = (0..<Slot.columns).map { slotSym[Slot(code: slot.code, column: $0)] ?? 0 }
         row[slot.column] = keysym
+        let partner = slot.column ^ 1
+        if row[partner] == 0 { row[partner] = keysym }
         XChangeKeyboardMapping(display, Int32(slot.code), Int32(Slot.columns), &row, 1)
         XSync(display, 1)
         try confirm(display, doing())
         slotSym[slot] = keysym
+        slotSym[Slot(code: slot.code, column: partner)] = row[partner]
         changes += 1
     }
 
