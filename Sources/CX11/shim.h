@@ -114,6 +114,7 @@ struct handsfree_x11_watch {
     int last_request;         /* the last request recorded from the program (119 at first: unknown) */
     unsigned long rebuilds;   /* Xt rebuilds seen */
     unsigned long changes_at_rebuild; /* the sink's changes recorded before the last rebuild */
+    unsigned long changes_at_earlier; /* ... and before the one before it */
     unsigned long handled;    /* changes every key sent before which the program has handled */
 };
 
@@ -135,8 +136,12 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
             watch->after_101 = request[0] == 101 && watch->last_request != 119;
             watch->last_request = request[0];
             if (rebuilt) {
-                if (watch->rebuilds > 0) watch->handled = watch->changes_at_rebuild;
+                /* Taken from the rebuild two before, not one: a GetKeyboardMapping then GetModifierMapping
+                   that Xlib makes as it fills its own core tables again (at a lookup, in no order) reads the
+                   same as a rebuild, and one such taken for a rebuild must not be enough. */
+                if (watch->rebuilds > 1) watch->handled = watch->changes_at_earlier;
                 watch->rebuilds++;
+                watch->changes_at_earlier = watch->changes_at_rebuild;
                 watch->changes_at_rebuild = watch->changes;
             }
         }

@@ -625,7 +625,7 @@ public final class X11Sink: OutputSink {
             if rebuilds > 0 { xtProgram = true }
             let handled = watchOffset + Int(handsfree_x11_watch_handled(watch))
             // A key sent after change `c` came before change `c + 1`: handled once that change is.
-            let free = slots.filter { lastUse[$0].map { rebuilds >= 2 && $0 < handled } ?? true }
+            let free = slots.filter { lastUse[$0].map { rebuilds >= 3 && $0 < handled } ?? true }
             if let slot = free.min(by: { age($0) < age($1) }) {
                 if lastUse[slot] != nil { provenChanges += 1 }
                 return slot
