@@ -106,6 +106,16 @@ struct handsfree_x11_watch {
     unsigned long changes;    /* the sink's ChangeKeyboardMapping requests recorded so far */
     unsigned long changed_code; /* the keycode the last one changed */
     unsigned long proven;     /* the last change a fetch covering its key came after */
+    /* Xt (xterm's toolkit) rebuilds its keysym tables, a GetKeyboardMapping then a GetModifierMapping, as it
+       handles a MappingNotify from later than its last rebuild (the event's serial at least that request's):
+       so a rebuild shows the program handled, in the order of its queue, an event made after the server
+       handled the rebuild before it, and with it every key delivered before that one. */
+    int after_101;            /* the last request recorded from the program was a GetKeyboardMapping not after a GetModifierMapping */
+    int last_request;         /* the last request recorded from the program (119 at first: unknown) */
+    unsigned long rebuilds;   /* Xt rebuilds seen */
+    unsigned long changes_at_rebuild; /* the sink's changes recorded before the last rebuild */
+    unsigned long changes_at_earlier; /* ... and before the one before it */
+    unsigned long handled;    /* changes every key sent before which the program has handled */
 };
 
 static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data) {
@@ -118,7 +128,24 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
                 watch->changes++;
                 watch->changed_code = request[4];
             }
-        } else if (watch->changes > 0) {
+        } else {
+            /* A rebuild is 101 then 119. xterm's own mapping callback makes 119 then 101, so two of them in
+               a row read 119 101 119 101: a 101 after a 119 is never taken for a rebuild's (a missed rebuild
+               only delays the evidence; a false one would advance it). */
+            int rebuilt = watch->after_101 && request[0] == 119;
+            watch->after_101 = request[0] == 101 && watch->last_request != 119;
+            watch->last_request = request[0];
+            if (rebuilt) {
+                /* Taken from the rebuild two before, not one: a GetKeyboardMapping then GetModifierMapping
+                   that Xlib makes as it fills its own core tables again (at a lookup, in no order) reads the
+                   same as a rebuild, and one such taken for a rebuild must not be enough. */
+                if (watch->rebuilds > 1) watch->handled = watch->changes_at_earlier;
+                watch->rebuilds++;
+                watch->changes_at_earlier = watch->changes_at_rebuild;
+                watch->changes_at_rebuild = watch->changes;
+            }
+        }
+        if (data->id_base != watch->own_base && watch->changes > 0) {
             if (request[0] == 101) {
                 /* A core GetKeyboardMapping (toolkits such as Xt make one as they handle the change). */
                 watch->proven = watch->changes;
@@ -146,20 +173,28 @@ static inline struct handsfree_x11_watch *handsfree_x11_watch_start(Display *con
     struct handsfree_x11_watch *watch = calloc(1, sizeof *watch);
     if (watch == NULL) return NULL;
     watch->xkb_major = opcode;
+    watch->last_request = 119;
     watch->own_base = handsfree_x11_resource_base(control);
     watch->data = handsfree_x11_open(name, lost);
     if (watch->data == NULL) { free(watch); return NULL; }
-    XRecordRange *ranges[2];
+    XRecordRange *ranges[3];
     ranges[0] = XRecordAllocRange();
     ranges[1] = XRecordAllocRange();
-    if (ranges[0] == NULL || ranges[1] == NULL) { XCloseDisplay(watch->data); free(watch); return NULL; }
+    ranges[2] = XRecordAllocRange();
+    if (ranges[0] == NULL || ranges[1] == NULL || ranges[2] == NULL) {
+        XFree(ranges[0]); XFree(ranges[1]); XFree(ranges[2]);
+        XCloseDisplay(watch->data);
+        free(watch);
+        return NULL;
+    }
     ranges[0]->core_requests.first = 100; /* ChangeKeyboardMapping, GetKeyboardMapping */
     ranges[0]->core_requests.last = 101;
-    int count = 1;
+    ranges[1]->core_requests.first = ranges[1]->core_requests.last = 119; /* GetModifierMapping */
+    int count = 2;
     if (opcode > 0) {
-        ranges[1]->ext_requests.ext_major.first = ranges[1]->ext_requests.ext_major.last = (unsigned char)opcode;
-        ranges[1]->ext_requests.ext_minor.first = ranges[1]->ext_requests.ext_minor.last = 8; /* GetMap */
-        count = 2;
+        ranges[2]->ext_requests.ext_major.first = ranges[2]->ext_requests.ext_major.last = (unsigned char)opcode;
+        ranges[2]->ext_requests.ext_minor.first = ranges[2]->ext_requests.ext_minor.last = 8; /* GetMap */
+        count = 3;
     }
     /* The program by one of its windows; this connection by its default GC, a resource it owns. */
     XRecordClientSpec clients[2] = { target, XGContextFromGC(DefaultGC(control, DefaultScreen(control))) };
@@ -167,6 +202,7 @@ static inline struct handsfree_x11_watch *handsfree_x11_watch_start(Display *con
     watch->context = XRecordCreateContext(control, 0, clients, 2, ranges, count);
     XFree(ranges[0]);
     XFree(ranges[1]);
+    XFree(ranges[2]);
     XSync(control, False);
     if (watch->context == 0 || *handsfree_x11_error_slot() != 0 || *lost) {
         *handsfree_x11_error_slot() = 0;
@@ -192,6 +228,17 @@ static inline unsigned long handsfree_x11_watch_poll(struct handsfree_x11_watch 
     if (!*lost) XRecordProcessReplies(watch->data);
     return watch->proven;
 }
+
+/// How many Xt keysym table rebuilds the program was seen to make (none: it is no Xt program).
+static inline unsigned long handsfree_x11_watch_rebuilds(struct handsfree_x11_watch *watch) { return watch->rebuilds; }
+
+/// How many of the sink's changes were recorded before the program's last rebuild.
+static inline unsigned long handsfree_x11_watch_changes_at_rebuild(struct handsfree_x11_watch *watch) {
+    return watch->changes_at_rebuild;
+}
+
+/// How many of the sink's changes the program has handled every key sent before (by its rebuilds).
+static inline unsigned long handsfree_x11_watch_handled(struct handsfree_x11_watch *watch) { return watch->handled; }
 
 /// How many of the sink's mapping changes were recorded.
 static inline unsigned long handsfree_x11_watch_changes(struct handsfree_x11_watch *watch) { return watch->changes; }

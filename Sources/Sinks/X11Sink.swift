@@ -43,6 +43,8 @@ public final class X11Sink: TextSink, PointerSink {
     public private(set) var provenChanges = 0
     /// How many spare keycodes the sink may bind, as of its last key.
     public var spareKeycodes: Int { pool.count }
+    /// How many characters those keycodes hold at once: each has `Slot.columns` places.
+    public var spareSlots: Int { slots.count }
 
     private var display: OpaquePointer?
     /// Set by the shim's exit handler, in the Xlib call that found the connection gone.
@@ -52,20 +54,42 @@ public final class X11Sink: TextSink, PointerSink {
     // MARK: Spare keycodes
     //
     // A binding changed while a key on it waits in a program's queue changes that key's character, and a
-    // busy program may hold its keys for any time. So a spare keycode is bound again only once the focused
-    // program has shown it read the keys sent on it: the sink changes one binding at a time, and the next
-    // waits until the program fetched the mapping after the last change (the RECORD extension shows its
-    // requests), which it does on reading the change, after every key sent before it. Keys on a code are
-    // sent only after that code's change, so "a change after the code's last key was read" is the test.
-    // Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
+    // busy program may hold its keys for any time. So bindings stay as long as they can: each spare keycode
+    // holds four characters (plain and Shift, in the first and the second group; a key's event carries the
+    // group it was pressed in, and the program looks the key up in that group), so a text needs no change
+    // of a binding until it has used four times as many characters as there are spare keycodes, and the
+    // one changed then is the one used longest ago, only once the focused program has shown it handled
+    // the keys on it. An Xt program (xterm) shows it by rebuilding its keysym tables (see `freeSlot`); any
+    // other only by fetching the mapping once it read a change (`readSlot`), which says less: Xlib refetches
+    // lazily, at the next key it looks up after reading the change, and that key may be one queued before
+    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
     // `evidenceTimeout` stops the text there, the rest reported unsent.
 
-    /// The keycodes this sink may bind, and the keysym each holds now.
+    /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
+    /// first group (plain, Shift), 2 and 3 the second.
+    struct Slot: Hashable {
+        var code: KeyCode
+        var column: Int
+        /// The columns of a spare keycode the sink binds.
+        static let columns = 4
+        /// The group (0 the first) a key must be pressed in to type what the slot holds.
+        var group: Int { column / 2 }
+        /// Whether Shift must be held.
+        var shifted: Bool { column % 2 == 1 }
+    }
+
+    /// The keycodes this sink may bind; their slots, each column across all keycodes before the next (so
+    /// that consecutive bindings change different keycodes); and the keysym each slot holds now.
     private var pool: [KeyCode] = []
-    private var poolSym: [KeyCode: KeySym] = [:]
-    /// For each spare keycode, the number of the change after which a key was last sent on it (0: before
-    /// this sink, so it may still wait in a queue; none: never).
-    private var lastUse: [KeyCode: Int] = [:]
+    private var slots: [Slot] = []
+    private var slotSym: [Slot: KeySym] = [:]
+    /// For each slot, the number of the change after which a key was last sent on it (0: before this
+    /// sink, so it may still wait in a queue; none: never).
+    private var lastUse: [Slot: Int] = [:]
+    /// The group the keyboard is locked in, and the one it is in, as of the last call: the sink locks the
+    /// group a slot needs around its key and locks this one back.
+    private var lockedGroup = 0
+    private var effectiveGroup = 0
     /// Changes made by this sink, and the last one the focused program was shown to have read (and when).
     private var changes = 0
     private var proven = 0
@@ -76,12 +100,16 @@ public final class X11Sink: TextSink, PointerSink {
     private var watchOffset = 0
     /// Whether the server was found to lack RECORD, so the sink does not ask again.
     private var noRecord = false
+    /// Whether the watched program rebuilds Xt's keysym tables (nil: not known yet).
+    private var xtProgram: Bool?
 
     /// How long after the evidence a program gets to handle the keys it has read, before a code is bound
     /// again; how long a change waits where there is no evidence; how long a program may show none.
     static let grace = 0.003
     static let unprovenWait = 0.05
-    static let evidenceTimeout = 5.0
+    public static let evidenceTimeout = 10.0
+    /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
+    static let toolkitWait = 5.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -453,16 +481,27 @@ public final class X11Sink: TextSink, PointerSink {
         // tools (xdotool takes the lowest empty keycode, and fails without one).
         let ours = Set(borrowedList(display))
         var empty: [KeyCode] = []
-        var spare: [KeyCode: KeySym] = [:]
+        var spare: [KeyCode: [KeySym]] = [:]
         for code in k.minCode...k.maxCode {
             let row = k.row(code)
             if row.isEmpty { empty.append(KeyCode(code)) }
-            else if ours.contains(KeyCode(code)), Set(row).count == 1 { spare[KeyCode(code)] = row[0] }
+            else if ours.contains(KeyCode(code)), (Slot.columns..<max(Slot.columns, k.perCode)).allSatisfy({ k.symbol(code, $0) == 0 }) {
+                spare[KeyCode(code)] = (0..<Slot.columns).map { k.symbol(code, $0) }
+            }
         }
         pool = spare.keys.sorted() + empty.dropFirst()
-        poolSym = spare
+        slots = (0..<Slot.columns).flatMap { column in pool.map { Slot(code: $0, column: column) } }
+        slotSym = [:]
+        for (code, row) in spare {
+            for (column, sym) in row.enumerated() where sym != 0 { slotSym[Slot(code: code, column: column)] = sym }
+        }
         // Bound before this sink, perhaps by another process: keys on them may still wait in a queue.
-        for code in spare.keys where lastUse[code] == nil { lastUse[code] = 0 }
+        for slot in slotSym.keys where lastUse[slot] == nil { lastUse[slot] = 0 }
+        var state = XkbStateRec()
+        XkbGetState(display, UInt32(XkbUseCoreKbd), &state)
+        try confirm(display, "reading the keyboard's group")
+        lockedGroup = Int(state.locked_group)
+        effectiveGroup = Int(state.group)
         // Columns 2 and 3 are the second group, which needs a group switch; 4 and 5 are the first group's
         // third and fourth levels.
         for column in [0, 1, 4, 5] where column < k.perCode {
@@ -480,8 +519,9 @@ public final class X11Sink: TextSink, PointerSink {
         throw OutputSinkError("the keyboard of X display \(displayName ?? "") has no \(what) key")
     }
 
-    /// Presses and releases the key for `keysym` with `modifiers` and its shift level held, then waits
-    /// for the server to have it, so keys arrive in order.
+    /// Presses and releases the key for `keysym` with `modifiers` and its shift level held (and, for a
+    /// spare keycode's slot, its group locked, then the user's locked back), then waits for the server to
+    /// have it, so keys arrive in order.
     private func tap(_ display: OpaquePointer, keysym: KeySym, modifiers: TerminalModifiers,
                      character: Unicode.Scalar? = nil, target: Window) throws(OutputSinkError) {
         let named = character.map { TypedText.describe($0) } ?? "keysym 0x\(String(keysym, radix: 16))"
@@ -491,6 +531,7 @@ public final class X11Sink: TextSink, PointerSink {
         if modifiers.contains(.alt) { held.append(try modifierCode([XK_Alt_L, XK_Meta_L, XK_Alt_R], "Alt")) }
         if modifiers.contains(.logo) { held.append(try modifierCode([XK_Super_L, XK_Super_R], "Super")) }
         let code: KeyCode
+        var slot: Slot?
         var shift = modifiers.contains(.shift)
         let candidates = character.map(Self.keysyms(for:)) ?? [keysym]
         let hasLevel3 = keyboard.keys[KeySym(XK_ISO_Level3_Shift)]?.column == 0
@@ -498,78 +539,139 @@ public final class X11Sink: TextSink, PointerSink {
             code = key.code
             if key.column >= 4 { held.append(try modifierCode([XK_ISO_Level3_Shift], "AltGr")) }
             if key.column % 2 == 1 { shift = true }
-        } else if let bound = pool.first(where: { poolSym[$0].map(candidates.contains) == true }) {
-            code = bound
         } else {
-            code = try borrow(display, keysym, for: named, target: target)
+            let chosen: Slot
+            if let bound = slots.first(where: { slotSym[$0].map(candidates.contains) == true }) {
+                chosen = bound
+            } else {
+                chosen = try borrow(display, keysym, for: named, target: target)
+            }
+            code = chosen.code
+            slot = chosen
+            lastUse[chosen] = changes
+            if chosen.shifted { shift = true }
         }
-        if pool.contains(code) { lastUse[code] = changes }
         if shift { held.append(try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")) }
+        // The event carries the group the server is in as it delivers the key, and the program looks the key
+        // up in that group: so the group is locked before the press and the user's locked back after the release.
+        let group = slot.map(\.group).flatMap { $0 == effectiveGroup ? nil : $0 }
+        if let group { try alive(what); XkbLockGroup(display, UInt32(XkbUseCoreKbd), UInt32(group)) }
         for m in held { try alive(what); XTestFakeKeyEvent(display, UInt32(m), 1, 0) }
         try alive(what); XTestFakeKeyEvent(display, UInt32(code), 1, 0)
         try alive(what); XTestFakeKeyEvent(display, UInt32(code), 0, 0)
         for m in held.reversed() { try alive(what); XTestFakeKeyEvent(display, UInt32(m), 0, 0) }
+        if group != nil { try alive(what); XkbLockGroup(display, UInt32(XkbUseCoreKbd), UInt32(lockedGroup)) }
         try alive(what)
         // Discarding the queue too: the sink never reads events, and mapping changes would pile up.
         XSync(display, 1)
         try confirm(display, what)
     }
 
-    /// Binds a spare keycode to `keysym`, one that no key still waiting in the focused program can need.
+    /// Binds a free slot of a spare keycode to `keysym`, one that no key still waiting in the focused
+    /// program can need.
     private func borrow(_ display: OpaquePointer, _ keysym: KeySym, for named: String,
-                        target: Window) throws(OutputSinkError) -> KeyCode {
-        guard !pool.isEmpty else {
+                        target: Window) throws(OutputSinkError) -> Slot {
+        guard !slots.isEmpty else {
             throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
         }
         watchProgram(display, target)
-        let code = try freeCode(display, for: named)
-        let first = poolSym[code] == nil
-        try change(display, code, to: keysym, doing: "binding a spare keycode to \(named)")
+        let slot = try freeSlot(display, for: named)
+        let first = !slotSym.keys.contains { $0.code == slot.code }
+        try change(display, slot, to: keysym, doing: "binding a spare keycode to \(named)")
         if first {
             // Listed, so later calls and processes know the binding is the sink's to change.
-            var byte = UInt8(code)
+            var byte = UInt8(slot.code)
             XChangeProperty(display, XDefaultRootWindow(display), XInternAtom(display, Self.listName, 0),
                             Atom(XA_CARDINAL), 8, PropModeAppend, &byte, 1)
-            try confirm(display, "listing the spare keycode \(code)")
+            try confirm(display, "listing the spare keycode \(slot.code)")
         }
         borrowedKeys += 1
-        return code
+        return slot
     }
 
-    /// Binds `code` to `keysym` on both columns (so it types the keysym with or without Shift whatever key
-    /// type the server infers): one change, counted.
-    private func change(_ display: OpaquePointer, _ code: KeyCode, to keysym: KeySym,
+    /// Binds `slot` to `keysym`, the keycode's other slots as they are (a program that looks up a key
+    /// waiting on one of them finds what it was sent for): one change, counted. An empty other level of
+    /// the group gets the keysym too: the server makes a lone letter a two-level key of its lower and upper
+    /// case ("Ö" alone would type "ö").
+    private func change(_ display: OpaquePointer, _ slot: Slot, to keysym: KeySym,
                         doing: @autoclosure () -> String) throws(OutputSinkError) {
         try alive(doing())
-        var pair: [KeySym] = [keysym, keysym]
-        XChangeKeyboardMapping(display, Int32(code), 2, &pair, 1)
+        var row: [KeySym] = (0..<Slot.columns).map { slotSym[Slot(code: slot.code, column: $0)] ?? 0 }
+        row[slot.column] = keysym
+        let partner = slot.column ^ 1
+        if row[partner] == 0 { row[partner] = keysym }
+        XChangeKeyboardMapping(display, Int32(slot.code), Int32(Slot.columns), &row, 1)
         XSync(display, 1)
         try confirm(display, doing())
-        poolSym[code] = keysym
+        slotSym[slot] = keysym
+        slotSym[Slot(code: slot.code, column: partner)] = row[partner]
         changes += 1
     }
 
-    /// A spare keycode no waiting key can need: never used, or last used before a change the focused
-    /// program has read (and `grace` since). Waits for the evidence of the last change first, so there is
-    /// never more than one change it has not shown it read; when every code was used since, makes one more
-    /// change that alters nothing (a code bound again to what it holds, then Shift tapped so that programs
-    /// that fetch the mapping at their next key do so) and waits for that.
-    private func freeCode(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> KeyCode {
+    /// A slot no waiting key can need: never used (the first of them, so that bindings go round the
+    /// keycodes), or, the one used longest ago, last used before keys the focused program was shown to have
+    /// handled. An Xt program (xterm) shows it by the keysym tables it rebuilds as it handles a mapping
+    /// change in the order of its queue (`handledBefore`); another program only by fetching the mapping once
+    /// it read a change, which a program reading ahead of what it handles does early (`readSlot`).
+    private func freeSlot(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> Slot {
+        if let never = slots.first(where: { lastUse[$0] == nil && slotSym[$0] == nil }) { return never }
         let deadline = clock.now() + Self.evidenceTimeout
+        func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
+        var nudgedAt: UInt?
+        while true {
+            guard let watch, xtProgram != false else { return try readSlot(display, for: named, deadline: deadline) }
+            let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
+            if rebuilds > 0 { xtProgram = true }
+            let handled = watchOffset + Int(handsfree_x11_watch_handled(watch))
+            // A key sent after change `c` came before change `c + 1`: handled once that change is.
+            let free = slots.filter { lastUse[$0].map { rebuilds >= 3 && $0 < handled } ?? true }
+            if let slot = free.min(by: { age($0) < age($1) }) {
+                if lastUse[slot] != nil { provenChanges += 1 }
+                return slot
+            }
+            guard let oldest = slots.min(by: { age($0) < age($1) }), let sym = slotSym[oldest] else {
+                throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
+            }
+            // The program must rebuild after a change that followed the oldest key, and then once more for a
+            // change made after that rebuild, which the sink makes (one that alters nothing) if it has none.
+            let needed = age(oldest) + 1 - watchOffset
+            let atRebuild = Int(handsfree_x11_watch_changes_at_rebuild(watch))
+            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) {
+                try change(display, oldest, to: sym, doing: "asking the focused window to show it handled its keys")
+                nudgedAt = rebuilds
+            }
+            _ = handsfree_x11_watch_poll(watch, 10, lost)
+            try alive("waiting for the focused window to handle its keys")
+            if xtProgram == nil, clock.now() > deadline - Self.evidenceTimeout + Self.toolkitWait { xtProgram = false }
+            if clock.now() > deadline {
+                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
+                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "without changing keys it has not read yet (it is busy or stopped)")
+            }
+        }
+    }
+
+    /// A slot for a program that shows only that it read a change: one last used before a change it
+    /// fetched the mapping after (and `grace` since). Waits for the evidence of the last change first, so
+    /// there is never more than one change it has not shown it read; when every slot was used since, makes
+    /// one more change that alters nothing (then Shift, so that programs that fetch the mapping at their
+    /// next key do so) and waits for that.
+    private func readSlot(_ display: OpaquePointer, for named: String, deadline: Double) throws(OutputSinkError) -> Slot {
+        func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
         while true {
             if changes > proven {
                 try awaitEvidence(display, deadline: deadline, for: named)
                 continue
             }
-            let free = pool.filter { (lastUse[$0] ?? -1) < proven }
-            if let code = free.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }) {
-                if lastUse[code] != nil { clock.sleep(until: provenAt + Self.grace) }
-                return code
+            let free = slots.filter { age($0) < proven }
+            if let slot = free.min(by: { age($0) < age($1) }) {
+                if lastUse[slot] != nil { clock.sleep(until: provenAt + Self.grace) }
+                return slot
             }
-            guard let code = pool.min(by: { (lastUse[$0] ?? -1) < (lastUse[$1] ?? -1) }), let sym = poolSym[code] else {
+            guard let slot = slots.min(by: { age($0) < age($1) }), let sym = slotSym[slot] else {
                 throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
             }
-            try change(display, code, to: sym, doing: "asking the focused window to read its keys")
+            try change(display, slot, to: sym, doing: "asking the focused window to read its keys")
             let shift = try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")
             try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
             try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 0, 0)
@@ -586,6 +688,7 @@ public final class X11Sink: TextSink, PointerSink {
         watch = handsfree_x11_watch_start(display, displayName, target, lost)
         watchTarget = watch == nil ? 0 : target
         if watch == nil { noRecord = true }
+        xtProgram = nil
         // Changes made while another program had the focus are not this one's to show.
         proven = changes
         provenAt = clock.now()
