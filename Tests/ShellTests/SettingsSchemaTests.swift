@@ -1,6 +1,6 @@
 import Config
 import Foundation
-import Shell
+@testable import Shell
 import Testing
 
 /// `settings.toml` has one schema (issue 48, item 4): every setting is declared once, and the parser, the writer
@@ -104,5 +104,39 @@ import Testing
         #expect(man.contains("Takes a number 200…60000 (milliseconds)."))
         let script = try String(contentsOfFile: Fixture.root + "/scripts/make-man.py", encoding: .utf8)
         #expect(script.contains("\"settings-reference\", \"--man\""), "make-man.py takes the section from the binary")
+    }
+
+    /// The Settings screen's controls name settings of the schema: a slider's span and a stepper's lie inside the
+    /// setting's one range, a segmented control offers exactly its choices, and every setting of a tab is shown
+    /// there (Language and Keymap are lists of their own).
+    @Test func theSettingsScreensControlsAreTheSchemasSettings() {
+        var shown: [String: String] = [:]
+        for (tab, page) in SettingsScreen.pages {
+            for row in page.rows {
+                for cell in row.cells {
+                    guard case .setting(let control) = cell else { continue }
+                    guard let e = Self.schema.entry(control.setting) else { Issue.record("\(control.id): no setting \(control.setting)"); continue }
+                    shown[e.key] = tab
+                    #expect(e.section == tab, "\(e.key) is on \(tab), the schema says \(e.section)")
+                    switch (control.look, e.kind) {
+                    case (.toggle, .bool): break
+                    case (.slider(_, let slider, let scale), .number(let r, _)):
+                        #expect(r.contains(slider.range.lowerBound * scale) && r.contains(slider.range.upperBound * scale),
+                                "\(e.key): the slider's \(slider.range) is outside \(r)")
+                    case (.stepper(_, let stepper), .number(let r, true)):
+                        #expect(r.contains(Double(stepper.range.lowerBound)) && r.contains(Double(stepper.range.upperBound)))
+                    case (.segmented(let options), .choice(let words)):
+                        // Every choice is offered, but no smoothing at all, which only the file can ask for.
+                        #expect(options.map(\.key) == words.filter { e.key != "smoothing" || $0 != "none" },
+                                "\(e.key): the screen offers \(options.map(\.key)), the file takes \(words)")
+                    default:
+                        Issue.record("\(control.id): a control that cannot show \(e.key)")
+                    }
+                }
+            }
+        }
+        for e in Self.schema.entries where !["file", "language", "keymap"].contains(e.section) {
+            #expect(shown[e.key] != nil, "\(e.key) belongs to \(e.section) but no control shows it")
+        }
     }
 }
