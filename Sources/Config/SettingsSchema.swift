@@ -45,13 +45,14 @@ public struct SettingEntry<Root: Sendable>: Sendable {
     public let unit: String
     /// What the setting does, in one line.
     public let summary: String
-    /// The value as the file holds it (in `unit`).
-    public let get: @Sendable (Root) -> SettingValue
+    /// The value as the file holds it (in `unit`); nil for one not set (an override left to the gesture config),
+    /// which the writer leaves out.
+    public let get: @Sendable (Root) -> SettingValue?
     /// Takes a value the kind accepts (in `unit`) into the settings.
     public let set: @Sendable (inout Root, SettingValue) -> Void
 
     public init(_ key: String, section: String, _ kind: SettingKind, unit: String = "", _ summary: String,
-                get: @escaping @Sendable (Root) -> SettingValue, set: @escaping @Sendable (inout Root, SettingValue) -> Void) {
+                get: @escaping @Sendable (Root) -> SettingValue?, set: @escaping @Sendable (inout Root, SettingValue) -> Void) {
         self.key = key; self.section = section; self.kind = kind; self.unit = unit; self.summary = summary
         self.get = get; self.set = set
     }
@@ -68,6 +69,21 @@ public struct SettingEntry<Root: Sendable>: Sendable {
                               _ range: ClosedRange<Double>, unit: String, _ summary: String) -> Self {
         Self(key, section: section, .number(range), unit: unit, summary, get: { .number($0[keyPath: path]) },
              set: { r, v in if case .number(let d) = v { r[keyPath: path] = d } })
+    }
+
+    /// A number at `path` that may be left unset (nil: not written, the gesture config's value stands).
+    public static func number(_ key: String, section: String, _ path: WritableKeyPath<Root, Double?> & Sendable,
+                              _ range: ClosedRange<Double>, unit: String, _ summary: String) -> Self {
+        Self(key, section: section, .number(range), unit: unit, summary, get: { $0[keyPath: path].map(SettingValue.number) },
+             set: { r, v in if case .number(let d) = v { r[keyPath: path] = d } })
+    }
+
+    /// One of an enumeration's raw values at `path`, which may be left unset (nil: not written).
+    public static func choice<E: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, section: String, _ path: WritableKeyPath<Root, E?> & Sendable, _ summary: String) -> Self
+        where E.RawValue == String {
+        Self(key, section: section, .choice(E.allCases.map(\.rawValue)), summary, get: { $0[keyPath: path].map { .string($0.rawValue) } },
+             set: { r, v in if case .string(let s) = v, let e = E(rawValue: s) { r[keyPath: path] = e } })
     }
 
     /// One of an enumeration's raw values at `path`.
@@ -100,10 +116,14 @@ public struct SettingsSchema<Root: Sendable>: Sendable {
 
     public func entry(_ key: String) -> SettingEntry<Root>? { entries.first { $0.key == key } }
 
-    /// The settings as TOML text: one `key = value` line per setting, after the header.
+    /// The settings as TOML text: one `key = value` line per setting that is set, after the header.
     public func toml(_ settings: Root) -> String {
-        "# " + header + "\n" + entries.map { "\($0.key) = \($0.get(settings).toml)\n" }.joined() + "\n"
+        "# " + header + "\n" + entries.compactMap { e in e.get(settings).map { "\(e.key) = \($0.toml)\n" } }.joined() + "\n"
     }
+
+    /// What the reference says of a setting's default: its value, or, for one left unset by default, where the
+    /// value comes from.
+    static var unsetDefault: String { "the gesture config's" }
 
     /// Reads a settings file over `base`. A key the schema does not know, a value of the wrong type or out of its
     /// range is reported with `file:line` and what the setting takes, and that setting keeps its value from
@@ -216,7 +236,8 @@ extension SettingsSchema {
             out += "\n## \(name)\n\n| Key | Takes | Default | What it does |\n|---|---|---|---|\n"
             for e in rows {
                 let takes = e.kind.rule + (e.unit.isEmpty ? "" : " (\(e.unit))")
-                out += "| `\(e.key)` | \(Self.cell(takes)) | `\(Self.cell(e.get(defaults).toml))` | \(Self.cell(e.summary)) |\n"
+                let value = e.get(defaults).map { "`" + Self.cell($0.toml) + "`" } ?? Self.unsetDefault
+                out += "| `\(e.key)` | \(Self.cell(takes)) | \(value) | \(Self.cell(e.summary)) |\n"
             }
         }
         return out
@@ -230,7 +251,7 @@ extension SettingsSchema {
             guard !rows.isEmpty else { continue }
             out.append(".SS " + Self.roff(name))
             for e in rows {
-                out += [".TP", "\\fB" + Self.roff(e.key) + "\\fR = " + Self.roff(e.get(defaults).toml),
+                out += [".TP", "\\fB" + Self.roff(e.key) + "\\fR = " + Self.roff(e.get(defaults)?.toml ?? Self.unsetDefault),
                         Self.roff(e.summary + " Takes " + e.kind.rule + (e.unit.isEmpty ? "" : " (\(e.unit))") + ".")]
             }
         }

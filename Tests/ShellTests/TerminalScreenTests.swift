@@ -338,9 +338,9 @@ import TrackingCore
         #expect(ShellSettings.parse(s.toml, file: "again").0.terminalCommand == ["htop", "-d", "20"])
         #expect(ShellSettings.parse("terminal_command = \"mc\"\n", file: "f").0.terminalCommand == ["mc"])
         var head = ShellSettings()
-        head.headReachDegrees = 20; head.headDeadZoneDegrees = 1.5
+        head.tracking.headReachDegrees = 20; head.tracking.headDeadZoneDegrees = 1.5
         let back = ShellSettings.parse(head.toml, file: "again").0
-        #expect(back.headReachDegrees == 20 && back.headDeadZoneDegrees == 1.5)
+        #expect(back.tracking.headReachDegrees == 20 && back.tracking.headDeadZoneDegrees == 1.5)
         #expect(ShellSettings.parse("head_reach_deg = 90\n", file: "f").1.first?.hasPrefix("f:1: head_reach_deg must be a number 2…45 (degrees)") == true)
         var speech = ShellSettings()
         speech.dictationNumbers = "words"; speech.dictationEngine = "pocketsphinx"

@@ -203,7 +203,8 @@ public struct SettingsScreen: Screen {
     /// Draws a setting's control with the setting's value as the schema reads it.
     func draw(_ control: Control, _ c: inout Canvas, _ ctx: ScreenContext, _ rect: Rect) {
         guard let entry = ShellSettings.schema.entry(control.setting) else { return }
-        let value = entry.get(ctx.settings)
+        // The tracking values in effect, read from the pipeline, whether the user set them or the config did.
+        let value = entry.get(ctx.settings.shown(in: ctx.pipeline))
         switch (control.look, value) {
         case (.toggle(let label), .bool(let on)): c.toggle(control.id, ctx.tr(label), isOn: on, rect)
         case (.slider(let label, let slider, let scale), .number(let n)): c.slider(control.id, ctx.tr(label), slider, value: n / scale, rect)
@@ -266,12 +267,14 @@ public struct SettingsScreen: Screen {
         if t.id == "settings.try-voice" {
             return Reply(effects: [ctx.speaking ? .stopSpeaking : ctx.speakEffect(ctx.tr("Hello. This is how I sound when I speak for you."))], record: "try-voice")
         }
+        // A control steps from the value shown (in effect); what it sets is the user's own (an override).
         var s = ctx.settings
+        let shown = s.shown(in: ctx.pipeline)
         if let page = Self.pages[tab], l.rows.count >= page.minimum,
            case let hit = zip(page.rows, l.rows).lazy.flatMap({ row, r in
                zip(row.cells, row.columns == 1 ? [r] : r.columns(row.columns, gap: 2)).compactMap { cell, rect -> (Control, SettingValue)? in
                    guard case .setting(let control) = cell else { return nil }
-                   return activate(control, t.id, gaze: gaze, s, in: rect).map { (control, $0) }
+                   return activate(control, t.id, gaze: gaze, shown, in: rect).map { (control, $0) }
                }
            }).first, let (control, value) = hit, let entry = ShellSettings.schema.entry(control.setting) {
             entry.set(&s, value)

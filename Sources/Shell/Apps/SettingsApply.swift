@@ -13,34 +13,22 @@ extension ShellState {
     }
 }
 
-extension ShellSettings {
-    /// Takes the tracking values (jaw threshold, dwell time, smoothing) from pipeline settings, so the
-    /// Settings screen shows what the running pipeline really does.
-    public mutating func adopt(_ p: PipelineSettings, keymap name: String) {
-        for g in p.gestures {
-            switch g.kind {
-            case .threshold(let t) where Self.isJaw(g): jawThreshold = Double(t.press)
-            case .dwell(let d): dwellTime = d.dwell
-            default: break
-            }
-        }
-        smoothing = p.smoothing.kind
-        keymap = name
-        let yaw = p.mapping.headYawRange
-        headReachDegrees = abs(yaw.to - yaw.from) / 2 * 180 / Double.pi
-        headDeadZoneDegrees = p.mapping.headDeadZone * 180 / Double.pi
-    }
+extension TrackingSettings {
+    /// The built-in values shown when the pipeline has nothing to read one from (no jaw or dwell gesture).
+    static let shownWithout = (jawThreshold: 0.5, dwellTime: 1.0)
 
-    /// Pipeline settings with these values applied: every jaw gesture's press threshold (its release moves
-    /// with it, keeping the same hysteresis gap), every dwell gesture's dwell time, and the smoothing filter.
-    /// The escape gesture (`EscapeGesture`) keeps its built-in thresholds: it must act whatever these say.
+    /// The pipeline settings made from `p` (the gesture config's, with its calibrations) and the overrides that
+    /// are set: every jaw gesture's press threshold (its release moves with it, keeping the same hysteresis
+    /// gap), every dwell gesture's dwell time, the smoothing filter, the head's reach and dead zone. A nil
+    /// override keeps `p`'s value. The escape gesture (`EscapeGesture`) keeps its built-in thresholds: it must
+    /// act whatever these say.
     public func applied(to p: PipelineSettings) -> PipelineSettings {
         var out = p
-        out.smoothing.kind = smoothing
+        if let smoothing { out.smoothing.kind = smoothing }
         // The head ranges keep their middles and directions (trackers disagree on signs) and scale together.
         let yaw = p.mapping.headYawRange, pitch = p.mapping.headPitchRange
         let half = abs(yaw.to - yaw.from) / 2
-        if half > 0 {
+        if let headReachDegrees, half > 0 {
             let f = (min(45, max(2, headReachDegrees)) * Double.pi / 180) / half
             func scaled(_ r: GazeMapping.ClosedRangeD) -> GazeMapping.ClosedRangeD {
                 let mid = (r.from + r.to) / 2
@@ -49,11 +37,13 @@ extension ShellSettings {
             out.mapping.headYawRange = scaled(yaw)
             out.mapping.headPitchRange = scaled(pitch)
         }
-        out.mapping.headDeadZone = min(10, max(0, headDeadZoneDegrees)) * Double.pi / 180
+        if let headDeadZoneDegrees { out.mapping.headDeadZone = min(10, max(0, headDeadZoneDegrees)) * Double.pi / 180 }
+        guard jawThreshold != nil || dwellTime != nil else { return out }
         out.gestures = p.gestures.map { g in
             var g = g
             switch g.kind {
-            case .threshold(var t) where Self.isJaw(g):
+            case .threshold(var t) where ShellSettings.isJaw(g):
+                guard let jawThreshold else { break }
                 let gap = max(0.05, t.press - t.release)
                 t.press = Float(min(1, max(0.05, jawThreshold)))
                 // Never at 0: a jaw at rest reads 0, and a detector waits for its value to drop below release
@@ -62,6 +52,7 @@ extension ShellSettings {
                 t.release = max(t.press * 0.4, t.press - gap)
                 g.kind = .threshold(t)
             case .dwell(var d):
+                guard let dwellTime else { break }
                 d.dwell = min(SettingRanges.dwellSeconds.upperBound, max(SettingRanges.dwellSeconds.lowerBound, dwellTime))
                 g.kind = .dwell(d)
             default: break
@@ -69,6 +60,40 @@ extension ShellSettings {
             return g
         }
         return out
+    }
+
+    /// The values in effect in `p` (pipeline settings these were applied to), read from it for the Settings
+    /// screen: the first jaw gesture's press, the first dwell gesture's time (with none, the override or the
+    /// built-in value), the filter, the head's reach and dead zone in degrees. Rounded to six decimals, as the
+    /// file writes them, so the config's 0.55 reads 0.55 (the pipeline holds it as a Float).
+    public func inEffect(_ p: PipelineSettings) -> TrackingValues {
+        func r(_ d: Double) -> Double { (d * 1_000_000).rounded() / 1_000_000 }
+        var jaw: Double?, dwell: Double?
+        for g in p.gestures {
+            switch g.kind {
+            case .threshold(let t) where ShellSettings.isJaw(g): jaw = jaw ?? r(Double(t.press))
+            case .dwell(let d): dwell = dwell ?? d.dwell
+            default: break
+            }
+        }
+        let yaw = p.mapping.headYawRange
+        return TrackingValues(jawThreshold: jaw ?? jawThreshold ?? Self.shownWithout.jawThreshold,
+                              dwellTime: dwell ?? dwellTime ?? Self.shownWithout.dwellTime,
+                              smoothing: p.smoothing.kind,
+                              headReachDegrees: r(abs(yaw.to - yaw.from) / 2 * 180 / Double.pi),
+                              headDeadZoneDegrees: r(p.mapping.headDeadZone * 180 / Double.pi))
+    }
+}
+
+extension ShellSettings {
+    /// These settings with every tracking value as it is in effect in `p`, for showing them (the Settings
+    /// screen's controls read these; what they set goes into the overrides of the settings themselves).
+    public func shown(in p: PipelineSettings) -> ShellSettings {
+        var s = self
+        let v = tracking.inEffect(p)
+        s.tracking = TrackingSettings(jawThreshold: v.jawThreshold, dwellTime: v.dwellTime, smoothing: v.smoothing,
+                                      headReachDegrees: v.headReachDegrees, headDeadZoneDegrees: v.headDeadZoneDegrees)
+        return s
     }
 
     /// Whether the jaw setting sets this gesture's threshold: a threshold gesture on the jaw alone, except the
@@ -88,24 +113,24 @@ extension ShellState {
     public mutating func apply(_ settings: ShellSettings) {
         self.settings = settings
         focus.grace = settings.focusGrace
-        pipelineSettings = settings.applied(to: pipelineSettings)
         relayout()
     }
 
     /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
     public mutating func calibrate(_ c: PointerCalibration?) {
-        pipelineSettings.mapping.calibration = c
+        trackingConfig.mapping.calibration = c
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
-    /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
+    /// shows the calibrated jaw value (its override is dropped), so a later settings change keeps it rather
+    /// than undoing it.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
         var g = gestureSetup
         g.calibrate(thresholds)
         guard g != gestureSetup else { return }
-        pipelineSettings.gestures = g.gestures
+        trackingConfig.gestures = g.gestures
         tracking.gestureThresholds = g.thresholds
-        settings.jawThreshold = g.settings.jawThreshold
+        settings.tracking.jawThreshold = g.settings.tracking.jawThreshold
     }
 
     /// Takes a settings effect of the reducer into the state, and returns what follows from it: a change to
@@ -124,7 +149,7 @@ extension ShellState {
         case .calibrated(let c):
             calibrate(c)
         case .driftCorrect(let raw):
-            let now = pipelineSettings.mapping.calibration ?? .identity
+            let now = trackingConfig.mapping.calibration ?? .identity
             calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
         case .gesturesCalibrated(let thresholds):
             calibrateGestures(thresholds)
@@ -136,18 +161,17 @@ extension ShellState {
 }
 
 extension GestureSetup {
-    /// Takes gesture thresholds from a calibration: the gestures they name, and the jaw slider the calibrated
-    /// jaw value, so a later settings change keeps it rather than undoing it. The escape keeps its built-in
-    /// thresholds, whatever a calibration file says; none leaves the setup as it is.
+    /// Takes gesture thresholds from a calibration: the gestures they name; a calibrated jaw drops the jaw
+    /// override, so the calibrated value is in effect (and on the jaw slider) and a later settings change keeps
+    /// it rather than undoing it. The escape keeps its built-in thresholds, whatever a calibration file says;
+    /// none leaves the setup as it is.
     mutating func calibrate(_ thresholds: [GestureThreshold]) {
         let thresholds = thresholds.filter { $0.name != EscapeGesture.name }
         guard !thresholds.isEmpty else { return }
         gestures = GestureThreshold.apply(thresholds, to: gestures)
         self.thresholds = thresholds
-        for g in gestures {
-            if case .threshold(let t) = g.kind, ShellSettings.isJaw(g), thresholds.contains(where: { $0.name == g.name }) {
-                settings.jawThreshold = Double(t.press)
-            }
+        if gestures.contains(where: { g in ShellSettings.isJaw(g) && thresholds.contains { $0.name == g.name } }) {
+            settings.tracking.jawThreshold = nil
         }
     }
 }
@@ -166,7 +190,7 @@ extension Session {
     /// known good setup takes it too.
     public mutating func calibrate(_ c: PointerCalibration?) {
         state.calibrate(c)
-        state.knownGood.calibration = state.pipelineSettings.mapping.calibration
+        state.knownGood.calibration = state.trackingConfig.mapping.calibration
         configurePipeline()
     }
 
@@ -186,8 +210,8 @@ extension Session {
     /// keymap in use).
     public mutating func startKnownGood(_ settings: ShellSettings?, problems: [String]) {
         if let settings {
-            state.knownGood = GestureSetup(settings: settings, gestures: state.gestures,
-                                           calibration: state.pipelineSettings.mapping.calibration,
+            state.knownGood = GestureSetup(settings: settings, gestures: state.trackingConfig.gestures,
+                                           calibration: state.trackingConfig.mapping.calibration,
                                            thresholds: state.tracking.gestureThresholds)
         } else {
             state.knownGood.settings.keymap = state.keymap.name
@@ -204,7 +228,7 @@ extension Session {
     mutating func configure(after effects: [Effect]) {
         if effects.contains(.recentre) {
             if pipeline.recentre() {
-                state.pipelineSettings.mapping.headCentre = pipeline.settings.mapping.headCentre
+                state.trackingConfig.mapping.headCentre = pipeline.settings.mapping.headCentre
                 state.noticeMessage = UIMessage("Pointer recentred: the head's pose now points at the middle")
             } else {
                 state.noticeMessage = UIMessage("Nothing to recentre: this source sends no head pose")
@@ -232,12 +256,12 @@ extension ShellSettings {
     public static let schema = SettingsSchema<ShellSettings>([
         .bool("show_gaze_cursor", section: "display", \.showGazeCursor,
               "Draw the gaze cursor where the eyes look (seeing it makes aiming easier)."),
-        .number("jaw_threshold", section: "tracking", \.jawThreshold, 0.05...0.95, unit: "",
+        .number("jaw_threshold", section: "tracking", \.tracking.jawThreshold, 0.05...0.95, unit: "",
                 "How far the jaw must open (0 closed, 1 wide open) for the jaw gestures to act; the escape keeps its own."),
         SettingEntry("dwell_ms", section: "tracking", .number(SettingRanges.dwellMilliseconds), unit: "milliseconds",
                      "How long a look rests on a target to activate it (the dwell gestures of gaze-only keymaps).",
-                     get: { .number(($0.dwellTime * 1000).rounded()) },
-                     set: { s, v in if case .number(let ms) = v { s.dwellTime = ms / 1000 } }),
+                     get: { $0.tracking.dwellTime.map { .number(($0 * 1000).rounded()) } },
+                     set: { s, v in if case .number(let ms) = v { s.tracking.dwellTime = ms / 1000 } }),
         SettingEntry("suggestions", section: "display", .number(0...SettingsScreen.maxSuggestions, whole: true), unit: "words",
                      "How many word suggestions the text screens show above the keyboard.",
                      get: { .number(Double($0.suggestions)) },
@@ -252,7 +276,7 @@ extension ShellSettings {
               "The keyboard's initials key: whole phrases from the first letters of their words."),
         .choice("pursuit_pace", section: "tracking", \.pursuitPace,
                 "How fast the dots of smooth pursuit turn (pursuit keymaps): slow for eyes that follow late."),
-        .choice("smoothing", section: "tracking", \.smoothing,
+        .choice("smoothing", section: "tracking", \.tracking.smoothing,
                 "The gaze smoothing filter: steadier (moving-average) or quicker (one-euro)."),
         SettingEntry("keymap", section: "keymap", .text(rule: "a keymap name", accepts: { !$0.isEmpty }),
                      "The keymap in use: a file in keymaps/ without its .toml.",
@@ -268,9 +292,9 @@ extension ShellSettings {
                               accepts: { !$0.contains(where: { $0.isEmpty || $0.contains("\u{0}") }) }),
                      "What the Terminal tile runs; empty ([]) runs your $SHELL.",
                      get: { .strings($0.terminalCommand) }, set: { s, v in if case .strings(let a) = v { s.terminalCommand = a } }),
-        .number("head_reach_deg", section: "pointer", \.headReachDegrees, 2...45, unit: "degrees",
+        .number("head_reach_deg", section: "pointer", \.tracking.headReachDegrees, 2...45, unit: "degrees",
                 "Head pointing: how far to turn the head, each way, to reach the edge of the screen."),
-        .number("head_dead_zone_deg", section: "pointer", \.headDeadZoneDegrees, 0...10, unit: "degrees",
+        .number("head_dead_zone_deg", section: "pointer", \.tracking.headDeadZoneDegrees, 0...10, unit: "degrees",
                 "Head pointing: a turn this small from the centre counts as none, so a resting head holds the pointer."),
         .choice("dictation_numbers", section: "display", \.dictationNumbers, ["digits", "words"],
                 "Dictated numbers as digits (23) or words (twenty three)."),
@@ -318,7 +342,9 @@ extension ShellSettings {
     static let referenceIntro = "The Settings screen saves its choices to $XDG_CONFIG_HOME/handsfree/settings.toml "
         + "(else ~/.config/handsfree), one `key = value` a line. A value the shell cannot use, or a key it does not know, "
         + "is reported with the file and line, and the last settings you acted with (settings.last-good.toml) stand in, if "
-        + "there are any; else that setting keeps its default and the others load."
+        + "there are any; else that setting keeps its default and the others load. A tracking setting the file leaves out "
+        + "(jaw_threshold, dwell_ms, smoothing, head_reach_deg, head_dead_zone_deg) is the gesture config's own (config/*.toml, "
+        + "--set); the file has one only once you set it."
 
     /// The settings as the TOML text saved in the user's config (`settings.toml`).
     public var toml: String { Self.schema.toml(self) }

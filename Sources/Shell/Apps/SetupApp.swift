@@ -324,7 +324,7 @@ public struct SetupScreen: Screen {
                 let jaw = ctx.tracking.blend?[.jawOpen] ?? 0
                 let filled = min(w, max(0, Int((Double(jaw) * Double(w)).rounded())))
                 c.text("Jaw " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled), x: x - 4, y: y, style: Theme.dwell)
-                c.text("▲", x: x + min(w - 1, Int((ctx.settings.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
+                c.text("▲", x: x + min(w - 1, Int((ctx.trackingInEffect.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
                 y += 3
             }
             Self.lines(&c, gestureNotes(ctx), in: text, from: y)
@@ -601,7 +601,7 @@ public struct SetupScreen: Screen {
             let suggested = low + (high - low) / 2
             notes.append((String(format: "Widest so far %.2f, at rest %.2f: a threshold near %.2f suits you (now %.2f). "
                                  + "Calibrate gestures sets it from your own face and keeps it for this tracker.",
-                                 Double(high), Double(low), Double(suggested), ctx.settings.jawThreshold), .plain))
+                                 Double(high), Double(low), Double(suggested), ctx.trackingInEffect.jawThreshold), .plain))
         } else {
             notes.append(("Calibrate gestures measures your face at rest and at each gesture, and sets the thresholds from them.", Theme.hint))
         }
@@ -662,10 +662,12 @@ func setupReported(_ s: inout ShellState, _ report: SetupReport) -> [Effect] {
         // The webcam's keymap is written for its own gesture config: both change together, the calibration in
         // use stays (it is the pointer's, whatever the gestures).
         var settings = settings
-        settings.mapping.calibration = s.pipelineSettings.mapping.calibration
+        // Its own values are the ones in effect: the tracking overrides made for the other config go.
+        settings.mapping.calibration = s.trackingConfig.mapping.calibration
         s.keymap = keymap
-        s.pipelineSettings = settings
-        s.settings.adopt(settings, keymap: keymap.name)
+        s.trackingConfig = settings
+        s.settings.keymap = keymap.name
+        s.settings.tracking = TrackingSettings()
         s.relayout()
         return []
     case .trackerCalibrations(let pointer, let gestures):
