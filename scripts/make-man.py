@@ -110,12 +110,15 @@ def main():
     for sub in root.get("subcommands", []):
         if sub.get("shouldDisplay", True) and sub["commandName"] != "help":
             command_section(sub, [name, sub["commandName"]], out, 1)
+    # Every setting of settings.toml, from the schema the shell reads it with (docs/settings.md is the same).
+    out.append(subprocess.run([sys.argv[1], "settings-reference", "--man"], check=True, capture_output=True,
+                              text=True).stdout.rstrip("\n"))
     out += [".SH FILES",
             ".TP", "\\fI<prefix>/share/handsfree\\fR",
             "keymaps/, config/ and wordlists/; also looked for in $HANDSFREE_HOME and each $XDG_DATA_DIRS/handsfree.",
             ".TP", "\\fI$XDG_DATA_HOME/handsfree\\fR",
             "notes, messages and user\\-words.txt (or \\fB\\-\\-data\\-dir\\fR, $HANDSFREE_DATA_DIR).",
-            ".TP", "\\fI$XDG_CONFIG_HOME/handsfree/settings.toml\\fR", "the Settings screen's choices.",
+            ".TP", "\\fI$XDG_CONFIG_HOME/handsfree/settings.toml\\fR", "the Settings screen's choices (see SETTINGS).",
             ".TP", "\\fI$XDG_STATE_HOME/handsfree/handsfree.log\\fR", "the log.",
             ".SH SEE ALSO", "\\fBhandsfree doctor\\fR checks an installation."]
     sys.stdout.write("\n".join(out) + "\n")

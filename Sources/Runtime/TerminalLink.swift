@@ -8,7 +8,8 @@ import SystemIO
 /// The runtime's effects (`TerminalRequest`) act on it; `TerminalSource` reads it in the event loop. This
 /// keeps what is the same for every sink: keys that come before the start, scrolling back, the pane's size
 /// and problem, when to look again, and turning a failed delivery into an event. A class, because both hold
-/// the one program.
+/// the one program. The pane's size is not kept here: the state has it (`ShellState.terminalPane`), and each
+/// request that needs it carries it.
 public final class TerminalLink {
     /// Where keys go.
     public let sink: any TextSink
@@ -16,8 +17,6 @@ public final class TerminalLink {
     public let pane: (any PaneHost)?
     /// Lines of scrollback the pane shows (0: live).
     public private(set) var scrolledBack = 0
-    /// The pane's size, as the screen laid it out.
-    public private(set) var rows = 24, cols = 80
     /// Why the program could not be started or looked at, shown in the pane.
     public var problem: String? { lookProblem ?? startProblem }
     /// Why the program could not be started or restarted; a restart that works clears it.
@@ -69,20 +68,20 @@ public final class TerminalLink {
             return deliver("") { () throws(OutputSinkError) in try sink.pointer().point(event) }
         case .scroll(let to):
             scrolledBack = max(0, min(to, pane?.scrollback ?? 0))
-        case .restart:
+        case .restart(let rows, let cols):
             guard sink.traits.contains(.ownsProgram) else { return [] }
             startProblem = nil
+            let (r, c) = Self.paneSize(rows, cols)
             do throws(OutputSinkError) {
                 guard let pane else { throw OutputSinkError("\(sink.name) cannot be restarted from here") }
-                try pane.restart(rows: rows, cols: cols)
+                try pane.restart(rows: r, cols: c)
             } catch { startProblem = error.description }
             scrolledBack = 0
         case .start(let r, let c):
             return start(rows: r, cols: c)
         case .resize(let r, let c):
-            let r = max(2, r), c = max(10, c)
-            guard r != rows || c != cols else { return [] }
-            rows = r; cols = c
+            // The reducer asks only when the pane's size changed (`terminalPaneRequests`).
+            let (r, c) = Self.paneSize(r, c)
             if isStarted { pane?.resize(rows: r, cols: c) }
         case .showing(let on):
             showing = on
@@ -93,11 +92,11 @@ public final class TerminalLink {
     /// Starts the sink at the pane's size, once, takes a first look, and delivers what was typed before.
     private func start(rows: Int, cols: Int) -> [ShellEvent] {
         guard !isStarted else { return apply(.resize(rows: rows, cols: cols)) }
-        self.rows = max(2, rows); self.cols = max(10, cols)
         isStarted = true
         changed = true
+        let (r, c) = Self.paneSize(rows, cols)
         do throws(OutputSinkError) {
-            try sink.start(rows: self.rows, cols: self.cols)
+            try sink.start(rows: r, cols: c)
         } catch {
             startProblem = error.description
         }
@@ -139,9 +138,13 @@ public final class TerminalLink {
         }
     }
 
-    /// The view the screen draws.
+    /// The smallest pane a program is given: a pane laid out smaller still gets a usable terminal.
+    static func paneSize(_ rows: Int, _ cols: Int) -> (rows: Int, cols: Int) { (max(2, rows), max(10, cols)) }
+
+    /// The view the screen draws; a sink with nothing to show yet gives a blank cell (the screen draws it into
+    /// the pane's own size, blank too).
     public func view() -> TerminalView {
-        var v = pane?.view(scrolledBack: scrolledBack) ?? .blank(rows: rows, cols: cols, program: sink.name)
+        var v = pane?.view(scrolledBack: scrolledBack) ?? .blank(rows: 1, cols: 1, program: sink.name)
         v.program = sink.name
         v.sink = sink.traits
         v.problem = problem

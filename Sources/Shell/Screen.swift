@@ -82,6 +82,8 @@ public struct ScreenContext: Sendable {
     @Shared public var pipeline: PipelineSettings
     /// The pointer calibration in use (nil: none), which a new one must beat on the check dots.
     public var calibration: PointerCalibration? { pipeline.mapping.calibration }
+    /// The tracking values in effect, read from the pipeline settings.
+    public var trackingInEffect: TrackingValues { settings.tracking.inEffect(pipeline) }
     /// The user's notes, messages and drafts as they are now (screens ask for changes in `Reply.changes`).
     @Shared public var data: AppData
     @Shared public var settings: ShellSettings
@@ -251,12 +253,9 @@ public struct ShellSettings: Sendable, Equatable {
     /// Suggest swear words and slurs from the word list (`offensive-en.txt`); off, they appear only once
     /// the user has typed them.
     public var suggestRudeWords = false
-    /// Press threshold of the jaw gestures (activate), 0…1; the Settings screen rebuilds the pipeline with it.
-    public var jawThreshold = 0.5
-    /// Dwell time of the dwell gestures (seconds).
-    public var dwellTime = 1.0
-    /// Gaze smoothing filter.
-    public var smoothing: SmoothingKind = .oneEuro
+    /// The tracking values the user chose over the gesture config's (jaw threshold, dwell time, smoothing, the
+    /// head's reach and dead zone); each one not chosen is the config's own.
+    public var tracking = TrackingSettings()
     /// Name of the active keymap (a file in `keymaps/`).
     public var keymap = "default"
     /// Colours of the whole shell; focus and dwell show by reverse video and characters in every theme.
@@ -269,10 +268,6 @@ public struct ShellSettings: Sendable, Equatable {
     public var recordMetrics = true
     /// What the Terminal tile runs (program and arguments); empty: the user's `$SHELL`.
     public var terminalCommand: [String] = []
-    /// Head pointing (webcam trackers): how far to turn the head, each way, to reach the screen's edge, and
-    /// the turn that counts as none (degrees).
-    public var headReachDegrees = 11.5
-    public var headDeadZoneDegrees = 0.6
     /// Dictated numbers as "digits" (23) or "words" (twenty three), whichever engine heard them.
     public var dictationNumbers = "digits"
     /// The dictation engine from the next start: "auto" (Whisper when installed), "whisper", "pocketsphinx".
@@ -300,6 +295,37 @@ public struct ShellSettings: Sendable, Equatable {
     /// or "auto" for the environment's (`LANG`). `--language` overrides it for one run.
     public var language = "auto"
     public init() {}
+}
+
+/// The tracking settings the user chose, as overrides of the gesture config's values (`config/*.toml` and
+/// `--set`): nil keeps the config's own. The pipeline is made from the config with these over it, in that one
+/// direction (`applied(to:)`); what is in effect is read back from the pipeline (`inEffect(_:)`), never stored.
+public struct TrackingSettings: Sendable, Equatable {
+    /// Press threshold of the jaw gestures (activate), 0…1.
+    public var jawThreshold: Double?
+    /// Dwell time of the dwell gestures (seconds).
+    public var dwellTime: Double?
+    /// Gaze smoothing filter.
+    public var smoothing: SmoothingKind?
+    /// Head pointing (webcam trackers): how far to turn the head, each way, to reach the screen's edge, and
+    /// the turn that counts as none (degrees).
+    public var headReachDegrees: Double?
+    public var headDeadZoneDegrees: Double?
+
+    public init(jawThreshold: Double? = nil, dwellTime: Double? = nil, smoothing: SmoothingKind? = nil,
+                headReachDegrees: Double? = nil, headDeadZoneDegrees: Double? = nil) {
+        self.jawThreshold = jawThreshold; self.dwellTime = dwellTime; self.smoothing = smoothing
+        self.headReachDegrees = headReachDegrees; self.headDeadZoneDegrees = headDeadZoneDegrees
+    }
+}
+
+/// The tracking values in effect, as the pipeline has them (`TrackingSettings.inEffect(_:)`).
+public struct TrackingValues: Sendable, Equatable {
+    public var jawThreshold: Double
+    public var dwellTime: Double
+    public var smoothing: SmoothingKind
+    public var headReachDegrees: Double
+    public var headDeadZoneDegrees: Double
 }
 
 /// How fast the dots of smooth pursuit turn, and how far behind them the eyes may follow.

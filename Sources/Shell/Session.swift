@@ -24,11 +24,12 @@ public struct Session: Sendable {
 
     public init(state: ShellState, settings: PipelineSettings) {
         self.state = state
-        // The state keeps the one copy of the tracking settings; the pipeline is made from it.
-        self.state.pipelineSettings = settings
-        pipeline = Pipeline(settings)
+        // The state keeps the one copy of the gesture config's tracking settings; the pipeline is made from it
+        // with the settings' overrides.
+        self.state.trackingConfig = settings
+        self.state.settings.keymap = state.keymap.name
+        pipeline = Pipeline(self.state.pipelineSettings)
         configuredVersion = self.state.pipelineVersion
-        self.state.settings.adopt(settings, keymap: state.keymap.name)
         self.state.knownGood = self.state.gestureSetup
         toldMic = self.state.listenEffect
         toldLayout = self.state.layoutVersion

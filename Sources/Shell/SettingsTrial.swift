@@ -14,7 +14,7 @@ import TrackingCore
 public struct GestureSetup: Sendable, Equatable {
     /// The settings (the escape and a lapsed trial put back only the fields `actsLike` compares).
     public var settings: ShellSettings
-    /// The pipeline's gesture definitions: the config's, with the calibrated thresholds.
+    /// The gesture definitions before the settings' overrides: the config's, with the calibrated thresholds.
     public var gestures: [GestureDefinition]
     /// The pointer calibration in use (nil: none).
     public var calibration: PointerCalibration?
@@ -51,8 +51,7 @@ public struct SettingsTrial: Sendable, Equatable {
 extension ShellSettings {
     /// Whether the two decide the same about the user's gestures: the fields a change of which is tried.
     public func actsLike(_ o: ShellSettings) -> Bool {
-        jawThreshold == o.jawThreshold && dwellTime == o.dwellTime && smoothing == o.smoothing && keymap == o.keymap
-            && headReachDegrees == o.headReachDegrees && headDeadZoneDegrees == o.headDeadZoneDegrees
+        tracking == o.tracking && keymap == o.keymap
             && pursuitPace == o.pursuitPace && holdMouthWhileTalking == o.holdMouthWhileTalking
     }
 
@@ -60,8 +59,7 @@ extension ShellSettings {
     /// voice and the rest stay as they are.
     public func withGestureFields(of o: ShellSettings) -> ShellSettings {
         var s = self
-        s.jawThreshold = o.jawThreshold; s.dwellTime = o.dwellTime; s.smoothing = o.smoothing; s.keymap = o.keymap
-        s.headReachDegrees = o.headReachDegrees; s.headDeadZoneDegrees = o.headDeadZoneDegrees
+        s.tracking = o.tracking; s.keymap = o.keymap
         s.pursuitPace = o.pursuitPace; s.holdMouthWhileTalking = o.holdMouthWhileTalking
         return s
     }
@@ -70,13 +68,13 @@ extension ShellSettings {
 extension ShellState {
     /// What decides whether the user's gestures act, as it stands now.
     public var gestureSetup: GestureSetup {
-        GestureSetup(settings: settings, gestures: gestures, calibration: pipelineSettings.mapping.calibration,
+        GestureSetup(settings: settings, gestures: trackingConfig.gestures, calibration: trackingConfig.mapping.calibration,
                      thresholds: tracking.gestureThresholds)
     }
 
     /// Puts back a setup's gestures, calibrations and the settings fields that decide about gestures.
     mutating func restore(_ g: GestureSetup) {
-        pipelineSettings.gestures = g.gestures
+        trackingConfig.gestures = g.gestures
         tracking.gestureThresholds = g.thresholds
         calibrate(g.calibration)
         apply(settings.withGestureFields(of: g.settings))

@@ -459,10 +459,15 @@ public struct ShellState: Sendable {
     /// Screens from the launcher (root) to the one showing.
     public var stack: [any Screen]
     @Shared public var keymap: Keymap
-    /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. The one copy: the
-    /// session configures its pipeline from it whenever it changes (`pipelineVersion`), and screens read it
-    /// through the context.
-    @Shared public var pipelineSettings: PipelineSettings {
+    /// The gesture config's tracking settings (`config/*.toml` with `--set`), with the calibrations and the
+    /// head's centre: what the pipeline is made from, before the settings' tracking overrides.
+    @Shared public var trackingConfig: PipelineSettings {
+        didSet { derivePipeline() }
+    }
+    /// How frames are tracked: smoothing, pointer mapping and calibration, the gestures. Made only from
+    /// `trackingConfig` with `settings.tracking` over it, whenever either changes: the session configures its
+    /// pipeline from it whenever it changes (`pipelineVersion`), and screens read it through the context.
+    @Shared public private(set) var pipelineSettings: PipelineSettings {
         didSet { pipelineVersion &+= 1; dwellGestures = Self.dwellNames(pipelineSettings.gestures) }
     }
     /// Bumped at every change of `pipelineSettings`.
@@ -473,11 +478,18 @@ public struct ShellState: Sendable {
     /// The pointer calibration in use (nil: none): the mapping's, kept there only.
     public var calibration: PointerCalibration? { pipelineSettings.mapping.calibration }
     /// The gesture definitions in use (the pipeline's).
-    public var gestures: [GestureDefinition] {
-        get { pipelineSettings.gestures }
-        set { pipelineSettings.gestures = newValue }
+    public var gestures: [GestureDefinition] { pipelineSettings.gestures }
+    /// The tracking values in effect, read from the pipeline settings (what the Settings screen shows).
+    public var trackingInEffect: TrackingValues { settings.tracking.inEffect(pipelineSettings) }
+    @Shared public var settings: ShellSettings {
+        didSet { if settings.tracking != oldValue.tracking { derivePipeline() } }
     }
-    @Shared public var settings: ShellSettings
+
+    /// Makes the pipeline settings from the config's and the settings' overrides, the one direction.
+    private mutating func derivePipeline() {
+        let derived = settings.tracking.applied(to: trackingConfig)
+        if derived != pipelineSettings { pipelineSettings = derived }
+    }
     @Shared public var services: Services
     /// The word predictor the screens consult: replaced when the word lists load (`.predictorLoaded`), and
     /// when the reducer learns (`learn`).
@@ -594,7 +606,9 @@ public struct ShellState: Sendable {
                 services: Services = Services(), data: AppData = .firstStart, registry: ScreenRegistry = .standard,
                 source: String = "keyboard", onboarding: Bool = false, predictor: Predictor = .none,
                 catalog: Catalog = .english) {
-        self.keymap = keymap; pipelineSettings = PipelineSettings(gestures: gestures); self.size = size; self.settings = settings
+        self.keymap = keymap; self.size = size; self.settings = settings
+        trackingConfig = PipelineSettings(gestures: gestures)
+        pipelineSettings = settings.tracking.applied(to: PipelineSettings(gestures: gestures))
         self.catalog = catalog
         dwellGestures = Self.dwellNames(gestures)
         knownGood = GestureSetup(settings: settings, gestures: gestures)

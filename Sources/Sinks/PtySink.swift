@@ -83,6 +83,9 @@ public final class PtySink: TextSink, PaneHost {
     public func restart(rows: Int, cols: Int) throws(OutputSinkError) {
         // A child that never started is started now, at the pane's size.
         guard let hosted else { return try start(rows: rows, cols: cols) }
+        // The pane may have changed size while the program had ended (an ended child is not resized): the new
+        // one starts at the pane's size, not the old program's.
+        if hosted.screen.rows != rows || hosted.screen.cols != cols { hosted.screen.resize(rows: rows, cols: cols) }
         do { try hosted.restart() } catch { throw OutputSinkError("cannot restart \(name): \(error)") }
     }
 

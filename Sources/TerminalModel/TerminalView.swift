@@ -78,8 +78,9 @@ public enum TerminalRequest: Hashable, Sendable {
     case press(TerminalKeyPress)
     /// Show the pane scrolled back this many lines (0: live).
     case scroll(to: Int)
-    /// Start the program again after it ended.
-    case restart
+    /// Start the program again after it ended, at the pane's size (`rows` × `cols` cells): the pane's size is
+    /// the state's, and the runtime keeps no copy of it.
+    case restart(rows: Int, cols: Int)
     /// The pane showed for the first time, `rows` × `cols` cells: start the program at that size (asked
     /// once; a second one is taken as a resize).
     case start(rows: Int, cols: Int)

@@ -54,7 +54,7 @@ struct DemoCommand: ParsableCommand {
         start.languageNotice = spoken.notice
         // The config's own settings, with the looks the command line asks for.
         var looks = ShellSettings()
-        looks.adopt(settings, keymap: km.name)
+        looks.keymap = km.name
         start.savedSettings = access.applied(to: looks)
         start.demo = DemoScript()
         if headless || fast {

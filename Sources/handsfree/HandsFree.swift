@@ -11,7 +11,7 @@ struct HandsFree: ParsableCommand {
             RunCommand.self, SetupCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
             Predict.self, Expand.self, KSR.self, Words.self, Bench.self, DoctorCommand.self, StatsCommand.self, WebcamCommand.self,
-            TypeCommand.self, PointCommand.self, ControlsCommand.self, SayCommand.self,
+            TypeCommand.self, PointCommand.self, ControlsCommand.self, SayCommand.self, SettingsReferenceCommand.self,
         ]
     )
 

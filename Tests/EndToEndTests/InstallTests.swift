@@ -42,6 +42,8 @@ import Testing
         let man = try String(contentsOfFile: prefix + "/share/man/man1/handsfree.1", encoding: .utf8)
         #expect(man.hasPrefix(".TH \"HANDSFREE\" \"1\""))
         #expect(man.contains("handsfree doctor") && man.contains("\\-\\-data\\-dir"), "the man page covers subcommands and options")
+        #expect(man.contains(".SH SETTINGS\n") && man.contains("\\fBsuggestions\\fR = 4\n"),
+                "the man page lists every setting from the schema (handsfree settings-reference --man)")
         let bashCompletion = try String(contentsOfFile: prefix + "/share/bash-completion/completions/handsfree", encoding: .utf8)
         #expect(bashCompletion.contains("doctor"))
 

@@ -159,6 +159,27 @@ import Transport
         #expect(s.output == OutputStatus(problem: nil, unsent: "kept"))
     }
 
+    /// The link keeps no pane size of its own (the state has it): the program is started, resized and restarted
+    /// at the sizes the requests carry, as `stty size` in the program reports.
+    @Test func theProgramTakesThePaneSizeFromEachRequest() throws {
+        let link = TerminalLink(PtySink(argv: ["/bin/sh", "-c", "stty size; exit 0"]))
+        var source = TerminalSource(link)
+        func waitFor(_ text: String) -> Bool {
+            let end = LiveClock().now() + 10
+            while LiveClock().now() < end {
+                _ = source.events(Wakeup(now: LiveClock().now()))
+                if link.view().ended != nil, link.view().snapshot.text.contains(text) { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+        _ = link.apply(.start(rows: 9, cols: 41))
+        #expect(waitFor("9 41"), "\(link.view().snapshot.text)")
+        _ = link.apply(.resize(rows: 12, cols: 50))
+        _ = link.apply(.restart(rows: 12, cols: 50))
+        #expect(waitFor("12 50"), "\(link.view().snapshot.text)")
+    }
+
     @Test func keysForAChildThatEndedAreReportedNotDropped() throws {
         let link = TerminalLink(PtySink(argv: ["/bin/sh", "-c", "exit 0"]))
         _ = link.apply(.start(rows: 24, cols: 80))

@@ -30,11 +30,11 @@ struct Driver {
          learn: @escaping @Sendable (String, String) -> Void = { _, _ in },
          addWord: @escaping @Sendable (String) -> Bool = { _ in false },
          removeWord: @escaping @Sendable (String) -> Void = { _ in },
-         commands: [String] = [], directory: [CommandLineCompletion.Entry]? = nil) {
+         commands: [String] = [], directory: [CommandLineCompletion.Entry]? = nil,
+         config settings: PipelineSettings = GestureConfig.defaults()) {
         self.path = path
         self.files = files
         self.learn = learn; self.addWord = addWord; self.removeWord = removeWord
-        let settings = GestureConfig.defaults()
         programs = commands.sorted()   // as the runtime gives them
         self.directory = directory
         var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,

@@ -166,7 +166,7 @@ import TrackingCore
 
     @Test func settingsFileRoundTripsAndReportsBadValues() {
         var s = ShellSettings()
-        s.jawThreshold = 0.65; s.dwellTime = 1.4; s.smoothing = .movingAverage; s.suggestions = 5
+        s.tracking.jawThreshold = 0.65; s.tracking.dwellTime = 1.4; s.tracking.smoothing = .movingAverage; s.suggestions = 5
         s.showGazeCursor = false; s.keymap = "dwell"; s.suggestRudeWords = true
         let (back, problems) = ShellSettings.parse(s.toml, file: "settings.toml")
         #expect(back == s)
@@ -184,7 +184,7 @@ import TrackingCore
     @Test func jawThresholdChangesTheLivePipeline() {
         var d = Driver(.gesture, screen: "launcher")
         var s = d.state.settings
-        s.jawThreshold = 0.8
+        s.tracking.jawThreshold = 0.8
         _ = d.session.send(.key(.char("?")))   // any screen: settings apply from wherever they come
         d.session.apply(s)
         _ = d.session.send(.key(.escape))
@@ -211,7 +211,7 @@ import TrackingCore
         let notes = Fixture.gaze(at: "launcher.notes", in: d.state)
         var t = 10.0
         for _ in 0..<30 { _ = d.session.step(.frame(TrackingFrame(t: t, blend: BlendShapes([.jawOpen: 0.7]), gaze: notes), nil)); t += 1.0 / 60 }
-        var s = d.state.settings; s.jawThreshold = 0.3
+        var s = d.state.settings; s.tracking.jawThreshold = 0.3
         d.session.apply(s)
         var opened = false
         for _ in 0..<60 {

@@ -67,7 +67,7 @@ import TrackingCore
         #expect(abs(a.press - 0.35) < 0.02 && a.release < a.press, "\(a)")
         #expect(c == c0, "a gesture not seen keeps its values")
         #expect(d.state.tracking.gestureThresholds.count >= 2)
-        #expect(abs(d.state.settings.jawThreshold - 0.35) < 0.02, "the jaw slider shows the calibrated value")
+        #expect(abs(d.state.trackingInEffect.jawThreshold - 0.35) < 0.02, "the jaw slider shows the calibrated value")
         d.activate("gestures.done")
         #expect(d.screen == "settings")
         #expect(d.text.contains("Gestures again"))

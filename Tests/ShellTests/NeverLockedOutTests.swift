@@ -25,7 +25,7 @@ import TrackingCore
         var state: ShellState { session.state }
         var lines: [String] { render(state, size: state.size).0.lines }
         var text: String { render(state, size: state.size).0.text }
-        var jaw: Double { state.settings.jawThreshold }
+        var jaw: Double { state.trackingInEffect.jawThreshold }
 
         func gaze(_ id: String) -> GazePoint { Fixture.gaze(at: id, in: state) }
 
@@ -66,7 +66,7 @@ import TrackingCore
     /// The tester's lock-out, step by step: the jaw threshold moves one step, is tried and not saved, and goes
     /// back when 15 s of frames pass with no activation, though the face keeps opening to 0.52.
     @Test func aRaisedJawThresholdNobodyActsWithGoesBackAfter15sOfFrameTime() {
-        var f = Face(settings: { var s = ShellSettings(); s.jawThreshold = 0.5; return s }())
+        var f = Face(settings: { var s = ShellSettings(); s.tracking.jawThreshold = 0.5; return s }())
         f.play(seconds: 1.2)   // a still face: safe start
         f.press("settings.jaw.plus", jaw: 0.8)
         #expect(f.jaw == 0.55)
@@ -92,7 +92,7 @@ import TrackingCore
         #expect(f.jaw == 0.5)
         #expect(f.threshold("activate") == 0.5, "the pipeline is back on the old threshold")
         let e = f.take()
-        #expect(Self.saved(e).map(\.jawThreshold) == [0.5], "the file gets the old value")
+        #expect(Self.saved(e).map(\.tracking.jawThreshold) == [0.5], "the file gets the old value")
         #expect(e.contains(.settingsChanged(f.state.settings)), "the runtime follows (a keymap put back loads)")
         #expect(f.text.contains("No action within 15 s: the setting went back"))
         #expect(f.text.contains("Jaw threshold: 0.5"))
@@ -109,9 +109,9 @@ import TrackingCore
         f.press("settings.tab.display", jaw: 0.8)
         let e = f.take()
         #expect(f.state.trial == nil)
-        #expect(Self.saved(e).map(\.jawThreshold) == [0.55])
-        #expect(Self.knownGood(e).map(\.jawThreshold) == [0.55])
-        #expect(f.state.knownGood.settings.jawThreshold == 0.55)
+        #expect(Self.saved(e).map(\.tracking.jawThreshold) == [0.55])
+        #expect(Self.knownGood(e).map(\.tracking.jawThreshold) == [0.55])
+        #expect(f.state.knownGood.settings.tracking.jawThreshold == 0.55)
         #expect(f.text.contains("Kept: you acted with the new setting"))
         // Long after, nothing goes back.
         f.play(seconds: 20)
@@ -155,11 +155,11 @@ import TrackingCore
         var d = Driver(.keyboard, screen: "settings")
         d.activate("settings.jaw.plus")
         d.activate("settings.jaw.plus")   // the first key kept 0.55; 0.6 is tried
-        #expect(d.state.settings.jawThreshold == 0.6 && d.state.trial != nil)
+        #expect(d.state.trackingInEffect.jawThreshold == 0.6 && d.state.trial != nil)
         let e = d.send(.key(.restoreSettings))
         #expect(d.state.trial == nil)
-        #expect(d.state.settings.jawThreshold == 0.55, "the last settings acted with")
-        #expect(Self.saved(e).map(\.jawThreshold) == [0.55])
+        #expect(d.state.trackingInEffect.jawThreshold == 0.55, "the last settings acted with")
+        #expect(Self.saved(e).map(\.tracking.jawThreshold) == [0.55])
         #expect(Self.knownGood(e).isEmpty, "F12 proves nothing")
         #expect(d.text.contains("Restored the last settings you acted with"))
         // Again: nothing newer than the last good.
@@ -174,7 +174,7 @@ import TrackingCore
         var f = Face(screen: screen)
         f.play(seconds: 1.2)
         var s = f.state.settings
-        s.jawThreshold = 0.9
+        s.tracking.jawThreshold = 0.9
         f.session.apply(s)
         #expect(f.threshold("activate") == 0.9)
         #expect(f.threshold(EscapeGesture.name) == 0.5, "the escape keeps the built-in threshold")
@@ -197,7 +197,7 @@ import TrackingCore
         var f = Face(screen: "launcher")
         f.play(seconds: 1.2)
         var s = f.state.settings
-        s.jawThreshold = 0.9
+        s.tracking.jawThreshold = 0.9
         f.session.apply(s)
         _ = f.session.send(.speech("pause listening", isFinal: true))
         #expect(f.state.readiness.paused)
@@ -234,12 +234,12 @@ import TrackingCore
         var d = Driver(.gesture, screen: "settings")
         d.activate("settings.tab." + tab)
         func value() -> Double {
-            let s = d.state.settings
+            let s = d.state.settings, v = d.state.trackingInEffect
             switch id {
-            case "settings.jaw": return s.jawThreshold
-            case "settings.dwell": return s.dwellTime
-            case "settings.reach": return s.headReachDegrees
-            case "settings.deadzone": return s.headDeadZoneDegrees
+            case "settings.jaw": return v.jawThreshold
+            case "settings.dwell": return v.dwellTime
+            case "settings.reach": return v.headReachDegrees
+            case "settings.deadzone": return v.headDeadZoneDegrees
             case "settings.pointer-speed": return s.desktopPointerSpeed
             case "settings.silence": return s.dictationSilence
             case "settings.speech-rate": return s.speechRate
@@ -282,7 +282,7 @@ import TrackingCore
     @Test func theLowestJawThresholdStillFiresTwice() {
         var f = Face(screen: "launcher")
         var s = f.state.settings
-        s.jawThreshold = 0.2
+        s.tracking.jawThreshold = 0.2
         f.session.apply(s)
         f.play(seconds: 1.2)
         let notes = f.gaze("launcher.notes")

@@ -8,9 +8,9 @@ import TrackingCore
     @Test func theSettingsScreensSlidersReachThePipelineThroughTheState() {
         var d = Driver(.gesture, screen: "settings")
         var s = d.state.settings
-        s.jawThreshold = 0.8
-        s.smoothing = .lowPass
-        s.headReachDegrees = 20
+        s.tracking.jawThreshold = 0.8
+        s.tracking.smoothing = .lowPass
+        s.tracking.headReachDegrees = 20
         _ = d.send(.tick(at: 5))
         #expect(d.state.pipelineSettings == d.session.pipeline.settings)
         // The Settings screen's reply carries .settingsChanged; the reducer applies it to the state.
@@ -26,6 +26,43 @@ import TrackingCore
         }
         #expect(jaw.allSatisfy { $0 == 0.8 } && !jaw.isEmpty)
         #expect(d.state.gestures.last == EscapeGesture.definition, "the escape keeps its built-in threshold")
+    }
+
+    /// One direction (issue 48): a gesture config's own jaw press (0.55, as `--set gesture.activate.press=0.55`
+    /// or config/webcam.toml give it) with no override in settings.toml is what the pipeline uses and the
+    /// Settings screen shows, and saving settings unchanged there writes no jaw threshold; an override the user
+    /// sets (0.75) wins, and is saved.
+    @Test func theGestureConfigsJawPressStandsUntilTheUserSetsOne() throws {
+        let text = try String(contentsOfFile: Fixture.root + "/config/gestures.toml", encoding: .utf8)
+        let config = try GestureConfig.parse(text, file: "gestures.toml", overrides: ["gesture.activate.press=0.55"])
+        let (saved, problems) = ShellSettings.parse("large_targets = false\n", file: "settings.toml")
+        #expect(problems.isEmpty && saved.tracking == TrackingSettings())
+        var d = Driver(.gesture, screen: "settings", config: config)
+        d.session.apply(saved)
+        func press() -> Float? {
+            d.session.pipeline.settings.gestures.first { $0.name == "activate" }.flatMap { g -> Float? in
+                if case .threshold(let t) = g.kind { return t.press } else { return nil }
+            }
+        }
+        #expect(press() == 0.55)
+        #expect(d.state.trackingInEffect.jawThreshold == 0.55)
+        #expect(d.text.contains("Jaw threshold: 0.55"), "the Settings screen shows the config's value")
+        // A change elsewhere saves the settings: the jaw threshold is not among them.
+        d.activate("settings.tab.access")
+        var effects = d.activate("settings.large")
+        var saves = effects.compactMap { if case .saveSettings(let s) = $0 { s } else { nil } }
+        #expect(saves.count == 1 && saves.allSatisfy { $0.largeTargets && !$0.toml.contains("jaw_threshold") })
+        #expect(press() == 0.55)
+        // The user sets 0.75: four steps up from the value shown; acting once more keeps it, and it is saved.
+        d.activate("settings.tab.tracking")
+        effects = []
+        for _ in 0..<4 { effects += d.activate("settings.jaw.plus") }
+        effects += d.activate("settings.tab.tracking")
+        saves = effects.compactMap { if case .saveSettings(let s) = $0 { s } else { nil } }
+        #expect(d.state.settings.tracking.jawThreshold == 0.75)
+        #expect(press() == 0.75)
+        #expect(d.text.contains("Jaw threshold: 0.75"))
+        #expect(saves.last?.toml.contains("jaw_threshold = 0.75\n") == true, "saved: \(saves.map(\.toml))")
     }
 
     @Test func aCalibrationAndARecentredHeadAreKeptInTheStateAndUsedByThePipeline() {
@@ -51,7 +88,7 @@ import TrackingCore
             guard case .dwell(let spec)? = config.gestures.first?.kind else { Issue.record("no dwell gesture"); continue }
             let (settings, problems) = ShellSettings.parse("dwell_ms = \(Int(ms))\n", file: "settings.toml")
             #expect(problems.isEmpty, "settings.toml refused dwell_ms = \(ms) the config took: \(problems)")
-            #expect(settings.dwellTime == spec.dwell)
+            #expect(settings.tracking.dwellTime == spec.dwell)
             var state = ShellState(keymap: Keymap(name: "k", global: KeymapSection(gestures: [:])), gestures: config.gestures)
             state.apply(settings)
             let applied = state.gestures.compactMap { g -> Double? in if case .dwell(let d) = g.kind { d.dwell } else { nil } }

@@ -99,7 +99,7 @@ import TrackingCore
         #expect(r.session.state.readiness.epoch == 1)
         let before = r.session.pipeline.time ?? 0
         var settings = r.session.state.settings
-        settings.jawThreshold = 0.7
+        settings.tracking.jawThreshold = 0.7
         r.session.apply(settings)
         r.play(seconds: 5)
         #expect(r.session.state.readiness.epoch == 1)

@@ -227,22 +227,25 @@ import TrackingCore
         #expect(Self.requests(bottom) == [.scroll(to: 0)])
     }
 
-    @Test func anEndedProgramOffersRestartAndLeave() {
+    @Test func anEndedProgramOffersRestartAndLeave() throws {
         var d = driver()
         d.send(.terminal(Self.view("$ ", ended: "bash exited with status 0")))
         #expect(d.text.contains("bash exited with status 0"))
-        #expect(Self.requests(d.activate("terminal.restart")) == [.restart])
+        let pane = try #require(d.state.hitMap.target(id: TerminalScreen.paneID)?.rect)
+        #expect(Self.requests(d.activate("terminal.restart")) == [.restart(rows: pane.h, cols: pane.w)], "at the pane's size, the state's")
+        #expect(d.state.terminalPane.size == Size(width: pane.w, height: pane.h))
         #expect(d.state.hitMap.target(id: "terminal.keyboard.key.q") == nil)
     }
 
     /// A program that could not start leaves a blank pane of many rows (each an empty line): Restart is offered.
-    @Test func aProgramThatDidNotStartOffersRestartOnABlankPane() {
+    @Test func aProgramThatDidNotStartOffersRestartOnABlankPane() throws {
         var d = driver()
         var v = TerminalView.blank(rows: 10, cols: 40, program: "nosuchshell")
         v.problem = "cannot start nosuchshell: No such file or directory"
         d.send(.terminal(v))
         #expect(d.state.hitMap.target(id: "terminal.restart") != nil, "\(d.text)")
-        #expect(Self.requests(d.activate("terminal.restart")) == [.restart])
+        let pane = try #require(d.state.hitMap.target(id: TerminalScreen.paneID)?.rect)
+        #expect(Self.requests(d.activate("terminal.restart")) == [.restart(rows: pane.h, cols: pane.w)])
     }
 
     @Test func coloursKeepThePaletteAndRGBFindsItsNearestEntry() {
@@ -335,10 +338,10 @@ import TrackingCore
         #expect(ShellSettings.parse(s.toml, file: "again").0.terminalCommand == ["htop", "-d", "20"])
         #expect(ShellSettings.parse("terminal_command = \"mc\"\n", file: "f").0.terminalCommand == ["mc"])
         var head = ShellSettings()
-        head.headReachDegrees = 20; head.headDeadZoneDegrees = 1.5
+        head.tracking.headReachDegrees = 20; head.tracking.headDeadZoneDegrees = 1.5
         let back = ShellSettings.parse(head.toml, file: "again").0
-        #expect(back.headReachDegrees == 20 && back.headDeadZoneDegrees == 1.5)
-        #expect(ShellSettings.parse("head_reach_deg = 90\n", file: "f").1.first?.hasPrefix("f:1: head_reach_deg must be a number 2.0…45.0") == true)
+        #expect(back.tracking.headReachDegrees == 20 && back.tracking.headDeadZoneDegrees == 1.5)
+        #expect(ShellSettings.parse("head_reach_deg = 90\n", file: "f").1.first?.hasPrefix("f:1: head_reach_deg must be a number 2…45 (degrees)") == true)
         var speech = ShellSettings()
         speech.dictationNumbers = "words"; speech.dictationEngine = "pocketsphinx"
         let again = ShellSettings.parse(speech.toml, file: "s").0

@@ -28,31 +28,31 @@ import TrackingCore
         // Three quarters along 0.2…0.9 is 0.725: above 0.5, so one step up.
         let cell = CellPoint(x: track.x + (track.w - 1) * 3 / 4, y: track.y + 1)
         d.activate("settings.jaw", at: cell)
-        #expect(d.state.settings.jawThreshold == 0.55)
+        #expect(d.state.trackingInEffect.jawThreshold == 0.55)
         let press = d.session.pipeline.settings.gestures.first { $0.name == "activate" }.flatMap { g -> Float? in
             if case .threshold(let t) = g.kind { return t.press } else { return nil }
         }
-        #expect(press.map(Double.init).map { abs($0 - d.state.settings.jawThreshold) < 1e-6 } == true)
-        #expect(d.text.contains("Jaw threshold: \(JSONText.number(d.state.settings.jawThreshold))"))
+        #expect(press.map(Double.init).map { abs($0 - d.state.trackingInEffect.jawThreshold) < 1e-6 } == true)
+        #expect(d.text.contains("Jaw threshold: \(JSONText.number(d.state.trackingInEffect.jawThreshold))"))
         // The far left end: one step down at a time.
         d.activate("settings.jaw", at: CellPoint(x: track.x, y: track.y + 1))
         d.activate("settings.jaw", at: CellPoint(x: track.x, y: track.y + 1))
-        #expect(d.state.settings.jawThreshold == 0.45)
+        #expect(d.state.trackingInEffect.jawThreshold == 0.45)
     }
 
     @Test func aKeyPressOnASliderTrackKeepsTheValue() {
         var d = Driver(.keyboard, screen: "settings")
-        let before = d.state.settings.jawThreshold
+        let before = d.state.trackingInEffect.jawThreshold
         d.activate("settings.jaw")
-        #expect(d.state.settings.jawThreshold == before, "a key has no place on the track; − and + move it")
+        #expect(d.state.trackingInEffect.jawThreshold == before, "a key has no place on the track; − and + move it")
     }
 
     @Test(arguments: paths) func sliderNudgeTargets(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         d.activate("settings.dwell.plus")
-        #expect(abs(d.state.settings.dwellTime - 1.1) < 1e-9)
+        #expect(abs(d.state.trackingInEffect.dwellTime - 1.1) < 1e-9)
         d.activate("settings.dwell.minus"); d.activate("settings.dwell.minus")
-        #expect(abs(d.state.settings.dwellTime - 0.9) < 1e-9)
+        #expect(abs(d.state.trackingInEffect.dwellTime - 0.9) < 1e-9)
         let dwell = d.session.pipeline.settings.gestures.first { $0.name == "dwell" }.flatMap { g -> Double? in
             if case .dwell(let s) = g.kind { return s.dwell } else { return nil }
         }
@@ -93,9 +93,9 @@ import TrackingCore
     @Test(arguments: paths) func segmentedPicksTheSegmentLookedAt(_ p: InputPath) {
         var d = Driver(p, screen: "settings")
         let e = d.activate("settings.smoothing.low-pass")
-        #expect(d.state.settings.smoothing == .lowPass)
+        #expect(d.state.trackingInEffect.smoothing == .lowPass)
         #expect(d.session.pipeline.settings.smoothing.kind == .lowPass)
-        #expect(e.contains { if case .settingsChanged(let s) = $0 { return s.smoothing == .lowPass } else { return false } })
+        #expect(e.contains { if case .settingsChanged(let s) = $0 { return s.tracking.smoothing == .lowPass } else { return false } })
         #expect(d.text.contains("● Low-pass"))
     }
 

@@ -13,34 +13,22 @@ extension ShellState {
     }
 }
 
-extension ShellSettings {
-    /// Takes the tracking values (jaw threshold, dwell time, smoothing) from pipeline settings, so the
-    /// Settings screen shows what the running pipeline really does.
-    public mutating func adopt(_ p: PipelineSettings, keymap name: String) {
-        for g in p.gestures {
-            switch g.kind {
-            case .threshold(let t) where Self.isJaw(g): jawThreshold = Double(t.press)
-            case .dwell(let d): dwellTime = d.dwell
-            default: break
-            }
-        }
-        smoothing = p.smoothing.kind
-        keymap = name
-        let yaw = p.mapping.headYawRange
-        headReachDegrees = abs(yaw.to - yaw.from) / 2 * 180 / Double.pi
-        headDeadZoneDegrees = p.mapping.headDeadZone * 180 / Double.pi
-    }
+extension TrackingSettings {
+    /// The built-in values shown when the pipeline has nothing to read one from (no jaw or dwell gesture).
+    static let shownWithout = (jawThreshold: 0.5, dwellTime: 1.0)
 
-    /// Pipeline settings with these values applied: every jaw gesture's press threshold (its release moves
-    /// with it, keeping the same hysteresis gap), every dwell gesture's dwell time, and the smoothing filter.
-    /// The escape gesture (`EscapeGesture`) keeps its built-in thresholds: it must act whatever these say.
+    /// The pipeline settings made from `p` (the gesture config's, with its calibrations) and the overrides that
+    /// are set: every jaw gesture's press threshold (its release moves with it, keeping the same hysteresis
+    /// gap), every dwell gesture's dwell time, the smoothing filter, the head's reach and dead zone. A nil
+    /// override keeps `p`'s value. The escape gesture (`EscapeGesture`) keeps its built-in thresholds: it must
+    /// act whatever these say.
     public func applied(to p: PipelineSettings) -> PipelineSettings {
         var out = p
-        out.smoothing.kind = smoothing
+        if let smoothing { out.smoothing.kind = smoothing }
         // The head ranges keep their middles and directions (trackers disagree on signs) and scale together.
         let yaw = p.mapping.headYawRange, pitch = p.mapping.headPitchRange
         let half = abs(yaw.to - yaw.from) / 2
-        if half > 0 {
+        if let headReachDegrees, half > 0 {
             let f = (min(45, max(2, headReachDegrees)) * Double.pi / 180) / half
             func scaled(_ r: GazeMapping.ClosedRangeD) -> GazeMapping.ClosedRangeD {
                 let mid = (r.from + r.to) / 2
@@ -49,11 +37,13 @@ extension ShellSettings {
             out.mapping.headYawRange = scaled(yaw)
             out.mapping.headPitchRange = scaled(pitch)
         }
-        out.mapping.headDeadZone = min(10, max(0, headDeadZoneDegrees)) * Double.pi / 180
+        if let headDeadZoneDegrees { out.mapping.headDeadZone = min(10, max(0, headDeadZoneDegrees)) * Double.pi / 180 }
+        guard jawThreshold != nil || dwellTime != nil else { return out }
         out.gestures = p.gestures.map { g in
             var g = g
             switch g.kind {
-            case .threshold(var t) where Self.isJaw(g):
+            case .threshold(var t) where ShellSettings.isJaw(g):
+                guard let jawThreshold else { break }
                 let gap = max(0.05, t.press - t.release)
                 t.press = Float(min(1, max(0.05, jawThreshold)))
                 // Never at 0: a jaw at rest reads 0, and a detector waits for its value to drop below release
@@ -62,6 +52,7 @@ extension ShellSettings {
                 t.release = max(t.press * 0.4, t.press - gap)
                 g.kind = .threshold(t)
             case .dwell(var d):
+                guard let dwellTime else { break }
                 d.dwell = min(SettingRanges.dwellSeconds.upperBound, max(SettingRanges.dwellSeconds.lowerBound, dwellTime))
                 g.kind = .dwell(d)
             default: break
@@ -69,6 +60,40 @@ extension ShellSettings {
             return g
         }
         return out
+    }
+
+    /// The values in effect in `p` (pipeline settings these were applied to), read from it for the Settings
+    /// screen: the first jaw gesture's press, the first dwell gesture's time (with none, the override or the
+    /// built-in value), the filter, the head's reach and dead zone in degrees. Rounded to six decimals, as the
+    /// file writes them, so the config's 0.55 reads 0.55 (the pipeline holds it as a Float).
+    public func inEffect(_ p: PipelineSettings) -> TrackingValues {
+        func r(_ d: Double) -> Double { (d * 1_000_000).rounded() / 1_000_000 }
+        var jaw: Double?, dwell: Double?
+        for g in p.gestures {
+            switch g.kind {
+            case .threshold(let t) where ShellSettings.isJaw(g): jaw = jaw ?? r(Double(t.press))
+            case .dwell(let d): dwell = dwell ?? d.dwell
+            default: break
+            }
+        }
+        let yaw = p.mapping.headYawRange
+        return TrackingValues(jawThreshold: jaw ?? jawThreshold ?? Self.shownWithout.jawThreshold,
+                              dwellTime: dwell ?? dwellTime ?? Self.shownWithout.dwellTime,
+                              smoothing: p.smoothing.kind,
+                              headReachDegrees: r(abs(yaw.to - yaw.from) / 2 * 180 / Double.pi),
+                              headDeadZoneDegrees: r(p.mapping.headDeadZone * 180 / Double.pi))
+    }
+}
+
+extension ShellSettings {
+    /// These settings with every tracking value as it is in effect in `p`, for showing them (the Settings
+    /// screen's controls read these; what they set goes into the overrides of the settings themselves).
+    public func shown(in p: PipelineSettings) -> ShellSettings {
+        var s = self
+        let v = tracking.inEffect(p)
+        s.tracking = TrackingSettings(jawThreshold: v.jawThreshold, dwellTime: v.dwellTime, smoothing: v.smoothing,
+                                      headReachDegrees: v.headReachDegrees, headDeadZoneDegrees: v.headDeadZoneDegrees)
+        return s
     }
 
     /// Whether the jaw setting sets this gesture's threshold: a threshold gesture on the jaw alone, except the
@@ -88,24 +113,24 @@ extension ShellState {
     public mutating func apply(_ settings: ShellSettings) {
         self.settings = settings
         focus.grace = settings.focusGrace
-        pipelineSettings = settings.applied(to: pipelineSettings)
         relayout()
     }
 
     /// Uses a pointer calibration from the next frame on (nil: none); the status line shows it.
     public mutating func calibrate(_ c: PointerCalibration?) {
-        pipelineSettings.mapping.calibration = c
+        trackingConfig.mapping.calibration = c
     }
 
     /// Uses these gesture thresholds from the next frame on, the detectors starting from rest. The jaw slider
-    /// takes the calibrated jaw value, so a later settings change keeps it rather than undoing it.
+    /// shows the calibrated jaw value (its override is dropped), so a later settings change keeps it rather
+    /// than undoing it.
     public mutating func calibrateGestures(_ thresholds: [GestureThreshold]) {
         var g = gestureSetup
         g.calibrate(thresholds)
         guard g != gestureSetup else { return }
-        pipelineSettings.gestures = g.gestures
+        trackingConfig.gestures = g.gestures
         tracking.gestureThresholds = g.thresholds
-        settings.jawThreshold = g.settings.jawThreshold
+        settings.tracking.jawThreshold = g.settings.tracking.jawThreshold
     }
 
     /// Takes a settings effect of the reducer into the state, and returns what follows from it: a change to
@@ -125,7 +150,7 @@ extension ShellState {
         case .calibrated(let c):
             calibrate(c)
         case .driftCorrect(let raw):
-            let now = pipelineSettings.mapping.calibration ?? .identity
+            let now = trackingConfig.mapping.calibration ?? .identity
             calibrate(now.driftCorrected(raw: raw, target: GazePoint(x: 0.5, y: 0.5)))
         case .gesturesCalibrated(let thresholds):
             calibrateGestures(thresholds)
@@ -137,18 +162,17 @@ extension ShellState {
 }
 
 extension GestureSetup {
-    /// Takes gesture thresholds from a calibration: the gestures they name, and the jaw slider the calibrated
-    /// jaw value, so a later settings change keeps it rather than undoing it. The escape keeps its built-in
-    /// thresholds, whatever a calibration file says; none leaves the setup as it is.
+    /// Takes gesture thresholds from a calibration: the gestures they name; a calibrated jaw drops the jaw
+    /// override, so the calibrated value is in effect (and on the jaw slider) and a later settings change keeps
+    /// it rather than undoing it. The escape keeps its built-in thresholds, whatever a calibration file says;
+    /// none leaves the setup as it is.
     mutating func calibrate(_ thresholds: [GestureThreshold]) {
         let thresholds = thresholds.filter { $0.name != EscapeGesture.name }
         guard !thresholds.isEmpty else { return }
         gestures = GestureThreshold.apply(thresholds, to: gestures)
         self.thresholds = thresholds
-        for g in gestures {
-            if case .threshold(let t) = g.kind, ShellSettings.isJaw(g), thresholds.contains(where: { $0.name == g.name }) {
-                settings.jawThreshold = Double(t.press)
-            }
+        if gestures.contains(where: { g in ShellSettings.isJaw(g) && thresholds.contains { $0.name == g.name } }) {
+            settings.tracking.jawThreshold = nil
         }
     }
 }
@@ -167,7 +191,7 @@ extension Session {
     /// known good setup takes it too.
     public mutating func calibrate(_ c: PointerCalibration?) {
         state.calibrate(c)
-        state.knownGood.calibration = state.pipelineSettings.mapping.calibration
+        state.knownGood.calibration = state.trackingConfig.mapping.calibration
         configurePipeline()
     }
 
@@ -187,8 +211,8 @@ extension Session {
     /// keymap in use).
     public mutating func startKnownGood(_ settings: ShellSettings?, problems: [String]) {
         if let settings {
-            state.knownGood = GestureSetup(settings: settings, gestures: state.gestures,
-                                           calibration: state.pipelineSettings.mapping.calibration,
+            state.knownGood = GestureSetup(settings: settings, gestures: state.trackingConfig.gestures,
+                                           calibration: state.trackingConfig.mapping.calibration,
                                            thresholds: state.tracking.gestureThresholds)
         } else {
             state.knownGood.settings.keymap = state.keymap.name
@@ -205,7 +229,7 @@ extension Session {
     mutating func configure(after effects: [Effect]) {
         if effects.contains(.recentre) {
             if pipeline.recentre() {
-                state.pipelineSettings.mapping.headCentre = pipeline.settings.mapping.headCentre
+                state.trackingConfig.mapping.headCentre = pipeline.settings.mapping.headCentre
                 state.noticeMessage = UIMessage("Pointer recentred: the head's pose now points at the middle")
             } else {
                 state.noticeMessage = UIMessage("Nothing to recentre: this source sends no head pose")
@@ -226,138 +250,110 @@ extension Session {
 }
 
 extension ShellSettings {
-    /// The settings as the TOML text saved in the user's config (`settings.toml`).
-    public var toml: String {
-        """
-        # HandsFree Shell settings, written by the Settings screen. Edit with care; unknown keys are ignored.
-        show_gaze_cursor = \(showGazeCursor)
-        jaw_threshold = \(JSONText.number(jawThreshold))
-        dwell_ms = \(Int((dwellTime * 1000).rounded()))
-        suggestions = \(suggestions)
-        dictation_silence_s = \(JSONText.number(dictationSilence))
-        suggest_rude_words = \(suggestRudeWords)
-        word_on_key = \(wordOnKey)
-        initials_key = \(initialsKey)
-        pursuit_pace = \(JSONText.quote(pursuitPace.rawValue))
-        smoothing = \(JSONText.quote(smoothing.rawValue))
-        keymap = \(JSONText.quote(keymap))
-        theme = \(JSONText.quote(theme.rawValue))
-        large_targets = \(largeTargets)
-        bell_on_activate = \(bellOnActivate)
-        record_metrics = \(recordMetrics)
-        terminal_command = [\(terminalCommand.map(JSONText.quote).joined(separator: ", "))]
-        head_reach_deg = \(JSONText.number(headReachDegrees))
-        head_dead_zone_deg = \(JSONText.number(headDeadZoneDegrees))
-        dictation_numbers = \(JSONText.quote(dictationNumbers))
-        dictation_engine = \(JSONText.quote(dictationEngine))
-        desktop_pointing = \(JSONText.quote(desktopPointing.rawValue))
-        desktop_pointer_speed = \(JSONText.number(desktopPointerSpeed))
-        desktop_dwell_click = \(desktopDwellClick)
-        speech_voice = \(JSONText.quote(speechVoice))
-        speech_rate = \(JSONText.number(speechRate))
-        speech_volume = \(JSONText.number(speechVolume))
-        speech_echo = \(JSONText.quote(speechEcho.rawValue))
-        speak_focus = \(speakFocus)
-        hold_mouth_while_talking = \(holdMouthWhileTalking)
-        language = \(JSONText.quote(language))
+    /// Every setting of `settings.toml`, declared once: the parser, the writer, the reference (docs/settings.md,
+    /// the man page: `handsfree settings-reference`) walk it, and the Settings screen takes each control's
+    /// setting from it. Sections are the Settings screen's tabs (`SettingsScreen.tabs`); `file` is made only in
+    /// the file.
+    public static let schema = SettingsSchema<ShellSettings>([
+        .bool("show_gaze_cursor", section: "display", \.showGazeCursor,
+              "Draw the gaze cursor where the eyes look (seeing it makes aiming easier)."),
+        .number("jaw_threshold", section: "tracking", \.tracking.jawThreshold, 0.05...0.95, unit: "",
+                "How far the jaw must open (0 closed, 1 wide open) for the jaw gestures to act; the escape keeps its own."),
+        SettingEntry("dwell_ms", section: "tracking", .number(SettingRanges.dwellMilliseconds), unit: "milliseconds",
+                     "How long a look rests on a target to activate it (the dwell gestures of gaze-only keymaps).",
+                     get: { $0.tracking.dwellTime.map { .number(($0 * 1000).rounded()) } },
+                     set: { s, v in if case .number(let ms) = v { s.tracking.dwellTime = ms / 1000 } }),
+        SettingEntry("suggestions", section: "display", .number(0...SettingsScreen.maxSuggestions, whole: true), unit: "words",
+                     "How many word suggestions the text screens show above the keyboard.",
+                     get: { .number(Double($0.suggestions)) },
+                     set: { s, v in if case .number(let n) = v { s.suggestions = Int(n) } }),
+        .number("dictation_silence_s", section: "display", \.dictationSilence, 0...600, unit: "seconds",
+                "Dictation stops after this long without speech; 0 never stops."),
+        .bool("suggest_rude_words", section: "display", \.suggestRudeWords,
+              "Suggest swear words and slurs from the word list; off, they are offered only once you typed them."),
+        .bool("word_on_key", section: "display", \.wordOnKey,
+              "The focused letter key shows the word it would suggest first; the commit gesture there types both."),
+        .bool("initials_key", section: "file", \.initialsKey,
+              "The keyboard's initials key: whole phrases from the first letters of their words."),
+        .choice("pursuit_pace", section: "tracking", \.pursuitPace,
+                "How fast the dots of smooth pursuit turn (pursuit keymaps): slow for eyes that follow late."),
+        .choice("smoothing", section: "tracking", \.tracking.smoothing,
+                "The gaze smoothing filter: steadier (moving-average) or quicker (one-euro)."),
+        SettingEntry("keymap", section: "keymap", .text(rule: "a keymap name", accepts: { !$0.isEmpty }),
+                     "The keymap in use: a file in keymaps/ without its .toml.",
+                     get: { .string($0.keymap) }, set: { s, v in if case .string(let k) = v { s.keymap = k } }),
+        .choice("theme", section: "access", \.theme,
+                "The colours of the whole shell; focus always shows reversed, never by colour alone."),
+        .bool("large_targets", section: "access", \.largeTargets, "Bigger keys and tiles where the screen has room."),
+        .bool("bell_on_activate", section: "access", \.bellOnActivate, "Ring the terminal bell when a target is activated."),
+        .bool("record_metrics", section: "access", \.recordMetrics,
+              "Append a usage record (metrics.ndjson in the data folder) at the end of each session (handsfree stats)."),
+        SettingEntry("terminal_command", section: "file",
+                     .strings(rule: "a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])",
+                              accepts: { !$0.contains(where: { $0.isEmpty || $0.contains("\u{0}") }) }),
+                     "What the Terminal tile runs; empty ([]) runs your $SHELL.",
+                     get: { .strings($0.terminalCommand) }, set: { s, v in if case .strings(let a) = v { s.terminalCommand = a } }),
+        .number("head_reach_deg", section: "pointer", \.tracking.headReachDegrees, 2...45, unit: "degrees",
+                "Head pointing: how far to turn the head, each way, to reach the edge of the screen."),
+        .number("head_dead_zone_deg", section: "pointer", \.tracking.headDeadZoneDegrees, 0...10, unit: "degrees",
+                "Head pointing: a turn this small from the centre counts as none, so a resting head holds the pointer."),
+        .choice("dictation_numbers", section: "display", \.dictationNumbers, ["digits", "words"],
+                "Dictated numbers as digits (23) or words (twenty three)."),
+        .choice("dictation_engine", section: "display", \.dictationEngine, ["auto", "whisper", "pocketsphinx"],
+                "The dictation engine from the next start; auto takes Whisper when it is installed."),
+        .choice("desktop_pointing", section: "pointer", \.desktopPointing,
+                "The Desktop screen's pointer: the gaze places it, or the head steers it as a joystick."),
+        .number("desktop_pointer_speed", section: "pointer", \.desktopPointerSpeed, 50...5000, unit: "pixels per second",
+                "Head steering: the pointer's speed at full deflection."),
+        .bool("desktop_dwell_click", section: "file", \.desktopDwellClick,
+              "The Desktop screen's pointer clicks when it rests for the dwell time."),
+        .choice("speech_voice", section: "speech", \.speechVoice, SettingsScreen.voices.map(\.key),
+                "The voice Speak uses: flite (built in), piper (natural; scripts/python-env.sh speak) or espeak."),
+        .number("speech_rate", section: "speech", \.speechRate, 0.3...3, unit: "",
+                "Speaking speed: 1 is the voice's own."),
+        .number("speech_volume", section: "speech", \.speechVolume, 0...1, unit: "", "Speaking loudness."),
+        .choice("speech_echo", section: "speech", \.speechEcho,
+                "Echo as you type on the text screens: nothing, each word as it is committed, or each sentence as it ends."),
+        .bool("speak_focus", section: "speech", \.speakFocus,
+              "Hear the focus: the label of the target the focus settles on is spoken."),
+        .bool("hold_mouth_while_talking", section: "speech", \.holdMouthWhileTalking,
+              "While the microphone hears you talk, the mouth's gestures (jaw, pucker, funnel) wait."),
+        // Any code is kept (a pack may be installed later, or on the machine the file came from); the start says
+        // when it has no pack.
+        SettingEntry("language", section: "language",
+                     .text(rule: "\"auto\" or a language code such as \"es\" or \"pt_BR\"",
+                           accepts: { $0 == LanguageChoice.automatic || LanguageChoice.normalise($0) != nil }),
+                     "The language of the screens; auto takes the system's (LANG) when it is installed, else English.",
+                     get: { .string($0.language) }, set: { s, v in if case .string(let l) = v { s.language = l } }),
+    ], defaults: ShellSettings(),
+       header: "HandsFree Shell settings, written by the Settings screen (docs/settings.md lists them). A key it does not know is reported with its line.")
 
-        """
+    /// The sections of the reference, in the Settings screen's order, each titled as its tab.
+    public static let referenceSections: [(key: String, title: String)] =
+        SettingsScreen.tabs.map { ($0.key, "Settings › " + $0.label) } + [("file", "Only in the file")]
+
+    /// docs/settings.md.
+    public static var referenceMarkdown: String {
+        schema.markdown(title: "Settings (settings.toml)", intro: referenceIntro, sections: referenceSections)
     }
 
-    /// Reads `settings.toml`; values out of range or of the wrong type are reported and the default kept.
-    /// Returns the settings and the problems found (with `file:line`).
+    /// The man page's SETTINGS section.
+    public static var referenceMan: String { schema.manSection(intro: referenceIntro, sections: referenceSections) }
+
+    static let referenceIntro = "The Settings screen saves its choices to $XDG_CONFIG_HOME/handsfree/settings.toml "
+        + "(else ~/.config/handsfree), one `key = value` a line. A value the shell cannot use, or a key it does not know, "
+        + "is reported with the file and line, and the last settings you acted with (settings.last-good.toml) stand in, if "
+        + "there are any; else that setting keeps its default and the others load. A tracking setting the file leaves out "
+        + "(jaw_threshold, dwell_ms, smoothing, head_reach_deg, head_dead_zone_deg) is the gesture config's own (config/*.toml, "
+        + "--set); the file has one only once you set it."
+
+    /// The settings as the TOML text saved in the user's config (`settings.toml`).
+    public var toml: String { Self.schema.toml(self) }
+
+    /// Reads `settings.toml`; a value out of range or of the wrong type, or an unknown key, is reported and
+    /// that setting keeps its value from `base`. Returns the settings and the problems found (with `file:line`).
     public static func parse(_ text: String, file: String, base: ShellSettings = ShellSettings())
         -> (ShellSettings, [String]) {
-        var s = base
-        var problems: [String] = []
-        let doc: TOMLDocument
-        do { doc = try TOMLDocument(text: text, file: file) } catch { return (base, [error.description]) }
-        func num(_ k: String, _ r: ClosedRange<Double>) -> Double? {
-            guard let n = doc.root[k] else { return nil }
-            guard let d = n.number, r.contains(d) else {
-                problems.append(doc.error([k], "\(k) must be a number \(r.lowerBound)…\(r.upperBound)").description)
-                return nil
-            }
-            return d
-        }
-        func bool(_ k: String) -> Bool? {
-            guard let n = doc.root[k] else { return nil }
-            guard let b = n.bool else {
-                problems.append(doc.error([k], "\(k) must be true or false").description)
-                return nil
-            }
-            return b
-        }
-        if let b = bool("show_gaze_cursor") { s.showGazeCursor = b }
-        if let b = bool("suggest_rude_words") { s.suggestRudeWords = b }
-        if let b = bool("word_on_key") { s.wordOnKey = b }
-        if let b = bool("initials_key") { s.initialsKey = b }
-        if let b = bool("large_targets") { s.largeTargets = b }
-        if let b = bool("bell_on_activate") { s.bellOnActivate = b }
-        if let n = doc.root["theme"] {
-            if let k = n.string.flatMap(ThemeKind.init(rawValue:)) { s.theme = k }
-            else { problems.append(doc.error(["theme"], "unknown theme (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
-        }
-        if let b = bool("record_metrics") { s.recordMetrics = b }
-        if let v = num("jaw_threshold", 0.05...0.95) { s.jawThreshold = v }
-        if let v = num("dwell_ms", SettingRanges.dwellMilliseconds) { s.dwellTime = v / 1000 }
-        if let v = num("suggestions", 0...SettingsScreen.maxSuggestions) { s.suggestions = Int(v) }
-        if let v = num("dictation_silence_s", 0...600) { s.dictationSilence = v }
-        if let v = num("head_reach_deg", 2...45) { s.headReachDegrees = v }
-        if let v = num("head_dead_zone_deg", 0...10) { s.headDeadZoneDegrees = v }
-        if let n = doc.root["smoothing"] {
-            if let k = n.string.flatMap(SmoothingKind.init(rawValue:)) { s.smoothing = k }
-            else { problems.append(doc.error(["smoothing"], "unknown smoothing (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))").description) }
-        }
-        if let n = doc.root["terminal_command"] {
-            // A program name alone, or the program and its arguments; empty is the user's $SHELL.
-            let argv = n.string.map { [$0] } ?? n.array?.compactMap(\.string)
-            if let argv, argv.count == (n.array?.count ?? 1), !argv.contains(where: { $0.isEmpty || $0.contains("\u{0}") }) {
-                s.terminalCommand = argv
-            } else {
-                problems.append(doc.error(["terminal_command"], "terminal_command must be a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])").description)
-            }
-        }
-        if let n = doc.root["dictation_numbers"] {
-            if let v = n.string, v == "digits" || v == "words" { s.dictationNumbers = v }
-            else { problems.append(doc.error(["dictation_numbers"], "dictation_numbers must be \"digits\" or \"words\"").description) }
-        }
-        if let n = doc.root["dictation_engine"] {
-            if let v = n.string, ["auto", "whisper", "pocketsphinx"].contains(v) { s.dictationEngine = v }
-            else { problems.append(doc.error(["dictation_engine"], "dictation_engine must be \"auto\", \"whisper\" or \"pocketsphinx\"").description) }
-        }
-        if let b = bool("desktop_dwell_click") { s.desktopDwellClick = b }
-        if let v = num("desktop_pointer_speed", 50...5000) { s.desktopPointerSpeed = v }
-        if let n = doc.root["desktop_pointing"] {
-            if let k = n.string.flatMap(DesktopPointing.init(rawValue:)) { s.desktopPointing = k }
-            else { problems.append(doc.error(["desktop_pointing"], "desktop_pointing must be \"gaze\" or \"head\"").description) }
-        }
-        if let n = doc.root["speech_voice"] {
-            if let v = n.string, SettingsScreen.voices.contains(where: { $0.key == v }) { s.speechVoice = v }
-            else { problems.append(doc.error(["speech_voice"], "speech_voice must be \"flite\", \"piper\" or \"espeak\"").description) }
-        }
-        if let v = num("speech_rate", 0.3...3) { s.speechRate = v }
-        if let v = num("speech_volume", 0...1) { s.speechVolume = v }
-        if let n = doc.root["pursuit_pace"] {
-            if let v = n.string.flatMap(PursuitPace.init(rawValue:)) { s.pursuitPace = v }
-            else { problems.append(doc.error(["pursuit_pace"], "pursuit_pace must be \"normal\" or \"slow\"").description) }
-        }
-        if let n = doc.root["speech_echo"] {
-            if let v = n.string.flatMap(SpeechEcho.init(rawValue:)) { s.speechEcho = v }
-            else { problems.append(doc.error(["speech_echo"], "speech_echo must be \"off\", \"words\" or \"sentences\"").description) }
-        }
-        if let b = bool("speak_focus") { s.speakFocus = b }
-        if let b = bool("hold_mouth_while_talking") { s.holdMouthWhileTalking = b }
-        if let n = doc.root["language"] {
-            // Any code is kept (a pack may be installed later, or on the machine the file came from); the
-            // start says when it has no pack.
-            if let v = n.string, v == LanguageChoice.automatic || LanguageChoice.normalise(v) != nil { s.language = v }
-            else { problems.append(doc.error(["language"], "language must be \"auto\" or a language code such as \"es\" or \"pt_BR\"").description) }
-        }
-        if let n = doc.root["keymap"] {
-            if let k = n.string, !k.isEmpty { s.keymap = k }
-            else { problems.append(doc.error(["keymap"], "keymap must be a keymap name").description) }
-        }
-        return (s, problems)
+        schema.parse(text, file: file, base: base)
     }
 }

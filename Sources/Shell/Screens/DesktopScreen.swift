@@ -361,7 +361,7 @@ public struct DesktopScreen: Screen {
         case .pointerMode where pointer == nil:
             let s = ctx.settings
             pointer = DesktopPointer(mode: s.desktopPointing, speed: s.desktopPointerSpeed,
-                                     dwell: s.desktopDwellClick ? s.dwellTime : nil)
+                                     dwell: s.desktopDwellClick ? ctx.trackingInEffect.dwellTime : nil)
             latches = TerminalLatches()
             return Reply(record: "pointer-mode")
         case .pointerMode, .stopPointing:
@@ -387,7 +387,7 @@ public struct DesktopScreen: Screen {
         case .dwellClick:
             var s = ctx.settings
             s.desktopDwellClick.toggle()
-            if pointer != nil { pointer?.dwell = s.desktopDwellClick ? s.dwellTime : nil }
+            if pointer != nil { pointer?.dwell = s.desktopDwellClick ? ctx.trackingInEffect.dwellTime : nil }
             return Reply(effects: [.settingsChanged(s)], record: "dwell-click")
         case .privateTyping:
             isPrivate.toggle()

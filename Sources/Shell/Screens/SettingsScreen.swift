@@ -37,6 +37,94 @@ public struct SettingsScreen: Screen {
 
     public static let paces: [(key: String, label: String)] = [("normal", N_("Dots at a normal pace")), ("slow", N_("Slow dots"))]
 
+    /// How the screen shows a setting of the schema (`ShellSettings.schema`): the control's target id, its label,
+    /// and its look. Its value is read and set through the schema's entry, as the file is.
+    struct Control {
+        enum Look {
+            case toggle(String)
+            /// The slider's span and step are the screen's (a comfortable part of the setting's range); `scale`
+            /// turns the settings' value into the file's (dwell: seconds on the screen, milliseconds in the file).
+            case slider(String, Slider, scale: Double = 1)
+            case stepper(String, Stepper)
+            case segmented([(key: String, label: String)])
+        }
+        var setting: String
+        var id: String
+        var look: Look
+    }
+
+    /// What a row of a tab holds: settings, or a control of the screen's own (a button), side by side.
+    enum Cell { case setting(Control), own(String) }
+
+    /// A row of a tab: its cells, in as many columns as `columns` (the cells fill the first ones), and a note.
+    struct PageRow {
+        var cells: [Cell]
+        var columns: Int
+        var note: String
+        init(_ cells: [Cell], columns: Int? = nil, note: String) { self.cells = cells; self.columns = columns ?? cells.count; self.note = note }
+    }
+
+    /// The tabs made of settings, row by row, with how many rows must fit for the tab to show at all; a row past
+    /// those shows when it fits. Two controls share a row so every row fits on the smallest screen (80×24).
+    static let pages: [String: (minimum: Int, rows: [PageRow])] = [
+        "tracking": (3, [
+            PageRow([.setting(Control(setting: "jaw_threshold", id: "settings.jaw", look: .slider(N_("Jaw threshold"), jaw)))],
+                    note: N_("How far the jaw must open to activate: each activation moves it one step.")),
+            PageRow([.setting(Control(setting: "dwell_ms", id: "settings.dwell", look: .slider(N_("Dwell time"), dwell, scale: 1000)))],
+                    note: N_("How long the gaze rests on a target to activate it (gaze-only keymaps).")),
+            PageRow([.setting(Control(setting: "smoothing", id: "settings.smoothing", look: .segmented(filters)))],
+                    note: N_("Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro).")),
+            PageRow([.setting(Control(setting: "pursuit_pace", id: "settings.pursuit", look: .segmented(paces)))],
+                    note: N_("Following dots (pursuit keymaps): slow turns them slower, for eyes that follow late.")),
+        ]),
+        "pointer": (3, [
+            PageRow([.setting(Control(setting: "head_reach_deg", id: "settings.reach", look: .slider(N_("Head reach"), reach)))],
+                    note: N_("Webcam: how far to turn the head, each way, to reach the edge of the screen.")),
+            PageRow([.setting(Control(setting: "head_dead_zone_deg", id: "settings.deadzone", look: .slider(N_("Head dead zone"), deadZone)))],
+                    note: N_("A turn this small from the centre counts as none, so a resting head holds the pointer.")),
+            PageRow([.own("settings.calibrate"), .own("settings.calibrate-gestures"), .own("settings.recentre")],
+                    note: N_("Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle.")),
+            PageRow([.setting(Control(setting: "desktop_pointing", id: "settings.pointing", look: .segmented(pointings))),
+                     .setting(Control(setting: "desktop_pointer_speed", id: "settings.pointer-speed", look: .slider(N_("Head speed"), pointerSpeed)))],
+                    note: N_("Desktop pointer mode: where the gaze is, or the head as a joystick (its top speed).")),
+        ]),
+        "display": (3, [
+            PageRow([.setting(Control(setting: "show_gaze_cursor", id: "settings.cursor", look: .toggle(N_("Show the gaze cursor")))),
+                     .setting(Control(setting: "suggest_rude_words", id: "settings.rude", look: .toggle(N_("Suggest rude words"))))],
+                    note: N_("Cursor: easier aiming. Rude words off: offered once you typed them.")),
+            PageRow([.setting(Control(setting: "suggestions", id: "settings.suggestions", look: .stepper(N_("Suggestions"), suggestions))),
+                     .setting(Control(setting: "word_on_key", id: "settings.word-on-key", look: .toggle(N_("Word on the key"))))],
+                    note: N_("Words above the keyboard; the first also on the key you look at (tongue takes it).")),
+            PageRow([.setting(Control(setting: "dictation_silence_s", id: "settings.silence", look: .slider(N_("Dictation stops after"), silence)))],
+                    note: N_("Seconds of silence after which the microphone closes by itself while dictating.")),
+            PageRow([.setting(Control(setting: "dictation_numbers", id: "settings.numbers", look: .segmented(numbers))),
+                     .setting(Control(setting: "dictation_engine", id: "settings.engine", look: .segmented(engines)))],
+                    note: N_("Dictated numbers; the engine from the next start (auto: Whisper when installed).")),
+        ]),
+        "access": (2, [
+            PageRow([.setting(Control(setting: "theme", id: "settings.theme", look: .segmented(themes)))],
+                    note: N_("Colours. Focus always shows reversed, never by colour alone.")),
+            PageRow([.setting(Control(setting: "large_targets", id: "settings.large", look: .toggle(N_("Large targets")))),
+                     .setting(Control(setting: "bell_on_activate", id: "settings.bell", look: .toggle(N_("Bell on activate"))))],
+                    note: N_("Large: bigger keys where there is room. Bell: a beep on activation.")),
+            PageRow([.setting(Control(setting: "record_metrics", id: "settings.metrics", look: .toggle(N_("Keep usage statistics"))))], columns: 2,
+                    note: N_("Typing speed and false triggers, kept on this computer only (handsfree stats).")),
+        ]),
+        "speech": (3, [
+            PageRow([.setting(Control(setting: "speech_voice", id: "settings.voice", look: .segmented(voices)))],
+                    note: N_("The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot.")),
+            PageRow([.setting(Control(setting: "speech_rate", id: "settings.speech-rate", look: .slider(N_("Speed"), speechRate))),
+                     .setting(Control(setting: "speech_volume", id: "settings.speech-volume", look: .slider(N_("Loudness"), speechVolume)))],
+                    note: N_("How fast (1× is the voice's own speed) and how loud the voice speaks.")),
+            PageRow([.setting(Control(setting: "speech_echo", id: "settings.echo", look: .segmented(echoes))),
+                     .setting(Control(setting: "speak_focus", id: "settings.speak-focus", look: .toggle(N_("Hear the focus"))))],
+                    note: N_("Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles.")),
+            PageRow([.own("settings.try-voice"),
+                     .setting(Control(setting: "hold_mouth_while_talking", id: "settings.talk-hold", look: .toggle(N_("Mouth waits while I talk"))))],
+                    note: N_("Try: say a sentence. Talking (heard by the microphone) holds jaw and lip gestures.")),
+        ]),
+    ]
+
     public init(tab: String = "tracking") { self.tab = tab }
 
     /// The languages offered: the system's (auto), English and every installed one, each named in itself.
@@ -76,78 +164,15 @@ public struct SettingsScreen: Screen {
             c.paragraph(text, Rect(x: r.x + 2, y: r.maxY, w: r.w - 4, h: max(1, min(2, c.bounds.maxY - r.maxY))), style: Theme.hint)
         }
         switch tab {
-        case "tracking" where l.rows.count >= 3:
-            c.slider("settings.jaw", ctx.tr("Jaw threshold"), Self.jaw, value: s.jawThreshold, l.rows[0])
-            note(l.rows[0], ctx.tr("How far the jaw must open to activate: each activation moves it one step."))
-            c.slider("settings.dwell", ctx.tr("Dwell time"), Self.dwell, value: s.dwellTime, l.rows[1])
-            note(l.rows[1], ctx.tr("How long the gaze rests on a target to activate it (gaze-only keymaps)."))
-            c.segmented("settings.smoothing", ctx.tr(Self.filters), selected: s.smoothing.rawValue, l.rows[2])
-            note(l.rows[2], ctx.tr("Gaze smoothing: steadier cursor (moving average) or quicker response (One Euro)."))
-            if l.rows.count >= 4 {
-                c.segmented("settings.pursuit", ctx.tr(Self.paces), selected: s.pursuitPace.rawValue, l.rows[3])
-                note(l.rows[3], ctx.tr("Following dots (pursuit keymaps): slow turns them slower, for eyes that follow late."))
-            }
-        case "pointer" where l.rows.count >= 3:
-            c.slider("settings.reach", ctx.tr("Head reach"), Self.reach, value: s.headReachDegrees, l.rows[0])
-            note(l.rows[0], ctx.tr("Webcam: how far to turn the head, each way, to reach the edge of the screen."))
-            c.slider("settings.deadzone", ctx.tr("Head dead zone"), Self.deadZone, value: s.headDeadZoneDegrees, l.rows[1])
-            note(l.rows[1], ctx.tr("A turn this small from the centre counts as none, so a resting head holds the pointer."))
-            let thirds = l.rows[2].columns(3, gap: 2)
-            c.button("settings.calibrate", (ctx.calibration != nil) ? ctx.tr("◎ Pointer again") : ctx.tr("◎ Calibrate pointer"), thirds[0])
-            c.button("settings.calibrate-gestures", ctx.tracking.gestureThresholds.isEmpty ? ctx.tr("◎ Calibrate gestures") : ctx.tr("◎ Gestures again"), thirds[1])
-            c.button("settings.recentre", ctx.tr("⊕ Recentre the head"), thirds[2])
-            note(l.rows[2], ctx.tr("Calibrate the pointer or your gestures. Recentre: the head's pose now is the middle."))
-            if l.rows.count >= 4 {
-                let halves = l.rows[3].columns(2, gap: 2)
-                c.segmented("settings.pointing", ctx.tr(Self.pointings), selected: s.desktopPointing.rawValue, halves[0])
-                c.slider("settings.pointer-speed", ctx.tr("Head speed"), Self.pointerSpeed, value: s.desktopPointerSpeed, halves[1])
-                note(l.rows[3], ctx.tr("Desktop pointer mode: where the gaze is, or the head as a joystick (its top speed)."))
-            }
-        case "display" where l.rows.count >= 3:
-            // Two toggles share the first row, so every row fits on the smallest screen (80×24).
-            let halves = l.rows[0].columns(2, gap: 2)
-            c.toggle("settings.cursor", ctx.tr("Show the gaze cursor"), isOn: s.showGazeCursor, halves[0])
-            c.toggle("settings.rude", ctx.tr("Suggest rude words"), isOn: s.suggestRudeWords, halves[1])
-            note(l.rows[0], ctx.tr("Cursor: easier aiming. Rude words off: offered once you typed them."))
-            let words = l.rows[1].columns(2, gap: 2)
-            c.stepper("settings.suggestions", ctx.tr("Suggestions"), value: "\(s.suggestions)", words[0])
-            c.toggle("settings.word-on-key", ctx.tr("Word on the key"), isOn: s.wordOnKey, words[1])
-            note(l.rows[1], ctx.tr("Words above the keyboard; the first also on the key you look at (tongue takes it)."))
-            c.slider("settings.silence", ctx.tr("Dictation stops after"), Self.silence, value: s.dictationSilence, l.rows[2])
-            note(l.rows[2], ctx.tr("Seconds of silence after which the microphone closes by itself while dictating."))
-            if l.rows.count >= 4 {
-                let halves = l.rows[3].columns(2, gap: 2)
-                c.segmented("settings.numbers", ctx.tr(Self.numbers), selected: s.dictationNumbers, halves[0])
-                c.segmented("settings.engine", ctx.tr(Self.engines), selected: s.dictationEngine, halves[1])
-                note(l.rows[3], ctx.tr("Dictated numbers; the engine from the next start (auto: Whisper when installed)."))
-            }
-        case "access" where l.rows.count >= 2:
-            c.segmented("settings.theme", ctx.tr(Self.themes), selected: s.theme.rawValue, l.rows[0])
-            note(l.rows[0], ctx.tr("Colours. Focus always shows reversed, never by colour alone."))
-            let halves = l.rows[1].columns(2, gap: 2)
-            c.toggle("settings.large", ctx.tr("Large targets"), isOn: s.largeTargets, halves[0])
-            c.toggle("settings.bell", ctx.tr("Bell on activate"), isOn: s.bellOnActivate, halves[1])
-            note(l.rows[1], ctx.tr("Large: bigger keys where there is room. Bell: a beep on activation."))
-            if l.rows.count >= 3 {
-                c.toggle("settings.metrics", ctx.tr("Keep usage statistics"), isOn: s.recordMetrics, l.rows[2].columns(2, gap: 2)[0])
-                note(l.rows[2], ctx.tr("Typing speed and false triggers, kept on this computer only (handsfree stats)."))
-            }
-        case "speech" where l.rows.count >= 3:
-            c.segmented("settings.voice", ctx.tr(Self.voices), selected: s.speechVoice, l.rows[0])
-            note(l.rows[0], ctx.tr("The voice Speak uses. Piper needs scripts/python-env.sh speak; flite speaks if it cannot."))
-            let sound = l.rows[1].columns(2, gap: 2)
-            c.slider("settings.speech-rate", ctx.tr("Speed"), Self.speechRate, value: s.speechRate, sound[0])
-            c.slider("settings.speech-volume", ctx.tr("Loudness"), Self.speechVolume, value: s.speechVolume, sound[1])
-            note(l.rows[1], ctx.tr("How fast (1× is the voice's own speed) and how loud the voice speaks."))
-            let echo = l.rows[2].columns(2, gap: 2)
-            c.segmented("settings.echo", ctx.tr(Self.echoes), selected: s.speechEcho.rawValue, echo[0])
-            c.toggle("settings.speak-focus", ctx.tr("Hear the focus"), isOn: s.speakFocus, echo[1])
-            note(l.rows[2], ctx.tr("Echo as you type: each word or sentence said as it ends. Focus: its label said as it settles."))
-            if l.rows.count >= 4 {
-                let halves = l.rows[3].columns(2, gap: 2)
-                c.button("settings.try-voice", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Try the voice"), halves[0])
-                c.toggle("settings.talk-hold", ctx.tr("Mouth waits while I talk"), isOn: s.holdMouthWhileTalking, halves[1])
-                note(l.rows[3], ctx.tr("Try: say a sentence. Talking (heard by the microphone) holds jaw and lip gestures."))
+        case _ where Self.pages[tab].map { l.rows.count >= $0.minimum } == true:
+            for (row, r) in zip(Self.pages[tab]?.rows ?? [], l.rows) {
+                for (cell, rect) in zip(row.cells, row.columns == 1 ? [r] : r.columns(row.columns, gap: 2)) {
+                    switch cell {
+                    case .setting(let control): draw(control, &c, ctx, rect)
+                    case .own(let id): drawOwn(id, &c, ctx, rect)
+                    }
+                }
+                note(r, ctx.tr(row.note))
             }
         case "language" where l.rows.count >= 2:
             // Each language is named in its own language, never translated: a user who cannot read the language
@@ -175,6 +200,49 @@ public struct SettingsScreen: Screen {
         }
     }
 
+    /// Draws a setting's control with the setting's value as the schema reads it.
+    func draw(_ control: Control, _ c: inout Canvas, _ ctx: ScreenContext, _ rect: Rect) {
+        guard let entry = ShellSettings.schema.entry(control.setting) else { return }
+        // The tracking values in effect, read from the pipeline, whether the user set them or the config did.
+        let value = entry.get(ctx.settings.shown(in: ctx.pipeline))
+        switch (control.look, value) {
+        case (.toggle(let label), .bool(let on)): c.toggle(control.id, ctx.tr(label), isOn: on, rect)
+        case (.slider(let label, let slider, let scale), .number(let n)): c.slider(control.id, ctx.tr(label), slider, value: n / scale, rect)
+        case (.stepper(let label, _), .number(let n)): c.stepper(control.id, ctx.tr(label), value: "\(Int(n))", rect)
+        case (.segmented(let options), .string(let key)): c.segmented(control.id, ctx.tr(options), selected: key, rect)
+        default: break
+        }
+    }
+
+    /// Draws a button of the screen's own.
+    func drawOwn(_ id: String, _ c: inout Canvas, _ ctx: ScreenContext, _ rect: Rect) {
+        switch id {
+        case "settings.calibrate": c.button(id, (ctx.calibration != nil) ? ctx.tr("◎ Pointer again") : ctx.tr("◎ Calibrate pointer"), rect)
+        case "settings.calibrate-gestures":
+            c.button(id, ctx.tracking.gestureThresholds.isEmpty ? ctx.tr("◎ Calibrate gestures") : ctx.tr("◎ Gestures again"), rect)
+        case "settings.recentre": c.button(id, ctx.tr("⊕ Recentre the head"), rect)
+        case "settings.try-voice": c.button(id, ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Try the voice"), rect)
+        default: break
+        }
+    }
+
+    /// The value the target `id` gives `control`'s setting (in the file's terms, as the schema sets it), nil if
+    /// the target is not one of the control's.
+    func activate(_ control: Control, _ id: String, gaze: CellPoint?, _ settings: ShellSettings, in rect: Rect) -> SettingValue? {
+        guard id == control.id || id.hasPrefix(control.id + "."), let entry = ShellSettings.schema.entry(control.setting) else { return nil }
+        switch (control.look, entry.get(settings)) {
+        case (.toggle, .bool(let on)): return id == control.id ? .bool(!on) : nil
+        case (.slider(_, let slider, let scale), .number(let n)):
+            // Scaled to whole file units (dwell: milliseconds), as the file keeps it, so 1.2 s stays 1.2.
+            return slider.activate(id, id: control.id, gaze: gaze, value: n / scale, in: rect).map { .number(scale == 1 ? $0 : ($0 * scale).rounded()) }
+        case (.stepper(_, let stepper), .number(let n)):
+            return stepper.activate(id, id: control.id, value: Int(n)).map { .number(Double($0)) }
+        case (.segmented(let options), .string):
+            return choice(id, of: control.id, in: options.map(\.key)).map(SettingValue.string)
+        default: return nil
+        }
+    }
+
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         if case .tick = input { return .unhandled }
         let l = layout(ctx.bounds)
@@ -199,64 +267,17 @@ public struct SettingsScreen: Screen {
         if t.id == "settings.try-voice" {
             return Reply(effects: [ctx.speaking ? .stopSpeaking : ctx.speakEffect(ctx.tr("Hello. This is how I sound when I speak for you."))], record: "try-voice")
         }
+        // A control steps from the value shown (in effect); what it sets is the user's own (an override).
         var s = ctx.settings
-        if l.rows.count >= 2, let v = Self.jaw.activate(t.id, id: "settings.jaw", gaze: gaze, value: s.jawThreshold, in: l.rows[0]) {
-            s.jawThreshold = v
-        } else if l.rows.count >= 2, let v = Self.dwell.activate(t.id, id: "settings.dwell", gaze: gaze, value: s.dwellTime, in: l.rows[1]) {
-            s.dwellTime = v
-        } else if let k = choice(t.id, of: "settings.pursuit", in: Self.paces.map(\.key)), let p = PursuitPace(rawValue: k) {
-            s.pursuitPace = p
-        } else if let k = choice(t.id, of: "settings.smoothing", in: Self.filters.map(\.key)), let f = SmoothingKind(rawValue: k) {
-            s.smoothing = f
-        } else if tab == "pointer", let v = Self.reach.activate(t.id, id: "settings.reach", gaze: gaze, value: s.headReachDegrees, in: l.rows[0]) {
-            s.headReachDegrees = v
-        } else if tab == "pointer", l.rows.count >= 2,
-                  let v = Self.deadZone.activate(t.id, id: "settings.deadzone", gaze: gaze, value: s.headDeadZoneDegrees, in: l.rows[1]) {
-            s.headDeadZoneDegrees = v
-        } else if tab == "pointer", l.rows.count >= 4, let k = choice(t.id, of: "settings.pointing", in: Self.pointings.map(\.key)),
-                  let p = DesktopPointing(rawValue: k) {
-            s.desktopPointing = p
-        } else if tab == "pointer", l.rows.count >= 4,
-                  let v = Self.pointerSpeed.activate(t.id, id: "settings.pointer-speed", gaze: gaze, value: s.desktopPointerSpeed,
-                                                     in: l.rows[3].columns(2, gap: 2)[1]) {
-            s.desktopPointerSpeed = v
-        } else if l.rows.count >= 3, let v = Self.silence.activate(t.id, id: "settings.silence", gaze: gaze, value: s.dictationSilence,
-                                                                   in: l.rows[2]) {
-            s.dictationSilence = v
-        } else if let k = choice(t.id, of: "settings.voice", in: Self.voices.map(\.key)) {
-            s.speechVoice = k
-        } else if tab == "speech", let v = Self.speechRate.activate(t.id, id: "settings.speech-rate", gaze: gaze, value: s.speechRate,
-                                                                   in: l.rows[1].columns(2, gap: 2)[0]) {
-            s.speechRate = v
-        } else if tab == "speech", let v = Self.speechVolume.activate(t.id, id: "settings.speech-volume", gaze: gaze, value: s.speechVolume,
-                                                                     in: l.rows[1].columns(2, gap: 2)[1]) {
-            s.speechVolume = v
-        } else if let k = choice(t.id, of: "settings.echo", in: Self.echoes.map(\.key)), let e = SpeechEcho(rawValue: k) {
-            s.speechEcho = e
-        } else if t.id == "settings.speak-focus" {
-            s.speakFocus.toggle()
-        } else if t.id == "settings.talk-hold" {
-            s.holdMouthWhileTalking.toggle()
-        } else if let k = choice(t.id, of: "settings.theme", in: Self.themes.map(\.key)), let th = ThemeKind(rawValue: k) {
-            s.theme = th
-        } else if let k = choice(t.id, of: "settings.numbers", in: Self.numbers.map(\.key)) {
-            s.dictationNumbers = k
-        } else if let k = choice(t.id, of: "settings.engine", in: Self.engines.map(\.key)) {
-            s.dictationEngine = k
-        } else if t.id == "settings.large" {
-            s.largeTargets.toggle()
-        } else if t.id == "settings.bell" {
-            s.bellOnActivate.toggle()
-        } else if t.id == "settings.metrics" {
-            s.recordMetrics.toggle()
-        } else if t.id == "settings.cursor" {
-            s.showGazeCursor.toggle()
-        } else if t.id == "settings.rude" {
-            s.suggestRudeWords.toggle()
-        } else if t.id == "settings.word-on-key" {
-            s.wordOnKey.toggle()
-        } else if let v = Self.suggestions.activate(t.id, id: "settings.suggestions", value: s.suggestions) {
-            s.suggestions = v
+        let shown = s.shown(in: ctx.pipeline)
+        if let page = Self.pages[tab], l.rows.count >= page.minimum,
+           case let hit = zip(page.rows, l.rows).lazy.flatMap({ row, r in
+               zip(row.cells, row.columns == 1 ? [r] : r.columns(row.columns, gap: 2)).compactMap { cell, rect -> (Control, SettingValue)? in
+                   guard case .setting(let control) = cell else { return nil }
+                   return activate(control, t.id, gaze: gaze, shown, in: rect).map { (control, $0) }
+               }
+           }).first, let (control, value) = hit, let entry = ShellSettings.schema.entry(control.setting) {
+            entry.set(&s, value)
         } else if t.id.hasPrefix("settings.keymap."), case let k = String(t.id.dropFirst("settings.keymap.".count)),
                   ctx.services.keymapNames.contains(k) {
             s.keymap = k

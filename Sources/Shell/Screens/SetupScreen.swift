@@ -327,7 +327,7 @@ public struct SetupScreen: Screen {
                 let jawLabel = ctx.tr("Jaw")
                 c.text(jawLabel + " " + String(repeating: "█", count: filled) + String(repeating: "░", count: w - filled),
                        x: x - 1 - CellGrid.columns(of: jawLabel), y: y, style: Theme.dwell)
-                c.text("▲", x: x + min(w - 1, Int((ctx.settings.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
+                c.text("▲", x: x + min(w - 1, Int((ctx.trackingInEffect.jawThreshold * Double(w)).rounded())), y: y + 1, style: Theme.hint)
                 y += 3
             }
             Self.lines(&c, gestureNotes(ctx), in: text, from: y)
@@ -617,7 +617,7 @@ public struct SetupScreen: Screen {
             let t = ctx.catalog
             notes.append((t.tr("Widest so far {widest}, at rest {rest}: a threshold near {suggested} suits you (now {now}). Calibrate gestures sets it from your own face and keeps it for this tracker.",
                                ["widest": Self.decimal(Double(high), 2, t), "rest": Self.decimal(Double(low), 2, t),
-                                "suggested": Self.decimal(Double(suggested), 2, t), "now": Self.decimal(ctx.settings.jawThreshold, 2, t)]), .plain))
+                                "suggested": Self.decimal(Double(suggested), 2, t), "now": Self.decimal(ctx.trackingInEffect.jawThreshold, 2, t)]), .plain))
         } else {
             notes.append((ctx.tr("Calibrate gestures measures your face at rest and at each gesture, and sets the thresholds from them."), Theme.hint))
         }
@@ -682,10 +682,12 @@ func setupReported(_ s: inout ShellState, _ report: SetupReport) -> [Effect] {
         // The webcam's keymap is written for its own gesture config: both change together, the calibration in
         // use stays (it is the pointer's, whatever the gestures).
         var settings = settings
-        settings.mapping.calibration = s.pipelineSettings.mapping.calibration
+        // Its own values are the ones in effect: the tracking overrides made for the other config go.
+        settings.mapping.calibration = s.trackingConfig.mapping.calibration
         s.keymap = keymap
-        s.pipelineSettings = settings
-        s.settings.adopt(settings, keymap: keymap.name)
+        s.trackingConfig = settings
+        s.settings.keymap = keymap.name
+        s.settings.tracking = TrackingSettings()
         s.relayout()
         return []
     case .trackerCalibrations(let pointer, let gestures):

@@ -390,7 +390,8 @@ public struct TerminalScreen: Screen {
         case Self.leaveID:
             return Reply(navigation: .back, record: "leave")
         case Self.restartID:
-            return Reply(effects: [.terminal(.restart)], record: "restart")
+            let pane = layout(ctx.bounds, keyRows: Self.keyboardRows(ctx.keymap)).pane
+            return Reply(effects: [.terminal(.restart(rows: pane.h, cols: pane.w))], record: "restart")
         case Self.layerID:
             symbolLayer.toggle()
             return Reply(record: "layer")
