@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CPty"),
 
         // The system calls modules that must not depend on each other share: the monotonic and thread CPU clocks,
-        // and the durable file write (Runtime's files and Prediction's user words).
+        // and the durable file write (UserFiles' files and Prediction's user words).
         .target(name: "SystemIO"),
         // Pure core: frames, filters, gesture detectors, gaze mapping. Foundation only.
         .target(name: "TrackingCore"),
@@ -87,12 +87,22 @@ let package = Package(
         .target(name: "Sinks", dependencies: [
             "PtyHost", "TerminalModel", "SystemIO", "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
         ]),
-        // The live shell: the event loop, its sources (terminal, frames, speech, prediction), the effect runner
-        // and the files it keeps. Everything with a clock or I/O that the commands share; tests import it.
+        // The files and folders the shell keeps for its user (settings, unsent text, calibrations, metrics, the
+        // last good settings, the command line's files) and the project's paths (word lists, the Python env, the
+        // face model). Reads and writes files; knows nothing of the loop.
+        .target(name: "UserFiles", dependencies: ["Shell", "Config", "TrackingCore", "Prediction", "Speech", "SystemIO"]),
+        // The live services the loop asks: speech recognition (live and offline), its packs and setup, word
+        // prediction, language packs and translations. Threads and files; no event source, no loop.
+        .target(name: "LiveServices", dependencies: [
+            "UserFiles", "Shell", "Config", "Prediction", "Speech", "SpeechText", "Localization", "SystemIO",
+        ]),
+        // The live shell: the event loop, its sources (terminal, frames, speech, prediction, the speaker, the
+        // webcam, the desktop's controls, setup) and the effect runner. Re-exports Sinks, UserFiles and
+        // LiveServices, so the commands and tests import it alone.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "Sinks", "SystemIO", "Localization", "SpeechText", .product(name: "Logging", package: "swift-log"),
-            "CAtspi",
+            "PtyHost", "Sinks", "UserFiles", "LiveServices", "SystemIO", "Localization", "SpeechText",
+            .product(name: "Logging", package: "swift-log"), "CAtspi",
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -128,7 +138,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "Sinks", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
+                                                     "Sinks", "UserFiles", "LiveServices", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import Prediction
 import Shell
+import UserFiles
 
 /// A language pack: a folder `languages/LL/` on the data path (beside `keymaps/`) whose `pack.toml` names the
 /// language's parts. Today the word data (`[words]`); translations, the keyboard's letters, spoken punctuation,

@@ -3,6 +3,7 @@ import Localization
 import Prediction
 import Shell
 import SystemIO
+import UserFiles
 
 /// Loads the word predictor in the background and writes what the reducer learned.
 ///

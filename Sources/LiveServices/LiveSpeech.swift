@@ -6,6 +6,7 @@ import Shell
 import SystemIO
 import Speech
 import SpeechText
+import UserFiles
 
 /// Where the shell's speech comes from.
 public enum AudioInput: Sendable {

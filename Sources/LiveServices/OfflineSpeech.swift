@@ -3,6 +3,7 @@ import Foundation
 import Shell
 import Speech
 import SystemIO
+import UserFiles
 
 /// Speech on recordings rather than a microphone, as `transcribe` and `bench speech` run it.
 public enum OfflineSpeech {

@@ -3,6 +3,7 @@ import Foundation
 import Shell
 import Speech
 import TrackingCore
+import UserFiles
 
 /// Loads the gesture config and keymap a command was asked for, refusing with `file:line: …` on any mistake.
 public enum Setup {

@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import SpeechText
+import UserFiles
 
 /// A language pack's speech data, `languages/LL/speech.toml` beside the pack's `pack.toml` (word data): spoken
 /// punctuation, dictation's own commands, number words and voice commands, read into a `SpeechLanguage`.

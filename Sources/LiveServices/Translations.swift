@@ -4,6 +4,7 @@ import Localization
 import Shell
 import SpeechText
 import Synchronization
+import UserFiles
 
 /// The shell's translations on disk, read into `Catalog` values: the state holds one and hands it to the
 /// screens, so nothing reads a file while drawing and a language switch is an event.

@@ -10,6 +10,7 @@ import Speech
 import Terminal
 import TrackingCore
 import Transport
+import LiveServices
 
 /// Something the loop learned from outside in one wake-up.
 public enum LoopEvent: Sendable {

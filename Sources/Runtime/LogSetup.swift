@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import UserFiles
 
 /// Sends swift-log output to a file, never to the terminal the UI owns.
 ///

@@ -4,6 +4,8 @@ import Glibc
 import Foundation
 import Shell
 import Speech
+import UserFiles
+import LiveServices
 
 /// Carries out the setup screen's requests that take time or touch devices (`Effect.setup`), each on a thread
 /// of its own, and hands what happened back to the loop as `ShellEvent.setup`, waking `poll` through a pipe

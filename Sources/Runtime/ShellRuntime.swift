@@ -12,6 +12,8 @@ import Speech
 import Terminal
 import PtyHost
 import TrackingCore
+import UserFiles
+import LiveServices
 
 /// Appends action lines to a log file in the state folder; never to the terminal curses owns.
 public final class ActionLog {

@@ -3,6 +3,7 @@ import Foundation
 import Shell
 import SystemIO
 import Transport
+import UserFiles
 
 /// The source a calibration is saved for: `run --source`, else the tracker's, else `default`. Shared by
 /// reference between the runtime, which changes it when setup starts another tracker, and the closures that

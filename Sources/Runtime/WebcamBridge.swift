@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shell
+import UserFiles
 
 /// The MediaPipe bridge (`python/webcam_bridge.py`) as `run` and setup start it for a webcam tracker: a child
 /// sending frames to the shell's loopback port, its messages kept (never written over the screen), started

@@ -3,6 +3,7 @@ import Foundation
 import FrameFormats
 import Localization
 import Prediction
+@testable import LiveServices
 @testable import Runtime
 import Shell
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Prediction
+@testable import LiveServices
 @testable import Runtime
 import Config
 import Shell

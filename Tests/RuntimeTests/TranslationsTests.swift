@@ -2,6 +2,7 @@ import Config
 import FrameFormats
 import Foundation
 import Localization
+@testable import LiveServices
 @testable import Runtime
 import Shell
 import Terminal
