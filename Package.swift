@@ -96,13 +96,16 @@ let package = Package(
         .target(name: "LiveServices", dependencies: [
             "UserFiles", "Shell", "Config", "Prediction", "Speech", "SpeechText", "Localization", "SystemIO",
         ]),
+        // The desktop's controls for the Controls view: the accessibility bus (AT-SPI) client, the sway tree,
+        // and the thread that reads them. The only importer of CAtspi; no event source, no loop.
+        .target(name: "Controls", dependencies: ["Shell", "Localization", "SystemIO", "CAtspi"]),
         // The live shell: the event loop, its sources (terminal, frames, speech, prediction, the speaker, the
-        // webcam, the desktop's controls, setup) and the effect runner. Re-exports Sinks, UserFiles and
-        // LiveServices, so the commands and tests import it alone.
+        // webcam, the desktop's controls, setup) and the effect runner. Re-exports Sinks, UserFiles,
+        // LiveServices and Controls, so the commands and tests import it alone.
         .target(name: "Runtime", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "PtyHost", "Sinks", "UserFiles", "LiveServices", "SystemIO", "Localization", "SpeechText",
-            .product(name: "Logging", package: "swift-log"), "CAtspi",
+            "PtyHost", "Sinks", "UserFiles", "LiveServices", "Controls", "SystemIO", "Localization", "SpeechText",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Every `handsfree bench` harness and the peers it measures against (tmux, pocketsphinx_continuous),
         // as a library so tests can run a harness; the commands only parse options and print.
@@ -138,7 +141,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "Sinks", "UserFiles", "LiveServices", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
+                                                     "Sinks", "UserFiles", "LiveServices", "Controls", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],
     swiftLanguageModes: [.v6]
 )

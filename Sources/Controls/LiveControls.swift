@@ -371,13 +371,3 @@ private final class EndFlag: @unchecked Sendable {
     func set() { lock.withLock { flag = true } }
     var value: Bool { lock.withLock { flag } }
 }
-
-/// What the controls thread read and did, for the loop.
-public struct ControlsSource: EventSource {
-    public let controls: LiveControls
-    public init(_ controls: LiveControls) { self.controls = controls }
-    public var descriptors: [Int32] { controls.descriptors }
-    public mutating func events(_ wake: Wakeup) -> [LoopEvent] {
-        controls.drain().map { .shell($0) }
-    }
-}

@@ -14,6 +14,7 @@ import PtyHost
 import TrackingCore
 import UserFiles
 import LiveServices
+import Controls
 
 /// Appends action lines to a log file in the state folder; never to the terminal curses owns.
 public final class ActionLog {
