@@ -35,6 +35,10 @@ public enum Setup {
     }
 
     /// Reads `--keymap NAME|FILE`: a name looks in the project's `keymaps/` folder.
+    ///
+    /// The keymap is named as it was asked for (`"default"` for nil), whatever its file's `name =` line says:
+    /// that is the name the user chose and the settings save, so the name of the keymap in use and the chosen
+    /// one are the same string, and a reload (`KeymapWatcher`) keeps it.
     public static func keymap(_ nameOrFile: String?, gestures: [GestureDefinition]) throws -> Keymap {
         let path = keymapPath(nameOrFile)
         guard FileManager.default.fileExists(atPath: path) else {
@@ -43,7 +47,10 @@ public enum Setup {
             throw SetupError("\(path): no such keymap (known: \(known.joined(separator: ", ")))")
         }
         let text = try readText(path)
-        do { return try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
+        var keymap: Keymap
+        do { keymap = try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
+        keymap.name = nameOrFile ?? "default"
+        return keymap
     }
 
     /// Parses keymap text against the gestures it may bind, the shell's screens and the recogniser's

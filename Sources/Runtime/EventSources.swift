@@ -119,13 +119,17 @@ public struct KeyboardSource: EventSource {
 
 /// Reloads the keymap file when it changes; a broken edit keeps the last good keymap and says why.
 public struct KeymapWatcher: EventSource {
+    /// The keymap as the user chose it (a name in `keymaps/`, or a path): a reload is read, and named, by it.
+    public let name: String
     public let path: String
     public let gestures: [GestureDefinition]
     private var stamp: Date?
     private var lastCheck = 0.0
 
-    public init(path: String, gestures: [GestureDefinition]) {
-        self.path = path; self.gestures = gestures
+    /// Watches the file of the keymap chosen as `name` (nil: the default).
+    public init(keymap name: String?, gestures: [GestureDefinition]) {
+        self.name = name ?? "default"; self.gestures = gestures
+        path = Setup.keymapPath(name)
         stamp = KeymapWatcher.modified(path)
     }
 
@@ -144,7 +148,7 @@ public struct KeymapWatcher: EventSource {
         guard m != stamp else { return [] }
         stamp = m
         do {
-            return [.shell(.keymapLoaded(try Setup.keymap(path, gestures: gestures), notice: "Keymap reloaded"))]
+            return [.shell(.keymapLoaded(try Setup.keymap(name, gestures: gestures), notice: "Keymap reloaded"))]
         } catch {
             return [.shell(.message(UIMessage("Keymap not reloaded: {error}", ["error": "\(error)"])))]
         }

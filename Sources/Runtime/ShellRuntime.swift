@@ -508,10 +508,11 @@ extension ShellRuntime {
     mutating func loadKeymap(_ name: String, gestures: [GestureDefinition], notice: String?) -> ShellEvent {
         do {
             let keymap = try Setup.keymap(name, gestures: gestures)
-            let watcher = KeymapWatcher(path: Setup.keymapPath(name), gestures: gestures)
+            let watcher = KeymapWatcher(keymap: name, gestures: gestures)
             keymapWatcher = watcher
+            // Before the loop runs there are no sources yet: `run` adds `keymapWatcher` when it starts.
             if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
-            else { sources.insert(watcher, at: 2) }
+            else if sources.count >= 2 { sources.insert(watcher, at: 2) }
             return .keymapLoaded(keymap, notice: notice)
         } catch {
             // A keymap written for another gesture config (keymaps/webcam.toml) needs that config's gestures,
@@ -582,7 +583,7 @@ extension ShellRuntime {
             do {
                 let settings = try Setup.settings(config: Setup.keymapConfig(name))
                 let keymap = try Setup.keymap(name, gestures: settings.gestures)
-                let watcher = KeymapWatcher(path: Setup.keymapPath(name), gestures: settings.gestures)
+                let watcher = KeymapWatcher(keymap: name, gestures: settings.gestures)
                 keymapWatcher = watcher
                 if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
                 replies.append(.setup(.trackerKeymap(keymap, settings)))

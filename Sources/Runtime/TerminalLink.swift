@@ -26,6 +26,11 @@ public final class TerminalLink {
     /// The reducer asked for the start (the Terminal screen showed), and it was tried.
     public private(set) var isStarted = false
     /// The pane shows: the program is looked at between its own outputs only then.
+    ///
+    /// Not a second copy of the fact: the state's `terminalPane.showing` is it, and this is only the last
+    /// command the reducer gave (`.terminal(.showing)`, which `terminalPaneRequests` returns whenever the
+    /// state's flag changes, and nothing else sends). Event sources take no state, so `TerminalSource` reads
+    /// this instead.
     public private(set) var showing = false
     /// Something changed since the last view was given.
     var changed = true

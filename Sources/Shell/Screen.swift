@@ -256,7 +256,8 @@ public struct ShellSettings: Sendable, Equatable {
     /// The tracking values the user chose over the gesture config's (jaw threshold, dwell time, smoothing, the
     /// head's reach and dead zone); each one not chosen is the config's own.
     public var tracking = TrackingSettings()
-    /// Name of the active keymap (a file in `keymaps/`).
+    /// Name of the keymap the user chose (a file in `keymaps/` without `.toml`, or a path); the state's
+    /// `keymap` is the one loaded, named the same way.
     public var keymap = "default"
     /// Colours of the whole shell; focus and dwell show by reverse video and characters in every theme.
     public var theme: ThemeKind = .standard

@@ -27,6 +27,7 @@ public struct Session: Sendable {
         // The state keeps the one copy of the gesture config's tracking settings; the pipeline is made from it
         // with the settings' overrides.
         self.state.trackingConfig = settings
+        // A session starts with the keymap chosen: the settings name it as it was loaded.
         self.state.settings.keymap = state.keymap.name
         pipeline = Pipeline(self.state.pipelineSettings)
         configuredVersion = self.state.pipelineVersion

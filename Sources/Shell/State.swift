@@ -458,6 +458,10 @@ public enum ShellEvent: Sendable {
 public struct ShellState: Sendable {
     /// Screens from the launcher (root) to the one showing.
     public var stack: [any Screen]
+    /// The keymap in use, named as it was chosen (`Setup.keymap`): its `name` is the keymap the bindings are
+    /// read from, `settings.keymap` the one the user chose; they differ only while a choice could not be loaded
+    /// (said in the title bar), and nothing copies one into the other but the start and the tracker's keymap,
+    /// where the keymap loaded is the new choice.
     @Shared public var keymap: Keymap
     /// The gesture config's tracking settings (`config/*.toml` with `--set`), with the calibrations and the
     /// head's centre: what the pipeline is made from, before the settings' tracking overrides.

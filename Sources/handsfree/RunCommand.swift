@@ -363,7 +363,7 @@ struct RunCommand: ParsableCommand {
                 speech.load()
                 runtime.speech = speech
             }
-            runtime.keymapWatcher = KeymapWatcher(path: Setup.keymapPath(keymapArg), gestures: settings.gestures)
+            runtime.keymapWatcher = KeymapWatcher(keymap: keymapArg, gestures: settings.gestures)
             try runtime.run()
             if asked != nil {
                 let (saved, _) = TrackerFile.load(paths.tracker)

@@ -1,8 +1,8 @@
 import Config
 import FrameFormats
 import Foundation
-import Runtime
-import Shell
+@testable import Runtime
+@testable import Shell
 import Testing
 import TrackingCore
 
@@ -16,7 +16,7 @@ import TrackingCore
         let good = try String(contentsOfFile: Setup.keymapPath("default"), encoding: .utf8)
         try good.write(to: file, atomically: true, encoding: .utf8)
         let gestures = GestureConfig.defaults().gestures
-        var w = KeymapWatcher(path: file.path, gestures: gestures)
+        var w = KeymapWatcher(keymap: file.path, gestures: gestures)
         #expect(w.events(Wakeup(now: 10)).isEmpty, "unchanged")
 
         try good.replacingOccurrences(of: "name = \"default\"", with: "name = \"mine\"")
@@ -26,7 +26,7 @@ import TrackingCore
         guard case .shell(.keymapLoaded(let km, let notice))? = reloaded.first else {
             Issue.record("expected a reload, got \(reloaded)"); return
         }
-        #expect(km.name == "mine")
+        #expect(km.name == file.path, "named as it was chosen, not by its file's name line")
         #expect(notice == "Keymap reloaded")
 
         try "[global\nactivate = ".write(to: file, atomically: true, encoding: .utf8)
@@ -35,6 +35,49 @@ import TrackingCore
         let broken = w.events(Wakeup(now: 12))
         guard case .shell(.message(let message?))? = broken.first else { Issue.record("expected a notice, got \(broken)"); return }
         #expect(message.english.hasPrefix("Keymap not reloaded: \(file.path):1"))
+    }
+
+    /// Settings › Keymap picks a keymap whose file calls itself something else, then the file is edited and
+    /// reloaded: the keymap in use and the one the settings hold (what settings.toml gets once the trial is
+    /// kept) have one name throughout, and a later change of another setting asks for no second load.
+    @Test func aKeymapChosenInSettingsKeepsTheChosenNameThroughAReload() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("km-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("mine.toml")
+        let good = try String(contentsOfFile: Setup.keymapPath("default"), encoding: .utf8)
+        try good.replacingOccurrences(of: "name = \"default\"", with: "name = \"My keys\"").write(to: file, atomically: true, encoding: .utf8)
+        let config = GestureConfig.defaults()
+        var state = ShellState(keymap: try Setup.keymap("default", gestures: config.gestures), gestures: config.gestures)
+        state.services.keymapNames = ["default", file.path]
+        var r = ShellRuntime(session: Session(state: state, settings: config), feed: .none, exitAtEnd: true,
+                             paths: UserPaths(environment: ["HOME": dir.path], dataDir: nil))
+        _ = r.session.state.show(screen: "settings")
+        func activate(_ id: String) -> Bool {
+            r.session.state.focus.set(id, at: r.session.state.now)
+            return r.runEffects(r.session.send(.key(.enter)))
+        }
+        _ = activate("settings.tab.keymap")
+        _ = activate("settings.keymap." + file.path)
+        #expect(r.session.state.keymap.name == file.path)
+        #expect(r.session.state.settings.keymap == file.path)
+
+        try good.replacingOccurrences(of: "name = \"default\"", with: "name = \"My keys, edited\"")
+            .write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
+        var watcher = try #require(r.keymapWatcher)
+        let reloaded = watcher.events(Wakeup(now: 10))
+        guard case .shell(let event)? = reloaded.first, case .keymapLoaded = event else {
+            Issue.record("expected a reload, got \(reloaded)"); return
+        }
+        _ = r.runEffects(r.session.send(event))
+        #expect(r.session.state.keymap.name == r.session.state.settings.keymap)
+        #expect(r.session.state.keymap.name == file.path)
+
+        // Another setting changed afterwards: the keymap is the chosen one already, so nothing is loaded.
+        var changed = r.session.state.settings
+        changed.speakFocus.toggle()
+        #expect(!r.session.state.settingsFollowUps(changed).contains { if case .loadKeymap = $0 { true } else { false } })
     }
 
     @Test func aReplayGivesFramesWhenDueAndSaysWhenItEnds() {

@@ -5,7 +5,7 @@ import Config
 import FrameFormats
 import Foundation
 import PtyHost
-import Runtime
+@testable import Runtime
 import Shell
 import SystemIO
 import Terminal
@@ -86,6 +86,38 @@ final class PaneDisplay: ShellDisplay {
         r.display = { display }
         try r.run()
         return (r, display)
+    }
+
+    /// Whether the pane shows is the state's (`ShellState.terminalPane.showing`); the link's copy is only what
+    /// the reducer last told it (`.terminal(.showing)`), and so follows it through every way the pane comes and
+    /// goes: the Terminal screen opened, a screen on top, the window too small, another screen.
+    @Test func theLinkLooksAtTheProgramExactlyWhileTheStateSaysThePaneShows() throws {
+        let km = try Setup.keymap("default", gestures: Self.settings.gestures)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var r = ShellRuntime(session: Session(state: ShellState(keymap: km, gestures: Self.settings.gestures), settings: Self.settings),
+                             feed: .none, exitAtEnd: false, paths: UserPaths(environment: ["HOME": home.path], dataDir: nil))
+        r.terminal = TerminalLink(.child(argv: ["/bin/cat"]))
+        var seen: [Bool] = []
+        func send(_ e: ShellEvent) {
+            _ = r.runEffects(r.session.send(e))
+            #expect(r.terminal.showing == r.session.state.terminalPane.showing, "after \(e)")
+            seen.append(r.terminal.showing)
+        }
+        send(.tick(at: 0.1))
+        _ = r.session.state.show(screen: "terminal")
+        send(.tick(at: 0.2))
+        r.session.state.stack.append(AppHelpScreen(app: "terminal", appTitle: "Terminal"))
+        r.session.state.relayout()
+        send(.tick(at: 0.3))
+        r.session.state.stack.removeLast()
+        r.session.state.relayout()
+        send(.tick(at: 0.4))
+        send(.resized(Size(width: 30, height: 8)))
+        send(.resized(Size(width: 120, height: 40)))
+        _ = r.session.state.show(screen: "launcher")
+        send(.tick(at: 0.5))
+        #expect(seen == [false, true, false, true, false, true, false])
     }
 
     @Test func aChildsOutputReachesThePaneAndItsEndIsShownAndReaped() throws {
