@@ -730,8 +730,8 @@ func noteWeak(_ s: inout ShellState, _ w: WeakPerformance, onTarget: Bool) {
     let how = s.gestures.first { $0.name == w.gesture }.map { GestureText.movement($0, s.catalog) } ?? s.catalog.tr("a gesture")
     // Short enough for the title bar at 100 columns.
     s.noticeMessage = UIMessage("{gesture}: only {level} of {press}. Settings › Pointer › Calibrate gestures",
-                                ["gesture": how.prefix(1).uppercased() + how.dropFirst(), "level": String(format: "%.2f", level),
-                                 "press": String(format: "%.2f", w.press)])
+                                ["gesture": how.prefix(1).uppercased() + how.dropFirst(), "level": SetupScreen.decimal(level, 2, s.catalog),
+                                 "press": SetupScreen.decimal(Double(w.press), 2, s.catalog)])
 }
 
 /// A commit kept while the words of its language loaded: learned when they arrive.

@@ -116,37 +116,50 @@ public struct CommandWords: Equatable, Sendable {
     ///
     /// A candidate is compared in English (`english(heard)`: "abre notas" is "open notas") and in each form
     /// the language has for it ("atrás" for "back", "abre notas" for "open notas"), so a word Whisper heard a
-    /// little wrong ("enicio") is still near the language's own form ("inicio"). Whisper writes a short
-    /// utterance as a sentence and sometimes says it twice ("Selecciona frases, selecciona frases"): each
-    /// clause is tried too.
+    /// little wrong ("enicio") is still near the language's own form ("inicio").
+    ///
+    /// The whole utterance (punctuation and a leading wake phrase aside) must be near the command: Whisper
+    /// sometimes writes a command phrase into an ordinary sentence ("buono, apri le note"), and a sentence said
+    /// while the microphone waits for a command must fire nothing. Whisper also says a short utterance twice
+    /// ("Selecciona frases, selecciona frases"): clauses that are all the same command are that command once.
     public func nearest(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
-        var clauses = [heard]
-        for c in heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }) where !c.allSatisfy(\.isWhitespace) {
-            if !clauses.contains(String(c)) { clauses.append(String(c)) }
+        if let whole = nearestWhole(heard, among: candidates) { return whole }
+        var clauses = heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }).map(String.init)
+            .filter { !SpeechLanguage.words($0).isEmpty }
+        // "Shell, abre notas, abre notas": the wake phrase written as a clause of its own is not a repetition.
+        if let wake, let first = clauses.first, SpeechLanguage.words(first) == SpeechLanguage.words(wake) { clauses.removeFirst() }
+        guard clauses.count > 1 else { return nil }
+        var found: (phrase: String, distance: Double)?
+        for clause in clauses {
+            guard let m = nearestWhole(clause, among: candidates), found.map({ $0.phrase == m.phrase }) ?? true else { return nil }
+            found = (m.phrase, max(found?.distance ?? 0, m.distance))
         }
+        return found
+    }
+
+    /// The candidate nearest all of `heard` (a leading wake phrase dropped), nil when none is within `threshold`.
+    private func nearestWhole(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
         var aliases: [String: [String]] = [:]
         for p in phrases { aliases[SpeechLanguage.words(p.value).joined(separator: " "), default: []].append(p.words.joined(separator: " ")) }
+        let said = english(heard)
+        var raw = SpeechLanguage.words(heard)
+        if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, raw.count > w.count, raw.starts(with: w) {
+            raw.removeFirst(w.count)
+        }
+        let rawText = raw.joined(separator: " ")
+        guard !said.isEmpty else { return nil }
         var best: (String, Double)?
-        for clause in clauses {
-            let said = english(clause)
-            var raw = SpeechLanguage.words(clause)
-            if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, raw.count > w.count, raw.starts(with: w) {
-                raw.removeFirst(w.count)
+        for c in candidates {
+            let target = SpeechLanguage.words(c)
+            guard !target.isEmpty else { continue }
+            let targetText = target.joined(separator: " ")
+            var d = Self.distance(said, targetText)
+            for alias in aliases[targetText] ?? [] { d = min(d, Self.distance(rawText, alias)) }
+            for (verbs, english) in [(open, "open"), (select, "select")] where target.first == english && target.count > 1 {
+                let rest = target.dropFirst().joined(separator: " ")
+                for verb in verbs { d = min(d, Self.distance(rawText, verb.joined(separator: " ") + " " + rest)) }
             }
-            let rawText = raw.joined(separator: " ")
-            guard !said.isEmpty else { continue }
-            for c in candidates {
-                let target = SpeechLanguage.words(c)
-                guard !target.isEmpty else { continue }
-                let targetText = target.joined(separator: " ")
-                var d = Self.distance(said, targetText)
-                for alias in aliases[targetText] ?? [] { d = min(d, Self.distance(rawText, alias)) }
-                for (verbs, english) in [(open, "open"), (select, "select")] where target.first == english && target.count > 1 {
-                    let rest = target.dropFirst().joined(separator: " ")
-                    for verb in verbs { d = min(d, Self.distance(rawText, verb.joined(separator: " ") + " " + rest)) }
-                }
-                if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
-            }
+            if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
         }
         return best.map { (phrase: $0.0, distance: $0.1) }
     }

@@ -49,7 +49,7 @@ struct DemoCommand: ParsableCommand {
         do { km = try Setup.keymap("default", gestures: settings.gestures) } catch { km = DemoCommand.fallbackKeymap }
         // Real word prediction with nothing learned and nothing saved; the note lives in memory only.
         var start = StartingState(keymap: km, pipeline: settings)
-        start.source = "demo"
+        start.source = N_("demo")
         start.catalog = spoken.catalog
         start.languageNotice = spoken.notice
         // The config's own settings, with the looks the command line asks for.

@@ -1,3 +1,4 @@
+import Foundation
 import Config
 import Shell
 import Testing
@@ -152,5 +153,16 @@ import TrackingCore
         for k in 0..<90 { d.step(.frame(TrackingFrame(t: d.t + Double(k) / 60, gaze: GazePoint(x: 0.25, y: 0.66)), nil)) }
         let g = d.session.pipeline.gaze ?? GazePoint(x: -1, y: -1)
         #expect(abs(g.x - 0.2) < 0.012 && abs(g.y - 0.7) < 0.02, "\(g)")
+    }
+
+    /// The result line in another language: its words and its decimal separator ("2,3 Zellen", not "2.3 cells").
+    @Test func theResultIsWrittenInTheLanguage() throws {
+        var d = start()
+        follow(&d)
+        #expect(d.text.contains("Calibrated:"), "\(d.text)")
+        d.send(.languageLoaded(try LanguageTests.catalog("de")))
+        #expect(d.text.contains("Kalibriert:") && d.text.contains("Zellen daneben"), "\(d.text)")
+        #expect(d.text.range(of: #"\d,\d Zellen"#, options: .regularExpression) != nil, "\(d.text)")
+        #expect(d.text.contains("↻ Wiederholen") && !d.text.contains("Redo"), "\(d.text)")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Config
 import Shell
 import Testing
@@ -81,5 +82,16 @@ import TrackingCore
         #expect(d.text.contains("Not calibrated: no gesture was seen for 12 s"), "\(d.text)")
         #expect(d.session.pipeline.settings.gestures == before)
         #expect(d.state.tracking.gestureThresholds.isEmpty)
+    }
+
+    /// The thresholds learned, in another language: its words and its decimal separator ("0,35", not "0.35").
+    @Test func theResultIsWrittenInTheLanguage() throws {
+        var d = start()
+        _ = perform(&d, cannot: ["commit"])
+        #expect(d.text.contains("Calibrated:"), "\(d.text)")
+        d.send(.languageLoaded(try LanguageTests.catalog("de")))
+        #expect(d.text.contains("Kalibriert:") && d.text.contains("Nicht gesehen, daher unverändert:"), "\(d.text)")
+        #expect(d.text.range(of: #"Auslösen \d,\d\d → \d,\d\d"#, options: .regularExpression) != nil, "\(d.text)")
+        #expect(!d.text.contains("press "), "\(d.text)")
     }
 }

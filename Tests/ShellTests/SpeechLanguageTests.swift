@@ -161,4 +161,36 @@ import Testing
         d.send(.speech(try #require(near[lang]), isFinal: true))
         #expect(d.screen != "launcher", "\(lang)")
     }
+
+    /// Whisper sometimes writes a command phrase into an ordinary sentence ("buono, apri le note"): with the
+    /// microphone open for a command, only a whole utterance near one command acts, and a command Whisper
+    /// wrote twice is that command once.
+    @Test func aCommandInsideASentenceFiresNothing() throws {
+        let it = try Self.speech("it").commands, es = try Self.speech("es").commands
+        #expect(it.nearest("Buono, apri le note.", among: ["open Note", "back"]) == nil)
+        #expect(it.nearest("Apri le note.", among: ["open Note", "back"])?.phrase == "open Note")
+        #expect(es.nearest("Selecciona frases, selecciona frases.", among: ["select Frases", "open Frases"])?.phrase == "select Frases")
+        // Two commands, or a command and a word more, in one utterance: nothing.
+        #expect(es.nearest("Selecciona frases, abre notas.", among: ["select Frases", "open Notas"]) == nil)
+        #expect(es.nearest("Abre notas, por favor.", among: ["open Notas"]) == nil)
+        // The wake phrase before the command, as its own clause or not, is no extra word.
+        #expect(es.nearest("Shell, abre notas.", among: ["open Notas"])?.phrase == "open Notas")
+        #expect(es.nearest("Shell, abre notas, abre notas.", among: ["open Notas"])?.phrase == "open Notas")
+
+        var d = try Self.driver("it")
+        let effects = d.send(.speech("Buono, apri le note.", isFinal: true))
+        #expect(d.screen == "launcher" && effects.isEmpty, "\(effects)")
+        d.send(.speech("Apri le note.", isFinal: true))
+        #expect(d.screen != "launcher")
+    }
+
+    @Test func aCommandWhisperWroteTwiceActsOnce() throws {
+        var once = try Self.driver("es")
+        let onceEffects = once.send(.speech("Selecciona frases.", isFinal: true))
+        #expect(once.screen != "launcher")
+        var twice = try Self.driver("es")
+        let twiceEffects = twice.send(.speech("Selecciona frases, selecciona frases.", isFinal: true))
+        #expect(twice.screen == once.screen)
+        #expect(twiceEffects.count == onceEffects.count, "\(twiceEffects) against \(onceEffects)")
+    }
 }

@@ -57,17 +57,20 @@ public struct CalibrationScreen: Screen {
             let barY = p.y + 1 < b.maxY ? p.y + 1 : p.y - 1
             c.text(String(repeating: "█", count: bar) + String(repeating: "░", count: 9 - bar),
                    x: max(b.x, min(b.maxX - 9, p.x - 4)), y: barY, style: Theme.dwell)
-            let face = ctx.tracking.rawPointer == nil ? " · no pointer: is the face seen?" : ""
-            var what = "Look at the dot until it fills (\(run.index + 1) of \(run.targets.count))"
-            if case .checking = phase { what = "Checking: look at the dot (\(run.index + 1) of \(run.targets.count))" }
-            if !run.hasArrived { what += ", in your own time" }
-            c.grid.centered(what + face,
+            let step = ["n": String(run.index + 1), "count": String(run.targets.count)]
+            var what = ctx.tr("Look at the dot until it fills ({n} of {count})", step)
+            if case .checking = phase { what = ctx.tr("Checking: look at the dot ({n} of {count})", step) }
+            if !run.hasArrived { what = ctx.tr("{step}, in your own time", ["step": what]) }
+            if ctx.tracking.rawPointer == nil { what = ctx.tr("{step} · no pointer: is the face seen?", ["step": what]) }
+            c.grid.centered(what,
                             in: b, y: t.y > 0.5 ? b.y : b.maxY - 1, style: Theme.hint)
             c.text("◉", x: p.x, y: p.y, style: Theme.focus)
         case .fitted(let r, let landed, let check):
-            let line = check.map { String(format: "Calibrated: %.1f cells off on the check dots (%.1f with the pointer before). Kept for this source.",
-                                          $0.error, $0.inUse) }
-                ?? String(format: "Calibrated: %.1f cells off where you looked (%.1f before). Kept for this source.", r.errorAfter, r.errorBefore)
+            let cells = { (v: Double) in SetupScreen.decimal(v, 1, ctx.catalog) }
+            let line = check.map { ctx.tr("Calibrated: {after} cells off on the check dots ({before} with the pointer before). Kept for this source.",
+                                          ["after": cells($0.error), "before": cells($0.inUse)]) }
+                ?? ctx.tr("Calibrated: {after} cells off where you looked ({before} before). Kept for this source.",
+                          ["after": cells(r.errorAfter), "before": cells(r.errorBefore)])
             c.grid.centered(line, in: b, y: b.y + 1, style: Theme.tileLabel)
             let area = Rect(x: b.x + 2, y: b.y + 3, w: b.w - 4, h: b.h - 8)
             for (target, hit) in landed {
@@ -75,15 +78,15 @@ public struct CalibrationScreen: Screen {
                 c.text("+", x: t.x, y: t.y, style: Theme.hint)
                 c.text("•", x: h.x, y: h.y, style: Theme.dwell)
             }
-            c.grid.centered("+ a check dot, • where your gaze landed there with the calibration", in: b, y: area.maxY, style: Theme.hint)
+            c.grid.centered(ctx.tr("+ a check dot, • where your gaze landed there with the calibration"), in: b, y: area.maxY, style: Theme.hint)
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
-            c.button(Self.redoID, "↻ Redo", buttons[1])
+            c.button(Self.redoID, ctx.tr("↻ Redo"), buttons[1])
         case .corrected:
-            c.grid.centered("Drift corrected: the pointer is shifted to where you looked.", in: b, y: b.y + 3, style: Theme.tileLabel)
+            c.grid.centered(ctx.tr("Drift corrected: the pointer is shifted to where you looked."), in: b, y: b.y + 3, style: Theme.tileLabel)
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
-            c.button(Self.redoID, "↻ Again", buttons[1])
+            c.button(Self.redoID, ctx.tr("↻ Again"), buttons[1])
         case .failed(let why):
-            c.calibrationRefused(why, kept: "The previous calibration is still in use.", done: Self.doneID, redo: Self.redoID, buttons)
+            c.calibrationRefused(why, kept: ctx.tr("The previous calibration is still in use."), done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 

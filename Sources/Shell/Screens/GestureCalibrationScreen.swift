@@ -68,39 +68,41 @@ public struct GestureCalibrationScreen: Screen {
                 }
                 y += 1
             }
-            c.button(Self.startID, "▶ Start", buttons[0])
+            c.button(Self.startID, ctx.tr("▶ Start"), buttons[0])
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[1])
         case .running(let run):
             renderRun(&c, run, ctx)
         case .fitted(let rows, let skipped):
-            c.grid.centered("Calibrated: these thresholds are in use now, kept for this tracker.", in: b, y: b.y + 1,
+            func level<F: BinaryFloatingPoint>(_ v: F) -> String { SetupScreen.decimal(Double(v), 2, ctx.catalog) }
+            c.grid.centered(ctx.tr("Calibrated: these thresholds are in use now, kept for this tracker."), in: b, y: b.y + 1,
                             style: Theme.tileLabel)
             for (i, r) in rows.enumerated() where b.y + 3 + i < buttons[0].y {
-                let line = r.gesture.label + ":" + String(format: " press %.2f → %.2f   release %.2f → %.2f   (neutral %.2f, weaker of two %.2f)",
-                                         Double(r.gesture.press), Double(r.now.press), Double(r.gesture.release),
-                                         Double(r.now.release), Double(r.neutral), Double(r.peak))
+                let line = ctx.tr("{gesture}: press {press} → {pressNow}   release {release} → {releaseNow}   (neutral {neutral}, weaker of two {peak})",
+                                  ["gesture": r.gesture.label, "press": level(r.gesture.press), "pressNow": level(r.now.press),
+                                   "release": level(r.gesture.release), "releaseNow": level(r.now.release),
+                                   "neutral": level(r.neutral), "peak": level(r.peak)])
                 c.text(line, x: b.x + 2, y: b.y + 3 + i, maxWidth: b.w - 4)
             }
             // The rhythm learned: holds and rise windows made to fit this user's performances.
             let rhythm = rows.compactMap { r -> String? in
                 var parts: [String] = []
-                if let h = r.now.hold { parts.append(String(format: "hold %.2f → %.2f s", r.gesture.hold, h)) }
-                if let c = r.now.calm { parts.append(String(format: "rise within %.2f → %.2f s", r.gesture.calm, c)) }
-                return parts.isEmpty ? nil : r.gesture.label + ": " + parts.joined(separator: ", ")
+                if let h = r.now.hold { parts.append(ctx.tr("hold {before} → {now} s", ["before": level(r.gesture.hold), "now": level(h)])) }
+                if let c = r.now.calm { parts.append(ctx.tr("rise within {before} → {now} s", ["before": level(r.gesture.calm), "now": level(c)])) }
+                return parts.isEmpty ? nil : ctx.tr("{gesture}: {changes}", ["gesture": r.gesture.label, "changes": parts.joined(separator: ", ")])
             }
             var y = b.y + 4 + rows.count
             if !rhythm.isEmpty, y < buttons[0].y {
-                c.text("Your rhythm: " + rhythm.joined(separator: " · "), x: b.x + 2, y: y, style: Theme.hint, maxWidth: b.w - 4)
+                c.text(ctx.tr("Your rhythm: {list}", ["list": rhythm.joined(separator: " · ")]), x: b.x + 2, y: y, style: Theme.hint, maxWidth: b.w - 4)
                 y += 1
             }
             if !skipped.isEmpty, y < buttons[0].y {
-                c.text("Not seen, so unchanged: " + skipped.joined(separator: ", "), x: b.x + 2, y: y,
+                c.text(ctx.tr("Not seen, so unchanged: {list}", ["list": skipped.joined(separator: ", ")]), x: b.x + 2, y: y,
                        style: Theme.hint, maxWidth: b.w - 4)
             }
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
-            c.button(Self.redoID, "↻ Redo", buttons[1])
+            c.button(Self.redoID, ctx.tr("↻ Redo"), buttons[1])
         case .failed(let why):
-            c.calibrationRefused(why, kept: "The gestures keep the values they had.", done: Self.doneID, redo: Self.redoID, buttons)
+            c.calibrationRefused(why, kept: ctx.tr("The gestures keep the values they had."), done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 
