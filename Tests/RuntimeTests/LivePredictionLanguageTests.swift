@@ -18,13 +18,19 @@ struct LivePredictionLanguageTests {
     /// Polls until the loader has loaded something (a generous deadline: a debug build reads the lists in about
     /// a second), and hands it to the state as the prediction source does.
     func deliver(_ live: LivePrediction, to state: inout ShellState) -> [LivePrediction.Loaded] {
+        let loaded = waitForLoaded(live)
+        for l in loaded { _ = reduce(&state, .predictorLoaded(l.predictor, language: l.language, problem: l.problem)) }
+        return loaded
+    }
+
+    /// Polls until the loader has loaded something, within a generous deadline.
+    func waitForLoaded(_ live: LivePrediction) -> [LivePrediction.Loaded] {
         let deadline = Date().addingTimeInterval(60)
         var loaded = live.takeLoaded()
         while loaded.isEmpty, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
             loaded = live.takeLoaded()
         }
-        for l in loaded { _ = reduce(&state, .predictorLoaded(l.predictor, language: l.language, problem: l.problem)) }
         return loaded
     }
 
@@ -173,11 +179,8 @@ struct LivePredictionLanguageTests {
         #expect(state.learningWhileLoading.count == 3)
 
         live.load(language: "es", paths: paths)
-        let deadline = Date().addingTimeInterval(60)
-        var loaded = live.takeLoaded()
-        while loaded.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02); loaded = live.takeLoaded() }
         var effects: [Effect] = []
-        for l in loaded { effects += reduce(&state, .predictorLoaded(l.predictor, language: l.language, problem: l.problem)) }
+        for l in waitForLoaded(live) { effects += reduce(&state, .predictorLoaded(l.predictor, language: l.language, problem: l.problem)) }
         write(effects, live)
         let spanishWords = paths.data.appendingPathComponent("user-words-es.txt")
         #expect((try? String(contentsOf: spanishWords, encoding: .utf8))?.contains("Zorbléxica") == true,

@@ -415,17 +415,7 @@ import Testing
             text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) ?? "中")
             if i % 50 == 49 { text += "\n" }
         }
-        let sink = X11Sink(display: x.display)
-        let start = Date()
-        try sink.type(text)
-        print("X11Sink: 3,000 Chinese characters (\(sink.borrowedKeys) bindings on \(sink.spareSlots) slots of \(sink.spareKeycodes) spare keycodes, \(sink.provenChanges) waited for the window) "
-              + "in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
-        let got = XSession.contents(of: file, becoming: text, timeout: 30)
-        #expect(got == text)
-        if got != text {
-            print("X11Sink: \(Self.differences(got, text))")
-            Issue.record("\(got.count) of \(text.count) arrived; \(Self.differences(got, text))")
-        }
+        try Self.typeAndExpectWhole(text, "3,000 Chinese characters", display: x.display, file: file)
     }
 
     @Test(.enabled(if: hasTools, skipReason))
@@ -447,16 +437,22 @@ import Testing
             if i % 40 == 39 { text += "\n" }
         }
         text += "\nplain ASCII at the end\n"
-        let sink = X11Sink(display: x.display)
+        try Self.typeAndExpectWhole(text, "2,000 mixed characters", display: x.display, file: file)
+    }
+
+    /// Types `text` through a new sink on `display` into the window that writes `file`, prints the sink's
+    /// bindings and time, and expects the text to arrive whole, naming each difference if it does not.
+    static func typeAndExpectWhole(_ text: String, _ what: String, display: String, file: URL) throws {
+        let sink = X11Sink(display: display)
         let start = Date()
         try sink.type(text)
-        print("X11Sink: 2,000 mixed characters (\(sink.borrowedKeys) bindings on \(sink.spareSlots) slots, \(sink.provenChanges) waited for the window) "
-              + "in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        print("X11Sink: \(what) (\(sink.borrowedKeys) bindings on \(sink.spareSlots) slots of \(sink.spareKeycodes) spare keycodes, "
+              + "\(sink.provenChanges) waited for the window) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
         let got = XSession.contents(of: file, becoming: text, timeout: 30)
         #expect(got == text)
         if got != text {
-            print("X11Sink: \(Self.differences(got, text))")
-            Issue.record("\(got.count) of \(text.count) arrived; \(Self.differences(got, text))")
+            print("X11Sink: \(differences(got, text))")
+            Issue.record("\(got.count) of \(text.count) arrived; \(differences(got, text))")
         }
     }
 
