@@ -121,21 +121,23 @@ static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, 
     return status;
 }
 
-/// The element's states as bits (1 << AtspiStateType); every state libatspi knows is below 64.
+/// The element's states as bits (1 << AtspiStateType), as libatspi keeps them (from its cache when the
+/// element's states are cached): the set's own bits, with no list of states built and freed each time.
 static inline uint64_t handsfree_atspi_states(AtspiAccessible *accessible) {
     AtspiStateSet *set = atspi_accessible_get_state_set(accessible);
     if (set == NULL) return 0;
-    GArray *states = atspi_state_set_get_states(set);
-    uint64_t bits = 0;
-    if (states != NULL) {
-        for (guint i = 0; i < states->len; i++) {
-            int state = g_array_index(states, AtspiStateType, i);
-            if (state >= 0 && state < 64) bits |= (uint64_t)1 << state;
-        }
-        g_array_free(states, TRUE);
-    }
+    uint64_t bits = (uint64_t)set->states;
     g_object_unref(set);
     return bits;
+}
+
+/// Whether the element implements the Action interface, from libatspi's cached interface bits (no list of
+/// interface names built and freed, as `handsfree_atspi_has` does).
+static inline int handsfree_atspi_has_action(AtspiAccessible *accessible) {
+    AtspiAction *action = atspi_accessible_get_action_iface(accessible);
+    if (action == NULL) return 0;
+    g_object_unref(action);
+    return 1;
 }
 
 /// Whether the element says it implements `interface` ("Action", "Component", …), from libatspi's cache.

@@ -452,10 +452,11 @@ public final class AccessibilityClient {
                     if AccessibilityClient.isTimeout(reason) { slow = true }
                     continue
                 }
-                let hasAction = handsfree_atspi_has(raw, "Action") != 0
-                if let kind = AccessibilityClient.map(role: role, states: states, hasAction: hasAction) {
+                // Whether it has actions matters only for a table cell's role and for a control's details.
+                let cellActs = role == ATSPI_ROLE_TABLE_CELL && handsfree_atspi_has_action(raw) != 0
+                if let kind = AccessibilityClient.map(role: role, states: states, hasAction: cellActs) {
                     found.append((handsfree_atspi_ref(UnsafeMutableRawPointer(element)).map { $0.assumingMemoryBound(to: AtspiAccessible.self) } ?? element,
-                                  read(raw, role: role, kind: kind, states: states), hasAction))
+                                  read(raw, role: role, kind: kind, states: states), cellActs || handsfree_atspi_has_action(raw) != 0))
                     // A field's insides (its text, a password's characters) are never read.
                     if kind.takesText { continue }
                 }
@@ -485,13 +486,20 @@ public final class AccessibilityClient {
             }
         }
 
+        /// The toolkit's role names, read once a walk.
+        var roleNames: [AtspiRole.RawValue: String] = [:]
+
         /// What libatspi's cache holds of a control (role, name, states): no call to the application.
-        private func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
-                          states bits: UInt64) -> DesktopControl {
-            let roleName = atspi_role_get_name(role)
-            defer { g_free(roleName) }
-            return DesktopControl(index: found.count, role: kind,
-                                  roleName: roleName.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? "",
+        private mutating func read(_ raw: UnsafeMutablePointer<AtspiAccessible>, role: AtspiRole, kind: ControlRole,
+                                   states bits: UInt64) -> DesktopControl {
+            let roleName = roleNames[role.rawValue] ?? {
+                let made = atspi_role_get_name(role)
+                defer { g_free(made) }
+                let name = made.map { ControlNames.clean(String(cString: $0), limit: 40) } ?? ""
+                roleNames[role.rawValue] = name
+                return name
+            }()
+            return DesktopControl(index: found.count, role: kind, roleName: roleName,
                                   name: AccessibilityClient.name(raw), states: AccessibilityClient.states(bits),
                                   actions: [])
         }

@@ -164,6 +164,9 @@ public enum ControlNames {
     /// Makes an untrusted name safe to show and log: escape sequences and control characters removed (they
     /// must never reach the terminal), runs of white space made one space, cut to `limit` characters.
     public static func clean(_ raw: String, limit: Int = ControlsLimits.nameLength) -> String {
+        // Most names are printable ASCII with one space between words ("Button 12"): already clean, and a
+        // list of thousands of controls is not rebuilt character by character.
+        if raw.utf8.count <= limit, isPlain(raw) { return raw }
         var out = String.UnicodeScalarView()
         var scalars = raw.unicodeScalars.makeIterator()
         var lastWasSpace = true
@@ -210,6 +213,16 @@ public enum ControlNames {
         while text.last == " " { text.removeLast() }
         if text.count > limit { text = String(text.prefix(limit - 1)) + "…" }
         return text
+    }
+
+    /// Whether `text` is printable ASCII, not empty, with single spaces only between words.
+    static func isPlain(_ text: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in text.utf8 {
+            guard (0x20...0x7E).contains(byte), !(byte == 0x20 && previous == 0x20) else { return false }
+            previous = byte
+        }
+        return previous != 0x20
     }
 
     /// The form two names are compared in: accelerator underscores and trailing ellipses gone, letters in

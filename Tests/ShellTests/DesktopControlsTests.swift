@@ -11,6 +11,18 @@ import Testing
         #expect(ControlNames.clean("\u{1B}") == "")
     }
 
+    @Test func plainNamesPassAsTheyAreAndNearlyPlainOnesAreStillCleaned() {
+        #expect(ControlNames.clean("Button 12") == "Button 12")
+        #expect(ControlNames.clean(" Send") == "Send")
+        #expect(ControlNames.clean("Send ") == "Send")
+        #expect(ControlNames.clean("Se  nd") == "Se nd")
+        #expect(ControlNames.clean("Send\u{7F}") == "Send")
+        #expect(ControlNames.clean("") == "")
+        let longest = String(repeating: "L", count: ControlsLimits.nameLength)
+        #expect(ControlNames.clean(longest) == longest)
+        #expect(ControlNames.clean(longest + "L") == String(repeating: "L", count: ControlsLimits.nameLength - 1) + "…")
+    }
+
     @Test func aLongNameIsCutWithAnEllipsis() {
         let cut = ControlNames.clean(String(repeating: "L", count: 10_000))
         #expect(cut.count == ControlsLimits.nameLength)
