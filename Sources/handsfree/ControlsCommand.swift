@@ -38,7 +38,8 @@ struct ControlsCommand: ParsableCommand {
         // The shell's worker process that reads the bus for the Controls view (`LiveControls`).
         if serve { throw ExitCode(LiveControls.serve(firstGeneration: firstGeneration)) }
         let client = AccessibilityClient()
-        let snapshot = client.read(window: window)
+        // A press needs no list's actions or extents: it asks the one element for its own, at once.
+        let snapshot = client.read(window: window, details: press == nil)
         guard let press else {
             if json {
                 FileHandle.standardOutput.write(Self.json(snapshot))
