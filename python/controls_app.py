@@ -13,11 +13,15 @@ Modes:
   tabs OUT       a window "Tabs" with a notebook of two tabs, "General" and "Advanced" (GTK's tabs have no
                  action: they are clicked with the pointer); a switch writes "tab=N" (0-based).
   huge OUT N     a window "Huge": a list of N rows (a GTK tree view, 100,000 rows in the tests) above a "Done" button.
+  changing OUT   a window "Changing" with buttons "Keep", "Send" and "Doomed"; a press writes "pressed=LABEL".
+                 On SIGUSR1 "Send" is relabelled "Delete" and "Doomed" is removed, then "changed" is written
+                 (a list read before then is stale for those two entries).
   switch OUT     two windows "First" and "Second": "Go to second" in the first presents the second, and "Go to
                  first" in the second the first (the focus moves: the bench times the list's refresh).
 
 The application writes "ready" to OUT once its windows show.
 """
+import signal
 import sys
 
 import gi
@@ -46,6 +50,8 @@ def main():
         windows.append(huge(note, int(sys.argv[3])))
     elif mode == "switch":
         windows.extend(switch(note))
+    elif mode == "changing":
+        windows.append(changing(note))
     else:
         raise SystemExit("unknown mode " + mode)
     for w in windows:
@@ -172,6 +178,30 @@ def huge(note, rows):
     box.pack_start(done, False, False, 0)
     window.add(box)
     window.set_default_size(400, 300)
+    window.show_all()
+    return window
+
+
+def changing(note):
+    window = Gtk.Window(title="Changing")
+    box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6)
+    window.add(box)
+    buttons = {}
+    for label in ["Keep", "Send", "Doomed"]:
+        button = Gtk.Button(label=label)
+        button.connect("clicked", lambda b: note("pressed=" + b.get_label()))
+        box.pack_start(button, False, False, 0)
+        buttons[label] = button
+
+    def change():
+        buttons["Send"].set_label("Delete")
+        buttons["Doomed"].destroy()
+        note("changed")
+        return GLib.SOURCE_REMOVE
+
+    # A child of a test process inherits its blocked signals.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, change)
     window.show_all()
     return window
 

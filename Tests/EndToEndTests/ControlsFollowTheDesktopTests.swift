@@ -139,6 +139,48 @@ import Testing
         #expect(empty?["problem"] as? String == "no window of an accessible application has the focus", "\(String(describing: empty))")
     }
 
+    @Test(.enabled(if: ready, ControlsOnTheBusTests.reason))
+    func anEntryWhoseElementVanishedOrWasRenamedFiresNothingAndAnUnchangedOneActsWithItsOwnAction() throws {
+        let desk = try AccessibleDesktop(tag: "stale")
+        defer { desk.stop() }
+        let out = try desk.startApp("changing")
+        let worker = try Worker(desk)
+        defer { worker.stop() }
+        try worker.send(["read": ["follow": true]])
+        _ = try #require(worker.next { message -> [String: Any]? in
+            guard let s = Self.reading(window: "Changing")(message), (s["controls"] as? [Any])?.count == 3 else { return nil }
+            return s
+        }, "the window was never listed with its three buttons: \(worker.readings)")
+        try worker.send(["read": ["follow": false]])
+        usleep(500_000)
+        let shown = try #require(worker.readings.last)
+        // The view's list carries no actions (it is read without them): acting asks the element for its own.
+        let listed = try #require(shown["controls"] as? [[String: Any]])
+        #expect(listed.allSatisfy { ($0["actions"] as? [Any])?.isEmpty ?? true }, "\(listed)")
+
+        // Between listing and acting, "Doomed" is removed and "Send" becomes "Delete" in the application.
+        let app = try #require(desk.apps.last)
+        kill(app.processIdentifier, SIGUSR1)
+        #expect(desk.waitForLine(out, "changed"))
+
+        try worker.send(try #require(Self.target(shown, "Doomed")))
+        let gone = (worker.next(Self.report)?["failed"]) as? [String: Any]
+        #expect(gone?["stale"] as? Bool == true, "\(String(describing: gone))")
+        #expect(gone?["reason"] as? String == "\"Doomed\" is no longer there", "\(String(describing: gone))")
+        try worker.send(try #require(Self.target(shown, "Send")))
+        let renamed = (worker.next(Self.report)?["failed"]) as? [String: Any]
+        #expect(renamed?["stale"] as? Bool == true, "\(String(describing: renamed))")
+        #expect(renamed?["reason"] as? String == "\"Send\" has changed", "\(String(describing: renamed))")
+
+        // The entry whose element is as listed acts with the action its element gives now.
+        try worker.send(try #require(Self.target(shown, "Keep")))
+        let acted = worker.next(Self.report)
+        #expect((acted?["acted"] as? [String: Any])?["action"] as? String == "click", "\(String(describing: acted))")
+        #expect(desk.waitForLine(out, "pressed=Keep"))
+        let pressed = AccessibleDesktop.contents(out).split(separator: "\n").filter { $0.hasPrefix("pressed=") }
+        #expect(pressed == ["pressed=Keep"], "only Keep may be pressed: \(pressed)")
+    }
+
     @Test(.enabled(if: ready && Tmux.available, "needs tmux besides what the other tests need"))
     func whenTheAccessibilityBusRestartsTheShellSaysSoAndListsTheNewBusesWindow() throws {
         let desk = try AccessibleDesktop(tag: "restart")
