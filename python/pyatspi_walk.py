@@ -2,13 +2,19 @@
 """The peer `handsfree bench controls` measures against: pyatspi (Debian python3-pyatspi, over the same
 libatspi) walks a window the way the shell's client does and prints how long each walk took.
 
-Usage: /usr/bin/python3 python/pyatspi_walk.py WINDOW-TITLE RUNS
-Prints one JSON object: {"controls": N, "seconds": [s, ...]}.
+Usage: /usr/bin/python3 python/pyatspi_walk.py WINDOW-TITLE RUNS [details|names [APP-PID]]
+Prints one JSON object: {"controls": N, "seconds": [s, ...], "cpu": [s, ...], "app": [s, ...]}: each walk's
+wall time, this process's CPU time, and the CPU time of the application APP-PID (when given) during the walk.
 
-libatspi's cache is switched on as the shell's client switches it on. Each walk visits the window's showing elements in reading order and, for the roles the Controls view lists,
-reads the name, states, action names and screen extents, as `AccessibilityClient.read` does.
+libatspi's cache is switched on as the shell's client switches it on. Each timed walk finds the window among
+the applications' windows by its title (the client finds the focused one at each reading), visits its showing
+elements in reading order and, for the roles the Controls view lists, reads the role, name and states, and
+with `details` (the default) the action names and screen extents too: `names` reads what
+`AccessibilityClient.read(details: false)` reads (the Controls view's list), `details` what
+`AccessibilityClient.read()` reads (`handsfree controls --json`).
 """
 import json
+import os
 import sys
 import time
 
@@ -33,7 +39,7 @@ def find(title):
     return None
 
 
-def walk(window):
+def walk(window, details):
     found = []
     stack = [(window, 0)]
     seen = set()
@@ -47,18 +53,21 @@ def walk(window):
             continue
         role = node.getRole()
         if role in ROLES:
-            actions = []
-            try:
-                action = node.queryAction()
-                actions = [action.getName(i) for i in range(action.nActions)]
-            except NotImplementedError:
-                pass
-            try:
-                extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                extents = (extents.x, extents.y, extents.width, extents.height)
-            except NotImplementedError:
-                extents = None
-            found.append((role, node.name, actions, extents))
+            entry = (role, node.name, states)
+            if details:
+                actions = []
+                try:
+                    action = node.queryAction()
+                    actions = [action.getName(i) for i in range(action.nActions)]
+                except NotImplementedError:
+                    pass
+                try:
+                    extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                    extents = (extents.x, extents.y, extents.width, extents.height)
+                except NotImplementedError:
+                    extents = None
+                entry += (actions, extents)
+            found.append(entry)
             if role in (pyatspi.ROLE_ENTRY, pyatspi.ROLE_PASSWORD_TEXT, pyatspi.ROLE_SPIN_BUTTON):
                 continue
         if depth >= 64:
@@ -68,21 +77,34 @@ def walk(window):
     return found
 
 
+def app_cpu(pid):
+    """The CPU seconds (user and system) process `pid` has used, from /proc; 0 without a pid."""
+    if not pid:
+        return 0.0
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     title, runs = sys.argv[1], int(sys.argv[2])
+    details = (sys.argv[3] if len(sys.argv) > 3 else "details") == "details"
+    pid = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     # libatspi's cache on, as the shell's client has it: the difference measured is the walk's own cost.
     from gi.repository import Atspi
     Atspi.Accessible.set_cache_mask(Atspi.get_desktop(0), Atspi.Cache.ALL)
-    window = find(title)
-    if window is None:
+    if find(title) is None:
         raise SystemExit("no window called " + title)
-    seconds = []
+    seconds, cpu, app = [], [], []
     count = 0
     for _ in range(runs):
-        start = time.perf_counter()
-        count = len(walk(window))
+        # Finding the window is timed too: the shell's client finds it at every reading (the focus moves).
+        start, used, app_used = time.perf_counter(), time.process_time(), app_cpu(pid)
+        count = len(walk(find(title), details))
         seconds.append(time.perf_counter() - start)
-    print(json.dumps({"controls": count, "seconds": seconds}))
+        cpu.append(time.process_time() - used)
+        app.append(app_cpu(pid) - app_used)
+    print(json.dumps({"controls": count, "seconds": seconds, "cpu": cpu, "app": app}))
 
 
 if __name__ == "__main__":

@@ -41,16 +41,21 @@ public struct ControlsBench {
         public var aim: [ControlsAimBench.Row] = []
     }
 
+    /// One window size's listings; every figure lists the same controls, in reading order.
     public struct Listing: Sendable, Equatable {
         public var controls: Int
-        /// Roles, names and states only (the Controls view's reading).
+        /// Roles, names and states only: what the Controls view lists (`read(details: false)`), from
+        /// libatspi's cache.
         public var names: [Double]
-        /// With each control's actions and extents (the command line's listing, and pyatspi's walk), asked
-        /// on the application's own connection (the client's way).
+        /// pyatspi reading the same (roles, names, states) of the same window.
+        public var peerNames: [Double]
+        /// Roles, names and states with each control's action names and extents (`handsfree controls`,
+        /// `--json`), asked on the application's own connection (the client's way).
         public var ours: [Double]
-        /// The same asked through the bus daemon, as the client did before it took the application's own
-        /// connection (and does with an application that offers none).
+        /// The same asked through the bus daemon, as the client does with an application that offers no
+        /// connection of its own.
         public var viaBus: [Double]
+        /// pyatspi reading the same (roles, names, states, actions, extents).
         public var peer: [Double]
     }
 
@@ -73,42 +78,57 @@ public struct ControlsBench {
             let file = try desk.startApp(python, "many", String(size))
             let snapshot = try settle(client, window: "Many", count: size)
             // What the Controls view reads (roles, names, states: libatspi's cache), then what the command
-            // line lists (with every control's actions and extents asked of the application), which is
-            // what the pyatspi walk reads too.
+            // line lists (with every control's actions and extents asked of the application); pyatspi
+            // reads each of the two afterwards, in its own process.
             var names: [Double] = [], ours: [Double] = [], viaBus: [Double] = []
+            // CPU seconds spent per way, by this thread and by the application: on a busy machine the wall
+            // times wait for cores, and these say what each listing costs.
+            let app = desk.lastApp
+            var cpu: [String: (ours: Double, app: Double)] = [:]
+            func timed(_ way: String, _ times: inout [Double], _ reading: () -> ControlsSnapshot) -> ControlsSnapshot {
+                let c0 = threadCPUSeconds(), a0 = processCPUSeconds(app)
+                let t0 = LiveClock().now()
+                let result = reading()
+                times.append(LiveClock().now() - t0)
+                let before = cpu[way] ?? (0, 0)
+                cpu[way] = (before.ours + threadCPUSeconds() - c0, before.app + processCPUSeconds(app) - a0)
+                return result
+            }
             for _ in 0..<runs {
-                var t0 = LiveClock().now()
-                let light = client.read(window: "Many", details: false)
-                names.append(LiveClock().now() - t0)
+                let light = timed("names", &names) { client.read(window: "Many", details: false) }
                 // Both ways in turn, so that a busy moment of the machine falls on both alike.
                 client.direct = false
-                t0 = LiveClock().now()
-                let bus = client.read(window: "Many")
-                viaBus.append(LiveClock().now() - t0)
+                let bus = timed("bus", &viaBus) { client.read(window: "Many") }
                 client.direct = true
-                t0 = LiveClock().now()
-                let s = client.read(window: "Many")
-                ours.append(LiveClock().now() - t0)
+                let s = timed("ours", &ours) { client.read(window: "Many") }
                 for reading in [light, bus, s] where reading.controls.count != size {
                     throw BenchError("a listing found \(reading.controls.count) controls, not \(size)")
                 }
                 guard s.controls == bus.controls else { throw BenchError("the two ways read different controls") }
             }
-            let peer = try pyatspi(window: "Many", environment: desk.environment)
-            figures.listing[size] = Listing(controls: snapshot.controls.count, names: names, ours: ours, viaBus: viaBus, peer: peer)
-            out(String(format: "list %5d buttons, names and states: p50 %7.1f ms p99 %7.1f ms",
-                       size, percentile(names, 0.5) * 1000, percentile(names, 0.99) * 1000))
-            for (way, times) in [("through the bus daemon (before)", viaBus), ("on the application's own connection", ours)] {
-                let ratio = percentile(peer, 0.5) / max(percentile(times, 0.5), 1e-9)
-                out(String(format: "list %5d buttons, with actions and extents ", size) + way
-                    + String(format: ": ours p50 %7.1f ms p99 %7.1f ms · pyatspi p50 %7.1f ms p99 %7.1f ms · %.1fx faster",
+            let peerNames = try pyatspi(window: "Many", details: false, environment: desk.environment, app: app)
+            let peer = try pyatspi(window: "Many", details: true, environment: desk.environment, app: app)
+            figures.listing[size] = Listing(controls: snapshot.controls.count, names: names, peerNames: peerNames.seconds,
+                                            ours: ours, viaBus: viaBus, peer: peer.seconds)
+            for (what, way, times, peerTimes) in [
+                ("roles, names, states (the Controls view's list)", "names", names, peerNames),
+                ("roles, names, states, actions, extents (controls --json), on the application's own connection", "ours", ours, peer),
+                ("roles, names, states, actions, extents, through the bus daemon", "bus", viaBus, peer),
+            ] {
+                let ratio = percentile(peerTimes.seconds, 0.5) / max(percentile(times, 0.5), 1e-9)
+                let spent = cpu[way] ?? (0, 0)
+                out(String(format: "list %5d buttons · ", size) + what
+                    + String(format: ": ours p50 %7.1f ms p99 %7.1f ms · pyatspi, the same, p50 %7.1f ms p99 %7.1f ms · %.1fx faster",
                              percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000,
-                             percentile(peer, 0.5) * 1000, percentile(peer, 0.99) * 1000, ratio))
+                             percentile(peerTimes.seconds, 0.5) * 1000, percentile(peerTimes.seconds, 0.99) * 1000, ratio)
+                    + String(format: " · CPU a listing: ours %.1f ms + the application %.1f ms, pyatspi %.1f ms + the application %.1f ms",
+                             spent.ours / Double(runs) * 1000, spent.app / Double(runs) * 1000,
+                             peerTimes.cpu * 1000, peerTimes.app * 1000))
             }
 
             if size == sizes.first {
                 figures.actions = try pressByName(client, file: file, count: presses, buttons: size)
-                out(String(format: "command → action delivered (%d presses by name, until the application's handler wrote its line): p50 %.1f ms p99 %.1f ms",
+                out(String(format: "command → action delivered (%d presses by name on the view's list: the element checked, its actions asked, the action done, until the application's handler wrote its line): p50 %.1f ms p99 %.1f ms",
                            figures.actions.count, percentile(figures.actions, 0.5) * 1000, percentile(figures.actions, 0.99) * 1000))
             }
             desk.endApps()
@@ -137,11 +157,15 @@ public struct ControlsBench {
         return last
     }
 
-    /// The pyatspi walk's times, in its own process.
-    private func pyatspi(window: String, environment: [String: String]) throws -> [Double] {
+    /// The pyatspi walk's times, in its own process: roles, names and states, and with `details` each
+    /// control's actions and extents; with the CPU seconds a walk took pyatspi's process and the application
+    /// (`app`) on average, counted around each timed walk only (not pyatspi's start, which fetches the
+    /// application's whole tree once, as the client does once a process).
+    private func pyatspi(window: String, details: Bool, environment: [String: String], app: pid_t)
+        throws -> (seconds: [Double], cpu: Double, app: Double) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [PythonEnv.script("pyatspi_walk.py"), window, String(runs)]
+        p.arguments = [PythonEnv.script("pyatspi_walk.py"), window, String(runs), details ? "details" : "names", String(app)]
         p.environment = environment
         let pipe = Pipe()
         p.standardOutput = pipe
@@ -151,17 +175,21 @@ public struct ControlsBench {
         p.waitUntilExit()
         guard p.terminationStatus == 0,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let seconds = object["seconds"] as? [Double], !seconds.isEmpty else {
+              let seconds = object["seconds"] as? [Double], !seconds.isEmpty,
+              let cpu = object["cpu"] as? [Double], let spent = object["app"] as? [Double] else {
             throw BenchError("the pyatspi walk failed (is python3-pyatspi installed?)")
         }
-        return seconds
+        let mean = { (values: [Double]) in values.reduce(0, +) / Double(max(values.count, 1)) }
+        return (seconds, mean(cpu), mean(spent))
     }
 
-    /// Presses buttons by name and times each until the application's handler wrote its line.
+    /// Presses buttons by name on the Controls view's list (read without actions or extents) and times each
+    /// until the application's handler wrote its line: each press checks that its element is still the one
+    /// listed and asks for its actions then.
     private func pressByName(_ client: AccessibilityClient, file: String, count: Int, buttons: Int) throws -> [Double] {
         let watch = try FileWatch(file)
         var times: [Double] = []
-        let reading = client.read(window: "Many")
+        let reading = client.read(window: "Many", details: false)
         for i in 0..<count {
             let name = "Button \(i % buttons + 1)"
             guard case .one(let control) = reading.match(name) else { throw BenchError("no single control is called \(name)") }
@@ -211,6 +239,16 @@ public struct ControlsBench {
         }
         return times
     }
+}
+
+/// The CPU seconds (user and system) a process has used so far, from /proc; 0 when it cannot be read.
+func processCPUSeconds(_ pid: pid_t) -> Double {
+    guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    // After the command's name: state, then 11 more fields before utime and stime.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// The sample at quantile `q` (0…1), as `bench desktop` reports its latencies.
@@ -295,6 +333,9 @@ final class BusDesktop {
         }
         return out
     }
+
+    /// The process of the application started last, or 0.
+    var lastApp: pid_t { apps.last?.processIdentifier ?? 0 }
 
     /// Ends the applications (SIGKILL: a child of a test inherits its blocked SIGTERM).
     func endApps() {
