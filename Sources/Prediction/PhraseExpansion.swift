@@ -89,6 +89,9 @@ extension WordPredictor {
         public var beam = 24
         /// Words tried for each letter from each hypothesis.
         public var branch = 12
+        /// Rank hypotheses by their probability times that of the likeliest word for their next letter (see
+        /// `beamSearch`), not by their probability so far alone.
+        public var lookahead = true
         /// Factor on a group read as initials where it could be a word spelled out: the user spelled it out.
         public var initialsPenalty = 0.02
         /// Factor on a lower order's probability where the higher one is missing (stupid backoff), for n-grams
@@ -150,8 +153,8 @@ extension WordPredictor {
         }
         if out.count < limit {
             let partnerWords = Set(Tokens.words(partner).map { $0.word.lowercased() })
-            for phrase in beamSearch(pattern, context: ctx, sentenceStart: sentenceStart, partner: partnerWords,
-                                     limit: limit + out.count, settings: settings) where out.count < limit {
+            for (phrase, _) in beamSearch(pattern, context: ctx, sentenceStart: sentenceStart, partner: partnerWords,
+                                          limit: limit + out.count, settings: settings) where out.count < limit {
                 offer(phrase)
             }
         }
@@ -219,6 +222,8 @@ extension WordPredictor {
         var w1: Int32?, w2: Int32?
         var u1: String?, u2: String?
         var logp = 0.0
+        /// `logp` plus the log probability of the likeliest next word for the next letter: what the beam ranks by.
+        var rank = 0.0
         var group = 0, offset = 0
     }
 
@@ -226,7 +231,7 @@ extension WordPredictor {
     /// more word (the `branch` likeliest words with the next letter or spelled prefix after its last two words)
     /// and keeps the `beam` likeliest.
     func beamSearch(_ pattern: InitialsPattern, context: [String], sentenceStart: Bool, partner: Set<String>,
-                    limit: Int, settings: PhraseSettings) -> [String] {
+                    limit: Int, settings: PhraseSettings) -> [(phrase: String, logp: Double)] {
         func id(_ w: String) -> Int32 {
             if w == "<s>" { return ngrams.sentenceStart }
             return lexicon.id(of: w).map { Int32($0) } ?? -1
@@ -240,6 +245,27 @@ extension WordPredictor {
         var done: [Hypothesis] = []
         // The same word list after the same two words and letters: asked for by many hypotheses.
         var memo: [String: [(Double, Candidate)]] = [:]
+        var futureMemo: [String: Double] = [:]
+        // How likely the best word for the hypothesis's next letter is after its last two words: "thank" after
+        // "<s>" is unlikely, but "you" after it very likely, where "there" is likelier and "you" after it is not.
+        // Ranking by the probability so far alone dropped "thank you very much" for "there you very much".
+        func future(_ n: Hypothesis) -> Double {
+            guard settings.lookahead, n.group < pattern.groups.count else { return 0 }
+            let g = pattern.groups[n.group]
+            var best = -Double.infinity
+            for (prefix, factor) in [(n.offset == 0 && g.word ? g.letters : [], 1.0),
+                                     (g.initials ? g.characters[n.offset] : [], g.word && n.offset == 0 ? settings.initialsPenalty : 1)]
+            where !prefix.isEmpty {
+                let key = "\(n.w1 ?? -2) \(n.w2 ?? -2) " + String(decoding: prefix, as: UTF8.self)
+                let p: Double
+                if let m = futureMemo[key] { p = m } else {
+                    p = bestNext(prefix: prefix, w1: n.w1, w2: n.w2, settings: settings)
+                    futureMemo[key] = p
+                }
+                best = max(best, p + log(factor))
+            }
+            return best.isFinite ? best : 0
+        }
         let steps = pattern.words.upperBound
         for _ in 0..<steps where !live.isEmpty {
             var next: [Hypothesis] = []
@@ -274,12 +300,13 @@ extension WordPredictor {
                             }
                             done.append(n)
                         } else {
+                            n.rank = n.logp + future(n)
                             next.append(n)
                         }
                     }
                 }
             }
-            next.sort { $0.logp > $1.logp }
+            next.sort { $0.rank > $1.rank }
             live = Array(next.prefix(settings.beam))
             // Nothing left in the beam can beat the finished ones once enough are as likely: each more word only
             // lowers a hypothesis's probability.
@@ -291,9 +318,27 @@ extension WordPredictor {
         done.sort { $0.logp != $1.logp ? $0.logp > $1.logp : $0.keys.lexicographicallyPrecedes($1.keys) }
         let empty = TypedCase("")
         return done.prefix(limit).map { h in
-            h.words.enumerated().map { i, c in display(c, typed: "", typedCase: empty, sentenceStart: i == 0 && sentenceStart) }
-                .joined(separator: " ")
+            (h.words.enumerated().map { i, c in display(c, typed: "", typedCase: empty, sentenceStart: i == 0 && sentenceStart) }
+                .joined(separator: " "), h.logp)
         }
+    }
+
+    /// The log probability of the likeliest word starting with `prefix` after `w1 w2` among the model's best
+    /// trigram, bigram and unigram continuations (the user's words left out: a guess of what comes next, cheap).
+    private func bestNext(prefix: [UInt8], w1: Int32?, w2: Int32?, settings: PhraseSettings) -> Double {
+        let range = lexicon.range(prefix: prefix)
+        guard !range.isEmpty else { return -Double.infinity }
+        var ids: [Int32] = []
+        if let w1, let w2, w1 >= 0, w2 >= 0 { ids += ngrams.successors(w1, w2, in: range, k: 1) }
+        if let w2, w2 >= 0 { ids += ngrams.successors(w2, in: range, k: 1) }
+        ids += lexicon.top(prefix: prefix, range: range, k: 1, skip: { _ in false }).map { Int32($0) }
+        let ranges = contextRanges(w1: w1, w2: w2)
+        var best = 0.0
+        for id in ids {
+            best = max(best, phraseScore(.id(id), w1: w1, w2: w2, u2: nil, uctx: nil, ranges: ranges, backoff: settings.backoff,
+                                         modelBackoff: settings.modelBackoff))
+        }
+        return best > 0 ? log(best) : -Double.infinity
     }
 
     /// The `k` likeliest words starting with `prefix` after the context, with their probabilities (the
@@ -342,6 +387,54 @@ extension WordPredictor {
         }
         out.sort { $0.0 != $1.0 ? $0.0 > $1.0 : word($0.1) < word($1.1) }
         return Array(out.prefix(k))
+    }
+
+    /// Why the beam search missed a phrase, for `bench expand`: where its words stop being offered.
+    public enum Miss: String, Sendable, CaseIterable {
+        /// A word the lists and the user's words do not have.
+        case unknownWord = "a word not in the lists"
+        /// A word not among the `branch` words tried for its letter after the words before it.
+        case notBranched = "a word not among those tried for its letter"
+        /// Its words were all tried, but the beam dropped it before the end.
+        case pruned = "dropped from the beam"
+        /// Found, but three or more phrases scored higher.
+        case outscored = "outscored by other phrases"
+    }
+
+    /// The beam search's log score of `words` for the initials typed without spelling (context: the sentence
+    /// start), and whether each word was among those tried for its letter; nil when a word is unknown.
+    public func phraseDiagnosis(_ words: [String], settings: PhraseSettings = PhraseSettings()) -> (score: Double, branched: Bool)? {
+        func id(_ w: String) -> Int32 { lexicon.id(of: w).map { Int32($0) } ?? -1 }
+        var w1: Int32? = nil, w2: Int32? = ngrams.sentenceStart
+        var u1: String? = nil, u2: String? = "<s>"
+        var logp = 0.0
+        var branched = true
+        for w in words {
+            let c = candidate(w)
+            if case .extra(let s) = c, user.counts[s] == nil { return nil }
+            let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
+            let prefix = Array(w.utf8.prefix(1))
+            let cands = scored(prefix: prefix, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: settings.branch,
+                               backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff)
+            if !cands.contains(where: { $0.1 == c }) { branched = false }
+            let p = phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: contextRanges(w1: w1, w2: w2), backoff: settings.backoff,
+                                modelBackoff: settings.modelBackoff)
+            logp += log(max(p, 1e-300))
+            w1 = w2
+            if case .id(let i) = c { w2 = i } else { w2 = -1 }
+            u1 = u2; u2 = w
+        }
+        if settings.sentenceEndWeight > 0, let end = ngrams.sentenceEnd(w1: w1, w2: w2) {
+            logp += settings.sentenceEndWeight * Double(end) * M_LN10
+        }
+        return (logp, branched)
+    }
+
+    /// The model's phrases for initials typed at a sentence's start with their log scores, best first (no history,
+    /// no partner): what `bench expand` compares a missed phrase's own score with.
+    public func modelExpansions(_ initials: String, limit: Int, settings: PhraseSettings = PhraseSettings()) -> [(phrase: String, logp: Double)] {
+        guard case .success(let pattern) = InitialsPattern.parse(initials) else { return [] }
+        return beamSearch(pattern, context: ["<s>"], sentenceStart: true, partner: [], limit: limit, settings: settings)
     }
 
     // MARK: Continuation
