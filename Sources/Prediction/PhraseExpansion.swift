@@ -92,6 +92,8 @@ extension WordPredictor {
         /// Rank hypotheses by their probability times that of the likeliest word for their next letter (see
         /// `beamSearch`), not by their probability so far alone.
         public var lookahead = true
+        /// With `lookahead`: words considered for each letter, of which the `branch` that lead on best are tried.
+        public var pool = 24
         /// Factor on a group read as initials where it could be a word spelled out: the user spelled it out.
         public var initialsPenalty = 0.02
         /// Factor on a lower order's probability where the higher one is missing (stupid backoff), for n-grams
@@ -245,26 +247,25 @@ extension WordPredictor {
         var done: [Hypothesis] = []
         // The same word list after the same two words and letters: asked for by many hypotheses.
         var memo: [String: [(Double, Candidate)]] = [:]
-        var futureMemo: [String: Double] = [:]
+        struct FutureKey: Hashable { var w1: Int32, w2: Int32, group: Int, offset: Int }
+        var futureMemo: [FutureKey: Double] = [:]
         // How likely the best word for the hypothesis's next letter is after its last two words: "thank" after
         // "<s>" is unlikely, but "you" after it very likely, where "there" is likelier and "you" after it is not.
         // Ranking by the probability so far alone dropped "thank you very much" for "there you very much".
         func future(_ n: Hypothesis) -> Double {
             guard settings.lookahead, n.group < pattern.groups.count else { return 0 }
+            let key = FutureKey(w1: n.w1 ?? -2, w2: n.w2 ?? -2, group: n.group, offset: n.offset)
+            if let m = futureMemo[key] { return m }
             let g = pattern.groups[n.group]
             var best = -Double.infinity
-            for (prefix, factor) in [(n.offset == 0 && g.word ? g.letters : [], 1.0),
-                                     (g.initials ? g.characters[n.offset] : [], g.word && n.offset == 0 ? settings.initialsPenalty : 1)]
-            where !prefix.isEmpty {
-                let key = "\(n.w1 ?? -2) \(n.w2 ?? -2) " + String(decoding: prefix, as: UTF8.self)
-                let p: Double
-                if let m = futureMemo[key] { p = m } else {
-                    p = bestNext(prefix: prefix, w1: n.w1, w2: n.w2, settings: settings)
-                    futureMemo[key] = p
-                }
-                best = max(best, p + log(factor))
+            if n.offset == 0, g.word { best = bestNext(prefix: g.letters, w1: n.w1, w2: n.w2, settings: settings) }
+            if g.initials {
+                let factor = g.word && n.offset == 0 ? settings.initialsPenalty : 1
+                best = max(best, bestNext(prefix: g.characters[n.offset], w1: n.w1, w2: n.w2, settings: settings) + log(factor))
             }
-            return best.isFinite ? best : 0
+            let f = best.isFinite ? best : 0
+            futureMemo[key] = f
+            return f
         }
         let steps = pattern.words.upperBound
         for _ in 0..<steps where !live.isEmpty {
@@ -282,9 +283,12 @@ extension WordPredictor {
                     let uctx = h.u2.flatMap { b in h.u1.map { UserWords.tripleKey($0, b) } }
                     let memoKey = "\(h.w1 ?? -2) \(h.w2 ?? -2) \(h.u1 ?? "") \(h.u2 ?? "") \(o.exact) " + String(decoding: o.prefix, as: UTF8.self)
                     let cands = memo[memoKey] ?? scored(prefix: o.prefix, w1: h.w1, w2: h.w2, u2: h.u2, uctx: uctx,
-                                                        partner: partner, partnerWeight: settings.partnerWeight, k: settings.branch,
+                                                        partner: partner, partnerWeight: settings.partnerWeight,
+                                                        k: settings.lookahead ? max(settings.pool, settings.branch) : settings.branch,
                                                         backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff)
                     memo[memoKey] = cands
+                    // With lookahead, the `branch` best of a wider pool by what they lead to.
+                    var children: [Hypothesis] = []
                     for (p, c) in cands {
                         var n = h
                         let k = key(c)
@@ -301,9 +305,14 @@ extension WordPredictor {
                             done.append(n)
                         } else {
                             n.rank = n.logp + future(n)
-                            next.append(n)
+                            children.append(n)
                         }
                     }
+                    if children.count > settings.branch {
+                        children.sort { $0.rank > $1.rank }
+                        children.removeLast(children.count - settings.branch)
+                    }
+                    next += children
                 }
             }
             next.sort { $0.rank > $1.rank }
@@ -333,12 +342,23 @@ extension WordPredictor {
         if let w2, w2 >= 0 { ids += ngrams.successors(w2, in: range, k: 1) }
         ids += lexicon.top(prefix: prefix, range: range, k: 1, skip: { _ in false }).map { Int32($0) }
         let ranges = contextRanges(w1: w1, w2: w2)
-        var best = 0.0
+        let a = settings.backoff
+        var best = -Double.infinity
+        // The model's part of `phraseScore` (log10), without the user's words: this is a guess, and it is asked often.
         for id in ids {
-            best = max(best, phraseScore(.id(id), w1: w1, w2: w2, u2: nil, uctx: nil, ranges: ranges, backoff: settings.backoff,
-                                         modelBackoff: settings.modelBackoff))
+            let l: Double
+            if settings.modelBackoff, ngrams.hasBackoffs {
+                l = Double(ngrams.backedOff(id, w1: w1, w2: w2, unigram: lexicon.logProb[Int(id)], bigrams: ranges.bigrams, trigrams: ranges.trigrams))
+            } else if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) {
+                l = Double(t)
+            } else if let w2, w2 >= 0, let b = ngrams.logProb(of: id, in: ranges.bigrams) {
+                l = Double(b) + ((w1 ?? -1) >= 0 ? log10(a) : 0)
+            } else {
+                l = log10(max(lexicon.probability[Int(id)], 1e-300)) + ((w2 ?? -1) >= 0 ? 2 * log10(a) : 0)
+            }
+            best = max(best, l * M_LN10)
         }
-        return best > 0 ? log(best) : -Double.infinity
+        return best
     }
 
     /// The `k` likeliest words starting with `prefix` after the context, with their probabilities (the

@@ -74,7 +74,7 @@ struct BenchExpand: ParsableCommand {
     @Option(help: "Shortest phrase counted, in words.") var minWords = 3
     @Option(help: "Longest phrase counted, in words.") var maxWords = 8
     @Option(help: "Say why each phrase missed with no history was missed, and show this many misses one by one.") var explain = 0
-    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, historyPrefix, learnHistory); repeatable.")
+    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, historyPrefix, learnHistory); repeatable.")
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
@@ -116,6 +116,7 @@ struct BenchExpand: ParsableCommand {
             case "modelBackoff": bench.settings.modelBackoff = v != 0
             case "sentenceEndWeight": bench.settings.sentenceEndWeight = v
             case "lookahead": bench.settings.lookahead = v != 0
+            case "pool": bench.settings.pool = Int(v)
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }
