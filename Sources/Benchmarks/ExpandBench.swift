@@ -23,6 +23,9 @@ public struct ExpandBench {
     /// everything the user commits; sentences equal to any phrase of the set are left out, so no phrase is ever
     /// learned before it is expanded.
     public var learnHistory = true
+    /// Print why each phrase missed with no history was missed (a word unknown, not tried, dropped from the
+    /// beam, or outscored), and this many of them one by one.
+    public var explain = 0
 
     public init(items: [Item], history: [String]) { self.items = items; self.history = history }
 
@@ -45,6 +48,36 @@ public struct ExpandBench {
         }
         let after = String(words[(long + 1)...].compactMap(\.first))
         return String(words[..<long].compactMap(\.first)) + " " + words[long] + (after.isEmpty ? "" : " " + after)
+    }
+
+    /// Why the phrases missed with no history were missed: counts of `WordPredictor.Miss`, and the first
+    /// `explain` misses one by one.
+    func explain(_ predictor: WordPredictor, out: BenchReport) {
+        var counts: [WordPredictor.Miss: Int] = [:]
+        var shown = 0
+        for item in items {
+            let want = Self.key(item.phrase)
+            guard words.contains(want.count) else { continue }
+            let initials = Self.initials(item.phrase)
+            let offered = predictor.modelExpansions(initials, limit: top, settings: settings)
+            if offered.contains(where: { Self.key($0.phrase) == want }) { continue }
+            let miss: WordPredictor.Miss
+            var score = -Double.infinity
+            if let d = predictor.phraseDiagnosis(want, settings: settings) {
+                score = d.score
+                // A phrase the model itself ranks below the third offered is the model's miss, whatever the search did.
+                if offered.count == top, d.score <= offered[top - 1].logp { miss = .outscored } else { miss = d.branched ? .pruned : .notBranched }
+            } else {
+                miss = .unknownWord
+            }
+            counts[miss, default: 0] += 1
+            if shown < explain {
+                shown += 1
+                out(String(format: "  miss (%@): %@ [%@] %.1f; offered: ", miss.rawValue, want.joined(separator: " "), initials, score)
+                    + offered.map { String(format: "%@ %.1f", $0.phrase, $0.logp) }.joined(separator: " | "))
+            }
+        }
+        for m in WordPredictor.Miss.allCases { out("  missed, \(m.rawValue): \(counts[m] ?? 0)") }
     }
 
     /// The words of a phrase, lowercase: what a hit compares.
@@ -87,6 +120,7 @@ public struct ExpandBench {
                     if i == 0 { r.first += 1 }
                 }
             }
+            if explain > 0, name == "no history" { self.explain(predictor, out: out) }
             times.sort()
             if !times.isEmpty {
                 r.p50Ms = times[times.count / 2]

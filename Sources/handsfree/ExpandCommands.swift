@@ -73,7 +73,8 @@ struct BenchExpand: ParsableCommand {
     @Option(name: .short, help: "Phrases offered; a hit is the intended phrase among them.") var n = 3
     @Option(help: "Shortest phrase counted, in words.") var minWords = 3
     @Option(help: "Longest phrase counted, in words.") var maxWords = 8
-    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, historyPrefix, learnHistory); repeatable.")
+    @Option(help: "Say why each phrase missed with no history was missed, and show this many misses one by one.") var explain = 0
+    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, historyPrefix, learnHistory); repeatable.")
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
@@ -100,6 +101,7 @@ struct BenchExpand: ParsableCommand {
         var bench = ExpandBench(items: items, history: sentences)
         bench.top = n
         bench.words = minWords...maxWords
+        bench.explain = explain
         for kv in settings {
             let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--set needs name=number, got '\(kv)'") }
@@ -113,6 +115,8 @@ struct BenchExpand: ParsableCommand {
             case "learnHistory": bench.learnHistory = v != 0
             case "modelBackoff": bench.settings.modelBackoff = v != 0
             case "sentenceEndWeight": bench.settings.sentenceEndWeight = v
+            case "lookahead": bench.settings.lookahead = v != 0
+            case "pool": bench.settings.pool = Int(v)
             default: throw ValidationError("--set: unknown name '\(parts[0])'")
             }
         }

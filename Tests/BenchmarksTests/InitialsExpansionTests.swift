@@ -1,0 +1,82 @@
+import Benchmarks
+import Foundation
+import Prediction
+import Runtime
+import Testing
+
+/// The shipped English lists with Debian's whole trigram model, as `handsfree expand` loads them; loaded once.
+private let english = Result { try WordLists.load() }
+private let haveModel = FileManager.default.fileExists(atPath: WordLists.debianModel.path)
+
+/// Initials expansion (issue 50) with the real English model: common phrases come back from their initials, the
+/// user's own sentences first, bad input gives nothing or bounded phrases.
+@Suite(.enabled(if: haveModel, "needs Debian's pocketsphinx-en-us (/usr/share/pocketsphinx/model/en-us/en-us.lm.bin)"))
+struct InitialsExpansionTests {
+    @Test(arguments: [("tyvm", "thank you very much"), ("wtii", "what time is it"), ("haydt", "how are you doing today"),
+                      ("iwtgh", "i want to go home"), ("cyhm", "can you help me"), ("idk", "i don't know"),
+                      ("iwla cup ot", "i would like a cup of tea"), ("wiyn", "what is your name")])
+    func aCommonPhraseIsAmongTheFirstThree(initials: String, phrase: String) throws {
+        let offered = try english.get().expand(initials, limit: 3)
+        #expect(offered.map { $0.lowercased() }.contains(phrase), "\(initials): \(offered)")
+    }
+
+    /// Ranking hypotheses by their probability so far alone dropped "thank" for likelier first words ("there",
+    /// "then") whose next word is not "you"; the lookahead keeps it (failed before it: "There you very much" first).
+    @Test func theLookaheadKeepsAWordThatLeadsOnWell() throws {
+        let p = try english.get()
+        var plain = WordPredictor.PhraseSettings()
+        plain.lookahead = false
+        #expect(!p.expand("tyvm", limit: 3, settings: plain).contains("Thank you very much"))
+        #expect(p.expand("tyvm", limit: 3).first == "Thank you very much")
+    }
+
+    /// The user's sentences that match come before the model's, the most often said first; saying the other one
+    /// more often puts it first.
+    @Test func theUsersSentencesComeFirstMostOftenSaidFirst() throws {
+        let p = try english.get()
+        var h = SentenceHistory()
+        for _ in 0..<3 { h.learn("I would like a cup of tea.") }
+        h.learn("I want lunch and coffee on Tuesday.")
+        h.learn("How are you?")
+        var offered = p.expand("iwlacot", history: h, limit: 3)
+        #expect(Array(offered.prefix(2)) == ["I would like a cup of tea.", "I want lunch and coffee on Tuesday."], "\(offered)")
+        #expect(offered.count == 3, "the model fills the rest")
+        for _ in 0..<5 { h.learn("I want lunch and coffee on Tuesday.") }
+        offered = p.expand("iwlacot", history: h, limit: 3)
+        #expect(offered.first == "I want lunch and coffee on Tuesday.", "\(offered)")
+        // After the sentence so far, the rest of a sentence of the history.
+        #expect(p.expand("acot", context: "I would like", history: h, limit: 1) == ["a cup of tea."])
+    }
+
+    /// Issue 50's bad input with the whole model: 32 initials (the most) expand within the beam's bounds into
+    /// phrases of 32 words, more are refused, non-letters only part groups, a big history is searched whole.
+    @Test func badInputGivesNothingOrBoundedPhrases() throws {
+        let p = try english.get()
+        let long = p.expand(String(repeating: "tiaw", count: 8), limit: 2)
+        #expect(!long.isEmpty && long.allSatisfy { $0.split(separator: " ").count == 32 }, "\(long)")
+        #expect(p.expand(String(repeating: "t", count: 33)).isEmpty)
+        #expect(p.expand(String(repeating: "a b ", count: 100_000)).isEmpty)
+        #expect(p.expand("¿¡ 😀 ,;").isEmpty)
+        #expect(p.expand("t-y,v;m", limit: 3).contains("Thank you very much"))
+        var h = SentenceHistory()
+        for i in 0..<6_000 { h.learn("Sentence number \(i) of the history.") }
+        h.learn("Thank you very much.")
+        #expect(h.count <= h.capacity + h.capacity / 10)
+        #expect(p.expand("tyvm", history: h, limit: 3).first == "Thank you very much.")
+    }
+
+    /// `bench expand --explain` names why each phrase was missed; the counts add up to the misses.
+    @Test func theBenchSaysWhyAPhraseWasMissed() throws {
+        let p = try english.get()
+        var bench = ExpandBench(items: [.init(phrase: "Thank you very much."), .init(phrase: "Are you sentient?"),
+                                        .init(phrase: "What is your zxqwv?")], history: [])
+        bench.explain = 5
+        var lines: [String] = []
+        let results = bench.run(p) { lines.append($0) }
+        #expect(results["no history"]?.hits == 1)
+        #expect(lines.contains { $0.hasPrefix("  miss (outscored by other phrases): are you sentient [ays]") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  miss (a word not in the lists): what is your zxqwv") }, "\(lines)")
+        let counts = lines.filter { $0.hasPrefix("  missed, ") }.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+        #expect(counts.count == WordPredictor.Miss.allCases.count && counts.reduce(0, +) == 2, "\(lines)")
+    }
+}
