@@ -36,7 +36,7 @@ import Testing
                      "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"]
-                + ["de", "es", "fr", "it", "pt"].map({ "share/locale/\($0)/LC_MESSAGES/handsfree.mo" }) {
+                + ["de", "es", "fr", "it", "nl", "pt"].map({ "share/locale/\($0)/LC_MESSAGES/handsfree.mo" }) {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
         }
         let man = try String(contentsOfFile: prefix + "/share/man/man1/handsfree.1", encoding: .utf8)
