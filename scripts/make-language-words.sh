@@ -6,11 +6,11 @@
 #   (German through hunspell-tools' unmunch, so inflected nouns keep their capital too)
 #   Debian's dasher-data: the training text each language's bigrams and trigrams are counted in
 #   Debian's libpresage-data: presage's Spanish n-gram counts (of Don Quijote), added to Dasher's for Spanish
-# Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt)
+# Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt nl)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 langs=("$@")
-[[ ${#langs[@]} -gt 0 ]] || langs=(es fr de it pt)
+[[ ${#langs[@]} -gt 0 ]] || langs=(es fr de it pt nl)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
