@@ -39,7 +39,7 @@ import Testing
             try LanguagePacks.find("xx", in: Self.folder)
         } throws: { error in
             let m = (error as? LanguagePackError)?.message ?? ""
-            return m.hasPrefix("no language pack for \"xx\"; installed: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) in ")
+            return m.hasPrefix("no language pack for \"xx\"; installed: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), nl (Nederlands), pt (Português) in ")
         }
     }
 
