@@ -9,7 +9,7 @@ import Testing
 @Suite struct LanguageBoardPackTests {
     static let languages = TranslationsTests.root.appendingPathComponent("languages")
 
-    @Test(arguments: [("es", "ñ"), ("fr", "ç"), ("de", "ß"), ("it", "ò"), ("pt", "õ")])
+    @Test(arguments: [("es", "ñ"), ("fr", "ç"), ("de", "ß"), ("it", "ò"), ("pt", "õ"), ("nl", "ë")])
     func everyShippedPackHasItsKeyboardAndPhrases(_ code: String, _ letter: Character) {
         let (board, problem) = LanguageBoards.load(code, in: Self.languages)
         #expect(problem == nil, "\(problem ?? "")")
