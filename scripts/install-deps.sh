@@ -14,7 +14,7 @@ packages=(
   flite1-dev                                                              # the in-process flite voice (say, Speak)
   espeak-ng                                                               # the espeak voice (other languages: say --voice espeak)
   presage                                                                 # the peer word predictor we compare against
-  dasher-data fortunes-es fortunes-de fortunes-br debian-faq-fr debian-faq-it  # texts prediction is measured on, per language (ksr, bench language)
+  dasher-data fortunes-es fortunes-de fortunes-br debian-faq-fr debian-faq-it debian-faq-nl  # texts prediction is measured on, per language (ksr, bench language)
   libvterm-dev                                                            # terminal emulation for hosted programs
   vim less                                                                # full-screen programs the pty tests run
   libx11-dev libxtst-dev                                                  # the X11 output sink (XTest)

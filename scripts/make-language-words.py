@@ -5,6 +5,8 @@ Run by scripts/make-language-words.sh, which fetches the inputs from their packa
 
   --wordfreq FILE   wordfreq's large_LL.msgpack.gz (PyPI wordfreq 3.1.1; data CC BY-SA 4.0)
   --hunspell FILE   forms to take spellings and capitals from: a .dic (its stems) or unmunch's output
+  --hunspell-aff F  the .dic's affix file: libhunspell itself is asked whether a word is written lowercase
+                    (for dictionaries unmunch cannot expand, as Dutch's FLAG long one)
   --text FILE       text the n-grams are counted in (Dasher's training text; GPL-2+), repeatable
   --presage FILE    presage's n-gram counts to add (libpresage-data's database_LL.db; GPL-2+), repeatable
   --elisions LIST   comma-separated elisions ("l',d',qu'"), as the pack's [words] elisions
@@ -97,6 +99,53 @@ def hunspell_forms(path):
     return forms
 
 
+def hunspell_checker(aff, dic):
+    """(word → accepted?, word → its stems when an affix of a stem makes it, not a compound) over libhunspell, for
+    the dictionary's every form: Dutch's "grote" (of "groot") or "bent" (of "ben") is no stem of nl.dic, where
+    only the surname "Grote" and the name "Bent" are, and unmunch cannot expand its FLAG long affixes."""
+    import ctypes
+    lib = ctypes.CDLL('libhunspell-1.7.so.0')
+    lib.Hunspell_create.restype = ctypes.c_void_p
+    lib.Hunspell_create.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.Hunspell_spell.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lst = ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p))
+    lib.Hunspell_analyze.argtypes = [ctypes.c_void_p, lst, ctypes.c_char_p]
+    lib.Hunspell_free_list.argtypes = [ctypes.c_void_p, lst, ctypes.c_int]
+    h = lib.Hunspell_create(aff.encode(), dic.encode())
+    if not h:
+        sys.exit('%s: libhunspell could not read it' % aff)
+
+    def analyses(w):
+        out = ctypes.POINTER(ctypes.c_char_p)()
+        n = lib.Hunspell_analyze(h, ctypes.byref(out), w.encode('utf-8'))
+        r = [out[i].decode('utf-8', 'replace') for i in range(n)]
+        lib.Hunspell_free_list(h, ctypes.byref(out), n)
+        return r
+
+    def affixed(w):
+        # " st:groot ts:AJe": a stem and its affix; a compound ("belastingdienst") also names its parts (pa:).
+        return [a for a in analyses(w) if ' st:' in a and ' pa:' not in a]
+    return (lambda w: lib.Hunspell_spell(h, w.encode('utf-8')) != 0), affixed
+
+
+def text_cases(paths):
+    """casefolded word → (times written lowercase, times capitalised) inside a sentence of the texts (not first)."""
+    cases = collections.defaultdict(lambda: [0, 0])
+    for path in paths:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            for line in f:
+                for m in re.finditer(r"[^\W\d_][\w'’-]*", line):
+                    before = line[:m.start()].rstrip()
+                    if not before or before[-1] in '.!?:;"\'‘“(-–—':
+                        continue
+                    w = m.group()
+                    if w == w.lower():
+                        cases[w.casefold()][0] += 1
+                    elif w == w.capitalize():
+                        cases[w.casefold()][1] += 1
+    return cases
+
+
 def compound_form(w, forms, linking=('', 's', 'es', 'n', 'en', 'e')):
     """A German compound the dictionary lacks ("strassenbahn"), written as its parts are: capitalised when its
     last part is a noun ("Bahn"), with the first part's spelling ("Straßen"), so "Straßenbahn"; None when no
@@ -143,6 +192,7 @@ def main():
     ap.add_argument('--language', required=True)
     ap.add_argument('--wordfreq', required=True)
     ap.add_argument('--hunspell')
+    ap.add_argument('--hunspell-aff', help="the .dic's affix file: libhunspell says which words are written lowercase")
     ap.add_argument('--text', action='append', default=[])
     ap.add_argument('--presage', action='append', default=[], help="presage's n-gram database (libpresage-data), repeatable")
     ap.add_argument('--elisions', default='')
@@ -188,10 +238,24 @@ def main():
     top = [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:a.words]]
 
     forms = hunspell_forms(a.hunspell) if a.hunspell else {}
+    spell, affixed = hunspell_checker(a.hunspell_aff, a.hunspell) if a.hunspell_aff and a.hunspell else (None, None)
+    cases = text_cases(a.text) if spell else {}
     shown = {}
     for w in top:
         cands = forms.get(w.casefold(), set())
         lower = sorted(f for f in cands if f == f.lower())
+        if spell and w == w.lower():
+            low, cap = cases.get(w, (0, 0))
+            if cands and not lower and affixed(w) and (low > 0 or cap == 0):
+                # An affix of a lowercase stem makes it ("grote" of "groot", "bent" of "ben"), whatever names are
+                # written so ("Grote", "Bent"), unless the text writes it only capitalised ("Maarten", "Essen").
+                shown[w] = w
+                continue
+            if not cands and not spell(w) and spell(w.capitalize()):
+                # Only a capital makes it a word: an inflected name ("Nederlandse"), or the dictionary writes
+                # ij as one letter ("Frankrĳk").
+                shown[w] = w.capitalize()
+                continue
         if lower:
             # A lowercase spelling exists ("sie", "essen"; "groß" for "gross"): the word is not a noun or a name.
             shown[w] = lower[0] if w not in lower else w

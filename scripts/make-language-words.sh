@@ -6,11 +6,11 @@
 #   (German through hunspell-tools' unmunch, so inflected nouns keep their capital too)
 #   Debian's dasher-data: the training text each language's bigrams and trigrams are counted in
 #   Debian's libpresage-data: presage's Spanish n-gram counts (of Don Quijote), added to Dasher's for Spanish
-# Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt)
+# Usage: scripts/make-language-words.sh [LL…]   (default: es fr de it pt nl)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 langs=("$@")
-[[ ${#langs[@]} -gt 0 ]] || langs=(es fr de it pt)
+[[ ${#langs[@]} -gt 0 ]] || langs=(es fr de it pt nl)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -44,7 +44,10 @@ for l in "${langs[@]}"; do
                 --elisions "l',dell',all',dall',nell',sull',coll',un',quest',quell',d',c',m',t',s',v',anch',com',dov',cos',nient',tutt',bell',sant',senz'" ;;
         pt) make pt --hunspell "$h/pt_BR.dic" --text "$dasher/training_portuguese_BR.txt" ;;
         # The sixth language, made to show that one is data only.
-        nl) make nl --hunspell "$h/nl.dic" --text "$dasher/training_dutch_NL.txt" ;;
+        # Dutch: libhunspell says which words are lowercase ("grote", "bent"), as nl.dic's stems alone capitalised
+        # them after the names they share (unmunch cannot expand its FLAG long affixes).
+        nl) LD_LIBRARY_PATH="$work/x/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}" \
+              make nl --hunspell "$h/nl.dic" --hunspell-aff "$h/nl.aff" --text "$dasher/training_dutch_NL.txt" ;;
         *) echo "make-language-words: no recipe for '$l' (known: es fr de it pt nl)" >&2; exit 2 ;;
     esac
 done

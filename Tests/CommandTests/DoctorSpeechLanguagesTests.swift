@@ -31,6 +31,16 @@ import Testing
         ])
     }
 
+    /// Dutch ships text and prediction only: doctor says what it lacks for speech (its own words) and what it has.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng"), "needs espeak-ng (scripts/install-deps.sh)"))
+    func dutchSaysItsSpokenWordsAreEnglish() {
+        let lines = Self.lines(Self.multilingual, ["nl"])
+        #expect(lines.first?.hasPrefix("warn  speech in nl: ") == true
+                && lines.first?.hasSuffix("languages/nl/speech.toml: no speech data for \"nl\"; spoken punctuation and commands are English") == true,
+                "\(lines)")
+        #expect(lines.contains("ok    speech in nl: dictation and voice commands by Whisper base (multilingual); espeak-ng's nl voice"), "\(lines)")
+    }
+
     @Test func aLanguageWithoutSpeechDataNamesTheFileToAdd() {
         let lines = Self.lines(Self.multilingual, ["xq"])
         #expect(lines.first?.hasPrefix("warn  speech in xq: ") == true && lines.first?.contains("languages/xq/speech.toml") == true, "\(lines)")

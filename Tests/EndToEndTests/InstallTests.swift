@@ -36,7 +36,7 @@ import Testing
                      "share/handsfree/python/webcam_bridge.py", "share/man/man1/handsfree.1",
                      "share/bash-completion/completions/handsfree", "share/zsh/site-functions/_handsfree",
                      "share/fish/vendor_completions.d/handsfree.fish", "share/handsfree/install-manifest.txt"]
-                + ["de", "es", "fr", "it", "pt"].map({ "share/locale/\($0)/LC_MESSAGES/handsfree.mo" }) {
+                + ["de", "es", "fr", "it", "nl", "pt"].map({ "share/locale/\($0)/LC_MESSAGES/handsfree.mo" }) {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
         }
         let man = try String(contentsOfFile: prefix + "/share/man/man1/handsfree.1", encoding: .utf8)
@@ -83,7 +83,7 @@ import Testing
         #expect(doctor.status == 0, "doctor: \(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    data: \(prefix)/share/handsfree (found by the binary's prefix"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("keymaps: default, dwell, no-wink"))
-        #expect(doctor.stdout.contains("ok    languages: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) installed (packs in \(prefix)/share/handsfree/languages);"),
+        #expect(doctor.stdout.contains("ok    languages: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), nl (Nederlands), pt (Português) installed (packs in \(prefix)/share/handsfree/languages);"),
                 "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ok    compiled word lists: \(prefix)/share/handsfree/wordlists/words-en.bin, up to date"),
                 "\(doctor.stdout)")
@@ -93,7 +93,7 @@ import Testing
                     && $0.hasSuffix("messages translated (\(prefix)/share/locale/es/LC_MESSAGES/handsfree.mo)") }, "\(doctor.stdout)")
         let spanish = try Run.process("/usr/bin/env", ["handsfree", "doctor", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
                                       environment: env.merging(["LANG": "es_ES.UTF-8"]) { $1 }, directory: elsewhere, input: nil)
-        #expect(spanish.stdout.contains("idiomas: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) "
+        #expect(spanish.stdout.contains("idiomas: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), nl (Nederlands), pt (Português) "
                                         + "instalados (paquetes en \(prefix)/share/handsfree/languages); idioma de la interfaz: es (LANG=es_ES.UTF-8)")
                 && spanish.stdout.contains("doctor: está todo lo que necesita HandsFree Shell"), "\(spanish.stdout)")
         let demo = try hf("demo", "--plain", "--headless")

@@ -40,6 +40,42 @@ import Testing
         #expect(session.waitFor { $0.contains { $0.contains("SHELL-EXITED") } }, "\(session.screen)")
     }
 
+    /// Dutch, the sixth language, added as data only (po/nl.po, languages/nl/): a Dutch locale shows the launcher
+    /// in Dutch, the note's keyboard has é, ë and the accent key, and typing without accents is offered the
+    /// word with them ("ideeen" → "ideeën", "belgie" → "België").
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
+    func aDutchLocaleShowsTheLauncherInDutchAndSuggestsDutchWords() throws {
+        let home = Home()
+        let session = Tmux(name: "hf-e2e-nl-\(getpid())", width: 80, height: 24)
+        defer { session.kill() }
+        try session.start("env LANG=nl_NL.UTF-8 \(home.env) \(Self.binary) run --no-onboarding --no-speech; echo SHELL-EXITED; sleep 30")
+        #expect(session.waitFor { $0.first?.contains("HandsFree │ Start") == true && $0.first?.contains("? hulp · q afsluiten") == true },
+                "not in Dutch:\n\(session.screen)")
+        let screen = session.screen
+        for shown in ["Notities", "dicteren", "Oefenchat", "Instellingen", "Bureaublad", "Hulp", "Zinnen"] {
+            #expect(screen.contains(shown), "\(shown) is not on the launcher:\n\(screen)")
+        }
+        #expect(!screen.contains("write and dictate") && !screen.contains("Settings"), "English left on the launcher:\n\(screen)")
+        // Notes, then a new note: titled in Dutch, the Dutch letters at the rows' ends.
+        session.keys("Right", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Start › Notities") == true && $0.first?.contains("? hulp · Esc terug") == true },
+                "\(session.screen)")
+        session.keys("Tab", "Enter")
+        #expect(session.waitFor { $0.first?.contains("Notities › Notitie") == true }, "\(session.screen)")
+        func row(_ lines: [String], _ first: String) -> [String]? {
+            lines.first { $0.split(separator: " ").first.map(String.init) == first }?.split(separator: " ").map(String.init)
+        }
+        #expect(session.waitFor { lines in
+            row(lines, "q")?.last == "é" && row(lines, "a")?.last == "ë" && row(lines, "z")?.last == "´¨"
+        }, "no Dutch keyboard:\n\(session.screen)")
+        // The words load on a thread, a second or two in a debug build.
+        session.literal("ik heb veel ideeen")
+        #expect(session.waitFor(seconds: 60) { $0.contains { $0.contains("★ ideeën") } }, "no ideeën for ideeen:\n\(session.screen)")
+        session.literal(" over belgie")
+        #expect(session.waitFor(seconds: 30) { $0.contains { $0.contains("★ België") } }, "no België for belgie:\n\(session.screen)")
+        #expect(session.screen.contains("│ ik heb veel ideeen over belgie"), "\(session.screen)")
+    }
+
     /// The setting beats the environment; a locale without a pack gives English, said once on the screen.
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"))
     func theSettingBeatsTheLocaleAndALocaleWithoutAPackIsSaidOnce() throws {
@@ -58,7 +94,7 @@ import Testing
         defer { japanese.kill() }
         try japanese.start("env LANG=ja_JP.UTF-8 \(other.env) \(Self.binary) run --no-onboarding --no-speech")
         #expect(japanese.waitFor { $0.joined(separator: " ").contains("No language pack for ja_JP") }, "\(japanese.screen)")
-        #expect(japanese.screen.contains("HandsFree │ Home") && japanese.screen.contains("installed: de, en, es, fr, it, pt"),
+        #expect(japanese.screen.contains("HandsFree │ Home") && japanese.screen.contains("installed: de, en, es, fr, it, nl, pt"),
                 "\(japanese.screen)")
     }
 
@@ -68,13 +104,13 @@ import Testing
             let r = try SetupInTmuxTests.process(Self.binary, [command, "--language", "xx"],
                                                  env: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
             #expect(r.status == 64, "\(command): \(r.err)")
-            #expect(r.err.contains("unknown language \"xx\" (installed: de, en, es, fr, it, pt)"), "\(command): \(r.err)")
+            #expect(r.err.contains("unknown language \"xx\" (installed: de, en, es, fr, it, nl, pt)"), "\(command): \(r.err)")
             #expect(!r.out.contains("\u{1B}["), "the terminal was not taken over")
         }
         // In the user's language when it has a pack.
         let de = try SetupInTmuxTests.process(Self.binary, ["run", "--language", "xx"],
                                               env: ["LANG": "de_DE.UTF-8", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
-        #expect(de.err.contains("unbekannte Sprache »xx« (installiert: de, en, es, fr, it, pt)"), "\(de.err)")
+        #expect(de.err.contains("unbekannte Sprache »xx« (installiert: de, en, es, fr, it, nl, pt)"), "\(de.err)")
     }
 
     /// `--language de` and `--language fr` on a C locale: Settings (its tabs, its first row, the Language tab

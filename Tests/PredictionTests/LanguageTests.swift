@@ -80,6 +80,20 @@ struct AccentFoldingTests {
         #expect(de.suggest("ich habe es gema", limit: 3).contains("gemacht"))
     }
 
+    /// Dutch, the sixth language, made by the same recipe: the trema and the acute found from plain letters, and
+    /// the words nl.dic makes by affixes ("grote" of "groot", "bent" of "ben") lowercase though names share them.
+    @Test func dutchTremaAcuteAndCapitals() throws {
+        let nl = try Packs.predictor("nl")
+        #expect(nl.suggest("ik heb veel ideeen", limit: 3).first == "ideeën", "\(nl.suggest("ik heb veel ideeen", limit: 3))")
+        #expect(nl.suggest("we gaan naar belgi", limit: 3).first == "België", "\(nl.suggest("we gaan naar belgi", limit: 3))")
+        #expect(nl.suggest("dat is een", limit: 3).contains("één"), "\(nl.suggest("dat is een", limit: 3))")
+        #expect(nl.suggest("het cafe", limit: 3).first == "café")
+        #expect(nl.suggest("we gaan naar frankr", limit: 3).first == "Frankrijk", "nl.dic writes ĳ as one letter")
+        let grote = nl.suggest("een heel gro", limit: 4)
+        #expect(grote.contains("grote") && !grote.contains("Grote"), "\(grote)")
+        #expect(nl.suggest("jij ben", limit: 3).first == "bent", "\(nl.suggest("jij ben", limit: 3))")
+    }
+
     @Test func foldingRules() {
         #expect(Folding.fold("Straße") == "strasse")
         #expect(Folding.fold("Canción") == "cancion")
@@ -167,8 +181,9 @@ struct LanguageRulesTests {
             "de": ["in der strasse", "das Ha", "ich habe es gema", "Straße "],
             "it": ["alla fine dell'a", "è un'a", "tutti i", "perche"],
             "pt": ["eu nao", "a informaca", "São Pau"],
+            "nl": ["ik heb veel ideeen", "we gaan naar belgi", "dat is een "],
         ]
-        for code in ["es", "fr", "de", "it", "pt"] {
+        for code in ["es", "fr", "de", "it", "pt", "nl"] {
             let text = try Packs.predictor(code)
             let cache = dir.appendingPathComponent("words-\(code).bin")
             let writing = try WordPredictor.load(wordList: Packs.list(code), ngrams: Packs.ngrams(code), userFile: nil, cache: cache,

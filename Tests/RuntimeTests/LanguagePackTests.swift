@@ -19,7 +19,7 @@ import Testing
     func everyShippedPackReadsWithItsWordData() throws {
         let (packs, problems) = LanguagePacks.installed(in: Self.folder)
         #expect(problems.isEmpty, "\(problems)")
-        #expect(packs.map(\.code) == ["de", "en", "es", "fr", "it", "pt"])
+        #expect(packs.map(\.code) == ["de", "en", "es", "fr", "it", "nl", "pt"])
         for pack in packs {
             #expect(pack.missing.isEmpty, "\(pack.code): \(pack.missing)")
             #expect(pack.words?.test != nil, "\(pack.code) names a test text")
@@ -39,7 +39,7 @@ import Testing
             try LanguagePacks.find("xx", in: Self.folder)
         } throws: { error in
             let m = (error as? LanguagePackError)?.message ?? ""
-            return m.hasPrefix("no language pack for \"xx\"; installed: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), pt (Português) in ")
+            return m.hasPrefix("no language pack for \"xx\"; installed: de (Deutsch), en (English), es (Español), fr (Français), it (Italiano), nl (Nederlands), pt (Português) in ")
         }
     }
 

@@ -32,7 +32,7 @@ import TrackingCore
         d.state.hitMap.target(id: "note-editor.keyboard.key.\(ch)")
     }
 
-    @Test(arguments: [("es", "ñ¿¡"), ("fr", "éèàçù"), ("de", "äöüß"), ("it", "èòàù"), ("pt", "ãáçéõ")])
+    @Test(arguments: [("es", "ñ¿¡"), ("fr", "éèàçù"), ("de", "äöüß"), ("it", "èòàù"), ("pt", "ãáçéõ"), ("nl", "éë")])
     func theLanguagesLettersAreKeysAndTypingThemReachesTheText(_ lang: String, _ letters: String) throws {
         var d = try Self.editor(lang)
         for ch in letters {
@@ -114,7 +114,7 @@ import TrackingCore
         }
     }
 
-    @Test(arguments: ["es", "fr", "de", "it", "pt"])
+    @Test(arguments: ["es", "fr", "de", "it", "pt", "nl"])
     func thePhraseBoardShowsTheLanguagesPhrasesAndSaysThemInIt(_ lang: String) throws {
         let board = try Self.board(lang)
         let files = MemoryFiles([:])
