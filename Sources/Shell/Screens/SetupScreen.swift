@@ -173,7 +173,7 @@ public struct SetupScreen: Screen {
         case Self.useFileID:
             let path = Self.trimmed(typed)
             guard !path.isEmpty else {
-                model = .failed(ctx.tr("type the path of the model file first (a helper's keyboard), or pick one found here"), offline: true)
+                model = .failed(UIMessage("type the path of the model file first (a helper's keyboard), or pick one found here"), offline: true)
                 return Reply(record: nil)
             }
             model = .running(done: 0, total: nil, line: nil)
