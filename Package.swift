@@ -67,7 +67,7 @@ let package = Package(
         // language choice. Pure (no Foundation, no I/O): the runtime reads the files, the state holds the catalog.
         .target(name: "Localization"),
         // Speech recognition and audio capture; speech output (flite, the Piper worker, ALSA playback).
-        .target(name: "Speech", dependencies: ["SpeechText", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
+        .target(name: "Speech", dependencies: ["SpeechText", "Localization", "CPocketSphinx", "CALSA", "CFlite", "SystemIO",
                                                .product(name: "Logging", package: "swift-log")]),
         // The cell UI both the Shell and the curses backend speak: the cell grid, geometry, the hit map, the
         // canvas and its drawing primitives, and the keys a helper presses. Pure.
@@ -90,7 +90,7 @@ let package = Package(
         // The files and folders the shell keeps for its user (settings, unsent text, calibrations, metrics, the
         // last good settings, the command line's files) and the project's paths (word lists, the Python env, the
         // face model). Reads and writes files; knows nothing of the loop.
-        .target(name: "UserFiles", dependencies: ["Shell", "Config", "TrackingCore", "Prediction", "Speech", "SystemIO"]),
+        .target(name: "UserFiles", dependencies: ["Shell", "Config", "Localization", "TrackingCore", "Prediction", "Speech", "SystemIO"]),
         // The live services the loop asks: speech recognition (live and offline), its packs and setup, word
         // prediction, language packs and translations. Threads and files; no event source, no loop.
         .target(name: "LiveServices", dependencies: [
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config", "SystemIO"]),
         .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO", "Localization"]),
         // Fixtures/ holds .po files with mistakes on known lines; the .mo files are made by msgfmt in the test.
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization", "SpeechText"], exclude: ["Golden"]),

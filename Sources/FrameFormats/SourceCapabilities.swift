@@ -52,7 +52,7 @@ public struct SourceCapabilities: Sendable, Equatable {
 
     /// Each bound gesture that reads a shape this source lacks or reports unreliably, with those shapes
     /// (each once, in the order the gesture reads them), in the config's order.
-    func shortfalls(gestures: [GestureDefinition], bound: Set<String>)
+    public func shortfalls(gestures: [GestureDefinition], bound: Set<String>)
         -> [(gesture: String, missing: [BlendShape], shaky: [BlendShape])] {
         gestures.filter { bound.contains($0.name) }.compactMap { g in
             var seen = Set<BlendShape>()
@@ -61,21 +61,6 @@ public struct SourceCapabilities: Sendable, Equatable {
             let shaky = used.filter { unreliable.contains($0) }
             return missing.isEmpty && shaky.isEmpty ? nil : (g.name, missing, shaky)
         }
-    }
-
-    /// A short summary for the status line, what cannot work first: `openseeface: commit needs tongueOut;
-    /// unreliable: back, wink_left (eyeBlinkRight, eyeBlinkLeft)`; nil when every bound gesture works.
-    public func summary(gestures: [GestureDefinition], bound: Set<String>) -> String? {
-        let found = shortfalls(gestures: gestures, bound: bound)
-        guard !found.isEmpty else { return nil }
-        var parts = found.compactMap { f in f.missing.first.map { "\(f.gesture) needs \($0.name)" } }
-        let shaky = found.filter { $0.missing.isEmpty }
-        if !shaky.isEmpty {
-            var shapes: [BlendShape] = []
-            for f in shaky { for s in f.shaky where !shapes.contains(s) { shapes.append(s) } }
-            parts.append("unreliable: \(shaky.map(\.gesture).joined(separator: ", ")) (\(shapes.map(\.name).joined(separator: ", ")))")
-        }
-        return "\(name): " + parts.joined(separator: "; ")
     }
 
     /// One line per bound gesture this source cannot make, or makes unreliably, e.g.

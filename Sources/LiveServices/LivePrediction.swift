@@ -21,9 +21,9 @@ public final class LivePrediction: @unchecked Sendable {
     /// was asked for (nil: words that do not follow the language) and a problem to show.
     private var loaded: [Loaded] = []
     /// What a failed write left to write again, by path.
-    private var unwritten: [String: (text: String, what: String)] = [:]
+    private var unwritten: [String: (text: String, what: Predictor.Written)] = [:]
     /// What went wrong writing, for the loop to show once.
-    private var problem: String?
+    private var problem: (message: UIMessage, what: Predictor.Written)?
 
     public init() {}
 
@@ -31,7 +31,7 @@ public final class LivePrediction: @unchecked Sendable {
     public struct Loaded: Sendable {
         public var predictor: Predictor
         public var language: String?
-        public var problem: String?
+        public var problem: UIMessage?
     }
 
     /// The sentence history file beside a user word file: `sentences.txt`, and a language's own beside its own
@@ -88,31 +88,32 @@ public final class LivePrediction: @unchecked Sendable {
 
     /// The pack with word data for `language`, nil for English (or, with a problem to say, for a language that
     /// has no word data: English's lists stand in).
-    static func pack(for language: String) -> (LanguagePack?, String?) {
+    static func pack(for language: String) -> (LanguagePack?, UIMessage?) {
         guard !LanguageChoice.isEnglish(LanguageChoice.normalise(language) ?? language) else { return (nil, nil) }
         do {
             let pack = try LanguagePacks.find(language)
-            guard pack.words != nil else { return (nil, "No word data in the \(pack.name) pack: suggestions are in English") }
+            guard pack.words != nil else { return (nil, UIMessage("No word data in the {pack} pack: suggestions are in English", ["pack": pack.name])) }
             return (pack, nil)
         } catch {
-            return (nil, "No word data for \(language) (\(error.description)): suggestions are in English")
+            return (nil, UIMessage("No word data for {language} ({reason}): suggestions are in English", ["language": language, "reason": error.description]))
         }
     }
 
     /// Loads on the calling thread (the headless demo, which must be the same on every run): the predictor,
     /// or why there is none, and a problem to show. `pack`: a language's lists (nil: English's).
-    public static func loadNow(userFile: URL?, cache: URL? = nil, pack: LanguagePack? = nil) -> (Predictor, String?) {
-        var problem: String?
+    public static func loadNow(userFile: URL?, cache: URL? = nil, pack: LanguagePack? = nil) -> (Predictor, UIMessage?) {
+        var problem: UIMessage?
         var readFrom = userFile
         var saveTo = userFile
         if let userFile, case .failed(let e) = AtomicFile.read(userFile.path) {
             // Not a line could be read: keep it aside and start afresh, or, if it cannot be moved, never save over it.
             readFrom = nil
             if let aside = AtomicFile.moveAside(userFile.path) {
-                problem = "Learned words file could not be read (\(e)); kept as \(aside)."
+                problem = UIMessage("Learned words file could not be read ({reason}); kept as {file}.", ["reason": "\(e)", "file": aside])
             } else {
                 saveTo = nil
-                problem = "Learned words file \(userFile.path) could not be read (\(e)); new words are not saved over it."
+                problem = UIMessage("Learned words file {file} could not be read ({reason}); new words are not saved over it.",
+                                    ["file": userFile.path, "reason": "\(e)"])
             }
         }
         do {
@@ -121,13 +122,15 @@ public final class LivePrediction: @unchecked Sendable {
             p.userFile = saveTo
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {
-                problem = "Word list cache \(path) was damaged (\(reason)); the word lists were read instead."
+                problem = UIMessage("Word list cache {file} was damaged ({reason}); the word lists were read instead.", ["file": path, "reason": reason])
             }
             if let userFile = readFrom, let aside = UserWordsFile.keepAside(p, userFile) {
                 problem = aside.message
                 if aside.moved {
                     // The readable part goes back under the usual name, so the next start has it too.
-                    do { try p.save() } catch { problem = aside.message + " Not saved: \(error.description)" }
+                    do { try p.save() } catch {
+                        problem = .together([aside.message, UIMessage("Not saved: {reason}", ["reason": error.description])], separator: " ")
+                    }
                 } else {
                     p.userFile = nil
                 }
@@ -135,14 +138,14 @@ public final class LivePrediction: @unchecked Sendable {
             let (h, historyTo, historyProblem) = loadHistory(beside: userFile)
             return (Predictor(words: p, history: h, historyFile: historyTo?.path), problem ?? historyProblem ?? (pack == nil ? WordLists.languageModelNotice : nil))
         } catch {
-            return (.failed("no word suggestions (\(error)); typing still works"), nil)
+            return (.failed(UIMessage("no word suggestions ({reason}); typing still works", ["reason": "\(error)"])), nil)
         }
     }
 
     /// The sentence history beside `userFile`, where to save it, and what to tell the user: a file with bad lines
     /// or too large to read whole is kept aside (`NAME.corrupt-N`) and its readable part used, so nothing is lost;
     /// one that cannot be read or moved is not saved over.
-    static func loadHistory(beside userFile: URL?) -> (SentenceHistory, URL?, String?) {
+    static func loadHistory(beside userFile: URL?) -> (SentenceHistory, URL?, UIMessage?) {
         guard let userFile else { return (SentenceHistory(), nil, nil) }
         let url = historyFile(beside: userFile)
         do {
@@ -150,36 +153,42 @@ public final class LivePrediction: @unchecked Sendable {
             guard !loaded.warnings.isEmpty else { return (loaded.history, url, nil) }
             let first = loaded.warnings.first.map { "\($0)" } ?? ""
             guard let aside = AtomicFile.moveAside(url.path) else {
-                return (loaded.history, nil, "Sentence history \(first); new sentences are not saved over it.")
+                return (loaded.history, nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", ["problem": first]))
             }
-            var message = "Sentence history kept as \(aside) (\(first)); the rest is used."
-            do { try loaded.history.save(to: url) } catch { message += " Not saved: \(error)" }
+            var message = UIMessage("Sentence history kept as {file} ({problem}); the rest is used.", ["file": aside, "problem": first])
+            do { try loaded.history.save(to: url) } catch {
+                message = .together([message, UIMessage("Not saved: {reason}", ["reason": "\(error)"])], separator: " ")
+            }
             return (loaded.history, url, message)
         } catch {
-            return (SentenceHistory(), nil, "Sentence history \(error); new sentences are not saved over it.")
+            return (SentenceHistory(), nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", ["problem": "\(error)"]))
         }
     }
 
-    /// Writes a file the reducer asked for (`what`: "Learned words", "Sentences"); a failure is kept to be
+    /// Writes a file the reducer asked for (`what`: the learned words or the sentences); a failure is kept to be
     /// written again by `saveIfNeeded` and returned, to show.
     @discardableResult
-    public func write(_ w: Predictor.Write, what: String) -> String? {
+    public func write(_ w: Predictor.Write, what: Predictor.Written) -> UIMessage? {
         if let failure = DurableFile.write(Array(w.text.utf8), to: w.path) {
-            let message = "\(what) not saved: \(PredictionError.cannotWrite(path: w.path, reason: failure.reason))"
-            lock.withLock { unwritten[w.path] = (w.text, what); problem = message }
+            let reason = "\(PredictionError.cannotWrite(path: w.path, reason: failure.reason))"
+            let message = switch what {
+            case .learnedWords: UIMessage("Learned words not saved: {reason}", ["reason": reason])
+            case .sentences: UIMessage("Sentences not saved: {reason}", ["reason": reason])
+            }
+            lock.withLock { unwritten[w.path] = (w.text, what); problem = (message, what) }
             return message
         }
         lock.withLock {
             unwritten[w.path] = nil
-            if problem?.hasPrefix(what + " not saved") == true { problem = nil }
+            if problem?.what == what { problem = nil }
         }
         return nil
     }
 
     /// Writes again what failed to be written; returns what went wrong, once.
-    public func saveIfNeeded() -> String? {
+    public func saveIfNeeded() -> UIMessage? {
         let pending = lock.withLock { unwritten }
         for (path, w) in pending.sorted(by: { $0.key < $1.key }) { write(Predictor.Write(path: path, text: w.text), what: w.what) }
-        return lock.withLock { defer { problem = nil }; return problem }
+        return lock.withLock { defer { problem = nil }; return problem?.message }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import SystemIO
 import Speech
@@ -56,7 +57,7 @@ public final class LiveSpeech: @unchecked Sendable {
     private var savedMean: [Float] = []
     private var capture: ALSACapture?
     /// False once loading failed: effects asking for speech are answered at once with the reason.
-    public private(set) var failed: String?
+    public private(set) var failed: UIMessage?
     private var loaded = false
     private var captureStarted = false
     private var wantCapture = false
@@ -127,12 +128,19 @@ public final class LiveSpeech: @unchecked Sendable {
     /// Descriptors for the shell loop's `poll`: readable when updates are waiting.
     public var descriptors: [Int32] { pipeFDs[0] >= 0 ? [pipeFDs[0]] : [] }
 
-    /// What the status line says while the microphone is closed, with the dictation engine.
-    public var idleStatus: String {
+    /// What the status line says while the microphone is closed, with the dictation engine (a program's name,
+    /// not translated).
+    public var idleStatus: UIMessage {
         let (engine, spokenWake) = lock.withLock { (whisper == nil ? "pocketsphinx" : "whisper", viaWhisper ? activeWake : wake) }
         switch input {
-        case .mic(let d): return spokenWake.map { "mic \(d) · say \"\($0) …\" or raise brows · \(engine)" } ?? "mic \(d) · raise brows to talk · \(engine)"
-        case .file(_, let name): return "audio " + (name as NSString).lastPathComponent + " · " + engine
+        case .mic(let d):
+            if let spokenWake {
+                return UIMessage("mic {device} · say \"{wake} …\" or raise brows · {engine}",
+                                 ["device": d, "wake": spokenWake, "engine": engine])
+            }
+            return UIMessage("mic {device} · raise brows to talk · {engine}", ["device": d, "engine": engine])
+        case .file(_, let name):
+            return UIMessage("audio {file} · {engine}", ["file": (name as NSString).lastPathComponent, "engine": engine])
         }
     }
 
@@ -146,13 +154,13 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// Loads the model and opens the device on a background thread; reports the outcome as a status.
     public func load() {
-        post(.status("speech loading…"))
+        post(.status(UIMessage("speech loading…")))
         let t = Thread { [self] in
             do {
                 let r = try Recognizer(configuration: RecognizerConfiguration(dictation: true))
                 if let f = cepstralMeanFile, let v = CepstralMeanFile.read(f) {
                     if r.setCepstralMean(v) { savedMean = v }
-                    else { post(.notice("\(f.path): not a cepstral mean for this model; starting from the model's")) }
+                    else { post(.notice(UIMessage("{file}: not a cepstral mean for this model; starting from the model's", ["file": f.path]))) }
                 }
                 // Wake matches are checked against the language model's reading of the same audio; in another
                 // language than English, Whisper reads a command's audio.
@@ -164,14 +172,15 @@ public final class LiveSpeech: @unchecked Sendable {
                     c = try ALSACapture(device: "fromfile", configuration: ALSACapture.fileConfiguration(infile: raw))
                 }
                 if let w = lock.withLock({ whisper }) {
-                    post(.status("whisper loading…"))
+                    post(.status(UIMessage("whisper loading…")))
                     do { try w.start() } catch {
                         // Dictation still works, with PocketSphinx's text.
                         let english = lock.withLock { () -> Bool in whisper = nil; return language.isEnglish }
                         if english {
-                            post(.notice("Whisper is off (\(error)); dictating with PocketSphinx"))
+                            post(.notice(UIMessage("Whisper is off ({reason}); dictating with PocketSphinx", ["reason": "\(error)"])))
                         } else {
-                            post(.notice("Whisper is off (\(error)): voice commands and dictation are in English, with PocketSphinx"))
+                            post(.notice(UIMessage("Whisper is off ({reason}): voice commands and dictation are in English, with PocketSphinx",
+                                                   ["reason": "\(error)"])))
                         }
                     }
                 }
@@ -186,24 +195,28 @@ public final class LiveSpeech: @unchecked Sendable {
                 if start { startCapture() }
             } catch let e as AudioError {
                 switch e {
-                case .deviceNotFound(let d, _): fail("no microphone \"\(d)\"", e.description)
-                case .deviceBusy(let d): fail("microphone \"\(d)\" busy", e.description)
-                default: fail("microphone failed", e.description)
+                case .deviceNotFound(let d, _): fail(UIMessage("no microphone \"{device}\" · speech off", ["device": d]), e.description)
+                case .deviceBusy(let d): fail(UIMessage("microphone \"{device}\" busy · speech off", ["device": d]), e.description)
+                default: fail(UIMessage("microphone failed · speech off"), e.description)
                 }
             } catch let e as RecognizerError {
-                fail("speech model missing", e.description)
+                fail(UIMessage("speech model missing · speech off"), e.description)
             } catch {
-                fail("no speech", "\(error)")
+                fail(UIMessage("no speech · speech off"), "\(error)")
             }
         }
         t.name = "handsfree.speech.load"
         t.start()
     }
 
-    /// Speech is off for good: a short status for the status line, the whole reason in the title bar.
-    private func fail(_ short: String, _ why: String) {
-        lock.withLock { failed = "Speech is off: " + why; outbox.append(.notice(why)) }
-        post(.status(short + " · speech off"))
+    /// Speech is off for good: a short status for the status line, the whole reason (the system's or the
+    /// library's words) in the title bar.
+    private func fail(_ short: UIMessage, _ why: String) {
+        lock.withLock {
+            failed = UIMessage("Speech is off: {reason}", ["reason": why])
+            outbox.append(.notice(UIMessage("Speech is off: {reason}", ["reason": why])))
+        }
+        post(.status(short))
     }
 
     /// Updates since the last call (empties the wake pipe).
@@ -247,7 +260,7 @@ public final class LiveSpeech: @unchecked Sendable {
         }
         if without { post(.notice(Self.noWhisperNotice)) }
         guard let (w, switchNumber) = start else { return }
-        post(.status("whisper loading…"))
+        post(.status(UIMessage("whisper loading…")))
         let t = Thread { [self] in
             var problem: String?
             do throws(WhisperError) { try w.start() } catch { problem = error.description }
@@ -259,9 +272,10 @@ public final class LiveSpeech: @unchecked Sendable {
             if !current || problem != nil { w.stop() }
             if let problem, current {
                 if spoken.isEnglish {
-                    post(.notice("Whisper is off (\(problem)); dictating with PocketSphinx"))
+                    post(.notice(UIMessage("Whisper is off ({reason}); dictating with PocketSphinx", ["reason": problem])))
                 } else {
-                    post(.notice("Whisper is off (\(problem)): voice commands and dictation are in English, with PocketSphinx"))
+                    post(.notice(UIMessage("Whisper is off ({reason}): voice commands and dictation are in English, with PocketSphinx",
+                                           ["reason": problem])))
                 }
             }
             post(.status(idleStatus))
@@ -278,7 +292,7 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// Said when another language than English is spoken in a run without Whisper (`--dictation pocketsphinx`,
     /// or faster-whisper not installed).
-    static let noWhisperNotice = "Whisper is off in this run: voice commands and dictation are in English, with PocketSphinx"
+    static let noWhisperNotice = UIMessage("Whisper is off in this run: voice commands and dictation are in English, with PocketSphinx")
 
     /// Whether commands and the wake phrase are heard by Whisper (another language than English, with Whisper).
     /// With the lock held.
@@ -337,8 +351,8 @@ public final class LiveSpeech: @unchecked Sendable {
                     }
                 }
                 pendingSignal.signal()
-            case .ended: post(.status("audio ended"))
-            case .failed(let e): fail("microphone stopped", e.description)
+            case .ended: post(.status(UIMessage("audio ended")))
+            case .failed(let e): fail(UIMessage("microphone stopped · speech off"), e.description)
             }
         }
     }
@@ -353,7 +367,8 @@ public final class LiveSpeech: @unchecked Sendable {
             }
             if stop { return }
             if dropped > 0 {
-                post(.status(String(format: "speech fell behind: %.0f s of audio dropped", SpeechAudio.seconds(samples: dropped))))
+                let seconds = Int(SpeechAudio.seconds(samples: dropped).rounded())
+                post(.status(.plural("speech fell behind: {n} s of audio dropped", "speech fell behind: {n} s of audio dropped", seconds)))
             }
             for samples in batch { chunk(samples) }
         }
@@ -473,7 +488,7 @@ public final class LiveSpeech: @unchecked Sendable {
                 guard heard.contains(where: \.isLetter) else { return e }
                 return .final(heard, words: words, at: at)
             } catch {
-                post(.notice("Whisper: \(error); kept PocketSphinx's text"))
+                post(.notice(UIMessage("Whisper: {reason}; kept PocketSphinx's text", ["reason": "\(error)"])))
                 return e
             }
         }
@@ -500,7 +515,7 @@ public final class LiveSpeech: @unchecked Sendable {
                 let heard = try w.transcribe(audio, prompt: prompt).text.trimmingCharacters(in: .whitespaces)
                 return .final(heard.contains(where: \.isLetter) ? heard : "", words: words, at: at)
             } catch {
-                post(.notice("Whisper: \(error); the command was not heard"))
+                post(.notice(UIMessage("Whisper: {reason}; the command was not heard", ["reason": "\(error)"])))
                 return .final("", words: words, at: at)
             }
         }

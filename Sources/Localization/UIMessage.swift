@@ -10,6 +10,8 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
         case plural(String, String, Int)
         /// Text that is not the project's to translate: a path, a program's own error, a name.
         case verbatim(String)
+        /// Whole messages shown side by side (each a sentence or clause of its own), `separator` between them.
+        case together([UIMessage], separator: String)
     }
 
     let kind: Kind
@@ -40,12 +42,19 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
         UIMessage(kind: .verbatim(text), arguments: [:], context: nil)
     }
 
+    /// Two or more whole messages shown as one notice, each translated on its own, " · " between them (never
+    /// pieces of one sentence: each is a sentence a translator sees whole).
+    public static func together(_ messages: [UIMessage], separator: String = " · ") -> UIMessage {
+        messages.count == 1 ? messages[0] : UIMessage(kind: .together(messages, separator: separator), arguments: [:], context: nil)
+    }
+
     /// The message in `catalog`'s language.
     public func text(_ catalog: Catalog) -> String {
         switch kind {
         case .text(let id): catalog.tr(id, arguments, context: context)
         case .plural(let one, let many, let n): catalog.trn(one, many, n, arguments, context: context)
         case .verbatim(let t): t
+        case .together(let parts, let separator): parts.map { $0.text(catalog) }.joined(separator: separator)
         }
     }
 
@@ -53,7 +62,13 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
     public var english: String { text(.english) }
 
     /// Whether it is translated when drawn (false for `verbatim`).
-    public var isTranslatable: Bool { if case .verbatim = kind { false } else { true } }
+    public var isTranslatable: Bool {
+        switch kind {
+        case .verbatim: false
+        case .together(let parts, _): parts.allSatisfy(\.isTranslatable)
+        default: true
+        }
+    }
 
     public var description: String { english }
 }

@@ -148,7 +148,7 @@ public struct KeymapWatcher: EventSource {
         guard m != stamp else { return [] }
         stamp = m
         do {
-            return [.shell(.keymapLoaded(try Setup.keymap(name, gestures: gestures), notice: "Keymap reloaded"))]
+            return [.shell(.keymapLoaded(try Setup.keymap(name, gestures: gestures), notice: UIMessage("Keymap reloaded")))]
         } catch {
             return [.shell(.message(UIMessage("Keymap not reloaded: {error}", ["error": "\(error)"])))]
         }
@@ -168,7 +168,7 @@ public struct SpeechSource: EventSource {
             case .text(let text, let isFinal): return .shell(.speech(text, isFinal: isFinal))
             case .status(let s): return .shell(.micStatus(s))
             case .listening: return .shell(.wakePhraseHeard)
-            case .notice(let text): return .shell(.notice(text))
+            case .notice(let message): return .shell(.message(message))
             case .silence(let seconds): return .shell(.dictationSilence(seconds: seconds))
             case .talking(let on): return .shell(.talking(on))
             }
@@ -193,7 +193,7 @@ public struct PredictionSource: EventSource {
         for l in prediction.takeLoaded() { out.append(.shell(.predictorLoaded(l.predictor, language: l.language, problem: l.problem))) }
         if wake.now - lastSave > Self.saveEvery {
             lastSave = wake.now
-            if let problem = prediction.saveIfNeeded() { out.append(.shell(.notice(problem))) }
+            if let problem = prediction.saveIfNeeded() { out.append(.shell(.message(problem))) }
         }
         return out
     }
@@ -315,7 +315,7 @@ public struct FrameSource: EventSource {
             for item in r.drain() { meter.count(item, at: now); out.append(.item(item)) }
             meter.source = r
             if var w = watch, let f = r.formatSeen, let caps = SourceCapabilities.of(f) {
-                if let message = w.check(caps) { out.append(.shell(.notice(message))) }
+                if let message = w.check(caps) { out.append(.shell(.message(message))) }
                 watch = w
             }
         case .replay(let items, _, _):
@@ -367,11 +367,31 @@ public struct SourceWatch: Sendable {
 
     public init(gestures: [GestureDefinition], bound: Set<String>) { self.gestures = gestures; self.bound = bound }
 
-    /// The status-line message for `caps`, the first time this source is seen; nil after, or if all is well.
-    public mutating func check(_ caps: SourceCapabilities) -> String? {
+    /// The notice for `caps`, the first time this source is seen; nil after, or if all is well: what cannot work
+    /// first, as `SourceCapabilities.summary` says it (`openseeface: commit needs tongueOut; unreliable: back
+    /// (eyeBlinkRight)`), each clause a message of its own.
+    public mutating func check(_ caps: SourceCapabilities) -> UIMessage? {
         guard caps.name != announced else { return nil }
         announced = caps.name
-        return caps.summary(gestures: gestures, bound: bound)
+        let found = caps.shortfalls(gestures: gestures, bound: bound)
+        guard !found.isEmpty else { return nil }
+        // The source's name begins the first clause.
+        var parts: [UIMessage] = []
+        for f in found {
+            guard let shape = f.missing.first else { continue }
+            let words = ["source": caps.name, "gesture": f.gesture, "shape": shape.name]
+            parts.append(parts.isEmpty ? UIMessage("{source}: {gesture} needs {shape}", words) : UIMessage("{gesture} needs {shape}", words))
+        }
+        let shaky = found.filter { $0.missing.isEmpty }
+        if !shaky.isEmpty {
+            var shapes: [BlendShape] = []
+            for f in shaky { for s in f.shaky where !shapes.contains(s) { shapes.append(s) } }
+            let words = ["source": caps.name, "gestures": shaky.map(\.gesture).joined(separator: ", "),
+                         "shapes": shapes.map(\.name).joined(separator: ", ")]
+            parts.append(parts.isEmpty ? UIMessage("{source}: unreliable: {gestures} ({shapes})", words)
+                                       : UIMessage("unreliable: {gestures} ({shapes})", words))
+        }
+        return .together(parts, separator: "; ")
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import Speech
 import SystemIO
@@ -44,7 +45,7 @@ public final class LiveSpeaker: @unchecked Sendable {
         case .speak(let u):
             let voice: VoiceName
             do throws(VoiceError) { voice = try VoiceName.parse(u.voice) } catch {
-                post(.speechOutput(problem: "\(error.description): flite speaks instead"))
+                post(.speechOutput(problem: UIMessage("{reason}: flite speaks instead", ["reason": error.description])))
                 voice = .flite
             }
             started().speak(.init(text: u.text, voice: voice, rate: u.rate, volume: u.volume, language: u.language))

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import Speech
 import UserFiles
@@ -75,18 +76,18 @@ public final class SetupWorker: @unchecked Sendable {
                     let path = try FaceModel.download(from: url, into: folder, python: PythonEnv.python()) { [weak self] done, total in
                         self?.progress(done, total)
                     }
-                    post(.finished(.model, problem: nil, detail: "\(Self.shown(path)), checked", offline: false))
+                    post(.finished(.model, problem: nil, detail: UIMessage("{file}, checked", ["file": Self.shown(path)]), offline: false))
                 } catch {
-                    post(.finished(.model, problem: error.description, detail: nil, offline: error.offline))
+                    post(.finished(.model, problem: .verbatim(error.description), detail: nil, offline: error.offline))
                 }
             }
         case .copyModel(let path):
             background("model") { [self] in
                 do throws(FaceModelError) {
                     let placed = try FaceModel.install(copying: Self.expandingHome(path), into: configuration.paths.models)
-                    post(.finished(.model, problem: nil, detail: "\(Self.shown(placed)), copied and checked", offline: false))
+                    post(.finished(.model, problem: nil, detail: UIMessage("{file}, copied and checked", ["file": Self.shown(placed)]), offline: false))
                 } catch {
-                    post(.finished(.model, problem: error.description, detail: nil, offline: true))
+                    post(.finished(.model, problem: .verbatim(error.description), detail: nil, offline: true))
                 }
             }
         case .testMicrophone:
@@ -193,7 +194,7 @@ public final class SetupWorker: @unchecked Sendable {
 
     private func installPython(_ groups: [String]) {
         if let problem = PythonEnv.installProblem() {
-            post(.finished(.python, problem: problem, detail: nil, offline: false))
+            post(.finished(.python, problem: .verbatim(problem), detail: nil, offline: false))
             return
         }
         let p = Process()
@@ -204,7 +205,8 @@ public final class SetupWorker: @unchecked Sendable {
         p.standardOutput = out
         p.standardError = out
         do { try p.run() } catch {
-            post(.finished(.python, problem: "\(PythonEnv.installScript) did not start (\(error.localizedDescription))", detail: nil, offline: false))
+            post(.finished(.python, problem: UIMessage("{script} did not start ({reason})", ["script": PythonEnv.installScript, "reason": error.localizedDescription]),
+                           detail: nil, offline: false))
             return
         }
         lock.withLock { installer = p }
@@ -226,10 +228,11 @@ public final class SetupWorker: @unchecked Sendable {
         p.waitUntilExit()
         lock.withLock { installer = nil }
         if p.terminationStatus == 0 {
-            post(.finished(.python, problem: nil, detail: "installed into \(PythonEnv.venv.path)", offline: false))
+            post(.finished(.python, problem: nil, detail: UIMessage("installed into {folder}", ["folder": PythonEnv.venv.path]), offline: false))
         } else {
             // pip's last line names what failed (no network: "Could not find a version…").
-            post(.finished(.python, problem: "the installer stopped with status \(p.terminationStatus): \(last ?? "no message")",
+            let said = last ?? "–"
+            post(.finished(.python, problem: UIMessage("the installer stopped with status {status}: {line}", ["status": String(p.terminationStatus), "line": said]),
                            detail: nil, offline: false))
         }
     }

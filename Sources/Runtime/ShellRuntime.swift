@@ -104,9 +104,9 @@ public struct ShellRuntime {
 
     /// Saves the pointer calibration the Calibration screen made (for the size it was made at); returns a
     /// problem to show. Nil: calibrations live for this run only.
-    public var saveCalibration: ((PointerCalibration?, Size) -> String?)?
+    public var saveCalibration: ((PointerCalibration?, Size) -> UIMessage?)?
     /// Saves the gesture calibration's thresholds for this source; returns a problem to show.
-    public var saveGestureCalibration: (([GestureThreshold]) -> String?)?
+    public var saveGestureCalibration: (([GestureThreshold]) -> UIMessage?)?
     /// Says which bound gestures the live source cannot make, once its format is recognised.
     public var sourceWatch: SourceWatch?
     /// Carries out the setup screen's requests (nil: this run has no setup, and they are ignored).
@@ -441,9 +441,9 @@ public struct ShellRuntime {
                         replies.append(.message(UIMessage("Last good settings not saved: {reason}", ["reason": e])))
                     }
                 case .saveCalibration(let c, let size):
-                    if let problem = saveCalibration?(c, size) { replies.append(.notice(problem)) }
+                    if let problem = saveCalibration?(c, size) { replies.append(.message(problem)) }
                 case .saveGestureCalibration(let thresholds):
-                    if let problem = saveGestureCalibration?(thresholds) { replies.append(.notice(problem)) }
+                    if let problem = saveGestureCalibration?(thresholds) { replies.append(.message(problem)) }
                 case .save(let name, let text): replies.append(.saved(name: name, error: storage?.write(name, text)))
                 case .listen(let mic, let turn, let silence):
                     let mode: SpeechController.Mode
@@ -461,16 +461,16 @@ public struct ShellRuntime {
                 case .learnWord, .learnSentences, .forgetSentence, .addWord, .removeWord:
                     break   // the reducer has learned it; the files to write follow as their own effects
                 case .saveLearnedWords(let w):
-                    if let problem = prediction?.write(w, what: "Learned words") { replies.append(.notice(problem)) }
+                    if let problem = prediction?.write(w, what: .learnedWords) { replies.append(.message(problem)) }
                 case .saveSentences(let w):
-                    if let problem = prediction?.write(w, what: "Sentences") { replies.append(.notice(problem)) }
+                    if let problem = prediction?.write(w, what: .sentences) { replies.append(.message(problem)) }
                 case .rescue(let files):
                     let (place, error) = writeUnsaved(files)
                     replies.append(.rescued(place: place, error: error))
                 case .recentre: break   // the session has done it
                 case .speak, .stopSpeaking:
                     if let speaker { speaker.perform(e) }
-                    else if case .speak = e { replies.append(.notHeard(problem: "Speech output is off in this run")) }
+                    else if case .speak = e { replies.append(.notHeard(problem: UIMessage("Speech output is off in this run"))) }
                 case .calibrated, .driftCorrect, .gesturesCalibrated:
                     // The session has applied it, on trial: it is saved (`saveCalibration`,
                     // `saveGestureCalibration`) once the user acts with it.
@@ -505,7 +505,7 @@ public struct ShellRuntime {
 extension ShellRuntime {
     /// Reads the keymap the reducer asked for (`.loadKeymap`, a change in Settings), watches its file from now
     /// on, and answers with it and `notice`; or with why it was not loaded, after `notice`, in the title bar.
-    mutating func loadKeymap(_ name: String, gestures: [GestureDefinition], notice: String?) -> ShellEvent {
+    mutating func loadKeymap(_ name: String, gestures: [GestureDefinition], notice: UIMessage?) -> ShellEvent {
         do {
             let keymap = try Setup.keymap(name, gestures: gestures)
             let watcher = KeymapWatcher(keymap: name, gestures: gestures)
@@ -517,9 +517,10 @@ extension ShellRuntime {
         } catch {
             // A keymap written for another gesture config (keymaps/webcam.toml) needs that config's gestures,
             // which a running session does not swap; the choice is saved, so the next start uses both.
-            let problem = Setup.keymapConfig(name).map { "Keymap \(name) uses the \($0) gestures: it takes effect at the next start" }
-                ?? "Keymap \(name) not loaded: \(error)"
-            return .notice([notice, problem].compactMap { $0 }.joined(separator: " · "))
+            let problem = Setup.keymapConfig(name).map {
+                UIMessage("Keymap {keymap} uses the {config} gestures: it takes effect at the next start", ["keymap": name, "config": $0])
+            } ?? UIMessage("Keymap {keymap} not loaded: {error}", ["keymap": name, "error": "\(error)"])
+            return .message(.together([notice, problem].compactMap { $0 }))
         }
     }
 
@@ -528,7 +529,7 @@ extension ShellRuntime {
     /// `.listen` effects the session returns, so there is nothing to do here.
     func speechEffect(_ e: Effect) -> [ShellEvent] {
         guard speech?.failed != nil || speech == nil, e != .stopDictation else { return [] }
-        return [.speechUnavailable(speech?.failed ?? "Speech is off in this run")]
+        return [.speechUnavailable(speech?.failed ?? UIMessage("Speech is off in this run"))]
     }
 }
 
@@ -561,13 +562,14 @@ extension ShellRuntime {
         }
         let live: LiveSource
         do throws(TransportError) { live = try TrackerLaunch.open(choice, clock: clock) } catch {
-            return [.setup(.trackerStarted(choice, listening: nil, problem: "Cannot listen for \(choice.title): \(error.description)"))]
+            return [.setup(.trackerStarted(choice, listening: nil, problem: UIMessage("Cannot listen for {tracker}: {error}",
+                                                                                         ["tracker": session.state.catalog.tr(choice.title), "error": error.description])))]
         }
         let now = clock.now()
         sources[frameSlot] = FrameSource(.live(live), start: now)
         feed = .live(live)
         var replies: [ShellEvent] = []
-        var problem: String?
+        var problem: UIMessage?
         if choice.kind == .webcam {
             let (bridge, missing) = TrackerLaunch.webcam(choice, sendingTo: live, paths: paths)
             problem = missing
@@ -588,7 +590,7 @@ extension ShellRuntime {
                 if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
                 replies.append(.setup(.trackerKeymap(keymap, settings)))
             } catch {
-                problem = [problem, "The \(name) keymap was not loaded: \(error)"].compactMap { $0 }.joined(separator: " · ")
+                problem = .together([problem, UIMessage("The {keymap} keymap was not loaded: {error}", ["keymap": name, "error": "\(error)"])].compactMap { $0 })
             }
         }
         if let source = choice.source {

@@ -1,5 +1,6 @@
 import FrameFormats
 import Foundation
+import Localization
 import Shell
 import SystemIO
 import Transport
@@ -32,7 +33,7 @@ public enum TrackerLaunch {
 
     /// The webcam bridge for a webcam choice sending to `source`, or why it cannot start (no Python, no model).
     /// The bridge is made but not started.
-    public static func webcam(_ choice: TrackerChoice, sendingTo source: LiveSource, paths: UserPaths) -> (WebcamBridge?, String?) {
+    public static func webcam(_ choice: TrackerChoice, sendingTo source: LiveSource, paths: UserPaths) -> (WebcamBridge?, UIMessage?) {
         guard choice.kind == .webcam else { return (nil, nil) }
         let listen = "udp://127.0.0.1:\(source.address.port)"
         let python = PythonEnv.python()

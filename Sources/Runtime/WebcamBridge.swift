@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import UserFiles
 
@@ -28,7 +29,7 @@ public final class WebcamBridge: @unchecked Sendable {
     private var lastLine: String?
     private var starts: [Double] = []
     /// Set once the bridge has said it cannot work, or has died too often: it is not started again.
-    public private(set) var gaveUp: String?
+    public private(set) var gaveUp: UIMessage?
 
     /// How often it may die within a minute before the shell stops starting it.
     static let restarts = 5
@@ -37,17 +38,18 @@ public final class WebcamBridge: @unchecked Sendable {
 
     /// What a webcam needs that is missing here (no Python, no model), in words; nil when it can start. A
     /// missing camera or package is the bridge's own to say, precisely, as it stops.
-    public static func missing(python: String?, model: String?) -> String? {
+    public static func missing(python: String?, model: String?) -> UIMessage? {
         guard python != nil else {
-            return "the webcam cannot track: no Python with MediaPipe (\(PythonEnv.installHint("webcam", package: "mediapipe")))"
+            return UIMessage("the webcam cannot track: no Python with MediaPipe ({hint})",
+                             ["hint": PythonEnv.installHint("webcam", package: "mediapipe")])
         }
-        guard model != nil else { return "the webcam cannot track: no face model (handsfree setup fetches it)" }
+        guard model != nil else { return UIMessage("the webcam cannot track: no face model (handsfree setup fetches it)") }
         return nil
     }
 
     /// Starts the bridge; a failure to start is returned as a problem.
     @discardableResult
-    public func start(now: Double) -> String? {
+    public func start(now: Double) -> UIMessage? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: launch.python)
         p.arguments = launch.arguments
@@ -59,7 +61,7 @@ public final class WebcamBridge: @unchecked Sendable {
         let err = Pipe()
         p.standardError = err
         do { try p.run() } catch {
-            return "\(launch.python): cannot start the webcam bridge (\(error.localizedDescription))"
+            return UIMessage("{python}: cannot start the webcam bridge ({reason})", ["python": launch.python, "reason": error.localizedDescription])
         }
         lock.withLock { process = p; starts.append(now); lastLine = nil }
         // Its messages are read on a thread of their own, the last kept for the user.
@@ -84,7 +86,7 @@ public final class WebcamBridge: @unchecked Sendable {
 
     /// Checks on the bridge: nil while it runs; when it has ended, what to tell the user (and it is started
     /// again unless it cannot work).
-    public func check(now: Double) -> String? {
+    public func check(now: Double) -> UIMessage? {
         let ended: (Int32, String?)? = lock.withLock {
             guard let p = process, !p.isRunning else { return nil }
             process = nil
@@ -94,16 +96,18 @@ public final class WebcamBridge: @unchecked Sendable {
         let said = line.map { $0.hasPrefix("webcam bridge: ") ? String($0.dropFirst(15)) : $0 } ?? "no message"
         // 2: bad input (no camera), 3: a package missing: starting again cannot help.
         if status == 2 || status == 3 {
-            gaveUp = "The webcam bridge stopped: \(said)"
+            gaveUp = UIMessage("The webcam bridge stopped: {reason}", ["reason": said])
             return gaveUp
         }
         let recent = lock.withLock { starts.filter { now - $0 < 60 } }
         if recent.count > Self.restarts {
-            gaveUp = "The webcam bridge died \(recent.count) times within a minute (\(said)); it is not started again"
+            gaveUp = .plural("The webcam bridge died {n} time within a minute ({reason}); it is not started again",
+                             "The webcam bridge died {n} times within a minute ({reason}); it is not started again",
+                             recent.count, ["reason": said])
             return gaveUp
         }
         if let problem = start(now: now) { gaveUp = problem; return problem }
-        return "The webcam bridge stopped (\(said)) and was started again"
+        return UIMessage("The webcam bridge stopped ({reason}) and was started again", ["reason": said])
     }
 
     /// Ends the bridge (the shell is leaving, or another tracker replaces it).

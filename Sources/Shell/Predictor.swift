@@ -1,3 +1,4 @@
+import Localization
 import Prediction
 import Synchronization
 
@@ -13,12 +14,15 @@ import Synchronization
 /// every copy, and the user's learned words, a small part of it, are changed in place while the state holds
 /// the one reference (the state keeps the predictor behind `@Shared`).
 public struct Predictor: Sendable {
+    /// Which of the user's prediction files a write is: the learned words or the sentences.
+    public enum Written: Sendable, Equatable { case learnedWords, sentences }
+
     /// How the word lists stand.
     public enum Status: Sendable, Equatable {
         /// Being read in the background: the bar says "loading words…".
         case loading
         /// Could not be read, and why: typing still works, without suggestions.
-        case failed(String)
+        case failed(UIMessage)
         /// Loaded (or fixed answers standing in for them).
         case ready
     }
@@ -60,7 +64,7 @@ public struct Predictor: Sendable {
     public static let loading = Predictor(status: .loading)
 
     /// No word suggestions, and why.
-    public static func failed(_ reason: String) -> Predictor { Predictor(status: .failed(reason)) }
+    public static func failed(_ reason: UIMessage) -> Predictor { Predictor(status: .failed(reason)) }
 
     /// Nothing to suggest (tests and screens that need no words): ready, with no answers.
     public static let none = Predictor(fixed: FixedAnswers())
@@ -91,9 +95,9 @@ public struct Predictor: Sendable {
     // MARK: Asking
 
     /// Why there are no suggestions, when there is a reason to show ("loading words…", a missing word list).
-    public var statusLine: String? {
+    public var statusLine: UIMessage? {
         switch status {
-        case .loading: return "loading words…"
+        case .loading: return UIMessage("loading words…")
         case .failed(let reason): return reason
         case .ready: return nil
         }

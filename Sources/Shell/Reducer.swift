@@ -161,7 +161,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
     case .speechUnavailable(let why):
         // Dictation is turned straight off again with the reason, so jaw gestures keep working.
         s.listening = false
-        s.notice = why
+        s.noticeMessage = why
         return s.dictating ? perform(&s, .stopDictation, target: nil, gaze: nil) : []
     case .notice(let text):
         s.notice = text
@@ -188,7 +188,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         return words
     case .keymapLoaded(let keymap, let notice):
         s.keymap = keymap
-        s.notice = notice
+        s.noticeMessage = notice
         s.relayout()
         return []
     case .commandsListed(let names):
@@ -213,7 +213,7 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         }
         s.predictor = predictor
         s.predictor.offerHeldWords(s.settings.suggestRudeWords)
-        if let problem { s.notice = problem }
+        if let problem { s.noticeMessage = problem }
         // The suggestion bars fill in.
         s.relayout()
         return s.learnHeld(for: language)
@@ -253,10 +253,10 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         s.relayout()
         return []
     case .speechOutput(let problem):
-        s.notice = problem
+        s.noticeMessage = problem
         return []
     case .notHeard(let problem):
-        s.notice = problem
+        s.noticeMessage = problem
         // The phrase board shows the phrase instead, for the person in the room.
         return ask(&s, .notHeard(problem), recordAs: nil, target: nil) ?? []
     case .setup(let report):
@@ -374,12 +374,12 @@ extension ShellState {
     /// (`.loadKeymap`), with the notice that a new dictation engine waits for the next start (said in the title
     /// bar, as is why a keymap was not loaded; with neither, the title bar is cleared).
     mutating func settingsFollowUps(_ new: ShellSettings) -> [Effect] {
-        var note: String?
+        var note: UIMessage?
         if let chosen = speechEngine, new.dictationEngine != chosen {
             speechEngine = new.dictationEngine
-            note = "Dictation engine \(new.dictationEngine) takes effect at the next start"
+            note = UIMessage("Dictation engine {engine} takes effect at the next start", ["engine": "\(new.dictationEngine)"])
         }
-        guard new.keymap != keymap.name else { notice = note; return [] }
+        guard new.keymap != keymap.name else { noticeMessage = note; return [] }
         return [.loadKeymap(name: new.keymap, gestures: gestures, notice: note)]
     }
 }

@@ -20,7 +20,7 @@ public enum ScreenInput: Sendable {
     /// A `[desktop]` command for the Desktop screen: the pointer, the private latch.
     case desktop(DesktopCommand)
     /// What the screen asked to be said was not heard (no speaker, no voice), and why.
-    case notHeard(String)
+    case notHeard(UIMessage)
 }
 
 /// Where a reply sends the user.

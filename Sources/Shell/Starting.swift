@@ -27,7 +27,7 @@ public struct StartingState: Sendable {
     public var theme: ThemeKind?
     public var largeTargets = false
     /// Problems found reading what the run starts from: the first is shown in the title bar.
-    public var problems: [String] = []
+    public var problems: [UIMessage] = []
     /// The translations the screens are drawn with, and what to say about the language chosen (it has no pack,
     /// a translation was refused), shown when no problem is.
     public var catalog: Catalog = .english
@@ -35,13 +35,13 @@ public struct StartingState: Sendable {
     /// The pointer calibration saved for this source, applied at the first size the display reports if it was
     /// made at that size; or why none could be read.
     public var savedCalibration: SavedCalibration?
-    public var calibrationProblem: String?
+    public var calibrationProblem: UIMessage?
     /// The run listens to a live tracker: one never calibrated here is offered a calibration.
     public var liveTracker = false
     /// The gesture thresholds calibrated for this source (over the config's and the jaw setting's), or why
     /// they could not be read.
     public var gestureThresholds: [GestureThreshold] = []
-    public var gestureProblem: String?
+    public var gestureProblem: UIMessage?
     /// The settings start is checked: what the escape puts back (the last good copy; nil: the config's own
     /// values with the saved calibrations) and what was wrong with the settings files.
     public var checksSettings = false
@@ -75,7 +75,7 @@ extension Session {
         var state = ShellState(keymap: s.keymap, gestures: s.pipeline.gestures, size: s.size, services: s.services,
                                data: s.data, source: s.source, onboarding: s.onboarding, predictor: s.predictor,
                                catalog: s.catalog)
-        state.notice = s.problems.first
+        state.noticeMessage = s.problems.first
         state.predictorLanguage = s.predictorLanguage
         if let language = s.predictorLanguage, s.predictor.isLoading { state.predictorsLoading = [language] }
         // Said once: the language asked for has no pack, or a translation was refused.
@@ -86,14 +86,14 @@ extension Session {
         if let theme = s.theme { looks.theme = theme }
         if s.largeTargets { looks.largeTargets = true }
         if looks != self.state.settings { apply(looks) }
-        if let problem = s.calibrationProblem, self.state.notice == nil { self.state.notice = problem }
+        if let problem = s.calibrationProblem, self.state.noticeMessage == nil { self.state.noticeMessage = problem }
         // A live tracker never calibrated here: offer it once, where the user looks first.
-        if s.savedCalibration == nil, s.calibrationProblem == nil, s.liveTracker, self.state.notice == nil {
+        if s.savedCalibration == nil, s.calibrationProblem == nil, s.liveTracker, self.state.noticeMessage == nil {
             self.state.noticeMessage = UIMessage("Pointer not calibrated for this tracker: Settings › Calibrate pointer")
         }
         self.state.savedCalibration = s.savedCalibration
         calibrateGestures(s.gestureThresholds)
-        if let problem = s.gestureProblem, self.state.notice == nil { self.state.notice = problem }
+        if let problem = s.gestureProblem, self.state.noticeMessage == nil { self.state.noticeMessage = problem }
         if s.checksSettings { startKnownGood(s.lastGood, problems: s.settingsProblems) }
         self.state.desktop.sink = s.desktopSink
         for screen in s.opens { self.state.show(screen: screen) }

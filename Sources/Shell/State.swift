@@ -281,7 +281,7 @@ public enum Effect: Sendable, Equatable {
     case voicePhrasesChanged([String])
     /// Read the keymap of this name (a file in `keymaps/`, or a path) for these gestures and watch it; answered
     /// by `.keymapLoaded(_, notice:)` with `notice`, or by `.notice` saying why it was not loaded.
-    case loadKeymap(name: String, gestures: [GestureDefinition], notice: String?)
+    case loadKeymap(name: String, gestures: [GestureDefinition], notice: UIMessage?)
     /// The text before the caret after a dictated utterance: the context the recogniser reads the next in.
     case dictationContext(String, userWords: [String] = [])
     /// Read the programs on `PATH` for the Terminal screen's suggestions; answered by `.commandsListed`.
@@ -377,7 +377,7 @@ public enum ShellEvent: Sendable {
     case inputHealth(InputHealth)
     /// What the speech side says about the microphone while it is not open, e.g. "no microphone: …"
     /// (nil: nothing to say).
-    case micStatus(String?)
+    case micStatus(UIMessage?)
     /// The wake phrase was heard alone: the microphone now listens for one command.
     case wakePhraseHeard
     /// Dictation heard nothing for this many seconds and closed the microphone.
@@ -385,7 +385,7 @@ public enum ShellEvent: Sendable {
     /// The wake listener hears the user talking, or no longer does.
     case talking(Bool)
     /// Speech cannot be used (no model, no microphone, off in this run), with the reason to show.
-    case speechUnavailable(String)
+    case speechUnavailable(UIMessage)
     /// A message for the title bar from the runtime (a file not saved, a keymap not loaded); nil clears it.
     /// Shown as it is: `message` is the form translated when drawn, which every notice becomes.
     case notice(String?)
@@ -400,12 +400,12 @@ public enum ShellEvent: Sendable {
     /// `[keyboard]` and `[phrases]`; English's are the shell's own).
     case languageBoardLoaded(LanguageBoard)
     /// A keymap was loaded (the file changed, or Settings chose another), with what to say about it.
-    case keymapLoaded(Keymap, notice: String?)
+    case keymapLoaded(Keymap, notice: UIMessage?)
     /// The word lists of a language finished loading (either way, `loadPredictor`): the predictor of that
     /// language (a code as `Catalog.language` gives it; nil: a run whose words do not follow the language), and
     /// a problem to show (a damaged file kept aside, a language without word data). Consulted from now on if
     /// that language is still the one in use, else kept for when it comes back (`parkedPredictors`).
-    case predictorLoaded(Predictor, language: String?, problem: String?)
+    case predictorLoaded(Predictor, language: String?, problem: UIMessage?)
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
     case saved(name: String, error: String?)
     /// The programs on `PATH` (`listCommands`), sorted.
@@ -430,9 +430,9 @@ public enum ShellEvent: Sendable {
     case speaking(Bool)
     /// The speaker could not use the chosen voice or the audio device: what to install or pass (the
     /// fallback voice may be speaking instead).
-    case speechOutput(problem: String)
+    case speechOutput(problem: UIMessage)
     /// What was asked to be said was not heard at all (no audio device, no voice that starts), and why.
-    case notHeard(problem: String)
+    case notHeard(problem: UIMessage)
     /// What the runtime did for the setup screen.
     case setup(SetupReport)
     /// The speech side has started and follows the microphone and the phrases from now on: the reducer
@@ -544,7 +544,7 @@ public struct ShellState: Sendable {
     public internal(set) var weakPerformances: [WeakPerformance] = []
     /// What the runtime says about speech when the microphone is not open, e.g. "no microphone: …"
     /// (nil draws nothing: speech not configured).
-    public var micStatus: String?
+    public var micStatus: UIMessage?
     /// Bumped whenever a screen handled an input, so a runtime knows to redraw after a tick changed something.
     public internal(set) var revision = 0
     /// A short notice shown in the title bar (e.g. an unknown screen), or on the notice line when it does not

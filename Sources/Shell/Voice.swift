@@ -113,7 +113,7 @@ extension SuggestionBar {
 
     /// The line shown where suggestions go when there are none: why (loading, no word list) or a hint.
     static func emptyText(_ ctx: ScreenContext) -> String {
-        ctx.predictor.statusLine ?? ctx.tr("(word suggestions appear here)")
+        ctx.predictor.statusLine.map { $0.text(ctx.catalog) } ?? ctx.tr("(word suggestions appear here)")
     }
 }
 
@@ -186,7 +186,7 @@ extension ShellState {
     var micLabel: (text: String, open: Bool)? {
         if dictating { return (catalog.tr("● mic open: dictating"), true) }
         if listening { return (catalog.tr("● mic open: say a command"), true) }
-        return micStatus.map { ($0, false) }
+        return micStatus.map { ($0.text(catalog), false) }
     }
 }
 

@@ -1,17 +1,18 @@
 import Foundation
+import Localization
 
 /// What the shell hears from speech.
 public enum SpeechUpdate: Sendable, Equatable {
     /// Recognised text: dictation (partial or final), or a final command phrase as the grammar gave it.
     case text(String, isFinal: Bool)
-    /// The status line's speech message (nil: nothing to say).
-    case status(String?)
+    /// The status line's speech message, translated when drawn (nil: nothing to say).
+    case status(UIMessage?)
     /// The wake phrase alone was heard: listen for a command now.
     case listening
     /// Dictation heard nothing for the silence time: stop it.
     case silence(Double)
-    /// A message for the title bar (why speech is off).
-    case notice(String)
+    /// A message for the title bar (why speech is off), translated when drawn.
+    case notice(UIMessage)
     /// The wake listener hears the user talking (true) or has stopped hearing them (false): the shell holds
     /// the mouth's gestures meanwhile, since talking moves the jaw and lips.
     case talking(Bool)

@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Shell
 import TrackingCore
 
@@ -9,19 +10,20 @@ import TrackingCore
 public enum CalibrationFile {
     /// The calibration saved for `source`; nil with none. A damaged file or table is a problem to show, and
     /// nothing is applied.
-    public static func load(_ file: URL, source: String) -> (SavedCalibration?, String?) {
+    public static func load(_ file: URL, source: String) -> (SavedCalibration?, UIMessage?) {
         guard case .text(let text) = AtomicFile.read(file.path) else {
-            return (nil, FileManager.default.fileExists(atPath: file.path) ? "\(file.path): cannot be read; calibrate again in Settings" : nil)
+            return (nil, FileManager.default.fileExists(atPath: file.path) ? UIMessage("{file}: cannot be read; calibrate again in Settings", ["file": file.path]) : nil)
         }
         do {
             let doc = try TOMLDocument(text: text, file: file.path)
             guard let saved = try entry(doc, source: source) else {
                 let others = doc.root["source"]?.table?.keys.sorted() ?? []
-                return (nil, others.isEmpty ? nil : "Pointer calibrated for \(others.joined(separator: ", ")), not for \(source): calibrate in Settings")
+                return (nil, others.isEmpty ? nil : UIMessage("Pointer calibrated for {sources}, not for {source}: calibrate in Settings",
+                                                              ["sources": others.joined(separator: ", "), "source": source]))
             }
             return (saved, nil)
         } catch {
-            return (nil, "\(error); the pointer is not calibrated")
+            return (nil, UIMessage("{error}; the pointer is not calibrated", ["error": "\(error)"]))
         }
     }
 
@@ -50,7 +52,7 @@ public enum CalibrationFile {
 
     /// Saves `calibration` for `source` (nil removes it), keeping the other sources' readable tables; returns a
     /// problem to show.
-    public static func save(_ calibration: PointerCalibration?, size: Size, source: String, to file: URL) -> String? {
+    public static func save(_ calibration: PointerCalibration?, size: Size, source: String, to file: URL) -> UIMessage? {
         var tables: [String: String] = [:]
         if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path) {
             for name in (doc.root["source"]?.table?.keys).map(Array.init) ?? [] where name != source {
@@ -60,7 +62,7 @@ public enum CalibrationFile {
         if let calibration { tables[source] = table(SavedCalibration(calibration: calibration, size: size)) }
         var out = "# Pointer calibrations made by the Calibration screen (Settings), one per tracker source.\n"
         for name in tables.keys.sorted() { out += "\n[source.\(JSONText.quote(name))]\n" + (tables[name] ?? "") }
-        return AtomicFile.write(out, to: file.path).map { "Calibration not saved: \($0)" }
+        return AtomicFile.write(out, to: file.path).map { UIMessage("Calibration not saved: {reason}", ["reason": $0]) }
     }
 
     static func table(_ s: SavedCalibration) -> String {

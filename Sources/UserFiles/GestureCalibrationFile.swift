@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Shell
 import TrackingCore
 
@@ -9,15 +10,15 @@ import TrackingCore
 public enum GestureCalibrationFile {
     /// The thresholds saved for `source`, or none; a damaged table is a problem naming the file and line, and
     /// then nothing is applied.
-    public static func load(_ file: URL, source: String) -> ([GestureThreshold], String?) {
+    public static func load(_ file: URL, source: String) -> ([GestureThreshold], UIMessage?) {
         guard case .text(let text) = AtomicFile.read(file.path) else {
-            return ([], FileManager.default.fileExists(atPath: file.path) ? "\(file.path): cannot be read; calibrate gestures again in Settings" : nil)
+            return ([], FileManager.default.fileExists(atPath: file.path) ? UIMessage("{file}: cannot be read; calibrate gestures again in Settings", ["file": file.path]) : nil)
         }
         do {
             let doc = try TOMLDocument(text: text, file: file.path)
             return (try entries(doc, source: source), nil)
         } catch {
-            return ([], "\(error); the gestures keep the config's values")
+            return ([], UIMessage("{error}; the gestures keep the config's values", ["error": "\(error)"]))
         }
     }
 
@@ -51,7 +52,7 @@ public enum GestureCalibrationFile {
 
     /// Saves `thresholds` for `source` (empty removes them), keeping the other sources' readable tables;
     /// returns a problem to show.
-    public static func save(_ thresholds: [GestureThreshold], source: String, to file: URL) -> String? {
+    public static func save(_ thresholds: [GestureThreshold], source: String, to file: URL) -> UIMessage? {
         var tables: [String: [GestureThreshold]] = [:]
         if case .text(let text) = AtomicFile.read(file.path), let doc = try? TOMLDocument(text: text, file: file.path) {
             for name in (doc.root["source"]?.table?.keys).map(Array.init) ?? [] where name != source {
@@ -68,6 +69,6 @@ public enum GestureCalibrationFile {
                 if let c = t.calm { out += "calm_ms = \(Int((c * 1000).rounded()))\n" }
             }
         }
-        return AtomicFile.write(out, to: file.path).map { "Gesture calibration not saved: \($0)" }
+        return AtomicFile.write(out, to: file.path).map { UIMessage("Gesture calibration not saved: {reason}", ["reason": $0]) }
     }
 }

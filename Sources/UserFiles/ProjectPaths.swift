@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Prediction
 import Speech
 
@@ -106,10 +107,10 @@ public enum WordLists {
     }
 
     /// What to tell the user when the lists are compiled without the trigram model; nil when it is there.
-    public static var languageModelNotice: String? {
+    public static var languageModelNotice: UIMessage? {
         guard languageModel == nil else { return nil }
-        return "PocketSphinx's English model (\(debianModel.path)) is not installed: phrases and next words come from "
-            + "the shipped n-grams alone (fewer trigrams). Install it with: apt-get install pocketsphinx-en-us"
+        return UIMessage("PocketSphinx's English model ({file}) is not installed: phrases and next words come from the shipped n-grams alone (fewer trigrams). Install it with: apt-get install pocketsphinx-en-us",
+                         ["file": debianModel.path])
     }
 
     /// The shipped lists as a predictor (`WordPredictor.load` with the four lists and the trigram model named
@@ -137,14 +138,17 @@ public enum UserWordsFile {
     /// Keeps `url` aside as `NAME.corrupt-N` when `p` loaded it with unreadable lines, so saving the readable
     /// part loses nothing; nil when the file was fine. `moved` false: it could not be moved, so nothing may be
     /// saved over it.
-    public static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: String, moved: Bool)? {
+    public static func keepAside(_ p: WordPredictor, _ url: URL) -> (message: UIMessage, moved: Bool)? {
         let bad = p.warnings.filter { if case .badLine(url.path, _, _) = $0 { true } else { false } }.count
         guard bad > 0 else { return nil }
-        let lines = "\(bad) line\(bad == 1 ? "" : "s") could not be read"
         if let aside = AtomicFile.moveAside(url.path) {
-            return ("Damaged learned words file kept as \(aside): \(lines); the rest is used.", true)
+            return (.plural("Damaged learned words file kept as {file}: {n} line could not be read; the rest is used.",
+                            "Damaged learned words file kept as {file}: {n} lines could not be read; the rest is used.",
+                            bad, ["file": aside]), true)
         }
-        return ("Damaged learned words file \(url.path): \(lines); new words are not saved over it.", false)
+        return (.plural("Damaged learned words file {file}: {n} line could not be read; new words are not saved over it.",
+                        "Damaged learned words file {file}: {n} lines could not be read; new words are not saved over it.",
+                        bad, ["file": url.path]), false)
     }
 }
 

@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Shell
 
 /// `tracker.toml` in the user's config folder: the face tracker `handsfree setup` chose, which `run` listens to
@@ -11,13 +12,18 @@ public enum TrackerFile {
 
     /// The choice saved, nil when there is no file; a file that cannot be read or names no known tracker is a
     /// problem (`file:line: …`), and then no tracker is used.
-    public static func load(_ file: URL) -> (TrackerChoice?, String?) {
+    public static func load(_ file: URL) -> (TrackerChoice?, UIMessage?) {
         switch AtomicFile.read(file.path) {
         case .missing: return (nil, nil)
-        case .failed(let e): return (nil, "\(file.path): cannot be read (\(e)); run handsfree setup to choose the tracker again")
-        case .damaged(_, let reason): return (nil, "\(file.path): \(reason); run handsfree setup to choose the tracker again")
+        case .failed(let e):
+            return (nil, UIMessage("{file}: cannot be read ({reason}); run handsfree setup to choose the tracker again",
+                                   ["file": file.path, "reason": "\(e)"]))
+        case .damaged(_, let reason):
+            return (nil, UIMessage("{file}: {reason}; run handsfree setup to choose the tracker again", ["file": file.path, "reason": reason]))
         case .text(let text):
-            do { return (try parse(text, file: file.path), nil) } catch { return (nil, error.description) }
+            do { return (try parse(text, file: file.path), nil) } catch {
+                return (nil, UIMessage("{error}; run handsfree setup to choose the tracker again", ["error": error.description]))
+            }
         }
     }
 

@@ -75,7 +75,7 @@ struct BenchTyping: ParsableCommand {
             // The installed compiled lists when they are of these lists, as `expand` and `predict` read them.
             predictor = try WordLists.load(prebuilt: WordLists.compiled)
         } catch { throw ValidationError("word prediction: \(error)") }
-        if let notice = WordLists.languageModelNotice { print("note: \(notice)") }
+        if let notice = WordLists.languageModelNotice { print("note: \(notice.shown)") }
         print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
               + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")
         print("goals: eye-tracker ≥ 20 wpm, webcam ≥ 12 wpm, slow user ≥ 10 wpm, uncorrected errors ≤ 1%")

@@ -8,7 +8,7 @@ extension DoctorCommand {
         let paths = UserPaths.current(dataDir: dataDir)
         let (choice, problem) = TrackerFile.load(paths.tracker)
         if let problem {
-            r.warn("tracker: \(problem)", fix: "handsfree setup (chooses the tracker again and rewrites the file)")
+            r.warn("tracker: \(problem.shown)", fix: "handsfree setup (chooses the tracker again and rewrites the file)")
             return nil
         }
         guard let choice else {

@@ -104,7 +104,7 @@ struct Predict: ParsableCommand {
         predictor = loop.predictor
         if learn, let url = predictor.userFile {
             if let aside = UserWordsFile.keepAside(predictor, url) {
-                FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
+                FileHandle.standardError.write(Data("\(aside.message.shown)\n".utf8))
                 guard aside.moved else { return }
             }
             do { try predictor.save() } catch { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
@@ -372,7 +372,7 @@ struct Words: ParsableCommand {
             let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
             throw ValidationError("compiled word lists not written: \(first)\(more)")
         }
-        if let notice = WordLists.languageModelNotice { FileHandle.standardError.write(Data("notice: \(notice)\n".utf8)) }
+        if let notice = WordLists.languageModelNotice { FileHandle.standardError.write(Data("notice: \(notice.shown)\n".utf8)) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // The load leaves a file built from these very lists as it is.
         if let before, before == modified() {
@@ -408,7 +408,7 @@ struct Words: ParsableCommand {
 
     private func save(_ p: WordPredictor, _ url: URL) throws {
         if let aside = UserWordsFile.keepAside(p, url) {
-            FileHandle.standardError.write(Data("\(aside.message)\n".utf8))
+            FileHandle.standardError.write(Data("\(aside.message.shown)\n".utf8))
             guard aside.moved else { throw ValidationError("\(url.path) was not changed") }
         }
         do { try p.save(to: url) } catch { throw ValidationError("\(error)") }

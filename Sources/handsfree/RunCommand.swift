@@ -196,7 +196,7 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError(error.message.shown)
             }
             CommandLineText.use(spoken.catalog)
-            var problems: [String] = []
+            var problems: [UIMessage] = []
             // The tracker setup chose, listened to when the command line names no source.
             var tracker: TrackerChoice?
             if asked == nil, replay == nil, listen == nil {
@@ -214,7 +214,7 @@ struct RunCommand: ParsableCommand {
             var keymapArg = keymap
             if keymap == nil, user.keymap != "default" {
                 do { km = try Setup.keymap(user.keymap, gestures: settings.gestures); keymapArg = user.keymap } catch {
-                    problems.append("saved keymap \(user.keymap) not loaded: \(error)")
+                    problems.append(UIMessage("Saved keymap {keymap} not loaded: {error}", ["keymap": user.keymap, "error": "\(error)"]))
                     km = try Setup.keymap(nil, gestures: settings.gestures)
                 }
             } else {
@@ -232,10 +232,11 @@ struct RunCommand: ParsableCommand {
                     source = tracker.shortName
                     let (bridge, missing) = TrackerLaunch.webcam(tracker, sendingTo: r, paths: paths)
                     webcam = bridge
-                    if let missing { problems.append("Webcam: \(missing)") }
+                    if let missing { problems.append(missing) }
                 } catch {
                     feed = .none
-                    problems.append("Cannot listen for \(tracker.title) (tracker.toml): \(error.description)")
+                    problems.append(UIMessage("Cannot listen for {tracker} (tracker.toml): {error}",
+                                              ["tracker": tr(tracker.title), "error": error.description]))
                 }
             } else if let replay {
                 // Opened (and a container checked) now, before the terminal is taken over; read as it plays.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import Runtime
 import Speech
 
@@ -49,7 +50,7 @@ struct SayCommand: ParsableCommand {
             ?? speakerFile.map { ALSAPlayback.toFile($0) } ?? ALSAPlayback(device: speaker)
         let problems = ProblemList()
         let speaker = Speaker(setup: PythonEnv.voiceSetup(python: python), output: output) { event in
-            if case let .problem(message, fallback) = event { problems.add(message, fatal: !fallback) }
+            if case let .problem(message, fallback) = event { problems.add(message.shown, fatal: !fallback) }
         }
         let language = self.language ?? CommandLineText.catalog.language
         if language != "en", !EspeakVoice.hasVoice(language) {

@@ -136,13 +136,3 @@ struct SourceCapabilitiesTests {
         #expect(SourceCapabilities.of(.openseeface) == osf && SourceCapabilities.of(.ndjson) == nil)
     }
 }
-
-extension SourceCapabilitiesTests {
-    @Test func theStatusLineSaysWhatCannotWorkFirst() throws {
-        let gestures = GestureConfig.defaults().gestures
-        let osf = try #require(SourceCapabilities.named("openseeface"))
-        #expect(osf.summary(gestures: gestures, bound: ["back", "commit", "wink_left"])
-                == "openseeface: commit needs tongueOut; unreliable: back, wink_left (eyeBlinkRight, eyeBlinkLeft)")
-        #expect(osf.summary(gestures: gestures, bound: ["activate"]) == nil)
-    }
-}

@@ -48,12 +48,12 @@ import TrackingCore
             try text.write(to: f, atomically: true, encoding: .utf8)
             let (got, problem) = GestureCalibrationFile.load(f, source: "default")
             #expect(got.isEmpty, "\(text)")
-            #expect(problem?.contains(f.path) == true && problem?.contains(expected) == true, "\(problem ?? "nil")")
-            #expect(problem?.hasSuffix("the gestures keep the config's values") == true)
+            #expect(problem?.english.contains(f.path) == true && problem?.english.contains(expected) == true, "\(problem?.english ?? "nil")")
+            #expect(problem?.english.hasSuffix("the gestures keep the config's values") == true)
         }
         // An unreadable file (a directory where the file should be) is said so.
         try FileManager.default.removeItem(at: f)
         try FileManager.default.createDirectory(at: f, withIntermediateDirectories: true)
-        #expect(GestureCalibrationFile.load(f, source: "default").1 == "\(f.path): cannot be read; calibrate gestures again in Settings")
+        #expect(GestureCalibrationFile.load(f, source: "default").1?.english == "\(f.path): cannot be read; calibrate gestures again in Settings")
     }
 }

@@ -37,8 +37,8 @@ struct LivePredictionLanguageTests {
     /// Writes the files the reducer asked for, as the runtime does.
     func write(_ effects: [Effect], _ live: LivePrediction) {
         for e in effects {
-            if case .saveLearnedWords(let w) = e { #expect(live.write(w, what: "Learned words") == nil) }
-            if case .saveSentences(let w) = e { #expect(live.write(w, what: "Sentences") == nil) }
+            if case .saveLearnedWords(let w) = e { #expect(live.write(w, what: .learnedWords) == nil) }
+            if case .saveSentences(let w) = e { #expect(live.write(w, what: .sentences) == nil) }
         }
     }
 
@@ -148,7 +148,7 @@ struct LivePredictionLanguageTests {
     @Test func aLanguageWithoutWordDataSuggestsEnglishAndSaysSo() throws {
         let (pack, problem) = LivePrediction.pack(for: "pl")
         #expect(pack == nil)
-        #expect(problem?.hasPrefix("No word data for pl (no language pack for \"pl\"; installed: de (Deutsch), en (English)") == true, "\(problem ?? "")")
+        #expect(problem?.english.hasPrefix("No word data for pl (no language pack for \"pl\"; installed: de (Deutsch), en (English)") == true, "\(problem?.english ?? "")")
         #expect(LivePrediction.pack(for: "nl_NL.UTF-8").0?.code == "nl", "Dutch has its pack")
         #expect(LivePrediction.pack(for: "en_GB.UTF-8") .0 == nil && LivePrediction.pack(for: "en_GB.UTF-8").1 == nil)
         #expect(LivePrediction.pack(for: "pt_BR").0?.code == "pt")

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Localization
 import Glibc
 #endif
 import Foundation
@@ -32,7 +33,7 @@ import Testing
         let es = Self.events(s) { Self.speaking($0) == [true, false] }
         #expect(Self.speaking(es) == [true, false])
         // An unknown voice is named, and flite speaks.
-        #expect(es.contains { if case let .speechOutput(p) = $0 { p.contains("unknown voice") } else { false } })
+        #expect(es.contains { if case let .speechOutput(p) = $0 { p.english.contains("unknown voice") } else { false } })
         s.shutdown()
         let audio = try SpokenAudio.read(wav: path)
         #expect(audio.seconds > 1 && audio.rms > 500)
@@ -44,7 +45,7 @@ import Testing
         let es = Self.events(s) { Self.speaking($0) == [true, false] }
         #expect(Self.speaking(es) == [true, false])
         // Nothing was heard: told apart from a voice flite stood in for, so the phrase board can show the phrase.
-        #expect(es.contains { if case let .notHeard(p) = $0 { p.contains("no_such_pcm_device") } else { false } })
+        #expect(es.contains { if case let .notHeard(p) = $0 { p.english.contains("no_such_pcm_device") } else { false } })
         s.shutdown()
     }
 }

@@ -1,3 +1,4 @@
+import Localization
 import Config
 import FrameFormats
 import Foundation
@@ -27,7 +28,7 @@ import TrackingCore
             Issue.record("expected a reload, got \(reloaded)"); return
         }
         #expect(km.name == file.path, "named as it was chosen, not by its file's name line")
-        #expect(notice == "Keymap reloaded")
+        #expect(notice?.english == "Keymap reloaded")
 
         try "[global\nactivate = ".write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: file.path)

@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 import Shell
 import Testing
@@ -131,7 +132,7 @@ import TrackingCore
         for (restarted, mic) in Self.statusTexts {
             var s = ShellState(keymap: Fixture.keymap("default"), size: size,
                                source: "replay /work/shared/data/face/alex_rom_4.csv")
-            s.micStatus = mic
+            s.micStatus = mic.map(UIMessage.verbatim)
             _ = reduce(&s, .frame(TrackingSample(t: 1, face: true, epoch: 0, lateFrames: 3)))
             if restarted { _ = reduce(&s, .frame(TrackingSample(t: 1.1, face: true, epoch: 1, lateFrames: 3))) }
             let label = try? #require(StatusProbe.readiness(s))

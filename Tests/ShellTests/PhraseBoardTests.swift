@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 import Config
 import Prediction
@@ -39,7 +40,7 @@ import TrackingCore
         var d = Driver(path, screen: "phrases")
         #expect(Self.said(d.activate("phrases.say.1")) == ["Good morning."])
         _ = d.send(.speaking(true))
-        _ = d.send(.notHeard(problem: "speaker \"default\": no such device"))
+        _ = d.send(.notHeard(problem: .verbatim("speaker \"default\": no such device")))
         _ = d.send(.speaking(false))
         #expect(d.screen == "phrase-show")
         let text = d.text
@@ -55,14 +56,14 @@ import TrackingCore
         }
         #expect(d.screen == "phrases")
         // A problem with no phrase just said shows nothing new.
-        _ = d.send(.notHeard(problem: "speaker \"default\": no such device"))
+        _ = d.send(.notHeard(problem: .verbatim("speaker \"default\": no such device")))
         #expect(d.screen == "phrases")
     }
 
     /// A phrase too long for big letters, or with letters the big font lacks, is shown as plain bold text.
     @Test func aLongPhraseIsShownWhole() {
         var s = ShellState(keymap: Fixture.keymap("default"), size: Size(width: 80, height: 24))
-        s.stack.append(PhraseShowScreen(text: "Could you please open the window a little, it is too warm in here — merci", why: "no speaker"))
+        s.stack.append(PhraseShowScreen(text: "Could you please open the window a little, it is too warm in here — merci", why: .verbatim("no speaker")))
         s.relayout()
         let text = render(s, size: s.size).0.text
         #expect(text.contains("Could you please open the window a little, it is too warm in here — merci"), "\(text)")
@@ -71,7 +72,7 @@ import TrackingCore
     @Test func bigLettersAt80And100Columns() throws {
         for size in [Size(width: 80, height: 24), Size(width: 100, height: 30)] {
             var s = ShellState(keymap: Fixture.keymap("default"), size: size)
-            s.stack.append(PhraseShowScreen(text: "I need help.", why: "Speech output is off in this run"))
+            s.stack.append(PhraseShowScreen(text: "I need help.", why: UIMessage("Speech output is off in this run")))
             s.relayout()
             let g = render(s, size: s.size).0
             #expect(g.lines.filter { $0.contains("█") }.count == 5, "\(g.text)")

@@ -1,3 +1,4 @@
+import Localization
 import Config
 import Foundation
 import Shell
@@ -41,7 +42,7 @@ import TrackingCore
         #expect(Self.requests(d.activate("setup.python.install")) == [.installPython(["webcam"])])
         d.send(.setup(.progress(.python, done: 0, total: nil, line: "Collecting mediapipe==1.2.2")))
         #expect(d.text.contains("Installing") && d.text.contains("Collecting mediapipe==1.2.2"))
-        #expect(Self.requests(d.send(.setup(.finished(.python, problem: nil, detail: "installed", offline: false)))) == [.survey])
+        #expect(Self.requests(d.send(.setup(.finished(.python, problem: nil, detail: UIMessage("installed into {folder}", ["folder": "/v"]), offline: false)))) == [.survey])
         var found = Self.survey
         found.packages = ["mediapipe": "1.2.2"]
         d.send(.setup(.surveyed(found)))
@@ -52,9 +53,9 @@ import TrackingCore
         #expect(Self.requests(d.activate("setup.model.download")) == [.downloadModel])
         d.send(.setup(.progress(.model, done: 1_200_000, total: 2_357_924, line: nil)))
         #expect(d.text.contains("1.2 of 2.4 MB"))
-        d.send(.setup(.finished(.model, problem: "the file from 127.0.0.1 is not the face model: its SHA-256 is 00…", detail: nil, offline: false)))
+        d.send(.setup(.finished(.model, problem: .verbatim("the file from 127.0.0.1 is not the face model: its SHA-256 is 00…"), detail: nil, offline: false)))
         #expect(d.text.contains("The model was not installed: the file from 127.0.0.1 is not the face model"))
-        d.send(.setup(.finished(.model, problem: "could not reach raw.githubusercontent.com (no route)", detail: nil, offline: true)))
+        d.send(.setup(.finished(.model, problem: .verbatim("could not reach raw.githubusercontent.com (no route)"), detail: nil, offline: true)))
         #expect(d.text.contains("No network? Use a copy"), "offline, a file of the user's is offered")
         #expect(Self.requests(d.activate("setup.model.found.0")) == [.copyModel(path: "/media/usb/face_landmarker_with_blendshapes.task")])
         d.type("/tmp/face.task")
@@ -62,7 +63,7 @@ import TrackingCore
         d.type("k")
         #expect(d.text.contains("File: /tmp/face.task"), "a helper types a path, and mends it")
         #expect(Self.requests(d.activate("setup.model.use-file")) == [.copyModel(path: "/tmp/face.task")])
-        d.send(.setup(.finished(.model, problem: nil, detail: "/m/face_landmarker_with_blendshapes.task, copied and checked", offline: false)))
+        d.send(.setup(.finished(.model, problem: nil, detail: UIMessage("{file}, copied and checked", ["file": "/m/face_landmarker_with_blendshapes.task"]), offline: false)))
         #expect(d.text.contains("Ready: /m/face_landmarker_with_blendshapes.task, copied and checked."))
 
         let webcam = TrackerChoice(kind: .webcam, device: "/dev/video0")
@@ -84,7 +85,7 @@ import TrackingCore
         #expect(d.text.contains("Step 6 of 8: Check a gesture") && d.text.contains("Skip ▶"), "no face yet: skip, not \"it works\"")
         d.activate("setup.gestures.calibrate")
         #expect(d.state.top is GestureCalibrationScreen, "the gesture calibration screen takes over")
-        d.send(.setup(.trackerStopped("The webcam bridge stopped: cannot open /dev/video0")))
+        d.send(.setup(.trackerStopped(UIMessage("The webcam bridge stopped: {reason}", ["reason": "cannot open /dev/video0"]))))
         #expect(d.state.notice == "The webcam bridge stopped: cannot open /dev/video0", "reports reach setup under another screen")
         d.key(.escape)
         #expect(d.state.top is SetupScreen)

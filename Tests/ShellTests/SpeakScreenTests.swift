@@ -1,3 +1,4 @@
+import Localization
 import Config
 import Shell
 import Testing
@@ -62,7 +63,7 @@ import TrackingCore
         var d = Driver(.gesture, screen: "media")
         #expect(Self.utterances(d.send(.speech("speak that", isFinal: true))).isEmpty)
         #expect(d.state.notice?.contains("Nothing to speak here") == true)
-        d.send(.speechOutput(problem: "piper voice: no Python; flite speaks instead"))
+        d.send(.speechOutput(problem: UIMessage("{voice} voice: {reason}; flite speaks instead", ["voice": "piper", "reason": "no Python"])))
         #expect(d.state.notice == "piper voice: no Python; flite speaks instead")
     }
 

@@ -76,12 +76,12 @@ import TrackingCore
             setup("tracker", []),
             setup("python", ["setup.tracker.webcam"]),
             setup("python installing", ["setup.tracker.webcam"], [.progress(.python, done: 0, total: nil, line: nil)]),
-            setup("python failed", ["setup.tracker.webcam"], [.finished(.python, problem: "pip stopped", detail: nil, offline: false)]),
+            setup("python failed", ["setup.tracker.webcam"], [.finished(.python, problem: .verbatim("pip stopped"), detail: nil, offline: false)]),
             setup("model", ["setup.tracker.webcam", "setup.next"]),
             setup("model downloading", ["setup.tracker.webcam", "setup.next", "setup.model.download"],
                   [.progress(.model, done: 1_200_000, total: 2_357_924, line: nil)]),
             setup("model offline", ["setup.tracker.webcam", "setup.next"],
-                  [.finished(.model, problem: "no route", detail: nil, offline: true)]),
+                  [.finished(.model, problem: .verbatim("no route"), detail: nil, offline: true)]),
             setup("webcam", ["setup.tracker.webcam", "setup.next", "setup.next"],
                   [.trackerStarted(webcam, listening: "udp://127.0.0.1:40000", problem: nil)]),
             setup("audio", ["setup.tracker.webcam", "setup.next", "setup.next", "setup.next"],
@@ -121,6 +121,14 @@ import TrackingCore
             Shown(description: "note editor") { s in
                 _ = s.show(screen: "notes")
                 activate(&s, "notes.new")
+            },
+            // The suggestion bar while the words load, with the runtime's notices and the microphone's state.
+            Shown(description: "note editor, words loading, speech off") { s in
+                s.predictor = .loading
+                _ = s.show(screen: "notes")
+                activate(&s, "notes.new")
+                _ = reduce(&s, .micStatus(UIMessage("no microphone \"{device}\" · speech off", ["device": "default"])))
+                _ = reduce(&s, .speechUnavailable(UIMessage("Speech is off in this run")))
             },
         ]
         for case .say(let caption) in DemoScript.standard {

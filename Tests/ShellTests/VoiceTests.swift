@@ -1,3 +1,4 @@
+import Localization
 import Synchronization
 import Config
 import Shell
@@ -136,7 +137,7 @@ import TrackingCore
 
     @Test func aMicProblemShowsInTheStatusLine() {
         var d = Driver(.gesture, screen: "launcher")
-        d.session.state.micStatus = "no microphone \"default\" · speech off"
+        d.session.state.micStatus = UIMessage("no microphone \"{device}\" · speech off", ["device": "default"])
         #expect(d.lines.last?.contains("no microphone") == true)
         d.activate("launcher.notes")
         #expect(d.screen == "notes", "the shell keeps working without speech")

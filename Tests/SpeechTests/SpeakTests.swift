@@ -113,7 +113,7 @@ import Testing
         let speaker = Speaker(setup: Self.setup, output: ALSAPlayback(device: "no_such_pcm_device")) { events.add($0) }
         speaker.speakAndWait(.init(text: "Hello.", voice: .flite))
         speaker.shutdown()
-        let problems = events.all.compactMap { if case let .problem(m, _) = $0 { m } else { nil } }
+        let problems = events.all.compactMap { if case let .problem(m, _) = $0 { m.english } else { nil } }
         #expect(problems.count == 1 && problems[0].contains("no_such_pcm_device") && problems[0].contains("--speaker-file"), "\(problems)")
         #expect(events.all.last == .speaking(false))
     }
@@ -122,10 +122,10 @@ import Testing
         let broken = VoiceSetup(python: "/nonexistent/python", piperScript: Self.setup.piperScript, espeak: "/nonexistent/espeak-ng")
         let (audio, events) = try Self.say("Yes. No.", voice: .piper, setup: broken)
         #expect(audio.rms > 300 && audio.sampleRate == 16_000)
-        let problems = events.compactMap { if case let .problem(m, true) = $0 { m } else { nil } }
+        let problems = events.compactMap { if case let .problem(m, true) = $0 { m.english } else { nil } }
         #expect(problems.count == 1 && problems[0].contains("scripts/python-env.sh speak"), "\(problems)")
         let (_, espeak) = try Self.say("Yes.", voice: .espeak, setup: broken)
-        #expect(espeak.contains { if case let .problem(m, true) = $0 { m.contains("apt-get install espeak-ng") } else { false } })
+        #expect(espeak.contains { if case let .problem(m, true) = $0 { m.english.contains("apt-get install espeak-ng") } else { false } })
     }
 
     static let espeakReady = FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng")

@@ -143,21 +143,22 @@ public enum SetupReport: Sendable {
     /// A long task moved on: bytes of the model so far (of `total`), or the installer's latest line.
     case progress(SetupTask, done: Int, total: Int?, line: String?)
     /// A long task ended: `problem` nil is success and `detail` says what was done (where the model is);
-    /// `offline` means the network could not be reached, so a file the user has is the way on.
-    case finished(SetupTask, problem: String?, detail: String?, offline: Bool)
+    /// `offline` means the network could not be reached, so a file the user has is the way on. Both are
+    /// messages (a library's or the system's own words as `UIMessage.verbatim`).
+    case finished(SetupTask, problem: UIMessage?, detail: UIMessage?, offline: Bool)
     /// The microphone opened and heard this level (0…1), or why it did not open.
     case microphone(device: String, level: Double?, problem: String?)
     /// The speaker opened, or why it did not.
     case speaker(device: String, problem: String?)
     /// The tracker is listened to at `listening` (nil: it could not be), with a problem to show (no camera).
-    case trackerStarted(TrackerChoice, listening: String?, problem: String?)
+    case trackerStarted(TrackerChoice, listening: String?, problem: UIMessage?)
     /// The keymap and gesture config the tracker is used with, to use at once (the webcam's).
     case trackerKeymap(Keymap, PipelineSettings)
     /// The calibrations saved for the tracker's source (nil, []: none), used from now on; the pointer's only at
     /// the size it was made at.
     case trackerCalibrations(pointer: SavedCalibration?, gestures: [GestureThreshold])
     /// The tracker stopped (the webcam bridge died), and why.
-    case trackerStopped(String)
+    case trackerStopped(UIMessage)
     /// The choice was written for the next `run`, or why not.
     case saved(problem: String?)
 }

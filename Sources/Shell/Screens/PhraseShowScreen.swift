@@ -9,15 +9,15 @@ public struct PhraseShowScreen: Screen {
     /// The phrase shown.
     public var text: String
     /// Why it was not heard, as the speaker said it.
-    public var why: String
+    public var why: UIMessage
     public static let backID = "phrase-show.back"
 
-    public init(text: String, why: String) { self.text = text; self.why = why }
+    public init(text: String, why: UIMessage) { self.text = text; self.why = why }
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let b = c.bounds
         var y = b.y
-        for line in Canvas.wrap(ctx.tr("Not spoken aloud: {reason}", ["reason": why]), width: b.w - 4).prefix(4) {
+        for line in Canvas.wrap(ctx.tr("Not spoken aloud: {reason}", ["reason": why.text(ctx.catalog)]), width: b.w - 4).prefix(4) {
             c.text(line, x: b.x + 2, y: y, style: Theme.warning, maxWidth: b.w - 4)
             y += 1
         }

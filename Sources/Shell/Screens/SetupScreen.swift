@@ -30,8 +30,8 @@ public struct SetupScreen: Screen {
     enum Task: Sendable, Equatable {
         case idle
         case running(done: Int, total: Int?, line: String?)
-        case done(String)
-        case failed(String, offline: Bool)
+        case done(UIMessage?)
+        case failed(UIMessage, offline: Bool)
     }
 
     struct Device: Sendable, Equatable {
@@ -54,7 +54,7 @@ public struct SetupScreen: Screen {
     var heard: Bool?
     /// Where the tracker is listened to (nil: not yet), and what went wrong with it.
     var listening: String?
-    var trackerProblem: String?
+    var trackerProblem: UIMessage?
     /// The jaw's lowest and highest reading during the live check.
     var jawLow: Float?
     var jawHigh: Float?
@@ -173,7 +173,7 @@ public struct SetupScreen: Screen {
         case Self.useFileID:
             let path = Self.trimmed(typed)
             guard !path.isEmpty else {
-                model = .failed(ctx.tr("type the path of the model file first (a helper's keyboard), or pick one found here"), offline: true)
+                model = .failed(UIMessage("type the path of the model file first (a helper's keyboard), or pick one found here"), offline: true)
                 return Reply(record: nil)
             }
             model = .running(done: 0, total: nil, line: nil)
@@ -259,7 +259,7 @@ public struct SetupScreen: Screen {
             let t = Task.running(done: done, total: total, line: line)
             if task == .python { python = t } else { model = t }
         case .finished(let task, let problem, let detail, let offline):
-            let t = problem.map { Task.failed($0, offline: offline) } ?? .done(detail ?? "")
+            let t = problem.map { Task.failed($0, offline: offline) } ?? .done(detail)
             if task == .python {
                 python = t
             } else {
@@ -437,7 +437,7 @@ public struct SetupScreen: Screen {
             c.lines.append((t.tr("Installing: this takes a few minutes."), Theme.tileLabel))
             if let line { c.lines.append((line, Theme.hint)) }
         case .failed(let why, _):
-            c.lines.append((t.tr("Not installed: {reason}", ["reason": why]), Theme.error))
+            c.lines.append((t.tr("Not installed: {reason}", ["reason": why.text(t)]), Theme.error))
             c.middle.append((Self.installID, N_("↻ Try again")))
         case .done, .idle:
             if let v = s.packages["mediapipe"] {
@@ -478,9 +478,9 @@ public struct SetupScreen: Screen {
                 c.lines.append((t.tr("Checking the file…"), Theme.hint))
             }
         case .done(let detail):
-            c.lines.append((t.tr("Ready: {detail}.", ["detail": detail]), Theme.tileLabel))
+            c.lines.append((t.tr("Ready: {detail}.", ["detail": detail?.text(t) ?? ""]), Theme.tileLabel))
         case .failed(let why, let noNetwork):
-            c.lines.append((t.tr("The model was not installed: {reason}.", ["reason": why]), Theme.error))
+            c.lines.append((t.tr("The model was not installed: {reason}.", ["reason": why.text(t)]), Theme.error))
             offline = noNetwork
             c.middle.append((Self.downloadID, N_("↻ Download again")))
         case .idle:
@@ -553,7 +553,7 @@ public struct SetupScreen: Screen {
         case .none:
             break
         }
-        if let p = trackerProblem, !(choice.kind == .webcam && (survey?.cameras ?? []).isEmpty) { c.lines.append((p, Theme.error)) }
+        if let p = trackerProblem, !(choice.kind == .webcam && (survey?.cameras ?? []).isEmpty) { c.lines.append((p.text(t), Theme.error)) }
         if let ctx {
             c.lines.append(Self.frames(ctx, listening: listening))
         } else if let at = listening {
@@ -601,7 +601,7 @@ public struct SetupScreen: Screen {
         var c = Content(lines: [
             (t.tr("Look at “It works” below and open your jaw, as you would to press a key: the bar fills, and past ▲ it acts."), .plain),
         ], next: nil)
-        if let p = trackerProblem { c.lines.append((p, Theme.error)) }
+        if let p = trackerProblem { c.lines.append((p.text(t), Theme.error)) }
         if let ctx, listening == nil || ctx.tracking.blend == nil { c.lines.append(Self.frames(ctx, listening: listening)) }
         // "It works" only while a face is seen; else the way on is to skip.
         let works = ctx?.tracking.blend != nil ? (Self.worksID, N_("✓ It works: next")) : (Self.nextID, N_("Skip ▶"))
@@ -697,7 +697,7 @@ func setupReported(_ s: inout ShellState, _ report: SetupReport) -> [Effect] {
     case .trackerStarted(let choice, let at, _):
         s.tracking.source = at == nil ? "keyboard" : choice.shortName
     case .trackerStopped(let why):
-        s.notice = why
+        s.noticeMessage = why
     default:
         break
     }

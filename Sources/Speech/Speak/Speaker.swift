@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import SystemIO
 
 /// Speaks text on threads of its own, so the caller (the shell's loop) never waits: one thread makes the
@@ -29,7 +30,7 @@ public final class Speaker: @unchecked Sendable {
         /// The first sample of a request reached the output, `seconds` after `speak` was called.
         case firstAudio(seconds: Double, voice: VoiceName)
         /// Something went wrong; the message says what to install or pass. `fallback` when flite took over.
-        case problem(String, fallback: Bool)
+        case problem(UIMessage, fallback: Bool)
     }
 
     private enum Item { case audio(SpokenAudio, VoiceName), end }
@@ -143,11 +144,12 @@ public final class Speaker: @unchecked Sendable {
                     audio = try voice(voiceName, language: request.language).synthesize(sentence, rate: request.rate)
                 } catch {
                     if voiceName != .flite {
-                        onEvent(.problem("\(voiceName.rawValue) voice: \(error.description); flite speaks instead", fallback: true))
+                        onEvent(.problem(UIMessage("{voice} voice: {reason}; flite speaks instead",
+                                                      ["voice": voiceName.rawValue, "reason": error.description]), fallback: true))
                         voiceName = .flite
                         audio = try? voice(.flite).synthesize(sentence, rate: request.rate)
                     } else {
-                        onEvent(.problem("flite could not say a sentence: \(error.description)", fallback: false))
+                        onEvent(.problem(UIMessage("flite could not say a sentence: {reason}", ["reason": error.description]), fallback: false))
                     }
                 }
                 if let audio, !audio.samples.isEmpty { enqueue(gen, .audio(audio.scaled(by: request.volume), voiceName)) }
@@ -206,7 +208,7 @@ public final class Speaker: @unchecked Sendable {
                         offset = end
                     }
                 } catch {
-                    onEvent(.problem(error.description, fallback: false))
+                    onEvent(.problem(UIMessage("Sound could not be played: {reason}", ["reason": error.description]), fallback: false))
                     giveUp(gen)
                 }
             case .end:
