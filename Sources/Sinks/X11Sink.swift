@@ -62,8 +62,9 @@ public final class X11Sink: TextSink, PointerSink {
     // the keys on it. An Xt program (xterm) shows it by rebuilding its keysym tables (see `freeSlot`); any
     // other only by fetching the mapping once it read a change (`readSlot`), which says less: Xlib refetches
     // lazily, at the next key it looks up after reading the change, and that key may be one queued before
-    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
-    // `evidenceTimeout` stops the text there, the rest reported unsent.
+    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
+    // `evidenceTimeout` (an Xt one: no rebuild; another: no fetch of the last change) stops the text there,
+    // the rest reported unsent; one that is slow but keeps handling its keys is waited for.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
     /// first group (plain, Shift), 2 and 3 the second.
@@ -108,6 +109,10 @@ public final class X11Sink: TextSink, PointerSink {
     static let grace = 0.003
     static let unprovenWait = 0.05
     public static let evidenceTimeout = 10.0
+    /// How long the sink waits for a rebuild before it nudges the program (again).
+    static let nudgeAgain = 0.5
+    /// How long this sink waits for a program that shows no progress (`evidenceTimeout` unless told).
+    public let evidenceTimeout: Double
     /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
     static let toolkitWait = 5.0
 
@@ -119,9 +124,10 @@ public final class X11Sink: TextSink, PointerSink {
     private let clock: any ShellClock
 
     public init(display: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                clock: any ShellClock = LiveClock()) {
+                clock: any ShellClock = LiveClock(), evidenceTimeout: Double = X11Sink.evidenceTimeout) {
         _ = Self.threads
         self.clock = clock
+        self.evidenceTimeout = evidenceTimeout
         let chosen = display ?? environment["DISPLAY"]
         displayName = chosen?.isEmpty == false ? chosen : nil
         lost = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -615,13 +621,22 @@ public final class X11Sink: TextSink, PointerSink {
     /// it read a change, which a program reading ahead of what it handles does early (`readSlot`).
     private func freeSlot(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> Slot {
         if let never = slots.first(where: { lastUse[$0] == nil && slotSym[$0] == nil }) { return never }
-        let deadline = clock.now() + Self.evidenceTimeout
+        let began = clock.now()
+        // A slow program that keeps handling its keys is waited for: the timeout runs from its last rebuild.
+        var deadline = began + evidenceTimeout
         func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
         var nudgedAt: UInt?
+        var seenRebuilds: UInt?
+        var quietSince = began
         while true {
             guard let watch, xtProgram != false else { return try readSlot(display, for: named, deadline: deadline) }
             let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
             if rebuilds > 0 { xtProgram = true }
+            if let seen = seenRebuilds, rebuilds != seen {
+                deadline = clock.now() + evidenceTimeout
+                quietSince = clock.now()
+            }
+            seenRebuilds = rebuilds
             let handled = watchOffset + Int(handsfree_x11_watch_handled(watch))
             // A key sent after change `c` came before change `c + 1`: handled once that change is.
             let free = slots.filter { lastUse[$0].map { rebuilds >= 3 && $0 < handled } ?? true }
@@ -636,16 +651,21 @@ public final class X11Sink: TextSink, PointerSink {
             // change made after that rebuild, which the sink makes (one that alters nothing) if it has none.
             let needed = age(oldest) + 1 - watchOffset
             let atRebuild = Int(handsfree_x11_watch_changes_at_rebuild(watch))
-            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) {
+            // A rebuild not taken for one (see the shim) would leave the program no notice to rebuild for, and
+            // the wait would end unsent: after `nudgeAgain` without a rebuild the sink nudges again. More
+            // notices only bring more rebuilds, each evidence as good as the others.
+            let unanswered = clock.now() > quietSince + Self.nudgeAgain
+            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) || unanswered {
                 try change(display, oldest, to: sym, doing: "asking the focused window to show it handled its keys")
                 nudgedAt = rebuilds
+                quietSince = clock.now()
             }
             _ = handsfree_x11_watch_poll(watch, 10, lost)
             try alive("waiting for the focused window to handle its keys")
-            if xtProgram == nil, clock.now() > deadline - Self.evidenceTimeout + Self.toolkitWait { xtProgram = false }
+            if xtProgram == nil, clock.now() > began + Self.toolkitWait { xtProgram = false }
             if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "\(Int(evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }
@@ -708,7 +728,7 @@ public final class X11Sink: TextSink, PointerSink {
             try alive("waiting for the focused window to read its keys")
             if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "\(Int(evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }
