@@ -111,8 +111,6 @@ public final class X11Sink: TextSink, PointerSink {
     public static let evidenceTimeout = 10.0
     /// How long the sink waits for a rebuild before it nudges the program (again).
     static let nudgeAgain = 0.5
-    /// How long this sink waits for a program that shows no progress (`evidenceTimeout` unless told).
-    public let evidenceTimeout: Double
     /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
     static let toolkitWait = 5.0
 
@@ -124,10 +122,9 @@ public final class X11Sink: TextSink, PointerSink {
     private let clock: any ShellClock
 
     public init(display: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                clock: any ShellClock = LiveClock(), evidenceTimeout: Double = X11Sink.evidenceTimeout) {
+                clock: any ShellClock = LiveClock()) {
         _ = Self.threads
         self.clock = clock
-        self.evidenceTimeout = evidenceTimeout
         let chosen = display ?? environment["DISPLAY"]
         displayName = chosen?.isEmpty == false ? chosen : nil
         lost = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -623,7 +620,7 @@ public final class X11Sink: TextSink, PointerSink {
         if let never = slots.first(where: { lastUse[$0] == nil && slotSym[$0] == nil }) { return never }
         let began = clock.now()
         // A slow program that keeps handling its keys is waited for: the timeout runs from its last rebuild.
-        var deadline = began + evidenceTimeout
+        var deadline = began + Self.evidenceTimeout
         func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
         var nudgedAt: UInt?
         var seenRebuilds: UInt?
@@ -633,7 +630,7 @@ public final class X11Sink: TextSink, PointerSink {
             let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
             if rebuilds > 0 { xtProgram = true }
             if let seen = seenRebuilds, rebuilds != seen {
-                deadline = clock.now() + evidenceTimeout
+                deadline = clock.now() + Self.evidenceTimeout
                 quietSince = clock.now()
             }
             seenRebuilds = rebuilds
@@ -664,8 +661,8 @@ public final class X11Sink: TextSink, PointerSink {
             try alive("waiting for the focused window to handle its keys")
             if xtProgram == nil, clock.now() > began + Self.toolkitWait { xtProgram = false }
             if clock.now() > deadline {
-                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
+                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }
@@ -728,7 +725,7 @@ public final class X11Sink: TextSink, PointerSink {
             try alive("waiting for the focused window to read its keys")
             if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
+                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
         }

@@ -473,6 +473,58 @@ import Testing
         }
     }
 
+    /// Stops `title`'s xterm for `stopped` seconds, lets it run for `running`, and again, until the returned
+    /// stop is called (which lets it run for good): a window that reads its keys in short bursts.
+    static func pause(_ x: XSession, title: String, stopped: Double, running: Double) throws -> () -> Void {
+        let pid = try x.run("xdotool", ["search", "--name", "^\(title)$", "getwindowpid"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let id = Int32(pid) else { throw OutputSinkError("no pid for the window \(title)") }
+        let done = NSLock()
+        nonisolated(unsafe) var ending = false
+        let thread = Thread {
+            while !done.withLock({ ending }) {
+                kill(id, SIGSTOP)
+                usleep(UInt32(stopped * 1_000_000))
+                kill(id, SIGCONT)
+                usleep(UInt32(running * 1_000_000))
+            }
+        }
+        thread.start()
+        return {
+            done.withLock { ending = true }
+            while !thread.isFinished { usleep(10_000) }
+            kill(id, SIGCONT)
+        }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aWindowThatKeepsStoppingGetsEveryCharacterUnchanged() throws {
+        // Issue 49, item 1: a window busy again and again, reading its keys in 50 ms bursts twice a second,
+        // while twice as many distinct characters as the spare keycodes hold are typed into it: every slot is
+        // bound again while keys typed earlier may still wait, and each must come out as it was sent.
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("slow")
+        let probe = X11Sink(display: x.display)
+        try probe.type("\n")
+        let count = probe.spareSlots * 2 + 10
+        let chinese = (0..<count).compactMap { Unicode.Scalar(0x6000 + 5 * UInt32($0)) }.map(String.init).joined() + "\n"
+        let resume = try Self.pause(x, title: "slow", stopped: 0.5, running: 0.05)
+        let sink = X11Sink(display: x.display)
+        let start = Date()
+        var failure: OutputSinkError?
+        do { try sink.type(chinese) } catch { failure = error }
+        resume()
+        print("X11Sink: \(count) characters into a window running 50 ms of every 550 in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, "
+              + "\(sink.provenChanges) waited for it; \(failure.map { "stopped: \($0.description)" } ?? "all sent")")
+        #expect(failure == nil, "\(String(describing: failure))")
+        #expect(sink.provenChanges > 0, "the window's keys were waited for")
+        let expected = "\n" + chinese
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
+    }
+
     @Test(.enabled(if: hasTools, skipReason))
     func aCharacterThatCannotBeBoundSafelyIsReportedUnsentNotChanged() throws {
         // Issue 49, item 1: a stopped window holds keys on every slot; the next character would need one of
