@@ -111,7 +111,8 @@ public final class X11Sink: TextSink, PointerSink {
     public static let evidenceTimeout = 10.0
     /// How long the sink waits for a rebuild before it nudges the program (again).
     static let nudgeAgain = 0.5
-    /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
+    /// How long the sink waits for a program that reads its keys to show it is an Xt one before it goes by
+    /// what it read (one that shows nothing is waited for as an Xt one, up to `evidenceTimeout`).
     static let toolkitWait = 5.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
@@ -657,9 +658,12 @@ public final class X11Sink: TextSink, PointerSink {
                 nudgedAt = rebuilds
                 quietSince = clock.now()
             }
-            _ = handsfree_x11_watch_poll(watch, 10, lost)
+            let fetched = handsfree_x11_watch_poll(watch, 10, lost)
             try alive("waiting for the focused window to handle its keys")
-            if xtProgram == nil, clock.now() > began + Self.toolkitWait { xtProgram = false }
+            // Only a program seen reading (it fetched the mapping) and not rebuilding is taken for no Xt one:
+            // an xterm too busy to show anything for `toolkitWait` would otherwise be typed into on the weaker
+            // evidence for the rest of the text, where a lazy fetch can come before keys it has not read.
+            if xtProgram == nil, fetched > 0, clock.now() > began + Self.toolkitWait { xtProgram = false }
             if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
                                       + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
