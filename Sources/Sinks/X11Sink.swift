@@ -114,6 +114,9 @@ public final class X11Sink: TextSink, PointerSink {
     /// How long the sink waits for a program that reads its keys to show it is an Xt one before it goes by
     /// what it read (one that shows nothing is waited for as an Xt one, up to `evidenceTimeout`).
     static let toolkitWait = 5.0
+    /// How long after its first fetch a program may take to rebuild Xt's tables, before it is taken for
+    /// no Xt one.
+    static let rebuildWait = 1.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -626,6 +629,7 @@ public final class X11Sink: TextSink, PointerSink {
         var nudgedAt: UInt?
         var seenRebuilds: UInt?
         var quietSince = began
+        var readingSince: Double?
         while true {
             guard let watch, xtProgram != false else { return try readSlot(display, for: named, deadline: deadline) }
             let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
@@ -660,10 +664,14 @@ public final class X11Sink: TextSink, PointerSink {
             }
             let fetched = handsfree_x11_watch_poll(watch, 10, lost)
             try alive("waiting for the focused window to handle its keys")
-            // Only a program seen reading (it fetched the mapping) and not rebuilding is taken for no Xt one:
-            // an xterm too busy to show anything for `toolkitWait` would otherwise be typed into on the weaker
-            // evidence for the rest of the text, where a lazy fetch can come before keys it has not read.
-            if xtProgram == nil, fetched > 0, clock.now() > began + Self.toolkitWait { xtProgram = false }
+            // Only a program seen reading (it fetched the mapping) and not rebuilding for a while after is
+            // taken for no Xt one: an xterm busy past `toolkitWait` fetches first and rebuilds right after, and
+            // taken for another it was typed into on the weaker evidence for the rest of the text, where a
+            // lazy fetch comes before keys it has not read (seen: 61 to 144 of 216 characters changed).
+            if fetched > 0, readingSince == nil { readingSince = clock.now() }
+            if xtProgram == nil, let readingSince, clock.now() > max(began + Self.toolkitWait, readingSince + Self.rebuildWait) {
+                xtProgram = false
+            }
             if clock.now() > deadline {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
                                       + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "

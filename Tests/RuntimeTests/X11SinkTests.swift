@@ -473,6 +473,40 @@ import Testing
         }
     }
 
+    /// Whether to run the reproduction of issue 49's open case, which needs a heavily loaded machine.
+    static let loadReproduction = ProcessInfo.processInfo.environment["X11_SINK_LOAD_REPRO"] != nil
+
+    @Test(.enabled(if: hasTools && loadReproduction,
+                   "issue 49, still open: reproduces a silent change only under heavy load (16 busy loops, load ~20); run with X11_SINK_LOAD_REPRO=1"))
+    func aWindowBusyForSixSecondsAtTheFirstReuseGetsEveryCharacterUnchanged() throws {
+        // Issue 49, item 1: an xterm that showed nothing for 5 s when the sink first needed a slot again was
+        // taken for a program that does not rebuild Xt's tables, and the rest of the text went by the weaker
+        // evidence of a mapping fetch. Busy for 6 s (less than the 10 s the sink waits), it must get all.
+        // Passes on an idle machine before and after; under 16 busy loops main changed 61-144 of 216
+        // characters (each into the one typed 72 later: a slot bound again while its key waited), and
+        // after the fix 9 in one of two runs: not closed.
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("busy")
+        let probe = X11Sink(display: x.display)
+        try probe.type("\n")
+        let count = probe.spareSlots * 3
+        let chinese = (0..<count).compactMap { Unicode.Scalar(0x7000 + 3 * UInt32($0)) }.map(String.init).joined() + "\n"
+        let stopped = try Self.stop(x, title: "busy", for: 6)
+        let sink = X11Sink(display: x.display)
+        let start = Date()
+        var failure: OutputSinkError?
+        do { try sink.type(chinese) } catch { failure = error }
+        print("X11Sink: \(count) characters into a window busy for 6 s in \(String(format: "%.1f", Date().timeIntervalSince(start))) s; "
+              + "\(failure.map { "stopped: \($0.description)" } ?? "all sent")")
+        #expect(failure == nil, "\(String(describing: failure))")
+        while !stopped.isFinished { usleep(50_000) }
+        let expected = "\n" + chinese
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
+    }
+
     /// Stops `title`'s xterm for `stopped` seconds, lets it run for `running`, and again, until the returned
     /// stop is called (which lets it run for good): a window that reads its keys in short bursts.
     static func pause(_ x: XSession, title: String, stopped: Double, running: Double) throws -> () -> Void {
