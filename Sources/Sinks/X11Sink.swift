@@ -62,8 +62,9 @@ public final class X11Sink: TextSink, PointerSink {
     // the keys on it. An Xt program (xterm) shows it by rebuilding its keysym tables (see `freeSlot`); any
     // other only by fetching the mapping once it read a change (`readSlot`), which says less: Xlib refetches
     // lazily, at the next key it looks up after reading the change, and that key may be one queued before
-    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows nothing within
-    // `evidenceTimeout` stops the text there, the rest reported unsent.
+    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
+    // `evidenceTimeout` (an Xt one: no rebuild; another: no fetch of the last change) stops the text there,
+    // the rest reported unsent; one that is slow but keeps handling its keys is waited for.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
     /// first group (plain, Shift), 2 and 3 the second.
@@ -108,8 +109,14 @@ public final class X11Sink: TextSink, PointerSink {
     static let grace = 0.003
     static let unprovenWait = 0.05
     public static let evidenceTimeout = 10.0
-    /// How long the sink waits for a program to show it is an Xt one before it goes by what it read.
+    /// How long the sink waits for a rebuild before it nudges the program (again).
+    static let nudgeAgain = 0.5
+    /// How long the sink waits for a program that reads its keys to show it is an Xt one before it goes by
+    /// what it read (one that shows nothing is waited for as an Xt one, up to `evidenceTimeout`).
     static let toolkitWait = 5.0
+    /// How long after its first fetch a program may take to rebuild Xt's tables, before it is taken for
+    /// no Xt one.
+    static let rebuildWait = 1.0
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -615,13 +622,23 @@ public final class X11Sink: TextSink, PointerSink {
     /// it read a change, which a program reading ahead of what it handles does early (`readSlot`).
     private func freeSlot(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> Slot {
         if let never = slots.first(where: { lastUse[$0] == nil && slotSym[$0] == nil }) { return never }
-        let deadline = clock.now() + Self.evidenceTimeout
+        let began = clock.now()
+        // A slow program that keeps handling its keys is waited for: the timeout runs from its last rebuild.
+        var deadline = began + Self.evidenceTimeout
         func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
         var nudgedAt: UInt?
+        var seenRebuilds: UInt?
+        var quietSince = began
+        var readingSince: Double?
         while true {
             guard let watch, xtProgram != false else { return try readSlot(display, for: named, deadline: deadline) }
             let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
             if rebuilds > 0 { xtProgram = true }
+            if let seen = seenRebuilds, rebuilds != seen {
+                deadline = clock.now() + Self.evidenceTimeout
+                quietSince = clock.now()
+            }
+            seenRebuilds = rebuilds
             let handled = watchOffset + Int(handsfree_x11_watch_handled(watch))
             // A key sent after change `c` came before change `c + 1`: handled once that change is.
             let free = slots.filter { lastUse[$0].map { rebuilds >= 3 && $0 < handled } ?? true }
@@ -636,15 +653,27 @@ public final class X11Sink: TextSink, PointerSink {
             // change made after that rebuild, which the sink makes (one that alters nothing) if it has none.
             let needed = age(oldest) + 1 - watchOffset
             let atRebuild = Int(handsfree_x11_watch_changes_at_rebuild(watch))
-            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) {
+            // A rebuild not taken for one (see the shim) would leave the program no notice to rebuild for, and
+            // the wait would end unsent: after `nudgeAgain` without a rebuild the sink nudges again. More
+            // notices only bring more rebuilds, each evidence as good as the others.
+            let unanswered = clock.now() > quietSince + Self.nudgeAgain
+            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) || unanswered {
                 try change(display, oldest, to: sym, doing: "asking the focused window to show it handled its keys")
                 nudgedAt = rebuilds
+                quietSince = clock.now()
             }
-            _ = handsfree_x11_watch_poll(watch, 10, lost)
+            let fetched = handsfree_x11_watch_poll(watch, 10, lost)
             try alive("waiting for the focused window to handle its keys")
-            if xtProgram == nil, clock.now() > deadline - Self.evidenceTimeout + Self.toolkitWait { xtProgram = false }
+            // Only a program seen reading (it fetched the mapping) and not rebuilding for a while after is
+            // taken for no Xt one: an xterm busy past `toolkitWait` fetches first and rebuilds right after, and
+            // taken for another it was typed into on the weaker evidence for the rest of the text, where a
+            // lazy fetch comes before keys it has not read (seen: 61 to 144 of 216 characters changed).
+            if fetched > 0, readingSince == nil { readingSince = clock.now() }
+            if xtProgram == nil, let readingSince, clock.now() > max(began + Self.toolkitWait, readingSince + Self.rebuildWait) {
+                xtProgram = false
+            }
             if clock.now() > deadline {
-                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
+                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
                                       + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }

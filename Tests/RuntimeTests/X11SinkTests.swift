@@ -441,19 +441,122 @@ import Testing
     }
 
     /// Types `text` through a new sink on `display` into the window that writes `file`, prints the sink's
-    /// bindings and time, and expects the text to arrive whole, naming each difference if it does not.
+    /// bindings and time, and expects every character to arrive as it was sent, naming each difference if
+    /// one does not. The sink may stop early, reporting the rest unsent (issue 49 allows that for a window
+    /// too slow to show it read its keys, never a changed or lost one): then exactly the part before the
+    /// unsent rest must arrive, the rest must be the text's end, and the sink must say why.
     static func typeAndExpectWhole(_ text: String, _ what: String, display: String, file: URL) throws {
         let sink = X11Sink(display: display)
         let start = Date()
-        try sink.type(text)
-        print("X11Sink: \(what) (\(sink.borrowedKeys) bindings on \(sink.spareSlots) slots of \(sink.spareKeycodes) spare keycodes, "
-              + "\(sink.provenChanges) waited for the window) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
-        let got = XSession.contents(of: file, becoming: text, timeout: 30)
-        #expect(got == text)
-        if got != text {
-            print("X11Sink: \(differences(got, text))")
-            Issue.record("\(got.count) of \(text.count) arrived; \(differences(got, text))")
+        var expected = text
+        var outcome = "all sent"
+        do {
+            try sink.type(text)
+        } catch {
+            let unsent = error.unsent ?? text
+            let scalars = text.unicodeScalars
+            #expect(unsent.isEmpty == false && String(scalars.suffix(unsent.unicodeScalars.count)) == unsent,
+                    "the unsent part must be the text's end: \(error.description)")
+            #expect(error.description.contains("did not read its keys"), "\(error.description)")
+            // A cooked tty hands `cat` whole lines only: an Enter ends the sent part's last line.
+            expected = String(scalars.prefix(scalars.count - unsent.unicodeScalars.count)) + "\n"
+            outcome = "\(unsent.unicodeScalars.count) of \(scalars.count) characters reported unsent: \(error.description)"
+            try sink.type("\n")
         }
+        print("X11Sink: \(what) (\(sink.borrowedKeys) bindings on \(sink.spareSlots) slots of \(sink.spareKeycodes) spare keycodes, "
+              + "\(sink.provenChanges) waited for the window) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(outcome)")
+        let got = XSession.contents(of: file, becoming: expected, timeout: 30)
+        #expect(got == expected)
+        if got != expected {
+            print("X11Sink: \(what) arrived changed (\(outcome)): \(differences(got, expected))")
+            Issue.record("\(got.count) of \(expected.count) arrived (\(outcome)); \(differences(got, expected))")
+        }
+    }
+
+    /// Whether to run the reproduction of issue 49's open case, which needs a heavily loaded machine.
+    static let loadReproduction = ProcessInfo.processInfo.environment["X11_SINK_LOAD_REPRO"] != nil
+
+    @Test(.enabled(if: hasTools && loadReproduction,
+                   "issue 49, still open: reproduces a silent change only under heavy load (16 busy loops, load ~20); run with X11_SINK_LOAD_REPRO=1"))
+    func aWindowBusyForSixSecondsAtTheFirstReuseGetsEveryCharacterUnchanged() throws {
+        // Issue 49, item 1: an xterm that showed nothing for 5 s when the sink first needed a slot again was
+        // taken for a program that does not rebuild Xt's tables, and the rest of the text went by the weaker
+        // evidence of a mapping fetch. Busy for 6 s (less than the 10 s the sink waits), it must get all.
+        // Passes on an idle machine before and after; under 16 busy loops main changed 61-144 of 216
+        // characters (each into the one typed 72 later: a slot bound again while its key waited), and
+        // after the fix 9 in one of two runs: not closed.
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("busy")
+        let probe = X11Sink(display: x.display)
+        try probe.type("\n")
+        let count = probe.spareSlots * 3
+        let chinese = (0..<count).compactMap { Unicode.Scalar(0x7000 + 3 * UInt32($0)) }.map(String.init).joined() + "\n"
+        let stopped = try Self.stop(x, title: "busy", for: 6)
+        let sink = X11Sink(display: x.display)
+        let start = Date()
+        var failure: OutputSinkError?
+        do { try sink.type(chinese) } catch { failure = error }
+        print("X11Sink: \(count) characters into a window busy for 6 s in \(String(format: "%.1f", Date().timeIntervalSince(start))) s; "
+              + "\(failure.map { "stopped: \($0.description)" } ?? "all sent")")
+        #expect(failure == nil, "\(String(describing: failure))")
+        while !stopped.isFinished { usleep(50_000) }
+        let expected = "\n" + chinese
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
+    }
+
+    /// Stops `title`'s xterm for `stopped` seconds, lets it run for `running`, and again, until the returned
+    /// stop is called (which lets it run for good): a window that reads its keys in short bursts.
+    static func pause(_ x: XSession, title: String, stopped: Double, running: Double) throws -> () -> Void {
+        let pid = try x.run("xdotool", ["search", "--name", "^\(title)$", "getwindowpid"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let id = Int32(pid) else { throw OutputSinkError("no pid for the window \(title)") }
+        let done = NSLock()
+        nonisolated(unsafe) var ending = false
+        let thread = Thread {
+            while !done.withLock({ ending }) {
+                kill(id, SIGSTOP)
+                usleep(UInt32(stopped * 1_000_000))
+                kill(id, SIGCONT)
+                usleep(UInt32(running * 1_000_000))
+            }
+        }
+        thread.start()
+        return {
+            done.withLock { ending = true }
+            while !thread.isFinished { usleep(10_000) }
+            kill(id, SIGCONT)
+        }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aWindowThatKeepsStoppingGetsEveryCharacterUnchanged() throws {
+        // Issue 49, item 1: a window busy again and again, reading its keys in 50 ms bursts twice a second,
+        // while twice as many distinct characters as the spare keycodes hold are typed into it: every slot is
+        // bound again while keys typed earlier may still wait, and each must come out as it was sent.
+        let x = try XSession()
+        defer { x.stop() }
+        let file = try x.catWindow("slow")
+        let probe = X11Sink(display: x.display)
+        try probe.type("\n")
+        let count = probe.spareSlots * 2 + 10
+        let chinese = (0..<count).compactMap { Unicode.Scalar(0x6000 + 5 * UInt32($0)) }.map(String.init).joined() + "\n"
+        let resume = try Self.pause(x, title: "slow", stopped: 0.5, running: 0.05)
+        let sink = X11Sink(display: x.display)
+        let start = Date()
+        var failure: OutputSinkError?
+        do { try sink.type(chinese) } catch { failure = error }
+        resume()
+        print("X11Sink: \(count) characters into a window running 50 ms of every 550 in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, "
+              + "\(sink.provenChanges) waited for it; \(failure.map { "stopped: \($0.description)" } ?? "all sent")")
+        #expect(failure == nil, "\(String(describing: failure))")
+        #expect(sink.provenChanges > 0, "the window's keys were waited for")
+        let expected = "\n" + chinese
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
     }
 
     @Test(.enabled(if: hasTools, skipReason))
