@@ -55,7 +55,7 @@ public struct PlainView: Sendable, Equatable {
     public init(_ state: ShellState, performed: [ActionRecord] = []) {
         var labels: [String: String] = [:]
         for t in state.hitMap.targets { labels[t.id] = t.label }
-        self.init(screens: state.stack.map { state.catalog.tr($0.title) },
+        self.init(screens: state.stack.map { $0.title(in: state.catalog) },
                   focus: state.focus.focused.flatMap { labels[$0] },
                   labels: labels,
                   fields: (state.top as? PlainFields)?.plainFields(state.catalog) ?? [],

@@ -42,7 +42,7 @@ extension ShellState {
     /// The title bar's left part: the shell's name, then the title of each screen from the launcher to the
     /// one showing, in the shell's language (a screen's `title` is marked with `N_` where it is written).
     var crumbs: String {
-        " HandsFree │ " + stack.map { catalog.tr($0.title) }.joined(separator: " › ")
+        " HandsFree │ " + stack.map { $0.title(in: catalog) }.joined(separator: " › ")
     }
 
     /// The notice, if it fits whole in the title bar at `width`; else it goes to the notice line.

@@ -172,8 +172,11 @@ extension ScreenContext {
 public protocol Screen: Sendable {
     /// The screen's name: keymap `[screen.NAME]` sections and `layout --screen NAME` use it.
     var name: String { get }
-    /// The title shown in the title bar.
+    /// The title shown in the title bar, in English (marked with `N_` where it is written).
     var title: String { get }
+    /// The title in the shell's language; the default looks `title` up in the catalog. A screen whose title
+    /// holds a name (a contact's) says it through a message with a placeholder.
+    func title(in catalog: Catalog) -> String
     /// Draws into `canvas` (its `bounds` is the body area, between the title bar and the status line) and
     /// declares targets with `canvas.target` or the widgets, which do it for you.
     func render(_ canvas: inout Canvas, _ context: ScreenContext)
@@ -192,6 +195,7 @@ public protocol Screen: Sendable {
 }
 
 extension Screen {
+    public func title(in catalog: Catalog) -> String { catalog.tr(title) }
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }
     public var wantsTicks: Bool { true }

@@ -353,6 +353,17 @@ import TrackingCore
 
     /// Settings › Language lists English and every installed language by its own name, whatever the language
     /// on the screen, and picking one asks for it at once (no trial: it does not change how gestures act).
+    /// A conversation's title holds the contact's name, so it is a message with a placeholder, not a catalog
+    /// lookup of the whole title (which found nothing and stayed English, as did its Send button).
+    @Test func aConversationsTitleAndSendButtonAreInTheLanguage() throws {
+        var s = ShellState(keymap: Fixture.keymap("default"), size: Size(width: 80, height: 24), catalog: try LanguageTests.catalog("es"))
+        s.stack.append(ConversationScreen())
+        s.relayout()
+        let text = Self.draw(s).text
+        #expect(text.contains("(práctica)") && !text.contains("(practice)"), "\(text)")
+        #expect(text.contains("➤ Enviar") && !text.contains("➤ Send"), "\(text)")
+    }
+
     @Test func theLanguageRowNamesEachLanguageInItselfAndSwitchesAtOnce() throws {
         var services = Services()
         services.languages = [("de", "Deutsch"), ("es", "Español"), ("fr", "Français"), ("it", "Italiano"), ("pt", "Português")]

@@ -6,7 +6,10 @@ import Localization
 /// saved as a draft on every change, so it survives a crash and is there when the conversation reopens.
 public struct ConversationScreen: Screen {
     public let name = "conversation"
-    public var title: String { (AppData.contacts.first { $0.id == contact }?.name ?? contact) + " (practice)" }
+    public var title: String { title(in: .english) }
+    public func title(in catalog: Catalog) -> String {
+        catalog.tr("{name} (practice)", ["name": AppData.contacts.first { $0.id == contact }?.name ?? contact])
+    }
     /// The made-up person's name, as their messages show it.
     var person: String { AppData.contacts.first { $0.id == contact }?.name ?? contact }
     public var contact: String
@@ -85,7 +88,7 @@ public struct ConversationScreen: Screen {
         c.scrollList("conversation.view", rows, list(rows.count, l.view), l.view, empty: ctx.tr("No messages yet."))
         composer.renderField(&c, label: ctx.tr("Message"), placeholder: ctx.tr("Write a message…"), l.compose)
         c.button("conversation.speak", ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak"), l.speak)
-        c.button("conversation.send", "➤ Send", l.send)
+        c.button("conversation.send", ctx.tr("➤ Send"), l.send)
         composer.renderSuggestions(&c, ctx, l.suggestions)
         composer.renderKeyboard(&c, ctx, l.keyboard)
         c.holdToConfirm("conversation.clear", ctx.tr("Clear conversation"), clear, screen: name, ctx, l.clear)
