@@ -321,6 +321,7 @@ struct Lexicon: Sendable {
     }
 
     /// `top(prefix:k:skip:)` for a caller that already has `r == range(prefix: prefix)`.
+    @inline(__always)  // A `skip` closure that reads the predictor would otherwise take a copy of all of it at every call.
     func top(prefix: [UInt8], range r: Range<Int>, k: Int, skip: (Int) -> Bool) -> [Int] {
         if r.count > Lexicon.scanLimit, let pre = topByPrefix[prefix] {
             var out: [Int] = []

@@ -69,19 +69,15 @@ enum ModelCache {
             topIDs += m.lexicon.topByPrefix[p] ?? []; topStarts.append(Int32(topIDs.count))
         }
         w.array(prefixBytes); w.array(prefixStarts); w.array(topIDs); w.array(topStarts)
-        let g = m.ngrams
+        let g = m.ngrams.parts
         w.array([Int64(g.sentenceStart), Int64(g.bigramCount), Int64(g.trigramCount)])
         w.array(g.ids); w.array(g.logp); w.array(g.byID); w.array(g.rankOf)
-        let bi = g.bigramRanges.sorted { $0.key < $1.key }
-        w.array(bi.map(\.key)); w.array(bi.map { Int64($0.value.lowerBound) }); w.array(bi.map { Int64($0.value.upperBound) })
-        let tri = g.trigramRanges.sorted { $0.key < $1.key }
-        w.array(tri.map(\.key)); w.array(tri.map { Int64($0.value.lowerBound) }); w.array(tri.map { Int64($0.value.upperBound) })
+        w.array(g.bigramKeys); w.array(g.bigramLo); w.array(g.bigramHi)
+        w.array(g.trigramKeys); w.array(g.trigramLo); w.array(g.trigramHi)
         w.array(g.backoff1)
-        let bo2 = g.backoff2.sorted { $0.key < $1.key }
-        w.array(bo2.map(\.key)); w.array(bo2.map(\.value))
+        w.array(g.backoff2Keys); w.array(g.backoff2Values)
         w.array(g.end1)
-        let end2 = g.end2.sorted { $0.key < $1.key }
-        w.array(end2.map(\.key)); w.array(end2.map(\.value))
+        w.array(g.end2Keys); w.array(g.end2Values)
         w.array([UInt8(m.possessable == nil ? 0 : 1)])
         w.array(m.possessable?.words ?? [])
         w.array(m.held.words)
@@ -184,36 +180,20 @@ enum ModelCache {
                               displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb, topByPrefix: top)
 
         let header = try r.array(Int64.self)
-        let ids = try r.array(Int32.self), logp = try r.array(Float.self), byID = try r.array(Int32.self), rankOf = try r.array(Int32.self)
-        let biKeys = try r.array(Int32.self), biLo = try r.array(Int64.self), biHi = try r.array(Int64.self)
-        let triKeys = try r.array(UInt64.self), triLo = try r.array(Int64.self), triHi = try r.array(Int64.self)
-        let backoff1 = try r.array(Float.self), bo2Keys = try r.array(UInt64.self), bo2Values = try r.array(Float.self)
-        let end1 = try r.array(Float.self), end2Keys = try r.array(UInt64.self), end2Values = try r.array(Float.self)
-        let m = ids.count
-        guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0,
-              logp.count == m, byID.count == m, rankOf.count == m,
-              ids.allSatisfy({ $0 >= 0 && Int($0) < n }), byID.allSatisfy({ $0 >= 0 && Int($0) < n }),
-              biLo.count == biKeys.count, biHi.count == biKeys.count, triLo.count == triKeys.count, triHi.count == triKeys.count,
-              backoff1.isEmpty || backoff1.count == n + 1, bo2Keys.count == bo2Values.count,
-              end1.isEmpty || end1.count == n + 2, end2Keys.count == end2Values.count
+        guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0
         else { throw .damaged("n-gram tables do not fit together") }
-        func ranges<K: Hashable>(_ keys: [K], _ lo: [Int64], _ hi: [Int64]) throws(Problem) -> [K: Range<Int>] {
-            var d: [K: Range<Int>] = [:]
-            d.reserveCapacity(keys.count)
-            for i in keys.indices {
-                guard lo[i] >= 0, lo[i] <= hi[i], hi[i] <= Int64(m) else { throw .damaged("n-gram tables do not fit together") }
-                let r = Int(lo[i])..<Int(hi[i])
-                // A context's ranks are places within its own successors.
-                guard rankOf[r].allSatisfy({ $0 >= 0 && Int($0) < r.count }) else { throw .damaged("n-gram tables do not fit together") }
-                d[keys[i]] = r
-            }
-            return d
-        }
-        let ngrams = NGrams(sentenceStart: Int32(clamping: header[0]), bigramRanges: try ranges(biKeys, biLo, biHi),
-                            trigramRanges: try ranges(triKeys, triLo, triHi), ids: ids, logp: logp, byID: byID,
-                            rankOf: rankOf, bigramCount: Int(header[1]), trigramCount: Int(header[2]), backoff1: backoff1,
-                            backoff2: Dictionary(zip(bo2Keys, bo2Values), uniquingKeysWith: { a, _ in a }), end1: end1,
-                            end2: Dictionary(zip(end2Keys, end2Values), uniquingKeysWith: { a, _ in a }))
+        var g = NGrams.Parts(sentenceStart: Int32(header[0]))
+        g.bigramCount = Int(header[1]); g.trigramCount = Int(header[2])
+        g.ids = try r.array(Int32.self); g.logp = try r.array(Float.self); g.byID = try r.array(Int32.self)
+        g.rankOf = try r.array(Int32.self)
+        g.bigramKeys = try r.array(Int32.self); g.bigramLo = try r.array(Int64.self); g.bigramHi = try r.array(Int64.self)
+        g.trigramKeys = try r.array(UInt64.self); g.trigramLo = try r.array(Int64.self); g.trigramHi = try r.array(Int64.self)
+        g.backoff1 = try r.array(Float.self)
+        g.backoff2Keys = try r.array(UInt64.self); g.backoff2Values = try r.array(Float.self)
+        g.end1 = try r.array(Float.self)
+        g.end2Keys = try r.array(UInt64.self); g.end2Values = try r.array(Float.self)
+        // The checksum is one anyone can compute: the tables are checked to fit together (`NGrams.init?`).
+        guard let ngrams = NGrams(g) else { throw .damaged("n-gram tables do not fit together") }
         let hasPossessable = try r.array(UInt8.self)
         let possessable = try r.array(UInt64.self), held = try r.array(UInt64.self)
         guard hasPossessable.count == 1 else { throw .damaged("word sets do not fit together") }

@@ -4,53 +4,107 @@ import Foundation
 ///
 /// File lines: `w1 w2 log10P` or `w1 w2 w3 log10P`; `<s>` marks the sentence start. Each
 /// context's successors are kept best first, so prediction walks them in order.
+///
+/// Every table is a flat array, with no dictionary: the whole English model has a million two-word contexts and
+/// back-off weights, and hashing them into dictionaries was most of the compiled lists' load time (247 ms) and
+/// memory. A one-word context is an index; a two-word one is its first word's slice of sorted pairs, then a
+/// binary search on the second (`PairIndex`).
 struct NGrams: Sendable {
-    /// Context id used for `<s>`.
-    let sentenceStart: Int32
-    /// Successors of each context, best first: `[context: range into ids/logp]`.
-    let bigramRanges: [Int32: Range<Int>]
-    let trigramRanges: [UInt64: Range<Int>]
-    let ids: [Int32]
-    let logp: [Float]
-    /// The same ranges as `ids`, each sorted by word id, so a prefix's successors are one binary search.
-    let byID: [Int32]
-    /// For each entry of `byID`, its place in the context's best-first order.
-    let rankOf: [Int32]
-    /// Numbers of distinct bigrams and trigrams stored.
-    let bigramCount: Int
-    let trigramCount: Int
-    /// log10 back-off weight of each word as a one-word context (index `sentenceStart` for `<s>`), from a model
-    /// that has them (`LMTrie`); empty for n-gram text, which has none.
-    let backoff1: [Float]
-    /// log10 back-off weight of two-word contexts, where it is not 0.
-    let backoff2: [UInt64: Float]
-
-    /// log10 P(end of sentence | w) for each word as a one-word context (where stored: `Float.nan` otherwise), and
-    /// then, as the last element, log10 P(end of sentence) alone; empty without a model that has them.
-    let end1: [Float]
-    /// log10 P(end of sentence | w1 w2), where stored.
-    let end2: [UInt64: Float]
-
-    /// Whether the back-off weights are known, so a missing n-gram's probability is the model's own estimate.
-    var hasBackoffs: Bool { !backoff1.isEmpty }
-
-    static let empty = NGrams(sentenceStart: -1)
-
-    private init(sentenceStart: Int32) {
-        self.sentenceStart = sentenceStart
-        bigramRanges = [:]; trigramRanges = [:]; ids = []; logp = []; byID = []; rankOf = []; bigramCount = 0; trigramCount = 0
-        backoff1 = []; backoff2 = [:]; end1 = []; end2 = [:]
+    /// The tables as the compiled lists store them (`ModelCache`); the lookups below are built over them.
+    struct Parts: Sendable {
+        /// Context id used for `<s>` (the lexicon's size), -1 for no n-grams.
+        var sentenceStart: Int32
+        /// One-word contexts, increasing, and where each one's successors lie in `ids`.
+        var bigramKeys: [Int32] = [], bigramLo: [Int64] = [], bigramHi: [Int64] = []
+        /// Two-word contexts (`NGrams.key`), increasing, and where each one's successors lie in `ids`.
+        var trigramKeys: [UInt64] = [], trigramLo: [Int64] = [], trigramHi: [Int64] = []
+        /// Successors of each context, best first, and their log10 P.
+        var ids: [Int32] = [], logp: [Float] = []
+        /// The same ranges as `ids`, each sorted by word id, so a prefix's successors are one binary search.
+        var byID: [Int32] = []
+        /// For each entry of `byID`, its place in the context's best-first order.
+        var rankOf: [Int32] = []
+        /// Numbers of distinct bigrams and trigrams stored.
+        var bigramCount = 0, trigramCount = 0
+        /// log10 back-off weight of each word as a one-word context (index `sentenceStart` for `<s>`), from a model
+        /// that has them (`LMTrie`); empty for n-gram text, which has none.
+        var backoff1: [Float] = []
+        /// log10 back-off weight of two-word contexts (`NGrams.key`, increasing), where it is not 0.
+        var backoff2Keys: [UInt64] = [], backoff2Values: [Float] = []
+        /// log10 P(end of sentence | w) for each word as a one-word context (where stored: `Float.nan` otherwise),
+        /// and then, as the last element, log10 P(end of sentence) alone; empty without a model that has them.
+        var end1: [Float] = []
+        /// log10 P(end of sentence | w1 w2) (`NGrams.key`, increasing), where stored.
+        var end2Keys: [UInt64] = [], end2Values: [Float] = []
     }
 
-    /// N-grams from the parts another value was made of (`ModelCache`), trusted as they are.
-    init(sentenceStart: Int32, bigramRanges: [Int32: Range<Int>], trigramRanges: [UInt64: Range<Int>], ids: [Int32],
-         logp: [Float], byID: [Int32], rankOf: [Int32], bigramCount: Int, trigramCount: Int,
-         backoff1: [Float] = [], backoff2: [UInt64: Float] = [:], end1: [Float] = [], end2: [UInt64: Float] = [:]) {
-        self.sentenceStart = sentenceStart
-        self.backoff1 = backoff1; self.backoff2 = backoff2; self.end1 = end1; self.end2 = end2
-        self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
-        self.ids = ids; self.logp = logp; self.byID = byID; self.rankOf = rankOf
-        self.bigramCount = bigramCount; self.trigramCount = trigramCount
+    /// The tables as stored.
+    let parts: Parts
+    /// Where each one-word context's successors lie, by context id: `bigramLo[w]..<bigramHi[w]`.
+    private let bigramLo: [Int32], bigramHi: [Int32]
+    private let trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex
+
+    /// Context id used for `<s>`.
+    var sentenceStart: Int32 { parts.sentenceStart }
+    var ids: [Int32] { parts.ids }
+    var logp: [Float] { parts.logp }
+    var byID: [Int32] { parts.byID }
+    var rankOf: [Int32] { parts.rankOf }
+    var bigramCount: Int { parts.bigramCount }
+    var trigramCount: Int { parts.trigramCount }
+    var backoff1: [Float] { parts.backoff1 }
+    var end1: [Float] { parts.end1 }
+
+    /// Whether the back-off weights are known, so a missing n-gram's probability is the model's own estimate.
+    var hasBackoffs: Bool { !parts.backoff1.isEmpty }
+
+    static let empty = NGrams(trusting: Parts(sentenceStart: -1))
+
+    /// N-grams over `parts`, or nil when they do not fit together: contexts out of order or past the sentence
+    /// start, ranges outside `ids`, ranks outside their context, a word past the list. Nothing a lookup reads
+    /// can then fall outside its table, whatever a compiled file held.
+    init?(_ parts: Parts) {
+        let n = Int(parts.sentenceStart), m = parts.ids.count
+        guard n >= -1, m < Int(Int32.max), parts.logp.count == m, parts.byID.count == m, parts.rankOf.count == m,
+              parts.bigramLo.count == parts.bigramKeys.count, parts.bigramHi.count == parts.bigramKeys.count,
+              parts.trigramLo.count == parts.trigramKeys.count, parts.trigramHi.count == parts.trigramKeys.count,
+              parts.backoff2Values.count == parts.backoff2Keys.count, parts.end2Values.count == parts.end2Keys.count,
+              parts.backoff1.isEmpty || parts.backoff1.count == n + 1, parts.end1.isEmpty || parts.end1.count == n + 2,
+              parts.ids.allSatisfy({ $0 >= 0 && Int($0) < max(n, 0) }), parts.byID.allSatisfy({ $0 >= 0 && Int($0) < max(n, 0) }),
+              zip(parts.bigramKeys, parts.bigramKeys.dropFirst()).allSatisfy({ $0 < $1 }),
+              parts.bigramKeys.allSatisfy({ $0 >= 0 && Int($0) <= n })
+        else { return nil }
+        func fits(_ lo: Int64, _ hi: Int64) -> Bool {
+            guard lo >= 0, lo <= hi, hi <= Int64(m) else { return false }
+            // A context's ranks are places within its own successors.
+            let count = Int32(hi - lo)
+            for j in Int(lo)..<Int(hi) where parts.rankOf[j] < 0 || parts.rankOf[j] >= count { return false }
+            return true
+        }
+        for i in parts.bigramKeys.indices where !fits(parts.bigramLo[i], parts.bigramHi[i]) { return nil }
+        for i in parts.trigramKeys.indices where !fits(parts.trigramLo[i], parts.trigramHi[i]) { return nil }
+        guard let tri = PairIndex(parts.trigramKeys, firstWords: n + 1), let bo2 = PairIndex(parts.backoff2Keys, firstWords: n + 1),
+              let end2 = PairIndex(parts.end2Keys, firstWords: n + 1) else { return nil }
+        self.init(parts: parts, trigramIndex: tri, backoff2Index: bo2, end2Index: end2)
+    }
+
+    /// N-grams over `parts` as they are: built here, where the tables fit together by construction, or by a test
+    /// writing a damaged file. A lookup in tables that do not fit may trap.
+    init(trusting parts: Parts) {
+        let n = Int(parts.sentenceStart)
+        let tri = PairIndex(parts.trigramKeys, firstWords: n + 1), bo2 = PairIndex(parts.backoff2Keys, firstWords: n + 1)
+        let end2 = PairIndex(parts.end2Keys, firstWords: n + 1)
+        self.init(parts: parts, trigramIndex: tri ?? PairIndex(), backoff2Index: bo2 ?? PairIndex(), end2Index: end2 ?? PairIndex())
+    }
+
+    private init(parts: Parts, trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex) {
+        self.parts = parts
+        self.trigramIndex = trigramIndex; self.backoff2Index = backoff2Index; self.end2Index = end2Index
+        var lo = [Int32](repeating: 0, count: Int(parts.sentenceStart) + 1), hi = lo
+        for (i, w) in parts.bigramKeys.enumerated() where w >= 0 && Int(w) < lo.count {
+            lo[Int(w)] = Int32(clamping: parts.bigramLo[i]); hi[Int(w)] = Int32(clamping: parts.bigramHi[i])
+        }
+        bigramLo = lo; bigramHi = hi
     }
 
     @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
@@ -170,15 +224,17 @@ struct NGrams: Sendable {
     /// Groups the n-grams by context, best first.
     private init(start: Int32, bi: inout [(Int32, Int32, Float)], tri: inout [(Int32, Int32, Int32, Float)],
                  backoff1: [Float], backoff2: [UInt64: Float], end1: [Float], end2: [UInt64: Float]) {
-        sentenceStart = start
-        self.backoff1 = backoff1; self.backoff2 = backoff2; self.end1 = end1; self.end2 = end2
+        var p = Parts(sentenceStart: start)
+        p.backoff1 = backoff1; p.end1 = end1
+        let bo2 = backoff2.sorted { $0.key < $1.key }, e2 = end2.sorted { $0.key < $1.key }
+        p.backoff2Keys = bo2.map(\.key); p.backoff2Values = bo2.map(\.value)
+        p.end2Keys = e2.map(\.key); p.end2Values = e2.map(\.value)
         // Group by context, best first.
         bi.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 > $1.2 }
         tri.sort { ($0.0, $0.1) != ($1.0, $1.1) ? ($0.0, $0.1) < ($1.0, $1.1) : $0.3 > $1.3 }
         var ids: [Int32] = [], logp: [Float] = []
         ids.reserveCapacity(bi.count + tri.count)
         logp.reserveCapacity(bi.count + tri.count)
-        var bigramRanges: [Int32: Range<Int>] = [:]
         var i = 0
         while i < bi.count {
             let ctx = bi[i].0
@@ -187,9 +243,8 @@ struct NGrams: Sendable {
                 ids.append(bi[i].1); logp.append(bi[i].2)
                 i += 1
             }
-            bigramRanges[ctx] = lo..<ids.count
+            p.bigramKeys.append(ctx); p.bigramLo.append(Int64(lo)); p.bigramHi.append(Int64(ids.count))
         }
-        var trigramRanges: [UInt64: Range<Int>] = [:]
         i = 0
         while i < tri.count {
             let (a, b) = (tri[i].0, tri[i].1)
@@ -198,39 +253,41 @@ struct NGrams: Sendable {
                 ids.append(tri[i].2); logp.append(tri[i].3)
                 i += 1
             }
-            trigramRanges[NGrams.key(a, b)] = lo..<ids.count
+            // Sorted by (a, b), so the keys increase.
+            p.trigramKeys.append(NGrams.key(a, b)); p.trigramLo.append(Int64(lo)); p.trigramHi.append(Int64(ids.count))
         }
         var byID = ids, rankOf = [Int32](repeating: 0, count: ids.count)
-        for r in Array(bigramRanges.values) + Array(trigramRanges.values) {
+        let ranges = zip(p.bigramLo + p.trigramLo, p.bigramHi + p.trigramHi).map { Int($0)..<Int($1) }
+        for r in ranges {
             let order = r.sorted { ids[$0] < ids[$1] }
             for (k, j) in order.enumerated() {
                 byID[r.lowerBound + k] = ids[j]
                 rankOf[r.lowerBound + k] = Int32(j - r.lowerBound)
             }
         }
-        self.ids = ids; self.logp = logp; self.byID = byID; self.rankOf = rankOf
-        self.bigramRanges = bigramRanges; self.trigramRanges = trigramRanges
-        func distinct(_ ranges: Dictionary<some Hashable, Range<Int>>.Values) -> Int {
+        p.ids = ids; p.logp = logp; p.byID = byID; p.rankOf = rankOf
+        func distinct(_ ranges: ArraySlice<Range<Int>>) -> Int {
             var n = 0
             for r in ranges { for j in r where j == r.lowerBound || byID[j] != byID[j - 1] { n += 1 } }
             return n
         }
-        bigramCount = distinct(bigramRanges.values)
-        trigramCount = distinct(trigramRanges.values)
+        p.bigramCount = distinct(ranges[..<p.bigramKeys.count])
+        p.trigramCount = distinct(ranges[p.bigramKeys.count...])
+        self.init(trusting: p)
     }
 
     /// Successors of `w1`, best first, as (id, log10P).
-    func successors(_ w1: Int32) -> ArraySlice<Int32> { ids[bigramRanges[w1] ?? 0..<0] }
-    func successors(_ w1: Int32, _ w2: Int32) -> ArraySlice<Int32> { ids[trigramRanges[NGrams.key(w1, w2)] ?? 0..<0] }
+    func successors(_ w1: Int32) -> ArraySlice<Int32> { parts.ids[bigramRange(w1)] }
+    func successors(_ w1: Int32, _ w2: Int32) -> ArraySlice<Int32> { parts.ids[trigramRange(w1, w2)] }
 
     /// Up to `k` successors of `w1` whose ids are in `idRange` (a prefix's words), best first.
     func successors(_ w1: Int32, in idRange: Range<Int>, k: Int) -> [Int32] {
-        best(bigramRanges[w1] ?? 0..<0, in: idRange, k: k)
+        best(bigramRange(w1), in: idRange, k: k)
     }
 
     /// Up to `k` successors of `w1 w2` whose ids are in `idRange`, best first.
     func successors(_ w1: Int32, _ w2: Int32, in idRange: Range<Int>, k: Int) -> [Int32] {
-        best(trigramRanges[NGrams.key(w1, w2)] ?? 0..<0, in: idRange, k: k)
+        best(trigramRange(w1, w2), in: idRange, k: k)
     }
 
     /// The `k` best entries of context range `r` with ids in `idRange`.
@@ -284,9 +341,23 @@ struct NGrams: Sendable {
     }
 
     /// Where the successors of `w1` are stored, for `logProb(of:in:)`; empty if it has none.
-    func bigramRange(_ w1: Int32) -> Range<Int> { bigramRanges[w1] ?? 0..<0 }
+    @inline(__always)
+    func bigramRange(_ w1: Int32) -> Range<Int> {
+        let i = Int(w1)
+        guard i >= 0, i < bigramLo.count else { return 0..<0 }
+        return Int(bigramLo[i])..<Int(bigramHi[i])
+    }
     /// Where the successors of `w1 w2` are stored, for `logProb(of:in:)`; empty if they have none.
-    func trigramRange(_ w1: Int32, _ w2: Int32) -> Range<Int> { trigramRanges[NGrams.key(w1, w2)] ?? 0..<0 }
+    func trigramRange(_ w1: Int32, _ w2: Int32) -> Range<Int> {
+        guard let k = trigramIndex.find(w1, w2, in: parts.trigramKeys) else { return 0..<0 }
+        return Int(parts.trigramLo[k])..<Int(parts.trigramHi[k])
+    }
+
+    /// log10 back-off weight of the context `w1 w2` (0 where the model stores none).
+    @inline(__always)
+    func backoff2(_ w1: Int32, _ w2: Int32) -> Float {
+        backoff2Index.find(w1, w2, in: parts.backoff2Keys).map { parts.backoff2Values[$0] } ?? 0
+    }
 
     /// The stored log10 P of `w` after the context whose successors are `r`, or nil.
     ///
@@ -316,7 +387,7 @@ struct NGrams: Sendable {
         var weight: Float = 0
         if let w1, w1 >= 0 {
             if let t = logProb(of: w, in: trigrams) { return t }
-            weight = backoff2[NGrams.key(w1, w2)] ?? 0
+            weight = backoff2(w1, w2)
         }
         if let b = logProb(of: w, in: bigrams) { return weight + b }
         return weight + (Int(w2) < backoff1.count ? backoff1[Int(w2)] : 0) + unigram
@@ -328,8 +399,8 @@ struct NGrams: Sendable {
         guard let w2, w2 >= 0, Int(w2) < end1.count - 1 else { return unigram }
         var weight: Float = 0
         if let w1, w1 >= 0 {
-            if let t = end2[NGrams.key(w1, w2)] { return t }
-            weight = backoff2[NGrams.key(w1, w2)] ?? 0
+            if let k = end2Index.find(w1, w2, in: parts.end2Keys) { return parts.end2Values[k] }
+            weight = backoff2(w1, w2)
         }
         if !end1[Int(w2)].isNaN { return weight + end1[Int(w2)] }
         return weight + (Int(w2) < backoff1.count ? backoff1[Int(w2)] : 0) + unigram
@@ -337,4 +408,43 @@ struct NGrams: Sendable {
 
     func bigram(_ w1: Int32, _ w2: Int32) -> Float? { logProb(of: w2, in: bigramRange(w1)) }
     func trigram(_ w1: Int32, _ w2: Int32, _ w3: Int32) -> Float? { logProb(of: w3, in: trigramRange(w1, w2)) }
+}
+
+/// Where a pair of word ids lies in a table of pairs (`NGrams.key`, increasing): the slice of its first word, found
+/// by index, then a binary search on the second word within it.
+struct PairIndex: Sendable {
+    /// Where each first word's pairs start, and as the last element where the last one's end.
+    private let start: [Int32]
+
+    init() { start = [] }
+
+    /// The index of `keys`, or nil when they do not increase or a first word is `firstWords` or more.
+    init?(_ keys: [UInt64], firstWords: Int) {
+        guard !keys.isEmpty else { start = []; return }
+        guard firstWords > 0, keys.count < Int(Int32.max) else { return nil }
+        var start = [Int32](repeating: 0, count: firstWords + 1)
+        var previous: UInt64?
+        for k in keys {
+            let a = Int(k >> 32)
+            guard a < firstWords, previous.map({ $0 < k }) ?? true else { return nil }
+            start[a + 1] += 1
+            previous = k
+        }
+        for a in 0..<firstWords { start[a + 1] += start[a] }
+        self.start = start
+    }
+
+    /// The place of `a b` in `keys` (the table this index was built over), or nil.
+    @inline(__always)
+    func find(_ a: Int32, _ b: Int32, in keys: [UInt64]) -> Int? {
+        let i = Int(a)
+        guard i >= 0, i + 1 < start.count, b >= 0 else { return nil }
+        var lo = Int(start[i]), hi = Int(start[i + 1])
+        let key = NGrams.key(a, b)
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if keys[m] < key { lo = m + 1 } else { hi = m }
+        }
+        return lo < Int(start[i + 1]) && keys[lo] == key ? lo : nil
+    }
 }

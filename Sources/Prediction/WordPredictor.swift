@@ -493,6 +493,7 @@ public struct WordPredictor: Sendable {
     ///
     /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
     /// word list holds; without this they are never offered and cost every letter.
+    @inline(__always)  // Its `score` closure would otherwise take a copy of the whole predictor at every suggestion.
     private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: CandidateSet, limit: Int,
                                 skip: Set<Candidate>, score: (Candidate) -> Double) {
         let apostrophe = UInt8(ascii: "'")
@@ -597,6 +598,10 @@ public struct WordPredictor: Sendable {
         return r
     }
 
+    /// 10^x: `exp` is two to three times faster than `pow`, and scoring takes it twice for each of some fifty candidates.
+    @inline(__always)
+    static func exp10(_ x: Float) -> Double { exp(Double(x) * 2.302585092994046) }
+
     func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
         var base = 0.0
         switch c {
@@ -604,10 +609,10 @@ public struct WordPredictor: Sendable {
             let p1 = lexicon.probability[Int(id)]
             var p2 = p1
             if let w2, w2 >= 0 {
-                if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = pow(10, Double(b)) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
+                if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = WordPredictor.exp10(b) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
             }
             var p3 = p2
-            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) { p3 = pow(10, Double(t)) }
+            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) { p3 = WordPredictor.exp10(t) }
             base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
         case .extra:
             break

@@ -206,24 +206,45 @@ struct ModelCacheTests {
                                 displayBytes: l.displayBytes, displayStarts: l.displayStarts, logProb: l.logProb,
                                 topByPrefix: l.topByPrefix)
         case "an n-gram's word past the list":
-            var ids = g.ids, byID = g.byID
-            ids[0] = Int32(l.count + 1000); byID[0] = Int32(l.count + 1000)
-            m.ngrams = NGrams(sentenceStart: g.sentenceStart, bigramRanges: g.bigramRanges, trigramRanges: g.trigramRanges,
-                              ids: ids, logp: g.logp, byID: byID, rankOf: g.rankOf, bigramCount: g.bigramCount,
-                              trigramCount: g.trigramCount)
+            var p = g.parts
+            p.ids[0] = Int32(l.count + 1000); p.byID[0] = Int32(l.count + 1000)
+            m.ngrams = NGrams(trusting: p)
         default:
-            var rankOf = g.rankOf
-            let r = try #require(g.bigramRanges.values.first { $0.count > 2 })
-            rankOf[r.lowerBound] = Int32(r.count + 50)
-            m.ngrams = NGrams(sentenceStart: g.sentenceStart, bigramRanges: g.bigramRanges, trigramRanges: g.trigramRanges,
-                              ids: g.ids, logp: g.logp, byID: g.byID, rankOf: rankOf, bigramCount: g.bigramCount,
-                              trigramCount: g.trigramCount)
+            var p = g.parts
+            let i = try #require(p.bigramKeys.indices.first { p.bigramHi[$0] - p.bigramLo[$0] > 2 })
+            p.rankOf[Int(p.bigramLo[i])] = Int32(p.bigramHi[i] - p.bigramLo[i] + 50)
+            m.ngrams = NGrams(trusting: p)
         }
         // Encoded whole, with a checksum that matches.
         try Data(ModelCache.encode(m, stamp: stamp)).write(to: lists.cache)
         let p = try lists.load(cache: lists.cache)
         #expect(p.warnings.map(\.description) == ["\(lists.cache.path): damaged (\(damage == "places go backwards" ? "word list" : "n-gram") tables do not fit together); the word lists were read instead"])
         for input in CutLists.inputs.prefix(80) { #expect(p.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
+    }
+
+    /// Two-word contexts, back-off weights and sentence ends are found by their first word's slice and a binary
+    /// search: pairs out of order, or a first word past the list, would be missed or taken for another's, so such
+    /// a table is refused (and the compiled file with it, as damaged).
+    @Test func pairsAreFoundByFirstWordAndRefusedOutOfOrder() throws {
+        let pairs: [(Int32, Int32)] = [(0, 3), (0, 9), (2, 1), (2, 2), (2, 7), (5, 0)]
+        let keys = pairs.map { NGrams.key($0.0, $0.1) }
+        let index = try #require(PairIndex(keys, firstWords: 6))
+        for (k, (a, b)) in pairs.enumerated() { #expect(index.find(a, b, in: keys) == k) }
+        for (a, b) in [(0, 4), (1, 3), (2, 0), (2, 8), (5, 1), (6, 0), (-1, 3), (3, -1)] as [(Int32, Int32)] {
+            #expect(index.find(a, b, in: keys) == nil, "\(a) \(b)")
+        }
+        var swapped = keys
+        swapped.swapAt(2, 3)
+        #expect(PairIndex(swapped, firstWords: 6) == nil)
+        #expect(PairIndex(keys + [keys[5]], firstWords: 6) == nil, "a pair twice")
+        #expect(PairIndex(keys, firstWords: 5) == nil, "a first word past the list")
+        var parts = NGrams.Parts(sentenceStart: 6)
+        parts.backoff2Keys = swapped; parts.backoff2Values = [Float](repeating: -0.5, count: swapped.count)
+        #expect(NGrams(parts) == nil)
+        parts.backoff2Keys = keys
+        let g = try #require(NGrams(parts))
+        #expect(g.backoff2(2, 7) == -0.5)
+        #expect(g.backoff2(2, 8) == 0)
     }
 
     /// Issue 49: a 3 GB damaged file was read whole (3.1 GB of memory) before it was refused. Its first bytes
