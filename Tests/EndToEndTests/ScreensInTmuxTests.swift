@@ -155,7 +155,7 @@ import Testing
         for _ in 0..<6 { tmux.keys("Tab") }
         tmux.keys("Enter")
         #expect(tmux.waitFor { $0.contains { $0.contains("no audio output") } }, "\(tmux.screen)")
-        Self.readWhole(tmux, "no audio output \"no_such_pcm_device\" (No such file or directory): pass --speaker NAME"
+        Self.readWhole(tmux, "Sound could not be played: no audio output \"no_such_pcm_device\" (No such file or directory): pass --speaker NAME"
                        + " (aplay -L lists them) or --speaker-file FILE.wav", width: width)
     }
 

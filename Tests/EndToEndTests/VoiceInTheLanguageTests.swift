@@ -26,7 +26,7 @@ import Testing
     /// The shell in `lang` with `wav` as its microphone, faces from UDP: started, speech loaded.
     static func start(_ session: Tmux, in dir: String, lang: String, wav: String, port: UInt16) throws {
         try session.start(SpeechInTmuxTests.shell(in: dir, "--dictation whisper --language \(lang) --listen udp://127.0.0.1:\(port) --audio \(wav)"))
-        #expect(session.waitFor(seconds: 90) { $0.contains { $0.contains("audio said.wav · whisper") } },
+        #expect(session.waitFor(seconds: 90) { $0.contains { $0.contains("said.wav · whisper") } },
                 "speech did not load:\n\(session.screen)")
     }
 
@@ -70,7 +70,7 @@ import Testing
         defer { session.kill() }
         try session.start(SpeechInTmuxTests.fileMicrophone(in: dir, raw: dir + "/said.raw")
                           + SpeechInTmuxTests.shell(in: dir, "--dictation whisper --language de --mic hfmic"))
-        #expect(session.waitFor(seconds: 90) { $0.contains { $0.contains("say \"shell") && $0.contains("whisper") } },
+        #expect(session.waitFor(seconds: 90) { $0.contains { ($0.contains("say \"shell") || $0.contains("„shell …“")) && $0.contains("whisper") } },
                 "the wake listener did not start with Whisper:\n\(session.screen)")
         #expect(session.waitFor(seconds: 90) { $0.first?.contains("› Notizen") == true },
                 "\"shell, öffne Notizen\" did not open Notes:\n\(session.screen)")
