@@ -378,6 +378,49 @@ struct NGrams: Sendable {
         return logp[r.lowerBound + Int(rank)]
     }
 
+    /// `logProb(of:in:)` for each of `sorted` (increasing word ids, each once), into `out` (cleared first): the
+    /// stored log10 P, or NaN where none is stored.
+    ///
+    /// One pass over the context's id-sorted successors, each search galloping on from where the last one ended:
+    /// the successors of "a" or "the" are tens of thousands, and a binary search over all of them for each of some
+    /// fifty candidates went to memory at nearly every step, where this reads only the part between candidates.
+    func logProbs(of sorted: [Int32], in r: Range<Int>, into out: inout [Float]) {
+        out.removeAll(keepingCapacity: true)
+        guard !r.isEmpty else {
+            out.append(contentsOf: repeatElement(Float.nan, count: sorted.count))
+            return
+        }
+        let end = r.upperBound
+        parts.byID.withUnsafeBufferPointer { by in
+            var lo = r.lowerBound
+            for w in sorted {
+                if lo < end, by[lo] < w {
+                    // by[last] < w: double the step until an entry is not below w, then bisect the last step.
+                    var last = lo, step = 1
+                    var probe = lo + 1
+                    while probe < end, by[probe] < w {
+                        last = probe
+                        step &<<= 1
+                        probe = last + step
+                    }
+                    var a = last + 1, b = min(probe, end)
+                    while a < b {
+                        let m = (a + b) / 2
+                        if by[m] < w { a = m + 1 } else { b = m }
+                    }
+                    lo = a
+                }
+                guard lo < end, by[lo] == w else { out.append(.nan); continue }
+                // As `logProb`: a pair stored twice gives its later (less likely) entry.
+                var rank = parts.rankOf[lo]
+                var j = lo + 1
+                while j < end, by[j] == w { rank = max(rank, parts.rankOf[j]); j += 1 }
+                out.append(parts.logp[r.lowerBound + Int(rank)])
+                lo = j
+            }
+        }
+    }
+
     /// log10 P(w | w1 w2) by the model's own back-off (Katz): the trigram if stored, else the pair's back-off weight
     /// and the bigram, else also the word's back-off weight and `unigram` (log10 P(w)). Needs `hasBackoffs`; a
     /// context word that is not known (negative, nil) is a shorter context.

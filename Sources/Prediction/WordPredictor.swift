@@ -334,8 +334,10 @@ public struct WordPredictor: Sendable {
 
         var count: Int { ids.count + extras.count }
 
-        /// Listed words in id order, then the user's others in word order, so a ranking never depends on hashing.
-        var all: [Candidate] { ids.map { .id($0) } + extras.sorted().map { .extra($0) } }
+        /// The listed words, in id order (after `finish`).
+        var sortedIDs: [Int32] { ids }
+        /// The user's other words, in word order, so a ranking never depends on hashing.
+        var sortedExtras: [String] { extras.isEmpty ? [] : extras.sorted() }
 
         func contains(_ c: Candidate) -> Bool {
             switch c {
@@ -441,16 +443,30 @@ public struct WordPredictor: Sendable {
         var scored: [(Double, Candidate)] = []
         cands.finish()
         scored.reserveCapacity(cands.count)
-        for c in cands.all where skip.isEmpty || !skip.contains(c) {
-            if case .extra(let w) = c, user.removed.contains(w) { continue }
+        // Each listed candidate's n-gram probabilities in one pass over each context's successors, not two binary
+        // searches per candidate over all of them.
+        let ids = cands.sortedIDs
+        var bigrams: [Float] = [], trigrams: [Float] = []
+        ngrams.logProbs(of: ids, in: ranges.bigrams, into: &bigrams)
+        ngrams.logProbs(of: ids, in: ranges.trigrams, into: &trigrams)
+        func add(_ c: Candidate, _ i: Int) {
+            if case .extra(let w) = c, user.removed.contains(w) { return }
             // Offering exactly what was typed saves nothing; leave the place to a longer word. ("cancion" typed
             // still offers "canción": the accent is worth a suggestion.)
-            if !typedBytes.isEmpty, isTyped(c, typedBytes) { continue }
-            var sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
+            if !typedBytes.isEmpty, isTyped(c, typedBytes) { return }
+            var sc: Double
+            if case .id(let id) = c {
+                let b = bigrams[i], t = trigrams[i]
+                sc = score(id: id, bigram: b.isNaN ? nil : b, trigram: t.isNaN ? nil : t, w1: w1, w2: w2, u2: u2, uctx: uctx)
+            } else {
+                sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
+            }
             if name, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - typedBytes.count)), lengthExponent) }
             scored.append((sc, c))
         }
+        for (i, id) in ids.enumerated() where skip.isEmpty || !skip.contains(.id(id)) { add(.id(id), i) }
+        for w in cands.sortedExtras where skip.isEmpty || !skip.contains(.extra(w)) { add(.extra(w), 0) }
         // Generated possessives ("mother's") are English's rule, given by its pack.
         if rules.possessive, possessiveWeight > 0, !typedBytes.isEmpty {
             addPossessives(prefix: typedBytes, scored: &scored, present: cands, limit: limit, skip: skip) {
@@ -603,21 +619,27 @@ public struct WordPredictor: Sendable {
     static func exp10(_ x: Float) -> Double { exp(Double(x) * 2.302585092994046) }
 
     func score(_ c: Candidate, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, ranges: ContextRanges) -> Double {
-        var base = 0.0
         switch c {
         case .id(let id):
-            let p1 = lexicon.probability[Int(id)]
-            var p2 = p1
-            if let w2, w2 >= 0 {
-                if let b = ngrams.logProb(of: id, in: ranges.bigrams) { p2 = WordPredictor.exp10(b) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
-            }
-            var p3 = p2
-            if let w1, let w2, w1 >= 0, w2 >= 0, let t = ngrams.logProb(of: id, in: ranges.trigrams) { p3 = WordPredictor.exp10(t) }
-            base = weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1
+            // Outside a known context its range is empty, so nothing is found there.
+            return score(id: id, bigram: ngrams.logProb(of: id, in: ranges.bigrams), trigram: ngrams.logProb(of: id, in: ranges.trigrams),
+                         w1: w1, w2: w2, u2: u2, uctx: uctx)
         case .extra:
-            break
+            return userMix(0, c, u2: u2, uctx: uctx)
         }
-        return userMix(base, c, u2: u2, uctx: uctx)
+    }
+
+    /// `score` of a listed word whose stored log10 P after the context (`bigram`, `trigram`; nil where none) is known.
+    @inline(__always)
+    private func score(id: Int32, bigram b: Float?, trigram t: Float?, w1: Int32?, w2: Int32?, u2: String?, uctx: String?) -> Double {
+        let p1 = lexicon.probability[Int(id)]
+        var p2 = p1
+        if let w2, w2 >= 0 {
+            if let b { p2 = WordPredictor.exp10(b) } else if ngrams.bigramCount > 0 { p2 = backoff * p1 }
+        }
+        var p3 = p2
+        if let w1, let w2, w1 >= 0, w2 >= 0, let t { p3 = WordPredictor.exp10(t) }
+        return userMix(weights.trigram * p3 + weights.bigram * p2 + weights.unigram * p1, .id(id), u2: u2, uctx: uctx)
     }
 
     /// A phrase word's probability after the context, for the beam search: a missing trigram backs off to `a`

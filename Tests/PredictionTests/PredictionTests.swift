@@ -108,6 +108,25 @@ extension NGramTests {
                 }
             }
         }
+        // The batch lookup the bar scores with gives the same, for sorted sets of ids dense and sparse.
+        let all = words.map(id).sorted()
+        var out: [Float] = []
+        for a in words.prefix(6) {
+            for stride in [1, 2, 7, 40, 119] {
+                let some = all.enumerated().filter { $0.offset % stride == stride / 2 }.map(\.element)
+                ng.logProbs(of: some, in: ng.bigramRange(id(a)), into: &out)
+                #expect(out.count == some.count)
+                for (w, p) in zip(some, out) {
+                    #expect(p.isNaN ? ng.bigram(id(a), w) == nil : ng.bigram(id(a), w) == p, "\(a) \(w)")
+                }
+                for b in words.prefix(3) {
+                    ng.logProbs(of: some, in: ng.trigramRange(id(a), id(b)), into: &out)
+                    for (w, p) in zip(some, out) {
+                        #expect(p.isNaN ? ng.trigram(id(a), id(b), w) == nil : ng.trigram(id(a), id(b), w) == p, "\(a) \(b) \(w)")
+                    }
+                }
+            }
+        }
     }
 }
 
