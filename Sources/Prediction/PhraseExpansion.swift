@@ -116,13 +116,20 @@ extension WordPredictor {
         /// Phrase continuation from the word model: its confidence in all the words offered must be at least this;
         /// above 1, never. `bench typing` (40 shipped phrases, eye tracker): 0.35 offered none (16.8 wpm, as the
         /// word on the key alone), 0.2 → 16.1, 0.1 → 11.9: a phrase that is wrong past its first word costs the
-        /// reading and takes the word's place on the key, so the model's phrases are off.
+        /// reading and takes the word's place on the key, so the model's phrases are off. Tried again and dropped:
+        /// the confidence counted over the words after the first only, and a phrase shown only where its first
+        /// word is the key's own (so a phrase never displaces a different word): 0.8 → 18.2 wpm (with history
+        /// 18.0), 0.6 with 2 words at most → 18.0 (17.9), 0.5 → 17.7 (17.9), 0.3 → 17.5 (17.7), against the word on
+        /// the key's 18.3 (17.9) in the same sitting (seed 1, debug build). This rule offered almost none at 0.5 or
+        /// 0.3 either (18.3 wpm, the word on the key's figures).
         public var continuationConfidence = 1.01
         /// Phrase continuation from the user's sentences: the sentence's share of the matching ones must be at
         /// least this.
         public var historyShare = 0.8
         /// Phrase continuation from the user's sentences: the uses of the sentences that go on so must add up to at
-        /// least this (a sentence said once is not yet a habit).
+        /// least this (a sentence said once is not yet a habit). `bench typing`'s default history (the other
+        /// phrases of the set, each once, never the phrase typed) therefore offers no phrase; with 1 it offers the
+        /// other phrases' endings, which are wrong by construction (eye tracker 16.4 wpm against 17.9).
         public var historyUses = 2
         /// Most words a continuation from the model offers (the user's own sentences are offered whole).
         public var continuationWords = 4
