@@ -198,8 +198,9 @@ import Testing
         try desk.restartBus()
         // The old application stays on the bus that went; one started now finds the new one.
         _ = try desk.startApp("tabs")
-        // A GTK app starts slowly on a loaded machine: the shell is judged once the new bus lists the window.
-        _ = try #require(desk.waitForControls { $0.contains("Advanced") }, "the tabs app never listed on the new bus: \(desk.last)")
+        // A GTK app starts slowly on a loaded machine (15 s was once too short in a CI dry run): the shell is judged
+        // once the new bus lists the window.
+        _ = try #require(desk.waitForControls(seconds: 60) { $0.contains("Advanced") }, "the tabs app never listed on the new bus: \(desk.last)")
         #expect(session.waitFor(seconds: 20) { $0.contains { $0.contains("The accessibility bus restarted") } },
                 "the shell did not say the bus restarted:\n\(session.screen)")
         #expect(session.waitFor(seconds: 20) { $0.contains { $0.contains("2  Advanced") } },

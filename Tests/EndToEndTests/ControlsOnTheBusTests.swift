@@ -565,8 +565,8 @@ final class AccessibleDesktop {
 
     /// Lists the controls until the listing satisfies `done` (up to 15 s: an application registers with the
     /// bus some time after its window shows); the listing, or nil.
-    func waitForControls(_ done: (String) -> Bool) -> String? {
-        let end = Date().addingTimeInterval(15)
+    func waitForControls(seconds: Double = 15, _ done: (String) -> Bool) -> String? {
+        let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let listed = try? handsfree(["controls"]) {
                 last = listed.stdout + listed.stderr
