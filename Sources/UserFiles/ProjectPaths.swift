@@ -16,7 +16,7 @@ public enum ProjectPaths {
     /// A data folder found, and the rule that found it (shown by `handsfree doctor`).
     public struct Found: Sendable {
         public var url: URL
-        public var rule: String
+        public var rule: UIMessage
     }
 
     /// The folder that holds `keymaps/`, `config/` and `wordlists/`, if one is found.
@@ -39,21 +39,21 @@ public enum ProjectPaths {
     public static func locate(environment env: [String: String], executable: URL?, currentDirectory: URL) -> Found? {
         if let home = env["HANDSFREE_HOME"], !home.isEmpty {
             let u = URL(fileURLWithPath: home)
-            if isRoot(u) { return Found(url: u, rule: "$HANDSFREE_HOME") }
+            if isRoot(u) { return Found(url: u, rule: .verbatim("$HANDSFREE_HOME")) }
         }
         if let exe = executable {
             let u = exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/handsfree")
-            if isRoot(u) { return Found(url: u.standardizedFileURL, rule: "the binary's prefix (<exe>/../share/handsfree)") }
+            if isRoot(u) { return Found(url: u.standardizedFileURL, rule: UIMessage("the binary's prefix (<exe>/../share/handsfree)")) }
         }
         // The XDG base directory spec's default when the variable is unset or empty.
         let dirs = env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         for dir in dirs.split(separator: ":") where dir.hasPrefix("/") {
             let u = URL(fileURLWithPath: String(dir)).appendingPathComponent("handsfree")
-            if isRoot(u) { return Found(url: u, rule: "$XDG_DATA_DIRS (\(dir))") }
+            if isRoot(u) { return Found(url: u, rule: UIMessage("$XDG_DATA_DIRS ({folder})", ["folder": String(dir)])) }
         }
-        var starts: [(URL, String)] = []
-        if let exe = executable { starts.append((exe.deletingLastPathComponent(), "the source tree above the binary")) }
-        starts.append((currentDirectory, "the current directory or a parent"))
+        var starts: [(URL, UIMessage)] = []
+        if let exe = executable { starts.append((exe.deletingLastPathComponent(), UIMessage("the source tree above the binary"))) }
+        starts.append((currentDirectory, UIMessage("the current directory or a parent")))
         for (start, rule) in starts {
             var u = start
             for _ in 0..<8 {

@@ -13,7 +13,7 @@ struct AccessOptions: ParsableArguments {
 
     func validate() throws {
         if let theme, ThemeKind(rawValue: theme) == nil {
-            throw ValidationError("unknown theme \(theme) (known: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw ValidationError(tr("unknown theme {name} (known: {known})", ["name": theme, "known": ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
     }
 
@@ -47,7 +47,7 @@ struct AccessOptions: ParsableArguments {
 extension Setup {
     /// Parses `100x30`.
     static func size(_ text: String) throws -> Size {
-        guard let s = Size(parsing: text) else { throw ValidationError("size \"\(text)\" is not WIDTHxHEIGHT, e.g. 100x30") }
+        guard let s = Size(parsing: text) else { throw ValidationError(tr("size \"{size}\" is not WIDTHxHEIGHT, e.g. 100x30", ["size": text])) }
         return s
     }
 }

@@ -29,9 +29,9 @@ struct ControlsCommand: ParsableCommand {
 
     func validate() throws {
         if let press, press.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("--press needs a name or a number")
+            throw ValidationError(tr("--press needs a name or a number"))
         }
-        if json && press != nil { throw ValidationError("--json lists; --press acts: give one of them") }
+        if json && press != nil { throw ValidationError(tr("--json lists; --press acts: give one of them")) }
     }
 
     func run() throws {
@@ -53,10 +53,12 @@ struct ControlsCommand: ParsableCommand {
         let where_ = Self.place(snapshot)
         switch snapshot.match(press) {
         case .none:
-            throw SetupError("no control in \(where_) is called \"\(ControlNames.clean(press, limit: 60))\"")
+            throw SetupError(tr("no control in {place} is called \"{name}\"", ["place": where_, "name": ControlNames.clean(press, limit: 60)]))
         case .several(let found):
             let listed = found.prefix(8).map { "\($0.index + 1) \(snapshot.label($0))" }.joined(separator: ", ")
-            throw SetupError("\(found.count) controls in \(where_) are called \"\(ControlNames.clean(press, limit: 60))\" (\(listed)): say which by number")
+            throw SetupError(trn("{n} control in {place} is called \"{name}\" ({list}): say which by number",
+                                 "{n} controls in {place} are called \"{name}\" ({list}): say which by number", found.count,
+                                 ["place": where_, "name": ControlNames.clean(press, limit: 60), "list": listed]))
         case .one(let control):
             let outcome: ControlOutcome
             do throws(ControlsError) {
@@ -67,10 +69,10 @@ struct ControlsCommand: ParsableCommand {
             let label = snapshot.label(control)
             switch outcome {
             case .acted(let action): print("\(label): \(action)")
-            case .focused: print("\(label): focused")
+            case .focused: print(tr("{control}: focused", ["control": label]))
             case .needsPointer(let extents):
                 try Self.click(extents, screen: client.screenSize())
-                print("\(label): clicked at its centre")
+                print(tr("{control}: clicked at its centre", ["control": label]))
             }
         }
     }
@@ -78,7 +80,7 @@ struct ControlsCommand: ParsableCommand {
     /// Clicks the centre of `extents` through the desktop's own pointer sink.
     static func click(_ extents: ControlExtents, screen: (width: Int, height: Int)?) throws {
         guard let screen, screen.width > 0, screen.height > 0 else {
-            throw SetupError("the control has no action, and the screen's size is unknown, so it cannot be clicked")
+            throw SetupError(tr("the control has no action, and the screen's size is unknown, so it cannot be clicked"))
         }
         let choice: OutputChoice
         do throws(OutputSinkError) { choice = try OutputSinks.parse("auto") } catch { throw SetupError(error.description) }
@@ -96,7 +98,7 @@ struct ControlsCommand: ParsableCommand {
     }
 
     static func place(_ snapshot: ControlsSnapshot) -> String {
-        if snapshot.window.isEmpty { return snapshot.application.isEmpty ? "the window" : snapshot.application }
+        if snapshot.window.isEmpty { return snapshot.application.isEmpty ? tr("the window") : snapshot.application }
         return snapshot.application.isEmpty ? snapshot.window : "\(snapshot.application) \"\(snapshot.window)\""
     }
 

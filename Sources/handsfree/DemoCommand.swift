@@ -20,12 +20,12 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
     @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
     var dataDir: String?
-    @Option(help: ArgumentHelp("The language of the screens: an installed language's code (es, fr, de, it, pt…; en for English). Default: the environment's (LANG) when it is installed, else English.",
+    @Option(help: ArgumentHelp(tr("The language of the screens: an installed language's code ({codes}). Default: the environment's (LANG) when it is installed, else English.", ["codes": languageCodes()]),
                                valueName: "code"))
     var language: String?
 
     func validate() throws {
-        if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if !(speed > 0) { throw ValidationError(tr("--speed must be above 0")) }
         try RunCommand.checkLanguage(language)
     }
 

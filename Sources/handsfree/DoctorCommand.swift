@@ -51,12 +51,11 @@ struct DoctorCommand: ParsableCommand {
 
     private func checkData(_ r: inout DoctorReport) {
         guard let found = ProjectPaths.found else {
-            r.fail("data: no folder with keymaps/ and config/ found (looked in $HANDSFREE_HOME, <exe>/../share/handsfree, "
-                   + "$XDG_DATA_DIRS/handsfree, the source tree and the current directory)",
-                   fix: "install with scripts/install.sh, or set HANDSFREE_HOME to the folder holding keymaps/ and config/")
+            r.fail(tr("data: no folder with keymaps/ and config/ found (looked in $HANDSFREE_HOME, <exe>/../share/handsfree, $XDG_DATA_DIRS/handsfree, the source tree and the current directory)"),
+                   fix: tr("install with scripts/install.sh, or set HANDSFREE_HOME to the folder holding keymaps/ and config/"))
             return
         }
-        r.ok("data: \(found.url.path) (found by \(found.rule))")
+        r.ok(tr("data: {folder} (found by {rule})", ["folder": found.url.path, "rule": found.rule.shown]))
 
         let keymaps = UserSettings.keymapNames
         let settings: PipelineSettingsResult
@@ -65,19 +64,19 @@ struct DoctorCommand: ParsableCommand {
         case .ok(let s):
             let file = ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
             if FileManager.default.fileExists(atPath: file) {
-                r.ok("config: \(file) parses (\(s.gestures.count) gestures)")
+                r.ok(trn("config: {file} parses ({n} gesture)", "config: {file} parses ({n} gestures)", s.gestures.count, ["file": file]))
             } else {
-                r.warn("config: \(file) missing; the built-in gestures are used",
-                       fix: "reinstall (scripts/install.sh) to get config/gestures.toml back")
+                r.warn(tr("config: {file} missing; the built-in gestures are used", ["file": file]),
+                       fix: tr("reinstall (scripts/install.sh) to get config/gestures.toml back"))
             }
             do {
                 _ = try Setup.keymap("default", gestures: s.gestures)
-                r.ok("keymaps: \(keymaps.joined(separator: ", ")) (default.toml parses)")
+                r.ok(tr("keymaps: {names} (default.toml parses)", ["names": keymaps.joined(separator: ", ")]))
             } catch {
-                r.fail("keymaps: \(error)", fix: "reinstall (scripts/install.sh), or check the file with: handsfree check FILE")
+                r.fail(tr("keymaps: {problem}", ["problem": "\(error)"]), fix: tr("reinstall (scripts/install.sh), or check the file with: handsfree check FILE"))
             }
         case .failed(let message):
-            r.fail("config: \(message)", fix: "correct the line named, or reinstall (scripts/install.sh)")
+            r.fail(tr("config: {problem}", ["problem": message]), fix: tr("correct the line named, or reinstall (scripts/install.sh)"))
         }
 
         let lists: [(URL, Bool)] = [(WordLists.words, true), (WordLists.ngrams, false), (WordLists.nouns, false), (WordLists.held, false)]
@@ -86,19 +85,20 @@ struct DoctorCommand: ParsableCommand {
             if FileManager.default.isReadableFile(atPath: url.path) {
                 present.append(url.lastPathComponent)
             } else if essential {
-                r.fail("word lists: \(url.path) missing: no word suggestions", fix: "reinstall (scripts/install.sh)")
+                r.fail(tr("word lists: {file} missing: no word suggestions", ["file": url.path]), fix: tr("reinstall (scripts/install.sh)"))
             } else {
-                r.warn("word lists: \(url.path) missing: weaker suggestions", fix: "reinstall (scripts/install.sh)")
+                r.warn(tr("word lists: {file} missing: weaker suggestions", ["file": url.path]), fix: tr("reinstall (scripts/install.sh)"))
             }
         }
-        if !present.isEmpty { r.ok("word lists: \(present.joined(separator: ", ")) in \(WordLists.folder.path)") }
+        if !present.isEmpty { r.ok(tr("word lists: {files} in {folder}", ["files": present.joined(separator: ", "), "folder": WordLists.folder.path])) }
         if present.contains(WordLists.words.lastPathComponent) {
             checkCompiledLists(&r)
             if let model = WordLists.languageModel {
-                r.ok("trigram model for phrases and next words: \(model.path)")
+                r.ok(tr("trigram model for phrases and next words: {file}", ["file": model.path]))
             } else {
-                r.warn("trigram model for phrases and next words: \(WordLists.debianModel.path) is missing; the shipped n-grams are used alone",
-                       fix: "apt-get install pocketsphinx-en-us, then handsfree words compile")
+                r.warn(tr("trigram model for phrases and next words: {file} is missing; the shipped n-grams are used alone",
+                          ["file": WordLists.debianModel.path]),
+                       fix: tr("apt-get install pocketsphinx-en-us, then handsfree words compile"))
             }
         }
         checkLanguagePacks(&r)
@@ -108,9 +108,11 @@ struct DoctorCommand: ParsableCommand {
     /// are named on the one "languages:" line (`checkLanguages`).
     private func checkLanguagePacks(_ r: inout DoctorReport) {
         let (packs, problems) = LanguagePacks.installed()
-        for p in problems { r.warn("language pack: \(p)", fix: "mend the file, or reinstall (scripts/install.sh)") }
+        for p in problems { r.warn(tr("language pack: {problem}", ["problem": "\(p)"]), fix: tr("mend the file, or reinstall (scripts/install.sh)")) }
         for pack in packs {
-            for lack in pack.missing { r.warn("language pack \(pack.code): \(lack)", fix: "reinstall (scripts/install.sh)") }
+            for lack in pack.missing {
+                r.warn(tr("language pack {code}: {problem}", ["code": pack.code, "problem": "\(lack)"]), fix: tr("reinstall (scripts/install.sh)"))
+            }
         }
     }
 
@@ -119,22 +121,23 @@ struct DoctorCommand: ParsableCommand {
     private func checkCompiledLists(_ r: inout DoctorReport) {
         let state = WordLists.compiledState(of:)
         let installed = WordLists.compiled, cached = UserPaths.current(dataDir: dataDir).wordCache
-        let fix = "handsfree words compile (or start the shell once: it builds them into \(cached.path))"
+        let fix = tr("handsfree words compile (or start the shell once: it builds them into {file})", ["file": cached.path])
         switch (state(installed), state(cached)) {
         case (.upToDate, _):
-            r.ok("compiled word lists: \(installed.path), up to date: suggestions from the first start")
+            r.ok(tr("compiled word lists: {file}, up to date: suggestions from the first start", ["file": installed.path]))
         case (_, .upToDate):
-            r.ok("compiled word lists: \(cached.path) (built at a start), up to date")
+            r.ok(tr("compiled word lists: {file} (built at a start), up to date", ["file": cached.path]))
         case (let i, let c):
             let seen = [(installed, i), (cached, c)].compactMap { file, state -> String? in
                 switch state {
                 case .missing, .upToDate: nil
-                case .otherLists: "\(file.path) is of other lists"
-                case .damaged(let why): "\(file.path) is damaged (\(why))"
+                case .otherLists: tr("{file} is of other lists", ["file": file.path])
+                case .damaged(let why): tr("{file} is damaged ({reason})", ["file": file.path, "reason": "\(why)"])
                 }
             }
-            let what = seen.isEmpty ? "none" : seen.joined(separator: ", ")
-            r.warn("compiled word lists: \(what): the next start shows suggestions about a second later", fix: fix)
+            r.warn(seen.isEmpty ? tr("compiled word lists: none: the next start shows suggestions about a second later")
+                                : tr("compiled word lists: {problems}: the next start shows suggestions about a second later",
+                                     ["problems": seen.joined(separator: ", ")]), fix: fix)
         }
     }
 
@@ -142,35 +145,41 @@ struct DoctorCommand: ParsableCommand {
         let model = RecognizerConfiguration()
         do {
             try model.validate()
-            r.ok("speech model: \(RecognizerConfiguration.debianModelDirectory)")
+            r.ok(tr("speech model: {folder}", ["folder": RecognizerConfiguration.debianModelDirectory]))
         } catch {
-            r.warn("speech model: \(error.description)",
-                   fix: "apt-get install \(RecognizerError.modelPackage) (the shell runs without speech meanwhile)")
+            r.warn(tr("speech model: {problem}", ["problem": error.description]),
+                   fix: tr("apt-get install {package} (the shell runs without speech meanwhile)", ["package": RecognizerError.modelPackage]))
         }
         do {
             let capture = try ALSACapture(device: mic)
             capture.stop()
-            r.ok("microphone: \"\(mic)\" opens for capture at 16 kHz mono")
+            r.ok(tr("microphone: \"{device}\" opens for capture at 16 kHz mono", ["device": mic]))
         } catch {
-            r.warn("no microphone: \(error.description)",
-                   fix: "plug in a microphone, pick another with --mic NAME (arecord -l lists them), "
-                        + "or dictate from a file with: handsfree run --audio FILE.wav")
+            r.warn(tr("no microphone: {problem}", ["problem": error.description]),
+                   fix: tr("plug in a microphone, pick another with --mic NAME (arecord -l lists them), or dictate from a file with: handsfree run --audio FILE.wav"))
         }
     }
 
     private func checkFolders(_ r: inout DoctorReport) {
         let paths = UserPaths.current(dataDir: dataDir)
-        let folders = [("data", paths.data, "--data-dir or HANDSFREE_DATA_DIR"),
-                       ("config", paths.config, "HANDSFREE_CONFIG_DIR or XDG_CONFIG_HOME"),
-                       ("state", paths.state, "XDG_STATE_HOME")]
-        for (name, url, how) in folders {
+        // Each folder's lines whole, one message each, so that a language words them its own way.
+        typealias Line = ([String: String]) -> String
+        let folders: [(URL, String, ok: Line, new: Line, bad: Line)] = [
+            (paths.data, tr("{first} or {second}", ["first": "--data-dir", "second": "HANDSFREE_DATA_DIR"]), { tr("data folder: {folder} (writable)", $0) },
+             { tr("data folder: {folder} (not there yet; will be created)", $0) }, { tr("data folder: {folder} is not writable ({reason})", $0) }),
+            (paths.config, tr("{first} or {second}", ["first": "HANDSFREE_CONFIG_DIR", "second": "XDG_CONFIG_HOME"]), { tr("config folder: {folder} (writable)", $0) },
+             { tr("config folder: {folder} (not there yet; will be created)", $0) }, { tr("config folder: {folder} is not writable ({reason})", $0) }),
+            (paths.state, "XDG_STATE_HOME", { tr("state folder: {folder} (writable)", $0) },
+             { tr("state folder: {folder} (not there yet; will be created)", $0) }, { tr("state folder: {folder} is not writable ({reason})", $0) }),
+        ]
+        for (url, how, okLine, newLine, badLine) in folders {
             switch Self.writability(url.path) {
             case .none:
                 let exists = FileManager.default.fileExists(atPath: url.path)
-                r.ok("\(name) folder: \(url.path) (\(exists ? "writable" : "not there yet; will be created"))")
+                r.ok((exists ? okLine : newLine)(["folder": url.path]))
             case .some(let reason):
-                r.fail("\(name) folder: \(url.path) is not writable (\(reason))",
-                       fix: "make it writable, or choose another with \(how)")
+                r.fail(badLine(["folder": url.path, "reason": reason]),
+                       fix: tr("make it writable, or choose another with {how}", ["how": how]))
             }
         }
     }
@@ -188,18 +197,19 @@ struct DoctorCommand: ParsableCommand {
         for text in addresses {
             let address: ListenAddress
             do { address = try ListenAddress(parsing: text) } catch {
-                r.fail("tracker port: \(error.description)", fix: "give --listen as udp://127.0.0.1:PORT or tcp://127.0.0.1:PORT")
+                r.fail(tr("tracker port: {problem}", ["problem": error.description]), fix: tr("give --listen as udp://127.0.0.1:PORT or tcp://127.0.0.1:PORT"))
                 continue
             }
             switch Self.tryBind(address) {
             case .none:
-                r.ok("tracker port \(address): free")
+                r.ok(tr("tracker port {address}: free", ["address": "\(address)"]))
             case .some(EADDRINUSE):
-                r.warn("tracker port \(address): in use by another program",
-                       fix: "close the other program (ss -lunp shows it), or listen on another port: handsfree run --listen \(address.proto.rawValue)://127.0.0.1:PORT")
+                r.warn(tr("tracker port {address}: in use by another program", ["address": "\(address)"]),
+                       fix: tr("close the other program (ss -lunp shows it), or listen on another port: handsfree run --listen {protocol}://127.0.0.1:PORT",
+                               ["protocol": address.proto.rawValue]))
             case .some(let e):
-                r.warn("tracker port \(address): cannot listen (\(String(cString: strerror(e))))",
-                       fix: "listen on another address: handsfree run --listen udp://127.0.0.1:PORT")
+                r.warn(tr("tracker port {address}: cannot listen ({reason})", ["address": "\(address)", "reason": systemError(e)]),
+                       fix: tr("listen on another address: handsfree run --listen udp://127.0.0.1:PORT"))
             }
         }
     }
@@ -208,36 +218,35 @@ struct DoctorCommand: ParsableCommand {
     /// Only uinput is looked for outside a session; a display that is named but fails is a warning, since
     /// the shell runs without typing into the desktop.
     static func checkDesktop(_ r: inout DoctorReport, environment: [String: String], uinput: String = "/dev/uinput") {
-        let desktopFix = "type into the desktop with --output wayland or x11 instead"
         if !FileManager.default.fileExists(atPath: uinput) {
-            r.warn("uinput: \(uinput) is missing (the uinput module is not loaded): --output uinput cannot work",
-                   fix: "sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or \(desktopFix)")
+            r.warn(tr("uinput: {device} is missing (the uinput module is not loaded): --output uinput cannot work", ["device": uinput]),
+                   fix: tr("sudo modprobe uinput, and scripts/install.sh --uinput to load it at boot and let you open it; or type into the desktop with --output wayland or x11 instead"))
         } else if access(uinput, W_OK) != 0 {
-            r.warn("uinput: \(uinput) is not writable for you (\(String(cString: strerror(errno)))): --output uinput cannot work",
-                   fix: "scripts/install.sh --uinput (a udev rule that lets the logged-in user open it; log in again after); or \(desktopFix)")
+            r.warn(tr("uinput: {device} is not writable for you ({reason}): --output uinput cannot work", ["device": uinput, "reason": systemError(errno)]),
+                   fix: tr("scripts/install.sh --uinput (a udev rule that lets the logged-in user open it; log in again after); or type into the desktop with --output wayland or x11 instead"))
         } else {
-            r.ok("uinput: \(uinput) is writable (--output uinput)")
+            r.ok(tr("uinput: {device} is writable (--output uinput)", ["device": uinput]))
         }
         if let display = environment["DISPLAY"], !display.isEmpty {
             do {
                 try X11Sink(display: nil, environment: environment).check()
-                r.ok("X11: DISPLAY=\(display) answers and offers XTest (--output x11)")
+                r.ok(tr("X11: DISPLAY={display} answers and offers XTest (--output x11)", ["display": display]))
             } catch {
-                r.warn("X11: \(error.description)", fix: "start the X session, or correct DISPLAY; the X server needs the XTEST extension")
+                r.warn(tr("X11: {problem}", ["problem": error.description]), fix: tr("start the X session, or correct DISPLAY; the X server needs the XTEST extension"))
             }
         } else {
-            r.ok("X11: no DISPLAY (not in an X session; --output x11::0 names one)")
+            r.ok(tr("X11: no DISPLAY (not in an X session; --output x11::0 names one)"))
         }
         if let socket = environment["WAYLAND_DISPLAY"], !socket.isEmpty {
             do {
                 try WaylandSink(socket: nil, environment: environment).check()
-                r.ok("Wayland: \(socket) offers a virtual keyboard (--output wayland)")
+                r.ok(tr("Wayland: {display} offers a virtual keyboard (--output wayland)", ["display": socket]))
             } catch {
-                r.warn("Wayland: \(error.description)",
-                       fix: "on GNOME or KDE, which offer no virtual keyboard, use --output uinput (scripts/install.sh --uinput); x11 through Xwayland would reach only X programs")
+                r.warn(tr("Wayland: {problem}", ["problem": error.description]),
+                       fix: tr("on GNOME or KDE, which offer no virtual keyboard, use --output uinput (scripts/install.sh --uinput); x11 through Xwayland would reach only X programs"))
             }
         } else {
-            r.ok("Wayland: no WAYLAND_DISPLAY (not in a Wayland session)")
+            r.ok(tr("Wayland: no WAYLAND_DISPLAY (not in a Wayland session)"))
         }
     }
 
@@ -275,32 +284,32 @@ struct DoctorCommand: ParsableCommand {
     /// pointer mode work without them.
     static func checkControls(_ r: inout DoctorReport, _ probe: ControlsProbe) {
         if let problem = probe.bus {
-            r.warn("Accessibility bus: \(problem): the Controls view cannot list windows' buttons (pointer mode still works)",
-                   fix: "install at-spi2-core (scripts/install-deps.sh) and run the shell inside your desktop session, whose D-Bus starts the bus")
+            r.warn(tr("Accessibility bus: {problem}: the Controls view cannot list windows' buttons (pointer mode still works)", ["problem": problem]),
+                   fix: tr("install at-spi2-core (scripts/install-deps.sh) and run the shell inside your desktop session, whose D-Bus starts the bus"))
         } else {
-            r.ok("Accessibility bus: answers (the Controls view lists windows' buttons, links and fields)")
+            r.ok(tr("Accessibility bus: answers (the Controls view lists windows' buttons, links and fields)"))
         }
         switch probe.gnomeAccessibility {
-        case nil: r.ok("GNOME accessibility: no GNOME settings here (nothing to switch on)")
-        case "true": r.ok("GNOME accessibility: toolkit-accessibility is on")
+        case nil: r.ok(tr("GNOME accessibility: no GNOME settings here (nothing to switch on)"))
+        case "true": r.ok(tr("GNOME accessibility: toolkit-accessibility is on"))
         case let value?:
-            r.warn("GNOME accessibility: toolkit-accessibility is \(value): some programs then show no controls",
-                   fix: "gsettings set org.gnome.desktop.interface toolkit-accessibility true")
+            r.warn(tr("GNOME accessibility: toolkit-accessibility is {value}: some programs then show no controls", ["value": value]),
+                   fix: tr("gsettings set org.gnome.desktop.interface toolkit-accessibility true"))
         }
         if probe.qtAlwaysOn == "1" {
-            r.ok("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt programs show their controls)")
+            r.ok(tr("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt programs show their controls)"))
         } else {
-            r.warn("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON is not 1: Qt programs (KDE's, VLC, …) may show no controls",
-                   fix: "add export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 to ~/.profile and log in again")
+            r.warn(tr("Qt accessibility: QT_LINUX_ACCESSIBILITY_ALWAYS_ON is not 1: Qt programs (KDE's, VLC, …) may show no controls"),
+                   fix: tr("add export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 to ~/.profile and log in again"))
         }
         for app in probe.empty {
-            let name = app.name.isEmpty ? "A program" : app.name
+            let name = app.name.isEmpty ? tr("A program") : app.name
             if app.toolkit.lowercased().contains("chrom") || app.toolkit.lowercased().contains("electron") {
-                r.warn("\(name) (\(app.toolkit)) shows an empty tree: the Controls view lists nothing in it",
-                       fix: "start it with --force-renderer-accessibility (Chromium, Chrome, Electron programs such as VS Code)")
+                r.warn(tr("{program} ({toolkit}) shows an empty tree: the Controls view lists nothing in it", ["program": name, "toolkit": app.toolkit]),
+                       fix: tr("start it with --force-renderer-accessibility (Chromium, Chrome, Electron programs such as VS Code)"))
             } else {
-                r.warn("\(name) shows an empty tree: the Controls view lists nothing in it",
-                       fix: "use pointer mode for it; a Chromium or Electron program needs --force-renderer-accessibility")
+                r.warn(tr("{program} shows an empty tree: the Controls view lists nothing in it", ["program": name]),
+                       fix: tr("use pointer mode for it; a Chromium or Electron program needs --force-renderer-accessibility"))
             }
         }
     }
@@ -312,14 +321,14 @@ struct DoctorCommand: ParsableCommand {
         while !p.isEmpty {
             var st = stat()
             if stat(p, &st) == 0 {
-                if (st.st_mode & S_IFMT) != S_IFDIR { return "\(p) is not a folder" }
-                return access(p, W_OK) == 0 ? nil : "\(p): \(String(cString: strerror(errno)))"
+                if (st.st_mode & S_IFMT) != S_IFDIR { return tr("{path} is not a folder", ["path": p]) }
+                return access(p, W_OK) == 0 ? nil : "\(p): \(systemError(errno))"
             }
-            if errno != ENOENT { return "\(p): \(String(cString: strerror(errno)))" }
+            if errno != ENOENT { return "\(p): \(systemError(errno))" }
             p = (p as NSString).deletingLastPathComponent
             if p == "/" || p == "." { break }
         }
-        return access(p.isEmpty ? "." : p, W_OK) == 0 ? nil : "\(p): \(String(cString: strerror(errno)))"
+        return access(p.isEmpty ? "." : p, W_OK) == 0 ? nil : "\(p): \(systemError(errno))"
     }
 
     /// Binds `address` without SO_REUSEADDR (so a socket another program holds is found) and closes it;

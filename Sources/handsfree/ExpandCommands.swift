@@ -23,7 +23,7 @@ struct Expand: ParsableCommand {
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
-        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
+        guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
         if case .failure(let problem) = InitialsPattern.parse(initials.joined(separator: " ")) { throw ValidationError("\(problem)") }
     }
 
@@ -79,8 +79,8 @@ struct BenchExpand: ParsableCommand {
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
-        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
-        guard minWords >= 1, minWords <= maxWords else { throw ValidationError("--min-words must be between 1 and --max-words") }
+        guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
+        guard minWords >= 1, minWords <= maxWords else { throw ValidationError(tr("--min-words must be between 1 and --max-words")) }
     }
 
     func run() throws {
@@ -104,7 +104,7 @@ struct BenchExpand: ParsableCommand {
         bench.explain = explain
         for kv in settings {
             let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--set needs name=number, got '\(kv)'") }
+            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError(tr("--set needs name=number, got '{value}'", ["value": kv])) }
             switch parts[0] {
             case "beam": bench.settings.beam = Int(v)
             case "branch": bench.settings.branch = Int(v)
@@ -117,7 +117,7 @@ struct BenchExpand: ParsableCommand {
             case "sentenceEndWeight": bench.settings.sentenceEndWeight = v
             case "lookahead": bench.settings.lookahead = v != 0
             case "pool": bench.settings.pool = Int(v)
-            default: throw ValidationError("--set: unknown name '\(parts[0])'")
+            default: throw ValidationError(tr("--set: unknown name '{name}'", ["name": String(parts[0])]))
             }
         }
         print("expand: \(items.count) phrases of \(path); history: " + (history.map { "\(sentences.count) lines of \($0)" } ?? "the other phrases of the set"))

@@ -34,7 +34,13 @@ struct HandsFree: ParsableCommand {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
             Foundation.exit(1)
         } catch {
-            exit(withError: error)
+            // ArgumentParser's own output (help, usage, its errors), in the user's language.
+            let text = ArgumentText.translate(fullMessage(for: error))
+            let code = exitCode(for: error)
+            if !text.isEmpty {
+                if code.isSuccess { print(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -18,7 +18,7 @@ struct LayoutCommand: ParsableCommand {
     var config: String?
     @Flag(help: "Print the screen as text instead of the JSON hit map.")
     var text = false
-    @Option(help: ArgumentHelp("Draw it in this installed language (es, fr, de, it, pt…). Default: English, whatever the environment, so tools see the same labels everywhere.",
+    @Option(help: ArgumentHelp(tr("Draw it in this installed language ({codes}). Default: English, whatever the environment, so tools see the same labels everywhere.", ["codes": languageCodes()]),
                                valueName: "code"))
     var language = LanguageChoice.english
 
@@ -31,7 +31,7 @@ struct LayoutCommand: ParsableCommand {
         let catalog = (try? Translations.start(commandLine: language, setting: LanguageChoice.automatic))?.catalog ?? .english
         var state = ShellState(keymap: km, gestures: settings.gestures, size: sz, catalog: catalog)
         guard state.show(screen: screen) else {
-            throw ValidationError("unknown screen \"\(screen)\" (known: \(ScreenRegistry.standard.names.joined(separator: ", ")))")
+            throw ValidationError(tr("unknown screen \"{name}\" (known: {known})", ["name": screen, "known": ScreenRegistry.standard.names.joined(separator: ", ")]))
         }
         let (grid, map) = render(state, size: sz)
         print(text ? grid.text : map.json)

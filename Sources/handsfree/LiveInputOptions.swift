@@ -13,7 +13,7 @@ struct LiveInputOptions: ParsableArguments {
     func frameFormat() throws -> FrameFormat {
         let live: [FrameFormat] = [.auto, .ndjson, .livelinkUDP, .openseeface, .vmc, .ifacialmocap]
         guard let f = FrameFormat(rawValue: format), live.contains(f) else {
-            throw ValidationError("unknown live format \"\(format)\" (known: \(live.map(\.rawValue).joined(separator: ", ")))")
+            throw ValidationError(tr("unknown live format \"{name}\" (known: {known})", ["name": format, "known": live.map(\.rawValue).joined(separator: ", ")]))
         }
         return f
     }

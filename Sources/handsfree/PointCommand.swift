@@ -30,10 +30,10 @@ struct PointCommand: ParsableCommand {
 
     func validate() throws {
         if into.kind.scheme == PtySink.kind.scheme {
-            throw ValidationError("pty has no pointer: point into a desktop sink (x11, wayland)")
+            throw ValidationError(tr("pty has no pointer: point into a desktop sink (x11, wayland)"))
         }
         if !(1...PointerEvent.mostClicks).contains(count) {
-            throw ValidationError("--count must be 1 to \(PointerEvent.mostClicks) (presses of one click)")
+            throw ValidationError(tr("--count must be 1 to {most} (presses of one click)", ["most": "\(PointerEvent.mostClicks)"]))
         }
         _ = try Self.events(actions, count: count)
     }
@@ -56,7 +56,7 @@ struct PointCommand: ParsableCommand {
         var rest = words[...]
         func number(_ what: String) throws(ValidationError) -> Double {
             guard let word = rest.popFirst(), let value = Double(word), value.isFinite else {
-                throw ValidationError("\(what) needs a number")
+                throw ValidationError(tr("{word} needs a number", ["word": what]))
             }
             return value
         }

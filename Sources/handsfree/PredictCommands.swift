@@ -6,7 +6,7 @@ import Prediction
 
 /// Options shared by the prediction commands: the language, and where the word list, n-grams and user file are.
 struct PredictionFiles: ParsableArguments {
-    @Option(help: "The language: a code (en, es, fr, de, it, pt: the packs in languages/) or a pack's folder. Default: English.")
+    @Option(help: ArgumentHelp(tr("The language: a code ({codes}: the installed packs) or a pack's folder. Default: English.", ["codes": languageCodes()])))
     var language: String?
     @Option(help: "Word frequency list ('word count' per line).")
     var words: String?
@@ -37,10 +37,11 @@ struct PredictionFiles: ParsableArguments {
         let paths = UserPaths.current(dataDir: dataDir)
         let pack = try self.pack()
         let data = pack?.words
-        if let pack, data == nil { throw ValidationError("\(pack.file.path): the \(pack.name) pack has no word data ([words])") }
+        if let pack, data == nil { throw ValidationError(tr("{file}: the {language} pack has no word data ([words])", ["file": pack.file.path, "language": pack.name])) }
         var ngramDefault = data.map { $0.ngrams } ?? WordLists.ngrams
         if let n = ngramDefault, ngrams == nil, pack != nil, !FileManager.default.fileExists(atPath: n.path) {
-            FileHandle.standardError.write(Data("warning: \(pack?.name ?? ""): no n-grams (\(n.path) is missing); suggestions come from word frequencies only\n".utf8))
+            FileHandle.standardError.write(Data(("warning: " + tr("{language}: no n-grams ({file} is missing); suggestions come from word frequencies only",
+                                                       ["language": pack?.name ?? "", "file": n.path]) + "\n").utf8))
             ngramDefault = nil
         }
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? data?.list ?? WordLists.words
@@ -87,10 +88,10 @@ struct Predict: ParsableCommand {
 
     func validate() throws {
         guard stdin != !text.isEmpty else {
-            throw ValidationError(stdin ? "give the text as arguments or use --stdin, not both"
-                                        : "give the text typed so far, e.g. handsfree predict 'the quick bro', or use --stdin")
+            throw ValidationError(stdin ? tr("give the text as arguments or use --stdin, not both")
+                                        : tr("give the text typed so far, e.g. handsfree predict 'the quick bro', or use --stdin"))
         }
-        guard (1...20).contains(n) else { throw ValidationError("-n must be between 1 and 20") }
+        guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
     }
 
     func run() throws {
@@ -196,7 +197,7 @@ struct KSR: ParsableCommand {
         predictor.hideRejected = true
         if let tune {
             let v = tune.split(separator: ",").compactMap { Double($0) }
-            guard v.count == 6 else { throw ValidationError("--tune needs 6 comma-separated numbers") }
+            guard v.count == 6 else { throw ValidationError(tr("--tune needs 6 comma-separated numbers")) }
             predictor.weights = (v[0], v[1], v[2])
             predictor.backoff = v[3]
             predictor.userWeight = v[4]
@@ -204,7 +205,7 @@ struct KSR: ParsableCommand {
         }
         for kv in settings {
             let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError("--set needs name=number, got '\(kv)'") }
+            guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError(tr("--set needs name=number, got '{value}'", ["value": kv])) }
             switch parts[0] {
             case "lengthExponent": predictor.lengthExponent = v
             case "recencyWeight": predictor.recencyWeight = v
@@ -216,16 +217,16 @@ struct KSR: ParsableCommand {
             case "possessiveWeight": predictor.possessiveWeight = v
             case "capitalBoost": predictor.capitalBoost = v
             case "possessiveMaxLogProb": predictor.possessiveMaxLogProb = Float(v)
-            default: throw ValidationError("--set: unknown name '\(parts[0])'")
+            default: throw ValidationError(tr("--set: unknown name '{name}'", ["name": String(parts[0])]))
             }
         }
         let text: String
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("\(file): cannot read") }
+            guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError(tr("{file}: cannot be read", ["file": file])) }
             text = String(decoding: data, as: UTF8.self)
         } else {
             let pack = try files.pack() ?? LanguagePacks.find("en")
-            guard let test = pack.words?.test else { throw ValidationError("the \(pack.name) pack names no test text; give a FILE") }
+            guard let test = pack.words?.test else { throw ValidationError(tr("the {language} pack names no test text; give a FILE", ["language": pack.name])) }
             do { text = try test.read() } catch { throw ValidationError(error.description) }
             print("text: \(test.name)")
         }
@@ -296,16 +297,18 @@ struct Words: ParsableCommand {
     var dataDir: String?
     @Option(help: "With list or sentences: how many to show.") var top = 50
     @Option(help: "With compile: the file to write (default words-en.bin beside the word lists).") var out: String?
-    @Option(help: "The language: a code (en, es, fr, de, it, pt) or a pack's folder. Default: English.") var language: String?
+    @Option(help: ArgumentHelp(tr("The language: a code ({codes}: the installed packs) or a pack's folder. Default: English.", ["codes": languageCodes()])))
+    var language: String?
 
     func validate() throws {
         guard ["list", "add", "remove", "compile", "sentences", "forget-sentence", "forget-sentences"].contains(verb) else {
-            throw ValidationError("the verb is list, add, remove, compile, sentences, forget-sentence or forget-sentences, not '\(Shown.cut(verb))'")
+            throw ValidationError(tr("the verb is list, add, remove, compile, sentences, forget-sentence or forget-sentences, not '{verb}'", ["verb": Shown.cut(verb)]))
         }
-        if verb == "forget-sentence", words.isEmpty { throw ValidationError("name at least one sentence to forget") }
-        if verb == "sentences" || verb == "forget-sentences", !words.isEmpty { throw ValidationError("\(verb) takes no words") }
-        if verb == "add" || verb == "remove", words.isEmpty { throw ValidationError("name at least one word to \(verb)") }
-        if verb == "compile", !words.isEmpty { throw ValidationError("compile takes no words") }
+        if verb == "forget-sentence", words.isEmpty { throw ValidationError(tr("name at least one sentence to forget")) }
+        if verb == "sentences" || verb == "forget-sentences", !words.isEmpty { throw ValidationError(tr("{verb} takes no words", ["verb": verb])) }
+        if verb == "add", words.isEmpty { throw ValidationError(tr("name at least one word to add")) }
+        if verb == "remove", words.isEmpty { throw ValidationError(tr("name at least one word to remove")) }
+        if verb == "compile", !words.isEmpty { throw ValidationError(tr("{verb} takes no words", ["verb": verb])) }
     }
 
     /// The pack `--language` names (nil: English from wordlists/, as before packs).
@@ -330,27 +333,28 @@ struct Words: ParsableCommand {
         switch verb {
         case "list":
             let learned = p.learnedWords.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            print("\(url.path): \(learned.count) words, \(p.removedWords.count) removed")
+            print(trn("{file}: {n} word, {removed} removed", "{file}: {n} words, {removed} removed", learned.count,
+                      ["file": url.path, "removed": "\(p.removedWords.count)"]))
             for (w, c) in learned.prefix(top) { print("\(c)\t\(p.form(of: w))") }
-            if !p.removedWords.isEmpty { print("removed: " + p.removedWords.sorted().joined(separator: " ")) }
+            if !p.removedWords.isEmpty { print(tr("removed: {words}", ["words": p.removedWords.sorted().joined(separator: " ")])) }
         case "add":
             for w in words {
                 let ok = p.addWord(w)
-                guard ok else { throw ValidationError("'\(Shown.cut(w))' is not a single word (letters, digits, apostrophes)") }
+                guard ok else { throw ValidationError(tr("'{word}' is not a single word (letters, digits, apostrophes)", ["word": Shown.cut(w)])) }
             }
             try save(p, url)
-            print("added \(words.joined(separator: " ")) to \(url.path)")
+            print(tr("added {words} to {file}", ["words": words.joined(separator: " "), "file": url.path]))
         default:
             for w in words { p.removeWord(w) }
             try save(p, url)
-            print("removed \(words.joined(separator: " ")) from the suggestions (\(url.path))")
+            print(tr("removed {words} from the suggestions ({file})", ["words": words.joined(separator: " "), "file": url.path]))
         }
     }
 
     /// Writes the compiled lists (`WordPredictor.load(cache:)` does, when the file is missing or was built from
     /// other lists); fails, writing nothing, if any list has a bad line, since such lists are never cached.
     private func compile(_ pack: LanguagePack?) throws {
-        if let pack, pack.words == nil { throw ValidationError("\(pack.file.path): the \(pack.name) pack has no word data ([words])") }
+        if let pack, pack.words == nil { throw ValidationError(tr("{file}: the {language} pack has no word data ([words])", ["file": pack.file.path, "language": pack.name])) }
         let file = out.map { URL(fileURLWithPath: $0) } ?? pack?.words?.compiled ?? WordLists.compiled
         let folder = pack?.folder ?? WordLists.folder
         func modified() -> Date? { try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date }
@@ -369,16 +373,18 @@ struct Words: ParsableCommand {
         let problems = p.warnings.filter { if case .damagedCache(file.path, _) = $0 { false } else { true } }
         guard problems.isEmpty else {
             let first = problems.prefix(5).map { "\($0)" }.joined(separator: "; ")
-            let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
-            throw ValidationError("compiled word lists not written: \(first)\(more)")
+            throw ValidationError(problems.count > 5
+                                  ? trn("compiled word lists not written: {problems} (and {n} more)", "compiled word lists not written: {problems} (and {n} more)",
+                                        problems.count - 5, ["problems": first])
+                                  : tr("compiled word lists not written: {problems}", ["problems": first]))
         }
         if let notice = WordLists.languageModelNotice { FileHandle.standardError.write(Data("notice: \(notice.shown)\n".utf8)) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // The load leaves a file built from these very lists as it is.
         if let before, before == modified() {
-            print("\(file.path) is up to date with the word lists in \(folder.path)")
+            print(tr("{file} is up to date with the word lists in {folder}", ["file": file.path, "folder": folder.path]))
         } else {
-            print("compiled the word lists in \(folder.path) into \(file.path) (\(size / 1_000_000) MB)")
+            print(tr("compiled the word lists in {folder} into {file} ({size} MB)", ["folder": folder.path, "file": file.path, "size": "\(size / 1_000_000)"]))
         }
     }
 
@@ -389,27 +395,28 @@ struct Words: ParsableCommand {
         for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         var h = loaded.history
         if verb == "sentences" {
-            print("\(file.path): \(h.count) sentences")
+            print(trn("{file}: {n} sentence", "{file}: {n} sentences", h.count, ["file": file.path]))
             for e in h.frequent(limit: top) { print("\(e.count)\t\(e.text)") }
             return
         }
         if verb == "forget-sentences" {
             h.clear()
         } else {
-            for s in words where !h.forget(sentence: s) { FileHandle.standardError.write(Data("not in the history: \(Shown.cut(s))\n".utf8)) }
+            for s in words where !h.forget(sentence: s) { FileHandle.standardError.write(Data((tr("not in the history: {sentence}", ["sentence": Shown.cut(s)]) + "\n").utf8)) }
         }
         if !loaded.warnings.isEmpty {
-            guard let aside = AtomicFile.moveAside(file.path) else { throw ValidationError("\(file.path) has bad lines and could not be kept aside; not changed") }
-            FileHandle.standardError.write(Data("the damaged file was kept as \(aside)\n".utf8))
+            guard let aside = AtomicFile.moveAside(file.path) else { throw ValidationError(tr("{file} has bad lines and could not be kept aside; not changed", ["file": file.path])) }
+            FileHandle.standardError.write(Data((tr("the damaged file was kept as {file}", ["file": aside]) + "\n").utf8))
         }
         do { try h.save(to: file) } catch { throw ValidationError("\(error)") }
-        print(verb == "forget-sentences" ? "forgot every sentence (\(file.path))" : "\(h.count) sentences left in \(file.path)")
+        print(verb == "forget-sentences" ? tr("forgot every sentence ({file})", ["file": file.path])
+                                         : trn("{n} sentence left in {file}", "{n} sentences left in {file}", h.count, ["file": file.path]))
     }
 
     private func save(_ p: WordPredictor, _ url: URL) throws {
         if let aside = UserWordsFile.keepAside(p, url) {
             FileHandle.standardError.write(Data("\(aside.message.shown)\n".utf8))
-            guard aside.moved else { throw ValidationError("\(url.path) was not changed") }
+            guard aside.moved else { throw ValidationError(tr("{file} was not changed", ["file": url.path])) }
         }
         do { try p.save(to: url) } catch { throw ValidationError("\(error)") }
     }

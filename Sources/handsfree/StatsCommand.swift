@@ -17,8 +17,8 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "How many of the latest sessions the sparklines show.") var last = 40
 
     func validate() throws {
-        if last < 1 { throw ValidationError("--last must be at least 1") }
-        if json && explain { throw ValidationError("--explain goes with the text summary, not --json") }
+        if last < 1 { throw ValidationError(tr("--last must be at least 1")) }
+        if json && explain { throw ValidationError(tr("--explain goes with the text summary, not --json")) }
     }
 
     func run() throws {

@@ -27,7 +27,8 @@ struct PipelineOptions: ParsableArguments {
 func reportIssues(_ stats: PipelineStats, source: String) {
     for issue in stats.issues { FileHandle.standardError.write(Data("\(source): \(issue)\n".utf8)) }
     if stats.malformed > stats.issues.count {
-        FileHandle.standardError.write(Data("\(source): … and \(stats.malformed - stats.issues.count) more problems\n".utf8))
+        FileHandle.standardError.write(Data((trn("{source}: … and {n} more problem", "{source}: … and {n} more problems", stats.malformed - stats.issues.count,
+                                                 ["source": source]) + "\n").utf8))
     }
 }
 
@@ -64,13 +65,13 @@ struct Replay: ParsableCommand {
     var dataDir: String?
 
     func validate() throws {
-        if screenSize != nil && !events { throw ValidationError("--screen-size goes with --events") }
-        if keymap != nil && screenSize == nil { throw ValidationError("--keymap goes with --screen-size") }
+        if screenSize != nil && !events { throw ValidationError(tr("--screen-size goes with --events")) }
+        if keymap != nil && screenSize == nil { throw ValidationError(tr("--keymap goes with --screen-size")) }
         guard FrameFormat(rawValue: format) != nil else {
-            throw ValidationError("unknown format \"\(format)\" (known: \(FrameFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw ValidationError(tr("unknown format \"{name}\" (known: {known})", ["name": format, "known": FrameFormat.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
-        if let s = speed, !(s > 0) { throw ValidationError("--speed must be above 0") }
-        if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
+        if let s = speed, !(s > 0) { throw ValidationError(tr("--speed must be above 0")) }
+        if fast && speed != nil { throw ValidationError(tr("--fast and --speed cannot be used together")) }
     }
 
     func run() throws {
@@ -135,13 +136,13 @@ struct Record: ParsableCommand {
         let source = try live.open(listen)
         guard FileManager.default.createFile(atPath: out, contents: nil),
               let handle = FileHandle(forWritingAtPath: out) else {
-            throw ValidationError("\(out): cannot be written")
+            throw ValidationError(tr("{file}: cannot be written", ["file": out]))
         }
         defer { try? handle.close() }
         // SIGINT, SIGTERM and SIGHUP end the loop between frames, so the file ends with a whole line.
         _ = Terminal.installSignalPipe()
         var stopSignal: Int32?
-        FileHandle.standardError.write(Data("recording \(source.address) to \(out)…\n".utf8))
+        FileHandle.standardError.write(Data((tr("recording {address} to {file}…", ["address": "\(source.address)", "file": out]) + "\n").utf8))
         let clock = LiveClock()
         let start = clock.now()
         var count = 0
@@ -162,9 +163,12 @@ struct Record: ParsableCommand {
             }
         }
         try? handle.synchronize()
-        let shed = source.dropped > 0 ? ", \(source.dropped) shed in floods" : ""
-        let end = stopSignal.map { "; stopped by signal \($0)" } ?? ""
-        FileHandle.standardError.write(Data("wrote \(count) frames (\(bad) malformed skipped\(shed))\(end)\n".utf8))
+        var wrote = source.dropped > 0
+            ? trn("wrote {n} frame ({bad} malformed skipped, {shed} shed in floods)", "wrote {n} frames ({bad} malformed skipped, {shed} shed in floods)",
+                  count, ["bad": "\(bad)", "shed": "\(source.dropped)"])
+            : trn("wrote {n} frame ({bad} malformed skipped)", "wrote {n} frames ({bad} malformed skipped)", count, ["bad": "\(bad)"])
+        if let sig = stopSignal { wrote += "; " + tr("stopped by signal {signal}", ["signal": "\(sig)"]) }
+        FileHandle.standardError.write(Data((wrote + "\n").utf8))
         if let sig = stopSignal { throw ExitCode(128 + sig) }
     }
 }
@@ -194,29 +198,31 @@ struct Check: ParsableCommand {
                     switch kind {
                     case .config:
                         let s = try GestureConfig.parse(text, file: file)
-                        print("\(file): ok, a gesture config (\(why)): \(s.gestures.count) gestures: "
-                              + s.gestures.map(\.name).joined(separator: ", "))
+                        print(trn("{file}: ok, a gesture config ({why}): {n} gesture: {names}", "{file}: ok, a gesture config ({why}): {n} gestures: {names}",
+                                  s.gestures.count, ["file": file, "why": why, "names": s.gestures.map(\.name).joined(separator: ", ")]))
                     case .keymap:
                         let gestures = try Setup.settings(config: config ?? Setup.keymapConfig(file)).gestures
                         let k = try Setup.parseKeymap(text, file: file, gestures: gestures)
-                        print("\(file): ok, a keymap (\(why)): \"\(k.name)\", \(k.global.gestures.count) gestures, "
-                              + "\(k.allPhrases.count) phrases")
+                        print(trn("{file}: ok, a keymap ({why}): \"{name}\", {n} gesture, {phrases} phrases",
+                                  "{file}: ok, a keymap ({why}): \"{name}\", {n} gestures, {phrases} phrases", k.global.gestures.count,
+                                  ["file": file, "why": why, "name": k.name, "phrases": "\(k.allPhrases.count)"]))
                         if let name = source {
                             guard let caps = SourceCapabilities.named(name) else {
-                                throw SetupError("unknown source \"\(name)\" (known: \(SourceCapabilities.all.map(\.name).joined(separator: ", ")))")
+                                throw SetupError(tr("unknown source \"{name}\" (known: {known})", ["name": name, "known": SourceCapabilities.all.map(\.name).joined(separator: ", ")]))
                             }
                             let problems = caps.problems(gestures: gestures, bound: k.boundGestures)
                             if problems.isEmpty {
-                                print("\(file): \(name) can make every gesture it binds")
+                                print(tr("{file}: {source} can make every gesture it binds", ["file": file, "source": name]))
                             } else {
-                                for p in problems { print("\(file): with \(name): \(p)") }
+                                for p in problems { print(tr("{file}: with {source}: {problem}", ["file": file, "source": name, "problem": "\(p)"])) }
                                 failed = true
                             }
                         }
                     }
                 } catch let e as ConfigError {
                     print("\(e)")
-                    print("\(file): checked as \(kind == .config ? "a gesture config" : "a keymap") (\(why))")
+                    print(kind == .config ? tr("{file}: checked as a gesture config ({why})", ["file": file, "why": why])
+                                          : tr("{file}: checked as a keymap ({why})", ["file": file, "why": why]))
                     failed = true
                 }
             } catch {
@@ -234,18 +240,18 @@ struct Check: ParsableCommand {
     static func kind(of root: [String: TOMLNode], file: String) throws -> (Kind, String) {
         let configKeys = GestureConfig.sections, keymapKeys = Keymap.topLevelKeys
         let c = root.keys.filter(configKeys.contains).sorted(), k = root.keys.filter(keymapKeys.contains).sorted()
-        if !c.isEmpty && k.isEmpty { return (.config, "it has " + c.joined(separator: ", ")) }
-        if !k.isEmpty && c.isEmpty { return (.keymap, "it has " + k.joined(separator: ", ")) }
+        if !c.isEmpty && k.isEmpty { return (.config, tr("it has {tables}", ["tables": c.joined(separator: ", ")])) }
+        if !k.isEmpty && c.isEmpty { return (.keymap, tr("it has {tables}", ["tables": k.joined(separator: ", ")])) }
         let url = URL(fileURLWithPath: file)
         let folder = url.deletingLastPathComponent().lastPathComponent
-        if folder == "keymaps" { return (.keymap, "it is in a keymaps folder") }
-        if folder == "config" || url.lastPathComponent == "gestures.toml" { return (.config, "it is a config file by its place") }
+        if folder == "keymaps" { return (.keymap, tr("it is in a keymaps folder")) }
+        if folder == "config" || url.lastPathComponent == "gestures.toml" { return (.config, tr("it is a config file by its place")) }
         if !c.isEmpty {
-            throw SetupError("\(file): holds both gesture config tables (\(c.joined(separator: ", "))) and keymap "
-                             + "tables (\(k.joined(separator: ", "))); a file is one or the other")
+            throw SetupError(tr("{file}: holds both gesture config tables ({config}) and keymap tables ({keymap}); a file is one or the other",
+                                ["file": file, "config": c.joined(separator: ", "), "keymap": k.joined(separator: ", ")]))
         }
-        throw SetupError("\(file): holds neither gesture config tables (\(configKeys.joined(separator: ", "))) nor "
-                         + "keymap tables (\(keymapKeys.joined(separator: ", "))), so it is neither")
+        throw SetupError(tr("{file}: holds neither gesture config tables ({config}) nor keymap tables ({keymap}), so it is neither",
+                            ["file": file, "config": configKeys.joined(separator: ", "), "keymap": keymapKeys.joined(separator: ", ")]))
     }
 }
 

@@ -31,15 +31,15 @@ struct TypeCommand: ParsableCommand {
 
     func validate() throws {
         if let (argument, offset) = Self.invalidUTF8() {
-            throw ValidationError("argument \(argument) is not valid UTF-8 (byte \(offset) of it): nothing was typed; "
-                                  + "give the text in UTF-8")
+            throw ValidationError(tr("argument {argument} is not valid UTF-8 (byte {offset} of it): nothing was typed; give the text in UTF-8",
+                                     ["argument": "\(argument)", "offset": "\(offset)"]))
         }
         if into.kind.scheme == PtySink.kind.scheme {
-            throw ValidationError("pty is a program of the shell's own, which ends with this command: type into a sink that runs on its own (\(OutputSinks.usage))")
+            throw ValidationError(tr("pty is a program of the shell's own, which ends with this command: type into a sink that runs on its own ({usage})", ["usage": OutputSinks.usage]))
         }
-        if text.isEmpty && presses.isEmpty && !enter { throw ValidationError("nothing to type: give TEXT, --press, --enter or several") }
+        if text.isEmpty && presses.isEmpty && !enter { throw ValidationError(tr("nothing to type: give TEXT, --press, --enter or several")) }
         for name in presses where Self.key(name) == nil {
-            throw ValidationError("unknown key \"\(name)\" (known: \(TerminalKeyPress.nameHelp), super-X)")
+            throw ValidationError(tr("unknown key \"{name}\" (known: {known}, super-X)", ["name": name, "known": TerminalKeyPress.nameHelp]))
         }
     }
 
@@ -79,9 +79,9 @@ struct TypeCommand: ParsableCommand {
             }
         } catch {
             var message = error.description
-            if !unsentText.isEmpty { message += "\nnot sent: \(TypedText.shortened(unsentText).debugDescription)" }
+            if !unsentText.isEmpty { message += "\n" + tr("not sent: {text}", ["text": TypedText.shortened(unsentText).debugDescription]) }
             let rest = keys.dropFirst(pressed)
-            if !rest.isEmpty { message += "\nkeys not pressed: \(rest.map(\.name).joined(separator: " "))" }
+            if !rest.isEmpty { message += "\n" + tr("keys not pressed: {keys}", ["keys": rest.map(\.name).joined(separator: " ")]) }
             throw SetupError(message)
         }
     }

@@ -32,9 +32,9 @@ struct WebcamCommand: ParsableCommand {
     @Option(help: "Restarts of a camera bridge that dies, before giving up.") var restarts = 5
 
     func validate() throws {
-        if (device == nil) == (video == nil) { throw ValidationError("give --device or --video (one of them)") }
-        if (send == nil) == (out == nil) { throw ValidationError("give --send or --out (one of them)") }
-        if let send, !send.hasPrefix("udp://") { throw ValidationError("--send \(send): expected udp://HOST:PORT") }
+        if (device == nil) == (video == nil) { throw ValidationError(tr("give --device or --video (one of them)")) }
+        if (send == nil) == (out == nil) { throw ValidationError(tr("give --send or --out (one of them)")) }
+        if let send, !send.hasPrefix("udp://") { throw ValidationError(tr("--send {address}: expected udp://HOST:PORT", ["address": send])) }
     }
 
     func run() throws {
@@ -42,16 +42,16 @@ struct WebcamCommand: ParsableCommand {
         let fm = FileManager.default
         let models = FaceModel.candidates(model, environment: env, paths: UserPaths.current())
         guard let modelPath = models.first(where: { fm.fileExists(atPath: $0) }) else {
-            throw SetupError("no MediaPipe face model; looked for \(models.joined(separator: ", ")). handsfree setup fetches "
-                             + "\(FaceModel.fileName) (Apache-2.0) and checks it; or pass --model PATH")
+            throw SetupError(tr("no MediaPipe face model; looked for {files}. handsfree setup fetches {file} (Apache-2.0) and checks it; or pass --model PATH",
+                                ["files": models.joined(separator: ", "), "file": FaceModel.fileName]))
         }
         let pythons = PythonEnv.candidates(python, environment: env)
         guard let py = PythonEnv.python(python, environment: env) else {
-            throw SetupError("no Python found (looked for \(pythons.joined(separator: ", "))); run \(PythonEnv.installHint("webcam", package: "mediapipe"))")
+            throw SetupError(tr("no Python found (looked for {pythons}); run {command}", ["pythons": pythons.joined(separator: ", "), "command": pythonHint("webcam", package: "mediapipe")]))
         }
         let bridge = PythonEnv.script("webcam_bridge.py")
-        guard fm.fileExists(atPath: bridge) else { throw SetupError("\(bridge): the webcam bridge is missing") }
-        if let video, !fm.fileExists(atPath: video) { throw SetupError("\(video): no such file") }
+        guard fm.fileExists(atPath: bridge) else { throw SetupError(tr("{file}: the webcam bridge is missing", ["file": bridge])) }
+        if let video, !fm.fileExists(atPath: video) { throw SetupError(tr("{file}: no such file", ["file": video])) }
 
         var args = [bridge, "--model", modelPath]
         if let device { args += ["--device", device] }
@@ -66,7 +66,7 @@ struct WebcamCommand: ParsableCommand {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: py)
             p.arguments = args
-            do { try p.run() } catch { throw SetupError("\(py): cannot start: \(error.localizedDescription)") }
+            do { try p.run() } catch { throw SetupError(tr("{program}: cannot start: {reason}", ["program": py, "reason": error.localizedDescription])) }
             started.append(Date())
             var signalled = false
             while p.isRunning {
@@ -87,9 +87,10 @@ struct WebcamCommand: ParsableCommand {
             }
             started = started.filter { Date().timeIntervalSince($0) < 60 }
             if started.count > restarts {
-                throw SetupError("the webcam bridge died \(started.count) times within a minute (last status \(status)); giving up")
+                throw SetupError(trn("the webcam bridge died {n} time within a minute (last status {status}); giving up",
+                                     "the webcam bridge died {n} times within a minute (last status {status}); giving up", started.count, ["status": "\(status)"]))
             }
-            FileHandle.standardError.write(Data("handsfree: the webcam bridge exited with status \(status); restarting it\n".utf8))
+            FileHandle.standardError.write(Data(("handsfree: " + tr("the webcam bridge exited with status {status}; restarting it", ["status": "\(status)"]) + "\n").utf8))
             Thread.sleep(forTimeInterval: 1)
         }
     }

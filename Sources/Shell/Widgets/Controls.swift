@@ -19,16 +19,18 @@ extension Canvas {
     /// − / + targets at its ends that move it one step (`Slider.activate`).
     public mutating func slider(_ id: String, _ label: String, _ s: Slider, value: Double, _ rect: Rect) {
         let l = s.layout(rect)
+        // The language's decimal separator: "Verweildauer: 1,2 s", not "1.2 s".
+        let point = catalog.tr(".", context: "decimal separator")
         grid.box(l.track, border: .rounded, style: Theme.tile,
-                 title: label + ": " + s.format(value))
+                 title: label + ": " + s.format(value, point: point))
         let inner = l.track.inset(dx: 1, dy: 0)
         let y = l.track.y + l.track.h / 2
         let f = s.fraction(value)
         grid.bar(x: inner.x, y: y, width: inner.w, fraction: f, style: Style(fg: .cyan), empty: "─")
         let knob = inner.x + min(inner.w - 1, Int((f * Double(inner.w - 1)).rounded()))
         grid[knob, y] = Cell("◆", Style(fg: .yellow, attrs: .bold))
-        grid.text(s.format(s.range.lowerBound), x: inner.x, y: l.track.maxY - 1, style: Theme.hint)
-        let hi = s.format(s.range.upperBound)
+        grid.text(s.format(s.range.lowerBound, point: point), x: inner.x, y: l.track.maxY - 1, style: Theme.hint)
+        let hi = s.format(s.range.upperBound, point: point)
         grid.text(hi, x: inner.maxX - CellGrid.columns(of: hi), y: l.track.maxY - 1, style: Theme.hint)
         // Declared left to right, so Tab and next/previous go −, track, +.
         button(id + ".minus", "−", l.minus)
@@ -176,7 +178,11 @@ public struct Slider: Sendable, Equatable {
         return snap(range.lowerBound + index * step)
     }
 
-    public func format(_ v: Double) -> String { JSONText.number(v, digits: digits) + unit }
+    /// The value as shown, with `point` as the decimal separator (the language's: "," in German).
+    public func format(_ v: Double, point: String = ".") -> String {
+        let n = JSONText.number(v, digits: digits)
+        return (point == "." ? n : n.replacingOccurrences(of: ".", with: point)) + unit
+    }
 }
 
 /// A stepper's limits: what − and + do.
