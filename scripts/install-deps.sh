@@ -21,6 +21,7 @@ packages=(
   xvfb xterm xdotool x11-xkb-utils x11-xserver-utils x11-utils            # a real X desktop for the X11 sink's tests (setxkbmap, xmodmap, xev)
   python3 python3-venv                                                    # scripts/make-man.py, word-list scripts, the project venv (scripts/python-env.sh)
   gettext                                                                 # msgfmt: the translations compiled at install (po/*.po), msgmerge, msginit
+  libc-l10n                                                               # glibc's translations: the system's error texts (strerror) in the user's language
   lld                                                                     # links the libFuzzer targets (ld.gold crashes on them)
   libwayland-dev libxkbcommon-dev                                         # the Wayland virtual-keyboard sink
   sway foot wtype                                                         # a headless Wayland desktop for its tests, and the peer typist

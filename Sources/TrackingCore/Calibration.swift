@@ -45,8 +45,29 @@ public struct CalibrationSample: Sendable, Equatable {
 
 /// Why a calibration was not made (the previous one is kept).
 public struct CalibrationProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+    /// What went wrong, with its figures: the screen words it in the user's language (`description` is English).
+    public enum Reason: Sendable, Equatable {
+        /// Fewer than `needed` dots had `perTarget` steady samples or more; `good` had.
+        case tooFewSteady(good: Int, perTarget: Int, needed: Int)
+        /// The samples cannot fix a mapping (all in one line, or the pointer never moved).
+        case noMapping
+        /// The fit points worse than no calibration: `after` cells off with it, `before` without.
+        case worse(after: Double, before: Double)
+        /// The face was lost for `seconds` at dot `dot` of `of`.
+        case faceLost(seconds: Int, dot: Int, of: Int)
+    }
+    public let reason: Reason
+    public init(_ reason: Reason) { self.reason = reason }
+
+    public var description: String {
+        switch reason {
+        case let .tooFewSteady(good, perTarget, needed):
+            "too few steady samples: \(good) dots had \(perTarget) or more, \(needed) are needed (look at each dot until it fills)"
+        case .noMapping: "the targets' samples cannot fix a mapping (all in one line, or the pointer never moved)"
+        case let .worse(after, before): String(format: "the fit points worse than no calibration (%.1f cells off, %.1f without)", after, before)
+        case let .faceLost(seconds, dot, of): "the face was lost for \(seconds) s at dot \(dot) of \(of)"
+        }
+    }
 }
 
 /// The outcome of a fit: the calibration and how far off the pointer was, before and after, in cells.
@@ -77,8 +98,7 @@ public enum CalibrationFit {
         let short = byTarget.filter { $0.value < minSamplesPerTarget }
         let good = byTarget.count - short.count
         guard good >= minTargets else {
-            return .failure(CalibrationProblem("too few steady samples: \(good) dots had \(minSamplesPerTarget) or more, "
-                + "\(minTargets) are needed (look at each dot until it fills)"))
+            return .failure(CalibrationProblem(.tooFewSteady(good: good, perTarget: minSamplesPerTarget, needed: minTargets)))
         }
         var use = samples.filter { s in s.raw.x.isFinite && s.raw.y.isFinite && (byTarget[s.target] ?? 0) >= minSamplesPerTarget }
         var dropped = samples.count - use.count
@@ -90,7 +110,7 @@ public enum CalibrationFit {
         var cal = PointerCalibration.identity
         for round in 0..<3 {
             guard let c = leastSquares(use) else {
-                return .failure(CalibrationProblem("the targets' samples cannot fix a mapping (all in one line, or the pointer never moved)"))
+                return .failure(CalibrationProblem(.noMapping))
             }
             cal = c
             guard round < 2 else { break }
@@ -106,7 +126,7 @@ public enum CalibrationFit {
         let before = use.map { err(.identity, $0) }.reduce(0, +) / Double(use.count)
         let after = use.map { err(cal, $0) }.reduce(0, +) / Double(use.count)
         guard after < before else {
-            return .failure(CalibrationProblem(String(format: "the fit points worse than no calibration (%.1f cells off, %.1f without)", after, before)))
+            return .failure(CalibrationProblem(.worse(after: after, before: before)))
         }
         return .success(CalibrationResult(calibration: cal, errorBefore: before, errorAfter: after, used: use.count, dropped: dropped))
     }
@@ -207,7 +227,7 @@ public struct CalibrationRun: Sendable, Equatable {
     public init(targets: [GazePoint] = CalibrationRun.nineTargets) { self.targets = targets }
 
     /// Why the run stopped early (the face was lost too long); the samples taken so far are not to be used.
-    public private(set) var problem: String?
+    public private(set) var problem: CalibrationProblem?
     /// The longest the face may be lost before the run stops (seconds).
     public var maxFaceLoss = 2.0
     private var lostSince: Double?
@@ -228,7 +248,7 @@ public struct CalibrationRun: Sendable, Equatable {
             recent.removeAll()
             if lostSince == nil { lostSince = t }
             if let l = lostSince, t - l >= maxFaceLoss {
-                problem = "the face was lost for \(Int(maxFaceLoss)) s at dot \(index + 1) of \(targets.count)"
+                problem = CalibrationProblem(.faceLost(seconds: Int(maxFaceLoss), dot: index + 1, of: targets.count))
             }
             return
         }
@@ -296,8 +316,27 @@ public enum CalibrationCheck {
         public var error: Double, inUse: Double
         /// Whether the candidate is to be used.
         public var keep: Bool
-        /// Why not, for the user.
-        public var reason: String?
+        /// Why not, with its figures (the screen words it in the user's language).
+        public var why: Why?
+        /// Why not, in English.
+        public var reason: String? {
+            switch why {
+            case nil: nil
+            case let .tooFewDots(needed, of): "too few check dots were looked at (\(needed) of \(of) are needed)"
+            case let .tooFar(error, limit): String(format: "the check dots were %.1f cells off (the limit is %.0f)", error, limit)
+            case let .notBetter(error, inUse): String(format: "the check dots were %.1f cells off, the pointer in use %.1f", error, inUse)
+            }
+        }
+    }
+
+    /// Why a candidate is not kept.
+    public enum Why: Sendable, Equatable {
+        /// Fewer than `needed` of the `of` check dots were looked at.
+        case tooFewDots(needed: Int, of: Int)
+        /// The check dots were `error` cells off, over `limit`.
+        case tooFar(error: Double, limit: Double)
+        /// The check dots were `error` cells off, no better than the pointer in use (`inUse`).
+        case notBetter(error: Double, inUse: Double)
     }
 
     /// Judges `candidate` on the check run's samples against `inUse` (nil: no calibration).
@@ -319,17 +358,17 @@ public enum CalibrationCheck {
         }
         guard let mine = error(candidate) else {
             return Verdict(error: .infinity, inUse: .infinity, keep: false,
-                           reason: "too few check dots were looked at (\(minTargets) of \(targets.count) are needed)")
+                           why: .tooFewDots(needed: minTargets, of: targets.count))
         }
         let old = error(inUse ?? .identity) ?? .infinity
         if mine > limit {
             return Verdict(error: mine, inUse: old, keep: false,
-                           reason: String(format: "the check dots were %.1f cells off (the limit is %.0f)", mine, limit))
+                           why: .tooFar(error: mine, limit: limit))
         }
         if mine >= old {
             return Verdict(error: mine, inUse: old, keep: false,
-                           reason: String(format: "the check dots were %.1f cells off, the pointer in use %.1f", mine, old))
+                           why: .notBetter(error: mine, inUse: old))
         }
-        return Verdict(error: mine, inUse: old, keep: true, reason: nil)
+        return Verdict(error: mine, inUse: old, keep: true, why: nil)
     }
 }

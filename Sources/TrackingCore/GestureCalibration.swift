@@ -73,8 +73,10 @@ public struct GestureCalibrationRun: Sendable, Equatable {
 
     public let gestures: [Gesture]
     public private(set) var stage = Stage.neutral
-    /// Why the run stopped early; nil while it goes well.
-    public private(set) var problem: String?
+    /// Why the run stopped early, with its figures; nil while it goes well.
+    public private(set) var stopped: GestureCalibrationProblem.Reason?
+    /// Why the run stopped early, in English; nil while it goes well.
+    public var problem: String? { stopped.map { GestureCalibrationProblem(reason: $0).message } }
     /// Each gesture's signal over the neutral face.
     public private(set) var neutral: [[Float]]
     /// Each gesture's peaks, one per performance.
@@ -114,7 +116,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         neutral = Array(repeating: [], count: gestures.count)
         peaks = Array(repeating: [], count: gestures.count)
         traces = Array(repeating: [], count: gestures.count)
-        if gestures.isEmpty { stage = .done; problem = "the keymap binds no gesture that a calibration can tune" }
+        if gestures.isEmpty { stage = .done; stopped = .nothingToTune }
     }
 
     public var isDone: Bool { stage == .done }
@@ -140,7 +142,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
     public mutating func step(t: Double, face: Bool, blend: BlendShapes) {
         guard !isDone else { return }
         guard face else {
-            stop("the face was lost \(describe(stage)); keep your face in view")
+            if case .perform(let k, _) = stage { stop(.faceLost(during: gestures[k].label)) } else { stop(.faceLost(during: nil)) }
             return
         }
         if stageStart == nil { stageStart = t }
@@ -186,11 +188,11 @@ public struct GestureCalibrationRun: Sendable, Equatable {
             }
             if t - start >= attemptSeconds {
                 if risen {
-                    stop("\(gestures[k].label) was held past \(Int(attemptSeconds)) s; let go after each performance")
+                    stop(.heldTooLong(gesture: gestures[k].label, seconds: Int(attemptSeconds)))
                 } else if skipped.last == k - 1, k > 0 {
                     // Two gestures in a row not seen: the user is keeping still to stop.
                     skipped.append(k)
-                    stop("no gesture was seen for \(Int(attemptSeconds * 2)) s, so the calibration stopped")
+                    stop(.nothingSeen(seconds: Int(attemptSeconds * 2)))
                 } else {
                     // Not seen (a shape this tracker does not send, or not performed): keep its values, go on.
                     skipped.append(k)
@@ -214,35 +216,27 @@ public struct GestureCalibrationRun: Sendable, Equatable {
         trace = []
     }
 
-    private mutating func stop(_ why: String) {
-        problem = why
+    private mutating func stop(_ why: GestureCalibrationProblem.Reason) {
+        stopped = why
         stage = .done
     }
 
-    private func describe(_ s: Stage) -> String {
-        switch s {
-        case .neutral: return "while reading your neutral face"
-        case .perform(let k, _): return "during \(gestures[k].label)"
-        case .done: return ""
-        }
-    }
 
     /// The new thresholds, one per gesture, or why there are none: press halfway from the neutral face's high
     /// value to the weaker of the two performances, release a fifth of the way, so the detector keeps its
     /// hysteresis and the user's own weaker performance still presses.
     public func fit() -> Result<[GestureThreshold], GestureCalibrationProblem> {
-        if let problem { return .failure(GestureCalibrationProblem(message: problem)) }
-        guard isDone else { return .failure(GestureCalibrationProblem(message: "the calibration has not finished")) }
+        if let stopped { return .failure(GestureCalibrationProblem(reason: stopped)) }
+        guard isDone else { return .failure(GestureCalibrationProblem(reason: .notFinished)) }
         var out: [GestureThreshold] = []
         for (k, g) in gestures.enumerated() where !skipped.contains(k) {
             guard peaks[k].count == 2, let weaker = peaks[k].min() else {
-                return .failure(GestureCalibrationProblem(message: "\(g.label) was not performed twice"))
+                return .failure(GestureCalibrationProblem(reason: .notTwice(gesture: g.label)))
             }
             let base = baseline(k)
             let rise = weaker - base
             guard rise >= minUsableRise else {
-                return .failure(GestureCalibrationProblem(message: String(
-                    format: "%@ rose only %.2f above your neutral face; perform it more clearly", g.name, Double(rise))))
+                return .failure(GestureCalibrationProblem(reason: .tooWeak(gesture: g.name, rise: Double(rise))))
             }
             let press = min(0.95, max(0.05, base + rise * 0.5))
             let release = max(0, min(press - 0.02, max(0.01, base + rise * 0.2)))
@@ -250,7 +244,7 @@ public struct GestureCalibrationRun: Sendable, Equatable {
             out.append(GestureThreshold(name: g.name, press: press, release: release, hold: hold, calm: calm))
         }
         guard !out.isEmpty else {
-            return .failure(GestureCalibrationProblem(message: "no gesture was seen; the tracker may not send these shapes"))
+            return .failure(GestureCalibrationProblem(reason: .noneSeen))
         }
         return .success(out)
     }
@@ -300,6 +294,40 @@ extension GestureCalibrationRun {
 
 /// Why a gesture calibration was refused; the thresholds in use stay.
 public struct GestureCalibrationProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
+    /// What went wrong, with its figures: the screen words it in the user's language (`message` is English).
+    public enum Reason: Sendable, Equatable {
+        /// The face was lost while reading the neutral face (nil) or during a gesture (its label).
+        case faceLost(during: String?)
+        /// A gesture was held past `seconds`.
+        case heldTooLong(gesture: String, seconds: Int)
+        /// No gesture for `seconds`: the user kept still to stop.
+        case nothingSeen(seconds: Int)
+        /// The keymap binds no gesture a calibration can tune.
+        case nothingToTune
+        /// The run has not finished.
+        case notFinished
+        /// A gesture was not performed twice.
+        case notTwice(gesture: String)
+        /// A gesture rose only `rise` above the neutral face.
+        case tooWeak(gesture: String, rise: Double)
+        /// No gesture was seen at all.
+        case noneSeen
+    }
+    public var reason: Reason
+    public init(reason: Reason) { self.reason = reason }
+
+    public var message: String {
+        switch reason {
+        case .faceLost(nil): "the face was lost while reading your neutral face; keep your face in view"
+        case .faceLost(let label?): "the face was lost during \(label); keep your face in view"
+        case let .heldTooLong(label, seconds): "\(label) was held past \(seconds) s; let go after each performance"
+        case .nothingSeen(let seconds): "no gesture was seen for \(seconds) s, so the calibration stopped"
+        case .nothingToTune: "the keymap binds no gesture that a calibration can tune"
+        case .notFinished: "the calibration has not finished"
+        case .notTwice(let label): "\(label) was not performed twice"
+        case let .tooWeak(name, rise): String(format: "%@ rose only %.2f above your neutral face; perform it more clearly", name, rise)
+        case .noneSeen: "no gesture was seen; the tracker may not send these shapes"
+        }
+    }
     public var description: String { message }
 }

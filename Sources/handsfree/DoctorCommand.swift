@@ -155,7 +155,7 @@ struct DoctorCommand: ParsableCommand {
             capture.stop()
             r.ok(tr("microphone: \"{device}\" opens for capture at 16 kHz mono", ["device": mic]))
         } catch {
-            r.warn(tr("no microphone: {problem}", ["problem": error.description]),
+            r.warn(tr("no microphone: {problem}", ["problem": error.message.shown]),
                    fix: tr("plug in a microphone, pick another with --mic NAME (arecord -l lists them), or dictate from a file with: handsfree run --audio FILE.wav"))
         }
     }

@@ -102,7 +102,7 @@ enum ArgumentText {
             return "  " + tr("See '{command}' for more information.", ["command": command])
         }
         let headings = [("OVERVIEW:", tr("OVERVIEW:")), ("USAGE:", tr("USAGE:")), ("ARGUMENTS:", tr("ARGUMENTS:")),
-                        ("OPTIONS:", tr("OPTIONS:")), ("SUBCOMMANDS:", tr("SUBCOMMANDS:"))]
+                        ("OPTIONS:", tr("OPTIONS:")), ("SUBCOMMANDS:", tr("SUBCOMMANDS:")), ("Help:", tr("Help:"))]
         for (english, shown) in headings where text.hasPrefix(english) { return shown + text.dropFirst(english.count) }
         if text.hasSuffix("Show help information.") {
             return text.dropLast("Show help information.".count) + tr("Show help information.")

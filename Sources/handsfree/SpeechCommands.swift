@@ -109,7 +109,7 @@ struct Transcribe: ParsableCommand {
             do {
                 samples = try SpeechAudio.readSamples(path: file)
             } catch {
-                FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+                FileHandle.standardError.write(Data("\(error.message.shown)\n".utf8))
                 failed = true
                 continue
             }
@@ -157,7 +157,7 @@ extension Transcribe {
                     print(files.count > 1 ? "\(file): \(r.text)" : r.text)
                 }
             } catch let e as AudioError {
-                FileHandle.standardError.write(Data("\(e.description)\n".utf8))
+                FileHandle.standardError.write(Data("\(e.message.shown)\n".utf8))
                 failed = true
             } catch let e as WhisperError {
                 FileHandle.standardError.write(Data("\(file): Whisper: \(e.description)\n".utf8))

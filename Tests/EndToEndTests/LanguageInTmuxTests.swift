@@ -184,4 +184,57 @@ import Testing
         // The demo ends on the launcher.
         #expect(r.out.contains("HandsFree │ Start") && r.out.contains("Notizen") && r.out.contains("Einstellungen"), "\(r.out.suffix(3000))")
     }
+
+    /// `handsfree doctor` and the command line's errors in the user's language (LANG, no locale generated):
+    /// each check's line and its fix: line translated, the line tags scripts read (ok, warn, FAIL, fix:) as they
+    /// are; ArgumentParser's Error:/Usage: and its own parse errors too.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree) and tmux"),
+          arguments: [("de_DE.UTF-8", ["FAIL  Datenordner: /etc/passwd/x ist nicht beschreibbar (",
+                                       "      fix: beschreibbar machen oder einen anderen wählen mit --data-dir oder HANDSFREE_DATA_DIR",
+                                       "warn  Tracker: noch keiner gewählt (", "ok    Tracker-Port udp://127.0.0.1:",
+                                       "doctor: 1 Problem ist zu beheben, bevor HandsFree Shell laufen kann"],
+                       ["Fehler: --speed muss größer als 0 sein", "Aufruf: handsfree run", "Siehe »handsfree run --help« für weitere Informationen."],
+                       "Fehler: Unbekannte Option »--bogus«"),
+                      ("es_ES.UTF-8", ["FAIL  carpeta de datos: /etc/passwd/x no tiene permiso de escritura (",
+                                       "      fix: dale permiso de escritura o elige otra con --data-dir o HANDSFREE_DATA_DIR",
+                                       "warn  rastreador: aún no se ha elegido ninguno (", "ok    puerto del rastreador udp://127.0.0.1:",
+                                       "doctor: 1 problema que resolver antes de poder usar HandsFree Shell"],
+                       ["Error: --speed debe ser mayor que 0", "Uso: handsfree run", "Consulta «handsfree run --help» para obtener más información."],
+                       "Error: Opción desconocida «--bogus»")])
+    func doctorAndCommandLineErrorsSpeakTheLanguage(_ locale: String, doctorLines: [String], runError: [String], parseError: String) throws {
+        let home = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                               appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": home.path]
+        let doctor = try SetupInTmuxTests.process(Self.binary, ["doctor", "--data-dir", "/etc/passwd/x", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
+                                                  env: env)
+        #expect(doctor.status == 1, "a folder that cannot be written is a failure:\n\(doctor.out)")
+        let lines = doctor.out.split(separator: "\n").map(String.init)
+        for expected in doctorLines {
+            #expect(lines.contains { $0.hasPrefix(expected) }, "no line starting \"\(expected)\":\n\(doctor.out)")
+        }
+        // Every line keeps its tag, and no check is left in English.
+        #expect(lines.allSatisfy { ["ok    ", "warn  ", "FAIL  ", "      fix: ", "doctor: "].contains(where: $0.hasPrefix) }, "\(doctor.out)")
+        for english in ["data folder:", "config folder:", "tracker:", "speech model:", "word lists:", "is not writable", "reinstall", "plug in"] {
+            #expect(!doctor.out.contains(english), "English \"\(english)\" left:\n\(doctor.out)")
+        }
+        let run = try SetupInTmuxTests.process(Self.binary, ["run", "--speed", "0"], env: env)
+        #expect(run.status == 64, "\(run.err)")
+        for expected in runError { #expect(run.err.contains(expected), "\(run.err)") }
+        let predict = try SetupInTmuxTests.process(Self.binary, ["doctor", "--bogus"], env: env)
+        #expect(predict.err.contains(parseError), "\(predict.err)")
+    }
+
+    /// The system's own error text (strerror) in the language, from glibc's catalog (Debian's libc-l10n),
+    /// though the locale is not generated here.
+    @Test(.enabled(if: ready && FileManager.default.fileExists(atPath: "/usr/share/locale/de/LC_MESSAGES/libc.mo")
+                   && FileManager.default.fileExists(atPath: "/usr/share/locale/nl/LC_MESSAGES/libc.mo"),
+                   "needs .build/debug/handsfree, tmux and glibc's translations (apt-get install libc-l10n)"),
+          arguments: [("de_DE.UTF-8", "(/etc/passwd/x: Ist kein Verzeichnis)"), ("nl_NL.UTF-8", "(/etc/passwd/x: Is geen map)"),
+                      ("C.UTF-8", "(/etc/passwd/x: Not a directory)")])
+    func theSystemsErrorTextIsInTheLanguage(_ locale: String, reason: String) throws {
+        let r = try SetupInTmuxTests.process(Self.binary, ["doctor", "--data-dir", "/etc/passwd/x", "--listen", "udp://127.0.0.1:\(try freeUDPPort())"],
+                                             env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
+        #expect(r.out.split(separator: "\n").contains { $0.hasPrefix("FAIL  ") && $0.hasSuffix(reason) }, "\(r.out)")
+    }
 }

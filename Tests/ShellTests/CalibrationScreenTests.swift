@@ -127,6 +127,21 @@ import TrackingCore
         #expect(d.text.contains("Try again"))
     }
 
+    /// A refusal in another language: its reason worded there, with its decimal separator ("1,2 Zellen"), and
+    /// worded again when the language changes while it is shown.
+    @Test func theRefusalIsWrittenInTheLanguage() throws {
+        var d = start()
+        follow(&d, seconds: 80) { p in
+            let x = p.x - 0.5
+            return GazePoint(x: 0.5 + 4 * x * x * x, y: p.y)
+        }
+        #expect(d.text.contains("Not calibrated: the check dots were"), "\(d.text)")
+        d.send(.languageLoaded(try LanguageTests.catalog("de")))
+        #expect(d.text.contains("Nicht kalibriert: die Prüfpunkte lagen"), "\(d.text)")
+        #expect(d.text.range(of: #"\d,\d Zellen"#, options: .regularExpression) != nil, "\(d.text)")
+        #expect(!d.text.contains("cells off"), "\(d.text)")
+    }
+
     @Test func noFaceMeansNoCalibrationAndThePreviousStays() {
         var d = start()
         follow(&d, face: false, seconds: 45)

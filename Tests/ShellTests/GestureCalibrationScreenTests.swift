@@ -84,6 +84,15 @@ import TrackingCore
         #expect(d.state.tracking.gestureThresholds.isEmpty)
     }
 
+    /// Why the run was refused, in another language.
+    @Test func theRefusalIsWrittenInTheLanguage() throws {
+        var d = start()
+        _ = perform(&d, cannot: Set(d.session.pipeline.settings.gestures.map(\.name)))
+        d.send(.languageLoaded(try LanguageTests.catalog("fr")))
+        #expect(d.text.contains("Non calibré") && d.text.contains("aucun geste vu pendant 12 s"), "\(d.text)")
+        #expect(!d.text.contains("no gesture"), "\(d.text)")
+    }
+
     /// The thresholds learned, in another language: its words and its decimal separator ("0,35", not "0.35").
     @Test func theResultIsWrittenInTheLanguage() throws {
         var d = start()

@@ -40,6 +40,16 @@ import TrackingCore
         #expect(d.state.trackingInEffect.jawThreshold == 0.45)
     }
 
+    /// A slider's value and its ends with the language's decimal separator: "Kieferschwelle: 0,5", "0,2" … "0,9".
+    @Test func aSliderShowsTheLanguagesDecimalSeparator() throws {
+        var d = Driver(.gesture, screen: "settings")
+        #expect(d.text.contains("Jaw threshold: 0.5"), "\(d.text)")
+        d.send(.languageLoaded(try LanguageTests.catalog("de")))
+        #expect(d.text.contains("Kieferschwelle: 0,5"), "\(d.text)")
+        #expect(d.text.contains("0,2") && d.text.contains("0,9") && !d.text.contains("0.2"), "the track's ends too:\n\(d.text)")
+        #expect(Slider(range: 0.5...2, step: 0.1, digits: 1, unit: "×").format(1.5, point: ",") == "1,5×")
+    }
+
     @Test func aKeyPressOnASliderTrackKeepsTheValue() {
         var d = Driver(.keyboard, screen: "settings")
         let before = d.state.trackingInEffect.jawThreshold

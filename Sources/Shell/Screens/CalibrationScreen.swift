@@ -24,7 +24,7 @@ public struct CalibrationScreen: Screen {
         case checking(CalibrationRun, candidate: CalibrationResult, skipped: [Int])
         case fitted(CalibrationResult, landed: [(GazePoint, GazePoint)], check: CalibrationCheck.Verdict?)
         case corrected
-        case failed(String)
+        case failed(CalibrationRefusal)
     }
     var phase = Phase.intro
     /// The time of the last frame sampled, so a tick without a new frame samples nothing.
@@ -86,7 +86,7 @@ public struct CalibrationScreen: Screen {
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
             c.button(Self.redoID, ctx.tr("↻ Again"), buttons[1])
         case .failed(let why):
-            c.calibrationRefused(why, kept: ctx.tr("The previous calibration is still in use."), done: Self.doneID, redo: Self.redoID, buttons)
+            c.calibrationRefused(why.text(ctx.catalog), kept: ctx.tr("The previous calibration is still in use."), done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 
@@ -157,12 +157,12 @@ public struct CalibrationScreen: Screen {
 
     private mutating func finish(_ run: CalibrationRun, drift: Bool, _ ctx: ScreenContext) -> Reply {
         if let p = run.problem {
-            phase = .failed(p)
+            phase = .failed(.fit(p.reason, skipped: []))
             return Reply(record: "calibration-refused")
         }
         if drift {
             guard run.samples.count >= CalibrationFit.minSamplesPerTarget else {
-                phase = .failed("too few steady samples at the centre dot (look at it until it fills)")
+                phase = .failed(.centre)
                 return Reply(record: "calibration-refused")
             }
             let xs = run.samples.map(\.raw.x).sorted(), ys = run.samples.map(\.raw.y).sorted()
@@ -175,7 +175,7 @@ public struct CalibrationScreen: Screen {
             phase = .checking(CalibrationRun(targets: CalibrationCheck.targets), candidate: r, skipped: run.skipped)
             return Reply(record: "calibration-check")
         case .failure(let p):
-            phase = .failed(p.description + Self.skippedNote(run.skipped))
+            phase = .failed(.fit(p.reason, skipped: run.skipped))
             return Reply(record: "calibration-refused")
         }
     }
@@ -183,13 +183,13 @@ public struct CalibrationScreen: Screen {
     /// The check dots are done: the fit is kept and applied if they pass, else refused with their figures.
     private mutating func judge(_ run: CalibrationRun, _ r: CalibrationResult, skipped: [Int], _ ctx: ScreenContext) -> Reply {
         if let p = run.problem {
-            phase = .failed(p)
+            phase = .failed(.fit(p.reason, skipped: []))
             return Reply(record: "calibration-refused")
         }
         let verdict = CalibrationCheck.judge(run.samples, candidate: r.calibration, inUse: ctx.calibration,
                                              cells: Self.cells(ctx))
         guard verdict.keep else {
-            phase = .failed((verdict.reason ?? "the check failed") + Self.skippedNote(skipped))
+            phase = .failed(.check(verdict.why, skipped: skipped))
             return Reply(record: "calibration-refused")
         }
         // Where the gaze landed at each dot, with the calibration: the median of its samples.
@@ -209,10 +209,6 @@ public struct CalibrationScreen: Screen {
         (max(1, ctx.bounds.maxX), max(1, ctx.bounds.maxY + 2))
     }
 
-    static func skippedNote(_ skipped: [Int]) -> String {
-        guard !skipped.isEmpty else { return "" }
-        return " (the gaze never settled on dot\(skipped.count > 1 ? "s" : "") \(skipped.map(String.init).joined(separator: ", ")))"
-    }
 }
 
 extension Canvas {

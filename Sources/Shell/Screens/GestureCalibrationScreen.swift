@@ -19,7 +19,7 @@ public struct GestureCalibrationScreen: Screen {
         case intro
         case running(GestureCalibrationRun)
         case fitted([(gesture: GestureCalibrationRun.Gesture, now: GestureThreshold, peak: Float, neutral: Float)], skipped: [String])
-        case failed(String)
+        case failed(CalibrationRefusal)
     }
     var phase = Phase.intro
     /// The time of the last frame read, so a tick without a new frame reads nothing.
@@ -102,7 +102,7 @@ public struct GestureCalibrationScreen: Screen {
             c.button(Self.doneID, ctx.tr("✓ Done"), buttons[0])
             c.button(Self.redoID, ctx.tr("↻ Redo"), buttons[1])
         case .failed(let why):
-            c.calibrationRefused(why, kept: ctx.tr("The gestures keep the values they had."), done: Self.doneID, redo: Self.redoID, buttons)
+            c.calibrationRefused(why.text(ctx.catalog), kept: ctx.tr("The gestures keep the values they had."), done: Self.doneID, redo: Self.redoID, buttons)
         }
     }
 
@@ -189,7 +189,7 @@ public struct GestureCalibrationScreen: Screen {
                             skipped: run.skipped.map { run.gestures[$0].label })
             return Reply(effects: [.gesturesCalibrated(thresholds)], record: "gestures-calibrated")
         case .failure(let p):
-            phase = .failed(p.message)
+            phase = .failed(.gestures(p.reason))
             return Reply(record: "gesture-calibration-refused")
         }
     }
