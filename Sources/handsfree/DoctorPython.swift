@@ -50,7 +50,7 @@ extension DoctorCommand {
             _ = try FliteVoice()
             r.ok(tr("flite voice: slt, in the process (the default voice, and the fallback)"))
         } catch {
-            r.fail(tr("flite voice: {problem}", ["problem": error.description]), fix: tr("apt-get install flite1-dev (scripts/install-deps.sh)"))
+            r.fail(tr("flite voice: {problem}", ["problem": error.message.shown]), fix: tr("apt-get install flite1-dev (scripts/install-deps.sh)"))
         }
         let out = ALSAPlayback(device: speaker)
         do throws(VoiceError) {
@@ -58,7 +58,7 @@ extension DoctorCommand {
             out.close()
             r.ok(tr("speaker: \"{device}\" opens for playback", ["device": speaker]))
         } catch {
-            r.warn(tr("no speaker: {problem}", ["problem": error.description]),
+            r.warn(tr("no speaker: {problem}", ["problem": error.message.shown]),
                    fix: tr("plug in speakers, pick another with --speaker NAME (aplay -L lists them), or write speech to a file with: handsfree run --speaker-file FILE.wav"))
         }
         let python = PythonEnv.python()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CALSA
 import Foundation
+import Localization
 import SystemIO
 
 /// Where spoken audio goes: a sound card through ALSA, or a WAV file. Used from one thread at a time (the
@@ -86,7 +87,7 @@ public final class ALSAPlayback: AudioSink {
             }
             guard loaded == 0 else {
                 snd_config_delete(top)
-                throw VoiceError("ALSA configuration for \(label) does not parse: \(Self.message(loaded))")
+                throw VoiceError(UIMessage("ALSA configuration for {device} does not parse: {reason}", ["device": label, "reason": Self.message(loaded)]))
             }
             config = top
         }
@@ -96,15 +97,16 @@ public final class ALSAPlayback: AudioSink {
         guard rc == 0, let handle else {
             if let config { snd_config_delete(config) }
             config = nil
-            if let file { throw VoiceError("cannot write \(file) through ALSA's file plugin: \(Self.message(rc))") }
-            throw VoiceError("no audio output \"\(device)\" (\(Self.message(rc))): pass --speaker NAME (aplay -L lists them) or --speaker-file FILE.wav")
+            if let file { throw VoiceError(UIMessage("cannot write {file} through ALSA's file plugin: {reason}", ["file": file, "reason": Self.message(rc)])) }
+            throw VoiceError(UIMessage("no audio output \"{device}\" ({reason}): pass --speaker NAME (aplay -L lists them) or --speaker-file FILE.wav",
+                                       ["device": device, "reason": Self.message(rc)]))
         }
         // 100 ms of buffer: enough to ride over a busy moment, and `drop` discards it at once when stopped.
         let set = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1,
                                      UInt32(sampleRate), 1, 100_000)
         guard set == 0 else {
             snd_pcm_close(handle)
-            throw VoiceError("\(label) refuses \(sampleRate) Hz mono 16-bit: \(Self.message(set))")
+            throw VoiceError(UIMessage("{device} refuses {rate} Hz mono 16-bit: {reason}", ["device": label, "rate": String(sampleRate), "reason": Self.message(set)]))
         }
         pcm = handle
         rate = sampleRate

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// The voices the shell can speak with.
 public enum VoiceName: String, CaseIterable, Sendable, Equatable {
@@ -27,10 +28,14 @@ public enum VoiceName: String, CaseIterable, Sendable, Equatable {
 /// A problem with a voice or the speaker, said so the user knows what to install or pass.
 public struct VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
+    /// The problem as a message, translated where it is shown (as `description` where none was written).
+    public var message: UIMessage
     /// The voice's worker died or stopped answering: a fresh one may say the sentence.
     var workerLost = false
-    public init(_ d: String) { description = d }
-    init(lost d: String) { description = d; workerLost = true }
+    public init(_ d: String) { description = d; message = .verbatim(d) }
+    /// A problem worded for translation; `description` is its English.
+    public init(_ m: UIMessage) { description = m.english; message = m }
+    init(lost d: String) { description = d; message = .verbatim(d); workerLost = true }
 }
 
 /// Audio a voice made: mono signed 16-bit samples at `sampleRate`.
