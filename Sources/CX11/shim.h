@@ -99,9 +99,10 @@ static inline XID handsfree_x11_resource_base(Display *display) {
 /// A RECORD context that watches the focused program for the evidence that it handled the keys sent to it.
 ///
 /// The strong evidence is its answer to a marker: an Expose event the sink sends its windows after the keys
-/// (XSendEvent), of one pixel of the inner border, which a program takes from its queue in order, behind
-/// the keys, looking each key up as it handles it; xterm answers by clearing exactly that pixel (a
-/// ClearArea no drawing of its own makes). Nothing a program does on *reading* a change is such evidence:
+/// (XSendEvent), of a strip of the top inner border, which a program takes from its queue in order, behind
+/// the keys, looking each key up as it handles it; xterm answers by clearing exactly that strip (a
+/// ClearArea no drawing of its own makes). Each marker's strip is its own (its start and width), so that a
+/// late answer to an earlier one, this sink's or another's, is not taken for it. Nothing a program does on *reading* a change is such evidence:
 /// Xlib fetches the mapping lazily, at the next key it looks up after reading a change, which may be one
 /// queued before the change, and Xt's and xterm's own refetches as they handle a MappingNotify read the
 /// same as those (a marker sent as a MappingNotify was answered by fetches real changes also cause).
@@ -116,7 +117,8 @@ struct handsfree_x11_watch {
     unsigned long changes;    /* the sink's ChangeKeyboardMapping requests recorded so far */
     unsigned long changed_code; /* the keycode the last one changed */
     unsigned long proven;     /* the last change a fetch covering its key came after */
-    unsigned long answers[2]; /* ClearAreas of each marker's pixel: (0, 0) and (1, 0) */
+    unsigned expect_x, expect_width; /* the strip (y 0, height 1) of the marker waiting for its answer */
+    unsigned long answers;    /* ClearAreas of exactly that strip since it was set */
     unsigned long requests;   /* requests recorded from the program: it is making progress */
 };
 
@@ -139,7 +141,7 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
                     unsigned lo = request[8 + 2 * i], hi = request[9 + 2 * i];
                     v[i] = data->client_swapped ? (lo << 8 | hi) : (hi << 8 | lo);
                 }
-                if (v[1] == 0 && v[2] == 1 && v[3] == 1 && v[0] <= 1) watch->answers[v[0]]++;
+                if (v[0] == watch->expect_x && v[1] == 0 && v[2] == watch->expect_width && v[3] == 1) watch->answers++;
             } else if ((int)request[0] == watch->xkb_major && bytes >= 14 && request[1] == 8) {
                 /* XkbGetMap: full (bytes 6-7) or partial (8-9) keysyms, firstKeySym 12, nKeySyms 13. */
                 unsigned full = request[6] | (request[7] << 8), partial = request[8] | (request[9] << 8);
@@ -156,37 +158,42 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
     XRecordFreeData(data);
 }
 
-static void handsfree_x11_send_expose(Display *display, Window window, int kind, int depth) {
+static void handsfree_x11_send_expose(Display *display, Window window, int x, int width, int depth) {
     XEvent event;
     memset(&event, 0, sizeof event);
     event.xexpose.type = Expose;
     event.xexpose.display = display;
     event.xexpose.window = window;
-    event.xexpose.x = kind;
+    event.xexpose.x = x;
     event.xexpose.y = 0;
-    event.xexpose.width = 1;
+    event.xexpose.width = width;
     event.xexpose.height = 1;
     /* No event mask: the event goes to the client that made the window. */
     XSendEvent(display, window, False, 0, &event);
     Window root = 0, parent = 0, *children = NULL;
     unsigned count = 0;
     if (depth < 3 && XQueryTree(display, window, &root, &parent, &children, &count) && children != NULL) {
-        for (unsigned i = 0; i < count && i < 16; i++) handsfree_x11_send_expose(display, children[i], kind, depth + 1);
+        for (unsigned i = 0; i < count && i < 16; i++) handsfree_x11_send_expose(display, children[i], x, width, depth + 1);
         XFree(children);
     }
 }
 
-/// Sends the windows of `target`'s program marker `kind` (0 or 1): an Expose of the pixel at (`kind`, 0)
-/// of `target` and of each window inside it (three levels down, sixteen to a level), queued behind every
-/// key the server delivered before. Its answer is a ClearArea of that pixel (see the watch).
-static inline void handsfree_x11_send_marker(Display *display, Window target, int kind) {
-    handsfree_x11_send_expose(display, target, kind ? 1 : 0, 0);
+/// Sends the windows of `target`'s program a marker: an Expose of the strip from (`x`, 0), `width` pixels
+/// wide and one high, to `target` and to each window inside it (three levels down, sixteen to a level),
+/// queued behind every key the server delivered before. Its answer is a ClearArea of that strip.
+static inline void handsfree_x11_send_marker(Display *display, Window target, int x, int width) {
+    handsfree_x11_send_expose(display, target, x, width, 0);
 }
 
-/// How many answers to marker `kind` (0 or 1) were recorded.
-static inline unsigned long handsfree_x11_watch_answers(struct handsfree_x11_watch *watch, int kind) {
-    return watch->answers[kind ? 1 : 0];
+/// Sets the strip of the marker whose answer the watch counts from now on.
+static inline void handsfree_x11_watch_expect(struct handsfree_x11_watch *watch, int x, int width) {
+    watch->expect_x = (unsigned)x;
+    watch->expect_width = (unsigned)width;
+    watch->answers = 0;
 }
+
+/// How many answers to the expected marker were recorded.
+static inline unsigned long handsfree_x11_watch_answers(struct handsfree_x11_watch *watch) { return watch->answers; }
 
 /// How many requests of the program were recorded.
 static inline unsigned long handsfree_x11_watch_requests(struct handsfree_x11_watch *watch) { return watch->requests; }

@@ -110,19 +110,22 @@ public final class X11Sink: TextSink, PointerSink {
     private var watchOffset = 0
     /// Whether the server was found to lack RECORD, so the sink does not ask again.
     private var noRecord = false
-    /// The marker waiting for the watched program's answer: its kind (markers alternate between two, so
-    /// that a late fetch for one is never taken for the next's answer), the answers to that kind recorded
-    /// before it was sent, the last key it covers, and when it was sent. Nil: none waits.
+    /// The marker waiting for the watched program's answer: its strip of the top border (see the shim's
+    /// watch), the last key it covers, and when it was sent. Nil: none waits.
     private struct Marker {
-        var kind: Int32
-        var answersBefore: UInt
+        var x: Int32
+        var width: Int32
         var covers: Int
         var sentAt: Double
         /// When the program was first seen fetching the mapping after this marker was sent.
         var fetchedAt: Double?
     }
     private var marker: Marker?
-    private var markerKind: Int32 = 0
+    /// The number of the next marker, which gives its strip: one of `markerStrips`, the next after the
+    /// last, from a random start for each sink (a late answer to another sink's marker must not match).
+    private var markerNumber = Int.random(in: 0..<X11Sink.markerStrips)
+    /// Strips start at x 0 to 95 and are 1 to 32 pixels wide, within the 128 pixels of even a narrow window.
+    static let markerStrips = 96 * 32
     /// The last key the watched program was shown to have handled (by its answer to a marker).
     private var handledKey = -1
     /// Whether the watched program answers markers (nil: not known yet; false: it fetched the mapping but
@@ -673,7 +676,7 @@ public final class X11Sink: TextSink, PointerSink {
                 // either shows the keys before the first handled.
                 let doing = "asking the focused window again to show it handled its keys"
                 try alive(doing)
-                handsfree_x11_send_marker(display, target, waiting.kind)
+                handsfree_x11_send_marker(display, target, waiting.x, waiting.width)
                 try alive(doing)
                 XSync(display, 1)
                 try confirm(display, doing)
@@ -705,7 +708,7 @@ public final class X11Sink: TextSink, PointerSink {
     /// Takes in what the watch recorded: a marker answered shows every key it covers handled.
     private func takeAnswer(_ watch: UnsafeMutablePointer<handsfree_x11_watch>) {
         _ = handsfree_x11_watch_poll(watch, 0, lost)
-        guard let waiting = marker, UInt(handsfree_x11_watch_answers(watch, waiting.kind)) > waiting.answersBefore else { return }
+        guard marker != nil, handsfree_x11_watch_answers(watch) > 0, let waiting = marker else { return }
         handledKey = max(handledKey, waiting.covers)
         marker = nil
         answersMarkers = true
@@ -715,14 +718,12 @@ public final class X11Sink: TextSink, PointerSink {
     private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> String) throws(OutputSinkError) {
         guard let watch else { return }
         try alive(doing())
-        // Everything recorded so far taken in first: every fetch for the marker of this kind before is in.
-        _ = handsfree_x11_watch_poll(watch, 0, lost)
-        try alive(doing())
-        let kind = markerKind
-        marker = Marker(kind: kind, answersBefore: UInt(handsfree_x11_watch_answers(watch, kind)), covers: keysSent,
-                        sentAt: clock.now())
-        markerKind ^= 1
-        handsfree_x11_send_marker(display, target, kind)
+        let strip = markerNumber % Self.markerStrips
+        markerNumber = strip + 1
+        let x = Int32(strip % 96), width = Int32(strip / 96 + 1)
+        marker = Marker(x: x, width: width, covers: keysSent, sentAt: clock.now())
+        handsfree_x11_watch_expect(watch, x, width)
+        handsfree_x11_send_marker(display, target, x, width)
         try alive(doing())
         XSync(display, 1)
         try confirm(display, doing())
@@ -783,7 +784,6 @@ public final class X11Sink: TextSink, PointerSink {
         provenAt = clock.now()
         watchOffset = changes
         marker = nil
-        markerKind = 0
         handledKey = -1
         answersMarkers = nil
     }
