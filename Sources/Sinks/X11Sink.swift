@@ -59,9 +59,9 @@ public final class X11Sink: TextSink, PointerSink {
     // group it was pressed in, and the program looks the key up in that group), so a text needs no change
     // of a binding until it has used four times as many characters as there are spare keycodes, and the
     // one changed then is the one used longest ago, only once the focused program has shown it handled
-    // every key on it. It shows that by answering a marker (see the shim's watch): an Expose of one pixel
-    // sent after the keys, which a program takes from its queue in order, behind them, and xterm answers
-    // by clearing that pixel, which nothing else makes it do. Nothing a program does on reading a change is
+    // every key on it. It shows that by answering a marker (see the shim's watch): an Expose of a strip of
+    // its border sent after the keys, which a program takes from its queue in order, behind them, and xterm
+    // answers by clearing that strip, which nothing else makes it do. Nothing a program does on reading a change is
     // such evidence: Xlib fetches the mapping lazily, at the next key it looks up after reading a change,
     // which may be one queued before it, and an xterm busy for seconds under load had keys changed when
     // such fetches (and Xt's table rebuilds, which read the same) were taken for it. A program that
