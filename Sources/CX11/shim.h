@@ -96,8 +96,19 @@ static inline XID handsfree_x11_resource_base(Display *display) {
     return ((_XPrivDisplay)display)->private3;
 }
 
-/// A RECORD context that watches for the focused program fetching the keyboard mapping after this
-/// connection changed it: the evidence that the program has read the keys sent before the change.
+/// A RECORD context that watches the focused program for the evidence that it handled the keys sent to it.
+///
+/// The strong evidence is its answer to a marker: an Expose event the sink sends its windows after the keys
+/// (XSendEvent), of a strip of the top inner border, which a program takes from its queue in order, behind
+/// the keys, looking each key up as it handles it; xterm answers by clearing exactly that strip (a
+/// ClearArea no drawing of its own makes). Each marker's strip is its own (its start and width), so that a
+/// late answer to an earlier one, this sink's or another's, is not taken for it. Nothing a program does on *reading* a change is such evidence:
+/// Xlib fetches the mapping lazily, at the next key it looks up after reading a change, which may be one
+/// queued before the change, and Xt's and xterm's own refetches as they handle a MappingNotify read the
+/// same as those (a marker sent as a MappingNotify was answered by fetches real changes also cause).
+///
+/// The weaker evidence, for a program that answers no marker: it fetched the mapping after the sink changed
+/// it, which shows only that it read the change.
 struct handsfree_x11_watch {
     Display *data;            /* the connection the recorded requests come on */
     XRecordContext context;
@@ -106,16 +117,9 @@ struct handsfree_x11_watch {
     unsigned long changes;    /* the sink's ChangeKeyboardMapping requests recorded so far */
     unsigned long changed_code; /* the keycode the last one changed */
     unsigned long proven;     /* the last change a fetch covering its key came after */
-    /* Xt (xterm's toolkit) rebuilds its keysym tables, a GetKeyboardMapping then a GetModifierMapping, as it
-       handles a MappingNotify from later than its last rebuild (the event's serial at least that request's):
-       so a rebuild shows the program handled, in the order of its queue, an event made after the server
-       handled the rebuild before it, and with it every key delivered before that one. */
-    int after_101;            /* the last request recorded from the program was a GetKeyboardMapping not after a GetModifierMapping */
-    int last_request;         /* the last request recorded from the program (119 at first: unknown) */
-    unsigned long rebuilds;   /* Xt rebuilds seen */
-    unsigned long changes_at_rebuild; /* the sink's changes recorded before the last rebuild */
-    unsigned long changes_at_earlier; /* ... and before the one before it */
-    unsigned long handled;    /* changes every key sent before which the program has handled */
+    unsigned expect_x, expect_width; /* the strip (y 0, height 1) of the marker waiting for its answer */
+    unsigned long answers;    /* ClearAreas of exactly that strip since it was set */
+    unsigned long requests;   /* requests recorded from the program: it is making progress */
 };
 
 static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data) {
@@ -129,38 +133,70 @@ static void handsfree_x11_recorded(XPointer closure, XRecordInterceptData *data)
                 watch->changed_code = request[4];
             }
         } else {
-            /* A rebuild is 101 then 119. xterm's own mapping callback makes 119 then 101, so two of them in
-               a row read 119 101 119 101: a 101 after a 119 is never taken for a rebuild's (a missed rebuild
-               only delays the evidence; a false one would advance it). */
-            int rebuilt = watch->after_101 && request[0] == 119;
-            watch->after_101 = request[0] == 101 && watch->last_request != 119;
-            watch->last_request = request[0];
-            if (rebuilt) {
-                /* Taken from the rebuild two before, not one: a GetKeyboardMapping then GetModifierMapping
-                   that Xlib makes as it fills its own core tables again (at a lookup, in no order) reads the
-                   same as a rebuild, and one such taken for a rebuild must not be enough. */
-                if (watch->rebuilds > 1) watch->handled = watch->changes_at_earlier;
-                watch->rebuilds++;
-                watch->changes_at_earlier = watch->changes_at_rebuild;
-                watch->changes_at_rebuild = watch->changes;
-            }
-        }
-        if (data->id_base != watch->own_base && watch->changes > 0) {
-            if (request[0] == 101) {
-                /* A core GetKeyboardMapping (toolkits such as Xt make one as they handle the change). */
-                watch->proven = watch->changes;
+            watch->requests++;
+            if (request[0] == 61 && bytes >= 16) {
+                /* X_ClearArea: x, y, width, height (16 bits each, in the program's byte order) from byte 8. */
+                unsigned v[4];
+                for (int i = 0; i < 4; i++) {
+                    unsigned lo = request[8 + 2 * i], hi = request[9 + 2 * i];
+                    v[i] = data->client_swapped ? (lo << 8 | hi) : (hi << 8 | lo);
+                }
+                if (v[0] == watch->expect_x && v[1] == 0 && v[2] == watch->expect_width && v[3] == 1) watch->answers++;
             } else if ((int)request[0] == watch->xkb_major && bytes >= 14 && request[1] == 8) {
                 /* XkbGetMap: full (bytes 6-7) or partial (8-9) keysyms, firstKeySym 12, nKeySyms 13. */
                 unsigned full = request[6] | (request[7] << 8), partial = request[8] | (request[9] << 8);
                 unsigned first = request[12], count = request[13];
-                if ((full & XkbKeySymsMask) ||
-                    ((partial & XkbKeySymsMask) && watch->changed_code >= first && watch->changed_code < first + count))
+                if (watch->changes > 0 && ((full & XkbKeySymsMask) ||
+                    ((partial & XkbKeySymsMask) && watch->changed_code >= first && watch->changed_code < first + count)))
                     watch->proven = watch->changes;
+            } else if (request[0] == 101 && watch->changes > 0) {
+                /* A core GetKeyboardMapping (toolkits such as Xt make one as they handle the change). */
+                watch->proven = watch->changes;
             }
         }
     }
     XRecordFreeData(data);
 }
+
+static void handsfree_x11_send_expose(Display *display, Window window, int x, int width, int depth) {
+    XEvent event;
+    memset(&event, 0, sizeof event);
+    event.xexpose.type = Expose;
+    event.xexpose.display = display;
+    event.xexpose.window = window;
+    event.xexpose.x = x;
+    event.xexpose.y = 0;
+    event.xexpose.width = width;
+    event.xexpose.height = 1;
+    /* No event mask: the event goes to the client that made the window. */
+    XSendEvent(display, window, False, 0, &event);
+    Window root = 0, parent = 0, *children = NULL;
+    unsigned count = 0;
+    if (depth < 3 && XQueryTree(display, window, &root, &parent, &children, &count) && children != NULL) {
+        for (unsigned i = 0; i < count && i < 16; i++) handsfree_x11_send_expose(display, children[i], x, width, depth + 1);
+        XFree(children);
+    }
+}
+
+/// Sends the windows of `target`'s program a marker: an Expose of the strip from (`x`, 0), `width` pixels
+/// wide and one high, to `target` and to each window inside it (three levels down, sixteen to a level),
+/// queued behind every key the server delivered before. Its answer is a ClearArea of that strip.
+static inline void handsfree_x11_send_marker(Display *display, Window target, int x, int width) {
+    handsfree_x11_send_expose(display, target, x, width, 0);
+}
+
+/// Sets the strip of the marker whose answer the watch counts from now on.
+static inline void handsfree_x11_watch_expect(struct handsfree_x11_watch *watch, int x, int width) {
+    watch->expect_x = (unsigned)x;
+    watch->expect_width = (unsigned)width;
+    watch->answers = 0;
+}
+
+/// How many answers to the expected marker were recorded.
+static inline unsigned long handsfree_x11_watch_answers(struct handsfree_x11_watch *watch) { return watch->answers; }
+
+/// How many requests of the program were recorded.
+static inline unsigned long handsfree_x11_watch_requests(struct handsfree_x11_watch *watch) { return watch->requests; }
 
 /// Starts watching the program that owns `target` (a window) for mapping fetches, on a connection of its own
 /// to `name`; NULL when the server has no RECORD extension or the watch could not start.
@@ -173,16 +209,13 @@ static inline struct handsfree_x11_watch *handsfree_x11_watch_start(Display *con
     struct handsfree_x11_watch *watch = calloc(1, sizeof *watch);
     if (watch == NULL) return NULL;
     watch->xkb_major = opcode;
-    watch->last_request = 119;
     watch->own_base = handsfree_x11_resource_base(control);
     watch->data = handsfree_x11_open(name, lost);
     if (watch->data == NULL) { free(watch); return NULL; }
-    XRecordRange *ranges[3];
-    ranges[0] = XRecordAllocRange();
-    ranges[1] = XRecordAllocRange();
-    ranges[2] = XRecordAllocRange();
-    if (ranges[0] == NULL || ranges[1] == NULL || ranges[2] == NULL) {
-        XFree(ranges[0]); XFree(ranges[1]); XFree(ranges[2]);
+    XRecordRange *ranges[4];
+    for (int i = 0; i < 4; i++) ranges[i] = XRecordAllocRange();
+    if (ranges[0] == NULL || ranges[1] == NULL || ranges[2] == NULL || ranges[3] == NULL) {
+        for (int i = 0; i < 4; i++) XFree(ranges[i]);
         XCloseDisplay(watch->data);
         free(watch);
         return NULL;
@@ -190,19 +223,18 @@ static inline struct handsfree_x11_watch *handsfree_x11_watch_start(Display *con
     ranges[0]->core_requests.first = 100; /* ChangeKeyboardMapping, GetKeyboardMapping */
     ranges[0]->core_requests.last = 101;
     ranges[1]->core_requests.first = ranges[1]->core_requests.last = 119; /* GetModifierMapping */
-    int count = 2;
+    ranges[2]->core_requests.first = ranges[2]->core_requests.last = 61; /* ClearArea: a marker's answer */
+    int count = 3;
     if (opcode > 0) {
-        ranges[2]->ext_requests.ext_major.first = ranges[2]->ext_requests.ext_major.last = (unsigned char)opcode;
-        ranges[2]->ext_requests.ext_minor.first = ranges[2]->ext_requests.ext_minor.last = 8; /* GetMap */
-        count = 3;
+        ranges[3]->ext_requests.ext_major.first = ranges[3]->ext_requests.ext_major.last = (unsigned char)opcode;
+        ranges[3]->ext_requests.ext_minor.first = ranges[3]->ext_requests.ext_minor.last = 8; /* GetMap */
+        count = 4;
     }
     /* The program by one of its windows; this connection by its default GC, a resource it owns. */
     XRecordClientSpec clients[2] = { target, XGContextFromGC(DefaultGC(control, DefaultScreen(control))) };
     *handsfree_x11_error_slot() = 0;
     watch->context = XRecordCreateContext(control, 0, clients, 2, ranges, count);
-    XFree(ranges[0]);
-    XFree(ranges[1]);
-    XFree(ranges[2]);
+    for (int i = 0; i < 4; i++) XFree(ranges[i]);
     XSync(control, False);
     if (watch->context == 0 || *handsfree_x11_error_slot() != 0 || *lost) {
         *handsfree_x11_error_slot() = 0;
@@ -228,17 +260,6 @@ static inline unsigned long handsfree_x11_watch_poll(struct handsfree_x11_watch 
     if (!*lost) XRecordProcessReplies(watch->data);
     return watch->proven;
 }
-
-/// How many Xt keysym table rebuilds the program was seen to make (none: it is no Xt program).
-static inline unsigned long handsfree_x11_watch_rebuilds(struct handsfree_x11_watch *watch) { return watch->rebuilds; }
-
-/// How many of the sink's changes were recorded before the program's last rebuild.
-static inline unsigned long handsfree_x11_watch_changes_at_rebuild(struct handsfree_x11_watch *watch) {
-    return watch->changes_at_rebuild;
-}
-
-/// How many of the sink's changes the program has handled every key sent before (by its rebuilds).
-static inline unsigned long handsfree_x11_watch_handled(struct handsfree_x11_watch *watch) { return watch->handled; }
 
 /// How many of the sink's mapping changes were recorded.
 static inline unsigned long handsfree_x11_watch_changes(struct handsfree_x11_watch *watch) { return watch->changes; }

@@ -59,12 +59,17 @@ public final class X11Sink: TextSink, PointerSink {
     // group it was pressed in, and the program looks the key up in that group), so a text needs no change
     // of a binding until it has used four times as many characters as there are spare keycodes, and the
     // one changed then is the one used longest ago, only once the focused program has shown it handled
-    // the keys on it. An Xt program (xterm) shows it by rebuilding its keysym tables (see `freeSlot`); any
-    // other only by fetching the mapping once it read a change (`readSlot`), which says less: Xlib refetches
-    // lazily, at the next key it looks up after reading the change, and that key may be one queued before
-    // it. Without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
-    // `evidenceTimeout` (an Xt one: no rebuild; another: no fetch of the last change) stops the text there,
-    // the rest reported unsent; one that is slow but keeps handling its keys is waited for.
+    // every key on it. It shows that by answering a marker (see the shim's watch): an Expose of a strip of
+    // its border sent after the keys, which a program takes from its queue in order, behind them, and xterm
+    // answers by clearing that strip, which nothing else makes it do. Nothing a program does on reading a change is
+    // such evidence: Xlib fetches the mapping lazily, at the next key it looks up after reading a change,
+    // which may be one queued before it, and an xterm busy for seconds under load had keys changed when
+    // such fetches (and Xt's table rebuilds, which read the same) were taken for it. A program that
+    // answers no marker but fetches the mapping goes by those fetches (`readSlot`), the weaker evidence;
+    // without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
+    // `evidenceTimeout` stops the text there, the rest reported unsent (a changed character is worse than
+    // an unsent one: the user sees what was not sent and can type it again); one that is slow but keeps
+    // handling its keys is waited for.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
     /// first group (plain, Shift), 2 and 3 the second.
@@ -87,6 +92,10 @@ public final class X11Sink: TextSink, PointerSink {
     /// For each slot, the number of the change after which a key was last sent on it (0: before this
     /// sink, so it may still wait in a queue; none: never).
     private var lastUse: [Slot: Int] = [:]
+    /// For each slot, the number of the last key sent on it, counted in the order they were sent (0: before
+    /// this sink; none: never): a marker sent after key `n` covers it and every key before.
+    private var lastKey: [Slot: Int] = [:]
+    private var keysSent = 0
     /// The group the keyboard is locked in, and the one it is in, as of the last call: the sink locks the
     /// group a slot needs around its key and locks this one back.
     private var lockedGroup = 0
@@ -101,22 +110,35 @@ public final class X11Sink: TextSink, PointerSink {
     private var watchOffset = 0
     /// Whether the server was found to lack RECORD, so the sink does not ask again.
     private var noRecord = false
-    /// Whether the watched program rebuilds Xt's keysym tables (nil: not known yet).
-    private var xtProgram: Bool?
+    /// The marker waiting for the watched program's answer: its strip of the top border (see the shim's
+    /// watch), the last key it covers, and when it was sent. Nil: none waits.
+    private struct Marker {
+        var x: Int32
+        var width: Int32
+        var covers: Int
+        var sentAt: Double
+        /// When the program was first seen fetching the mapping after this marker was sent.
+        var fetchedAt: Double?
+    }
+    private var marker: Marker?
+    /// The number of the next marker, which gives its strip: one of `markerStrips`, the next after the
+    /// last, from a random start for each sink (a late answer to another sink's marker must not match).
+    private var markerNumber = Int.random(in: 0..<X11Sink.markerStrips)
+    /// Strips start at x 0 to 95 and are 1 to 32 pixels wide, within the 128 pixels of even a narrow window.
+    static let markerStrips = 96 * 32
+    /// The last key the watched program was shown to have handled (by its answer to a marker).
+    private var handledKey = -1
+    /// Whether the watched program answers markers (nil: not known yet; false: it fetched the mapping but
+    /// left a marker unanswered for `evidenceTimeout`, so it goes by its fetches).
+    private var answersMarkers: Bool?
 
     /// How long after the evidence a program gets to handle the keys it has read, before a code is bound
     /// again; how long a change waits where there is no evidence; how long a program may show none.
     static let grace = 0.003
     static let unprovenWait = 0.05
     public static let evidenceTimeout = 10.0
-    /// How long the sink waits for a rebuild before it nudges the program (again).
-    static let nudgeAgain = 0.5
-    /// How long the sink waits for a program that reads its keys to show it is an Xt one before it goes by
-    /// what it read (one that shows nothing is waited for as an Xt one, up to `evidenceTimeout`).
-    static let toolkitWait = 5.0
-    /// How long after its first fetch a program may take to rebuild Xt's tables, before it is taken for
-    /// no Xt one.
-    static let rebuildWait = 1.0
+    /// How long a marker may go unanswered before it is sent again.
+    static let markerAgain = 0.25
 
     /// Xlib made safe for connections used from several threads (the shell uses one, on its loop; tests,
     /// the bench and `handsfree point` may hold several at once), once, before any other Xlib call.
@@ -383,8 +405,13 @@ public final class X11Sink: TextSink, PointerSink {
         XCloseDisplay(display)
         self.display = nil
         lastUse = [:]
+        lastKey = [:]
+        keysSent = 0
         changes = 0
         proven = 0
+        marker = nil
+        handledKey = -1
+        answersMarkers = nil
     }
 
     /// Throws, before any Xlib call, once the connection is known lost: Xlib crashes on a call after that.
@@ -503,7 +530,10 @@ public final class X11Sink: TextSink, PointerSink {
             for (column, sym) in row.enumerated() where sym != 0 { slotSym[Slot(code: code, column: column)] = sym }
         }
         // Bound before this sink, perhaps by another process: keys on them may still wait in a queue.
-        for slot in slotSym.keys where lastUse[slot] == nil { lastUse[slot] = 0 }
+        for slot in slotSym.keys where lastUse[slot] == nil {
+            lastUse[slot] = 0
+            lastKey[slot] = 0
+        }
         var state = XkbStateRec()
         XkbGetState(display, UInt32(XkbUseCoreKbd), &state)
         try confirm(display, "reading the keyboard's group")
@@ -556,6 +586,8 @@ public final class X11Sink: TextSink, PointerSink {
             code = chosen.code
             slot = chosen
             lastUse[chosen] = changes
+            keysSent += 1
+            lastKey[chosen] = keysSent
             if chosen.shifted { shift = true }
         }
         if shift { held.append(try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")) }
@@ -568,6 +600,7 @@ public final class X11Sink: TextSink, PointerSink {
         try alive(what); XTestFakeKeyEvent(display, UInt32(code), 0, 0)
         for m in held.reversed() { try alive(what); XTestFakeKeyEvent(display, UInt32(m), 0, 0) }
         if group != nil { try alive(what); XkbLockGroup(display, UInt32(XkbUseCoreKbd), UInt32(lockedGroup)) }
+        if slot != nil { try markAhead(display, target: target) }
         try alive(what)
         // Discarding the queue too: the sink never reads events, and mapping changes would pile up.
         XSync(display, 1)
@@ -582,7 +615,7 @@ public final class X11Sink: TextSink, PointerSink {
             throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
         }
         watchProgram(display, target)
-        let slot = try freeSlot(display, for: named)
+        let slot = try freeSlot(display, target: target, for: named)
         let first = !slotSym.keys.contains { $0.code == slot.code }
         try change(display, slot, to: keysym, doing: "binding a spare keycode to \(named)")
         if first {
@@ -616,67 +649,95 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// A slot no waiting key can need: never used (the first of them, so that bindings go round the
-    /// keycodes), or, the one used longest ago, last used before keys the focused program was shown to have
-    /// handled. An Xt program (xterm) shows it by the keysym tables it rebuilds as it handles a mapping
-    /// change in the order of its queue (`handledBefore`); another program only by fetching the mapping once
-    /// it read a change, which a program reading ahead of what it handles does early (`readSlot`).
-    private func freeSlot(_ display: OpaquePointer, for named: String) throws(OutputSinkError) -> Slot {
-        if let never = slots.first(where: { lastUse[$0] == nil && slotSym[$0] == nil }) { return never }
-        let began = clock.now()
-        // A slow program that keeps handling its keys is waited for: the timeout runs from its last rebuild.
-        var deadline = began + Self.evidenceTimeout
-        func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
-        var nudgedAt: UInt?
-        var seenRebuilds: UInt?
-        var quietSince = began
-        var readingSince: Double?
+    /// keycodes), or, the one used longest ago, one whose last key the focused program was shown to have
+    /// handled by answering a marker sent after it; for a program that answers no marker, one it fetched
+    /// the mapping after (`readSlot`).
+    private func freeSlot(_ display: OpaquePointer, target: Window, for named: String) throws(OutputSinkError) -> Slot {
+        if let never = slots.first(where: { lastKey[$0] == nil && slotSym[$0] == nil }) { return never }
+        func age(_ slot: Slot) -> Int { lastKey[slot] ?? -1 }
+        // A slow program that keeps handling its keys is waited for: the timeout runs from its last request.
+        var progressAt = clock.now()
+        var requests: UInt?
         while true {
-            guard let watch, xtProgram != false else { return try readSlot(display, for: named, deadline: deadline) }
-            let rebuilds = UInt(handsfree_x11_watch_rebuilds(watch))
-            if rebuilds > 0 { xtProgram = true }
-            if let seen = seenRebuilds, rebuilds != seen {
-                deadline = clock.now() + Self.evidenceTimeout
-                quietSince = clock.now()
+            guard let watch, answersMarkers != false else {
+                return try readSlot(display, for: named, deadline: progressAt + Self.evidenceTimeout)
             }
-            seenRebuilds = rebuilds
-            let handled = watchOffset + Int(handsfree_x11_watch_handled(watch))
-            // A key sent after change `c` came before change `c + 1`: handled once that change is.
-            let free = slots.filter { lastUse[$0].map { rebuilds >= 3 && $0 < handled } ?? true }
+            takeAnswer(watch)
+            let free = slots.filter { (lastKey[$0] ?? -1) <= handledKey }
             if let slot = free.min(by: { age($0) < age($1) }) {
-                if lastUse[slot] != nil { provenChanges += 1 }
+                if lastKey[slot] != nil { provenChanges += 1 }
                 return slot
             }
-            guard let oldest = slots.min(by: { age($0) < age($1) }), let sym = slotSym[oldest] else {
-                throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
+            if marker == nil {
+                try sendMarker(display, target: target, doing: "asking the focused window to show it handled its keys")
+            } else if let waiting = marker, clock.now() > waiting.sentAt + Self.markerAgain {
+                // xterm was seen leaving a marker it had read in its queue until another event came (10 s,
+                // until the sink changed a binding): the same marker again is that event. An answer to
+                // either shows the keys before the first handled.
+                let doing = "asking the focused window again to show it handled its keys"
+                try alive(doing)
+                handsfree_x11_send_marker(display, target, waiting.x, waiting.width)
+                try alive(doing)
+                XSync(display, 1)
+                try confirm(display, doing)
+                marker?.sentAt = clock.now()
             }
-            // The program must rebuild after a change that followed the oldest key, and then once more for a
-            // change made after that rebuild, which the sink makes (one that alters nothing) if it has none.
-            let needed = age(oldest) + 1 - watchOffset
-            let atRebuild = Int(handsfree_x11_watch_changes_at_rebuild(watch))
-            // A rebuild not taken for one (see the shim) would leave the program no notice to rebuild for, and
-            // the wait would end unsent: after `nudgeAgain` without a rebuild the sink nudges again. More
-            // notices only bring more rebuilds, each evidence as good as the others.
-            let unanswered = clock.now() > quietSince + Self.nudgeAgain
-            if changes - watchOffset < needed || (rebuilds > 0 && atRebuild >= needed && nudgedAt != rebuilds) || unanswered {
-                try change(display, oldest, to: sym, doing: "asking the focused window to show it handled its keys")
-                nudgedAt = rebuilds
-                quietSince = clock.now()
-            }
-            let fetched = handsfree_x11_watch_poll(watch, 10, lost)
+            _ = handsfree_x11_watch_poll(watch, 10, lost)
             try alive("waiting for the focused window to handle its keys")
-            // Only a program seen reading (it fetched the mapping) and not rebuilding for a while after is
-            // taken for no Xt one: an xterm busy past `toolkitWait` fetches first and rebuilds right after, and
-            // taken for another it was typed into on the weaker evidence for the rest of the text, where a
-            // lazy fetch comes before keys it has not read (seen: 61 to 144 of 216 characters changed).
-            if fetched > 0, readingSince == nil { readingSince = clock.now() }
-            if xtProgram == nil, let readingSince, clock.now() > max(began + Self.toolkitWait, readingSince + Self.rebuildWait) {
-                xtProgram = false
+            let now = clock.now()
+            let made = UInt(handsfree_x11_watch_requests(watch))
+            if let seen = requests, made != seen {
+                progressAt = now
+                // A program that reads the mapping but has not answered a marker in all the time since is
+                // taken for one that answers none, and goes by what it fetched from then on.
+                if marker?.fetchedAt == nil { marker?.fetchedAt = now }
             }
-            if clock.now() > deadline {
+            requests = made
+            if answersMarkers == nil, let fetchedAt = marker?.fetchedAt, now > fetchedAt + Self.evidenceTimeout {
+                answersMarkers = false
+                continue
+            }
+            if now > progressAt + Self.evidenceTimeout {
                 throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
                                       + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
                                       + "without changing keys it has not read yet (it is busy or stopped)")
             }
+        }
+    }
+
+    /// Takes in what the watch recorded: a marker answered shows every key it covers handled.
+    private func takeAnswer(_ watch: UnsafeMutablePointer<handsfree_x11_watch>) {
+        _ = handsfree_x11_watch_poll(watch, 0, lost)
+        guard marker != nil, handsfree_x11_watch_answers(watch) > 0, let waiting = marker else { return }
+        handledKey = max(handledKey, waiting.covers)
+        marker = nil
+        answersMarkers = true
+    }
+
+    /// Sends the focused program a marker behind every key sent so far (see the shim's watch).
+    private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> String) throws(OutputSinkError) {
+        guard let watch else { return }
+        try alive(doing())
+        let strip = markerNumber % Self.markerStrips
+        markerNumber = strip + 1
+        let x = Int32(strip % 96), width = Int32(strip / 96 + 1)
+        marker = Marker(x: x, width: width, covers: keysSent, sentAt: clock.now())
+        handsfree_x11_watch_expect(watch, x, width)
+        handsfree_x11_send_marker(display, target, x, width)
+        try alive(doing())
+        XSync(display, 1)
+        try confirm(display, doing())
+    }
+
+    /// After a key on a slot: takes in the program's answers, and when half the slots wait for one and no
+    /// marker is out, sends one, so that the evidence is in before a slot is needed again.
+    private func markAhead(_ display: OpaquePointer, target: Window) throws(OutputSinkError) {
+        guard let watch, watchTarget == target, answersMarkers != false else { return }
+        takeAnswer(watch)
+        guard marker == nil else { return }
+        let waiting = slots.reduce(0) { $0 + ((lastKey[$1] ?? -1) > handledKey ? 1 : 0) }
+        if waiting * 2 >= slots.count {
+            try sendMarker(display, target: target, doing: "asking the focused window to show it handled its keys")
         }
     }
 
@@ -717,11 +778,14 @@ public final class X11Sink: TextSink, PointerSink {
         watch = handsfree_x11_watch_start(display, displayName, target, lost)
         watchTarget = watch == nil ? 0 : target
         if watch == nil { noRecord = true }
-        xtProgram = nil
-        // Changes made while another program had the focus are not this one's to show.
+        // Changes made while another program had the focus are not this one's to show (its fetches); keys
+        // sent to it are shown handled only by its answer to a marker of its own.
         proven = changes
         provenAt = clock.now()
         watchOffset = changes
+        marker = nil
+        handledKey = -1
+        answersMarkers = nil
     }
 
     /// Waits until the focused program fetched the mapping after the last change, or `unprovenWait` without
