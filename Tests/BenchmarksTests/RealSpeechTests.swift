@@ -29,8 +29,8 @@ import Testing
     static func worker(_ language: String) throws -> WhisperWorker {
         var c = WhisperWorker.Configuration(python: python, script: script, model: WhisperWorker.defaultModel(language: language))
         c.language = language
-        // Without faster-whisper's temperature fallback the text is the same on every run, and no utterance
-        // takes seconds (one did, 92 s for these ten with it on a loaded machine); the bench measures both.
+        // Without faster-whisper's temperature fallback, which samples, no utterance takes seconds (92 s for
+        // these ten with it on a loaded machine, 39 s without) and the text varies less; the bench measures both.
         c.temperatureFallback = false
         let w = WhisperWorker(c)
         try w.start()
@@ -53,7 +53,7 @@ import Testing
     }
 
     /// The first five recordings of the bench's fixed sample, dictated. Today's base model gets 9 of their 24
-    /// Spanish words and 11 of their 27 French ones wrong (the goal of 12 % is missed: mostly rare names heard as
+    /// Spanish words and 9–11 of their 27 French ones wrong (the goal of 12 % is missed: mostly rare names heard as
     /// other words, "Un violon" → "on", "Un delfín" → "Pondalfín"); the bound catches a worker or model change that
     /// makes real speech worse, such as English written for Spanish (`bench speech --speech tuxpaint` gives the
     /// whole sample's figure).
