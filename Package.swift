@@ -139,7 +139,7 @@ let package = Package(
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
-                                                         "Runtime", "Shell"]),
+                                                         "Runtime", "Shell", "Speech", "SpeechText", "LiveServices"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
                                                      "Sinks", "UserFiles", "LiveServices", "Controls", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
     ],

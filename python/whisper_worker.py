@@ -13,6 +13,10 @@ Before the first request it prints {"ready": true, "model": PATH, "load_ms": M},
 2 (no model) or 3 (a Python package is missing). End of input ends it.
 
     whisper_worker.py --model DIR|package|package-base|NAME [--language en] [--threads 1] [--min-window 10]
+                      [--beam 1] [--no-temperature-fallback]
+
+--beam is the beam search's width (1: greedy, the default). --no-temperature-fallback stops faster-whisper from
+decoding an unlikely-looking text again at rising temperatures (its default: fewer errors, slower at p90).
 
 --language is the language spoken (ISO 639-1: en, es, fr, de, it, pt, ...), passed to Whisper so it neither
 guesses nor translates; an English-only model (tiny.en) refuses any other language with what to install.
@@ -161,7 +165,14 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-window", type=float, default=10.0)
     p.add_argument("--language", default="en")
+    p.add_argument("--beam", type=int, default=1)
+    p.add_argument("--no-temperature-fallback", action="store_true")
     a = p.parse_args()
+    # faster-whisper decodes an utterance again at rising temperatures (up to five more times) when its text
+    # looks unlikely. On real speech (bench speech --speech tuxpaint) that gets 2-3 points fewer words wrong
+    # but costs seconds on some utterances (French p90 3.0 s against 1.1 s) and makes the text vary from run to
+    # run; kept, as the WER says, with --no-temperature-fallback to measure or run without it.
+    temperatures = 0.0 if a.no_temperature_fallback else [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     try:
         import numpy as np
         from faster_whisper import WhisperModel
@@ -238,21 +249,24 @@ def main():
                 if window is not None:
                     window[0] = frames
                 segments, _ = model.transcribe(
-                    audio, language=language, beam_size=1, condition_on_previous_text=False, vad_filter=False,
+                    audio, language=language, beam_size=a.beam, condition_on_previous_text=False, vad_filter=False,
                     initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,
                     word_timestamps=bool(req.get("words")), without_timestamps=not req.get("words"),
-                    max_new_tokens=cap)
+                    max_new_tokens=cap, temperature=temperatures)
                 segments = list(segments)
                 return segments, " ".join(s.text.strip() for s in segments).strip()
 
+            # A cap of 10 tokens a second (far above speech) stops a decoder that runs on in the silence of a
+            # short window within milliseconds instead of seconds. The 30 s window keeps it too: without it a
+            # real one-second "Una iguana." ran on there, and faster-whisper's temperature fallback decoded it
+            # five more times (45 s for one utterance on a loaded machine, past the shell's 20 s limit).
+            cap = int(12 + 10 * seconds)
             if window is not None:
-                # A cap of 10 tokens a second (far above speech) stops a decoder that runs on in the
-                # silence of a short window within milliseconds instead of seconds.
-                segments, text = decode(window_frames(len(audio), a.min_window), int(12 + 10 * seconds))
+                segments, text = decode(window_frames(len(audio), a.min_window), cap)
                 if implausible(text, seconds):
-                    segments, text = decode(FULL_FRAMES, None)
+                    segments, text = decode(FULL_FRAMES, cap)
             else:
-                segments, text = decode(FULL_FRAMES, None)
+                segments, text = decode(FULL_FRAMES, cap)
             answer = {"id": rid, "text": text}
             if req.get("words"):
                 answer["words"] = [[w.word.strip(), round(w.start, 3), round(w.end, 3)]

@@ -29,6 +29,7 @@ packages=(
   zenity python3-gi gir1.2-gtk-3.0                                        # GTK 3 windows whose controls the Controls tests and bench read
   python3-pyatspi                                                         # the peer walk bench controls measures against
   firefox-esr                                                             # a real browser's page for the Controls tests (large, but a test uses it)
+  tuxpaint-stamps-default                                                 # real recorded Spanish and French speech with transcripts (160 MB, but tests use it: bench speech --speech tuxpaint)
 )
 
 missing=()

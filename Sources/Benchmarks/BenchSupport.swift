@@ -51,3 +51,9 @@ public func procCPUSeconds(_ pid: pid_t) -> Double {
     guard fields.count > 13, let ut = Double(fields[11]), let st = Double(fields[12]) else { return 0 }
     return (ut + st) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
+
+/// The 1-minute load average (`/proc/loadavg`), so a figure taken on a busy machine says so.
+func oneMinuteLoad() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").first.map(String.init) ?? "unknown"
+}

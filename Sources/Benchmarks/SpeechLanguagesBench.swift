@@ -8,14 +8,37 @@ import SpeechText
 /// `languages/LL/speech.toml`) said by espeak-ng's voice for the language, transcribed by the language's Whisper
 /// (the multilingual base), beside English's sentences said by flite and transcribed by tiny.en in the same run.
 /// Word error rate, decode time per utterance, commands recognised as the right phrase, sentences taken for a
-/// command. The speech is synthetic: no recording of real speech in these languages is in ../shared/data.
+/// command. With `speech = .tuxpaint` the speech is real instead: the stamp descriptions volunteers recorded for
+/// Tux Paint (`TuxPaintSpeech`), English's too.
 public struct SpeechLanguagesBench {
+    /// Where the speech comes from.
+    public enum Source: String, Sendable, CaseIterable {
+        /// The pack's `[bench]` sentences said by espeak-ng (English: flite).
+        case synthetic
+        /// Tux Paint's recorded stamp descriptions (Debian `tuxpaint-stamps-default`).
+        case tuxpaint
+    }
+
     /// The languages, by code.
     public var languages: [String]
     /// Print every hypothesis.
     public var verbose = false
     /// Give Whisper the commands as its prompt when it hears a command.
     public var promptCommands = true
+    /// Where the speech comes from.
+    public var speech = Source.synthetic
+    /// Recordings per language from the fixed shuffle (`.tuxpaint`; nil: all).
+    public var limit: Int?
+    /// Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).
+    public var beam = 1
+    /// The model for the languages other than English (nil: `WhisperWorker.defaultModel`, the multilingual base).
+    public var model: String?
+    /// Give Whisper two of the pack's own sentences as the text before the caret when it dictates, as a note
+    /// already written in the language would (the shell gives it the text before the caret, none in an empty note).
+    public var languagePrompt = false
+    /// Let the worker decode an unlikely-looking text again at rising temperatures (faster-whisper's default,
+    /// as the shell runs it).
+    public var temperatureFallback = true
 
     public init(languages: [String]) { self.languages = languages }
 
@@ -37,10 +60,16 @@ public struct SpeechLanguagesBench {
         /// Sentences taken for a command when heard as a command utterance is (with the commands as Whisper's
         /// prompt), as the live shell hears what is said while its microphone is open for a command.
         public var sentencesTakenPrompted = 0
+        /// Errors and words of the utterances of at least `longUtterance` words (real speech): dictation is
+        /// mostly sentences, the recordings mostly a name or two.
+        public var longErrors = 0, longWords = 0
+        /// Requests the worker gave up on (no answer within its limit).
+        public var failures = 0
         public var wer: Double { words == 0 ? 0 : Double(errors) / Double(words) }
     }
 
     public func run(out: BenchReport) throws {
+        if speech == .tuxpaint { return try runRecorded(out: out) }
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
@@ -62,16 +91,11 @@ public struct SpeechLanguagesBench {
             do {
                 let language = try SpeechFile.parse(text, file: file.path, code: code)
                 let (sentences, commands) = try Self.benchData(text, file: file.path)
-                let w = try OfflineSpeech.whisperWorker(model: WhisperWorker.defaultModel(language: code), language: code)
+                let w = try OfflineSpeech.whisperWorker(model: model ?? WhisperWorker.defaultModel(language: code), language: code, beam: beam)
                 defer { w.stop() }
                 let voice = try EspeakVoice(language: code)
                 var row = Row(language: code)
-                // The phrases a screen offers: the keymap's English ones and the commands' own.
-                let candidates = Array(Set(commands.map(\.english) + language.commands.phrases.map(\.value)))
-                // Whisper's prompt is the screen's phrases in the language, as a command utterance would get them:
-                // a short utterance is otherwise often heard as another, longer one.
-                let prompt = (commands.map(\.said) + language.commands.phrases.prefix(20).map { $0.words.joined(separator: " ") })
-                    .joined(separator: ", ")
+                let (candidates, prompt) = Self.commandScreen(language, commands)
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
                     let heard = try measure(&row, s, audio, w, language: code, out: out)
@@ -100,6 +124,133 @@ public struct SpeechLanguagesBench {
                 out("\(code): skipped (\(error))")
             }
         }
+    }
+
+    /// The phrases a screen offers (the keymap's English ones and the pack's commands' own) and Whisper's prompt
+    /// for a command utterance: the screen's phrases in the language, as the live shell gives them (a short
+    /// utterance is otherwise often heard as another, longer one).
+    static func commandScreen(_ language: SpeechLanguage, _ commands: [(said: String, english: String)])
+        -> (candidates: [String], prompt: String) {
+        let candidates = Array(Set(commands.map(\.english) + language.commands.phrases.map(\.value))).sorted()
+        let prompt = (commands.map(\.said) + language.commands.phrases.prefix(20).map { $0.words.joined(separator: " ") })
+            .joined(separator: ", ")
+        return (candidates, prompt)
+    }
+
+    /// Tux Paint's recorded descriptions in each language and LibriVox's English in the same run: WER, the worker's
+    /// decode time, the time from the utterance's end (all its audio handed over) to its final text, and, for
+    /// the languages, how many of these ordinary sentences the command path takes for a command.
+    func runRecorded(out: BenchReport) throws {
+        guard TuxPaintSpeech.installed() else {
+            throw BenchError("no recordings in \(TuxPaintSpeech.root): \(TuxPaintSpeech.install)")
+        }
+        out("speech per language: real recorded speech, Tux Paint's stamp descriptions (Debian tuxpaint-stamps-default, GPL-2), "
+            + (limit.map { "the first \($0) of the fixed shuffle (seed \(TuxPaintSpeech.seed))" } ?? "all") + " per language")
+        out("Whisper int8, fitted window; English: tiny.en greedy; the others: "
+            + "\(model ?? "base (multilingual)") \(beam == 1 ? "greedy" : "beam \(beam)")"
+            + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
+            + (temperatureFallback ? ", temperature fallback" : ", no temperature fallback"))
+        out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(oneMinuteLoad()) at the start")
+        out("language      utterances  audio    WER     WER ≥\(Self.longUtterance)w  decode p50  p90      end → text p50  p90      sentences taken for a command")
+        // English's peer: the real English the bench already reads (LibriVox, ../shared/data), through tiny.en.
+        let librivox = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test/librivox").path
+        do {
+            let transcript = Transcripts.parse(try String(contentsOfFile: librivox + "/transcription", encoding: .utf8))
+            let utterances = try transcript.map { id, text in
+                TuxPaintSpeech.Utterance(recording: .init(path: librivox + "/" + id + ".wav", text: text),
+                                         samples: try SpeechAudio.readSamples(path: librivox + "/" + id + ".wav"))
+            }
+            out(try measureRecorded("en", utterances, skipped: 0, label: "en (LibriVox)", out: out))
+        } catch {
+            out("en: skipped (\(librivox): \(error))")
+        }
+        for code in languages where code != "en" {
+            do {
+                let (utterances, skipped) = try TuxPaintSpeech.sample(language: code, limit: limit)
+                guard !utterances.isEmpty else { out("\(code): no recordings in \(TuxPaintSpeech.root)"); continue }
+                out(try measureRecorded(code, utterances, skipped: skipped, label: code, out: out))
+            } catch {
+                out("\(code): skipped (\(error))")
+            }
+        }
+        out("utterances: (-N) recordings left out because their text has more words than fit their length (edited after the "
+            + "recording); WER ≥\(Self.longUtterance)w: over the utterances of at least \(Self.longUtterance) words.")
+        out("end → text: from handing the worker the utterance's audio (as the shell does when PocketSphinx ends it) "
+            + "to its text; decode: the worker's own time. The shell adds PocketSphinx's end-of-utterance silence before it. "
+            + "Load average \(oneMinuteLoad()) at the end.")
+    }
+
+    /// One language's row over real recordings: dictation's WER and times, then (not English, whose commands are
+    /// PocketSphinx's grammar) each recording heard as a command utterance and matched to the screen's phrases.
+    private func measureRecorded(_ code: String, _ utterances: [TuxPaintSpeech.Utterance], skipped: Int, label: String,
+                                 out: BenchReport) throws -> String {
+        var screen: (language: SpeechLanguage, candidates: [String], prompt: String)?
+        var dictationPrompt: String?
+        if code != "en" {
+            let file = SpeechPack.file(code)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let language = try SpeechFile.parse(text, file: file.path, code: code)
+            let (sentences, commands) = try Self.benchData(text, file: file.path)
+            let (candidates, prompt) = Self.commandScreen(language, commands)
+            screen = (language, candidates, prompt)
+            if languagePrompt { dictationPrompt = sentences.prefix(2).joined(separator: " ") }
+        }
+        let w = try OfflineSpeech.whisperWorker(
+            model: code == "en" ? WhisperWorker.defaultModel(language: "en") : model ?? WhisperWorker.defaultModel(language: code),
+            language: code, beam: code == "en" ? 1 : beam, temperatureFallback: temperatureFallback)
+        defer { w.stop() }
+        var row = Row(language: label)
+        var endToText: [Double] = [], audio = 0.0
+        for u in utterances {
+            let t0 = Date()
+            // An utterance the worker gives up on (the shell's 20 s limit; the machine is shared) writes nothing:
+            // counted as every word missed, and the worker is started again for the next, as in the shell.
+            var text = ""
+            do {
+                let r = try w.transcribe(u.samples, prompt: dictationPrompt)
+                text = r.text
+                row.decodeMs.append(r.decodeMs)
+            } catch {
+                row.failures += 1
+                if verbose { out("  \(code) no text (\(error)): \(u.recording.text)") }
+            }
+            endToText.append(Date().timeIntervalSince(t0) * 1000)
+            audio += u.seconds
+            let (e, n) = Self.errors(reference: u.recording.text, hypothesis: text)
+            row.errors += e
+            row.words += n
+            if n >= Self.longUtterance { row.longErrors += e; row.longWords += n }
+            if verbose { out("  \(code) \(e)/\(n) \(String(format: "%.0f", endToText.last ?? 0)) ms: \(u.recording.text) → \(text)") }
+            guard let screen else { continue }
+            // As the live shell hears an utterance while its microphone is open for a command; one the worker
+            // gives up on is no command there either.
+            row.sentences += 1
+            guard let heard = try? w.transcribe(u.samples, prompt: screen.prompt).text else { row.failures += 1; continue }
+            if let m = screen.language.commands.nearest(heard, among: screen.candidates) {
+                row.sentencesTaken += 1
+                if verbose { out("  \(code) taken for \"\(m.phrase)\": \(u.recording.text) → \(heard)") }
+            }
+        }
+        return Self.recordedLine(row, utterances: utterances.count, skipped: skipped, audio: audio, endToText: endToText)
+    }
+
+    /// Words from which an utterance counts as a sentence in the WER of sentences.
+    static let longUtterance = 6
+
+    static func recordedLine(_ row: Row, utterances: Int, skipped: Int, audio: Double, endToText: [Double]) -> String {
+        func pct(_ v: [Double], _ p: Double) -> Double {
+            let s = v.sorted()
+            return s.isEmpty ? 0 : s[min(s.count - 1, Int((p * Double(s.count)).rounded(.up)) - 1)]
+        }
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+        let taken = row.sentences == 0 ? "-"
+            : "\(row.sentencesTaken)/\(row.sentences) (" + String(format: "%.1f%%", 100 * Double(row.sentencesTaken) / Double(row.sentences)) + ")"
+        return pad(row.language, 14) + pad("\(utterances)" + (skipped > 0 ? " (-\(skipped))" : ""), 12) + pad(String(format: "%.0f s", audio), 9)
+            + pad(String(format: "%.1f%%", 100 * row.wer), 8)
+            + pad(row.longWords == 0 ? "-" : String(format: "%.1f%%", 100 * Double(row.longErrors) / Double(row.longWords)), 10)
+            + pad(String(format: "%.0f ms", pct(row.decodeMs, 0.5)), 12) + pad(String(format: "%.0f ms", pct(row.decodeMs, 0.9)), 9)
+            + pad(String(format: "%.0f ms", pct(endToText, 0.5)), 16) + pad(String(format: "%.0f ms", pct(endToText, 0.9)), 9) + taken
+            + (row.failures > 0 ? "; \(row.failures) requests without an answer" : "")
     }
 
     /// Transcribes one sentence, adds its errors and decode time to `row`, and returns what was heard.

@@ -8,13 +8,16 @@ import UserFiles
 /// Speech on recordings rather than a microphone, as `transcribe` and `bench speech` run it.
 public enum OfflineSpeech {
     /// The Whisper worker set up as the shell sets it up: the project's Python and worker script.
-    public static func whisperWorker(model: String, minWindow: Double = 10, language: String = "en") throws -> WhisperWorker {
+    public static func whisperWorker(model: String, minWindow: Double = 10, language: String = "en", beam: Int = 1,
+                                     temperatureFallback: Bool = true) throws -> WhisperWorker {
         guard let python = PythonEnv.python() else {
             throw SetupError("no Python found: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))")
         }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"), model: model)
         configuration.minWindow = minWindow
         configuration.language = language
+        configuration.beam = beam
+        configuration.temperatureFallback = temperatureFallback
         let w = WhisperWorker(configuration)
         do { try w.start() } catch { throw SetupError("Whisper: \(error.description)") }
         return w

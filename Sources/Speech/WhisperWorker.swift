@@ -49,6 +49,11 @@ public final class WhisperWorker: @unchecked Sendable {
         /// Shortest encoder window in seconds: the worker encodes the utterance plus a second, at least this
         /// long, instead of Whisper's 30 s (0: always 30 s, the slower way it was trained).
         public var minWindow: Double = 10
+        /// The beam search's width (1: greedy, the default; `bench speech --beam` measures wider ones).
+        public var beam = 1
+        /// Let faster-whisper decode an unlikely-looking text again at rising temperatures (its own default): on
+        /// real speech 2-3 points fewer words wrong, seconds more at p90 (`bench speech --speech tuxpaint`).
+        public var temperatureFallback = true
         /// Longest wait for the model to load.
         public var loadTimeout: Double
         /// Longest wait for one utterance, beyond which the worker is taken as hung and restarted.
@@ -91,7 +96,9 @@ public final class WhisperWorker: @unchecked Sendable {
             let ready = try worker.start(
                 python: configuration.python, script: configuration.script,
                 arguments: ["--model", configuration.model, "--threads", String(configuration.threads),
-                            "--min-window", String(configuration.minWindow), "--language", configuration.language],
+                            "--min-window", String(configuration.minWindow), "--language", configuration.language]
+                    + (configuration.beam == 1 ? [] : ["--beam", String(configuration.beam)])
+                    + (configuration.temperatureFallback ? [] : ["--no-temperature-fallback"]),
                 loadTimeout: configuration.loadTimeout,
                 noPython: "no Python at \(configuration.python): run \(PythonInstall.command) whisper, or set HANDSFREE_PYTHON",
                 loading: "the Whisper model")

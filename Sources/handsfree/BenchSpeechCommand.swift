@@ -54,6 +54,21 @@ struct BenchSpeech: ParsableCommand {
     @Option(help: "Languages to measure instead (es,fr,de,it,pt): each pack's sentences and commands said by espeak-ng, heard by the multilingual Whisper, beside English (flite, tiny.en) in the same run.")
     var language: String?
 
+    @Option(help: "With --language: where the speech comes from: synthetic (espeak-ng, flite) or tuxpaint (real recorded stamp descriptions from Debian's tuxpaint-stamps-default, English's too).")
+    var speech = "synthetic"
+
+    @Option(help: "With --speech tuxpaint: recordings per language, the first of a fixed shuffle (default: all).")
+    var limit: Int?
+
+    @Option(help: "With --language: Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).")
+    var beam = 1
+
+    @Flag(help: "With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")
+    var languagePrompt = false
+
+    @Flag(help: "With --speech tuxpaint: stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")
+    var noTemperatureFallback = false
+
     @Option(name: .customLong("decoder-option"),
             help: "A PocketSphinx option for the transcript test, as KEY=VALUE (e.g. -vad_startspeech=5); repeatable.")
     var decoderOption: [String] = []
@@ -62,6 +77,16 @@ struct BenchSpeech: ParsableCommand {
         if let language {
             var languages = SpeechLanguagesBench(languages: language.split(separator: ",").map(String.init))
             languages.verbose = verbose
+            guard let source = SpeechLanguagesBench.Source(rawValue: speech) else {
+                throw ValidationError("--speech is synthetic or tuxpaint, not \(speech)")
+            }
+            languages.speech = source
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+            if beam < 1 { throw ValidationError("--beam must be at least 1, not \(beam)") }
+            languages.limit = limit; languages.beam = beam; languages.languagePrompt = languagePrompt
+            languages.temperatureFallback = !noTemperatureFallback
+            // --whisper-model's default is English's tiny.en; another names the languages' model.
+            if whisperModel != "package" { languages.model = whisperModel }
             return try printing { try languages.run(out: $0) }
         }
         var bench = SpeechBench()
