@@ -332,6 +332,7 @@ struct Lexicon: Sendable {
             if out.count == k || pre.count >= r.count { return out }
             // Too many skipped: fall through to a full scan (rare).
         }
+        guard k > 0 else { return [] }
         // Keep a small sorted buffer of the best k.
         var best: [(Float, Int)] = []
         best.reserveCapacity(k + 1)
@@ -340,8 +341,10 @@ struct Lexicon: Sendable {
             if best.count == k, let last = best.last, p <= last.0 { continue }
             var pos = best.count
             while pos > 0 && best[pos - 1].0 < p { pos -= 1 }
-            best.insert((p, id), at: pos)
-            if best.count > k { best.removeLast() }
+            // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.
+            if best.count == k { best[k - 1] = (p, id) } else { best.append((p, id)) }
+            var i = best.count - 1
+            while i > pos { best.swapAt(i, i - 1); i -= 1 }
         }
         return best.map { $0.1 }
     }

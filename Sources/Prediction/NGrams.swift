@@ -290,6 +290,12 @@ struct NGrams: Sendable {
         best(trigramRange(w1, w2), in: idRange, k: k)
     }
 
+    /// Up to `k` entries of the context whose successors are `r` (`bigramRange`, `trigramRange`) with ids in
+    /// `idRange`, best first: for a caller that already has the context's range.
+    func successors(stored r: Range<Int>, in idRange: Range<Int>, k: Int) -> [Int32] {
+        best(r, in: idRange, k: k)
+    }
+
     /// The `k` best entries of context range `r` with ids in `idRange`.
     ///
     /// A frequent word has up to 2000 successors; walking them best first until `k` start with a rare
@@ -333,8 +339,10 @@ struct NGrams: Sendable {
             if ranks.count == k, let last = ranks.last, rk >= last { continue }
             var pos = ranks.count
             while pos > 0 && ranks[pos - 1] > rk { pos -= 1 }
-            ranks.insert(rk, at: pos)
-            if ranks.count > k { ranks.removeLast() }
+            // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.
+            if ranks.count == k { ranks[k - 1] = rk } else { ranks.append(rk) }
+            var i = ranks.count - 1
+            while i > pos { ranks.swapAt(i, i - 1); i -= 1 }
         }
         for rk in ranks { out.append(ids[r.lowerBound + Int(rk)]) }
         return out
@@ -386,6 +394,8 @@ struct NGrams: Sendable {
     /// fifty candidates went to memory at nearly every step, where this reads only the part between candidates.
     func logProbs(of sorted: [Int32], in r: Range<Int>, into out: inout [Float]) {
         out.removeAll(keepingCapacity: true)
+        // Grown one append at a time, the array was reallocated some seven times per call.
+        out.reserveCapacity(sorted.count)
         guard !r.isEmpty else {
             out.append(contentsOf: repeatElement(Float.nan, count: sorted.count))
             return

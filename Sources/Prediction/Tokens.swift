@@ -149,7 +149,11 @@ public enum Tokens {
             return end
         }
         func lowerString(_ r: Range<Int>) -> String {
-            String(decoding: b[r].lazy.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            // Written in place: decoding a lazily mapped slice went through a dynamic cast and a copy for every word.
+            String(unsafeUninitializedCapacity: r.count) { out in
+                for (k, c) in b[r].enumerated() { out[k] = c &- UInt8(ascii: "A") < 26 ? c | 0x20 : c }
+                return r.count
+            }
         }
         var end = previousWord()
         guard ascii else { return nil }

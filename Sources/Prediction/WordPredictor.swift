@@ -326,7 +326,20 @@ public struct WordPredictor: Sendable {
 
         /// Sorts and deduplicates the ids; call once, after the last insert and before reading.
         mutating func finish() {
-            ids.sort()
+            // Mostly some fifty ids: an insertion sort in place costs a fraction of the general sort's closure calls.
+            // The user's words can add hundreds, for which it would be quadratic.
+            if ids.count > 64 {
+                ids.sort()
+            } else {
+                ids.withUnsafeMutableBufferPointer { a in
+                    for i in a.indices.dropFirst() {
+                        let v = a[i]
+                        var j = i
+                        while j > 0, a[j - 1] > v { a[j] = a[j - 1]; j -= 1 }
+                        a[j] = v
+                    }
+                }
+            }
             var n = 0
             for i in ids.indices where i == 0 || ids[i] != ids[i - 1] { ids[n] = ids[i]; n += 1 }
             ids.removeLast(ids.count - n)
@@ -407,16 +420,18 @@ public struct WordPredictor: Sendable {
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
                 && (plain || Folding.matches(lexicon.word(Int(id)), typed: typed))
         }
+        // The context's ranges once, for the successors and the scores: finding a two-word context is a search.
+        let ranges = contextRanges(w1: w1, w2: w2)
         var added = 0
         if let w1, let w2, w1 >= 0, w2 >= 0 {
-            for id in ngrams.successors(w1, w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
+            for id in ngrams.successors(stored: ranges.trigrams, in: range, k: 4 * limit + skip.count) where allowed(id) {
                 cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
         }
         added = 0
         if let w2, w2 >= 0 {
-            for id in ngrams.successors(w2, in: range, k: 4 * limit + skip.count) where allowed(id) {
+            for id in ngrams.successors(stored: ranges.bigrams, in: range, k: 4 * limit + skip.count) where allowed(id) {
                 cands.insert(id); added += 1
                 if added >= 4 * limit { break }
             }
@@ -439,39 +454,41 @@ public struct WordPredictor: Sendable {
         if !ur.isEmpty, ur.count <= 512 {
             for i in ur { cands.insert(candidate(String(decoding: user.sortedKeys[i], as: UTF8.self))) }
         }
-        let ranges = contextRanges(w1: w1, w2: w2)
         var scored: [(Double, Candidate)] = []
         cands.finish()
-        scored.reserveCapacity(cands.count)
+        // Room for the possessives too (up to two per suggestion offered), so that adding them never reallocates.
+        scored.reserveCapacity(cands.count + 2 * limit + 1)
         // Each listed candidate's n-gram probabilities in one pass over each context's successors, not two binary
         // searches per candidate over all of them.
         let ids = cands.sortedIDs
         var bigrams: [Float] = [], trigrams: [Float] = []
         ngrams.logProbs(of: ids, in: ranges.bigrams, into: &bigrams)
         ngrams.logProbs(of: ids, in: ranges.trigrams, into: &trigrams)
-        func add(_ c: Candidate, _ i: Int) {
-            if case .extra(let w) = c, user.removed.contains(w) { return }
-            // Offering exactly what was typed saves nothing; leave the place to a longer word. ("cancion" typed
-            // still offers "canción": the accent is worth a suggestion.)
-            if !typedBytes.isEmpty, isTyped(c, typedBytes) { return }
-            var sc: Double
-            if case .id(let id) = c {
-                let b = bigrams[i], t = trigrams[i]
-                sc = score(id: id, bigram: b.isNaN ? nil : b, trigram: t.isNaN ? nil : t, w1: w1, w2: w2, u2: u2, uctx: uctx)
-            } else {
-                sc = score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
-            }
+        func keep(_ c: Candidate, _ score: Double) {
+            var sc = score
             if name, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - typedBytes.count)), lengthExponent) }
             scored.append((sc, c))
         }
-        for (i, id) in ids.enumerated() where skip.isEmpty || !skip.contains(.id(id)) { add(.id(id), i) }
-        for w in cands.sortedExtras where skip.isEmpty || !skip.contains(.extra(w)) { add(.extra(w), 0) }
+        // The word typed in full and its score, for its possessive.
+        var typedScore: (id: Int32, score: Double)?
+        for (i, id) in ids.enumerated() where skip.isEmpty || !skip.contains(.id(id)) {
+            let b = bigrams[i], t = trigrams[i]
+            let sc = score(id: id, bigram: b.isNaN ? nil : b, trigram: t.isNaN ? nil : t, w1: w1, w2: w2, u2: u2, uctx: uctx)
+            // Offering exactly what was typed saves nothing; leave the place to a longer word. ("cancion" typed
+            // still offers "canción": the accent is worth a suggestion.)
+            if !typedBytes.isEmpty, lexicon.isWord(Int(id), typedBytes) { typedScore = (id, sc); continue }
+            keep(.id(id), sc)
+        }
+        // The user's words that are not listed have no n-grams: only the user's model scores them.
+        for w in cands.sortedExtras where skip.isEmpty || !skip.contains(.extra(w)) {
+            if user.removed.contains(w) || (!typedBytes.isEmpty && w.utf8.elementsEqual(typedBytes)) { continue }
+            keep(.extra(w), userMix(0, .extra(w), u2: u2, uctx: uctx))
+        }
         // Generated possessives ("mother's") are English's rule, given by its pack.
         if rules.possessive, possessiveWeight > 0, !typedBytes.isEmpty {
-            addPossessives(prefix: typedBytes, scored: &scored, present: cands, limit: limit, skip: skip) {
-                score($0, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
-            }
+            addPossessives(prefix: typedBytes, typedScore: typedScore, scored: &scored, present: cands, limit: limit, skip: skip,
+                           context: ScoreContext(w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges))
         }
         return WordPredictor.best(scored, limit: limit, lexicon: lexicon)
     }
@@ -498,8 +515,10 @@ public struct WordPredictor: Sendable {
             // After any equal ones, as a stable sort keeps them.
             var pos = top.count
             while pos > 0 && before(e, top[pos - 1]) { pos -= 1 }
-            top.insert(e, at: pos)
-            if top.count > limit { top.removeLast() }
+            // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.
+            if top.count == limit { top[limit - 1] = e } else { top.append(e) }
+            var i = top.count - 1
+            while i > pos { top.swapAt(i, i - 1); i -= 1 }
         }
         return top.map { $0.1 }
     }
@@ -509,9 +528,12 @@ public struct WordPredictor: Sendable {
     ///
     /// Prose is full of first-time possessives of names and nouns ("Woodhouse's", "daughter's") that no
     /// word list holds; without this they are never offered and cost every letter.
-    @inline(__always)  // Its `score` closure would otherwise take a copy of the whole predictor at every suggestion.
-    private func addPossessives(prefix: [UInt8], scored: inout [(Double, Candidate)], present: CandidateSet, limit: Int,
-                                skip: Set<Candidate>, score: (Candidate) -> Double) {
+    ///
+    /// `typedScore`: the word typed in full, when it is listed and was scored among the candidates, and its score.
+    private func addPossessives(prefix: [UInt8], typedScore: (id: Int32, score: Double)?, scored: inout [(Double, Candidate)],
+                                present: CandidateSet, limit: Int, skip: Set<Candidate>, context x: ScoreContext) {
+        // A method, not a closure: a closure calling `score` took a copy of the whole predictor at every suggestion.
+        func score(_ c: Candidate) -> Double { self.score(c, w1: x.w1, w2: x.w2, u2: x.u2, uctx: x.uctx, ranges: x.ranges) }
         let apostrophe = UInt8(ascii: "'")
         var bases: [(Double, Candidate)] = []
         if let a = prefix.firstIndex(of: apostrophe) {
@@ -541,8 +563,9 @@ public struct WordPredictor: Sendable {
             }
             bases = scored.filter { eligible($0.1) }
             // The word typed in full was dropped from the candidates (it saves nothing) but its possessive may not be.
-            let typed = candidate(String(decoding: prefix, as: UTF8.self))
-            if isKnown(typed), eligible(typed) { bases.append((score(typed), typed)) }
+            // Its score is known when it was a candidate (the one listed word whose lowercase form is the letters typed).
+            let typed = typedScore.map { .id($0.id) } ?? candidate(String(decoding: prefix, as: UTF8.self))
+            if isKnown(typed), eligible(typed) { bases.append((typedScore?.score ?? score(typed), typed)) }
             bases.sort { $0.0 > $1.0 }
             bases = Array(bases.prefix(2 * limit))
         }
@@ -562,15 +585,6 @@ public struct WordPredictor: Sendable {
             guard !present.contains(pc), skip.isEmpty || !skip.contains(pc), user.removed.isEmpty || !user.removed.contains(key(pc)),
                   length(pc) > prefix.count else { continue }
             scored.append((sc * possessiveWeight, pc))
-        }
-    }
-
-    /// Whether candidate `c` is exactly the letters typed (lowercase bytes).
-    @inline(__always)
-    private func isTyped(_ c: Candidate, _ typed: [UInt8]) -> Bool {
-        switch c {
-        case .id(let id): return lexicon.isWord(Int(id), typed)
-        case .extra(let w): return w.utf8.elementsEqual(typed)
         }
     }
 
@@ -597,6 +611,12 @@ public struct WordPredictor: Sendable {
         case .id(let id): return lexicon.word(Int(id))
         case .extra(let w): return w
         }
+    }
+
+    /// What scoring a candidate needs to know of the context, for `addPossessives`.
+    struct ScoreContext {
+        let w1: Int32?, w2: Int32?, u2: String?, uctx: String?
+        let ranges: ContextRanges
     }
 
     /// Where the n-grams of the context `w1 w2` are stored, looked up once per ranking rather than per candidate.

@@ -190,6 +190,19 @@ extension NGramTests {
         #expect(p.suggest("so t", limit: 2) == ["then", "they"])
     }
 
+    /// A ranking's listed candidates are sorted by id by hand when they are few (some fifty) and by the general
+    /// sort when the user's words make them many: both must rank the same words alike, ties by word.
+    @Test(arguments: [40, 60, 200])
+    func manyOrFewListedCandidatesRankAlike(words n: Int) {
+        var p = WordPredictor(words: (0..<n).map { (String(format: "wa%03d", $0), 10) })
+        p.hideRejected = false
+        // Every word taught once puts all n among the candidates; then three of them more.
+        p.learn((0..<n).map { String(format: "wa%03d", $0) }.joined(separator: " "))
+        p.learn("wa017 wa017 wa017 wa033 wa008 wa008 wa008 wa008 wa008")
+        #expect(p.suggest("so wa", limit: 3) == ["wa008", "wa017", "wa033"])
+        #expect(p.suggest("so wa0", limit: 3) == ["wa008", "wa017", "wa033"])
+    }
+
     /// With a noun list only nouns and the user's names get a generated possessive; a missing list is a warning.
     @Test func onlyListedNounsAndNamesGetAGeneratedPossessive() throws {
         let dir = try tempDir()
