@@ -60,6 +60,22 @@ public struct TypingBench {
         }
     }
 
+    /// Where the simulated time went by what the user was doing, seconds, and how many actions of each kind: a
+    /// letter typed (its look, check and gesture), a space or mark, a word or phrase taken (the key's ★ with
+    /// the tongue, or the bar), reading suggestions (on the key and on the bar), and correcting (noticing a slip,
+    /// the slip itself and each ⌫).
+    public struct ByAction: Sendable, Equatable {
+        public var letters = 0.0, spaces = 0.0, taking = 0.0, reading = 0.0, correcting = 0.0
+        public var letterCount = 0, spaceCount = 0, takeCount = 0
+        public var total: Double { letters + spaces + taking + reading + correcting }
+        static func + (a: ByAction, b: ByAction) -> ByAction {
+            ByAction(letters: a.letters + b.letters, spaces: a.spaces + b.spaces, taking: a.taking + b.taking,
+                     reading: a.reading + b.reading, correcting: a.correcting + b.correcting,
+                     letterCount: a.letterCount + b.letterCount, spaceCount: a.spaceCount + b.spaceCount,
+                     takeCount: a.takeCount + b.takeCount)
+        }
+    }
+
     /// Where the simulated user reads the suggestions.
     public enum Reading: String, Sendable, Equatable, CaseIterable {
         /// The word on the key (`ShellSettings.wordOnKey`): read while checking the key, taken with the tongue.
@@ -100,6 +116,7 @@ public struct TypingBench {
         /// Phrases abandoned (too many actions, or the note editor left by a stray activation).
         public var abandoned = 0
         public var time = TimeSpent()
+        public var actions = ByAction()
 
         public var wordsPerMinute: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: seconds) }
         /// Actions (keys and selections) per character of the text.
@@ -122,6 +139,7 @@ public struct TypingBench {
                         keys.append(r)
                         results.append(r)
                         out(Self.line(r))
+                        out(Self.breakdown(r))
                     }
                 }
             }
@@ -130,6 +148,7 @@ public struct TypingBench {
             for r in [bar, off].compactMap({ $0 }) {
                 results.append(r)
                 out(Self.line(r))
+                out(Self.breakdown(r))
             }
             for on in keys + [bar].compactMap({ $0 }) { out(Self.comparison(on, off)) }
         }
@@ -177,6 +196,17 @@ public struct TypingBench {
                       r.abandoned > 0 ? "; \(r.abandoned) phrases abandoned" : "")
     }
 
+    /// Where a result's time went by what the user was doing: "  by action: letters 52% (410, 1.21 s each), …".
+    public static func breakdown(_ r: Result) -> String {
+        let a = r.actions, all = max(a.total, 1e-9)
+        func each(_ x: Double, _ n: Int) -> Double { n > 0 ? x / Double(n) : 0 }
+        return String(format: "    by action: letters %.0f%% (%d, %.2f s each), spaces and marks %.0f%% (%d, %.2f s each), taking words %.0f%% (%d, %.2f s each), reading suggestions %.0f%%, correcting %.0f%%",
+                      a.letters / all * 100, a.letterCount, each(a.letters, a.letterCount),
+                      a.spaces / all * 100, a.spaceCount, each(a.spaces, a.spaceCount),
+                      a.taking / all * 100, a.takeCount, each(a.taking, a.takeCount),
+                      a.reading / all * 100, a.correcting / all * 100)
+    }
+
     /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
     /// or without suggestions.
     public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar,
@@ -221,6 +251,7 @@ public struct TypingBench {
             result.keystrokes += m.keystrokes; result.selections += m.selections; result.charactersTyped += m.charactersTyped
             result.charactersSelected += m.charactersSelected
             result.time = result.time + typist.spent
+            result.actions = result.actions + typist.byAction
             if typist.abandoned { result.abandoned += 1 }
         }
         return result
@@ -252,6 +283,7 @@ struct Typist {
     var closing: (from: Double, face: Face)?
     var pending: [(GazePoint, Float, Float)] = []
     var spent = TypingBench.TimeSpent()
+    var byAction = TypingBench.ByAction()
     var start = 0.0, end = 0.0
     var abandoned = false
     let phase: Double
@@ -356,6 +388,8 @@ struct Typist {
         guard let target = session.state.hitMap.target(id: aimID) else { return false }
         let b: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.travel
         var face = face
+        let began = t, readBefore = spent.reading, correctBefore = spent.correcting
+        defer { count(id, began: began, readBefore: readBefore, correctBefore: correctBefore, face: face, correcting: correcting) }
         if face == .jaw {
             travel(to: centre(target.rect), width: Double(target.rect.w), b)
             // The user sees the target highlighted before acting (the smoothing and the lag catch up).
@@ -383,6 +417,20 @@ struct Typist {
         closing = (t + profile.release, face)
         spent[keyPath: g] += t - t0
         return performed
+    }
+
+    /// Adds an action's time, less its reading and correcting (`spent` keeps those), to what acted.
+    mutating func count(_ id: String, began: Double, readBefore: Double, correctBefore: Double, face: Face, correcting: Bool) {
+        guard !correcting else { return }
+        let rest = max(0, t - began - (spent.reading - readBefore) - (spent.correcting - correctBefore))
+        let keyPrefix = "\(Self.editor).keyboard.key."
+        if face == .tongue || id.hasPrefix("\(Self.editor).suggestion.") {
+            byAction.taking += rest; byAction.takeCount += 1
+        } else if id.hasPrefix(keyPrefix), let c = id.last, c.isLetter || c == "'" {
+            byAction.letters += rest; byAction.letterCount += 1
+        } else {
+            byAction.spaces += rest; byAction.spaceCount += 1
+        }
     }
 
     /// The key next to `id` in its row (left or right at random), the slip a shaky pointer makes.
@@ -480,7 +528,7 @@ struct Typist {
             let want = Self.key(target[now.count])
             let slip = rng.unit() < profile.errorRate ? neighbour(of: want) : nil
             let before = text
-            let t0 = t, was = spent
+            let t0 = t, was = spent, wasBy = byAction
             // Reading the word on the key: while checking the key, the user reads the word shown on it when
             // taking it would save a key (a letter or the space), and any phrase shown (several words stand out);
             // the tongue takes it when all of it is right, the jaw types the letter.
@@ -503,9 +551,12 @@ struct Typist {
                 let used = t - t0
                 spent = was
                 spent.correcting += used
+                byAction = wasBy
             }
         }
         if actions >= limit { abandoned = true }
+        byAction.reading = spent.reading
+        byAction.correcting = spent.correcting
     }
 
     /// One step of initials typing: the next initial (taking the phrase the key offers when it is the one

@@ -99,7 +99,17 @@ struct TypingBenchTests {
         #expect(results[0].time.reading < results[1].time.reading)
         #expect(results[0].selections > 0)
         #expect(results[0].seconds < results[2].seconds, "the word on the key is faster than no prediction")
-        #expect(lines.count == 5)
+        // Each run also says where its time went by action; that adds up to its time (the actions count the frames
+        // each wait really took, up to a frame more than the wait), and without prediction no word is taken and
+        // every key is a letter or a space.
+        #expect(lines.count == 8)
+        #expect(lines.filter { $0.contains("by action: letters") }.count == 3)
+        for r in results {
+            #expect(abs(r.actions.total - r.time.total) <= 0.05 * r.time.total, "\(r.actions) against \(r.time)")
+        }
+        #expect(results[2].actions.takeCount == 0 && results[2].actions.taking == 0)
+        #expect(results[2].actions.letterCount + results[2].actions.spaceCount >= phrases.reduce(0) { $0 + $1.count } - phrases.count)
+        #expect(results[0].actions.takeCount > 0 && results[0].actions.taking > 0)
     }
 
     @Test func everyMethodTypesThePhrasesExactlyWithAndWithoutHistory() throws {

@@ -124,3 +124,59 @@ import TrackingCore
         #expect(WordOnKeyTests.editorText(k) == "hello? ")
     }
 }
+
+/// A word the keys offered and the user passed over is not offered again for the same word: each ★ read is a new
+/// word (`bench typing`, see docs/prediction.md).
+@Suite struct PassedOverWordTests {
+    /// "he" completes to "hello" first, "hel" to "hello" then "help".
+    static let words: @Sendable (String, Int) -> [String] = { text, limit in
+        let w: [String]
+        if text.hasSuffix("hel") { w = ["hello", "help"] }
+        else if text.hasSuffix("he") { w = ["hello", "here"] }
+        else if text.hasSuffix("hello ") { w = ["world", "there"] }
+        else if text.hasSuffix("hello w") { w = ["world", "wow"] }
+        else { w = [] }
+        return Array(w.prefix(limit))
+    }
+
+    static func star(_ d: Driver, _ key: Target) -> String { d.lines[key.rect.maxY - 1] }
+
+    @Test func aWordPassedOverOnAKeyGivesWayToTheNextBest() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        d.type("h")
+        let e = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.e")
+        #expect(Self.star(d, e).contains("★ hello"))
+        // The jaw types e while the key offered "hello": the user read it and means another word.
+        d.activate("note-editor.keyboard.key.e")
+        #expect(WordOnKeyTests.editorText(d) == "he")
+        let l = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        #expect(Self.star(d, l).contains("★ help"), "\(Self.star(d, l))")
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "help ")
+    }
+
+    @Test func theBarANewWordAndTheSpaceKeyAreNotAffected() {
+        // The bar still offers the model's words in order.
+        var b = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        b.type("h")
+        b.activate("note-editor.keyboard.key.e")
+        b.type("l")
+        #expect(b.text.contains("★ hello"))
+        // A new word starts afresh: "hello" is offered again after a space.
+        var n = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        n.type("h")
+        n.activate("note-editor.keyboard.key.e")
+        n.type("llo h")
+        let e = WordOnKeyTests.look(&n, at: "note-editor.keyboard.key.e")
+        #expect(Self.star(n, e).contains("★ hello"), "\(Self.star(n, e))")
+        // Space typed while it offered the next word does not hide that word: the eyes went there to end a word.
+        var s = Driver(.gesture, screen: "note-editor", suggest: Self.words)
+        s.type("hello")
+        let space = WordOnKeyTests.look(&s, at: "note-editor.keyboard.space")
+        #expect(Self.star(s, space).contains("★ world"))
+        s.activate("note-editor.keyboard.space")
+        #expect(WordOnKeyTests.editorText(s) == "hello ")
+        let w = WordOnKeyTests.look(&s, at: "note-editor.keyboard.key.w")
+        #expect(Self.star(s, w).contains("★ world"), "\(Self.star(s, w))")
+    }
+}

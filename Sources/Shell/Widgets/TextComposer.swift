@@ -21,6 +21,9 @@ public struct TextComposer: Sendable {
     public var initialsFrom: Int?
     /// What the conversation partner said last (Messages): its words are likelier in a phrase.
     public var partner = ""
+    /// The words a letter key offered for the word being typed that the user passed over (typed the key while its
+    /// ★ showed them), and the text before that word: the keys offer the next best word instead.
+    var passed: (before: String, words: Set<String>) = ("", [])
 
     public init(_ prefix: String, field: String = "text", text: String = "", enterSubmits: Bool = false) {
         fieldID = "\(prefix).\(field)"; suggestionID = "\(prefix).suggestion"; keyboardID = "\(prefix).keyboard"
@@ -133,7 +136,8 @@ public struct TextComposer: Sendable {
     /// The word on a keyboard key: the first suggestion once the key's letter (or space) is typed, when it
     /// completes more than the key does; nil for other keys, keys too low to show it, or with the setting off.
     /// A phrase when the next few words are likely enough (`Services.suggestPhrase`), and in initials mode the
-    /// first phrase for the initials with the key's letter.
+    /// first phrase for the initials with the key's letter. A word a key offered earlier for the same word and the
+    /// user passed over (typed that key instead) gives way to the next best.
     public func wordOnKey(_ key: Target, _ ctx: ScreenContext) -> (KeyboardKey, String)? {
         guard ctx.settings.wordOnKey, ctx.settings.suggestions > 0, key.rect.h >= 3,
               let k = KeyboardKey.from(key.id, keyboard: keyboardID) else { return nil }
@@ -149,11 +153,34 @@ public struct TextComposer: Sendable {
                   let phrase = ctx.predictor.expand(initials, context: before, partner: partner, limit: 1).first else { return nil }
             return (k, phrase)
         }
-        if let phrase = ctx.predictor.suggestPhrase(after.beforeCaret) { return (k, phrase) }
-        guard let word = ctx.predictor.suggest(after.beforeCaret, limit: 1).first else { return nil }
-        let partial = after.beforeCaret.reversed().prefix { !$0.isWhitespace }.count
+        let text = after.beforeCaret
+        // A word the user read on a key and passed over for this word is not offered again: the next best is.
+        let skip = passed.before == Self.wordStart(text) ? passed.words : []
+        if let phrase = ctx.predictor.suggestPhrase(text),
+           !skip.contains(phrase.split(separator: " ").first.map { $0.lowercased() } ?? "") { return (k, phrase) }
+        guard let word = ctx.predictor.suggest(text, limit: 1 + min(skip.count, 8)).first(where: { !skip.contains($0.lowercased()) }) else { return nil }
+        let partial = text.reversed().prefix { !$0.isWhitespace }.count
         guard word.count > partial else { return nil }
         return (k, word)
+    }
+
+    /// The text before the word being typed at the end of `text`.
+    static func wordStart(_ text: String) -> String {
+        var head = text
+        while let l = head.last, Tokens.isWordCharacter(l) { head.removeLast() }
+        return head
+    }
+
+    /// Notes that the letter key `t` was typed while its ★ offered a word: the user passed over that word.
+    mutating func pass(_ t: Target, _ ctx: ScreenContext) {
+        // The space key's next word is not passed over: the user looks at space to end a word, not to read the
+        // next one (`bench typing`: counting it lost the next word whenever it was the model's first).
+        guard initialsFrom == nil, let (k, word) = wordOnKey(t, ctx), k != .space, !word.contains(" ") else { return }
+        var after = field
+        k.apply(to: &after)
+        let before = Self.wordStart(after.beforeCaret)
+        if passed.before != before { passed = (before, []) }
+        passed.words.insert(word.lowercased())
     }
 
     /// Handles an input meant for the text, its suggestions or its keyboard; nil when it is not.
@@ -178,6 +205,7 @@ public struct TextComposer: Sendable {
             }
             if let k = KeyboardKey.from(t.id, keyboard: keyboardID) {
                 if k == .enter && enterSubmits { return .submit }
+                pass(t, ctx)
                 // In initials mode the letters are initials: no word is finished by a space between them.
                 var learn = typeKey(k)
                 if initialsFrom == nil, !enterSubmits, k == .enter || k.endsSentence { learn += Effect.learnFinishedSentence(field.beforeCaret) }
