@@ -23,6 +23,9 @@ public struct ExpandBench {
     /// everything the user commits; sentences equal to any phrase of the set are left out, so no phrase is ever
     /// learned before it is expanded.
     public var learnHistory = true
+    /// Share of the set's distinct phrases that the "said before" run puts in the user's history (once each, with
+    /// the rest of the history), as an AAC user says the same sentences again; 0 leaves that run out.
+    public var repeatShare = 0.5
     /// Print why each phrase missed with no history was missed (a word unknown, not tried, dropped from the
     /// beam, or outscored), and this many of them one by one.
     public var explain = 0
@@ -80,6 +83,99 @@ public struct ExpandBench {
         for m in WordPredictor.Miss.allCases { out("  missed, \(m.rawValue): \(counts[m] ?? 0)") }
     }
 
+    /// The history run with natural repetition: the phrases are expanded in the order of the text, and each, once
+    /// expanded, joins the history (and is learned) as the shell learns what the user says; a phrase the text
+    /// repeats is then in the history when it comes again. Nothing is added that the text does not say earlier.
+    func runInOrder(_ predictor: WordPredictor, history: SentenceHistory, out: BenchReport) -> Result {
+        var taught = predictor
+        var h = history
+        var r = Result(), times: [Double] = []
+        var repeated = 0, repeatedHits = 0
+        var said = Set<[String]>()
+        for item in items {
+            let want = Self.key(item.phrase)
+            if words.contains(want.count) {
+                let again = said.contains(want)
+                var h1 = h
+                if !again { h1.forget(sentence: item.phrase) }
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let offered = taught.expand(Self.initials(item.phrase), history: h1, limit: top, settings: settings)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                r.phrases += 1
+                if again { repeated += 1 }
+                if let i = offered.firstIndex(where: { Self.key($0) == want }) {
+                    r.hits += 1
+                    if i == 0 { r.first += 1 }
+                    if again { repeatedHits += 1 }
+                }
+            }
+            said.insert(want)
+            h.learn(item.phrase)
+            taught.learn(item.phrase)
+        }
+        Self.percentiles(&r, times)
+        out(String(format: "with history, earlier phrases of the text (each phrase joins the history once expanded; %d of %d were said earlier in the text, %d of those offered): intended phrase among the first %d for %d of %d (%.1f%%), first %.1f%%; expansion p50 %.2f ms, p99 %.2f ms",
+                   repeated, r.phrases, repeatedHits, top, r.hits, r.phrases, r.rate * 100,
+                   r.phrases > 0 ? Double(r.first) / Double(r.phrases) * 100 : 0, r.p50Ms, r.p99Ms))
+        return r
+    }
+
+    /// The history run where a share (`repeatShare`) of the distinct phrases were said before: those are in the
+    /// history once each (and learned), the others never. Prints the share's figure and the rate among the phrases
+    /// said before and among the others, so any other share can be worked out (share × the first + the rest ×
+    /// the second).
+    func runSaidBefore(_ predictor: WordPredictor, history: SentenceHistory, out: BenchReport) -> [String: Result] {
+        var distinct: [[String]] = []
+        var seen = Set<[String]>()
+        for item in items {
+            let k = Self.key(item.phrase)
+            if words.contains(k.count), seen.insert(k).inserted { distinct.append(k) }
+        }
+        // Every phrase whose place among the distinct ones crosses a multiple of 1/share: exactly the share, spread
+        // evenly through the text.
+        var before = Set<[String]>()
+        for (i, k) in distinct.enumerated() where Int(Double(i + 1) * repeatShare) > Int(Double(i) * repeatShare) { before.insert(k) }
+        var h = history
+        var taught = predictor
+        var texts: [[String]: String] = [:]
+        for item in items { texts[Self.key(item.phrase)] = texts[Self.key(item.phrase)] ?? item.phrase }
+        for k in distinct where before.contains(k) {
+            if let t = texts[k] { h.learn(t); taught.learn(t) }
+        }
+        var all = Result(), old = Result(), new = Result(), times: [Double] = []
+        for item in items {
+            let want = Self.key(item.phrase)
+            guard words.contains(want.count) else { continue }
+            var h1 = h
+            let said = before.contains(want)
+            if !said { h1.forget(sentence: item.phrase) }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let offered = taught.expand(Self.initials(item.phrase), history: h1, limit: top, settings: settings)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            let i = offered.firstIndex(where: { Self.key($0) == want })
+            for k in said ? [0, 1] : [0, 2] {
+                if k == 0 { all.phrases += 1 } else if k == 1 { old.phrases += 1 } else { new.phrases += 1 }
+                guard let i else { continue }
+                if k == 0 { all.hits += 1; if i == 0 { all.first += 1 } }
+                if k == 1 { old.hits += 1; if i == 0 { old.first += 1 } }
+                if k == 2 { new.hits += 1; if i == 0 { new.first += 1 } }
+            }
+        }
+        Self.percentiles(&all, times)
+        out(String(format: "with history, %.0f%% of the distinct phrases said once before (%d of %d): intended phrase among the first %d for %d of %d (%.1f%%), first %.1f%%; said before %.1f%% (%d of %d), not said before %.1f%% (%d of %d); expansion p50 %.2f ms, p99 %.2f ms",
+                   repeatShare * 100, before.count, distinct.count, top, all.hits, all.phrases, all.rate * 100,
+                   all.phrases > 0 ? Double(all.first) / Double(all.phrases) * 100 : 0, old.rate * 100, old.hits, old.phrases,
+                   new.rate * 100, new.hits, new.phrases, all.p50Ms, all.p99Ms))
+        return ["with history, said before": all, "with history, said before (those said)": old, "with history, said before (the others)": new]
+    }
+
+    static func percentiles(_ r: inout Result, _ times: [Double]) {
+        let times = times.sorted()
+        guard !times.isEmpty else { return }
+        r.p50Ms = times[times.count / 2]
+        r.p99Ms = times[min(times.count - 1, Int(Double(times.count) * 0.99))]
+    }
+
     /// The words of a phrase, lowercase: what a hit compares.
     static func key(_ s: String) -> [String] { Tokens.words(s).map { $0.word.lowercased() } }
 
@@ -99,6 +195,12 @@ public struct ExpandBench {
                                               ("no history, longest word spelled out", false, false, true),
                                               ("with history", true, false, false), ("with history, partner's words", true, true, false)] {
             if usePartner, !items.contains(where: { !$0.partner.isEmpty }) { continue }
+            defer {
+                if name == "with history" {
+                    results["with history, earlier phrases of the text"] = runInOrder(taught, history: full, out: out)
+                    if repeatShare > 0 { results.merge(runSaidBefore(taught, history: full, out: out)) { a, _ in a } }
+                }
+            }
             var r = Result()
             var times: [Double] = []
             for item in items {

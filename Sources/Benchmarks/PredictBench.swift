@@ -21,12 +21,16 @@ public struct PredictBench {
     /// write the file and once timed reading it, beside the text load; the bench says whether both give the
     /// same suggestions for every input.
     public func run(load: () throws -> WordPredictor, loadCached: (() throws -> WordPredictor)? = nil,
-                    out: BenchReport) throws {
+                    attach: ((inout WordPredictor) throws -> Void)? = nil, out: BenchReport) throws {
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let rssBefore = residentBytes()
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let predictor = try load()
+        var predictor = try load()
         let loadNs = DispatchTime.now().uptimeNanoseconds - t0
+        // What initials expansion adds (the conversational model), timed apart: suggest never reads it.
+        let a0 = DispatchTime.now().uptimeNanoseconds
+        try attach?(&predictor)
+        let attachNs = DispatchTime.now().uptimeNanoseconds - a0
         let rssAfter = residentBytes()
         var cached: (WordPredictor, UInt64)?
         if let loadCached {
@@ -81,6 +85,9 @@ public struct PredictBench {
             let same = inputs.allSatisfy { p.suggest($0, limit: n) == predictor.suggest($0, limit: n) }
             out(String(format: "load: %.1f ms from the compiled cache (same suggestions for all %d inputs: %@)",
                        Double(ns) / 1e6, inputs.count, same ? "yes" : "NO"))
+        }
+        if attach != nil, let m = predictor.phraseModel {
+            out(String(format: "load: %.1f ms more for the conversational model (%d n-grams; initials expansion only)", Double(attachNs) / 1e6, m.count))
         }
         out(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
         out(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))

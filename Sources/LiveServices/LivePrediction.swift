@@ -120,6 +120,12 @@ public final class LivePrediction: @unchecked Sendable {
             var p = try pack.map { pack throws(PredictionError) in try pack.load(userFile: readFrom, cache: cache, prebuilt: pack.words?.compiled).0 }
                 ?? WordLists.load(userFile: readFrom, cache: cache, prebuilt: WordLists.compiled)
             p.userFile = saveTo
+            // English's conversational model for initials expansion; without it (or with a file that cannot be read)
+            // expansion uses the n-grams alone, as `handsfree expand --phrase-model` shows. Its bad lines are skipped,
+            // as the shipped lists' are (`handsfree expand` prints them).
+            if pack == nil, FileManager.default.fileExists(atPath: WordLists.phraseModel.path) {
+                p.phraseModel = try? PhraseModel.load(WordLists.phraseModel, for: p).model
+            }
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {
                 problem = UIMessage("Word list cache {file} was damaged ({reason}); the word lists were read instead.", ["file": path, "reason": reason])

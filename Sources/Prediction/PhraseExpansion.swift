@@ -111,6 +111,11 @@ extension WordPredictor {
         /// expand`, conversation text: 0 → 2.5% / 3.9% / 16.0% (no history / partner's words / a word spelled out),
         /// 1 → 2.9% / 4.2% / 16.7%.
         public var sentenceEndWeight = 1.0
+        /// Weight of the conversational model (`WordPredictor.phraseModel`, when loaded) in each word's probability
+        /// and the sentence's end: P = (1 - w) P(word model and the user's words) + w P(conversation). Tuned on the
+        /// chatterbot dialogues that `bench expand` never types (its history half, 448 phrases of 3-8 words, among the
+        /// first 3): 0 → 8.5%, 0.3 → 11.6%, 0.5 → 11.2%, 0.7 → 10.5%, 0.9 → 9.8%.
+        public var conversationWeight = 0.3
         /// Weight of the conversation partner's words in the mix (a word just heard is likely said back).
         public var partnerWeight = 0.1
         /// Phrase continuation from the word model: its confidence in all the words offered must be at least this;
@@ -304,7 +309,8 @@ extension WordPredictor {
                     let cands = memo[memoKey] ?? scored(prefix: o.prefix, w1: h.w1, w2: h.w2, u2: h.u2, uctx: uctx,
                                                         partner: partner, partnerWeight: settings.partnerWeight,
                                                         k: settings.lookahead && h.words.isEmpty ? max(settings.pool, settings.branch) : settings.branch,
-                                                        backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff)
+                                                        backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff,
+                                                        conversation: settings.conversationWeight)
                     memo[memoKey] = cands
                     // With lookahead, the `branch` best of a wider pool by what they lead to.
                     var children: [Hypothesis] = []
@@ -318,8 +324,8 @@ extension WordPredictor {
                         n.u1 = h.u2; n.u2 = k
                         n.group = o.group; n.offset = o.offset
                         if n.group == pattern.groups.count {
-                            if settings.sentenceEndWeight > 0, sentenceStart, let end = ngrams.sentenceEnd(w1: n.w1, w2: n.w2) {
-                                n.logp += settings.sentenceEndWeight * Double(end) * M_LN10
+                            if settings.sentenceEndWeight > 0, sentenceStart, let end = sentenceEnd(w1: n.w1, w2: n.w2, settings: settings) {
+                                n.logp += settings.sentenceEndWeight * end * M_LN10
                             }
                             done.append(n)
                         } else {
@@ -361,6 +367,8 @@ extension WordPredictor {
         if let w1, let w2, w1 >= 0, w2 >= 0 { ids += ngrams.successors(w1, w2, in: range, k: 1) }
         if let w2, w2 >= 0 { ids += ngrams.successors(w2, in: range, k: 1) }
         if let top = letters.top { ids.append(top) }
+        let model = settings.conversationWeight > 0 ? phraseModel : nil
+        if let model { ids += model.successors(w1: w1, w2: w2, in: range, k: 1).filter { $0 >= 0 } }
         let ranges = contextRanges(w1: w1, w2: w2)
         let a = settings.backoff
         var best = -Double.infinity
@@ -376,15 +384,38 @@ extension WordPredictor {
             } else {
                 l = log10(max(lexicon.probability[Int(id)], 1e-300)) + ((w2 ?? -1) >= 0 ? 2 * log10(a) : 0)
             }
-            best = max(best, l * M_LN10)
+            if let model {
+                let w = settings.conversationWeight
+                best = max(best, log((1 - w) * pow(10, l) + w * pow(10, Double(model.logProb(id, w1: w1, w2: w2)))))
+            } else {
+                best = max(best, l * M_LN10)
+            }
         }
         return best
+    }
+
+    /// `p` mixed with the conversational model's probability of the candidate after `w1 w2` at `weight` (`p` as it
+    /// is without the model or at weight 0); a word the model's list lacks gets its floor.
+    func conversational(_ p: Double, _ c: Candidate, w1: Int32?, w2: Int32?, weight: Double) -> Double {
+        guard weight > 0, let model = phraseModel else { return p }
+        let pc: Float
+        if case .id(let id) = c { pc = model.logProb(id, w1: w1, w2: w2) } else { pc = model.floor }
+        return (1 - weight) * p + weight * pow(10, Double(pc))
+    }
+
+    /// log10 P(the sentence ends after `w1 w2`): the word model's, mixed with the conversational model's.
+    func sentenceEnd(w1: Int32?, w2: Int32?, settings: PhraseSettings) -> Double? {
+        let base = ngrams.sentenceEnd(w1: w1, w2: w2).map { pow(10, Double($0)) }
+        guard settings.conversationWeight > 0, let model = phraseModel else { return base.map(log10) }
+        let pc = pow(10, Double(model.logProb(PhraseModel.end, w1: w1, w2: w2)))
+        return log10((1 - settings.conversationWeight) * (base ?? pc) + settings.conversationWeight * pc)
     }
 
     /// The `k` likeliest words starting with `prefix` after the context, with their probabilities (the
     /// suggestion bar's mix: n-grams, the user's words, pairs and phrases), and the partner's words raised.
     private func scored(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, partner: Set<String>,
-                        partnerWeight: Double, k: Int, backoffFactor: Double? = nil, modelBackoff: Bool = false) -> [(Double, Candidate)] {
+                        partnerWeight: Double, k: Int, backoffFactor: Double? = nil, modelBackoff: Bool = false,
+                        conversation: Double = 0) -> [(Double, Candidate)] {
         let range = lexicon.range(prefix: prefix)
         var cands: [Candidate] = []
         var seen = Set<Candidate>()
@@ -406,12 +437,16 @@ extension WordPredictor {
             for (w, _) in succ where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
         }
         for w in partner where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
+        if conversation > 0, let model = phraseModel {
+            for id in model.successors(w1: w1, w2: w2, in: range, k: k) where id >= 0 && allowed(id) { add(.id(id)) }
+        }
         let ranges = contextRanges(w1: w1, w2: w2)
         var out: [(Double, Candidate)] = []
         out.reserveCapacity(cands.count)
         for c in cands {
             var p = backoffFactor.map { phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges, backoff: $0, modelBackoff: modelBackoff) }
                 ?? score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
+            p = conversational(p, c, w1: w1, w2: w2, weight: conversation)
             if !partner.isEmpty, partnerWeight > 0 {
                 p = (1 - partnerWeight) * p + (partner.contains(key(c)) ? partnerWeight / Double(partner.count) : 0)
             }
@@ -455,17 +490,17 @@ extension WordPredictor {
             let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
             let prefix = Array(w.utf8.prefix(1))
             let cands = scored(prefix: prefix, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: settings.branch,
-                               backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff)
+                               backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff, conversation: settings.conversationWeight)
             if !cands.contains(where: { $0.1 == c }) { branched = false }
-            let p = phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: contextRanges(w1: w1, w2: w2), backoff: settings.backoff,
-                                modelBackoff: settings.modelBackoff)
+            let p = conversational(phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: contextRanges(w1: w1, w2: w2), backoff: settings.backoff,
+                                               modelBackoff: settings.modelBackoff), c, w1: w1, w2: w2, weight: settings.conversationWeight)
             logp += log(max(p, 1e-300))
             w1 = w2
             if case .id(let i) = c { w2 = i } else { w2 = -1 }
             u1 = u2; u2 = w
         }
-        if settings.sentenceEndWeight > 0, let end = ngrams.sentenceEnd(w1: w1, w2: w2) {
-            logp += settings.sentenceEndWeight * Double(end) * M_LN10
+        if settings.sentenceEndWeight > 0, let end = sentenceEnd(w1: w1, w2: w2, settings: settings) {
+            logp += settings.sentenceEndWeight * end * M_LN10
         }
         return (logp, branched)
     }

@@ -58,6 +58,9 @@ public struct WordPredictor: Sendable {
     var held = IDSet()
     /// Offer the held words too (Settings › "Suggest rude words").
     public var offerHeldWords = false
+    /// A conversational model that initials expansion mixes with the n-grams (`PhraseSettings.conversationWeight`);
+    /// the suggestion bar never reads it.
+    public var phraseModel: PhraseModel?
 
     /// Generated possessives for the user's names only (as with an empty noun list).
     public mutating func onlyNamesGetPossessives() { possessable = IDSet() }

@@ -88,6 +88,9 @@ public enum WordLists {
     public static var nouns: URL { folder.appendingPathComponent("nouns-en.txt") }
     /// Swear words and slurs held back until the user has typed them.
     public static var held: URL { folder.appendingPathComponent("offensive-en.txt") }
+    /// The conversational model initials expansion mixes with the n-grams (`PhraseModel`; made from chat dialogues by
+    /// scripts/make-conversation-ngrams.sh).
+    public static var phraseModel: URL { folder.appendingPathComponent("conversation-en.txt") }
     /// The four lists as built in memory, made by the installer (`handsfree words compile`); absent in a
     /// source tree, where the first start builds them into the user's cache instead.
     public static var compiled: URL { folder.appendingPathComponent("words-en.bin") }

@@ -74,12 +74,14 @@ struct BenchExpand: ParsableCommand {
     @Option(help: "Shortest phrase counted, in words.") var minWords = 3
     @Option(help: "Longest phrase counted, in words.") var maxWords = 8
     @Option(help: "Say why each phrase missed with no history was missed, and show this many misses one by one.") var explain = 0
-    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, historyPrefix, learnHistory); repeatable.")
+    @Option(help: "Share of the distinct phrases put once in the history for the 'said before' run (0: no such run).") var repeatShare = 0.5
+    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, historyPrefix, learnHistory); repeatable.")
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
         guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
+        guard (0...1).contains(repeatShare) else { throw ValidationError("--repeat-share must be between 0 and 1") }
         guard minWords >= 1, minWords <= maxWords else { throw ValidationError(tr("--min-words must be between 1 and --max-words")) }
     }
 
@@ -102,6 +104,7 @@ struct BenchExpand: ParsableCommand {
         bench.top = n
         bench.words = minWords...maxWords
         bench.explain = explain
+        bench.repeatShare = repeatShare
         for kv in settings {
             let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError(tr("--set needs name=number, got '{value}'", ["value": kv])) }
@@ -117,6 +120,7 @@ struct BenchExpand: ParsableCommand {
             case "sentenceEndWeight": bench.settings.sentenceEndWeight = v
             case "lookahead": bench.settings.lookahead = v != 0
             case "pool": bench.settings.pool = Int(v)
+            case "conversationWeight": bench.settings.conversationWeight = v
             default: throw ValidationError(tr("--set: unknown name '{name}'", ["name": String(parts[0])]))
             }
         }

@@ -22,6 +22,8 @@ struct PredictionFiles: ParsableArguments {
     var suggestRudeWords = false
     @Option(help: "PocketSphinx trie model whose n-grams add to the n-gram file's; 'none' for none (default: $HANDSFREE_LM, else Debian's en-us.lm.bin when installed and --ngrams is not given).")
     var lm: String?
+    @Option(help: "Conversational model that initials expansion mixes in ('1 WORD …' lines: scripts/make-conversation-ngrams.sh); 'none' for none (default: wordlists/conversation-en.txt for English).")
+    var phraseModel: String?
 
     /// The pack `--language` names, nil without the option (English from wordlists/, as before packs); an unknown
     /// language lists the installed packs.
@@ -33,7 +35,7 @@ struct PredictionFiles: ParsableArguments {
     /// The lists as the options name them; `prebuilt`: the installed compiled lists, used if they were built
     /// from these very files (nil: the pack's). A pack's missing n-grams are said, and it predicts from its word
     /// frequencies.
-    func load(useUserFile: Bool = true, cache: URL? = nil, prebuilt: URL? = nil) throws -> WordPredictor {
+    func load(useUserFile: Bool = true, cache: URL? = nil, prebuilt: URL? = nil, withPhraseModel: Bool = true) throws -> WordPredictor {
         let paths = UserPaths.current(dataDir: dataDir)
         let pack = try self.pack()
         let data = pack?.words
@@ -57,10 +59,21 @@ struct PredictionFiles: ParsableArguments {
         var p = try WordPredictor.load(wordList: wordList, ngrams: ngramURL, userFile: user, nouns: nounURL, held: held,
                                        cache: cache, prebuilt: prebuilt ?? data?.compiled, rules: data?.rules ?? .english,
                                        languageModel: model)
+        if withPhraseModel { try attachPhraseModel(to: &p, pack: pack) }
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
         for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         return p
+    }
+
+    /// Reads the conversational model that initials expansion mixes in (`--phrase-model`; English's by default,
+    /// none for another pack), its bad lines on standard error.
+    func attachPhraseModel(to p: inout WordPredictor, pack: LanguagePack?) throws {
+        let url: URL? = phraseModel == "none" ? nil : (phraseModel.map { URL(fileURLWithPath: $0) } ?? (pack == nil ? WordLists.phraseModel : nil))
+        guard let url, phraseModel != nil || FileManager.default.fileExists(atPath: url.path) else { return }
+        let (m, problems) = try PhraseModel.load(url, for: p)
+        p.phraseModel = m
+        for w in problems { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
     }
 }
 
@@ -263,10 +276,14 @@ struct BenchPredict: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("words-en.bin")
         printDebugBuildNote()
+        // The word lists' load is timed alone, as the shell's is; the conversational model (initials expansion only,
+        // loaded after them) has its own line.
         try bench.run(load: {
-            do { return try files.load(useUserFile: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+            do { return try files.load(useUserFile: false, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
         }, loadCached: {
-            do { return try files.load(useUserFile: false, cache: cache) } catch let e as PredictionError { throw ValidationError("\(e)") }
+            do { return try files.load(useUserFile: false, cache: cache, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        }, attach: { p in
+            do { try files.attachPhraseModel(to: &p, pack: try files.pack()) } catch let e as PredictionError { throw ValidationError("\(e)") }
         }, out: { print($0) })
     }
 }

@@ -7,6 +7,13 @@ import Testing
 /// The shipped English lists with Debian's whole trigram model, as `handsfree expand` loads them; loaded once.
 private let english = Result { try WordLists.load() }
 private let haveModel = FileManager.default.fileExists(atPath: WordLists.debianModel.path)
+/// The same with the conversational model initials expansion mixes in (wordlists/conversation-en.txt), as the shell
+/// and `handsfree expand` load it.
+private let conversational = Result { () throws -> WordPredictor in
+    var p = try english.get()
+    p.phraseModel = try PhraseModel.load(WordLists.phraseModel, for: p).model
+    return p
+}
 
 /// Initials expansion (issue 50) with the real English model: common phrases come back from their initials, the
 /// user's own sentences first, bad input gives nothing or bounded phrases.
@@ -18,6 +25,51 @@ struct InitialsExpansionTests {
     func aCommonPhraseIsAmongTheFirstThree(initials: String, phrase: String) throws {
         let offered = try english.get().expand(initials, limit: 3)
         #expect(offered.map { $0.lowercased() }.contains(phrase), "\(initials): \(offered)")
+    }
+
+    /// The everyday phrases stay among the first three with the conversational model mixed in.
+    @Test(arguments: [("tyvm", "thank you very much"), ("wtii", "what time is it"), ("haydt", "how are you doing today"),
+                      ("iwtgh", "i want to go home"), ("cyhm", "can you help me"), ("idk", "i don't know"),
+                      ("iwla cup ot", "i would like a cup of tea"), ("wiyn", "what is your name")])
+    func aCommonPhraseStaysAmongTheFirstThreeWithTheConversationalModel(initials: String, phrase: String) throws {
+        let offered = try conversational.get().expand(initials, limit: 3)
+        #expect(offered.map { $0.lowercased() }.contains(phrase), "\(initials): \(offered)")
+    }
+
+    /// symspell's list lacked "favorite" (it had "favourite"), so no phrase with it could be offered; now listed (from
+    /// CMU's model, scripts/add-lm-words.py), and the conversational model puts "What is your favorite color"
+    /// first, where the n-grams alone put "What is your first call" first.
+    @Test func theConversationalModelAndTheUSSpellingsOfferWhatPeopleSay() throws {
+        let p = try conversational.get()
+        #expect(p.suggest("my favo", limit: 3).contains("favorite"), "\(p.suggest("my favo", limit: 3))")
+        for w in ["favorite", "theater", "mom", "ok", "oh", "math"] { #expect(p.phraseDiagnosis([w]) != nil, "\(w) is listed") }
+        #expect(p.expand("wiyfc", limit: 3).first == "What is your favorite color")
+        var off = WordPredictor.PhraseSettings()
+        off.conversationWeight = 0
+        #expect(p.expand("wiyfc", limit: 3, settings: off).first != "What is your favorite color")
+        #expect(p.phraseModel.map { $0.count > 300_000 } == true)
+    }
+
+    /// The bench's history runs with repetition: in the text's order, a phrase said earlier in the text is in the
+    /// history when it comes again (and only then); with a share said before, those phrases are in it once each.
+    @Test func theBenchsHistoryRunsWithRepetitionSayWhatWasSaidBefore() throws {
+        let p = try english.get()
+        let items: [ExpandBench.Item] = ["Are you sentient?", "You are not immortal.", "Are you sentient?",
+                                         "All software can be perpetuated indefinitely."].map { .init(phrase: $0) }
+        var bench = ExpandBench(items: items, history: [])
+        bench.repeatShare = 0.5
+        var lines: [String] = []
+        let r = bench.run(p) { lines.append($0) }
+        // The model alone ranks none of the three first three; the second "Are you sentient?" comes from the history.
+        #expect(r["no history"]?.hits == 0)
+        #expect(r["with history"]?.hits == 0, "never the phrase typed")
+        #expect(r["with history, earlier phrases of the text"]?.hits == 1 && r["with history, earlier phrases of the text"]?.phrases == 4)
+        #expect(lines.contains { $0.contains("1 of 4 were said earlier in the text, 1 of those offered") }, "\(lines)")
+        // Three distinct phrases, half said before, spread evenly: the second ("You are not immortal") only.
+        let said = r["with history, said before (those said)"], others = r["with history, said before (the others)"]
+        #expect(said?.hits == 1 && said?.phrases == 1)
+        #expect(others?.hits == 0 && others?.phrases == 3)
+        #expect(lines.contains { $0.hasPrefix("with history, 50% of the distinct phrases said once before (1 of 3)") }, "\(lines)")
     }
 
     /// Ranking hypotheses by their probability so far alone dropped "thank" for likelier first words ("there",

@@ -193,3 +193,73 @@ import Testing
         #expect(loaded.warnings.first?.description.contains("only its last") == true)
     }
 }
+
+/// The conversational model initials expansion mixes in (`PhraseModel`): its back-off arithmetic, its bad lines,
+/// and its effect on the phrases offered.
+@Suite struct PhraseModelTests {
+    static let text = """
+    # a tiny model in the file's format
+    0 -6
+    1 </s> -1 0
+    1 i -1 -0.3
+    1 it -1.5 0
+    1 would -2 0
+    1 was -1.2 0
+    1 like -2 0
+    2 <s> i -0.5 -0.2
+    2 i would -1 0
+    2 i was -0.6 0
+    3 <s> i would -0.3
+    1 zzzunlisted -1 0
+    this line is wrong
+    2 i -0.5 0
+    """
+
+    static func load() throws -> (WordPredictor, [PredictionError], URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("phrase-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("conversation.txt")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        var p = WordPredictor(words: [("i", 100), ("it", 90), ("would", 20), ("was", 50), ("like", 30), ("love", 25)])
+        let (model, warnings) = try PhraseModel.load(url, for: p)
+        p.phraseModel = model
+        return (p, warnings, url)
+    }
+
+    @Test func aMissingTrigramBacksOffThroughTheWeightsOfItsContexts() throws {
+        let (p, _, _) = try Self.load()
+        let m = try #require(p.phraseModel)
+        func id(_ w: String) throws -> Int32 { Int32(try #require(p.lexicon.id(of: w))) }
+        let start = m.sentenceStart, i = try id("i")
+        #expect(m.logProb(try id("would"), w1: start, w2: i) == -0.3)
+        // bow(<s> i) + P(was | i)
+        #expect(abs(m.logProb(try id("was"), w1: start, w2: i) - (-0.8)) < 1e-5)
+        // bow(<s> i) + bow(i) + P(like)
+        #expect(abs(m.logProb(try id("like"), w1: start, w2: i) - (-2.5)) < 1e-5)
+        // A listed word the model never saw gets the floor; the sentence's end its own unigram.
+        #expect(abs(m.logProb(try id("love"), w1: nil, w2: nil) - (-6)) < 1e-5)
+        #expect(abs(m.logProb(PhraseModel.end, w1: nil, w2: try id("would")) - (-1)) < 1e-5)
+        #expect(m.successors(w1: start, w2: i, in: 0..<p.lexicon.count, k: 3) == [try id("would"), try id("was")])
+    }
+
+    @Test func badLinesAreSkippedAndNamedWithFileAndLine() throws {
+        let (_, warnings, url) = try Self.load()
+        #expect(warnings.map(\.description) == [
+            "\(url.path):14: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'",
+            "\(url.path):15: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'"])
+        #expect(throws: PredictionError.self) { try PhraseModel.load(url.appendingPathExtension("missing"), for: WordPredictor(words: [("a", 1)])) }
+    }
+
+    /// The word frequencies alone put "I was" first ("was" is likelier than "would"); the conversational model,
+    /// where "I would" follows a sentence's start, puts it first at its weight, and weight 0 leaves it out.
+    @Test func theModelChangesWhichPhraseComesFirst() throws {
+        let (p, _, _) = try Self.load()
+        var off = WordPredictor.PhraseSettings()
+        off.conversationWeight = 0
+        #expect(p.expand("iw", limit: 2, settings: off).first == "I was")
+        #expect(p.expand("iw", limit: 2).first == "I would")
+        var bare = p
+        bare.phraseModel = nil
+        #expect(bare.expand("iw", limit: 2) == p.expand("iw", limit: 2, settings: off))
+    }
+}
