@@ -145,7 +145,7 @@ import Testing
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try String(contentsOfFile: data + "/user-words.txt", encoding: .utf8).contains("Zoë"))
         let list = try Run.process(Self.binary, ["words", "list"], environment: env, directory: tmp.path)
-        #expect(list.stdout.hasPrefix(data + "/user-words.txt: 1 words"), "\(list.stdout)")
+        #expect(list.stdout.hasPrefix(data + "/user-words.txt: 1 word, 0 removed"), "\(list.stdout)")
 
         let add2 = try Run.process(Self.binary, ["words", "add", "Siobhán", "--data-dir", flagged], environment: env, directory: tmp.path)
         #expect(add2.status == 0, "\(add2.stderr)")
