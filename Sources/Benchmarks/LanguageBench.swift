@@ -41,6 +41,8 @@ public struct LanguageBench {
     public var n = 3
     /// Timed suggestions per language.
     public var count = 20000
+    /// Also report each language's inputs with the slowest median time, to see where its tail comes from.
+    public var slowest = 0
 
     public init() {}
 
@@ -65,11 +67,14 @@ public struct LanguageBench {
             let inputs = Self.inputs(from: lang.text ?? "")
             var times: [UInt64] = []
             times.reserveCapacity(count)
+            var perInput = [[UInt64]](repeating: [], count: slowest > 0 ? inputs.count : 0)
             var sink = 0
             for i in 0..<count where !inputs.isEmpty {
                 let a = DispatchTime.now().uptimeNanoseconds
                 sink &+= predictor.suggest(inputs[i % inputs.count], limit: n).count
-                times.append(DispatchTime.now().uptimeNanoseconds - a)
+                let t = DispatchTime.now().uptimeNanoseconds - a
+                times.append(t)
+                if slowest > 0 { perInput[i % inputs.count].append(t) }
             }
             times.sort()
             func pct(_ p: Double) -> Double { times.isEmpty ? 0 : Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
@@ -85,6 +90,14 @@ public struct LanguageBench {
                            loadCompiledMs: loadCompiled, p50: pct(0.5), p99: pct(0.99), ksr: ksr, ksrLearning: learning)
             results.append(r)
             out(Self.line(r, name: lang.name, text: lang.text == nil ? (lang.missing ?? "no test text") : lang.textName))
+            if slowest > 0 {
+                let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
+                    t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
+                }.sorted { $0.1 > $1.1 }
+                for (k, m) in medians.prefix(slowest) {
+                    out(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
+                }
+            }
             if sink < 0 { out(String(sink)) }
         }
         return results

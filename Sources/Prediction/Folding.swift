@@ -51,6 +51,16 @@ public enum Folding {
         typed.utf8.allSatisfy { $0 < 0x80 } || fold(typed) == typed
     }
 
+    /// The composed UTF-8 bytes of the first letter of `typed` that `matches` can only match as itself (a non-ASCII
+    /// letter), when any word holding it must hold those bytes or a combining mark of U+0300–U+036F: it is an ASCII
+    /// letter with such marks (é, ã, ç, ñ, ü). Nil for other letters (ß, œ, other scripts), which are not checked.
+    static func accentedLetter(_ typed: String) -> [UInt8]? {
+        guard let c = typed.first(where: { !$0.isASCII }) else { return nil }
+        let parts = Array(String(c).decomposedStringWithCanonicalMapping.unicodeScalars)
+        guard parts.count >= 2, parts[0].isASCII, parts.dropFirst().allSatisfy({ (0x300...0x36F).contains($0.value) }) else { return nil }
+        return Array(String(c).precomposedStringWithCanonicalMapping.utf8)
+    }
+
     /// Whether the word `word` (lowercase) starts with what the user typed (`typed`, lowercase), where a plain
     /// letter typed stands for any accented form of it and an accented letter typed only for itself: `canci`
     /// and `canció` match `canción`, `cancio` too (folded), `cancíon` does not; `stras` matches `straße`.

@@ -165,6 +165,25 @@ struct Lexicon: Sendable {
         return src == .keys ? bytes[s..<e].contains(b) : lower[s..<e].contains(b)
     }
 
+    /// False when word `id` (lowercase) cannot hold the letter whose composed UTF-8 bytes are `letter`: it holds
+    /// neither those bytes nor a combining mark of U+0300–U+036F (lead byte 0xCC or 0xCD), the only other way
+    /// to spell a Latin letter with accents. Looks at bytes, so no string is made.
+    func mayHold(letter: [UInt8], in id: Int) -> Bool {
+        let (src, s, e) = lowerRange(id)
+        func scan(_ w: ArraySlice<UInt8>) -> Bool {
+            guard let first = letter.first else { return true }
+            var i = w.startIndex
+            while i < w.endIndex {
+                let b = w[i]
+                if b == 0xCC || b == 0xCD { return true }
+                if b == first, w[i...].starts(with: letter) { return true }
+                i += 1
+            }
+            return false
+        }
+        return src == .keys ? scan(bytes[s..<e]) : scan(lower[s..<e])
+    }
+
     /// The last UTF-8 byte of word `id` (lowercase).
     func lastByte(_ id: Int) -> UInt8 {
         let (src, _, e) = lowerRange(id)

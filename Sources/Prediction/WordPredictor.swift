@@ -418,10 +418,15 @@ public struct WordPredictor: Sendable {
         let prefix = plain && typedBytes.allSatisfy({ $0 < 0x80 }) ? typedBytes : Array(Folding.fold(typed).utf8)
         let range = lexicon.range(prefix: prefix)
         var cands = CandidateSet()
+        // An accented letter typed matches only that letter, so a word without it is out before `Folding.matches`
+        // makes a string of it: after "é" the range is every word folded to "e", and making each a string took
+        // a millisecond (es "En é", fr "peut ê", pt "O Botafogo é").
+        let accented = plain ? nil : Folding.accentedLetter(typed)
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
-                && (plain || Folding.matches(lexicon.word(Int(id)), typed: typed))
+                && (plain || ((accented.map { lexicon.mayHold(letter: $0, in: Int(id)) } ?? true)
+                    && Folding.matches(lexicon.word(Int(id)), typed: typed)))
         }
         // The context's ranges once, for the successors and the scores: finding a two-word context is a search.
         let ranges = contextRanges(w1: w1, w2: w2)

@@ -456,6 +456,8 @@ struct BenchLanguage: ParsableCommand {
     var n = 3
     @Option(help: "Timed suggestions per language.")
     var count = 20000
+    @Option(help: "Also print each language's inputs with the slowest median time, to see where its tail comes from.")
+    var slowest = 0
 
     func run() throws {
         var packs: [LanguagePack]
@@ -470,7 +472,7 @@ struct BenchLanguage: ParsableCommand {
             packs = found.filter { $0.code == "en" } + found.filter { $0.code != "en" }
         }
         var bench = LanguageBench()
-        bench.n = n; bench.count = count
+        bench.n = n; bench.count = count; bench.slowest = slowest
         var langs: [LanguageBench.Language] = []
         for pack in packs where pack.words != nil {
             var text: String?
