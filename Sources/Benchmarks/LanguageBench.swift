@@ -90,14 +90,7 @@ public struct LanguageBench {
                            loadCompiledMs: loadCompiled, p50: pct(0.5), p99: pct(0.99), ksr: ksr, ksrLearning: learning)
             results.append(r)
             out(Self.line(r, name: lang.name, text: lang.text == nil ? (lang.missing ?? "no test text") : lang.textName))
-            if slowest > 0 {
-                let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
-                    t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
-                }.sorted { $0.1 > $1.1 }
-                for (k, m) in medians.prefix(slowest) {
-                    out(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
-                }
-            }
+            if slowest > 0 { PredictBench.reportSlowest(slowest, of: inputs, times: perInput, out: out) }
             if sink < 0 { out(String(sink)) }
         }
         return results

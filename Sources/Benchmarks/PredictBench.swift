@@ -15,6 +15,16 @@ public struct PredictBench {
 
     public init() {}
 
+    /// Prints the `limit` inputs with the slowest median time (nanoseconds per call, by input index).
+    static func reportSlowest(_ limit: Int, of inputs: [String], times perInput: [[UInt64]], out: BenchReport) {
+        let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
+            t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
+        }.sorted { $0.1 > $1.1 }
+        for (k, m) in medians.prefix(limit) {
+            out(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
+        }
+    }
+
     /// Loads the predictor with `load` (timed, and its memory measured), then times `count` suggestions.
     ///
     /// With `loadCached` (the same lists through the compiled cache file) it is loaded twice more, once to
@@ -68,14 +78,7 @@ public struct PredictBench {
             times.append(b - a)
             if slowest > 0 { perInput[i % inputs.count].append(b - a) }
         }
-        if slowest > 0 {
-            let medians = perInput.enumerated().compactMap { k, t -> (Int, UInt64)? in
-                t.isEmpty ? nil : (k, t.sorted()[t.count / 2])
-            }.sorted { $0.1 > $1.1 }
-            for (k, m) in medians.prefix(slowest) {
-                out(String(format: "  median %.1f µs  %@", Double(m) / 1000, "\"\(inputs[k])\""))
-            }
-        }
+        if slowest > 0 { Self.reportSlowest(slowest, of: inputs, times: perInput, out: out) }
         times.sort()
         func pct(_ p: Double) -> Double { Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
         let (bi, tri) = predictor.ngramCounts
