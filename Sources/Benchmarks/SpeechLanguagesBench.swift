@@ -17,6 +17,8 @@ public struct SpeechLanguagesBench {
         case synthetic
         /// Tux Paint's recorded stamp descriptions (Debian `tuxpaint-stamps-default`).
         case tuxpaint
+        /// Asterisk's recorded telephone prompts (Debian `asterisk-core-sounds-LL-wav`): es, fr, it, and en.
+        case asterisk
     }
 
     /// The languages, by code.
@@ -69,7 +71,7 @@ public struct SpeechLanguagesBench {
     }
 
     public func run(out: BenchReport) throws {
-        if speech == .tuxpaint { return try runRecorded(out: out) }
+        if speech != .synthetic { return try runRecorded(out: out) }
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
@@ -137,15 +139,26 @@ public struct SpeechLanguagesBench {
         return (candidates, prompt)
     }
 
-    /// Tux Paint's recorded descriptions in each language and LibriVox's English in the same run: WER, the worker's
-    /// decode time, the time from the utterance's end (all its audio handed over) to its final text, and, for
-    /// the languages, how many of these ordinary sentences the command path takes for a command.
+    /// Real recordings in each language (Tux Paint's descriptions or Asterisk's prompts) and LibriVox's English in
+    /// the same run: WER, the worker's decode time, the time from the utterance's end (all its audio handed over)
+    /// to its final text, and, for the languages, how many of these ordinary sentences the command path takes
+    /// for a command.
     func runRecorded(out: BenchReport) throws {
-        guard TuxPaintSpeech.installed() else {
-            throw BenchError("no recordings in \(TuxPaintSpeech.root): \(TuxPaintSpeech.install)")
+        let sample: (String) throws -> (utterances: [TuxPaintSpeech.Utterance], skipped: Int)
+        let shuffle = limit.map { "the first \($0) of the fixed shuffle (seed \(TuxPaintSpeech.seed))" } ?? "all"
+        switch speech {
+        case .asterisk:
+            sample = { try AsteriskSpeech.sample(language: $0, limit: limit) }
+            out("speech per language: real recorded speech, Asterisk's telephone prompts (Debian asterisk-core-sounds-LL-wav, "
+                + "CC BY-SA 3.0; 8 kHz), " + shuffle + " per language; Spanish's text has no accents, so its WER folds them")
+        default:
+            guard TuxPaintSpeech.installed() else {
+                throw BenchError("no recordings in \(TuxPaintSpeech.root): \(TuxPaintSpeech.install)")
+            }
+            sample = { try TuxPaintSpeech.sample(language: $0, limit: limit) }
+            out("speech per language: real recorded speech, Tux Paint's stamp descriptions (Debian tuxpaint-stamps-default, GPL-2), "
+                + shuffle + " per language")
         }
-        out("speech per language: real recorded speech, Tux Paint's stamp descriptions (Debian tuxpaint-stamps-default, GPL-2), "
-            + (limit.map { "the first \($0) of the fixed shuffle (seed \(TuxPaintSpeech.seed))" } ?? "all") + " per language")
         out("Whisper int8, fitted window; English: tiny.en greedy; the others: "
             + "\(model ?? "base (multilingual)") \(beam == 1 ? "greedy" : "beam \(beam)")"
             + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
@@ -164,10 +177,18 @@ public struct SpeechLanguagesBench {
         } catch {
             out("en: skipped (\(librivox): \(error))")
         }
+        if speech == .asterisk {
+            do {
+                let (utterances, skipped) = try sample("en")
+                out(try measureRecorded("en", utterances, skipped: skipped, label: "en (Asterisk)", out: out))
+            } catch {
+                out("en (Asterisk): skipped (\(error))")
+            }
+        }
         for code in languages where code != "en" {
             do {
-                let (utterances, skipped) = try TuxPaintSpeech.sample(language: code, limit: limit)
-                guard !utterances.isEmpty else { out("\(code): no recordings in \(TuxPaintSpeech.root)"); continue }
+                let (utterances, skipped) = try sample(code)
+                guard !utterances.isEmpty else { out("\(code): no recordings of \(speech.rawValue) in this language"); continue }
                 out(try measureRecorded(code, utterances, skipped: skipped, label: code, out: out))
             } catch {
                 out("\(code): skipped (\(error))")
@@ -216,7 +237,8 @@ public struct SpeechLanguagesBench {
             }
             endToText.append(Date().timeIntervalSince(t0) * 1000)
             audio += u.seconds
-            let (e, n) = Self.errors(reference: u.recording.text, hypothesis: text)
+            let (e, n) = Self.errors(reference: u.recording.text, hypothesis: text,
+                                     foldAccents: speech == .asterisk && AsteriskSpeech.transcriptsWithoutAccents.contains(code))
             row.errors += e
             row.words += n
             if n >= Self.longUtterance { row.longErrors += e; row.longWords += n }
@@ -277,10 +299,12 @@ public struct SpeechLanguagesBench {
         return (sentences, commands)
     }
 
-    /// Word errors (Levenshtein over words: lower case, punctuation removed, accents kept) and reference words.
-    static func errors(reference: String, hypothesis: String) -> (Int, Int) {
+    /// Word errors (Levenshtein over words: lower case, punctuation removed, accents kept unless `foldAccents`)
+    /// and reference words.
+    static func errors(reference: String, hypothesis: String, foldAccents: Bool = false) -> (Int, Int) {
         func words(_ s: String) -> [String] {
-            s.lowercased().replacingOccurrences(of: "’", with: "'")
+            (foldAccents ? s.folding(options: .diacriticInsensitive, locale: nil) : s)
+                .lowercased().replacingOccurrences(of: "’", with: "'")
                 .split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }).map(String.init)
         }
         let r = words(reference), h = words(hypothesis)

@@ -54,10 +54,10 @@ struct BenchSpeech: ParsableCommand {
     @Option(help: "Languages to measure instead (es,fr,de,it,pt): each pack's sentences and commands said by espeak-ng, heard by the multilingual Whisper, beside English (flite, tiny.en) in the same run.")
     var language: String?
 
-    @Option(help: "With --language: where the speech comes from: synthetic (espeak-ng, flite) or tuxpaint (real recorded stamp descriptions from Debian's tuxpaint-stamps-default, English's too).")
+    @Option(help: "With --language: where the speech comes from: synthetic (espeak-ng, flite) tuxpaint (real recorded stamp descriptions from Debian's tuxpaint-stamps-default, English's too) or asterisk (real recorded telephone prompts from Debian's asterisk-core-sounds-LL-wav: es, fr, it, en).")
     var speech = "synthetic"
 
-    @Option(help: "With --speech tuxpaint: recordings per language, the first of a fixed shuffle (default: all).")
+    @Option(help: "With --speech tuxpaint or asterisk: recordings per language, the first of a fixed shuffle (default: all).")
     var limit: Int?
 
     @Option(help: "With --language: Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).")
@@ -66,7 +66,7 @@ struct BenchSpeech: ParsableCommand {
     @Flag(help: "With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")
     var languagePrompt = false
 
-    @Flag(help: "With --speech tuxpaint: stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")
+    @Flag(help: "With real speech (--speech tuxpaint or asterisk): stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")
     var noTemperatureFallback = false
 
     @Option(name: .customLong("decoder-option"),
@@ -78,7 +78,7 @@ struct BenchSpeech: ParsableCommand {
             var languages = SpeechLanguagesBench(languages: language.split(separator: ",").map(String.init))
             languages.verbose = verbose
             guard let source = SpeechLanguagesBench.Source(rawValue: speech) else {
-                throw ValidationError("--speech is synthetic or tuxpaint, not \(speech)")
+                throw ValidationError("--speech is synthetic, tuxpaint or asterisk, not \(speech)")
             }
             languages.speech = source
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
