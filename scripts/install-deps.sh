@@ -30,6 +30,8 @@ packages=(
   python3-pyatspi                                                         # the peer walk bench controls measures against
   firefox-esr                                                             # a real browser's page for the Controls tests (large, but a test uses it)
   tuxpaint-stamps-default                                                 # real recorded Spanish and French speech with transcripts (160 MB, but tests use it: bench speech --speech tuxpaint)
+  asterisk-core-sounds-it asterisk-core-sounds-it-wav                    # real recorded Italian sentences with transcripts (Asterisk's prompts, 18 MB download, 23 MB installed; tests use it)
+  asterisk-core-sounds-es asterisk-core-sounds-es-wav asterisk-core-sounds-fr asterisk-core-sounds-fr-wav asterisk-core-sounds-en asterisk-core-sounds-en-wav  # the same in Spanish, French, English for bench speech --speech asterisk (61 MB download, 80 MB installed)
 )
 
 missing=()

@@ -8,9 +8,10 @@ import Foundation
 /// professional voices nobody working on this project knows: English and Spanish by Allison Smith, Canadian
 /// French by June Wallack, Italian by Carlo Flora. Mostly whole sentences ("Prego digitare la password seguita
 /// dal tasto cancelletto."), which Tux Paint's names are not. Left out: texts with digits or symbols (how "#" or
-/// "1234" was said is not written), sound descriptions in brackets ("[toni ascendenti]"), texts cut at "…" (the
-/// recording is a fragment), texts whose accented letters were lost in the file ("sar? esattamente"), and
-/// texts with more words than fit the recording.
+/// "1234" was said is not written), the folders of number words, letters and spelling words, sound descriptions
+/// in brackets ("[toni ascendenti]"), texts cut at "…" (the recording is a fragment), texts whose accented
+/// letters were lost in the file ("sar? esattamente"), texts with more words than fit the recording, and
+/// recordings longer than 30 s (one English demo text).
 public enum AsteriskSpeech {
     /// Where the packages install the prompts, one folder per language (a link to the voice's folder).
     public static let root = "/usr/share/asterisk/sounds"
@@ -54,11 +55,16 @@ public enum AsteriskSpeech {
             var text = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             // A stray closing quote ("suivi du dièse.\"") is a typing slip, not speech.
             text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            guard !key.isEmpty, !key.contains(" "), usable(text) else { continue }
+            guard !key.isEmpty, !key.contains(" "), !skippedFolders.contains(String(key.prefix { $0 != "/" })),
+                  usable(text) else { continue }
             found.append(.init(path: folder + "/" + key + ".wav", text: text))
         }
         return found.sorted { $0.path < $1.path }
     }
+
+    /// Folders of single number words, letters and spelling words ("tredici", "m come milano", "Alfa"): no
+    /// dictation, and Whisper writes the numbers as digits ("13."), which a word comparison counts as errors.
+    static let skippedFolders: Set<String> = ["digits", "letters", "phonetic"]
 
     /// Whether `text` says in words all the recording says.
     static func usable(_ text: String) -> Bool {
@@ -67,25 +73,26 @@ public enum AsteriskSpeech {
             return false
         }
         if text.contains("\u{FFFD}") || text.contains("...") || text.contains("…") || text.lowercased().contains("www") { return false }
-        // "sar? esattamente", "pu? essere": a letter the file lost, written "?" right after a letter and
-        // followed by more text; a real question mark ends the text or its sentence.
+        // "sar? esattamente", "La conferenza ? piena": a letter the file lost, written "?" and followed by more
+        // of the sentence in lower case; a real question mark ends the text or its sentence.
         let chars = Array(text)
-        for i in chars.indices where chars[i] == "?" && i > 0 && chars[i - 1].isLetter {
+        for i in chars.indices where chars[i] == "?" {
             let rest = chars[(i + 1)...].drop(while: { $0 == " " })
             if let next = rest.first, next.isLetter, next.isLowercase { return false }
         }
         return true
     }
 
-    /// The first `limit` usable prompts of the fixed shuffle (all when nil) whose text fits their length, read;
-    /// `skipped` counts those whose text does not.
+    /// The first `limit` usable prompts of the fixed shuffle (all when nil) whose text fits their length and that
+    /// last at most 30 s, read; `skipped` counts the others.
     public static func sample(language: String, limit: Int?) throws -> (utterances: [TuxPaintSpeech.Utterance], skipped: Int) {
         var out: [TuxPaintSpeech.Utterance] = [], skipped = 0
         for r in TuxPaintSpeech.shuffled(try recordings(language: language)) {
             if let limit, out.count >= limit { break }
             let u = TuxPaintSpeech.Utterance(recording: r, samples: try TuxPaintSpeech.read(r.path))
             let words = r.text.split(whereSeparator: { !($0.isLetter || $0 == "'" || $0 == "’") }).count
-            if Double(words) > TuxPaintSpeech.maxWordsPerSecond * u.seconds { skipped += 1; continue }
+            // Longer than Whisper's 30 s window: the worker refuses it as one utterance, and nobody dictates that.
+            if Double(words) > TuxPaintSpeech.maxWordsPerSecond * u.seconds || u.seconds > 30 { skipped += 1; continue }
             out.append(u)
         }
         return (out, skipped)

@@ -195,7 +195,7 @@ public struct SpeechLanguagesBench {
             }
         }
         out("utterances: (-N) recordings left out because their text has more words than fit their length (edited after the "
-            + "recording); WER ≥\(Self.longUtterance)w: over the utterances of at least \(Self.longUtterance) words.")
+            + "recording)" + (speech == .asterisk ? " or they last over 30 s" : "") + "; WER ≥\(Self.longUtterance)w: over the utterances of at least \(Self.longUtterance) words.")
         out("end → text: from handing the worker the utterance's audio (as the shell does when PocketSphinx ends it) "
             + "to its text; decode: the worker's own time. The shell adds PocketSphinx's end-of-utterance silence before it. "
             + "Load average \(oneMinuteLoad()) at the end.")
