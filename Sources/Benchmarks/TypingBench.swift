@@ -499,6 +499,12 @@ struct Typist {
                 if act("\(Self.editor).keyboard.backspace", correcting: true) { end = t }
                 continue
             }
+            if let id = session.state.focus.focused, let key = session.state.hitMap.target(id: id), let screen,
+               let offer = screen.composer.offer(key, session.state.context), !offer.typesKey {
+                // The rest of a phrase on the key the eyes are on, read with it: the tongue takes its next word when
+                // right, with no look elsewhere.
+                if fits(offer.take, from: now.count, target), act(id, face: .tongue) { end = t; continue }
+            }
             // The word being written and the one meant.
             let wordStart = now.lastIndex(of: " ").map { $0 + 1 } ?? 0
             var wordEnd = wordStart
@@ -537,14 +543,15 @@ struct Typist {
             if act(want, aim: slip, decide: !readsKey ? nil : { typist, key in
                 if worthAWord { typist.wait(typist.profile.scan, \.reading) }
                 guard let screen = typist.screen,
-                      let (_, word) = screen.composer.wordOnKey(key, typist.session.state.context) else { return .jaw }
-                if word.contains(" ") {
+                      let offer = screen.composer.offer(key, typist.session.state.context), offer.typesKey else { return .jaw }
+                if offer.shown.contains(" ") {
                     // A phrase stands out; reading it costs more than a word.
-                    typist.wait(typist.readingCost(word) - (worthAWord ? typist.profile.scan : 0), \.reading)
+                    typist.wait(typist.readingCost(offer.shown) - (worthAWord ? typist.profile.scan : 0), \.reading)
                 } else if !worthAWord {
                     return .jaw
                 }
-                return typist.fits(word, from: wordStart, target) ? .tongue : .jaw
+                // What the tongue takes must be right: a phrase whole, or the word before the next words on the key.
+                return typist.fits(offer.take, from: wordStart, target) ? .tongue : .jaw
             }) { end = t }
             if slip != nil, text != before {
                 // The slip's time counts as correcting: it is spent only because of the mistake.

@@ -138,6 +138,15 @@ extension WordPredictor {
         public var historyUses = 2
         /// Most words a continuation from the model offers (the user's own sentences are offered whole).
         public var continuationWords = 4
+        /// The word on the key: the model's next words shown after its word (taken word by word with the tongue)
+        /// when their shares multiplied are at least this; above 1, never. Off: `bench typing` (40 shipped phrases,
+        /// release, seed 1; word on the key 18.4 / 18.7 wpm without / with history) gave 0.3 → 18.0 / 18.3, 0.5 →
+        /// 18.2 / 17.8, 0.7 → 18.4 / 18.3, 0.8 with one word → 18.5 / 18.5 for the eye tracker, and the letters typed
+        /// fell by 2 of 305 at most: the model is rarely sure of the next word, and right less often than that
+        /// (see docs/prediction.md, "Words per minute").
+        public var nextWordConfidence = 1.01
+        /// The word on the key: at most this many of the model's next words after its word.
+        public var nextWords = 2
         /// Offer a sentence of the history whose first words the initials match (the rest follows). Off: on
         /// conversational text whose typed phrases are never in the history it only pushed out right phrases
         /// (1.8% among the first 3 with it, 1.9% without) and cost reading in `bench typing` (initials with
@@ -556,11 +565,28 @@ extension WordPredictor {
     /// ("how are y" → "you doing today"); it has at least two words.
     public func continuePhrase(_ textSoFar: String, history: SentenceHistory = SentenceHistory(),
                                settings: PhraseSettings = PhraseSettings()) -> String? {
+        guard Tokens.split(textSoFar).partial.count <= WordPredictor.maxWordLength else { return nil }
+        if let mine = historyContinuation(textSoFar, history: history, settings: settings) { return mine }
+        let words = modelContinuation(textSoFar, confidence: settings.continuationConfidence, maxWords: settings.continuationWords)
+        return words.count >= 2 ? words.joined(separator: " ") : nil
+    }
+
+    /// The words the model is confident come next after a finished word ("how are you " → "doing", "today"):
+    /// each word's share of the likeliest 16 after the words before it, multiplied, at least
+    /// `nextWordConfidence`; at most `nextWords`. Empty when the text ends inside a word or nothing is that sure.
+    /// The word on the key shows them after its word, and the tongue takes the phrase word by word.
+    public func nextWords(after textSoFar: String, settings: PhraseSettings = PhraseSettings()) -> [String] {
+        guard settings.nextWords > 0, let last = textSoFar.last, !Tokens.isWordCharacter(last) else { return [] }
+        return modelContinuation(textSoFar, confidence: settings.nextWordConfidence, maxWords: settings.nextWords)
+    }
+
+    /// The model's likeliest words after the text (the first completing its partial word), as long as their
+    /// shares multiplied stay at least `confidence`, at most `maxWords`, as they are shown.
+    func modelContinuation(_ textSoFar: String, confidence threshold: Double, maxWords: Int) -> [String] {
         let (context, partial, sentenceStart) = Tokens.split(textSoFar)
-        guard partial.count <= WordPredictor.maxWordLength else { return nil }
+        guard partial.count <= WordPredictor.maxWordLength, threshold <= 1 else { return [] }
         // The lexicon's keys are folded: "cancio" finds "canción".
         let prefix = Array(Folding.fold(partial).utf8)
-        if let mine = historyContinuation(textSoFar, history: history, settings: settings) { return mine }
         func id(_ w: String) -> Int32 {
             if w == "<s>" { return ngrams.sentenceStart }
             return lexicon.id(of: w).map { Int32($0) } ?? -1
@@ -570,7 +596,7 @@ extension WordPredictor {
         var words: [Candidate] = []
         var confidence = 1.0
         var first = prefix
-        while words.count < settings.continuationWords {
+        while words.count < maxWords {
             let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
             var cands = scored(prefix: first, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: 16)
             // The word typed in full saves nothing as a first word.
@@ -578,7 +604,7 @@ extension WordPredictor {
             guard let best = cands.first else { break }
             let total = cands.reduce(0) { $0 + $1.0 }
             let share = best.0 / total
-            guard confidence * share >= settings.continuationConfidence else { break }
+            guard confidence * share >= threshold else { break }
             confidence *= share
             words.append(best.1)
             w1 = w2
@@ -586,11 +612,10 @@ extension WordPredictor {
             u1 = u2; u2 = key(best.1)
             first = []
         }
-        guard words.count >= 2 else { return nil }
         let typedCase = TypedCase(partial)
         return words.enumerated().map { i, c in
             i == 0 ? display(c, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart)
                 : display(c, typed: "", typedCase: TypedCase(""), sentenceStart: false)
-        }.joined(separator: " ")
+        }
     }
 }

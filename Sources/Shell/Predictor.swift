@@ -34,12 +34,15 @@ public struct Predictor: Sendable {
         public var phrase: @Sendable (_ text: String) -> String?
         public var expand: @Sendable (_ initials: String, _ context: String, _ partner: String, _ limit: Int) -> [String]
         public var frequent: @Sendable (_ limit: Int) -> [String]
+        public var next: @Sendable (_ text: String) -> [String]
 
         public init(suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
                     phrase: @escaping @Sendable (String) -> String? = { _ in nil },
                     expand: @escaping @Sendable (String, String, String, Int) -> [String] = { _, _, _, _ in [] },
-                    frequent: @escaping @Sendable (Int) -> [String] = { _ in [] }) {
+                    frequent: @escaping @Sendable (Int) -> [String] = { _ in [] },
+                    next: @escaping @Sendable (String) -> [String] = { _ in [] }) {
             self.suggest = suggest; self.phrase = phrase; self.expand = expand; self.frequent = frequent
+            self.next = next
         }
     }
 
@@ -152,6 +155,20 @@ public struct Predictor: Sendable {
         return out
     }
 
+    /// The words the model is confident come after the text, which ends after a finished word (`nextWords`):
+    /// the word on the key shows them after its word, taken word by word. None with continuation off.
+    public func nextWords(after text: String) -> [String] {
+        if let fixed { return fixed.next(text) }
+        guard continuation, let words else { return [] }
+        if let found = memo.answers.withLock({ $0.next[text] }) { return found }
+        let out = words.nextWords(after: text, settings: phraseSettings)
+        memo.answers.withLock { m in
+            if m.next.count >= 32 { m.next.removeAll(keepingCapacity: true) }
+            m.next[text] = out
+        }
+        return out
+    }
+
     /// The sentences the user writes most and lately, best first (the phrase board's frequent row).
     public func frequentSentences(_ limit: Int) -> [String] {
         if let fixed { return fixed.frequent(limit) }
@@ -251,6 +268,7 @@ public struct Predictor: Sendable {
         struct Answers {
             var words: [Query: [String]] = [:]
             var phrases: [String: String?] = [:]
+            var next: [String: [String]] = [:]
             var expansions: [String: [String]] = [:]
             var frequent: [String]?
         }

@@ -26,7 +26,7 @@ struct BenchTyping: ParsableCommand {
     var methods = "word,phrases,initials"
     @Option(help: "The user's earlier sentences for the runs with a history, one a line (default: the other phrases of the set; the phrase being typed is never in it); 'none': no runs with a history.")
     var history: String?
-    @Option(name: .customLong("phrase-set"), help: "Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, beam, branch, backoff); repeatable.")
+    @Option(name: .customLong("phrase-set"), help: "Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, nextWordConfidence, nextWords, beam, branch, backoff); repeatable.")
     var phraseSet: [String] = []
     @OptionGroup var pipeline: PipelineOptions
 
@@ -93,6 +93,8 @@ struct BenchTyping: ParsableCommand {
             case "historyShare": bench.phraseSettings.historyShare = v
             case "historyUses": bench.phraseSettings.historyUses = Int(v)
             case "continuationWords": bench.phraseSettings.continuationWords = Int(v)
+            case "nextWordConfidence": bench.phraseSettings.nextWordConfidence = v
+            case "nextWords": bench.phraseSettings.nextWords = Int(v)
             case "beam": bench.phraseSettings.beam = Int(v)
             case "branch": bench.phraseSettings.branch = Int(v)
             case "backoff": bench.phraseSettings.backoff = v

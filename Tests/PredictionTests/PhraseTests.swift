@@ -106,6 +106,22 @@ import Testing
         // Not when the sentence so far is not theirs.
         #expect(model().continuePhrase("Where are ", history: h) == nil)
     }
+
+    @Test func theModelsConfidentNextWordsAfterAFinishedWord() {
+        var m = model()
+        for _ in 0..<20 { m.learn("How are you doing today?") }
+        var s = WordPredictor.PhraseSettings()
+        s.nextWordConfidence = 0.3
+        s.nextWords = 2
+        let next = m.nextWords(after: "How are ", settings: s)
+        #expect(next == ["you", "doing"], "\(next)")
+        s.nextWords = 1
+        #expect(m.nextWords(after: "How are ", settings: s) == ["you"])
+        // Only after a finished word, and never above a confidence of 1 (off).
+        #expect(m.nextWords(after: "How ar", settings: s).isEmpty)
+        s.nextWordConfidence = 1.01
+        #expect(m.nextWords(after: "How are ", settings: s).isEmpty)
+    }
 }
 
 @Suite struct SentenceHistoryTests {

@@ -180,3 +180,50 @@ import TrackingCore
         #expect(Self.star(s, w).contains("★ world"), "\(Self.star(s, w))")
     }
 }
+
+/// Phrase continuation word by word: the key shows the model's confident next words after its word; the tongue
+/// takes the word and the next words stay on that key, one tongue each, so a phrase right for two words still pays.
+@Suite struct PhraseWordByWordTests {
+    static let next: @Sendable (String) -> [String] = { text in text == "hello " ? ["world", "today"] : [] }
+
+    @Test func theKeyShowsItsWordAndTheNextWords() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: WordOnKeyTests.words, next: Self.next)
+        d.type("he")
+        let l = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        #expect(d.lines[l.rect.maxY - 1].contains("★ hello world today"), "\(d.lines[l.rect.maxY - 1])")
+    }
+
+    @Test func theTongueTakesThePhraseWordByWordOnTheSameKey() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: WordOnKeyTests.words, next: Self.next)
+        d.type("he")
+        let l = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "hello ")
+        // The rest stays on the key the eyes are on; no letter is typed with it.
+        #expect(d.lines[l.rect.maxY - 1].contains("★ world today"), "\(d.lines[l.rect.maxY - 1])")
+        let effects = d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "hello world ")
+        #expect(effects.contains(.learnWord("world", after: "hello ")), "\(effects)")
+        #expect(d.lines[l.rect.maxY - 1].contains("★ today"))
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "hello world today ")
+        #expect(!d.lines[l.rect.maxY - 1].contains("★"), "the phrase is all taken")
+    }
+
+    @Test func anotherKeyOffersItsOwnWordAndTheJawEndsThePhrase() {
+        var d = Driver(.gesture, screen: "note-editor", suggest: PassedOverWordTests.words, next: Self.next)
+        d.type("he")
+        let l = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "hello ")
+        // Another key offers its own word as always, not the phrase's rest.
+        let w = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.w")
+        #expect(d.lines[w.rect.maxY - 1].contains("★ world "), "\(d.lines[w.rect.maxY - 1])")
+        #expect(!d.lines[w.rect.maxY - 1].contains("today"))
+        // The jaw on the key types its letter: the phrase is passed over and goes.
+        _ = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        d.activate("note-editor.keyboard.key.l")
+        #expect(WordOnKeyTests.editorText(d) == "hello l")
+        #expect(!d.lines[l.rect.maxY - 1].contains("world"))
+    }
+}

@@ -24,6 +24,10 @@ public struct TextComposer: Sendable {
     /// The words a letter key offered for the word being typed that the user passed over (typed the key while its
     /// ★ showed them), and the text before that word: the keys offer the next best word instead.
     var passed: (before: String, words: Set<String>) = ("", [])
+    /// A phrase on the key being taken word by word: the text before the caret after the last word taken, the key
+    /// it was taken on, and the words not yet taken. While the text is still that, that key offers the next of them
+    /// (no letter typed); the other keys offer their own words.
+    var following: (after: String, key: String, words: [String])?
 
     public init(_ prefix: String, field: String = "text", text: String = "", enterSubmits: Bool = false) {
         fieldID = "\(prefix).\(field)"; suggestionID = "\(prefix).suggestion"; keyboardID = "\(prefix).keyboard"
@@ -133,12 +137,30 @@ public struct TextComposer: Sendable {
         c.text(label, x: x, y: key.rect.maxY - 1, style: Theme.tileLabel, maxWidth: width)
     }
 
-    /// The word on a keyboard key: the first suggestion once the key's letter (or space) is typed, when it
-    /// completes more than the key does; nil for other keys, keys too low to show it, or with the setting off.
-    /// A phrase when the next few words are likely enough (`Services.suggestPhrase`), and in initials mode the
-    /// first phrase for the initials with the key's letter. A word a key offered earlier for the same word and the
-    /// user passed over (typed that key instead) gives way to the next best.
+    /// What a keyboard key offers to the tongue: what it shows (after ★), what the tongue takes, the words left on
+    /// the key after that, and whether the key's own letter (or space) is typed first.
+    public struct Offer: Sendable, Equatable {
+        public var key: KeyboardKey
+        public var shown: String
+        public var take: String
+        public var rest: [String]
+        public var typesKey: Bool
+    }
+
+    /// The word on a keyboard key, as shown: see `offer`.
     public func wordOnKey(_ key: Target, _ ctx: ScreenContext) -> (KeyboardKey, String)? {
+        offer(key, ctx).map { ($0.key, $0.shown) }
+    }
+
+    /// What a keyboard key offers: the first suggestion once the key's letter (or space) is typed, when it
+    /// completes more than the key does; nil for other keys, keys too low to show it, or with the setting off.
+    /// After the word, the next words the model is confident of (`Predictor.nextWords`): the tongue takes the
+    /// word, and the next words stay on that key, taken one at a time by the tongue with no letter typed ("word by
+    /// word": a phrase right for two words still pays). A phrase of the user's own sentences
+    /// (`Predictor.suggestPhrase`) is taken whole; in initials mode, the first phrase for the initials with the key's
+    /// letter. A word a key offered earlier for the same word and the user passed over (typed that key instead)
+    /// gives way to the next best.
+    public func offer(_ key: Target, _ ctx: ScreenContext) -> Offer? {
         guard ctx.settings.wordOnKey, ctx.settings.suggestions > 0, key.rect.h >= 3,
               let k = KeyboardKey.from(key.id, keyboard: keyboardID) else { return nil }
         switch k {
@@ -146,22 +168,28 @@ public struct TextComposer: Sendable {
         case .space: break
         default: return nil
         }
+        if initialsFrom == nil, let f = following, let next = f.words.first, f.key == key.id, f.after == field.beforeCaret {
+            return Offer(key: k, shown: f.words.joined(separator: " "), take: next, rest: Array(f.words.dropFirst()), typesKey: false)
+        }
         var after = field
         k.apply(to: &after)
         if initialsFrom != nil {
             guard let (initials, before) = initials(of: after),
                   let phrase = ctx.predictor.expand(initials, context: before, partner: partner, limit: 1).first else { return nil }
-            return (k, phrase)
+            return Offer(key: k, shown: phrase, take: phrase, rest: [], typesKey: true)
         }
         let text = after.beforeCaret
         // A word the user read on a key and passed over for this word is not offered again: the next best is.
         let skip = passed.before == Self.wordStart(text) ? passed.words : []
         if let phrase = ctx.predictor.suggestPhrase(text),
-           !skip.contains(phrase.split(separator: " ").first.map { $0.lowercased() } ?? "") { return (k, phrase) }
+           !skip.contains(phrase.split(separator: " ").first.map { $0.lowercased() } ?? "") {
+            return Offer(key: k, shown: phrase, take: phrase, rest: [], typesKey: true)
+        }
         guard let word = ctx.predictor.suggest(text, limit: 1 + min(skip.count, 8)).first(where: { !skip.contains($0.lowercased()) }) else { return nil }
         let partial = text.reversed().prefix { !$0.isWhitespace }.count
         guard word.count > partial else { return nil }
-        return (k, word)
+        let next = ctx.predictor.nextWords(after: Self.wordStart(text) + word + " ")
+        return Offer(key: k, shown: ([word] + next).joined(separator: " "), take: word, rest: next, typesKey: true)
     }
 
     /// The text before the word being typed at the end of `text`.
@@ -175,9 +203,10 @@ public struct TextComposer: Sendable {
     mutating func pass(_ t: Target, _ ctx: ScreenContext) {
         // The space key's next word is not passed over: the user looks at space to end a word, not to read the
         // next one (`bench typing`: counting it lost the next word whenever it was the model's first).
-        guard initialsFrom == nil, let (k, word) = wordOnKey(t, ctx), k != .space, !word.contains(" ") else { return }
+        guard initialsFrom == nil, let o = offer(t, ctx), o.typesKey, o.key != .space, !o.take.contains(" ") else { return }
+        let word = o.take
         var after = field
-        k.apply(to: &after)
+        o.key.apply(to: &after)
         let before = Self.wordStart(after.beforeCaret)
         if passed.before != before { passed = (before, []) }
         passed.words.insert(word.lowercased())
@@ -224,8 +253,10 @@ public struct TextComposer: Sendable {
             return nil
         case .action(.commitWord, let t, _):
             // The commit made on a key takes the word shown on it: the key, then the word, one action.
-            if let t, let (k, word) = wordOnKey(t, ctx) {
-                let learn = typeKey(k) + take(word, ctx)
+            if let t, let o = offer(t, ctx) {
+                let learn = (o.typesKey ? typeKey(o.key) : []) + take(o.take, ctx)
+                // The rest of a phrase stays on the key for the next tongue, while the text is as this left it.
+                following = o.rest.isEmpty ? nil : (field.beforeCaret, t.id, o.rest)
                 return .handled(record: "commit-word", effects: learn + echo())
             }
             var learn: [Effect] = []
