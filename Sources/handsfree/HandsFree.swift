@@ -6,7 +6,7 @@ import ArgumentParser
 struct HandsFree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handsfree",
-        abstract: "A hands-free shell driven by face gestures, gaze and voice.",
+        abstract: tr("A hands-free shell driven by face gestures, gaze and voice."),
         subcommands: [
             RunCommand.self, SetupCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
