@@ -81,7 +81,7 @@ struct BenchExpand: ParsableCommand {
 
     func validate() throws {
         guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
-        guard (0...1).contains(repeatShare) else { throw ValidationError("--repeat-share must be between 0 and 1") }
+        guard (0...1).contains(repeatShare) else { throw ValidationError(tr("--repeat-share must be between 0 and 1")) }
         guard minWords >= 1, minWords <= maxWords else { throw ValidationError(tr("--min-words must be between 1 and --max-words")) }
     }
 

@@ -4,7 +4,6 @@ import Glibc
 import Foundation
 import Localization
 import Runtime
-import Synchronization
 
 /// A command-line message in the language of this run (`CommandLineText.catalog`: `--language`, else the
 /// setting and the environment), its `{name}` placeholders filled from `arguments`. A literal given here is
@@ -24,36 +23,10 @@ extension UIMessage {
 }
 
 /// The system's text for `errno` value `code` in the language of this run's messages: glibc's own words
-/// (`strerror`), translated by glibc's catalog for that language (`libc.mo` of Debian's `libc-l10n`). The
-/// catalog is read here, not through `setlocale`, since the user's locale need not be generated; without it
-/// the English text shows.
+/// (`strerror`), translated by glibc's catalog for that language (`libc.mo` of Debian's `libc-l10n`, which
+/// the catalog carries: `Translations.systemMessages`); without it the English text shows.
 func systemError(_ code: Int32) -> String {
-    let english = String(cString: strerror(code))
-    return SystemMessages.shared.withLock { $0.translate(english, language: CommandLineText.catalog.language) }
-}
-
-/// glibc's catalogs read so far, one per language.
-struct SystemMessages {
-    static let shared = Mutex(SystemMessages())
-    private var catalogs: [String: Catalog] = [:]
-
-    /// Where glibc's catalog for `language` is (`pt_BR` tries `pt_BR`, then `pt`).
-    static func file(_ language: String) -> String? {
-        let whole = language.replacingOccurrences(of: "-", with: "_")
-        let base = String(whole.prefix { $0 != "_" })
-        return [whole, base].map { "/usr/share/locale/\($0)/LC_MESSAGES/libc.mo" }.first { FileManager.default.isReadableFile(atPath: $0) }
-    }
-
-    mutating func translate(_ english: String, language: String) -> String {
-        guard language != LanguageChoice.english else { return english }
-        if catalogs[language] == nil {
-            let entries = Self.file(language).flatMap { f in
-                FileManager.default.contents(atPath: f).flatMap { try? MOFile.parse([UInt8]($0)).entries }
-            } ?? []
-            catalogs[language] = Catalog(language: language, entries: entries, file: "libc.mo")
-        }
-        return catalogs[language]?.translation(english) ?? english
-    }
+    UIMessage.system(String(cString: strerror(code))).shown
 }
 
 /// How to install a Python part, in the language of this run: the installation's own command, or a Python of
@@ -83,7 +56,28 @@ func languageCodes() -> String {
 enum ArgumentText {
     static func translate(_ text: String) -> String {
         guard CommandLineText.catalog.language != LanguageChoice.english else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line(String($0)) }.joined(separator: "\n")
+        return defaults(text).split(separator: "\n", omittingEmptySubsequences: false).map { line(String($0)) }.joined(separator: "\n")
+    }
+
+    /// The "(default: VALUE)" ArgumentParser adds to an option's help, in the language; the line break and
+    /// indentation it may have wrapped after "default:" are kept where the value starts.
+    static func defaults(_ text: String) -> String {
+        var out = "", rest = Substring(text)
+        while let open = rest.range(of: "(default:") {
+            let after = rest[open.upperBound...]
+            let gap = after.prefix { $0 == " " || $0 == "\n" }
+            guard let close = after.firstIndex(of: ")"), !gap.isEmpty, after[..<close].firstIndex(of: "(") == nil else {
+                out += rest[..<open.upperBound]; rest = after; continue
+            }
+            let value = String(after[gap.endIndex..<close])
+            // The translation around the value, split where the value goes (a marker no msgstr holds).
+            let shown = tr("(default: {value})", ["value": "\u{1}"]).split(separator: "\u{1}", omittingEmptySubsequences: false)
+            var before = String(shown.first ?? "")
+            if gap.contains("\n"), before.hasSuffix(" ") { before = String(before.dropLast()) + gap }
+            out += rest[..<open.lowerBound] + before + value + (shown.count > 1 ? String(shown[1]) : "")
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
     }
 
     /// `text`'s part between `prefix` and `suffix`, when it has them.
@@ -116,6 +110,14 @@ enum ArgumentText {
         if let name = between(message, "Missing value for '", "'") { return tr("Missing value for '{option}'", ["option": name]) }
         if let name = between(message, "Missing expected argument '", "'") { return tr("Missing expected argument '{argument}'", ["argument": name]) }
         if let name = between(message, "Unexpected argument '", "'") { return tr("Unexpected argument '{argument}'", ["argument": name]) }
+        if let rest = between(message, "The value '", ""), let cut = rest.range(of: "' is invalid for '") {
+            let value = String(rest[..<cut.lowerBound]), after = rest[cut.upperBound...]
+            if let end = after.range(of: "': ") {
+                return tr("The value '{value}' is invalid for '{option}': {reason}",
+                          ["value": value, "option": String(after[..<end.lowerBound]), "reason": String(after[end.upperBound...])])
+            }
+            if after.hasSuffix("'") { return tr("The value '{value}' is invalid for '{option}'", ["value": value, "option": String(after.dropLast())]) }
+        }
         return message
     }
 }

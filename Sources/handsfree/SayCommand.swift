@@ -17,7 +17,7 @@ struct SayCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(tr("The text; several arguments are joined by spaces."))) var text: [String] = []
     @Option(help: ArgumentHelp(tr("flite (in the process, the default), piper (the natural voice) or espeak (espeak-ng, if installed).")),
-            transform: { s in do throws(VoiceError) { return try VoiceName.parse(s) } catch { throw ValidationError(error.description) } })
+            transform: { s in do throws(VoiceError) { return try VoiceName.parse(s) } catch { throw ValidationError(error.message.shown) } })
     var voice: VoiceName = .flite
     @Option(help: ArgumentHelp(tr("Write the speech to this WAV file instead of playing it."))) var out: String?
     @Option(help: ArgumentHelp(tr("The ALSA device to play on."))) var speaker = "default"
@@ -61,8 +61,8 @@ struct SayCommand: ParsableCommand {
         for m in problems.messages { FileHandle.standardError.write(Data("say: \(m)\n".utf8)) }
         // A file that failed as the audio came was said among the problems; one that failed as it was closed
         // (its sizes) is said here.
-        if let e = (output as? WAVFileSink)?.writeError {
-            if !problems.messages.contains(e) { FileHandle.standardError.write(Data("say: \(e)\n".utf8)) }
+        if let e = (output as? WAVFileSink)?.writeError?.shown {
+            if !problems.messages.contains(where: { $0.hasSuffix(e) }) { FileHandle.standardError.write(Data("say: \(e)\n".utf8)) }
             throw ExitCode(1)
         }
         if problems.fatal { throw ExitCode(1) }
