@@ -77,6 +77,16 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
     /// The message in English.
     public var english: String { text(.english) }
 
+    /// The same message with each argument (here and in its reasons) changed by `f`: what a message quotes
+    /// from a file, made safe to print.
+    public func mappingArguments(_ f: (String) -> String) -> UIMessage {
+        let kind: Kind = switch self.kind {
+        case .together(let parts, let separator): .together(parts.map { $0.mappingArguments(f) }, separator: separator)
+        default: self.kind
+        }
+        return UIMessage(kind: kind, arguments: arguments.mapValues(f), reasons: reasons.mapValues { $0.mappingArguments(f) }, context: context)
+    }
+
     /// Whether it is translated when drawn (false for `verbatim`).
     public var isTranslatable: Bool {
         switch kind {

@@ -28,7 +28,7 @@ struct HandsFree: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let e as SetupError {
-            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            FileHandle.standardError.write(Data("handsfree: \(e.message.shown)\n".utf8))
             Foundation.exit(1)
         } catch let e as SpeechCommandError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

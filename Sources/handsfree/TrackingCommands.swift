@@ -190,7 +190,7 @@ struct Check: ParsableCommand {
             do {
                 let text = try Setup.readText(file)
                 let doc: TOMLDocument
-                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error.description) }
+                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error) }
                 let (kind, why) = try Self.kind(of: doc.root, file: file)
                 do {
                     switch kind {
@@ -218,13 +218,13 @@ struct Check: ParsableCommand {
                         }
                     }
                 } catch let e as ConfigError {
-                    print("\(e)")
+                    print(e.shown.shown)
                     print(kind == .config ? tr("{file}: checked as a gesture config ({why})", ["file": file, "why": why])
                                           : tr("{file}: checked as a keymap ({why})", ["file": file, "why": why]))
                     failed = true
                 }
             } catch {
-                print("\(error)")
+                print((error as? SetupError)?.message.shown ?? "\(error)")
                 failed = true
             }
         }
