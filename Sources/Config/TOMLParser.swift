@@ -408,8 +408,8 @@ struct TOMLParser {
 
     private func checkStringByte(_ c: UInt8) throws(ConfigError) {
         if (c < 0x20 && c != 0x09) || c == 0x7F {
-            throw error(c == 0 ? "a NUL character cannot be used in a string here"
-                        : "control character \(Self.describe(c)) in a string (write it as an escape)")
+            throw error(c == 0 ? UIMessage("a NUL character cannot be used in a string here")
+                        : UIMessage("control character {character} in a string (write it as an escape)", ["character": Self.describe(c)]))
         }
     }
 

@@ -20,7 +20,7 @@ struct LayoutCommand: ParsableCommand {
     var text = false
     @Option(help: ArgumentHelp(tr("Draw it in this installed language ({codes}). Default: English, whatever the environment, so tools see the same labels everywhere.", ["codes": languageCodes()]),
                                valueName: "code"))
-    var language = LanguageChoice.english
+    var language: String?
 
     func validate() throws { try RunCommand.checkLanguage(language) }
 
@@ -28,7 +28,9 @@ struct LayoutCommand: ParsableCommand {
         let sz = try Setup.size(size)
         let settings = try Setup.settings(config: config)
         let km = try Setup.keymap(keymap, gestures: settings.gestures)
-        let catalog = (try? Translations.start(commandLine: language, setting: LanguageChoice.automatic))?.catalog ?? .english
+        // English unless asked: the labels tools aim at are the same everywhere. The command's own messages
+        // follow the environment (an English default here made even `layout --help` English).
+        let catalog = (try? Translations.start(commandLine: language ?? LanguageChoice.english, setting: LanguageChoice.automatic))?.catalog ?? .english
         var state = ShellState(keymap: km, gestures: settings.gestures, size: sz, catalog: catalog)
         guard state.show(screen: screen) else {
             throw ValidationError(tr("unknown screen \"{name}\" (known: {known})", ["name": screen, "known": ScreenRegistry.standard.names.joined(separator: ", ")]))

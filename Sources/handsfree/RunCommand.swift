@@ -375,7 +375,7 @@ struct RunCommand: ParsableCommand {
             if let note = runtime.unsavedNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {
-            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            FileHandle.standardError.write(Data("handsfree: \(e.message.shown)\n".utf8))
             throw ExitCode(1)
         } catch let e as TransportError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

@@ -56,72 +56,110 @@ import Testing
         return best.count >= 16 && best.contains(" ") ? best : nil
     }
 
-    /// Lines of words: three or more words of three letters or more (not an option, a path or a value).
+    /// English's little words: a line of English prose has one; a list of names (screens, formats) has none.
+    static let englishWords: Set<String> = ["the", "and", "of", "to", "in", "is", "for", "with", "on", "not", "or", "by",
+                                            "from", "this", "that", "as", "be", "are", "an", "at", "its", "when", "each",
+                                            "else", "which", "than", "into", "through", "it", "has", "can", "cannot", "a"]
+
+    /// Lines of English words: three or more words of three letters or more (not an option, a path, a value or an
+    /// identifier such as `recencyDecay`, which is the same in every language), one of them one of English's
+    /// little words.
     static func isText(_ line: String) -> Bool {
-        line.split(separator: " ").filter { w in
-            let core = w.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()\"'«»"))
-            return core.count >= 3 && core.allSatisfy(\.isLetter)
-        }.count >= 3
+        let words = line.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()\"'«»")) }
+        let long = words.filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) && !$0.dropFirst().contains(where: \.isUppercase) }
+        return long.count >= 3 && words.contains { englishWords.contains($0.lowercased()) }
     }
 
-    /// The command paths of the binary (`["bench", "expand"]`), from ArgumentParser's description of itself.
-    static func commands() throws -> [[String]] {
-        let dump = try SetupInTmuxTests.process(binary, ["--experimental-dump-help"], env: ["LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()])
-        let json = try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any]
-        var out: [[String]] = [[]]
-        func walk(_ command: [String: Any], _ path: [String]) {
+    /// Every help text of every command and option (ArgumentParser's description of the binary, as its `--help`
+    /// pages print them), by where it is: `run --mic: ALSA capture device…`.
+    static func helpTexts(locale: String, home: String) throws -> [String: String] {
+        let dump = try output(["--experimental-dump-help"], locale: locale, home: home, stderr: false)
+        let json = try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any]
+        var out: [String: String] = [:]
+        func walk(_ command: [String: Any], _ path: String) {
+            for key in ["abstract", "discussion"] { if let t = command[key] as? String, !t.isEmpty { out[path + " " + key] = t } }
+            for a in command["arguments"] as? [[String: Any]] ?? [] {
+                let name = (a["preferredName"] as? [String: Any])?["name"] as? String ?? a["valueName"] as? String ?? "?"
+                // ArgumentParser's own --help flag: its pages translate it on the way out (the runs check them).
+                guard name != "help" else { continue }
+                for key in ["abstract", "discussion"] { if let t = a[key] as? String, !t.isEmpty { out[path + " " + name + " " + key] = t } }
+            }
             for sub in command["subcommands"] as? [[String: Any]] ?? [] {
                 guard let name = sub["commandName"] as? String, name != "help" else { continue }
-                out.append(path + [name])
-                walk(sub, path + [name])
+                walk(sub, path + " " + name)
             }
         }
-        walk(json?["command"] as? [String: Any] ?? [:], [])
+        walk(json?["command"] as? [String: Any] ?? [:], "handsfree")
         return out
     }
 
-    /// What a user reads from the command line: each command's --help, and mistakes of several kinds.
-    static func runs(_ commands: [[String]], folder: String) -> [[String]] {
-        commands.map { $0 + ["--help"] } + [
+    /// What a user reads from the command line besides the help texts: --help pages (ArgumentParser's own
+    /// headings and defaults around them), and mistakes of several kinds.
+    static func runs(folder: String) -> [[String]] {
+        [
+            ["--help"], ["run", "--help"], ["bench", "expand", "--help"], ["layout", "--help"],
             ["run", "--speed", "0"], ["doctor", "--bogus"], ["say", "--voice", "nonsense", "hello"],
             ["say", "--out", folder, "hello"], ["bench", "expand", "--repeat-share", "3"], ["expand"],
             ["say", "--speaker", "no-such-device", "hello"], ["run", "--language", "xx"],
+            ["run", "--config", folder + "/broken.toml"], ["check", folder + "/broken.toml"],
+            ["run", "--config", folder + "/unknown.toml"], ["check", folder + "/unknown.toml"],
         ]
     }
 
-    static func output(_ args: [String], locale: String, home: String) throws -> String {
+    /// Config files with mistakes: a syntax error, a key the config does not know, a value of the wrong kind.
+    static func writeBrokenConfigs(_ folder: String) throws {
+        try "[gesture.activate]\nkind = \"threshold\"\nshape = \"jawOpen\"\npress = \n".write(toFile: folder + "/broken.toml", atomically: true, encoding: .utf8)
+        try "[smoothing]\nmin_cutoff = \"fast\"\n[gaze]\nfoo = 3\n".write(toFile: folder + "/unknown.toml", atomically: true, encoding: .utf8)
+    }
+
+    static func output(_ args: [String], locale: String, home: String, stderr: Bool = true) throws -> String {
         let r = try SetupInTmuxTests.process(binary, args, env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": home,
                                                                  "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data"])
-        return r.out + r.err
+        return stderr ? r.out + r.err : r.out
     }
+
+    /// One folder for every language's runs, so paths in messages read the same as in the English run.
+    static let home: String = {
+        let path = NSTemporaryDirectory() + "hf-cli-lang-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try? CommandLineLanguageTests.writeBrokenConfigs(path)
+        return path
+    }()
+
+    /// The English run, made once: help texts by place, and each run's output.
+    static let english: (help: [String: String], runs: [String]) = {
+        let help = (try? CommandLineLanguageTests.helpTexts(locale: "C.UTF-8", home: home)) ?? [:]
+        return (help, CommandLineLanguageTests.runs(folder: home).map { (try? CommandLineLanguageTests.output($0, locale: "C.UTF-8", home: home)) ?? "" })
+    }()
 
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"), arguments: languages)
     func noEnglishIsLeftOnTheCommandLine(_ lang: String) throws {
-        let home = NSTemporaryDirectory() + "hf-cli-lang-\(getpid())-\(lang)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = Self.home
         let messages = try Self.catalog(Self.root + "/po/\(lang).po").filter { $0.msgid != $0.translation }
-        let commands = try Self.commands()
-        #expect(commands.count > 20, "\(commands)")
         var problems: [String] = []
-        for args in Self.runs(commands, folder: home) {
-            let english = try Self.output(args, locale: "C.UTF-8", home: home)
-            let shown = try Self.output(args, locale: "\(lang).UTF-8", home: home)
-            let place = "handsfree " + args.joined(separator: " ")
-            #expect(!shown.isEmpty, "\(place) printed nothing")
-            // A message of the catalog shown in English.
+        /// A message of the catalog shown in English, and a line of words the English prints printed the same
+        /// (text that never went through the catalog).
+        func check(_ shown: String, english: String, place: String) {
             let flatShown = Self.flat(shown)
             for m in messages {
                 guard let piece = Self.piece(m.msgid), flatShown.contains(piece), !Self.flat(m.translation).contains(piece) else { continue }
                 problems.append("\(place): “\(m.msgid)” is shown in English")
             }
-            // A line of words the English run prints, printed the same: text that never went through the catalog.
             let englishLines = Set(english.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
             for line in shown.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
             where Self.isText(line) && englishLines.contains(line) {
                 problems.append("\(place): “\(line)” is the same as in English")
             }
         }
-        #expect(problems.isEmpty, "\(problems.count) English texts in \(lang):\n" + problems.joined(separator: "\n"))
+        let englishHelp = Self.english.help
+        let help = try Self.helpTexts(locale: "\(lang).UTF-8", home: home)
+        #expect(help.count > 200 && Set(help.keys) == Set(englishHelp.keys), "\(help.count) help texts, \(englishHelp.count) in English")
+        for (place, text) in help.sorted(by: { $0.key < $1.key }) { check(text, english: englishHelp[place] ?? "", place: place) }
+        for (args, english) in zip(Self.runs(folder: home), Self.english.runs) {
+            let shown = try Self.output(args, locale: "\(lang).UTF-8", home: home)
+            #expect(!shown.isEmpty, "handsfree \(args.joined(separator: " ")) printed nothing")
+            check(shown, english: english, place: "handsfree " + args.joined(separator: " "))
+        }
+        #expect(problems.isEmpty, "\(problems.count) English texts in \(lang):\n\(problems.joined(separator: "\n"))")
     }
 }
