@@ -56,11 +56,47 @@ func languageCodes() -> String {
 enum ArgumentText {
     static func translate(_ text: String) -> String {
         guard CommandLineText.catalog.language != LanguageChoice.english else { return text }
-        return defaults(text).split(separator: "\n", omittingEmptySubsequences: false).map { line(String($0)) }.joined(separator: "\n")
+        let lines = defaults(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // ArgumentParser wrapped the English at the terminal's width (80 when it is not one); a translated heading
+        // or default may make a line longer. The usage line is never wrapped.
+        let width = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
+        var out: [String] = []
+        for (i, english) in lines.enumerated() {
+            let next = i + 1 < lines.count ? lines[i + 1] : ""
+            let shown = line(english)
+            out += english.hasPrefix("USAGE:") ? [shown] : wrap(shown, width: width, indent: hangingIndent(english, next: next))
+        }
+        return out.joined(separator: "\n")
     }
 
-    /// The "(default: VALUE)" ArgumentParser adds to an option's help, in the language; the line break and
-    /// indentation it may have wrapped after "default:" are kept where the value starts.
+    /// Where a line's text continues on the next line: the next line's indentation when it carries on the same
+    /// text, an option's description column, else the left edge.
+    static func hangingIndent(_ line: String, next: String) -> Int {
+        let lead = { (s: String) in s.prefix { $0 == " " }.count }
+        guard line.hasPrefix("  ") else { return 0 }
+        if lead(next) > lead(line) { return lead(next) }
+        // "  --mic <mic>           Text": the text starts after the run of spaces that ends the option.
+        if let gap = line.dropFirst(2).range(of: "  ") {
+            return line.distance(from: line.startIndex, to: gap.lowerBound) + (line[gap.lowerBound...].prefix { $0 == " " }.count)
+        }
+        return lead(line)
+    }
+
+    /// `line` cut at spaces into lines of at most `width` characters, the later ones indented by `indent`.
+    static func wrap(_ line: String, width: Int, indent: Int) -> [String] {
+        guard line.count > width else { return [line] }
+        var out: [String] = [], rest = Substring(line)
+        while rest.count > width {
+            let head = rest.prefix(width + 1)
+            guard let cut = head.lastIndex(of: " "), head[..<cut].contains(where: { $0 != " " }) else { break }
+            out.append(String(rest[..<cut]))
+            rest = Substring(String(repeating: " ", count: indent) + rest[rest.index(after: cut)...].drop { $0 == " " })
+            if rest.count <= indent { break }
+        }
+        return out + [String(rest)]
+    }
+
+    /// The "(default: VALUE)" ArgumentParser adds to an option's help, in the language.
     static func defaults(_ text: String) -> String {
         var out = "", rest = Substring(text)
         while let open = rest.range(of: "(default:") {
@@ -72,9 +108,8 @@ enum ArgumentText {
             let value = String(after[gap.endIndex..<close])
             // The translation around the value, split where the value goes (a marker no msgstr holds).
             let shown = tr("(default: {value})", ["value": "\u{1}"]).split(separator: "\u{1}", omittingEmptySubsequences: false)
-            var before = String(shown.first ?? "")
-            if gap.contains("\n"), before.hasSuffix(" ") { before = String(before.dropLast()) + gap }
-            out += rest[..<open.lowerBound] + before + value + (shown.count > 1 ? String(shown[1]) : "")
+            // A line break ArgumentParser put after "default:" is a space here: the lines are wrapped again after.
+            out += rest[..<open.lowerBound] + String(shown.first ?? "") + value + (shown.count > 1 ? String(shown[1]) : "")
             rest = after[after.index(after: close)...]
         }
         return out + rest
