@@ -55,7 +55,8 @@ func languageCodes() -> String {
 /// know stays as it is.
 enum ArgumentText {
     static func translate(_ text: String) -> String {
-        guard CommandLineText.catalog.language != LanguageChoice.english else { return text }
+        // JSON (`--experimental-dump-help`) is for programs: its texts are translated already, its lines kept.
+        guard CommandLineText.catalog.language != LanguageChoice.english, !text.hasPrefix("{") else { return text }
         let lines = defaults(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // ArgumentParser wrapped the English at the terminal's width (80 when it is not one); a translated heading
         // or default may make a line longer. The usage line is never wrapped.

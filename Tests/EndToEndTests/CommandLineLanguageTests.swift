@@ -132,6 +132,26 @@ import Testing
         return (help, CommandLineLanguageTests.runs(folder: home).map { (try? CommandLineLanguageTests.output($0, locale: "C.UTF-8", home: home)) ?? "" })
     }()
 
+    /// `handsfree run --help` and a config file with a syntax error, under the user's locale (not generated
+    /// here: the shell reads its own catalogs), read in the language: the help's headings, texts and defaults,
+    /// and the error's reason after its file:line.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"),
+          arguments: [("de_DE.UTF-8", ["ÜBERSICHT: Die freihändige Shell im Vollbild starten.", "OPTIONEN:",
+                                       "Eine Aufzeichnung abspielen (NDJSON,", "(Standard: default)"],
+                       "/broken.toml:4: nach »=« wird ein Wert erwartet"),
+                      ("es_ES.UTF-8", ["DESCRIPCIÓN: Iniciar la shell manos libres a pantalla completa.", "OPCIONES:",
+                                       "Reproducir una grabación (NDJSON, CSV de", "(por omisión: default)"],
+                       "/broken.toml:4: se esperaba un valor tras '='")])
+    func helpAndABrokenConfigReadInTheLanguage(_ locale: String, help: [String], configError: String) throws {
+        let page = try Self.output(["run", "--help"], locale: locale, home: Self.home)
+        for expected in help { #expect(page.contains(expected), "no “\(expected)” in:\n\(page)") }
+        #expect(page.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("AUFRUF") || $0.hasPrefix("USO") || !$0.trimmingCharacters(in: .whitespaces).contains(" ") },
+                "a line longer than 80 columns:\n\(page)")
+        let run = try SetupInTmuxTests.process(Self.binary, ["run", "--config", Self.home + "/broken.toml"],
+                                               env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": Self.home])
+        #expect(run.status == 1 && run.err.hasPrefix("handsfree: ") && run.err.contains(configError), "\(run.err)")
+    }
+
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"), arguments: languages)
     func noEnglishIsLeftOnTheCommandLine(_ lang: String) throws {
         let home = Self.home
