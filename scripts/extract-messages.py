@@ -158,8 +158,10 @@ def string_literal(src, i, line):
                 i = j
                 continue
             if multi and j < len(src) and src[j] == "\n":
-                # A line continuation in a multi-line literal.
+                # A line continuation in a multi-line literal: joined after the indentation is removed, as
+                # Swift does (the next line's indentation is not part of the text).
                 line += 1
+                value.append(CONTINUATION + "\n")
                 i = j + 1
                 continue
             text, i = decode_escape(src, j, line, hashes)
@@ -172,7 +174,7 @@ def string_literal(src, i, line):
         i += 1
     text = "".join(value)
     if multi:
-        text = dedent_multiline(text)
+        text = dedent_multiline(text).replace(CONTINUATION + "\n", "")
     return Token("str", None, start_line, value=text, interpolated=interpolated), i, line
 
 
@@ -213,6 +215,9 @@ def arguments(tokens, k):
             out.append((None, a))
     return out, i + 1
 
+
+# Stands for a backslash ending a line of a multi-line literal until its lines lose their indentation.
+CONTINUATION = "\x00"
 
 BRACES = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 

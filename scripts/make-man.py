@@ -6,8 +6,10 @@ Runs `BINARY --experimental-dump-help` (swift-argument-parser's JSON of every co
 text) and turns it into one page: the root command, then a subsection per subcommand, nested ones included.
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 
 # Typographic characters in help texts, spelled so every man device (also plain ASCII) can show them.
@@ -92,10 +94,21 @@ def command_section(cmd, path, out, level):
         command_section(sub, path + [sub["commandName"]], out, level + 1)
 
 
+def english():
+    """The environment the binary is run in: the page is English (help texts come from the catalog of the
+    user's language otherwise), whatever the installer's locale or its user's `language` setting."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["LC_ALL"] = "C"
+    env["HANDSFREE_CONFIG_DIR"] = tempfile.mkdtemp(prefix="make-man-")
+    return env
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make-man.py BINARY > handsfree.1")
-    dump = subprocess.run([sys.argv[1], "--experimental-dump-help"], check=True, capture_output=True, text=True).stdout
+    env = english()
+    dump = subprocess.run([sys.argv[1], "--experimental-dump-help"], check=True, capture_output=True, text=True,
+                          env=env).stdout
     root = json.loads(dump)["command"]
     name = root["commandName"]
     out = ['.TH "' + name.upper() + '" "1" "" "HandsFree Shell" "User Commands"',
@@ -112,7 +125,7 @@ def main():
             command_section(sub, [name, sub["commandName"]], out, 1)
     # Every setting of settings.toml, from the schema the shell reads it with (docs/settings.md is the same).
     out.append(subprocess.run([sys.argv[1], "settings-reference", "--man"], check=True, capture_output=True,
-                              text=True).stdout.rstrip("\n"))
+                              text=True, env=env).stdout.rstrip("\n"))
     out += [".SH FILES",
             ".TP", "\\fI<prefix>/share/handsfree\\fR",
             "keymaps/, config/ and wordlists/; also looked for in $HANDSFREE_HOME and each $XDG_DATA_DIRS/handsfree.",

@@ -1,3 +1,4 @@
+import Localization
 import TrackingCore
 
 /// The tracking settings of a config file: smoothing, gaze mapping and gesture definitions.
@@ -67,7 +68,7 @@ public enum GestureConfig {
     static func settings(from root: [String: TOMLNode], doc: TOMLDocument) throws(ConfigError) -> PipelineSettings {
         var s = PipelineSettings()
         for key in root.keys.sorted() where !sections.contains(key) {
-            throw doc.error([key], "unknown section \"\(key)\" (known: \(sections.joined(separator: ", ")))")
+            throw doc.error([key], UIMessage("unknown section \"{section}\" (known: {known})", ["section": key, "known": sections.joined(separator: ", ")]))
         }
         if let t = root["tolerance"] {
             guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], "tolerance must be a number 0…1") }
@@ -198,28 +199,29 @@ public enum GestureConfig {
         var table: [String: TOMLNode] { node.table ?? [:] }
 
         func error(_ key: String, _ m: String) -> ConfigError { doc.error(path + [key], m) }
+        func error(_ key: String, _ m: UIMessage) -> ConfigError { doc.error(path + [key], m) }
 
         func only(_ allowed: [String]) throws(ConfigError) {
             for k in table.keys.sorted() where !allowed.contains(k) {
-                throw error(k, "unknown key \"\(k)\" in [\(path.joined(separator: "."))] (known: \(allowed.joined(separator: ", ")))")
+                throw error(k, UIMessage("unknown key \"{key}\" in [{table}] (known: {known})", ["key": k, "table": path.joined(separator: "."), "known": allowed.joined(separator: ", ")]))
             }
         }
 
         func string(_ k: String) throws(ConfigError) -> String? {
             guard let v = table[k] else { return nil }
-            guard let s = v.string else { throw error(k, "\(k) must be a string, not \(v.kindName)") }
+            guard let s = v.string else { throw error(k, UIMessage("{key} must be a string, not {kind}", ["key": k], reasons: ["kind": v.kindMessage])) }
             // Descriptions reach the help screen: a control character would be sent to the terminal as it is.
             if s.contains(where: { !$0.isVisibleKey && $0 != " " }) {
-                throw error(k, "\(k) holds an invisible or control character; use visible characters and spaces")
+                throw error(k, UIMessage("{key} holds an invisible or control character; use visible characters and spaces", ["key": k]))
             }
             return s
         }
 
         func number(_ k: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double? {
             guard let v = table[k] else { return nil }
-            guard let d = v.number else { throw error(k, "\(k) must be a number, not \(v.kindName)") }
+            guard let d = v.number else { throw error(k, UIMessage("{key} must be a number, not {kind}", ["key": k], reasons: ["kind": v.kindMessage])) }
             guard range.contains(d) else {
-                throw error(k, "\(k) = \(d) is out of range (\(range.lowerBound)…\(range.upperBound))")
+                throw error(k, UIMessage("{key} = {value} is out of range ({low}…{high})", ["key": k, "value": "\(d)", "low": "\(range.lowerBound)", "high": "\(range.upperBound)"]))
             }
             return d
         }
@@ -227,7 +229,7 @@ public enum GestureConfig {
         /// A whole number in `range`; 2.5 blinks or frames is a mistake, not something to round.
         func integer(_ k: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
             guard let d = try number(k, Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
-            guard d.rounded() == d else { throw error(k, "\(k) = \(d) must be a whole number") }
+            guard d.rounded() == d else { throw error(k, UIMessage("{key} = {value} must be a whole number", ["key": k, "value": "\(d)"])) }
             return Int(d)
         }
 

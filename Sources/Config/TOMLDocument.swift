@@ -1,16 +1,33 @@
+import Localization
 import TrackingCore
 
 /// A problem in a config or keymap file, with the file and line it concerns.
 public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
+    /// The problem in English (`reason` is what the user reads, in their language).
     public var message: String
+    /// The problem worded for translation; a message not worded yet is its English, shown as it is.
+    public var reason: UIMessage
 
     /// Control characters from the file (an escape sequence in a key or value) are shown as `<U+001B>`, so
     /// printing the error cannot drive the terminal; a key or value of the file that is too long to read (a
     /// 1 MB key) is cut to its start and end with its length (`ConfigError.cut`).
     public init(file: String, line: Int?, _ message: String) {
         self.file = file.printable; self.line = line; self.message = Self.cut(message.printable)
+        reason = .verbatim(self.message)
+    }
+
+    /// A problem worded for translation: what it quotes from the file (its arguments) made printable and cut
+    /// as above.
+    public init(file: String, line: Int?, _ reason: UIMessage) {
+        let safe = reason.mappingArguments { Self.cut($0.printable) }
+        self.file = file.printable; self.line = line; self.reason = safe; message = Self.cut(safe.english)
+    }
+
+    /// `file:line: reason` in the language of `catalog`'s messages (the place is the same in every language).
+    public var shown: UIMessage {
+        .together([.verbatim(line.map { "\(file):\($0):" } ?? "\(file):"), reason], separator: " ")
     }
 
     /// `message` with each run of more than 200 characters without a space cut to its first 120 and last 20
@@ -53,6 +70,17 @@ public indirect enum TOMLNode: Sendable, Equatable {
     public var array: [TOMLNode]? { if case .array(let a) = self { return a }; return nil }
     public var table: [String: TOMLNode]? { if case .table(let t) = self { return t }; return nil }
 
+    /// What kind of value it is, in words for translation ("a string").
+    var kindMessage: UIMessage {
+        switch self {
+        case .string: UIMessage("a string")
+        case .number: UIMessage("a number")
+        case .bool: UIMessage("true or false")
+        case .array: UIMessage("an array")
+        case .table: UIMessage("a table")
+        }
+    }
+
     var kindName: String {
         switch self {
         case .string: return "a string"
@@ -88,6 +116,12 @@ public struct TOMLDocument: Sendable {
     public func error(_ path: [String], _ message: String) -> ConfigError {
         if let o = overrides[path] { return ConfigError(file: "--set \(o)", line: nil, message) }
         return ConfigError(file: file, line: line(path), message)
+    }
+
+    /// An error about the key at `path`, worded for translation.
+    public func error(_ path: [String], _ reason: UIMessage) -> ConfigError {
+        if let o = overrides[path] { return ConfigError(file: "--set \(o)", line: nil, reason) }
+        return ConfigError(file: file, line: line(path), reason)
     }
 
     /// Splits a dotted key into parts, honouring quotes.

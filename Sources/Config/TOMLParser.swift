@@ -1,3 +1,4 @@
+import Localization
 /// A TOML 1.0 parser over bytes, producing `TOMLNode`s and the line each key was written on.
 ///
 /// Our own, in pure Swift, because the C++ one we used (toml++ through TOMLKit) aborted the process on some
@@ -10,8 +11,6 @@ struct TOMLParser {
     /// the nested tables recurses once per level and would exhaust the stack.
     static let maxDepth = 64
     /// The end of every message about the limit, so each one states it.
-    static let depthRule = "deeper than the \(maxDepth) levels a config or keymap file may use "
-        + "(each part of a key or [table] name, and each array, is a level)"
 
     private let b: [UInt8]
     private let file: String
@@ -85,18 +84,20 @@ struct TOMLParser {
         if isArray { i += 1 }
         skipSpaces()
         guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
-            throw error("expected a table name after '[' (a bare name or a quoted one)")
+            throw error(UIMessage("expected a table name after '[' (a bare name or a quoted one)"))
         }
         let path = try key()
-        guard peek() == UInt8(ascii: "]") else { throw error("expected ']' to close the table name") }
+        guard peek() == UInt8(ascii: "]") else { throw error(UIMessage("expected ']' to close the table name")) }
         i += 1
         if isArray {
-            guard peek() == UInt8(ascii: "]") else { throw error("expected ']]' to close the array of tables name") }
+            guard peek() == UInt8(ascii: "]") else { throw error(UIMessage("expected ']]' to close the array of tables name")) }
             i += 1
         }
         guard path.count <= Self.maxDepth else {
             let (open, close) = isArray ? ("[[", "]]") : ("[", "]")
-            throw error("the table \(open)\(Self.showStart(path))\(close) is \(path.count) levels deep, \(Self.depthRule)")
+            throw error(.plural("the table {table} is {n} level deep, deeper than the {max} levels a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                "the table {table} is {n} levels deep, deeper than the {max} levels a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                path.count, ["table": open + Self.showStart(path) + close, "max": String(Self.maxDepth)]))
         }
         var node = KeyLines.root
         for k in path { node = lines.child(k, of: node, line: headerLine) }
@@ -111,13 +112,13 @@ struct TOMLParser {
                 t = sub
             case .tables(let list)?:
                 // `[[fruit]]` then `[fruit.variety]` means the last fruit's variety.
-                guard let last = list.tables.last else { throw error("internal: empty array of tables") }
+                guard let last = list.tables.last else { throw error(.verbatim("internal: empty array of tables")) }
                 t = last
             case .value?:
-                throw error("\(Self.show(path.prefix(n + 1))) already holds a value and cannot also be a table")
+                throw error(UIMessage("{key} already holds a value and cannot also be a table", ["key": Self.show(path.prefix(n + 1))]))
             }
         }
-        guard let last = path.last else { throw error("expected a table name after '['") }
+        guard let last = path.last else { throw error(UIMessage("expected a table name after '['")) }
         if isArray {
             switch t.entries[last] {
             case nil:
@@ -129,9 +130,9 @@ struct TOMLParser {
                 list.tables.append(sub)
                 return (sub, node, path.count)
             case .table?:
-                throw error("[[\(Self.show(path))]] names a table already defined as a plain table")
+                throw error(UIMessage("[[{table}]] names a table already defined as a plain table", ["table": Self.show(path)]))
             case .value?:
-                throw error("[[\(Self.show(path))]] names a key that already holds a value")
+                throw error(UIMessage("[[{table}]] names a key that already holds a value", ["table": Self.show(path)]))
             }
         }
         switch t.entries[last] {
@@ -140,13 +141,13 @@ struct TOMLParser {
             t.entries[last] = .table(sub)
             return (sub, node, path.count)
         case .table(let sub)?:
-            guard sub.kind == .implicit else { throw error("table [\(Self.show(path))] is defined twice") }
+            guard sub.kind == .implicit else { throw error(UIMessage("table [{table}] is defined twice", ["table": Self.show(path)])) }
             sub.kind = .explicit
             return (sub, node, path.count)
         case .tables?:
-            throw error("[\(Self.show(path))] names an array of tables")
+            throw error(UIMessage("[{table}] names an array of tables", ["table": Self.show(path)]))
         case .value?:
-            throw error("[\(Self.show(path))] names a key that already holds a value")
+            throw error(UIMessage("[{table}] names a key that already holds a value", ["table": Self.show(path)]))
         }
     }
 
@@ -155,15 +156,17 @@ struct TOMLParser {
     private mutating func keyValue(into table: Table, node tableNode: Int, level: Int) throws(ConfigError) {
         let keyLine = line
         guard let c = peek(), Self.isBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") else {
-            throw error("expected a key (letters, digits, '_' or '-', or a quoted name), found \(describeHere())")
+            throw error(UIMessage("expected a key (letters, digits, '_' or '-', or a quoted name), found {found}", reasons: ["found": describeHere()]))
         }
         let keys = try key()
         guard peek() == UInt8(ascii: "=") else {
-            throw error("expected '=' after the key \(Self.show(keys)), found \(describeHere())")
+            throw error(UIMessage("expected '=' after the key {key}, found {found}", ["key": Self.show(keys)], reasons: ["found": describeHere()]))
         }
         guard level + keys.count <= Self.maxDepth else {
             throw ConfigError(file: file, line: keyLine,
-                              "the key \(Self.showStart(keys)) is \(level + keys.count) levels deep, \(Self.depthRule)")
+                              .plural("the key {key} is {n} level deep, deeper than the {max} levels a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                      "the key {key} is {n} levels deep, deeper than the {max} levels a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                      level + keys.count, ["key": Self.showStart(keys), "max": String(Self.maxDepth)]))
         }
         i += 1
         skipSpaces()
@@ -180,11 +183,11 @@ struct TOMLParser {
             case .table(let sub)? where sub.kind == .dotted:
                 t = sub
             default:
-                throw error("\(Self.show(keys.prefix(n + 1))) is already defined, so a dotted key cannot add to it here")
+                throw error(UIMessage("{key} is already defined, so a dotted key cannot add to it here", ["key": Self.show(keys.prefix(n + 1))]))
             }
         }
-        guard let last = keys.last else { throw error("expected a key") }
-        guard t.entries[last] == nil else { throw error("key \(Self.show(keys)) is defined twice") }
+        guard let last = keys.last else { throw error(UIMessage("expected a key")) }
+        guard t.entries[last] == nil else { throw error(UIMessage("key {key} is defined twice", ["key": Self.show(keys)])) }
         t.entries[last] = .value(value)
     }
 
@@ -193,19 +196,19 @@ struct TOMLParser {
         var parts: [String] = []
         while true {
             skipSpaces()
-            guard let c = peek() else { throw error("the file ends inside a key") }
+            guard let c = peek() else { throw error(UIMessage("the file ends inside a key")) }
             if c == UInt8(ascii: "\"") {
-                if peek(1) == c, peek(2) == c { throw error("a key cannot be a multi-line string") }
+                if peek(1) == c, peek(2) == c { throw error(UIMessage("a key cannot be a multi-line string")) }
                 parts.append(try basicString())
             } else if c == UInt8(ascii: "'") {
-                if peek(1) == c, peek(2) == c { throw error("a key cannot be a multi-line string") }
+                if peek(1) == c, peek(2) == c { throw error(UIMessage("a key cannot be a multi-line string")) }
                 parts.append(try literalString())
             } else if Self.isBareKey(c) {
                 let s = i
                 while let d = peek(), Self.isBareKey(d) { i += 1 }
                 parts.append(String(decoding: b[s..<i], as: UTF8.self))
             } else {
-                throw error("expected a key part after '.', found \(describeHere())")
+                throw error(UIMessage("expected a key part after '.', found {found}", reasons: ["found": describeHere()]))
             }
             skipSpaces()
             if peek() == UInt8(ascii: ".") { i += 1; continue }
@@ -218,8 +221,10 @@ struct TOMLParser {
     /// Reads a value `level` levels deep whose key path has the node `node` in `lines` (where the keys of inline
     /// tables go).
     private mutating func value(level: Int, node: Int) throws(ConfigError) -> TOMLNode {
-        guard level <= Self.maxDepth else { throw error("arrays and inline tables nest \(Self.depthRule)") }
-        guard let c = peek() else { throw error("expected a value after '=', but the file ends") }
+        guard level <= Self.maxDepth else { throw error(.plural("arrays and inline tables nest deeper than the {n} level a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                                                     "arrays and inline tables nest deeper than the {n} levels a config or keymap file may use (each part of a key or [table] name, and each array, is a level)",
+                                                                     Self.maxDepth)) }
+        guard let c = peek() else { throw error(UIMessage("expected a value after '=', but the file ends")) }
         switch c {
         case UInt8(ascii: "\""):
             if peek(1) == c, peek(2) == c { return .string(try multilineBasicString()) }
@@ -234,9 +239,9 @@ struct TOMLParser {
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             if matches("true") { i += 4; return .bool(true) }
             if matches("false") { i += 5; return .bool(false) }
-            throw error("expected a value, found \(describeHere()) (strings need quotes)")
+            throw error(UIMessage("expected a value, found {found} (strings need quotes)", reasons: ["found": describeHere()]))
         case 0x0A, 0x0D, UInt8(ascii: "#"):
-            throw error("expected a value after '='")
+            throw error(UIMessage("expected a value after '='"))
         default:
             return try numberOrDate()
         }
@@ -248,14 +253,14 @@ struct TOMLParser {
         var items: [TOMLNode] = []
         while true {
             try skipBlank()
-            guard let c = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
+            guard let c = peek() else { throw ConfigError(file: file, line: start, UIMessage("the array opened here is never closed with ']'")) }
             if c == UInt8(ascii: "]") { i += 1; return .array(items) }
             items.append(try value(level: level + 1, node: node))
             try skipBlank()
-            guard let d = peek() else { throw ConfigError(file: file, line: start, "the array opened here is never closed with ']'") }
+            guard let d = peek() else { throw ConfigError(file: file, line: start, UIMessage("the array opened here is never closed with ']'")) }
             if d == UInt8(ascii: ",") { i += 1; continue }
             if d == UInt8(ascii: "]") { i += 1; return .array(items) }
-            throw error("expected ',' or ']' in the array, found \(describeHere())")
+            throw error(UIMessage("expected ',' or ']' in the array, found {found}", reasons: ["found": describeHere()]))
         }
     }
 
@@ -267,20 +272,20 @@ struct TOMLParser {
         while true {
             skipSpaces()
             if let c = peek(), c == 0x0A || c == 0x0D {
-                throw error("an inline table { … } must be written on one line")
+                throw error(UIMessage("an inline table {{ … }} must be written on one line"))
             }
             try keyValue(into: table, node: node, level: level)
             skipSpaces()
-            guard let c = peek() else { throw error("the inline table is never closed with '}'") }
+            guard let c = peek() else { throw error(UIMessage("the inline table is never closed with '}}'")) }
             if c == UInt8(ascii: "}") { i += 1; return .table(Self.convert(table)) }
             if c == UInt8(ascii: ",") {
                 i += 1
                 skipSpaces()
-                if peek() == UInt8(ascii: "}") { throw error("an inline table cannot end with ','") }
+                if peek() == UInt8(ascii: "}") { throw error(UIMessage("an inline table cannot end with ','")) }
                 continue
             }
-            if c == 0x0A || c == 0x0D { throw error("an inline table { … } must be written on one line") }
-            throw error("expected ',' or '}' in the inline table, found \(describeHere())")
+            if c == 0x0A || c == 0x0D { throw error(UIMessage("an inline table {{ … }} must be written on one line")) }
+            throw error(UIMessage("expected ',' or '}}' in the inline table, found {found}", reasons: ["found": describeHere()]))
         }
     }
 
@@ -288,9 +293,9 @@ struct TOMLParser {
         i += 1
         var out: [UInt8] = []
         while true {
-            guard let c = peek() else { throw error("the string is never closed with '\"'") }
+            guard let c = peek() else { throw error(UIMessage("the string is never closed with '\"'")) }
             if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
-            if c == 0x0A || c == 0x0D { throw error("the string is never closed with '\"' on its line") }
+            if c == 0x0A || c == 0x0D { throw error(UIMessage("the string is never closed with '\"' on its line")) }
             if c == UInt8(ascii: "\\") { try escape(into: &out); continue }
             try checkStringByte(c)
             out.append(c)
@@ -304,7 +309,7 @@ struct TOMLParser {
         try skipFirstNewline()
         var out: [UInt8] = []
         while true {
-            guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with '\"\"\"'") }
+            guard let c = peek() else { throw ConfigError(file: file, line: start, UIMessage("the string opened here is never closed with '\"\"\"'")) }
             if c == UInt8(ascii: "\""), closesMultiline(into: &out) { return String(decoding: out, as: UTF8.self) }
             if c == UInt8(ascii: "\\") {
                 // A backslash at the end of a line joins it to the next non-blank text.
@@ -331,9 +336,9 @@ struct TOMLParser {
         i += 1
         let s = i
         while true {
-            guard let c = peek() else { throw error("the string is never closed with \"'\"") }
+            guard let c = peek() else { throw error(UIMessage("the string is never closed with \"'\"")) }
             if c == UInt8(ascii: "'") { i += 1; return String(decoding: b[s..<(i - 1)], as: UTF8.self) }
-            if c == 0x0A || c == 0x0D { throw error("the string is never closed with \"'\" on its line") }
+            if c == 0x0A || c == 0x0D { throw error(UIMessage("the string is never closed with \"'\" on its line")) }
             try checkStringByte(c)
             i += 1
         }
@@ -345,7 +350,7 @@ struct TOMLParser {
         try skipFirstNewline()
         var out: [UInt8] = []
         while true {
-            guard let c = peek() else { throw ConfigError(file: file, line: start, "the string opened here is never closed with \"'''\"") }
+            guard let c = peek() else { throw ConfigError(file: file, line: start, UIMessage("the string opened here is never closed with \"'''\"")) }
             if c == UInt8(ascii: "'"), closesMultiline(into: &out) { return String(decoding: out, as: UTF8.self) }
             if c == 0x0A || c == 0x0D { try newline(); out.append(0x0A); continue }
             try checkStringByte(c)
@@ -371,7 +376,7 @@ struct TOMLParser {
 
     /// Decodes the escape at `i` (a backslash) into UTF-8.
     private mutating func escape(into out: inout [UInt8]) throws(ConfigError) {
-        guard let c = peek(1) else { throw error("the file ends inside an escape") }
+        guard let c = peek(1) else { throw error(UIMessage("the file ends inside an escape")) }
         i += 2
         switch c {
         case UInt8(ascii: "b"): out.append(0x08)
@@ -386,25 +391,25 @@ struct TOMLParser {
             var v: UInt32 = 0
             for _ in 0..<n {
                 guard let d = peek(), let h = Self.hexValue(d) else {
-                    throw error("\\\(Character(Unicode.Scalar(c))) needs \(n) hex digits")
+                    throw error(.plural("{escape} needs {n} hex digit", "{escape} needs {n} hex digits", n, ["escape": "\\" + String(Character(Unicode.Scalar(c)))]))
                 }
                 v = v << 4 | UInt32(h)
                 i += 1
             }
             guard let scalar = Unicode.Scalar(v) else {
-                throw error("\\\(Character(Unicode.Scalar(c))) escape names no character (U+\(String(v, radix: 16, uppercase: true)))")
+                throw error(UIMessage("{escape} escape names no character ({code})", ["escape": "\\" + String(Character(Unicode.Scalar(c))), "code": "U+" + String(v, radix: 16, uppercase: true)]))
             }
-            if v == 0 { throw error("a NUL character (\\u0000) cannot be used in a string here") }
+            if v == 0 { throw error(UIMessage("a NUL character (\\u0000) cannot be used in a string here")) }
             out.append(contentsOf: String(Character(scalar)).utf8)
         default:
-            throw error("unknown escape \\\(Self.describe(c)) in a string (known: \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)")
+            throw error(UIMessage("unknown escape {escape} in a string (known: {known})", ["escape": "\\" + Self.describe(c), "known": #"\b \t \n \f \r \" \\ \uXXXX \UXXXXXXXX"#]))
         }
     }
 
     private func checkStringByte(_ c: UInt8) throws(ConfigError) {
         if (c < 0x20 && c != 0x09) || c == 0x7F {
-            throw error(c == 0 ? "a NUL character cannot be used in a string here"
-                        : "control character \(Self.describe(c)) in a string (write it as an escape)")
+            throw error(c == 0 ? UIMessage("a NUL character cannot be used in a string here")
+                        : UIMessage("control character {character} in a string (write it as an escape)", ["character": Self.describe(c)]))
         }
     }
 
@@ -419,10 +424,10 @@ struct TOMLParser {
             while let c = peek(), Self.isValueChar(c) { i += 1 }
         }
         let token = Array(b[s..<i])
-        guard !token.isEmpty else { throw error("expected a value, found \(describeHere())") }
+        guard !token.isEmpty else { throw error(UIMessage("expected a value, found {found}", reasons: ["found": describeHere()])) }
         if let n = Self.number(token) { return .number(n) }
         if Self.isDateTime(token) { return .string(String(decoding: token, as: UTF8.self)) }
-        throw error("\"\(String(decoding: token.prefix(40), as: UTF8.self))\" is not a number, true/false, a date or a quoted string")
+        throw error(UIMessage("\"{value}\" is not a number, true/false, a date or a quoted string", ["value": String(decoding: token.prefix(40), as: UTF8.self)]))
     }
 
     // MARK: - Lexing
@@ -445,7 +450,7 @@ struct TOMLParser {
         while let c = peek(), c != 0x0A {
             if c == 0x0D, peek(1) == 0x0A { break }
             if (c < 0x20 && c != 0x09) || c == 0x7F {
-                throw error("control character \(Self.describe(c)) in a comment")
+                throw error(UIMessage("control character {character} in a comment", ["character": Self.describe(c)]))
             }
             i += 1
         }
@@ -453,7 +458,7 @@ struct TOMLParser {
 
     private mutating func newline() throws(ConfigError) {
         if peek() == 0x0D {
-            guard peek(1) == 0x0A else { throw error("a carriage return must be followed by a line feed") }
+            guard peek(1) == 0x0A else { throw error(UIMessage("a carriage return must be followed by a line feed")) }
             i += 1
         }
         i += 1
@@ -477,20 +482,20 @@ struct TOMLParser {
         if c == UInt8(ascii: "#") { try skipComment() }
         guard let d = peek() else { return }
         guard d == 0x0A || d == 0x0D else {
-            throw error("expected the end of the line, found \(describeHere()) (one key = value per line)")
+            throw error(UIMessage("expected the end of the line, found {found} (one key = value per line)", reasons: ["found": describeHere()]))
         }
         try newline()
     }
 
-    private func error(_ message: String) -> ConfigError { ConfigError(file: file, line: line, message) }
+    private func error(_ reason: UIMessage) -> ConfigError { ConfigError(file: file, line: line, reason) }
 
-    private func describeHere() -> String {
-        guard let c = peek() else { return "the end of the file" }
-        if c == 0x0A || c == 0x0D { return "the end of the line" }
+    private func describeHere() -> UIMessage {
+        guard let c = peek() else { return UIMessage("the end of the file") }
+        if c == 0x0A || c == 0x0D { return UIMessage("the end of the line") }
         if c >= 0x80, let ch = String(decoding: b[i..<min(i + 4, b.count)], as: UTF8.self).first, ch != "\u{FFFD}" {
-            return "'\(ch)'"
+            return .verbatim("'\(ch)'")
         }
-        return Self.describe(c)
+        return .verbatim(Self.describe(c))
     }
 
     private static func describe(_ c: UInt8) -> String {

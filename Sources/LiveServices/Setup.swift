@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Shell
 import Speech
 import TrackingCore
@@ -16,13 +17,13 @@ public enum Setup {
         }
         let path = named ?? config ?? ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
         guard FileManager.default.fileExists(atPath: path) else {
-            if config != nil { throw SetupError("\(path): no such file") }
+            if config != nil { throw SetupError(UIMessage("{file}: no such file", ["file": path])) }
             do {
                 return try GestureConfig.parse(GestureConfig.defaultText, file: "built-in gestures.toml", overrides: overrides)
-            } catch { throw SetupError(error.description) }
+            } catch { throw SetupError(error) }
         }
         let text = try readText(path)
-        do { return try GestureConfig.parse(text, file: path, overrides: overrides) } catch { throw SetupError(error.description) }
+        do { return try GestureConfig.parse(text, file: path, overrides: overrides) } catch { throw SetupError(error) }
     }
 
     /// The gesture config a keymap names in its `[options] config`, if it names one and can be read.
@@ -44,11 +45,11 @@ public enum Setup {
         guard FileManager.default.fileExists(atPath: path) else {
             let known = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
                 .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted() ?? []
-            throw SetupError("\(path): no such keymap (known: \(known.joined(separator: ", ")))")
+            throw SetupError(UIMessage("{file}: no such keymap (known: {known})", ["file": path, "known": known.joined(separator: ", ")]))
         }
         let text = try readText(path)
         var keymap: Keymap
-        do { keymap = try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
+        do { keymap = try parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error) }
         keymap.name = nameOrFile ?? "default"
         return keymap
     }
@@ -97,18 +98,18 @@ public enum Setup {
     /// The text of a file, or a `path: reason` error (missing, a folder, unreadable, too big, not UTF-8).
     public static func readText(_ path: String) throws -> String {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError("\(path): no such file") }
-        if isDir.boolValue { throw SetupError("\(path): is a folder, not a file") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw SetupError(UIMessage("{file}: no such file", ["file": path])) }
+        if isDir.boolValue { throw SetupError(UIMessage("{file}: is a folder, not a file", ["file": path])) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw SetupError("\(path): cannot be read (\(String(cString: strerror(errno))))")
+            throw SetupError(UIMessage("{file}: cannot be read ({reason})", ["file": path], reasons: ["reason": .system(String(cString: strerror(errno)))]))
         }
         defer { try? handle.close() }
         let data: Data
         do { data = try handle.read(upToCount: maxTextFileSize + 1) ?? Data() } catch {
-            throw SetupError("\(path): cannot be read (\(error.localizedDescription))")
+            throw SetupError(UIMessage("{file}: cannot be read ({reason})", ["file": path, "reason": error.localizedDescription]))
         }
-        if data.count > maxTextFileSize { throw SetupError("\(path): is larger than 1 MB, too big for a text file of settings") }
-        guard let s = String(data: data, encoding: .utf8) else { throw SetupError("\(path): is not UTF-8 text") }
+        if data.count > maxTextFileSize { throw SetupError(UIMessage("{file}: is larger than 1 MB, too big for a text file of settings", ["file": path])) }
+        guard let s = String(data: data, encoding: .utf8) else { throw SetupError(UIMessage("{file}: is not UTF-8 text", ["file": path])) }
         return s
     }
 
@@ -116,8 +117,21 @@ public enum Setup {
 
 /// A setup problem, printed as is (`file:line: message`) before exiting with status 1.
 public struct SetupError: Error, CustomStringConvertible {
+    /// The problem in English.
     public var description: String
-    public init(_ d: String) { description = d }
+    /// The problem as the user reads it, translated where it is shown (as `description` where it was not
+    /// worded for translation).
+    public var message: UIMessage
+    public init(_ d: String) { description = d; message = .verbatim(d) }
+    public init(_ m: UIMessage) { description = m.english; message = m }
+    /// A config or keymap file's problem, `file:line:` and its reason.
+    public init(_ e: ConfigError) { self.init(e.shown) }
+
+    /// What `error` says to the user, translated where its words were worded for it (a `SetupError`'s, a
+    /// `ConfigError`'s), else as it describes itself.
+    public static func message(of error: any Error) -> UIMessage {
+        (error as? SetupError)?.message ?? (error as? ConfigError)?.shown ?? .verbatim("\(error)")
+    }
 }
 
 /// The words PocketSphinx can hear: the first column of its pronunciation dictionary.

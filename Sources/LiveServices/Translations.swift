@@ -111,11 +111,27 @@ public enum Translations {
     }
 
     /// The catalog of `language` under `root` (English's, or a language without translations: the empty one).
+    /// The system's messages (`strerror`'s) come with it, from glibc's own catalog for the language.
     public static func catalog(_ language: String, root: URL? = ProjectPaths.root) -> Catalog {
         guard !LanguageChoice.isEnglish(language), let file = catalogs(root: root)[language] else {
-            return LanguageChoice.isEnglish(language) ? .english : Catalog(language: language, entries: [], file: "")
+            return LanguageChoice.isEnglish(language) ? .english
+                : Catalog(language: language, entries: [], file: "").withSystemMessages(systemMessages(language))
         }
-        return read(file, language: language)
+        return read(file, language: language).withSystemMessages(systemMessages(language))
+    }
+
+    /// glibc's catalog of the system's messages for `language` (`pt_BR` tries `pt_BR`, then `pt`), as Debian's
+    /// `libc-l10n` installs it; read directly, not through `setlocale`, since the user's locale need not be
+    /// generated. None when it is not installed: those texts then show in English.
+    public static func systemMessages(_ language: String, folder: String = "/usr/share/locale") -> [CatalogEntry] {
+        let whole = language.replacingOccurrences(of: "-", with: "_")
+        let base = String(whole.prefix { $0 != "_" })
+        for code in [whole, base] {
+            let path = "\(folder)/\(code)/LC_MESSAGES/libc.mo"
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            return (try? MOFile.parse(Array(data)))?.entries ?? []
+        }
+        return []
     }
 
     /// The user's `language` setting, read from `settings.toml` without changing anything (`auto` when the

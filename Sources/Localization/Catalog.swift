@@ -16,13 +16,32 @@ public struct Catalog: Sendable, Equatable {
     /// Entries refused (a placeholder the msgid has not, a malformed brace, the wrong number of plural
     /// forms) and what else was wrong with the file, each with its place: they show in English.
     public let problems: [CatalogProblem]
+    /// The system's own messages in this language (glibc's `libc.mo`: `strerror`'s "No such file or
+    /// directory"), by their English text, for reasons the system gives (`UIMessage.system`).
+    let system: [String: String]
 
     /// English: no translations, every message shows its msgid.
     public static let english = Catalog(language: "en", plural: .english, strings: [:], problems: [])
 
-    init(language: String, plural: PluralRule, strings: [String: [String]], problems: [CatalogProblem]) {
+    init(language: String, plural: PluralRule, strings: [String: [String]], problems: [CatalogProblem],
+         system: [String: String] = [:]) {
         self.language = language; self.plural = plural; self.strings = strings; self.problems = problems
+        self.system = system
     }
+
+    /// This catalog with the system's messages of `entries` (a `libc.mo`'s), which `systemText` looks up;
+    /// their own problems are not this catalog's (a text missing there shows as the system gave it).
+    public func withSystemMessages(_ entries: [CatalogEntry]) -> Catalog {
+        var table: [String: String] = [:]
+        for e in entries where !e.isHeader && !e.isFuzzy && e.context == nil && e.msgidPlural == nil {
+            if let t = e.translations.first, !t.isEmpty { table[e.msgid] = t }
+        }
+        return Catalog(language: language, plural: plural, strings: strings, problems: problems, system: table)
+    }
+
+    /// `english`, a text of the system's own (`strerror`), in this language when the system's catalog for it
+    /// was read (`withSystemMessages`); as it is otherwise.
+    public func systemText(_ english: String) -> String { system[english] ?? english }
 
     /// A catalog of `entries` (a file's, named `file` in problems): the header's `Plural-Forms:` read, fuzzy
     /// and untranslated entries left out, and each translation checked against its msgid's placeholders,
@@ -79,7 +98,7 @@ public struct Catalog: Sendable, Equatable {
             }
             strings[Self.key(e.msgid, context: e.context)] = e.translations
         }
-        self.init(language: language, plural: plural, strings: strings, problems: problems)
+        self.init(language: language, plural: plural, strings: strings, problems: problems, system: [:])
     }
 
     /// How many messages it translates.

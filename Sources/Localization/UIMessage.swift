@@ -12,6 +12,9 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
         case verbatim(String)
         /// Whole messages shown side by side (each a sentence or clause of its own), `separator` between them.
         case together([UIMessage], separator: String)
+        /// A text of the system's own (`strerror`'s words), shown in the system's translation when the catalog
+        /// holds it (`Catalog.systemText`).
+        case system(String)
     }
 
     let kind: Kind
@@ -20,20 +23,30 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
     public let arguments: [String: String]
     /// The `msgctxt` telling this use of the English text from another.
     public let context: String?
+    /// Placeholders filled with messages of their own (a reason inside a sentence: "cannot open {file}:
+    /// {reason}"), each translated with the message.
+    public let reasons: [String: UIMessage]
 
-    /// A message translated by its msgid, `{name}` placeholders filled from `arguments`.
-    public init(_ msgid: String, _ arguments: [String: String] = [:], context: String? = nil) {
-        kind = .text(msgid); self.arguments = arguments; self.context = context
+    /// A message translated by its msgid, `{name}` placeholders filled from `arguments`, and from `reasons`
+    /// translated in the same language.
+    public init(_ msgid: String, _ arguments: [String: String] = [:], reasons: [String: UIMessage] = [:], context: String? = nil) {
+        kind = .text(msgid); self.arguments = arguments; self.reasons = reasons; self.context = context
     }
 
-    init(kind: Kind, arguments: [String: String], context: String?) {
-        self.kind = kind; self.arguments = arguments; self.context = context
+    init(kind: Kind, arguments: [String: String], reasons: [String: UIMessage] = [:], context: String?) {
+        self.kind = kind; self.arguments = arguments; self.reasons = reasons; self.context = context
     }
 
     /// A message with plural forms for the number `n` (`{n}` in them is filled with it).
     public static func plural(_ singular: String, _ plural: String, _ n: Int, _ arguments: [String: String] = [:],
-                              context: String? = nil) -> UIMessage {
-        UIMessage(kind: .plural(singular, plural, n), arguments: arguments, context: context)
+                              reasons: [String: UIMessage] = [:], context: String? = nil) -> UIMessage {
+        UIMessage(kind: .plural(singular, plural, n), arguments: arguments, reasons: reasons, context: context)
+    }
+
+    /// A text of the system's own (`strerror(errno)`, ALSA's words for a system error), shown in the system's
+    /// own translation for the language (glibc's catalog), or as it is when there is none.
+    public static func system(_ english: String) -> UIMessage {
+        UIMessage(kind: .system(english), arguments: [:], context: nil)
     }
 
     /// Text shown as it is in every language (a program's own message, a file name): what a message that has
@@ -50,16 +63,29 @@ public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// The message in `catalog`'s language.
     public func text(_ catalog: Catalog) -> String {
-        switch kind {
-        case .text(let id): catalog.tr(id, arguments, context: context)
-        case .plural(let one, let many, let n): catalog.trn(one, many, n, arguments, context: context)
+        var filled = arguments
+        for (name, reason) in reasons { filled[name] = reason.text(catalog) }
+        return switch kind {
+        case .text(let id): catalog.tr(id, filled, context: context)
+        case .plural(let one, let many, let n): catalog.trn(one, many, n, filled, context: context)
         case .verbatim(let t): t
         case .together(let parts, let separator): parts.map { $0.text(catalog) }.joined(separator: separator)
+        case .system(let t): catalog.systemText(t)
         }
     }
 
     /// The message in English.
     public var english: String { text(.english) }
+
+    /// The same message with each argument (here and in its reasons) changed by `f`: what a message quotes
+    /// from a file, made safe to print.
+    public func mappingArguments(_ f: (String) -> String) -> UIMessage {
+        let kind: Kind = switch self.kind {
+        case .together(let parts, let separator): .together(parts.map { $0.mappingArguments(f) }, separator: separator)
+        default: self.kind
+        }
+        return UIMessage(kind: kind, arguments: arguments.mapValues(f), reasons: reasons.mapValues { $0.mappingArguments(f) }, context: context)
+    }
 
     /// Whether it is translated when drawn (false for `verbatim`).
     public var isTranslatable: Bool {

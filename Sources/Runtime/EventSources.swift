@@ -150,7 +150,7 @@ public struct KeymapWatcher: EventSource {
         do {
             return [.shell(.keymapLoaded(try Setup.keymap(name, gestures: gestures), notice: UIMessage("Keymap reloaded")))]
         } catch {
-            return [.shell(.message(UIMessage("Keymap not reloaded: {error}", ["error": "\(error)"])))]
+            return [.shell(.message(UIMessage("Keymap not reloaded: {error}", reasons: ["error": SetupError.message(of: error)])))]
         }
     }
 }

@@ -519,7 +519,7 @@ extension ShellRuntime {
             // which a running session does not swap; the choice is saved, so the next start uses both.
             let problem = Setup.keymapConfig(name).map {
                 UIMessage("Keymap {keymap} uses the {config} gestures: it takes effect at the next start", ["keymap": name, "config": $0])
-            } ?? UIMessage("Keymap {keymap} not loaded: {error}", ["keymap": name, "error": "\(error)"])
+            } ?? UIMessage("Keymap {keymap} not loaded: {error}", ["keymap": name], reasons: ["error": SetupError.message(of: error)])
             return .message(.together([notice, problem].compactMap { $0 }))
         }
     }
@@ -590,7 +590,7 @@ extension ShellRuntime {
                 if let i = sources.firstIndex(where: { $0 is KeymapWatcher }) { sources[i] = watcher }
                 replies.append(.setup(.trackerKeymap(keymap, settings)))
             } catch {
-                problem = .together([problem, UIMessage("The {keymap} keymap was not loaded: {error}", ["keymap": name, "error": "\(error)"])].compactMap { $0 })
+                problem = .together([problem, UIMessage("The {keymap} keymap was not loaded: {error}", ["keymap": name], reasons: ["error": SetupError.message(of: error)])].compactMap { $0 })
             }
         }
         if let source = choice.source {

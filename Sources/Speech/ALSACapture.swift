@@ -1,5 +1,6 @@
 import CALSA
 import Foundation
+import Localization
 import Logging
 
 /// What the capture thread delivers.
@@ -201,4 +202,15 @@ public final class ALSACapture: @unchecked Sendable {
         guard let s = snd_strerror(rc) else { return "error \(rc)" }
         return String(cString: s)
     }
+}
+
+/// ALSA's reason for return code `rc` as a message in the user's language: a system error (a negative
+/// `errno`, which is what `snd_strerror` shows as `strerror`'s words) in the system's own translation, ALSA's
+/// own codes in our words.
+func alsaReason(_ rc: Int32) -> UIMessage {
+    let code = rc < 0 ? -rc : rc
+    // SND_ERROR_BEGIN: ALSA's own codes start there; below it, snd_strerror is strerror.
+    if code < 500_000 { return .system(String(cString: strerror(code))) }
+    if code == 500_000 { return UIMessage("the ALSA library and the sound driver speak different protocol versions") }
+    return UIMessage("ALSA error {code}", ["code": String(rc)])
 }

@@ -100,21 +100,22 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The problem as a message, translated where it is shown (`description` is its English); ALSA's and the
-    /// system's reasons stay as they came.
+    /// The problem as a message, translated where it is shown (`description` is its English); a reason that is
+    /// the system's own words (`strerror`'s, which ALSA's are for system errors) shows in the system's
+    /// translation, other reasons as they came.
     public var message: UIMessage {
         switch self {
-        case let .unreadable(path, reason): UIMessage("{file}: cannot read audio file: {reason}", ["file": path, "reason": reason])
-        case let .notWAV(path, reason): UIMessage("{file}: not a WAV file ({reason})", ["file": path, "reason": reason])
-        case let .truncated(path, reason): UIMessage("{file}: truncated WAV file ({reason})", ["file": path, "reason": reason])
+        case let .unreadable(path, reason): UIMessage("{file}: cannot read audio file: {reason}", ["file": path], reasons: ["reason": .system(reason)])
+        case let .notWAV(path, reason): UIMessage("{file}: not a WAV file ({reason})", ["file": path], reasons: ["reason": .system(reason)])
+        case let .truncated(path, reason): UIMessage("{file}: truncated WAV file ({reason})", ["file": path], reasons: ["reason": .system(reason)])
         case let .unsupportedFormat(path, found):
             UIMessage("{file}: WAV format is {found}; speech needs 16000 Hz, mono, 16-bit signed PCM. Convert it with: {command}",
                       ["file": path, "found": found,
                        "command": SpeechAudio.soxCommand(input: path, output: (path as NSString).deletingPathExtension + "-16k.wav")])
         case let .deviceNotFound(device, reason):
-            UIMessage("microphone \"{device}\" not found: {reason} (list capture devices with arecord -l)", ["device": device, "reason": reason])
+            UIMessage("microphone \"{device}\" not found: {reason} (list capture devices with arecord -l)", ["device": device], reasons: ["reason": .system(reason)])
         case let .deviceBusy(device): UIMessage("microphone \"{device}\" is busy (another program is using it)", ["device": device])
-        case let .deviceFailed(device, reason): UIMessage("microphone \"{device}\" failed: {reason}", ["device": device, "reason": reason])
+        case let .deviceFailed(device, reason): UIMessage("microphone \"{device}\" failed: {reason}", ["device": device], reasons: ["reason": .system(reason)])
         }
     }
 }

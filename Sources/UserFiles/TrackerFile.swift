@@ -22,7 +22,7 @@ public enum TrackerFile {
             return (nil, UIMessage("{file}: {reason}; run handsfree setup to choose the tracker again", ["file": file.path, "reason": reason]))
         case .text(let text):
             do { return (try parse(text, file: file.path), nil) } catch {
-                return (nil, UIMessage("{error}; run handsfree setup to choose the tracker again", ["error": error.description]))
+                return (nil, UIMessage("{error}; run handsfree setup to choose the tracker again", reasons: ["error": error.shown]))
             }
         }
     }

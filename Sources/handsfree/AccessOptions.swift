@@ -5,10 +5,10 @@ import Terminal
 
 /// The accessibility flags `run` and `demo` share.
 struct AccessOptions: ParsableArguments {
-    @Flag(help: "Draw without colours (also when $NO_COLOR is set to anything).") var noColor = false
-    @Option(help: "Colour theme: \(ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")).") var theme: String?
-    @Flag(help: "Bigger keys and tiles where the screen has room.") var largeTargets = false
-    @Flag(help: "No full-screen drawing: print one line per change (screen, focus, activation, text), for screen readers and braille displays.")
+    @Flag(help: ArgumentHelp(tr("Draw without colours (also when $NO_COLOR is set to anything)."))) var noColor = false
+    @Option(help: ArgumentHelp(tr("Colour theme: {themes}.", ["themes": ThemeKind.allCases.map(\.rawValue).joined(separator: ", ")]))) var theme: String?
+    @Flag(help: ArgumentHelp(tr("Bigger keys and tiles where the screen has room."))) var largeTargets = false
+    @Flag(help: ArgumentHelp(tr("No full-screen drawing: print one line per change (screen, focus, activation, text), for screen readers and braille displays.")))
     var plain = false
 
     func validate() throws {

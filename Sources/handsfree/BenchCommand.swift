@@ -5,7 +5,7 @@ import Runtime
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure speed and memory; prints figures (build with -c release).",
+        abstract: tr("Measure speed and memory; prints figures (build with -c release)."),
         subcommands: [BenchPipeline.self, BenchUI.self, BenchFlood.self, BenchSpeech.self, BenchPredict.self, BenchLanguage.self, BenchExpand.self,
                       BenchTerminal.self, BenchPointing.self, BenchDesktop.self, BenchSpeak.self,
                       BenchGestures.self, BenchTyping.self, BenchStartup.self, BenchControls.self]
@@ -28,11 +28,11 @@ func printing<T>(_ harness: (BenchReport) throws -> T) throws -> T {
 struct BenchPipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
-        abstract: "Decode throughput per format and the pipeline's cost per frame after decoding.")
+        abstract: tr("Decode throughput per format and the pipeline's cost per frame after decoding."))
 
-    @Argument(help: "Recordings (CSV takes, .gesichter, NDJSON).") var files: [String]
-    @Option(help: "Minimum frames to push through each measurement.") var frames: Int = 2_000_000
-    @Option(help: "Only the rows whose name contains this (e.g. ndjson, vmc, pipeline), for profiling one decoder.")
+    @Argument(help: ArgumentHelp(tr("Recordings (CSV takes, .gesichter, NDJSON)."))) var files: [String]
+    @Option(help: ArgumentHelp(tr("Minimum frames to push through each measurement."))) var frames: Int = 2_000_000
+    @Option(help: ArgumentHelp(tr("Only the rows whose name contains this (e.g. ndjson, vmc, pipeline), for profiling one decoder.")))
     var only: String?
     @OptionGroup var pipeline: PipelineOptions
 
@@ -50,11 +50,11 @@ struct BenchPipeline: ParsableCommand {
 struct BenchStartup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "startup",
-        abstract: "Time from starting `handsfree run -- cat` to its first screen and first word suggestion, beside tmux.",
-        discussion: "Each start runs on its own pty with fresh folders and no speech; warm runs find the compiled word lists in the cache folder, cold runs do not: from the data folder as it is, and from a copy laid out as installed, with the lists compiled beside them.")
+        abstract: tr("Time from starting `handsfree run -- cat` to its first screen and first word suggestion, beside tmux."),
+        discussion: tr("Each start runs on its own pty with fresh folders and no speech; warm runs find the compiled word lists in the cache folder, cold runs do not: from the data folder as it is, and from a copy laid out as installed, with the lists compiled beside them."))
 
-    @Option(help: "Starts of each kind (warm, and tmux).") var runs = 15
-    @Option(help: "Starts with an empty cache folder, of each kind (as it is, as installed).") var coldRuns = 5
+    @Option(help: ArgumentHelp(tr("Starts of each kind (warm, and tmux)."))) var runs = 15
+    @Option(help: ArgumentHelp(tr("Starts with an empty cache folder, of each kind (as it is, as installed)."))) var coldRuns = 5
 
     func run() throws {
         printDebugBuildNote()

@@ -10,15 +10,15 @@ import Runtime
 struct BenchControls: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "controls",
-        abstract: "Controls view: list 50 and 2,000 controls p50/p99 beside pyatspi, command → action, refresh after a focus change.")
+        abstract: tr("Controls view: list 50 and 2,000 controls p50/p99 beside pyatspi, command → action, refresh after a focus change."))
 
-    @Option(help: "Listings timed per window size.") var runs = 30
-    @Option(help: "Buttons pressed by name.") var presses = 50
-    @Option(help: "Focus changes timed.") var switches = 30
-    @Option(help: "Window sizes in buttons, comma-separated.") var sizes = "50,2000"
-    @Option(help: "The simulated user who presses buttons on the list and in pointer mode (a profile of config/typing-profiles.toml).")
+    @Option(help: ArgumentHelp(tr("Listings timed per window size."))) var runs = 30
+    @Option(help: ArgumentHelp(tr("Buttons pressed by name."))) var presses = 50
+    @Option(help: ArgumentHelp(tr("Focus changes timed."))) var switches = 30
+    @Option(help: ArgumentHelp(tr("Window sizes in buttons, comma-separated."))) var sizes = "50,2000"
+    @Option(help: ArgumentHelp(tr("The simulated user who presses buttons on the list and in pointer mode (a profile of config/typing-profiles.toml).")))
     var profile = "webcam"
-    @Option(help: "Presses per button size and way (16, 24 and 32 px; 0 skips the part).") var aims = 20
+    @Option(help: ArgumentHelp(tr("Presses per button size and way (16, 24 and 32 px; 0 skips the part)."))) var aims = 20
 
     func validate() throws {
         guard runs >= 1, presses >= 1, switches >= 1 else { throw ValidationError("--runs, --presses and --switches must be at least 1") }

@@ -8,14 +8,14 @@ import Foundation
 struct BenchGestures: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gestures",
-        abstract: "Opens caught and false actions during talking, blinking and looking down, per gesture config; events of recordings.")
+        abstract: tr("Opens caught and false actions during talking, blinking and looking down, per gesture config; events of recordings."))
 
-    @Argument(help: "Recordings to replay too (NDJSON, Live Link Face CSV, .gesichter); default: the shared face takes when present.")
+    @Argument(help: ArgumentHelp(tr("Recordings to replay too (NDJSON, Live Link Face CSV, .gesichter); default: the shared face takes when present.")))
     var files: [String] = []
-    @Option(name: .customLong("config"), help: "Gesture configs to compare (repeatable; default: gestures and webcam).")
+    @Option(name: .customLong("config"), help: ArgumentHelp(tr("Gesture configs to compare (repeatable; default: gestures and webcam).")))
     var configs: [String] = []
-    @Option(help: "Rounds of the generated script.") var rounds = 5
-    @Option(help: "Random seed.") var seed: UInt64 = 7
+    @Option(help: ArgumentHelp(tr("Rounds of the generated script."))) var rounds = 5
+    @Option(help: ArgumentHelp(tr("Random seed."))) var seed: UInt64 = 7
 
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }

@@ -6,11 +6,11 @@ import Benchmarks
 struct BenchPointing: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pointing",
-        abstract: "Pointer error before and after calibration and drift correction, over simulated users; cost per frame.")
+        abstract: tr("Pointer error before and after calibration and drift correction, over simulated users; cost per frame."))
 
-    @Option(help: "Simulated users (each with its own offset, scale, tilt, bend and noise).") var users = 20
-    @Option(help: "Targets looked at per phase.") var targets = 40
-    @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Option(help: ArgumentHelp(tr("Simulated users (each with its own offset, scale, tilt, bend and noise)."))) var users = 20
+    @Option(help: ArgumentHelp(tr("Targets looked at per phase."))) var targets = 40
+    @Option(help: ArgumentHelp(tr("Random seed."))) var seed: UInt64 = 1
 
     func validate() throws {
         guard users >= 1, targets >= 1 else { throw ValidationError("--users and --targets must be at least 1") }

@@ -7,70 +7,69 @@ import Runtime
 struct BenchSpeech: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speech",
-        abstract: "Word error rate, sentence accuracy and real-time factor vs pocketsphinx_continuous; "
-            + "command recognition on flite voices; time to first partial result.",
-        discussion: """
+        abstract: tr("Word error rate, sentence accuracy and real-time factor vs pocketsphinx_continuous; command recognition on flite voices; time to first partial result."),
+        discussion: tr("""
             DIR holds WAV files and a transcript (`transcription` or `*.transcription`, lines like \
             "<s> ten of clubs </s> (001)"); a `*.gram` file in DIR switches both decoders to that grammar. \
             Default DIR: ../shared/data/speech/pocketsphinx-test/librivox beside the project.
-            """)
+            """))
 
-    @Argument(help: "Folder of WAV files with a transcript file.")
+    @Argument(help: ArgumentHelp(tr("Folder of WAV files with a transcript file.")))
     var dir: String?
 
-    @Option(help: "The reference decoder (Debian package pocketsphinx).")
+    @Option(help: ArgumentHelp(tr("The reference decoder (Debian package pocketsphinx).")))
     var reference = "pocketsphinx_continuous"
 
-    @Flag(help: "Skip the reference decoder.")
+    @Flag(help: ArgumentHelp(tr("Skip the reference decoder.")))
     var skipReference = false
 
-    @Flag(help: "Skip the Whisper worker (scripts/python-env.sh whisper installs it).")
+    @Flag(help: ArgumentHelp(tr("Skip the Whisper worker (scripts/python-env.sh whisper installs it).")))
     var skipWhisper = false
 
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")
+    @Option(help: ArgumentHelp(tr("Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), or a faster-whisper name.")))
     var whisperModel = "package"
 
-    @Option(help: "Times each recording is sent to the Whisper worker and to its 30 s-window peer.")
+    @Option(help: ArgumentHelp(tr("Times each recording is sent to the Whisper worker and to its 30 s-window peer.")))
     var whisperRounds = 3
 
-    @Option(help: "A file of phrases (one a line, # comments) for the command test, beside the keymaps' own.")
+    @Option(help: ArgumentHelp(tr("A file of phrases (one a line, # comments) for the command test, beside the keymaps' own.")))
     var phrases: String?
 
-    @Option(help: "Keymaps whose voice phrases and home-screen phrases the command test says (default keymaps/*.toml).")
+    @Option(help: ArgumentHelp(tr("Keymaps whose voice phrases and home-screen phrases the command test says (default keymaps/*.toml).")))
     var keymap: [String] = []
 
-    @Option(help: "flite voices for the command test, comma-separated.")
+    @Option(help: ArgumentHelp(tr("flite voices for the command test, comma-separated.")))
     var voices = "rms,slt,awb,kal"
 
-    @Flag(help: "Skip the command test.")
+    @Flag(help: ArgumentHelp(tr("Skip the command test.")))
     var skipCommands = false
 
-    @Flag(help: "Skip the wake-phrase test.")
+    @Flag(help: ArgumentHelp(tr("Skip the wake-phrase test.")))
     var skipWake = false
 
-    @Flag(help: "Print every hypothesis.")
+    @Flag(help: ArgumentHelp(tr("Print every hypothesis.")))
     var verbose = false
 
-    @Option(help: "Languages to measure instead (es,fr,de,it,pt): each pack's sentences and commands said by espeak-ng, heard by the multilingual Whisper, beside English (flite, tiny.en) in the same run.")
+    @Option(help: ArgumentHelp(tr("Languages to measure instead (es,fr,de,it,pt): each pack's sentences and commands said by espeak-ng, heard by the multilingual Whisper, beside English (flite, tiny.en) in the same run.")))
     var language: String?
 
-    @Option(help: "With --language: where the speech comes from: synthetic (espeak-ng, flite) tuxpaint (real recorded stamp descriptions from Debian's tuxpaint-stamps-default, English's too) or asterisk (real recorded telephone prompts from Debian's asterisk-core-sounds-LL-wav: es, fr, it, en).")
+    @Option(help: ArgumentHelp(tr("With --language: where the speech comes from: synthetic (espeak-ng, flite), tuxpaint (real recorded stamp descriptions from Debian's tuxpaint-stamps-default, English's too) or asterisk (real recorded telephone prompts from Debian's asterisk-core-sounds-LL-wav: es, fr, it, en).")))
     var speech = "synthetic"
 
-    @Option(help: "With --speech tuxpaint or asterisk: recordings per language, the first of a fixed shuffle (default: all).")
+    @Option(help: ArgumentHelp(tr("With --speech tuxpaint or asterisk: recordings per language, the first of a fixed shuffle (default: all).")))
     var limit: Int?
 
-    @Option(help: "With --language: Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).")
+    @Option(help: ArgumentHelp(tr("With --language: Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).")))
     var beam = 1
 
-    @Flag(help: "With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")
+    @Flag(help: ArgumentHelp(tr("With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")))
     var languagePrompt = false
 
-    @Flag(help: "With real speech (--speech tuxpaint or asterisk): stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")
+    @Flag(help: ArgumentHelp(tr("With real speech (--speech tuxpaint or asterisk): stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")))
     var noTemperatureFallback = false
 
     @Option(name: .customLong("decoder-option"),
-            help: "A PocketSphinx option for the transcript test, as KEY=VALUE (e.g. -vad_startspeech=5); repeatable.")
+            help: ArgumentHelp(tr("A PocketSphinx option for the transcript test, as KEY=VALUE (e.g. -vad_startspeech=5); repeatable.")))
     var decoderOption: [String] = []
 
     func run() throws {
@@ -109,13 +108,13 @@ struct BenchSpeech: ParsableCommand {
 struct BenchSpeak: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speak",
-        abstract: "Speech output: request → first audio sample p50/p99 per voice, real-time factor, RSS, vs the flite and piper programs.")
+        abstract: tr("Speech output: request → first audio sample p50/p99 per voice, real-time factor, RSS, vs the flite and piper programs."))
 
-    @Option(help: "Requests per voice.") var requests = 40
-    @Option(help: "Requests for each peer program (one process per phrase).") var peerRequests = 10
-    @Flag(help: "Skip the Piper voice (scripts/python-env.sh speak installs it).") var skipPiper = false
-    @Option(help: "Seconds of the real loop drawing while a long text is spoken (0: skip).") var loopSeconds = 8.0
-    @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
+    @Option(help: ArgumentHelp(tr("Requests per voice."))) var requests = 40
+    @Option(help: ArgumentHelp(tr("Requests for each peer program (one process per phrase)."))) var peerRequests = 10
+    @Flag(help: ArgumentHelp(tr("Skip the Piper voice (scripts/python-env.sh speak installs it)."))) var skipPiper = false
+    @Option(help: ArgumentHelp(tr("Seconds of the real loop drawing while a long text is spoken (0: skip)."))) var loopSeconds = 8.0
+    @Option(help: ArgumentHelp(tr("The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv)."))) var python: String?
 
     func run() throws {
         printDebugBuildNote()

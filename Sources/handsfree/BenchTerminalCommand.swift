@@ -6,20 +6,20 @@ import Benchmarks
 struct BenchTerminal: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "terminal",
-        abstract: "Hosted-terminal throughput (cat, seq), key→echo→screen latency and idle CPU, beside tmux.")
+        abstract: tr("Hosted-terminal throughput (cat, seq), key→echo→screen latency and idle CPU, beside tmux."))
 
-    @Option(help: "Width of the shell's window; the pane is what the Terminal screen lays out in it.") var width = 120
-    @Option(help: "Height of the shell's window.") var height = 60
-    @Option(help: "Gestures for the response-time runs.") var gestures = 20
-    @Option(help: "Megabytes of text for the cat run.") var megabytes = 10
-    @Option(help: "Numbers for the seq run.") var seq = 2_000_000
-    @Option(help: "Runs of each throughput case (best and median are printed).") var runs = 5
-    @Option(help: "Keystrokes for the latency run.") var keys = 200
-    @Option(help: "Seconds of idle pane for the CPU figure.") var idle = 3.0
-    @Option(help: "Display frames per second: a snapshot is taken at most this often.") var fps = 60.0
-    @Flag(help: "Skip the tmux side.") var noTmux = false
-    @Flag(help: "Run tmux's server with no client attached (before, the only way): no drawing on its side.") var tmuxDetached = false
-    @Option(help: "Parts to run, comma-separated: cat, seq, keys, gestures, idle (default: all); for profiling one part.")
+    @Option(help: ArgumentHelp(tr("Width of the shell's window; the pane is what the Terminal screen lays out in it."))) var width = 120
+    @Option(help: ArgumentHelp(tr("Height of the shell's window."))) var height = 60
+    @Option(help: ArgumentHelp(tr("Gestures for the response-time runs."))) var gestures = 20
+    @Option(help: ArgumentHelp(tr("Megabytes of text for the cat run."))) var megabytes = 10
+    @Option(help: ArgumentHelp(tr("Numbers for the seq run."))) var seq = 2_000_000
+    @Option(help: ArgumentHelp(tr("Runs of each throughput case (best and median are printed)."))) var runs = 5
+    @Option(help: ArgumentHelp(tr("Keystrokes for the latency run."))) var keys = 200
+    @Option(help: ArgumentHelp(tr("Seconds of idle pane for the CPU figure."))) var idle = 3.0
+    @Option(help: ArgumentHelp(tr("Display frames per second: a snapshot is taken at most this often."))) var fps = 60.0
+    @Flag(help: ArgumentHelp(tr("Skip the tmux side."))) var noTmux = false
+    @Flag(help: ArgumentHelp(tr("Run tmux's server with no client attached (before, the only way): no drawing on its side."))) var tmuxDetached = false
+    @Option(help: ArgumentHelp(tr("Parts to run, comma-separated: cat, seq, keys, gestures, idle (default: all); for profiling one part.")))
     var only: String?
 
     func validate() throws {

@@ -11,22 +11,22 @@ import Shell
 struct BenchTyping: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typing",
-        abstract: "Words per minute, errors (MSD), keystrokes per character, KSR and where the time goes, for simulated users typing on the note editor, with and without prediction.",
-        discussion: "Phrases: one a line, lowercased (the keyboard has no capitals); lines the keyboard cannot type, empty lines and overlong lines are named and skipped. Profiles: config/typing-profiles.toml (every value with its source).")
+        abstract: tr("Words per minute, errors (MSD), keystrokes per character, KSR and where the time goes, for simulated users typing on the note editor, with and without prediction."),
+        discussion: tr("Phrases: one a line, lowercased (the keyboard has no capitals); lines the keyboard cannot type, empty lines and overlong lines are named and skipped. Profiles: config/typing-profiles.toml (every value with its source)."))
 
-    @Option(help: "Phrase file (default: the shipped wordlists/phrases-en.txt).") var phrases: String?
-    @Option(help: "Simulated user: a profile name of the profile file (default: every profile).") var user: String?
-    @Option(help: "Profile file (default: config/typing-profiles.toml).") var profiles: String?
-    @Option(help: "Type only the first N phrases.") var limit: Int?
-    @Option(help: "Random seed.") var seed: UInt64 = 1
-    @Option(help: "Keyboard letter rows separated by '/', e.g. \"qwertyuiop/asdfghjkl'/zxcvbnm,.?\" (default: the keymap's).")
+    @Option(help: ArgumentHelp(tr("Phrase file (default: the shipped wordlists/phrases-en.txt)."))) var phrases: String?
+    @Option(help: ArgumentHelp(tr("Simulated user: a profile name of the profile file (default: every profile)."))) var user: String?
+    @Option(help: ArgumentHelp(tr("Profile file (default: config/typing-profiles.toml)."))) var profiles: String?
+    @Option(help: ArgumentHelp(tr("Type only the first N phrases."))) var limit: Int?
+    @Option(help: ArgumentHelp(tr("Random seed."))) var seed: UInt64 = 1
+    @Option(help: ArgumentHelp(tr("Keyboard letter rows separated by '/', e.g. \"qwertyuiop/asdfghjkl'/zxcvbnm,.?\" (default: the keymap's).")))
     var rows: String?
-    @Flag(help: "Say first what wpm, KSPC, KSR and MSD mean, one line each.") var explain = false
-    @Option(help: "What the key offers, comma-separated: word (the word on the key), phrases (phrase continuation), initials (default: all three).")
+    @Flag(help: ArgumentHelp(tr("Say first what wpm, KSPC, KSR and MSD mean, one line each."))) var explain = false
+    @Option(help: ArgumentHelp(tr("What the key offers, comma-separated: word (the word on the key), phrases (phrase continuation), initials (default: all three).")))
     var methods = "word,phrases,initials"
-    @Option(help: "The user's earlier sentences for the runs with a history, one a line (default: the other phrases of the set; the phrase being typed is never in it); 'none': no runs with a history.")
+    @Option(help: ArgumentHelp(tr("The user's earlier sentences for the runs with a history, one a line (default: the other phrases of the set; the phrase being typed is never in it); 'none': no runs with a history.")))
     var history: String?
-    @Option(name: .customLong("phrase-set"), help: "Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, nextWordConfidence, nextWords, beam, branch, backoff); repeatable.")
+    @Option(name: .customLong("phrase-set"), help: ArgumentHelp(tr("Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, nextWordConfidence, nextWords, beam, branch, backoff); repeatable.")))
     var phraseSet: [String] = []
     @OptionGroup var pipeline: PipelineOptions
 

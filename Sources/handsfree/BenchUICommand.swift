@@ -5,12 +5,12 @@ import Benchmarks
 struct BenchUI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Render+diff time per frame at 100x30 and 200x60; live UDP datagram-to-terminal latency and CPU; drawings per input frame of the real loop.")
+        abstract: tr("Render+diff time per frame at 100x30 and 200x60; live UDP datagram-to-terminal latency and CPU; drawings per input frame of the real loop."))
 
-    @Option(help: "Frames per render measurement.") var frames = 3000
-    @Option(help: "Seconds of live UDP input at 60 frames/s.") var seconds = 10.0
-    @Option(help: "UDP port for the live part (0: pick a free one).") var port: UInt16 = 0
-    @Option(help: "Parts to run, comma-separated: render, live, loop, still (default: all); for profiling one part.")
+    @Option(help: ArgumentHelp(tr("Frames per render measurement."))) var frames = 3000
+    @Option(help: ArgumentHelp(tr("Seconds of live UDP input at 60 frames/s."))) var seconds = 10.0
+    @Option(help: ArgumentHelp(tr("UDP port for the live part (0: pick a free one)."))) var port: UInt16 = 0
+    @Option(help: ArgumentHelp(tr("Parts to run, comma-separated: render, live, loop, still (default: all); for profiling one part.")))
     var only: String?
 
     func run() throws {

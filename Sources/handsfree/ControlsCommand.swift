@@ -9,19 +9,19 @@ import Shell
 struct ControlsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "controls",
-        abstract: "List the focused window's controls, or press one by name or number, then exit.",
-        discussion: """
+        abstract: tr("List the focused window's controls, or press one by name or number, then exit."),
+        discussion: tr("""
         Controls are read from the accessibility bus (AT-SPI), as screen readers read them: buttons, links, \
         menus and menu items, check boxes and radio buttons, tabs, combo boxes, list and tree items, text \
         fields. --press performs a control's own action (click, press, jump, ...), focuses a text field, or \
         clicks the centre of a control that has no action. A name that matches nothing, or several controls, \
         exits 1 with the reason. Example: handsfree controls --press "Send"
-        """)
+        """))
 
-    @Flag(help: "Print the list as JSON (role, name, states, actions, extents).") var json = false
-    @Option(help: ArgumentHelp("Press the control with this name or number in the list.", valueName: "name|number"))
+    @Flag(help: ArgumentHelp(tr("Print the list as JSON (role, name, states, actions, extents)."))) var json = false
+    @Option(help: ArgumentHelp(tr("Press the control with this name or number in the list."), valueName: "name|number"))
     var press: String?
-    @Option(help: ArgumentHelp("Read the window whose application or title holds this text, not the focused one.",
+    @Option(help: ArgumentHelp(tr("Read the window whose application or title holds this text, not the focused one."),
                                valueName: "text"))
     var window: String?
     @Flag(help: .hidden) var serve = false

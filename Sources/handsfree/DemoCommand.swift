@@ -9,16 +9,16 @@ import Shell
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Watch a scripted user open Notes, write a note with the keyboard and word suggestions, go back, and open Help.")
+        abstract: tr("Watch a scripted user open Notes, write a note with the keyboard and word suggestions, go back, and open Help."))
 
-    @Option(help: "Speed factor (2 = twice as fast).") var speed: Double = 1
-    @Flag(help: "Run without a terminal as fast as possible; print each action as a JSON line and the final screen.")
+    @Option(help: ArgumentHelp(tr("Speed factor (2 = twice as fast)."))) var speed: Double = 1
+    @Flag(help: ArgumentHelp(tr("Run without a terminal as fast as possible; print each action as a JSON line and the final screen.")))
     var headless = false
-    @Flag(help: "Same as --headless.") var fast = false
-    @Option(help: "Screen size for --headless, WIDTHxHEIGHT.") var size = "100x30"
-    @OptionGroup(title: "Accessibility") var access: AccessOptions
-    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
-    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Flag(help: ArgumentHelp(tr("Same as --headless."))) var fast = false
+    @Option(help: ArgumentHelp(tr("Screen size for --headless, WIDTHxHEIGHT."))) var size = "100x30"
+    @OptionGroup(title: tr("Accessibility")) var access: AccessOptions
+    @Flag(help: ArgumentHelp(tr("Do not append this session's usage record to metrics.ndjson."))) var noMetrics = false
+    @Option(help: ArgumentHelp(tr("Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
     @Option(help: ArgumentHelp(tr("The language of the screens: an installed language's code ({codes}). Default: the environment's (LANG) when it is installed, else English.", ["codes": languageCodes()]),
                                valueName: "code"))

@@ -15,18 +15,18 @@ import Transport
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the installation: data files, speech model, microphone, voices and Python parts, the user's folders, tracker ports, desktop typing.",
-        discussion: """
+        abstract: tr("Check the installation: data files, speech model, microphone, voices and Python parts, the user's folders, tracker ports, desktop typing."),
+        discussion: tr("""
         Prints one line per check ("ok", "warn" or "FAIL"); every problem is followed by a "fix:" line.
         Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is
         a warning: the shell runs without them), 1 otherwise.
-        """)
+        """))
 
-    @Option(help: "ALSA capture device to try.") var mic = "default"
-    @Option(help: "ALSA playback device to try (where the shell speaks).") var speaker = "default"
-    @Option(help: "Tracker address to test for listening (repeatable; default: the tracker setup chose, else udp://127.0.0.1:11111).")
+    @Option(help: ArgumentHelp(tr("ALSA capture device to try."))) var mic = "default"
+    @Option(help: ArgumentHelp(tr("ALSA playback device to try (where the shell speaks)."))) var speaker = "default"
+    @Option(help: ArgumentHelp(tr("Tracker address to test for listening (repeatable; default: the tracker setup chose, else udp://127.0.0.1:11111).")))
     var listen: [String] = []
-    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Option(help: ArgumentHelp(tr("The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
 
     func run() throws {

@@ -7,19 +7,19 @@ import Runtime
 /// `handsfree expand INITIALS`: the best phrases for the first letters of their words, as `predict` gives words.
 struct Expand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the best whole phrases for a string of initials (\"iwlacot\"), words spelled out allowed (\"iwlac tea\").",
-        discussion: """
+        abstract: tr("Print the best whole phrases for a string of initials (\"iwlacot\"), words spelled out allowed (\"iwlac tea\")."),
+        discussion: tr("""
         Letters run together are initials, one word each; after a space, a group of letters is a word spelled out in
         full or in part, or more initials where no word reads better ("iwlac tea wm"). Prints one phrase a line,
         best first: the user's own sentences that match (sentences.txt in the data folder), then the word model's.
-        At most \(InitialsPattern.maxWords) words.
-        """)
+        At most {n} words.
+        """, ["n": String(InitialsPattern.maxWords)]))
 
-    @Argument(help: "The initials (its parts are joined by single spaces).") var initials: [String]
-    @Option(help: "The text typed before the initials (the sentence so far).") var context = ""
-    @Option(help: "What the conversation partner said last: its words are more likely.") var partner = ""
-    @Option(name: .short, help: "Number of phrases.") var n = 3
-    @Option(help: "The user's sentence history (default sentences.txt in the data folder); 'none' for none.") var history: String?
+    @Argument(help: ArgumentHelp(tr("The initials (its parts are joined by single spaces)."))) var initials: [String]
+    @Option(help: ArgumentHelp(tr("The text typed before the initials (the sentence so far)."))) var context = ""
+    @Option(help: ArgumentHelp(tr("What the conversation partner said last: its words are more likely."))) var partner = ""
+    @Option(name: .short, help: ArgumentHelp(tr("Number of phrases."))) var n = 3
+    @Option(help: ArgumentHelp(tr("The user's sentence history (default sentences.txt in the data folder); 'none' for none."))) var history: String?
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
@@ -61,27 +61,27 @@ enum SentenceHistoryFile {
 struct BenchExpand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expand",
-        abstract: "How often initials expansion offers the intended phrase among the first N, with no history and with one learned from a separate text.",
-        discussion: """
+        abstract: tr("How often initials expansion offers the intended phrase among the first N, with no history and with one learned from a separate text."),
+        discussion: tr("""
         Phrases: one a line, or 'what the partner said<TAB>the phrase'. History: sentences the user said before, one a
         line or as running text; a history sentence equal to the phrase being expanded is left out. Only phrases of
         --min-words to --max-words words count.
-        """)
+        """))
 
-    @Option(help: "Phrase file (default: the shipped wordlists/phrases-en.txt).") var phrases: String?
-    @Option(help: "Text of the user's earlier sentences, kept apart from the phrases (default: the other phrases of the set).") var history: String?
-    @Option(name: .short, help: "Phrases offered; a hit is the intended phrase among them.") var n = 3
-    @Option(help: "Shortest phrase counted, in words.") var minWords = 3
-    @Option(help: "Longest phrase counted, in words.") var maxWords = 8
-    @Option(help: "Say why each phrase missed with no history was missed, and show this many misses one by one.") var explain = 0
-    @Option(help: "Share of the distinct phrases put once in the history for the 'said before' run (0: no such run).") var repeatShare = 0.5
-    @Option(name: .customLong("set"), help: "Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, historyPrefix, learnHistory); repeatable.")
+    @Option(help: ArgumentHelp(tr("Phrase file (default: the shipped wordlists/phrases-en.txt)."))) var phrases: String?
+    @Option(help: ArgumentHelp(tr("Text of the user's earlier sentences, kept apart from the phrases (default: the other phrases of the set)."))) var history: String?
+    @Option(name: .short, help: ArgumentHelp(tr("Phrases offered; a hit is the intended phrase among them."))) var n = 3
+    @Option(help: ArgumentHelp(tr("Shortest phrase counted, in words."))) var minWords = 3
+    @Option(help: ArgumentHelp(tr("Longest phrase counted, in words."))) var maxWords = 8
+    @Option(help: ArgumentHelp(tr("Say why each phrase missed with no history was missed, and show this many misses one by one."))) var explain = 0
+    @Option(help: ArgumentHelp(tr("Share of the distinct phrases put once in the history for the 'said before' run (0: no such run)."))) var repeatShare = 0.5
+    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, historyPrefix, learnHistory); repeatable.")))
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
     func validate() throws {
         guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
-        guard (0...1).contains(repeatShare) else { throw ValidationError("--repeat-share must be between 0 and 1") }
+        guard (0...1).contains(repeatShare) else { throw ValidationError(tr("--repeat-share must be between 0 and 1")) }
         guard minWords >= 1, minWords <= maxWords else { throw ValidationError(tr("--min-words must be between 1 and --max-words")) }
     }
 

@@ -6,7 +6,7 @@ import ArgumentParser
 struct HandsFree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handsfree",
-        abstract: "A hands-free shell driven by face gestures, gaze and voice.",
+        abstract: tr("A hands-free shell driven by face gestures, gaze and voice."),
         subcommands: [
             RunCommand.self, SetupCommand.self, DemoCommand.self, LayoutCommand.self,
             Replay.self, Watch.self, Record.self, Check.self, Transcribe.self, Listen.self,
@@ -28,7 +28,7 @@ struct HandsFree: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let e as SetupError {
-            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            FileHandle.standardError.write(Data("handsfree: \(e.message.shown)\n".utf8))
             Foundation.exit(1)
         } catch let e as SpeechCommandError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

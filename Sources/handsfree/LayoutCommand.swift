@@ -6,21 +6,21 @@ import Shell
 /// `handsfree layout`: prints a screen's hit map as JSON, so tests and tools can aim at targets.
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "layout", abstract: "Print the targets of a screen as JSON (or the screen as text).")
+        commandName: "layout", abstract: tr("Print the targets of a screen as JSON (or the screen as text)."))
 
-    @Option(help: "Screen name: \(ScreenRegistry.standard.names.joined(separator: ", ")).")
+    @Option(help: ArgumentHelp(tr("Screen name: {screens}.", ["screens": ScreenRegistry.standard.names.joined(separator: ", ")])))
     var screen = "launcher"
-    @Option(help: "Terminal size, WIDTHxHEIGHT.")
+    @Option(help: ArgumentHelp(tr("Terminal size, WIDTHxHEIGHT.")))
     var size = "100x30"
-    @Option(help: "Keymap name or file (it decides e.g. whether a Back target is shown).")
+    @Option(help: ArgumentHelp(tr("Keymap name or file (it decides e.g. whether a Back target is shown).")))
     var keymap: String?
-    @Option(help: "Gesture config file.")
+    @Option(help: ArgumentHelp(tr("Gesture config file.")))
     var config: String?
-    @Flag(help: "Print the screen as text instead of the JSON hit map.")
+    @Flag(help: ArgumentHelp(tr("Print the screen as text instead of the JSON hit map.")))
     var text = false
     @Option(help: ArgumentHelp(tr("Draw it in this installed language ({codes}). Default: English, whatever the environment, so tools see the same labels everywhere.", ["codes": languageCodes()]),
                                valueName: "code"))
-    var language = LanguageChoice.english
+    var language: String?
 
     func validate() throws { try RunCommand.checkLanguage(language) }
 
@@ -28,7 +28,9 @@ struct LayoutCommand: ParsableCommand {
         let sz = try Setup.size(size)
         let settings = try Setup.settings(config: config)
         let km = try Setup.keymap(keymap, gestures: settings.gestures)
-        let catalog = (try? Translations.start(commandLine: language, setting: LanguageChoice.automatic))?.catalog ?? .english
+        // English unless asked: the labels tools aim at are the same everywhere. The command's own messages
+        // follow the environment (an English default here made even `layout --help` English).
+        let catalog = (try? Translations.start(commandLine: language ?? LanguageChoice.english, setting: LanguageChoice.automatic))?.catalog ?? .english
         var state = ShellState(keymap: km, gestures: settings.gestures, size: sz, catalog: catalog)
         guard state.show(screen: screen) else {
             throw ValidationError(tr("unknown screen \"{name}\" (known: {known})", ["name": screen, "known": ScreenRegistry.standard.names.joined(separator: ", ")]))

@@ -4,10 +4,10 @@ import Transport
 
 /// How a live source is read: its format, and the iFacialMocap handshake.
 struct LiveInputOptions: ParsableArguments {
-    @Option(help: "Live format: auto (recognised per datagram), ndjson, livelink-udp, openseeface, vmc, ifacialmocap.")
+    @Option(help: ArgumentHelp(tr("Live format: auto (recognised per datagram), ndjson, livelink-udp, openseeface, vmc, ifacialmocap.")))
     var format = "auto"
     @Option(name: .customLong("ifacialmocap"),
-            help: "Send iFacialMocap's start handshake to this phone address (port 49983); listen on an address the phone can reach.")
+            help: ArgumentHelp(tr("Send iFacialMocap's start handshake to this phone address (port 49983); listen on an address the phone can reach.")))
     var ifacialmocapPhone: String?
 
     func frameFormat() throws -> FrameFormat {

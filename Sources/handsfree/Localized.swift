@@ -4,7 +4,6 @@ import Glibc
 import Foundation
 import Localization
 import Runtime
-import Synchronization
 
 /// A command-line message in the language of this run (`CommandLineText.catalog`: `--language`, else the
 /// setting and the environment), its `{name}` placeholders filled from `arguments`. A literal given here is
@@ -24,36 +23,10 @@ extension UIMessage {
 }
 
 /// The system's text for `errno` value `code` in the language of this run's messages: glibc's own words
-/// (`strerror`), translated by glibc's catalog for that language (`libc.mo` of Debian's `libc-l10n`). The
-/// catalog is read here, not through `setlocale`, since the user's locale need not be generated; without it
-/// the English text shows.
+/// (`strerror`), translated by glibc's catalog for that language (`libc.mo` of Debian's `libc-l10n`, which
+/// the catalog carries: `Translations.systemMessages`); without it the English text shows.
 func systemError(_ code: Int32) -> String {
-    let english = String(cString: strerror(code))
-    return SystemMessages.shared.withLock { $0.translate(english, language: CommandLineText.catalog.language) }
-}
-
-/// glibc's catalogs read so far, one per language.
-struct SystemMessages {
-    static let shared = Mutex(SystemMessages())
-    private var catalogs: [String: Catalog] = [:]
-
-    /// Where glibc's catalog for `language` is (`pt_BR` tries `pt_BR`, then `pt`).
-    static func file(_ language: String) -> String? {
-        let whole = language.replacingOccurrences(of: "-", with: "_")
-        let base = String(whole.prefix { $0 != "_" })
-        return [whole, base].map { "/usr/share/locale/\($0)/LC_MESSAGES/libc.mo" }.first { FileManager.default.isReadableFile(atPath: $0) }
-    }
-
-    mutating func translate(_ english: String, language: String) -> String {
-        guard language != LanguageChoice.english else { return english }
-        if catalogs[language] == nil {
-            let entries = Self.file(language).flatMap { f in
-                FileManager.default.contents(atPath: f).flatMap { try? MOFile.parse([UInt8]($0)).entries }
-            } ?? []
-            catalogs[language] = Catalog(language: language, entries: entries, file: "libc.mo")
-        }
-        return catalogs[language]?.translation(english) ?? english
-    }
+    UIMessage.system(String(cString: strerror(code))).shown
 }
 
 /// How to install a Python part, in the language of this run: the installation's own command, or a Python of
@@ -82,8 +55,65 @@ func languageCodes() -> String {
 /// know stays as it is.
 enum ArgumentText {
     static func translate(_ text: String) -> String {
-        guard CommandLineText.catalog.language != LanguageChoice.english else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line(String($0)) }.joined(separator: "\n")
+        // JSON (`--experimental-dump-help`) is for programs: its texts are translated already, its lines kept.
+        guard CommandLineText.catalog.language != LanguageChoice.english, !text.hasPrefix("{") else { return text }
+        let lines = defaults(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // ArgumentParser wrapped the English at the terminal's width (80 when it is not one); a translated heading
+        // or default may make a line longer. The usage line is never wrapped.
+        let width = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
+        var out: [String] = []
+        for (i, english) in lines.enumerated() {
+            let next = i + 1 < lines.count ? lines[i + 1] : ""
+            let shown = line(english)
+            out += english.hasPrefix("USAGE:") ? [shown] : wrap(shown, width: width, indent: hangingIndent(english, next: next))
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// Where a line's text continues on the next line: the next line's indentation when it carries on the same
+    /// text, an option's description column, else the left edge.
+    static func hangingIndent(_ line: String, next: String) -> Int {
+        let lead = { (s: String) in s.prefix { $0 == " " }.count }
+        guard line.hasPrefix("  ") else { return 0 }
+        if lead(next) > lead(line) { return lead(next) }
+        // "  --mic <mic>           Text": the text starts after the run of spaces that ends the option.
+        if let gap = line.dropFirst(2).range(of: "  ") {
+            return line.distance(from: line.startIndex, to: gap.lowerBound) + (line[gap.lowerBound...].prefix { $0 == " " }.count)
+        }
+        return lead(line)
+    }
+
+    /// `line` cut at spaces into lines of at most `width` characters, the later ones indented by `indent`.
+    static func wrap(_ line: String, width: Int, indent: Int) -> [String] {
+        guard line.count > width else { return [line] }
+        var out: [String] = [], rest = Substring(line)
+        while rest.count > width {
+            let head = rest.prefix(width + 1)
+            guard let cut = head.lastIndex(of: " "), head[..<cut].contains(where: { $0 != " " }) else { break }
+            out.append(String(rest[..<cut]))
+            rest = Substring(String(repeating: " ", count: indent) + rest[rest.index(after: cut)...].drop { $0 == " " })
+            if rest.count <= indent { break }
+        }
+        return out + [String(rest)]
+    }
+
+    /// The "(default: VALUE)" ArgumentParser adds to an option's help, in the language.
+    static func defaults(_ text: String) -> String {
+        var out = "", rest = Substring(text)
+        while let open = rest.range(of: "(default:") {
+            let after = rest[open.upperBound...]
+            let gap = after.prefix { $0 == " " || $0 == "\n" }
+            guard let close = after.firstIndex(of: ")"), !gap.isEmpty, after[..<close].firstIndex(of: "(") == nil else {
+                out += rest[..<open.upperBound]; rest = after; continue
+            }
+            let value = String(after[gap.endIndex..<close])
+            // The translation around the value, split where the value goes (a marker no msgstr holds).
+            let shown = tr("(default: {value})", ["value": "\u{1}"]).split(separator: "\u{1}", omittingEmptySubsequences: false)
+            // A line break ArgumentParser put after "default:" is a space here: the lines are wrapped again after.
+            out += rest[..<open.lowerBound] + String(shown.first ?? "") + value + (shown.count > 1 ? String(shown[1]) : "")
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
     }
 
     /// `text`'s part between `prefix` and `suffix`, when it has them.
@@ -116,6 +146,14 @@ enum ArgumentText {
         if let name = between(message, "Missing value for '", "'") { return tr("Missing value for '{option}'", ["option": name]) }
         if let name = between(message, "Missing expected argument '", "'") { return tr("Missing expected argument '{argument}'", ["argument": name]) }
         if let name = between(message, "Unexpected argument '", "'") { return tr("Unexpected argument '{argument}'", ["argument": name]) }
+        if let rest = between(message, "The value '", ""), let cut = rest.range(of: "' is invalid for '") {
+            let value = String(rest[..<cut.lowerBound]), after = rest[cut.upperBound...]
+            if let end = after.range(of: "': ") {
+                return tr("The value '{value}' is invalid for '{option}': {reason}",
+                          ["value": value, "option": String(after[..<end.lowerBound]), "reason": String(after[end.upperBound...])])
+            }
+            if after.hasSuffix("'") { return tr("The value '{value}' is invalid for '{option}'", ["value": value, "option": String(after.dropLast())]) }
+        }
         return message
     }
 }

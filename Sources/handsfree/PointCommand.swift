@@ -10,23 +10,23 @@ import Shell
 struct PointCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "point",
-        abstract: "Move the desktop pointer, click or scroll through an output sink, then exit.",
-        discussion: """
+        abstract: tr("Move the desktop pointer, click or scroll through an output sink, then exit."),
+        discussion: tr("""
         Actions, done in order: move X Y (fractions 0-1 of the desktop), by DX DY (pixels), click [BUTTON], \
         down [BUTTON], up [BUTTON], scroll DY [DX] (wheel notches, positive is down and right, at most 1000 \
         each way; --count is 1 to 10). BUTTON is \
         left (the default), right or middle. A sink without a pointer, or one that cannot be reached, exits 1 \
         with the reason. Example: handsfree point --into wayland move 0.75 0.5 click left
-        """)
+        """))
 
     @Option(name: .customLong("into"),
-            help: ArgumentHelp("The desktop sink: \(OutputSinks.help).", valueName: "sink"),
+            help: ArgumentHelp(tr("The desktop sink: {sinks}.", ["sinks": OutputSinks.help]), valueName: "sink"),
             transform: { spec in
                 do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
             })
     var into: OutputChoice
-    @Option(help: "How many times each click presses the button (2: a double click).") var count = 1
-    @Argument(parsing: .allUnrecognized, help: "The actions.") var actions: [String] = []
+    @Option(help: ArgumentHelp(tr("How many times each click presses the button (2: a double click)."))) var count = 1
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(tr("The actions."))) var actions: [String] = []
 
     func validate() throws {
         if into.kind.scheme == PtySink.kind.scheme {

@@ -8,21 +8,21 @@ import Prediction
 struct PredictionFiles: ParsableArguments {
     @Option(help: ArgumentHelp(tr("The language: a code ({codes}: the installed packs) or a pack's folder. Default: English.", ["codes": languageCodes()])))
     var language: String?
-    @Option(help: "Word frequency list ('word count' per line).")
+    @Option(help: ArgumentHelp(tr("Word frequency list ('word count' per line).")))
     var words: String?
-    @Option(help: "N-gram file ('w1 w2 log10P' / 'w1 w2 w3 log10P'); 'none' for none.")
+    @Option(help: ArgumentHelp(tr("N-gram file ('w1 w2 log10P' / 'w1 w2 w3 log10P'); 'none' for none.")))
     var ngrams: String?
-    @Option(help: "User word file (default user-words.txt in the data folder, user-words-LL.txt for another language); 'none' for none.")
+    @Option(help: ArgumentHelp(tr("User word file (default user-words.txt in the data folder, user-words-LL.txt for another language); 'none' for none.")))
     var userFile: String?
-    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Option(help: ArgumentHelp(tr("The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
-    @Option(help: "Words that may get a generated possessive ('mother's'), one per line; 'none': only names.")
+    @Option(help: ArgumentHelp(tr("Words that may get a generated possessive ('mother's'), one per line; 'none': only names.")))
     var nouns: String?
-    @Flag(help: "Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")
+    @Flag(help: ArgumentHelp(tr("Suggest the swear words and slurs of wordlists/offensive-en.txt before the user has typed them.")))
     var suggestRudeWords = false
-    @Option(help: "PocketSphinx trie model whose n-grams add to the n-gram file's; 'none' for none (default: $HANDSFREE_LM, else Debian's en-us.lm.bin when installed and --ngrams is not given).")
+    @Option(help: ArgumentHelp(tr("PocketSphinx trie model whose n-grams add to the n-gram file's; 'none' for none (default: $HANDSFREE_LM, else Debian's en-us.lm.bin when installed and --ngrams is not given).")))
     var lm: String?
-    @Option(help: "Conversational model that initials expansion mixes in ('1 WORD …' lines: scripts/make-conversation-ngrams.sh); 'none' for none (default: wordlists/conversation-en.txt for English).")
+    @Option(help: ArgumentHelp(tr("Conversational model that initials expansion mixes in ('1 WORD …' lines: scripts/make-conversation-ngrams.sh); 'none' for none (default: wordlists/conversation-en.txt for English).")))
     var phraseModel: String?
 
     /// The pack `--language` names, nil without the option (English from wordlists/, as before packs); an unknown
@@ -80,22 +80,22 @@ struct PredictionFiles: ParsableArguments {
 /// Reads lines of text typed so far from standard input and answers each with suggestions.
 struct Predict: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Suggest words for the text typed so far, given as arguments or as lines on standard input.",
-        discussion: """
+        abstract: tr("Suggest words for the text typed so far, given as arguments or as lines on standard input."),
+        discussion: tr("""
         `handsfree predict 'the quick bro'` prints the suggestions for that text (a trailing space asks for the
         next word). With --stdin it reads lines and answers each at once, for programs that keep it running.
         Writes one line per input line: up to N suggestions separated by tabs, flushed at once.
         Lines that are empty, not valid UTF-8, or have no suggestions give an empty line; lines
-        longer than \(PredictLoop.maxLineBytes) bytes are cut to their last \(PredictLoop.maxLineBytes) bytes.
-        """)
+        longer than {n} bytes are cut to their last {n} bytes.
+        """, ["n": String(PredictLoop.maxLineBytes)]))
 
-    @Argument(help: "The text typed so far (its words are joined by single spaces); or use --stdin.")
+    @Argument(help: ArgumentHelp(tr("The text typed so far (its words are joined by single spaces); or use --stdin.")))
     var text: [String] = []
-    @Flag(help: "Read lines from standard input and answer each.")
+    @Flag(help: ArgumentHelp(tr("Read lines from standard input and answer each.")))
     var stdin = false
-    @Option(name: .short, help: "Number of suggestions.")
+    @Option(name: .short, help: ArgumentHelp(tr("Number of suggestions.")))
     var n = 4
-    @Flag(help: "Learn from each line (the words before the last one) and save to the user file at the end.")
+    @Flag(help: ArgumentHelp(tr("Learn from each line (the words before the last one) and save to the user file at the end.")))
     var learn = false
     @OptionGroup var files: PredictionFiles
 
@@ -185,19 +185,19 @@ struct PredictLoop {
 struct KSR: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ksr",
-        abstract: "Keystroke savings rate of typing FILE with N suggestions (Presage simulator's definition).")
+        abstract: tr("Keystroke savings rate of typing FILE with N suggestions (Presage simulator's definition)."))
 
-    @Argument(help: "Text file to simulate typing (default: the language pack's test text).")
+    @Argument(help: ArgumentHelp(tr("Text file to simulate typing (default: the language pack's test text).")))
     var file: String?
-    @Option(name: .short, help: "Number of suggestions.")
+    @Option(name: .short, help: ArgumentHelp(tr("Number of suggestions.")))
     var n = 4
-    @Flag(help: "Learn the words as they are typed (as presage's default online learning does).")
+    @Flag(help: ArgumentHelp(tr("Learn the words as they are typed (as presage's default online learning does).")))
     var learn = false
-    @Option(help: "Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")
+    @Option(help: ArgumentHelp(tr("Tuning: trigram,bigram,unigram,backoff,userWeight,userPairWeight (comma-separated numbers).")))
     var tune: String?
-    @Option(name: .customLong("set"), help: "Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway, userTripleWeight, userTripleHalfway, possessiveWeight, possessiveMaxLogProb, capitalBoost); repeatable.")
+    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Tuning: name=value (lengthExponent, recencyWeight, recencyDecay, userUnigramHalfway, userPairHalfway, userTripleWeight, userTripleHalfway, possessiveWeight, possessiveMaxLogProb, capitalBoost); repeatable.")))
     var settings: [String] = []
-    @Flag(help: "Print each word, the letters typed before it was offered ('-' if never) and the first suggestions.")
+    @Flag(help: ArgumentHelp(tr("Print each word, the letters typed before it was offered ('-' if never) and the first suggestions.")))
     var trace = false
     @OptionGroup var files: PredictionFiles
 
@@ -258,13 +258,13 @@ struct KSR: ParsableCommand {
 struct BenchPredict: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
-        abstract: "Load time, memory (RSS) and suggest() latency p50/p99 with the full list and n-grams.")
+        abstract: tr("Load time, memory (RSS) and suggest() latency p50/p99 with the full list and n-grams."))
 
-    @Option(help: "Also print the inputs with the slowest median time, to see where the tail comes from.")
+    @Option(help: ArgumentHelp(tr("Also print the inputs with the slowest median time, to see where the tail comes from.")))
     var slowest = 0
-    @Option(name: .short, help: "Number of suggestions.")
+    @Option(name: .short, help: ArgumentHelp(tr("Number of suggestions.")))
     var n = 4
-    @Option(help: "Number of timed predictions.")
+    @Option(help: ArgumentHelp(tr("Number of timed predictions.")))
     var count = 20000
     @OptionGroup var files: PredictionFiles
 
@@ -292,8 +292,8 @@ struct BenchPredict: ParsableCommand {
 /// for a helper setting up names before the user starts.
 struct Words: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, add or remove the user's own words (the file the suggestion bar learns into).",
-        discussion: """
+        abstract: tr("List, add or remove the user's own words (the file the suggestion bar learns into)."),
+        discussion: tr("""
         words list            the learned and added words, most used first
         words add NAME...     offer these words from now on, in the form given ("Zoë", "McDonald")
         words remove WORD...  never suggest these words again (until added back)
@@ -305,15 +305,15 @@ struct Words: ParsableCommand {
         words sentences       the sentences the user wrote (sentences.txt), most used and most recent first
         words forget-sentence SENTENCE...  forget these sentences (any case)
         words forget-sentences             forget every sentence
-        """)
+        """))
 
-    @Argument(help: "list, add, remove or compile.") var verb: String
-    @Argument(help: "Words to add or remove.") var words: [String] = []
-    @Option(help: "User word file (default user-words.txt in the data folder).") var userFile: String?
-    @Option(help: "The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Argument(help: ArgumentHelp(tr("list, add, remove or compile."))) var verb: String
+    @Argument(help: ArgumentHelp(tr("Words to add or remove."))) var words: [String] = []
+    @Option(help: ArgumentHelp(tr("User word file (default user-words.txt in the data folder)."))) var userFile: String?
+    @Option(help: ArgumentHelp(tr("The user's data folder, as for run (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
-    @Option(help: "With list or sentences: how many to show.") var top = 50
-    @Option(help: "With compile: the file to write (default words-en.bin beside the word lists).") var out: String?
+    @Option(help: ArgumentHelp(tr("With list or sentences: how many to show."))) var top = 50
+    @Option(help: ArgumentHelp(tr("With compile: the file to write (default words-en.bin beside the word lists)."))) var out: String?
     @Option(help: ArgumentHelp(tr("The language: a code ({codes}: the installed packs) or a pack's folder. Default: English.", ["codes": languageCodes()])))
     var language: String?
 
@@ -443,20 +443,20 @@ struct Words: ParsableCommand {
 struct BenchLanguage: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "language",
-        abstract: "Each installed language's word prediction beside English's: load time from text and compiled, suggest() p50/p99, KSR on its test text.",
-        discussion: """
+        abstract: tr("Each installed language's word prediction beside English's: load time from text and compiled, suggest() p50/p99, KSR on its test text."),
+        discussion: tr("""
         KSR is counted as `handsfree ksr` counts it (Presage's simulator), without learning and learning as the
         text is typed, on the text each pack names in [words.test] (a package's text the lists were not made
         from; `apt-get install` the package the line names when it is missing).
-        """)
+        """))
 
-    @Option(help: "Languages to measure, comma-separated codes or pack folders (default: every installed pack, English first).")
+    @Option(help: ArgumentHelp(tr("Languages to measure, comma-separated codes or pack folders (default: every installed pack, English first).")))
     var languages: String?
-    @Option(name: .short, help: "Number of suggestions.")
+    @Option(name: .short, help: ArgumentHelp(tr("Number of suggestions.")))
     var n = 3
-    @Option(help: "Timed suggestions per language.")
+    @Option(help: ArgumentHelp(tr("Timed suggestions per language.")))
     var count = 20000
-    @Option(help: "Also print each language's inputs with the slowest median time, to see where its tail comes from.")
+    @Option(help: ArgumentHelp(tr("Also print each language's inputs with the slowest median time, to see where its tail comes from.")))
     var slowest = 0
 
     func run() throws {

@@ -21,24 +21,24 @@ struct SetupStart {
 struct SetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
-        abstract: "Set up the shell step by step: the face tracker, the webcam's Python parts and face model, microphone and speaker, a gesture check, the pointer.",
-        discussion: """
+        abstract: tr("Set up the shell step by step: the face tracker, the webcam's Python parts and face model, microphone and speaker, a gesture check, the pointer."),
+        discussion: tr("""
         A helper uses the arrow keys, Enter and Esc (a step back); once the tracker sends frames, gaze and the jaw \
         work too. The choice is kept in tracker.toml in the config folder, which handsfree run then listens to \
         (and, for a webcam, starts the bridge). The first handsfree run opens setup by itself when nothing is set \
         up yet (no settings.toml and no tracker.toml).
-        """)
+        """))
 
-    @Option(help: ArgumentHelp("Fetch the face model from this address instead (a mirror); its SHA-256 must still be the model's.",
+    @Option(help: ArgumentHelp(tr("Fetch the face model from this address instead (a mirror); its SHA-256 must still be the model's."),
                                valueName: "url"))
     var modelURL = FaceModel.officialURL
-    @Option(help: "ALSA capture device to test.") var mic = "default"
-    @Option(help: "Test the microphone with a 16 kHz mono WAV played through ALSA's file plugin.") var audio: String?
-    @Option(help: "ALSA playback device to test.") var speaker = "default"
-    @Option(name: .customLong("speaker-file"), help: "Test speech output into this WAV file through ALSA's file plugin.")
+    @Option(help: ArgumentHelp(tr("ALSA capture device to test."))) var mic = "default"
+    @Option(help: ArgumentHelp(tr("Test the microphone with a 16 kHz mono WAV played through ALSA's file plugin."))) var audio: String?
+    @Option(help: ArgumentHelp(tr("ALSA playback device to test."))) var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: ArgumentHelp(tr("Test speech output into this WAV file through ALSA's file plugin.")))
     var speakerFile: String?
-    @Option(help: "The user's data folder, as for run.") var dataDir: String?
-    @OptionGroup(title: "Accessibility") var access: AccessOptions
+    @Option(help: ArgumentHelp(tr("The user's data folder, as for run."))) var dataDir: String?
+    @OptionGroup(title: tr("Accessibility")) var access: AccessOptions
 
     func run() throws {
         var args = ["--no-speech", "--no-metrics", "--no-onboarding", "--mic", mic, "--speaker", speaker]
@@ -54,33 +54,33 @@ struct SetupCommand: ParsableCommand {
 /// `handsfree run`: the full-screen shell, fed by a replay, a live socket, or only the keyboard.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Start the full-screen hands-free shell.",
-        discussion: "Keyboard for a helper: arrows move focus, Enter activates, Esc goes back, ? help, q quits on Home, Ctrl-C quits. On the Terminal screen letters, Esc, Ctrl keys (Ctrl-C too), Home/End, PgUp/PgDn and Delete go to the program.")
+        commandName: "run", abstract: tr("Start the full-screen hands-free shell."),
+        discussion: tr("Keyboard for a helper: arrows move focus, Enter activates, Esc goes back, ? help, q quits on Home, Ctrl-C quits. On the Terminal screen letters, Esc, Ctrl keys (Ctrl-C too), Home/End, PgUp/PgDn and Delete go to the program."))
 
-    @Option(help: "Replay a recording (NDJSON, Live Link Face CSV, .gesichter).") var replay: String?
-    @Option(help: "Listen for live frames: udp://127.0.0.1:11111.") var listen: String?
-    @OptionGroup(title: "Live input") var live: LiveInputOptions
+    @Option(help: ArgumentHelp(tr("Replay a recording (NDJSON, Live Link Face CSV, .gesichter)."))) var replay: String?
+    @Option(help: ArgumentHelp(tr("Listen for live frames: udp://127.0.0.1:11111."))) var listen: String?
+    @OptionGroup(title: tr("Live input")) var live: LiveInputOptions
     @Option(name: .customLong("source"),
-            help: "What drives the shell (livelink, ifacialmocap, mediapipe, openseeface, vmc): the status line says which bound gestures it cannot make. Recognised by itself for all but NDJSON senders such as `handsfree webcam` (mediapipe).")
+            help: ArgumentHelp(tr("What drives the shell (livelink, ifacialmocap, mediapipe, openseeface, vmc): the status line says which bound gestures it cannot make. Recognised by itself for all but NDJSON senders such as `handsfree webcam` (mediapipe).")))
     var sourceName: String?
-    @Option(help: "Keymap name (in keymaps/) or file.") var keymap: String?
-    @Option(help: "Gesture config: a file, or the name of one in config/ (gestures, webcam; default: gestures).") var config: String?
-    @Option(help: "Replay speed factor.") var speed: Double = 1
-    @Flag(help: "Leave when the replay ends.") var exitAtEnd = false
-    @Flag(help: "Skip the first start's guide: setup (opened when nothing is set up yet) and the onboarding help.")
+    @Option(help: ArgumentHelp(tr("Keymap name (in keymaps/) or file."))) var keymap: String?
+    @Option(help: ArgumentHelp(tr("Gesture config: a file, or the name of one in config/ (gestures, webcam; default: gestures)."))) var config: String?
+    @Option(help: ArgumentHelp(tr("Replay speed factor."))) var speed: Double = 1
+    @Flag(help: ArgumentHelp(tr("Leave when the replay ends."))) var exitAtEnd = false
+    @Flag(help: ArgumentHelp(tr("Skip the first start's guide: setup (opened when nothing is set up yet) and the onboarding help.")))
     var noOnboarding = false
-    @Option(help: "Folder for notes and messages (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Option(help: ArgumentHelp(tr("Folder for notes and messages (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
-    @Option(help: "ALSA capture device for dictation and voice commands.") var mic = "default"
-    @Option(help: "Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")
+    @Option(help: ArgumentHelp(tr("ALSA capture device for dictation and voice commands."))) var mic = "default"
+    @Option(help: ArgumentHelp(tr("Play a 16 kHz mono 16-bit WAV (or raw S16LE) through ALSA's file plugin as the microphone.")))
     var audio: String?
-    @Flag(help: "Run without speech (no model is loaded, no device opened).") var noSpeech = false
-    @Option(help: "ALSA playback device the Speak key and phrases speak on.") var speaker = "default"
-    @Option(name: .customLong("speaker-file"), help: "Write what is spoken to this WAV file through ALSA's file plugin instead (no sound card needed).")
+    @Flag(help: ArgumentHelp(tr("Run without speech (no model is loaded, no device opened)."))) var noSpeech = false
+    @Option(help: ArgumentHelp(tr("ALSA playback device the Speak key and phrases speak on."))) var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: ArgumentHelp(tr("Write what is spoken to this WAV file through ALSA's file plugin instead (no sound card needed).")))
     var speakerFile: String?
-    @Option(help: "Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: handsfree doctor names the command). Default: the setting (Settings › Display), else auto.")
+    @Option(help: ArgumentHelp(tr("Dictation engine: whisper (each utterance rewritten by Whisper when it ends), pocketsphinx, or auto (whisper when its packages are installed: handsfree doctor names the command). Default: the setting (Settings › Display), else auto.")))
     var dictation: String?
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI), or a faster-whisper name. Default: package for English, package-base for other languages.")
+    @Option(help: ArgumentHelp(tr("Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI), or a faster-whisper name. Default: package for English, package-base for other languages.")))
     var whisperModel: String?
 
     /// The Whisper worker for dictation in `language`, as `--dictation` (else the setting) asks; nil for
@@ -106,17 +106,17 @@ struct RunCommand: ParsableCommand {
         configuration.language = language
         return WhisperWorker(configuration)
     }
-    @OptionGroup(title: "Accessibility") var access: AccessOptions
-    @Flag(help: "Do not append this session's usage record to metrics.ndjson.") var noMetrics = false
+    @OptionGroup(title: tr("Accessibility")) var access: AccessOptions
+    @Flag(help: ArgumentHelp(tr("Do not append this session's usage record to metrics.ndjson."))) var noMetrics = false
     @Option(name: .customLong("type-into"),
-            help: ArgumentHelp("Start on the Terminal screen and send what is typed to this output: \(OutputSinks.help).",
+            help: ArgumentHelp(tr("Start on the Terminal screen and send what is typed to this output: {sinks}.", ["sinks": OutputSinks.help]),
                                valueName: "sink"),
             transform: { spec in
                 do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
             })
     var typeInto: OutputChoice?
     @Option(name: .customLong("output"),
-            help: ArgumentHelp("Where the Desktop screen types and points: auto (the session's own: Wayland, X11, else uinput), or one of \(OutputSinks.desktopUsage).",
+            help: ArgumentHelp(tr("Where the Desktop screen types and points: auto (the session's own: Wayland, X11, else uinput), or one of {sinks}.", ["sinks": OutputSinks.desktopUsage]),
                                valueName: "sink"),
             transform: { spec in
                 do throws(OutputSinkError) {
@@ -128,13 +128,13 @@ struct RunCommand: ParsableCommand {
                 } catch { throw ValidationError(error.description) }
             })
     var output: OutputChoice?
-    @Flag(help: "Start on the Desktop screen: type and point into the focused window of your desktop.")
+    @Flag(help: ArgumentHelp(tr("Start on the Desktop screen: type and point into the focused window of your desktop.")))
     var desktop = false
     @Option(help: ArgumentHelp(tr("The language of the screens for this run: an installed language's code ({codes}). Default: the language setting, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when it is installed, else English.", ["codes": languageCodes()]),
                                valueName: "code"))
     var language: String?
     @Argument(parsing: .postTerminator,
-              help: "A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")
+              help: ArgumentHelp(tr("A program to start on the Terminal screen: handsfree run [options] -- vim notes.txt")))
     var command: [String] = []
 
     func validate() throws {
@@ -375,7 +375,7 @@ struct RunCommand: ParsableCommand {
             if let note = runtime.unsavedNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
             if let sig = runtime.exitSignal { throw ExitCode(128 + sig) }
         } catch let e as SetupError {
-            FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))
+            FileHandle.standardError.write(Data("handsfree: \(e.message.shown)\n".utf8))
             throw ExitCode(1)
         } catch let e as TransportError {
             FileHandle.standardError.write(Data("handsfree: \(e.description)\n".utf8))

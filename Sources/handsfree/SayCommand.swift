@@ -8,24 +8,24 @@ import Speech
 struct SayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "say",
-        abstract: "Speak text aloud (or into a WAV file) with flite, Piper or espeak-ng.",
-        discussion: """
+        abstract: tr("Speak text aloud (or into a WAV file) with flite, Piper or espeak-ng."),
+        discussion: tr("""
         Without TEXT, standard input is spoken. Long text is spoken sentence by sentence. A voice that cannot \
         start (Piper needs scripts/python-env.sh speak) is named on standard error and flite speaks instead. \
         Example: handsfree say --voice piper --out hello.wav "Hello, I am glad you came."
-        """)
+        """))
 
-    @Argument(help: "The text; several arguments are joined by spaces.") var text: [String] = []
-    @Option(help: "flite (in the process, the default), piper (the natural voice) or espeak (espeak-ng, if installed).",
-            transform: { s in do throws(VoiceError) { return try VoiceName.parse(s) } catch { throw ValidationError(error.description) } })
+    @Argument(help: ArgumentHelp(tr("The text; several arguments are joined by spaces."))) var text: [String] = []
+    @Option(help: ArgumentHelp(tr("flite (in the process, the default), piper (the natural voice) or espeak (espeak-ng, if installed).")),
+            transform: { s in do throws(VoiceError) { return try VoiceName.parse(s) } catch { throw ValidationError(error.message.shown) } })
     var voice: VoiceName = .flite
-    @Option(help: "Write the speech to this WAV file instead of playing it.") var out: String?
-    @Option(help: "The ALSA device to play on.") var speaker = "default"
-    @Option(name: .customLong("speaker-file"), help: "Play through ALSA's file plugin into this WAV file (no sound card needed).")
+    @Option(help: ArgumentHelp(tr("Write the speech to this WAV file instead of playing it."))) var out: String?
+    @Option(help: ArgumentHelp(tr("The ALSA device to play on."))) var speaker = "default"
+    @Option(name: .customLong("speaker-file"), help: ArgumentHelp(tr("Play through ALSA's file plugin into this WAV file (no sound card needed).")))
     var speakerFile: String?
-    @Option(help: "Speed: 1 is the voice's own, 2 twice as fast (0.3 to 3).") var rate = 1.0
-    @Option(help: "Loudness, 0 to 1.") var volume = 1.0
-    @Option(help: "The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv).") var python: String?
+    @Option(help: ArgumentHelp(tr("Speed: 1 is the voice's own, 2 twice as fast (0.3 to 3)."))) var rate = 1.0
+    @Option(help: ArgumentHelp(tr("Loudness, 0 to 1."))) var volume = 1.0
+    @Option(help: ArgumentHelp(tr("The Python with piper-tts (default: $HANDSFREE_PYTHON, then the project's .venv)."))) var python: String?
     @Option(help: ArgumentHelp(tr("The language of the text ({codes}…): any but English is said by espeak-ng's voice for it. Default: the language setting, else the environment's.", ["codes": languageCodes()])))
     var language: String?
 
@@ -61,8 +61,8 @@ struct SayCommand: ParsableCommand {
         for m in problems.messages { FileHandle.standardError.write(Data("say: \(m)\n".utf8)) }
         // A file that failed as the audio came was said among the problems; one that failed as it was closed
         // (its sizes) is said here.
-        if let e = (output as? WAVFileSink)?.writeError {
-            if !problems.messages.contains(e) { FileHandle.standardError.write(Data("say: \(e)\n".utf8)) }
+        if let e = (output as? WAVFileSink)?.writeError?.shown {
+            if !problems.messages.contains(where: { $0.hasSuffix(e) }) { FileHandle.standardError.write(Data("say: \(e)\n".utf8)) }
             throw ExitCode(1)
         }
         if problems.fatal { throw ExitCode(1) }

@@ -7,14 +7,14 @@ import Shell
 struct SettingsReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings-reference",
-        abstract: "Print the reference of every setting in settings.toml (Markdown, or the man page's section).",
-        discussion: "Made from the settings schema the shell reads and writes settings.toml with. --check FILE exits 1 when FILE differs (a test runs it on docs/settings.md); --update FILE writes it.")
+        abstract: tr("Print the reference of every setting in settings.toml (Markdown, or the man page's section)."),
+        discussion: tr("Made from the settings schema the shell reads and writes settings.toml with. --check FILE exits 1 when FILE differs (a test runs it on docs/settings.md); --update FILE writes it."))
 
-    @Flag(help: "Print the man page's SETTINGS section (roff) instead of Markdown.")
+    @Flag(help: ArgumentHelp(tr("Print the man page's SETTINGS section (roff) instead of Markdown.")))
     var man = false
-    @Option(help: ArgumentHelp("Compare FILE with the reference; exit 1 if it differs.", valueName: "file"))
+    @Option(help: ArgumentHelp(tr("Compare FILE with the reference; exit 1 if it differs."), valueName: "file"))
     var check: String?
-    @Option(help: ArgumentHelp("Write the reference to FILE.", valueName: "file"))
+    @Option(help: ArgumentHelp(tr("Write the reference to FILE."), valueName: "file"))
     var update: String?
 
     func validate() throws {

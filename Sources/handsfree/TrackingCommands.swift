@@ -11,10 +11,10 @@ import Transport
 
 /// Options shared by the commands that run the tracking pipeline.
 struct PipelineOptions: ParsableArguments {
-    @Option(name: .long, help: "Gesture config file (default: config/gestures.toml, else built in).")
+    @Option(name: .long, help: ArgumentHelp(tr("Gesture config file (default: config/gestures.toml, else built in).")))
     var config: String?
 
-    @Option(name: .customLong("set"), help: "Override one value for this run, e.g. gesture.activate.press=0.55.")
+    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Override one value for this run, e.g. gesture.activate.press=0.55.")))
     var overrides: [String] = []
 
     /// The pipeline settings, or a `file:line:` error.
@@ -48,20 +48,20 @@ enum EventJSON {
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replay a recording through the tracking pipeline.",
-        discussion: "Formats: native NDJSON, Live Link Face CSV takes, .gesichter containers of Live Link Face UDP packets.")
+        abstract: tr("Replay a recording through the tracking pipeline."),
+        discussion: tr("Formats: native NDJSON, Live Link Face CSV takes, .gesichter containers of Live Link Face UDP packets."))
 
-    @Argument(help: "The recording.") var file: String
-    @Option(help: "auto, ndjson, livelink-csv or livelink-udp.") var format: String = "auto"
-    @Flag(help: "Print one JSON line per recognised gesture, then a summary line.") var events = false
-    @Option(help: "Replay speed factor (1 = real time).") var speed: Double?
-    @Flag(help: "Replay as fast as possible.") var fast = false
-    @Option(help: "Run the real screens headless at this size (e.g. 100x30) and print each action too.")
+    @Argument(help: ArgumentHelp(tr("The recording."))) var file: String
+    @Option(help: ArgumentHelp(tr("auto, ndjson, livelink-csv or livelink-udp."))) var format: String = "auto"
+    @Flag(help: ArgumentHelp(tr("Print one JSON line per recognised gesture, then a summary line."))) var events = false
+    @Option(help: ArgumentHelp(tr("Replay speed factor (1 = real time)."))) var speed: Double?
+    @Flag(help: ArgumentHelp(tr("Replay as fast as possible."))) var fast = false
+    @Option(help: ArgumentHelp(tr("Run the real screens headless at this size (e.g. 100x30) and print each action too.")))
     var screenSize: String?
-    @Option(help: "Keymap name or file for --screen-size (default: default).") var keymap: String?
+    @Option(help: ArgumentHelp(tr("Keymap name or file for --screen-size (default: default)."))) var keymap: String?
     @OptionGroup var pipeline: PipelineOptions
-    @Flag(help: "Do not append this replay's usage record to metrics.ndjson.") var noMetrics = false
-    @Option(help: "Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")
+    @Flag(help: ArgumentHelp(tr("Do not append this replay's usage record to metrics.ndjson."))) var noMetrics = false
+    @Option(help: ArgumentHelp(tr("Folder for the usage record (default: $HANDSFREE_DATA_DIR, else $XDG_DATA_HOME/handsfree).")))
     var dataDir: String?
 
     func validate() throws {
@@ -124,13 +124,13 @@ struct Replay: ParsableCommand {
 }
 
 struct Record: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Save a live source as native NDJSON.")
+    static let configuration = CommandConfiguration(abstract: tr("Save a live source as native NDJSON."))
 
-    @Option(help: "udp://127.0.0.1:11111 or tcp://127.0.0.1:7007.") var listen: String
-    @Option(help: "The NDJSON file to write.") var out: String
-    @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
-    @Option(help: "Stop after this many frames.") var frames: Int?
-    @OptionGroup(title: "Live input") var live: LiveInputOptions
+    @Option(help: ArgumentHelp(tr("udp://127.0.0.1:11111 or tcp://127.0.0.1:7007."))) var listen: String
+    @Option(help: ArgumentHelp(tr("The NDJSON file to write."))) var out: String
+    @Option(help: ArgumentHelp(tr("Stop after this many seconds of wall time."))) var duration: Double?
+    @Option(help: ArgumentHelp(tr("Stop after this many frames."))) var frames: Int?
+    @OptionGroup(title: tr("Live input")) var live: LiveInputOptions
 
     func run() throws {
         let source = try live.open(listen)
@@ -175,15 +175,13 @@ struct Record: ParsableCommand {
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate gesture config and keymap files.",
-        discussion: "Each file is read as a gesture config or a keymap by its top-level tables ([gesture.…], "
-            + "[smoothing], [gaze] or [global], [screen.…], [options], …), else by its folder (config/ or keymaps/); "
-            + "the output says which. Keymaps are checked against the project's gesture config.")
+        abstract: tr("Validate gesture config and keymap files."),
+        discussion: tr("Each file is read as a gesture config or a keymap by its top-level tables ([gesture.…], [smoothing], [gaze] or [global], [screen.…], [options], …), else by its folder (config/ or keymaps/); the output says which. Keymaps are checked against the project's gesture config."))
 
-    @Argument(help: "Config (config/*.toml) or keymap (keymaps/*.toml) files.") var files: [String]
-    @Option(help: "Check keymaps against this gesture config (a file or a name in config/; default: what the keymap names, else gestures).")
+    @Argument(help: ArgumentHelp(tr("Config (config/*.toml) or keymap (keymaps/*.toml) files."))) var files: [String]
+    @Option(help: ArgumentHelp(tr("Check keymaps against this gesture config (a file or a name in config/; default: what the keymap names, else gestures).")))
     var config: String?
-    @Option(help: "Also say which bound gestures this source cannot make (livelink, ifacialmocap, mediapipe, openseeface, vmc).")
+    @Option(help: ArgumentHelp(tr("Also say which bound gestures this source cannot make (livelink, ifacialmocap, mediapipe, openseeface, vmc).")))
     var source: String?
 
     func run() throws {
@@ -192,7 +190,7 @@ struct Check: ParsableCommand {
             do {
                 let text = try Setup.readText(file)
                 let doc: TOMLDocument
-                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error.description) }
+                do { doc = try TOMLDocument(text: text, file: file) } catch { throw SetupError(error) }
                 let (kind, why) = try Self.kind(of: doc.root, file: file)
                 do {
                     switch kind {
@@ -220,13 +218,13 @@ struct Check: ParsableCommand {
                         }
                     }
                 } catch let e as ConfigError {
-                    print("\(e)")
+                    print(e.shown.shown)
                     print(kind == .config ? tr("{file}: checked as a gesture config ({why})", ["file": file, "why": why])
                                           : tr("{file}: checked as a keymap ({why})", ["file": file, "why": why]))
                     failed = true
                 }
             } catch {
-                print("\(error)")
+                print((error as? SetupError)?.message.shown ?? "\(error)")
                 failed = true
             }
         }
@@ -257,12 +255,12 @@ struct Check: ParsableCommand {
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the tracking pipeline on a live source and print each gesture as it is recognised.")
+        abstract: tr("Run the tracking pipeline on a live source and print each gesture as it is recognised."))
 
-    @Option(help: "udp://127.0.0.1:11111 or tcp://127.0.0.1:7007.") var listen: String
-    @Option(help: "Stop after this many seconds of wall time.") var duration: Double?
+    @Option(help: ArgumentHelp(tr("udp://127.0.0.1:11111 or tcp://127.0.0.1:7007."))) var listen: String
+    @Option(help: ArgumentHelp(tr("Stop after this many seconds of wall time."))) var duration: Double?
     @OptionGroup var pipeline: PipelineOptions
-    @OptionGroup(title: "Live input") var live: LiveInputOptions
+    @OptionGroup(title: tr("Live input")) var live: LiveInputOptions
 
     func run() throws {
         let settings = try pipeline.settings()

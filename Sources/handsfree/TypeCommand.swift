@@ -9,25 +9,25 @@ import Shell
 struct TypeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "type",
-        abstract: "Type text into a window or pane through an output sink, then exit.",
-        discussion: """
+        abstract: tr("Type text into a window or pane through an output sink, then exit."),
+        discussion: tr("""
         The sink is checked first; a sink that cannot be reached, or a character it cannot type, exits 1 with \
         the reason and nothing half-typed is reported as sent. A line break in the text is Enter. Example: \
         handsfree type --into wayland --enter "make test"
-        """)
+        """))
 
     @Option(name: .customLong("into"),
-            help: ArgumentHelp("Where to type: \(OutputSinks.help).", valueName: "sink"),
+            help: ArgumentHelp(tr("Where to type: {sinks}.", ["sinks": OutputSinks.help]), valueName: "sink"),
             transform: { spec in
                 do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
             })
     var into: OutputChoice
     @Option(name: .customLong("press"),
-            help: ArgumentHelp("A key to press after the text (repeatable): \(TerminalKeyPress.nameHelp), or super-X for the logo key with X (desktop sinks).",
+            help: ArgumentHelp(tr("A key to press after the text (repeatable): {keys}, or super-X for the logo key with X (desktop sinks).", ["keys": TerminalKeyPress.nameHelp]),
                                valueName: "key"))
     var presses: [String] = []
-    @Flag(help: "Press Enter after the text (and the keys).") var enter = false
-    @Argument(help: "The text to type; several arguments are joined by spaces.") var text: [String] = []
+    @Flag(help: ArgumentHelp(tr("Press Enter after the text (and the keys)."))) var enter = false
+    @Argument(help: ArgumentHelp(tr("The text to type; several arguments are joined by spaces."))) var text: [String] = []
 
     func validate() throws {
         if let (argument, offset) = Self.invalidUTF8() {

@@ -10,26 +10,26 @@ import Terminal
 struct WebcamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webcam",
-        abstract: "Track a face from a webcam or a video with MediaPipe and send it as frames.",
-        discussion: """
+        abstract: tr("Track a face from a webcam or a video with MediaPipe and send it as frames."),
+        discussion: tr("""
         Live: `handsfree webcam --device /dev/video0 --send udp://127.0.0.1:11111`, then `handsfree run --listen
         udp://127.0.0.1:11111`. A video: `handsfree webcam --video FILE --out FILE.ndjson` processes every frame
         as fast as it can, stamped with the video's own time (replay it with `handsfree replay`).
         Needs the bridge's Python packages (`handsfree doctor` names the command that installs them) and the
         model file face_landmarker_with_blendshapes.task (Apache-2.0), which `handsfree setup` fetches and checks.
         `handsfree run` starts the bridge by itself for a webcam chosen in setup.
-        """)
+        """))
 
-    @Option(help: "Camera device (e.g. /dev/video0).") var device: String?
-    @Option(help: "A video file instead of a camera.") var video: String?
-    @Option(help: "Send frames to udp://127.0.0.1:PORT.") var send: String?
-    @Option(help: "Write frames to an NDJSON file ('-': standard output).") var out: String?
-    @Option(help: "The Face Landmarker model (default: $HANDSFREE_FACE_MODEL, then models/ beside the shipped data, then models/ in the data folder, where setup puts it).")
+    @Option(help: ArgumentHelp(tr("Camera device (e.g. /dev/video0)."))) var device: String?
+    @Option(help: ArgumentHelp(tr("A video file instead of a camera."))) var video: String?
+    @Option(help: ArgumentHelp(tr("Send frames to udp://127.0.0.1:PORT."))) var send: String?
+    @Option(help: ArgumentHelp(tr("Write frames to an NDJSON file ('-': standard output)."))) var out: String?
+    @Option(help: ArgumentHelp(tr("The Face Landmarker model (default: $HANDSFREE_FACE_MODEL, then models/ beside the shipped data, then models/ in the data folder, where setup puts it).")))
     var model: String?
-    @Option(help: "The Python with mediapipe (default: $HANDSFREE_PYTHON, then the project's .venv).")
+    @Option(help: ArgumentHelp(tr("The Python with mediapipe (default: $HANDSFREE_PYTHON, then the project's .venv).")))
     var python: String?
-    @Option(help: "Stop after this many frames.") var maxFrames: Int?
-    @Option(help: "Restarts of a camera bridge that dies, before giving up.") var restarts = 5
+    @Option(help: ArgumentHelp(tr("Stop after this many frames."))) var maxFrames: Int?
+    @Option(help: ArgumentHelp(tr("Restarts of a camera bridge that dies, before giving up."))) var restarts = 5
 
     func validate() throws {
         if (device == nil) == (video == nil) { throw ValidationError(tr("give --device or --video (one of them)")) }

@@ -73,12 +73,12 @@ public final class ALSAPlayback: AudioSink {
             // The plugin opens its file without a word and then fails every write with EIO: open it first, to
             // name the file and the system's reason (a folder, a read-only place).
             let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw VoiceError("cannot write \(file): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw VoiceError(UIMessage("cannot write {file}: {reason}", ["file": file], reasons: ["reason": .system(String(cString: strerror(errno)))])) }
             Glibc.close(fd)
         }
         if let text = configurationText {
             var top: OpaquePointer?
-            guard snd_config_top(&top) == 0, let top else { throw VoiceError("cannot create an ALSA configuration") }
+            guard snd_config_top(&top) == 0, let top else { throw VoiceError(UIMessage("cannot create an ALSA configuration")) }
             var input: OpaquePointer?
             let loaded: Int32 = text.withCString { p in
                 guard snd_input_buffer_open(&input, p, text.utf8.count) == 0, let input else { return -EINVAL }
@@ -87,7 +87,7 @@ public final class ALSAPlayback: AudioSink {
             }
             guard loaded == 0 else {
                 snd_config_delete(top)
-                throw VoiceError(UIMessage("ALSA configuration for {device} does not parse: {reason}", ["device": label, "reason": Self.message(loaded)]))
+                throw VoiceError(UIMessage("ALSA configuration for {device} does not parse: {reason}", ["device": label], reasons: ["reason": alsaReason(loaded)]))
             }
             config = top
         }
@@ -97,16 +97,16 @@ public final class ALSAPlayback: AudioSink {
         guard rc == 0, let handle else {
             if let config { snd_config_delete(config) }
             config = nil
-            if let file { throw VoiceError(UIMessage("cannot write {file} through ALSA's file plugin: {reason}", ["file": file, "reason": Self.message(rc)])) }
+            if let file { throw VoiceError(UIMessage("cannot write {file} through ALSA's file plugin: {reason}", ["file": file], reasons: ["reason": alsaReason(rc)])) }
             throw VoiceError(UIMessage("no audio output \"{device}\" ({reason}): pass --speaker NAME (aplay -L lists them) or --speaker-file FILE.wav",
-                                       ["device": device, "reason": Self.message(rc)]))
+                                       ["device": device], reasons: ["reason": alsaReason(rc)]))
         }
         // 100 ms of buffer: enough to ride over a busy moment, and `drop` discards it at once when stopped.
         let set = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1,
                                      UInt32(sampleRate), 1, 100_000)
         guard set == 0 else {
             snd_pcm_close(handle)
-            throw VoiceError(UIMessage("{device} refuses {rate} Hz mono 16-bit: {reason}", ["device": label, "rate": String(sampleRate), "reason": Self.message(set)]))
+            throw VoiceError(UIMessage("{device} refuses {rate} Hz mono 16-bit: {reason}", ["device": label, "rate": String(sampleRate)], reasons: ["reason": alsaReason(set)]))
         }
         pcm = handle
         rate = sampleRate
@@ -114,7 +114,7 @@ public final class ALSAPlayback: AudioSink {
     }
 
     public func play(_ samples: ArraySlice<Int16>) throws(VoiceError) {
-        guard let pcm else { throw VoiceError("\(label) is not open") }
+        guard let pcm else { throw VoiceError(UIMessage("{device} is not open", ["device": label])) }
         var rest = samples
         while !rest.isEmpty {
             let n = rest.withUnsafeBytes { raw in snd_pcm_writei(pcm, raw.baseAddress, snd_pcm_uframes_t(rest.count)) }
@@ -122,7 +122,7 @@ public final class ALSAPlayback: AudioSink {
             let err = Int32(truncatingIfNeeded: n)
             // An underrun (the voice was slower than the card) or a suspend: recover and go on.
             guard n < 0, snd_pcm_recover(pcm, err, 1) == 0 else {
-                throw VoiceError("\(label) failed: \(Self.message(err))")
+                throw VoiceError(UIMessage("{device} failed: {reason}", ["device": label], reasons: ["reason": alsaReason(err)]))
             }
         }
     }
@@ -176,7 +176,7 @@ public final class WAVFileSink: AudioSink {
     /// Bytes of samples written so far.
     public private(set) var dataBytes = 0
     /// Why the file could not be written, if it could not.
-    public private(set) var writeError: String?
+    public private(set) var writeError: UIMessage?
     private var fd: Int32 = -1
     /// The most a WAV's 32-bit sizes can count, less the header's 36 bytes counted with them.
     static let largestData = Int(UInt32.max) - 36
@@ -195,7 +195,7 @@ public final class WAVFileSink: AudioSink {
     /// Creates the file and writes its header, the sizes left open.
     private func open() throws(VoiceError) {
         fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw fail("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw fail(UIMessage("cannot write {file}: {reason}", ["file": path], reasons: ["reason": .system(String(cString: strerror(errno)))])) }
         var header = [UInt8](WAVReader.encode([], format: WAVFormat(formatTag: 1, channels: 1, sampleRate: sampleRate, bitsPerSample: 16)))
         for offset in [4, 40] { header.replaceSubrange(offset..<(offset + 4), with: [0xFF, 0xFF, 0xFF, 0xFF]) }
         try write(header)
@@ -203,9 +203,11 @@ public final class WAVFileSink: AudioSink {
 
     public func play(_ samples: ArraySlice<Int16>) throws(VoiceError) {
         if let writeError { throw VoiceError(writeError) }
-        guard fd >= 0 else { throw VoiceError("\(path) is not open") }
+        guard fd >= 0 else { throw VoiceError(UIMessage("{device} is not open", ["device": path])) }
         guard dataBytes + samples.count * 2 <= Self.largestData else {
-            throw fail("\(path) is full: a WAV file holds at most 4 GB of audio (\(Self.largestData / 2 / max(1, sampleRate) / 3600) hours at \(sampleRate) Hz); the rest is not in it")
+            throw fail(.plural("{file} is full: a WAV file holds at most 4 GB of audio ({n} hour at {rate} Hz); the rest is not in it",
+                               "{file} is full: a WAV file holds at most 4 GB of audio ({n} hours at {rate} Hz); the rest is not in it",
+                               Self.largestData / 2 / max(1, sampleRate) / 3600, ["file": path, "rate": String(sampleRate)]))
         }
         var bytes = [UInt8](repeating: 0, count: samples.count * 2)
         for (k, v) in samples.enumerated() {
@@ -232,17 +234,17 @@ public final class WAVFileSink: AudioSink {
             var v = UInt32(size).littleEndian
             // A pipe cannot be written back into: its sizes stay "until the end".
             if pwrite(fd, &v, 4, off_t(offset)) != 4 && errno != ESPIPE {
-                writeError = "cannot write \(path): \(String(cString: strerror(errno)))"
+                writeError = UIMessage("cannot write {file}: {reason}", ["file": path], reasons: ["reason": .system(String(cString: strerror(errno)))])
                 return
             }
         }
     }
 
     private func write(_ bytes: [UInt8]) throws(VoiceError) {
-        if let e = DurableFile.writeAll(fd, bytes) { throw fail("cannot write \(path): \(e)") }
+        if let e = DurableFile.writeAll(fd, bytes) { throw fail(UIMessage("cannot write {file}: {reason}", ["file": path], reasons: ["reason": .system(e)])) }
     }
 
-    private func fail(_ message: String) -> VoiceError {
+    private func fail(_ message: UIMessage) -> VoiceError {
         writeError = message
         return VoiceError(message)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// espeak-ng as a child process, one per sentence (`espeak-ng --stdout`): other languages, when installed.
 public final class EspeakVoice: Synthesizer {
@@ -9,12 +10,12 @@ public final class EspeakVoice: Synthesizer {
 
     public init(path: String = "/usr/bin/espeak-ng", language: String = "en") throws(VoiceError) {
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw VoiceError("espeak-ng is not installed (apt-get install espeak-ng)")
+            throw VoiceError(UIMessage("espeak-ng is not installed (apt-get install espeak-ng)"))
         }
         // A code is letters and "-" only, starting with a letter, so it can never be taken for an option.
         let code = language.replacingOccurrences(of: "_", with: "-").lowercased()
         guard code.first?.isLetter == true, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else {
-            throw VoiceError("espeak-ng: \"\(language)\" is not a language code")
+            throw VoiceError(UIMessage("espeak-ng: \"{language}\" is not a language code", ["language": language]))
         }
         self.path = path
         self.language = code == "en" ? "en-us" : code
@@ -38,15 +39,15 @@ public final class EspeakVoice: Synthesizer {
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { throw VoiceError("cannot start espeak-ng: \(error.localizedDescription)") }
+        do { try p.run() } catch { throw VoiceError(UIMessage("cannot start espeak-ng: {reason}", ["reason": error.localizedDescription])) }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw VoiceError("espeak-ng exited with status \(p.terminationStatus)") }
+        guard p.terminationStatus == 0 else { throw VoiceError(UIMessage("espeak-ng exited with status {status}", ["status": String(p.terminationStatus)])) }
         do {
             let a = try WAVReader.parse(data, path: "espeak-ng", anyRate: true)
             return SpokenAudio(samples: a.samples, sampleRate: a.format.sampleRate)
         } catch {
-            throw VoiceError("espeak-ng's output: \(error.description)")
+            throw VoiceError(UIMessage("espeak-ng's output: {reason}", reasons: ["reason": error.message]))
         }
     }
 }

@@ -1,5 +1,6 @@
 import CFlite
 import Foundation
+import Localization
 
 /// flite in the process, with its slt voice (US English, 16 kHz): the default voice and the fallback,
 /// since it needs no worker and starts in milliseconds.
@@ -8,7 +9,7 @@ public final class FliteVoice: Synthesizer {
 
     /// Registers the voice once per process (flite's lexicon and voice are process-wide).
     public init() throws(VoiceError) {
-        guard FliteEngine.shared.voice != nil else { throw VoiceError("flite's slt voice did not load: install flite1-dev (scripts/install-deps.sh)") }
+        guard FliteEngine.shared.voice != nil else { throw VoiceError(UIMessage("flite's slt voice did not load: install flite1-dev (scripts/install-deps.sh)")) }
     }
 
     public func synthesize(_ text: String, rate: Double) throws(VoiceError) -> SpokenAudio {
@@ -28,7 +29,7 @@ final class FliteEngine: @unchecked Sendable {
     }
 
     func synthesize(_ text: String, rate: Double) throws(VoiceError) -> SpokenAudio {
-        guard let voice else { throw VoiceError("flite's slt voice did not load") }
+        guard let voice else { throw VoiceError(UIMessage("flite's slt voice did not load")) }
         // flite reads a few punctuation-only strings as nothing and returns no wave: that is silence, not an error.
         let clean = Self.sayable(text)
         guard !clean.isEmpty else { return SpokenAudio(samples: [], sampleRate: 16_000) }
@@ -36,7 +37,7 @@ final class FliteEngine: @unchecked Sendable {
         defer { lock.unlock() }
         handsfree_flite_set_duration_stretch(voice, Float(1 / max(0.3, min(3, rate))))
         guard let wave = clean.withCString({ flite_text_to_wave($0, voice) }) else {
-            throw VoiceError("flite could not say \"\(text.prefix(40))\"")
+            throw VoiceError(UIMessage("flite could not say \"{text}\"", ["text": String(text.prefix(40))]))
         }
         defer { delete_wave(wave) }
         let n = Int(handsfree_flite_sample_count(wave))

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 
 /// The long-lived Piper worker (`python/piper_worker.py`): started once, asked one sentence at a time over
 /// pipes, restarted when it dies or hangs — the Whisper worker's shape.
@@ -65,7 +66,7 @@ public final class PiperWorker: Synthesizer, @unchecked Sendable {
 
     /// Says one sentence. A worker that died or hangs is restarted once and the sentence asked again.
     public func synthesize(_ text: String, rate: Double) throws(VoiceError) -> SpokenAudio {
-        var lastError = VoiceError("the Piper worker is not running")
+        var lastError = VoiceError(UIMessage("the Piper worker is not running"))
         for attempt in 0..<2 {
             if !worker.isRunning {
                 if worker.started || attempt > 0 { restarts += 1 }

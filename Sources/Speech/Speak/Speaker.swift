@@ -145,11 +145,11 @@ public final class Speaker: @unchecked Sendable {
                 } catch {
                     if voiceName != .flite {
                         onEvent(.problem(UIMessage("{voice} voice: {reason}; flite speaks instead",
-                                                      ["voice": voiceName.rawValue, "reason": error.description]), fallback: true))
+                                                      ["voice": voiceName.rawValue], reasons: ["reason": error.message]), fallback: true))
                         voiceName = .flite
                         audio = try? voice(.flite).synthesize(sentence, rate: request.rate)
                     } else {
-                        onEvent(.problem(UIMessage("flite could not say a sentence: {reason}", ["reason": error.description]), fallback: false))
+                        onEvent(.problem(UIMessage("flite could not say a sentence: {reason}", reasons: ["reason": error.message]), fallback: false))
                     }
                 }
                 if let audio, !audio.samples.isEmpty { enqueue(gen, .audio(audio.scaled(by: request.volume), voiceName)) }
@@ -208,7 +208,7 @@ public final class Speaker: @unchecked Sendable {
                         offset = end
                     }
                 } catch {
-                    onEvent(.problem(UIMessage("Sound could not be played: {reason}", ["reason": error.description]), fallback: false))
+                    onEvent(.problem(UIMessage("Sound could not be played: {reason}", reasons: ["reason": error.message]), fallback: false))
                     giveUp(gen)
                 }
             case .end:

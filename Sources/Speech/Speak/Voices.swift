@@ -19,7 +19,7 @@ public enum VoiceName: String, CaseIterable, Sendable, Equatable {
     /// Parses a voice name; the error lists the known ones.
     public static func parse(_ text: String) throws(VoiceError) -> VoiceName {
         guard let v = VoiceName(rawValue: text.lowercased()) else {
-            throw VoiceError("unknown voice \"\(text)\" (known: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw VoiceError(UIMessage("unknown voice \"{voice}\" (known: {known})", ["voice": text, "known": allCases.map(\.rawValue).joined(separator: ", ")]))
         }
         return v
     }

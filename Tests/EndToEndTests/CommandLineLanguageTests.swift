@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// Every command's help and a set of command-line errors, printed by the built binary in each language of
+/// `po/LINGUAS` (a complete catalog: `ProjectCatalogTests` checks it is one), read for English left on them:
+/// no message of the template shown without its translation, and no line of text the English run prints
+/// printed the same (a string never put through the catalog, or ArgumentParser's own words).
+@Suite(.serialized) struct CommandLineLanguageTests {
+    static let binary = ShellInTmuxTests.binary
+    static let root = ShellInTmuxTests.root
+    static let ready = FileManager.default.isExecutableFile(atPath: binary)
+
+    static var languages: [String] {
+        let text = (try? String(contentsOfFile: root + "/po/LINGUAS", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").flatMap { ($0.split(separator: "#", omittingEmptySubsequences: false).first ?? "").split(separator: " ") }
+            .map(String.init)
+    }
+
+    /// A `.po` file's translations: (msgid, its first translation), the header left out. Enough of the format
+    /// for the project's own files, which `msgfmt --check` accepts.
+    static func catalog(_ path: String) throws -> [(msgid: String, translation: String)] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var out: [(String, String)] = []
+        for block in text.components(separatedBy: "\n\n") {
+            var fields: [String: String] = [:], key = ""
+            for line in block.split(separator: "\n") where !line.hasPrefix("#") {
+                var value = Substring(line)
+                if let space = line.firstIndex(of: " "), !line.hasPrefix("\"") {
+                    key = String(line[..<space]); value = line[line.index(after: space)...]
+                }
+                fields[key, default: ""] += unquote(value)
+            }
+            guard let id = fields["msgid"], !id.isEmpty, let t = fields["msgstr"] ?? fields["msgstr[1]"], !t.isEmpty else { continue }
+            out.append((id, t))
+        }
+        return out
+    }
+
+    static func unquote(_ s: Substring) -> String {
+        var out = "", escaped = false
+        for c in s.dropFirst().dropLast() {
+            if escaped { out.append(["n": "\n", "t": "\t"][c] ?? c); escaped = false } else if c == "\\" { escaped = true } else { out.append(c) }
+        }
+        return out
+    }
+
+    /// Whitespace runs (help text wrapped over lines and indented) as one space.
+    static func flat(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// A message's longest piece between placeholders, when it is long enough to be told from other text.
+    static func piece(_ msgid: String) -> String? {
+        let parts = msgid.components(separatedBy: "{").map { $0.components(separatedBy: "}").last ?? $0 }
+        let best = parts.map { flat($0).trimmingCharacters(in: .whitespaces) }.max { $0.count < $1.count } ?? ""
+        return best.count >= 16 && best.contains(" ") ? best : nil
+    }
+
+    /// English's little words: a line of English prose has one; a list of names (screens, formats) has none.
+    static let englishWords: Set<String> = ["the", "and", "of", "to", "in", "is", "for", "with", "on", "not", "or", "by",
+                                            "from", "this", "that", "as", "be", "are", "an", "at", "its", "when", "each",
+                                            "else", "which", "than", "into", "through", "it", "has", "can", "cannot", "a"]
+
+    /// Lines of English words: three or more words of three letters or more (not an option, a path, a value or an
+    /// identifier such as `recencyDecay`, which is the same in every language), one of them one of English's
+    /// little words.
+    static func isText(_ line: String) -> Bool {
+        let words = line.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()\"'«»")) }
+        let long = words.filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) && !$0.dropFirst().contains(where: \.isUppercase) }
+        return long.count >= 3 && words.contains { englishWords.contains($0.lowercased()) }
+    }
+
+    /// Every help text of every command and option (ArgumentParser's description of the binary, as its `--help`
+    /// pages print them), by where it is: `run --mic: ALSA capture device…`.
+    static func helpTexts(locale: String, home: String) throws -> [String: String] {
+        let dump = try output(["--experimental-dump-help"], locale: locale, home: home, stderr: false)
+        let json = try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any]
+        var out: [String: String] = [:]
+        func walk(_ command: [String: Any], _ path: String) {
+            for key in ["abstract", "discussion"] { if let t = command[key] as? String, !t.isEmpty { out[path + " " + key] = t } }
+            for a in command["arguments"] as? [[String: Any]] ?? [] {
+                let name = (a["preferredName"] as? [String: Any])?["name"] as? String ?? a["valueName"] as? String ?? "?"
+                // ArgumentParser's own --help flag: its pages translate it on the way out (the runs check them).
+                guard name != "help" else { continue }
+                for key in ["abstract", "discussion"] { if let t = a[key] as? String, !t.isEmpty { out[path + " " + name + " " + key] = t } }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                guard let name = sub["commandName"] as? String, name != "help" else { continue }
+                walk(sub, path + " " + name)
+            }
+        }
+        walk(json?["command"] as? [String: Any] ?? [:], "handsfree")
+        return out
+    }
+
+    /// What a user reads from the command line besides the help texts: --help pages (ArgumentParser's own
+    /// headings and defaults around them), and mistakes of several kinds.
+    static func runs(folder: String) -> [[String]] {
+        [
+            ["--help"], ["run", "--help"], ["bench", "expand", "--help"], ["layout", "--help"],
+            ["run", "--speed", "0"], ["doctor", "--bogus"], ["say", "--voice", "nonsense", "hello"],
+            ["say", "--out", folder, "hello"], ["bench", "expand", "--repeat-share", "3"], ["expand"],
+            ["say", "--speaker", "no-such-device", "hello"], ["run", "--language", "xx"],
+            ["run", "--config", folder + "/broken.toml"], ["check", folder + "/broken.toml"],
+            ["run", "--config", folder + "/unknown.toml"], ["check", folder + "/unknown.toml"],
+        ]
+    }
+
+    /// Config files with mistakes: a syntax error, a key the config does not know, a value of the wrong kind.
+    static func writeBrokenConfigs(_ folder: String) throws {
+        try "[gesture.activate]\nkind = \"threshold\"\nshape = \"jawOpen\"\npress = \n".write(toFile: folder + "/broken.toml", atomically: true, encoding: .utf8)
+        try "[smoothing]\nmin_cutoff = \"fast\"\n[gaze]\nfoo = 3\n".write(toFile: folder + "/unknown.toml", atomically: true, encoding: .utf8)
+    }
+
+    static func output(_ args: [String], locale: String, home: String, stderr: Bool = true) throws -> String {
+        let r = try SetupInTmuxTests.process(binary, args, env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": home,
+                                                                 "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data"])
+        return stderr ? r.out + r.err : r.out
+    }
+
+    /// One folder for every language's runs, so paths in messages read the same as in the English run.
+    static let home: String = {
+        let path = NSTemporaryDirectory() + "hf-cli-lang-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try? CommandLineLanguageTests.writeBrokenConfigs(path)
+        return path
+    }()
+
+    /// The English run, made once: help texts by place, and each run's output.
+    static let english: (help: [String: String], runs: [String]) = {
+        let help = (try? CommandLineLanguageTests.helpTexts(locale: "C.UTF-8", home: home)) ?? [:]
+        return (help, CommandLineLanguageTests.runs(folder: home).map { (try? CommandLineLanguageTests.output($0, locale: "C.UTF-8", home: home)) ?? "" })
+    }()
+
+    /// `handsfree run --help` and a config file with a syntax error, under the user's locale (not generated
+    /// here: the shell reads its own catalogs), read in the language: the help's headings, texts and defaults,
+    /// and the error's reason after its file:line.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"),
+          arguments: [("de_DE.UTF-8", ["ÜBERSICHT: Die freihändige Shell im Vollbild starten.", "OPTIONEN:",
+                                       "Eine Aufzeichnung abspielen (NDJSON,", "(Standard: default)"],
+                       "/broken.toml:4: nach »=« wird ein Wert erwartet"),
+                      ("es_ES.UTF-8", ["DESCRIPCIÓN: Iniciar la shell manos libres a pantalla completa.", "OPCIONES:",
+                                       "Reproducir una grabación (NDJSON, CSV de", "(por omisión: default)"],
+                       "/broken.toml:4: se esperaba un valor tras '='")])
+    func helpAndABrokenConfigReadInTheLanguage(_ locale: String, help: [String], configError: String) throws {
+        let page = try Self.output(["run", "--help"], locale: locale, home: Self.home)
+        for expected in help { #expect(page.contains(expected), "no “\(expected)” in:\n\(page)") }
+        #expect(page.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("AUFRUF") || $0.hasPrefix("USO") || !$0.trimmingCharacters(in: .whitespaces).contains(" ") },
+                "a line longer than 80 columns:\n\(page)")
+        let run = try SetupInTmuxTests.process(Self.binary, ["run", "--config", Self.home + "/broken.toml"],
+                                               env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": Self.home])
+        #expect(run.status == 1 && run.err.hasPrefix("handsfree: ") && run.err.contains(configError), "\(run.err)")
+    }
+
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"), arguments: languages)
+    func noEnglishIsLeftOnTheCommandLine(_ lang: String) throws {
+        let home = Self.home
+        let messages = try Self.catalog(Self.root + "/po/\(lang).po").filter { $0.msgid != $0.translation }
+        var problems: [String] = []
+        /// A message of the catalog shown in English, and a line of words the English prints printed the same
+        /// (text that never went through the catalog).
+        func check(_ shown: String, english: String, place: String) {
+            let flatShown = Self.flat(shown)
+            for m in messages {
+                guard let piece = Self.piece(m.msgid), flatShown.contains(piece), !Self.flat(m.translation).contains(piece) else { continue }
+                problems.append("\(place): “\(m.msgid)” is shown in English")
+            }
+            let englishLines = Set(english.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+            for line in shown.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
+            where Self.isText(line) && englishLines.contains(line) {
+                problems.append("\(place): “\(line)” is the same as in English")
+            }
+        }
+        let englishHelp = Self.english.help
+        let help = try Self.helpTexts(locale: "\(lang).UTF-8", home: home)
+        #expect(help.count > 200 && Set(help.keys) == Set(englishHelp.keys), "\(help.count) help texts, \(englishHelp.count) in English")
+        for (place, text) in help.sorted(by: { $0.key < $1.key }) { check(text, english: englishHelp[place] ?? "", place: place) }
+        for (args, english) in zip(Self.runs(folder: home), Self.english.runs) {
+            let shown = try Self.output(args, locale: "\(lang).UTF-8", home: home)
+            #expect(!shown.isEmpty, "handsfree \(args.joined(separator: " ")) printed nothing")
+            check(shown, english: english, place: "handsfree " + args.joined(separator: " "))
+        }
+        // Known: the output sinks' summaries in --type-into's help (run --help) come from the Sinks module, which
+        // has no catalog yet; they show in English inside the translated sentence.
+        let sinks = problems.filter { $0.hasPrefix("handsfree run --help: ") && $0.hasSuffix("is the same as in English") }
+        let rest = problems.filter { !sinks.contains($0) }
+        #expect(rest.isEmpty, "\(rest.count) English texts in \(lang):\n\(rest.joined(separator: "\n"))")
+        if !sinks.isEmpty {
+            withKnownIssue("the output sinks' summaries (Sources/Sinks) are not translated yet") {
+                Issue.record("\(sinks.count) lines of run --help in English in \(lang):\n\(sinks.joined(separator: "\n"))")
+            }
+        }
+    }
+}
