@@ -10,12 +10,18 @@ Output lines (UTF-8, one n-gram a line, `#` comments at the top):
     1 WORD LOG10P LOG10BOW
     2 W1 W2 LOG10P LOG10BOW
     3 W1 W2 W3 LOG10P
+    s LOG10P W1 W2 ...     a whole sentence said at least MIN_UTTERANCE times (2 to 12 listed words), P its share
+                           of all the sentences
 `<s>` is the sentence start and `</s>` the sentence end. P(w | u v) is the trigram's own line, else
 BOW(u v) * P(w | v); P(w | v) the bigram's line, else BOW(v) * P(w) (a missing BOW is 1, i.e. 0 in log10).
 
 Chat writes contractions without the apostrophe ("im", "dont", "thats"): a word the list lacks that becomes a
 listed word with an apostrophe before its last letters ("i'm", "don't", "that's") is read as that word.
 Trigrams and bigrams seen once are pruned (their probability mass goes to the back-off), to keep the file small.
+
+Two fixed parts of the dataset are held out of the model (`held_out`): the conversations whose place in the sorted
+list of conversation ids is 0 mod 10 (the test text of `bench expand`: scripts/chitchat-phrases.sh test) and 5 mod 10
+(the tuning text: scripts/chitchat-phrases.sh tune), so that neither is scored by a model that has seen it.
 
 Usage: make-conversation-ngrams.py DATASET_JSON WORDS_EN OUT
 """
@@ -28,8 +34,18 @@ from collections import Counter, defaultdict
 D = 0.75
 MIN_TRIGRAM = 2
 MIN_BIGRAM = 2
+MIN_UTTERANCE = 8
 TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 SENTENCE = re.compile(r"[.!?]+|\n")
+
+
+def held_out(place):
+    """Whether the conversation at `place` in the sorted ids is a test (0 mod 10) or tuning (5 mod 10) one."""
+    return place % 10 in (0, 5)
+
+
+def split_of(place):
+    return "test" if place % 10 == 0 else "tune" if place % 10 == 5 else "model"
 
 
 def main():
@@ -52,7 +68,10 @@ def main():
 
     data = json.load(open(dataset, encoding="utf-8"))
     sentences = []
-    for convo in data.values():
+    for place, key in enumerate(sorted(data)):
+        if held_out(place):
+            continue
+        convo = data[key]
         for turn in convo.get("messages", []):
             for msg in turn:
                 text = str(msg.get("text", "")).lower().replace("\u2019", "'")
@@ -60,6 +79,11 @@ def main():
                     toks = TOKEN.findall(s)
                     if toks:
                         sentences.append([word(t) for t in toks])
+
+    # The sentences people say again and again ("how are you doing", "what do you do for fun"), offered whole.
+    utterances = Counter(tuple(s) for s in sentences if 2 <= len(s) <= 12 and None not in s
+                         and len(set(s)) * 2 > len(s))  # not "a a a a a a" (a dataset filler)
+    frequent = sorted(((n, u) for u, n in utterances.items() if n >= MIN_UTTERANCE), key=lambda x: (-x[0], x[1]))
 
     c3, c2, c1 = Counter(), Counter(), Counter()
     tokens = 0
@@ -144,8 +168,9 @@ def main():
         o.write("# Conversational trigram model for initials expansion (made by scripts/make-conversation-ngrams.sh).\n")
         o.write("# Source: chitchat-dataset 0.9.0 (PyPI), the BYU PCC lab's Chit-Chat Challenge dialogues, MIT licence\n")
         o.write("# (c) 2019 Perception, Control and Cognition Lab; see wordlists/LICENSE-chitchat.txt.\n")
+        o.write("# Held out (never counted): the conversations at places 0 and 5 mod 10 of the sorted ids (test and tuning texts).\n")
         o.write(f"# {len(sentences)} sentences, {tokens} words; interpolated Kneser-Ney, D = {D}, in back-off form.\n")
-        o.write("# 1 WORD LOG10P LOG10BOW | 2 W1 W2 LOG10P LOG10BOW | 3 W1 W2 W3 LOG10P\n")
+        o.write("# 1 WORD LOG10P LOG10BOW | 2 W1 W2 LOG10P LOG10BOW | 3 W1 W2 W3 LOG10P | s LOG10P W1 W2 ... (a whole sentence)\n")
         o.write(f"0 {math.log10(floor):.4f}\n")
         for w in sorted(p1):
             o.write(f"1 {w} {math.log10(p1[w]):.4f} {math.log10(bow1.get(w, 1.0)):.4f}\n")
@@ -153,7 +178,9 @@ def main():
             o.write(f"2 {v} {w} {math.log10(kept2[(v, w)]):.4f} {math.log10(bow2.get((v, w), 1.0)):.4f}\n")
         for (u, v, w) in sorted(kept3):
             o.write(f"3 {u} {v} {w} {math.log10(kept3[(u, v, w)]):.4f}\n")
-    print(f"{len(sentences)} sentences, {tokens} words: {len(p1)} unigrams, {len(kept2)} bigrams, {len(kept3)} trigrams",
+        for n, u in frequent:
+            o.write(f"s {math.log10(n / len(sentences)):.4f} {' '.join(u)}\n")
+    print(f"{len(sentences)} sentences, {tokens} words: {len(p1)} unigrams, {len(kept2)} bigrams, {len(kept3)} trigrams, {len(frequent)} sentences said {MIN_UTTERANCE}+ times",
           file=sys.stderr)
 
 

@@ -3,6 +3,7 @@
 # wordlists/words-en.txt the everyday words CMU's model has and symspell's list lacks ("favorite", "mom", "ok").
 # Both from the BYU chit-chat dialogues: the PyPI wheel chitchat-dataset 0.9.0 (MIT, licence copied to
 # wordlists/LICENSE-chitchat.txt). Needs Debian's pocketsphinx-en-us (en-us.lm.bin) and hunspell-en-us.
+# The model leaves out the conversations held out as test and tuning texts (scripts/chitchat-phrases.sh).
 # Usage: scripts/make-conversation-ngrams.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"

@@ -31,7 +31,8 @@ public struct PredictBench {
     /// write the file and once timed reading it, beside the text load; the bench says whether both give the
     /// same suggestions for every input.
     public func run(load: () throws -> WordPredictor, loadCached: (() throws -> WordPredictor)? = nil,
-                    attach: ((inout WordPredictor) throws -> Void)? = nil, out: BenchReport) throws {
+                    attach: ((inout WordPredictor) throws -> Void)? = nil, attachCached: ((inout WordPredictor) throws -> Void)? = nil,
+                    out: BenchReport) throws {
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let rssBefore = residentBytes()
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -42,6 +43,15 @@ public struct PredictBench {
         try attach?(&predictor)
         let attachNs = DispatchTime.now().uptimeNanoseconds - a0
         let rssAfter = residentBytes()
+        // The conversational model through its compiled file: once to write it, once timed reading it.
+        var attachedCached: (WordPredictor, UInt64)?
+        if let attachCached, predictor.phraseModel != nil {
+            var p = predictor
+            try attachCached(&p)
+            let c0 = DispatchTime.now().uptimeNanoseconds
+            try attachCached(&p)
+            attachedCached = (p, DispatchTime.now().uptimeNanoseconds - c0)
+        }
         var cached: (WordPredictor, UInt64)?
         if let loadCached {
             _ = try loadCached()
@@ -91,6 +101,12 @@ public struct PredictBench {
         }
         if attach != nil, let m = predictor.phraseModel {
             out(String(format: "load: %.1f ms more for the conversational model (%d n-grams; initials expansion only)", Double(attachNs) / 1e6, m.count))
+        }
+        if let (p, ns) = attachedCached {
+            let initials = Set(inputs.map { String($0.split(separator: " ").compactMap { $0.lowercased().first }) }).filter { !$0.isEmpty }
+            let same = initials.allSatisfy { p.expand($0, limit: 3) == predictor.expand($0, limit: 3) }
+            out(String(format: "load: %.1f ms more for the conversational model from its compiled cache (same expansions: %@)",
+                       Double(ns) / 1e6, same ? "yes" : "NO"))
         }
         out(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
         out(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))

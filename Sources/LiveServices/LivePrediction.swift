@@ -123,8 +123,16 @@ public final class LivePrediction: @unchecked Sendable {
             // English's conversational model for initials expansion; without it (or with a file that cannot be read)
             // expansion uses the n-grams alone, as `handsfree expand --phrase-model` shows. Its bad lines are skipped,
             // as the shipped lists' are (`handsfree expand` prints them).
+            // Compiled beside the word lists' cache (`conversation-en.bin`): read in one go at the next start.
             if pack == nil, FileManager.default.fileExists(atPath: WordLists.phraseModel.path) {
-                p.phraseModel = try? PhraseModel.load(WordLists.phraseModel, for: p).model
+                let compiled = cache?.deletingLastPathComponent().appendingPathComponent("conversation-en.bin")
+                if let (m, problems) = try? PhraseModel.load(WordLists.phraseModel, for: p, cache: compiled) {
+                    p.phraseModel = m
+                    for case .damagedPhraseCache(let path, let reason) in problems where problem == nil {
+                        problem = UIMessage("Conversational model cache {file} was damaged ({reason}); its text was read instead.",
+                                            ["file": path, "reason": reason])
+                    }
+                }
             }
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {

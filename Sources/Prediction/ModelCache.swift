@@ -85,7 +85,8 @@ enum ModelCache {
         return w.out
     }
 
-    private struct Writer {
+    /// Arrays back to back, each with its count and aligned to 8 bytes (also `PhraseModel`'s cache).
+    struct Writer {
         var out: [UInt8] = []
 
         mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
@@ -201,7 +202,8 @@ enum ModelCache {
                      held: IDSet(words: held))
     }
 
-    private struct Reader {
+    /// Reads what `Writer` wrote, refusing counts that run past the end.
+    struct Reader {
         let raw: UnsafeRawBufferPointer
         var pos: Int
 

@@ -112,9 +112,14 @@ extension WordPredictor {
         /// 1 → 2.9% / 4.2% / 16.7%.
         public var sentenceEndWeight = 1.0
         /// Weight of the conversational model (`WordPredictor.phraseModel`, when loaded) in each word's probability
-        /// and the sentence's end: P = (1 - w) P(word model and the user's words) + w P(conversation). Tuned on the
-        /// chatterbot dialogues that `bench expand` never types (its history half, 448 phrases of 3-8 words, among the
-        /// first 3): 0 → 8.5%, 0.3 → 11.6%, 0.5 → 11.2%, 0.7 → 10.5%, 0.9 → 9.8%.
+        /// and the sentence's end: P = (1 - w) P(word model and the user's words) + w P(conversation). First tuned on
+        /// the chatterbot dialogues that `bench expand` never types (its history half, 448 phrases of 3-8 words, among
+        /// the first 3): 0 → 8.5%, 0.3 → 11.6%, 0.5 → 11.2%, 0.7 → 10.5%, 0.9 → 9.8%; then, with the model made
+        /// without the held-out chit-chat conversations, on their tuning part (`scripts/chitchat-phrases.sh tune`,
+        /// 1,251 phrases of people talking, no history, with `utteranceWeight` 0.3): 0.3 → 16.9%, 0.5 → 18.8%,
+        /// 0.7 → 20.5%, 0.9 → 21.0%. Kept at 0.3: at 0.7 "wtii" offered "Wow that is interesting" and not "What time is
+        /// it", and "iwla cup ot" lost "I would like a cup of tea" (`InitialsExpansionTests`): chat's frequent chains
+        /// push out the everyday requests a user of this shell needs.
         public var conversationWeight = 0.3
         /// Weight of the conversation partner's words in the mix (a word just heard is likely said back).
         public var partnerWeight = 0.1
@@ -152,6 +157,11 @@ extension WordPredictor {
         /// (1.8% among the first 3 with it, 1.9% without) and cost reading in `bench typing` (initials with
         /// history 11.6 wpm against 13.5 without, eye tracker).
         public var historyPrefix = false
+        /// Weight of the conversational model's whole sentences (`PhraseModel.utterances`: "how are you doing",
+        /// said hundreds of times) at a sentence's start: P(phrase) = (1 − u)·P(beam) + u·P(said whole). 0: not asked.
+        /// Tuning text (see `conversationWeight`), no history, w = 0.3: u = 0 → 16.6%, 0.3 → 16.9%, 0.7 → 16.9%: the
+        /// trigram model already offers most of these sentences; kept for the few longer ones it does not.
+        public var utteranceWeight = 0.3
 
         public init() {}
     }
@@ -178,12 +188,44 @@ extension WordPredictor {
         }
         if out.count < limit {
             let partnerWords = Set(Tokens.words(partner).map { $0.word.lowercased() })
-            for (phrase, _) in beamSearch(pattern, context: ctx, sentenceStart: sentenceStart, partner: partnerWords,
-                                          limit: limit + out.count, settings: settings) where out.count < limit {
+            var found = beamSearch(pattern, context: ctx, sentenceStart: sentenceStart, partner: partnerWords,
+                                   limit: limit + out.count, settings: settings)
+            if sentenceStart, settings.utteranceWeight > 0, let model = phraseModel, !model.utterances.isEmpty {
+                found = withUtterances(found, pattern, model.utterances, weight: settings.utteranceWeight)
+            }
+            for (phrase, _) in found where out.count < limit {
                 offer(phrase)
             }
         }
         return out
+    }
+
+    /// The beam's phrases and the whole sentences people often say that match the pattern, best first by
+    /// (1 − `weight`)·P(beam) + `weight`·P(said whole). A sentence the beam did not offer counts its share alone (its
+    /// beam probability is below the last offered, so it adds little).
+    func withUtterances(_ found: [(phrase: String, logp: Double)], _ pattern: InitialsPattern,
+                        _ utterances: [(words: [Int32], logp: Float)], weight: Double) -> [(phrase: String, logp: Double)] {
+        var all: [String: (phrase: String, logp: Double)] = [:]
+        for f in found {
+            let k = Tokens.words(f.phrase).map { $0.word.lowercased() }.joined(separator: " ")
+            all[k] = (f.phrase, f.logp + log(1 - weight))
+        }
+        let counts = pattern.words
+        let empty = TypedCase("")
+        for u in utterances where counts.contains(u.words.count) {
+            let words = u.words.map { lexicon.word(Int($0)) }
+            guard Self.match(pattern, words) == true else { continue }
+            let k = words.map { $0.lowercased() }.joined(separator: " ")
+            let said = log(weight) + Double(u.logp) * M_LN10
+            if let f = all[k] {
+                let hi = max(f.logp, said), lo = min(f.logp, said)
+                all[k] = (f.phrase, hi + log1p(exp(lo - hi)))
+            } else {
+                let phrase = u.words.enumerated().map { i, id in display(.id(id), typed: "", typedCase: empty, sentenceStart: i == 0) }
+                all[k] = (phrase.joined(separator: " "), said)
+            }
+        }
+        return all.sorted { $0.value.logp != $1.value.logp ? $0.value.logp > $1.value.logp : $0.key < $1.key }.map(\.value)
     }
 
     /// The words of the sentence `text` ends in, lowercase (none after a full stop).

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Read from a text file of `1 WORD LOG10P LOG10BOW`, `2 W1 W2 LOG10P LOG10BOW` and `3 W1 W2 W3 LOG10P` lines
 /// (back-off form; `<s>` and `</s>` the sentence's start and end; a `0 LOG10P` line gives unseen words'
-/// probability), made by `scripts/make-conversation-ngrams.sh` (`wordlists/conversation-en.txt`). Words the
+/// probability) and `s LOG10P W1 W2 …` lines (a whole sentence people say again and again, with its share of all
+/// the sentences), made by `scripts/make-conversation-ngrams.sh` (`wordlists/conversation-en.txt`). Words the
 /// predictor's list lacks are skipped: ids are the predictor's.
 public struct PhraseModel: Sendable {
     /// The id standing for the sentence's end (ids of listed words are ≥ 0, the start is the n-grams' own).
@@ -26,11 +27,14 @@ public struct PhraseModel: Sendable {
     /// `maxSuccessors` each.
     var after1: [Int32: [Int32]] = [:]
     var after2: [UInt64: [Int32]] = [:]
+    /// The sentences people say again and again ("how are you doing"), as ids, with log10 of their share of all
+    /// sentences; most said first.
+    var utterances: [(words: [Int32], logp: Float)] = []
     /// Where the sentence start's slot is (`NGrams.sentenceStart`).
     let sentenceStart: Int32
 
     /// The number of n-grams read, for messages.
-    public private(set) var count = 0
+    public internal(set) var count = 0
 
     static func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(bitPattern: a + 4)) << 32 | UInt64(UInt32(bitPattern: b + 4)) }
     static func key(_ a: Int32, _ b: Int32, _ c: Int32) -> UInt64 {
@@ -56,6 +60,16 @@ public struct PhraseModel: Sendable {
         var pairs2: [Int32: [(Float, Int32)]] = [:]
         var pairs3: [UInt64: [(Float, Int32)]] = [:]
         LineReader.forEachLine(bytes) { line, f in
+            if f.first?.elementsEqual("s".utf8) == true {
+                guard f.count >= 3, let p = Float(String(decoding: f[1], as: UTF8.self)), p <= 0 else {
+                    if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: "expected 's LOG10P W1 W2 …'")) }
+                    return
+                }
+                // A sentence with a word the list lacks is left out, as such n-grams are.
+                let words = f[2...].compactMap(id)
+                if words.count == f.count - 2, words.allSatisfy({ $0 >= 0 }) { m.utterances.append((words, p)); m.count += 1 }
+                return
+            }
             guard let order = f.first.flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), (0...3).contains(order),
                   f.count == (order == 0 ? 2 : order == 3 ? 5 : order + 3),
                   let p = Float(String(decoding: f[order + 1], as: UTF8.self)), p <= 0 else {
@@ -82,6 +96,7 @@ public struct PhraseModel: Sendable {
         let order: ((Float, Int32), (Float, Int32)) -> Bool = { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
         for (k, v) in pairs2 { m.after1[k] = v.sorted(by: order).prefix(maxSuccessors).map(\.1) }
         for (k, v) in pairs3 { m.after2[k] = v.sorted(by: order).prefix(maxSuccessors).map(\.1) }
+        m.utterances.sort { $0.logp > $1.logp }
         return (m, warnings)
     }
 

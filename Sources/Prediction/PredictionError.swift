@@ -8,6 +8,8 @@ public enum PredictionError: Error, Equatable, Sendable, CustomStringConvertible
     case badLine(path: String, line: Int, message: String)
     /// The compiled word lists (`ModelCache`) were damaged; the text lists were read instead.
     case damagedCache(path: String, reason: String)
+    /// The compiled conversational model (`PhraseModel.cache`) was damaged; its text was read instead.
+    case damagedPhraseCache(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum PredictionError: Error, Equatable, Sendable, CustomStringConvertible
         case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
         case let .badLine(path, line, message): return "\(path):\(line): \(message)"
         case let .damagedCache(path, reason): return "\(path): damaged (\(reason)); the word lists were read instead"
+        case let .damagedPhraseCache(path, reason): return "\(path): damaged (\(reason)); the conversational model was read from its text instead"
         }
     }
 }

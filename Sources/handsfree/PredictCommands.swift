@@ -68,10 +68,11 @@ struct PredictionFiles: ParsableArguments {
 
     /// Reads the conversational model that initials expansion mixes in (`--phrase-model`; English's by default,
     /// none for another pack), its bad lines on standard error.
-    func attachPhraseModel(to p: inout WordPredictor, pack: LanguagePack?) throws {
+    /// `cache`: its compiled form, read from there when built from this text for these words, else written there.
+    func attachPhraseModel(to p: inout WordPredictor, pack: LanguagePack?, cache: URL? = nil) throws {
         let url: URL? = phraseModel == "none" ? nil : (phraseModel.map { URL(fileURLWithPath: $0) } ?? (pack == nil ? WordLists.phraseModel : nil))
         guard let url, phraseModel != nil || FileManager.default.fileExists(atPath: url.path) else { return }
-        let (m, problems) = try PhraseModel.load(url, for: p)
+        let (m, problems) = try PhraseModel.load(url, for: p, cache: cache)
         p.phraseModel = m
         for w in problems { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
     }
@@ -284,6 +285,9 @@ struct BenchPredict: ParsableCommand {
             do { return try files.load(useUserFile: false, cache: cache, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
         }, attach: { p in
             do { try files.attachPhraseModel(to: &p, pack: try files.pack()) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        }, attachCached: { p in
+            do { try files.attachPhraseModel(to: &p, pack: try files.pack(), cache: dir.appendingPathComponent("conversation-en.bin")) }
+            catch let e as PredictionError { throw ValidationError("\(e)") }
         }, out: { print($0) })
     }
 }

@@ -46,6 +46,7 @@ struct InitialsExpansionTests {
         #expect(p.expand("wiyfc", limit: 3).first == "What is your favorite color")
         var off = WordPredictor.PhraseSettings()
         off.conversationWeight = 0
+        off.utteranceWeight = 0
         #expect(p.expand("wiyfc", limit: 3, settings: off).first != "What is your favorite color")
         #expect(p.phraseModel.map { $0.count > 300_000 } == true)
     }

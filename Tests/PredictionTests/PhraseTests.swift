@@ -229,6 +229,9 @@ import Testing
     1 zzzunlisted -1 0
     this line is wrong
     2 i -0.5 0
+    s -1 i would love
+    s -0.5 zzzunlisted it
+    s often i
     """
 
     static func load() throws -> (WordPredictor, [PredictionError], URL) {
@@ -262,7 +265,8 @@ import Testing
         let (_, warnings, url) = try Self.load()
         #expect(warnings.map(\.description) == [
             "\(url.path):14: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'",
-            "\(url.path):15: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'"])
+            "\(url.path):15: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'",
+            "\(url.path):18: expected 's LOG10P W1 W2 …'"])
         #expect(throws: PredictionError.self) { try PhraseModel.load(url.appendingPathExtension("missing"), for: WordPredictor(words: [("a", 1)])) }
     }
 
@@ -277,5 +281,101 @@ import Testing
         var bare = p
         bare.phraseModel = nil
         #expect(bare.expand("iw", limit: 2) == p.expand("iw", limit: 2, settings: off))
+    }
+
+    /// A sentence people say again and again ("s" lines) is offered whole when its initials are typed at a
+    /// sentence's start, at the weight given; its probability beats the word-by-word model's "I would like" there.
+    @Test func aSentenceSaidAgainAndAgainIsOfferedWhole() throws {
+        let (p, _, _) = try Self.load()
+        let m = try #require(p.phraseModel)
+        // The sentence with a word the list lacks is left out.
+        #expect(m.utterances.map { $0.words.map { p.lexicon.word(Int($0)) } } == [["i", "would", "love"]])
+        var on = WordPredictor.PhraseSettings(), off = on
+        on.utteranceWeight = 0.5
+        off.utteranceWeight = 0
+        #expect(p.expand("iwl", limit: 3, settings: off).first != "I would love")
+        #expect(p.expand("iwl", limit: 3, settings: on).first == "I would love")
+        // Not after the start of a sentence, nor for other initials.
+        #expect(p.expand("iwl", context: "so", limit: 3, settings: on).first != "i would love")
+        #expect(!p.expand("iw", limit: 3, settings: on).contains("I would love"))
+    }
+}
+
+/// The conversational model's compiled file (`PhraseModelCache.swift`): written once, read back the same, and any
+/// damage said with the file's name and the text read instead, never a crash.
+@Suite struct PhraseModelCacheTests {
+    static func setUp() throws -> (WordPredictor, URL, URL) {
+        let (p, _, url) = try PhraseModelTests.load()
+        return (p, url, url.deletingLastPathComponent().appendingPathComponent("cache/conversation.bin"))
+    }
+
+    static func bytes(_ m: PhraseModel) -> [UInt8] { m.encode(stamp: []) }
+
+    @Test func writtenOnceThenReadBackTheSame() throws {
+        let (p, url, cache) = try Self.setUp()
+        let (text, _) = try PhraseModel.load(url, for: p)
+        // The text has bad lines: nothing is compiled from it, so a start always says them.
+        _ = try PhraseModel.load(url, for: p, cache: cache)
+        #expect(!FileManager.default.fileExists(atPath: cache.path))
+        let clean = url.deletingLastPathComponent().appendingPathComponent("clean.txt")
+        let lines = PhraseModelTests.text.split(separator: "\n").filter { !$0.contains("wrong") && !$0.hasPrefix("2 i -0.5 0") && !$0.hasPrefix("s often") }
+        try lines.joined(separator: "\n").write(to: clean, atomically: true, encoding: .utf8)
+        let (first, w1) = try PhraseModel.load(clean, for: p, cache: cache)
+        #expect(w1.isEmpty)
+        let head = try Data(contentsOf: cache).prefix(8)
+        #expect(Array(head) == Array("HFPHRAS1".utf8))
+        let (second, w2) = try PhraseModel.load(clean, for: p, cache: cache)
+        #expect(w2.isEmpty)
+        #expect(Self.bytes(second) == Self.bytes(first))
+        #expect(Self.bytes(first) == Self.bytes(text))
+        #expect(second.utterances.count == 1)
+    }
+
+    /// Each damage is said once, naming the file; the text is read and the file written again, so the next start
+    /// reads it without a word.
+    @Test func aDamagedFileIsSaidAndRebuiltNeverACrash() throws {
+        let (p, url, cache) = try Self.setUp()
+        let clean = url.deletingLastPathComponent().appendingPathComponent("clean.txt")
+        try "0 -6\n1 i -1 -0.3\n1 would -2 0\n2 <s> i -0.5 -0.2\n2 i would -1 0\n3 <s> i would -0.3\ns -1 i would\n"
+            .write(to: clean, atomically: true, encoding: .utf8)
+        let (good, _) = try PhraseModel.load(clean, for: p, cache: cache)
+        let whole = try Data(contentsOf: cache)
+        let stamp = try #require(PhraseModel.stamp(of: clean, lexicon: p.lexicon))
+        var flipped = whole
+        flipped[whole.count / 2] ^= 0xFF
+        // A checksum anyone can compute passes, so a file with an id past the word list must be refused by its tables.
+        var bad = good
+        bad.utterances = [([Int32(p.lexicon.count + 5)], -1)]
+        let damages: [(String, Data)] = [
+            ("empty", Data()),
+            ("not a compiled conversational model", Data("hello world, not a model".utf8)),
+            ("cut short", whole.prefix(whole.count - 13)),
+            ("checksum does not match (cut short or overwritten)", flipped),
+            ("sentences do not fit the word list", Data(bad.encode(stamp: stamp))),
+        ]
+        for (reason, data) in damages {
+            try data.write(to: cache)
+            let (m, warnings) = try PhraseModel.load(clean, for: p, cache: cache)
+            #expect(warnings == [.damagedPhraseCache(path: cache.path, reason: reason)], "\(reason)")
+            #expect(Self.bytes(m) == Self.bytes(good))
+            #expect(try PhraseModel.load(clean, for: p, cache: cache).warnings.isEmpty, "rewritten after \(reason)")
+        }
+        // Another version's file, or one compiled for other words, is replaced without a word.
+        var other = whole
+        other[7] = UInt8(ascii: "0")
+        try other.write(to: cache)
+        #expect(try PhraseModel.load(clean, for: p, cache: cache).warnings.isEmpty)
+        #expect(try Data(contentsOf: cache) == whole)
+        let q = WordPredictor(words: [("i", 100), ("would", 20), ("it", 5)])
+        let (forQ, wq) = try PhraseModel.load(clean, for: q, cache: cache)
+        #expect(wq.isEmpty && forQ.utterances.count == 1)
+        #expect(try Data(contentsOf: cache) != whole)
+        // A file far larger than the text could make is refused before it is read.
+        let fd = open(cache.path, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        #expect(ftruncate(fd, 1 << 34) == 0)
+        close(fd)
+        let (_, big) = try PhraseModel.load(clean, for: q, cache: cache)
+        #expect(big.count == 1 && big.first?.description.contains("MB, more than the conversational model could make") == true)
     }
 }
