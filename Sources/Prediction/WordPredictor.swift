@@ -444,9 +444,11 @@ public struct WordPredictor: Sendable {
                 if added >= 4 * limit { break }
             }
         }
-        for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
-            cands.insert(Int32(id))
-        }
+        // Typed with an accent, only the words under its accent key can match: looked for among those alone.
+        let best = plain ? lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) })
+            : lexicon.top(accentKey: Lexicon.accentKey(typed: typed) ?? [], prefix: prefix, range: range, k: 2 * limit,
+                          skip: { !allowed(Int32($0)) })
+        for id in best { cands.insert(Int32(id)) }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
         // The user's words are kept by their lowercase form: matched by the letters as typed.
         if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {
