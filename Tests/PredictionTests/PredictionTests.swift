@@ -467,6 +467,27 @@ struct UserVocabularyTests {
     }
 }
 
+@Suite struct FirstWordTests {
+    /// One word asked for (the word on a key) is the first of three (the bar): it did not gather as many candidates,
+    /// and left out the list's third word "america", which ranks first once it is scored ("american" has a stored
+    /// pair after "i", so little of its own probability; "america" has none, so half of its own).
+    @Test func theFirstWordDoesNotDependOnHowManyAreAsked() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), ngrams = dir.appendingPathComponent("n.txt")
+        try "i 1000\nam 500\namerican 100\namerica 90\namong 80\namount 20\n".write(to: words, atomically: true, encoding: .utf8)
+        try "<s> i -0.5\ni am -0.3\ni american -4\n".write(to: ngrams, atomically: true, encoding: .utf8)
+        let p = try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil)
+        #expect(p.warnings.isEmpty)
+        let three = p.suggest("i am", limit: 3)
+        #expect(three.first == "america")
+        for limit in 1...6 {
+            #expect(p.suggest("i am", limit: limit).first == "america", "limit \(limit)")
+            #expect(p.suggest("i am", limit: limit) == Array(p.suggest("i am", limit: 6).prefix(limit)), "limit \(limit)")
+        }
+    }
+}
+
 extension LexiconTests {
     /// Typed letters with an accent look among their accent key's words only; they must find what sorting every word
     /// of the folded prefix that `Folding.matches` gives finds, busy keys (more than `scanLimit` words, a precomputed
