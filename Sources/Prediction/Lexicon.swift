@@ -25,6 +25,15 @@ struct Lexicon: Sendable {
     let probability: [Double]
     /// Precomputed best ids (by frequency, best first) for prefixes that match many words.
     let topByPrefix: [[UInt8]: [Int32]]
+    /// For letters typed with an accent: the accent keys (`accentKey`) of every word, as lists of ids (ascending).
+    /// A word is under key `p` + `c` for each non-ASCII letter `c` it holds after letters that fold to the ASCII `p`:
+    /// "école" under "é", "résumé" under "ré" and "resumé". Typed letters whose first non-ASCII letter is `c`, after
+    /// the ASCII `p`, match only words under that key (`Folding.matches`), so a lookup scans those instead of every
+    /// word of the folded prefix (after "é", every word folded to "e": a millisecond in French).
+    let accentLists: [[UInt8]: [Int32]]
+    /// Precomputed best ids (best first) of an accent key's words under a folded prefix, for the pairs with more than
+    /// `scanLimit` of them; keyed by the accent key, 0xFF (never in UTF-8), then the folded prefix.
+    let accentTop: [[UInt8]: [Int32]]
     /// The first id whose first byte is at least `b`, for each byte (and 256: `count`): a lookup's binary
     /// search starts within its first letter's words, a few steps instead of seventeen.
     private let byFirstByte: [Int32]
@@ -78,13 +87,14 @@ struct Lexicon: Sendable {
         }
         self.init(bytes: bytes, starts: starts, lower: folded ? lower : [], lowerStarts: folded ? lowerStarts : [],
                   displayIDs: displayIDs, displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb,
-                  topByPrefix: nil)
+                  topByPrefix: nil, accentLists: nil, accentTop: nil)
     }
 
-    /// A lexicon from the parts another one was made of (`ModelCache`), trusted as they are; `topByPrefix` nil
-    /// works it out.
+    /// A lexicon from the parts another one was made of (`ModelCache`), trusted as they are; `topByPrefix`,
+    /// `accentLists` or `accentTop` nil works it out.
     init(bytes: [UInt8], starts: [Int32], lower: [UInt8], lowerStarts: [Int32], displayIDs: [Int32],
-         displayBytes: [UInt8], displayStarts: [Int32], logProb: [Float], topByPrefix: [[UInt8]: [Int32]]?) {
+         displayBytes: [UInt8], displayStarts: [Int32], logProb: [Float], topByPrefix: [[UInt8]: [Int32]]?,
+         accentLists: [[UInt8]: [Int32]]? = nil, accentTop: [[UInt8]: [Int32]]? = nil) {
         self.bytes = bytes
         self.starts = starts
         self.lower = lower
@@ -96,6 +106,81 @@ struct Lexicon: Sendable {
         self.probability = logProb.map { pow(10, Double($0)) }
         self.topByPrefix = topByPrefix ?? Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
         self.byFirstByte = Lexicon.firstByteIndex(bytes: bytes, starts: starts)
+        if let accentLists, let accentTop {
+            self.accentLists = accentLists
+            self.accentTop = accentTop
+        } else {
+            let lists = Lexicon.accentIndex(bytes: bytes, starts: starts, lower: lower, lowerStarts: lowerStarts)
+            self.accentLists = lists
+            self.accentTop = Lexicon.accentTops(lists, bytes: bytes, starts: starts, logProb: logProb)
+        }
+    }
+
+    /// The accent key of typed letters (`typed`, lowercase, not all ASCII): the ASCII letters before its first
+    /// non-ASCII one, then that one composed (NFC, as `Character` compares them); nil when it has none.
+    static func accentKey(typed: String) -> [UInt8]? {
+        guard let i = typed.firstIndex(where: { !$0.isASCII }) else { return nil }
+        return Array(typed[..<i].utf8) + Array(String(typed[i]).precomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// Every word's accent keys (see `accentLists`), from the lowercase forms.
+    private static func accentIndex(bytes: [UInt8], starts: [Int32], lower: [UInt8], lowerStarts: [Int32]) -> [[UInt8]: [Int32]] {
+        var lists: [[UInt8]: [Int32]] = [:]
+        let n = starts.count - 1
+        for id in 0..<n {
+            let w = lowerStarts.isEmpty ? bytes[Int(starts[id])..<Int(starts[id + 1])] : lower[Int(lowerStarts[id])..<Int(lowerStarts[id + 1])]
+            guard w.contains(where: { $0 >= 0x80 }) else { continue }
+            let word = String(decoding: w, as: UTF8.self)
+            // The folded letters so far; past a letter folding to something not ASCII no typed ASCII can lead there.
+            var folded: [UInt8] = []
+            var seen: Set<[UInt8]> = []
+            for c in word {
+                if !c.isASCII {
+                    let key = folded + Array(String(c).precomposedStringWithCanonicalMapping.utf8)
+                    if seen.insert(key).inserted { lists[key, default: []].append(Int32(id)) }
+                }
+                let f = Folding.fold(c)
+                guard f.utf8.allSatisfy({ $0 < 0x80 }) else { break }
+                folded += f.utf8
+            }
+        }
+        return lists
+    }
+
+    /// The best ids of each accent key's words under each folded prefix holding more than `scanLimit` of them.
+    private static func accentTops(_ lists: [[UInt8]: [Int32]], bytes: [UInt8], starts: [Int32], logProb: [Float]) -> [[UInt8]: [Int32]] {
+        var table: [[UInt8]: [Int32]] = [:]
+        for (key, ids) in lists where ids.count > scanLimit {
+            // The words are in id order, that is by folded key, so each folded prefix's words are one run of the list.
+            // Every word of the key shares its folded letters so far (those of the first and the last word): lookups
+            // are by a folded prefix at least that long.
+            let (f0, f1) = (Int(starts[Int(ids[0])]), Int(starts[Int(ids[0]) + 1]))
+            let (l0, l1) = (Int(starts[Int(ids[ids.count - 1])]), Int(starts[Int(ids[ids.count - 1]) + 1]))
+            var common = 0
+            while common < f1 - f0, common < l1 - l0, bytes[f0 + common] == bytes[l0 + common] { common += 1 }
+            var frontier: [(prefix: [UInt8], lo: Int, hi: Int)] = [(Array(bytes[f0..<(f0 + common)]), 0, ids.count)]
+            while let (prefix, lo, hi) = frontier.popLast() {
+                guard hi - lo > scanLimit else { continue }
+                let best = ids[lo..<hi].sorted { logProb[Int($0)] != logProb[Int($1)] ? logProb[Int($0)] > logProb[Int($1)] : $0 < $1 }
+                table[key + [0xFF] + prefix] = Array(best.prefix(topCount))
+                let depth = prefix.count
+                var i = lo
+                while i < hi {
+                    let s = Int(starts[Int(ids[i])]), e = Int(starts[Int(ids[i]) + 1])
+                    guard e - s > depth else { i += 1; continue }
+                    let b = bytes[s + depth]
+                    var j = i + 1
+                    while j < hi {
+                        let s2 = Int(starts[Int(ids[j])]), e2 = Int(starts[Int(ids[j]) + 1])
+                        if e2 - s2 <= depth || bytes[s2 + depth] != b { break }
+                        j += 1
+                    }
+                    frontier.append((prefix + [b], i, j))
+                    i = j
+                }
+            }
+        }
+        return table
     }
 
     private static func firstByteIndex(bytes: [UInt8], starts: [Int32]) -> [Int32] {
@@ -339,6 +424,32 @@ struct Lexicon: Sendable {
         top(prefix: prefix, range: range(prefix: prefix), k: k, skip: skip)
     }
 
+    /// `top(prefix:range:k:skip:)` for typed letters whose accent key (`accentKey(typed:)`) is `accentKey`, where `skip`
+    /// is true of every word not under that key (`Folding.matches` says no): the same ids, found among the key's
+    /// words in the range rather than among all of the range's words.
+    @inline(__always)
+    func top(accentKey: [UInt8], prefix: [UInt8], range r: Range<Int>, k: Int, skip: (Int) -> Bool) -> [Int] {
+        guard k > 0, let list = accentLists[accentKey] else { return [] }
+        func firstAtLeast(_ v: Int) -> Int {
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let m = (lo + hi) / 2
+                if Int(list[m]) < v { lo = m + 1 } else { hi = m }
+            }
+            return lo
+        }
+        let a = firstAtLeast(r.lowerBound), b = firstAtLeast(r.upperBound)
+        if b - a > Lexicon.scanLimit, let pre = accentTop[accentKey + [0xFF] + prefix] {
+            var out: [Int] = []
+            for id in pre where !skip(Int(id)) {
+                out.append(Int(id))
+                if out.count == k { return out }
+            }
+            if pre.count >= b - a { return out }
+        }
+        return best(list[a..<b].lazy.map { Int($0) }, k: k, skip: skip)
+    }
+
     /// `top(prefix:k:skip:)` for a caller that already has `r == range(prefix: prefix)`.
     @inline(__always)  // A `skip` closure that reads the predictor would otherwise take a copy of all of it at every call.
     func top(prefix: [UInt8], range r: Range<Int>, k: Int, skip: (Int) -> Bool) -> [Int] {
@@ -352,10 +463,17 @@ struct Lexicon: Sendable {
             // Too many skipped: fall through to a full scan (rare).
         }
         guard k > 0 else { return [] }
+        return best(r, k: k, skip: skip)
+    }
+
+    /// The `k` ids of `ids` (ascending) with the highest `logProb`, best first (the lower id first between equals),
+    /// skipping those for which `skip` is true.
+    @inline(__always)
+    private func best<S: Sequence<Int>>(_ ids: S, k: Int, skip: (Int) -> Bool) -> [Int] {
         // Keep a small sorted buffer of the best k.
         var best: [(Float, Int)] = []
         best.reserveCapacity(k + 1)
-        for id in r where !skip(id) {
+        for id in ids where !skip(id) {
             let p = logProb[id]
             if best.count == k, let last = best.last, p <= last.0 { continue }
             var pos = best.count

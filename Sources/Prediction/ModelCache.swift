@@ -19,7 +19,7 @@ import Foundation
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS5".utf8)
+    static let version: [UInt8] = Array("HFWORDS6".utf8)
 
     /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
@@ -61,14 +61,9 @@ enum ModelCache {
         w.array(m.lexicon.logProb)
         w.array(m.lexicon.lower); w.array(m.lexicon.lowerStarts)
         w.array(m.lexicon.displayIDs); w.array(m.lexicon.displayBytes); w.array(m.lexicon.displayStarts)
-        // The busy prefixes, flattened: bytes and ids back to back, with where each one starts.
-        let prefixes = m.lexicon.topByPrefix.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        var prefixBytes: [UInt8] = [], prefixStarts: [Int32] = [0], topIDs: [Int32] = [], topStarts: [Int32] = [0]
-        for p in prefixes {
-            prefixBytes += p; prefixStarts.append(Int32(prefixBytes.count))
-            topIDs += m.lexicon.topByPrefix[p] ?? []; topStarts.append(Int32(topIDs.count))
-        }
-        w.array(prefixBytes); w.array(prefixStarts); w.array(topIDs); w.array(topStarts)
+        w.table(m.lexicon.topByPrefix)
+        w.table(m.lexicon.accentLists)
+        w.table(m.lexicon.accentTop)
         let g = m.ngrams.parts
         w.array([Int64(g.sentenceStart), Int64(g.bigramCount), Int64(g.trigramCount)])
         w.array(g.ids); w.array(g.logp); w.array(g.byID); w.array(g.rankOf)
@@ -90,6 +85,17 @@ enum ModelCache {
         var out: [UInt8] = []
 
         mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+
+        /// A table of ids by bytes (busy prefixes, accent keys), flattened: keys and ids back to back, with where each
+        /// one starts, in key order.
+        mutating func table(_ t: [[UInt8]: [Int32]]) {
+            var keyBytes: [UInt8] = [], keyStarts: [Int32] = [0], ids: [Int32] = [], idStarts: [Int32] = [0]
+            for key in t.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                keyBytes += key; keyStarts.append(Int32(keyBytes.count))
+                ids += t[key] ?? []; idStarts.append(Int32(ids.count))
+            }
+            array(keyBytes); array(keyStarts); array(ids); array(idStarts)
+        }
 
         /// The count, the elements, then padding to 8 bytes so the next array starts aligned.
         mutating func array<T: BitwiseCopyable>(_ a: [T]) {
@@ -151,17 +157,14 @@ enum ModelCache {
         let bytes = try r.array(UInt8.self), starts = try r.array(Int32.self), logProb = try r.array(Float.self)
         let lower = try r.array(UInt8.self), lowerStarts = try r.array(Int32.self)
         let displayIDs = try r.array(Int32.self), displayBytes = try r.array(UInt8.self), displayStarts = try r.array(Int32.self)
-        let prefixBytes = try r.array(UInt8.self), prefixStarts = try r.array(Int32.self)
-        let topIDs = try r.array(Int32.self), topStarts = try r.array(Int32.self)
         let n = logProb.count
+        let top = try r.table(ids: n), accentLists = try r.table(ids: n), accentTop = try r.table(ids: n)
         // The checksum is one anyone can compute, so a file that passes it may still hold any numbers: each
         // table must point inside the ones it indexes, or the first suggestion would trap on it.
         guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == bytes.count }) == true,
               zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
-              prefixStarts.count == topStarts.count, !prefixStarts.isEmpty,
-              prefixStarts.last.map({ Int($0) == prefixBytes.count }) == true,
-              topStarts.last.map({ Int($0) == topIDs.count }) == true,
-              topIDs.allSatisfy({ $0 >= 0 && Int($0) < n }),
+              // A key's words are looked up by binary search: in order, or a lookup would miss some.
+              accentLists.values.allSatisfy({ zip($0, $0.dropFirst()).allSatisfy { $0 < $1 } }),
               lowerStarts.isEmpty ? lower.isEmpty : (lowerStarts.count == n + 1 && lowerStarts.first == 0
                   && lowerStarts.last.map({ Int($0) == lower.count }) == true
                   && zip(lowerStarts, lowerStarts.dropFirst()).allSatisfy({ $0 <= $1 })),
@@ -170,15 +173,9 @@ enum ModelCache {
               zip(displayStarts, displayStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(displayIDs, displayIDs.dropFirst()).allSatisfy({ $0 < $1 }),
               displayIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
-        var top: [[UInt8]: [Int32]] = [:]
-        top.reserveCapacity(prefixStarts.count - 1)
-        for i in 0..<(prefixStarts.count - 1) {
-            let (a, b) = (Int(prefixStarts[i]), Int(prefixStarts[i + 1])), (c, d) = (Int(topStarts[i]), Int(topStarts[i + 1]))
-            guard a <= b, c <= d else { throw .damaged("word list tables do not fit together") }
-            top[Array(prefixBytes[a..<b])] = Array(topIDs[c..<d])
-        }
         let lexicon = Lexicon(bytes: bytes, starts: starts, lower: lower, lowerStarts: lowerStarts, displayIDs: displayIDs,
-                              displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb, topByPrefix: top)
+                              displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb, topByPrefix: top,
+                              accentLists: accentLists, accentTop: accentTop)
 
         let header = try r.array(Int64.self)
         guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0
@@ -206,6 +203,23 @@ enum ModelCache {
     struct Reader {
         let raw: UnsafeRawBufferPointer
         var pos: Int
+
+        /// A table `Writer.table` wrote, whose ids must all be below `n`.
+        mutating func table(ids n: Int) throws(Problem) -> [[UInt8]: [Int32]] {
+            let keyBytes = try array(UInt8.self), keyStarts = try array(Int32.self)
+            let ids = try array(Int32.self), idStarts = try array(Int32.self)
+            guard keyStarts.count == idStarts.count, keyStarts.first == 0, idStarts.first == 0,
+                  keyStarts.last.map({ Int($0) == keyBytes.count }) == true, idStarts.last.map({ Int($0) == ids.count }) == true,
+                  ids.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
+            var t: [[UInt8]: [Int32]] = [:]
+            t.reserveCapacity(keyStarts.count - 1)
+            for i in 0..<(keyStarts.count - 1) {
+                let (a, b) = (Int(keyStarts[i]), Int(keyStarts[i + 1])), (c, d) = (Int(idStarts[i]), Int(idStarts[i + 1]))
+                guard a <= b, c <= d else { throw .damaged("word list tables do not fit together") }
+                t[Array(keyBytes[a..<b])] = Array(ids[c..<d])
+            }
+            return t
+        }
 
         mutating func array<T: BitwiseCopyable>(_: T.Type) throws(Problem) -> [T] {
             guard pos + 8 <= raw.count else { throw .damaged("cut short") }

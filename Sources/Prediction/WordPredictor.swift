@@ -72,6 +72,12 @@ public struct WordPredictor: Sendable {
     /// The language's rules (elisions, possessives, words always capitalised), from its pack; English by default.
     public var rules: LanguageRules = .english
 
+    /// Fewer suggestions than this are the first of this many: the candidates are gathered for this many, so the
+    /// word on a key (one asked for) is the bar's first word (three asked for, as `ksr` and the benches ask).
+    /// Each candidate source takes more words for more suggestions, and with one asked for the lists' second
+    /// best word was left out, which could rank first ("i am": "american" alone, "america" first of two).
+    static let smallestPool = 3
+
     /// Longest word considered; longer tokens get no suggestions.
     public static let maxWordLength = 48
     /// The largest count a word list may give a word (the commonest English word is counted some 4e10 times
@@ -397,8 +403,8 @@ public struct WordPredictor: Sendable {
         // Rank for each shorter prefix first when hiding what the user already passed over.
         let typedPrefixes = hideRejected ? (0...partial.count).map { String(lower.prefix($0)) } : [lower]
         for (k, typed) in typedPrefixes.enumerated() {
-            result = rank(typed: typed, w1: w1, w2: w2, u2: u2, uctx: uctx, limit: limit, skip: shown,
-                          name: !typed.isEmpty && nameHint)
+            result = Array(rank(typed: typed, w1: w1, w2: w2, u2: u2, uctx: uctx, limit: max(limit, WordPredictor.smallestPool),
+                                skip: shown, name: !typed.isEmpty && nameHint).prefix(limit))
             if k < typedPrefixes.count - 1 { shown.formUnion(result) }
         }
         let typedCase = TypedCase(partial)
@@ -444,9 +450,11 @@ public struct WordPredictor: Sendable {
                 if added >= 4 * limit { break }
             }
         }
-        for id in lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) }) {
-            cands.insert(Int32(id))
-        }
+        // Typed with an accent, only the words under its accent key can match: looked for among those alone.
+        let best = plain ? lexicon.top(prefix: prefix, range: range, k: 2 * limit, skip: { !allowed(Int32($0)) })
+            : lexicon.top(accentKey: Lexicon.accentKey(typed: typed) ?? [], prefix: prefix, range: range, k: 2 * limit,
+                          skip: { !allowed(Int32($0)) })
+        for id in best { cands.insert(Int32(id)) }
         // The user's words: those that followed the previous word, and frequent ones with this prefix.
         // The user's words are kept by their lowercase form: matched by the letters as typed.
         if let u2, !user.pairTop.isEmpty, let top = user.pairTop[u2] {

@@ -204,7 +204,7 @@ struct ModelCacheTests {
             starts[5] = starts[7] + 3
             m.lexicon = Lexicon(bytes: l.bytes, starts: starts, lower: l.lower, lowerStarts: l.lowerStarts, displayIDs: l.displayIDs,
                                 displayBytes: l.displayBytes, displayStarts: l.displayStarts, logProb: l.logProb,
-                                topByPrefix: l.topByPrefix)
+                                topByPrefix: l.topByPrefix, accentLists: l.accentLists, accentTop: l.accentTop)
         case "an n-gram's word past the list":
             var p = g.parts
             p.ids[0] = Int32(l.count + 1000); p.byID[0] = Int32(l.count + 1000)

@@ -466,3 +466,58 @@ struct UserVocabularyTests {
         #expect(p.userVocabulary(limit: 1) == ["Zoë"])
     }
 }
+
+@Suite struct FirstWordTests {
+    /// One word asked for (the word on a key) is the first of three (the bar): it did not gather as many candidates,
+    /// and left out the list's third word "america", which ranks first once it is scored ("american" has a stored
+    /// pair after "i", so little of its own probability; "america" has none, so half of its own).
+    @Test func theFirstWordDoesNotDependOnHowManyAreAsked() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let words = dir.appendingPathComponent("w.txt"), ngrams = dir.appendingPathComponent("n.txt")
+        try "i 1000\nam 500\namerican 100\namerica 90\namong 80\namount 20\n".write(to: words, atomically: true, encoding: .utf8)
+        try "<s> i -0.5\ni am -0.3\ni american -4\n".write(to: ngrams, atomically: true, encoding: .utf8)
+        let p = try WordPredictor.load(wordList: words, ngrams: ngrams, userFile: nil)
+        #expect(p.warnings.isEmpty)
+        let three = p.suggest("i am", limit: 3)
+        #expect(three.first == "america")
+        for limit in 1...6 {
+            #expect(p.suggest("i am", limit: limit).first == "america", "limit \(limit)")
+            #expect(p.suggest("i am", limit: limit) == Array(p.suggest("i am", limit: 6).prefix(limit)), "limit \(limit)")
+        }
+    }
+}
+
+extension LexiconTests {
+    /// Typed letters with an accent look among their accent key's words only; they must find what sorting every word
+    /// of the folded prefix that `Folding.matches` gives finds, busy keys (more than `scanLimit` words, a precomputed
+    /// best list) or not, composed or decomposed, after plain letters that stand for accented ones or for "ß".
+    @Test func accentedLettersFindWhatAScanOfTheFoldedPrefixFinds() {
+        var words: [(String, Double)] = [
+            ("école", 50), ("ecole", 40), ("économie", 30), ("été", 90), ("état", 80), ("être", 99), ("êtes", 60), ("resumé", 3),
+            ("résumé", 7), ("résister", 5), ("straße", 20), ("strasse", 2), ("straßenbahn", 4), ("œuvre", 9), ("ça", 70),
+            ("çà", 6), ("cañon", 4), ("canción", 12), ("cancion", 1), ("über", 33), ("e\u{301}cole", 8), ("ère", 11),
+        ]
+        // Busy keys: 600 words under "é", 500 under "e" holding "é" later, 400 under "eé", with scattered counts.
+        words += (0..<600).map { ("é\(String($0, radix: 5))z", Double(($0 * 7919) % 613 + 1)) }
+        words += (0..<500).map { ("e\(String($0, radix: 4))é", Double(($0 * 104729) % 499 + 1)) }
+        words += (0..<400).map { ("eé\(String($0, radix: 3))", Double(($0 * 31) % 97 + 1)) }
+        let l = Lexicon(words)
+        #expect(l.accentTop.keys.contains { $0.starts(with: Array("é".utf8)) }, "a busy key has precomputed lists")
+        var typed = ["é", "éc", "éco", "ét", "ê", "êt", "è", "ç", "ça", "resumé", "résumé", "rés", "ré", "straß", "straße", "straßen",
+                     "cañ", "canció", "ü", "üb", "e\u{301}", "e\u{301}c", "eé", "eé1", "eé12", "e1é", "é1", "é12", "é0", "œ", "œu",
+                     "ø", "éz", "ézz", "ñ", "á"]
+        typed += (0..<5).map { "é\(String($0 * 17, radix: 5))" }
+        for t in typed {
+            let prefix = Array(Folding.fold(t).utf8)
+            let r = l.range(prefix: prefix)
+            let matching = r.filter { Folding.matches(l.word($0), typed: t) }
+            for k in [1, 6, 16, 60] {
+                let expected = Array(matching.sorted { l.logProb[$0] != l.logProb[$1] ? l.logProb[$0] > l.logProb[$1] : $0 < $1 }.prefix(k))
+                let key = Lexicon.accentKey(typed: t) ?? []
+                let got = l.top(accentKey: key, prefix: prefix, range: r, k: k, skip: { !Folding.matches(l.word($0), typed: t) })
+                #expect(got == expected, "\(t), k \(k)")
+            }
+        }
+    }
+}
