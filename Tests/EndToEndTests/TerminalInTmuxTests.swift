@@ -228,12 +228,21 @@ import Testing
         #expect(session.waitFor { $0.contains { $0.contains("got-25") } }, "bash did not get the secret:\n\(Self.screenText(session))")
         // End the shell, so everything it keeps is written.
         session.stopShell()
-        // The compiled word lists (`$HOME/.cache/handsfree/words-en.bin`) are the shipped lists, which hold
-        // "hunter" like any dictionary; nothing the user typed goes there.
+        // The cache folder holds what the shell compiles from shipped files: the word lists
+        // (`$HOME/.cache/handsfree/words-en.bin`, which hold "hunter" like any dictionary) and the conversational
+        // model (`conversation-en.bin`); nothing the user typed goes there, so the two secrets no dictionary has
+        // are in neither.
         let cache = dir + "/.cache/handsfree/"
         let files = try Self.allFiles(dir).filter { !$0.hasPrefix(cache) }
-        #expect(try Self.allFiles(dir).filter { $0.hasPrefix(cache) }.allSatisfy { $0.hasSuffix("words-en.bin") },
-                "only the compiled word lists are in the cache folder")
+        let cached = try Self.allFiles(dir).filter { $0.hasPrefix(cache) }
+        #expect(cached.allSatisfy { $0.hasSuffix("/words-en.bin") || $0.hasSuffix("/conversation-en.bin") },
+                "only the compiled word lists and conversational model are in the cache folder: \(cached)")
+        for f in cached {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: f))) ?? Data()
+            for word in ["xylophonic", "quasarz"] {
+                #expect(bytes.range(of: Data(word.utf8)) == nil, "\(f) holds the secret word \(word)")
+            }
+        }
         #expect(!files.isEmpty, "the shell wrote nothing at all")
         var learned = false
         for f in files {
