@@ -50,14 +50,7 @@ import Testing
         #expect(utterances.count == 5)
         let w = try RealSpeechTests.worker("it")
         defer { w.stop() }
-        var errors = 0, words = 0, heard: [String] = []
-        for u in utterances {
-            let text = try w.transcribe(u.samples).text
-            let (e, n) = SpeechLanguagesBench.errors(reference: u.recording.text, hypothesis: text)
-            errors += e
-            words += n
-            heard.append("\(u.recording.text) → \(text)")
-        }
+        let (errors, words, heard) = try RealSpeechTests.wordsWrong(utterances, by: w)
         #expect(words > 0 && Double(errors) / Double(words) <= 0.3, "\(errors)/\(words) words wrong: \(heard)")
     }
 }

@@ -37,6 +37,20 @@ import Testing
         return w
     }
 
+    /// The words of `utterances`' texts that `w` got wrong, of how many (the bench's WER count), and what it heard
+    /// for each, for a failure's message.
+    static func wordsWrong(_ utterances: [TuxPaintSpeech.Utterance], by w: WhisperWorker) throws -> (errors: Int, words: Int, heard: [String]) {
+        var errors = 0, words = 0, heard: [String] = []
+        for u in utterances {
+            let text = try w.transcribe(u.samples).text
+            let (e, n) = SpeechLanguagesBench.errors(reference: u.recording.text, hypothesis: text)
+            errors += e
+            words += n
+            heard.append("\(u.recording.text) → \(text)")
+        }
+        return (errors, words, heard)
+    }
+
     @Test func aStampsTextGivesEachLanguagesDescription() {
         let body = "A US 1 cent piece.\nes.utf8=Una moneda.\r\nfr.utf8= Une pièce. \nfr_CA.utf8=Autre.\nnl.utf8=\n"
         #expect(TuxPaintSpeech.description(body, language: "en") == "A US 1 cent piece.")
@@ -63,14 +77,7 @@ import Testing
         #expect(utterances.count == 5)
         let w = try Self.worker(language)
         defer { w.stop() }
-        var errors = 0, words = 0, heard: [String] = []
-        for u in utterances {
-            let text = try w.transcribe(u.samples).text
-            let (e, n) = SpeechLanguagesBench.errors(reference: u.recording.text, hypothesis: text)
-            errors += e
-            words += n
-            heard.append("\(u.recording.text) → \(text)")
-        }
+        let (errors, words, heard) = try Self.wordsWrong(utterances, by: w)
         #expect(words > 0 && Double(errors) / Double(words) <= bound, "\(errors)/\(words) words wrong: \(heard)")
     }
 
