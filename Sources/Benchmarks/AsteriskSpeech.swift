@@ -100,16 +100,8 @@ public enum AsteriskSpeech {
 
     /// A gzip-compressed text file's text (Debian's `gzip` decompresses it).
     static func gunzip(_ path: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["gzip", "-dc", path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { throw BenchError("cannot run gzip for \(path): \(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw BenchError("\(path): gzip could not read it (status \(p.terminationStatus))") }
+        let (data, status) = try toolOutput("gzip", ["-dc", path]) { BenchError("cannot run gzip for \(path): \($0)") }
+        guard status == 0 else { throw BenchError("\(path): gzip could not read it (status \(status))") }
         // Some transcripts hold a few Latin-1 bytes among UTF-8 text.
         return String(data: data, encoding: .utf8) ?? String(decoding: data, as: UTF8.self)
     }

@@ -13,6 +13,21 @@ public struct BenchError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// What a tool found on `PATH` writes to standard output when run with `arguments`, and its exit status (its
+/// standard error is dropped); `cannotStart` words the error when the tool cannot be started at all.
+func toolOutput(_ tool: String, _ arguments: [String], cannotStart: (Error) -> BenchError) throws -> (data: Data, status: Int32) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [tool] + arguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    do { try p.run() } catch { throw cannotStart(error) }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (data, p.terminationStatus)
+}
+
 /// A value shared between the bench's threads.
 public final class Locked<T>: @unchecked Sendable {
     private var v: T

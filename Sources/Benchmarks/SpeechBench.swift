@@ -564,17 +564,9 @@ public struct SpeechBench {
     }
 
     private func runTool(_ tool: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { throw BenchError("cannot run \(tool): \(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw BenchError("\(tool) \(args.joined(separator: " ")) failed with status \(p.terminationStatus)")
+        let (data, status) = try toolOutput(tool, args) { BenchError("cannot run \(tool): \($0)") }
+        guard status == 0 else {
+            throw BenchError("\(tool) \(args.joined(separator: " ")) failed with status \(status)")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -104,17 +104,11 @@ public enum TuxPaintSpeech {
 
     /// An Ogg Vorbis recording as 16 kHz mono samples (Debian's `sox` decodes it).
     public static func read(_ path: String) throws -> [Int16] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sox", path, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", "-"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { throw BenchError("cannot run sox for \(path): \(error) (scripts/install-deps.sh installs it)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, data.count >= 2 else {
-            throw BenchError("\(path): sox could not decode it (status \(p.terminationStatus))")
+        let (data, status) = try toolOutput("sox", [path, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", "-"]) {
+            BenchError("cannot run sox for \(path): \($0) (scripts/install-deps.sh installs it)")
+        }
+        guard status == 0, data.count >= 2 else {
+            throw BenchError("\(path): sox could not decode it (status \(status))")
         }
         return data.withUnsafeBytes { raw in
             (0..<(data.count / 2)).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
