@@ -41,7 +41,7 @@ public struct LanguageRules: Sendable, Equatable {
                 return elisions.contains(Folding.fold(String(token.prefix(n)))) ? n : nil
             }
             // The longest elision is a handful of letters ("lorsqu'"): stop looking well before a long word's end.
-            if n > 8 || !c.isLetter { return nil }
+            if n > 8 || !Tokens.isLetter(c) { return nil }
         }
         return nil
     }
@@ -52,7 +52,7 @@ public struct LanguageRules: Sendable, Equatable {
         var parts: [String] = []
         var rest = Substring(token)
         while let n = elisionLength(rest), n < rest.count {
-            parts.append(String(rest.prefix(n)).replacingOccurrences(of: "’", with: "'"))
+            parts.append(Tokens.straightApostrophes(rest.prefix(n)))
             rest = rest.dropFirst(n)
         }
         parts.append(String(rest))

@@ -120,7 +120,7 @@ struct Lexicon: Sendable {
     /// non-ASCII one, then that one composed (NFC, as `Character` compares them); nil when it has none.
     static func accentKey(typed: String) -> [UInt8]? {
         guard let i = typed.firstIndex(where: { !$0.isASCII }) else { return nil }
-        return Array(typed[..<i].utf8) + Array(String(typed[i]).precomposedStringWithCanonicalMapping.utf8)
+        return Array(typed[..<i].utf8) + Folding.composedUTF8(typed[i])
     }
 
     /// Every word's accent keys (see `accentLists`), from the lowercase forms.
@@ -136,7 +136,7 @@ struct Lexicon: Sendable {
             var seen: Set<[UInt8]> = []
             for c in word {
                 if !c.isASCII {
-                    let key = folded + Array(String(c).precomposedStringWithCanonicalMapping.utf8)
+                    let key = folded + Folding.composedUTF8(c)
                     if seen.insert(key).inserted { lists[key, default: []].append(Int32(id)) }
                 }
                 let f = Folding.fold(c)
@@ -286,6 +286,21 @@ struct Lexicon: Sendable {
         let (src, s, e) = lowerRange(id)
         guard e - s == typed.count else { return false }
         return src == .keys ? bytes[s..<e].elementsEqual(typed) : lower[s..<e].elementsEqual(typed)
+    }
+
+    /// True when word `id` (lowercase) starts with the bytes `typed` (lowercase) at a Character boundary, with `typed`
+    /// and the word's next letter Latin (ASCII or U+00C0–U+024F, `Folding.isLatinUTF8`): then `Folding.matches`
+    /// would say yes, as every typed Character is the word's Character there, compared without making a string.
+    func startsWithLatin(_ id: Int, _ typed: [UInt8]) -> Bool {
+        let (src, s, e) = lowerRange(id)
+        guard e - s >= typed.count else { return false }
+        func check(_ w: ArraySlice<UInt8>) -> Bool {
+            guard w.prefix(typed.count).elementsEqual(typed) else { return false }
+            // A combining mark after the typed letters would belong to their last Character.
+            let next = w.startIndex + typed.count
+            return next == w.endIndex || w[next] < 0x80 || (0xC2...0xC9).contains(w[next])
+        }
+        return src == .keys ? check(bytes[s..<e]) : check(lower[s..<e])
     }
 
     /// How word `id` is shown when the list gives it a form of its own ("Straße"), else nil.
@@ -473,9 +488,12 @@ struct Lexicon: Sendable {
         // Keep a small sorted buffer of the best k.
         var best: [(Float, Int)] = []
         best.reserveCapacity(k + 1)
-        for id in ids where !skip(id) {
+        for id in ids {
             let p = logProb[id]
             if best.count == k, let last = best.last, p <= last.0 { continue }
+            // Asked only of a word that would get in: for letters typed with an accent `skip` compares the word with
+            // them, and a busy accent key ("lä", "pré") has hundreds of words of which some twenty get this far.
+            if skip(id) { continue }
             var pos = best.count
             while pos > 0 && best[pos - 1].0 < p { pos -= 1 }
             // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.

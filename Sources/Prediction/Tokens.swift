@@ -8,7 +8,11 @@ public enum Tokens {
     /// True for characters that can be part of a word.
     @inlinable
     public static func isWordCharacter(_ c: Character) -> Bool {
-        c.isLetter || c.isNumber || c == "'" || c == "’"
+        // ASCII answers on its byte: the Unicode properties' lookup was a tenth of a suggestion in long sentences.
+        if let a = c.asciiValue {
+            return (a | 0x20) &- UInt8(ascii: "a") < 26 || a &- UInt8(ascii: "0") < 10 || a == UInt8(ascii: "'")
+        }
+        return c.isLetter || c.isNumber || c == "’"
     }
 
     /// True for characters that end a sentence.
@@ -38,7 +42,7 @@ public enum Tokens {
     ///   does not end with a separator (else empty), as typed; `sentenceStart` = true when the
     ///   partial token starts a sentence.
     public static func split(_ text: String, maxContext: Int = 2) -> (context: [String], partial: String, sentenceStart: Bool) {
-        if let fast = text.utf8.withContiguousStorageIfAvailable({ splitASCII($0, maxContext: maxContext) }), let fast {
+        if let fast = text.utf8.withContiguousStorageIfAvailable({ splitLatin($0, maxContext: maxContext) }), let fast {
             return fast
         }
         return splitCharacters(text, maxContext: maxContext)
@@ -62,7 +66,7 @@ public enum Tokens {
         var elided: String?
         if let n = rules.elisionLength(partial) {
             elided = String(partial.prefix(n))
-            words.append(elided.map { $0.lowercased().replacingOccurrences(of: "’", with: "'") } ?? "")
+            words.append(elided.map { straightApostrophes($0.lowercased()) } ?? "")
             rest = String(partial.dropFirst(n))
         }
         // A word before the partial one, or the one split from it, means it does not start the sentence.
@@ -115,48 +119,56 @@ public enum Tokens {
         return (words.reversed(), partial, sentenceStart)
     }
 
-    /// `split` on UTF-8 bytes, for text whose examined tail is ASCII; nil when it is not (then `split` walks
-    /// Characters).
+    /// `split` on UTF-8 bytes, for text whose examined tail is ASCII or Latin letters (U+0080–U+024F, two bytes each:
+    /// `Folding.isLatinUTF8`); nil when it is not (then `split` walks Characters).
     ///
-    /// Walking Characters costs most of a suggestion. Between two ASCII bytes there is always a Character
-    /// boundary except inside "\r\n", which is a separator either way, so when every byte looked at and the
-    /// one before them are ASCII the two walks see the same characters and give the same result.
-    static func splitASCII(_ b: UnsafeBufferPointer<UInt8>, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool)? {
+    /// Walking Characters costs most of a suggestion. Between two such scalars there is always a Character boundary
+    /// (none of them combines with its neighbours) except inside "\r\n", which is a separator either way, so when every
+    /// scalar looked at and the one before them are ASCII or Latin the two walks see the same characters and give the
+    /// same result.
+    static func splitLatin(_ b: UnsafeBufferPointer<UInt8>, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool)? {
         @inline(__always) func isWord(_ c: UInt8) -> Bool {
             (c | 0x20) &- UInt8(ascii: "a") < 26 || c &- UInt8(ascii: "0") < 10 || c == UInt8(ascii: "'")
         }
-        @inline(__always) func isEnd(_ c: UInt8) -> Bool {
-            c == UInt8(ascii: ".") || c == UInt8(ascii: "!") || c == UInt8(ascii: "?")
+        @inline(__always) func isLatin(_ lead: UInt8, _ trail: UInt8) -> Bool { lead &- 0xC2 < 8 && trail & 0xC0 == 0x80 }
+        // Lowest index read, and whether every scalar read was ASCII or Latin.
+        var low = b.count
+        var latin = true
+        // The scalar ending right before `x`: where it starts, whether it is a word character, and its byte (0x80 for a
+        // Latin letter, which is never a separator that matters here).
+        @inline(__always) func before(_ x: Int) -> (start: Int, word: Bool, byte: UInt8) {
+            let c = b[x - 1]
+            if c < 0x80 {
+                if x - 1 < low { low = x - 1 }
+                return (x - 1, isWord(c), c)
+            }
+            guard x >= 2, isLatin(b[x - 2], c) else { latin = false; return (x - 1, false, 0x80) }
+            if x - 2 < low { low = x - 2 }
+            return (x - 2, Folding.latinEntry(b[x - 2], c).isWordCharacter, 0x80)
         }
         var i = b.count
-        // Lowest index read, and whether every byte read was ASCII.
-        var low = i
-        var ascii = true
-        @inline(__always) func at(_ x: Int) -> UInt8 {
-            let c = b[x]
-            if c >= 0x80 { ascii = false }
-            if x < low { low = x }
-            return c
-        }
-        // Moves i back over word bytes; returns where the word ended.
+        // Moves i back over word characters; returns where the word ended.
         func previousWord() -> Int {
             let end = i
             while i > 0 {
-                let c = at(i - 1)
-                if !ascii || !isWord(c) { break }
-                i -= 1
+                let p = before(i)
+                if !latin || !p.word { break }
+                i = p.start
             }
             return end
         }
         func lowerString(_ r: Range<Int>) -> String {
+            guard b[r].allSatisfy({ $0 < 0x80 }) else {
+                return String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
+            }
             // Written in place: decoding a lazily mapped slice went through a dynamic cast and a copy for every word.
-            String(unsafeUninitializedCapacity: r.count) { out in
+            return String(unsafeUninitializedCapacity: r.count) { out in
                 for (k, c) in b[r].enumerated() { out[k] = c &- UInt8(ascii: "A") < 26 ? c | 0x20 : c }
                 return r.count
             }
         }
         var end = previousWord()
-        guard ascii else { return nil }
+        guard latin else { return nil }
         var s = i
         while s < end, b[s] == UInt8(ascii: "'") { s += 1 }
         let partial = String(decoding: UnsafeBufferPointer(rebasing: b[s..<end]), as: UTF8.self)
@@ -164,34 +176,41 @@ public enum Tokens {
         var sentenceStart = true
         scan: while words.count < maxContext {
             while i > 0 {
-                let c = at(i - 1)
-                guard ascii else { return nil }
-                if isWord(c) { break }
-                if isEnd(c) {
+                let p = before(i)
+                guard latin else { return nil }
+                if p.word { break }
+                let c = p.byte
+                if c == UInt8(ascii: ".") || c == UInt8(ascii: "!") || c == UInt8(ascii: "?") {
                     if c != UInt8(ascii: ".") { break scan }
                     // The word right before the full stop decides: a title such as "Mr." does not end the sentence.
-                    var k = i - 1
+                    // Titles are ASCII: a word with another letter ends the sentence whatever its length.
+                    var k = p.start
+                    var ascii = true
                     while k > 0 {
-                        let p = at(k - 1)
-                        guard ascii else { return nil }
-                        if !isWord(p) { break }
-                        k -= 1
+                        let q = before(k)
+                        guard latin else { return nil }
+                        if !q.word { break }
+                        if q.byte >= 0x80 { ascii = false }
+                        k = q.start
                     }
-                    let n = i - 1 - k
-                    if n == 0 || n > 7 || !abbreviations.contains(lowerString(k..<(i - 1))) { break scan }
+                    let n = p.start - k
+                    if n == 0 || !ascii || n > 7 || !abbreviations.contains(lowerString(k..<p.start)) { break scan }
                 }
-                i -= 1
+                i = p.start
             }
             if i == 0 { break }
             end = previousWord()
-            guard ascii else { return nil }
+            guard latin else { return nil }
             var ws = i, we = end
             while ws < we, b[ws] == UInt8(ascii: "'") { ws += 1 }
             while we > ws, b[we - 1] == UInt8(ascii: "'") { we -= 1 }
             if ws < we { words.append(lowerString(ws..<we)); sentenceStart = false }
         }
-        // The byte before the lowest one read must be ASCII too, or the two could be one Character.
-        if low > 0, b[low - 1] >= 0x80 { return nil }
+        // The scalar before the lowest one read must be ASCII or Latin too, or the two could be one Character.
+        if low > 0 {
+            let c = b[low - 1]
+            if c >= 0x80, !(low >= 2 && isLatin(b[low - 2], c)) { return nil }
+        }
         if words.count < maxContext { words.append("<s>") }
         return (words.reversed(), partial, sentenceStart)
     }
@@ -235,6 +254,20 @@ public enum Tokens {
         var s = Substring(w)
         while let f = s.first, f == "'" || f == "’" { s = s.dropFirst() }
         if trailing { while let l = s.last, l == "'" || l == "’" { s = s.dropLast() } }
+        return straightApostrophes(s)
+    }
+
+    /// `s` with each "’" made "'". Foundation's search for "’" took a fifth of a suggestion, so its first byte
+    /// (E2 80 99) is looked for first: without it there is none.
+    static func straightApostrophes(_ s: some StringProtocol) -> String {
+        guard s.utf8.contains(0xE2) else { return String(s) }
         return s.contains("’") ? s.replacingOccurrences(of: "’", with: "'") : String(s)
+    }
+
+    /// `Character.isLetter`, answered on the byte for ASCII (the Unicode properties' lookup is slow).
+    @inline(__always)
+    static func isLetter(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return (a | 0x20) &- UInt8(ascii: "a") < 26 }
+        return c.isLetter
     }
 }

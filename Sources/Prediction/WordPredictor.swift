@@ -396,8 +396,8 @@ public struct WordPredictor: Sendable {
         let uctx = user.triples.isEmpty && user.tripleTotals.isEmpty ? nil : u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
         // A capital in mid-sentence ("said H") announces a name or title: prefer the words the user wrote
         // capitalised. All capitals ("VOLUME") say nothing of the kind.
-        let nameHint = capitalBoost != 1 && !sentenceStart && (partial.first?.isUppercase ?? false)
-            && !WordPredictor.isAllCaps(partial)
+        let typedCase = TypedCase(partial)
+        let nameHint = capitalBoost != 1 && !sentenceStart && typedCase.firstUpper && !typedCase.allCaps
         var shown = Set<Candidate>()
         var result: [Candidate] = []
         // Rank for each shorter prefix first when hiding what the user already passed over.
@@ -407,7 +407,6 @@ public struct WordPredictor: Sendable {
                                 skip: shown, name: !typed.isEmpty && nameHint).prefix(limit))
             if k < typedPrefixes.count - 1 { shown.formUnion(result) }
         }
-        let typedCase = TypedCase(partial)
         let words = result.map { display($0, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart) }
         // After an elision the word is offered joined to it, as typed: "l'h" → "l'homme", "L'" → "L'homme".
         guard let elided else { return words }
@@ -428,11 +427,14 @@ public struct WordPredictor: Sendable {
         // makes a string of it: after "é" the range is every word folded to "e", and making each a string took
         // a millisecond (es "En é", fr "peut ê", pt "O Botafogo é").
         let accented = plain ? nil : Folding.accentedLetter(typed)
+        // Most words that match start with the very bytes typed: those are known to match without a string.
+        let latinTyped = !plain && Folding.isLatinUTF8(typedBytes)
         func allowed(_ id: Int32) -> Bool {
             range.contains(Int(id)) && (skip.isEmpty || !skip.contains(.id(id)))
                 && (user.removed.isEmpty || !user.removed.contains(lexicon.word(Int(id)))) && offerable(Int(id))
-                && (plain || ((accented.map { lexicon.mayHold(letter: $0, in: Int(id)) } ?? true)
-                    && Folding.matches(lexicon.word(Int(id)), typed: typed)))
+                && (plain || (latinTyped && lexicon.startsWithLatin(Int(id), typedBytes))
+                    || ((accented.map { lexicon.mayHold(letter: $0, in: Int(id)) } ?? true)
+                        && Folding.matches(lexicon.word(Int(id)), typed: typed)))
         }
         // The context's ranges once, for the successors and the scores: finding a two-word context is a search.
         let ranges = contextRanges(w1: w1, w2: w2)
@@ -482,7 +484,8 @@ public struct WordPredictor: Sendable {
         ngrams.logProbs(of: ids, in: ranges.trigrams, into: &trigrams)
         func keep(_ c: Candidate, _ score: Double) {
             var sc = score
-            if name, user.isName(key(c)) { sc *= capitalBoost }
+            // Only a word the user wrote with a capital is a name: without any, no candidate is made a string to ask.
+            if name, !user.forms.isEmpty, user.isName(key(c)) { sc *= capitalBoost }
             if lengthExponent != 0 { sc *= pow(Double(max(1, length(c) - typedBytes.count)), lengthExponent) }
             scored.append((sc, c))
         }
@@ -751,6 +754,33 @@ public struct WordPredictor: Sendable {
                 allCaps = u.count >= 2 && u.allSatisfy { !letter($0) || upper($0) } && u.contains(where: letter)
                 firstUpper = u.first.map(upper) ?? false
                 anyUpper = u.contains(where: upper)
+                return
+            }
+            // Latin letters past ASCII (every scalar a Character) answer from `Folding`'s table of their properties.
+            let bytes = Array(typed.utf8)
+            if Folding.isLatinUTF8(bytes) {
+                var letters = 0, count = 0, allUpper = true, first: Bool?, any = false
+                var i = 0
+                while i < bytes.count {
+                    let b = bytes[i]
+                    let (letter, upper): (Bool, Bool)
+                    if b < 0x80 {
+                        (letter, upper) = ((b | 0x20) &- UInt8(ascii: "a") < 26, b &- UInt8(ascii: "A") < 26)
+                        i += 1
+                    } else {
+                        let l = Folding.latinEntry(b, bytes[i + 1])
+                        (letter, upper) = (l.isLetter, l.isUppercase)
+                        i += 2
+                    }
+                    count += 1
+                    if letter { letters += 1 }
+                    if letter && !upper { allUpper = false }
+                    if first == nil { first = upper }
+                    if upper { any = true }
+                }
+                allCaps = count >= 2 && allUpper && letters > 0
+                firstUpper = first ?? false
+                anyUpper = any
                 return
             }
             allCaps = WordPredictor.isAllCaps(typed)

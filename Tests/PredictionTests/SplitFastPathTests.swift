@@ -9,6 +9,7 @@ import Testing
     static let pieces = [
         "Mr", "mrs", "Dr", "St", "approx", "Abcdefgh", "a", "B", "7", "don't", "'", "’", ".", ". ", "!", "?", " ",
         "  ", ",", "\n", "\r\n", "\r", "\t", "\"", "café", "e\u{301}", "\u{0600}", "Zoë", "x", "the", "TH", "-",
+        "Straße", "ÉTÉ", "«", "»", "×", "²", "İ", "ǅ", "Mé", "ä", "\u{301}", "ª",
     ]
 
     /// A deterministic pseudo-random text of `n` pieces.
@@ -31,20 +32,33 @@ import Testing
                 let got = Tokens.split(t, maxContext: maxContext)
                 #expect(got.context == slow.context && got.partial == slow.partial && got.sentenceStart == slow.sentenceStart,
                         "\(t.debugDescription) maxContext \(maxContext)")
-                if t.utf8.withContiguousStorageIfAvailable({ Tokens.splitASCII($0, maxContext: maxContext) }) != nil { fast += 1 }
+                if t.utf8.withContiguousStorageIfAvailable({ Tokens.splitLatin($0, maxContext: maxContext) }) != nil { fast += 1 }
             }
         }
-        // Most of these texts end in ASCII, so the byte walk was what was compared.
+        // Most of these texts end in ASCII or Latin letters, so the byte walk was what was compared.
         #expect(fast > 3000)
+    }
+
+    @Test func byteWalkTakesLatinLetters() {
+        // Accented words in the context and the word typed: German, French and Spanish sentences are mostly these.
+        let t = "Der Name Gott sollte nicht länger über die Straße. Ça été fini"
+        let r = t.utf8.withContiguousStorageIfAvailable { Tokens.splitLatin($0, maxContext: 2) } ?? nil
+        #expect(r?.context == ["ça", "été"])
+        #expect(r?.partial == "fini")
+        let d = "über die Straße. Ä"
+        let r2 = d.utf8.withContiguousStorageIfAvailable { Tokens.splitLatin($0, maxContext: 2) } ?? nil
+        #expect(r2?.context == ["<s>"])
+        #expect(r2?.partial == "Ä")
+        #expect(r2?.sentenceStart == true)
     }
 
     @Test func byteWalkIsUsedForPlainText() {
         let t = "Mr. Weston said it. Then I could"
-        let r = t.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil
+        let r = t.utf8.withContiguousStorageIfAvailable { Tokens.splitLatin($0, maxContext: 2) } ?? nil
         #expect(r?.context == ["then", "i"])
         #expect(r?.partial == "could")
         let m = "Mr. We"
-        let r2 = m.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil
+        let r2 = m.utf8.withContiguousStorageIfAvailable { Tokens.splitLatin($0, maxContext: 2) } ?? nil
         #expect(r2?.context == ["<s>", "mr"])
         #expect(r2?.partial == "We")
     }
@@ -52,7 +66,7 @@ import Testing
     @Test func nonASCIIBeforeTheTailFallsBack() {
         // A combining accent after the last word's first letter: not a byte-walk case.
         let t = "cafe\u{301} au"
-        #expect(t.utf8.withContiguousStorageIfAvailable { Tokens.splitASCII($0, maxContext: 2) } ?? nil == nil)
+        #expect(t.utf8.withContiguousStorageIfAvailable { Tokens.splitLatin($0, maxContext: 2) } ?? nil == nil)
         // Strings compare by canonical equivalence, so the decomposed word equals the precomposed one.
         #expect(Tokens.split(t).context == ["<s>", "café"])
     }

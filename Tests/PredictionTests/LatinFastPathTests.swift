@@ -1,0 +1,69 @@
+import Testing
+@testable import Prediction
+
+/// The byte shortcuts for Latin letters past ASCII (a table of what Foundation and `Character` answer for U+0080–U+024F,
+/// comparisons of bytes instead of strings) must answer exactly what the general code answers: suggestions depend on them.
+@Suite struct LatinFastPathTests {
+    /// Every scalar of U+0080–U+024F, and ASCII letters, digits and marks around them.
+    static let scalars: [String] = (0x80..<0x250).compactMap { Unicode.Scalar($0).map { String($0) } }
+        + ["a", "E", "z", "Z", "0", "'", " ", "-", "ss", "e\u{301}", "\u{0600}", "İ"]
+
+    /// A deterministic pseudo-random string of `n` of `scalars`.
+    static func text(seed: UInt64, length n: Int) -> String {
+        var x = seed | 1
+        var s = ""
+        for _ in 0..<n {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            s += scalars[Int(x % UInt64(scalars.count))]
+        }
+        return s
+    }
+
+    @Test func foldingLatinTextFromTheTableGivesWhatFoundationGives() {
+        for s in LatinFastPathTests.scalars {
+            #expect(Folding.fold(s) == Folding.foldUncached(s), "\(s.unicodeScalars.map { $0.value })")
+            if let c = s.first, s.count == 1 {
+                #expect(Folding.composedUTF8(c) == Array(s.precomposedStringWithCanonicalMapping.utf8))
+                #expect(Folding.decomposedScalars(c) == Array(s.decomposedStringWithCanonicalMapping.unicodeScalars))
+            }
+        }
+        for seed in 1...2000 as ClosedRange<UInt64> {
+            let s = LatinFastPathTests.text(seed: seed, length: Int(seed % 9) + 1)
+            #expect(Folding.fold(s) == Folding.foldUncached(s), "\(s.debugDescription)")
+        }
+    }
+
+    @Test func typedCapitalsFromTheTableAreTheCharactersOwn() {
+        var latin = 0
+        for seed in 1...3000 as ClosedRange<UInt64> {
+            let s = LatinFastPathTests.text(seed: seed, length: Int(seed % 5) + 1)
+            if Folding.isLatinUTF8(Array(s.utf8)) { latin += 1 }
+            let c = WordPredictor.TypedCase(s)
+            let allCaps = s.count >= 2 && s.allSatisfy { !$0.isLetter || $0.isUppercase } && s.contains { $0.isLetter }
+            #expect(c.allCaps == allCaps, "\(s.debugDescription)")
+            #expect(c.firstUpper == (s.first?.isUppercase ?? false), "\(s.debugDescription)")
+            #expect(c.anyUpper == s.contains { $0.isUppercase }, "\(s.debugDescription)")
+        }
+        #expect(latin > 1000, "most texts took the table's way")
+    }
+
+    /// A listed word that starts with the bytes typed is one `Folding.matches` takes, without making a string of it.
+    @Test func aWordStartingWithTheBytesTypedMatches() {
+        let words = ["école", "été", "être", "e\u{301}cole", "éz\u{301}", "straße", "stra\u{DF}e", "über", "ça", "ǅemal", "é", "éé",
+                     "é\u{0600}", "ée", "canción", "cancio\u{301}n", "øre", "œuvre", "ÿ", "ĳssel"]
+        let l = Lexicon(words.map { ($0, 1) })
+        var fast = 0
+        for id in 0..<l.count {
+            let w = l.word(id)
+            for n in 1...w.utf8.count {
+                let bytes = Array(w.utf8.prefix(n))
+                guard let typed = String(validating: bytes, as: UTF8.self), !Folding.isPlain(typed) else { continue }
+                for other in 0..<l.count where Folding.isLatinUTF8(bytes) && l.startsWithLatin(other, bytes) {
+                    fast += 1
+                    #expect(Folding.matches(l.word(other), typed: typed), "\(l.word(other)) typed \(typed.debugDescription)")
+                }
+            }
+        }
+        #expect(fast > 20)
+    }
+}
