@@ -85,7 +85,7 @@ let package = Package(
         // Where typed text and pointer events go: a pty, a tmux pane, X11 (XTest), Wayland (virtual keyboard
         // and pointer), uinput. The protocol is split by capability (typing, pointing, hosting a pane).
         .target(name: "Sinks", dependencies: [
-            "PtyHost", "TerminalModel", "SystemIO", "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty",
+            "PtyHost", "TerminalModel", "SystemIO", "CX11", "CWayland", "CVirtualKeyboard", "CUinput", "CPty", "Localization",
         ]),
         // The files and folders the shell keeps for its user (settings, unsent text, calibrations, metrics, the
         // last good settings, the command line's files) and the project's paths (word lists, the Python env, the
@@ -111,7 +111,7 @@ let package = Package(
         // as a library so tests can run a harness; the commands only parse options and print.
         .target(name: "Benchmarks", dependencies: [
             "TrackingCore", "FrameFormats", "Config", "Transport", "Prediction", "Speech", "Shell", "Terminal",
-            "TerminalModel", "PtyHost", "Runtime", "SystemIO",
+            "TerminalModel", "PtyHost", "Runtime", "SystemIO", "Localization",
         ]),
         // Argument parsing and wiring only.
         .executableTarget(name: "handsfree", dependencies: [

@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 
 /// A simulated user of `handsfree bench typing`: how fast and how well they point, act and read, as data with
 /// its sources (`config/typing-profiles.toml`). Times are seconds here (milliseconds in the file).
@@ -44,36 +45,39 @@ public struct TypingProfile: Sendable, Equatable {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> [TypingProfile] {
         let doc = try TOMLDocument(text: text, file: file)
         guard let tables = doc.root["profile"]?.table, !tables.isEmpty else {
-            throw ConfigError(file: file, line: nil, "no [profile.NAME] table")
+            throw ConfigError(file: file, line: nil, UIMessage("no [profile.NAME] table"))
         }
         var out: [TypingProfile] = []
         for (name, node) in tables.sorted(by: { (doc.line(["profile", $0.key]) ?? 0) < (doc.line(["profile", $1.key]) ?? 0) }) {
-            guard let t = node.table else { throw doc.error(["profile", name], "profile.\(name) must be a table") }
+            guard let t = node.table else { throw doc.error(["profile", name], UIMessage("profile.{name} must be a table", ["name": name])) }
             let known = Set(numbers.map(\.key) + ["description", "sources", "pointer"])
             for key in t.keys.sorted() where !known.contains(key) {
-                throw doc.error(["profile", name, key], "profile.\(name).\(key): unknown key (known: \(known.sorted().joined(separator: ", ")))")
+                throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key}: unknown key (known: {known})",
+                                                                  ["name": name, "key": key, "known": known.sorted().joined(separator: ", ")]))
             }
             func string(_ key: String) throws(ConfigError) -> String {
-                guard let v = t[key] else { throw doc.error(["profile", name], "profile.\(name): \(key) is missing") }
-                guard let s = v.string else { throw doc.error(["profile", name, key], "profile.\(name).\(key) must be a string") }
+                guard let v = t[key] else { throw doc.error(["profile", name], UIMessage("profile.{name}: {key} is missing", ["name": name, "key": key])) }
+                guard let s = v.string else { throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key} must be a string", ["name": name, "key": key])) }
                 return s
             }
             var v: [String: Double] = [:]
             for (key, limit) in numbers {
-                guard let node = t[key] else { throw doc.error(["profile", name], "profile.\(name): \(key) is missing") }
-                guard let x = node.number else { throw doc.error(["profile", name, key], "profile.\(name).\(key) must be a number") }
-                guard x.isFinite else { throw doc.error(["profile", name, key], "profile.\(name).\(key) = \(x): must be a finite number") }
-                guard x >= 0 else { throw doc.error(["profile", name, key], "profile.\(name).\(key) = \(x): cannot be negative") }
-                guard x <= limit else { throw doc.error(["profile", name, key], "profile.\(name).\(key) = \(x): more than \(limit) makes no sense") }
+                let values = ["name": name, "key": key]
+                guard let node = t[key] else { throw doc.error(["profile", name], UIMessage("profile.{name}: {key} is missing", values)) }
+                guard let x = node.number else { throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key} must be a number", values)) }
+                let shown = values.merging(["value": "\(x)", "limit": "\(limit)"]) { $1 }
+                guard x.isFinite else { throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key} = {value}: must be a finite number", shown)) }
+                guard x >= 0 else { throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key} = {value}: cannot be negative", shown)) }
+                guard x <= limit else { throw doc.error(["profile", name, key], UIMessage("profile.{name}.{key} = {value}: more than {limit} makes no sense", shown)) }
                 v[key] = key.hasSuffix("_ms") || key == "travel_ms_per_bit" ? x / 1000 : x
             }
             let pointerText = try string("pointer")
             guard let pointer = Pointer(rawValue: pointerText) else {
-                throw doc.error(["profile", name, "pointer"], "profile.\(name).pointer = \"\(pointerText)\": must be \"eye\" or \"head\"")
+                throw doc.error(["profile", name, "pointer"], UIMessage("profile.{name}.pointer = \"{value}\": must be \"eye\" or \"head\"", ["name": name, "value": pointerText]))
             }
             func n(_ key: String) -> Double { v[key] ?? 0 }
             guard n("latency_max_ms") >= n("latency_ms") else {
-                throw doc.error(["profile", name, "latency_max_ms"], "profile.\(name).latency_max_ms is less than latency_ms")
+                throw doc.error(["profile", name, "latency_max_ms"], UIMessage("profile.{name}.latency_max_ms is less than latency_ms", ["name": name]))
             }
             out.append(TypingProfile(
                 name: name, description: try string("description"), sources: try string("sources"), pointer: pointer,

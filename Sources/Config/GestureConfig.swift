@@ -44,7 +44,7 @@ public enum GestureConfig {
     static func apply(override: String, to root: inout [String: TOMLNode]) throws(ConfigError) {
         let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else {
-            throw ConfigError(file: "--set", line: nil, "\"\(override)\" is not KEY=VALUE (e.g. gesture.activate.press=0.55)")
+            throw ConfigError(file: "--set", line: nil, UIMessage("\"{value}\" is not KEY=VALUE (e.g. gesture.activate.press=0.55)", ["value": override]))
         }
         let path = TOMLDocument.splitKey(parts[0])
         let raw = parts[1].trimmingCharacters(in: " ")
@@ -57,7 +57,8 @@ public enum GestureConfig {
             if p.count == 1 { t[k] = value; return }
             guard case .table(var sub)? = t[k] else {
                 throw ConfigError(file: "--set", line: nil,
-                                  "\"\(parts[0])\": no table \"\(k)\" (known: \(t.keys.sorted().joined(separator: ", ")))")
+                                  UIMessage("\"{key}\": no table \"{table}\" (known: {known})",
+                                            ["key": parts[0], "table": k, "known": t.keys.sorted().joined(separator: ", ")]))
             }
             try set(&sub, p.dropFirst())
             t[k] = .table(sub)
@@ -71,7 +72,7 @@ public enum GestureConfig {
             throw doc.error([key], UIMessage("unknown section \"{section}\" (known: {known})", ["section": key, "known": sections.joined(separator: ", ")]))
         }
         if let t = root["tolerance"] {
-            guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], "tolerance must be a number 0…1") }
+            guard let d = t.number, d >= 0, d <= 1 else { throw doc.error(["tolerance"], UIMessage("tolerance must be a number 0…1")) }
             s.rangeTolerance = Float(d)
         }
         if let sm = root["smoothing"] {
@@ -79,7 +80,8 @@ public enum GestureConfig {
             try r.only(["filter", "window", "alpha", "min_cutoff", "beta", "d_cutoff"])
             if let f = try r.string("filter") {
                 guard let k = SmoothingKind(rawValue: f) else {
-                    throw r.error("filter", "unknown filter \"\(f)\" (known: \(SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw r.error("filter", UIMessage("unknown filter \"{filter}\" (known: {known})",
+                                                      ["filter": f, "known": SmoothingKind.allCases.map(\.rawValue).joined(separator: ", ")]))
                 }
                 s.smoothing.kind = k
             }
@@ -105,7 +107,7 @@ public enum GestureConfig {
             if let v = try r.number("head_dead_zone", 0...0.2) { s.mapping.headDeadZone = v }
         }
         if let gs = root["gesture"] {
-            guard let table = gs.table else { throw doc.error(["gesture"], "\"gesture\" must be a table of [gesture.NAME] tables") }
+            guard let table = gs.table else { throw doc.error(["gesture"], UIMessage("\"gesture\" must be a table of [gesture.NAME] tables")) }
             for name in table.keys.sorted(by: { (doc.line(["gesture", $0]) ?? 0) < (doc.line(["gesture", $1]) ?? 0) }) {
                 guard let node = table[name] else { continue }
                 s.gestures.append(try gesture(name, node, doc: doc, lookback: lookbackDefault))
@@ -114,12 +116,13 @@ public enum GestureConfig {
         // Gestures are not merged with the built-in ones, and keymaps bind gestures by name: a file without
         // any would leave every keymap binding unknown.
         if s.gestures.isEmpty {
-            throw ConfigError(file: doc.file, line: nil, "defines no gestures: a gesture config needs [gesture.NAME] "
-                              + "tables (copy config/gestures.toml and change what you need)")
+            throw ConfigError(file: doc.file, line: nil,
+                              UIMessage("defines no gestures: a gesture config needs [gesture.NAME] tables (copy config/gestures.toml and change what you need)"))
         }
         if root["gesture"]?.table?[EscapeGesture.name] != nil {
-            throw doc.error(["gesture", EscapeGesture.name], "[gesture.\(EscapeGesture.name)] is the shell's built-in escape "
-                            + "(hold the jaw open 3 s): it cannot be changed, so that no file can take it away")
+            throw doc.error(["gesture", EscapeGesture.name],
+                            UIMessage("[gesture.{name}] is the shell's built-in escape (hold the jaw open 3 s): it cannot be changed, so that no file can take it away",
+                                      ["name": EscapeGesture.name]))
         }
         s.gestures.append(EscapeGesture.definition)
         return s
@@ -132,9 +135,9 @@ public enum GestureConfig {
         guard !name.isEmpty, name.count <= 40,
               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") })
         else {
-            throw doc.error(["gesture", name], "gesture name \"\(name)\" must be 1…40 letters, digits, _ or - (e.g. [gesture.brow_raise])")
+            throw doc.error(["gesture", name], UIMessage("gesture name \"{name}\" must be 1…40 letters, digits, _ or - (e.g. [gesture.brow_raise])", ["name": name]))
         }
-        guard node.table != nil else { throw doc.error(["gesture", name], "gesture \"\(name)\" must be a table") }
+        guard node.table != nil else { throw doc.error(["gesture", name], UIMessage("gesture \"{name}\" must be a table", ["name": name])) }
         try r.only(gestureKeys)
         let kindName = try r.string("kind") ?? "threshold"
         // Only people read the description, but it is checked like any string (no control characters).
@@ -142,7 +145,8 @@ public enum GestureConfig {
         // A key of another kind would be ignored without a word, so the user would tune nothing.
         if let own = kindKeys[kindName] {
             for k in r.table.keys.sorted() where !own.contains(k) && !commonKeys.contains(k) {
-                throw r.error(k, "\(k) does nothing in a \(kindName) gesture (its keys: \((commonKeys + own).joined(separator: ", ")))")
+                throw r.error(k, UIMessage("{key} does nothing in a {kind} gesture (its keys: {known})",
+                                            ["key": k, "kind": kindName, "known": (commonKeys + own).joined(separator: ", ")]))
             }
         }
         let look = try r.number("lookback_ms", 0...5000).map { $0 / 1000 } ?? lookback
@@ -150,14 +154,15 @@ public enum GestureConfig {
         switch kindName {
         case "threshold":
             let signal = try r.signal()
-            guard let press = try r.number("press", 0...1) else { throw r.error("press", "gesture \"\(name)\" needs press = 0…1") }
+            guard let press = try r.number("press", 0...1) else { throw r.error("press", UIMessage("gesture \"{name}\" needs press = 0…1", ["name": name])) }
             let release = try r.number("release", 0...1) ?? max(0, press - 0.2)
             guard release < press else {
-                throw r.error("release", "release (\(release)) must be lower than press (\(press)) so the gesture cannot chatter")
+                throw r.error("release", UIMessage("release ({release}) must be lower than press ({press}) so the gesture cannot chatter",
+                                                     ["release": "\(release)", "press": "\(press)"]))
             }
             let hold = (try r.number("hold_ms", 0...60000) ?? 0) / 1000
             let maxHold = try r.number("max_hold_ms", 0...60000).map { $0 / 1000 }
-            if let m = maxHold, m < hold { throw r.error("max_hold_ms", "max_hold_ms must not be below hold_ms") }
+            if let m = maxHold, m < hold { throw r.error("max_hold_ms", UIMessage("max_hold_ms must not be below hold_ms")) }
             let guards = try r.guards()
             let calm = (try r.number("calm_ms", 0...5000) ?? 0) / 1000
             let spec = ThresholdSpec(signal: signal, press: Float(press), release: Float(release), hold: hold,
@@ -166,14 +171,14 @@ public enum GestureConfig {
         case "blink-count":
             let eyeName = try r.string("eye") ?? "both"
             guard let eye = BlinkEye(rawValue: eyeName) else {
-                throw r.error("eye", "unknown eye \"\(eyeName)\" (known: left, right, both)")
+                throw r.error("eye", UIMessage("unknown eye \"{eye}\" (known: left, right, both)", ["eye": eyeName]))
             }
-            guard let count = try r.integer("count", 1...10) else { throw r.error("count", "blink-count needs count = 1…10") }
+            guard let count = try r.integer("count", 1...10) else { throw r.error("count", UIMessage("blink-count needs count = 1…10")) }
             let window = (try r.number("window_ms", 50...10000) ?? 1000) / 1000
             var spec = BlinkCountSpec(eye: eye, count: count, window: window)
             if let p = try r.number("press", 0...1) { spec.press = Float(p) }
             if let p = try r.number("release", 0...1) { spec.release = Float(p) }
-            guard spec.release < spec.press else { throw r.error("release", "release must be lower than press") }
+            guard spec.release < spec.press else { throw r.error("release", UIMessage("release must be lower than press")) }
             if let m = try r.number("max_blink_ms", 10...5000) { spec.maxBlink = m / 1000 }
             if let o = try r.number("other_eye_below", 0...1) { spec.otherEyeOpenBelow = Float(o) }
             if let refractory { spec.refractory = refractory }
@@ -186,7 +191,7 @@ public enum GestureConfig {
             if let refractory { spec.refractory = refractory }
             return GestureDefinition(name: name, kind: .dwell(spec), lookback: look)
         default:
-            throw r.error("kind", "unknown kind \"\(kindName)\" (known: \(kinds.joined(separator: ", ")))")
+            throw r.error("kind", UIMessage("unknown kind \"{kind}\" (known: {known})", ["kind": kindName, "known": kinds.joined(separator: ", ")]))
         }
     }
 
@@ -198,7 +203,6 @@ public enum GestureConfig {
 
         var table: [String: TOMLNode] { node.table ?? [:] }
 
-        func error(_ key: String, _ m: String) -> ConfigError { doc.error(path + [key], m) }
         func error(_ key: String, _ m: UIMessage) -> ConfigError { doc.error(path + [key], m) }
 
         func only(_ allowed: [String]) throws(ConfigError) {
@@ -241,18 +245,20 @@ public enum GestureConfig {
             guard let v = table[k] else { return nil }
             let example = increasing == false ? "[0.25, -0.25]" : "[-0.35, 0.35]"
             guard let a = v.array, a.count == 2, let x = a[0].number, let y = a[1].number else {
-                throw error(k, "\(k) must be [from, to], two numbers in radians, e.g. \(example)")
+                throw error(k, UIMessage("{key} must be [from, to], two numbers in radians, e.g. {example}", ["key": k, "example": example]))
             }
             guard x.isFinite, y.isFinite, abs(x) <= Double.pi, abs(y) <= Double.pi else {
-                throw error(k, "\(k) = [\(x), \(y)]: both ends must be finite angles within ±π radians")
+                throw error(k, UIMessage("{key} = [{from}, {to}]: both ends must be finite angles within ±π radians", ["key": k, "from": "\(x)", "to": "\(y)"]))
             }
             guard abs(y - x) >= Self.minSpan else {
-                throw error(k, "\(k) = [\(x), \(y)]: the ends must be at least \(Self.minSpan) radians apart")
+                throw error(k, UIMessage("{key} = [{from}, {to}]: the ends must be at least {span} radians apart",
+                                         ["key": k, "from": "\(x)", "to": "\(y)", "span": "\(Self.minSpan)"]))
             }
             guard increasing == nil || (y > x) == increasing else {
-                throw error(k, "\(k) = [\(x), \(y)] is reversed and would mirror the gaze; "
-                            + (increasing == true ? "from (left) must be below to (right)" : "from (top) must be above to (bottom)")
-                            + ", e.g. \(example)")
+                let values = ["key": k, "from": "\(x)", "to": "\(y)", "example": example]
+                throw error(k, increasing == true
+                    ? UIMessage("{key} = [{from}, {to}] is reversed and would mirror the gaze; from (left) must be below to (right), e.g. {example}", values)
+                    : UIMessage("{key} = [{from}, {to}] is reversed and would mirror the gaze; from (top) must be above to (bottom), e.g. {example}", values))
             }
             return (x, y)
         }
@@ -262,7 +268,7 @@ public enum GestureConfig {
 
         func shape(_ name: String, key: String) throws(ConfigError) -> BlendShape {
             guard let s = BlendShape(name: name) else {
-                throw error(key, "unknown blend shape \"\(name)\" (known: \(BlendShape.allNames.joined(separator: ", ")))")
+                throw error(key, UIMessage("unknown blend shape \"{shape}\" (known: {known})", ["shape": name, "known": BlendShape.allNames.joined(separator: ", ")]))
             }
             return s
         }
@@ -270,27 +276,27 @@ public enum GestureConfig {
         func signal() throws(ConfigError) -> ShapeSignal {
             let combineName = try string("combine") ?? "min"
             guard let combine = Combine(rawValue: combineName) else {
-                throw error("combine", "unknown combine \"\(combineName)\" (known: min, max, mean, difference)")
+                throw error("combine", UIMessage("unknown combine \"{combine}\" (known: min, max, mean, difference)", ["combine": combineName]))
             }
             if let one = try string("shape") {
                 if combine == .difference {
-                    throw error("combine", "combine = \"difference\" needs shapes = [first, other…], not one shape")
+                    throw error("combine", UIMessage("combine = \"difference\" needs shapes = [first, other…], not one shape"))
                 }
                 return ShapeSignal([try shape(one, key: "shape")], combine: combine)
             }
             if let many = table["shapes"] {
-                guard let arr = many.array, !arr.isEmpty else { throw error("shapes", "shapes must be a non-empty array of names") }
+                guard let arr = many.array, !arr.isEmpty else { throw error("shapes", UIMessage("shapes must be a non-empty array of names")) }
                 var shapes: [BlendShape] = []
                 for a in arr {
-                    guard let n = a.string else { throw error("shapes", "shapes must hold names") }
+                    guard let n = a.string else { throw error("shapes", UIMessage("shapes must hold names")) }
                     shapes.append(try shape(n, key: "shapes"))
                 }
                 if combine == .difference, shapes.count < 2 {
-                    throw error("combine", "combine = \"difference\" needs two or more shapes: the first minus the largest of the rest")
+                    throw error("combine", UIMessage("combine = \"difference\" needs two or more shapes: the first minus the largest of the rest"))
                 }
                 return ShapeSignal(shapes, combine: combine)
             }
-            throw error("shape", "gesture \"\(path.last ?? "")\" needs shape = \"jawOpen\" or shapes = [...]")
+            throw error("shape", UIMessage("gesture \"{name}\" needs shape = \"jawOpen\" or shapes = [...]", ["name": path.last ?? ""]))
         }
 
         /// Parses `guard = ["eyeBlinkLeft <= 0.3", ...]`.
@@ -299,7 +305,7 @@ public enum GestureConfig {
             let items: [TOMLNode] = g.array ?? [g]
             var out: [GuardCondition] = []
             for item in items {
-                guard let text = item.string else { throw error("guard", "guard must be a string like \"eyeBlinkLeft <= 0.3\"") }
+                guard let text = item.string else { throw error("guard", UIMessage("guard must be a string like \"eyeBlinkLeft <= 0.3\"")) }
                 out.append(try GestureConfig.guardCondition(text, onError: { m in error("guard", m) }))
             }
             return out
@@ -307,23 +313,24 @@ public enum GestureConfig {
     }
 
     /// Parses `shape[+shape…] OP value`, e.g. `eyeBlinkLeft <= 0.3`.
-    static func guardCondition(_ text: String, onError: (String) -> ConfigError) throws(ConfigError) -> GuardCondition {
+    static func guardCondition(_ text: String, onError: (UIMessage) -> ConfigError) throws(ConfigError) -> GuardCondition {
         for op in [Comparison.ge, .le, .gt, .lt] {
             guard let r = text.range(of: op.rawValue) else { continue }
             let lhs = text[..<r.lowerBound].trimmingCharacters(in: " ")
             let rhs = text[r.upperBound...].trimmingCharacters(in: " ")
-            guard let v = Float(rhs), v >= 0, v <= 1 else { throw onError("guard \"\(text)\": \(rhs) is not a number 0…1") }
+            guard let v = Float(rhs), v >= 0, v <= 1 else { throw onError(UIMessage("guard \"{guard}\": {value} is not a number 0…1", ["guard": text, "value": rhs])) }
             var shapes: [BlendShape] = []
             for name in lhs.split(separator: "+") {
                 let n = name.trimmingCharacters(in: " ")
                 guard let s = BlendShape(name: n) else {
-                    throw onError("guard \"\(text)\": unknown blend shape \"\(n)\" (known: \(BlendShape.allNames.joined(separator: ", ")))")
+                    throw onError(UIMessage("guard \"{guard}\": unknown blend shape \"{shape}\" (known: {known})",
+                                            ["guard": text, "shape": n, "known": BlendShape.allNames.joined(separator: ", ")]))
                 }
                 shapes.append(s)
             }
             return GuardCondition(ShapeSignal(shapes, combine: .mean), op, v)
         }
-        throw onError("guard \"\(text)\" needs a comparison (>=, <=, >, <)")
+        throw onError(UIMessage("guard \"{guard}\" needs a comparison (>=, <=, >, <)", ["guard": text]))
     }
 }
 

@@ -341,14 +341,16 @@ public struct Keymap: Sendable, Equatable {
             let bound = Set(knownGestures.compactMap { action(gesture: $0, screen: screen) })
             // A screen's own section is where a binding was lost, if it has one.
             let place: [String] = screens[screen] != nil ? ["screen", screen] : ["global", "gestures"]
-            let placeName = screens[screen] != nil ? "on screen \"\(screen)\"" : "in [global.gestures]"
+            let own = screens[screen] != nil
             if !bound.contains(.activate) {
-                throw doc.error(place, "no gesture is bound to \"activate\" \(placeName), so nothing could be opened "
-                                + "hands-free (e.g. activate = \"activate\", or dwell = \"activate\" for gaze only)")
+                throw doc.error(place, own
+                    ? UIMessage("no gesture is bound to \"activate\" on screen \"{screen}\", so nothing could be opened hands-free (e.g. activate = \"activate\", or dwell = \"activate\" for gaze only)", ["screen": screen])
+                    : UIMessage("no gesture is bound to \"activate\" in [global.gestures], so nothing could be opened hands-free (e.g. activate = \"activate\", or dwell = \"activate\" for gaze only)"))
             }
             if !bound.contains(.back) && !showBackTarget {
-                throw doc.error(place, "no gesture is bound to \"back\" \(placeName) and show_back_target is off, so "
-                                + "there is no way back hands-free (e.g. back = \"back\", or [options] show_back_target = true)")
+                throw doc.error(place, own
+                    ? UIMessage("no gesture is bound to \"back\" on screen \"{screen}\" and show_back_target is off, so there is no way back hands-free (e.g. back = \"back\", or [options] show_back_target = true)", ["screen": screen])
+                    : UIMessage("no gesture is bound to \"back\" in [global.gestures] and show_back_target is off, so there is no way back hands-free (e.g. back = \"back\", or [options] show_back_target = true)"))
             }
         }
     }
@@ -360,22 +362,22 @@ public struct Keymap: Sendable, Equatable {
                          chain: [String]) throws(ConfigError) -> Keymap? {
         guard let node = doc.root["include"] else { return nil }
         guard let name = node.string, !name.isEmpty, name.count <= 200, name.allSatisfy({ $0.isVisibleKey }) else {
-            throw doc.error(["include"], "include must name a keymap: \"default\" (keymaps/default.toml) or a path")
+            throw doc.error(["include"], UIMessage("include must name a keymap: \"default\" (keymaps/default.toml) or a path"))
         }
         guard let include else {
-            throw doc.error(["include"], "include \"\(name.printable)\": a keymap given as text cannot include another")
+            throw doc.error(["include"], UIMessage("include \"{name}\": a keymap given as text cannot include another", ["name": name]))
         }
         switch include(name, doc.file) {
         case .failure(let e):
-            throw doc.error(["include"], "include \"\(name.printable)\": \(e.message)")
+            throw doc.error(["include"], UIMessage("include \"{name}\": {reason}", ["name": name], reasons: ["reason": .verbatim(e.message)]))
         case .success(let found):
             let files = chain + [doc.file]
             if files.contains(found.file) {
-                throw doc.error(["include"], "include \"\(name.printable)\" makes a cycle: "
-                                + (files.drop { $0 != found.file } + [found.file]).joined(separator: " → "))
+                throw doc.error(["include"], UIMessage("include \"{name}\" makes a cycle: {files}",
+                                                       ["name": name, "files": (files.drop { $0 != found.file } + [found.file]).joined(separator: " → ")]))
             }
             guard files.count < maxIncludeDepth else {
-                throw doc.error(["include"], "include \"\(name.printable)\": includes nest more than \(maxIncludeDepth) deep")
+                throw doc.error(["include"], UIMessage("include \"{name}\": includes nest more than {depth} deep", ["name": name, "depth": String(maxIncludeDepth)]))
             }
             let sub = try TOMLDocument(text: found.text, file: found.file)
             return try parse(sub, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord,
@@ -390,18 +392,18 @@ public struct Keymap: Sendable, Equatable {
         let file = doc.file
         let topKeys = Self.topLevelKeys
         for k in root.keys.sorted() where !topKeys.contains(k) {
-            throw doc.error([k], "unknown key \"\(k)\" (known: \(topKeys.joined(separator: ", ")))")
+            throw doc.error([k], UIMessage("unknown key \"{key}\" (known: {known})", ["key": k, "known": topKeys.joined(separator: ", ")]))
         }
         for k in ["name", "description"] {
             guard let v = root[k] else { continue }
-            guard let text = v.string else { throw doc.error([k], "\(k) must be a string, not \(v.kindName)") }
+            guard let text = v.string else { throw doc.error([k], UIMessage("{key} must be a string, not {kind}", ["key": k], reasons: ["kind": v.kindMessage])) }
             // Both are shown on screen: a control character would be sent to the terminal as it is.
             if text.contains(where: { !$0.isVisibleKey && $0 != " " }) {
-                throw doc.error([k], "\(k) holds an invisible or control character; use visible characters and spaces")
+                throw doc.error([k], UIMessage("{key} holds an invisible or control character; use visible characters and spaces", ["key": k]))
             }
         }
         if let name = root["name"]?.string, name.allSatisfy({ $0 == " " }) {
-            throw doc.error(["name"], "name must not be empty")
+            throw doc.error(["name"], UIMessage("name must not be empty"))
         }
         // An included keymap is the base: this file's bindings and options go over it, key by key.
         let base = try included(by: doc, knownGestures: knownGestures, knownScreens: knownScreens, isKnownWord: isKnownWord,
@@ -414,10 +416,10 @@ public struct Keymap: Sendable, Equatable {
                                                             isKnownWord: isKnownWord))
         }
         if let s = root["screen"] {
-            guard let t = s.table else { throw doc.error(["screen"], "\"screen\" must hold [screen.NAME] tables") }
+            guard let t = s.table else { throw doc.error(["screen"], UIMessage("\"screen\" must hold [screen.NAME] tables")) }
             for (name, node) in t {
                 guard knownScreens.contains(name) else {
-                    throw doc.error(["screen", name], "unknown screen \"\(name)\" (known: \(knownScreens.joined(separator: ", ")))")
+                    throw doc.error(["screen", name], UIMessage("unknown screen \"{screen}\" (known: {known})", ["screen": name, "known": knownScreens.joined(separator: ", ")]))
                 }
                 km.screens[name] = (km.screens[name] ?? KeymapSection()).merged(
                     with: try section(node, path: ["screen", name], doc: doc, knownGestures: knownGestures, isKnownWord: isKnownWord))
@@ -431,51 +433,52 @@ public struct Keymap: Sendable, Equatable {
                                                                      isKnownWord: isKnownWord))
         }
         if let o = root["options"] {
-            guard let t = o.table else { throw doc.error(["options"], "[options] must be a table") }
+            guard let t = o.table else { throw doc.error(["options"], UIMessage("[options] must be a table")) }
             for (k, v) in t {
                 switch k {
                 case "show_back_target":
-                    guard let b = v.bool else { throw doc.error(["options", k], "show_back_target must be true or false") }
+                    guard let b = v.bool else { throw doc.error(["options", k], UIMessage("show_back_target must be true or false")) }
                     km.showBackTarget = b
                 case "wake_phrase":
-                    guard let s = v.string else { throw doc.error(["options", k], "wake_phrase must be a phrase") }
+                    guard let s = v.string else { throw doc.error(["options", k], UIMessage("wake_phrase must be a phrase")) }
                     if let problem = phraseProblem(s, isKnownWord: isKnownWord) {
-                        throw doc.error(["options", k], "wake_phrase \"\(s.printable)\" \(problem)")
+                        throw doc.error(["options", k], problem.wakePhrase(s))
                     }
                     km.wakePhrase = normalise(s)
                 case "config":
                     // Checked where the file is read (Setup): here it only has to be a plain name or path.
                     guard let c = v.string, !c.isEmpty, c.count <= 200, c.allSatisfy({ $0.isVisibleKey }) else {
-                        throw doc.error(["options", k], "config must name a gesture config: \"webcam\" (config/webcam.toml) or a path")
+                        throw doc.error(["options", k], UIMessage("config must name a gesture config: \"webcam\" (config/webcam.toml) or a path"))
                     }
                     km.config = c
                 case "still_face_ms":
                     guard let ms = v.number, ms >= 0, ms <= 10_000 else {
-                        throw doc.error(["options", k], "still_face_ms must be a number of milliseconds 0…10000")
+                        throw doc.error(["options", k], UIMessage("still_face_ms must be a number of milliseconds 0…10000"))
                     }
                     km.stillFaceSeconds = ms / 1000
                 case "pursuit":
                     guard let a = v.array, a.allSatisfy({ $0.string != nil }) else {
-                        throw doc.error(["options", k], "pursuit must be a list of screen names, e.g. [\"launcher\"]")
+                        throw doc.error(["options", k], UIMessage("pursuit must be a list of screen names, e.g. [\"launcher\"]"))
                     }
                     for name in a.compactMap(\.string) where !knownScreens.contains(name) {
-                        throw doc.error(["options", k], "pursuit: unknown screen \"\(name.printable)\" (known: \(knownScreens.joined(separator: ", ")))")
+                        throw doc.error(["options", k], UIMessage("pursuit: unknown screen \"{screen}\" (known: {known})", ["screen": name, "known": knownScreens.joined(separator: ", ")]))
                     }
                     km.pursuitScreens = Set(a.compactMap(\.string))
                 default:
-                    throw doc.error(["options", k], "unknown option \"\(k)\" (known: config, show_back_target, wake_phrase, still_face_ms, pursuit)")
+                    throw doc.error(["options", k], UIMessage("unknown option \"{option}\" (known: config, show_back_target, wake_phrase, still_face_ms, pursuit)", ["option": k]))
                 }
             }
         }
         if let w = km.wakePhrase, let (section, action) = km.sectionsBinding(phrase: w) {
             // The wake listener takes the phrase first, so the binding could never act.
-            throw doc.error(["options", "wake_phrase"], "wake_phrase \"\(w)\" is also a voice phrase in \(section) "
-                            + "(bound to \(action)); a phrase cannot both wake the shell and act")
+            throw doc.error(["options", "wake_phrase"],
+                            UIMessage("wake_phrase \"{phrase}\" is also a voice phrase in {section} (bound to {action}); a phrase cannot both wake the shell and act",
+                                      ["phrase": w, "section": section, "action": "\(action)"]))
         }
         if let kb = root["keyboard"] {
-            guard let t = kb.table else { throw doc.error(["keyboard"], "[keyboard] must be a table") }
+            guard let t = kb.table else { throw doc.error(["keyboard"], UIMessage("[keyboard] must be a table")) }
             for (k, v) in t {
-                guard k == "rows" else { throw doc.error(["keyboard", k], "unknown key \"\(k)\" in [keyboard] (known: rows)") }
+                guard k == "rows" else { throw doc.error(["keyboard", k], UIMessage("unknown key \"{key}\" in [keyboard] (known: rows)", ["key": k])) }
                 km.keyboardRows = try keyboardRows(v, doc: doc, path: ["keyboard", k])
             }
         }
@@ -485,24 +488,28 @@ public struct Keymap: Sendable, Equatable {
     /// Checks the rows of the letter keyboard: they must fit the minimum window, and every key must be one
     /// visible character that appears once (a key's target is named after its character).
     static func keyboardRows(_ v: TOMLNode, doc: TOMLDocument, path: [String]) throws(ConfigError) -> [String] {
-        let shape = "rows must be 1…\(maxKeyboardRows) strings of 1…\(maxKeysPerRow) keys each"
+        let shape = UIMessage("rows must be 1…{rows} strings of 1…{keys} keys each", ["rows": String(maxKeyboardRows), "keys": String(maxKeysPerRow)])
         guard let arr = v.array, !arr.isEmpty else { throw doc.error(path, shape) }
         guard arr.count <= maxKeyboardRows else {
-            throw doc.error(path, "\(arr.count) keyboard rows do not fit the minimum 80×24 window; \(shape)")
+            throw doc.error(path, .plural("{n} keyboard row does not fit the minimum 80×24 window; {shape}",
+                                          "{n} keyboard rows do not fit the minimum 80×24 window; {shape}", arr.count, reasons: ["shape": shape]))
         }
         var rows: [String] = [], seen: Set<Character> = []
         for (i, item) in arr.enumerated() {
-            guard let row = item.string else { throw doc.error(path, "row \(i + 1) is \(item.kindName); \(shape)") }
+            guard let row = item.string else {
+                throw doc.error(path, UIMessage("row {row} is {kind}; {shape}", ["row": String(i + 1)], reasons: ["kind": item.kindMessage, "shape": shape]))
+            }
             guard !row.isEmpty, row.count <= maxKeysPerRow else {
-                throw doc.error(path, "row \(i + 1) has \(row.count) keys; \(shape)")
+                throw doc.error(path, .plural("row {row} has {n} key; {shape}", "row {row} has {n} keys; {shape}", row.count,
+                                              ["row": String(i + 1)], reasons: ["shape": shape]))
             }
             for ch in row {
                 if !ch.isVisibleKey {
-                    throw doc.error(path, "row \(i + 1) holds an invisible or control character \(ch.codePoints); "
-                                    + "keys must be visible characters (space, new line and delete have their own keys)")
+                    throw doc.error(path, UIMessage("row {row} holds an invisible or control character {character}; keys must be visible characters (space, new line and delete have their own keys)",
+                                                    ["row": String(i + 1), "character": ch.codePoints]))
                 }
                 if !seen.insert(ch).inserted {
-                    throw doc.error(path, "row \(i + 1): key \"\(ch)\" appears twice; each key may appear once")
+                    throw doc.error(path, UIMessage("row {row}: key \"{key}\" appears twice; each key may appear once", ["row": String(i + 1), "key": String(ch)]))
                 }
             }
             rows.append(row)
@@ -512,25 +519,49 @@ public struct Keymap: Sendable, Equatable {
 
     /// Why a spoken phrase cannot be recognised, or nil: it must be words of letters (and apostrophes), each
     /// in the pronunciation dictionary when one is given.
-    static func phraseProblem(_ phrase: String, isKnownWord: (@Sendable (String) -> Bool)?) -> String? {
+    /// What is wrong with a phrase a keymap binds or wakes with, said whole where it is found (`voicePhrase`,
+    /// `wakePhrase`).
+    enum PhraseProblem {
+        case notWords
+        case unknownWords(String)
+
+        /// The problem of the voice phrase `phrase`.
+        func voicePhrase(_ phrase: String) -> UIMessage {
+            switch self {
+            case .notWords: UIMessage("voice phrase \"{phrase}\" must be words of letters (and apostrophes) that can be spoken", ["phrase": phrase])
+            case .unknownWords(let words):
+                UIMessage("voice phrase \"{phrase}\" uses {words}, not in the recogniser's pronunciation dictionary, so it could never be heard",
+                          ["phrase": phrase, "words": words])
+            }
+        }
+
+        /// The problem of the wake phrase `phrase`.
+        func wakePhrase(_ phrase: String) -> UIMessage {
+            switch self {
+            case .notWords: UIMessage("wake_phrase \"{phrase}\" must be words of letters (and apostrophes) that can be spoken", ["phrase": phrase])
+            case .unknownWords(let words):
+                UIMessage("wake_phrase \"{phrase}\" uses {words}, not in the recogniser's pronunciation dictionary, so it could never be heard",
+                          ["phrase": phrase, "words": words])
+            }
+        }
+    }
+
+    static func phraseProblem(_ phrase: String, isKnownWord: (@Sendable (String) -> Bool)?) -> PhraseProblem? {
         let p = normalise(phrase)
         guard !p.isEmpty, p.allSatisfy({ ($0.isLetter && $0.isVisibleKey) || $0 == " " || $0 == "'" }),
               p.split(separator: " ").allSatisfy({ $0.contains(where: \.isLetter) }) else {
-            return "must be words of letters (and apostrophes) that can be spoken"
+            return .notWords
         }
         if let isKnownWord {
             let unknown = p.split(separator: " ").map(String.init).filter { !isKnownWord($0) }
-            if !unknown.isEmpty {
-                return "uses \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), not in the recogniser's "
-                    + "pronunciation dictionary, so it could never be heard"
-            }
+            if !unknown.isEmpty { return .unknownWords(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) }
         }
         return nil
     }
 
     static func section(_ node: TOMLNode, path: [String], doc: TOMLDocument, knownGestures: [String],
                         isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> KeymapSection {
-        guard let t = node.table else { throw doc.error(path, "[\(path.joined(separator: "."))] must be a table") }
+        guard let t = node.table else { throw doc.error(path, UIMessage("[{table}] must be a table", ["table": path.joined(separator: ".")])) }
         var sec = KeymapSection()
         for (k, v) in t {
             switch k {
@@ -543,7 +574,7 @@ public struct Keymap: Sendable, Equatable {
                     (node, at) throws(ConfigError) -> Action in try action(node, path: at, doc: doc)
                 }
             default:
-                throw doc.error(path + [k], "unknown key \"\(k)\" in [\(path.joined(separator: "."))] (known: gestures, voice)")
+                throw doc.error(path + [k], UIMessage("unknown key \"{key}\" in [{table}] (known: gestures, voice)", ["key": k, "table": path.joined(separator: ".")]))
             }
         }
         return sec
@@ -555,7 +586,7 @@ public struct Keymap: Sendable, Equatable {
                                 isKnownWord: (@Sendable (String) -> Bool)?) throws(ConfigError) -> TerminalKeymap {
         let path = [section]
         let desktop = section == "desktop"
-        guard let t = node.table else { throw doc.error(path, "[\(section)] must be a table") }
+        guard let t = node.table else { throw doc.error(path, UIMessage("[{table}] must be a table", ["table": section])) }
         var out = TerminalKeymap()
         for (k, v) in t {
             switch k {
@@ -568,7 +599,7 @@ public struct Keymap: Sendable, Equatable {
                     (node, at) throws(ConfigError) -> TerminalBinding in try terminalBinding(node, path: at, doc: doc, desktop: desktop)
                 }
             default:
-                throw doc.error(path + [k], "unknown key \"\(k)\" in [\(section)] (known: gestures, voice)")
+                throw doc.error(path + [k], UIMessage("unknown key \"{key}\" in [{table}] (known: gestures, voice)", ["key": k, "table": section]))
             }
         }
         return out
@@ -577,11 +608,11 @@ public struct Keymap: Sendable, Equatable {
     /// A `gestures` table: each gesture name, which must be a known gesture, to what `value` reads of its entry.
     static func gestureBindings<T>(_ node: TOMLNode, path: [String], doc: TOMLDocument, knownGestures: [String],
                                    value: (TOMLNode, [String]) throws(ConfigError) -> T) throws(ConfigError) -> [String: T] {
-        guard let g = node.table else { throw doc.error(path, "gestures must be a table") }
+        guard let g = node.table else { throw doc.error(path, UIMessage("gestures must be a table")) }
         var out: [String: T] = [:]
         for (gesture, v) in g {
             guard knownGestures.contains(gesture) else {
-                throw doc.error(path + [gesture], "unknown gesture \"\(gesture)\" (known: \(knownGestures.joined(separator: ", ")))")
+                throw doc.error(path + [gesture], UIMessage("unknown gesture \"{gesture}\" (known: {known})", ["gesture": gesture, "known": knownGestures.joined(separator: ", ")]))
             }
             out[gesture] = try value(v, path + [gesture])
         }
@@ -593,19 +624,19 @@ public struct Keymap: Sendable, Equatable {
     static func phraseBindings<T>(_ node: TOMLNode, path: [String], doc: TOMLDocument,
                                   isKnownWord: (@Sendable (String) -> Bool)?,
                                   value: (TOMLNode, [String]) throws(ConfigError) -> T) throws(ConfigError) -> [String: T] {
-        guard let g = node.table else { throw doc.error(path, "voice must be a table") }
+        guard let g = node.table else { throw doc.error(path, UIMessage("voice must be a table")) }
         var out: [String: T] = [:]
         for (phrase, v) in g {
             let p = normalise(phrase)
             if let problem = phraseProblem(phrase, isKnownWord: isKnownWord) {
-                throw doc.error(path + [phrase], "voice phrase \"\(phrase.printable)\" \(problem)")
+                throw doc.error(path + [phrase], problem.voicePhrase(phrase))
             }
             if out[p] != nil {
                 // Dictionary order would decide which binding wins; both were meant.
                 let lines = g.keys.filter { normalise($0) == p }.compactMap { doc.line(path + [$0]) }.sorted()
                 throw ConfigError(file: doc.file, line: lines.last,
-                                  "voice phrase \"\(phrase)\" is bound twice (as written on lines "
-                                  + "\(lines.map(String.init).joined(separator: " and "))); phrases ignore case and spacing")
+                                  UIMessage("voice phrase \"{phrase}\" is bound twice (as written on lines {lines}); phrases ignore case and spacing",
+                                            ["phrase": phrase, "lines": lines.map(String.init).joined(separator: ", ")]))
             }
             out[p] = try value(v, path + [phrase])
         }
@@ -614,27 +645,34 @@ public struct Keymap: Sendable, Equatable {
 
     static func terminalBinding(_ v: TOMLNode, path: [String], doc: TOMLDocument,
                                 desktop: Bool = false) throws(ConfigError) -> TerminalBinding {
-        let what = desktop ? "desktop" : "terminal"
-        guard let s = v.string else { throw doc.error(path, "a \(what) binding must be a string") }
+        guard let s = v.string else {
+            throw doc.error(path, desktop ? UIMessage("a desktop binding must be a string") : UIMessage("a terminal binding must be a string"))
+        }
         if s == "leave" { return .leave }
         if desktop, let c = DesktopCommand(rawValue: s) { return .desktop(c) }
         if TerminalKeyPress(name: s) != nil { return .press(s.lowercased()) }
         if let a = Action(rawValue: s) {
             // Back would take a running editor away from the user on one stray gesture; "leave" is deliberate.
             guard a != .back else {
-                throw doc.error(path, "\"back\" is not bound on the \(desktop ? "Desktop" : "Terminal") screen; use \"leave\" to leave it, or \"escape\" to send Esc")
+                throw doc.error(path, desktop
+                    ? UIMessage("\"back\" is not bound on the Desktop screen; use \"leave\" to leave it, or \"escape\" to send Esc")
+                    : UIMessage("\"back\" is not bound on the Terminal screen; use \"leave\" to leave it, or \"escape\" to send Esc"))
             }
             return .action(a)
         }
-        let commands = desktop ? "; a desktop command: " + DesktopCommand.allCases.map(\.rawValue).joined(separator: ", ") : ""
-        throw doc.error(path, "unknown \(what) binding \"\(s.printable)\" (a key: \(TerminalKeyPress.nameHelp); "
-                        + "\"leave\"; or an action: \(Action.allCases.map(\.rawValue).joined(separator: ", "))\(commands))")
+        let values = ["binding": s, "actions": Action.allCases.map(\.rawValue).joined(separator: ", "),
+                      "commands": DesktopCommand.allCases.map(\.rawValue).joined(separator: ", ")]
+        throw doc.error(path, desktop
+            ? UIMessage("unknown desktop binding \"{binding}\" (a key: {keys}; \"leave\"; an action: {actions}; or a desktop command: {commands})",
+                        values, reasons: ["keys": TerminalKeyPress.nameMessage])
+            : UIMessage("unknown terminal binding \"{binding}\" (a key: {keys}; \"leave\"; or an action: {actions})",
+                        values, reasons: ["keys": TerminalKeyPress.nameMessage]))
     }
 
     static func action(_ v: TOMLNode, path: [String], doc: TOMLDocument) throws(ConfigError) -> Action {
-        guard let s = v.string else { throw doc.error(path, "an action must be a string") }
+        guard let s = v.string else { throw doc.error(path, UIMessage("an action must be a string")) }
         guard let a = Action(rawValue: s) else {
-            throw doc.error(path, "unknown action \"\(s)\" (known: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw doc.error(path, UIMessage("unknown action \"{action}\" (known: {known})", ["action": s, "known": Action.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
         return a
     }
@@ -667,5 +705,12 @@ extension String {
     /// The text with control and invisible characters shown as `U+XXXX`, safe to print to a terminal.
     var printable: String {
         map { $0.isVisibleKey || $0 == " " ? String($0) : "<\($0.codePoints)>" }.joined()
+    }
+}
+
+extension TerminalKeyPress {
+    /// The key names a binding or `type --press` takes and how they combine, for translation.
+    public static var nameMessage: UIMessage {
+        UIMessage("{names}, and those after ctrl-, alt-, shift-, super- (alt-tab)", ["names": names])
     }
 }

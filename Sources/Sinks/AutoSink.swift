@@ -1,3 +1,4 @@
+import Localization
 import PtyHost
 import TerminalModel
 
@@ -12,7 +13,7 @@ import TerminalModel
 public final class AutoSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "auto", argument: nil, example: "auto",
-        summary: "the desktop session's own: wayland where the compositor has the virtual keyboard, x11 in an X session, else uinput"
+        summary: N_("the desktop session's own: wayland where the compositor has the virtual keyboard, x11 in an X session, else uinput")
     ) { _, _ in AutoSink(environment: PtyProcess.currentEnvironment()) }
 
     private let environment: [String: String]

@@ -1,3 +1,4 @@
+import Localization
 import PtyHost
 import TerminalModel
 
@@ -100,12 +101,24 @@ extension PaneHost {
 
 /// Why a sink could not deliver, start or be reached; the message names the target.
 public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
+    /// The problem in English.
     public let description: String
+    /// The problem worded for translation, where it has been (`--type-into`'s and `--output`'s values); the
+    /// English `description` as it is otherwise.
+    public let message: UIMessage
     /// The tail of the text that did not arrive when part of it did (what went before it reached the
     /// window); nil when none of it went, or the failure was not about text.
     public var unsent: String?
     public init(_ description: String, unsent: String? = nil) {
         self.description = description
+        message = .verbatim(description)
+        self.unsent = unsent
+    }
+
+    /// A problem worded for translation.
+    public init(_ message: UIMessage, unsent: String? = nil) {
+        description = message.english
+        self.message = message
         self.unsent = unsent
     }
 

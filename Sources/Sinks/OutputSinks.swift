@@ -1,3 +1,4 @@
+import Localization
 import TerminalModel
 
 /// What a sink may need from the rest of the command line when it is made.
@@ -18,7 +19,7 @@ public struct OutputSinkKind: Sendable {
     public let argumentIsOptional: Bool
     /// A complete value, for messages: `tmux:work:1.0`.
     public let example: String
-    /// One line for `--help`.
+    /// One line for `--help`, in English: a msgid (`N_`), translated where it is shown (`OutputSinks.help`).
     public let summary: String
     /// Makes the sink from what followed the colon (checked: present, non-empty and without NUL when
     /// `argument` is set, nil otherwise; nil too when an optional one was left out). No I/O: `check` and
@@ -68,8 +69,10 @@ public enum OutputSinks {
     /// The known sinks as the option writes them, for errors: `pty, tmux:TARGET`.
     public static var usage: String { known.map(\.usage).joined(separator: ", ") }
 
-    /// The known sinks with what each is, for `--help`.
-    public static var help: String { known.map { "\($0.usage) (\($0.summary))" }.joined(separator: "; ") }
+    /// The known sinks with what each is, for `--help`, each summary in `catalog`'s language.
+    public static func help(_ catalog: Catalog) -> String {
+        known.map { "\($0.usage) (\(catalog.tr($0.summary)))" }.joined(separator: "; ")
+    }
 
     /// Parses a `--type-into` value: `SCHEME` or `SCHEME:ARGUMENT`. The error says what is wrong with the
     /// value and, for an unknown sink, lists the known ones; the caller names the option (ArgumentParser
@@ -80,7 +83,7 @@ public enum OutputSinks {
         let scheme = String(spec.prefix { $0 != ":" })
         let argument = spec.count > scheme.count ? String(spec.dropFirst(scheme.count + 1)) : nil
         guard let kind = known.first(where: { $0.scheme == scheme }) else {
-            throw OutputSinkError("unknown sink \"\(scheme)\" (known: \(usage))")
+            throw OutputSinkError(UIMessage("unknown sink \"{sink}\" (known: {known})", ["sink": scheme, "known": usage]))
         }
         switch (kind.argument, argument) {
         case (nil, nil):
@@ -88,12 +91,13 @@ public enum OutputSinks {
         case (_?, nil) where kind.argumentIsOptional:
             break
         case (nil, .some):
-            throw OutputSinkError("\(scheme) takes nothing after it, write \(kind.example)")
+            throw OutputSinkError(UIMessage("{sink} takes nothing after it, write {example}", ["sink": scheme, "example": kind.example]))
         case (let name?, nil), (let name?, ""?):
-            throw OutputSinkError("\(scheme) needs a \(name) after the colon, for example \(kind.example)")
+            throw OutputSinkError(UIMessage("{sink} needs a {argument} after the colon, for example {example}",
+                                            ["sink": scheme, "argument": name, "example": kind.example]))
         case (let name?, let value?):
             guard !value.utf8.contains(0) else {
-                throw OutputSinkError("the \(scheme) \(name) contains a NUL byte")
+                throw OutputSinkError(UIMessage("the {sink} {argument} contains a NUL byte", ["sink": scheme, "argument": name]))
             }
         }
         return OutputChoice(kind: kind, argument: argument)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Localization
 import PtyHost
 import SystemIO
 
@@ -9,7 +10,7 @@ import SystemIO
 public final class PtySink: TextSink, PaneHost {
     public static let kind = OutputSinkKind(
         scheme: "pty", argument: nil, example: "pty",
-        summary: "the default: a program of the shell's own, -- COMMAND, else the Terminal setting's, else the login shell"
+        summary: N_("the default: a program of the shell's own, -- COMMAND, else the Terminal setting's, else the login shell")
     ) { _, setup in PtySink(argv: setup.command) }
 
     /// What runs: the program and its arguments.

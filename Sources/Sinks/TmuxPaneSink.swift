@@ -1,3 +1,4 @@
+import Localization
 import PtyHost
 
 /// An existing tmux pane that keys are sent to (`--type-into tmux:TARGET`): its program runs on its own, and
@@ -8,7 +9,7 @@ import PtyHost
 public final class TmuxPaneSink: TextSink, PaneHost {
     public static let kind = OutputSinkKind(
         scheme: "tmux", argument: "TARGET", example: "tmux:work:1.0",
-        summary: "an existing tmux pane, as tmux names it: %3, work:1.0"
+        summary: N_("an existing tmux pane, as tmux names it: %3, work:1.0")
     ) { target, _ in TmuxPaneSink(TmuxSink(target: target ?? "")) }
 
     /// The client that reaches the pane.

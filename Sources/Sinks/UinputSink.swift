@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CPty
 import CUinput
+import Localization
 import PtyHost
 import SystemIO
 
@@ -23,7 +24,7 @@ import SystemIO
 public final class UinputSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "uinput", argument: nil, example: "uinput",
-        summary: "any desktop, through a virtual keyboard and pointer made with /dev/uinput (scripts/install.sh --uinput gives access)"
+        summary: N_("any desktop, through a virtual keyboard and pointer made with /dev/uinput (scripts/install.sh --uinput gives access)")
     ) { _, _ in UinputSink() }
 
     /// The uinput device file.

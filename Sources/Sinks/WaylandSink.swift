@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Localization
 import PtyHost
 import SystemIO
 import TerminalModel
@@ -18,7 +19,7 @@ import TerminalModel
 public final class WaylandSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "wayland", argument: "SOCKET", argumentIsOptional: true, example: "wayland:wayland-1",
-        summary: "the focused window of a wlroots desktop (sway), through its virtual keyboard; SOCKET defaults to $WAYLAND_DISPLAY"
+        summary: N_("the focused window of a wlroots desktop (sway), through its virtual keyboard; SOCKET defaults to $WAYLAND_DISPLAY")
     ) { socket, _ in WaylandSink(socket: socket) }
 
     /// The socket named after the colon, else nil for `$WAYLAND_DISPLAY`.

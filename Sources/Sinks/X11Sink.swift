@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CX11
 import Foundation
+import Localization
 import PtyHost
 import TerminalModel
 import SystemIO
@@ -23,7 +24,7 @@ import SystemIO
 public final class X11Sink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "x11", argument: "DISPLAY", argumentIsOptional: true, example: "x11::0",
-        summary: "the focused window of an X session, through XTest: x11 for $DISPLAY, x11:1 (or x11::1, or :1) for another"
+        summary: N_("the focused window of an X session, through XTest: x11 for $DISPLAY, x11:1 (or x11::1, or :1) for another")
     ) { display, _ in X11Sink(display: display.map(X11Sink.displayName(from:))) }
 
     /// The display an option names: a bare number (`77`, `77.0`) is the local display `:77`; anything else

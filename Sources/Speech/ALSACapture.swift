@@ -75,7 +75,7 @@ public final class ALSACapture: @unchecked Sendable {
         if let text = configuration {
             var top: OpaquePointer?
             guard snd_config_top(&top) == 0, let top else {
-                throw .deviceFailed(device: device, reason: "cannot create an ALSA configuration")
+                throw .deviceFailed(device: device, reason: UIMessage("cannot create an ALSA configuration"))
             }
             var input: OpaquePointer?
             let loaded: Int32 = text.withCString { p in
@@ -85,7 +85,7 @@ public final class ALSACapture: @unchecked Sendable {
             }
             guard loaded == 0 else {
                 snd_config_delete(top)
-                throw .deviceFailed(device: device, reason: "ALSA configuration does not parse: \(Self.message(loaded))")
+                throw .deviceFailed(device: device, reason: UIMessage("ALSA configuration does not parse: {reason}", reasons: ["reason": alsaReason(loaded)]))
             }
             config = top
         }
@@ -100,7 +100,7 @@ public final class ALSACapture: @unchecked Sendable {
         guard rc == 0, let pcm else {
             if let config { snd_config_delete(config) }
             if rc == -EBUSY { throw .deviceBusy(device: device) }
-            throw .deviceNotFound(device: device, reason: Self.message(rc))
+            throw .deviceNotFound(device: device, reason: alsaReason(rc))
         }
         handle = PCMHandle(pcm: pcm, config: config)
         // Ask for 16 kHz mono S16_LE with soft resampling and 100 ms of latency: the recogniser's format,
@@ -108,7 +108,7 @@ public final class ALSACapture: @unchecked Sendable {
         let set = snd_pcm_set_params(pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1,
                                      UInt32(SpeechAudio.sampleRate), 1, 100_000)
         guard set == 0 else {
-            throw .deviceFailed(device: device, reason: "cannot set 16000 Hz mono S16_LE: \(Self.message(set))")
+            throw .deviceFailed(device: device, reason: UIMessage("cannot set 16000 Hz mono S16_LE: {reason}", reasons: ["reason": alsaReason(set)]))
         }
         logger.info("microphone open", metadata: ["device": "\(device)"])
     }
@@ -166,7 +166,7 @@ public final class ALSACapture: @unchecked Sendable {
                         logger.warning("capture recovered", metadata: ["error": "\(Self.message(err))"])
                         continue
                     }
-                    onEvent(.failed(.deviceFailed(device: device, reason: Self.message(err))))
+                    onEvent(.failed(.deviceFailed(device: device, reason: alsaReason(err))))
                     return
                 }
             }

@@ -69,12 +69,14 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(path: String, reason: String)
     /// A well-formed WAV in a format the recogniser cannot take.
     case unsupportedFormat(path: String, found: String)
-    /// No ALSA device of that name (or it cannot be opened for capture).
-    case deviceNotFound(device: String, reason: String)
+    /// No ALSA device of that name (or it cannot be opened for capture); `reason` is ALSA's, in the user's
+    /// language when shown.
+    case deviceNotFound(device: String, reason: UIMessage)
     /// The ALSA device is in use by another program.
     case deviceBusy(device: String)
-    /// The device refused 16 kHz mono S16_LE, or a read failed for good.
-    case deviceFailed(device: String, reason: String)
+    /// The device refused 16 kHz mono S16_LE, or a read failed for good; `reason` says which, with ALSA's own
+    /// reason inside it, in the user's language when shown.
+    case deviceFailed(device: String, reason: UIMessage)
 
     /// The format every input must have, in words.
     public static let neededFormat = "16000 Hz, mono, 16-bit signed PCM"
@@ -92,11 +94,11 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): WAV format is \(found); speech needs \(Self.neededFormat). Convert it with: "
                 + SpeechAudio.soxCommand(input: path, output: out)
         case let .deviceNotFound(device, reason):
-            return "microphone \"\(device)\" not found: \(reason) (list capture devices with arecord -l)"
+            return "microphone \"\(device)\" not found: \(reason.english) (list capture devices with arecord -l)"
         case let .deviceBusy(device):
             return "microphone \"\(device)\" is busy (another program is using it)"
         case let .deviceFailed(device, reason):
-            return "microphone \"\(device)\" failed: \(reason)"
+            return "microphone \"\(device)\" failed: \(reason.english)"
         }
     }
 
@@ -113,9 +115,9 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
                       ["file": path, "found": found,
                        "command": SpeechAudio.soxCommand(input: path, output: (path as NSString).deletingPathExtension + "-16k.wav")])
         case let .deviceNotFound(device, reason):
-            UIMessage("microphone \"{device}\" not found: {reason} (list capture devices with arecord -l)", ["device": device], reasons: ["reason": .system(reason)])
+            UIMessage("microphone \"{device}\" not found: {reason} (list capture devices with arecord -l)", ["device": device], reasons: ["reason": reason])
         case let .deviceBusy(device): UIMessage("microphone \"{device}\" is busy (another program is using it)", ["device": device])
-        case let .deviceFailed(device, reason): UIMessage("microphone \"{device}\" failed: {reason}", ["device": device], reasons: ["reason": .system(reason)])
+        case let .deviceFailed(device, reason): UIMessage("microphone \"{device}\" failed: {reason}", ["device": device], reasons: ["reason": reason])
         }
     }
 }

@@ -137,9 +137,13 @@ extension TerminalKeyPress {
         self.init(key, modifiers: mods)
     }
 
-    /// The key names `init(name:)` takes, for messages.
-    public static let nameHelp = "enter, tab, escape, backspace, space, up, down, left, right, insert, delete, home, "
-        + "end, page-up, page-down, f1…f12, ctrl-X, alt-X, super-X, and those after ctrl-, alt-, shift-, super- (alt-tab)"
+    /// The key names `init(name:)` takes, listed (the same in every language; `nameHelp` adds how they combine).
+    public static let names = "enter, tab, escape, backspace, space, up, down, left, right, insert, delete, home, "
+        + "end, page-up, page-down, f1…f12, ctrl-X, alt-X, super-X"
+
+    /// The key names `init(name:)` takes and how they combine, in English (messages a user reads say it in their
+    /// language: `TerminalKeyPress.nameMessage` in Config).
+    public static let nameHelp = names + ", and those after ctrl-, alt-, shift-, super- (alt-tab)"
 }
 
 /// Programs whose files are not this machine's: a shell's working directory says nothing about the names a

@@ -32,19 +32,19 @@ public enum CalibrationFile {
         guard let t = doc.root["source"]?.table?[source] else { return nil }
         func numbers(_ k: String, _ n: Int) throws(ConfigError) -> [Double] {
             guard let a = t.table?[k]?.array, a.count == n else {
-                throw doc.error(["source", source, k], "\(k) must be \(n) numbers")
+                throw doc.error(["source", source, k], UIMessage("{key} must be {count} numbers", ["key": k, "count": String(n)]))
             }
             let v = a.compactMap(\.number)
             // A fit's coefficients are small (the raw pointer is within a quarter screen of 0…1); one huge
             // enough would make the pointer infinite, or NaN.
             guard v.count == n, v.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
-                throw doc.error(["source", source, k], "\(k) must be \(n) numbers within ±1000000")
+                throw doc.error(["source", source, k], UIMessage("{key} must be {count} numbers within ±1000000", ["key": k, "count": String(n)]))
             }
             return v
         }
         let cx = try numbers("cx", 6), cy = try numbers("cy", 6), shift = try numbers("shift", 2), size = try numbers("size", 2)
         guard size[0] >= 1, size[1] >= 1, size[0] <= 10_000, size[1] <= 10_000 else {
-            throw doc.error(["source", source, "size"], "size must be [columns, rows]")
+            throw doc.error(["source", source, "size"], UIMessage("size must be [columns, rows]"))
         }
         return SavedCalibration(calibration: PointerCalibration(cx: cx, cy: cy, shiftX: shift[0], shiftY: shift[1]),
                                 size: Size(width: Int(size[0]), height: Int(size[1])))

@@ -28,20 +28,20 @@ public enum GestureCalibrationFile {
         var out: [GestureThreshold] = []
         for name in table.keys.sorted() {
             let path = ["source", source, name]
-            guard let t = table[name]?.table else { throw doc.error(path, "\(name) must be a table of press and release") }
+            guard let t = table[name]?.table else { throw doc.error(path, UIMessage("{name} must be a table of press and release", ["name": name])) }
             func value(_ k: String) throws(ConfigError) -> Float {
                 guard let v = t[k]?.number, v.isFinite, v >= 0, v <= 1 else {
-                    throw doc.error(path + [k], "\(k) must be a number from 0 to 1")
+                    throw doc.error(path + [k], UIMessage("{key} must be a number from 0 to 1", ["key": k]))
                 }
                 return Float(v)
             }
             let press = try value("press"), release = try value("release")
-            guard release < press else { throw doc.error(path + ["release"], "release must be below press") }
+            guard release < press else { throw doc.error(path + ["release"], UIMessage("release must be below press")) }
             // The user's rhythm, when the calibration learned one (milliseconds, as in the gesture config).
             func ms(_ k: String) throws(ConfigError) -> Double? {
                 guard let n = t[k] else { return nil }
                 guard let v = n.number, v.isFinite, v >= 0, v <= 10_000 else {
-                    throw doc.error(path + [k], "\(k) must be a number of milliseconds from 0 to 10000")
+                    throw doc.error(path + [k], UIMessage("{key} must be a number of milliseconds from 0 to 10000", ["key": k]))
                 }
                 return v / 1000
             }

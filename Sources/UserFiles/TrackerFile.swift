@@ -31,21 +31,21 @@ public enum TrackerFile {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> TrackerChoice {
         let doc = try TOMLDocument(text: text, file: file)
         for key in doc.root.keys.sorted() where !["tracker", "device", "phone"].contains(key) {
-            throw doc.error([key], "unknown key \"\(key)\" (known: tracker, device, phone)")
+            throw doc.error([key], UIMessage("unknown key \"{key}\" (known: tracker, device, phone)", ["key": key]))
         }
         guard let name = doc.root["tracker"]?.string else {
-            throw ConfigError(file: file, line: doc.line(["tracker"]), "tracker must be one of \(known)")
+            throw ConfigError(file: file, line: doc.line(["tracker"]), UIMessage("tracker must be one of {known}", ["known": known]))
         }
         guard let kind = TrackerKind(rawValue: name) else {
-            throw doc.error(["tracker"], "unknown tracker \"\(name)\" (known: \(known))")
+            throw doc.error(["tracker"], UIMessage("unknown tracker \"{tracker}\" (known: {known})", ["tracker": name, "known": known]))
         }
         var choice = TrackerChoice(kind: kind)
         if let node = doc.root["device"] {
-            guard let d = node.string, d.hasPrefix("/") else { throw doc.error(["device"], "device must be a camera's path, e.g. \"/dev/video0\"") }
+            guard let d = node.string, d.hasPrefix("/") else { throw doc.error(["device"], UIMessage("device must be a camera's path, e.g. \"/dev/video0\"")) }
             choice.device = d
         }
         if let node = doc.root["phone"] {
-            guard let p = node.string, !p.isEmpty else { throw doc.error(["phone"], "phone must be the phone's address, e.g. \"192.168.1.20\"") }
+            guard let p = node.string, !p.isEmpty else { throw doc.error(["phone"], UIMessage("phone must be the phone's address, e.g. \"192.168.1.20\"")) }
             choice.phone = p
         }
         return choice

@@ -39,10 +39,11 @@ struct BenchControls: ParsableCommand {
             do {
                 profiles = try TypingProfile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
             } catch let error as ConfigError {
-                throw ValidationError(error.description)
+                throw ValidationError(error.shown.shown)
             }
             guard let user = profiles.first(where: { $0.name == profile }) else {
-                throw ValidationError("no profile \"\(profile)\" in \(path) (known: \(profiles.map(\.name).joined(separator: ", ")))")
+                throw ValidationError(tr("no profile \"{profile}\" in {file} (known: {known})",
+                                         ["profile": profile, "file": path, "known": profiles.map(\.name).joined(separator: ", ")]))
             }
             var aim = ControlsAimBench(profile: user)
             aim.trials = aims

@@ -60,10 +60,10 @@ struct BenchTyping: ParsableCommand {
         let profilePath = profiles ?? ProjectPaths.dir("config").appendingPathComponent("typing-profiles.toml").path
         let profileText = try Self.read(profilePath, max: Setup.maxTextFileSize)
         var users: [TypingProfile]
-        do { users = try TypingProfile.parse(profileText, file: profilePath) } catch { throw ValidationError(error.description) }
+        do { users = try TypingProfile.parse(profileText, file: profilePath) } catch { throw ValidationError(error.shown.shown) }
         if let user {
             users = users.filter { $0.name == user }
-            guard !users.isEmpty else { throw ValidationError("--user \(user): no such profile in \(profilePath)") }
+            guard !users.isEmpty else { throw ValidationError(tr("--user {user}: no such profile in {file}", ["user": user, "file": profilePath])) }
         }
         let phrasePath = phrases ?? WordLists.folder.appendingPathComponent("phrases-en.txt").path
         let (all, problems) = PhraseSet.parse(try Self.read(phrasePath, max: 64 << 20), file: phrasePath, keys: try TypingBench.keys())

@@ -18,7 +18,7 @@ struct DoctorCommand: ParsableCommand {
         abstract: tr("Check the installation: data files, speech model, microphone, voices and Python parts, the user's folders, tracker ports, desktop typing."),
         discussion: tr("""
         Prints one line per check ("ok", "warn" or "FAIL"); every problem is followed by a "fix:" line.
-        Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is
+        Exits 0 when everything the shell needs is there (a missing microphone, speech model or busy port is \
         a warning: the shell runs without them), 1 otherwise.
         """))
 

@@ -9,9 +9,9 @@ struct Expand: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: tr("Print the best whole phrases for a string of initials (\"iwlacot\"), words spelled out allowed (\"iwlac tea\")."),
         discussion: tr("""
-        Letters run together are initials, one word each; after a space, a group of letters is a word spelled out in
-        full or in part, or more initials where no word reads better ("iwlac tea wm"). Prints one phrase a line,
-        best first: the user's own sentences that match (sentences.txt in the data folder), then the word model's.
+        Letters run together are initials, one word each; after a space, a group of letters is a word spelled out in \
+        full or in part, or more initials where no word reads better ("iwlac tea wm"). Prints one phrase a line, \
+        best first: the user's own sentences that match (sentences.txt in the data folder), then the word model's. \
         At most {n} words.
         """, ["n": String(InitialsPattern.maxWords)]))
 
@@ -63,8 +63,8 @@ struct BenchExpand: ParsableCommand {
         commandName: "expand",
         abstract: tr("How often initials expansion offers the intended phrase among the first N, with no history and with one learned from a separate text."),
         discussion: tr("""
-        Phrases: one a line, or 'what the partner said<TAB>the phrase'. History: sentences the user said before, one a
-        line or as running text; a history sentence equal to the phrase being expanded is left out. Only phrases of
+        Phrases: one a line, or 'what the partner said<TAB>the phrase'. History: sentences the user said before, one a \
+        line or as running text; a history sentence equal to the phrase being expanded is left out. Only phrases of \
         --min-words to --max-words words count.
         """))
 

@@ -62,12 +62,33 @@ enum ArgumentText {
         // or default may make a line longer. The usage line is never wrapped.
         let width = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
         var out: [String] = []
+        // What did not fit on a line whose text goes on on the next one ("OVERVIEW:" made "DESCRIPTION :"): it
+        // starts that line, so the paragraph is wrapped again as one text rather than left with a stub line.
+        var carry = ""
         for (i, english) in lines.enumerated() {
             let next = i + 1 < lines.count ? lines[i + 1] : ""
-            let shown = line(english)
-            out += english.hasPrefix("USAGE:") ? [shown] : wrap(shown, width: width, indent: hangingIndent(english, next: next))
+            var shown = line(english)
+            if !carry.isEmpty {
+                let lead = shown.prefix { $0 == " " }
+                shown = lead + carry + " " + shown.dropFirst(lead.count)
+                carry = ""
+            }
+            if english.hasPrefix("USAGE:") { out.append(shown); continue }
+            let indent = hangingIndent(english, next: next)
+            var wrapped = wrap(shown, width: width, indent: indent)
+            if wrapped.count > 1, continues(next, indent: indent), let last = wrapped.popLast() {
+                carry = String(last.dropFirst(indent))
+            }
+            out += wrapped
         }
         return out.joined(separator: "\n")
+    }
+
+    /// Whether `next` carries on the text of a line wrapped with `indent`: it is not empty and starts at that
+    /// column (a new option, a heading or a blank line starts elsewhere).
+    static func continues(_ next: String, indent: Int) -> Bool {
+        let lead = next.prefix { $0 == " " }.count
+        return lead == indent && next.count > lead && !next.hasPrefix("USAGE:")
     }
 
     /// Where a line's text continues on the next line: the next line's indentation when it carries on the same

@@ -20,9 +20,9 @@ struct PointCommand: ParsableCommand {
         """))
 
     @Option(name: .customLong("into"),
-            help: ArgumentHelp(tr("The desktop sink: {sinks}.", ["sinks": OutputSinks.help]), valueName: "sink"),
+            help: ArgumentHelp(tr("The desktop sink: {sinks}.", ["sinks": OutputSinks.help(CommandLineText.catalog)]), valueName: "sink"),
             transform: { spec in
-                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
+                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.message.shown) }
             })
     var into: OutputChoice
     @Option(help: ArgumentHelp(tr("How many times each click presses the button (2: a double click)."))) var count = 1

@@ -83,10 +83,10 @@ struct Predict: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: tr("Suggest words for the text typed so far, given as arguments or as lines on standard input."),
         discussion: tr("""
-        `handsfree predict 'the quick bro'` prints the suggestions for that text (a trailing space asks for the
+        `handsfree predict 'the quick bro'` prints the suggestions for that text (a trailing space asks for the \
         next word). With --stdin it reads lines and answers each at once, for programs that keep it running.
-        Writes one line per input line: up to N suggestions separated by tabs, flushed at once.
-        Lines that are empty, not valid UTF-8, or have no suggestions give an empty line; lines
+        Writes one line per input line: up to N suggestions separated by tabs, flushed at once. \
+        Lines that are empty, not valid UTF-8, or have no suggestions give an empty line; lines \
         longer than {n} bytes are cut to their last {n} bytes.
         """, ["n": String(PredictLoop.maxLineBytes)]))
 
@@ -449,8 +449,8 @@ struct BenchLanguage: ParsableCommand {
         commandName: "language",
         abstract: tr("Each installed language's word prediction beside English's: load time from text and compiled, suggest() p50/p99, KSR on its test text."),
         discussion: tr("""
-        KSR is counted as `handsfree ksr` counts it (Presage's simulator), without learning and learning as the
-        text is typed, on the text each pack names in [words.test] (a package's text the lists were not made
+        KSR is counted as `handsfree ksr` counts it (Presage's simulator), without learning and learning as the \
+        text is typed, on the text each pack names in [words.test] (a package's text the lists were not made \
         from; `apt-get install` the package the line names when it is missing).
         """))
 

@@ -109,10 +109,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: tr("Accessibility")) var access: AccessOptions
     @Flag(help: ArgumentHelp(tr("Do not append this session's usage record to metrics.ndjson."))) var noMetrics = false
     @Option(name: .customLong("type-into"),
-            help: ArgumentHelp(tr("Start on the Terminal screen and send what is typed to this output: {sinks}.", ["sinks": OutputSinks.help]),
+            help: ArgumentHelp(tr("Start on the Terminal screen and send what is typed to this output: {sinks}.", ["sinks": OutputSinks.help(CommandLineText.catalog)]),
                                valueName: "sink"),
             transform: { spec in
-                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
+                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.message.shown) }
             })
     var typeInto: OutputChoice?
     @Option(name: .customLong("output"),
@@ -125,7 +125,7 @@ struct RunCommand: ParsableCommand {
                         throw OutputSinkError(tr("pty is the Terminal screen's own program; the desktop takes {sinks}", ["sinks": OutputSinks.desktopUsage]))
                     }
                     return choice
-                } catch { throw ValidationError(error.description) }
+                } catch { throw ValidationError(error.message.shown) }
             })
     var output: OutputChoice?
     @Flag(help: ArgumentHelp(tr("Start on the Desktop screen: type and point into the focused window of your desktop.")))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Config
 import Foundation
 import PtyHost
 import Runtime
@@ -17,13 +18,13 @@ struct TypeCommand: ParsableCommand {
         """))
 
     @Option(name: .customLong("into"),
-            help: ArgumentHelp(tr("Where to type: {sinks}.", ["sinks": OutputSinks.help]), valueName: "sink"),
+            help: ArgumentHelp(tr("Where to type: {sinks}.", ["sinks": OutputSinks.help(CommandLineText.catalog)]), valueName: "sink"),
             transform: { spec in
-                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.description) }
+                do throws(OutputSinkError) { return try OutputSinks.parse(spec) } catch { throw ValidationError(error.message.shown) }
             })
     var into: OutputChoice
     @Option(name: .customLong("press"),
-            help: ArgumentHelp(tr("A key to press after the text (repeatable): {keys}, or super-X for the logo key with X (desktop sinks).", ["keys": TerminalKeyPress.nameHelp]),
+            help: ArgumentHelp(tr("A key to press after the text (repeatable): {keys}, or super-X for the logo key with X (desktop sinks).", ["keys": TerminalKeyPress.nameMessage.shown]),
                                valueName: "key"))
     var presses: [String] = []
     @Flag(help: ArgumentHelp(tr("Press Enter after the text (and the keys)."))) var enter = false
@@ -39,7 +40,7 @@ struct TypeCommand: ParsableCommand {
         }
         if text.isEmpty && presses.isEmpty && !enter { throw ValidationError(tr("nothing to type: give TEXT, --press, --enter or several")) }
         for name in presses where Self.key(name) == nil {
-            throw ValidationError(tr("unknown key \"{name}\" (known: {known}, super-X)", ["name": name, "known": TerminalKeyPress.nameHelp]))
+            throw ValidationError(tr("unknown key \"{name}\" (known: {known}, super-X)", ["name": name, "known": TerminalKeyPress.nameMessage.shown]))
         }
     }
 

@@ -12,11 +12,11 @@ struct WebcamCommand: ParsableCommand {
         commandName: "webcam",
         abstract: tr("Track a face from a webcam or a video with MediaPipe and send it as frames."),
         discussion: tr("""
-        Live: `handsfree webcam --device /dev/video0 --send udp://127.0.0.1:11111`, then `handsfree run --listen
-        udp://127.0.0.1:11111`. A video: `handsfree webcam --video FILE --out FILE.ndjson` processes every frame
+        Live: `handsfree webcam --device /dev/video0 --send udp://127.0.0.1:11111`, then `handsfree run --listen \
+        udp://127.0.0.1:11111`. A video: `handsfree webcam --video FILE --out FILE.ndjson` processes every frame \
         as fast as it can, stamped with the video's own time (replay it with `handsfree replay`).
-        Needs the bridge's Python packages (`handsfree doctor` names the command that installs them) and the
-        model file face_landmarker_with_blendshapes.task (Apache-2.0), which `handsfree setup` fetches and checks.
+        Needs the bridge's Python packages (`handsfree doctor` names the command that installs them) and the \
+        model file face_landmarker_with_blendshapes.task (Apache-2.0), which `handsfree setup` fetches and checks. \
         `handsfree run` starts the bridge by itself for a webcam chosen in setup.
         """))
 

@@ -196,10 +196,10 @@ import Testing
                        ["Fehler: --speed muss größer als 0 sein", "Aufruf: handsfree run", "Siehe »handsfree run --help« für weitere Informationen."],
                        "Fehler: Unbekannte Option »--bogus«"),
                       ("es_ES.UTF-8", ["FAIL  carpeta de datos: /etc/passwd/x no tiene permiso de escritura (",
-                                       "      fix: dale permiso de escritura o elige otra con --data-dir o HANDSFREE_DATA_DIR",
+                                       "      fix: dele permiso de escritura o elija otra con --data-dir o HANDSFREE_DATA_DIR",
                                        "warn  rastreador: aún no se ha elegido ninguno (", "ok    puerto del rastreador udp://127.0.0.1:",
                                        "doctor: 1 problema que resolver antes de poder usar HandsFree Shell"],
-                       ["Error: --speed debe ser mayor que 0", "Uso: handsfree run", "Consulta «handsfree run --help» para obtener más información."],
+                       ["Error: --speed debe ser mayor que 0", "Uso: handsfree run", "Consulte «handsfree run --help» para obtener más información."],
                        "Error: Opción desconocida «--bogus»")])
     func doctorAndCommandLineErrorsSpeakTheLanguage(_ locale: String, doctorLines: [String], runError: [String], parseError: String) throws {
         let home = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,

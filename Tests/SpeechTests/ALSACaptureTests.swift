@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Testing
 @testable import Speech
 
@@ -41,6 +42,24 @@ import Testing
             #expect(error.description.contains("no_such_pcm_device"))
         }
         #expect(throws: AudioError.self) { try ALSACapture(device: "x", configuration: "pcm.x { type ") }
+    }
+
+    /// A capture error built from parts (what failed, ALSA's reason inside it) is said whole in the user's
+    /// language: German here, from the project's catalog (before, the part around ALSA's reason stayed English).
+    @Test func aConfigurationThatDoesNotParseIsSaidInTheLanguage() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("po/de.po").path
+        let file = POFile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let german = Catalog(language: "de", entries: file.entries, file: path, problems: file.problems)
+        do {
+            _ = try ALSACapture(device: "x", configuration: "pcm.x { type ")
+            Issue.record("a configuration that does not parse was taken")
+        } catch {
+            let shown = error.message.text(german)
+            #expect(shown.contains("Mikrofon »x«") && shown.contains("ALSA-Konfiguration"), "\(shown)")
+            #expect(!shown.contains("does not parse") && !shown.contains("configuration"), "\(shown)")
+            #expect(error.description.contains("ALSA configuration does not parse"), "\(error.description)")
+        }
     }
 
     @Test(.enabled(if: TestData.haveSpeechData, "\(TestData.missingMessage), or pocketsphinx-en-us is not installed"))
