@@ -36,6 +36,17 @@ struct InitialsExpansionTests {
         #expect(offered.map { $0.lowercased() }.contains(phrase), "\(initials): \(offered)")
     }
 
+    /// After a partner's message the user is chatting, and the conversational model weighs more there (0.7 against
+    /// 0.3): "Wow that is interesting" comes first, where without one "What time is it" stays among the first three
+    /// (the partner's words here start with none of the letters, so only the weight differs).
+    @Test func afterAPartnersMessageChatPhrasesComeFirst() throws {
+        let p = try conversational.get()
+        let alone = p.expand("wtii", limit: 3), replying = p.expand("wtii", partner: "My dog can now open doors", limit: 3)
+        #expect(alone.map { $0.lowercased() }.contains("what time is it"), "\(alone)")
+        #expect(!alone.map { $0.lowercased() }.contains("wow that is interesting"), "\(alone)")
+        #expect(replying.first?.lowercased() == "wow that is interesting", "\(replying)")
+    }
+
     /// symspell's list lacked "favorite" (it had "favourite"), so no phrase with it could be offered; now listed (from
     /// CMU's model, scripts/add-lm-words.py), and the conversational model puts "What is your favorite color"
     /// first, where the n-grams alone put "What is your first call" first.
