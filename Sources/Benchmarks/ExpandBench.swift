@@ -89,8 +89,8 @@ public struct ExpandBench {
             }
         }
         for m in WordPredictor.Miss.allCases { out("  missed, \(m.rawValue): \(counts[m] ?? 0)") }
-        out("  missed, offered at places " + zip(places, ranked).map { "\($0.lowerBound)-\($0.upperBound): \($1)" }.joined(separator: ", ")
-            + ", not among the first 20: \(counts.values.reduce(0, +) - ranked.reduce(0, +))")
+        out("  missed phrases among the first 20 offered, at places " + zip(places, ranked).map { "\($0.lowerBound)-\($0.upperBound): \($1)" }.joined(separator: ", ")
+            + "; not among them: \(counts.values.reduce(0, +) - ranked.reduce(0, +))")
     }
 
     /// The history run with natural repetition: the phrases are expanded in the order of the text, and each, once

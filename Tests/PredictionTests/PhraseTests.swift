@@ -276,6 +276,7 @@ import Testing
         let (p, _, _) = try Self.load()
         var off = WordPredictor.PhraseSettings()
         off.conversationWeight = 0
+        off.startConversationWeight = nil
         #expect(p.expand("iw", limit: 2, settings: off).first == "I was")
         #expect(p.expand("iw", limit: 2).first == "I would")
         var bare = p
