@@ -58,12 +58,20 @@ public struct ExpandBench {
     func explain(_ predictor: WordPredictor, out: BenchReport) {
         var counts: [WordPredictor.Miss: Int] = [:]
         var shown = 0
+        // Where the missed phrase stands among the first 20 the search offers: how much a better ranking of what the
+        // search already finds could win.
+        let places = [(top + 1)...5, 6...10, 11...20]
+        var ranked = [Int](repeating: 0, count: places.count)
         for item in items {
             let want = Self.key(item.phrase)
             guard words.contains(want.count) else { continue }
             let initials = Self.initials(item.phrase)
-            let offered = predictor.modelExpansions(initials, limit: top, settings: settings)
+            let offered20 = predictor.modelExpansions(initials, limit: max(20, top), settings: settings)
+            let offered = Array(offered20.prefix(top))
             if offered.contains(where: { Self.key($0.phrase) == want }) { continue }
+            if let i = offered20.firstIndex(where: { Self.key($0.phrase) == want }), let p = places.firstIndex(where: { $0.contains(i + 1) }) {
+                ranked[p] += 1
+            }
             let miss: WordPredictor.Miss
             var score = -Double.infinity
             if let d = predictor.phraseDiagnosis(want, settings: settings) {
@@ -81,6 +89,8 @@ public struct ExpandBench {
             }
         }
         for m in WordPredictor.Miss.allCases { out("  missed, \(m.rawValue): \(counts[m] ?? 0)") }
+        out("  missed phrases among the first 20 offered, at places " + zip(places, ranked).map { "\($0.lowerBound)-\($0.upperBound): \($1)" }.joined(separator: ", ")
+            + "; not among them: \(counts.values.reduce(0, +) - ranked.reduce(0, +))")
     }
 
     /// The history run with natural repetition: the phrases are expanded in the order of the text, and each, once

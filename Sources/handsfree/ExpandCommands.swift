@@ -75,7 +75,7 @@ struct BenchExpand: ParsableCommand {
     @Option(help: ArgumentHelp(tr("Longest phrase counted, in words."))) var maxWords = 8
     @Option(help: ArgumentHelp(tr("Say why each phrase missed with no history was missed, and show this many misses one by one."))) var explain = 0
     @Option(help: ArgumentHelp(tr("Share of the distinct phrases put once in the history for the 'said before' run (0: no such run)."))) var repeatShare = 0.5
-    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, utteranceWeight, historyPrefix, learnHistory); repeatable.")))
+    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, startConversationWeight, secondConversationWeight, partnerConversationWeight, utteranceWeight, historyPrefix, learnHistory); repeatable.")))
     var settings: [String] = []
     @OptionGroup var files: PredictionFiles
 
@@ -122,6 +122,9 @@ struct BenchExpand: ParsableCommand {
             case "pool": bench.settings.pool = Int(v)
             case "conversationWeight": bench.settings.conversationWeight = v
             case "utteranceWeight": bench.settings.utteranceWeight = v
+            case "startConversationWeight": bench.settings.startConversationWeight = v
+            case "secondConversationWeight": bench.settings.secondConversationWeight = v
+            case "partnerConversationWeight": bench.settings.partnerConversationWeight = v
             default: throw ValidationError(tr("--set: unknown name '{name}'", ["name": String(parts[0])]))
             }
         }

@@ -36,6 +36,16 @@ struct InitialsExpansionTests {
         #expect(offered.map { $0.lowercased() }.contains(phrase), "\(initials): \(offered)")
     }
 
+    /// After a partner's message the user is chatting, and the conversational model weighs more there (0.7 against
+    /// 0.3 after a sentence's first word): "Wow that is interesting" comes first, where without one "What time is it"
+    /// does (the partner's words here start with none of the letters, so only the weight differs).
+    @Test func afterAPartnersMessageChatPhrasesComeFirst() throws {
+        let p = try conversational.get()
+        let alone = p.expand("wtii", limit: 3), replying = p.expand("wtii", partner: "My dog can now open doors", limit: 3)
+        #expect(alone.first?.lowercased() == "what time is it", "\(alone)")
+        #expect(replying.first?.lowercased() == "wow that is interesting", "\(replying)")
+    }
+
     /// symspell's list lacked "favorite" (it had "favourite"), so no phrase with it could be offered; now listed (from
     /// CMU's model, scripts/add-lm-words.py), and the conversational model puts "What is your favorite color"
     /// first, where the n-grams alone put "What is your first call" first.
@@ -46,6 +56,7 @@ struct InitialsExpansionTests {
         #expect(p.expand("wiyfc", limit: 3).first == "What is your favorite color")
         var off = WordPredictor.PhraseSettings()
         off.conversationWeight = 0
+        off.startConversationWeight = nil
         off.utteranceWeight = 0
         #expect(p.expand("wiyfc", limit: 3, settings: off).first != "What is your favorite color")
         #expect(p.phraseModel.map { $0.count > 300_000 } == true)
@@ -131,5 +142,9 @@ struct InitialsExpansionTests {
         #expect(lines.contains { $0.hasPrefix("  miss (a word not in the lists): what is your zxqwv") }, "\(lines)")
         let counts = lines.filter { $0.hasPrefix("  missed, ") }.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
         #expect(counts.count == WordPredictor.Miss.allCases.count && counts.reduce(0, +) == 2, "\(lines)")
+        // Where they stand among the first 20 the search offers, or not there: the two misses again.
+        let places = lines.first { $0.hasPrefix("  missed phrases among the first 20 offered, at places 4-5: ") }
+        let numbers = places?.components(separatedBy: ": ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) } ?? []
+        #expect(numbers.count == 4 && numbers.reduce(0, +) == 2, "\(lines)")
     }
 }

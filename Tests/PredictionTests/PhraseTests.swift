@@ -276,11 +276,37 @@ import Testing
         let (p, _, _) = try Self.load()
         var off = WordPredictor.PhraseSettings()
         off.conversationWeight = 0
+        off.startConversationWeight = nil
         #expect(p.expand("iw", limit: 2, settings: off).first == "I was")
         #expect(p.expand("iw", limit: 2).first == "I would")
         var bare = p
         bare.phraseModel = nil
         #expect(bare.expand("iw", limit: 2) == p.expand("iw", limit: 2, settings: off))
+    }
+
+    /// The conversational model's weight can differ by place: the sentence's first word, its second, the rest, and
+    /// after a partner's message. "iw": "I" is the first word, "would" (the model's) or "was" (the word list's) the second.
+    @Test func theConversationalWeightDependsOnWhereTheWordIs() throws {
+        let (p, _, _) = try Self.load()
+        var s = WordPredictor.PhraseSettings()
+        s.utteranceWeight = 0
+        s.conversationWeight = 0
+        s.startConversationWeight = nil
+        s.partnerConversationWeight = nil
+        s.secondConversationWeight = 0.3
+        #expect(p.expand("iw", limit: 2, settings: s).first == "I would", "the second word's weight applies to it")
+        s.startConversationWeight = 0.3
+        s.secondConversationWeight = 0
+        #expect(p.expand("iw", limit: 2, settings: s).first == "I was", "the first word's weight does not reach the second")
+        s.conversationWeight = 0.3
+        s.startConversationWeight = nil
+        s.secondConversationWeight = nil
+        #expect(p.expand("iw", limit: 2, settings: s).first == "I would", "nil: the weight elsewhere")
+        // After a partner's message its own weight; without one, the weight elsewhere.
+        s.conversationWeight = 0
+        s.partnerConversationWeight = 0.3
+        #expect(p.expand("iw", limit: 2, settings: s).first == "I was")
+        #expect(p.expand("iw", partner: "hello there", limit: 2, settings: s).first == "I would")
     }
 
     /// A sentence people say again and again ("s" lines) is offered whole when its initials are typed at a
