@@ -76,6 +76,21 @@ public struct TypingBench {
         }
     }
 
+    /// The steps of the actions that type (not those spent correcting), added up, by the face that acted: where a
+    /// key's second goes (`bench typing`'s third line of each run).
+    public struct Steps: Sendable, Equatable {
+        /// Saccade (or head turn) latency and the movement; waiting for the key to be highlighted after arriving
+        /// (the tracker's lag and the smoothing); checking it; waiting for the last gesture's face to close; the
+        /// reaction; the face moving until the key acts.
+        public var move = 0.0, highlight = 0.0, check = 0.0, closing = 0.0, reaction = 0.0, untilActed = 0.0
+        public var count = 0
+        static func + (a: Steps, b: Steps) -> Steps {
+            Steps(move: a.move + b.move, highlight: a.highlight + b.highlight, check: a.check + b.check,
+                  closing: a.closing + b.closing, reaction: a.reaction + b.reaction, untilActed: a.untilActed + b.untilActed,
+                  count: a.count + b.count)
+        }
+    }
+
     /// Where the simulated user reads the suggestions.
     public enum Reading: String, Sendable, Equatable, CaseIterable {
         /// The word on the key (`ShellSettings.wordOnKey`): read while checking the key, taken with the tongue.
@@ -117,6 +132,8 @@ public struct TypingBench {
         public var abandoned = 0
         public var time = TimeSpent()
         public var actions = ByAction()
+        /// The steps of the jaw's actions (letters, spaces, marks, the bar's words) and of the tongue's.
+        public var jawSteps = Steps(), tongueSteps = Steps()
 
         public var wordsPerMinute: Double { TextEntryRate.wordsPerMinute(characters: characters, seconds: seconds) }
         /// Actions (keys and selections) per character of the text.
@@ -140,6 +157,7 @@ public struct TypingBench {
                         results.append(r)
                         out(Self.line(r))
                         out(Self.breakdown(r))
+                        out(Self.steps(r))
                     }
                 }
             }
@@ -149,6 +167,7 @@ public struct TypingBench {
                 results.append(r)
                 out(Self.line(r))
                 out(Self.breakdown(r))
+                out(Self.steps(r))
             }
             for on in keys + [bar].compactMap({ $0 }) { out(Self.comparison(on, off)) }
         }
@@ -207,6 +226,16 @@ public struct TypingBench {
                       a.reading / all * 100, a.correcting / all * 100)
     }
 
+    /// A jaw's and a tongue's action, step by step, on average: "    a jaw action: move 0.28 s, highlight 0.05 s, …".
+    public static func steps(_ r: Result) -> String {
+        func one(_ name: String, _ s: Steps) -> String {
+            let n = Double(max(1, s.count))
+            return String(format: "%@ (%d): move %.2f s, highlight %.2f s, check %.2f s, last face closing %.2f s, reaction %.2f s, face until it acts %.2f s",
+                          name, s.count, s.move / n, s.highlight / n, s.check / n, s.closing / n, s.reaction / n, s.untilActed / n)
+        }
+        return "    each " + one("jaw action", r.jawSteps) + "; each " + one("tongue action", r.tongueSteps)
+    }
+
     /// Types every phrase as `profile`, with `prediction` (a fresh copy of the predictor, learning as it goes)
     /// or without suggestions.
     public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar,
@@ -252,6 +281,8 @@ public struct TypingBench {
             result.charactersSelected += m.charactersSelected
             result.time = result.time + typist.spent
             result.actions = result.actions + typist.byAction
+            result.jawSteps = result.jawSteps + typist.jawSteps
+            result.tongueSteps = result.tongueSteps + typist.tongueSteps
             if typist.abandoned { result.abandoned += 1 }
         }
         return result
@@ -284,6 +315,7 @@ struct Typist {
     var pending: [(GazePoint, Float, Float)] = []
     var spent = TypingBench.TimeSpent()
     var byAction = TypingBench.ByAction()
+    var jawSteps = TypingBench.Steps(), tongueSteps = TypingBench.Steps()
     var start = 0.0, end = 0.0
     var abandoned = false
     let phase: Double
@@ -390,13 +422,18 @@ struct Typist {
         var face = face
         let began = t, readBefore = spent.reading, correctBefore = spent.correcting
         defer { count(id, began: began, readBefore: readBefore, correctBefore: correctBefore, face: face, correcting: correcting) }
+        var steps = TypingBench.Steps(count: 1)
         if face == .jaw {
+            let tm = t
             travel(to: centre(target.rect), width: Double(target.rect.w), b)
+            steps.move = t - tm
             // The user sees the target highlighted before acting (the smoothing and the lag catch up).
             let t0 = t
             while session.state.focus.focused != aimID && t < t0 + 2 { frame() }
             spent[keyPath: b] += t - t0
+            steps.highlight = t - t0
             wait(profile.settle, correcting ? \.correcting : \.settle)
+            steps.check = profile.settle
             if let decide { face = decide(&self, target) }
         }
         let g: WritableKeyPath<TypingBench.TimeSpent, Double> = correcting ? \.correcting : \.gesture
@@ -404,7 +441,9 @@ struct Typist {
         let tc = t
         while closing != nil { frame() }
         spent[keyPath: g] += t - tc
+        steps.closing = t - tc
         wait(profile.reaction, g)
+        steps.reaction = profile.reaction
         let t0 = t
         var performed = false
         // The jaw opens over 80 ms to 0.8, and stays open until the key acts.
@@ -416,6 +455,10 @@ struct Typist {
         }
         closing = (t + profile.release, face)
         spent[keyPath: g] += t - t0
+        steps.untilActed = t - t0
+        if !correcting {
+            if face == .jaw { jawSteps = jawSteps + steps } else { tongueSteps = tongueSteps + steps }
+        }
         return performed
     }
 
@@ -534,7 +577,7 @@ struct Typist {
             let want = Self.key(target[now.count])
             let slip = rng.unit() < profile.errorRate ? neighbour(of: want) : nil
             let before = text
-            let t0 = t, was = spent, wasBy = byAction
+            let t0 = t, was = spent, wasBy = byAction, wasSteps = (jawSteps, tongueSteps)
             // Reading the word on the key: while checking the key, the user reads the word shown on it when
             // taking it would save a key (a letter or the space), and any phrase shown (several words stand out);
             // the tongue takes it when all of it is right, the jaw types the letter.
@@ -559,6 +602,7 @@ struct Typist {
                 spent = was
                 spent.correcting += used
                 byAction = wasBy
+                (jawSteps, tongueSteps) = wasSteps
             }
         }
         if actions >= limit { abandoned = true }

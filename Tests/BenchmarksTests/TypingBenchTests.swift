@@ -102,11 +102,18 @@ struct TypingBenchTests {
         // Each run also says where its time went by action; that adds up to its time (the actions count the frames
         // each wait really took, up to a frame more than the wait), and without prediction no word is taken and
         // every key is a letter or a space.
-        #expect(lines.count == 8)
+        #expect(lines.count == 11)
         #expect(lines.filter { $0.contains("by action: letters") }.count == 3)
+        // And each says how long a jaw's and a tongue's action took, step by step: one step record per action, the
+        // jaw held at least the activate gesture's hold before its key acted.
+        #expect(lines.filter { $0.contains("each jaw action (") && $0.contains("face until it acts") }.count == 3)
         for r in results {
             #expect(abs(r.actions.total - r.time.total) <= 0.05 * r.time.total, "\(r.actions) against \(r.time)")
+            #expect(r.jawSteps.count + r.tongueSteps.count == r.actions.letterCount + r.actions.spaceCount + r.actions.takeCount,
+                    "\(r.jawSteps) \(r.tongueSteps) \(r.actions)")
+            #expect(r.jawSteps.untilActed >= 0.3 * Double(r.jawSteps.count), "\(r.jawSteps)")
         }
+        #expect(results[2].tongueSteps.count == 0)
         #expect(results[2].actions.takeCount == 0 && results[2].actions.taking == 0)
         #expect(results[2].actions.letterCount + results[2].actions.spaceCount >= phrases.reduce(0) { $0 + $1.count } - phrases.count)
         #expect(results[0].actions.takeCount > 0 && results[0].actions.taking > 0)

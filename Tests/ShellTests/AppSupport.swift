@@ -28,6 +28,7 @@ struct Driver {
     init(_ path: InputPath, screen: String, files: StoreClient = .memory(), data: AppData? = nil,
          suggest: @escaping @Sendable (String, Int) -> [String] = { _, _ in [] },
          next: @escaping @Sendable (String) -> [String] = { _ in [] },
+         phrase: @escaping @Sendable (String) -> String? = { _ in nil },
          learn: @escaping @Sendable (String, String) -> Void = { _, _ in },
          addWord: @escaping @Sendable (String) -> Bool = { _ in false },
          removeWord: @escaping @Sendable (String) -> Void = { _ in },
@@ -40,7 +41,7 @@ struct Driver {
         self.directory = directory
         var state = ShellState(keymap: Fixture.keymap(path == .dwell ? "dwell" : "default"), gestures: settings.gestures,
                                data: data ?? AppData.load(files),
-                               predictor: Predictor(fixed: Predictor.FixedAnswers(suggest: suggest, next: next)))
+                               predictor: Predictor(fixed: Predictor.FixedAnswers(suggest: suggest, phrase: phrase, next: next)))
         // Shown before the session starts, as `run` shows the Terminal: the session's first effects are then
         // those of the driver's first input alone.
         _ = state.show(screen: screen)

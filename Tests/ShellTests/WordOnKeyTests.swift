@@ -155,6 +155,23 @@ import TrackingCore
         #expect(WordOnKeyTests.editorText(d) == "help ")
     }
 
+    @Test func aPhrasePassedOverGivesWayToItsFirstWordOnTheNextKey() {
+        // The user's sentence "hello world" goes on from "he" and "hel"; the user means "hello there".
+        let phrase: @Sendable (String) -> String? = { $0.hasSuffix("he") || $0.hasSuffix("hel") ? "hello world" : nil }
+        var d = Driver(.gesture, screen: "note-editor", suggest: Self.words, phrase: phrase)
+        d.type("h")
+        let e = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.e")
+        #expect(Self.star(d, e).contains("★ hello world"), "\(Self.star(d, e))")
+        // The jaw types e: the phrase was read and is not the one meant.
+        d.activate("note-editor.keyboard.key.e")
+        let l = WordOnKeyTests.look(&d, at: "note-editor.keyboard.key.l")
+        // The next key offers the word, not the same phrase again, and the tongue takes it.
+        #expect(Self.star(d, l).contains("★ hello"), "\(Self.star(d, l))")
+        #expect(!Self.star(d, l).contains("world"), "\(Self.star(d, l))")
+        d.gesture("commit", gazeAt: l.rect.center)
+        #expect(WordOnKeyTests.editorText(d) == "hello ")
+    }
+
     @Test func theBarANewWordAndTheSpaceKeyAreNotAffected() {
         // The bar still offers the model's words in order.
         var b = Driver(.gesture, screen: "note-editor", suggest: Self.words)

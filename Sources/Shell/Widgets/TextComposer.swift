@@ -22,8 +22,9 @@ public struct TextComposer: Sendable {
     /// What the conversation partner said last (Messages): its words are likelier in a phrase.
     public var partner = ""
     /// The words a letter key offered for the word being typed that the user passed over (typed the key while its
-    /// ★ showed them), and the text before that word: the keys offer the next best word instead.
-    var passed: (before: String, words: Set<String>) = ("", [])
+    /// ★ showed them), and the text before that word: the keys offer the next best word instead. The phrases of the
+    /// user's sentences passed over the same way are kept apart: their first word may still be the one meant.
+    var passed: (before: String, words: Set<String>, phrases: Set<String>) = ("", [], [])
     /// A phrase on the key being taken word by word: the text before the caret after the last word taken, the key
     /// it was taken on, and the words not yet taken. While the text is still that, that key offers the next of them
     /// (no letter typed); the other keys offer their own words.
@@ -181,7 +182,9 @@ public struct TextComposer: Sendable {
         let text = after.beforeCaret
         // A word the user read on a key and passed over for this word is not offered again: the next best is.
         let skip = passed.before == Self.wordStart(text) ? passed.words : []
-        if let phrase = ctx.predictor.suggestPhrase(text),
+        // A phrase passed over is not offered again on the next keys of this word: the word is, in its place.
+        let skipPhrases = passed.before == Self.wordStart(text) ? passed.phrases : []
+        if let phrase = ctx.predictor.suggestPhrase(text), !skipPhrases.contains(phrase.lowercased()),
            !skip.contains(phrase.split(separator: " ").first.map { $0.lowercased() } ?? "") {
             return Offer(key: k, shown: phrase, take: phrase, rest: [], typesKey: true)
         }
@@ -199,17 +202,17 @@ public struct TextComposer: Sendable {
         return head
     }
 
-    /// Notes that the letter key `t` was typed while its ★ offered a word: the user passed over that word.
+    /// Notes that the letter key `t` was typed while its ★ offered a word or a phrase: the user passed over it.
     mutating func pass(_ t: Target, _ ctx: ScreenContext) {
         // The space key's next word is not passed over: the user looks at space to end a word, not to read the
         // next one (`bench typing`: counting it lost the next word whenever it was the model's first).
-        guard initialsFrom == nil, let o = offer(t, ctx), o.typesKey, o.key != .space, !o.take.contains(" ") else { return }
-        let word = o.take
+        guard initialsFrom == nil, let o = offer(t, ctx), o.typesKey, o.key != .space else { return }
         var after = field
         o.key.apply(to: &after)
         let before = Self.wordStart(after.beforeCaret)
-        if passed.before != before { passed = (before, []) }
-        passed.words.insert(word.lowercased())
+        if passed.before != before { passed = (before, [], []) }
+        // A phrase passed over says only that the whole phrase is not meant; its first word may be.
+        if o.take.contains(" ") { passed.phrases.insert(o.take.lowercased()) } else { passed.words.insert(o.take.lowercased()) }
     }
 
     /// Handles an input meant for the text, its suggestions or its keyboard; nil when it is not.
