@@ -470,27 +470,39 @@ public final class LiveSpeech: @unchecked Sendable {
         if posted { signalLoop() }
     }
 
-    /// Replaces each dictated utterance's final text with Whisper's reading of its audio; on any failure
-    /// PocketSphinx's text stays and the title bar says why. On the decode thread: audio arriving meanwhile
-    /// queues, so nothing said is lost.
+    /// Replaces each dictated utterance's final text with Whisper's reading of its audio (`dictated` decides what
+    /// stays when Whisper fails). On the decode thread: audio arriving meanwhile queues, so nothing said is lost.
     private func rewrite(_ events: [SpeechEvent]) -> [SpeechEvent] {
         guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
-        let (p, h) = lock.withLock { (prompt, hotwords) }
+        let (p, h, english) = lock.withLock { (prompt, hotwords, !viaWhisper) }
         return events.map { e in
             guard case .final(let text, let words, let at) = e else { return e }
             let audio = utterance
             utterance = []
             guard !text.isEmpty else { return e }
-            do {
-                let r = try w.transcribe(audio, prompt: p, hotwords: h)
-                let heard = r.text.trimmingCharacters(in: .whitespaces)
-                // Whisper writes "you" or "." for near-silence that PocketSphinx found words in: keep those.
-                guard heard.contains(where: \.isLetter) else { return e }
-                return .final(heard, words: words, at: at)
-            } catch {
-                post(.notice(UIMessage("Whisper: {reason}; kept PocketSphinx's text", ["reason": "\(error)"])))
-                return e
-            }
+            let heard: Result<String, WhisperError>
+            do throws(WhisperError) { heard = .success(try w.transcribe(audio, prompt: p, hotwords: h).text) } catch { heard = .failure(error) }
+            let (typed, notice) = Self.dictated(pocketSphinx: text, whisper: heard, english: english)
+            if let notice { post(.notice(notice)) }
+            return .final(typed, words: words, at: at)
+        }
+    }
+
+    /// What a dictated utterance types once Whisper has read its audio, or failed to, and what the title bar
+    /// says. In English PocketSphinx's text stands in for a failed or empty reading. In another language it is
+    /// English words for speech that was not English, so nothing is typed (an empty final, which types nothing
+    /// and leaves what was typed before as it was) and a failure asks the user to say it again.
+    static func dictated(pocketSphinx: String, whisper: Result<String, WhisperError>, english: Bool) -> (String, UIMessage?) {
+        switch whisper {
+        case .success(let text):
+            let heard = text.trimmingCharacters(in: .whitespaces)
+            // Whisper writes "you" or "." for near-silence that PocketSphinx found words in.
+            guard heard.contains(where: \.isLetter) else { return (english ? pocketSphinx : "", nil) }
+            return (heard, nil)
+        case .failure(let error):
+            if english { return (pocketSphinx, UIMessage("Whisper: {reason}; kept PocketSphinx's text", ["reason": "\(error)"])) }
+            return ("", UIMessage("Whisper could not write what you just said ({reason}): nothing was typed; please say it again",
+                                  ["reason": "\(error)"]))
         }
     }
 
