@@ -112,7 +112,9 @@ public struct SpeechController: Sendable, Equatable {
         case .final(let text, _, _):
             lastActivity = audioTime
             let ended = talking(false)
-            guard !text.isEmpty else { return ended }
+            // An utterance that wrote nothing (Whisper could not read it) takes its preview away, or the last
+            // words PocketSphinx guessed would stay on screen beside the notice as if they were to be typed.
+            guard !text.isEmpty else { return mode == .dictation ? ended + [.text("", isFinal: false)] : ended }
             switch mode {
             case .dictation:
                 return [.text(text, isFinal: true)]

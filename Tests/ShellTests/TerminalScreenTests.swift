@@ -215,6 +215,17 @@ import TrackingCore
         #expect(Self.requests(d.send(.speech("git status", isFinal: true))) == [.type("git status")])
     }
 
+    /// An utterance Whisper could not read ends with an empty preview: the words PocketSphinx guessed go away
+    /// (before, "hearing: what ah" stayed beside the notice that nothing was typed).
+    @Test func anEmptyPreviewTakesTheHeardWordsAway() {
+        var d = driver("$ ")
+        d.activate("terminal.pane")
+        #expect(Self.requests(d.send(.speech("what ah", isFinal: false))).isEmpty)
+        #expect(d.text.contains("what ah"), "\(d.text)")
+        #expect(Self.requests(d.send(.speech("", isFinal: false))).isEmpty)
+        #expect(!d.text.contains("what ah") && !d.text.contains("hearing:"), "\(d.text)")
+    }
+
     @Test func scrollByGazeAtThePaneEdge() {
         var d = driver()
         d.send(.terminal(Self.view("$ ", scrollback: 500)))

@@ -29,6 +29,11 @@ import TrackingCore
         #expect(d.text.contains("hello wor"))
         _ = d.session.send(.speech("hello world", isFinal: true))
         #expect(d.text.contains("hello world▏"))
+        // An utterance that wrote nothing takes its preview away and leaves the text as it was.
+        _ = d.session.send(.speech("what ah", isFinal: false))
+        #expect(d.text.contains("what ah"))
+        _ = d.session.send(.speech("", isFinal: false))
+        #expect(!d.text.contains("what ah") && d.text.contains("hello world▏"))
 
         // The tongue (commit-word) stops dictation instead of committing; then the jaw types again.
         let stop = d.gesture("commit")

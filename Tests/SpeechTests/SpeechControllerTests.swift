@@ -24,6 +24,18 @@ import Testing
         #expect(c.mode == .idle)
     }
 
+    /// Whisper could not read an utterance in another language, so its final is empty: the preview PocketSphinx's
+    /// partials showed is taken away, nothing is typed, and dictation goes on.
+    @Test func anEmptyDictationFinalTakesThePreviewAway() {
+        var c = SpeechController()
+        c.follow(.dictation, turn: 1, silence: 10)
+        let heard = c.heard([.partial("what ah", at: 0.5), .final("", words: [], at: 0.6)], decodedIn: .dictation,
+                            commands: [:], wake: nil, woken: [:])
+        #expect(heard == [.text("what ah", isFinal: false), .text("", isFinal: false)])
+        #expect(c.heard([.final("hola", words: [], at: 1)], decodedIn: .dictation, commands: [:], wake: nil,
+                        woken: [:]) == [.text("hola", isFinal: true)], "still dictating")
+    }
+
     @Test func aCommandIsOneUtteranceMappedToItsPhraseOrNothingAfterTheTimeout() {
         var c = SpeechController()
         c.follow(.command, turn: 1, silence: 10)

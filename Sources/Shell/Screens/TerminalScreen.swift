@@ -335,7 +335,7 @@ public struct TerminalScreen: Screen {
             default: return .unhandled
             }
         case .dictation(let text, let isFinal):
-            guard isFinal else { partial = text; return Reply(record: nil) }
+            guard isFinal else { partial = text.isEmpty ? nil : text; return Reply(record: nil) }
             partial = nil
             return typed(dictate(text, ctx))
         case .action(.back, _, _):

@@ -270,7 +270,7 @@ public struct TextComposer: Sendable {
             if let from = initialsFrom, field.caret < from { initialsFrom = field.caret }
             return .handled(record: nil, effects: [])
         case .dictation(let text, let isFinal):
-            guard isFinal else { partial = text; return .handled(record: nil, effects: []) }
+            guard isFinal else { partial = text.isEmpty ? nil : text; return .handled(record: nil, effects: []) }
             partial = nil
             let stop = field.dictate(text, ctx.services, numbers: ctx.settings.dictationNumbers)
             return .handled(record: nil, effects: [.dictationContext(field.beforeCaret)] + (stop ? [.stopDictation] : []))
