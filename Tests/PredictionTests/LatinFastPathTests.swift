@@ -10,13 +10,7 @@ import Testing
 
     /// A deterministic pseudo-random string of `n` of `scalars`.
     static func text(seed: UInt64, length n: Int) -> String {
-        var x = seed | 1
-        var s = ""
-        for _ in 0..<n {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17
-            s += scalars[Int(x % UInt64(scalars.count))]
-        }
-        return s
+        SplitFastPathTests.pseudoRandomText(of: scalars, seed: seed, count: n)
     }
 
     @Test func foldingLatinTextFromTheTableGivesWhatFoundationGives() {

@@ -13,12 +13,15 @@ import Testing
     ]
 
     /// A deterministic pseudo-random text of `n` pieces.
-    static func text(seed: UInt64, pieces n: Int) -> String {
+    static func text(seed: UInt64, pieces n: Int) -> String { pseudoRandomText(of: pieces, seed: seed, count: n) }
+
+    /// `n` of `parts` joined, picked by an xorshift generator from `seed`: the same text for a seed on every run.
+    static func pseudoRandomText(of parts: [String], seed: UInt64, count n: Int) -> String {
         var x = seed | 1
         var s = ""
         for _ in 0..<n {
             x ^= x << 13; x ^= x >> 7; x ^= x << 17
-            s += pieces[Int(x % UInt64(pieces.count))]
+            s += parts[Int(x % UInt64(parts.count))]
         }
         return s
     }
