@@ -68,7 +68,15 @@ public enum Folding {
         var isWordCharacter = false
     }
 
-    /// The entry of `latin` for the two-byte UTF-8 sequence `lead`, `trail` (a lead byte of 0xC2–0xC9).
+    /// Whether `lead`, `trail` is the UTF-8 of a scalar of `latinRange` past ASCII (U+0080–U+024F): a lead byte of
+    /// 0xC2–0xC8, or 0xC9 with a trail below 0x90. 0xC9 with a higher trail is U+0250–U+027F (IPA letters), past
+    /// the table: taking every 0xC9 read past its end (the fuzzer found "ɱ" crashing the predictor).
+    @inline(__always)
+    static func isLatinPair(_ lead: UInt8, _ trail: UInt8) -> Bool {
+        trail & 0xC0 == 0x80 && (lead &- 0xC2 < 7 || (lead == 0xC9 && trail < 0x90))
+    }
+
+    /// The entry of `latin` for the two-byte UTF-8 sequence `lead`, `trail`, which `isLatinPair` accepts.
     @inline(__always)
     static func latinEntry(_ lead: UInt8, _ trail: UInt8) -> LatinScalar {
         latin[(Int(lead & 0x1F) << 6 | Int(trail & 0x3F)) - latinRange.lowerBound]
@@ -141,7 +149,7 @@ public enum Folding {
         while i < bytes.count {
             let b = bytes[i]
             if b < 0x80 { i += 1; continue }
-            guard (0xC2...0xC9).contains(b), i + 1 < bytes.count, bytes[i + 1] & 0xC0 == 0x80 else { return false }
+            guard i + 1 < bytes.count, isLatinPair(b, bytes[i + 1]) else { return false }
             i += 2
         }
         return true

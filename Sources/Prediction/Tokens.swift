@@ -130,7 +130,7 @@ public enum Tokens {
         @inline(__always) func isWord(_ c: UInt8) -> Bool {
             (c | 0x20) &- UInt8(ascii: "a") < 26 || c &- UInt8(ascii: "0") < 10 || c == UInt8(ascii: "'")
         }
-        @inline(__always) func isLatin(_ lead: UInt8, _ trail: UInt8) -> Bool { lead &- 0xC2 < 8 && trail & 0xC0 == 0x80 }
+        @inline(__always) func isLatin(_ lead: UInt8, _ trail: UInt8) -> Bool { Folding.isLatinPair(lead, trail) }
         // Lowest index read, and whether every scalar read was ASCII or Latin.
         var low = b.count
         var latin = true

@@ -4,8 +4,9 @@ import Testing
 /// The byte shortcuts for Latin letters past ASCII (a table of what Foundation and `Character` answer for U+0080–U+024F,
 /// comparisons of bytes instead of strings) must answer exactly what the general code answers: suggestions depend on them.
 @Suite struct LatinFastPathTests {
-    /// Every scalar of U+0080–U+024F, and ASCII letters, digits and marks around them.
-    static let scalars: [String] = (0x80..<0x250).compactMap { Unicode.Scalar($0).map { String($0) } }
+    /// Every scalar of U+0080–U+024F, those just past it (U+0250–U+02FF: two bytes too, but not in the table), and
+    /// ASCII letters, digits and marks around them.
+    static let scalars: [String] = (0x80..<0x300).compactMap { Unicode.Scalar($0).map { String($0) } }
         + ["a", "E", "z", "Z", "0", "'", " ", "-", "ss", "e\u{301}", "\u{0600}", "İ"]
 
     /// A deterministic pseudo-random string of `n` of `scalars`.
@@ -39,6 +40,18 @@ import Testing
             #expect(c.anyUpper == s.contains { $0.isUppercase }, "\(s.debugDescription)")
         }
         #expect(latin > 1000, "most texts took the table's way")
+    }
+
+    /// The fuzzer's crash: "ɱ" (U+0271, bytes C9 B1) shares its lead byte with the table's last letters, and was
+    /// read past the table's end by `fold`, the sentence splitter and the typed-capitals check.
+    @Test func lettersJustPastTheTableAreFoldedAndSuggestedWithout() {
+        #expect(Folding.fold("Gɱɐ") == Folding.foldUncached("Gɱɐ"))
+        #expect(!Folding.isLatinUTF8(Array("ɱ".utf8)) && Folding.isLatinUTF8(Array("ɏ".utf8)))
+        #expect(Tokens.split("the ɱɱ ha").partial == "ha")
+        var p = WordPredictor(words: [("the", 10), ("hello", 5), ("ɱa", 2)])
+        _ = p.suggest("Gɱɱɱ", limit: 4)
+        p.learn("Gɱɱɱ ɐlso the ")
+        #expect(p.suggest("the ɱ", limit: 4).contains("ɱa"))
     }
 
     /// A listed word that starts with the bytes typed is one `Folding.matches` takes, without making a string of it.
