@@ -9,11 +9,19 @@ public enum Tokens {
     @inlinable
     public static func isWordCharacter(_ c: Character) -> Bool {
         // ASCII answers on its byte: the Unicode properties' lookup was a tenth of a suggestion in long sentences.
-        if let a = c.asciiValue {
-            return (a | 0x20) &- UInt8(ascii: "a") < 26 || a &- UInt8(ascii: "0") < 10 || a == UInt8(ascii: "'")
-        }
+        if let a = c.asciiValue { return isWordByte(a) }
         return c.isLetter || c.isNumber || c == "’"
     }
+
+    /// `isWordCharacter` of an ASCII byte: a letter, a digit or '.
+    @usableFromInline @inline(__always)
+    static func isWordByte(_ a: UInt8) -> Bool {
+        isLetterByte(a) || a &- UInt8(ascii: "0") < 10 || a == UInt8(ascii: "'")
+    }
+
+    /// Whether an ASCII byte is a letter (a-z, A-Z).
+    @usableFromInline @inline(__always)
+    static func isLetterByte(_ a: UInt8) -> Bool { (a | 0x20) &- UInt8(ascii: "a") < 26 }
 
     /// True for characters that end a sentence.
     @inlinable
@@ -127,9 +135,6 @@ public enum Tokens {
     /// scalar looked at and the one before them are ASCII or Latin the two walks see the same characters and give the
     /// same result.
     static func splitLatin(_ b: UnsafeBufferPointer<UInt8>, maxContext: Int) -> (context: [String], partial: String, sentenceStart: Bool)? {
-        @inline(__always) func isWord(_ c: UInt8) -> Bool {
-            (c | 0x20) &- UInt8(ascii: "a") < 26 || c &- UInt8(ascii: "0") < 10 || c == UInt8(ascii: "'")
-        }
         @inline(__always) func isLatin(_ lead: UInt8, _ trail: UInt8) -> Bool { Folding.isLatinPair(lead, trail) }
         // Lowest index read, and whether every scalar read was ASCII or Latin.
         var low = b.count
@@ -140,7 +145,7 @@ public enum Tokens {
             let c = b[x - 1]
             if c < 0x80 {
                 if x - 1 < low { low = x - 1 }
-                return (x - 1, isWord(c), c)
+                return (x - 1, isWordByte(c), c)
             }
             guard x >= 2, isLatin(b[x - 2], c) else { latin = false; return (x - 1, false, 0x80) }
             if x - 2 < low { low = x - 2 }
@@ -267,7 +272,7 @@ public enum Tokens {
     /// `Character.isLetter`, answered on the byte for ASCII (the Unicode properties' lookup is slow).
     @inline(__always)
     static func isLetter(_ c: Character) -> Bool {
-        if let a = c.asciiValue { return (a | 0x20) &- UInt8(ascii: "a") < 26 }
+        if let a = c.asciiValue { return isLetterByte(a) }
         return c.isLetter
     }
 }

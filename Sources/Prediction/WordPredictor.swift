@@ -750,8 +750,7 @@ public struct WordPredictor: Sendable {
             if typed.utf8.allSatisfy({ $0 < 0x80 }) {
                 let u = typed.utf8
                 func upper(_ b: UInt8) -> Bool { b &- UInt8(ascii: "A") < 26 }
-                func letter(_ b: UInt8) -> Bool { (b | 0x20) &- UInt8(ascii: "a") < 26 }
-                allCaps = u.count >= 2 && u.allSatisfy { !letter($0) || upper($0) } && u.contains(where: letter)
+                allCaps = u.count >= 2 && u.allSatisfy { !Tokens.isLetterByte($0) || upper($0) } && u.contains(where: Tokens.isLetterByte)
                 firstUpper = u.first.map(upper) ?? false
                 anyUpper = u.contains(where: upper)
                 return
@@ -765,7 +764,7 @@ public struct WordPredictor: Sendable {
                     let b = bytes[i]
                     let (letter, upper): (Bool, Bool)
                     if b < 0x80 {
-                        (letter, upper) = ((b | 0x20) &- UInt8(ascii: "a") < 26, b &- UInt8(ascii: "A") < 26)
+                        (letter, upper) = (Tokens.isLetterByte(b), b &- UInt8(ascii: "A") < 26)
                         i += 1
                     } else {
                         let l = Folding.latinEntry(b, bytes[i + 1])

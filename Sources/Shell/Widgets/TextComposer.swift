@@ -181,9 +181,10 @@ public struct TextComposer: Sendable {
         }
         let text = after.beforeCaret
         // A word the user read on a key and passed over for this word is not offered again: the next best is.
-        let skip = passed.before == Self.wordStart(text) ? passed.words : []
+        let sameWord = passed.before == Self.wordStart(text)
+        let skip = sameWord ? passed.words : []
         // A phrase passed over is not offered again on the next keys of this word: the word is, in its place.
-        let skipPhrases = passed.before == Self.wordStart(text) ? passed.phrases : []
+        let skipPhrases = sameWord ? passed.phrases : []
         if let phrase = ctx.predictor.suggestPhrase(text), !skipPhrases.contains(phrase.lowercased()),
            !skip.contains(phrase.split(separator: " ").first.map { $0.lowercased() } ?? "") {
             return Offer(key: k, shown: phrase, take: phrase, rest: [], typesKey: true)
