@@ -81,7 +81,7 @@ let package = Package(
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
         .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
-        .target(name: "TerminalModel"),
+        .target(name: "TerminalModel", dependencies: ["Localization"]),
         // Where typed text and pointer events go: a pty, a tmux pane, X11 (XTest), Wayland (virtual keyboard
         // and pointer), uinput. The protocol is split by capability (typing, pointing, hosting a pane).
         .target(name: "Sinks", dependencies: [

@@ -5,9 +5,57 @@ import CPty
 import TerminalModel
 
 /// Why text or a key could not be sent to a tmux pane; the message names the target.
+///
+/// The problem is kept apart from its English words, so that the sink above (`TmuxPaneSink`) can word it in
+/// the user's language; `description` is the English.
 public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+    /// What went wrong.
+    public enum Problem: Equatable, Sendable {
+        /// The text holds a NUL byte, which tmux cannot type.
+        case nulByte
+        /// A key tmux has no name for (`TerminalKey`'s own name of it).
+        case noKeyName(String)
+        /// The target names no pane: with a server running, tmux answers that with nothing.
+        case noPane
+        /// A capture printed nothing, or not the pane's description first.
+        case emptyCapture
+        case unexpectedDescription
+        /// tmux is not installed (or not on PATH).
+        case notInstalled
+        /// The system refused a step of running tmux (a pipe, the spawn, the wait): the step, and `strerror`'s
+        /// words.
+        case cannotMakePipe(String)
+        case cannotRun(String)
+        case lostClient(String)
+        /// tmux failed and said why in its own words (`can't find window: 9`, `no server running on …`), or
+        /// said nothing and ended so (`tmux exited with status 1`).
+        case tmuxSaid(String)
+        /// Anything else, in English.
+        case other(String)
+    }
+
+    /// The pane as the sink named it; nil for a problem that is not about one.
+    public let target: String?
+    public let problem: Problem
+
+    public init(target: String, _ problem: Problem) { self.target = target; self.problem = problem }
+    public init(_ description: String) { target = nil; problem = .other(description) }
+
+    public var description: String {
+        let detail = switch problem {
+        case .nulByte: "text contains a NUL byte"
+        case .noKeyName(let key): "\(key) has no tmux key name"
+        case .noPane: "can't find pane"
+        case .emptyCapture: "capture printed nothing"
+        case .unexpectedDescription: "unexpected pane description"
+        case .notInstalled: "tmux is not installed"
+        case .cannotMakePipe(let why): "cannot make a pipe: \(why)"
+        case .cannotRun(let why): "cannot run tmux: \(why)"
+        case .lostClient(let why): "lost the tmux client: \(why)"
+        case .tmuxSaid(let why), .other(let why): why
+        }
+        return target.map { "tmux target \($0): \(detail)" } ?? detail
+    }
 }
 
 /// Sends committed text and keys to an existing tmux pane instead of a hosted child: the tmux client under
@@ -86,7 +134,7 @@ public struct TmuxSink: Sendable {
     /// Types `text` into the pane literally.
     public func send(text: String) throws(TmuxSinkError) {
         guard !text.isEmpty else { return }
-        guard !text.utf8.contains(0) else { throw TmuxSinkError("tmux target \(target): text contains a NUL byte") }
+        guard !text.utf8.contains(0) else { throw TmuxSinkError(target: target, .nulByte) }
         try run(["send-keys", "-l", "-t", target, "--", text])
     }
 
@@ -105,10 +153,10 @@ public struct TmuxSink: Sendable {
             if !args.isEmpty { args.append(";") }
             switch input {
             case .text(let text):
-                guard !text.utf8.contains(0) else { throw TmuxSinkError("tmux target \(target): text contains a NUL byte") }
+                guard !text.utf8.contains(0) else { throw TmuxSinkError(target: target, .nulByte) }
                 args += ["send-keys", "-l", "-t", target, "--", text]
             case .key(let key):
-                guard let name = Self.keyName(key) else { throw TmuxSinkError("tmux target \(target): \(key) has no tmux key name") }
+                guard let name = Self.keyName(key) else { throw TmuxSinkError(target: target, .noKeyName("\(key)")) }
                 args += ["send-keys", "-t", target, "--", name]
             }
         }
@@ -120,7 +168,7 @@ public struct TmuxSink: Sendable {
     public func send(_ key: TerminalKey, modifiers: TerminalModifiers = []) throws(TmuxSinkError) {
         if case .char(let c) = key, modifiers.isEmpty { return try send(text: String(c)) }
         guard let name = Self.keyName(key, modifiers: modifiers) else {
-            throw TmuxSinkError("tmux target \(target): \(key) has no tmux key name")
+            throw TmuxSinkError(target: target, .noKeyName("\(key)"))
         }
         try run(["send-keys", "-t", target, "--", name])
     }
@@ -134,7 +182,7 @@ public struct TmuxSink: Sendable {
     public func check() throws(TmuxSinkError) {
         // With a server running, tmux 3.3 answers a target that names no pane with nothing and status 0.
         let id = try output(["display-message", "-p", "-t", target, "#{pane_id}"])
-        guard id.first == UInt8(ascii: "%") else { throw TmuxSinkError("tmux target \(target): can't find pane") }
+        guard id.first == UInt8(ascii: "%") else { throw TmuxSinkError(target: target, .noPane) }
     }
 
     /// Runs one tmux client to completion; throws with its error text if it fails.
@@ -146,7 +194,7 @@ public struct TmuxSink: Sendable {
     private func output(_ args: [String]) throws(TmuxSinkError) -> [UInt8] {
         switch TmuxSink.runTmux(serverArguments + args) {
         case .success(let out): return out
-        case .failure(let why): throw TmuxSinkError("tmux target \(target): \(why)")
+        case .failure(let why): throw TmuxSinkError(target: target, why)
         }
     }
 
@@ -160,7 +208,7 @@ public struct TmuxSink: Sendable {
                               "display-message", "-p", "-t", target, "#{pane_current_command} #{pane_current_path}", ";",
                               "capture-pane", "-p", "-t", target])
         var lines = String(decoding: out, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count >= 2 else { throw TmuxSinkError("tmux target \(target): capture printed nothing") }
+        guard lines.count >= 2 else { throw TmuxSinkError(target: target, .emptyCapture) }
         let head = lines.removeFirst().split(separator: " ").compactMap { Int($0) }
         // "bash /home/me/src": the command has no space, the path may have.
         let place = lines.removeFirst()
@@ -168,7 +216,7 @@ public struct TmuxSink: Sendable {
         let path = place.dropFirst(command.count + 1)
         let workingDirectory = path.hasPrefix("/") && !RemoteShells.isRemote(String(command)) ? String(path) : nil
         guard head.count == 5, head[2] > 0, head[3] > 0, head[2] <= 1000, head[3] <= 1000 else {
-            throw TmuxSinkError("tmux target \(target): unexpected pane description")
+            throw TmuxSinkError(target: target, .unexpectedDescription)
         }
         let cols = head[2], rows = head[3]
         var cells = [TerminalCell](repeating: .blank, count: rows * cols)
@@ -190,17 +238,17 @@ public struct TmuxSink: Sendable {
         return (snapshot, workingDirectory)
     }
 
-    private enum Outcome { case success([UInt8]), failure(String) }
+    private enum Outcome { case success([UInt8]), failure(TmuxSinkError.Problem) }
 
     /// Spawns `tmux ARGS` (stdin on /dev/null, stdout and stderr read back) and waits for it.
     ///
     /// posix_spawn, not Foundation's Process: Process would also reap children it did not start.
     private static func runTmux(_ args: [String]) -> Outcome {
         var errPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
-        guard cpty_pipe_cloexec(&errPipe) == 0 else { return .failure("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard cpty_pipe_cloexec(&errPipe) == 0 else { return .failure(.cannotMakePipe(String(cString: strerror(errno)))) }
         guard cpty_pipe_cloexec(&outPipe) == 0 else {
             close(errPipe[0]); close(errPipe[1])
-            return .failure("cannot make a pipe: \(String(cString: strerror(errno)))")
+            return .failure(.cannotMakePipe(String(cString: strerror(errno))))
         }
         let argv = ["tmux"] + args
         let cArgs = argv.map { strdup($0) } + [nil]
@@ -216,7 +264,7 @@ public struct TmuxSink: Sendable {
         close(errPipe[1]); close(outPipe[1])
         guard rc == 0 else {
             close(errPipe[0]); close(outPipe[0])
-            return .failure("cannot run tmux: \(String(cString: strerror(rc)))")
+            return .failure(.cannotRun(String(cString: strerror(rc))))
         }
         // Standard output first, to its end: tmux writes little to standard error, which the pipe holds.
         let out = drain(outPipe[0], limit: 4 << 20)
@@ -224,14 +272,14 @@ public struct TmuxSink: Sendable {
         close(errPipe[0]); close(outPipe[0])
         var st: Int32 = 0
         while waitpid(pid, &st, 0) < 0 {
-            if errno != EINTR { return .failure("lost the tmux client: \(String(cString: strerror(errno)))") }
+            if errno != EINTR { return .failure(.lostClient(String(cString: strerror(errno)))) }
         }
         let status = ExitStatus(waitStatus: st)
         if status == .exited(0) { return .success(out) }
         var why = String(decoding: err, as: UTF8.self)
         while why.last?.isWhitespace == true { why.removeLast() }
-        if status == .exited(127) && why.isEmpty { return .failure("tmux is not installed") }
-        return .failure(why.isEmpty ? "tmux \(status)" : why)
+        if status == .exited(127) && why.isEmpty { return .failure(.notInstalled) }
+        return .failure(.tmuxSaid(why.isEmpty ? "tmux \(status)" : why))
     }
 
     /// Reads a pipe to its end, keeping at most `limit` bytes.

@@ -43,7 +43,7 @@ public final class DesktopLink {
             try send()
         } catch {
             failing = true
-            return [.desktopOutput(.failed(reason: error.description, unsent: error.unsent(of: text)))]
+            return [.desktopOutput(.failed(reason: error.message, unsent: error.unsent(of: text)))]
         }
         var out: [ShellEvent] = []
         // After a failure the name is said again: auto may have chosen another in the request that failed.

@@ -1,3 +1,4 @@
+import Localization
 import PtyHost
 import Shell
 import SystemIO
@@ -18,11 +19,11 @@ public final class TerminalLink {
     /// Lines of scrollback the pane shows (0: live).
     public private(set) var scrolledBack = 0
     /// Why the program could not be started or looked at, shown in the pane.
-    public var problem: String? { lookProblem ?? startProblem }
+    public var problem: UIMessage? { lookProblem ?? startProblem }
     /// Why the program could not be started or restarted; a restart that works clears it.
-    private var startProblem: String?
+    private var startProblem: UIMessage?
     /// Why the last look failed; the next look that works clears it.
-    private var lookProblem: String?
+    private var lookProblem: UIMessage?
     /// The reducer asked for the start (the Terminal screen showed), and it was tried.
     public private(set) var isStarted = false
     /// The pane shows: the program is looked at between its own outputs only then.
@@ -78,9 +79,9 @@ public final class TerminalLink {
             startProblem = nil
             let (r, c) = Self.paneSize(rows, cols)
             do throws(OutputSinkError) {
-                guard let pane else { throw OutputSinkError("\(sink.name) cannot be restarted from here") }
+                guard let pane else { throw .notRestartable(sink.name) }
                 try pane.restart(rows: r, cols: c)
-            } catch { startProblem = error.description }
+            } catch { startProblem = error.message }
             scrolledBack = 0
         case .start(let r, let c):
             return start(rows: r, cols: c)
@@ -103,7 +104,7 @@ public final class TerminalLink {
         do throws(OutputSinkError) {
             try sink.start(rows: r, cols: c)
         } catch {
-            startProblem = error.description
+            startProblem = error.message
         }
         look()
         let waiting = early
@@ -117,7 +118,7 @@ public final class TerminalLink {
             try send()
         } catch {
             failing = true
-            return [.output(.failed(reason: error.description, unsent: error.unsent(of: text)))]
+            return [.output(.failed(reason: error.message, unsent: error.unsent(of: text)))]
         }
         if let delay = pane?.echoLookDelay { lookDue = clock.now() + delay }
         guard failing else { return [] }
@@ -139,7 +140,7 @@ public final class TerminalLink {
             if try pane.look() { changed = true }
             if lookProblem != nil { lookProblem = nil; changed = true }
         } catch {
-            if lookProblem != error.description { lookProblem = error.description; changed = true }
+            if lookProblem != error.message { lookProblem = error.message; changed = true }
         }
     }
 

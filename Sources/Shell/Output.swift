@@ -1,11 +1,13 @@
+import Localization
 import TerminalModel
 
 /// What became of text or keys the runtime gave to the output sink, as the reducer hears it: a failure,
 /// and the first delivery after one. Deliveries that follow deliveries are not reported.
 public enum OutputReport: Hashable, Sendable {
     /// The sink could not deliver: `reason` says why and names the target (`tmux target work:1: can't find
-    /// pane: 1`); `unsent` is the text that did not arrive (empty for a key), kept on screen.
-    case failed(reason: String, unsent: String)
+    /// pane: 1`), translated where it is drawn; `unsent` is the text that did not arrive (empty for a key),
+    /// kept on screen.
+    case failed(reason: UIMessage, unsent: String)
     /// Text or a key reached the sink again after a failure.
     case delivered
 }
@@ -13,11 +15,11 @@ public enum OutputReport: Hashable, Sendable {
 /// How delivery to the output sink stands, as the Terminal screen shows it.
 public struct OutputStatus: Hashable, Sendable {
     /// Why the last text or key could not be delivered; nil once one was again.
-    public var problem: String?
+    public var problem: UIMessage?
     /// Text that could not be delivered, kept so nothing the user composed is lost.
     public var unsent: String
 
-    public init(problem: String? = nil, unsent: String = "") { self.problem = problem; self.unsent = unsent }
+    public init(problem: UIMessage? = nil, unsent: String = "") { self.problem = problem; self.unsent = unsent }
 }
 
 /// The Terminal screen's pane as the runtime was last asked to keep it, so each change is asked for once.

@@ -42,19 +42,19 @@ public final class AutoSink: TextSink, PointerSink {
 
     private func resolved() throws(OutputSinkError) -> any TextSink {
         if let chosen { return chosen }
-        var reasons: [String] = []
+        var reasons: [UIMessage] = []
         for scheme in candidates {
-            guard let sink = make(scheme) else { reasons.append("\(scheme): not built into this shell"); continue }
+            guard let sink = make(scheme) else { reasons.append(UIMessage("{sink}: not built into this shell", ["sink": scheme])); continue }
             do throws(OutputSinkError) {
                 try sink.check()
                 chosen = sink
                 return sink
             } catch {
-                reasons.append(error.description)
+                reasons.append(error.message)
             }
         }
-        throw OutputSinkError("no desktop output: " + reasons.joined(separator: "; ")
-                              + " (choose one with --output \(OutputSinks.desktopUsage))")
+        throw OutputSinkError(UIMessage("no desktop output: {reasons} (choose one with --output {sinks})", ["sinks": OutputSinks.desktopUsage],
+                                        reasons: ["reasons": .together(reasons, separator: "; ")]))
     }
 
     public func check() throws(OutputSinkError) { _ = try resolved() }

@@ -32,7 +32,7 @@ extension OutputSink {
 
     /// This sink's pointer, for a caller that points into whichever sink was chosen; throws that it has none.
     public func pointer() throws(OutputSinkError) -> any PointerSink {
-        guard let p = self as? any PointerSink else { throw OutputSinkError("\(name) has no pointer to move") }
+        guard let p = self as? any PointerSink else { throw OutputSinkError(UIMessage("{sink} has no pointer to move", ["sink": name])) }
         return p
     }
 }
@@ -89,7 +89,7 @@ extension PaneHost {
     public var scrollback: Int { 0 }
     public func resize(rows: Int, cols: Int) {}
     public func restart(rows: Int, cols: Int) throws(OutputSinkError) {
-        throw OutputSinkError("\(name) cannot be restarted from here")
+        throw .notRestartable(name)
     }
     public var descriptors: [Int32] { [] }
     public var hasPendingInput: Bool { false }
@@ -100,11 +100,14 @@ extension PaneHost {
 }
 
 /// Why a sink could not deliver, start or be reached; the message names the target.
+///
+/// Two are equal when they say the same in English and leave the same text unsent: a test that names the
+/// English words matches the translatable message as it matches the verbatim one.
 public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
     /// The problem in English.
     public let description: String
-    /// The problem worded for translation, where it has been (`--type-into`'s and `--output`'s values); the
-    /// English `description` as it is otherwise.
+    /// The problem worded for translation (what the screens and the command line show, in the user's
+    /// language); a text that is not the project's (a program's own error) as it is.
     public let message: UIMessage
     /// The tail of the text that did not arrive when part of it did (what went before it reached the
     /// window); nil when none of it went, or the failure was not about text.
@@ -124,4 +127,21 @@ public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
 
     /// What of `text` the user still has to send after this failure: the tail the sink named, else all of it.
     public func unsent(of text: String) -> String { unsent ?? text }
+
+    /// The same problem, with `tail` the text that did not arrive.
+    public func leaving(_ tail: String?) -> OutputSinkError { OutputSinkError(message, unsent: tail) }
+
+    /// A named key (`TerminalKey`'s own name for it) the sink has no key for.
+    public static func noKey(sink: String, key: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("{sink} has no key for {key}", ["sink": sink, "key": key]))
+    }
+
+    /// A sink whose program cannot be started again from the shell (a tmux pane, a desktop).
+    public static func notRestartable(_ sink: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("{sink} cannot be restarted from here", ["sink": sink]))
+    }
+
+    public static func == (a: OutputSinkError, b: OutputSinkError) -> Bool {
+        a.description == b.description && a.unsent == b.unsent
+    }
 }

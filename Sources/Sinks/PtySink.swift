@@ -42,7 +42,7 @@ public final class PtySink: TextSink, PaneHost {
         do {
             hosted = try HostedTerminal(argv: argv, rows: rows, cols: cols)
         } catch {
-            throw OutputSinkError("cannot start \(name): \(error)")
+            throw OutputSinkError(UIMessage("cannot start {program}: {reason}", ["program": name, "reason": "\(error)"]))
         }
     }
 
@@ -62,8 +62,8 @@ public final class PtySink: TextSink, PaneHost {
 
     /// The child, if keys can reach it; else why not, so nothing typed vanishes into a pty no one reads.
     private func running() throws(OutputSinkError) -> HostedTerminal {
-        guard let hosted else { throw OutputSinkError("\(name) is not running") }
-        guard hosted.exitStatus == nil else { throw OutputSinkError("\(name) has ended") }
+        guard let hosted else { throw OutputSinkError(UIMessage("{program} is not running", ["program": name])) }
+        guard hosted.exitStatus == nil else { throw OutputSinkError(UIMessage("{program} has ended", ["program": name])) }
         return hosted
     }
 
@@ -87,7 +87,7 @@ public final class PtySink: TextSink, PaneHost {
         // The pane may have changed size while the program had ended (an ended child is not resized): the new
         // one starts at the pane's size, not the old program's.
         if hosted.screen.rows != rows || hosted.screen.cols != cols { hosted.screen.resize(rows: rows, cols: cols) }
-        do { try hosted.restart() } catch { throw OutputSinkError("cannot restart \(name): \(error)") }
+        do { try hosted.restart() } catch { throw OutputSinkError(UIMessage("cannot restart {program}: {reason}", ["program": name, "reason": "\(error)"])) }
     }
 
     public var descriptors: [Int32] { hosted?.pollDescriptors.map(\.fd) ?? [] }

@@ -65,6 +65,44 @@ public final class TmuxPaneSink: TextSink, PaneHost {
 
     /// Runs a tmux call, giving its failure as the sink's.
     private static func mapped<T>(_ call: () throws(TmuxSinkError) -> T) throws(OutputSinkError) -> T {
-        do throws(TmuxSinkError) { return try call() } catch { throw OutputSinkError(error.description) }
+        do throws(TmuxSinkError) { return try call() } catch { throw OutputSinkError(message(error)) }
+    }
+
+    /// A tmux failure in words to translate, the target named; what tmux itself said is recognised where it is
+    /// one of its usual answers to a pane that is not there, and shown as tmux wrote it otherwise. The English
+    /// is the error's `description`.
+    static func message(_ error: TmuxSinkError) -> UIMessage {
+        guard let target = error.target else { return .verbatim(error.description) }
+        let t = ["target": target]
+        func system(_ why: String) -> [String: UIMessage] { ["reason": .system(why)] }
+        switch error.problem {
+        case .nulByte: return UIMessage("tmux target {target}: text contains a NUL byte", t)
+        case .noKeyName(let key): return UIMessage("tmux target {target}: {key} has no tmux key name", ["target": target, "key": key])
+        case .noPane: return UIMessage("tmux target {target}: can't find pane", t)
+        case .emptyCapture: return UIMessage("tmux target {target}: capture printed nothing", t)
+        case .unexpectedDescription: return UIMessage("tmux target {target}: unexpected pane description", t)
+        case .notInstalled: return UIMessage("tmux target {target}: tmux is not installed", t)
+        case .cannotMakePipe(let why): return UIMessage("tmux target {target}: cannot make a pipe: {reason}", t, reasons: system(why))
+        case .cannotRun(let why): return UIMessage("tmux target {target}: cannot run tmux: {reason}", t, reasons: system(why))
+        case .lostClient(let why): return UIMessage("tmux target {target}: lost the tmux client: {reason}", t, reasons: system(why))
+        case .other(let why): return .verbatim(why)
+        case .tmuxSaid(let why):
+            func after(_ prefix: String) -> [String: String]? {
+                why.hasPrefix(prefix) ? ["target": target, "name": String(why.dropFirst(prefix.count))] : nil
+            }
+            if let a = after("can't find pane: ") { return UIMessage("tmux target {target}: can't find pane: {name}", a) }
+            if let a = after("can't find window: ") { return UIMessage("tmux target {target}: can't find window: {name}", a) }
+            if let a = after("can't find session: ") { return UIMessage("tmux target {target}: can't find session: {name}", a) }
+            if let a = after("no server running on ") { return UIMessage("tmux target {target}: no server running on {name}", a) }
+            // "error connecting to /tmp/tmux-1000/default (No such file or directory)": the system's words, which
+            // glibc's catalog translates.
+            if let a = after("error connecting to "), let name = a["name"], name.hasSuffix(")"),
+               let open = name.range(of: " (", options: .backwards) {
+                return UIMessage("tmux target {target}: error connecting to {socket} ({reason})",
+                                 ["target": target, "socket": String(name[..<open.lowerBound])],
+                                 reasons: ["reason": .system(String(name[open.upperBound...].dropLast()))])
+            }
+            return UIMessage("tmux target {target}: {reason}", ["target": target, "reason": why])
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Localization
 import TerminalModel
 
 /// The one rule every sink types text by: which characters stand for keys, which are refused.
@@ -43,8 +44,8 @@ public enum TypedText {
             case "\u{08}", "\u{7F}": key = .backspace
             default:
                 if isControl(scalar) {
-                    throw OutputSinkError("cannot type \(describe(scalar)) at byte \(text.utf8.distance(from: text.startIndex, to: i)): "
-                                          + "no key types that control character, so nothing was sent")
+                    throw OutputSinkError(UIMessage("cannot type {character} at byte {byte}: no key types that control character, so nothing was sent",
+                                                    ["character": describe(scalar), "byte": "\(text.utf8.distance(from: text.startIndex, to: i))"]))
                 }
             }
             if let key {

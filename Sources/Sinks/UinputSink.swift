@@ -92,7 +92,7 @@ public final class UinputSink: TextSink, PointerSink {
             chord.append(Self.leftAlt)
         default:
             guard let code = WaylandSink.evdevCode(press.key) else {
-                throw OutputSinkError("\(name) has no key for \(press.key)")
+                throw .noKey(sink: name, key: "\(press.key)")
             }
             stroke = Stroke(key: code, modifiers: [])
         }
@@ -245,9 +245,8 @@ public final class UinputSink: TextSink, PointerSink {
                     continue
                 }
                 guard canPaste else {
-                    throw OutputSinkError("cannot type \(WaylandSink.describe(c)): the keyboard layout (\(layoutName)) "
-                                          + "has no key for it, and there is no clipboard to paste it through "
-                                          + "(install wl-clipboard on Wayland or xclip on X11)")
+                    throw OutputSinkError(UIMessage("cannot type {character}: the keyboard layout ({layout}) has no key for it, and there is no clipboard to paste it through (install wl-clipboard on Wayland or xclip on X11)",
+                                                    ["character": WaylandSink.describe(c), "layout": layoutName]))
                 }
                 if !strokes.isEmpty { steps.append(.keys(strokes)); strokes = [] }
                 pasted.append(c)
@@ -261,7 +260,7 @@ public final class UinputSink: TextSink, PointerSink {
     /// The key of a character held with a chord: it must be on the layout, on one key.
     static func chordStroke(_ c: Character, layout: XKBKeymap) throws(OutputSinkError) -> Stroke {
         guard let strokes = stroke(for: c, layout: layout), strokes.count == 1, let stroke = strokes.first else {
-            throw OutputSinkError("cannot send \(WaylandSink.describe(c)) with modifiers: the keyboard layout has no key for it")
+            throw WaylandSink.noKeyWithModifiers(c)
         }
         return stroke
     }
@@ -378,14 +377,14 @@ public final class UinputSink: TextSink, PointerSink {
     static func openFailure(_ code: Int32, device: String) -> OutputSinkError {
         switch code {
         case ENOENT, ENODEV, ENXIO:
-            return OutputSinkError("\(device) is missing: the kernel's uinput module is not loaded (sudo modprobe uinput; "
-                                   + "scripts/install.sh --uinput loads it at every boot and lets you open it), "
-                                   + "or choose wayland or x11 (--output, --type-into)")
+            return OutputSinkError(UIMessage("{device} is missing: the kernel's uinput module is not loaded (sudo modprobe uinput; scripts/install.sh --uinput loads it at every boot and lets you open it), or choose wayland or x11 (--output, --type-into)",
+                                             ["device": device]))
         case EACCES, EPERM, EROFS:
-            return OutputSinkError("cannot open \(device): permission denied (scripts/install.sh --uinput installs a udev "
-                                   + "rule that lets the logged-in user open it), or choose wayland or x11 (--output, --type-into)")
+            return OutputSinkError(UIMessage("cannot open {device}: permission denied (scripts/install.sh --uinput installs a udev rule that lets the logged-in user open it), or choose wayland or x11 (--output, --type-into)",
+                                             ["device": device]))
         default:
-            return OutputSinkError("cannot make a virtual keyboard with \(device): \(String(cString: strerror(code)))")
+            return OutputSinkError(UIMessage("cannot make a virtual keyboard with {device}: {reason}", ["device": device],
+                                             reasons: ["reason": .system(String(cString: strerror(code)))]))
         }
     }
 
@@ -395,7 +394,7 @@ public final class UinputSink: TextSink, PointerSink {
         guard code != 0 else { return }
         // A device the kernel took away is made again by the next call.
         disconnect()
-        throw OutputSinkError("the virtual keyboard stopped taking events: \(String(cString: strerror(code)))")
+        throw OutputSinkError(UIMessage("the virtual keyboard stopped taking events: {reason}", reasons: ["reason": .system(String(cString: strerror(code)))]))
     }
 
     private func tap(_ stroke: Stroke) throws(OutputSinkError) {
@@ -407,11 +406,11 @@ public final class UinputSink: TextSink, PointerSink {
     private func paste(_ text: String) throws(OutputSinkError) {
         let layout = try loadedLayout()
         guard let tool = Self.clipboard(environment: environment) else {
-            throw OutputSinkError("no clipboard tool (wl-copy or xclip) to paste \(text.debugDescription) with")
+            throw OutputSinkError(UIMessage("no clipboard tool (wl-copy or xclip) to paste {text} with", ["text": text.debugDescription]))
         }
         try Self.copy(text, with: tool, environment: environment)
         guard let v = Self.stroke(forKeysym: 0x76, layout: layout) else {
-            throw OutputSinkError("cannot paste: the keyboard layout has no V key")
+            throw OutputSinkError(UIMessage("cannot paste: the keyboard layout has no V key"))
         }
         try tap(Stroke(key: v.key, modifiers: [Self.leftCtrl] + v.modifiers))
     }
@@ -423,7 +422,7 @@ public final class UinputSink: TextSink, PointerSink {
     static func copy(_ text: String, with tool: [String], environment: [String: String]) throws(OutputSinkError) {
         var pipeEnds: [Int32] = [-1, -1]
         guard cpty_pipe_cloexec(&pipeEnds) == 0 else {
-            throw OutputSinkError("cannot make a pipe for \(tool[0]): \(String(cString: strerror(errno)))")
+            throw OutputSinkError(UIMessage("cannot make a pipe for {program}: {reason}", ["program": tool[0]], reasons: ["reason": .system(String(cString: strerror(errno)))]))
         }
         let argv = tool.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -439,7 +438,7 @@ public final class UinputSink: TextSink, PointerSink {
         close(pipeEnds[0])
         guard rc == 0 else {
             close(pipeEnds[1])
-            throw OutputSinkError("cannot run \(tool[0]): \(String(cString: strerror(rc)))")
+            throw OutputSinkError(UIMessage("cannot run {program}: {reason}", ["program": tool[0]], reasons: ["reason": .system(String(cString: strerror(rc)))]))
         }
         // A tool that died makes the write fail with EPIPE, not kill the shell.
         signal(SIGPIPE, SIG_IGN)
@@ -453,7 +452,7 @@ public final class UinputSink: TextSink, PointerSink {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else {
-            throw OutputSinkError("\(tool[0]) could not put \(text.debugDescription) on the clipboard (wait status \(status))")
+            throw OutputSinkError(UIMessage("{program} could not put {text} on the clipboard (wait status {status})", ["program": tool[0], "text": text.debugDescription, "status": "\(status)"]))
         }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CVirtualKeyboard
+import Localization
 import CWayland
 
 /// One `zwp_virtual_keyboard_v1` on a Wayland compositor's first seat: the only user of libwayland-client
@@ -65,7 +66,8 @@ final class WaylandKeyboard {
 
     private func checked(_ result: Int32) throws(OutputSinkError) {
         guard result != 0 else { return }
-        throw OutputSinkError("the Wayland display \(display) stopped taking keys: \(WaylandClient.requestFailure(hf_vk_error(handle)))")
+        throw OutputSinkError(UIMessage("the Wayland display {display} stopped taking keys: {reason}", ["display": display],
+                                        reasons: ["reason": WaylandClient.requestFailure(hf_vk_error(handle))]))
     }
 
     private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
@@ -73,12 +75,11 @@ final class WaylandKeyboard {
         case HF_VK_NO_DISPLAY.rawValue:
             return WaylandClient.noDisplay(display, code: code)
         case HF_VK_NO_SEAT.rawValue:
-            return OutputSinkError("the Wayland display \(display) offers no wl_seat: it has no keyboard to type with")
+            return OutputSinkError(UIMessage("the Wayland display {display} offers no wl_seat: it has no keyboard to type with", ["display": display]))
         case HF_VK_NO_MANAGER.rawValue:
-            return WaylandClient.noManager(display, "zwp_virtual_keyboard_manager_v1", for: "")
+            return WaylandClient.noManager(display, "zwp_virtual_keyboard_manager_v1", pointer: false)
         default:
-            let reason = code == EPROTO ? "the compositor refused the virtual keyboard" : WaylandClient.describe(code)
-            return OutputSinkError("the Wayland display \(display) failed: \(reason)")
+            return WaylandClient.failed(display, code: code, refused: UIMessage("the compositor refused the virtual keyboard"))
         }
     }
 
@@ -135,15 +136,15 @@ final class XKBKeymap {
     private init(flags: xkb_context_flags = XKB_CONTEXT_NO_FLAGS,
                  compile: (OpaquePointer) -> OpaquePointer?) throws(OutputSinkError) {
         guard let context = xkb_context_new(flags) else {
-            throw OutputSinkError("libxkbcommon could not start")
+            throw OutputSinkError(UIMessage("libxkbcommon could not start"))
         }
         defer { xkb_context_unref(context) }
         guard let keymap = compile(context) else {
-            throw OutputSinkError("libxkbcommon could not compile the keyboard layout (check XKB_DEFAULT_LAYOUT)")
+            throw OutputSinkError(UIMessage("libxkbcommon could not compile the keyboard layout (check XKB_DEFAULT_LAYOUT)"))
         }
         defer { xkb_keymap_unref(keymap) }
         guard let cText = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
-            throw OutputSinkError("libxkbcommon could not write the keyboard layout")
+            throw OutputSinkError(UIMessage("libxkbcommon could not write the keyboard layout"))
         }
         text = String(cString: cText)
         free(cText)
@@ -181,7 +182,7 @@ final class XKBKeymap {
         var highest: UInt32 = 0
         for (i, sym) in syms.enumerated() {
             guard let symName = Self.name(ofKeysym: sym) else {
-                throw OutputSinkError("cannot type \(Self.describe(keysym: sym)): XKB has no name for its key symbol")
+                throw OutputSinkError(UIMessage("cannot type {character}: XKB has no name for its key symbol", ["character": Self.describe(keysym: sym)]))
             }
             let name: String
             if i < unusedKeys.count, let existing = unusedKeys[i].name {
@@ -199,7 +200,7 @@ final class XKBKeymap {
               let symbols = text.range(of: "xkb_symbols"),
               let symbolsEnd = text.range(of: "\n};", range: symbols.upperBound..<text.endIndex),
               keycodesEnd.lowerBound < symbols.lowerBound else {
-            throw OutputSinkError("libxkbcommon wrote the keyboard layout in a form the sink cannot extend")
+            throw OutputSinkError(UIMessage("libxkbcommon wrote the keyboard layout in a form the sink cannot extend"))
         }
         var extended = String(text[..<keycodesEnd.lowerBound]) + "\n" + codes.joined()
             + String(text[keycodesEnd.lowerBound..<symbolsEnd.lowerBound]) + "\n" + keys.joined()
@@ -220,7 +221,7 @@ final class XKBKeymap {
     static func describe(keysym sym: UInt32) -> String {
         let code = xkb_keysym_to_utf32(sym)
         if code != 0, let scalar = Unicode.Scalar(code) { return TypedText.describe(scalar) }
-        return "the key symbol 0x" + String(sym, radix: 16)
+        return "keysym 0x" + String(sym, radix: 16)
     }
 
     /// Every key's levels in the first group, lowest keycode and level first, so a keysym maps to the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CVirtualKeyboard
+import Localization
 import PtyHost
 
 /// One `zwlr_virtual_pointer_v1` on a wlroots compositor, on a connection of its own: the Wayland sink's
@@ -90,7 +91,8 @@ final class WaylandPointer {
 
     private func checked(_ result: Int32) throws(OutputSinkError) {
         guard result != 0 else { return }
-        throw OutputSinkError("the Wayland display \(display) stopped taking pointer events: \(WaylandClient.requestFailure(hf_vp_error(handle)))")
+        throw OutputSinkError(UIMessage("the Wayland display {display} stopped taking pointer events: {reason}", ["display": display],
+                                        reasons: ["reason": WaylandClient.requestFailure(hf_vp_error(handle))]))
     }
 
     private static func connectFailure(status: Int32, code: Int32, display: String) -> OutputSinkError {
@@ -98,10 +100,9 @@ final class WaylandPointer {
         case HF_VP_NO_DISPLAY.rawValue:
             return WaylandClient.noDisplay(display, code: code)
         case HF_VP_NO_MANAGER.rawValue:
-            return WaylandClient.noManager(display, "zwlr_virtual_pointer_manager_v1", for: " to move the pointer")
+            return WaylandClient.noManager(display, "zwlr_virtual_pointer_manager_v1", pointer: true)
         default:
-            let reason = code == EPROTO ? "the compositor refused the virtual pointer" : WaylandClient.describe(code)
-            return OutputSinkError("the Wayland display \(display) failed: \(reason)")
+            return WaylandClient.failed(display, code: code, refused: UIMessage("the compositor refused the virtual pointer"))
         }
     }
 }

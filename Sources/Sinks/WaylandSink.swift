@@ -73,7 +73,7 @@ public final class WaylandSink: TextSink, PointerSink {
         if press.modifiers.contains(.ctrl) { extra |= layout.control }
         if press.modifiers.contains(.alt) { extra |= layout.alt }
         if press.modifiers.contains(.logo) {
-            guard layout.superKey != 0 else { throw OutputSinkError("the keyboard layout has no Super (logo) modifier") }
+            guard layout.superKey != 0 else { throw OutputSinkError(UIMessage("the keyboard layout has no Super (logo) modifier")) }
             extra |= layout.superKey
         }
         let stroke: KeyStroke
@@ -88,7 +88,7 @@ public final class WaylandSink: TextSink, PointerSink {
             stroke = try Self.stroke(for: c, layout: layout, adding: extra | layout.alt)
         default:
             guard let code = Self.evdevCode(press.key) else {
-                throw OutputSinkError("\(name) has no key for \(press.key)")
+                throw .noKey(sink: name, key: "\(press.key)")
             }
             stroke = KeyStroke(key: code, modifiers: extra)
         }
@@ -113,16 +113,16 @@ public final class WaylandSink: TextSink, PointerSink {
     private func pointerConnected() throws(OutputSinkError) -> WaylandPointer {
         if let pointer { return pointer }
         guard let display else {
-            throw OutputSinkError("no Wayland display: WAYLAND_DISPLAY is not set (run inside a Wayland session, "
-                                  + "or name its socket: wayland:wayland-1)")
+            throw Self.noDisplay
         }
         let made = try WaylandPointer(socket: display, display: display)
         // A seat that had no pointer gains one with this: as with the keyboard, the first event waits until
         // the programs have taken it up (a click sent at once reached sway's focus, and no GTK window).
         if !made.seatHadPointer {
             let other = keyboard?.fd ?? -1
-            try awaitTakenUp(backlog: { made.backlog(other: other) }, sync: made.sync, display: display, what: "pointer",
-                             refused: "nothing was clicked")
+            try awaitTakenUp(backlog: { made.backlog(other: other) }, sync: made.sync,
+                             refused: UIMessage("a program on the Wayland display {display} has not read what the compositor sent it for {seconds} s (it is busy or stopped), so it cannot have taken up the new pointer: nothing was clicked",
+                                                ["display": display, "seconds": "\(Int(Self.takeUpTimeout))"]))
         }
         pointer = made
         return made
@@ -152,8 +152,9 @@ public final class WaylandSink: TextSink, PointerSink {
                 var i = range.lowerBound
                 while i < range.upperBound {
                     guard let sym = XKBKeymap.keysym(scalars[i]) else {
-                        throw OutputSinkError("cannot type \(TypedText.describe(scalars[i])) at byte "
-                                              + "\(text.utf8.distance(from: text.startIndex, to: i)): XKB has no key symbol for it")
+                        throw OutputSinkError(UIMessage("cannot type {character} at byte {byte}: XKB has no key symbol for it",
+                                                                    ["character": TypedText.describe(scalars[i]),
+                                                                     "byte": "\(text.utf8.distance(from: text.startIndex, to: i))"]))
                     }
                     items.append(Item(sym: sym, stroke: nil, at: i))
                     i = scalars.index(after: i)
@@ -173,11 +174,22 @@ public final class WaylandSink: TextSink, PointerSink {
         }
     }
 
+    /// No display named and none in the environment.
+    static var noDisplay: OutputSinkError {
+        OutputSinkError(UIMessage("no Wayland display: WAYLAND_DISPLAY is not set (run inside a Wayland session, or name its socket: {example})",
+                                  ["example": "wayland:wayland-1"]))
+    }
+
+    /// A chord whose character has no key of its own on the layout (here and in the uinput sink).
+    static func noKeyWithModifiers(_ c: Character) -> OutputSinkError {
+        OutputSinkError(UIMessage("cannot send {character} with modifiers: the keyboard layout has no key for it", ["character": describe(c)]))
+    }
+
     /// The key that types `c` on the layout, with `modifiers` added; a chord needs the layout's own key.
     static func stroke(for c: Character, layout: XKBKeymap, adding modifiers: UInt32) throws(OutputSinkError) -> KeyStroke {
         guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first,
               let sym = XKBKeymap.keysym(scalar), var stroke = layout.strokes[sym] else {
-            throw OutputSinkError("cannot send \(describe(c)) with modifiers: the keyboard layout has no key for it")
+            throw noKeyWithModifiers(c)
         }
         stroke.modifiers |= modifiers
         return stroke
@@ -227,8 +239,7 @@ public final class WaylandSink: TextSink, PointerSink {
     private func connected() throws(OutputSinkError) -> WaylandKeyboard {
         if let keyboard { return keyboard }
         guard let display else {
-            throw OutputSinkError("no Wayland display: WAYLAND_DISPLAY is not set (run inside a Wayland session, "
-                                  + "or name its socket: wayland:wayland-1)")
+            throw Self.noDisplay
         }
         let layout = try loadedLayout()
         let made = try WaylandKeyboard(socket: display, display: display)
@@ -257,14 +268,16 @@ public final class WaylandSink: TextSink, PointerSink {
     private func awaitTakenUp(_ keyboard: WaylandKeyboard) throws(OutputSinkError) {
         guard !takenUp else { return }
         let other = pointer?.fd ?? -1
-        try awaitTakenUp(backlog: { keyboard.backlog(other: other) }, sync: keyboard.sync, display: keyboard.display,
-                         what: "keyboard", refused: "nothing was typed")
+        try awaitTakenUp(backlog: { keyboard.backlog(other: other) }, sync: keyboard.sync,
+                         refused: UIMessage("a program on the Wayland display {display} has not read what the compositor sent it for {seconds} s (it is busy or stopped), so it cannot have taken up the new keyboard: nothing was typed",
+                                            ["display": keyboard.display, "seconds": "\(Int(Self.takeUpTimeout))"]))
         takenUp = true
     }
 
-    /// The wait of `awaitTakenUp(_:)` for a new keyboard or pointer: its connection's `backlog` and `sync`.
+    /// The wait of `awaitTakenUp(_:)` for a new keyboard or pointer: its connection's `backlog` and `sync`;
+    /// `refused` is what a program that did not take it up in time is told as.
     private func awaitTakenUp(backlog: () -> (clients: UInt32, compositor: UInt32)?, sync: () throws(OutputSinkError) -> Void,
-                              display: String, what: String, refused: String) throws(OutputSinkError) {
+                              refused: UIMessage) throws(OutputSinkError) {
         let deadline = clock.now() + Self.takeUpTimeout
         var quiet = 0
         while quiet < 2 {
@@ -281,9 +294,7 @@ public final class WaylandSink: TextSink, PointerSink {
             }
             quiet = 0
             guard clock.now() < deadline else {
-                throw OutputSinkError("a program on the Wayland display \(display) has not read what the compositor "
-                                      + "sent it for \(Int(Self.takeUpTimeout)) s (it is busy or stopped), so it cannot have "
-                                      + "taken up the new \(what): \(refused)")
+                throw OutputSinkError(refused)
             }
             clock.sleep(for: 0.005)
         }
@@ -334,8 +345,10 @@ public final class WaylandSink: TextSink, PointerSink {
                 }
                 for item in items[index..<end] {
                     guard let stroke = item.stroke ?? item.sym.flatMap({ keymap.strokes[$0] }) else {
-                        throw OutputSinkError("cannot type \(item.sym.map(XKBKeymap.describe(keysym:)) ?? "a key"): "
-                                              + "neither the keyboard layout nor an added key gives it")
+                        throw OutputSinkError(item.sym.map {
+                            UIMessage("cannot type {character}: neither the keyboard layout nor an added key gives it",
+                                      ["character": XKBKeymap.describe(keysym: $0)])
+                        } ?? UIMessage("cannot type a key: neither the keyboard layout nor an added key gives it"))
                     }
                     if try tap(stroke, on: keyboard) { confirmed = index }
                     index += 1
@@ -347,7 +360,7 @@ public final class WaylandSink: TextSink, PointerSink {
             self.keyboard = nil
             current = nil
             let from = items.indices.contains(confirmed) ? items[confirmed].at : nil
-            throw OutputSinkError(error.description, unsent: from.map { TypedText.rest(text, from: $0) })
+            throw error.leaving(from.map { TypedText.rest(text, from: $0) })
         }
     }
 
@@ -373,8 +386,9 @@ public final class WaylandSink: TextSink, PointerSink {
             let deadline = clock.now() + Self.catchUpTimeout
             while let backlog = keyboard.backlog(other: pointer?.fd ?? -1), backlog.clients > Self.mostBehind {
                 guard clock.now() < deadline else {
-                    throw OutputSinkError("a program on the Wayland display \(keyboard.display) stopped reading its keys "
-                                          + "(\(backlog.clients / 1024) KB of them unread for \(Int(Self.catchUpTimeout)) s)")
+                    throw OutputSinkError(UIMessage("a program on the Wayland display {display} stopped reading its keys ({size} KB of them unread for {seconds} s)",
+                                                    ["display": keyboard.display, "size": "\(backlog.clients / 1024)",
+                                                     "seconds": "\(Int(Self.catchUpTimeout))"]))
                 }
                 clock.sleep(for: 0.005)
             }

@@ -192,7 +192,7 @@ public final class X11Sink: TextSink, PointerSink {
                         at = i
                         let scalar = scalars[i]
                         guard let keysym = Self.keysym(for: scalar) else {
-                            throw OutputSinkError("\(name) cannot type \(TypedText.describe(scalar)): it has no key")
+                            throw OutputSinkError(UIMessage("{sink} cannot type {character}: it has no key", ["sink": name, "character": TypedText.describe(scalar)]))
                         }
                         try tap(display, keysym: keysym, modifiers: [], character: scalar, target: target)
                         i = scalars.index(after: i)
@@ -200,7 +200,7 @@ public final class X11Sink: TextSink, PointerSink {
                 }
             }
         } catch {
-            throw OutputSinkError(error.description, unsent: TypedText.rest(text, from: at))
+            throw error.leaving(TypedText.rest(text, from: at))
         }
     }
 
@@ -237,7 +237,7 @@ public final class X11Sink: TextSink, PointerSink {
         case .pageUp: keysym = KeySym(XK_Page_Up)
         case .pageDown: keysym = KeySym(XK_Page_Down)
         case .function(let n):
-            guard (1...35).contains(n) else { throw OutputSinkError("\(name) has no key F\(n)") }
+            guard (1...35).contains(n) else { throw OutputSinkError(UIMessage("{sink} has no key F{number}", ["sink": name, "number": "\(n)"])) }
             keysym = KeySym(XK_F1) + KeySym(n - 1)
         case .char(let c), .ctrl(let c), .alt(let c):
             var typed = c
@@ -249,7 +249,7 @@ public final class X11Sink: TextSink, PointerSink {
             if case .alt = key.key { modifiers.insert(.alt) }
             guard typed.unicodeScalars.count == 1, let scalar = typed.unicodeScalars.first,
                   let sym = Self.keysym(for: scalar) else {
-                throw OutputSinkError("\(name) cannot press \(String(reflecting: c)) as one key")
+                throw OutputSinkError(UIMessage("{sink} cannot press {character} as one key", ["sink": name, "character": String(reflecting: c)]))
             }
             keysym = sym
             character = scalar
@@ -263,9 +263,9 @@ public final class X11Sink: TextSink, PointerSink {
     /// `mostNotches`).
     public func point(_ event: PointerEvent) throws(OutputSinkError) {
         let display = try connection()
-        let what: String
+        let what: UIMessage
         func fake(_ button: UInt32, _ down: Bool) throws(OutputSinkError) {
-            try alive("\(down ? "pressing" : "releasing") button \(button)")
+            try alive(Self.pressing(button, down))
             XTestFakeButtonEvent(display, button, down ? 1 : 0, 0)
         }
         switch event {
@@ -274,24 +274,24 @@ public final class X11Sink: TextSink, PointerSink {
             let px = Self.pixel(x, size: Int(XDisplayWidth(display, screen)))
             let py = Self.pixel(y, size: Int(XDisplayHeight(display, screen)))
             XTestFakeMotionEvent(display, screen, Int32(px), Int32(py), 0)
-            what = "moving the pointer to \(px),\(py)"
+            what = UIMessage("moving the pointer to {x},{y}", ["x": "\(px)", "y": "\(py)"], context: "X11 step")
         case .moveBy(let dx, let dy):
             let rx = Self.pixels(dx), ry = Self.pixels(dy)
             XTestFakeRelativeMotionEvent(display, Int32(rx), Int32(ry), 0)
-            what = "moving the pointer by \(rx),\(ry)"
+            what = UIMessage("moving the pointer by {x},{y}", ["x": "\(rx)", "y": "\(ry)"], context: "X11 step")
         case .button(let button, let down):
-            if down { try pointerTarget(display, "press the \(button) button") }
+            if down { try pointerTarget(display, UIMessage("press a button", context: "X11 pointer target")) }
             try fake(Self.button(button), down)
-            what = "\(down ? "pressing" : "releasing") the \(button) button"
+            what = Self.pressing(Self.button(button), down)
         case .click(let button, let count):
-            try pointerTarget(display, "click")
+            try pointerTarget(display, UIMessage("click", context: "X11 pointer target"))
             for _ in 0..<PointerEvent.bounded(clicks: count) {
                 try fake(Self.button(button), true)
                 try fake(Self.button(button), false)
             }
-            what = "clicking the \(button) button"
+            what = UIMessage("clicking button {button}", ["button": "\(Self.button(button))"], context: "X11 step")
         case .scroll(let dx, let dy):
-            try pointerTarget(display, "turn the wheel")
+            try pointerTarget(display, UIMessage("turn the wheel", context: "X11 pointer target"))
             // The core protocol has no wheel: each notch is a click of button 4 (up), 5 (down), 6 (left), 7 (right).
             for (steps, less, more) in [(PointerEvent.bounded(notches: dy), UInt32(4), UInt32(5)),
                                         (PointerEvent.bounded(notches: dx), UInt32(6), UInt32(7))] {
@@ -300,7 +300,7 @@ public final class X11Sink: TextSink, PointerSink {
                     try fake(steps > 0 ? more : less, false)
                 }
             }
-            what = "turning the wheel"
+            what = UIMessage("turning the wheel", context: "X11 step")
         }
         try alive(what)
         XSync(display, 1)
@@ -308,14 +308,14 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// Throws unless a window is under the pointer to take what the pointer does there.
-    private func pointerTarget(_ display: OpaquePointer, _ doing: String) throws(OutputSinkError) {
+    private func pointerTarget(_ display: OpaquePointer, _ doing: UIMessage) throws(OutputSinkError) {
         var root: Window = 0, child: Window = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
         let onScreen = XQueryPointer(display, XDefaultRootWindow(display), &root, &child, &rx, &ry, &wx, &wy, &mask)
-        try confirm(display, "asking where the pointer is")
+        try confirm(display, UIMessage("asking where the pointer is", context: "X11 step"))
         if onScreen == 0 || child == 0 {
-            throw OutputSinkError("no window is under the pointer on X display \(displayName ?? ""), at \(rx),\(ry), to \(doing) in")
+            throw OutputSinkError(UIMessage("no window is under the pointer on X display {display}, at {x},{y}, to {doing} in", ["display": displayName ?? "", "x": "\(rx)", "y": "\(ry)"], reasons: ["doing": doing]))
         }
     }
 
@@ -328,6 +328,12 @@ public final class X11Sink: TextSink, PointerSink {
     /// A relative move in whole pixels, kept within what the protocol's 16-bit coordinates can carry.
     public static func pixels(_ delta: Double) -> Int {
         delta.isNaN ? 0 : Int(min(32_767, max(-32_768, delta.rounded())))
+    }
+
+    /// The step of pressing or releasing pointer button `button` (X's number: 1 left, 2 middle, 3 right).
+    static func pressing(_ button: UInt32, _ down: Bool) -> UIMessage {
+        down ? UIMessage("pressing button {button}", ["button": "\(button)"], context: "X11 step")
+            : UIMessage("releasing button {button}", ["button": "\(button)"], context: "X11 step")
     }
 
     /// The core protocol's number of a button.
@@ -380,18 +386,18 @@ public final class X11Sink: TextSink, PointerSink {
             close(display)
         }
         guard let displayName else {
-            throw OutputSinkError("no DISPLAY: start an X session or name one, x11::0 (--output, --type-into)")
+            throw OutputSinkError(UIMessage("no DISPLAY: start an X session or name one, {example} (--output, --type-into)", ["example": "x11::0"]))
         }
         lost.pointee = 0
         guard let opened = handsfree_x11_open(displayName, lost) else {
-            throw OutputSinkError("cannot open X display \(displayName): is its server running, and may this user reach it (xhost, XAUTHORITY)? Or name another, x11::0 (--output, --type-into)")
+            throw OutputSinkError(UIMessage("cannot open X display {display}: is its server running, and may this user reach it (xhost, XAUTHORITY)? Or name another, {example} (--output, --type-into)", ["display": displayName, "example": "x11::0"]))
         }
         var event: Int32 = 0, error: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
         guard lost.pointee == 0, XTestQueryExtension(opened, &event, &error, &major, &minor) != 0, lost.pointee == 0 else {
             let gone = lost.pointee != 0
             XCloseDisplay(opened)
-            throw OutputSinkError(gone ? "X display \(displayName) went away while it was being opened"
-                                  : "X display \(displayName) has no XTEST extension: start its server with it (Xorg and Xvfb have it unless told -extension XTEST)")
+            throw OutputSinkError(gone ? UIMessage("X display {display} went away while it was being opened", ["display": displayName])
+                                  : UIMessage("X display {display} has no XTEST extension: start its server with it (Xorg and Xvfb have it unless told -extension XTEST)", ["display": displayName]))
         }
         display = opened
         return opened
@@ -416,19 +422,19 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// Throws, before any Xlib call, once the connection is known lost: Xlib crashes on a call after that.
-    private func alive(_ doing: @autoclosure () -> String) throws(OutputSinkError) {
+    private func alive(_ doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         if lost.pointee != 0 {
-            throw OutputSinkError("X display \(displayName ?? "") went away while \(doing()): its server ended or the connection broke")
+            throw OutputSinkError(UIMessage("X display {display} went away while {doing}: its server ended or the connection broke", ["display": displayName ?? ""], reasons: ["doing": doing()]))
         }
     }
 
     /// Throws if the last call found the server gone, or refused a request.
-    private func confirm(_ display: OpaquePointer, _ doing: @autoclosure () -> String) throws(OutputSinkError) {
+    private func confirm(_ display: OpaquePointer, _ doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         try alive(doing())
         let code = handsfree_x11_error_slot().pointee
         if code != 0 {
             handsfree_x11_error_slot().pointee = 0
-            throw OutputSinkError("X display \(displayName ?? "") refused \(doing()) (X error \(code))")
+            throw OutputSinkError(UIMessage("X display {display} refused a request while {doing} (X error {code})", ["display": displayName ?? "", "code": "\(code)"], reasons: ["doing": doing()]))
         }
     }
 
@@ -438,20 +444,20 @@ public final class X11Sink: TextSink, PointerSink {
         var focus: Window = 0
         var revert: Int32 = 0
         XGetInputFocus(display, &focus, &revert)
-        try confirm(display, "asking which window has the focus")
+        try confirm(display, UIMessage("asking which window has the focus", context: "X11 step"))
         let root = XDefaultRootWindow(display)
         if focus == 0 {
-            throw OutputSinkError("no window has the keyboard focus on X display \(displayName ?? ""): the keys would reach no program")
+            throw OutputSinkError(UIMessage("no window has the keyboard focus on X display {display}: the keys would reach no program", ["display": displayName ?? ""]))
         }
         guard focus == Window(PointerRoot) || focus == root else { return focus }
         var rootBack: Window = 0, child: Window = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
         let onScreen = XQueryPointer(display, root, &rootBack, &child, &rx, &ry, &wx, &wy, &mask)
-        try confirm(display, "asking where the pointer is")
+        try confirm(display, UIMessage("asking where the pointer is", context: "X11 step"))
         if onScreen == 0 || child == 0 {
-            throw OutputSinkError("no window has the keyboard focus on X display \(displayName ?? ""): it follows the pointer, "
-                                  + "which is over no window, so the keys would reach no program")
+            throw OutputSinkError(UIMessage("no window has the keyboard focus on X display {display}: it follows the pointer, which is over no window, so the keys would reach no program",
+                                                ["display": displayName ?? ""]))
         }
         return child
     }
@@ -504,9 +510,9 @@ public final class X11Sink: TextSink, PointerSink {
         var lo: Int32 = 0, hi: Int32 = 0, per: Int32 = 0
         XDisplayKeycodes(display, &lo, &hi)
         let map = XGetKeyboardMapping(display, KeyCode(truncatingIfNeeded: lo), hi - lo + 1, &per)
-        try confirm(display, "reading the keyboard mapping")
+        try confirm(display, UIMessage("reading the keyboard mapping", context: "X11 step"))
         guard let map, per > 0, hi >= lo else {
-            throw OutputSinkError("X display \(displayName ?? "") gave no keyboard mapping")
+            throw OutputSinkError(UIMessage("X display {display} gave no keyboard mapping", ["display": displayName ?? ""]))
         }
         defer { XFree(map) }
         var k = Keyboard(minCode: Int(lo), maxCode: Int(hi), perCode: Int(per))
@@ -537,7 +543,7 @@ public final class X11Sink: TextSink, PointerSink {
         }
         var state = XkbStateRec()
         XkbGetState(display, UInt32(XkbUseCoreKbd), &state)
-        try confirm(display, "reading the keyboard's group")
+        try confirm(display, UIMessage("reading the keyboard's group", context: "X11 step"))
         lockedGroup = Int(state.locked_group)
         effectiveGroup = Int(state.group)
         // Columns 2 and 3 are the second group, which needs a group switch; 4 and 5 are the first group's
@@ -551,10 +557,23 @@ public final class X11Sink: TextSink, PointerSink {
         keyboard = k
     }
 
+    /// The character `named` needs a keycode of its own, and none is left to bind.
+    private func noSpareKeycode(for named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("X display {display} has no key for {character} and no spare keycode to bind it to",
+                                  ["display": displayName ?? "", "character": named]))
+    }
+
+    /// The focused window has not read its keys, so binding a spare keycode to `named` would change keys
+    /// still waiting in it.
+    private func keysUnread(before named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("the focused window on X display {display} did not read its keys within {seconds} s, so {character} could not be bound to a spare keycode without changing keys it has not read yet (it is busy or stopped)",
+                                  ["display": displayName ?? "", "seconds": "\(Int(Self.evidenceTimeout))", "character": named]))
+    }
+
     /// The keycode that holds a modifier down.
     private func modifierCode(_ keysyms: [Int32], _ what: String) throws(OutputSinkError) -> KeyCode {
         for s in keysyms { if let key = keyboard.keys[KeySym(s)], key.column == 0 { return key.code } }
-        throw OutputSinkError("the keyboard of X display \(displayName ?? "") has no \(what) key")
+        throw OutputSinkError(UIMessage("the keyboard of X display {display} has no {key} key", ["display": displayName ?? "", "key": what]))
     }
 
     /// Presses and releases the key for `keysym` with `modifiers` and its shift level held (and, for a
@@ -563,7 +582,8 @@ public final class X11Sink: TextSink, PointerSink {
     private func tap(_ display: OpaquePointer, keysym: KeySym, modifiers: TerminalModifiers,
                      character: Unicode.Scalar? = nil, target: Window) throws(OutputSinkError) {
         let named = character.map { TypedText.describe($0) } ?? "keysym 0x\(String(keysym, radix: 16))"
-        let what = character == nil ? "pressing \(named)" : "typing \(named)"
+        let what = character == nil ? UIMessage("pressing {key}", ["key": named], context: "X11 step")
+                                     : UIMessage("typing {character}", ["character": named], context: "X11 step")
         var held: [KeyCode] = []
         if modifiers.contains(.ctrl) { held.append(try modifierCode([XK_Control_L, XK_Control_R], "Control")) }
         if modifiers.contains(.alt) { held.append(try modifierCode([XK_Alt_L, XK_Meta_L, XK_Alt_R], "Alt")) }
@@ -613,18 +633,18 @@ public final class X11Sink: TextSink, PointerSink {
     private func borrow(_ display: OpaquePointer, _ keysym: KeySym, for named: String,
                         target: Window) throws(OutputSinkError) -> Slot {
         guard !slots.isEmpty else {
-            throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
+            throw noSpareKeycode(for: named)
         }
         watchProgram(display, target)
         let slot = try freeSlot(display, target: target, for: named)
         let first = !slotSym.keys.contains { $0.code == slot.code }
-        try change(display, slot, to: keysym, doing: "binding a spare keycode to \(named)")
+        try change(display, slot, to: keysym, doing: UIMessage("binding a spare keycode to {character}", ["character": named], context: "X11 step"))
         if first {
             // Listed, so later calls and processes know the binding is the sink's to change.
             var byte = UInt8(slot.code)
             XChangeProperty(display, XDefaultRootWindow(display), XInternAtom(display, Self.listName, 0),
                             Atom(XA_CARDINAL), 8, PropModeAppend, &byte, 1)
-            try confirm(display, "listing the spare keycode \(slot.code)")
+            try confirm(display, UIMessage("listing the spare keycode {code}", ["code": "\(slot.code)"], context: "X11 step"))
         }
         borrowedKeys += 1
         return slot
@@ -635,7 +655,7 @@ public final class X11Sink: TextSink, PointerSink {
     /// the group gets the keysym too: the server makes a lone letter a two-level key of its lower and upper
     /// case ("Ö" alone would type "ö").
     private func change(_ display: OpaquePointer, _ slot: Slot, to keysym: KeySym,
-                        doing: @autoclosure () -> String) throws(OutputSinkError) {
+                        doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         try alive(doing())
         var row: [KeySym] = (0..<Slot.columns).map { slotSym[Slot(code: slot.code, column: $0)] ?? 0 }
         row[slot.column] = keysym
@@ -670,12 +690,12 @@ public final class X11Sink: TextSink, PointerSink {
                 return slot
             }
             if marker == nil {
-                try sendMarker(display, target: target, doing: "asking the focused window to show it handled its keys")
+                try sendMarker(display, target: target, doing: UIMessage("asking the focused window to show it handled its keys", context: "X11 step"))
             } else if let waiting = marker, clock.now() > waiting.sentAt + Self.markerAgain {
                 // xterm was seen leaving a marker it had read in its queue until another event came (10 s,
                 // until the sink changed a binding): the same marker again is that event. An answer to
                 // either shows the keys before the first handled.
-                let doing = "asking the focused window again to show it handled its keys"
+                let doing = UIMessage("asking the focused window again to show it handled its keys", context: "X11 step")
                 try alive(doing)
                 handsfree_x11_send_marker(display, target, waiting.x, waiting.width)
                 try alive(doing)
@@ -684,7 +704,7 @@ public final class X11Sink: TextSink, PointerSink {
                 marker?.sentAt = clock.now()
             }
             _ = handsfree_x11_watch_poll(watch, 10, lost)
-            try alive("waiting for the focused window to handle its keys")
+            try alive(UIMessage("waiting for the focused window to handle its keys", context: "X11 step"))
             let now = clock.now()
             let made = UInt(handsfree_x11_watch_requests(watch))
             if let seen = requests, made != seen {
@@ -699,9 +719,7 @@ public final class X11Sink: TextSink, PointerSink {
                 continue
             }
             if now > progressAt + Self.evidenceTimeout {
-                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys for "
-                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
-                                      + "without changing keys it has not read yet (it is busy or stopped)")
+                throw keysUnread(before: named)
             }
         }
     }
@@ -716,7 +734,7 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// Sends the focused program a marker behind every key sent so far (see the shim's watch).
-    private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> String) throws(OutputSinkError) {
+    private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         guard let watch else { return }
         try alive(doing())
         let strip = markerNumber % Self.markerStrips
@@ -738,7 +756,7 @@ public final class X11Sink: TextSink, PointerSink {
         guard marker == nil else { return }
         let waiting = slots.reduce(0) { $0 + ((lastKey[$1] ?? -1) > handledKey ? 1 : 0) }
         if waiting * 2 >= slots.count {
-            try sendMarker(display, target: target, doing: "asking the focused window to show it handled its keys")
+            try sendMarker(display, target: target, doing: UIMessage("asking the focused window to show it handled its keys", context: "X11 step"))
         }
     }
 
@@ -760,15 +778,15 @@ public final class X11Sink: TextSink, PointerSink {
                 return slot
             }
             guard let slot = slots.min(by: { age($0) < age($1) }), let sym = slotSym[slot] else {
-                throw OutputSinkError("X display \(displayName ?? "") has no key for \(named) and no spare keycode to bind it to")
+                throw noSpareKeycode(for: named)
             }
-            try change(display, slot, to: sym, doing: "asking the focused window to read its keys")
+            try change(display, slot, to: sym, doing: UIMessage("asking the focused window to read its keys", context: "X11 step"))
             let shift = try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")
-            try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
-            try alive("pressing Shift"); XTestFakeKeyEvent(display, UInt32(shift), 0, 0)
-            try alive("pressing Shift")
+            try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
+            try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 0, 0)
+            try alive(UIMessage("pressing Shift", context: "X11 step"))
             XSync(display, 1)
-            try confirm(display, "pressing Shift")
+            try confirm(display, UIMessage("pressing Shift", context: "X11 step"))
         }
     }
 
@@ -799,11 +817,9 @@ public final class X11Sink: TextSink, PointerSink {
             return
         }
         while watchOffset + Int(handsfree_x11_watch_poll(watch, 10, lost)) < changes {
-            try alive("waiting for the focused window to read its keys")
+            try alive(UIMessage("waiting for the focused window to read its keys", context: "X11 step"))
             if clock.now() > deadline {
-                throw OutputSinkError("the focused window on X display \(displayName ?? "") did not read its keys within "
-                                      + "\(Int(Self.evidenceTimeout)) s, so \(named) could not be bound to a spare keycode "
-                                      + "without changing keys it has not read yet (it is busy or stopped)")
+                throw keysUnread(before: named)
             }
         }
         proven = changes

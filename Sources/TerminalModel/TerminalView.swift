@@ -1,3 +1,5 @@
+import Localization
+
 /// What the Terminal screen shows of the program it drives, as the runtime last read it.
 ///
 /// A value the pure shell keeps and draws; the runtime makes a new one when the child's screen changed (at
@@ -18,15 +20,16 @@ public struct TerminalView: Hashable, Sendable {
     public var inputHidden: Bool
     /// How the child ended (`bash exited with status 0`); nil while it runs.
     public var ended: String?
-    /// Something the user must know about the program: it could not start, the tmux pane cannot be captured.
-    /// (Text or keys that could not be delivered come to the shell as an event of their own.)
-    public var problem: String?
+    /// Something the user must know about the program: it could not start, the tmux pane cannot be captured;
+    /// translated where it is drawn. (Text or keys that could not be delivered come to the shell as an event
+    /// of their own.)
+    public var problem: UIMessage?
     /// The program's working directory, where file names on its command line are completed from; nil when
     /// it is not known (a tmux pane, a program that ended).
     public var workingDirectory: String?
 
     public init(snapshot: TerminalSnapshot, program: String, scrollback: Int = 0, scrolledBack: Int = 0,
-                inputHidden: Bool = false, ended: String? = nil, problem: String? = nil,
+                inputHidden: Bool = false, ended: String? = nil, problem: UIMessage? = nil,
                 sink: SinkTraits = .childOnPty, workingDirectory: String? = nil) {
         self.workingDirectory = workingDirectory
         self.snapshot = snapshot; self.program = program; self.scrollback = scrollback

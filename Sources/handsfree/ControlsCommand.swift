@@ -83,7 +83,7 @@ struct ControlsCommand: ParsableCommand {
             throw SetupError(tr("the control has no action, and the screen's size is unknown, so it cannot be clicked"))
         }
         let choice: OutputChoice
-        do throws(OutputSinkError) { choice = try OutputSinks.parse("auto") } catch { throw SetupError(error.description) }
+        do throws(OutputSinkError) { choice = try OutputSinks.parse("auto") } catch { throw SetupError(error.message.shown) }
         let sink = choice.open(OutputSetup(command: []))
         let x = (Double(extents.x) + Double(extents.width) / 2) / Double(screen.width)
         let y = (Double(extents.y) + Double(extents.height) / 2) / Double(screen.height)
@@ -93,7 +93,7 @@ struct ControlsCommand: ParsableCommand {
             try sink.pointer().point(.moveTo(x: x, y: y))
             try sink.pointer().point(.click(.left, count: 1))
         } catch {
-            throw SetupError(error.description)
+            throw SetupError(error.message.shown)
         }
     }
 

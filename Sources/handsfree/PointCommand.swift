@@ -46,7 +46,7 @@ struct PointCommand: ParsableCommand {
             try sink.start(rows: 24, cols: 80)
             for event in events { try sink.pointer().point(event) }
         } catch {
-            throw SetupError(error.description)
+            throw SetupError(error.message.shown)
         }
     }
 

@@ -122,7 +122,7 @@ struct RunCommand: ParsableCommand {
                 do throws(OutputSinkError) {
                     let choice = try OutputSinks.parse(spec)
                     guard choice.kind.scheme != PtySink.kind.scheme else {
-                        throw OutputSinkError(tr("pty is the Terminal screen's own program; the desktop takes {sinks}", ["sinks": OutputSinks.desktopUsage]))
+                        throw OutputSinkError(UIMessage("pty is the Terminal screen's own program; the desktop takes {sinks}", ["sinks": OutputSinks.desktopUsage]))
                     }
                     return choice
                 } catch { throw ValidationError(error.message.shown) }
@@ -290,7 +290,7 @@ struct RunCommand: ParsableCommand {
             let desktopSink = (output ?? OutputSinks.auto).open(OutputSetup(command: []))
             if output != nil {
                 do throws(OutputSinkError) { try desktopSink.check() } catch {
-                    FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                    FileHandle.standardError.write(Data("handsfree: \(error.message.shown)\n".utf8))
                     throw ExitCode(1)
                 }
             }
@@ -336,7 +336,7 @@ struct RunCommand: ParsableCommand {
                 : !session.state.settings.terminalCommand.isEmpty ? session.state.settings.terminalCommand : PtySink.userShell()
             let sink = (typeInto ?? OutputSinks.standard).open(OutputSetup(command: program))
             do throws(OutputSinkError) { try sink.check() } catch {
-                FileHandle.standardError.write(Data("handsfree: \(error.description)\n".utf8))
+                FileHandle.standardError.write(Data("handsfree: \(error.message.shown)\n".utf8))
                 throw ExitCode(1)
             }
             var runtime = ShellRuntime(session: session, feed: feed, exitAtEnd: exitAtEnd, paths: paths)

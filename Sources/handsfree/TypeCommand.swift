@@ -79,7 +79,7 @@ struct TypeCommand: ParsableCommand {
                 pressed += 1
             }
         } catch {
-            var message = error.description
+            var message = error.message.shown
             if !unsentText.isEmpty { message += "\n" + tr("not sent: {text}", ["text": TypedText.shortened(unsentText).debugDescription]) }
             let rest = keys.dropFirst(pressed)
             if !rest.isEmpty { message += "\n" + tr("keys not pressed: {keys}", ["keys": rest.map(\.name).joined(separator: " ")]) }

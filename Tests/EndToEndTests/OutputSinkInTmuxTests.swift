@@ -23,6 +23,13 @@ import Testing
         #expect(gone.status == 1)
         #expect(gone.err.hasPrefix("handsfree: tmux target work:1: "), "\(gone.err)")
         #expect(gone.out.isEmpty)
+        // The same in Spanish, tmux's usual answer included (tmux falls back from a TMUX_TMPDIR that is not
+        // there to /tmp: "no server running on …", or "error connecting to …" where a socket is left).
+        let spanish = try WebcamBridgeTests.run("/usr/bin/env", ["-u", "TMUX", "TMUX_TMPDIR=/nonexistent-hf", Self.binary, "run",
+                                                                 "--no-speech", "--language", "es", "--type-into", "tmux:work:1"])
+        #expect(spanish.status == 1)
+        #expect(spanish.err.hasPrefix("handsfree: destino de tmux work:1: no hay ningún servidor en ejecución en ")
+                || spanish.err.hasPrefix("handsfree: destino de tmux work:1: error al conectar con "), "\(spanish.err)")
     }
 
     @Test(.enabled(if: ready, "needs .build/debug/handsfree, tmux and bash"))

@@ -4,8 +4,10 @@ import Glibc
 #endif
 import Config
 import Foundation
+import LiveServices
 import PtyHost
 import Runtime
+import Localization
 import Shell
 import Testing
 import Transport
@@ -129,7 +131,7 @@ import Transport
             return
         }
         #expect(unsent == "kept")
-        #expect(reason.hasPrefix("tmux target cat: "), "\(reason)")
+        #expect(reason.english.hasPrefix("tmux target cat: "), "\(reason)")
         // A key that could not be sent is reported too, with no text to keep.
         events += link.apply(.press(TerminalKeyPress(.enter)))
         #expect(events.count == 2)
@@ -142,7 +144,7 @@ import Transport
         for e in events { _ = reduce(&s, e) }
         #expect(s.output.unsent == "kept")
         // (The reason is the last failure's: a dying server first says it exited, then that none runs.)
-        #expect(s.output.problem?.hasPrefix("tmux target cat: ") == true)
+        #expect(s.output.problem?.english.hasPrefix("tmux target cat: ") == true)
         let screen = render(s, size: s.size).0.text
         #expect(screen.contains("not sent: kept · tmux target cat: "), "\(screen)")
         #expect(screen.contains("HandsFree"))
@@ -157,6 +159,35 @@ import Transport
         #expect(link.apply(.type("y")).isEmpty)
         for e in again { _ = reduce(&s, e) }
         #expect(s.output == OutputStatus(problem: nil, unsent: "kept"))
+    }
+
+    /// A pane that is not there, on a tmux server that runs: the failure the user reads on the Terminal screen's
+    /// info line is in the shell's language, the target named, the text kept; its English is tmux's own words.
+    @Test(.enabled(if: hasTmux, "tmux is not installed (scripts/install-deps.sh installs it)"))
+    func aMissingPaneIsNamedInTheUsersLanguage() throws {
+        let pane = try TmuxCat("language")
+        defer { pane.stop() }
+        let link = TerminalLink(TmuxPaneSink(TmuxSink(target: "cat:7", serverArguments: ["-L", pane.socket])))
+        _ = link.apply(.start(rows: 24, cols: 80))
+        let events = link.apply(.type("hola"))
+        guard case .output(.failed(let reason, let unsent))? = events.first, events.count == 1 else {
+            Issue.record("no failure event: \(events)")
+            return
+        }
+        #expect(unsent == "hola")
+        #expect(reason.english == "tmux target cat:7: can't find window: 7")
+        let gestures = GestureConfig.defaults().gestures
+        for (language, shown) in [("es", "destino de tmux cat:7: no se encuentra la ventana 7"),
+                                  ("de", "tmux-Ziel cat:7: Fenster 7 nicht gefunden")] {
+            var s = ShellState(keymap: try Setup.keymap("default", gestures: gestures), gestures: gestures)
+            _ = reduce(&s, .languageLoaded(Translations.catalog(language)))
+            s.show(screen: "terminal")
+            _ = reduce(&s, .terminal(link.view()))
+            for e in events { _ = reduce(&s, e) }
+            let screen = render(s, size: s.size).0.text
+            #expect(screen.contains(shown), "\(language): \(screen)")
+            #expect(!screen.contains("can't find window"), "\(language): \(screen)")
+        }
     }
 
     /// The link keeps no pane size of its own (the state has it): the program is started, resized and restarted
@@ -195,7 +226,7 @@ import Transport
             return
         }
         #expect(unsent == "late")
-        #expect(reason == "/bin/sh -c 'exit 0' has ended")
+        #expect(reason.english == "/bin/sh -c 'exit 0' has ended")
     }
 }
 

@@ -5,6 +5,7 @@ import Config
 import Foundation
 import PtyHost
 import Runtime
+import Localization
 import Shell
 import Testing
 
@@ -323,7 +324,7 @@ import Testing
             return
         }
         #expect(unsent == "kept")
-        #expect(reason.contains("X display \(x.display) went away"), "\(reason)")
+        #expect(reason.english.contains("X display \(x.display) went away"), "\(reason)")
 
         // The reducer keeps the text on the Terminal screen and says why.
         let gestures = GestureConfig.defaults().gestures

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import TerminalModel
 import Testing
@@ -285,7 +286,7 @@ import TrackingCore
 
     @Test func aFailedDeliveryKeepsTheTextOnScreenAndNamesTheCause() {
         var d = driver()
-        d.send(.desktopOutput(.failed(reason: "cannot open X display :9", unsent: "hello")))
+        d.send(.desktopOutput(.failed(reason: .verbatim("cannot open X display :9"), unsent: "hello")))
         #expect(d.text.contains("not sent: hello"))
         #expect(d.text.contains("cannot open X display :9"))
         d.send(.desktopSink("X11 :0"))

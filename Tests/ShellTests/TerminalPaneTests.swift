@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import TerminalModel
 import Testing
@@ -77,10 +78,10 @@ import TrackingCore
         s.show(screen: "terminal")
         _ = reduce(&s, .terminal(TerminalView.blank(rows: 10, cols: 40, program: "tmux work:1")))
         for ch in "kept" {
-            _ = reduce(&s, .output(.failed(reason: "tmux target work:1: can't find window: 1", unsent: String(ch))))
+            _ = reduce(&s, .output(.failed(reason: .verbatim("tmux target work:1: can't find window: 1"), unsent: String(ch))))
         }
-        _ = reduce(&s, .output(.failed(reason: "tmux target work:1: can't find window: 1", unsent: "")))
-        #expect(s.output == OutputStatus(problem: "tmux target work:1: can't find window: 1", unsent: "kept"))
+        _ = reduce(&s, .output(.failed(reason: .verbatim("tmux target work:1: can't find window: 1"), unsent: "")))
+        #expect(s.output == OutputStatus(problem: .verbatim("tmux target work:1: can't find window: 1"), unsent: "kept"))
         var text = render(s, size: s.size).0.text
         #expect(text.contains("not sent: kept · tmux target work:1: can't find window: 1"), "\(text)")
         // Delivered again: the reason goes, the text that did not arrive stays in view.
@@ -92,7 +93,7 @@ import TrackingCore
     }
 
     @Test func theScreenOffersWhatTheSinkCanDo() {
-        func screen(_ traits: SinkTraits, problem: String? = nil) -> String {
+        func screen(_ traits: SinkTraits, problem: UIMessage? = nil) -> String {
             var s = Fixture.state()
             s.show(screen: "terminal")
             // One empty row: what the pane holds when nothing could be shown at all.
@@ -106,8 +107,8 @@ import TrackingCore
         #expect(screen(.childOnPty).contains("bash"))
         #expect(screen(.showsPane).contains("typing into tmux work:1"))
         // A program of its own that could not start can be restarted; a pane that cannot be reached cannot.
-        #expect(screen(.childOnPty, problem: "cannot start bash: no such file").contains("↻ Restart"))
-        #expect(!screen(.showsPane, problem: "tmux target work:1: no server running").contains("↻ Restart"))
+        #expect(screen(.childOnPty, problem: .verbatim("cannot start bash: no such file")).contains("↻ Restart"))
+        #expect(!screen(.showsPane, problem: .verbatim("tmux target work:1: no server running")).contains("↻ Restart"))
         // A sink that shows nothing of its program says where keys go in the pane.
         #expect(screen([]).contains("Typing into tmux work:1"))
     }

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import TerminalModel
 import Testing
@@ -252,7 +253,7 @@ import TrackingCore
     @Test func aProgramThatDidNotStartOffersRestartOnABlankPane() throws {
         var d = driver()
         var v = TerminalView.blank(rows: 10, cols: 40, program: "nosuchshell")
-        v.problem = "cannot start nosuchshell: No such file or directory"
+        v.problem = .verbatim("cannot start nosuchshell: No such file or directory")
         d.send(.terminal(v))
         #expect(d.state.hitMap.target(id: "terminal.restart") != nil, "\(d.text)")
         let pane = try #require(d.state.hitMap.target(id: TerminalScreen.paneID)?.rect)

@@ -131,7 +131,7 @@ public struct DesktopScreen: Screen {
     private func drawPanel(_ c: inout Canvas, _ ctx: ScreenContext, _ r: Rect) {
         let mid = r.y + r.h / 2
         // What went wrong, whole: the info line has room for its start only, and the fix is at the end.
-        let problem = ctx.desktop.status.problem ?? (ctx.desktop.sink == nil ? ctx.desktop.missing.map { ctx.tr("No desktop to type into: {reason}", ["reason": $0]) } : nil)
+        let problem = ctx.desktop.status.problem.map { $0.text(ctx.catalog) } ?? (ctx.desktop.sink == nil ? ctx.desktop.missing.map { ctx.tr("No desktop to type into: {reason}", ["reason": $0]) } : nil)
         var top = r.y
         if let problem {
             for line in Canvas.wrap(problem, width: max(10, r.w - 4)).prefix(max(1, r.h - 2)) {
@@ -194,7 +194,7 @@ public struct DesktopScreen: Screen {
         case .gaze: lines.append((ctx.tr("Pointer mode: the pointer goes where you look."), Theme.tileLabel))
         case .head: lines.append((ctx.tr("Pointer mode: turn your head to steer the pointer."), Theme.tileLabel))
         }
-        if let problem = ctx.desktop.status.problem { lines.append((problem, Theme.error)) }
+        if let problem = ctx.desktop.status.problem { lines.append((problem.text(ctx.catalog), Theme.error)) }
         if ctx.readiness.paused {
             lines.append((ctx.tr("Paused: the pointer holds still until you resume."), Theme.warning))
         } else if !ctx.tracking.face {

@@ -173,8 +173,8 @@ public struct TerminalScreen: Screen {
         var style = Theme.hint
         let catalog = c.catalog
         if !output.unsent.isEmpty { parts.append(catalog.tr("not sent: {text}", ["text": TerminalScreen.printable(output.unsent)])) }
-        if let p = output.problem { parts.append(p); style = Theme.error }
-        if let p = view.problem, p != output.problem { parts.append(p); style = Theme.error }
+        if let p = output.problem { parts.append(p.text(catalog)); style = Theme.error }
+        if let p = view.problem, p != output.problem { parts.append(p.text(catalog)); style = Theme.error }
         let problem = output.problem ?? view.problem
         if let e = view.ended { parts.append(e); if problem == nil { style = Theme.warning } }
         if view.inputHidden { parts.append(catalog.tr("password prompt: input is hidden")); style = Theme.warning }
