@@ -118,7 +118,8 @@ public struct CommandWords: Equatable, Sendable {
         return words.joined(separator: " ")
     }
 
-    /// How far a heard phrase may be from a command and still be it: at most this share of its letters edited.
+    /// How far a heard phrase may be from a command and still be it: at most this share of each word's letters
+    /// edited (of the whole phrase's with `Matching.letters`).
     public static let threshold = 0.25
 
     /// The command among `candidates` (the screen's phrases, as the keymap and targets write them) that `heard`
@@ -133,6 +134,8 @@ public struct CommandWords: Equatable, Sendable {
     /// sometimes writes a command phrase into an ordinary sentence ("buono, apri le note"), and a sentence said
     /// while the microphone waits for a command must fire nothing. Whisper also says a short utterance twice
     /// ("Selecciona frases, selecciona frases"): clauses that are all the same command are that command once.
+    /// Near means word by word (`matching`, `wordDistance`): a word more than the command, not an article, is no
+    /// longer hidden in the letters a whole phrase may differ by ("7, 9, inizia dettatura").
     public func nearest(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
         if let whole = nearestWhole(heard, among: candidates) { return whole }
         var clauses = heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }).map(String.init)
@@ -252,7 +255,8 @@ public struct CommandWords: Equatable, Sendable {
                 }
             }
         }
-        guard case let edits = cost[heard.count][form.count], edits != none else { return 1 }
+        let edits = cost[heard.count][form.count]
+        guard edits != none else { return 1 }
         let letters = max(heard.joined(separator: " ").count, form.joined(separator: " ").count)
         return Double(edits) / Double(max(1, letters))
     }
