@@ -62,6 +62,9 @@ public struct SpeechLanguagesBench {
         /// Sentences taken for a command when heard as a command utterance is (with the commands as Whisper's
         /// prompt), as the live shell hears what is said while its microphone is open for a command.
         public var sentencesTakenPrompted = 0
+        /// The same counts with the letters of the whole phrase compared (`CommandWords.Matching.letters`, the
+        /// decision before word-by-word matching), on the same texts.
+        public var commandsRightByLetters = 0, sentencesTakenByLetters = 0, sentencesTakenPromptedByLetters = 0
         /// Errors and words of the utterances of at least `longUtterance` words (real speech): dictation is
         /// mostly sentences, the recordings mostly a name or two.
         public var longErrors = 0, longWords = 0
@@ -73,6 +76,8 @@ public struct SpeechLanguagesBench {
     public func run(out: BenchReport) throws {
         if speech != .synthetic { return try runRecorded(out: out) }
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
+        out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
+            + "instead (the decision before), on the same texts")
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
         do {
@@ -106,12 +111,12 @@ public struct SpeechLanguagesBench {
                         row.sentencesTaken += 1
                         if verbose { out("  \(code) taken for \"\(m.phrase)\": \(heard)") }
                     }
+                    if Self.byLetters(language.commands).nearest(heard, among: candidates) != nil { row.sentencesTakenByLetters += 1 }
                     guard promptCommands else { continue }
                     let prompted = try w.transcribe(audio, prompt: prompt).text
-                    if let m = language.commands.nearest(prompted, among: candidates) {
-                        row.sentencesTakenPrompted += 1
-                        if verbose { out("  \(code) heard as a command, taken for \"\(m.phrase)\": \(prompted)") }
-                    }
+                    if language.commands.nearest(prompted, among: candidates) != nil { row.sentencesTakenPrompted += 1 }
+                    if Self.byLetters(language.commands).nearest(prompted, among: candidates) != nil { row.sentencesTakenPromptedByLetters += 1 }
+                    if verbose { out("  \(code) heard as a command: \(prompted) → \(Self.decided(language.commands, prompted, candidates))") }
                 }
                 for (said, expected) in commands {
                     let audio = try voice.synthesize(said, rate: 1).resampled(to: 16_000).samples
@@ -119,7 +124,11 @@ public struct SpeechLanguagesBench {
                     let m = language.commands.nearest(r.text, among: candidates)
                     row.commands += 1
                     if m?.phrase == expected { row.commandsRight += 1 }
-                    if verbose { out("  \(code) \"\(said)\" → \(r.text) → \(m?.phrase ?? "no command")") }
+                    if Self.byLetters(language.commands).nearest(r.text, among: candidates)?.phrase == expected { row.commandsRightByLetters += 1 }
+                    if verbose {
+                        out("  \(code) command \(m?.phrase == expected ? "right" : "MISSED") \"\(said)\" (\(expected)) → \(r.text) → "
+                            + Self.decided(language.commands, r.text, candidates))
+                    }
                 }
                 out(Self.line(row, model: "base (multilingual)"))
             } catch {
@@ -166,6 +175,8 @@ public struct SpeechLanguagesBench {
             + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
             + (temperatureFallback ? ", temperature fallback" : ", no temperature fallback"))
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(oneMinuteLoad()) at the start")
+        out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
+            + "instead (the decision before), on the same texts")
         out("language      utterances  audio    WER     WER ≥\(Self.longUtterance)w  decode p50  p90      end → text p50  p90      sentences taken for a command")
         // English's peer: the real English the bench already reads (LibriVox, ../shared/data), through tiny.en.
         let librivox = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test/librivox").path
@@ -250,12 +261,36 @@ public struct SpeechLanguagesBench {
             // gives up on is no command there either.
             row.sentences += 1
             guard let heard = try? w.transcribe(u.samples, prompt: screen.prompt).text else { row.failures += 1; continue }
-            if let m = screen.language.commands.nearest(heard, among: screen.candidates) {
-                row.sentencesTaken += 1
-                if verbose { out("  \(code) taken for \"\(m.phrase)\": \(u.recording.text) → \(heard)") }
+            let taken = screen.language.commands.nearest(heard, among: screen.candidates) != nil
+            if taken { row.sentencesTaken += 1 }
+            if Self.byLetters(screen.language.commands).nearest(heard, among: screen.candidates) != nil { row.sentencesTakenByLetters += 1 }
+            if verbose {
+                out("  \(code) heard as a command\(taken ? " TAKEN" : ""): \(u.recording.text) → \(heard) → "
+                    + Self.decided(screen.language.commands, heard, screen.candidates))
             }
         }
         return Self.recordedLine(row, utterances: utterances.count, skipped: skipped, audio: audio, endToText: endToText)
+    }
+
+    /// What the command path made of `heard`, for `--verbose`: the command `nearest` took (or none), then by the
+    /// letters of the whole phrase, and the two nearest phrases by letters with their distances (word by word, a
+    /// phrase whose words do not pair is 1), so a sentence taken or a command missed shows by how much.
+    static func decided(_ commands: CommandWords, _ heard: String, _ candidates: [String]) -> String {
+        func shown(_ m: (phrase: String, distance: Double)?) -> String {
+            m.map { "\"\($0.phrase)\" \(String(format: "%.2f", $0.distance))" } ?? "no command"
+        }
+        let letters = byLetters(commands)
+        let firsts = letters.ranked(heard, among: candidates).prefix(2).map(shown).joined(separator: ", ")
+        return shown(commands.nearest(heard, among: candidates)) + " (by letters: "
+            + shown(letters.nearest(heard, among: candidates)) + "; nearest by letters: \(firsts))"
+    }
+
+    /// The same command words comparing the letters of the whole phrase: the decision before word-by-word
+    /// matching, for its figures beside the shell's.
+    static func byLetters(_ commands: CommandWords) -> CommandWords {
+        var c = commands
+        c.matching = .letters
+        return c
     }
 
     /// Words from which an utterance counts as a sentence in the WER of sentences.
@@ -268,7 +303,8 @@ public struct SpeechLanguagesBench {
         }
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         let taken = row.sentences == 0 ? "-"
-            : "\(row.sentencesTaken)/\(row.sentences) (" + String(format: "%.1f%%", 100 * Double(row.sentencesTaken) / Double(row.sentences)) + ")"
+            : "\(row.sentencesTaken)/\(row.sentences) (" + String(format: "%.1f%%", 100 * Double(row.sentencesTaken) / Double(row.sentences))
+                + "; by letters \(row.sentencesTakenByLetters))"
         return pad(row.language, 14) + pad("\(utterances)" + (skipped > 0 ? " (-\(skipped))" : ""), 12) + pad(String(format: "%.0f s", audio), 9)
             + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(row.longWords == 0 ? "-" : String(format: "%.1f%%", 100 * Double(row.longErrors) / Double(row.longWords)), 10)
@@ -346,8 +382,9 @@ public struct SpeechLanguagesBench {
     static func line(_ row: Row, model: String) -> String {
         let sorted = row.decodeMs.sorted()
         let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2], p90 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-        let commands = row.commands == 0 ? "-" : "\(row.commandsRight)/\(row.commands) (\(Int((100 * Double(row.commandsRight) / Double(row.commands)).rounded()))%)"
+        let commands = row.commands == 0 ? "-" : "\(row.commandsRight)/\(row.commands) (\(Int((100 * Double(row.commandsRight) / Double(row.commands)).rounded()))%; by letters \(row.commandsRightByLetters))"
         let taken = row.sentences == 0 ? "-" : "\(row.sentencesTaken)/\(row.sentences) (\(row.sentencesTakenPrompted)/\(row.sentences))"
+            + "; by letters \(row.sentencesTakenByLetters)/\(row.sentences) (\(row.sentencesTakenPromptedByLetters)/\(row.sentences))"
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         return pad(row.language, 10) + pad(model, 21) + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(String(format: "%.0f ms", p50), 12) + pad(String(format: "%.0f ms", p90), 9) + pad(commands, 16) + taken

@@ -82,6 +82,17 @@ public struct CommandWords: Equatable, Sendable {
     /// The first of the words that say "open …" as the language writes them ("öffne", not the folded "offne"),
     /// for Whisper's prompt.
     public var openAsWritten: String?
+    /// How a heard phrase is compared with a command's forms (`nearest`): word by word, the shell's, or the
+    /// letters of the whole phrase, as before; the bench measures one against the other on the same texts.
+    public var matching = Matching.words
+
+    /// How a heard phrase is compared with a command's form.
+    public enum Matching: String, Equatable, Sendable {
+        /// Word by word (`wordDistance`): each heard word is one of the form's, a few letters apart, articles aside.
+        case words
+        /// The letters of the whole phrase, spaces included (`distance`): a word more or less can be within it.
+        case letters
+    }
 
     public init(open: [[String]] = [], select: [[String]] = [], articles: Set<String> = [],
                 phrases: [SpeechLanguage.Spoken] = [], wake: String? = nil) {
@@ -107,7 +118,8 @@ public struct CommandWords: Equatable, Sendable {
         return words.joined(separator: " ")
     }
 
-    /// How far a heard phrase may be from a command and still be it: at most this share of its letters edited.
+    /// How far a heard phrase may be from a command and still be it: at most this share of each word's letters
+    /// edited (of the whole phrase's with `Matching.letters`).
     public static let threshold = 0.25
 
     /// The command among `candidates` (the screen's phrases, as the keymap and targets write them) that `heard`
@@ -122,6 +134,8 @@ public struct CommandWords: Equatable, Sendable {
     /// sometimes writes a command phrase into an ordinary sentence ("buono, apri le note"), and a sentence said
     /// while the microphone waits for a command must fire nothing. Whisper also says a short utterance twice
     /// ("Selecciona frases, selecciona frases"): clauses that are all the same command are that command once.
+    /// Near means word by word (`matching`, `wordDistance`): a word more than the command, not an article, is no
+    /// longer hidden in the letters a whole phrase may differ by ("7, 9, inizia dettatura").
     public func nearest(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
         if let whole = nearestWhole(heard, among: candidates) { return whole }
         var clauses = heard.split(whereSeparator: { ".,;:!?¿¡\n".contains($0) }).map(String.init)
@@ -130,7 +144,11 @@ public struct CommandWords: Equatable, Sendable {
         if let wake, let first = clauses.first, SpeechLanguage.words(first) == SpeechLanguage.words(wake) { clauses.removeFirst() }
         guard clauses.count > 1 else { return nil }
         var found: (phrase: String, distance: Double)?
-        for clause in clauses {
+        for (n, clause) in clauses.enumerated() {
+            // Whisper's repetition stops where its token cap cuts it ("…, selecciona frases, selecciona"): a last
+            // clause that is the start of the one before is that command again.
+            if n == clauses.count - 1, found != nil, matching == .words, case let cut = SpeechLanguage.words(clause),
+               SpeechLanguage.words(clauses[n - 1]).starts(with: cut) { break }
             guard let m = nearestWhole(clause, among: candidates), found.map({ $0.phrase == m.phrase }) ?? true else { return nil }
             found = (m.phrase, max(found?.distance ?? 0, m.distance))
         }
@@ -139,29 +157,39 @@ public struct CommandWords: Equatable, Sendable {
 
     /// The candidate nearest all of `heard` (a leading wake phrase dropped), nil when none is within `threshold`.
     private func nearestWhole(_ heard: String, among candidates: [String]) -> (phrase: String, distance: Double)? {
-        var aliases: [String: [String]] = [:]
-        for p in phrases { aliases[SpeechLanguage.words(p.value).joined(separator: " "), default: []].append(p.words.joined(separator: " ")) }
-        let said = english(heard)
+        ranked(heard, among: candidates).first.flatMap { $0.distance <= Self.threshold ? $0 : nil }
+    }
+
+    /// Every candidate with its distance from all of `heard` (a leading wake phrase dropped), nearest first (the
+    /// order written among equals); empty when `heard` has no words. `nearest` takes the first within `threshold`;
+    /// the bench shows the first two.
+    public func ranked(_ heard: String, among candidates: [String]) -> [(phrase: String, distance: Double)] {
+        var aliases: [String: [[String]]] = [:]
+        for p in phrases { aliases[SpeechLanguage.words(p.value).joined(separator: " "), default: []].append(p.words) }
+        let said = english(heard).split(separator: " ").map(String.init)
         var raw = SpeechLanguage.words(heard)
         if let wake, case let w = SpeechLanguage.words(wake), !w.isEmpty, raw.count > w.count, raw.starts(with: w) {
             raw.removeFirst(w.count)
         }
-        let rawText = raw.joined(separator: " ")
-        guard !said.isEmpty else { return nil }
-        var best: (String, Double)?
+        guard !said.isEmpty else { return [] }
+        func far(_ heard: [String], _ form: [String]) -> Double {
+            switch matching {
+            case .words: Self.wordDistance(heard, form, articles: articles)
+            case .letters: Self.distance(heard.joined(separator: " "), form.joined(separator: " "))
+            }
+        }
+        var all: [(phrase: String, distance: Double)] = []
         for c in candidates {
             let target = SpeechLanguage.words(c)
             guard !target.isEmpty else { continue }
-            let targetText = target.joined(separator: " ")
-            var d = Self.distance(said, targetText)
-            for alias in aliases[targetText] ?? [] { d = min(d, Self.distance(rawText, alias)) }
+            var d = far(said, target)
+            for alias in aliases[target.joined(separator: " ")] ?? [] { d = min(d, far(raw, alias)) }
             for (verbs, english) in [(open, "open"), (select, "select")] where target.first == english && target.count > 1 {
-                let rest = target.dropFirst().joined(separator: " ")
-                for verb in verbs { d = min(d, Self.distance(rawText, verb.joined(separator: " ") + " " + rest)) }
+                for verb in verbs { d = min(d, far(raw, verb + target.dropFirst())) }
             }
-            if d <= Self.threshold, best.map({ d < $0.1 }) ?? true { best = (c, d) }
+            all.append((c, d))
         }
-        return best.map { (phrase: $0.0, distance: $0.1) }
+        return all.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
     }
 
     /// The screen's "open …" phrases (`candidates`: the keymap's and the targets' phrases) as the language says
@@ -200,6 +228,38 @@ public struct CommandWords: Equatable, Sendable {
 
     /// How far the wake phrase as Whisper wrote it may be from the wake phrase (share of letters edited).
     public static let wakeThreshold = 0.4
+
+    /// How far heard words are from a command's form, word by word: 1 (no match) unless each heard word pairs,
+    /// in order, with one word of the form at most `threshold` of the longer word's letters apart, and every word
+    /// left unpaired on either side is an article ("ouvre les notes" is "ouvre notes"); else the letters edited
+    /// (an unpaired article's all) over the longer phrase's letters, as `distance` counts them.
+    ///
+    /// Over the whole phrase's letters a word more or less can hide within the share: "7 9 inizia dettatura" is
+    /// 0.20 from "inizia dettatura"; word by word it is two words that are not the command.
+    static func wordDistance(_ heard: [String], _ form: [String], articles: Set<String>) -> Double {
+        let none = Int.max
+        // cost[i][j]: the fewest letters edited pairing heard[..<i] with form[..<j], none when they cannot pair.
+        var cost = Array(repeating: Array(repeating: none, count: form.count + 1), count: heard.count + 1)
+        cost[0][0] = 0
+        for i in 0...heard.count {
+            for j in 0...form.count where cost[i][j] != none {
+                let c = cost[i][j]
+                if i < heard.count, articles.contains(heard[i]) { cost[i + 1][j] = min(cost[i + 1][j], c + heard[i].count) }
+                if j < form.count, articles.contains(form[j]) { cost[i][j + 1] = min(cost[i][j + 1], c + form[j].count) }
+                if i < heard.count, j < form.count {
+                    let h = heard[i], f = form[j]
+                    let edits = h == f ? 0 : editDistance(Array(h), Array(f))
+                    if Double(edits) <= threshold * Double(max(h.count, f.count)) {
+                        cost[i + 1][j + 1] = min(cost[i + 1][j + 1], c + edits)
+                    }
+                }
+            }
+        }
+        let edits = cost[heard.count][form.count]
+        guard edits != none else { return 1 }
+        let letters = max(heard.joined(separator: " ").count, form.joined(separator: " ").count)
+        return Double(edits) / Double(max(1, letters))
+    }
 
     /// The share of the longer text's characters that must be edited to make one the other.
     static func distance(_ a: String, _ b: String) -> Double {
