@@ -71,8 +71,14 @@ public typealias KeymapInclude = @Sendable (_ name: String, _ from: String) -> R
 
 /// Why an included keymap cannot be read.
 public struct KeymapIncludeError: Error, Sendable, Equatable {
+    /// The reason in English.
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The reason as the user reads it, translated where it is shown.
+    public var reason: UIMessage
+    /// A reason not worded for translation (a program's own words), shown as it is.
+    public init(_ message: String) { self.message = message; reason = .verbatim(message) }
+    /// A reason worded for translation.
+    public init(_ reason: UIMessage) { message = reason.english; self.reason = reason }
 }
 
 /// What a gesture or phrase does on the Terminal screen (a keymap's `[terminal]` section).
@@ -369,7 +375,7 @@ public struct Keymap: Sendable, Equatable {
         }
         switch include(name, doc.file) {
         case .failure(let e):
-            throw doc.error(["include"], UIMessage("include \"{name}\": {reason}", ["name": name], reasons: ["reason": .verbatim(e.message)]))
+            throw doc.error(["include"], UIMessage("include \"{name}\": {reason}", ["name": name], reasons: ["reason": e.reason]))
         case .success(let found):
             let files = chain + [doc.file]
             if files.contains(found.file) {

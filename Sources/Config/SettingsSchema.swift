@@ -1,3 +1,5 @@
+import Localization
+
 /// A setting's value as a flat TOML file holds it: what the parser reads and the writer writes.
 public enum SettingValue: Sendable, Equatable {
     case bool(Bool)
@@ -18,6 +20,31 @@ public enum SettingKind: Sendable {
     case text(rule: String, accepts: @Sendable (String) -> Bool)
     /// A list of strings (or one string, taken as a list of one) that `accepts` takes; `rule` as for `text`.
     case strings(rule: String, accepts: @Sendable ([String]) -> Bool)
+
+    /// "`key` must be …" for a value this kind does not accept, `unit` the file value's unit (marked with `N_`
+    /// where the setting is declared, translated here), worded for translation.
+    public func mustBe(_ key: String, unit: String) -> UIMessage {
+        switch self {
+        case .bool:
+            return UIMessage("{key} must be true or false", ["key": key])
+        case .number(let r, let whole):
+            let arguments = ["key": key, "from": SettingValue.format(r.lowerBound), "to": SettingValue.format(r.upperBound)]
+            let units = ["unit": UIMessage(unit)]
+            return switch (whole, unit.isEmpty) {
+            case (false, true): UIMessage("{key} must be a number {from}…{to}", arguments)
+            case (true, true): UIMessage("{key} must be a whole number {from}…{to}", arguments)
+            case (false, false): UIMessage("{key} must be a number {from}…{to} ({unit})", arguments, reasons: units)
+            case (true, false): UIMessage("{key} must be a whole number {from}…{to} ({unit})", arguments, reasons: units)
+            }
+        case .choice(let words):
+            let quoted = words.map { "\"\($0)\"" }
+            guard let last = quoted.last, quoted.count > 1 else { return UIMessage("{key} must be {value}", ["key": key, "value": quoted.first ?? ""]) }
+            return UIMessage("{key} must be {values} or {last}", ["key": key, "values": quoted.dropLast().joined(separator: ", "), "last": last])
+        case .text(let rule, _), .strings(let rule, _):
+            // The rule is a whole description of the value ("a keymap name"), marked with N_ where it is declared.
+            return UIMessage("{key} must be {rule}", ["key": key], reasons: ["rule": UIMessage(rule)])
+        }
+    }
 
     /// What the kind accepts, in the words of a message or a reference: `a number 200…60000`,
     /// `"normal" or "slow"`.
@@ -129,22 +156,29 @@ public struct SettingsSchema<Root: Sendable>: Sendable {
     /// range is reported with `file:line` and what the setting takes, and that setting keeps its value from
     /// `base`; every other setting loads. A file that is not TOML gives `base` and the syntax error.
     public func parse(_ text: String, file: String, base: Root) -> (Root, [String]) {
+        let (out, problems) = read(text, file: file, base: base)
+        return (out, problems.map(\.description))
+    }
+
+    /// `parse`, with each problem's reason worded for translation (`ConfigError.shown` says it in the user's
+    /// language, its `file:line` the same).
+    public func read(_ text: String, file: String, base: Root) -> (Root, [ConfigError]) {
         let doc: TOMLDocument
-        do { doc = try TOMLDocument(text: text, file: file) } catch { return (base, [error.description]) }
+        do { doc = try TOMLDocument(text: text, file: file) } catch { return (base, [error]) }
         var out = base
-        var problems: [(line: Int, text: String)] = []
-        func problem(_ key: String, _ message: String) {
-            problems.append((doc.line([key]) ?? 0, doc.error([key], message).description))
+        var problems: [(line: Int, error: ConfigError)] = []
+        func problem(_ key: String, _ reason: UIMessage) {
+            problems.append((doc.line([key]) ?? 0, doc.error([key], reason)))
         }
         for key in doc.root.keys where entry(key) == nil {
-            problem(key, "unknown setting \(key) (a typing mistake, or one this version does not have)")
+            problem(key, UIMessage("unknown setting {key} (a typing mistake, or one this version does not have)", ["key": key]))
         }
         for e in entries {
             guard let node = doc.root[e.key] else { continue }
-            if let v = Self.value(node, for: e.kind) { e.set(&out, v) } else { problem(e.key, "\(e.key) must be \(e.kind.rule)\(e.unit.isEmpty ? "" : " (\(e.unit))")") }
+            if let v = Self.value(node, for: e.kind) { e.set(&out, v) } else { problem(e.key, e.kind.mustBe(e.key, unit: e.unit)) }
         }
         // In the file's order, as a reader fixes them top to bottom (the root's keys come in no order).
-        return (out, problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element.text))
+        return (out, problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element.error))
     }
 
     /// `node` as a value `kind` accepts, nil if it accepts none.

@@ -25,7 +25,7 @@ public struct LanguagePack: Sendable {
     /// `[phrases]`); nil when the pack has neither.
     public var board: LanguageBoard?
     /// What is wrong with `[keyboard]` or `[phrases]` (file:line), when something is.
-    public var boardProblem: String?
+    public var boardProblem: ConfigError?
     /// The tables the file has (`words`, and the parts other issues add), so `doctor` can say what a pack lacks.
     public var parts: Set<String>
 
@@ -63,8 +63,10 @@ public struct LanguagePack: Sendable {
             var all = Data()
             for file in files {
                 guard FileManager.default.fileExists(atPath: file.path) else {
-                    let fix = package.map { " (install it: apt-get install \($0))" } ?? ""
-                    throw LanguagePackError("\(file.path): the test text \(name) is not installed\(fix)")
+                    throw LanguagePackError(package.map {
+                        UIMessage("{file}: the test text {name} is not installed (install it: apt-get install {package})",
+                                  ["file": file.path, "name": name, "package": $0])
+                    } ?? UIMessage("{file}: the test text {name} is not installed", ["file": file.path, "name": name]))
                 }
                 if file.pathExtension == "gz" {
                     let p = Process()
@@ -73,12 +75,16 @@ public struct LanguagePack: Sendable {
                     let out = Pipe()
                     p.standardOutput = out
                     p.standardError = FileHandle.nullDevice
-                    do { try p.run() } catch { throw LanguagePackError("\(file.path): gzip could not start (\(error))") }
+                    do { try p.run() } catch {
+                        throw LanguagePackError(UIMessage("{file}: gzip could not start ({reason})", ["file": file.path, "reason": "\(error)"]))
+                    }
                     all.append(out.fileHandleForReading.readDataToEndOfFile())
                     p.waitUntilExit()
-                    guard p.terminationStatus == 0 else { throw LanguagePackError("\(file.path): not a gzip file") }
+                    guard p.terminationStatus == 0 else { throw LanguagePackError(UIMessage("{file}: not a gzip file", ["file": file.path])) }
                 } else {
-                    guard let d = FileManager.default.contents(atPath: file.path) else { throw LanguagePackError("\(file.path): not readable") }
+                    guard let d = FileManager.default.contents(atPath: file.path) else {
+                        throw LanguagePackError(UIMessage("{file}: not readable", ["file": file.path]))
+                    }
                     all.append(d)
                 }
                 all.append(contentsOf: [10])
@@ -104,29 +110,30 @@ public struct LanguagePack: Sendable {
     public func wordCache(in paths: UserPaths) -> URL { paths.cache.appendingPathComponent("words-\(code).bin") }
 
     /// What a pack's word data lacks that prediction would use, in words ("no n-grams: …"); empty when whole.
-    public var missing: [String] {
-        guard let w = words else { return ["no word data ([words] in \(file.path))"] }
-        var out: [String] = []
+    public var missing: [UIMessage] {
+        guard let w = words else { return [UIMessage("no word data ([words] in {file})", ["file": file.path])] }
+        var out: [UIMessage] = []
         let fm = FileManager.default
-        if !fm.fileExists(atPath: w.list.path) { out.append("no word list (\(w.list.path) is missing)") }
+        if !fm.fileExists(atPath: w.list.path) { out.append(UIMessage("no word list ({file} is missing)", ["file": w.list.path])) }
         if let n = w.ngrams, !fm.fileExists(atPath: n.path) {
-            out.append("no n-grams (\(n.path) is missing): suggestions come from word frequencies only")
+            out.append(UIMessage("no n-grams ({file} is missing): suggestions come from word frequencies only", ["file": n.path]))
         } else if w.ngrams == nil {
-            out.append("no n-grams named: suggestions come from word frequencies only")
+            out.append(UIMessage("no n-grams named: suggestions come from word frequencies only"))
         }
-        if let boardProblem { out.append(boardProblem + " (the keyboard and phrase board are English's)") }
+        if let boardProblem { out.append(LanguageBoards.englishBoard(boardProblem.shown)) }
         return out
     }
 
     /// The pack's predictor: its lists (an n-gram file that is missing is left out, and said in `notes`), its
     /// rules, the user's words of this language from `userFile`, and the built lists read from, or written to,
     /// `cache` and `prebuilt` (`WordPredictor.load`).
-    public func load(userFile: URL?, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> (WordPredictor, notes: [String]) {
+    public func load(userFile: URL?, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> (WordPredictor, notes: [UIMessage]) {
         guard let w = words else { throw .cannotRead(path: file.path, reason: "the pack has no [words] table") }
-        var notes: [String] = []
+        var notes: [UIMessage] = []
         var ngrams = w.ngrams
         if let n = ngrams, !FileManager.default.fileExists(atPath: n.path) {
-            notes.append("\(name): no n-grams (\(n.path) is missing); suggestions come from word frequencies only")
+            notes.append(UIMessage("{language}: no n-grams ({file} is missing); suggestions come from word frequencies only",
+                                   ["language": name, "file": n.path]))
             ngrams = nil
         }
         let p = try WordPredictor.load(wordList: w.list, ngrams: ngrams, userFile: userFile, nouns: w.nouns, held: w.held,
@@ -144,8 +151,13 @@ public struct LanguagePack: Sendable {
 
 /// A pack that cannot be used: its file is missing or wrong (with file:line), or no pack has the code asked for.
 public struct LanguagePackError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The problem in English.
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The problem as the user reads it, translated where it is shown.
+    public var reason: UIMessage
+    public init(_ reason: UIMessage) { message = reason.english; self.reason = reason }
+    /// A mistake in the pack's file: `file:line:` and its reason.
+    public init(_ error: ConfigError) { self.init(error.shown) }
     public var description: String { message }
 }
 
@@ -155,14 +167,14 @@ public enum LanguagePacks {
     public static var folder: URL { ProjectPaths.dir("languages") }
 
     /// Every pack in `folder` that reads, by code; and the problems of those that do not (file:line).
-    public static func installed(in folder: URL = folder) -> (packs: [LanguagePack], problems: [String]) {
+    public static func installed(in folder: URL = folder) -> (packs: [LanguagePack], problems: [UIMessage]) {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else {
-            return ([], ["\(folder.path): no language packs (the folder is missing)"])
+            return ([], [UIMessage("{folder}: no language packs (the folder is missing)", ["folder": folder.path])])
         }
-        var packs: [LanguagePack] = [], problems: [String] = []
+        var packs: [LanguagePack] = [], problems: [UIMessage] = []
         for name in names.sorted() where fm.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent("pack.toml").path) {
-            do { packs.append(try read(folder.appendingPathComponent(name))) } catch { problems.append(error.message) }
+            do { packs.append(try read(folder.appendingPathComponent(name))) } catch { problems.append(error.reason) }
         }
         return (packs.sorted { $0.code < $1.code }, problems)
     }
@@ -182,9 +194,15 @@ public enum LanguagePacks {
         let base = wanted.split(separator: "-").first.map(String.init) ?? wanted
         if let near = packs.first(where: { normalised($0.code) == base }) { return near }
         let list = packs.map { "\($0.code) (\($0.name))" }.joined(separator: ", ")
-        var message = "no language pack for \"\(Shown.cut(language))\"; installed: \(list.isEmpty ? "none" : list) in \(folder.path)"
-        if let first = problems.first { message += "; not readable: \(first)" }
-        throw LanguagePackError(message)
+        let arguments = ["language": Shown.cut(language), "installed": list, "folder": folder.path]
+        let none = packs.isEmpty
+        if let first = problems.first {
+            throw LanguagePackError(none
+                ? UIMessage("no language pack for \"{language}\"; none installed in {folder}; not readable: {problem}", arguments, reasons: ["problem": first])
+                : UIMessage("no language pack for \"{language}\"; installed: {installed} in {folder}; not readable: {problem}", arguments, reasons: ["problem": first]))
+        }
+        throw LanguagePackError(none ? UIMessage("no language pack for \"{language}\"; none installed in {folder}", arguments)
+                                     : UIMessage("no language pack for \"{language}\"; installed: {installed} in {folder}", arguments))
     }
 
     /// A path a pack names: absolute as it is (a package's file), else within the pack's folder.
@@ -203,65 +221,70 @@ public enum LanguagePacks {
     public static func read(_ dir: URL) throws(LanguagePackError) -> LanguagePack {
         let file = dir.appendingPathComponent("pack.toml")
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw LanguagePackError("\(file.path): no such file (a language pack is a folder with a pack.toml)")
+            throw LanguagePackError(UIMessage("{file}: no such file (a language pack is a folder with a pack.toml)", ["file": file.path]))
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw LanguagePackError("\(file.path): not UTF-8") }
+        guard let text = String(data: data, encoding: .utf8) else { throw LanguagePackError(UIMessage("{file}: not UTF-8", ["file": file.path])) }
         let doc: TOMLDocument
-        do { doc = try TOMLDocument(text: text, file: file.path) } catch { throw LanguagePackError(error.description) }
+        do { doc = try TOMLDocument(text: text, file: file.path) } catch { throw LanguagePackError(error) }
         func string(_ path: [String], in table: [String: TOMLNode]) throws(LanguagePackError) -> String? {
             guard let node = table[path[path.count - 1]] else { return nil }
-            guard let s = node.string, !s.isEmpty else { throw LanguagePackError(doc.error(path, "\(path.joined(separator: ".")) must be a string").description) }
+            guard let s = node.string, !s.isEmpty else {
+                throw LanguagePackError(doc.error(path, UIMessage("{key} must be a string", ["key": path.joined(separator: ".")])))
+            }
             return s
         }
         func strings(_ path: [String], in table: [String: TOMLNode]) throws(LanguagePackError) -> [String] {
             guard let node = table[path[path.count - 1]] else { return [] }
             guard let a = node.array, case let s = a.compactMap(\.string), s.count == a.count else {
-                throw LanguagePackError(doc.error(path, "\(path.joined(separator: ".")) must be a list of strings").description)
+                throw LanguagePackError(doc.error(path, UIMessage("{key} must be a list of strings", ["key": path.joined(separator: ".")])))
             }
             return s
         }
         guard let code = try string(["code"], in: doc.root) else {
-            throw LanguagePackError(doc.error(["code"], "a pack needs its language's code, e.g. code = \"es\"").description)
+            throw LanguagePackError(doc.error(["code"], UIMessage("a pack needs its language's code, e.g. code = \"es\"")))
         }
         guard code.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }), code.count <= 12 else {
-            throw LanguagePackError(doc.error(["code"], "code must be a language code such as \"es\" or \"pt-BR\"").description)
+            throw LanguagePackError(doc.error(["code"], UIMessage("code must be a language code such as \"es\" or \"pt-BR\"")))
         }
         let name = try string(["name"], in: doc.root) ?? code
         let englishName = try string(["english_name"], in: doc.root) ?? name
         var words: LanguagePack.Words?
         if let node = doc.root["words"] {
-            guard let t = node.table else { throw LanguagePackError(doc.error(["words"], "words must be a table").description) }
+            guard let t = node.table else { throw LanguagePackError(doc.error(["words"], UIMessage("{key} must be a table", ["key": "words"]))) }
             func url(_ key: String) throws(LanguagePackError) -> URL? {
                 try string(["words", key], in: t).map { resolve($0, in: dir) }
             }
             guard let list = try url("list") else {
-                throw LanguagePackError(doc.error(["words"], "[words] needs list = \"words-\(code).txt\"").description)
+                throw LanguagePackError(doc.error(["words"], UIMessage("[words] needs list = \"words-{code}.txt\"", ["code": code])))
             }
             var elisions: Set<String> = []
             for e in try strings(["words", "elisions"], in: t) {
                 guard e.hasSuffix("'"), e.count >= 2 else {
-                    throw LanguagePackError(doc.error(["words", "elisions"], "an elision ends in an apostrophe, like \"l'\" (not \"\(Shown.cut(e))\")").description)
+                    throw LanguagePackError(doc.error(["words", "elisions"], UIMessage("an elision ends in an apostrophe, like \"l'\" (not \"{elision}\")",
+                                                                                   ["elision": Shown.cut(e)])))
                 }
                 elisions.insert(e.lowercased())
             }
             var possessive = false
             if let p = t["possessive"] {
-                guard let b = p.bool else { throw LanguagePackError(doc.error(["words", "possessive"], "possessive must be true or false").description) }
+                guard let b = p.bool else {
+                    throw LanguagePackError(doc.error(["words", "possessive"], UIMessage("{key} must be true or false", ["key": "possessive"])))
+                }
                 possessive = b
             }
             var capitalised: [String: String] = [:]
             for form in try strings(["words", "capitalised"], in: t) { capitalised[form.lowercased()] = form }
             var test: LanguagePack.TestText?
             if let node = t["test"] {
-                guard let tt = node.table else { throw LanguagePackError(doc.error(["words", "test"], "words.test must be a table").description) }
+                guard let tt = node.table else { throw LanguagePackError(doc.error(["words", "test"], UIMessage("{key} must be a table", ["key": "words.test"]))) }
                 let files = try strings(["words", "test", "files"], in: tt) + [try string(["words", "test", "file"], in: tt)].compactMap { $0 }
                 guard !files.isEmpty else {
-                    throw LanguagePackError(doc.error(["words", "test"], "[words.test] needs file = \"…\" or files = [\"…\"]").description)
+                    throw LanguagePackError(doc.error(["words", "test"], UIMessage("[words.test] needs file = \"…\" or files = [\"…\"]")))
                 }
                 var bytes: Int?
                 if let b = tt["bytes"] {
                     guard let n = b.number, n >= 1000, n < 1e9 else {
-                        throw LanguagePackError(doc.error(["words", "test", "bytes"], "bytes must be a number from 1000").description)
+                        throw LanguagePackError(doc.error(["words", "test", "bytes"], UIMessage("bytes must be a number from 1000")))
                     }
                     bytes = Int(n)
                 }
@@ -280,7 +303,7 @@ public enum LanguagePacks {
                                 words: words, parts: parts)
         // A mistake there leaves the keyboard and the board English's; the words still load.
         do throws(ConfigError) { pack.board = try LanguageBoard.parse(doc, code: code) } catch {
-            pack.boardProblem = error.description
+            pack.boardProblem = error
         }
         return pack
     }
@@ -290,14 +313,19 @@ public enum LanguagePacks {
 public enum LanguageBoards {
     /// Those of language `code`: English's own for English; else its pack's, or English's with the problem said
     /// (no pack, a mistake with file:line), so the keyboard and the board still work.
-    public static func load(_ code: String, in folder: URL = LanguagePacks.folder) -> (board: LanguageBoard, problem: String?) {
+    public static func load(_ code: String, in folder: URL = LanguagePacks.folder) -> (board: LanguageBoard, problem: UIMessage?) {
         guard !LanguageChoice.isEnglish(code) else { return (.english, nil) }
         do throws(LanguagePackError) {
             let pack = try LanguagePacks.read(folder.appendingPathComponent(code))
             let board = pack.board.map { var b = $0; b.code = code; return b } ?? LanguageBoard(code: code)
-            return (board, pack.boardProblem.map { $0 + " (the keyboard and phrase board are English's)" })
+            return (board, pack.boardProblem.map { englishBoard($0.shown) })
         } catch {
-            return (LanguageBoard(code: code), error.message + " (the keyboard and phrase board are English's)")
+            return (LanguageBoard(code: code), englishBoard(error.reason))
         }
+    }
+
+    /// `problem` and what it means: the keyboard and phrase board are English's.
+    static func englishBoard(_ problem: UIMessage) -> UIMessage {
+        UIMessage("{problem} (the keyboard and phrase board are English's)", reasons: ["problem": problem])
     }
 }

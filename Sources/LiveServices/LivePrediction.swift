@@ -95,7 +95,8 @@ public final class LivePrediction: @unchecked Sendable {
             guard pack.words != nil else { return (nil, UIMessage("No word data in the {pack} pack: suggestions are in English", ["pack": pack.name])) }
             return (pack, nil)
         } catch {
-            return (nil, UIMessage("No word data for {language} ({reason}): suggestions are in English", ["language": language, "reason": error.description]))
+            return (nil, UIMessage("No word data for {language} ({reason}): suggestions are in English", ["language": language],
+                                  reasons: ["reason": error.reason]))
         }
     }
 

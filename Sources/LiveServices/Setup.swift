@@ -78,10 +78,11 @@ public enum Setup {
         guard FileManager.default.fileExists(atPath: file) else {
             let known = (try? FileManager.default.contentsOfDirectory(atPath: ProjectPaths.dir("keymaps").path))?
                 .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted() ?? []
-            return .failure(KeymapIncludeError("\(file): no such keymap (known: \(known.joined(separator: ", ")))"))
+            return .failure(KeymapIncludeError(UIMessage("{file}: no such keymap (known: {known})",
+                                                         ["file": file, "known": known.joined(separator: ", ")])))
         }
         do { return .success((file, try readText(file))) } catch {
-            return .failure(KeymapIncludeError("\(error)"))
+            return .failure(KeymapIncludeError(SetupError.message(of: error)))
         }
     }
 

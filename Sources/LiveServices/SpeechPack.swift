@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import SpeechText
 import UserFiles
 
@@ -14,20 +15,21 @@ public enum SpeechPack {
 
     /// The speech data of `code`: English's own for "en"; else its file's, or English's with the problem said
     /// (a missing file, a mistake with file:line), so dictation and commands still work in English words.
-    public static func load(_ code: String, in folder: URL = ProjectPaths.dir("languages")) -> (language: SpeechLanguage, problem: String?) {
+    public static func load(_ code: String, in folder: URL = ProjectPaths.dir("languages")) -> (language: SpeechLanguage, problem: UIMessage?) {
         let base = code.split(separator: "_").first.map(String.init) ?? code
         guard base != "en" else { return (.english, nil) }
         let url = file(base, in: folder)
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            return (.english, "\(url.path): no speech data for \"\(base)\"; spoken punctuation and commands are English")
+            return (.english, UIMessage("{file}: no speech data for \"{language}\"; spoken punctuation and commands are English",
+                                        ["file": url.path, "language": base]))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return (.english, "\(url.path): not UTF-8 text; spoken punctuation and commands are English")
+            return (.english, UIMessage("{file}: not UTF-8 text; spoken punctuation and commands are English", ["file": url.path]))
         }
         do throws(ConfigError) {
             return (try SpeechFile.parse(text, file: url.path, code: base), nil)
         } catch {
-            return (.english, error.description + " (spoken punctuation and commands are English)")
+            return (.english, UIMessage("{problem} (spoken punctuation and commands are English)", reasons: ["problem": error.shown]))
         }
     }
 }

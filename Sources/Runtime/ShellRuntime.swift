@@ -434,11 +434,11 @@ public struct ShellRuntime {
                 case .loadKeymap(let name, let gestures, let notice): replies.append(loadKeymap(name, gestures: gestures, notice: notice))
                 case .saveSettings(let settings):
                     if let e = UserSettings.save(settings, to: paths.settings) {
-                        replies.append(.message(UIMessage("Settings not saved: {reason}", ["reason": e])))
+                        replies.append(.message(UIMessage("Settings not saved: {reason}", reasons: ["reason": e])))
                     }
                 case .saveKnownGood(let settings):
                     if let e = LastGoodSettings.save(settings, to: paths.lastGoodSettings) {
-                        replies.append(.message(UIMessage("Last good settings not saved: {reason}", ["reason": e])))
+                        replies.append(.message(UIMessage("Last good settings not saved: {reason}", reasons: ["reason": e])))
                     }
                 case .saveCalibration(let c, let size):
                     if let problem = saveCalibration?(c, size) { replies.append(.message(problem)) }

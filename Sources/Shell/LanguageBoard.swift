@@ -1,4 +1,5 @@
 import Config
+import Localization
 
 /// What a language pack gives the keyboard and the phrase board (`[keyboard]` and `[phrases]` in its
 /// `pack.toml`): the letters the language uses often, added at the ends of the keyboard's rows so that no
@@ -75,31 +76,35 @@ public struct LanguageBoard: Sendable, Equatable {
     /// names the file and line.
     public static func parse(_ doc: TOMLDocument, code: String) throws(ConfigError) -> LanguageBoard? {
         guard doc.root["keyboard"] != nil || doc.root["phrases"] != nil else { return nil }
-        func fail(_ path: [String], _ message: String) -> ConfigError { doc.error(path, message) }
+        func fail(_ path: [String], _ reason: UIMessage) -> ConfigError { doc.error(path, reason) }
         func strings(_ node: TOMLNode, _ path: [String]) throws(ConfigError) -> [String] {
             guard let a = node.array, case let s = a.compactMap(\.string), s.count == a.count else {
-                throw fail(path, "\(path.joined(separator: ".")) must be a list of strings")
+                throw fail(path, UIMessage("{key} must be a list of strings", ["key": path.joined(separator: ".")]))
             }
             return s
         }
         var board = LanguageBoard(code: code)
         if let node = doc.root["keyboard"] {
-            guard let t = node.table else { throw fail(["keyboard"], "keyboard must be a table") }
+            guard let t = node.table else { throw fail(["keyboard"], UIMessage("{key} must be a table", ["key": "keyboard"])) }
             for key in t.keys.sorted() where !["letters", "accents", "accent_label"].contains(key) {
-                throw fail(["keyboard", key], "unknown key \"\(key)\" in [keyboard] (known: letters, accents, accent_label)")
+                throw fail(["keyboard", key], UIMessage("unknown key \"{key}\" in [{table}] (known: {known})",
+                                                        ["key": key, "table": "keyboard", "known": "letters, accents, accent_label"]))
             }
             var seen: Set<Character> = []
             if let l = t["letters"] {
                 board.letters = try strings(l, ["keyboard", "letters"])
                 guard board.letters.count <= Keymap.maxKeyboardRows else {
-                    throw fail(["keyboard", "letters"], "letters has \(board.letters.count) rows; the keyboard has at most \(Keymap.maxKeyboardRows)")
+                    throw fail(["keyboard", "letters"], .plural("letters has {n} rows; the keyboard has at most {rows}",
+                                                                "letters has {n} rows; the keyboard has at most {rows}",
+                                                                board.letters.count, ["rows": String(Keymap.maxKeyboardRows)]))
                 }
                 for (i, row) in board.letters.enumerated() {
                     for ch in row {
                         guard ch.isVisibleKey else {
-                            throw fail(["keyboard", "letters"], "row \(i + 1) holds an invisible or control character; keys must be visible characters")
+                            throw fail(["keyboard", "letters"], UIMessage("row {row} holds an invisible or control character; keys must be visible characters",
+                                                                      ["row": String(i + 1)]))
                         }
-                        guard seen.insert(ch).inserted else { throw fail(["keyboard", "letters"], "\"\(ch)\" is listed twice") }
+                        guard seen.insert(ch).inserted else { throw fail(["keyboard", "letters"], UIMessage("\"{key}\" is listed twice", ["key": String(ch)])) }
                     }
                 }
             }
@@ -108,32 +113,35 @@ public struct LanguageBoard: Sendable, Equatable {
                 var inCycle: Set<Character> = []
                 for cycle in board.accents {
                     guard cycle.count >= 2, cycle.allSatisfy(\.isVisibleKey) else {
-                        throw fail(["keyboard", "accents"], "an accent cycle is a letter and its accented forms, like \"eéèêë\" (not \"\(cycle.prefix(20))\")")
+                        throw fail(["keyboard", "accents"], UIMessage("an accent cycle is a letter and its accented forms, like \"eéèêë\" (not \"{cycle}\")",
+                                                                  ["cycle": String(cycle.prefix(20))]))
                     }
                     for ch in cycle where !inCycle.insert(ch).inserted {
-                        throw fail(["keyboard", "accents"], "\"\(ch)\" is in two accent cycles; the accent key could not tell which to follow")
+                        throw fail(["keyboard", "accents"], UIMessage("\"{key}\" is in two accent cycles; the accent key could not tell which to follow",
+                                                              ["key": String(ch)]))
                     }
                 }
             }
             if let l = t["accent_label"] {
                 guard let label = l.string, (1...3).contains(label.count), label.allSatisfy(\.isVisibleKey) else {
-                    throw fail(["keyboard", "accent_label"], "accent_label must be 1 to 3 visible characters, like \"´\"")
+                    throw fail(["keyboard", "accent_label"], UIMessage("accent_label must be 1 to 3 visible characters, like \"´\""))
                 }
                 board.accentLabel = label
             }
         }
         if let node = doc.root["phrases"] {
-            guard let t = node.table else { throw fail(["phrases"], "phrases must be a table") }
+            guard let t = node.table else { throw fail(["phrases"], UIMessage("{key} must be a table", ["key": "phrases"])) }
             for group in t.keys.sorted() {
                 guard phraseGroups.contains(group) else {
-                    throw fail(["phrases", group], "unknown phrase group \"\(group)\" (known: \(phraseGroups.joined(separator: ", ")))")
+                    throw fail(["phrases", group], UIMessage("unknown phrase group \"{group}\" (known: {known})",
+                                                         ["group": group, "known": phraseGroups.joined(separator: ", ")]))
                 }
             }
             for group in phraseGroups {
                 guard let list = t[group] else { continue }
                 for text in try strings(list, ["phrases", group]) {
                     guard !text.allSatisfy(\.isWhitespace), !text.contains(where: { $0 == "\t" || $0.isNewline }) else {
-                        throw fail(["phrases", group], "a phrase must be one line of text, not empty")
+                        throw fail(["phrases", group], UIMessage("a phrase must be one line of text, not empty"))
                     }
                     board.phrases.append((group, text))
                 }

@@ -95,7 +95,7 @@ extension ShellState {
     /// What the settings banner says, as one line for plain output (nil: no banner).
     public var settingsBanner: String? {
         if trial != nil { return catalog.tr("Keep? Act once with the new setting within 15 s, or it goes back.") }
-        if !settingsWarning.isEmpty { return (settingsWarning + [restoreHint]).joined(separator: " ") }
+        if !settingsWarning.isEmpty { return (settingsWarning.map { $0.text(catalog) } + [restoreHint]).joined(separator: " ") }
         return settingsOutcome.map { catalog.tr($0) }
     }
 
@@ -256,7 +256,7 @@ func drawSettingsBanner(_ g: inout CellGrid, _ s: ShellState) {
         g.text(CellGrid.truncate(" " + s.catalog.tr(outcome), to: g.width), x: 0, y: 1, style: style)
         return
     }
-    var lines = s.settingsWarning.flatMap { Canvas.wrap($0, width: g.width - 2) }
+    var lines = s.settingsWarning.flatMap { Canvas.wrap($0.text(s.catalog), width: g.width - 2) }
     let hint = Canvas.wrap(s.restoreHint, width: g.width - 2)
     // The way out is never cut off: the problems give way to it on a small screen.
     let most = max(hint.count, min(8, (g.height - statusRows - 1) / 2))

@@ -46,7 +46,7 @@ public struct StartingState: Sendable {
     /// values with the saved calibrations) and what was wrong with the settings files.
     public var checksSettings = false
     public var lastGood: ShellSettings?
-    public var settingsProblems: [String] = []
+    public var settingsProblems: [UIMessage] = []
     /// The name of the sink the Desktop screen types into.
     public var desktopSink: String?
     /// Screens opened over the launcher at start, in order (`terminal` for a program on the command line,

@@ -587,7 +587,7 @@ public struct ShellState: Sendable {
     public internal(set) var languageBefore: String?
     /// What was wrong with the settings at start (a file's `file:line` problems, settings under which no
     /// gesture can activate), shown with the way out until the user acts or restores.
-    public var settingsWarning: [String] = []
+    public var settingsWarning: [UIMessage] = []
     /// What became of the last change tried or restored, on the settings banner until `settingsOutcomeUntil`.
     public internal(set) var settingsOutcome: String?
     public internal(set) var settingsOutcomeUntil = 0.0

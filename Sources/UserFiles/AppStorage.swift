@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Shell
 import Synchronization
 import SystemIO
@@ -12,13 +13,18 @@ public enum AtomicFile {
     /// folder, creating the folder first (`DurableFile.write`). Returns an error message (with the system's
     /// reason) on failure.
     public static func write(_ text: String, to path: String) -> String? {
+        writing(text, to: path)?.english
+    }
+
+    /// `write`, its failure worded for translation (the system's reason in the system's words).
+    public static func writing(_ text: String, to path: String) -> UIMessage? {
         let dir = (path as NSString).deletingLastPathComponent
-        switch DurableFile.write(Array(text.utf8), to: path) {
-        case nil: return nil
-        case .folder(let e): return "cannot create \(dir) (\(e))"
-        case .temporary(let e): return "cannot write in \(dir) (\(e))"
-        case .write(let e): return "cannot write \(path) (\(e))"
-        case .replace(let e): return "cannot replace \(path) (\(e))"
+        return switch DurableFile.write(Array(text.utf8), to: path) {
+        case nil: nil
+        case .folder(let e): UIMessage("cannot create {folder} ({reason})", ["folder": dir], reasons: ["reason": .system(e)])
+        case .temporary(let e): UIMessage("cannot write in {folder} ({reason})", ["folder": dir], reasons: ["reason": .system(e)])
+        case .write(let e): UIMessage("cannot write {file} ({reason})", ["file": path], reasons: ["reason": .system(e)])
+        case .replace(let e): UIMessage("cannot replace {file} ({reason})", ["file": path], reasons: ["reason": .system(e)])
         }
     }
 
@@ -102,24 +108,32 @@ public enum UserSettings {
     /// shell must start so the user can fix it from the Settings screen).
     ///
     /// A file that could not be read whole is never overwritten: the first save moves it aside first.
-    public static func load(base: ShellSettings, from file: URL) -> (ShellSettings, [String]) {
+    public static func load(base: ShellSettings, from file: URL) -> (ShellSettings, [UIMessage]) {
         AtomicFile.removeStaleTemporaries(in: file.deletingLastPathComponent().path)
+        let (s, problems, kept) = read(base: base, from: file)
+        if kept { damaged.withLock { $0 = true } }
+        return (s, problems)
+    }
+
+    /// What `load` reads, changing nothing (for `doctor`): the settings over `base`, the problems, each with its
+    /// file and line, and whether the file is to be kept aside before the next save.
+    public static func read(base: ShellSettings, from file: URL) -> (ShellSettings, [UIMessage], kept: Bool) {
         let path = file.path
-        let keep = "; it is kept as a copy when settings are next saved"
         switch AtomicFile.read(path) {
         case .missing:
-            return (base, [])
+            return (base, [], false)
         case .failed(let e):
-            damaged.withLock { $0 = true }
-            return (base, ["\(path): cannot read the file (\(e))\(keep)"])
-        case .damaged(let text, let reason):
-            damaged.withLock { $0 = true }
-            let (s, problems) = ShellSettings.parse(text, file: path, base: base)
-            return (s, ["\(path): \(reason)\(keep)"] + problems)
+            return (base, [UIMessage("{file}: cannot read the file ({reason}); it is kept as a copy when settings are next saved",
+                                     ["file": path], reasons: ["reason": .system(e)])], true)
+        case .damaged(let text, _):
+            let (s, problems) = ShellSettings.read(text, file: path, base: base)
+            let n = text.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) }
+            return (s, [.plural("{file}: {n} place is not UTF-8 text (shown as �); it is kept as a copy when settings are next saved",
+                                "{file}: {n} places are not UTF-8 text (shown as �); it is kept as a copy when settings are next saved",
+                                n, ["file": path])] + problems.map(\.shown), true)
         case .text(let text):
-            let (s, problems) = ShellSettings.parse(text, file: path, base: base)
-            if !problems.isEmpty { damaged.withLock { $0 = true } }
-            return (s, problems)
+            let (s, problems) = ShellSettings.read(text, file: path, base: base)
+            return (s, problems.map(\.shown), !problems.isEmpty)
         }
     }
 
@@ -128,19 +142,20 @@ public enum UserSettings {
 
     public static func exists(_ file: URL) -> Bool { FileManager.default.fileExists(atPath: file.path) }
 
-    public static func save(_ s: ShellSettings, to file: URL) -> String? {
+    public static func save(_ s: ShellSettings, to file: URL) -> UIMessage? {
         let path = file.path
-        let blocked: String? = damaged.withLock { d in
+        let blocked: UIMessage? = damaged.withLock { d in
             guard d else { return nil }
             if access(path, F_OK) != 0 && errno == ENOENT { d = false; return nil }
             guard AtomicFile.moveAside(path) != nil else {
-                return "\(path) could not be read nor moved aside (\(String(cString: strerror(errno)))), so nothing is saved over it"
+                return UIMessage("{file} could not be read nor moved aside ({reason}), so nothing is saved over it", ["file": path],
+                                 reasons: ["reason": .system(String(cString: strerror(errno)))])
             }
             d = false
             return nil
         }
         if let blocked { return blocked }
-        return AtomicFile.write(s.toml, to: path)
+        return AtomicFile.writing(s.toml, to: path)
     }
 
     /// The keymaps in the project's `keymaps/` folder.

@@ -62,7 +62,7 @@ public enum CalibrationFile {
         if let calibration { tables[source] = table(SavedCalibration(calibration: calibration, size: size)) }
         var out = "# Pointer calibrations made by the Calibration screen (Settings), one per tracker source.\n"
         for name in tables.keys.sorted() { out += "\n[source.\(JSONText.quote(name))]\n" + (tables[name] ?? "") }
-        return AtomicFile.write(out, to: file.path).map { UIMessage("Calibration not saved: {reason}", ["reason": $0]) }
+        return AtomicFile.writing(out, to: file.path).map { UIMessage("Calibration not saved: {reason}", reasons: ["reason": $0]) }
     }
 
     static func table(_ s: SavedCalibration) -> String {

@@ -69,6 +69,6 @@ public enum GestureCalibrationFile {
                 if let c = t.calm { out += "calm_ms = \(Int((c * 1000).rounded()))\n" }
             }
         }
-        return AtomicFile.write(out, to: file.path).map { UIMessage("Gesture calibration not saved: {reason}", ["reason": $0]) }
+        return AtomicFile.writing(out, to: file.path).map { UIMessage("Gesture calibration not saved: {reason}", reasons: ["reason": $0]) }
     }
 }

@@ -32,6 +32,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         var report = DoctorReport()
         checkData(&report)
+        checkSettings(&report)
         checkLanguages(&report)
         checkSpeech(&report)
         checkPython(&report)
@@ -59,7 +60,7 @@ struct DoctorCommand: ParsableCommand {
 
         let keymaps = UserSettings.keymapNames
         let settings: PipelineSettingsResult
-        do { settings = .ok(try Setup.settings(config: nil)) } catch { settings = .failed("\(error)") }
+        do { settings = .ok(try Setup.settings(config: nil)) } catch { settings = .failed(SetupError.message(of: error).shown) }
         switch settings {
         case .ok(let s):
             let file = ProjectPaths.dir("config").appendingPathComponent("gestures.toml").path
@@ -73,7 +74,7 @@ struct DoctorCommand: ParsableCommand {
                 _ = try Setup.keymap("default", gestures: s.gestures)
                 r.ok(tr("keymaps: {names} (default.toml parses)", ["names": keymaps.joined(separator: ", ")]))
             } catch {
-                r.fail(tr("keymaps: {problem}", ["problem": "\(error)"]), fix: tr("reinstall (scripts/install.sh), or check the file with: handsfree check FILE"))
+                r.fail(tr("keymaps: {problem}", ["problem": SetupError.message(of: error).shown]), fix: tr("reinstall (scripts/install.sh), or check the file with: handsfree check FILE"))
             }
         case .failed(let message):
             r.fail(tr("config: {problem}", ["problem": message]), fix: tr("correct the line named, or reinstall (scripts/install.sh)"))
@@ -104,14 +105,26 @@ struct DoctorCommand: ParsableCommand {
         checkLanguagePacks(&r)
     }
 
+    /// The user's settings file: each value the shell cannot use, by file and line, as a start would show it.
+    private func checkSettings(_ r: inout DoctorReport) {
+        let file = UserPaths.current(dataDir: dataDir).settings
+        guard UserSettings.exists(file) else { return }
+        let problems = UserSettings.read(base: ShellSettings(), from: file).1
+        guard !problems.isEmpty else { return r.ok(tr("settings: {file} reads", ["file": file.path])) }
+        for p in problems {
+            r.warn(tr("settings: {problem}", ["problem": p.shown]),
+                   fix: tr("correct the line named (on the Settings screen or in the file); until then a start uses the last settings you acted with, if there are any"))
+        }
+    }
+
     /// What each installed language pack (`languages/LL/pack.toml`) lacks for prediction; the packs themselves
     /// are named on the one "languages:" line (`checkLanguages`).
     private func checkLanguagePacks(_ r: inout DoctorReport) {
         let (packs, problems) = LanguagePacks.installed()
-        for p in problems { r.warn(tr("language pack: {problem}", ["problem": "\(p)"]), fix: tr("mend the file, or reinstall (scripts/install.sh)")) }
+        for p in problems { r.warn(tr("language pack: {problem}", ["problem": p.shown]), fix: tr("mend the file, or reinstall (scripts/install.sh)")) }
         for pack in packs {
             for lack in pack.missing {
-                r.warn(tr("language pack {code}: {problem}", ["code": pack.code, "problem": "\(lack)"]), fix: tr("reinstall (scripts/install.sh)"))
+                r.warn(tr("language pack {code}: {problem}", ["code": pack.code, "problem": lack.shown]), fix: tr("reinstall (scripts/install.sh)"))
             }
         }
     }

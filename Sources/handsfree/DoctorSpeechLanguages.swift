@@ -25,7 +25,7 @@ extension DoctorCommand {
             var has: [String] = []
             let (language, problem) = SpeechPack.load(code)
             if let problem {
-                r.warn(tr("speech in {code}: {problem}", ["code": code, "problem": "\(problem)"]),
+                r.warn(tr("speech in {code}: {problem}", ["code": code, "problem": problem.shown]),
                        fix: tr("add or correct {file} (docs/speech-languages.md)", ["file": SpeechPack.file(code).path]))
             } else {
                 let phrases = language.commands.phrases.count

@@ -85,10 +85,11 @@ enum ArgumentText {
     }
 
     /// Whether `next` carries on the text of a line wrapped with `indent`: it is not empty and starts at that
-    /// column (a new option, a heading or a blank line starts elsewhere).
+    /// column (a new option, a heading or a blank line starts elsewhere), and is not a usage line (after an
+    /// error made longer than a line by its translation, "Usage: …" starts a line of its own).
     static func continues(_ next: String, indent: Int) -> Bool {
         let lead = next.prefix { $0 == " " }.count
-        return lead == indent && next.count > lead && !next.hasPrefix("USAGE:")
+        return lead == indent && next.count > lead && !next.hasPrefix("USAGE:") && !next.hasPrefix("Usage: ")
     }
 
     /// Where a line's text continues on the next line: the next line's indentation when it carries on the same

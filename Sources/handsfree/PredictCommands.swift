@@ -29,7 +29,7 @@ struct PredictionFiles: ParsableArguments {
     /// language lists the installed packs.
     func pack() throws -> LanguagePack? {
         guard let language else { return nil }
-        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.description) }
+        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.reason.shown) }
     }
 
     /// The lists as the options name them; `prebuilt`: the installed compiled lists, used if they were built
@@ -241,7 +241,7 @@ struct KSR: ParsableCommand {
         } else {
             let pack = try files.pack() ?? LanguagePacks.find("en")
             guard let test = pack.words?.test else { throw ValidationError(tr("the {language} pack names no test text; give a FILE", ["language": pack.name])) }
-            do { text = try test.read() } catch { throw ValidationError(error.description) }
+            do { text = try test.read() } catch { throw ValidationError(error.reason.shown) }
             print("text: \(test.name)")
         }
         let k = KeystrokeSimulator.simulate(text, predictor: predictor, suggestions: n, learn: learn, trace: trace ? { w, j, first in
@@ -335,7 +335,7 @@ struct Words: ParsableCommand {
     /// The pack `--language` names (nil: English from wordlists/, as before packs).
     private func pack() throws -> LanguagePack? {
         guard let language else { return nil }
-        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.description) }
+        do { return try LanguagePacks.find(language) } catch { throw ValidationError(error.reason.shown) }
     }
 
     func run() throws {
@@ -384,7 +384,7 @@ struct Words: ParsableCommand {
         do {
             if let pack {
                 let (loaded, notes) = try pack.load(userFile: nil, cache: file)
-                for note in notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+                for note in notes { FileHandle.standardError.write(Data(tr("warning: {problem}", ["problem": note.shown]).utf8 + [10])) }
                 p = loaded
             } else {
                 p = try WordLists.load(cache: file)
@@ -468,11 +468,11 @@ struct BenchLanguage: ParsableCommand {
         if let languages {
             packs = []
             for code in languages.split(separator: ",") {
-                do { packs.append(try LanguagePacks.find(String(code))) } catch { throw ValidationError(error.description) }
+                do { packs.append(try LanguagePacks.find(String(code))) } catch { throw ValidationError(error.reason.shown) }
             }
         } else {
             let (found, problems) = LanguagePacks.installed()
-            for p in problems { FileHandle.standardError.write(Data("warning: \(p)\n".utf8)) }
+            for p in problems { FileHandle.standardError.write(Data(tr("warning: {problem}", ["problem": p.shown]).utf8 + [10])) }
             packs = found.filter { $0.code == "en" } + found.filter { $0.code != "en" }
         }
         var bench = LanguageBench()
@@ -481,13 +481,13 @@ struct BenchLanguage: ParsableCommand {
         for pack in packs where pack.words != nil {
             var text: String?
             var missing: String?
-            do { text = try pack.words?.test?.read() } catch { missing = error.description }
+            do { text = try pack.words?.test?.read() } catch { missing = error.reason.shown }
             if pack.words?.test == nil { missing = "the pack names no test text" }
             langs.append(LanguageBench.Language(
                 code: pack.code, name: pack.englishName,
                 load: { cache in
                     let (p, notes) = try pack.load(userFile: nil, cache: cache)
-                    for note in notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+                    for note in notes { FileHandle.standardError.write(Data(tr("warning: {problem}", ["problem": note.shown]).utf8 + [10])) }
                     return p
                 },
                 text: text, textName: pack.words?.test?.name ?? "", missing: missing))

@@ -214,7 +214,7 @@ struct RunCommand: ParsableCommand {
             var keymapArg = keymap
             if keymap == nil, user.keymap != "default" {
                 do { km = try Setup.keymap(user.keymap, gestures: settings.gestures); keymapArg = user.keymap } catch {
-                    problems.append(UIMessage("Saved keymap {keymap} not loaded: {error}", ["keymap": user.keymap, "error": "\(error)"]))
+                    problems.append(UIMessage("Saved keymap {keymap} not loaded: {error}", ["keymap": user.keymap], reasons: ["error": SetupError.message(of: error)]))
                     km = try Setup.keymap(nil, gestures: settings.gestures)
                 }
             } else {
@@ -272,8 +272,19 @@ struct RunCommand: ParsableCommand {
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
-            services.speech = SpeechPack.load(spoken.catalog.language).language
-            services.board = LanguageBoards.load(spoken.catalog.language).board
+            let (speechLanguage, speechProblem) = SpeechPack.load(spoken.catalog.language)
+            let (board, boardProblem) = LanguageBoards.load(spoken.catalog.language)
+            services.speech = speechLanguage
+            services.board = board
+            // A mistake in the pack's own files is said at start, in the language (a pack that has no speech data
+            // at all, as Dutch, is doctor's to say: it is how that pack is made, not a mistake).
+            if let speechProblem, FileManager.default.fileExists(atPath: SpeechPack.file(spoken.catalog.language).path) {
+                problems.append(speechProblem)
+            }
+            if let boardProblem, FileManager.default.fileExists(atPath: LanguagePacks.folder.appendingPathComponent(spoken.catalog.language)
+                .appendingPathComponent("pack.toml").path) {
+                problems.append(boardProblem)
+            }
             // Commands in another language are Whisper's, with the language's worker.
             speech?.useLanguage(services.speech)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)

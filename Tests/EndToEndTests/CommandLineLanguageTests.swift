@@ -107,18 +107,23 @@ import Testing
             ["replay", folder + "/none.ndjson", "--set", "gesture.nosuch.press=0.5"],
             ["replay", folder + "/none.ndjson", "--config", folder + "/gestures.toml", "--set", "gesture.activate.eye=left"],
             ["bench", "typing", "--profiles", folder + "/profiles.toml"],
+            ["check", folder + "/includes.toml"], ["predict", "--language", folder + "/xx", "hola"],
         ]
     }
 
     /// Config files with mistakes: a syntax error, a key the config does not know, a value of the wrong kind, a
     /// keymap binding that is no key or action, a gesture of a kind that has no such key (`--set`), a typing
-    /// profile that lacks a value.
+    /// profile that lacks a value, a keymap that includes one that does not exist, a language pack whose elision
+    /// has no apostrophe.
     static func writeBrokenConfigs(_ folder: String) throws {
         try "[gesture.activate]\nkind = \"threshold\"\nshape = \"jawOpen\"\npress = \n".write(toFile: folder + "/broken.toml", atomically: true, encoding: .utf8)
         try "[smoothing]\nmin_cutoff = \"fast\"\n[gaze]\nfoo = 3\n".write(toFile: folder + "/unknown.toml", atomically: true, encoding: .utf8)
         try "name = \"mine\"\n[terminal.gestures]\nactivate = \"jump\"\n".write(toFile: folder + "/keymap.toml", atomically: true, encoding: .utf8)
         try "[gesture.activate]\nkind = \"threshold\"\nshape = \"jawOpen\"\npress = 0.5\n".write(toFile: folder + "/gestures.toml", atomically: true, encoding: .utf8)
         try "[profile.slow]\ndescription = \"a slow typist\"\n".write(toFile: folder + "/profiles.toml", atomically: true, encoding: .utf8)
+        try "include = \"missing-one\"\n".write(toFile: folder + "/includes.toml", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/xx", withIntermediateDirectories: true)
+        try "code = \"xx\"\n\n[words]\nlist = \"w.txt\"\nelisions = [\"l\"]\n".write(toFile: folder + "/xx/pack.toml", atomically: true, encoding: .utf8)
     }
 
     static func output(_ args: [String], locale: String, home: String, stderr: Bool = true) throws -> String {
@@ -159,6 +164,85 @@ import Testing
         let run = try SetupInTmuxTests.process(Self.binary, ["run", "--config", Self.home + "/broken.toml"],
                                                env: ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": Self.home])
         #expect(run.status == 1 && run.err.hasPrefix("handsfree: ") && run.err.contains(configError), "\(run.err)")
+    }
+
+    /// A data folder (`HANDSFREE_HOME`) beside the shipped one: its keymaps, configs, catalogs and packs, but a
+    /// Spanish pack whose keyboard letters are no list and whose speech data gives "coma" a number for a mark; a
+    /// user's `settings.toml` with a number out of range, an unknown key and a word not among the choices; a
+    /// keymap that includes one that does not exist; a pack whose elision has no apostrophe. What is wrong, and
+    /// the line it is on.
+    struct BrokenData {
+        let root: String, settings: String, packLine: Int, speechLine: Int
+    }
+
+    static let brokenData: BrokenData? = try? {
+        let root = NSTemporaryDirectory() + "hf-cli-packs-\(getpid())"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: root)
+        try fm.createDirectory(atPath: root + "/languages/es", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/home/config/handsfree", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/bad/xx", withIntermediateDirectories: true)
+        for name in ["keymaps", "config", "po", "wordlists"] { try fm.createSymbolicLink(atPath: root + "/" + name, withDestinationPath: Self.root + "/" + name) }
+        for code in ["de", "en", "fr", "it", "nl", "pt"] {
+            try fm.createSymbolicLink(atPath: root + "/languages/" + code, withDestinationPath: Self.root + "/languages/" + code)
+        }
+        for name in ["words-es.txt", "ngrams-es.txt"] {
+            try fm.createSymbolicLink(atPath: root + "/languages/es/" + name, withDestinationPath: Self.root + "/languages/es/" + name)
+        }
+        /// The shipped file with the line starting `start` replaced by `line`, and that line's number.
+        func broken(_ name: String, _ start: String, _ line: String) throws -> Int {
+            var lines = try String(contentsOfFile: Self.root + "/languages/es/" + name, encoding: .utf8).components(separatedBy: "\n")
+            guard let i = lines.firstIndex(where: { $0.hasPrefix(start) }) else { throw CocoaError(.fileReadCorruptFile) }
+            lines[i] = line
+            try lines.joined(separator: "\n").write(toFile: root + "/languages/es/" + name, atomically: true, encoding: .utf8)
+            return i + 1
+        }
+        let packLine = try broken("pack.toml", "letters = ", "letters = \"ñ\"")
+        let speechLine = try broken("speech.toml", "\"coma\" = ", "\"coma\" = 3")
+        let settings = root + "/home/config/handsfree/settings.toml"
+        try "dwell_ms = 100\nfoo = 1\nsmoothing = \"fast\"\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        try "include = \"missing-one\"\n".write(toFile: root + "/includes.toml", atomically: true, encoding: .utf8)
+        try "code = \"xx\"\n\n[words]\nlist = \"w.txt\"\nelisions = [\"l\"]\n".write(toFile: root + "/bad/xx/pack.toml", atomically: true, encoding: .utf8)
+        return BrokenData(root: root, settings: settings, packLine: packLine, speechLine: speechLine)
+    }()
+
+    /// A language pack's files, the user's settings file and a keymap's include, each with a mistake, read in the
+    /// language with the file and line kept: `doctor` (the pack's keyboard and speech data, each setting), `check`
+    /// (an included keymap that does not exist) and `predict --language` (a pack that cannot be read, its usage
+    /// line after the error rather than run into its last line).
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"),
+          arguments: [
+            ("es_ES.UTF-8", ["warn  paquete de idioma es: {root}/languages/es/pack.toml:{pack}: keyboard.letters debe ser una lista de cadenas (el teclado y el tablero de frases son los del inglés)",
+                             "warn  voz en es: {root}/languages/es/speech.toml:{speech}: «coma» debe corresponder a un signo de puntuación, p. ej., \",\" (la puntuación hablada y las órdenes están en inglés)",
+                             "warn  ajustes: {settings}:1: dwell_ms debe ser un número entre 200 y 60000 (milisegundos)",
+                             "warn  ajustes: {settings}:2: ajuste desconocido foo (una errata, o uno que esta versión no tiene)",
+                             "warn  ajustes: {settings}:3: smoothing debe ser \"moving-average\", \"low-pass\", \"one-euro\" o \"none\""],
+             "{root}/includes.toml:1: include «missing-one»: {root}/keymaps/missing-one.toml: no existe ese mapa de gestos (conocidos: default, dwell, no-wink, webcam)",
+             "{root}/bad/xx/pack.toml:5: una elisión termina en apóstrofo, como \"l'\" (no \"l\")", "Uso: handsfree"),
+            ("de_DE.UTF-8", ["warn  Sprachpaket es: {root}/languages/es/pack.toml:{pack}: keyboard.letters muss eine Liste von Zeichenketten sein (Tastatur und Satztafel sind die englischen)",
+                             "warn  Sprache in es: {root}/languages/es/speech.toml:{speech}: »coma« muss für ein Satzzeichen stehen, z. B. \",\" (gesprochene Satzzeichen und Befehle sind auf Englisch)",
+                             "warn  Einstellungen: {settings}:1: dwell_ms muss eine Zahl von 200 bis 60000 sein (Millisekunden)",
+                             "warn  Einstellungen: {settings}:2: unbekannte Einstellung foo (ein Tippfehler oder eine, die diese Version nicht kennt)",
+                             "warn  Einstellungen: {settings}:3: smoothing muss \"moving-average\", \"low-pass\", \"one-euro\" oder \"none\" sein"],
+             "{root}/includes.toml:1: include »missing-one«: {root}/keymaps/missing-one.toml: keine solche Gestenbelegung (bekannt: default, dwell, no-wink, webcam)",
+             "{root}/bad/xx/pack.toml:5: eine Elision endet mit einem Apostroph, wie \"l'\" (nicht \"l\")", "Aufruf: handsfree"),
+          ])
+    func packSettingsAndIncludeMistakesReadInTheLanguage(_ locale: String, doctor: [String], include: String, pack: String, usage: String) throws {
+        let data = try #require(Self.brokenData, "the broken data folder could not be made")
+        func filled(_ s: String) -> String {
+            s.replacingOccurrences(of: "{root}", with: data.root).replacingOccurrences(of: "{settings}", with: data.settings)
+                .replacingOccurrences(of: "{pack}", with: String(data.packLine)).replacingOccurrences(of: "{speech}", with: String(data.speechLine))
+        }
+        let env = ["LANG": locale, "PATH": "/usr/bin:/bin", "HOME": data.root + "/home", "XDG_CONFIG_HOME": data.root + "/home/config",
+                   "XDG_DATA_HOME": data.root + "/home/data", "HANDSFREE_HOME": data.root]
+        let report = try SetupInTmuxTests.process(Self.binary, ["doctor"], env: env)
+        let lines = Set(report.out.split(separator: "\n").map(String.init))
+        for expected in doctor.map(filled) { #expect(lines.contains(expected), "no “\(expected)” in:\n\(report.out)") }
+        let check = try SetupInTmuxTests.process(Self.binary, ["check", data.root + "/includes.toml"], env: env)
+        #expect(check.status != 0 && (check.out + check.err).contains(filled(include)), "\(check.out)\(check.err)")
+        let predict = try SetupInTmuxTests.process(Self.binary, ["predict", "--language", data.root + "/bad/xx", "hola"], env: env)
+        #expect(predict.status != 0 && Self.flat(predict.err).contains(filled(pack)), "\(predict.err)")
+        #expect(predict.err.split(separator: "\n").contains { $0.hasPrefix(usage) }, "the usage line is a line of its own:\n\(predict.err)")
     }
 
     /// Every command's `--help` page at 80 columns, in English, German and French (the longest headings), read

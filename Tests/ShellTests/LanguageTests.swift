@@ -131,4 +131,37 @@ import TrackingCore
         #expect(bad.language == "auto")
         #expect(badProblems == ["settings.toml:2: language must be \"auto\" or a language code such as \"es\" or \"pt_BR\""])
     }
+
+    /// What is wrong in `settings.toml` is shown at start in the language, each problem after its file:line,
+    /// and said again in another language when the language changes while it is shown (the kinds of mistake:
+    /// a number out of range with its unit, an unknown key, a word not among the choices, a text rule).
+    @Test func theSettingsFileProblemsAreShownInTheLanguage() throws {
+        let text = "dwell_ms = 100\nfoo = 1\nsmoothing = \"fast\"\nlanguage = \"Spanish!\"\n"
+        let (_, problems) = ShellSettings.read(text, file: "settings.toml")
+        #expect(problems.map(\.description) == ShellSettings.parse(text, file: "settings.toml").1, "the English is the same")
+        #expect(problems.map(\.description) == [
+            "settings.toml:1: dwell_ms must be a number 200…60000 (milliseconds)",
+            "settings.toml:2: unknown setting foo (a typing mistake, or one this version does not have)",
+            "settings.toml:3: smoothing must be \"moving-average\", \"low-pass\", \"one-euro\" or \"none\"",
+            "settings.toml:4: language must be \"auto\" or a language code such as \"es\" or \"pt_BR\"",
+        ])
+        var session = Session(state: ShellState(keymap: Fixture.keymap("default"), size: Size(width: 100, height: 30),
+                                                catalog: try Self.catalog("es")),
+                              settings: PipelineSettings(gestures: GestureConfig.defaults().gestures))
+        session.startKnownGood(ShellSettings(), problems: problems.map(\.shown))
+        func banner() -> String { Self.screen(session.state).split(separator: "\n").prefix(12).joined(separator: " ").split(separator: " ").joined(separator: " ") }
+        for expected in ["settings.toml:1: dwell_ms debe ser un número entre 200 y 60000 (milisegundos)",
+                         "settings.toml:2: ajuste desconocido foo (una errata, o uno que esta versión no tiene)",
+                         "settings.toml:3: smoothing debe ser \"moving-average\", \"low-pass\", \"one-euro\" o \"none\"",
+                         "settings.toml:4: language debe ser \"auto\" o un código de idioma como \"es\" o \"pt_BR\""] {
+            #expect(banner().contains(expected), "no “\(expected)” in:\n\(banner())")
+        }
+        _ = session.send(.languageLoaded(try Self.catalog("de")))
+        for expected in ["settings.toml:1: dwell_ms muss eine Zahl von 200 bis 60000 sein (Millisekunden)",
+                         "settings.toml:2: unbekannte Einstellung foo (ein Tippfehler oder eine, die diese Version nicht kennt)",
+                         "settings.toml:3: smoothing muss \"moving-average\", \"low-pass\", \"one-euro\" oder \"none\" sein",
+                         "settings.toml:4: language muss \"auto\" oder ein Sprachcode wie \"es\" oder \"pt_BR\" sein"] {
+            #expect(banner().contains(expected), "no “\(expected)” in:\n\(banner())")
+        }
+    }
 }

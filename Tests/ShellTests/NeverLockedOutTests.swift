@@ -358,7 +358,7 @@ import TrackingCore
         #expect(ActivationCheck.problem(gestures: config.gestures, keymap: Fixture.keymap("dwell")) == nil)
 
         var session = Session(state: ShellState(keymap: km, gestures: gestures), settings: PipelineSettings(gestures: gestures))
-        session.startKnownGood(ShellSettings(), problems: ["settings.toml:2: jaw_threshold must be a number 0.05…0.95"])
+        session.startKnownGood(ShellSettings(), problems: [.verbatim("settings.toml:2: jaw_threshold must be a number 0.05…0.95")])
         let lines = render(session.state, size: session.state.size).0.lines
         #expect(lines[1].contains("settings.toml:2: jaw_threshold must be a number"), "\(lines[1])")
         #expect(lines.contains { $0.contains("more than a tracker sends") })

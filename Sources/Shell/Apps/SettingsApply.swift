@@ -209,7 +209,7 @@ extension Session {
     /// works (by jaw, by dwell). And what was wrong with the settings at start, shown with the way out until
     /// the user acts (`problems`, with a sentence of its own when no gesture can activate with the gestures and
     /// keymap in use).
-    public mutating func startKnownGood(_ settings: ShellSettings?, problems: [String]) {
+    public mutating func startKnownGood(_ settings: ShellSettings?, problems: [UIMessage]) {
         if let settings {
             state.knownGood = GestureSetup(settings: settings, gestures: state.trackingConfig.gestures,
                                            calibration: state.trackingConfig.mapping.calibration,
@@ -218,7 +218,7 @@ extension Session {
             state.knownGood.settings.keymap = state.keymap.name
         }
         var warning = problems
-        if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap, catalog: state.catalog) { warning.append(p) }
+        if let p = ActivationCheck.problem(gestures: state.gestures, keymap: state.keymap, catalog: state.catalog) { warning.append(.verbatim(p)) }
         state.settingsWarning = warning
         state.relayout()
     }
@@ -259,15 +259,15 @@ extension ShellSettings {
               "Draw the gaze cursor where the eyes look (seeing it makes aiming easier)."),
         .number("jaw_threshold", section: "tracking", \.tracking.jawThreshold, 0.05...0.95, unit: "",
                 "How far the jaw must open (0 closed, 1 wide open) for the jaw gestures to act; the escape keeps its own."),
-        SettingEntry("dwell_ms", section: "tracking", .number(SettingRanges.dwellMilliseconds), unit: "milliseconds",
+        SettingEntry("dwell_ms", section: "tracking", .number(SettingRanges.dwellMilliseconds), unit: N_("milliseconds"),
                      "How long a look rests on a target to activate it (the dwell gestures of gaze-only keymaps).",
                      get: { $0.tracking.dwellTime.map { .number(($0 * 1000).rounded()) } },
                      set: { s, v in if case .number(let ms) = v { s.tracking.dwellTime = ms / 1000 } }),
-        SettingEntry("suggestions", section: "display", .number(0...SettingsScreen.maxSuggestions, whole: true), unit: "words",
+        SettingEntry("suggestions", section: "display", .number(0...SettingsScreen.maxSuggestions, whole: true), unit: N_("words"),
                      "How many word suggestions the text screens show above the keyboard.",
                      get: { .number(Double($0.suggestions)) },
                      set: { s, v in if case .number(let n) = v { s.suggestions = Int(n) } }),
-        .number("dictation_silence_s", section: "display", \.dictationSilence, 0...600, unit: "seconds",
+        .number("dictation_silence_s", section: "display", \.dictationSilence, 0...600, unit: N_("seconds"),
                 "Dictation stops after this long without speech; 0 never stops."),
         .bool("suggest_rude_words", section: "display", \.suggestRudeWords,
               "Suggest swear words and slurs from the word list; off, they are offered only once you typed them."),
@@ -279,7 +279,7 @@ extension ShellSettings {
                 "How fast the dots of smooth pursuit turn (pursuit keymaps): slow for eyes that follow late."),
         .choice("smoothing", section: "tracking", \.tracking.smoothing,
                 "The gaze smoothing filter: steadier (moving-average) or quicker (one-euro)."),
-        SettingEntry("keymap", section: "keymap", .text(rule: "a keymap name", accepts: { !$0.isEmpty }),
+        SettingEntry("keymap", section: "keymap", .text(rule: N_("a keymap name"), accepts: { !$0.isEmpty }),
                      "The keymap in use: a file in keymaps/ without its .toml.",
                      get: { .string($0.keymap) }, set: { s, v in if case .string(let k) = v { s.keymap = k } }),
         .choice("theme", section: "access", \.theme,
@@ -289,13 +289,13 @@ extension ShellSettings {
         .bool("record_metrics", section: "access", \.recordMetrics,
               "Append a usage record (metrics.ndjson in the data folder) at the end of each session (handsfree stats)."),
         SettingEntry("terminal_command", section: "file",
-                     .strings(rule: "a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])",
+                     .strings(rule: N_("a program, or a list of the program and its arguments (e.g. [\"htop\", \"-d\", \"20\"])"),
                               accepts: { !$0.contains(where: { $0.isEmpty || $0.contains("\u{0}") }) }),
                      "What the Terminal tile runs; empty ([]) runs your $SHELL.",
                      get: { .strings($0.terminalCommand) }, set: { s, v in if case .strings(let a) = v { s.terminalCommand = a } }),
-        .number("head_reach_deg", section: "pointer", \.tracking.headReachDegrees, 2...45, unit: "degrees",
+        .number("head_reach_deg", section: "pointer", \.tracking.headReachDegrees, 2...45, unit: N_("degrees"),
                 "Head pointing: how far to turn the head, each way, to reach the edge of the screen."),
-        .number("head_dead_zone_deg", section: "pointer", \.tracking.headDeadZoneDegrees, 0...10, unit: "degrees",
+        .number("head_dead_zone_deg", section: "pointer", \.tracking.headDeadZoneDegrees, 0...10, unit: N_("degrees"),
                 "Head pointing: a turn this small from the centre counts as none, so a resting head holds the pointer."),
         .choice("dictation_numbers", section: "display", \.dictationNumbers, ["digits", "words"],
                 "Dictated numbers as digits (23) or words (twenty three)."),
@@ -303,7 +303,7 @@ extension ShellSettings {
                 "The dictation engine from the next start; auto takes Whisper when it is installed."),
         .choice("desktop_pointing", section: "pointer", \.desktopPointing,
                 "The Desktop screen's pointer: the gaze places it, or the head steers it as a joystick."),
-        .number("desktop_pointer_speed", section: "pointer", \.desktopPointerSpeed, 50...5000, unit: "pixels per second",
+        .number("desktop_pointer_speed", section: "pointer", \.desktopPointerSpeed, 50...5000, unit: N_("pixels per second"),
                 "Head steering: the pointer's speed at full deflection."),
         .bool("desktop_dwell_click", section: "file", \.desktopDwellClick,
               "The Desktop screen's pointer clicks when it rests for the dwell time."),
@@ -321,7 +321,7 @@ extension ShellSettings {
         // Any code is kept (a pack may be installed later, or on the machine the file came from); the start says
         // when it has no pack.
         SettingEntry("language", section: "language",
-                     .text(rule: "\"auto\" or a language code such as \"es\" or \"pt_BR\"",
+                     .text(rule: N_("\"auto\" or a language code such as \"es\" or \"pt_BR\""),
                            accepts: { $0 == LanguageChoice.automatic || LanguageChoice.normalise($0) != nil }),
                      "The language of the screens; auto takes the system's (LANG) when it is installed, else English.",
                      get: { .string($0.language) }, set: { s, v in if case .string(let l) = v { s.language = l } }),
@@ -355,5 +355,10 @@ extension ShellSettings {
     public static func parse(_ text: String, file: String, base: ShellSettings = ShellSettings())
         -> (ShellSettings, [String]) {
         schema.parse(text, file: file, base: base)
+    }
+
+    /// `parse`, with the problems worded for translation (what the user reads at start, in their language).
+    public static func read(_ text: String, file: String, base: ShellSettings = ShellSettings()) -> (ShellSettings, [ConfigError]) {
+        schema.read(text, file: file, base: base)
     }
 }
