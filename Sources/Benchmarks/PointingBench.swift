@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import FrameFormats
 import Runtime
 import Shell
 import SystemIO
@@ -14,6 +15,13 @@ public struct PointingBench {
     public var targets = 40
     /// Random seed: the same seed gives the same users, targets and accuracy figures.
     public var seed: UInt64 = 1
+    /// The gesture and smoothing settings pointed with (`--config`, `--set`), so a smoothing can be tried here
+    /// before it is shipped.
+    public var settings = GestureConfig.defaults()
+    /// Real face takes replayed through the smoothing (Live Link Face CSV and the other formats a replay reads).
+    public var recordings: [String] = []
+    /// The keymap whose note editor the keys are taken from (its gestures must be the settings').
+    public var keymap = "default"
 
     public init() {}
 
@@ -110,7 +118,6 @@ public struct PointingBench {
     /// with ALS or after a stroke) calibrate with the nine dots, the check dots judge the fit as the screen
     /// does, and the kept calibrations are measured on random targets.
     func slowCalibration(_ rng: inout Rng, out: BenchReport) -> [Double: SlowFigure] {
-        let settings = GestureConfig.defaults()
         var result: [Double: SlowFigure] = [:]
         out("calibration for every pace: \(users) users per reaction time, nine dots then four check dots (kept only if ≤ \(Int(CalibrationCheck.limit)) cells and better than none)")
         for reaction in [0.2, 0.6, 1.0, 1.2] {
@@ -203,8 +210,7 @@ public struct PointingBench {
     /// the share of settled frames on the key looked at, and how often the pick hops, with the plain hit test
     /// beside the snapping and hysteresis the shell uses (`HitMap.snapped`).
     func steadiness(_ rng: inout Rng, out: BenchReport) throws {
-        let settings = GestureConfig.defaults()
-        var state = ShellState(keymap: try Setup.keymap("default", gestures: settings.gestures))
+        var state = ShellState(keymap: try Setup.keymap(keymap, gestures: settings.gestures))
         _ = state.show(screen: "note-editor")
         let keys = state.hitMap.targets.filter { $0.id.contains(".key.") }
         guard !keys.isEmpty else { return }
@@ -265,10 +271,134 @@ public struct PointingBench {
         }
     }
 
+    /// One real take's fixations through the smoothing: where the pointer went and what it picked.
+    public struct RecordedFigure: Sendable, Equatable {
+        /// Fixations on a target of the note editor, and those the highlight reached.
+        public var fixations = 0, reached = 0
+        /// Seconds from a fixation's start until its target was highlighted (fixations that came from another
+        /// target), sorted.
+        public var highlight: [Double] = []
+        /// Frames from 0.25 s into a fixation to its end; those whose highlighted target was another, and the
+        /// highlight's changes among them.
+        public var frames = 0, wrong = 0, hops = 0
+        /// Mean distance in cells of the smoothed gaze from the fixation's point over those frames.
+        public var error = 0.0
+        /// Seconds of those frames (the take's rate may not be 60 frames/s).
+        public var seconds = 0.0
+    }
+
+    /// Fixations of a pointer path by dispersion (I-DT, Salvucci & Goldberg 2000): runs of at least `minimum`
+    /// seconds whose spread, columns plus rows counted twice (cells are about twice as tall as wide), stays
+    /// within `spread` cells; each as its first and last index.
+    public static func fixations(_ t: [Double], _ cells: [(x: Double, y: Double)], spread: Double = 3, minimum: Double = 0.3) -> [(Int, Int)] {
+        var out: [(Int, Int)] = []
+        var i = 0
+        while i < cells.count {
+            var j = i, lo = cells[i], hi = cells[i]
+            while j + 1 < cells.count {
+                let c = cells[j + 1]
+                let nlo = (x: min(lo.x, c.x), y: min(lo.y, c.y)), nhi = (x: max(hi.x, c.x), y: max(hi.y, c.y))
+                if (nhi.x - nlo.x) + 2 * (nhi.y - nlo.y) > spread { break }
+                (lo, hi) = (nlo, nhi)
+                j += 1
+            }
+            if t[j] - t[i] >= minimum { out.append((i, j)); i = j + 1 } else { i += 1 }
+        }
+        return out
+    }
+
+    /// Real eye movements: each take replayed through the smoothing in use (no calibration), its fixations found
+    /// on the raw pointer, each fixation's point (the median of its raw pointer) taken as where the eyes rested.
+    /// On the note editor at 100x30, for the fixations whose point picks a target: how long the highlight took
+    /// to reach it (the wait `bench typing` counts), and over the still part of each fixation the smoothed
+    /// gaze's distance from the point, the share of frames on another target and the highlight's hops.
+    func recorded(out: BenchReport) throws {
+        guard !recordings.isEmpty else { return }
+        let map = try noteEditorMap()
+        let s = settings.smoothing
+        out(String(format: "real takes (smoothing %@, min_cutoff %.2f, beta %.3f, d_cutoff %.2f): fixations found on the raw pointer (spread ≤ 3 cells, ≥ 0.3 s), on the note editor at 100x30; still = from 0.25 s into a fixation",
+                   s.kind.rawValue, s.minCutoff, s.beta, s.dCutoff))
+        for file in recordings {
+            let f = try recorded(file, map: map)
+            let h = f.highlight
+            func pc(_ q: Double) -> Double { h.isEmpty ? .nan : h[min(h.count - 1, Int(Double(h.count) * q))] }
+            out(String(format: "  %@: %d fixations on a target, highlighted %d, after p50 %.2f s, p90 %.2f s, mean %.2f s; still: %.2f cells off, on another target %.2f%% of frames, %.2f hops/s",
+                       (file as NSString).lastPathComponent, f.fixations, f.reached, pc(0.5), pc(0.9),
+                       h.isEmpty ? .nan : h.reduce(0, +) / Double(h.count), f.error,
+                       Double(f.wrong) / Double(max(1, f.frames)) * 100, Double(f.hops) / max(f.seconds, 1e-9)))
+        }
+    }
+
+    /// The note editor's targets at 100x30 with the keymap in use.
+    func noteEditorMap() throws -> HitMap {
+        var state = ShellState(keymap: try Setup.keymap(keymap, gestures: settings.gestures))
+        _ = state.show(screen: "note-editor")
+        return state.hitMap
+    }
+
+    /// One take's figures (see `recorded(out:)`).
+    public func recorded(_ file: String) throws -> RecordedFigure { try recorded(file, map: try noteEditorMap()) }
+
+    func recorded(_ file: String, map: HitMap) throws -> RecordedFigure {
+        var pipeline = Pipeline(settings)
+        var times: [Double] = [], raws: [(x: Double, y: Double)?] = [], smooth: [GazePoint?] = []
+        for item in try FrameFileReader(path: file) {
+            guard case .frame = item else { continue }
+            _ = pipeline.track(item)
+            guard let t = pipeline.time else { continue }
+            times.append(t)
+            raws.append(pipeline.rawPointer.map { (x: min(1, max(0, $0.x)) * 100, y: min(1, max(0, $0.y)) * 30) })
+            smooth.append(pipeline.gaze)
+        }
+        var figure = RecordedFigure()
+        // The highlight as the shell keeps it: snapped, with the target in use held on the gap beside it.
+        var picked: [String?] = []
+        var current: String?
+        for g in smooth {
+            let id = g.flatMap { map.snapped(CellPoint(gaze: $0, in: Size(width: 100, height: 30)), current: current)?.id }
+            if id != nil { current = id }
+            picked.append(current)
+        }
+        // Fixations within one stretch of face: a lost face splits them.
+        var k = 0
+        var errorSum = 0.0
+        while k < raws.count {
+            guard raws[k] != nil else { k += 1; continue }
+            var e = k
+            while e + 1 < raws.count, raws[e + 1] != nil { e += 1 }
+            let cells = raws[k...e].compactMap { $0 }
+            for (a0, b0) in Self.fixations(Array(times[k...e]), cells) {
+                let a = a0 + k, b = b0 + k
+                let xs = cells[a0...b0].map(\.x).sorted(), ys = cells[a0...b0].map(\.y).sorted()
+                let point = CellPoint(x: Int(xs[xs.count / 2]), y: Int(ys[ys.count / 2]))
+                guard let looked = map.snapped(point, current: nil)?.id else { continue }
+                figure.fixations += 1
+                if let reach = (a...b).first(where: { picked[$0] == looked }) {
+                    figure.reached += 1
+                    if a > 0, picked[a - 1] != looked { figure.highlight.append(times[reach] - times[a]) }
+                }
+                var last: String?
+                for i in a...b where times[i] - times[a] >= 0.25 {
+                    guard let g = smooth[i] else { continue }
+                    let dx = g.x * 100 - xs[xs.count / 2], dy = g.y * 30 - ys[ys.count / 2]
+                    errorSum += (dx * dx + dy * dy).squareRoot()
+                    figure.frames += 1
+                    if picked[i] != looked { figure.wrong += 1 }
+                    if let l = last, l != picked[i] { figure.hops += 1 }
+                    last = picked[i]
+                    if i > a { figure.seconds += times[i] - times[i - 1] }
+                }
+            }
+            k = e + 1
+        }
+        figure.error = errorSum / Double(max(1, figure.frames))
+        figure.highlight.sort()
+        return figure
+    }
+
     /// Calibration and drift correction, pursuit, then the cost per frame.
     public func run(out: BenchReport) throws -> Figures {
         var figures0: [Double: SlowFigure] = [:]
-        let settings = GestureConfig.defaults()
         let cells = (w: 100.0, h: 30.0)
         func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
         func worst(_ xs: [Double]) -> Double { xs.max() ?? 0 }
@@ -351,6 +481,7 @@ public struct PointingBench {
 
         figures0 = slowCalibration(&rng, out: out)
         try steadiness(&rng, out: out)
+        try recorded(out: out)
 
         var figures = try pursuitBench(&rng, out: out)
         figures.slow = figures0
@@ -386,8 +517,7 @@ public struct PointingBench {
     /// follow one (with lag, gain, offset and noise); then idle and reading gaze, where nothing may be selected.
     func pursuitBench(_ rng: inout Rng, out: BenchReport) throws -> Figures {
         var figures = Figures()
-        let settings = GestureConfig.defaults()
-        let state = ShellState(keymap: try Setup.keymap("default", gestures: settings.gestures))
+        let state = ShellState(keymap: try Setup.keymap(keymap, gestures: settings.gestures))
         let centres = state.hitMap.targets.filter { $0.id.hasPrefix("launcher.") }.map {
             GazePoint(x: (Double($0.rect.x) + Double($0.rect.w) / 2) / 100, y: (Double($0.rect.y) + Double($0.rect.h) / 2) / 30)
         }

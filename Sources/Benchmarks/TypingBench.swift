@@ -18,6 +18,11 @@ public struct TypingBench {
     public var seed: UInt64 = 1
     /// The gesture and smoothing settings of the session typed into (`--config`, `--set`).
     public var settings = GestureConfig.defaults()
+    /// The keymap typed with (its gestures must be the settings'): `webcam` goes with `config/webcam.toml`.
+    public var keymapName = "default"
+    /// The face shape the user commits the ★ word with: the tongue, or pursed lips where the tracker sees no
+    /// tongue (the webcam keymap).
+    public var commitShape = BlendShape.tongueOut
     /// The keyboard's letter rows; nil: the default keymap's (QWERTY).
     public var keyboardRows: [String]?
     /// The ways of taking suggestions from the key run side by side (the word on the key only by default).
@@ -240,7 +245,7 @@ public struct TypingBench {
     /// or without suggestions.
     public func type(_ profile: TypingProfile, prediction predictor: WordPredictor?, reading: Reading = .bar,
                      method: Method = .word, history withHistory: Bool = false) throws -> Result {
-        var keymap = try Setup.keymap("default", gestures: settings.gestures)
+        var keymap = try Setup.keymap(keymapName, gestures: settings.gestures)
         if let keyboardRows { keymap.keyboardRows = keyboardRows }
         var full = SentenceHistory()
         if withHistory { for s in history ?? [] { full.learn(s) } }
@@ -268,6 +273,7 @@ public struct TypingBench {
             _ = state.show(screen: "note-editor")
             var typist = Typist(session: Session(state: state, settings: settings), profile: profile, rng: rng,
                                 hold: Self.hold(settings), reading: reading, method: method)
+            typist.commitShape = commitShape
             typist.type(phrase)
             if predictor != nil { live = typist.session.state.predictor }
             rng = typist.rng
@@ -308,6 +314,8 @@ struct Typist {
     var eye = GazePoint(x: 0.5, y: 0.5)
     /// The face as it is now, and the frames still inside the tracker's lag.
     var jaw: Float = 0, tongue: Float = 0
+    /// The shape the "tongue" face moves: the tongue, or the lips where the keymap commits with a pucker.
+    var commitShape = BlendShape.tongueOut
     /// After a gesture has acted: when the jaw (or tongue) starts closing, and which. The eyes move on at
     /// once while it closes (two effectors, one decision); the shell keeps the focus on the key until the
     /// shape is below its release value, so the early look cannot change what acted.
@@ -356,7 +364,7 @@ struct Typist {
         pending.append((GazePoint(x: min(1, max(0, p.x)), y: min(1, max(0, p.y))), jaw, tongue))
         let lagFrames = Int((profile.lag * 60).rounded())
         let (g, j, tg) = pending.count > lagFrames ? pending.removeFirst() : (pending[0].0, Float(0), Float(0))
-        let f = TrackingFrame(t: t, blend: BlendShapes([.jawOpen: j, .tongueOut: tg]), gaze: g)
+        let f = TrackingFrame(t: t, blend: BlendShapes([.jawOpen: j, commitShape: tg]), gaze: g)
         // The session learns what was committed or typed, as in a live run.
         let effects = session.step(.frame(f, nil))
         for e in effects { if case .performControl(let target) = e { lastPerformedControl = target } }

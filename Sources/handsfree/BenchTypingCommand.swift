@@ -5,6 +5,7 @@ import Foundation
 import Prediction
 import Runtime
 import Shell
+import TrackingCore
 
 /// `handsfree bench typing`: simulated users type a phrase set through the real session on the note editor,
 /// with word prediction and without (`TypingBench`).
@@ -83,6 +84,8 @@ struct BenchTyping: ParsableCommand {
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
         bench.settings = try pipeline.settings()
+        // The webcam config commits with pursed lips (MediaPipe sees no tongue): its own keymap, as `bench gestures` does.
+        if pipeline.config == "webcam" { bench.keymapName = "webcam"; bench.commitShape = .mouthPucker }
         bench.keyboardRows = rows.map { $0.split(separator: "/").map(String.init) }
         bench.methods = try chosenMethods()
         for kv in phraseSet {

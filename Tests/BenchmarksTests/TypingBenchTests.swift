@@ -119,6 +119,22 @@ struct TypingBenchTests {
         #expect(results[0].actions.takeCount > 0 && results[0].actions.taking > 0)
     }
 
+    @Test func theWebcamConfigIsTypedWithItsKeymapAndPursedLips() throws {
+        // `bench typing --config webcam`: the webcam keymap (no tongue: pursed lips commit) and its 900 ms hold.
+        let predictor = try WordLists.load()
+        guard let webcam = try Self.shippedProfiles().first(where: { $0.name == "webcam" }) else { Issue.record("no webcam"); return }
+        let phrases = ["the cat is here"]
+        var bench = TypingBench(phrases: phrases, profiles: [webcam], predictor: predictor)
+        bench.settings = try Setup.settings(config: "webcam")
+        bench.keymapName = "webcam"
+        bench.commitShape = .mouthPucker
+        let r = try bench.type(webcam, prediction: predictor, reading: .key)
+        #expect(r.texts == phrases)
+        #expect(r.abandoned == 0 && r.errors.uncorrected == 0)
+        #expect(r.selections > 0 && r.tongueSteps.count == r.selections, "words taken with the lips: \(r.selections), \(r.tongueSteps)")
+        #expect(r.jawSteps.untilActed >= 0.9 * Double(r.jawSteps.count), "the webcam config's hold: \(r.jawSteps)")
+    }
+
     @Test func everyMethodTypesThePhrasesExactlyWithAndWithoutHistory() throws {
         let predictor = try WordLists.load()
         guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
