@@ -43,6 +43,9 @@ struct NGrams: Sendable {
     /// Where each one-word context's successors lie, by context id: `bigramLo[w]..<bigramHi[w]`.
     private let bigramLo: [Int32], bigramHi: [Int32]
     private let trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex
+    /// For each entry of `byID`, the log10 P that `logProb(of:in:)` gives its word in its context, read beside the word:
+    /// following its rank to `logp` was a second cache miss for each candidate, and misses are most of a suggestion's tail.
+    private let logpByID: [Float]
 
     /// Context id used for `<s>`.
     var sentenceStart: Int32 { parts.sentenceStart }
@@ -100,11 +103,47 @@ struct NGrams: Sendable {
     private init(parts: Parts, trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex) {
         self.parts = parts
         self.trigramIndex = trigramIndex; self.backoff2Index = backoff2Index; self.end2Index = end2Index
+        logpByID = NGrams.logProbsByID(parts)
         var lo = [Int32](repeating: 0, count: Int(parts.sentenceStart) + 1), hi = lo
         for (i, w) in parts.bigramKeys.enumerated() where w >= 0 && Int(w) < lo.count {
             lo[Int(w)] = Int32(clamping: parts.bigramLo[i]); hi[Int(w)] = Int32(clamping: parts.bigramHi[i])
         }
         bigramLo = lo; bigramHi = hi
+    }
+
+    /// `logpByID` of `parts`: for each run of one word in a context's id-sorted successors, the log10 P of its later
+    /// (less likely) entry, as `logProb(of:in:)` has always answered for a pair stored twice. A context whose range or
+    /// ranks fall outside the tables (`init(trusting:)` over a damaged file) is left NaN rather than read past them.
+    private static func logProbsByID(_ parts: Parts) -> [Float] {
+        let m = parts.byID.count
+        guard m > 0, parts.rankOf.count == m, parts.logp.count == m else { return [] }
+        var out = [Float](repeating: .nan, count: m)
+        parts.byID.withUnsafeBufferPointer { by in
+            parts.rankOf.withUnsafeBufferPointer { rank in
+                parts.logp.withUnsafeBufferPointer { logp in
+                    out.withUnsafeMutableBufferPointer { o in
+                        func fill(_ lo64: Int64, _ hi64: Int64) {
+                            guard lo64 >= 0, lo64 <= hi64, hi64 <= Int64(m) else { return }
+                            let lo = Int(lo64), hi = Int(hi64)
+                            var j = lo
+                            while j < hi {
+                                var e = j + 1, r = rank[j]
+                                while e < hi, by[e] == by[j] { r = max(r, rank[e]); e += 1 }
+                                if r >= 0, lo + Int(r) < hi { for x in j..<e { o[x] = logp[lo + Int(r)] } }
+                                j = e
+                            }
+                        }
+                        for i in parts.bigramKeys.indices where i < parts.bigramLo.count && i < parts.bigramHi.count {
+                            fill(parts.bigramLo[i], parts.bigramHi[i])
+                        }
+                        for i in parts.trigramKeys.indices where i < parts.trigramLo.count && i < parts.trigramHi.count {
+                            fill(parts.trigramLo[i], parts.trigramHi[i])
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
@@ -332,19 +371,21 @@ struct NGrams: Sendable {
             }
             return out
         }
-        var ranks: [Int32] = []
+        // Each kept place with its word, read here beside it: `ids[place]` afterwards is the same word (`byID` is
+        // `ids` sorted), but each was a cache miss somewhere in a list of thousands.
+        var ranks: [(rank: Int32, id: Int32)] = []
         ranks.reserveCapacity(k + 1)
         for j in a..<b {
             let rk = rankOf[j]
-            if ranks.count == k, let last = ranks.last, rk >= last { continue }
+            if ranks.count == k, let last = ranks.last, rk >= last.rank { continue }
             var pos = ranks.count
-            while pos > 0 && ranks[pos - 1] > rk { pos -= 1 }
+            while pos > 0 && ranks[pos - 1].rank > rk { pos -= 1 }
             // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.
-            if ranks.count == k { ranks[k - 1] = rk } else { ranks.append(rk) }
+            if ranks.count == k { ranks[k - 1] = (rk, byID[j]) } else { ranks.append((rk, byID[j])) }
             var i = ranks.count - 1
             while i > pos { ranks.swapAt(i, i - 1); i -= 1 }
         }
-        for rk in ranks { out.append(ids[r.lowerBound + Int(rk)]) }
+        for e in ranks { out.append(e.id) }
         return out
     }
 
@@ -380,10 +421,7 @@ struct NGrams: Sendable {
             if byID[m] < w { lo = m + 1 } else { hi = m }
         }
         guard lo < r.upperBound, byID[lo] == w else { return nil }
-        var rank = rankOf[lo]
-        var j = lo + 1
-        while j < r.upperBound, byID[j] == w { rank = max(rank, rankOf[j]); j += 1 }
-        return logp[r.lowerBound + Int(rank)]
+        return logpByID[lo]
     }
 
     /// `logProb(of:in:)` for each of `sorted` (increasing word ids, each once), into `out` (cleared first): the
@@ -421,11 +459,10 @@ struct NGrams: Sendable {
                     lo = a
                 }
                 guard lo < end, by[lo] == w else { out.append(.nan); continue }
-                // As `logProb`: a pair stored twice gives its later (less likely) entry.
-                var rank = parts.rankOf[lo]
+                // As `logProb`: a pair stored twice gives its later (less likely) entry, which `logpByID` holds for each.
+                out.append(logpByID[lo])
                 var j = lo + 1
-                while j < end, by[j] == w { rank = max(rank, parts.rankOf[j]); j += 1 }
-                out.append(parts.logp[r.lowerBound + Int(rank)])
+                while j < end, by[j] == w { j += 1 }
                 lo = j
             }
         }
