@@ -18,10 +18,14 @@ struct NGrams: Sendable {
         var bigramKeys: [Int32] = [], bigramLo: [Int64] = [], bigramHi: [Int64] = []
         /// Two-word contexts (`NGrams.key`), increasing, and where each one's successors lie in `ids`.
         var trigramKeys: [UInt64] = [], trigramLo: [Int64] = [], trigramHi: [Int64] = []
-        /// Successors of each context, best first, and their log10 P.
-        var ids: [Int32] = [], logp: [Float] = []
+        /// Successors of each context, best first.
+        var ids: [Int32] = []
         /// The same ranges as `ids`, each sorted by word id, so a prefix's successors are one binary search.
         var byID: [Int32] = []
+        /// The log10 P of each entry of `byID`, read beside the word it was found by (a pair stored twice: its later, less
+        /// likely, entry's, for both). Kept in best-first order, it took following the entry's rank there: a second cache
+        /// miss for each candidate of a suggestion, and misses are most of a suggestion's tail.
+        var logp: [Float] = []
         /// For each entry of `byID`, its place in the context's best-first order.
         var rankOf: [Int32] = []
         /// Numbers of distinct bigrams and trigrams stored.
@@ -43,9 +47,6 @@ struct NGrams: Sendable {
     /// Where each one-word context's successors lie, by context id: `bigramLo[w]..<bigramHi[w]`.
     private let bigramLo: [Int32], bigramHi: [Int32]
     private let trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex
-    /// For each entry of `byID`, the log10 P that `logProb(of:in:)` gives its word in its context, read beside the word:
-    /// following its rank to `logp` was a second cache miss for each candidate, and misses are most of a suggestion's tail.
-    private let logpByID: [Float]
 
     /// Context id used for `<s>`.
     var sentenceStart: Int32 { parts.sentenceStart }
@@ -103,7 +104,6 @@ struct NGrams: Sendable {
     private init(parts: Parts, trigramIndex: PairIndex, backoff2Index: PairIndex, end2Index: PairIndex) {
         self.parts = parts
         self.trigramIndex = trigramIndex; self.backoff2Index = backoff2Index; self.end2Index = end2Index
-        logpByID = NGrams.logProbsByID(parts)
         var lo = [Int32](repeating: 0, count: Int(parts.sentenceStart) + 1), hi = lo
         for (i, w) in parts.bigramKeys.enumerated() where w >= 0 && Int(w) < lo.count {
             lo[Int(w)] = Int32(clamping: parts.bigramLo[i]); hi[Int(w)] = Int32(clamping: parts.bigramHi[i])
@@ -111,9 +111,9 @@ struct NGrams: Sendable {
         bigramLo = lo; bigramHi = hi
     }
 
-    /// `logpByID` of `parts`: for each run of one word in a context's id-sorted successors, the log10 P of its later
-    /// (less likely) entry, as `logProb(of:in:)` has always answered for a pair stored twice. A context whose range or
-    /// ranks fall outside the tables (`init(trusting:)` over a damaged file) is left NaN rather than read past them.
+    /// The log10 P of each entry of `byID`, from `parts` whose `logp` is still best first: for each run of one word in a
+    /// context's id-sorted successors, that of its later (less likely) entry, as a lookup has always answered for a pair
+    /// stored twice. A context whose range or ranks fall outside the tables is left NaN rather than read past them.
     private static func logProbsByID(_ parts: Parts) -> [Float] {
         let m = parts.byID.count
         guard m > 0, parts.rankOf.count == m, parts.logp.count == m else { return [] }
@@ -305,6 +305,7 @@ struct NGrams: Sendable {
             }
         }
         p.ids = ids; p.logp = logp; p.byID = byID; p.rankOf = rankOf
+        p.logp = NGrams.logProbsByID(p)
         func distinct(_ ranges: ArraySlice<Range<Int>>) -> Int {
             var n = 0
             for r in ranges { for j in r where j == r.lowerBound || byID[j] != byID[j - 1] { n += 1 } }
@@ -421,7 +422,7 @@ struct NGrams: Sendable {
             if byID[m] < w { lo = m + 1 } else { hi = m }
         }
         guard lo < r.upperBound, byID[lo] == w else { return nil }
-        return logpByID[lo]
+        return parts.logp[lo]
     }
 
     /// `logProb(of:in:)` for each of `sorted` (increasing word ids, each once), into `out` (cleared first): the
@@ -459,8 +460,8 @@ struct NGrams: Sendable {
                     lo = a
                 }
                 guard lo < end, by[lo] == w else { out.append(.nan); continue }
-                // As `logProb`: a pair stored twice gives its later (less likely) entry, which `logpByID` holds for each.
-                out.append(logpByID[lo])
+                // As `logProb`: a pair stored twice gives its later (less likely) entry, which `logp` holds for each.
+                out.append(parts.logp[lo])
                 var j = lo + 1
                 while j < end, by[j] == w { j += 1 }
                 lo = j
