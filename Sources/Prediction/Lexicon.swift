@@ -34,9 +34,11 @@ struct Lexicon: Sendable {
     /// Precomputed best ids (best first) of an accent key's words under a folded prefix, for the pairs with more than
     /// `scanLimit` of them; keyed by the accent key, 0xFF (never in UTF-8), then the folded prefix.
     let accentTop: [[UInt8]: [Int32]]
-    /// The first id whose first byte is at least `b`, for each byte (and 256: `count`): a lookup's binary
-    /// search starts within its first letter's words, a few steps instead of seventeen.
-    private let byFirstByte: [Int32]
+    /// The first id whose first two bytes are at least `first << 8 | second`, for each such key (a one-byte word
+    /// keyed as if its second byte were 0), and past the last one `count`: one or two letters typed are their
+    /// range with no search, and a longer prefix or a word is searched among the few words of its first two letters.
+    /// Binary searches over the whole first letter went to memory at nearly every step, much of a suggestion's tail.
+    private let byFirstTwoBytes: [Int32]
     /// Ranges no larger than this are scanned; larger ones use `topByPrefix`.
     static let scanLimit = 384
     /// How many ids are precomputed per busy prefix.
@@ -105,7 +107,7 @@ struct Lexicon: Sendable {
         self.logProb = logProb
         self.probability = logProb.map { pow(10, Double($0)) }
         self.topByPrefix = topByPrefix ?? Lexicon.precompute(bytes: bytes, starts: starts, logProb: logProb)
-        self.byFirstByte = Lexicon.firstByteIndex(bytes: bytes, starts: starts)
+        self.byFirstTwoBytes = Lexicon.firstTwoBytesIndex(bytes: bytes, starts: starts)
         if let accentLists, let accentTop {
             self.accentLists = accentLists
             self.accentTop = accentTop
@@ -183,20 +185,33 @@ struct Lexicon: Sendable {
         return table
     }
 
-    private static func firstByteIndex(bytes: [UInt8], starts: [Int32]) -> [Int32] {
+    private static func firstTwoBytesIndex(bytes: [UInt8], starts: [Int32]) -> [Int32] {
         let n = starts.count - 1
-        var index = [Int32](repeating: Int32(n), count: 257)
-        var b = 0
+        var index = [Int32](repeating: Int32(n), count: 65537)
+        var k = 0
         for id in 0..<n where starts[id + 1] > starts[id] {
-            let first = Int(bytes[Int(starts[id])])
-            while b <= first { index[b] = Int32(id); b += 1 }
+            let s = Int(starts[id])
+            let key = Int(bytes[s]) << 8 | (Int(starts[id + 1]) - s > 1 ? Int(bytes[s + 1]) : 0)
+            while k <= key { index[k] = Int32(id); k += 1 }
         }
         return index
     }
 
     /// The ids whose first byte is `b`.
     @inline(__always)
-    private func firstByteRange(_ b: UInt8) -> (Int, Int) { (Int(byFirstByte[Int(b)]), Int(byFirstByte[Int(b) + 1])) }
+    private func firstByteRange(_ b: UInt8) -> (Int, Int) {
+        (Int(byFirstTwoBytes[Int(b) << 8]), Int(byFirstTwoBytes[(Int(b) + 1) << 8]))
+    }
+
+    /// The ids among which words starting with `key` lie: those of its first two bytes, or of its first byte when it
+    /// has one byte or a second byte 0 (the one-byte words' key).
+    @inline(__always)
+    private func firstBytesRange<Key: RandomAccessCollection<UInt8>>(_ key: Key) -> (Int, Int) where Key.Index == Int {
+        let b = key[key.startIndex]
+        guard key.count >= 2, key[key.startIndex + 1] != 0 else { return firstByteRange(b) }
+        let k = Int(b) << 8 | Int(key[key.startIndex + 1])
+        return (Int(byFirstTwoBytes[k]), Int(byFirstTwoBytes[k + 1]))
+    }
 
     private static func precompute(bytes: [UInt8], starts: [Int32], logProb: [Float]) -> [[UInt8]: [Int32]] {
         var table: [[UInt8]: [Int32]] = [:]
@@ -335,8 +350,10 @@ struct Lexicon: Sendable {
 
     /// The id range of words whose folded key starts with `prefix` (folded bytes).
     func range(prefix: [UInt8]) -> Range<Int> {
-        guard let b = prefix.first else { return 0..<count }
-        let (lo0, hi0) = firstByteRange(b)
+        guard prefix.first != nil else { return 0..<count }
+        let (lo0, hi0) = firstBytesRange(prefix)
+        // Every word there starts with the one or two letters typed.
+        if prefix.count == 1 || (prefix.count == 2 && prefix[1] != 0) { return lo0..<hi0 }
         var lo = lo0, hi = hi0
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -423,8 +440,8 @@ struct Lexicon: Sendable {
     }
 
     private func id<Key: RandomAccessCollection<UInt8>>(ofKey key: Key) -> Int? where Key.Index == Int {
-        guard let b = key.first else { return nil }
-        var (lo, hi) = firstByteRange(b)
+        guard !key.isEmpty else { return nil }
+        var (lo, hi) = firstBytesRange(key)
         while lo < hi {
             let mid = (lo + hi) / 2
             let c = compare(mid, key, prefixOnly: false)

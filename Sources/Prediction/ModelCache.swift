@@ -19,7 +19,7 @@ import Foundation
 /// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS6".utf8)
+    static let version: [UInt8] = Array("HFWORDS7".utf8)
 
     /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).

@@ -18,10 +18,14 @@ struct NGrams: Sendable {
         var bigramKeys: [Int32] = [], bigramLo: [Int64] = [], bigramHi: [Int64] = []
         /// Two-word contexts (`NGrams.key`), increasing, and where each one's successors lie in `ids`.
         var trigramKeys: [UInt64] = [], trigramLo: [Int64] = [], trigramHi: [Int64] = []
-        /// Successors of each context, best first, and their log10 P.
-        var ids: [Int32] = [], logp: [Float] = []
+        /// Successors of each context, best first.
+        var ids: [Int32] = []
         /// The same ranges as `ids`, each sorted by word id, so a prefix's successors are one binary search.
         var byID: [Int32] = []
+        /// The log10 P of each entry of `byID`, read beside the word it was found by (a pair stored twice: its later, less
+        /// likely, entry's, for both). Kept in best-first order, it took following the entry's rank there: a second cache
+        /// miss for each candidate of a suggestion, and misses are most of a suggestion's tail.
+        var logp: [Float] = []
         /// For each entry of `byID`, its place in the context's best-first order.
         var rankOf: [Int32] = []
         /// Numbers of distinct bigrams and trigrams stored.
@@ -105,6 +109,41 @@ struct NGrams: Sendable {
             lo[Int(w)] = Int32(clamping: parts.bigramLo[i]); hi[Int(w)] = Int32(clamping: parts.bigramHi[i])
         }
         bigramLo = lo; bigramHi = hi
+    }
+
+    /// The log10 P of each entry of `byID`, from `parts` whose `logp` is still best first: for each run of one word in a
+    /// context's id-sorted successors, that of its later (less likely) entry, as a lookup has always answered for a pair
+    /// stored twice. A context whose range or ranks fall outside the tables is left NaN rather than read past them.
+    private static func logProbsByID(_ parts: Parts) -> [Float] {
+        let m = parts.byID.count
+        guard m > 0, parts.rankOf.count == m, parts.logp.count == m else { return [] }
+        var out = [Float](repeating: .nan, count: m)
+        parts.byID.withUnsafeBufferPointer { by in
+            parts.rankOf.withUnsafeBufferPointer { rank in
+                parts.logp.withUnsafeBufferPointer { logp in
+                    out.withUnsafeMutableBufferPointer { o in
+                        func fill(_ lo64: Int64, _ hi64: Int64) {
+                            guard lo64 >= 0, lo64 <= hi64, hi64 <= Int64(m) else { return }
+                            let lo = Int(lo64), hi = Int(hi64)
+                            var j = lo
+                            while j < hi {
+                                var e = j + 1, r = rank[j]
+                                while e < hi, by[e] == by[j] { r = max(r, rank[e]); e += 1 }
+                                if r >= 0, lo + Int(r) < hi { for x in j..<e { o[x] = logp[lo + Int(r)] } }
+                                j = e
+                            }
+                        }
+                        for i in parts.bigramKeys.indices where i < parts.bigramLo.count && i < parts.bigramHi.count {
+                            fill(parts.bigramLo[i], parts.bigramHi[i])
+                        }
+                        for i in parts.trigramKeys.indices where i < parts.trigramLo.count && i < parts.trigramHi.count {
+                            fill(parts.trigramLo[i], parts.trigramHi[i])
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     @inline(__always) static func key(_ a: Int32, _ b: Int32) -> UInt64 {
@@ -266,6 +305,7 @@ struct NGrams: Sendable {
             }
         }
         p.ids = ids; p.logp = logp; p.byID = byID; p.rankOf = rankOf
+        p.logp = NGrams.logProbsByID(p)
         func distinct(_ ranges: ArraySlice<Range<Int>>) -> Int {
             var n = 0
             for r in ranges { for j in r where j == r.lowerBound || byID[j] != byID[j - 1] { n += 1 } }
@@ -332,19 +372,21 @@ struct NGrams: Sendable {
             }
             return out
         }
-        var ranks: [Int32] = []
+        // Each kept place with its word, read here beside it: `ids[place]` afterwards is the same word (`byID` is
+        // `ids` sorted), but each was a cache miss somewhere in a list of thousands.
+        var ranks: [(rank: Int32, id: Int32)] = []
         ranks.reserveCapacity(k + 1)
         for j in a..<b {
             let rk = rankOf[j]
-            if ranks.count == k, let last = ranks.last, rk >= last { continue }
+            if ranks.count == k, let last = ranks.last, rk >= last.rank { continue }
             var pos = ranks.count
-            while pos > 0 && ranks[pos - 1] > rk { pos -= 1 }
+            while pos > 0 && ranks[pos - 1].rank > rk { pos -= 1 }
             // Into place by swaps, the last one dropped when full: `insert(_:at:)` went through the generic `replaceSubrange`.
-            if ranks.count == k { ranks[k - 1] = rk } else { ranks.append(rk) }
+            if ranks.count == k { ranks[k - 1] = (rk, byID[j]) } else { ranks.append((rk, byID[j])) }
             var i = ranks.count - 1
             while i > pos { ranks.swapAt(i, i - 1); i -= 1 }
         }
-        for rk in ranks { out.append(ids[r.lowerBound + Int(rk)]) }
+        for e in ranks { out.append(e.id) }
         return out
     }
 
@@ -380,10 +422,7 @@ struct NGrams: Sendable {
             if byID[m] < w { lo = m + 1 } else { hi = m }
         }
         guard lo < r.upperBound, byID[lo] == w else { return nil }
-        var rank = rankOf[lo]
-        var j = lo + 1
-        while j < r.upperBound, byID[j] == w { rank = max(rank, rankOf[j]); j += 1 }
-        return logp[r.lowerBound + Int(rank)]
+        return parts.logp[lo]
     }
 
     /// `logProb(of:in:)` for each of `sorted` (increasing word ids, each once), into `out` (cleared first): the
@@ -421,11 +460,10 @@ struct NGrams: Sendable {
                     lo = a
                 }
                 guard lo < end, by[lo] == w else { out.append(.nan); continue }
-                // As `logProb`: a pair stored twice gives its later (less likely) entry.
-                var rank = parts.rankOf[lo]
+                // As `logProb`: a pair stored twice gives its later (less likely) entry, which `logp` holds for each.
+                out.append(parts.logp[lo])
                 var j = lo + 1
-                while j < end, by[j] == w { rank = max(rank, parts.rankOf[j]); j += 1 }
-                out.append(parts.logp[r.lowerBound + Int(rank)])
+                while j < end, by[j] == w { j += 1 }
                 lo = j
             }
         }

@@ -74,3 +74,25 @@ import Testing
         #expect(fast > 20)
     }
 }
+
+extension LatinFastPathTests {
+    /// The bar's capitals worked on bytes for printable ASCII give what the `Character` steps give, for forms and typed
+    /// letters of every kind of case, at a sentence start and not; anything else is left to those steps.
+    @Test func asciiCapitalsAreWhatTheCharacterStepsGive() {
+        let forms = ["the", "mcdonald", "McDonald", "i", "I'm", "don't", "x-ray", "a1", "tea's", "", "t", "TV", "iPhone"]
+        let typed = ["", "t", "T", "TH", "Th", "tH", "McD", "mcd", "MCD", "I", "i", "D", "DON'T", "Don'", "x-R", "1", "A1", "iP", "TEA'S"]
+        for form in forms {
+            for t in typed {
+                for start in [false, true] {
+                    let c = WordPredictor.TypedCase(t)
+                    #expect(WordPredictor.casedASCII(form, typed: t, typedCase: c, sentenceStart: start)
+                            == WordPredictor.cased(form, typed: t, typedCase: c, sentenceStart: start), "\(form) \(t) \(start)")
+                }
+            }
+        }
+        let c = WordPredictor.TypedCase("É")
+        #expect(WordPredictor.casedASCII("école", typed: "É", typedCase: c, sentenceStart: false) == nil)
+        #expect(WordPredictor.casedASCII("the", typed: "é", typedCase: WordPredictor.TypedCase("é"), sentenceStart: false) == nil)
+        #expect(WordPredictor.casedASCII("two words", typed: "", typedCase: WordPredictor.TypedCase(""), sentenceStart: true) == nil)
+    }
+}

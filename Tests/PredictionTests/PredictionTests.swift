@@ -38,6 +38,29 @@ func tempDir() throws -> URL {
         }
     }
 
+    /// One or two letters typed are read from the index of first two bytes with no search, and a longer prefix or a
+    /// word is searched within its two letters' words: the same ranges and ids as a scan of the whole list, for
+    /// one-byte words (keyed as if their second byte were 0), letters past ASCII, prefixes matching nothing.
+    @Test func rangesFromTheFirstTwoBytesAgreeWithAScan() {
+        var words = ["a", "b", "z", "é", "ab", "aé", "a'", "a's", "b's", "ba", "zz", "été", "éa", "über", "ñu", "да", "дом", "д", "δ"]
+        words += (0..<400).map { "a\(String($0 * 7, radix: 36))" } + (0..<200).map { "q\(String($0, radix: 5))x" }
+        let l = Lexicon(words.map { ($0, 1.0) })
+        // The list is sorted by folded keys ("été" under "ete"), which the ranges are of.
+        let all = (0..<l.count).map { Array(Folding.fold(l.word($0)).utf8) }
+        var prefixes: Set<[UInt8]> = [[]]
+        for w in all {
+            for k in 1...min(4, w.count) { prefixes.insert(Array(w.prefix(k))) }
+        }
+        prefixes.formUnion([[0x61, 0x00], [0x7A, 0x61], [0x00], [0xFF], [0x61, 0xFF], Array("qz".utf8), Array("a1z".utf8)])
+        for prefix in prefixes {
+            let scanned = all.indices.filter { all[$0].starts(with: prefix) }
+            let r = l.range(prefix: prefix)
+            #expect(Array(r) == scanned, "\(prefix)")
+        }
+        for w in words { #expect(l.id(of: w).map { l.word($0) } == w, "\(w)") }
+        for w in ["", "c", "aa", "a'x", "éé", "q0", "zzz"] { #expect(l.id(of: w) == nil, "\(w)") }
+    }
+
     @Test func busyPrefixesUsePrecomputedTopAndAgreeWithAScan() {
         // 2000 words under "a", so the precomputed table is used.
         let words = (0..<2000).map { ("a\(String($0, radix: 36))", Double(($0 * 7919) % 2003)) }
