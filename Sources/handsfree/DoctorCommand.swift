@@ -245,7 +245,7 @@ struct DoctorCommand: ParsableCommand {
                 try X11Sink(display: nil, environment: environment).check()
                 r.ok(tr("X11: DISPLAY={display} answers and offers XTest (--output x11)", ["display": display]))
             } catch {
-                r.warn(tr("X11: {problem}", ["problem": error.description]), fix: tr("start the X session, or correct DISPLAY; the X server needs the XTEST extension"))
+                r.warn(tr("X11: {problem}", ["problem": error.message.shown]), fix: tr("start the X session, or correct DISPLAY; the X server needs the XTEST extension"))
             }
         } else {
             r.ok(tr("X11: no DISPLAY (not in an X session; --output x11::0 names one)"))
@@ -255,7 +255,7 @@ struct DoctorCommand: ParsableCommand {
                 try WaylandSink(socket: nil, environment: environment).check()
                 r.ok(tr("Wayland: {display} offers a virtual keyboard (--output wayland)", ["display": socket]))
             } catch {
-                r.warn(tr("Wayland: {problem}", ["problem": error.description]),
+                r.warn(tr("Wayland: {problem}", ["problem": error.message.shown]),
                        fix: tr("on GNOME or KDE, which offer no virtual keyboard, use --output uinput (scripts/install.sh --uinput); x11 through Xwayland would reach only X programs"))
             }
         } else {
