@@ -96,7 +96,7 @@ public enum SpeechFile {
             guard let english = v.string, !SpeechLanguage.words(english).isEmpty else {
                 throw doc.error(["commands", "phrases", said], "\"\(said)\" must stand for the English phrase it means, e.g. \"back\"")
             }
-            words.phrases.append(.init(words: try phrase(said, ["commands", "phrases", said]), value: english))
+            words.phrases.append(.init(words: try phrase(said, ["commands", "phrases", said]), value: english, written: said))
         }
         return SpeechLanguage(code: code, punctuation: marks, stopDictation: stop, deleteThat: delete,
                               numbers: numbers, commands: words)
