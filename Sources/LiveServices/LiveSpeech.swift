@@ -508,9 +508,9 @@ public final class LiveSpeech: @unchecked Sendable {
 
     /// Replaces each final of a command or wake utterance with what Whisper hears in its audio (PocketSphinx's
     /// English reading of another language means nothing), given the screen's command prompt
-    /// (`CommandWords.commandPrompt`, after the wake phrase when the idle shell listens for it). An utterance too long for a
-    /// command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On the
-    /// decode thread.
+    /// (`CommandWords.commandPrompt`, after the wake phrase when the idle shell listens for it). An utterance too
+    /// long for a command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On
+    /// the decode thread.
     private func hearCommand(_ events: [SpeechEvent], _ r: Recognizer, wake: String?) -> [SpeechEvent] {
         guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
         let prompt = lock.withLock { language.commands.commandPrompt(phrases, wake: wake) }
