@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Runtime
+import Shell
 import Speech
 import SpeechText
 
@@ -29,6 +30,9 @@ public struct SpeechLanguagesBench {
     public var promptCommands = true
     /// Where the speech comes from.
     public var speech = Source.synthetic
+    /// Whether the command prompt lists the launcher's own phrases in the language besides its "open …" ones
+    /// (`CommandWords.commandPrompt`'s `screenPhrases`; the shell's choice unless told).
+    public var screenPhrasesInPrompt = CommandWords.promptsScreenPhrases
     /// Recordings per language from the fixed shuffle (`.tuxpaint`; nil: all).
     public var limit: Int?
     /// Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).
@@ -102,7 +106,8 @@ public struct SpeechLanguagesBench {
                 defer { w.stop() }
                 let voice = try EspeakVoice(language: code)
                 var row = Row(language: code)
-                let (candidates, prompt) = Self.commandScreen(language, commands)
+                let (candidates, prompt) = try commandScreen(language, commands)
+                out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
                     let heard = try measure(&row, s, audio, w, language: code, out: out)
@@ -138,13 +143,15 @@ public struct SpeechLanguagesBench {
     }
 
     /// The phrases a screen offers (the keymap's English ones and the pack's commands' own) and Whisper's prompt
-    /// for a command utterance: the screen's phrases in the language, as the live shell gives them (a short
-    /// utterance is otherwise often heard as another, longer one).
-    static func commandScreen(_ language: SpeechLanguage, _ commands: [(said: String, english: String)])
+    /// for a command utterance: the live shell's (`CommandWords.commandPrompt`) for the launcher drawn in the
+    /// language, where the pack's bench commands are said (its "open …" targets; every keymap phrase is the
+    /// launcher's too).
+    func commandScreen(_ language: SpeechLanguage, _ commands: [(said: String, english: String)]) throws
         -> (candidates: [String], prompt: String) {
         let candidates = Array(Set(commands.map(\.english) + language.commands.phrases.map(\.value))).sorted()
-        let prompt = (commands.map(\.said) + language.commands.phrases.prefix(20).map { $0.words.joined(separator: " ") })
-            .joined(separator: ", ")
+        let launcher = ShellState(keymap: try Setup.keymap("default", gestures: GestureDefaults.definitions),
+                                  catalog: Translations.catalog(language.code))
+        let prompt = language.commands.commandPrompt(launcher.voicePhrases, screenPhrases: screenPhrasesInPrompt)
         return (candidates, prompt)
     }
 
@@ -225,8 +232,9 @@ public struct SpeechLanguagesBench {
             let text = try String(contentsOf: file, encoding: .utf8)
             let language = try SpeechFile.parse(text, file: file.path, code: code)
             let (sentences, commands) = try Self.benchData(text, file: file.path)
-            let (candidates, prompt) = Self.commandScreen(language, commands)
+            let (candidates, prompt) = try commandScreen(language, commands)
             screen = (language, candidates, prompt)
+            out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
             if languagePrompt { dictationPrompt = sentences.prefix(2).joined(separator: " ") }
         }
         let w = try OfflineSpeech.whisperWorker(

@@ -98,7 +98,7 @@ public enum SpeechFile {
             guard let english = v.string, !SpeechLanguage.words(english).isEmpty else {
                 throw doc.error(["commands", "phrases", said], UIMessage("\"{phrase}\" must stand for the English phrase it means, e.g. \"back\"", ["phrase": said]))
             }
-            words.phrases.append(.init(words: try phrase(said, ["commands", "phrases", said]), value: english))
+            words.phrases.append(.init(words: try phrase(said, ["commands", "phrases", said]), value: english, written: said))
         }
         return SpeechLanguage(code: code, punctuation: marks, stopDictation: stop, deleteThat: delete,
                               numbers: numbers, commands: words)

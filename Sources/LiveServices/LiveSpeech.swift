@@ -507,16 +507,13 @@ public final class LiveSpeech: @unchecked Sendable {
     }
 
     /// Replaces each final of a command or wake utterance with what Whisper hears in its audio (PocketSphinx's
-    /// English reading of another language means nothing), given the screen's "open …" phrases as the language
-    /// says them as its prompt, after the wake phrase when the idle shell listens for it. An utterance too long for a
-    /// command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On the
-    /// decode thread.
+    /// English reading of another language means nothing), given the screen's command prompt
+    /// (`CommandWords.commandPrompt`, after the wake phrase when the idle shell listens for it). An utterance too
+    /// long for a command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On
+    /// the decode thread.
     private func hearCommand(_ events: [SpeechEvent], _ r: Recognizer, wake: String?) -> [SpeechEvent] {
         guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
-        let prompt = lock.withLock { () -> String in
-            let forms = language.commands.spokenOpenPhrases(phrases)
-            return (wake.map { $0 + ", " } ?? "") + forms.joined(separator: ", ")
-        }
+        let prompt = lock.withLock { language.commands.commandPrompt(phrases, wake: wake) }
         return events.map { e in
             guard case .final(_, let words, let at) = e else { return e }
             // A command is short; a longer utterance is talk (and would cost Whisper seconds).

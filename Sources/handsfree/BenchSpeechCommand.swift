@@ -65,6 +65,9 @@ struct BenchSpeech: ParsableCommand {
     @Flag(help: ArgumentHelp(tr("With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")))
     var languagePrompt = false
 
+    @Option(help: ArgumentHelp(tr("With --language: Whisper's prompt for a command: open (the screen's \"open …\" phrases in the language) or screen (those and the screen's other phrases as the pack writes them); default: the shell's.")))
+    var commandPrompt: String?
+
     @Flag(help: ArgumentHelp(tr("With real speech (--speech tuxpaint or asterisk): stop Whisper from decoding an unlikely-looking text again at rising temperatures (faster-whisper's default, which the shell keeps).")))
     var noTemperatureFallback = false
 
@@ -84,6 +87,12 @@ struct BenchSpeech: ParsableCommand {
             if beam < 1 { throw ValidationError("--beam must be at least 1, not \(beam)") }
             languages.limit = limit; languages.beam = beam; languages.languagePrompt = languagePrompt
             languages.temperatureFallback = !noTemperatureFallback
+            switch commandPrompt {
+            case nil: break
+            case "open": languages.screenPhrasesInPrompt = false
+            case "screen": languages.screenPhrasesInPrompt = true
+            case let other?: throw ValidationError("--command-prompt is open or screen, not \(other)")
+            }
             // --whisper-model's default is English's tiny.en; another names the languages' model.
             if whisperModel != "package" { languages.model = whisperModel }
             return try printing { try languages.run(out: $0) }

@@ -142,6 +142,40 @@ import Testing
         #expect(try Self.speech("es").commands.spokenOpenPhrases(["open Notas"]) == ["abre Notas"])
     }
 
+    /// Whisper's prompt for a command on the launcher drawn in the language, as the live shell and `bench speech`
+    /// build it: the wake phrase, the "open …" targets as the launcher writes them, and with `screenPhrases` the
+    /// pack's phrases for the keymap's commands as the pack writes them (accents kept), within the bound.
+    @Test(arguments: [
+        ("es", "abre Notas", ["ayuda", "atrás", "inicio", "dictar"], "siguiente"),
+        ("fr", "ouvre Notes", ["aide", "accueil", "arrête la dictée", "clic droit"], "retour"),
+    ])
+    func theCommandPromptOfTheLauncherInTheLanguage(lang: String, open: String, own: [String], beyond: String) throws {
+        let commands = try Self.speech(lang).commands
+        let launcher = ShellState(keymap: Fixture.keymap("default"), catalog: try LanguageTests.catalog(lang)).voicePhrases
+        let openOnly = commands.commandPrompt(launcher, screenPhrases: false)
+        let parts = openOnly.components(separatedBy: ", ")
+        #expect(parts.contains(open), "\(openOnly)")
+        #expect(parts.allSatisfy { $0.hasPrefix(commands.openAsWritten ?? "?") }, "\(openOnly)")
+        #expect(parts == commands.spokenOpenPhrases(launcher))
+        let rich = commands.commandPrompt(launcher, screenPhrases: true)
+        #expect(rich.hasPrefix(openOnly + ", "), "\(rich)")
+        let richParts = rich.components(separatedBy: ", ")
+        for p in own { #expect(richParts.contains(p), "\(p) in \(rich)") }
+        // One form per command ("atrás", not also "volver").
+        #expect(Set(richParts).count == richParts.count)
+        #expect(!richParts.contains(lang == "es" ? "volver" : "reviens"), "\(rich)")
+        // The bound: the pack's phrases come in its order (alphabetical) until the prompt is full.
+        #expect(rich.count <= CommandWords.promptLimit && rich.count > CommandWords.promptLimit - 40, "\(rich.count)")
+        #expect(!richParts.contains(beyond))
+        #expect(commands.commandPrompt(launcher, screenPhrases: true, limit: 10_000).components(separatedBy: ", ").contains(beyond))
+        #expect(commands.commandPrompt(launcher, wake: "shell", screenPhrases: false) == "shell, " + openOnly)
+        // The bound leaves a phrase out whole, never cut.
+        let short = commands.commandPrompt(launcher, wake: "shell", screenPhrases: true, limit: 40)
+        #expect(short.count <= 40)
+        #expect(short.components(separatedBy: ", ").allSatisfy { $0 == "shell" || richParts.contains($0) }, "\(short)")
+        #expect(commands.commandPrompt([], screenPhrases: true).isEmpty)
+    }
+
     /// Whisper puts its own mark before the spoken one ("qué tal, coma?"): the mark said is the one written.
     @Test func aSpokenMarkAfterWhispersOwnIsWrittenOnce() throws {
         #expect(try Self.dictate("es", "Hola, ¿qué tal, coma?") == "Hola, ¿qué tal,")
