@@ -24,6 +24,8 @@ public struct GestureBench {
     /// How many times the script repeats (with fresh noise and timing each time).
     public var rounds = 5
     public var seed: UInt64 = 7
+    /// `--set` values applied to every config compared (an A/B of one value with the same binary).
+    public var overrides: [String] = []
 
     public init() {}
 
@@ -114,7 +116,7 @@ public struct GestureBench {
         let (frames, segments) = Self.script(&rng, rounds: rounds)
         out("gestures: a generated face, \(rounds) rounds of each (\(String(format: "%.0f", frames.last?.t ?? 0)) s at 60 frames/s), through each config's real pipeline; an event counts for the segment it fired in (or within 0.5 s after)")
         for config in configs {
-            let settings = try Setup.settings(config: config)
+            let settings = try Setup.settings(config: config, overrides: overrides)
             var pipeline = Pipeline(settings)
             var events: [GestureEvent] = []
             for f in frames { events += pipeline.track(.frame(f, nil)) }
@@ -142,7 +144,7 @@ public struct GestureBench {
         }
         for file in files {
             for config in configs {
-                let settings = try Setup.settings(config: config)
+                let settings = try Setup.settings(config: config, overrides: overrides)
                 var pipeline = Pipeline(settings)
                 var counts: [String: Int] = [:]
                 var first = 0.0, last = 0.0
@@ -162,7 +164,7 @@ public struct GestureBench {
     /// real session. Prints how many opens acted in each 10 minutes and when the shell said the opens fall
     /// short of the thresholds (it suggests calibrating; it never lowers them by itself).
     func fatigue(config: String, out: BenchReport) throws {
-        let settings = try Setup.settings(config: config)
+        let settings = try Setup.settings(config: config, overrides: overrides)
         let keymap = try Setup.keymap(config == "webcam" ? "webcam" : "default", gestures: settings.gestures)
         var state = ShellState(keymap: keymap, gestures: settings.gestures)
         _ = state.show(screen: "note-editor")

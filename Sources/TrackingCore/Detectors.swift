@@ -24,6 +24,21 @@ public struct ThresholdDetector: Sendable {
     /// How long the value rested below `release` before it last rose, and when it rose (for `calm`).
     private var lastRest = 0.0
     private var roseAt = -Double.infinity
+    /// Mean of the value over the current stretch below `release`, and over the one before the last rise: the
+    /// level the face rests at (for `repeatCalm`).
+    private var lowSum = 0.0, lowCount = 0
+    private var lastRestMean: Float = 0
+    /// Set when a performance fires, until the value next rises: that rise may be a repeat (`repeatCalm`).
+    private var repeatArmed = false
+    /// The resting level before the last performance that fired from a full calm.
+    private var restLevel: Float = 0
+    /// While armed: start of the stretch at or near `restLevel`, and the longest such stretch in this rest.
+    private var stillSince: Double?
+    private var longestStill = 0.0
+    /// Whether the last rise came after a fired performance and a long enough stretch at the resting level.
+    private var riseIsRepeat = false
+    /// Whether the performance under way began as such a repeat (its rest then does not set `restLevel`).
+    private var performanceIsRepeat = false
     /// Progress of the current performance, 0…1.
     public private(set) var progress: Double = 0
     /// Onset of the performance under way, if any.
@@ -40,15 +55,38 @@ public struct ThresholdDetector: Sendable {
         progress = 0
         lowSince = nil
         lastRest = 0
+        repeatArmed = false
+        riseIsRepeat = false
+        stillSince = nil
     }
+
+    /// The level the value must come back to, and stay at for `repeatCalm`, for a reopening to count as a
+    /// repeat: a third of the way from the resting level up to `release` (a closed mouth, not a talking dip).
+    private var stillLevel: Float { restLevel + (spec.release - restLevel) / 3 }
 
     /// Feeds one frame's blend shapes at time `t`; returns the onset time when the gesture is recognised.
     public mutating func step(_ b: BlendShapes, at t: Double) -> Double? {
         let v = spec.signal.value(b)
         if v < spec.release {
-            if lowSince == nil { lowSince = t }
+            if lowSince == nil {
+                lowSince = t
+                lowSum = 0; lowCount = 0
+                stillSince = nil; longestStill = 0
+            }
+            lowSum += Double(v); lowCount += 1
+            if repeatArmed, v <= stillLevel {
+                if stillSince == nil { stillSince = t }
+            } else if let s = stillSince {
+                longestStill = max(longestStill, t - s)
+                stillSince = nil
+            }
         } else if let low = lowSince {
             lastRest = t - low
+            lastRestMean = Float(lowSum / Double(max(1, lowCount)))
+            if let s = stillSince { longestStill = max(longestStill, t - s) }
+            riseIsRepeat = repeatArmed && spec.repeatCalm > 0 && longestStill >= spec.repeatCalm
+            repeatArmed = false
+            stillSince = nil
             roseAt = t
             lowSince = nil
         }
@@ -60,12 +98,14 @@ public struct ThresholdDetector: Sendable {
         case .idle:
             progress = 0
             guard v >= spec.press, t >= refractoryUntil else { return nil }
-            if spec.calm > 0, lastRest < spec.calm || t - roseAt > spec.calm {
+            if spec.calm > 0, (lastRest < spec.calm && !riseIsRepeat) || t - roseAt > spec.calm {
                 // Not from a still face, or a slow climb through the band: the rhythm of speech. It must rest
-                // again before a performance can begin.
+                // again before a performance can begin. A reopening right after a fired performance, from a
+                // face back at its resting level for `repeatCalm`, is the same key again, not speech.
                 state = .waitRelease
                 return nil
             }
+            performanceIsRepeat = spec.calm > 0 && lastRest < spec.calm
             let ok = spec.guards.allSatisfy { $0.holds(b) }
             if !ok && spec.maxHold != nil {
                 // A short gesture (a wink) whose guard fails at once is something else (a blink): void it.
@@ -119,6 +159,11 @@ public struct ThresholdDetector: Sendable {
         state = nextState
         progress = 0
         refractoryUntil = t + spec.refractory
+        if spec.repeatCalm > 0 {
+            // A repeat's short rest (with the closing in it) says less of the resting face than the calm one.
+            if !performanceIsRepeat { restLevel = lastRestMean }
+            repeatArmed = true
+        }
         return onset
     }
 }

@@ -78,11 +78,17 @@ public struct ThresholdSpec: Sendable, Equatable {
     /// the jaw several times a second, and sometimes holds it open as long as a deliberate opening would; a
     /// deliberate opening starts from a still mouth and goes straight up. Its rhythm tells them apart.
     public var calm: Double
+    /// If above 0, the first opening after a performance that fired needs only this much rest instead of
+    /// `calm` (seconds), provided the value came back to its resting level (the level it rested at before the
+    /// fired performance) and stayed there that long. A user typing the same key twice reopens a quarter of a
+    /// second after closing; speech never fired a gesture first, and its dips do not stay at the closed level.
+    public var repeatCalm: Double
 
     public init(signal: ShapeSignal, press: Float, release: Float, hold: Double, maxHold: Double? = nil,
-                refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0) {
+                refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0, repeatCalm: Double = 0) {
         self.signal = signal; self.press = press; self.release = release; self.hold = hold
         self.maxHold = maxHold; self.refractory = refractory; self.guards = guards; self.calm = calm
+        self.repeatCalm = repeatCalm
     }
 }
 

@@ -14,6 +14,8 @@ struct BenchGestures: ParsableCommand {
     var files: [String] = []
     @Option(name: .customLong("config"), help: ArgumentHelp(tr("Gesture configs to compare (repeatable; default: gestures and webcam).")))
     var configs: [String] = []
+    @Option(name: .customLong("set"), help: ArgumentHelp(tr("Override one value for this run, e.g. gesture.activate.press=0.55.")))
+    var overrides: [String] = []
     @Option(help: ArgumentHelp(tr("Rounds of the generated script."))) var rounds = 5
     @Option(help: ArgumentHelp(tr("Random seed."))) var seed: UInt64 = 7
 
@@ -25,6 +27,7 @@ struct BenchGestures: ParsableCommand {
         var bench = GestureBench()
         bench.rounds = rounds
         bench.seed = seed
+        bench.overrides = overrides
         if !configs.isEmpty { bench.configs = configs }
         if files.isEmpty {
             let shared = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -135,6 +135,24 @@ struct TypingBenchTests {
         #expect(r.jawSteps.untilActed >= 0.9 * Double(r.jawSteps.count), "the webcam config's hold: \(r.jawSteps)")
     }
 
+    @Test func theWebcamConfigTypesDoubleLettersWithoutPrediction() throws {
+        // The same key twice: the user reopens a quarter of a second after closing. The webcam's calm (400 ms still
+        // before an opening) counted none of those until a reopening after a fired one needed only repeat_calm_ms.
+        let predictor = try WordLists.load()
+        guard let webcam = try Self.shippedProfiles().first(where: { $0.name == "webcam" }) else { Issue.record("no webcam"); return }
+        let phrases = ["good book"]
+        var bench = TypingBench(phrases: phrases, profiles: [webcam], predictor: predictor)
+        bench.keymapName = "webcam"
+        bench.commitShape = .mouthPucker
+        bench.settings = try Setup.settings(config: "webcam")
+        let r = try bench.type(webcam, prediction: nil)
+        #expect(r.texts == phrases && r.abandoned == 0 && r.errors.uncorrected == 0, "\(r.texts)")
+        // Without the repeat rule the phrase is not typed as it stands: the trap this guards against.
+        bench.settings = try Setup.settings(config: "webcam", overrides: ["gesture.activate.repeat_calm_ms=0"])
+        let strict = try bench.type(webcam, prediction: nil)
+        #expect(strict.texts != phrases || strict.abandoned > 0)
+    }
+
     @Test func everyMethodTypesThePhrasesExactlyWithAndWithoutHistory() throws {
         let predictor = try WordLists.load()
         guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TrackingCore
 
@@ -197,5 +198,58 @@ struct DwellTests {
             let b = BlendShapes([.eyeBlinkLeft: l, .eyeBlinkRight: r])
             #expect(spec.blinkLevel(b) == spec.blinkSpec.signal.value(b), "\(eye) \(l) \(r)")
         }
+    }
+}
+
+/// The webcam's jaw (`config/webcam.toml`): a still mouth before the opening (`calm`), and a repeat on the same
+/// key allowed after a shorter stillness at the resting level (`repeatCalm`).
+struct RepeatCalmTests {
+    static let spec = ThresholdSpec(signal: ShapeSignal([.jawOpen]), press: 0.55, release: 0.3, hold: 0.9,
+                                    refractory: 0.3, calm: 0.4, repeatCalm: 0.2)
+    /// Builds a jaw track at 60 frames/s from (seconds, value at each frame) pieces.
+    static func track(_ pieces: [(Double, (Double) -> Float)]) -> [TrackingFrame] {
+        var values: [Float] = []
+        for (seconds, f) in pieces { values += (0..<Int(seconds * 60)).map { f(Double($0) / 60) } }
+        return frames(.jawOpen, values)
+    }
+    static var rest: (Double, (Double) -> Float) { (1.0, { s in 0.04 + 0.01 * Float(sin(37 * s)) }) }
+    static func open(_ seconds: Double) -> (Double, (Double) -> Float) { (seconds, { _ in 0.8 }) }
+    /// The mouth closing in 80 ms, then at rest for `seconds`.
+    static func close(_ seconds: Double, to level: Float = 0.03) -> (Double, (Double) -> Float) {
+        (0.08 + seconds, { s in s < 0.08 ? 0.8 - (0.8 - level) * Float(s / 0.08) : level })
+    }
+
+    @Test func aReopeningSoonAfterAFiredOpeningCounts() {
+        // "oo" in "good": open, close, reopen 0.25 s after the mouth closed; and a third time ("www").
+        let twice = Self.track([Self.rest, Self.open(1.0), Self.close(0.25), Self.open(1.0), Self.close(0.25),
+                                Self.open(1.0), Self.close(0.5)])
+        #expect(run(Self.spec, twice).count == 3)
+        // Without the repeat rule only the first opening counts: the trap a webcam user fell into.
+        var strict = Self.spec
+        strict.repeatCalm = 0
+        #expect(run(strict, twice).count == 1)
+    }
+
+    @Test func talkingLikeOpeningsStillDoNot() {
+        // Nothing fired first: a talking opening, a short close, a long opening is not a repeat.
+        let noFireFirst = Self.track([Self.rest, Self.open(0.5), Self.close(0.25), Self.open(1.0), Self.close(0.5)])
+        #expect(run(Self.spec, noFireFirst).isEmpty)
+        // After a fired opening, a dip that does not come back to the closed level (0.2: below release only).
+        let notClosed = Self.track([Self.rest, Self.open(1.0), Self.close(0.3, to: 0.2), Self.open(1.0), Self.close(0.5)])
+        #expect(run(Self.spec, notClosed).count == 1)
+        // After a fired opening, a talking dip that touches the closed level for only 0.1 s.
+        let briefDip = Self.track([Self.rest, Self.open(1.0), Self.close(0.1), (0.2, { _ in 0.25 }), Self.open(1.0),
+                                   Self.close(0.5)])
+        #expect(run(Self.spec, briefDip).count == 1)
+        // After a fired opening and a still close, a slow climb through the band is still the rhythm of speech.
+        let slowClimb = Self.track([Self.rest, Self.open(1.0), Self.close(0.3),
+                                    (0.6, { s in 0.3 + 0.25 * Float(s / 0.6) }), Self.open(1.0), Self.close(0.5)])
+        #expect(run(Self.spec, slowClimb).count == 1)
+        // Talking right after a fired opening: syllables 4 a second, the jaw 0.08…0.52, stressed ones held at 0.6.
+        let talking = Self.track([Self.rest, Self.open(1.0), Self.close(0.25), (5.0, { s in
+            let jaw = 0.3 + 0.22 * sin(2 * .pi * 4 * s)
+            return Float(s.truncatingRemainder(dividingBy: 1.5) < 0.5 ? max(jaw, 0.6) : jaw)
+        }), Self.close(0.5)])
+        #expect(run(Self.spec, talking).count == 1)
     }
 }
