@@ -523,8 +523,6 @@ public struct Keymap: Sendable, Equatable {
         return rows
     }
 
-    /// Why a spoken phrase cannot be recognised, or nil: it must be words of letters (and apostrophes), each
-    /// in the pronunciation dictionary when one is given.
     /// What is wrong with a phrase a keymap binds or wakes with, said whole where it is found (`voicePhrase`,
     /// `wakePhrase`).
     enum PhraseProblem {
@@ -552,6 +550,8 @@ public struct Keymap: Sendable, Equatable {
         }
     }
 
+    /// Why a spoken phrase cannot be recognised, or nil: it must be words of letters (and apostrophes), each
+    /// in the pronunciation dictionary when one is given.
     static func phraseProblem(_ phrase: String, isKnownWord: (@Sendable (String) -> Bool)?) -> PhraseProblem? {
         let p = normalise(phrase)
         guard !p.isEmpty, p.allSatisfy({ ($0.isLetter && $0.isVisibleKey) || $0 == " " || $0 == "'" }),
