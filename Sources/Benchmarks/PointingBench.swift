@@ -210,9 +210,8 @@ public struct PointingBench {
     /// the share of settled frames on the key looked at, and how often the pick hops, with the plain hit test
     /// beside the snapping and hysteresis the shell uses (`HitMap.snapped`).
     func steadiness(_ rng: inout Rng, out: BenchReport) throws {
-        var state = ShellState(keymap: try Setup.keymap(keymap, gestures: settings.gestures))
-        _ = state.show(screen: "note-editor")
-        let keys = state.hitMap.targets.filter { $0.id.contains(".key.") }
+        let map = try noteEditorMap()
+        let keys = map.targets.filter { $0.id.contains(".key.") }
         guard !keys.isEmpty else { return }
         let w = keys[0].rect.w, h = keys[0].rect.h
         out("steadiness: \(users) users fixate 30 keys each of the note editor's keyboard (keys \(w)x\(h) cells at 100x30), smoothed as in the shell; on the key = share of frames 0.9-1.6 s after the key was shown (the eyes arrive at 0.25 s)")
@@ -245,8 +244,8 @@ public struct PointingBench {
                         _ = pipeline.track(.frame(TrackingFrame(t: t, gaze: p), nil))
                         if let g = pipeline.gaze {
                             let cell = CellPoint(gaze: g, in: Size(width: 100, height: 30))
-                            let hit = state.hitMap.hit(cell)?.id
-                            let snap = state.hitMap.snapped(cell, current: current)?.id
+                            let hit = map.hit(cell)?.id
+                            let snap = map.snapped(cell, current: current)?.id
                             if snap != nil { current = snap }
                             if t - start >= 0.9 {
                                 frames += 1
