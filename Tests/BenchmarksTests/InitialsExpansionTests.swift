@@ -37,13 +37,14 @@ struct InitialsExpansionTests {
     }
 
     /// After a partner's message the user is chatting, and the conversational model weighs more there (0.7 against
-    /// 0.3 after a sentence's first word): "Wow that is interesting" comes first, where without one "What time is it"
+    /// 0.2 after a sentence's first word): "Wow that is impressive" comes first, where without one "What time is it"
     /// does (the partner's words here start with none of the letters, so only the weight differs).
     @Test func afterAPartnersMessageChatPhrasesComeFirst() throws {
         let p = try conversational.get()
         let alone = p.expand("wtii", limit: 3), replying = p.expand("wtii", partner: "My dog can now open doors", limit: 3)
         #expect(alone.first?.lowercased() == "what time is it", "\(alone)")
-        #expect(replying.first?.lowercased() == "wow that is interesting", "\(replying)")
+        // Which chat phrase depends on the model: "interesting" with the trigram model, "impressive" with the 4-gram one.
+        #expect(replying.first.map { $0.lowercased().hasPrefix("wow that is i") } == true, "\(replying)")
     }
 
     /// symspell's list lacked "favorite" (it had "favourite"), so no phrase with it could be offered; now listed (from
