@@ -117,7 +117,7 @@ extension WordPredictor {
         /// the first 3): 0 → 8.5%, 0.3 → 11.6%, 0.5 → 11.2%, 0.7 → 10.5%, 0.9 → 9.8%; then, with the model made
         /// without the held-out chit-chat conversations, on their tuning part (`scripts/chitchat-phrases.sh tune`,
         /// 1,251 phrases of people talking, no history, with `utteranceWeight` 0.3): 0.3 → 16.9%, 0.5 → 18.8%,
-        /// 0.7 → 20.5%, 0.9 → 21.0%. Kept at 0.3: at 0.7 "wtii" offered "Wow that is interesting" and not "What time is
+        /// 0.7 → 20.5%, 0.9 → 21.0%. The trigram model kept 0.3: at 0.7 "wtii" offered "Wow that is interesting" and not "What time is
         /// it", and "iwla cup ot" lost "I would like a cup of tea" (`InitialsExpansionTests`): chat's frequent chains
         /// push out the everyday requests a user of this shell needs. With the 4-gram model (seventh round; tuning text,
         /// no history / strict history): 0.2 → 18.0% / 19.3% (kept), 0.3 → 19.0% / 20.0%, 0.4 → 20.2% / 20.7%, 0.5 →

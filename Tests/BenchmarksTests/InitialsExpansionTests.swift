@@ -85,6 +85,20 @@ struct InitialsExpansionTests {
         #expect(lines.contains { $0.hasPrefix("with history, 50% of the distinct phrases said once before (1 of 3)") }, "\(lines)")
     }
 
+    /// `bench expand --runs`: only the runs named are made (and printed); nil makes them all.
+    @Test func theBenchMakesOnlyTheRunsNamed() throws {
+        let p = try english.get()
+        let items: [ExpandBench.Item] = ["What time is it?", "Thank you very much."].map { .init(phrase: $0, partner: "Hello there") }
+        var bench = ExpandBench(items: items, history: ["I want to go home."])
+        bench.runs = [.none, .history]
+        var lines: [String] = []
+        let r = bench.run(p) { lines.append($0) }
+        #expect(Set(r.keys) == ["no history", "with history"], "\(r.keys)")
+        #expect(lines.count == 2 && lines[0].hasPrefix("no history:") && lines[1].hasPrefix("with history:"), "\(lines)")
+        bench.runs = [.earlier]
+        #expect(Set(bench.run(p) { _ in }.keys) == ["with history, earlier phrases of the text"])
+    }
+
     /// Ranking hypotheses by their probability so far alone dropped "thank" for likelier first words ("there",
     /// "then") whose next word is not "you"; the lookahead keeps it (failed before it: "There you very much" first).
     @Test func theLookaheadKeepsAWordThatLeadsOnWell() throws {
