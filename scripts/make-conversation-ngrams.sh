@@ -1,5 +1,5 @@
 #!/bin/bash
-# Rebuilds wordlists/conversation-en.txt, the conversational trigram model initials expansion mixes in, and adds to
+# Rebuilds wordlists/conversation-en.txt, the conversational 4-gram model initials expansion mixes in, and adds to
 # wordlists/words-en.txt the everyday words CMU's model has and symspell's list lacks ("favorite", "mom", "ok").
 # Both from the BYU chit-chat dialogues: the PyPI wheel chitchat-dataset 0.9.0 (MIT, licence copied to
 # wordlists/LICENSE-chitchat.txt). Needs Debian's pocketsphinx-en-us (en-us.lm.bin) and hunspell-en-us.

@@ -29,6 +29,16 @@ public struct ExpandBench {
     /// Print why each phrase missed with no history was missed (a word unknown, not tried, dropped from the
     /// beam, or outscored), and this many of them one by one.
     public var explain = 0
+    /// The runs to make, by `Run` name; nil: all (a run needing what the set lacks, such as partners' turns, is left
+    /// out anyway).
+    public var runs: Set<Run>?
+
+    /// The runs `run` makes, as `bench expand --runs` names them.
+    public enum Run: String, CaseIterable, Sendable {
+        case none, partner, spelled, history, historyPartner = "history-partner", earlier, saidBefore = "said-before"
+    }
+
+    func wants(_ r: Run) -> Bool { runs?.contains(r) ?? true }
 
     public init(items: [Item], history: [String]) { self.items = items; self.history = history }
 
@@ -201,16 +211,19 @@ public struct ExpandBench {
                 for s in SentenceHistory.sentences(of: line) where !typed.contains(Self.key(s)) { taught.learn(s) }
             }
         }
-        for (name, useHistory, usePartner, spelling) in [("no history", false, false, false), ("no history, partner's words", false, true, false),
-                                              ("no history, longest word spelled out", false, false, true),
-                                              ("with history", true, false, false), ("with history, partner's words", true, true, false)] {
-            if usePartner, !items.contains(where: { !$0.partner.isEmpty }) { continue }
+        for (run, name, useHistory, usePartner, spelling) in [(Run.none, "no history", false, false, false),
+                                                              (.partner, "no history, partner's words", false, true, false),
+                                                              (.spelled, "no history, longest word spelled out", false, false, true),
+                                                              (.history, "with history", true, false, false),
+                                                              (.historyPartner, "with history, partner's words", true, true, false)] {
             defer {
-                if name == "with history" {
-                    results["with history, earlier phrases of the text"] = runInOrder(taught, history: full, out: out)
-                    if repeatShare > 0 { results.merge(runSaidBefore(taught, history: full, out: out)) { a, _ in a } }
+                if run == .history {
+                    if wants(.earlier) { results["with history, earlier phrases of the text"] = runInOrder(taught, history: full, out: out) }
+                    if repeatShare > 0, wants(.saidBefore) { results.merge(runSaidBefore(taught, history: full, out: out)) { a, _ in a } }
                 }
             }
+            guard wants(run) else { continue }
+            if usePartner, !items.contains(where: { !$0.partner.isEmpty }) { continue }
             var r = Result()
             var times: [Double] = []
             for item in items {

@@ -117,10 +117,13 @@ extension WordPredictor {
         /// the first 3): 0 → 8.5%, 0.3 → 11.6%, 0.5 → 11.2%, 0.7 → 10.5%, 0.9 → 9.8%; then, with the model made
         /// without the held-out chit-chat conversations, on their tuning part (`scripts/chitchat-phrases.sh tune`,
         /// 1,251 phrases of people talking, no history, with `utteranceWeight` 0.3): 0.3 → 16.9%, 0.5 → 18.8%,
-        /// 0.7 → 20.5%, 0.9 → 21.0%. Kept at 0.3: at 0.7 "wtii" offered "Wow that is interesting" and not "What time is
+        /// 0.7 → 20.5%, 0.9 → 21.0%. The trigram model kept 0.3: at 0.7 "wtii" offered "Wow that is interesting" and not "What time is
         /// it", and "iwla cup ot" lost "I would like a cup of tea" (`InitialsExpansionTests`): chat's frequent chains
-        /// push out the everyday requests a user of this shell needs.
-        public var conversationWeight = 0.3
+        /// push out the everyday requests a user of this shell needs. With the 4-gram model (seventh round; tuning text,
+        /// no history / strict history): 0.2 → 18.0% / 19.3% (kept), 0.3 → 19.0% / 20.0%, 0.4 → 20.2% / 20.7%, 0.5 →
+        /// 20.9% / 21.3%. From 0.3 "wtii" offers "Wow that is impressive" first ("What time is it" after it), from 0.4
+        /// "iwla cup ot" "I would love a cup of tea" and not "I would like", from 0.5 "What time is it" not at all.
+        public var conversationWeight = 0.2
         /// `conversationWeight` for a sentence's first word (after its start; nil: the same). Tuning text, no history /
         /// strict history: 0.3 everywhere 16.9% / 19.0%; 0.7 at the first word 17.2% / 19.3% (kept); 0.7 elsewhere
         /// with 0.3 at the first word 20.1% / 20.4% (0.7 everywhere: 20.5% / 20.7%), which loses "What time is it" to
@@ -300,7 +303,8 @@ extension WordPredictor {
     private struct Hypothesis {
         var words: [Candidate] = []
         var keys: [String] = []
-        var w1: Int32?, w2: Int32?
+        /// The last three words' ids (`w0` only the conversational 4-gram model reads).
+        var w0: Int32?, w1: Int32?, w2: Int32?
         var u1: String?, u2: String?
         var logp = 0.0
         /// `logp` plus the log probability of the likeliest next word for the next letter: what the beam ranks by.
@@ -320,6 +324,7 @@ extension WordPredictor {
         var start = Hypothesis()
         start.w2 = context.last.map(id)
         start.w1 = context.count >= 2 ? id(context[context.count - 2]) : nil
+        start.w0 = context.count >= 3 ? id(context[context.count - 3]) : nil
         start.u2 = context.last
         start.u1 = context.count >= 2 ? context[context.count - 2] : nil
         var live = [start]
@@ -370,8 +375,10 @@ extension WordPredictor {
                 }
                 for o in options {
                     let uctx = h.u2.flatMap { b in h.u1.map { UserWords.tripleKey($0, b) } }
-                    let memoKey = "\(h.w1 ?? -2) \(h.w2 ?? -2) \(h.u1 ?? "") \(h.u2 ?? "") \(o.exact) " + String(decoding: o.prefix, as: UTF8.self)
-                    let cands = memo[memoKey] ?? scored(prefix: o.prefix, w1: h.w1, w2: h.w2, u2: h.u2, uctx: uctx,
+                    // The fourth word back only where the conversational model has 4-grams after it (else it changes nothing).
+                    let w0 = phraseModel?.fourContext(h.w0, h.w1, h.w2)
+                    let memoKey = "\(w0 ?? -2) \(h.w1 ?? -2) \(h.w2 ?? -2) \(h.u1 ?? "") \(h.u2 ?? "") \(o.exact) " + String(decoding: o.prefix, as: UTF8.self)
+                    let cands = memo[memoKey] ?? scored(prefix: o.prefix, w0: w0, w1: h.w1, w2: h.w2, u2: h.u2, uctx: uctx,
                                                         partner: partner, partnerWeight: settings.partnerWeight,
                                                         k: settings.lookahead && h.words.isEmpty ? max(settings.pool, settings.branch) : settings.branch,
                                                         backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff,
@@ -384,12 +391,12 @@ extension WordPredictor {
                         let k = key(c)
                         n.words.append(c); n.keys.append(k)
                         n.logp += log(max(p, 1e-300)) + log(o.factor)
-                        n.w1 = h.w2
+                        n.w0 = h.w1; n.w1 = h.w2
                         if case .id(let i) = c { n.w2 = i } else { n.w2 = -1 }
                         n.u1 = h.u2; n.u2 = k
                         n.group = o.group; n.offset = o.offset
                         if n.group == pattern.groups.count {
-                            if settings.sentenceEndWeight > 0, sentenceStart, let end = sentenceEnd(w1: n.w1, w2: n.w2, settings: settings) {
+                            if settings.sentenceEndWeight > 0, sentenceStart, let end = sentenceEnd(w0: n.w0, w1: n.w1, w2: n.w2, settings: settings) {
                                 n.logp += settings.sentenceEndWeight * end * M_LN10
                             }
                             done.append(n)
@@ -459,12 +466,12 @@ extension WordPredictor {
         return best
     }
 
-    /// `p` mixed with the conversational model's probability of the candidate after `w1 w2` at `weight` (`p` as it
-    /// is without the model or at weight 0); a word the model's list lacks gets its floor.
-    func conversational(_ p: Double, _ c: Candidate, w1: Int32?, w2: Int32?, weight: Double) -> Double {
+    /// `p` mixed with the conversational model's probability of the candidate after `w0 w1 w2` at `weight` (`p` as
+    /// it is without the model or at weight 0); a word the model's list lacks gets its floor.
+    func conversational(_ p: Double, _ c: Candidate, w0: Int32? = nil, w1: Int32?, w2: Int32?, weight: Double) -> Double {
         guard weight > 0, let model = phraseModel else { return p }
         let pc: Float
-        if case .id(let id) = c { pc = model.logProb(id, w1: w1, w2: w2) } else { pc = model.floor }
+        if case .id(let id) = c { pc = model.logProb(id, w0: w0, w1: w1, w2: w2) } else { pc = model.floor }
         return (1 - weight) * p + weight * pow(10, Double(pc))
     }
 
@@ -476,18 +483,19 @@ extension WordPredictor {
         return settings.conversationWeight
     }
 
-    /// log10 P(the sentence ends after `w1 w2`): the word model's, mixed with the conversational model's.
-    func sentenceEnd(w1: Int32?, w2: Int32?, settings: PhraseSettings) -> Double? {
+    /// log10 P(the sentence ends after `w0 w1 w2`): the word model's (after `w1 w2`), mixed with the
+    /// conversational model's.
+    func sentenceEnd(w0: Int32? = nil, w1: Int32?, w2: Int32?, settings: PhraseSettings) -> Double? {
         let base = ngrams.sentenceEnd(w1: w1, w2: w2).map { pow(10, Double($0)) }
         let w = conversationWeight(w1: w1, w2: w2, settings: settings)
         guard w > 0, let model = phraseModel else { return base.map(log10) }
-        let pc = pow(10, Double(model.logProb(PhraseModel.end, w1: w1, w2: w2)))
+        let pc = pow(10, Double(model.logProb(PhraseModel.end, w0: w0, w1: w1, w2: w2)))
         return log10((1 - w) * (base ?? pc) + w * pc)
     }
 
     /// The `k` likeliest words starting with `prefix` after the context, with their probabilities (the
     /// suggestion bar's mix: n-grams, the user's words, pairs and phrases), and the partner's words raised.
-    private func scored(prefix: [UInt8], w1: Int32?, w2: Int32?, u2: String?, uctx: String?, partner: Set<String>,
+    private func scored(prefix: [UInt8], w0: Int32? = nil, w1: Int32?, w2: Int32?, u2: String?, uctx: String?, partner: Set<String>,
                         partnerWeight: Double, k: Int, backoffFactor: Double? = nil, modelBackoff: Bool = false,
                         conversation: Double = 0) -> [(Double, Candidate)] {
         let range = lexicon.range(prefix: prefix)
@@ -512,7 +520,7 @@ extension WordPredictor {
         }
         for w in partner where w.utf8.starts(with: prefix) && !user.removed.contains(w) { add(candidate(w)) }
         if conversation > 0, let model = phraseModel {
-            for id in model.successors(w1: w1, w2: w2, in: range, k: k) where id >= 0 && allowed(id) { add(.id(id)) }
+            for id in model.successors(w0: w0, w1: w1, w2: w2, in: range, k: k) where id >= 0 && allowed(id) { add(.id(id)) }
         }
         let ranges = contextRanges(w1: w1, w2: w2)
         var out: [(Double, Candidate)] = []
@@ -520,7 +528,7 @@ extension WordPredictor {
         for c in cands {
             var p = backoffFactor.map { phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges, backoff: $0, modelBackoff: modelBackoff) }
                 ?? score(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: ranges)
-            p = conversational(p, c, w1: w1, w2: w2, weight: conversation)
+            p = conversational(p, c, w0: w0, w1: w1, w2: w2, weight: conversation)
             if !partner.isEmpty, partnerWeight > 0 {
                 p = (1 - partnerWeight) * p + (partner.contains(key(c)) ? partnerWeight / Double(partner.count) : 0)
             }
@@ -554,7 +562,7 @@ extension WordPredictor {
     /// start), and whether each word was among those tried for its letter; nil when a word is unknown.
     public func phraseDiagnosis(_ words: [String], settings: PhraseSettings = PhraseSettings()) -> (score: Double, branched: Bool)? {
         func id(_ w: String) -> Int32 { lexicon.id(of: w).map { Int32($0) } ?? -1 }
-        var w1: Int32? = nil, w2: Int32? = ngrams.sentenceStart
+        var w0: Int32? = nil, w1: Int32? = nil, w2: Int32? = ngrams.sentenceStart
         var u1: String? = nil, u2: String? = "<s>"
         var logp = 0.0
         var branched = true
@@ -563,19 +571,20 @@ extension WordPredictor {
             if case .extra(let s) = c, user.counts[s] == nil { return nil }
             let uctx = u2.flatMap { b in u1.map { UserWords.tripleKey($0, b) } }
             let prefix = Array(w.utf8.prefix(1))
-            let cands = scored(prefix: prefix, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: settings.branch,
+            let m0 = phraseModel?.fourContext(w0, w1, w2)
+            let cands = scored(prefix: prefix, w0: m0, w1: w1, w2: w2, u2: u2, uctx: uctx, partner: [], partnerWeight: 0, k: settings.branch,
                                backoffFactor: settings.backoff, modelBackoff: settings.modelBackoff,
                                conversation: conversationWeight(w1: w1, w2: w2, settings: settings))
             if !cands.contains(where: { $0.1 == c }) { branched = false }
             let p = conversational(phraseScore(c, w1: w1, w2: w2, u2: u2, uctx: uctx, ranges: contextRanges(w1: w1, w2: w2), backoff: settings.backoff,
-                                               modelBackoff: settings.modelBackoff), c, w1: w1, w2: w2,
+                                               modelBackoff: settings.modelBackoff), c, w0: m0, w1: w1, w2: w2,
                                  weight: conversationWeight(w1: w1, w2: w2, settings: settings))
             logp += log(max(p, 1e-300))
-            w1 = w2
+            w0 = w1; w1 = w2
             if case .id(let i) = c { w2 = i } else { w2 = -1 }
             u1 = u2; u2 = w
         }
-        if settings.sentenceEndWeight > 0, let end = sentenceEnd(w1: w1, w2: w2, settings: settings) {
+        if settings.sentenceEndWeight > 0, let end = sentenceEnd(w0: w0, w1: w1, w2: w2, settings: settings) {
             logp += settings.sentenceEndWeight * end * M_LN10
         }
         return (logp, branched)

@@ -17,7 +17,8 @@ import SystemIO
 ///
 /// Bump `cacheVersion`'s last character whenever the tables are built differently.
 extension PhraseModel {
-    static let cacheVersion: [UInt8] = Array("HFPHRAS1".utf8)
+    /// 2: the 4-gram model (triples' back-off weights, 4-grams and their successor lists).
+    static let cacheVersion: [UInt8] = Array("HFPHRAS2".utf8)
 
     /// What a compiled model is built from: the text file (name, size, time) and the predictor's word list (ids are
     /// its places). Nil when the text cannot be looked at (reading it will say why).
@@ -61,14 +62,16 @@ extension PhraseModel {
         let b = bigrams.keys.sorted()
         w.array(b); w.array(b.map { bigrams[$0]?.p ?? 0 }); w.array(b.map { bigrams[$0]?.bow ?? 0 })
         let t = trigrams.keys.sorted()
-        w.array(t); w.array(t.map { trigrams[$0] ?? 0 })
+        w.array(t); w.array(t.map { trigrams[$0]?.p ?? 0 }); w.array(t.map { trigrams[$0]?.bow ?? 0 })
+        let f = fourgrams.keys.sorted { ($0.context, $0.word) < ($1.context, $1.word) }
+        w.array(f.map(\.context)); w.array(f.map(\.word)); w.array(f.map { fourgrams[$0] ?? 0 })
         func lists<K: Comparable & BitwiseCopyable>(_ d: [K: [Int32]]) {
             let keys = d.keys.sorted()
             var starts: [Int32] = [0], ids: [Int32] = []
             for k in keys { ids += d[k] ?? []; starts.append(Int32(ids.count)) }
             w.array(keys); w.array(starts); w.array(ids)
         }
-        lists(after1); lists(after2)
+        lists(after1); lists(after2); lists(after3)
         var starts: [Int32] = [0], ids: [Int32] = []
         for u in utterances { ids += u.words; starts.append(Int32(ids.count)) }
         w.array(starts); w.array(ids); w.array(utterances.map(\.logp))
@@ -120,10 +123,12 @@ extension PhraseModel {
         (m.floor, m.endUnigram, m.startBackoff) = (values[0], values[1], values[2])
         m.unigram = try r.array(Float.self); m.backoff1 = try r.array(Float.self)
         let bk = try r.array(UInt64.self), bp = try r.array(Float.self), bb = try r.array(Float.self)
-        let tk = try r.array(UInt64.self), tp = try r.array(Float.self)
-        guard m.unigram.count == words, m.backoff1.count == words, bp.count == bk.count, bb.count == bk.count, tp.count == tk.count
-        else { throw .damaged("tables do not fit together") }
+        let tk = try r.array(UInt64.self), tp = try r.array(Float.self), tb = try r.array(Float.self)
+        let fk = try r.array(UInt64.self), fw = try r.array(Int32.self), fp = try r.array(Float.self)
         func valid(_ id: Int32) -> Bool { id >= -4 && Int(id) < words }
+        guard m.unigram.count == words, m.backoff1.count == words, bp.count == bk.count, bb.count == bk.count, tp.count == tk.count,
+              tb.count == tk.count, fw.count == fk.count, fp.count == fk.count, fw.allSatisfy(valid)
+        else { throw .damaged("tables do not fit together") }
         func lists<K: Hashable & BitwiseCopyable>(_: K.Type) throws(ModelCache.Problem) -> [K: [Int32]] {
             let keys = try r.array(K.self), starts = try r.array(Int32.self), ids = try r.array(Int32.self)
             guard starts.count == keys.count + 1, starts.first == 0, starts.last.map({ Int($0) == ids.count }) == true,
@@ -136,6 +141,7 @@ extension PhraseModel {
         }
         m.after1 = try lists(Int32.self)
         m.after2 = try lists(UInt64.self)
+        m.after3 = try lists(UInt64.self)
         let us = try r.array(Int32.self), ui = try r.array(Int32.self), up = try r.array(Float.self)
         // Sentences' words are shown, so each must be a listed word.
         guard us.count == up.count + 1, us.first == 0, us.last.map({ Int($0) == ui.count }) == true,
@@ -145,7 +151,10 @@ extension PhraseModel {
         m.bigrams.reserveCapacity(bk.count)
         for i in bk.indices { m.bigrams[bk[i]] = (bp[i], bb[i]) }
         m.trigrams.reserveCapacity(tk.count)
-        for i in tk.indices { m.trigrams[tk[i]] = tp[i] }
+        for i in tk.indices { m.trigrams[tk[i]] = (tp[i], tb[i]) }
+        m.fourgrams.reserveCapacity(fk.count)
+        for i in fk.indices { m.fourgrams[PhraseModel.Key4(context: fk[i], word: fw[i])] = fp[i] }
+        m.fourContexts = Set(fk)
         return m
     }
 }

@@ -77,10 +77,25 @@ struct BenchExpand: ParsableCommand {
     @Option(help: ArgumentHelp(tr("Share of the distinct phrases put once in the history for the 'said before' run (0: no such run)."))) var repeatShare = 0.5
     @Option(name: .customLong("set"), help: ArgumentHelp(tr("Tuning: name=value (beam, branch, initialsPenalty, partnerWeight, backoff, modelBackoff, sentenceEndWeight, lookahead, pool, conversationWeight, startConversationWeight, secondConversationWeight, partnerConversationWeight, utteranceWeight, historyPrefix, learnHistory); repeatable.")))
     var settings: [String] = []
+    @Option(help: ArgumentHelp(tr("Only these runs, comma-separated (none, partner, spelled, history, history-partner, earlier, said-before); default: all.")))
+    var runs: String?
+    @Option(help: ArgumentHelp(tr("Only the first N phrases of the file (0: all)."))) var limit = 0
     @OptionGroup var files: PredictionFiles
+
+    /// The runs `--runs` names (nil: all).
+    func chosenRuns() throws -> Set<ExpandBench.Run>? {
+        guard let runs else { return nil }
+        return Set(try runs.split(separator: ",").map { name in
+            let name = name.trimmingCharacters(in: .whitespaces)
+            guard let r = ExpandBench.Run(rawValue: name) else { throw ValidationError(tr("--runs: unknown run '{name}'", ["name": name])) }
+            return r
+        })
+    }
 
     func validate() throws {
         guard (1...20).contains(n) else { throw ValidationError(tr("-n must be between 1 and 20")) }
+        guard limit >= 0 else { throw ValidationError(tr("--limit must be 0 or more")) }
+        _ = try chosenRuns()
         guard (0...1).contains(repeatShare) else { throw ValidationError(tr("--repeat-share must be between 0 and 1")) }
         guard minWords >= 1, minWords <= maxWords else { throw ValidationError(tr("--min-words must be between 1 and --max-words")) }
     }
@@ -97,6 +112,7 @@ struct BenchExpand: ParsableCommand {
             guard !phrase.isEmpty else { continue }
             items.append(.init(phrase: phrase, partner: parts.count > 1 ? String(parts[0]) : ""))
         }
+        if limit > 0 { items = Array(items.prefix(limit)) }
         // Without a history text, each phrase has the others for its history (never itself: `ExpandBench`).
         let sentences = try history.map { try BenchTyping.read($0, max: 64 << 20).split(separator: "\n").map(String.init) }
             ?? items.map(\.phrase)
@@ -105,6 +121,7 @@ struct BenchExpand: ParsableCommand {
         bench.words = minWords...maxWords
         bench.explain = explain
         bench.repeatShare = repeatShare
+        bench.runs = try chosenRuns()
         for kv in settings {
             let parts = kv.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let v = Double(parts[1]) else { throw ValidationError(tr("--set needs name=number, got '{value}'", ["value": kv])) }

@@ -37,13 +37,14 @@ struct InitialsExpansionTests {
     }
 
     /// After a partner's message the user is chatting, and the conversational model weighs more there (0.7 against
-    /// 0.3 after a sentence's first word): "Wow that is interesting" comes first, where without one "What time is it"
+    /// 0.2 after a sentence's first word): "Wow that is impressive" comes first, where without one "What time is it"
     /// does (the partner's words here start with none of the letters, so only the weight differs).
     @Test func afterAPartnersMessageChatPhrasesComeFirst() throws {
         let p = try conversational.get()
         let alone = p.expand("wtii", limit: 3), replying = p.expand("wtii", partner: "My dog can now open doors", limit: 3)
         #expect(alone.first?.lowercased() == "what time is it", "\(alone)")
-        #expect(replying.first?.lowercased() == "wow that is interesting", "\(replying)")
+        // Which chat phrase depends on the model: "interesting" with the trigram model, "impressive" with the 4-gram one.
+        #expect(replying.first.map { $0.lowercased().hasPrefix("wow that is i") } == true, "\(replying)")
     }
 
     /// symspell's list lacked "favorite" (it had "favourite"), so no phrase with it could be offered; now listed (from
@@ -82,6 +83,20 @@ struct InitialsExpansionTests {
         #expect(said?.hits == 1 && said?.phrases == 1)
         #expect(others?.hits == 0 && others?.phrases == 3)
         #expect(lines.contains { $0.hasPrefix("with history, 50% of the distinct phrases said once before (1 of 3)") }, "\(lines)")
+    }
+
+    /// `bench expand --runs`: only the runs named are made (and printed); nil makes them all.
+    @Test func theBenchMakesOnlyTheRunsNamed() throws {
+        let p = try english.get()
+        let items: [ExpandBench.Item] = ["What time is it?", "Thank you very much."].map { .init(phrase: $0, partner: "Hello there") }
+        var bench = ExpandBench(items: items, history: ["I want to go home."])
+        bench.runs = [.none, .history]
+        var lines: [String] = []
+        let r = bench.run(p) { lines.append($0) }
+        #expect(Set(r.keys) == ["no history", "with history"], "\(r.keys)")
+        #expect(lines.count == 2 && lines[0].hasPrefix("no history:") && lines[1].hasPrefix("with history:"), "\(lines)")
+        bench.runs = [.earlier]
+        #expect(Set(bench.run(p) { _ in }.keys) == ["with history, earlier phrases of the text"])
     }
 
     /// Ranking hypotheses by their probability so far alone dropped "thank" for likelier first words ("there",

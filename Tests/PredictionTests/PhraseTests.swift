@@ -261,11 +261,13 @@ import Testing
         #expect(m.successors(w1: start, w2: i, in: 0..<p.lexicon.count, k: 3) == [try id("would"), try id("was")])
     }
 
+    static let expected = "expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW', '3 W1 W2 W3 LOG10P [LOG10BOW]' or '4 W1 W2 W3 W4 LOG10P'"
+
     @Test func badLinesAreSkippedAndNamedWithFileAndLine() throws {
         let (_, warnings, url) = try Self.load()
         #expect(warnings.map(\.description) == [
-            "\(url.path):14: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'",
-            "\(url.path):15: expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'",
+            "\(url.path):14: \(Self.expected)",
+            "\(url.path):15: \(Self.expected)",
             "\(url.path):18: expected 's LOG10P W1 W2 …'"])
         #expect(throws: PredictionError.self) { try PhraseModel.load(url.appendingPathExtension("missing"), for: WordPredictor(words: [("a", 1)])) }
     }
@@ -327,6 +329,95 @@ import Testing
     }
 }
 
+/// The conversational model's fourth word of context (a 4-gram model): its back-off through the triple's weight,
+/// the context that does not matter, and the phrase it changes.
+@Suite struct FourGramPhraseModelTests {
+    static let text = """
+    0 -6
+    1 </s> -1 0
+    1 i -1 -0.3
+    1 would -2 0
+    1 was -1.2 0
+    1 like -2 0
+    1 love -2.2 0
+    2 <s> i -0.5 -0.2
+    2 i would -1 -0.1
+    2 would like -1.5 0
+    3 <s> i would -0.3 -0.4
+    3 i would like -0.7 0
+    4 <s> i would love -0.2
+    4 <s> i would </s> -1.5
+    """
+
+    /// The predictor with the model of `text` (without its 4-grams when `fourgrams` is false), and the text's file.
+    static func load(fourgrams: Bool = true) throws -> (WordPredictor, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("phrase-model-4-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("conversation.txt")
+        try text.split(separator: "\n").filter { fourgrams || !$0.hasPrefix("4 ") }.joined(separator: "\n")
+            .write(to: url, atomically: true, encoding: .utf8)
+        var p = WordPredictor(words: [("i", 100), ("would", 20), ("was", 50), ("like", 30), ("love", 25)])
+        let (model, warnings) = try PhraseModel.load(url, for: p)
+        #expect(warnings.isEmpty)
+        p.phraseModel = model
+        return (p, url)
+    }
+
+    @Test func aMissing4GramBacksOffThroughTheWeightOfItsTriple() throws {
+        let (p, _) = try Self.load()
+        let m = try #require(p.phraseModel)
+        func id(_ w: String) throws -> Int32 { Int32(try #require(p.lexicon.id(of: w))) }
+        let start = m.sentenceStart, i = try id("i"), would = try id("would")
+        #expect(m.logProb(try id("love"), w0: start, w1: i, w2: would) == -0.2)
+        #expect(m.logProb(PhraseModel.end, w0: start, w1: i, w2: would) == -1.5)
+        // bow(<s> i would) + P(like | i would)
+        #expect(abs(m.logProb(try id("like"), w0: start, w1: i, w2: would) - (-1.1)) < 1e-5)
+        // Without the fourth word back, or with one the model has no 4-grams after, the trigram's own.
+        #expect(abs(m.logProb(try id("like"), w1: i, w2: would) - (-0.7)) < 1e-5)
+        #expect(abs(m.logProb(try id("like"), w0: try id("was"), w1: i, w2: would) - (-0.7)) < 1e-5)
+        #expect(m.fourContext(start, i, would) == start)
+        #expect(m.fourContext(try id("was"), i, would) == nil)
+        #expect(m.successors(w0: start, w1: i, w2: would, in: 0..<p.lexicon.count, k: 3) == [try id("love"), try id("like")])
+        #expect(m.successors(w1: i, w2: would, in: 0..<p.lexicon.count, k: 3) == [try id("like")])
+    }
+
+    /// "iwl" at a sentence's start: the trigram model's "would like" wins, the 4-gram's "<s> i would love" beats it.
+    @Test func theFourthWordBackChangesThePhraseOffered() throws {
+        var s = WordPredictor.PhraseSettings()
+        s.conversationWeight = 1
+        s.startConversationWeight = nil
+        s.utteranceWeight = 0
+        let (tri, _) = try Self.load(fourgrams: false)
+        #expect(tri.expand("iwl", limit: 2, settings: s).first == "I would like")
+        let (four, _) = try Self.load()
+        #expect(four.expand("iwl", limit: 2, settings: s).first == "I would love")
+        // After another word the fourth word back is not "<s>": the trigram's choice. (A listed word: without n-grams the
+        // start's id is -1, as an unknown word's.)
+        #expect(four.expand("iwl", context: "was", limit: 2, settings: s).first?.lowercased() == "i would like")
+    }
+
+    /// The compiled file holds the 4-grams and reads back the same; a file of the trigram model's layout (version 1)
+    /// is rebuilt without a word, never misread.
+    @Test func compiledWithItsFourGramsAndAnOldVersionRebuilt() throws {
+        let (p, url) = try Self.load()
+        let cache = url.deletingLastPathComponent().appendingPathComponent("cache/conversation.bin")
+        let (first, w1) = try PhraseModel.load(url, for: p, cache: cache)
+        #expect(w1.isEmpty)
+        let whole = try Data(contentsOf: cache)
+        let (second, w2) = try PhraseModel.load(url, for: p, cache: cache)
+        #expect(w2.isEmpty)
+        #expect(second.fourgrams.count == 2 && second.fourContexts.count == 1)
+        #expect(PhraseModelCacheTests.bytes(second) == PhraseModelCacheTests.bytes(first))
+        var old = whole
+        old[7] = UInt8(ascii: "1")
+        try old.write(to: cache)
+        let (third, w3) = try PhraseModel.load(url, for: p, cache: cache)
+        #expect(w3.isEmpty)
+        #expect(PhraseModelCacheTests.bytes(third) == PhraseModelCacheTests.bytes(first))
+        #expect(try Data(contentsOf: cache) == whole)
+    }
+}
+
 /// The conversational model's compiled file (`PhraseModelCache.swift`): written once, read back the same, and any
 /// damage said with the file's name and the text read instead, never a crash.
 @Suite struct PhraseModelCacheTests {
@@ -349,7 +440,7 @@ import Testing
         let (first, w1) = try PhraseModel.load(clean, for: p, cache: cache)
         #expect(w1.isEmpty)
         let head = try Data(contentsOf: cache).prefix(8)
-        #expect(Array(head) == Array("HFPHRAS1".utf8))
+        #expect(Array(head) == Array("HFPHRAS2".utf8))
         let (second, w2) = try PhraseModel.load(clean, for: p, cache: cache)
         #expect(w2.isEmpty)
         #expect(Self.bytes(second) == Self.bytes(first))
