@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// A conversational trigram model that initials expansion mixes with the word model (the suggestion bar never
 /// reads it): the word model was estimated on news and books, where "it was like a couple of times" beats "I
@@ -62,7 +63,7 @@ public struct PhraseModel: Sendable {
         LineReader.forEachLine(bytes) { line, f in
             if f.first?.elementsEqual("s".utf8) == true {
                 guard f.count >= 3, let p = Float(String(decoding: f[1], as: UTF8.self)), p <= 0 else {
-                    if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: "expected 's LOG10P W1 W2 …'")) }
+                    if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: UIMessage("expected 's LOG10P W1 W2 …'"))) }
                     return
                 }
                 // A sentence with a word the list lacks is left out, as such n-grams are.
@@ -73,7 +74,7 @@ public struct PhraseModel: Sendable {
             guard let order = f.first.flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), (0...3).contains(order),
                   f.count == (order == 0 ? 2 : order == 3 ? 5 : order + 3),
                   let p = Float(String(decoding: f[order + 1], as: UTF8.self)), p <= 0 else {
-                if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: "expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'")) }
+                if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: UIMessage("expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW' or '3 W1 W2 W3 LOG10P'"))) }
                 return
             }
             let bow = order == 1 || order == 2 ? Float(String(decoding: f[order + 2], as: UTF8.self)) ?? 0 : 0
