@@ -59,7 +59,7 @@ let package = Package(
         // Word prediction. Foundation, and SystemIO to save the user's words durably.
         // Optimised in debug builds too: loading the 17 MB n-gram file unoptimised takes ~5 s, not ~0.6 s, and
         // README's first command runs a debug build.
-        .target(name: "Prediction", dependencies: ["SystemIO"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Prediction", dependencies: ["SystemIO", "Localization"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Speech's pure parts: dictation editing, spoken numbers, the command grammar. Foundation only, so the
         // Shell keeps dictation state as a real value.
         .target(name: "SpeechText"),
@@ -79,7 +79,7 @@ let package = Package(
         // The only importer of curses: draws a CellUI grid and reads keys; knows nothing of the Shell.
         .target(name: "Terminal", dependencies: ["CNcursesw", "CTerminalGuard", "CellUI"]),
         // A child program on a pseudo-terminal, and its screen emulated by libvterm.
-        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO"]),
+        .target(name: "PtyHost", dependencies: ["CPty", "CVTerm", "TerminalModel", "SystemIO", "Localization"]),
         // What a hosted terminal shows and the keys sent to it, as values: the pure Shell draws and sends them.
         .target(name: "TerminalModel", dependencies: ["Localization"]),
         // Where typed text and pointer events go: a pty, a tmux pane, X11 (XTest), Wayland (virtual keyboard
@@ -128,13 +128,13 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "TrackingCore"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "FrameFormats", "TrackingCore", "Config", "SystemIO"]),
-        .testTarget(name: "PredictionTests", dependencies: ["Prediction"]),
+        .testTarget(name: "PredictionTests", dependencies: ["Prediction", "Localization"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechText", "SystemIO", "Localization"]),
         // Fixtures/ holds .po files with mistakes on known lines; the .mo files are made by msgfmt in the test.
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"], exclude: ["Fixtures"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "TrackingCore", "Config", "TerminalModel", "Localization", "SpeechText"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
-        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost", "SystemIO"]),
+        .testTarget(name: "PtyHostTests", dependencies: ["PtyHost", "SystemIO", "Localization"]),
         .testTarget(name: "CommandTests", dependencies: [
             "handsfree", "Runtime", "Shell", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

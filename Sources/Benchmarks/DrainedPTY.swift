@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import Runtime
 import Shell
 import TerminalModel
@@ -15,10 +16,11 @@ public final class DrainedPTY {
     public let slave: UnsafeMutablePointer<FILE>
 
     public init() throws {
-        guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError("cannot open a pty") }
+        guard let (master, slavePath) = Terminal.openPTY() else { throw SetupError(UIMessage("cannot open a pty ({reason})", reasons: ["reason": .system(String(cString: strerror(errno)))])) }
         guard let slave = fopen(slavePath, "r+") else {
+            let reason = String(cString: strerror(errno))
             Glibc.close(master)
-            throw SetupError("cannot open \(slavePath)")
+            throw SetupError(UIMessage("cannot open {file} ({reason})", ["file": slavePath], reasons: ["reason": .system(reason)]))
         }
         self.master = master; self.slave = slave
         let drain = Thread {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FrameFormats
 import Foundation
+import Localization
 import Runtime
 import Shell
 import SystemIO
@@ -39,11 +40,11 @@ public final class FloodShell {
             + "'\(exe)' run --no-speech --no-onboarding --listen udp://127.0.0.1:\(port) 2>\(dir)/stderr"
         _ = tmux(name, ["new-session", "-d", "-s", name, "-x", "100", "-y", "30", cmd])
         guard let pid = pid_t(tmux(name, ["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw SetupError("tmux did not start the shell")
+            throw SetupError(UIMessage("tmux did not start the shell"))
         }
         let s = FloodShell(port: port, pid: pid)
         guard s.waitFor(10, { $0.first?.contains("HandsFree │ Home") == true }) != nil else {
-            throw SetupError("the shell did not start:\n\(s.screen().joined(separator: "\n"))")
+            throw SetupError(UIMessage("the shell did not start; its screen:\n{screen}", ["screen": s.screen().joined(separator: "\n")]))
         }
         return s
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Config
 import Foundation
+import Localization
 import Runtime
 import Shell
 import SystemIO
@@ -25,12 +26,12 @@ public struct FloodBench {
 
     /// The peer figures at a tracker's pace, then the flood, then how the shell came out of it.
     public func run(out: BenchReport) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw SetupError("bench flood needs tmux") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw SetupError(UIMessage("bench flood needs tmux (apt-get install tmux)")) }
         let shell = try FloodShell.start(binary: binary)
         defer { shell.remove() }
         let settings = try Setup.settings(config: nil)
         let layout = ShellState(keymap: try Setup.keymap(nil, gestures: settings.gestures), size: Size(width: 100, height: 30)).hitMap
-        guard let notes = layout.target(id: "launcher.notes") else { throw SetupError("no Notes tile in the default layout") }
+        guard let notes = layout.target(id: "launcher.notes") else { throw SetupError(UIMessage("no Notes tile in the default layout")) }
         let gaze = GazePoint(x: (Double(notes.rect.x) + Double(notes.rect.w) / 2) / 100,
                              y: (Double(notes.rect.y) + Double(notes.rect.h) / 2) / 30)
         let clock = FloodClock()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Config
 import Foundation
+import Localization
 import Runtime
 import SystemIO
 import Transport
@@ -31,7 +32,7 @@ public struct UIBench {
         let km = try Setup.keymap("default", gestures: settings.gestures)
         // fopen only opens /dev/null for writing; nothing ever replaces the device node.
         guard let devnull = fopen("/dev/null", "w"), let nullIn = fopen("/dev/null", "r") else {
-            throw SetupError("cannot open /dev/null")
+            throw SetupError(UIMessage("cannot open {file} ({reason})", ["file": "/dev/null"], reasons: ["reason": .system(String(cString: strerror(errno)))]))
         }
         defer { fclose(devnull); fclose(nullIn) }
         let term = try Terminal(type: "xterm-256color", output: devnull, input: nullIn)

@@ -36,7 +36,9 @@ static inline DBusMessage *handsfree_a11y_call(DBusConnection *session, DBusMess
 /// org.a11y.Status IsEnabled when `enable` is set (as screen readers do: browsers then expose their pages),
 /// and leaves the address in AT_SPI_BUS_ADDRESS so that libatspi connects there and nowhere else: left to
 /// itself it would read the X root window or autolaunch a session bus, and abort the process on a later call
-/// if none answered. Returns 0, or 1 with the reason in `problem`.
+/// if none answered. Returns 0, or why not: 1 there is no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set),
+/// 2 the session does not answer, 3 org.a11y.Bus gives no address; with D-Bus's own words for 2 and 3 in
+/// `problem` (empty when it gave none), for the caller to word in the user's language.
 static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size);
 
 /// The accessibility bus's address as the session bus gives it now (org.a11y.Bus GetAddress), in `address`;
@@ -72,33 +74,30 @@ static inline int handsfree_a11y_address(char *address, size_t size, int timeout
 
 static inline int handsfree_a11y_locate(int enable, int timeout, char *problem, size_t size) {
     const char *session_address = getenv("DBUS_SESSION_BUS_ADDRESS");
-    if (session_address == NULL || *session_address == 0) {
-        snprintf(problem, size, "there is no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)");
-        return 1;
-    }
+    if (size > 0) problem[0] = 0;
+    if (session_address == NULL || *session_address == 0) return 1;
     DBusError error;
     dbus_error_init(&error);
     DBusConnection *session = dbus_connection_open_private(session_address, &error);
     if (session == NULL || !dbus_bus_register(session, &error)) {
-        snprintf(problem, size, "the D-Bus session does not answer: %s", error.message ? error.message : "no reason given");
+        if (error.message != NULL) snprintf(problem, size, "%s", error.message);
         dbus_error_free(&error);
         if (session != NULL) { dbus_connection_close(session); dbus_connection_unref(session); }
-        return 1;
+        return 2;
     }
     dbus_connection_set_exit_on_disconnect(session, FALSE);
     char reason[256] = {0};
     DBusMessage *reply = handsfree_a11y_call(
         session, dbus_message_new_method_call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress"),
         timeout, reason, sizeof reason);
-    int status = 1;
+    int status = 3;
     const char *address = NULL;
     if (reply != NULL && dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &address, DBUS_TYPE_INVALID)
         && address != NULL && *address != 0) {
         setenv("AT_SPI_BUS_ADDRESS", address, 1);
         status = 0;
     } else {
-        snprintf(problem, size, "the accessibility bus is not running (org.a11y.Bus: %s)",
-                 reason[0] ? reason : "no address");
+        snprintf(problem, size, "%s", reason);
     }
     if (reply != NULL) dbus_message_unref(reply);
     if (status == 0 && enable) {

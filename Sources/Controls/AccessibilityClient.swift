@@ -3,15 +3,21 @@ import Glibc
 #endif
 import CAtspi
 import Foundation
+import Localization
 import Shell
 import SystemIO
 
 /// Why the accessibility bus could not be read or an element could not be acted on, in plain words.
 public struct ControlsError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
+    /// The problem as the user reads it (as `description` where it was not worded for translation).
+    public let message: UIMessage
     /// The element the action was for has gone or changed since the list was read: read it again.
     public let stale: Bool
-    public init(_ description: String, stale: Bool = false) { self.description = description; self.stale = stale }
+    public init(_ description: String, stale: Bool = false) {
+        self.description = description; message = .verbatim(description); self.stale = stale
+    }
+    public init(_ message: UIMessage) { description = message.english; self.message = message; stale = false }
 }
 
 /// What acting on a control did.
@@ -102,12 +108,8 @@ public final class AccessibilityClient {
             if case .failure(let error) = connection { throw error }
             return
         }
-        var problem = [CChar](repeating: 0, count: 512)
-        if handsfree_a11y_locate(enable ? 1 : 0, Self.callTimeout, &problem, problem.count) != 0 {
-            let reason = String(decoding: problem.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            // Not remembered: a bus that starts later is found at the next call.
-            throw ControlsError(ControlNames.clean(reason, limit: 300))
-        }
+        // Not remembered: a bus that starts later is found at the next call.
+        if let problem = Self.locate(enable: enable) { throw ControlsError(problem) }
         let status = atspi_init()
         if status != 0 && status != 1 {
             let error = ControlsError("the accessibility bus did not take the connection (libatspi said \(status))")
@@ -294,10 +296,27 @@ public final class AccessibilityClient {
     }
 
     /// Finds the accessibility bus without marking it in use (for `doctor`): nil when it answers, else why not.
-    public static func probe() -> String? {
+    public static func probe() -> UIMessage? { locate(enable: false) }
+
+    /// Finds the accessibility bus (and marks it in use when `enable`): nil when it answers, else why not, in
+    /// words to translate around D-Bus's own (which D-Bus does not translate).
+    static func locate(enable: Bool) -> UIMessage? {
         var problem = [CChar](repeating: 0, count: 512)
-        guard handsfree_a11y_locate(0, callTimeout, &problem, problem.count) != 0 else { return nil }
-        return ControlNames.clean(String(decoding: problem.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self), limit: 300)
+        let status = handsfree_a11y_locate(enable ? 1 : 0, callTimeout, &problem, problem.count)
+        let said = ControlNames.clean(String(decoding: problem.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self), limit: 300)
+        return busProblem(status: status, said: said)
+    }
+
+    /// The words for `handsfree_a11y_locate`'s answer `status`, with D-Bus's reason `said` (may be empty).
+    public static func busProblem(status: Int32, said: String) -> UIMessage? {
+        switch status {
+        case 0: return nil
+        case 1: return UIMessage("there is no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)")
+        case 2: return said.isEmpty ? UIMessage("the D-Bus session does not answer")
+                                    : UIMessage("the D-Bus session does not answer ({reason})", ["reason": said])
+        default: return said.isEmpty ? UIMessage("the accessibility bus is not running (org.a11y.Bus gives no address)")
+                                     : UIMessage("the accessibility bus is not running (org.a11y.Bus: {reason})", ["reason": said])
+        }
     }
 
     /// The applications on the bus that show no window, or only windows with nothing in them: a Chromium

@@ -128,7 +128,7 @@ public struct LanguagePack: Sendable {
     /// rules, the user's words of this language from `userFile`, and the built lists read from, or written to,
     /// `cache` and `prebuilt` (`WordPredictor.load`).
     public func load(userFile: URL?, cache: URL? = nil, prebuilt: URL? = nil) throws(PredictionError) -> (WordPredictor, notes: [UIMessage]) {
-        guard let w = words else { throw .cannotRead(path: file.path, reason: "the pack has no [words] table") }
+        guard let w = words else { throw .cannotRead(path: file.path, reason: UIMessage("the pack has no [words] table")) }
         var notes: [UIMessage] = []
         var ngrams = w.ngrams
         if let n = ngrams, !FileManager.default.fileExists(atPath: n.path) {

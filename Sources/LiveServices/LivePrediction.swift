@@ -144,7 +144,7 @@ public final class LivePrediction: @unchecked Sendable {
                 if aside.moved {
                     // The readable part goes back under the usual name, so the next start has it too.
                     do { try p.save() } catch {
-                        problem = .together([aside.message, UIMessage("Not saved: {reason}", ["reason": error.description])], separator: " ")
+                        problem = .together([aside.message, UIMessage("Not saved: {reason}", reasons: ["reason": error.message])], separator: " ")
                     }
                 } else {
                     p.userFile = nil
@@ -153,7 +153,8 @@ public final class LivePrediction: @unchecked Sendable {
             let (h, historyTo, historyProblem) = loadHistory(beside: userFile)
             return (Predictor(words: p, history: h, historyFile: historyTo?.path), problem ?? historyProblem ?? (pack == nil ? WordLists.languageModelNotice : nil))
         } catch {
-            return (.failed(UIMessage("no word suggestions ({reason}); typing still works", ["reason": "\(error)"])), nil)
+            let reason = (error as? PredictionError)?.message ?? .verbatim("\(error)")
+            return (.failed(UIMessage("no word suggestions ({reason}); typing still works", reasons: ["reason": reason])), nil)
         }
     }
 
@@ -166,17 +167,17 @@ public final class LivePrediction: @unchecked Sendable {
         do {
             let loaded = try SentenceHistory.load(url)
             guard !loaded.warnings.isEmpty else { return (loaded.history, url, nil) }
-            let first = loaded.warnings.first.map { "\($0)" } ?? ""
+            let first = loaded.warnings.first?.message ?? .verbatim("")
             guard let aside = AtomicFile.moveAside(url.path) else {
-                return (loaded.history, nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", ["problem": first]))
+                return (loaded.history, nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", reasons: ["problem": first]))
             }
-            var message = UIMessage("Sentence history kept as {file} ({problem}); the rest is used.", ["file": aside, "problem": first])
+            var message = UIMessage("Sentence history kept as {file} ({problem}); the rest is used.", ["file": aside], reasons: ["problem": first])
             do { try loaded.history.save(to: url) } catch {
-                message = .together([message, UIMessage("Not saved: {reason}", ["reason": "\(error)"])], separator: " ")
+                message = .together([message, UIMessage("Not saved: {reason}", reasons: ["reason": error.message])], separator: " ")
             }
             return (loaded.history, url, message)
         } catch {
-            return (SentenceHistory(), nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", ["problem": "\(error)"]))
+            return (SentenceHistory(), nil, UIMessage("Sentence history {problem}; new sentences are not saved over it.", reasons: ["problem": error.message]))
         }
     }
 
@@ -185,10 +186,10 @@ public final class LivePrediction: @unchecked Sendable {
     @discardableResult
     public func write(_ w: Predictor.Write, what: Predictor.Written) -> UIMessage? {
         if let failure = DurableFile.write(Array(w.text.utf8), to: w.path) {
-            let reason = "\(PredictionError.cannotWrite(path: w.path, reason: failure.reason))"
+            let reason = PredictionError.cannotWrite(path: w.path, reason: failure.reason).message
             let message = switch what {
-            case .learnedWords: UIMessage("Learned words not saved: {reason}", ["reason": reason])
-            case .sentences: UIMessage("Sentences not saved: {reason}", ["reason": reason])
+            case .learnedWords: UIMessage("Learned words not saved: {reason}", reasons: ["reason": reason])
+            case .sentences: UIMessage("Sentences not saved: {reason}", reasons: ["reason": reason])
             }
             lock.withLock { unwritten[w.path] = (w.text, what); problem = (message, what) }
             return message

@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Shell
 import Speech
 import SystemIO
@@ -11,7 +12,7 @@ public enum OfflineSpeech {
     public static func whisperWorker(model: String, minWindow: Double = 10, language: String = "en", beam: Int = 1,
                                      temperatureFallback: Bool = true) throws -> WhisperWorker {
         guard let python = PythonEnv.python() else {
-            throw SetupError("no Python found: run \(PythonEnv.installHint("whisper", package: "faster-whisper"))")
+            throw SetupError(UIMessage("no Python found: run {command}", ["command": PythonEnv.installHint("whisper", package: "faster-whisper")]))
         }
         var configuration = WhisperWorker.Configuration(python: python, script: PythonEnv.script("whisper_worker.py"), model: model)
         configuration.minWindow = minWindow
@@ -19,7 +20,8 @@ public enum OfflineSpeech {
         configuration.beam = beam
         configuration.temperatureFallback = temperatureFallback
         let w = WhisperWorker(configuration)
-        do { try w.start() } catch { throw SetupError("Whisper: \(error.description)") }
+        // The worker's own words (Python's, the model loader's) are quoted as they came.
+        do { try w.start() } catch { throw SetupError(UIMessage("Whisper did not start: {reason}", ["reason": error.description])) }
         return w
     }
 
@@ -56,7 +58,9 @@ public enum OfflineSpeech {
 public enum KeymapVoicePhrases {
     /// A screen name the shell does not know.
     public struct UnknownScreen: Error, CustomStringConvertible {
-        public var description: String
+        /// The problem, worded for translation.
+        public var message: UIMessage
+        public var description: String { message.english }
     }
 
     /// Every phrase the keymap binds.
@@ -74,13 +78,13 @@ public enum KeymapVoicePhrases {
     /// builds them (`WakeCheck.grammarPhrases`) from the keymap's and the screen's phrases.
     public static func wakeGrammar(path: String, screen: String) throws -> (wake: String, phrases: [String]) {
         let km = try parse(path)
-        guard let w = km.wakePhrase else { throw SetupError("\(path): no wake_phrase in [options]") }
+        guard let w = km.wakePhrase else { throw SetupError(UIMessage("{file}: no wake_phrase in [options]", ["file": path])) }
         return (w, WakeCheck.grammarPhrases(wake: w, phrases: try onScreen(km, screen: screen)))
     }
 
     private static func onScreen(_ km: Keymap, screen: String) throws -> [String] {
         var state = ShellState(keymap: km, gestures: try Setup.settings(config: nil).gestures)
-        guard state.show(screen: screen) else { throw UnknownScreen(description: "unknown screen \"\(screen)\"") }
+        guard state.show(screen: screen) else { throw UnknownScreen(message: UIMessage("unknown screen \"{screen}\" (known: {known})", ["screen": screen, "known": state.registry.names.joined(separator: ", ")])) }
         return state.voicePhrases
     }
 
@@ -90,6 +94,6 @@ public enum KeymapVoicePhrases {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let paired = FileManager.default.fileExists(atPath: ProjectPaths.dir("config").appendingPathComponent(name + ".toml").path)
         let gestures = try Setup.settings(config: paired ? name : nil).gestures
-        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error.description) }
+        do { return try Setup.parseKeymap(text, file: path, gestures: gestures) } catch { throw SetupError(error) }
     }
 }

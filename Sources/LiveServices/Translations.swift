@@ -157,15 +157,47 @@ public enum Translations {
         let codes = installed(root: root).map(\.code)
         let choice = try LanguageChoice.resolve(commandLine: commandLine, setting: setting, environment: environment, installed: codes)
         let catalog = catalog(choice.language, root: root)
-        var notice = choice.missingNotice(installed: codes)
-        if notice == nil, let first = catalog.problems.first {
-            let more = catalog.problems.count - 1
-            notice = more == 0
-                ? UIMessage("{problem} (see handsfree doctor)", ["problem": first.description])
-                : UIMessage.plural("{problem}, and {n} other problem (see handsfree doctor)",
-                                   "{problem}, and {n} other problems (see handsfree doctor)", more, ["problem": first.description])
+        return Start(choice: choice, catalog: catalog, notice: notice(choice, catalog, installed: codes))
+    }
+
+    /// What to say once about a language a run starts in or switches to: that it has no pack, else the first
+    /// translation its catalog refused and how many more.
+    static func notice(_ choice: LanguageChoice, _ catalog: Catalog, installed codes: [String]) -> UIMessage? {
+        if let missing = choice.missingNotice(installed: codes) { return missing }
+        guard let first = catalog.problems.first else { return nil }
+        let more = catalog.problems.count - 1
+        return more == 0
+            ? UIMessage("{problem} (see handsfree doctor)", ["problem": first.description])
+            : UIMessage.plural("{problem}, and {n} other problem (see handsfree doctor)",
+                               "{problem}, and {n} other problems (see handsfree doctor)", more, ["problem": first.description])
+    }
+}
+
+/// The parts of a language's pack the live shell takes besides its words and translations (its speech data,
+/// its keyboard and phrase board), with the mistakes in the pack's own files: one reading for a run's start
+/// and for a switch at run time, so both say the same.
+public struct LanguageParts: Sendable {
+    /// Spoken punctuation, numbers and commands: English's where the pack's are missing or wrong.
+    public var speech: SpeechLanguage
+    /// The keyboard's letters, the accent key and the phrases: English's where the pack's are wrong.
+    public var board: LanguageBoard
+    /// What is wrong in the pack's own files, each with file:line, speech first. A pack that has no speech
+    /// data or no `pack.toml` at all (as Dutch has no speech data) is not a mistake: doctor says what it lacks.
+    public var problems: [UIMessage]
+
+    /// The parts of language `code` in the packs' folder `folder`.
+    public static func load(_ code: String, in folder: URL = LanguagePacks.folder) -> LanguageParts {
+        let (speech, speechProblem) = SpeechPack.load(code, in: folder)
+        let (board, boardProblem) = LanguageBoards.load(code, in: folder)
+        var problems: [UIMessage] = []
+        let base = code.split(separator: "_").first.map(String.init) ?? code
+        if let speechProblem, FileManager.default.fileExists(atPath: SpeechPack.file(base, in: folder).path) {
+            problems.append(speechProblem)
         }
-        return Start(choice: choice, catalog: catalog, notice: notice)
+        if let boardProblem, FileManager.default.fileExists(atPath: folder.appendingPathComponent(code).appendingPathComponent("pack.toml").path) {
+            problems.append(boardProblem)
+        }
+        return LanguageParts(speech: speech, board: board, problems: problems)
     }
 }
 
@@ -175,8 +207,7 @@ public final class LanguageLoader {
     let root: URL?
     let environment: [String: String]
     private var cache: [String: Catalog] = [:]
-    private var speech: [String: SpeechLanguage] = [:]
-    private var boards: [String: LanguageBoard] = [:]
+    private var parts: [String: LanguageParts] = [:]
 
     public init(root: URL? = ProjectPaths.root, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.root = root; self.environment = environment
@@ -186,7 +217,8 @@ public final class LanguageLoader {
     var languagesFolder: URL { (root ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent("languages") }
 
     /// The events answering `loadLanguage(setting)`: the catalog of the language the setting names (or the
-    /// environment's, for `auto`), and a notice when that language has no pack.
+    /// environment's, for `auto`), its speech data, keyboard and phrases, and the notice a run starting in that
+    /// language shows: a mistake in the pack's files, else that it has no pack or a refused translation.
     public func load(_ setting: String) -> [ShellEvent] {
         let codes = Translations.installed(root: root).map(\.code)
         // The setting is never the command line: a code without a pack gives English and says so.
@@ -195,15 +227,13 @@ public final class LanguageLoader {
         let catalog = cache[choice.language] ?? Translations.catalog(choice.language, root: root)
         cache[choice.language] = catalog
         var out: [ShellEvent] = [.languageLoaded(catalog)]
-        // Its speech data (spoken punctuation, command words) too, kept once read like the catalog.
-        let spoken = speech[choice.language] ?? SpeechPack.load(choice.language, in: languagesFolder).language
-        speech[choice.language] = spoken
-        out.append(.speechLanguageLoaded(spoken))
-        // Its keyboard letters, accent key and phrases, kept once read too.
-        let board = boards[choice.language] ?? LanguageBoards.load(choice.language, in: languagesFolder).board
-        boards[choice.language] = board
-        out.append(.languageBoardLoaded(board))
-        if let notice = choice.missingNotice(installed: codes) { out.append(.message(notice)) }
+        // Its speech data (spoken punctuation, command words), keyboard letters, accent key and phrases, kept
+        // once read like the catalog; their problems are said at each switch, as at each start.
+        let pack = parts[choice.language] ?? LanguageParts.load(choice.language, in: languagesFolder)
+        parts[choice.language] = pack
+        out.append(.speechLanguageLoaded(pack.speech))
+        out.append(.languageBoardLoaded(pack.board))
+        if let notice = pack.problems.first ?? Translations.notice(choice, catalog, installed: codes) { out.append(.message(notice)) }
         return out
     }
 }

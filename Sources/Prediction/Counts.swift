@@ -1,3 +1,4 @@
+import Localization
 /// The counts the user's files keep (times a word, a word pair or a phrase was used, numbers in a session's
 /// record): read with a range check, and grown without overflow.
 ///
@@ -30,13 +31,21 @@ public enum Counts {
         return v <= limit ? .value(v) : .outOfRange
     }
 
-    /// Why `s` is not a count, for a message; nil when it is one.
-    public static func problem(_ s: some StringProtocol, what: String) -> String? {
+    /// Why `s` is not a count, for a message; nil when it is one. `what` names the field (`Counts.field`).
+    public static func problem(_ s: some StringProtocol, what: UIMessage) -> UIMessage? {
+        let values = ["value": Shown.cut(String(s)), "limit": "\(limit)"]
         switch parse(s) {
         case .value: return nil
-        case .notANumber: return "\(what) '\(Shown.cut(String(s)))' is not a whole number ≥ 0"
-        case .outOfRange: return "\(what) \(Shown.cut(String(s))) is out of range (at most \(limit))"
+        case .notANumber: return UIMessage("{field} '{value}' is not a whole number ≥ 0", values, reasons: ["field": what])
+        case .outOfRange: return UIMessage("{field} {value} is out of range (at most {limit})", values, reasons: ["field": what])
         }
+    }
+
+    /// The names of the counted fields of the files, for `problem`.
+    public enum Field {
+        public static var count: UIMessage { UIMessage("count", context: "a field of a file") }
+        public static var noteNumber: UIMessage { UIMessage("note number", context: "a field of a file") }
+        public static var uses: UIMessage { UIMessage("uses", context: "a field of a file") }
     }
 
     /// `count + n` for a count that grows, stopping at `limit` (and at 0 going down).

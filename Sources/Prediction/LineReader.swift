@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// Reads a text file as lines of whitespace-separated fields, quickly and without throwing on
 /// bad bytes (invalid UTF-8 in a field is reported by the caller as a bad line).
@@ -9,7 +10,7 @@ enum LineReader {
             let data = try Data(contentsOf: url)
             return [UInt8](data)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "not readable" : "no such file"
+            let reason = FileManager.default.fileExists(atPath: url.path) ? UIMessage("not readable") : UIMessage("no such file")
             throw .cannotRead(path: url.path, reason: reason)
         }
     }
@@ -50,14 +51,16 @@ enum LineReader {
 
     /// What is wrong with a line's bytes as such, whatever the file: not UTF-8 (another encoding), a NUL byte, far
     /// too long; nil when nothing is. The message says what to do, and never repeats the line.
-    static func problem(_ fields: [ArraySlice<UInt8>]) -> String? {
+    static func problem(_ fields: [ArraySlice<UInt8>]) -> UIMessage? {
         let length = fields.reduce(0) { $0 + $1.count } + fields.count - 1
-        if length > longestLine { return "a line of \(length) bytes, longer than any entry (at most \(longestLine)); skipped" }
+        if length > longestLine {
+            return UIMessage("a line of {bytes} bytes, longer than any entry (at most {limit}); skipped", ["bytes": "\(length)", "limit": "\(longestLine)"])
+        }
         // One pass for the common case: ASCII with no NUL.
         guard fields.contains(where: { f in f.contains { $0 == 0 || $0 >= 0x80 } }) else { return nil }
-        if fields.contains(where: { $0.contains(0) }) { return "a NUL byte in the line (a binary file?); skipped" }
+        if fields.contains(where: { $0.contains(0) }) { return UIMessage("a NUL byte in the line (a binary file?); skipped") }
         if fields.contains(where: { string($0) == nil }) {
-            return "not UTF-8 (is the file in another encoding, such as Latin-1? convert it with iconv -t UTF-8); skipped"
+            return UIMessage("not UTF-8 (is the file in another encoding, such as Latin-1? convert it with iconv -t UTF-8); skipped")
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// Bigram and trigram probabilities over lexicon ids, loaded from an n-gram file.
 ///
@@ -173,7 +174,7 @@ struct NGrams: Sendable {
             let bytes = try LineReader.read(url)
             if LMTrie.isTrie(bytes) {
                 switch LMTrie.read(bytes) {
-                case .failure(let f): throw .cannotRead(path: url.path, reason: f.reason)
+                case .failure(let f): throw .cannotRead(path: url.path, reason: .verbatim(f.reason))
                 case .success(let model):
                     NGrams.add(model, lexicon: lexicon, start: start, bi: &bi, tri: &tri, backoff1: &backoff1, backoff2: &backoff2)
                     NGrams.ends(model, lexicon: lexicon, start: start, end1: &end1, end2: &end2)
@@ -248,7 +249,7 @@ struct NGrams: Sendable {
             }
             // -99 is the ARPA format's "never"; a log below it would not even fit a Float.
             guard f.count == 3 || f.count == 4, let p = LineReader.number(f[f.count - 1]), p <= 0, p >= -99 else {
-                if bad.count < 100 { bad.append(.badLine(path: url.path, line: line, message: "expected 'w1 w2 log10P' or 'w1 w2 w3 log10P', log10P from -99 to 0")) }
+                if bad.count < 100 { bad.append(.badLine(path: url.path, line: line, message: UIMessage("expected 'w1 w2 log10P' or 'w1 w2 w3 log10P', log10P from -99 to 0"))) }
                 return
             }
             if f.count == 3 {

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// A conversational 4-gram model that initials expansion mixes with the word model (the suggestion bar never
 /// reads it): the word model was estimated on news and books, where "it was like a couple of times" beats "I
@@ -72,7 +73,7 @@ public struct PhraseModel: Sendable {
         LineReader.forEachLine(bytes) { line, f in
             if f.first?.elementsEqual("s".utf8) == true {
                 guard f.count >= 3, let p = Float(String(decoding: f[1], as: UTF8.self)), p <= 0 else {
-                    if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: "expected 's LOG10P W1 W2 …'")) }
+                    if warnings.count < 20 { warnings.append(.badLine(path: url.path, line: line, message: UIMessage("expected 's LOG10P W1 W2 …'"))) }
                     return
                 }
                 // A sentence with a word the list lacks is left out, as such n-grams are.
@@ -86,7 +87,7 @@ public struct PhraseModel: Sendable {
                   let p = Float(String(decoding: f[order + 1], as: UTF8.self)), p <= 0 else {
                 if warnings.count < 20 {
                     warnings.append(.badLine(path: url.path, line: line,
-                                             message: "expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW', '3 W1 W2 W3 LOG10P [LOG10BOW]' or '4 W1 W2 W3 W4 LOG10P'"))
+                                             message: UIMessage("expected '1 WORD LOG10P LOG10BOW', '2 W1 W2 LOG10P LOG10BOW', '3 W1 W2 W3 LOG10P [LOG10BOW]' or '4 W1 W2 W3 W4 LOG10P'")))
                 }
                 return
             }

@@ -1,23 +1,30 @@
-/// A problem with a prediction data file, carrying where it happened.
+import Localization
+/// A problem with a prediction data file, carrying where it happened; worded for translation (`message`).
 public enum PredictionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file could not be read (missing, unreadable, not UTF-8).
-    case cannotRead(path: String, reason: String)
-    /// A file could not be written.
+    case cannotRead(path: String, reason: UIMessage)
+    /// A file could not be written; the reason is the system's.
     case cannotWrite(path: String, reason: String)
     /// One line of a file is malformed; loading skips it and goes on.
-    case badLine(path: String, line: Int, message: String)
+    case badLine(path: String, line: Int, message: UIMessage)
     /// The compiled word lists (`ModelCache`) were damaged; the text lists were read instead.
     case damagedCache(path: String, reason: String)
     /// The compiled conversational model (`PhraseModel.cache`) was damaged; its text was read instead.
     case damagedPhraseCache(path: String, reason: String)
 
-    public var description: String {
+    /// The problem as the user reads it, the file (and line) named. What a compiled file's check found wrong
+    /// with it stays in English inside the translated sentence: it is for whoever debugs the format.
+    public var message: UIMessage {
         switch self {
-        case let .cannotRead(path, reason): return "\(path): cannot read: \(reason)"
-        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
-        case let .badLine(path, line, message): return "\(path):\(line): \(message)"
-        case let .damagedCache(path, reason): return "\(path): damaged (\(reason)); the word lists were read instead"
-        case let .damagedPhraseCache(path, reason): return "\(path): damaged (\(reason)); the conversational model was read from its text instead"
+        case let .cannotRead(path, reason): UIMessage("{file}: cannot read: {reason}", ["file": path], reasons: ["reason": reason])
+        case let .cannotWrite(path, reason): UIMessage("{file}: cannot write: {reason}", ["file": path], reasons: ["reason": .system(reason)])
+        case let .badLine(path, line, message): .together([.verbatim("\(path):\(line):"), message], separator: " ")
+        case let .damagedCache(path, reason):
+            UIMessage("{file}: damaged ({reason}); the word lists were read instead", ["file": path, "reason": reason])
+        case let .damagedPhraseCache(path, reason):
+            UIMessage("{file}: damaged ({reason}); the conversational model was read from its text instead", ["file": path, "reason": reason])
         }
     }
+
+    public var description: String { message.english }
 }

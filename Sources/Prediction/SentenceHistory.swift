@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import SystemIO
 
 /// The sentences the user committed, each with how often and how lately it was said: what phrase prediction
@@ -181,31 +182,32 @@ public struct SentenceHistory: Sendable, Equatable {
         var maxClock = 0
         LineReader.forEachLine(bytes, tabsOnly: true) { line, f in
             let at = line + firstLine - 1
-            func fail(_ m: String) {
+            func fail(_ m: UIMessage) {
                 badCount += 1
                 if bad.count < 100 { bad.append(.badLine(path: path, line: at, message: m)) }
             }
-            guard let head = LineReader.string(f[0]) else { return fail("not valid UTF-8") }
+            guard let head = LineReader.string(f[0]) else { return fail(UIMessage("not valid UTF-8")) }
             if head == "clock" {
-                guard f.count == 2, let s = LineReader.string(f[1]), let n = Int(s), n >= 0 else { return fail("expected 'clock<TAB>number'") }
+                guard f.count == 2, let s = LineReader.string(f[1]), let n = Int(s), n >= 0 else { return fail(UIMessage("expected 'clock<TAB>number'")) }
                 maxClock = max(maxClock, n)
                 return
             }
-            guard f.count == 3 else { return fail("expected 'count<TAB>last<TAB>sentence'") }
+            guard f.count == 3 else { return fail(UIMessage("expected 'count<TAB>last<TAB>sentence'")) }
             guard let c = Int(head), c > 0, let ls = LineReader.string(f[1]), let last = Int(ls), last >= 0 else {
-                return fail("expected whole numbers for the count and the last use")
+                return fail(UIMessage("expected whole numbers for the count and the last use"))
             }
-            guard let text = LineReader.string(f[2]) else { return fail("not valid UTF-8") }
+            guard let text = LineReader.string(f[2]) else { return fail(UIMessage("not valid UTF-8")) }
             let n = Tokens.words(text).count
             guard n >= 1, n <= maxWords, text.count <= maxCharacters else {
-                return fail("not a sentence of 1 to \(maxWords) words and at most \(maxCharacters) characters")
+                return fail(UIMessage("not a sentence of 1 to {words} words and at most {characters} characters",
+                                      ["words": "\(maxWords)", "characters": "\(maxCharacters)"]))
             }
             h.add(text, count: c, last: last)
             maxClock = max(maxClock, last)
         }
         h.clock = maxClock
         if badCount > bad.count {
-            bad.append(.badLine(path: path, line: firstLine, message: "\(badCount - bad.count) more bad lines"))
+            bad.append(.badLine(path: path, line: firstLine, message: .plural("{n} more bad line", "{n} more bad lines", badCount - bad.count)))
         }
         warnings += bad
         h.compact()
@@ -226,7 +228,7 @@ public struct SentenceHistory: Sendable, Equatable {
     /// last `maxFileBytes` (its newest sentences), in bounded time. An unreadable one throws with its path.
     public static func load(_ url: URL, maxBytes: Int = maxFileBytes) throws(PredictionError) -> Loaded {
         guard FileManager.default.fileExists(atPath: url.path) else { return Loaded(history: SentenceHistory(), warnings: [], cutShort: false) }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .cannotRead(path: url.path, reason: "not readable") }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .cannotRead(path: url.path, reason: UIMessage("not readable")) }
         defer { try? handle.close() }
         do {
             let size = try handle.seekToEnd()
@@ -244,11 +246,12 @@ public struct SentenceHistory: Sendable, Equatable {
             var warnings: [PredictionError] = []
             let h = parse(bytes, path: url.path, firstLine: firstLine, warnings: &warnings)
             if cut {
-                warnings.insert(.badLine(path: url.path, line: 1, message: "larger than \(maxBytes) bytes: only its last \(maxBytes) bytes were read (line numbers count from there)"), at: 0)
+                warnings.insert(.badLine(path: url.path, line: 1, message: UIMessage("larger than {bytes} bytes: only its last {bytes} bytes were read (line numbers count from there)",
+                                                                                   ["bytes": "\(maxBytes)"])), at: 0)
             }
             return Loaded(history: h, warnings: warnings, cutShort: cut)
         } catch {
-            throw .cannotRead(path: url.path, reason: "not readable")
+            throw .cannotRead(path: url.path, reason: UIMessage("not readable"))
         }
     }
 

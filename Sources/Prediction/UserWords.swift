@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// What the user taught the predictor: word and word-pair counts, added and removed words.
 ///
@@ -211,46 +212,46 @@ struct UserWords: Sendable, Equatable {
             !s.isEmpty && s.count <= 64 && s.allSatisfy { Tokens.isWordCharacter($0) }
         }
         LineReader.forEachLine(bytes, tabsOnly: true) { line, f in
-            func fail(_ m: String) { bad.append(.badLine(path: path, line: line, message: m)) }
+            func fail(_ m: UIMessage) { bad.append(.badLine(path: path, line: line, message: m)) }
             let fields = f.map { LineReader.string($0) }
-            guard !fields.contains(where: { $0 == nil }) else { return fail("not valid UTF-8") }
+            guard !fields.contains(where: { $0 == nil }) else { return fail(UIMessage("not valid UTF-8")) }
             let s = fields.compactMap { $0 }
             /// The count in the last field; nil (and the line reported) when it is not one.
             func count() -> Int? {
                 guard let last = s.last, case .value(let n) = Counts.parse(last) else {
-                    fail(Counts.problem(s.last ?? "", what: "count") ?? "no count")
+                    fail(Counts.problem(s.last ?? "", what: Counts.Field.count) ?? UIMessage("no count"))
                     return nil
                 }
                 return n
             }
             switch s[0] {
             case "word":
-                guard s.count == 3 else { return fail("expected 'word<TAB>form<TAB>count'") }
-                guard validWord(s[1]) else { return fail("'\(Shown.cut(s[1]))' is not a word") }
+                guard s.count == 3 else { return fail(UIMessage("expected 'word<TAB>form<TAB>count'")) }
+                guard validWord(s[1]) else { return fail(UIMessage("'{word}' is not a word", ["word": Shown.cut(s[1])])) }
                 guard let n = count() else { return }
                 u.bump(s[1].lowercased(), form: s[1], by: n)
             case "pair":
-                guard s.count == 4 else { return fail("expected 'pair<TAB>w1<TAB>w2<TAB>count'") }
-                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail("'\(Shown.cut(s[1] + " " + s[2]))' is not a word pair") }
+                guard s.count == 4 else { return fail(UIMessage("expected 'pair<TAB>w1<TAB>w2<TAB>count'")) }
+                guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]) else { return fail(UIMessage("'{words}' is not a word pair", ["words": Shown.cut(s[1] + " " + s[2])])) }
                 guard let n = count() else { return }
                 u.bumpPair(s[1].lowercased(), s[2].lowercased(), by: n)
             case "triple":
-                guard s.count == 5 else { return fail("expected 'triple<TAB>w1<TAB>w2<TAB>w3<TAB>count'") }
+                guard s.count == 5 else { return fail(UIMessage("expected 'triple<TAB>w1<TAB>w2<TAB>w3<TAB>count'")) }
                 guard s[1] == "<s>" || validWord(s[1]), validWord(s[2]), validWord(s[3]) else {
-                    return fail("'\(Shown.cut(s[1] + " " + s[2] + " " + s[3]))' is not a word triple")
+                    return fail(UIMessage("'{words}' is not a word triple", ["words": Shown.cut(s[1] + " " + s[2] + " " + s[3])]))
                 }
                 guard let n = count() else { return }
                 u.bumpTriple(s[1].lowercased(), s[2].lowercased(), s[3].lowercased(), by: n)
             case "added":
-                guard s.count == 2, validWord(s[1]) else { return fail("expected 'added<TAB>word'") }
+                guard s.count == 2, validWord(s[1]) else { return fail(UIMessage("expected 'added<TAB>word'")) }
                 let w = s[1].lowercased()
                 if u.counts[w] == nil { u.bump(w, form: s[1], by: 0) }
                 u.added.insert(w)
             case "removed":
-                guard s.count == 2, validWord(s[1]) else { return fail("expected 'removed<TAB>word'") }
+                guard s.count == 2, validWord(s[1]) else { return fail(UIMessage("expected 'removed<TAB>word'")) }
                 u.removed.insert(s[1].lowercased())
             default:
-                fail("unknown entry '\(Shown.cut(s[0]))' (expected word, pair, triple, added or removed)")
+                fail(UIMessage("unknown entry '{entry}' (expected word, pair, triple, added or removed)", ["entry": Shown.cut(s[0])]))
             }
         }
         warnings += bad

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Localization
 import SystemIO
 
 /// Suggests words from the text typed so far, using word frequencies, n-grams and what the user taught it.
@@ -182,7 +183,7 @@ public struct WordPredictor: Sendable {
             }
             model = built
         }
-        guard let model else { throw .cannotRead(path: wordList.path, reason: "not loaded") }
+        guard let model else { throw .cannotRead(path: wordList.path, reason: UIMessage("not loaded")) }
         var user = UserWords()
         if let userFile, FileManager.default.fileExists(atPath: userFile.path) {
             let ub = try LineReader.read(userFile)
@@ -250,7 +251,7 @@ public struct WordPredictor: Sendable {
                                    warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
         // The lexicon keeps its words' places as 32-bit numbers.
-        guard bytes.count < Int(Int32.max) else { throw .cannotRead(path: wordList.path, reason: "larger than 2 GB") }
+        guard bytes.count < Int(Int32.max) else { throw .cannotRead(path: wordList.path, reason: UIMessage("larger than 2 GB")) }
         var entries: [(String, Double)] = []
         entries.reserveCapacity(100_000)
         var bad = 0
@@ -263,7 +264,7 @@ public struct WordPredictor: Sendable {
             guard f.count == 2, let w = LineReader.string(f[0]), let c = LineReader.number(f[1]), c >= 0,
                   w.allSatisfy({ Tokens.isWordCharacter($0) }) else {
                 bad += 1
-                if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: "expected 'word count'")) }
+                if bad <= 100 { warnings.append(.badLine(path: wordList.path, line: line, message: UIMessage("expected 'word count'"))) }
                 return
             }
             // The counts are summed: a few near Double's largest would make the sum infinite and every word's
@@ -272,14 +273,14 @@ public struct WordPredictor: Sendable {
                 bad += 1
                 if bad <= 100 {
                     warnings.append(.badLine(path: wordList.path, line: line,
-                                             message: "count \(Shown.cut(LineReader.string(f[1]) ?? "")) is out of range (at most 1e15)"))
+                                             message: UIMessage("count {count} is out of range (at most 1e15)", ["count": Shown.cut(LineReader.string(f[1]) ?? "")])))
                 }
                 return
             }
             // As listed: a capital ("Straße", "París") is how the word is shown.
             entries.append((w, c))
         }
-        if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: "no 'word count' lines") }
+        if entries.isEmpty { throw .cannotRead(path: wordList.path, reason: UIMessage("no 'word count' lines")) }
         let lexicon = Lexicon(entries)
         let model = ngrams.isEmpty ? .empty : try NGrams(urls: ngrams, lexicon: lexicon, warnings: &warnings)
         // Without the noun list no word but the user's names gets a generated possessive: never "funny's".

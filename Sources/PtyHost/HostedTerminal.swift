@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Localization
 import SystemIO
 
 /// A child on a pty wired to an emulated screen: its output feeds the screen, the screen's replies and key
@@ -128,21 +129,32 @@ public final class HostedTerminal {
     /// A line for the pane once the child has ended and been reaped, naming the program; nil while it runs.
     ///
     /// `bash exited with status 0`, `vim was killed by signal 9 (SIGKILL)`, and for the codes shells use when a
-    /// program cannot start: `nosuch exited with status 127 (command not found)`.
-    public var exitMessage: String? {
+    /// program cannot start: `nosuch exited with status 127 (command not found)`; translated where it is drawn.
+    public var exitMessage: UIMessage? {
         guard let status = process.exitStatus else { return nil }
         return HostedTerminal.exitMessage(program: argv.first ?? "", status: status)
     }
 
-    /// The message `exitMessage` gives for `program` ending with `status`.
-    public static func exitMessage(program: String, status: ExitStatus) -> String {
+    /// The message `exitMessage` gives for `program` ending with `status`: whole sentences, one for each case,
+    /// so a translator sees each as it is shown (the signal's name is the kernel's, the same in every language).
+    public static func exitMessage(program: String, status: ExitStatus) -> UIMessage {
         switch status {
         case .exited(let code):
-            let why = code == 127 ? " (command not found)" : code == 126 ? " (cannot be run)" : ""
-            return "\(program) exited with status \(code)\(why)"
+            let values = ["program": program, "code": "\(code)"]
+            return switch code {
+            case 127: UIMessage("{program} exited with status {code} (command not found)", values)
+            case 126: UIMessage("{program} exited with status {code} (cannot be run)", values)
+            default: UIMessage("{program} exited with status {code}", values)
+            }
         case .signaled(let sig, let core):
-            let name = signalName(sig).map { " (\($0))" } ?? ""
-            return "\(program) was killed by signal \(sig)\(name)\(core ? ", core dumped" : "")"
+            var values = ["program": program, "signal": "\(sig)"]
+            guard let name = signalName(sig) else {
+                return core ? UIMessage("{program} was killed by signal {signal}, core dumped", values)
+                            : UIMessage("{program} was killed by signal {signal}", values)
+            }
+            values["name"] = name
+            return core ? UIMessage("{program} was killed by signal {signal} ({name}), core dumped", values)
+                        : UIMessage("{program} was killed by signal {signal} ({name})", values)
         }
     }
 

@@ -13,8 +13,8 @@ public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
     public enum Problem: Equatable, Sendable {
         /// The text holds a NUL byte, which tmux cannot type.
         case nulByte
-        /// A key tmux has no name for (`TerminalKey`'s own name of it).
-        case noKeyName(String)
+        /// A key (with its modifiers) tmux has no name for.
+        case noKeyName(TerminalKeyPress)
         /// The target names no pane: with a server running, tmux answers that with nothing.
         case noPane
         /// A capture printed nothing, or not the pane's description first.
@@ -27,9 +27,10 @@ public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
         case cannotMakePipe(String)
         case cannotRun(String)
         case lostClient(String)
-        /// tmux failed and said why in its own words (`can't find window: 9`, `no server running on …`), or
-        /// said nothing and ended so (`tmux exited with status 1`).
+        /// tmux failed and said why in its own words (`can't find window: 9`, `no server running on …`).
         case tmuxSaid(String)
+        /// tmux failed and said nothing: how it ended.
+        case tmuxEnded(ExitStatus)
         /// Anything else, in English.
         case other(String)
     }
@@ -44,7 +45,7 @@ public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         let detail = switch problem {
         case .nulByte: "text contains a NUL byte"
-        case .noKeyName(let key): "\(key) has no tmux key name"
+        case .noKeyName(let key): "\(key.label.english) has no tmux key name"
         case .noPane: "can't find pane"
         case .emptyCapture: "capture printed nothing"
         case .unexpectedDescription: "unexpected pane description"
@@ -53,6 +54,7 @@ public struct TmuxSinkError: Error, CustomStringConvertible, Equatable {
         case .cannotRun(let why): "cannot run tmux: \(why)"
         case .lostClient(let why): "lost the tmux client: \(why)"
         case .tmuxSaid(let why), .other(let why): why
+        case .tmuxEnded(let status): HostedTerminal.exitMessage(program: "tmux", status: status).english
         }
         return target.map { "tmux target \($0): \(detail)" } ?? detail
     }
@@ -156,7 +158,7 @@ public struct TmuxSink: Sendable {
                 guard !text.utf8.contains(0) else { throw TmuxSinkError(target: target, .nulByte) }
                 args += ["send-keys", "-l", "-t", target, "--", text]
             case .key(let key):
-                guard let name = Self.keyName(key) else { throw TmuxSinkError(target: target, .noKeyName("\(key)")) }
+                guard let name = Self.keyName(key) else { throw TmuxSinkError(target: target, .noKeyName(TerminalKeyPress(key))) }
                 args += ["send-keys", "-t", target, "--", name]
             }
         }
@@ -168,7 +170,7 @@ public struct TmuxSink: Sendable {
     public func send(_ key: TerminalKey, modifiers: TerminalModifiers = []) throws(TmuxSinkError) {
         if case .char(let c) = key, modifiers.isEmpty { return try send(text: String(c)) }
         guard let name = Self.keyName(key, modifiers: modifiers) else {
-            throw TmuxSinkError(target: target, .noKeyName("\(key)"))
+            throw TmuxSinkError(target: target, .noKeyName(TerminalKeyPress(key, modifiers: modifiers)))
         }
         try run(["send-keys", "-t", target, "--", name])
     }
@@ -279,7 +281,7 @@ public struct TmuxSink: Sendable {
         var why = String(decoding: err, as: UTF8.self)
         while why.last?.isWhitespace == true { why.removeLast() }
         if status == .exited(127) && why.isEmpty { return .failure(.notInstalled) }
-        return .failure(.tmuxSaid(why.isEmpty ? "tmux \(status)" : why))
+        return .failure(why.isEmpty ? .tmuxEnded(status) : .tmuxSaid(why))
     }
 
     /// Reads a pipe to its end, keeping at most `limit` bytes.

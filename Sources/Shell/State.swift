@@ -407,7 +407,7 @@ public enum ShellEvent: Sendable {
     /// that language is still the one in use, else kept for when it comes back (`parkedPredictors`).
     case predictorLoaded(Predictor, language: String?, problem: UIMessage?)
     /// A `save` effect was carried out: `error` says why the file was not written (nil: it was).
-    case saved(name: String, error: String?)
+    case saved(name: String, error: UIMessage?)
     /// The programs on `PATH` (`listCommands`), sorted.
     case commandsListed([String])
     /// A directory's entries (`listDirectory`); nil when it could not be read.

@@ -131,9 +131,9 @@ public struct OutputSinkError: Error, CustomStringConvertible, Equatable {
     /// The same problem, with `tail` the text that did not arrive.
     public func leaving(_ tail: String?) -> OutputSinkError { OutputSinkError(message, unsent: tail) }
 
-    /// A named key (`TerminalKey`'s own name for it) the sink has no key for.
-    public static func noKey(sink: String, key: String) -> OutputSinkError {
-        OutputSinkError(UIMessage("{sink} has no key for {key}", ["sink": sink, "key": key]))
+    /// A key the sink has no key for, named as the desktop labels it in the user's language.
+    public static func noKey(sink: String, key: TerminalKeyPress) -> OutputSinkError {
+        OutputSinkError(UIMessage("{sink} has no key for {key}", ["sink": sink], reasons: ["key": key.label]))
     }
 
     /// A sink whose program cannot be started again from the shell (a tmux pane, a desktop).

@@ -77,7 +77,7 @@ public final class TmuxPaneSink: TextSink, PaneHost {
         func system(_ why: String) -> [String: UIMessage] { ["reason": .system(why)] }
         switch error.problem {
         case .nulByte: return UIMessage("tmux target {target}: text contains a NUL byte", t)
-        case .noKeyName(let key): return UIMessage("tmux target {target}: {key} has no tmux key name", ["target": target, "key": key])
+        case .noKeyName(let key): return UIMessage("tmux target {target}: {key} has no tmux key name", t, reasons: ["key": key.label])
         case .noPane: return UIMessage("tmux target {target}: can't find pane", t)
         case .emptyCapture: return UIMessage("tmux target {target}: capture printed nothing", t)
         case .unexpectedDescription: return UIMessage("tmux target {target}: unexpected pane description", t)
@@ -86,6 +86,8 @@ public final class TmuxPaneSink: TextSink, PaneHost {
         case .cannotRun(let why): return UIMessage("tmux target {target}: cannot run tmux: {reason}", t, reasons: system(why))
         case .lostClient(let why): return UIMessage("tmux target {target}: lost the tmux client: {reason}", t, reasons: system(why))
         case .other(let why): return .verbatim(why)
+        case .tmuxEnded(let status):
+            return UIMessage("tmux target {target}: {reason}", t, reasons: ["reason": HostedTerminal.exitMessage(program: "tmux", status: status)])
         case .tmuxSaid(let why):
             func after(_ prefix: String) -> [String: String]? {
                 why.hasPrefix(prefix) ? ["target": target, "name": String(why.dropFirst(prefix.count))] : nil
@@ -102,7 +104,9 @@ public final class TmuxPaneSink: TextSink, PaneHost {
                                  ["target": target, "socket": String(name[..<open.lowerBound])],
                                  reasons: ["reason": .system(String(name[open.upperBound...].dropLast()))])
             }
-            return UIMessage("tmux target {target}: {reason}", ["target": target, "reason": why])
+            // Words of tmux's own that are none of those: quoted as tmux wrote them (tmux has no translations),
+            // in a sentence of the user's language that says whose words they are.
+            return UIMessage("tmux target {target}: tmux answered \"{text}\"", ["target": target, "text": why])
         }
     }
 }

@@ -92,7 +92,7 @@ public final class UinputSink: TextSink, PointerSink {
             chord.append(Self.leftAlt)
         default:
             guard let code = WaylandSink.evdevCode(press.key) else {
-                throw .noKey(sink: name, key: "\(press.key)")
+                throw .noKey(sink: name, key: TerminalKeyPress(press.key))
             }
             stroke = Stroke(key: code, modifiers: [])
         }

@@ -88,7 +88,7 @@ public final class WaylandSink: TextSink, PointerSink {
             stroke = try Self.stroke(for: c, layout: layout, adding: extra | layout.alt)
         default:
             guard let code = Self.evdevCode(press.key) else {
-                throw .noKey(sink: name, key: "\(press.key)")
+                throw .noKey(sink: name, key: TerminalKeyPress(press.key))
             }
             stroke = KeyStroke(key: code, modifiers: extra)
         }

@@ -571,9 +571,9 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// The keycode that holds a modifier down.
-    private func modifierCode(_ keysyms: [Int32], _ what: String) throws(OutputSinkError) -> KeyCode {
+    private func modifierCode(_ keysyms: [Int32], _ what: UIMessage) throws(OutputSinkError) -> KeyCode {
         for s in keysyms { if let key = keyboard.keys[KeySym(s)], key.column == 0 { return key.code } }
-        throw OutputSinkError(UIMessage("the keyboard of X display {display} has no {key} key", ["display": displayName ?? "", "key": what]))
+        throw OutputSinkError(UIMessage("the keyboard of X display {display} has no {key} key", ["display": displayName ?? ""], reasons: ["key": what]))
     }
 
     /// Presses and releases the key for `keysym` with `modifiers` and its shift level held (and, for a
@@ -585,9 +585,9 @@ public final class X11Sink: TextSink, PointerSink {
         let what = character == nil ? UIMessage("pressing {key}", ["key": named], context: "X11 step")
                                      : UIMessage("typing {character}", ["character": named], context: "X11 step")
         var held: [KeyCode] = []
-        if modifiers.contains(.ctrl) { held.append(try modifierCode([XK_Control_L, XK_Control_R], "Control")) }
-        if modifiers.contains(.alt) { held.append(try modifierCode([XK_Alt_L, XK_Meta_L, XK_Alt_R], "Alt")) }
-        if modifiers.contains(.logo) { held.append(try modifierCode([XK_Super_L, XK_Super_R], "Super")) }
+        if modifiers.contains(.ctrl) { held.append(try modifierCode([XK_Control_L, XK_Control_R], KeyLabel.ctrl)) }
+        if modifiers.contains(.alt) { held.append(try modifierCode([XK_Alt_L, XK_Meta_L, XK_Alt_R], KeyLabel.alt)) }
+        if modifiers.contains(.logo) { held.append(try modifierCode([XK_Super_L, XK_Super_R], KeyLabel.superKey)) }
         let code: KeyCode
         var slot: Slot?
         var shift = modifiers.contains(.shift)
@@ -595,7 +595,7 @@ public final class X11Sink: TextSink, PointerSink {
         let hasLevel3 = keyboard.keys[KeySym(XK_ISO_Level3_Shift)]?.column == 0
         if let key = candidates.lazy.compactMap({ self.keyboard.keys[$0] }).first, key.column < 4 || hasLevel3 {
             code = key.code
-            if key.column >= 4 { held.append(try modifierCode([XK_ISO_Level3_Shift], "AltGr")) }
+            if key.column >= 4 { held.append(try modifierCode([XK_ISO_Level3_Shift], KeyLabel.altGr)) }
             if key.column % 2 == 1 { shift = true }
         } else {
             let chosen: Slot
@@ -611,7 +611,7 @@ public final class X11Sink: TextSink, PointerSink {
             lastKey[chosen] = keysSent
             if chosen.shifted { shift = true }
         }
-        if shift { held.append(try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")) }
+        if shift { held.append(try modifierCode([XK_Shift_L, XK_Shift_R], KeyLabel.shift)) }
         // The event carries the group the server is in as it delivers the key, and the program looks the key
         // up in that group: so the group is locked before the press and the user's locked back after the release.
         let group = slot.map(\.group).flatMap { $0 == effectiveGroup ? nil : $0 }
@@ -781,7 +781,7 @@ public final class X11Sink: TextSink, PointerSink {
                 throw noSpareKeycode(for: named)
             }
             try change(display, slot, to: sym, doing: UIMessage("asking the focused window to read its keys", context: "X11 step"))
-            let shift = try modifierCode([XK_Shift_L, XK_Shift_R], "Shift")
+            let shift = try modifierCode([XK_Shift_L, XK_Shift_R], KeyLabel.shift)
             try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
             try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 0, 0)
             try alive(UIMessage("pressing Shift", context: "X11 step"))

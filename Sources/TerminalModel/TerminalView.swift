@@ -18,8 +18,8 @@ public struct TerminalView: Hashable, Sendable {
     /// The child's tty has echo off and canonical mode on (`read -s`, sudo, ssh): a password prompt. Nothing
     /// typed then is learned, suggested from or logged.
     public var inputHidden: Bool
-    /// How the child ended (`bash exited with status 0`); nil while it runs.
-    public var ended: String?
+    /// How the child ended (`bash exited with status 0`), translated where it is drawn; nil while it runs.
+    public var ended: UIMessage?
     /// Something the user must know about the program: it could not start, the tmux pane cannot be captured;
     /// translated where it is drawn. (Text or keys that could not be delivered come to the shell as an event
     /// of their own.)
@@ -29,7 +29,7 @@ public struct TerminalView: Hashable, Sendable {
     public var workingDirectory: String?
 
     public init(snapshot: TerminalSnapshot, program: String, scrollback: Int = 0, scrolledBack: Int = 0,
-                inputHidden: Bool = false, ended: String? = nil, problem: UIMessage? = nil,
+                inputHidden: Bool = false, ended: UIMessage? = nil, problem: UIMessage? = nil,
                 sink: SinkTraits = .childOnPty, workingDirectory: String? = nil) {
         self.workingDirectory = workingDirectory
         self.snapshot = snapshot; self.program = program; self.scrollback = scrollback

@@ -97,7 +97,7 @@ public extension StoreClient {
         AtomicFile.removeStaleTemporaries(in: base)
         return StoreClient(
             read: { name in AtomicFile.read(base + "/" + name) },
-            write: { name, text in AtomicFile.write(text, to: base + "/" + name) },
+            write: { name, text in AtomicFile.writing(text, to: base + "/" + name) },
             moveAside: { name in AtomicFile.moveAside(base + "/" + name) })
     }
 }

@@ -19,7 +19,7 @@ public enum TrackerFile {
             return (nil, UIMessage("{file}: cannot be read ({reason}); run handsfree setup to choose the tracker again",
                                    ["file": file.path, "reason": "\(e)"]))
         case .damaged(_, let reason):
-            return (nil, UIMessage("{file}: {reason}; run handsfree setup to choose the tracker again", ["file": file.path, "reason": reason]))
+            return (nil, UIMessage("{file}: {reason}; run handsfree setup to choose the tracker again", ["file": file.path], reasons: ["reason": reason]))
         case .text(let text):
             do { return (try parse(text, file: file.path), nil) } catch {
                 return (nil, UIMessage("{error}; run handsfree setup to choose the tracker again", reasons: ["error": error.shown]))

@@ -64,7 +64,7 @@ struct ControlsCommand: ParsableCommand {
             do throws(ControlsError) {
                 outcome = try client.perform(ControlTarget(generation: snapshot.generation, control: control))
             } catch {
-                throw SetupError(error.description)
+                throw SetupError(error.message)
             }
             let label = snapshot.label(control)
             switch outcome {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
+import Localization
 import Prediction
 import Runtime
 import Shell
@@ -266,7 +267,7 @@ struct DoctorCommand: ParsableCommand {
     /// What the Controls view's checks found: the bus's problem (nil: it answers), GNOME's
     /// toolkit-accessibility setting (nil: not GNOME), Qt's variable, and the applications showing empty trees.
     struct ControlsProbe {
-        var bus: String?
+        var bus: UIMessage?
         var gnomeAccessibility: String?
         var qtAlwaysOn: String?
         var empty: [(name: String, toolkit: String)] = []
@@ -297,7 +298,7 @@ struct DoctorCommand: ParsableCommand {
     /// pointer mode work without them.
     static func checkControls(_ r: inout DoctorReport, _ probe: ControlsProbe) {
         if let problem = probe.bus {
-            r.warn(tr("Accessibility bus: {problem}: the Controls view cannot list windows' buttons (pointer mode still works)", ["problem": problem]),
+            r.warn(tr("Accessibility bus: {problem}: the Controls view cannot list windows' buttons (pointer mode still works)", ["problem": problem.shown]),
                    fix: tr("install at-spi2-core (scripts/install-deps.sh) and run the shell inside your desktop session, whose D-Bus starts the bus"))
         } else {
             r.ok(tr("Accessibility bus: answers (the Controls view lists windows' buttons, links and fields)"))

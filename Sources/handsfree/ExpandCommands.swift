@@ -29,7 +29,7 @@ struct Expand: ParsableCommand {
 
     func run() throws {
         let predictor: WordPredictor
-        do { predictor = try files.load(prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError(e.message.shown) }
         let h = try SentenceHistoryFile.load(history, dataDir: files.dataDir)
         for line in predictor.expand(initials.joined(separator: " "), context: context, partner: partner, history: h, limit: n) {
             print(line)
@@ -51,9 +51,9 @@ enum SentenceHistoryFile {
         guard let url = url(option, dataDir: dataDir) else { return SentenceHistory() }
         do {
             let loaded = try SentenceHistory.load(url)
-            for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+            for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": w.message.shown]) + "\n").utf8)) }
             return loaded.history
-        } catch { throw ValidationError("\(error)") }
+        } catch { throw ValidationError(shown(error)) }
     }
 }
 
@@ -103,7 +103,7 @@ struct BenchExpand: ParsableCommand {
     func run() throws {
         printDebugBuildNote()
         let predictor: WordPredictor
-        do { predictor = try files.load(useUserFile: false, prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError("\(e)") }
+        do { predictor = try files.load(useUserFile: false, prebuilt: WordLists.compiled) } catch let e as PredictionError { throw ValidationError(e.message.shown) }
         let path = phrases ?? WordLists.folder.appendingPathComponent("phrases-en.txt").path
         var items: [ExpandBench.Item] = []
         for line in try BenchTyping.read(path, max: 64 << 20).split(separator: "\n") where !line.hasPrefix("#") {

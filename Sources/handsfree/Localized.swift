@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Localization
+import Prediction
 import Runtime
 
 /// A command-line message in the language of this run (`CommandLineText.catalog`: `--language`, else the
@@ -20,6 +21,13 @@ func trn(_ singular: String, _ plural: String, _ n: Int, _ arguments: [String: S
 extension UIMessage {
     /// The message in the language of this run's command-line messages.
     var shown: String { text(CommandLineText.catalog) }
+}
+
+/// An error in the language of this run's messages: worded for translation where its type is (a prediction
+/// file's, a setup or config problem), else as it describes itself.
+func shown(_ error: any Error) -> String {
+    if let e = error as? PredictionError { return e.message.shown }
+    return SetupError.message(of: error).shown
 }
 
 /// The system's text for `errno` value `code` in the language of this run's messages: glibc's own words

@@ -42,8 +42,9 @@ struct PredictionFiles: ParsableArguments {
         if let pack, data == nil { throw ValidationError(tr("{file}: the {language} pack has no word data ([words])", ["file": pack.file.path, "language": pack.name])) }
         var ngramDefault = data.map { $0.ngrams } ?? WordLists.ngrams
         if let n = ngramDefault, ngrams == nil, pack != nil, !FileManager.default.fileExists(atPath: n.path) {
-            FileHandle.standardError.write(Data(("warning: " + tr("{language}: no n-grams ({file} is missing); suggestions come from word frequencies only",
-                                                       ["language": pack?.name ?? "", "file": n.path]) + "\n").utf8))
+            let missing = tr("{language}: no n-grams ({file} is missing); suggestions come from word frequencies only",
+                             ["language": pack?.name ?? "", "file": n.path])
+            FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": missing]) + "\n").utf8))
             ngramDefault = nil
         }
         let wordList = words.map { URL(fileURLWithPath: $0) } ?? data?.list ?? WordLists.words
@@ -62,7 +63,7 @@ struct PredictionFiles: ParsableArguments {
         if withPhraseModel { try attachPhraseModel(to: &p, pack: pack) }
         if nouns == "none" { p.onlyNamesGetPossessives() }
         p.offerHeldWords = suggestRudeWords
-        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": w.message.shown]) + "\n").utf8)) }
         return p
     }
 
@@ -74,7 +75,7 @@ struct PredictionFiles: ParsableArguments {
         guard let url, phraseModel != nil || FileManager.default.fileExists(atPath: url.path) else { return }
         let (m, problems) = try PhraseModel.load(url, for: p, cache: cache)
         p.phraseModel = m
-        for w in problems { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        for w in problems { FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": w.message.shown]) + "\n").utf8)) }
     }
 }
 
@@ -111,7 +112,7 @@ struct Predict: ParsableCommand {
     func run() throws {
         var predictor: WordPredictor
         do { predictor = try files.load(prebuilt: files.language == nil ? WordLists.compiled : nil) } catch let e as PredictionError {
-            throw ValidationError("\(e)")
+            throw ValidationError(e.message.shown)
         }
         var loop = PredictLoop(predictor: predictor, limit: n, learn: learn)
         let output = FileHandle.standardOutput
@@ -205,7 +206,7 @@ struct KSR: ParsableCommand {
     func run() throws {
         var predictor: WordPredictor
         do { predictor = try files.load(useUserFile: false, prebuilt: files.language == nil ? WordLists.compiled : nil) } catch let e as PredictionError {
-            throw ValidationError("\(e)")
+            throw ValidationError(e.message.shown)
         }
         // Presage's simulator hides words it already offered for a shorter prefix; do the same to compare fairly.
         predictor.hideRejected = true
@@ -280,14 +281,14 @@ struct BenchPredict: ParsableCommand {
         // The word lists' load is timed alone, as the shell's is; the conversational model (initials expansion only,
         // loaded after them) has its own line.
         try bench.run(load: {
-            do { return try files.load(useUserFile: false, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+            do { return try files.load(useUserFile: false, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError(e.message.shown) }
         }, loadCached: {
-            do { return try files.load(useUserFile: false, cache: cache, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError("\(e)") }
+            do { return try files.load(useUserFile: false, cache: cache, withPhraseModel: false) } catch let e as PredictionError { throw ValidationError(e.message.shown) }
         }, attach: { p in
-            do { try files.attachPhraseModel(to: &p, pack: try files.pack()) } catch let e as PredictionError { throw ValidationError("\(e)") }
+            do { try files.attachPhraseModel(to: &p, pack: try files.pack()) } catch let e as PredictionError { throw ValidationError(e.message.shown) }
         }, attachCached: { p in
             do { try files.attachPhraseModel(to: &p, pack: try files.pack(), cache: dir.appendingPathComponent("conversation-en.bin")) }
-            catch let e as PredictionError { throw ValidationError("\(e)") }
+            catch let e as PredictionError { throw ValidationError(e.message.shown) }
         }, out: { print($0) })
     }
 }
@@ -349,8 +350,8 @@ struct Words: ParsableCommand {
             // Only the user's file changes; without the n-grams the word list loads in a moment.
             p = try WordPredictor.load(wordList: pack?.words?.list ?? WordLists.words, ngrams: nil, userFile: url,
                                        rules: pack?.words?.rules ?? .english)
-        } catch { throw ValidationError("\(error)") }
-        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        } catch { throw ValidationError(shown(error)) }
+        for w in p.warnings.prefix(20) { FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": w.message.shown]) + "\n").utf8)) }
         switch verb {
         case "list":
             let learned = p.learnedWords.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -389,11 +390,11 @@ struct Words: ParsableCommand {
             } else {
                 p = try WordLists.load(cache: file)
             }
-        } catch { throw ValidationError("\(error)") }
+        } catch { throw ValidationError(shown(error)) }
         // A damaged file there was replaced; anything else kept the file from being written.
         let problems = p.warnings.filter { if case .damagedCache(file.path, _) = $0 { false } else { true } }
         guard problems.isEmpty else {
-            let first = problems.prefix(5).map { "\($0)" }.joined(separator: "; ")
+            let first = problems.prefix(5).map(\.message.shown).joined(separator: "; ")
             throw ValidationError(problems.count > 5
                                   ? trn("compiled word lists not written: {problems} (and {n} more)", "compiled word lists not written: {problems} (and {n} more)",
                                         problems.count - 5, ["problems": first])
@@ -412,8 +413,8 @@ struct Words: ParsableCommand {
     /// Lists or forgets the user's sentences; a file with bad lines is kept aside before it is written.
     private func sentences(_ file: URL) throws {
         let loaded: SentenceHistory.Loaded
-        do { loaded = try SentenceHistory.load(file) } catch { throw ValidationError("\(error)") }
-        for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        do { loaded = try SentenceHistory.load(file) } catch { throw ValidationError(shown(error)) }
+        for w in loaded.warnings.prefix(20) { FileHandle.standardError.write(Data((tr("warning: {problem}", ["problem": w.message.shown]) + "\n").utf8)) }
         var h = loaded.history
         if verb == "sentences" {
             print(trn("{file}: {n} sentence", "{file}: {n} sentences", h.count, ["file": file.path]))
@@ -429,7 +430,7 @@ struct Words: ParsableCommand {
             guard let aside = AtomicFile.moveAside(file.path) else { throw ValidationError(tr("{file} has bad lines and could not be kept aside; not changed", ["file": file.path])) }
             FileHandle.standardError.write(Data((tr("the damaged file was kept as {file}", ["file": aside]) + "\n").utf8))
         }
-        do { try h.save(to: file) } catch { throw ValidationError("\(error)") }
+        do { try h.save(to: file) } catch { throw ValidationError(shown(error)) }
         print(verb == "forget-sentences" ? tr("forgot every sentence ({file})", ["file": file.path])
                                          : trn("{n} sentence left in {file}", "{n} sentences left in {file}", h.count, ["file": file.path]))
     }
@@ -439,7 +440,7 @@ struct Words: ParsableCommand {
             FileHandle.standardError.write(Data("\(aside.message.shown)\n".utf8))
             guard aside.moved else { throw ValidationError(tr("{file} was not changed", ["file": url.path])) }
         }
-        do { try p.save(to: url) } catch { throw ValidationError("\(error)") }
+        do { try p.save(to: url) } catch { throw ValidationError(shown(error)) }
     }
 }
 

@@ -272,19 +272,12 @@ struct RunCommand: ParsableCommand {
             // PocketSphinx starts from where this user's voice on this microphone left it.
             speech?.cepstralMeanFile = paths.cepstralMean(device: audio == nil ? mic : "audio-file")
             services.dictate = Services.sessionDictation
-            let (speechLanguage, speechProblem) = SpeechPack.load(spoken.catalog.language)
-            let (board, boardProblem) = LanguageBoards.load(spoken.catalog.language)
-            services.speech = speechLanguage
-            services.board = board
-            // A mistake in the pack's own files is said at start, in the language (a pack that has no speech data
-            // at all, as Dutch, is doctor's to say: it is how that pack is made, not a mistake).
-            if let speechProblem, FileManager.default.fileExists(atPath: SpeechPack.file(spoken.catalog.language).path) {
-                problems.append(speechProblem)
-            }
-            if let boardProblem, FileManager.default.fileExists(atPath: LanguagePacks.folder.appendingPathComponent(spoken.catalog.language)
-                .appendingPathComponent("pack.toml").path) {
-                problems.append(boardProblem)
-            }
+            // A mistake in the pack's own files is said at start, in the language, as at a switch to it (a pack
+            // that has no speech data at all, as Dutch, is doctor's to say: it is how that pack is made).
+            let parts = LanguageParts.load(spoken.catalog.language)
+            services.speech = parts.speech
+            services.board = parts.board
+            problems += parts.problems
             // Commands in another language are Whisper's, with the language's worker.
             speech?.useLanguage(services.speech)
             var watch = SourceWatch(gestures: settings.gestures, bound: km.boundGestures)

@@ -84,7 +84,7 @@ struct Transcribe: ParsableCommand {
                 if wake {
                     let (w, all): (String, [String])
                     do { (w, all) = try KeymapVoicePhrases.wakeGrammar(path: keymap, screen: screen) } catch let e as KeymapVoicePhrases.UnknownScreen {
-                        throw ValidationError(e.description)
+                        throw ValidationError(e.message.shown)
                     }
                     wakePhrase = w
                     phrases = all

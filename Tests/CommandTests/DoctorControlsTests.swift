@@ -1,4 +1,5 @@
 @testable import handsfree
+import Runtime
 import Testing
 
 /// `handsfree doctor`'s Controls lines: the accessibility bus, GNOME's and Qt's switches and empty trees,
@@ -19,11 +20,11 @@ import Testing
     }
 
     @Test func eachProblemSaysWhatItCostsAndHowToFixIt() {
-        let lines = Self.lines(.init(bus: "the accessibility bus is not running (org.a11y.Bus: no address)",
+        let lines = Self.lines(.init(bus: AccessibilityClient.busProblem(status: 3, said: ""),
                                      gnomeAccessibility: "false", qtAlwaysOn: nil,
                                      empty: [(name: "Chromium", toolkit: "Chromium"), (name: "", toolkit: "")]))
         #expect(lines == [
-            "warn  Accessibility bus: the accessibility bus is not running (org.a11y.Bus: no address): the Controls view cannot list windows' buttons (pointer mode still works)",
+            "warn  Accessibility bus: the accessibility bus is not running (org.a11y.Bus gives no address): the Controls view cannot list windows' buttons (pointer mode still works)",
             "      fix: install at-spi2-core (scripts/install-deps.sh) and run the shell inside your desktop session, whose D-Bus starts the bus",
             "warn  GNOME accessibility: toolkit-accessibility is false: some programs then show no controls",
             "      fix: gsettings set org.gnome.desktop.interface toolkit-accessibility true",

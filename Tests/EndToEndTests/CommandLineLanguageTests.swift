@@ -284,19 +284,23 @@ import Testing
         #expect(ragged.isEmpty, "\(ragged.count) lines broken early in \(locale):\n\(ragged.joined(separator: "\n"))")
     }
 
-    /// `doctor` with an X display and a Wayland socket that do not answer: the sinks' reasons, not only the
-    /// lines around them, read in the language (they were printed in English).
+    /// `doctor` with an X display and a Wayland socket that do not answer, and no D-Bus session: the sinks' and
+    /// the accessibility bus's reasons, not only the lines around them, read in the language (they were printed
+    /// in English).
     @Test(.enabled(if: ready && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X99"),
                    "needs .build/debug/handsfree, and nothing serving display :99"),
-          arguments: [("es_ES.UTF-8", "warn  X11: no se puede abrir la pantalla X :99", "warn  Wayland: no se puede conectar con la pantalla Wayland /nonexistent/wayland-9"),
-                      ("de_DE.UTF-8", "warn  X11: das X-Display :99 kann nicht geöffnet werden", "warn  Wayland: keine Verbindung zum Wayland-Display /nonexistent/wayland-9")])
-    func doctorsDesktopReasonsReadInTheLanguage(_ locale: String, x11: String, wayland: String) throws {
+          arguments: [("es_ES.UTF-8", "warn  X11: no se puede abrir la pantalla X :99", "warn  Wayland: no se puede conectar con la pantalla Wayland /nonexistent/wayland-9",
+                       "warn  bus de accesibilidad: no hay ninguna sesión de D-Bus (DBUS_SESSION_BUS_ADDRESS no está definida)"),
+                      ("de_DE.UTF-8", "warn  X11: das X-Display :99 kann nicht geöffnet werden", "warn  Wayland: keine Verbindung zum Wayland-Display /nonexistent/wayland-9",
+                       "warn  Barrierefreiheits-Bus: keine D-Bus-Sitzung (DBUS_SESSION_BUS_ADDRESS ist nicht gesetzt)")])
+    func doctorsDesktopReasonsReadInTheLanguage(_ locale: String, x11: String, wayland: String, bus: String) throws {
         let r = try SetupInTmuxTests.process(Self.binary, ["doctor"], env: [
             "LANG": locale, "PATH": "/usr/bin:/bin", "HOME": Self.home, "XDG_CONFIG_HOME": Self.home + "/config",
             "XDG_DATA_HOME": Self.home + "/data", "DISPLAY": ":99", "WAYLAND_DISPLAY": "/nonexistent/wayland-9"])
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix(x11) }, "\(r.out)")
         #expect(lines.contains { $0.hasPrefix(wayland) }, "\(r.out)")
+        #expect(lines.contains { $0.hasPrefix(bus) }, "\(r.out)")
     }
 
     @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"), arguments: languages)

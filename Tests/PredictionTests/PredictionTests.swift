@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Testing
 @testable import Prediction
 
@@ -246,7 +247,7 @@ extension NGramTests {
         let missing = dir.appendingPathComponent("none.txt")
         var q = try WordPredictor.load(wordList: words, ngrams: nil, userFile: nil, nouns: missing)
         q.hideRejected = false
-        #expect(q.warnings == [.cannotRead(path: missing.path, reason: "no such file")])
+        #expect(q.warnings == [.cannotRead(path: missing.path, reason: UIMessage("no such file"))])
         #expect(q.suggest("so mot", limit: 3) == ["mother", "moth"], "without the list, names only")
     }
 
@@ -374,7 +375,7 @@ extension NGramTests {
 
     @Test func missingWordListNamesThePath() {
         let url = URL(fileURLWithPath: "/nonexistent/words.txt")
-        #expect(throws: PredictionError.cannotRead(path: url.path, reason: "no such file")) {
+        #expect(throws: PredictionError.cannotRead(path: url.path, reason: UIMessage("no such file"))) {
             _ = try WordPredictor.load(wordList: url, ngrams: nil, userFile: nil)
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Localization
 import SystemIO
 import Testing
 @testable import PtyHost
@@ -201,21 +202,37 @@ import Testing
         let t = try HostedTerminal(argv: ["bash", "-c", "exit 3"], rows: 24, cols: 80)
         #expect(t.exitMessage == nil || t.exitStatus != nil)
         #expect(t.run(until: { $0.exitStatus != nil }, timeout: Self.wait))
-        #expect(t.exitMessage == "bash exited with status 3")
+        #expect(t.exitMessage?.english == "bash exited with status 3")
         let k = try HostedTerminal(argv: ["sleep", "30"], rows: 24, cols: 80)
         #expect(k.exitMessage == nil)
         #expect(k.run(until: { $0.process.foregroundProgram == "sleep" }, timeout: Self.wait))
         kill(k.process.pid, SIGKILL)
         #expect(k.run(until: { $0.exitStatus != nil }, timeout: Self.wait))
-        #expect(k.exitMessage == "sleep was killed by signal 9 (SIGKILL)")
-        #expect(HostedTerminal.exitMessage(program: "x", status: .signaled(11, coreDumped: true))
+        #expect(k.exitMessage?.english == "sleep was killed by signal 9 (SIGKILL)")
+        #expect(HostedTerminal.exitMessage(program: "x", status: .signaled(11, coreDumped: true)).english
                 == "x was killed by signal 11 (SIGSEGV), core dumped")
+    }
+
+    /// What the pane says when its program ends is in the user's language: every case, in each shipped
+    /// catalog, is translated (not the English) and keeps the program, the status and the signal's name.
+    @Test(arguments: ShippedCatalog.languages)
+    func exitMessagesReadInTheLanguage(_ lang: String) throws {
+        let catalog = try ShippedCatalog.load(lang)
+        let statuses: [PtyHost.ExitStatus] = [.exited(3), .exited(127), .exited(126), .signaled(9, coreDumped: false),
+                                              .signaled(11, coreDumped: true), .signaled(40, coreDumped: false), .signaled(40, coreDumped: true)]
+        let kept: [[String]] = [["3"], ["127"], ["126"], ["9", "SIGKILL"], ["11", "SIGSEGV"], ["40"], ["40"]]
+        for (status, kept) in zip(statuses, kept) {
+            let m = HostedTerminal.exitMessage(program: "vim", status: status)
+            let shown = m.text(catalog)
+            #expect(shown != m.english, "\(lang): \(shown)")
+            for part in kept + ["vim"] { #expect(shown.contains(part), "\(lang): \(shown)") }
+        }
     }
 
     @Test func missingCommandGivesAClearMessageOnScreenAndInTheExitMessage() throws {
         let t = try HostedTerminal(argv: ["handsfree-no-such-command-xyz", "arg"], rows: 24, cols: 80)
         #expect(t.run(until: { $0.exitStatus != nil && $0.isOutputClosed }, timeout: Self.wait))
-        #expect(t.exitMessage == "handsfree-no-such-command-xyz exited with status 127 (command not found)")
+        #expect(t.exitMessage?.english == "handsfree-no-such-command-xyz exited with status 127 (command not found)")
         #expect(Self.lines(t).first == "handsfree: handsfree-no-such-command-xyz: command not found")
     }
 

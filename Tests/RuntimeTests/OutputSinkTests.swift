@@ -91,7 +91,7 @@ import Transport
             _ = sink.pump(limit: 1 << 16, budget: 0.01, ready: nil)
             usleep(10_000)
         }
-        #expect(sink.view(scrolledBack: 0)?.ended == "/bin/sh exited with status 0")
+        #expect(sink.view(scrolledBack: 0)?.ended?.english == "/bin/sh exited with status 0")
         #expect((try? String(contentsOfFile: dir + "/out.txt", encoding: .utf8)) == Self.typed)
         // Keys for a program that has ended are refused, not dropped.
         #expect(throws: OutputSinkError("/bin/sh -c 'exec cat > '\(dir)/out.txt'' has ended")) { try sink.type("late") }

@@ -125,7 +125,7 @@ final class PaneDisplay: ShellDisplay {
             d.views.last?.ended != nil && d.lines.contains { $0.contains("↻ Restart") }
         }
         #expect(d.lines.contains { $0.hasPrefix("ready-42") }, "\(d.lines.joined(separator: "\n"))")
-        #expect(d.views.last?.ended == "/bin/sh exited with status 3")
+        #expect(d.views.last?.ended?.english == "/bin/sh exited with status 3")
         #expect(d.lines.contains { $0.contains("↻ Restart") })
         // Reaped: no zombie is left behind.
         let pid = try #require((r.terminal.sink as? PtySink)?.hosted?.process.pid)
@@ -174,7 +174,7 @@ final class PaneDisplay: ShellDisplay {
         let seconds = LiveClock().now() - start
         #expect(d.keys.isEmpty, "the keys were sent once echo was off")
         #expect(!d.lines.contains { $0.contains("secret") },
-                "and not echoed: \(d.lines.filter { $0.contains("secret") }), hidden \(d.views.map(\.inputHidden).suffix(3)), ended \(d.views.last?.ended ?? "no")")
+                "and not echoed: \(d.lines.filter { $0.contains("secret") }), hidden \(d.views.map(\.inputHidden).suffix(3)), ended \(d.views.last?.ended?.english ?? "no")")
         // 60 frames a second, the terminal's own checks and the keys: well under 200 wake-ups a second.
         #expect(Double(r.wakeups) / seconds < 200, "\(r.wakeups) wake-ups in \(seconds) s")
     }

@@ -22,9 +22,9 @@ import Testing
         let original = Array("\(header)\n\(good)\n\(line)\n".utf8)
         let files = ByteFiles([file: original])
         var store = AppData.load(files.client)
-        let problem = file == AppData.notesFile ? store.notesProblem : store.messagesProblem
+        let problem = (file == AppData.notesFile ? store.notesProblem : store.messagesProblem)?.english
         #expect(problem?.contains("kept as \(file).corrupt-1") == true, "\(problem ?? "no banner")")
-        #expect(problem?.hasSuffix(", 1 kept.") == true || problem?.hasSuffix(", 2 kept.") == true, "\(problem ?? "")")
+        #expect(problem?.hasSuffix(", 1 entry kept.") == true || problem?.hasSuffix(", 2 entries kept.") == true, "\(problem ?? "")")
         #expect(files.files.withLock { $0["\(file).corrupt-1"] } == original, "the original, byte for byte")
         store.apply(.setNote(id: 50, text: "later"))
         store.save(with: files.client)
@@ -36,15 +36,15 @@ import Testing
         let files = ByteFiles([AppData.notesFile: Array(text.utf8)])
         let store = AppData.load(files.client)
         #expect(store.notes.map(\.text).sorted() == ["one", "three", "two"])
-        #expect(store.notesProblem == "Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read "
-                + "(notes.txt:3: note number 'X' is not a whole number ≥ 0), 1 line could not be kept as it was, 3 kept.")
+        #expect(store.notesProblem?.english == "Damaged file notes.txt kept as notes.txt.corrupt-1: 2 lines could not be read "
+                + "(notes.txt:3: note number 'X' is not a whole number ≥ 0), 1 line could not be kept as it was, 3 entries kept.")
     }
 
     @Test func aMessageFromMeWithACapitalIsNotLostAtTheNextSave() {
         let text = "handsfree-messages 1\nmsg\tana\tthem\thi\nmsg\tana\tMe\tsee you at five\n"
         let files = ByteFiles([AppData.messagesFile: Array(text.utf8)])
         var store = AppData.load(files.client)
-        #expect(store.messagesProblem == "Damaged messages file kept as messages.txt.corrupt-1: 1 line could not be read, 1 kept.")
+        #expect(store.messagesProblem?.english == "Damaged file messages.txt kept as messages.txt.corrupt-1: 1 line could not be read, 1 entry kept.")
         store.apply(.send("again", to: "ana", at: 0))
         store.save(with: files.client)
         #expect(files.text("messages.txt.corrupt-1")?.contains("msg\tana\tMe\tsee you at five\n") == true)
@@ -55,8 +55,8 @@ import Testing
         let files = ByteFiles([AppData.notesFile: Array(text.utf8)])
         let store = AppData.load(files.client)
         #expect(store.notes.map(\.text) == ["one"])
-        #expect(store.notesProblem?.contains("its first line is \"handsfree-notes 2\", not \"handsfree-notes 1\"") == true,
-                "\(store.notesProblem ?? "")")
+        #expect(store.notesProblem?.english.contains("its first line is \"handsfree-notes 2\", not \"handsfree-notes 1\"") == true,
+                "\(store.notesProblem?.english ?? "")")
         #expect(files.text("notes.txt.corrupt-1") == text)
     }
 
@@ -112,7 +112,7 @@ import Testing
                 #expect(copies.values.first == original,
                         "round \(round): \(lost) lines neither saved nor kept: \(String(decoding: original, as: UTF8.self).debugDescription)")
             }
-            let problem = name == AppData.notesFile ? store.notesProblem : store.messagesProblem
+            let problem = (name == AppData.notesFile ? store.notesProblem : store.messagesProblem)?.english
             if copies.isEmpty { clean += 1 } else { keptAside += 1 }
             if copies.isEmpty {
                 #expect(problem == nil || problem?.hasPrefix("Damaged") == false, "round \(round): \(problem ?? "")")

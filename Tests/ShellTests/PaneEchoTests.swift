@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import TerminalModel
 import Testing
@@ -101,7 +102,7 @@ import TrackingCore
         #expect(renderPane(focused, over: last) == nil, "focus is drawn on the pane")
 
         var ended = s
-        ended.terminal?.ended = "bash ended (exit 0)"
+        ended.terminal?.ended = .verbatim("bash ended (exit 0)")
         #expect(renderPane(ended, over: last) == nil, "an ended program's screen lays out again")
 
         var otherSize = s

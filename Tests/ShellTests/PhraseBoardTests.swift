@@ -124,7 +124,7 @@ import TrackingCore
         let files = MemoryFiles([AppData.phrasesFile: "handsfree-phrases 1\nphrase\tanswers\t2\tAbsolutely.\nphrase\tneeds\tmany\tBroken line\n"])
         let data = AppData.load(.memory(files))
         #expect(data.phrases == [Phrase(group: "answers", text: "Absolutely.", uses: 2)])
-        #expect(data.phrasesProblem?.contains("Damaged phrases file kept as phrases.txt.corrupt-1") == true)
+        #expect(data.phrasesProblem?.english.contains("Damaged file phrases.txt kept as phrases.txt.corrupt-1") == true)
         #expect(files.files.withLock { $0["phrases.txt.corrupt-1"] }?.contains("Broken line") == true)
     }
 
@@ -140,8 +140,8 @@ import TrackingCore
             """])
         var d = Driver(.gesture, screen: "phrases", files: .memory(files), data: AppData.load(.memory(files)))
         #expect(d.state.data.phrases == [Phrase(group: "answers", text: "Absolutely.", uses: Counts.limit)])
-        #expect(d.state.data.phrasesProblem == "Damaged phrases file kept as phrases.txt.corrupt-1: 2 lines could not be read "
-                + "(phrases.txt:3: uses 9223372036854775807 is out of range (at most 1000000000000)), 1 kept.")
+        #expect(d.state.data.phrasesProblem?.english == "Damaged file phrases.txt kept as phrases.txt.corrupt-1: 2 lines could not be read "
+                + "(phrases.txt:3: uses 9223372036854775807 is out of range (at most 1000000000000)), 1 entry kept.")
         #expect(files.files.withLock { $0["phrases.txt.corrupt-1"] }?.contains("Never.") == true)
         d.activate("phrases.group.answers")
         d.activate("phrases.say.0")

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     static func unsavedNote(_ path: InputPath) -> Driver {
         var d = Driver(path, screen: "note-editor", files: .memory(failWrites: "cannot write in /data (Read-only file system)"))
         d.type("my words")
-        #expect(d.data.notesProblem?.hasPrefix("Not saved, your text stays here") == true)
+        #expect(d.data.notesProblem?.english.hasPrefix("Not saved, your text stays here") == true)
         d.key(.escape)
         d.key(.escape)
         #expect(d.screen == "launcher")
@@ -93,7 +94,7 @@ import Testing
         var d = Driver(.keyboard, screen: "note-editor", files: .memory(box))
         d.type("fine")
         // The disk comes back: nothing is unsaved, so quit quits.
-        _ = d.send(.saved(name: AppData.notesFile, error: "disk full"))
+        _ = d.send(.saved(name: AppData.notesFile, error: .verbatim("disk full")))
         d.key(.escape)
         d.key(.escape)
         d.key(.char("q"))

@@ -1,3 +1,4 @@
+import Localization
 import Shell
 import Synchronization
 import Testing
@@ -34,7 +35,7 @@ final class ByteFiles: Sendable {
         let files = ByteFiles([AppData.notesFile: StorageTrustTests.latin1Notes])
         var store = AppData.load(files.client)
         #expect(store.notes.map(\.text).sorted() == ["caf\u{FFFD}", "second note"], "the readable part is shown")
-        let problem = store.notesProblem ?? ""
+        let problem = store.notesProblem?.english ?? ""
         #expect(problem.contains("kept as notes.txt.corrupt-1"), "\(problem)")
         #expect(problem.contains("not UTF-8"), "\(problem)")
         #expect(files.files.withLock { $0["notes.txt.corrupt-1"] } == StorageTrustTests.latin1Notes, "the original, byte for byte")
@@ -50,12 +51,29 @@ final class ByteFiles: Sendable {
         #expect(again.notesProblem == nil)
     }
 
+    /// The banner of a damaged file and of a failed save is in the user's language, the file names kept.
+    @Test(arguments: LanguageTests.languages)
+    func theStorageBannersReadInTheLanguage(_ lang: String) throws {
+        let catalog = try LanguageTests.catalog(lang)
+        var store = AppData.load(ByteFiles([AppData.notesFile: StorageTrustTests.latin1Notes]).client)
+        let damaged = try #require(store.notesProblem).text(catalog)
+        #expect(damaged.contains("notes.txt") && damaged.contains("notes.txt.corrupt-1"), "\(lang): \(damaged)")
+        for english in ["Damaged", "kept as", "not UTF-8 text", "shown as", "entries kept"] {
+            #expect(!damaged.contains(english), "\(lang): \(damaged)")
+        }
+        store.saved(AppData.notesFile, error: .verbatim("disk full"))
+        let unsaved = try #require(store.notesProblem).text(catalog)
+        #expect(unsaved.contains("disk full") && !unsaved.contains("Not saved"), "\(lang): \(unsaved)")
+        store.saved(AppData.notesFile, error: nil)
+        #expect(store.notesProblem == nil)
+    }
+
     @Test func aMessagesFileWithABadByteKeepsItsMessages() {
         let bytes = Array("handsfree-messages 1\nmsg\tana\tthem\tol".utf8) + [0xC3, 0x28] + Array("\nmsg\tana\tme\thello\n".utf8)
         let files = ByteFiles([AppData.messagesFile: bytes])
         var store = AppData.load(files.client)
         #expect(store.messages(with: "ana").map(\.text) == ["ol\u{FFFD}(", "hello"])
-        #expect(store.messagesProblem?.contains("kept as messages.txt.corrupt-1") == true)
+        #expect(store.messagesProblem?.english.contains("kept as messages.txt.corrupt-1") == true)
         store.apply(.send("again", to: "ana", at: 0))
         store.save(with: files.client)
         #expect(files.text(AppData.messagesFile)?.contains("\thello\n") == true)
@@ -66,12 +84,12 @@ final class ByteFiles: Sendable {
         let files = ByteFiles([AppData.notesFile: StorageTrustTests.latin1Notes], stuck: [AppData.notesFile])
         var store = AppData.load(files.client)
         #expect(store.notes.count == 2)
-        #expect(store.notesProblem?.contains("nothing is saved over it") == true)
+        #expect(store.notesProblem?.english.contains("nothing is saved over it") == true)
         store.apply(.setNote(id: 7, text: "typed"))
         store.save(with: files.client)
         #expect(files.files.withLock { $0[AppData.notesFile] } == StorageTrustTests.latin1Notes)
         #expect(store.note(id: 7)?.text == "typed", "the text stays in memory and on screen")
-        #expect(store.notesProblem?.hasPrefix("Not saved, your text stays here") == true)
+        #expect(store.notesProblem?.english.hasPrefix("Not saved, your text stays here") == true)
     }
 
     @Test func anUnreadableFileIsMovedAsideBeforeAnythingIsSaved() {
@@ -82,7 +100,7 @@ final class ByteFiles: Sendable {
                                  moveAside: { name in moved.withLock { $0.append(name) }; return name + ".corrupt-1" })
         let store = AppData.load(client)
         #expect(store.notes.isEmpty)
-        #expect(store.notesProblem == "Damaged notes file kept as notes.txt.corrupt-1: cannot be read (Permission denied), 0 kept.")
+        #expect(store.notesProblem?.english == "Damaged file notes.txt kept as notes.txt.corrupt-1: cannot be read (Permission denied), 0 entries kept.")
         #expect(moved.withLock { $0 } == [AppData.notesFile], "moved before the first save")
     }
 

@@ -13,7 +13,7 @@ import TrackingCore
         for (i, ch) in line.enumerated() { v.snapshot.cells[3 * 40 + i] = TerminalCell(text: String(ch)) }
         v.snapshot.cursor = TerminalPosition(row: 3, col: line.count)
         v.inputHidden = hidden
-        v.ended = ended
+        v.ended = ended.map(UIMessage.verbatim)
         v.scrollback = scrollback
         return v
     }

@@ -79,7 +79,7 @@ public struct ConversationScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         if let p = ctx.data.messagesProblem {
-            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+            c.text(p.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
             c.text(wordMessage?.text(ctx.catalog) ?? ctx.tr("Practice: nobody receives this. Type with the keys below; ⏎ sends."), x: c.bounds.x + 2,
                    y: l.banner, style: wordMessage == nil ? Theme.warning : Theme.hint, maxWidth: c.bounds.w - 4)

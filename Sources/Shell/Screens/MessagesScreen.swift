@@ -17,7 +17,7 @@ public struct MessagesScreen: Screen {
         let b = c.bounds
         let store = ctx.data
         if let p = store.messagesProblem {
-            c.text(p, x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
+            c.text(p.text(ctx.catalog), x: b.x + 2, y: b.y, style: Theme.error, maxWidth: b.w - 4)
         } else {
             c.text(ctx.tr("Practice: nobody receives these messages. People and replies are made up."),
                    x: b.x + 2, y: b.y, style: Theme.warning, maxWidth: b.w - 4)

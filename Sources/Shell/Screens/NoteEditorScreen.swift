@@ -51,7 +51,7 @@ public struct NoteEditorScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, keyRows: ctx.keymap.keyboardRows.count, large: ctx.settings.largeTargets)
         if let p = ctx.data.notesProblem {
-            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+            c.text(p.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else if let m = wordMessage {
             c.text(m.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.hint, maxWidth: c.bounds.w - 4)
         } else {

@@ -30,7 +30,7 @@ public struct NotesScreen: Screen {
         let l = layout(c.bounds)
         let store = ctx.data
         if let p = store.notesProblem {
-            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+            c.text(p.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         }
         c.button("notes.new", ctx.tr("＋ New note"), l.new)
         c.text(ctx.tr("Look at a note and {how} to open it.", ["how": activateHint(ctx)]), x: l.new.maxX + 3, y: l.new.y + 1,

@@ -64,7 +64,7 @@ public struct PhrasesScreen: Screen {
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds, large: ctx.settings.largeTargets)
         if let p = ctx.data.phrasesProblem {
-            c.text(p, x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
+            c.text(p.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         } else {
             // The tip about saving goes where it would be cut (its help says it too).
             let say = ctx.tr("Look at a phrase and {how} to say it.", ["how": activateHint(ctx)])

@@ -44,7 +44,7 @@ public struct QuitScreen: Screen {
 
     public func render(_ c: inout Canvas, _ ctx: ScreenContext) {
         let l = layout(c.bounds)
-        let why = Set(ctx.data.saveErrors.values).sorted().joined(separator: "; ")
+        let why = Set(ctx.data.saveErrors.values.map { $0.text(ctx.catalog) }).sorted().joined(separator: "; ")
         let what = Self.describe(ctx.data, ctx.catalog)
         let lines = ctx.data.saveErrors.isEmpty ? [ctx.tr("Everything you wrote is saved: quitting loses nothing.")]
             : [ctx.tr("Not saved: {what} ({why}). Quitting now would lose what you wrote.", ["what": what, "why": why]),

@@ -176,7 +176,7 @@ public struct TerminalScreen: Screen {
         if let p = output.problem { parts.append(p.text(catalog)); style = Theme.error }
         if let p = view.problem, p != output.problem { parts.append(p.text(catalog)); style = Theme.error }
         let problem = output.problem ?? view.problem
-        if let e = view.ended { parts.append(e); if problem == nil { style = Theme.warning } }
+        if let e = view.ended { parts.append(e.text(catalog)); if problem == nil { style = Theme.warning } }
         if view.inputHidden { parts.append(catalog.tr("password prompt: input is hidden")); style = Theme.warning }
         if problem == nil {
             parts.append(view.sink.contains(.ownsProgram) ? view.program : catalog.tr("typing into {name}", ["name": view.program]))

@@ -1,4 +1,5 @@
 import Localization
+import Localization
 import Prediction
 import Synchronization
 
@@ -40,7 +41,7 @@ public enum FileRead: Sendable, Equatable {
     case text(String)
     /// The readable part of a file that was not all readable (bytes that are not UTF-8 became U+FFFD), and
     /// what was wrong with it.
-    case damaged(String, reason: String)
+    case damaged(String, reason: UIMessage)
     /// The file exists but could not be read at all (permissions, a folder in its place…).
     case failed(String)
 
@@ -50,7 +51,7 @@ public enum FileRead: Sendable, Equatable {
         if let s = String(validating: bytes, as: UTF8.self) { return .text(s) }
         let text = String(decoding: bytes, as: UTF8.self)
         let n = text.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) }
-        return .damaged(text, reason: "\(n) place\(n == 1 ? " is" : "s are") not UTF-8 text (shown as �)")
+        return .damaged(text, reason: .plural("{n} place is not UTF-8 text (shown as �)", "{n} places are not UTF-8 text (shown as �)", n))
     }
 }
 
@@ -59,13 +60,13 @@ public enum FileRead: Sendable, Equatable {
 public struct StoreClient: Sendable {
     /// Reads a whole file of the data directory by name.
     public var read: @Sendable (_ name: String) -> FileRead
-    /// Replaces a file atomically (temp file, fsync, rename); returns an error message on failure.
-    public var write: @Sendable (_ name: String, _ text: String) -> String?
+    /// Replaces a file atomically (temp file, fsync, rename); returns why not on failure, worded for translation.
+    public var write: @Sendable (_ name: String, _ text: String) -> UIMessage?
     /// Renames a damaged file to `NAME.corrupt-<n>` so it is kept, never overwritten; returns the new name,
     /// nil if it could not be moved (then nothing may be saved over it).
     public var moveAside: @Sendable (_ name: String) -> String?
 
-    public init(read: @escaping @Sendable (String) -> FileRead, write: @escaping @Sendable (String, String) -> String?,
+    public init(read: @escaping @Sendable (String) -> FileRead, write: @escaping @Sendable (String, String) -> UIMessage?,
                 moveAside: @escaping @Sendable (String) -> String?) {
         self.read = read; self.write = write; self.moveAside = moveAside
     }
@@ -81,7 +82,7 @@ public struct StoreClient: Sendable {
         StoreClient(
             read: { name in box.files.withLock { $0[name].map(FileRead.text) ?? .missing } },
             write: { name, text in
-                if let failWrites { return failWrites }
+                if let failWrites { return .verbatim(failWrites) }
                 box.files.withLock { $0[name] = text }
                 return nil
             },
@@ -123,15 +124,15 @@ public struct AppData: Sendable, Equatable {
     /// All notes, newest first.
     public private(set) var notes: [Note] = []
     /// A problem to show on the Notes screens: a damaged file moved aside, or a failed save.
-    public private(set) var notesProblem: String?
+    public private(set) var notesProblem: UIMessage?
     public private(set) var messages: [Message] = []
-    var messagesOwnProblem: String?
-    var draftsProblem: String?
+    var messagesOwnProblem: UIMessage?
+    var draftsProblem: UIMessage?
     public private(set) var drafts: [String: String] = [:]
     /// The phrase board's phrases, in the file's order.
     public private(set) var phrases: [Phrase] = []
     /// A problem to show on the phrase board: a damaged file moved aside, or a failed save.
-    public private(set) var phrasesProblem: String?
+    public private(set) var phrasesProblem: UIMessage?
     var pending: [PendingReply] = []
     /// Files that could not be read nor moved aside: nothing is saved over them.
     public private(set) var locked: Set<String> = []
@@ -139,7 +140,7 @@ public struct AppData: Sendable, Equatable {
     private var unsaved: Set<String> = []
     /// Files whose last save failed (or that are locked against saves), with why: what they hold lives only
     /// here.
-    public private(set) var saveErrors: [String: String] = [:]
+    public private(set) var saveErrors: [String: UIMessage] = [:]
 
     struct PendingReply: Sendable, Equatable {
         var contact: String
@@ -170,7 +171,7 @@ public struct AppData: Sendable, Equatable {
     public func messages(with contact: String) -> [Message] { messages.filter { $0.contact == contact } }
 
     /// A problem to show on the Messages screens: a damaged messages or drafts file, or a failed save.
-    public var messagesProblem: String? { messagesOwnProblem ?? draftsProblem }
+    public var messagesProblem: UIMessage? { messagesOwnProblem ?? draftsProblem }
 
     /// The message being written to `contact`, kept across restarts.
     public func draft(for contact: String) -> String { drafts[contact] ?? "" }
@@ -299,7 +300,7 @@ public struct AppData: Sendable, Equatable {
         var out: [(name: String, text: String)] = []
         for name in [Self.notesFile, Self.messagesFile, Self.draftsFile, Self.phrasesFile] where unsaved.contains(name) {
             if locked.contains(name) {
-                saved(name, error: "\(name) could not be read, so nothing is saved over it")
+                saved(name, error: UIMessage("{file} could not be read, so nothing is saved over it", ["file": name]))
             } else {
                 out.append((name, text(of: name)))
             }
@@ -330,21 +331,29 @@ public struct AppData: Sendable, Equatable {
     }
 
     /// Takes a save's outcome: a failure is shown until a later save of the file succeeds.
-    public mutating func saved(_ name: String, error: String?) {
+    public mutating func saved(_ name: String, error: UIMessage?) {
+        // The problem a failed save showed goes with the next save that succeeds; a damaged file's stays.
+        let before = saveErrors[name].map { Self.notSaved(name, $0) }
         saveErrors[name] = error
+        let now = error.map { Self.notSaved(name, $0) }
+        func settle(_ problem: inout UIMessage?) {
+            if let now { problem = now } else if let before, problem == before { problem = nil }
+        }
         switch name {
-        case Self.notesFile:
-            if let error { notesProblem = "Not saved, your text stays here: \(error)." }
-            else if notesProblem?.hasPrefix("Not saved") == true { notesProblem = nil }
-        case Self.phrasesFile:
-            if let error { phrasesProblem = "Phrases not saved, they stay here: \(error)." }
-            else if phrasesProblem?.hasPrefix("Phrases not saved") == true { phrasesProblem = nil }
-        case Self.messagesFile:
-            if let error { messagesOwnProblem = "Messages not saved, they stay here: \(error)." }
-            else if messagesOwnProblem?.hasPrefix("Messages not saved") == true { messagesOwnProblem = nil }
-        default:
-            if let error { draftsProblem = "Draft not saved, it stays here: \(error)." }
-            else if draftsProblem?.hasPrefix("Draft not saved") == true { draftsProblem = nil }
+        case Self.notesFile: settle(&notesProblem)
+        case Self.phrasesFile: settle(&phrasesProblem)
+        case Self.messagesFile: settle(&messagesOwnProblem)
+        default: settle(&draftsProblem)
+        }
+    }
+
+    /// What a screen says when file `name` could not be saved for `reason`.
+    static func notSaved(_ name: String, _ reason: UIMessage) -> UIMessage {
+        switch name {
+        case notesFile: UIMessage("Not saved, your text stays here: {reason}.", reasons: ["reason": reason])
+        case phrasesFile: UIMessage("Phrases not saved, they stay here: {reason}.", reasons: ["reason": reason])
+        case messagesFile: UIMessage("Messages not saved, they stay here: {reason}.", reasons: ["reason": reason])
+        default: UIMessage("Draft not saved, it stays here: {reason}.", reasons: ["reason": reason])
         }
     }
 
@@ -406,7 +415,7 @@ public struct AppData: Sendable, Equatable {
         var d = AppData()
         let n = Reading(notesFile, client)
         d.notes = n.records.compactMap(note)
-        d.settle(notesFile, kind: "notes", n, kept: d.notes.count, readable: { note($0) != nil }, client)
+        d.settle(notesFile, n, kept: d.notes.count, readable: { note($0) != nil }, client)
 
         let m = Reading(messagesFile, client)
         if m.missing {
@@ -414,13 +423,13 @@ public struct AppData: Sendable, Equatable {
             d.messages = contacts.map { Message(contact: $0.id, fromMe: false, text: $0.greeting) }
         } else {
             d.messages = m.records.compactMap(message)
-            d.settle(messagesFile, kind: "messages", m, kept: d.messages.count, readable: { message($0) != nil }, client)
+            d.settle(messagesFile, m, kept: d.messages.count, readable: { message($0) != nil }, client)
         }
         d.pending = owedReplies(d.messages)
 
         let r = Reading(draftsFile, client)
         for (contact, text) in r.records.compactMap(draft) { d.drafts[contact] = text }
-        d.settle(draftsFile, kind: "drafts", r, kept: d.drafts.count, readable: { draft($0) != nil }, client)
+        d.settle(draftsFile, r, kept: d.drafts.count, readable: { draft($0) != nil }, client)
 
         let p = Reading(phrasesFile, client)
         if p.missing {
@@ -429,7 +438,7 @@ public struct AppData: Sendable, Equatable {
             d.phrases = starterPhrases
         } else {
             d.phrases = p.records.compactMap(phrase)
-            d.settle(phrasesFile, kind: "phrases", p, kept: d.phrases.count, readable: { phrase($0) != nil }, client)
+            d.settle(phrasesFile, p, kept: d.phrases.count, readable: { phrase($0) != nil }, client)
         }
         d.save(with: client)
         return d
@@ -455,10 +464,10 @@ public struct AppData: Sendable, Equatable {
 
     /// Why a note's or phrase's number could not be read ("uses 9223372036854775807 is out of range (at most
     /// …)"); nil for any other record, or one whose number is fine.
-    static func numberProblem(_ r: [String]?) -> String? {
+    static func numberProblem(_ r: [String]?) -> UIMessage? {
         guard let r else { return nil }
-        if r.count == 3, r[0] == "note" { return Counts.problem(r[1], what: "note number") }
-        if r.count == 4, r[0] == "phrase" { return Counts.problem(r[2], what: "uses") }
+        if r.count == 3, r[0] == "note" { return Counts.problem(r[1], what: Counts.Field.noteNumber) }
+        if r.count == 4, r[0] == "phrase" { return Counts.problem(r[2], what: Counts.Field.uses) }
         return nil
     }
 
@@ -474,7 +483,7 @@ public struct AppData: Sendable, Equatable {
         /// The file does not exist.
         var missing = false
         /// Why the file could not be read, or not all of it (then it is moved aside whatever its lines hold).
-        var failure: String?
+        var failure: UIMessage?
         var header: Substring?
         /// The lines after the header, each with its fields (nil: wrong escapes).
         var lines: [(line: Substring, fields: [String]?)] = []
@@ -485,7 +494,7 @@ public struct AppData: Sendable, Equatable {
             let text: String
             switch client.read(name) {
             case .missing: missing = true; return
-            case .failed(let e): failure = "cannot be read (\(e))"; return
+            case .failed(let e): failure = UIMessage("cannot be read ({reason})", reasons: ["reason": .system(e)]); return
             case .damaged(let t, let reason): failure = reason; text = t
             case .text(let t): text = t
             }
@@ -499,7 +508,7 @@ public struct AppData: Sendable, Equatable {
 
     /// Moves a file aside unless every line of it is in what the shell would save now, and says what happened.
     /// `readable` tells a line that became a record (and was then changed or replaced) from one that did not.
-    private mutating func settle(_ name: String, kind: String, _ reading: Reading, kept: Int,
+    private mutating func settle(_ name: String, _ reading: Reading, kept: Int,
                                  readable: ([String]?) -> Bool, _ client: StoreClient) {
         guard !reading.missing else { return }
         let expected = Self.headers[name] ?? ""
@@ -508,32 +517,40 @@ public struct AppData: Sendable, Equatable {
         var unread = 0, changed = 0
         // The first line whose number was the trouble, named with its place (the file's lines count from 1,
         // the header being the first).
-        var badNumber: String?
+        var badNumber: UIMessage?
         for (k, (line, fields)) in reading.lines.enumerated() {
             if let n = saving[line], n > 0 { saving[line] = n - 1; continue }
             if readable(fields) { changed += 1; continue }
             unread += 1
             if badNumber == nil, let why = Self.numberProblem(fields) {
-                badNumber = "\(name):\(k + (reading.header == nil ? 1 : 2)): \(why)"
+                badNumber = .together([.verbatim("\(name):\(k + (reading.header == nil ? 1 : 2)):"), why], separator: " ")
             }
         }
-        var damage: [String] = reading.failure.map { [$0] } ?? []
-        if let h = reading.header, h != expected { damage.append("its first line is \"\(h.prefix(40))\", not \"\(expected)\"") }
+        var damage: [UIMessage] = reading.failure.map { [$0] } ?? []
+        if let h = reading.header, h != expected {
+            damage.append(UIMessage("its first line is \"{found}\", not \"{expected}\"", ["found": String(h.prefix(40)), "expected": expected]))
+        }
         if unread > 0 {
-            damage.append("\(unread) line\(unread == 1 ? "" : "s") could not be read" + (badNumber.map { " (\($0))" } ?? ""))
+            damage.append(badNumber.map {
+                .plural("{n} line could not be read ({problem})", "{n} lines could not be read ({problem})", unread, reasons: ["problem": $0])
+            } ?? .plural("{n} line could not be read", "{n} lines could not be read", unread))
         }
         if changed > 0 {
-            damage.append("\(changed) line\(changed == 1 ? "" : "s") could not be kept as \(changed == 1 ? "it was" : "they were")")
+            damage.append(.plural("{n} line could not be kept as it was", "{n} lines could not be kept as they were", changed))
         }
         guard !damage.isEmpty else { return }
-        let why = damage.joined(separator: ", ")
-        let problem: String
+        // Each part is a clause of its own, so they are joined as a list is in every language here.
+        let why = UIMessage.together(damage, separator: ", ")
+        let problem: UIMessage
         if let aside = client.moveAside(name) {
             unsaved.insert(name)
-            problem = "Damaged \(kind) file kept as \(aside): \(why), \(kept) kept."
+            problem = .plural("Damaged file {file} kept as {aside}: {why}, {n} entry kept.", "Damaged file {file} kept as {aside}: {why}, {n} entries kept.",
+                              kept, ["file": name, "aside": aside], reasons: ["why": why])
         } else {
             locked.insert(name)
-            problem = "Damaged \(kind) file \(name): \(why), \(kept) kept. It could not be moved aside, so nothing is saved over it."
+            problem = .plural("Damaged file {file}: {why}, {n} entry kept. It could not be moved aside, so nothing is saved over it.",
+                              "Damaged file {file}: {why}, {n} entries kept. It could not be moved aside, so nothing is saved over it.",
+                              kept, ["file": name], reasons: ["why": why])
         }
         switch name {
         case Self.notesFile: notesProblem = problem
