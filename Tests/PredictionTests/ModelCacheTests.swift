@@ -244,7 +244,7 @@ struct ModelCacheTests {
         let none: Int32 = 0x1F_FFFF, start = kept.ngrams.sentenceStart
         func text(_ w: Int32) -> String { w == start ? "" : kept.lexicon.word(Int(w)) + " " }
         var inputs: [String] = []
-        for (i, key) in kept.bestLists.keys.enumerated() where i % 7 == 0 {
+        for (i, key) in kept.bestLists.keys.enumerated() where i % 11 == 0 {
             let w1 = Int32((key >> 37) & 0x1F_FFFF), w2 = Int32((key >> 16) & 0x1F_FFFF)
             let letter = String(decoding: [UInt8(key & 0xFF), UInt8((key >> 8) & 0xFF)].filter { $0 != 0 }, as: UTF8.self)
             switch (w1, w2) {
