@@ -5,6 +5,8 @@
 # and with learning as it goes (the user's words, pairs and phrases, then scored beside the listed ones).
 # For a change meant to make prediction faster, not different:
 #   scripts/compare-suggestions.sh OLD/handsfree NEW/handsfree
+# N (default 8) is the number of suggestions asked for; the rankings kept for the busiest contexts (`BestLists`) serve
+# three or fewer, so a change to them is checked with N=3 and N=1 as well.
 set -euo pipefail
 old=${1:?usage: compare-suggestions.sh OLD_HANDSFREE NEW_HANDSFREE [LANGUAGES]}
 new=${2:?usage: compare-suggestions.sh OLD_HANDSFREE NEW_HANDSFREE [LANGUAGES]}
@@ -97,7 +99,7 @@ for lang in $langs; do
     if [ -n "$file" ] && [ -r "$file" ]; then test_sentences "$file" | prefixes >> "$inputs"; else echo "$lang: no test text ($file), phrases and odd inputs only"; fi
     odd >> "$inputs"
     for mode in plain learn; do
-        args=(predict --stdin -n 8 --language "$lang")
+        args=(predict --stdin -n "${N:-8}" --language "$lang")
         if [ $mode = learn ]; then args+=(--learn --user-file "$work/user-$lang-old.txt"); else args+=(--user-file none); fi
         "$old" "${args[@]}" < "$inputs" > "$work/old-$lang-$mode.txt"
         if [ $mode = learn ]; then args[${#args[@]}-1]="$work/user-$lang-new.txt"; fi

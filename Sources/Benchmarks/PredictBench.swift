@@ -110,6 +110,7 @@ public struct PredictBench {
         }
         out(String(format: "memory: RSS %.1f MiB (+%.1f MiB for the model)", Double(rssAfter) / 1_048_576, Double(rssAfter - rssBefore) / 1_048_576))
         out(String(format: "suggest (n=%d, %d calls): p50 %.1f µs  p99 %.1f µs  max %.1f µs", n, count, pct(0.5), pct(0.99), Double(times.last ?? 0) / 1000))
+        out("kept rankings answer \(inputs.filter { predictor.readsKeptRankings($0, limit: n) }.count) of \(inputs.count) inputs")
         // Initials expansion of 8 words, beside: the initials of every 8 words in a row of the sentences, with no
         // history and with a full one (its capacity of sentences, none matching, each looked at).
         var patterns: [String] = []

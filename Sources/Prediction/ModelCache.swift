@@ -16,10 +16,11 @@ import Foundation
 /// is cut short or does not add up (checksum, sizes) is damaged: the caller says so, naming it, and reads the
 /// text instead.
 ///
-/// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, so an old file is not trusted.
+/// Bump `version` whenever `Lexicon` or `NGrams` build their tables differently, or a ranking changes (the file keeps the
+/// busiest contexts' rankings, `BestLists`), so an old file is not trusted.
 enum ModelCache {
     /// "HFWORDS" and a version character: a file with another character is another version's, not damage.
-    static let version: [UInt8] = Array("HFWORDS7".utf8)
+    static let version: [UInt8] = Array("HFWORDS8".utf8)
 
     /// What the lists were built from: each file's name, size and modification time (nanoseconds), and the
     /// build parameters. Nil when a file cannot be looked at (loading the text will say why).
@@ -47,6 +48,8 @@ enum ModelCache {
         var ngrams: NGrams
         var possessable: IDSet?
         var held: IDSet
+        /// The busiest contexts' rankings (`BestLists`); none for lists built before them.
+        var bestLists = BestLists()
     }
 
     // MARK: Writing
@@ -76,6 +79,7 @@ enum ModelCache {
         w.array([UInt8(m.possessable == nil ? 0 : 1)])
         w.array(m.possessable?.words ?? [])
         w.array(m.held.words)
+        w.array(m.bestLists.settings.values); w.array(m.bestLists.keys); w.array(m.bestLists.words)
         w.u64(w.out.withUnsafeBytes { checksum($0) })
         return w.out
     }
@@ -195,8 +199,12 @@ enum ModelCache {
         let hasPossessable = try r.array(UInt8.self)
         let possessable = try r.array(UInt64.self), held = try r.array(UInt64.self)
         guard hasPossessable.count == 1 else { throw .damaged("word sets do not fit together") }
+        let bestSettings = try r.array(Double.self), bestKeys = try r.array(UInt64.self), bestWords = try r.array(Int32.self)
+        guard let best = BestLists(settings: bestSettings, keys: bestKeys, words: bestWords, lexiconSize: n) else {
+            throw .damaged("kept rankings do not fit together")
+        }
         return Model(lexicon: lexicon, ngrams: ngrams, possessable: hasPossessable[0] == 1 ? IDSet(words: possessable) : nil,
-                     held: IDSet(words: held))
+                     held: IDSet(words: held), bestLists: best)
     }
 
     /// Reads what `Writer` wrote, refusing counts that run past the end.

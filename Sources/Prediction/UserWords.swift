@@ -39,6 +39,11 @@ struct UserWords: Sendable, Equatable {
     /// mid-sentence looks up, however many words the user has taught.
     private(set) var nameKeys: [[UInt8]] = []
 
+    /// Nothing taught, added or removed: a ranking then depends on the lists alone.
+    var isEmpty: Bool {
+        total == 0 && counts.isEmpty && forms.isEmpty && pairs.isEmpty && triples.isEmpty && added.isEmpty && removed.isEmpty
+    }
+
     mutating func bump(_ word: String, form: String?, by n: Int = 1) {
         if counts[word] == nil { insertKey(word) }
         let old = counts[word] ?? 0, new = Counts.adding(old, n)

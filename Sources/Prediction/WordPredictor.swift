@@ -64,7 +64,11 @@ public struct WordPredictor: Sendable {
     public var phraseModel: PhraseModel?
 
     /// Generated possessives for the user's names only (as with an empty noun list).
-    public mutating func onlyNamesGetPossessives() { possessable = IDSet() }
+    public mutating func onlyNamesGetPossessives() {
+        possessable = IDSet()
+        // The kept rankings gave the listed nouns their possessives.
+        bestLists = BestLists()
+    }
     /// Factor on the words the user wrote capitalised when a capital is typed in mid-sentence (1 = off).
     /// Emma, first 3000 lines, N = 3: 1 / 3 / 10 / 30 / 100 / 1000 → 53.11 / 53.25 / 53.34 / 53.39 / 53.41 / 53.42.
     public var capitalBoost: Double = 100
@@ -72,6 +76,8 @@ public struct WordPredictor: Sendable {
     var recent = RecencyCache()
     /// The language's rules (elisions, possessives, words always capitalised), from its pack; English by default.
     public var rules: LanguageRules = .english
+    /// The best few words already ranked for the busiest contexts, from the lists as built (`BestLists`).
+    var bestLists = BestLists()
 
     /// Fewer suggestions than this are the first of this many: the candidates are gathered for this many, so the
     /// word on a key (one asked for) is the bar's first word (three asked for, as `ksr` and the benches ask).
@@ -175,7 +181,7 @@ public struct WordPredictor: Sendable {
         if staleCache, model != nil, let cache { try? FileManager.default.removeItem(at: cache) }
         if model == nil {
             let built = try buildModel(wordList: wordList, ngrams: [ngrams, languageModel].compactMap { $0 }, nouns: nouns,
-                                       held: held, warnings: &warnings)
+                                       held: held, rules: rules, warnings: &warnings)
             if let cache, let stamp, warnings.allSatisfy({ if case .damagedCache = $0 { true } else { false } }) {
                 if let failure = DurableFile.write(ModelCache.encode(built, stamp: stamp), to: cache.path) {
                     warnings.append(.cannotWrite(path: cache.path, reason: failure.reason))
@@ -193,6 +199,7 @@ public struct WordPredictor: Sendable {
         p.possessable = model.possessable
         p.held = model.held
         p.rules = rules
+        p.bestLists = model.bestLists
         return p
     }
 
@@ -247,7 +254,7 @@ public struct WordPredictor: Sendable {
     }
 
     /// Reads and builds the shipped lists from their text.
-    private static func buildModel(wordList: URL, ngrams: [URL], nouns: URL?, held: URL?,
+    private static func buildModel(wordList: URL, ngrams: [URL], nouns: URL?, held: URL?, rules: LanguageRules,
                                    warnings: inout [PredictionError]) throws(PredictionError) -> ModelCache.Model {
         let bytes = try LineReader.read(wordList)
         // The lexicon keeps its words' places as 32-bit numbers.
@@ -286,7 +293,13 @@ public struct WordPredictor: Sendable {
         // Without the noun list no word but the user's names gets a generated possessive: never "funny's".
         let possessable = nouns.map { wordIDs($0, in: lexicon, warnings: &warnings) }
         let heldIDs = held.map { wordIDs($0, in: lexicon, warnings: &warnings) } ?? IDSet()
-        return ModelCache.Model(lexicon: lexicon, ngrams: model, possessable: possessable, held: heldIDs)
+        // The busiest contexts ranked once, by a predictor as these lists load it (nothing learned, default settings).
+        var ranker = WordPredictor(lexicon: lexicon, ngrams: model, user: UserWords(), userFile: nil, warnings: [])
+        ranker.possessable = possessable
+        ranker.held = heldIDs
+        ranker.rules = rules
+        return ModelCache.Model(lexicon: lexicon, ngrams: model, possessable: possessable, held: heldIDs,
+                                bestLists: ranker.rankedBestLists())
     }
 
     /// The ids of the listed words of a one-word-per-line file; an unreadable file is a warning and no words.
@@ -385,12 +398,7 @@ public struct WordPredictor: Sendable {
         let (context, partial, sentenceStart, elided) = Tokens.split(textSoFar, rules: rules)
         guard partial.count <= WordPredictor.maxWordLength else { return [] }
         let lower = partial.lowercased()
-        let ctx = context.map { w -> Int32 in
-            if w == "<s>" { return ngrams.sentenceStart }
-            return lexicon.id(of: w).map { Int32($0) } ?? -1
-        }
-        let w2 = ctx.last
-        let w1 = ctx.count >= 2 ? ctx[ctx.count - 2] : nil
+        let (w1, w2) = contextIDs(context)
         let u2 = context.last
         let u1 = context.count >= 2 ? context[context.count - 2] : nil
         // Only the user's phrases need the two-word key; without any, making it is wasted.
@@ -399,19 +407,113 @@ public struct WordPredictor: Sendable {
         // capitalised. All capitals ("VOLUME") say nothing of the kind.
         let typedCase = TypedCase(partial)
         let nameHint = capitalBoost != 1 && !sentenceStart && typedCase.firstUpper && !typedCase.allCaps
-        var shown = Set<Candidate>()
         var result: [Candidate] = []
-        // Rank for each shorter prefix first when hiding what the user already passed over.
-        let typedPrefixes = hideRejected ? (0...partial.count).map { String(lower.prefix($0)) } : [lower]
-        for (k, typed) in typedPrefixes.enumerated() {
-            result = Array(rank(typed: typed, w1: w1, w2: w2, u2: u2, uctx: uctx, limit: max(limit, WordPredictor.smallestPool),
-                                skip: shown, name: !typed.isEmpty && nameHint).prefix(limit))
-            if k < typedPrefixes.count - 1 { shown.formUnion(result) }
+        if let kept = bestListed(lower, w1: w1, w2: w2, limit: limit) {
+            result = kept.map { .id($0) }
+        } else {
+            var shown = Set<Candidate>()
+            // Rank for each shorter prefix first when hiding what the user already passed over.
+            let typedPrefixes = hideRejected ? (0...partial.count).map { String(lower.prefix($0)) } : [lower]
+            for (k, typed) in typedPrefixes.enumerated() {
+                result = Array(rank(typed: typed, w1: w1, w2: w2, u2: u2, uctx: uctx, limit: max(limit, WordPredictor.smallestPool),
+                                    skip: shown, name: !typed.isEmpty && nameHint).prefix(limit))
+                if k < typedPrefixes.count - 1 { shown.formUnion(result) }
+            }
         }
         let words = result.map { display($0, typed: partial, typedCase: typedCase, sentenceStart: sentenceStart) }
         // After an elision the word is offered joined to it, as typed: "l'h" → "l'homme", "L'" → "L'homme".
         guard let elided else { return words }
         return words.map { elided + $0 }
+    }
+
+    /// The ids of the context words (`Tokens.split`'s, `<s>` for a sentence start), -1 for an unknown one.
+    private func contextIDs(_ context: [String]) -> (w1: Int32?, w2: Int32?) {
+        func id(_ w: String) -> Int32 {
+            if w == "<s>" { return ngrams.sentenceStart }
+            return lexicon.id(of: w).map { Int32($0) } ?? -1
+        }
+        let w2 = context.last.map(id)
+        let w1 = context.count >= 2 ? id(context[context.count - 2]) : nil
+        return (w1, w2)
+    }
+
+    /// The settings a ranking depends on, as `BestLists` keeps them.
+    var rankSettings: BestLists.Settings {
+        var s = BestLists.Settings()
+        (s.trigram, s.bigram, s.unigram) = weights
+        s.backoff = backoff
+        s.lengthExponent = lengthExponent
+        s.possessiveWeight = possessiveWeight
+        s.possessiveMaxLogProb = Double(possessiveMaxLogProb)
+        s.possessive = rules.possessive
+        s.offerHeldWords = offerHeldWords
+        return s
+    }
+
+    /// The words `bestLists` keeps for the letters `typed` (lowercase) after the context, when they are what `rank` gives
+    /// (nothing learned or hidden, the same settings); nil when the search must answer.
+    @inline(__always)
+    private func bestListed(_ typed: String, w1: Int32?, w2: Int32?, limit: Int) -> [Int32]? {
+        guard !bestLists.isEmpty, limit <= BestLists.pool, !hideRejected, user.isEmpty, let code = BestLists.typedCode(typed),
+              rankSettings == bestLists.settings else { return nil }
+        let none = BestLists.none
+        // Without a known last word, the ranking has no context.
+        guard let w2, w2 >= 0 else { return bestLists.lookup(BestLists.key(none, none, code), limit: limit) }
+        if let w1, w1 >= 0 {
+            if let kept = bestLists.lookup(BestLists.key(w1, w2, code), limit: limit) { return kept }
+            // Two words with no stored successors rank as the last word alone: no trigram is found for any candidate.
+            guard ngrams.trigramRange(w1, w2).isEmpty else { return nil }
+        }
+        return bestLists.lookup(BestLists.key(none, w2, code), limit: limit)
+    }
+
+    /// Whether `suggest(text, limit:)` reads its words from the rankings kept for the busiest contexts (`BestLists`), for
+    /// tests and `bench predict`: how often the kept path is taken.
+    public func readsKeptRankings(_ text: String, limit: Int) -> Bool {
+        let (context, partial, _, _) = Tokens.split(text, rules: rules)
+        let (w1, w2) = contextIDs(context)
+        return partial.count <= WordPredictor.maxWordLength && bestListed(partial.lowercased(), w1: w1, w2: w2, limit: limit) != nil
+    }
+
+    /// `BestLists` for these lists and settings: the ranking after each of the busiest one- and two-word contexts (most
+    /// stored successors) and after none, with nothing typed; for the busier of those with each letter a–z typed, and for
+    /// the busiest with two letters that begin many words too.
+    func rankedBestLists() -> BestLists {
+        let none = BestLists.none
+        var lists = BestLists()
+        lists.settings = rankSettings
+        // Keys hold 21 bits per word, the top value meaning none.
+        guard lexicon.count + 1 < 0x1F_FFFF else { return lists }
+        let g = ngrams.parts
+        // Each context with its place among the busiest of its kind.
+        var contexts: [(w1: Int32, w2: Int32, place: Int)] = [(none, none, 0)]
+        let one = g.bigramKeys.indices.sorted { (g.bigramHi[$0] - g.bigramLo[$0], $1) > (g.bigramHi[$1] - g.bigramLo[$1], $0) }
+        for (n, i) in one.prefix(BestLists.oneWordContexts).enumerated() { contexts.append((none, g.bigramKeys[i], n)) }
+        let two = g.trigramKeys.indices.sorted { (g.trigramHi[$0] - g.trigramLo[$0], $1) > (g.trigramHi[$1] - g.trigramLo[$1], $0) }
+        for (n, i) in two.prefix(BestLists.twoWordContexts).enumerated() {
+            let k = g.trigramKeys[i]
+            contexts.append((Int32(truncatingIfNeeded: k >> 32), Int32(truncatingIfNeeded: k), n))
+        }
+        let letters = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { String(decoding: [$0], as: UTF8.self) }
+        let pairs = letters.flatMap { a in letters.map { a + $0 } }
+            .filter { lexicon.range(prefix: Array($0.utf8)).count >= BestLists.twoLetterWords }
+        var entries: [(key: UInt64, ids: [Int32])] = []
+        entries.reserveCapacity(contexts.count + 2 * BestLists.oneLetterContexts * letters.count
+                                + 2 * BestLists.twoLetterContexts * pairs.count)
+        for (w1, w2, place) in contexts {
+            let typed = [""] + (place < BestLists.oneLetterContexts ? letters : []) + (place < BestLists.twoLetterContexts ? pairs : [])
+            for t in typed {
+                guard let code = BestLists.typedCode(t) else { continue }
+                let ranked = rank(typed: t, w1: w1 == none ? nil : w1, w2: w2 == none ? nil : w2, u2: nil, uctx: nil,
+                                  limit: BestLists.pool, skip: [])
+                // A word the lists lack (a generated possessive) is left to the search.
+                let ids = ranked.compactMap { c -> Int32? in if case .id(let id) = c { id } else { nil } }
+                if ids.count == ranked.count { entries.append((BestLists.key(w1, w2, code), ids)) }
+            }
+        }
+        entries.sort { $0.key < $1.key }
+        for e in entries { lists.append(e.key, e.ids) }
+        return lists
     }
 
     /// The best candidates for the typed letters `typed` (lowercase) after the context.

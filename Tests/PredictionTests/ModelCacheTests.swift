@@ -188,7 +188,7 @@ struct ModelCacheTests {
     /// Issue 49: the checksum is one anyone can compute, so a file may pass it and still hold tables that point
     /// outside each other (words' places going backwards, an n-gram of a word past the list, a rank past its
     /// context). Such a file trapped at the first suggestion; now it is damaged, named, and the text is read.
-    @Test(arguments: ["places go backwards", "an n-gram's word past the list", "a rank past its context"])
+    @Test(arguments: ["places go backwards", "an n-gram's word past the list", "a rank past its context", "a kept ranking's word past the list"])
     func tablesThatPointOutsideEachOtherAreDamage(_ damage: String) throws {
         let lists = try CutLists()
         defer { try? FileManager.default.removeItem(at: lists.dir) }
@@ -209,6 +209,11 @@ struct ModelCacheTests {
             var p = g.parts
             p.ids[0] = Int32(l.count + 1000); p.byID[0] = Int32(l.count + 1000)
             m.ngrams = NGrams(trusting: p)
+        case "a kept ranking's word past the list":
+            var words = m.bestLists.words
+            words[1] = Int32(l.count + 5)
+            m.bestLists = try #require(BestLists(settings: m.bestLists.settings.values, keys: m.bestLists.keys, words: words,
+                                                 lexiconSize: l.count + 6))
         default:
             var p = g.parts
             let i = try #require(p.bigramKeys.indices.first { p.bigramHi[$0] - p.bigramLo[$0] > 2 })
@@ -218,8 +223,51 @@ struct ModelCacheTests {
         // Encoded whole, with a checksum that matches.
         try Data(ModelCache.encode(m, stamp: stamp)).write(to: lists.cache)
         let p = try lists.load(cache: lists.cache)
-        #expect(p.warnings.map(\.description) == ["\(lists.cache.path): damaged (\(damage == "places go backwards" ? "word list" : "n-gram") tables do not fit together); the word lists were read instead"])
+        let tables = ["places go backwards": "word list tables", "a kept ranking's word past the list": "kept rankings"][damage] ?? "n-gram tables"
+        #expect(p.warnings.map(\.description) == ["\(lists.cache.path): damaged (\(tables) do not fit together); the word lists were read instead"])
         for input in CutLists.inputs.prefix(80) { #expect(p.suggest(input, limit: 4) == text.suggest(input, limit: 4)) }
+    }
+
+    /// Issue 50: the busiest contexts' rankings are kept in the compiled lists (`BestLists`) and read instead of searching.
+    /// What they give must be what the search gives, for every number of suggestions they serve, with nothing typed and
+    /// with a letter; once the user has taught it anything, the search answers.
+    @Test func theKeptRankingsGiveWhatTheSearchGives() throws {
+        let lists = try CutLists()
+        defer { try? FileManager.default.removeItem(at: lists.dir) }
+        _ = try lists.load(cache: lists.cache)
+        let kept = try lists.load(cache: lists.cache)
+        #expect(kept.bestLists.count > 1000, "the compiled lists keep rankings (\(kept.bestLists.count))")
+        var search = kept
+        search.bestLists = BestLists()
+        // A sample of the kept contexts as typed: the context's words (an unknown word for none, nothing at a sentence
+        // start), then nothing or the letter.
+        let none: Int32 = 0x1F_FFFF, start = kept.ngrams.sentenceStart
+        func text(_ w: Int32) -> String { w == start ? "" : kept.lexicon.word(Int(w)) + " " }
+        var inputs: [String] = []
+        for (i, key) in kept.bestLists.keys.enumerated() where i % 11 == 0 {
+            let w1 = Int32((key >> 37) & 0x1F_FFFF), w2 = Int32((key >> 16) & 0x1F_FFFF)
+            let letter = String(decoding: [UInt8(key & 0xFF), UInt8((key >> 8) & 0xFF)].filter { $0 != 0 }, as: UTF8.self)
+            switch (w1, w2) {
+            case (none, none): inputs.append("zqxv " + letter)
+            case (none, _): inputs.append((w2 == start ? "" : "zqxv ") + text(w2) + letter)
+            default: inputs.append((w1 == start ? "" : "zqxv ") + text(w1) + text(w2) + letter)
+            }
+        }
+        let read = inputs.filter { kept.readsKeptRankings($0, limit: 3) }.count
+        #expect(read * 10 >= inputs.count * 9, "\(read) of \(inputs.count) sampled contexts read the kept rankings")
+        #expect(CutLists.inputs.contains { kept.readsKeptRankings($0, limit: 1) })
+        for input in inputs + CutLists.inputs {
+            for limit in 1...4 { #expect(kept.suggest(input, limit: limit) == search.suggest(input, limit: limit), "\(input) (\(limit))") }
+        }
+        #expect(!kept.readsKeptRankings("I would like a ", limit: 4), "four words are more than the lists keep")
+        var learned = kept
+        learned.learn("a cup of tea")
+        #expect(kept.readsKeptRankings("I would like a ", limit: 3) && !learned.readsKeptRankings("I would like a ", limit: 3))
+        var hiding = kept
+        hiding.hideRejected = true
+        var otherWeights = kept
+        otherWeights.weights = (0.5, 0.4, 0.1)
+        #expect(!hiding.readsKeptRankings("I would like a ", limit: 3) && !otherWeights.readsKeptRankings("I would like a ", limit: 3))
     }
 
     /// Two-word contexts, back-off weights and sentence ends are found by their first word's slice and a binary
