@@ -89,7 +89,7 @@ public struct SpeechLanguagesBench {
         out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
             + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
             + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
-            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word more at most), "
+            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
             + "+ms: the worker's extra time for it")
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
@@ -229,7 +229,7 @@ public struct SpeechLanguagesBench {
         out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
             + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
             + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
-            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word more at most), "
+            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
             + "+ms: the worker's extra time for it")
         out("language      utterances  audio    WER     WER ≥\(Self.longUtterance)w  decode p50  p90      end → text p50  p90      sentences taken for a command")
         // English's peer: the real English the bench already reads (LibriVox, ../shared/data), through tiny.en.

@@ -298,7 +298,7 @@ public struct CommandWords: Equatable, Sendable {
     public static let decidesByScore = false
 
     /// The most phrases scored per command utterance (`scoredPhrases`).
-    public static let scoredLimit = 48
+    public static let scoredLimit = 64
 
     /// The command among the scored phrases (`scoredPhrases`) that Whisper's scores of the audio (`scores`)
     /// make it, and by how much it beat the next command; nil when none is clearly the one said.
@@ -309,7 +309,7 @@ public struct CommandWords: Equatable, Sendable {
     /// close second means the audio does not tell them apart) and it is plausible against what Whisper heard
     /// freely (`heard`): the free text is that command by `nearest`'s rule, or both its evidence is at most
     /// `scoreSlack` below the free text's and the free text has at most `extraWords` words more than the
-    /// command's form. Forced scoring does not say whether a phrase covers the whole utterance: an ordinary
+    /// command's form and at most `extraLetters` letters more than twice its letters. Forced scoring does not say whether a phrase covers the whole utterance: an ordinary
     /// sentence ("Bitte ruf heute Nachmittag den Arzt an") can score one short command ("weiter") well, but
     /// is heard freely as many words. An utterance with no free text (nothing heard) is no command. Pure: the
     /// same scores decide the same.
@@ -330,8 +330,9 @@ public struct CommandWords: Equatable, Sendable {
         let margin = ranked.count > 1 ? first.evidence - ranked[1].evidence : .infinity
         guard margin >= Self.scoreMargin else { return nil }
         let near = nearest(heard, among: candidates)?.phrase == first.phrase
-        let plausible = first.evidence >= text - Self.scoreSlack
-            && heardWords.count <= SpeechLanguage.words(first.said).count + Self.extraWords
+        let form = SpeechLanguage.words(first.said)
+        let plausible = first.evidence >= text - Self.scoreSlack && heardWords.count <= form.count + Self.extraWords
+            && heardWords.joined().count <= 2 * form.joined().count + Self.extraLetters
         guard near || plausible else { return nil }
         return (first.phrase, margin)
     }
@@ -346,6 +347,11 @@ public struct CommandWords: Equatable, Sendable {
 
     /// How many words more than the best command's form the free text may have and still be that command.
     public static let extraWords = 1
+
+    /// How many letters more than twice the best command's form's the free text may have and still be that
+    /// command: Whisper running on in a short window writes few words of many letters ("electrónica,
+    /// cccccccccccccccc…" for "Mañana voy a visitar a mi hermana en Madrid", scored "inicio").
+    public static let extraLetters = 6
 
     /// Whether the command prompt lists the screen's own phrases (`commandPrompt`'s `screenPhrases`) in the
     /// live shell: with them the packs' commands said by espeak-ng were heard right 22 of 40 times against 15,

@@ -224,6 +224,8 @@ import Testing
         #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "por favor") == nil)
         // ... or the free text has many more words than the command (one short command hidden in a sentence).
         #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "bitte ruf heute nachmittag den arzt an") == nil)
+        // ... or the free text is few words of many letters (Whisper running on).
+        #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "electrónica, cccccccccccccccc") == nil)
         // ... unless the free text is that command by the word rule ("Abre notas, abre notas").
         #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "Abre notas, abre notas")?.phrase == "open Notas")
         // Nothing heard, or no scores: no command.
