@@ -97,6 +97,25 @@ import Testing
         #expect(effects.count == englishEffects.count, "\(lang): \(effects) against \(englishEffects)")
     }
 
+    /// A command utterance with Whisper's scores of the screen's phrases is decided by the scores in the core:
+    /// "abrir notas" heard "A mi Notas" opens Notes, as the worker's answer says; the same text without scores
+    /// (the free text's rule) does nothing; scores with no clear best do nothing.
+    @Test func aScoredCommandActsByItsScores() throws {
+        var d = try Self.driver("es")
+        let commands = try Self.speech("es").commands
+        let phrases = commands.scoredPhrases(d.state.voicePhrases)
+        func scores(best: String, by margin: Double) -> CommandScores {
+            CommandScores(phrases: phrases, scores: phrases.map { $0.said == best ? -3 : -3 - margin },
+                          priors: phrases.map { _ in -8 }, textScore: -2, textPrior: -6)
+        }
+        d.send(.speech("A mi Notas.", isFinal: true))
+        #expect(d.screen == "launcher", "the free text's rule does not take it")
+        d.send(.scoredCommand("A mi Notas.", scores(best: "abre Notas", by: 0.1)))
+        #expect(d.screen == "launcher", "a close second is no command")
+        d.send(.scoredCommand("A mi Notas.", scores(best: "abre Notas", by: 2)))
+        #expect(d.screen != "launcher", "scored: \(d.screen)")
+    }
+
     @Test(arguments: zip(languages, ["atrás", "retour", "zurück", "indietro", "voltar"]))
     func backAndTheKeymapsPhrasesInTheLanguage(_ lang: String, _ back: String) throws {
         var d = try Self.driver(lang)
