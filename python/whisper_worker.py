@@ -4,11 +4,26 @@ Started and supervised by the shell (`Speech/WhisperWorker.swift`). It loads the
 requests on standard input, one at a time, in order:
 
     request   one JSON line {"id": N, "bytes": K, "prompt": "...", "hotwords": "...", "words": false,
-              "language": "es", "budget": 8.0}  (language optional: the worker's --language; budget optional,
-              seconds: see below)
+              "language": "es", "budget": 8.0, "phrases": ["abre notas", "atrás"]}  (language optional: the
+              worker's --language; budget optional, seconds: see below; phrases optional: see below)
               followed by K bytes of 16 kHz mono signed 16-bit little-endian audio
-    answer    one JSON line {"id": N, "text": "...", "ms": M} (and "words": [[word, start, end], ...] if asked),
+    answer    one JSON line {"id": N, "text": "...", "ms": M} (and "words": [[word, start, end], ...] if asked;
+              "scores": [S, ...], "priors": [S, ...], "text_score": S or null, "text_prior": S or null,
+              "score_ms": M if phrases were given),
               or {"id": N, "error": "..."}
+
+Phrases are scored against the audio, the way a grammar-based recogniser weighs its phrases: after the free
+decode, each phrase (written as Whisper writes text, after a space, with the language's start tokens and no
+timestamps, no prompt) is forced through the decoder on the same encoder output (CTranslate2's `align`), and its
+score is the mean natural log of the probabilities Whisper gives its tokens given the audio (0 is certain; a
+phrase that was not said is far below). "priors" are the same phrases scored against a second of silence (what
+the decoder expects of the phrase without hearing it, computed once per language and phrase and kept): a phrase
+whose later tokens follow from its first ("reprends l'écoute") scores high against any audio, and its score less
+its prior is what the audio adds. "scores" and "priors" are in the order of "phrases" (null for a phrase without
+tokens); "text_score" and "text_prior" are the free text's (null for an empty text), so a phrase can be weighed
+against what Whisper heard freely; "score_ms" is the scoring's share of "ms". Which phrase is the command is the
+shell's to decide (`CommandWords.scoredCommand`). One phrase at a time: batching them (the encoder output
+repeated per phrase) was slower here (16 s against 2.4 s for 40 phrases on a 10 s window, load 20).
 
 Before the first request it prints {"ready": true, "model": PATH, "load_ms": M}, or {"error": "..."} and exits
 2 (no model) or 3 (a Python package is missing). End of input ends it.
@@ -202,6 +217,69 @@ def bound_fallback(model):
     return holder
 
 
+class Scorer:
+    """Scores phrases against the audio of the last utterance decoded (see the module's docstring).
+
+    Keeps the encoder output of the model's last window (the model's `encode` is wrapped), so that phrases are
+    scored against the audio the free text was decoded from without encoding it again; and each phrase's prior
+    (its score against a second of silence in a window of `frames`), per language.
+    """
+
+    def __init__(self, model, frames):
+        self.model = model
+        self.frames = frames
+        self.encoded = None
+        self.silence = {}
+        self.priors = {}
+        self.original = model.encode
+
+        def encode(features):
+            self.encoded = self.original(features)
+            return self.encoded
+
+        model.encode = encode
+
+    def score(self, encoded, tokenizer, phrase, frames):
+        """The mean natural log-probability of `phrase`'s tokens given `encoded`; None without tokens."""
+        import numpy as np
+        tokens = tokenizer.encode(" " + phrase.strip()) if phrase.strip() else []
+        if not tokens:
+            return None
+        start = list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+        probs = self.model.model.align(encoded, start, [tokens], frames)[0].text_token_probs
+        return round(float(np.mean(np.log(np.maximum(np.asarray(probs, dtype=np.float64), 1e-12)))), 4)
+
+    def prior(self, tokenizer, language, phrase, keep=True):
+        """`phrase`'s score against a second of silence, computed once per language and phrase (`keep`; a free
+        text, said once, is not kept)."""
+        import numpy as np
+        from faster_whisper.audio import pad_or_trim
+        key = (language, phrase)
+        if key in self.priors:
+            return self.priors[key]
+        if language not in self.silence:
+            features = self.model.feature_extractor(np.zeros(16000, dtype=np.float32))
+            self.silence[language] = self.original(pad_or_trim(features, self.frames))
+        value = self.score(self.silence[language], tokenizer, phrase, 100)
+        if keep:
+            if len(self.priors) > 5000:  # screens come and go: a bound, not an eviction policy
+                self.priors.clear()
+            self.priors[key] = value
+        return value
+
+    def answer(self, language, phrases, text, samples):
+        """The answer's scoring fields for `phrases` and the free `text` of an utterance of `samples`."""
+        from faster_whisper.tokenizer import Tokenizer
+        if self.encoded is None:
+            raise RuntimeError("no encoder output to score the phrases against")
+        tokenizer = Tokenizer(self.model.hf_tokenizer, True, task="transcribe", language=language)
+        frames = max(1, samples // SAMPLES_PER_FRAME)
+        return {"scores": [self.score(self.encoded, tokenizer, p, frames) for p in phrases],
+                "priors": [self.prior(tokenizer, language, p) for p in phrases],
+                "text_score": self.score(self.encoded, tokenizer, text, frames),
+                "text_prior": self.prior(tokenizer, language, text, keep=False) if text.strip() else None}
+
+
 def implausible(text, seconds):
     """Whether a fitted window's text cannot be what `seconds` of speech said: more words than anyone says in
     that time (5 a second), or the same words over again ("good night good night"), the decoder's way of
@@ -267,6 +345,7 @@ def main():
         sys.exit(2)
     window = fit_window(a.min_window)
     deadline = bound_fallback(model)
+    scorer = Scorer(model, window_frames(16000, a.min_window) if window is not None else FULL_FRAMES)
     # The first transcription pays for CTranslate2's and faster-whisper's first-call set-up: done now on a
     # second of silence, so the user's first utterance does not wait for it.
     try:
@@ -333,6 +412,11 @@ def main():
             else:
                 segments, text = decode(FULL_FRAMES, cap)
             answer = {"id": rid, "text": text}
+            phrases = req.get("phrases")
+            if isinstance(phrases, list) and phrases:
+                scored = time.monotonic()
+                answer.update(scorer.answer(language, [p if isinstance(p, str) else "" for p in phrases], text, len(audio)))
+                answer["score_ms"] = round((time.monotonic() - scored) * 1000)
             if req.get("words"):
                 answer["words"] = [[w.word.strip(), round(w.start, 3), round(w.end, 3)]
                                    for s in segments for w in (s.words or [])]

@@ -69,6 +69,12 @@ public struct SpeechLanguagesBench {
         /// The same counts with the letters of the whole phrase compared (`CommandWords.Matching.letters`, the
         /// decision before word-by-word matching), on the same texts.
         public var commandsRightByLetters = 0, sentencesTakenByLetters = 0, sentencesTakenPromptedByLetters = 0
+        /// The same utterances decided by the screen's phrases scored against the audio
+        /// (`CommandWords.scoredCommand`): commands right, and sentences heard as a command taken for one.
+        public var commandsRightScored = 0, sentencesTakenScored = 0
+        /// The worker's time scoring the phrases, per command utterance, and how many phrases it scored.
+        public var scoreMs: [Double] = []
+        public var phrasesScored = 0
         /// Errors and words of the utterances of at least `longUtterance` words (real speech): dictation is
         /// mostly sentences, the recordings mostly a name or two.
         public var longErrors = 0, longWords = 0
@@ -81,7 +87,10 @@ public struct SpeechLanguagesBench {
         if speech != .synthetic { return try runRecorded(out: out) }
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
         out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
-            + "instead (the decision before), on the same texts")
+            + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
+            + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
+            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
+            + "+ms: the worker's extra time for it")
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
         do {
@@ -106,8 +115,10 @@ public struct SpeechLanguagesBench {
                 defer { w.stop() }
                 let voice = try EspeakVoice(language: code)
                 var row = Row(language: code)
-                let (candidates, prompt) = try commandScreen(language, commands)
+                let (candidates, prompt, screenPhrases) = try commandScreen(language, commands)
+                let scored = language.commands.scoredPhrases(screenPhrases)
                 out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
+                out("  \(code) phrases scored (\(scored.count)): " + scored.map(\.said).joined(separator: ", "))
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
                     let heard = try measure(&row, s, audio, w, language: code, out: out)
@@ -118,21 +129,29 @@ public struct SpeechLanguagesBench {
                     }
                     if Self.byLetters(language.commands).nearest(heard, among: candidates) != nil { row.sentencesTakenByLetters += 1 }
                     guard promptCommands else { continue }
-                    let prompted = try w.transcribe(audio, prompt: prompt).text
+                    let heardAsCommand = try w.transcribe(audio, prompt: prompt, phrases: scored.map(\.said))
+                    let prompted = heardAsCommand.text
+                    let byScore = Self.scoredDecision(language.commands, heardAsCommand, scored, screenPhrases, &row)
+                    if byScore != nil { row.sentencesTakenScored += 1 }
                     if language.commands.nearest(prompted, among: candidates) != nil { row.sentencesTakenPrompted += 1 }
                     if Self.byLetters(language.commands).nearest(prompted, among: candidates) != nil { row.sentencesTakenPromptedByLetters += 1 }
-                    if verbose { out("  \(code) heard as a command: \(prompted) → \(Self.decided(language.commands, prompted, candidates))") }
+                    if verbose {
+                        out("  \(code) heard as a command: \(prompted) → \(Self.decided(language.commands, prompted, candidates)); "
+                            + Self.scoredShown(heardAsCommand, scored, byScore))
+                    }
                 }
                 for (said, expected) in commands {
                     let audio = try voice.synthesize(said, rate: 1).resampled(to: 16_000).samples
-                    let r = try w.transcribe(audio, prompt: promptCommands ? prompt : nil)
+                    let r = try w.transcribe(audio, prompt: promptCommands ? prompt : nil, phrases: scored.map(\.said))
                     let m = language.commands.nearest(r.text, among: candidates)
+                    let byScore = Self.scoredDecision(language.commands, r, scored, screenPhrases, &row)
                     row.commands += 1
                     if m?.phrase == expected { row.commandsRight += 1 }
+                    if let byScore, Self.same(byScore, expected) { row.commandsRightScored += 1 }
                     if Self.byLetters(language.commands).nearest(r.text, among: candidates)?.phrase == expected { row.commandsRightByLetters += 1 }
                     if verbose {
                         out("  \(code) command \(m?.phrase == expected ? "right" : "MISSED") \"\(said)\" (\(expected)) → \(r.text) → "
-                            + Self.decided(language.commands, r.text, candidates))
+                            + Self.decided(language.commands, r.text, candidates) + "; " + Self.scoredShown(r, scored, byScore))
                     }
                 }
                 out(Self.line(row, model: "base (multilingual)"))
@@ -147,12 +166,37 @@ public struct SpeechLanguagesBench {
     /// language, where the pack's bench commands are said (its "open …" targets; every keymap phrase is the
     /// launcher's too).
     func commandScreen(_ language: SpeechLanguage, _ commands: [(said: String, english: String)]) throws
-        -> (candidates: [String], prompt: String) {
+        -> (candidates: [String], prompt: String, screenPhrases: [String]) {
         let candidates = Array(Set(commands.map(\.english) + language.commands.phrases.map(\.value))).sorted()
         let launcher = ShellState(keymap: try Setup.keymap("default", gestures: GestureDefaults.definitions),
                                   catalog: Translations.catalog(language.code))
         let prompt = language.commands.commandPrompt(launcher.voicePhrases, screenPhrases: screenPhrasesInPrompt)
-        return (candidates, prompt)
+        return (candidates, prompt, launcher.voicePhrases)
+    }
+
+    /// The command the screen's phrases scored against the audio make of a worker's answer (the shell's rule,
+    /// `CommandWords.scoredCommand`, among the launcher's phrases), its scoring time added to `row`.
+    static func scoredDecision(_ commands: CommandWords, _ r: WhisperResult, _ scored: [CommandWords.SpokenPhrase],
+                               _ screenPhrases: [String], _ row: inout Row) -> String? {
+        row.scoreMs.append(r.scoreMs)
+        row.phrasesScored = scored.count
+        let scores = CommandScores(phrases: scored, scores: r.phraseScores, priors: r.phrasePriors, textScore: r.textScore,
+                                   textPrior: r.textPrior)
+        return commands.scoredCommand(scores, heard: r.text, among: screenPhrases)?.phrase
+    }
+
+    /// Whether a screen phrase ("open Notas") is the bench's expected one ("open notas").
+    static func same(_ a: String, _ b: String) -> Bool { SpeechLanguage.words(a) == SpeechLanguage.words(b) }
+
+    /// The scored decision and the two phrases the audio adds most to (score less prior), for `--verbose`.
+    static func scoredShown(_ r: WhisperResult, _ scored: [CommandWords.SpokenPhrase], _ decided: String?) -> String {
+        func evidence(_ s: Double?, _ p: Double?) -> Double? { s.flatMap { s in p.map { s - $0 } } }
+        let firsts = scored.indices.compactMap { i -> (String, Double)? in
+            guard i < r.phraseScores.count, i < r.phrasePriors.count, let e = evidence(r.phraseScores[i], r.phrasePriors[i]) else { return nil }
+            return (scored[i].said, e)
+        }.sorted { $0.1 > $1.1 }.prefix(2).map { "\"\($0.0)\" \(String(format: "%.2f", $0.1))" }.joined(separator: ", ")
+        return "scored: " + (decided.map { "\"\($0)\"" } ?? "no command")
+            + " (free text \(evidence(r.textScore, r.textPrior).map { String(format: "%.2f", $0) } ?? "-"); best \(firsts))"
     }
 
     /// Real recordings in each language (Tux Paint's descriptions or Asterisk's prompts) and LibriVox's English in
@@ -183,7 +227,10 @@ public struct SpeechLanguagesBench {
             + (temperatureFallback ? ", temperature fallback" : ", no temperature fallback"))
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(oneMinuteLoad()) at the start")
         out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
-            + "instead (the decision before), on the same texts")
+            + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
+            + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
+            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
+            + "+ms: the worker's extra time for it")
         out("language      utterances  audio    WER     WER ≥\(Self.longUtterance)w  decode p50  p90      end → text p50  p90      sentences taken for a command")
         // English's peer: the real English the bench already reads (LibriVox, ../shared/data), through tiny.en.
         let librivox = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test/librivox").path
@@ -225,15 +272,16 @@ public struct SpeechLanguagesBench {
     /// PocketSphinx's grammar) each recording heard as a command utterance and matched to the screen's phrases.
     private func measureRecorded(_ code: String, _ utterances: [TuxPaintSpeech.Utterance], skipped: Int, label: String,
                                  out: BenchReport) throws -> String {
-        var screen: (language: SpeechLanguage, candidates: [String], prompt: String)?
+        var screen: (language: SpeechLanguage, candidates: [String], prompt: String, screenPhrases: [String],
+                     scored: [CommandWords.SpokenPhrase])?
         var dictationPrompt: String?
         if code != "en" {
             let file = SpeechPack.file(code)
             let text = try String(contentsOf: file, encoding: .utf8)
             let language = try SpeechFile.parse(text, file: file.path, code: code)
             let (sentences, commands) = try Self.benchData(text, file: file.path)
-            let (candidates, prompt) = try commandScreen(language, commands)
-            screen = (language, candidates, prompt)
+            let (candidates, prompt, screenPhrases) = try commandScreen(language, commands)
+            screen = (language, candidates, prompt, screenPhrases, language.commands.scoredPhrases(screenPhrases))
             out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
             if languagePrompt { dictationPrompt = sentences.prefix(2).joined(separator: " ") }
         }
@@ -268,13 +316,18 @@ public struct SpeechLanguagesBench {
             // As the live shell hears an utterance while its microphone is open for a command; one the worker
             // gives up on is no command there either.
             row.sentences += 1
-            guard let heard = try? w.transcribe(u.samples, prompt: screen.prompt).text else { row.failures += 1; continue }
+            guard let answer = try? w.transcribe(u.samples, prompt: screen.prompt, phrases: screen.scored.map(\.said)) else {
+                row.failures += 1; continue
+            }
+            let heard = answer.text
             let taken = screen.language.commands.nearest(heard, among: screen.candidates) != nil
             if taken { row.sentencesTaken += 1 }
+            let byScore = Self.scoredDecision(screen.language.commands, answer, screen.scored, screen.screenPhrases, &row)
+            if byScore != nil { row.sentencesTakenScored += 1 }
             if Self.byLetters(screen.language.commands).nearest(heard, among: screen.candidates) != nil { row.sentencesTakenByLetters += 1 }
             if verbose {
-                out("  \(code) heard as a command\(taken ? " TAKEN" : ""): \(u.recording.text) → \(heard) → "
-                    + Self.decided(screen.language.commands, heard, screen.candidates))
+                out("  \(code) heard as a command\(taken ? " TAKEN" : "")\(byScore != nil ? " TAKEN BY SCORE" : ""): \(u.recording.text) → \(heard) → "
+                    + Self.decided(screen.language.commands, heard, screen.candidates) + "; " + Self.scoredShown(answer, screen.scored, byScore))
             }
         }
         return Self.recordedLine(row, utterances: utterances.count, skipped: skipped, audio: audio, endToText: endToText)
@@ -312,7 +365,8 @@ public struct SpeechLanguagesBench {
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         let taken = row.sentences == 0 ? "-"
             : "\(row.sentencesTaken)/\(row.sentences) (" + String(format: "%.1f%%", 100 * Double(row.sentencesTaken) / Double(row.sentences))
-                + "; by letters \(row.sentencesTakenByLetters))"
+                + "; by letters \(row.sentencesTakenByLetters); scored \(row.sentencesTakenScored), \(row.phrasesScored) phrases, "
+                + String(format: "+%.0f ms p50", pct(row.scoreMs, 0.5)) + ")"
         return pad(row.language, 14) + pad("\(utterances)" + (skipped > 0 ? " (-\(skipped))" : ""), 12) + pad(String(format: "%.0f s", audio), 9)
             + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(row.longWords == 0 ? "-" : String(format: "%.1f%%", 100 * Double(row.longErrors) / Double(row.longWords)), 10)
@@ -393,8 +447,12 @@ public struct SpeechLanguagesBench {
         let commands = row.commands == 0 ? "-" : "\(row.commandsRight)/\(row.commands) (\(Int((100 * Double(row.commandsRight) / Double(row.commands)).rounded()))%; by letters \(row.commandsRightByLetters))"
         let taken = row.sentences == 0 ? "-" : "\(row.sentencesTaken)/\(row.sentences) (\(row.sentencesTakenPrompted)/\(row.sentences))"
             + "; by letters \(row.sentencesTakenByLetters)/\(row.sentences) (\(row.sentencesTakenPromptedByLetters)/\(row.sentences))"
+        let scoreMs = row.scoreMs.sorted()
+        let scored = row.commands == 0 && row.sentences == 0 ? ""
+            : "  | scored: commands \(row.commandsRightScored)/\(row.commands), sentences taken (\(row.sentencesTakenScored)/\(row.sentences)), "
+                + "\(row.phrasesScored) phrases, +\(Int(scoreMs.isEmpty ? 0 : scoreMs[scoreMs.count / 2])) ms p50"
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         return pad(row.language, 10) + pad(model, 21) + pad(String(format: "%.1f%%", 100 * row.wer), 8)
-            + pad(String(format: "%.0f ms", p50), 12) + pad(String(format: "%.0f ms", p90), 9) + pad(commands, 16) + taken
+            + pad(String(format: "%.0f ms", p50), 12) + pad(String(format: "%.0f ms", p90), 9) + pad(commands, 16) + taken + scored
     }
 }

@@ -436,8 +436,9 @@ public final class LiveSpeech: @unchecked Sendable {
             utterance = []
         }
         var events = r.process(samples)
+        var scored: [String: CommandScores] = [:]
         if decodedIn == .dictation { events = rewrite(events) }
-        else if whisperHears { events = hearCommand(events, r, wake: decodedIn == .idle ? whisperWake : nil) }
+        else if whisperHears { (events, scored) = hearCommand(events, r, wake: decodedIn == .idle ? whisperWake : nil) }
         if let f = cepstralMeanFile, events.contains(where: \.isFinal) {
             // Remembered as it settles, so the next session's first sentence starts from the speaker's mean.
             let v = r.cepstralMean
@@ -463,7 +464,7 @@ public final class LiveSpeech: @unchecked Sendable {
         let posted: Bool = lock.withLock {
             let updates = controller.heard(events, decodedIn: decodedIn,
                                            commands: whisperHears ? [:] : commands?.phrases ?? [:],
-                                           wake: whisperHears ? whisperWake : wake, woken: woken)
+                                           wake: whisperHears ? whisperWake : wake, woken: woken, scored: scored)
             outbox += updates
             return !updates.isEmpty
         }
@@ -509,25 +510,39 @@ public final class LiveSpeech: @unchecked Sendable {
     /// Replaces each final of a command or wake utterance with what Whisper hears in its audio (PocketSphinx's
     /// English reading of another language means nothing), given the screen's command prompt
     /// (`CommandWords.commandPrompt`, after the wake phrase when the idle shell listens for it). An utterance too
-    /// long for a command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell. On
-    /// the decode thread.
-    private func hearCommand(_ events: [SpeechEvent], _ r: Recognizer, wake: String?) -> [SpeechEvent] {
-        guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
-        let prompt = lock.withLock { language.commands.commandPrompt(phrases, wake: wake) }
-        return events.map { e in
+    /// long for a command, or that Whisper cannot read, becomes an empty final: nothing was said to the shell.
+    /// With `CommandWords.decidesByScore`, a command utterance (not the idle listener's, which starts with the
+    /// wake phrase) also has the screen's phrases scored against its audio (`CommandWords.scoredPhrases`): the
+    /// finals' scores are returned beside them for the shell to decide from. On the decode thread.
+    private func hearCommand(_ events: [SpeechEvent], _ r: Recognizer, wake: String?)
+        -> ([SpeechEvent], [String: CommandScores]) {
+        guard events.contains(where: \.isFinal), let w = currentWhisper() else { return (events, [:]) }
+        let (prompt, scoring) = lock.withLock {
+            (language.commands.commandPrompt(phrases, wake: wake),
+             wake == nil && CommandWords.decidesByScore ? language.commands.scoredPhrases(phrases) : [])
+        }
+        var scored: [String: CommandScores] = [:]
+        let heard = events.map { e -> SpeechEvent in
             guard case .final(_, let words, let at) = e else { return e }
             // A command is short; a longer utterance is talk (and would cost Whisper seconds).
             guard let audio = r.lastUtteranceAudio(), audio.count >= SpeechAudio.sampleRate / 5 else {
                 return .final("", words: words, at: at)
             }
             do {
-                let heard = try w.transcribe(audio, prompt: prompt).text.trimmingCharacters(in: .whitespaces)
-                return .final(heard.contains(where: \.isLetter) ? heard : "", words: words, at: at)
+                let r = try w.transcribe(audio, prompt: prompt, phrases: scoring.map(\.said))
+                let heard = r.text.trimmingCharacters(in: .whitespaces)
+                guard heard.contains(where: \.isLetter) else { return .final("", words: words, at: at) }
+                if !scoring.isEmpty {
+                    scored[heard] = CommandScores(phrases: scoring, scores: r.phraseScores, priors: r.phrasePriors,
+                                                  textScore: r.textScore, textPrior: r.textPrior)
+                }
+                return .final(heard, words: words, at: at)
             } catch {
                 post(.notice(UIMessage("Whisper: {reason}; the command was not heard", ["reason": "\(error)"])))
                 return .final("", words: words, at: at)
             }
         }
+        return (heard, scored)
     }
 
     /// Rebuilds the command and wake grammars when the phrases changed; false if there is none to use.

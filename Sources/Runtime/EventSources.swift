@@ -166,6 +166,7 @@ public struct SpeechSource: EventSource {
         speech.drain().map { u in
             switch u {
             case .text(let text, let isFinal): return .shell(.speech(text, isFinal: isFinal))
+            case .scoredCommand(let text, let scores): return .shell(.scoredCommand(text, scores))
             case .status(let s): return .shell(.micStatus(s))
             case .listening: return .shell(.wakePhraseHeard)
             case .notice(let message): return .shell(.message(message))

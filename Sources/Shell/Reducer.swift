@@ -127,6 +127,11 @@ func reduceEvent(_ s: inout ShellState, _ event: ShellEvent) -> [Effect] {
         }
         guard isFinal else { return [] }
         return voiceCommand(&s, text)
+    case .scoredCommand(let text, let scores):
+        if s.dictating {
+            return ask(&s, .dictation(text, isFinal: true), recordAs: nil, target: nil) ?? []
+        }
+        return voiceCommand(&s, text, scores: scores)
     case .resized(let size):
         s.size = size
         s.relayout()

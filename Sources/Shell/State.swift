@@ -370,6 +370,9 @@ public enum ShellEvent: Sendable {
     case key(Key)
     /// Speech was recognised: a command phrase, or dictation while dictating.
     case speech(String, isFinal: Bool)
+    /// A final command utterance heard by Whisper in another language, with its scores of the screen's phrases
+    /// (`CommandWords.scoredCommand` decides from them; dictation takes the text as a final).
+    case scoredCommand(String, CommandScores)
     /// Time passed with no frame (live keyboard use).
     case tick(at: Double)
     case resized(Size)
@@ -445,7 +448,7 @@ public enum ShellEvent: Sendable {
     /// Whether the event is the user asking for something (a gesture, key or phrase), not time or layout.
     var isUserInput: Bool {
         switch self {
-        case .gesture, .key, .speech: return true
+        case .gesture, .key, .speech, .scoredCommand: return true
         case .frame, .gaze, .tick, .resized, .inputHealth, .micStatus, .wakePhraseHeard, .dictationSilence, .talking,
              .speechUnavailable, .notice, .message, .languageLoaded, .speechLanguageLoaded, .languageBoardLoaded, .keymapLoaded, .predictorLoaded, .saved, .rescued,
              .terminal, .output, .desktopOutput, .desktopSink, .controlsRead, .controlPerformed, .speaking, .speechOutput,

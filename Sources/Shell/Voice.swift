@@ -208,8 +208,10 @@ func saysEnglish(_ heard: String) -> Bool {
     return ["english", "ingles", "anglais", "englisch", "inglese"].contains(word)
 }
 
-/// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>".
-func voiceCommand(_ s: inout ShellState, _ heard: String) -> [Effect] {
+/// A final command phrase heard outside dictation: a keymap phrase, else "open/select <label>". In another
+/// language than English, `scores` (Whisper's scores of the screen's phrases against the utterance's audio)
+/// decide the command when given (`CommandWords.scoredCommand`); else the text's nearest phrase does.
+func voiceCommand(_ s: inout ShellState, _ heard: String, scores: CommandScores? = nil) -> [Effect] {
     s.listening = false
     var text = heard
     if !LanguageChoice.isEnglish(s.catalog.language), saysEnglish(heard) {
@@ -221,8 +223,11 @@ func voiceCommand(_ s: inout ShellState, _ heard: String) -> [Effect] {
     if !s.services.speech.isEnglish {
         // Another language's command comes as Whisper's text ("Abre notas."): its words become the English
         // phrase they stand for, matched to the nearest of this screen's phrases; one far from all is no command.
-        guard let match = s.services.speech.commands.nearest(heard, among: s.voicePhrases) else { return [] }
-        text = match.phrase
+        let commands = s.services.speech.commands
+        let match = scores.map { commands.scoredCommand($0, heard: heard, among: s.voicePhrases)?.phrase }
+            ?? commands.nearest(heard, among: s.voicePhrases)?.phrase
+        guard let match else { return [] }
+        text = match
     }
     if s.top is TerminalScreen, let b = s.keymap.terminalBinding(phrase: text) {
         guard !s.readiness.paused || b.worksWhilePaused else { return [] }

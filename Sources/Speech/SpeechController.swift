@@ -1,10 +1,14 @@
 import Foundation
 import Localization
+import SpeechText
 
 /// What the shell hears from speech.
 public enum SpeechUpdate: Sendable, Equatable {
     /// Recognised text: dictation (partial or final), or a final command phrase as the grammar gave it.
     case text(String, isFinal: Bool)
+    /// A final command utterance in another language than English with Whisper's scores of the screen's phrases
+    /// against its audio: the shell decides the command from them (`CommandWords.scoredCommand`).
+    case scoredCommand(String, CommandScores)
     /// The status line's speech message, translated when drawn (nil: nothing to say).
     case status(UIMessage?)
     /// The wake phrase alone was heard: listen for a command now.
@@ -79,13 +83,15 @@ public struct SpeechController: Sendable, Equatable {
     /// What the shell hears from the recogniser's events for audio decoded in mode `decodedIn`. Events of a
     /// mode the shell has left since (a gesture started dictation meanwhile) are dropped. `commands` maps a
     /// command grammar's transcript to its phrase; `woken`, the wake finals that passed the wake check to
-    /// their phrases; `wake` is the wake phrase.
+    /// their phrases; `wake` is the wake phrase; `scored`, the command finals Whisper scored the screen's phrases
+    /// for, to their scores.
     public mutating func heard(_ events: [SpeechEvent], decodedIn: Mode, commands: [String: String],
-                               wake: String?, woken: [String: String]) -> [SpeechUpdate] {
+                               wake: String?, woken: [String: String],
+                               scored: [String: CommandScores] = [:]) -> [SpeechUpdate] {
         var out: [SpeechUpdate] = []
         if mode != .idle { out += talking(false) }
         if mode == decodedIn {
-            for e in events where !leaving { out += heard(e, commands: commands, wake: wake, woken: woken) }
+            for e in events where !leaving { out += heard(e, commands: commands, wake: wake, woken: woken, scored: scored) }
         }
         guard !leaving else { return out }
         switch mode {
@@ -101,7 +107,7 @@ public struct SpeechController: Sendable, Equatable {
     }
 
     private mutating func heard(_ e: SpeechEvent, commands: [String: String], wake: String?,
-                                woken: [String: String]) -> [SpeechUpdate] {
+                                woken: [String: String], scored: [String: CommandScores]) -> [SpeechUpdate] {
         switch e {
         case .speechStarted:
             lastActivity = audioTime
@@ -120,6 +126,7 @@ public struct SpeechController: Sendable, Equatable {
                 return [.text(text, isFinal: true)]
             case .command:
                 leaving = true
+                if let scores = scored[text] { return [.scoredCommand(text, scores)] }
                 return [.text(commands[text] ?? text, isFinal: true)]
             case .idle:
                 guard let w = wake, let phrase = woken[text] else { return ended }

@@ -19,10 +19,28 @@ public struct WhisperResult: Sendable, Equatable {
     public var words: [(String, Double, Double)]
     /// The worker's own decoding time, milliseconds.
     public var decodeMs: Double
+    /// Each phrase's score against the audio, in the order asked (`transcribe`'s `phrases`): the mean natural
+    /// log-probability of its tokens given the audio, 0 certain; nil for a phrase with no tokens. Empty when
+    /// no phrases were asked.
+    public var phraseScores: [Double?] = []
+    /// Each phrase's prior: its score against a second of silence, what the decoder expects of it unheard.
+    public var phrasePriors: [Double?] = []
+    /// The free text's own score the same way (nil for an empty text, or when no phrases were asked).
+    public var textScore: Double?
+    /// The free text's prior.
+    public var textPrior: Double?
+    /// The scoring's share of `decodeMs`, milliseconds.
+    public var scoreMs: Double = 0
+
+    public init(text: String, words: [(String, Double, Double)], decodeMs: Double) {
+        self.text = text; self.words = words; self.decodeMs = decodeMs
+    }
 
     public static func == (a: WhisperResult, b: WhisperResult) -> Bool {
         a.text == b.text && a.decodeMs == b.decodeMs && a.words.count == b.words.count
             && zip(a.words, b.words).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 }
+            && a.phraseScores == b.phraseScores && a.textScore == b.textScore
+            && a.phrasePriors == b.phrasePriors && a.textPrior == b.textPrior
     }
 }
 
@@ -117,10 +135,12 @@ public final class WhisperWorker: @unchecked Sendable {
     public func stop() { worker.stop() }
 
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
-    /// words. A worker that died or hangs is restarted once and the utterance asked again, then with no time
+    /// words; each of `phrases` (a screen's commands as the language says them) is scored against the audio
+    /// besides (`WhisperResult.phraseScores`). A worker that died or hangs is restarted once and the utterance asked again, then with no time
     /// for the fallback (its greedy decode only), so that the same audio cannot hang it twice.
     public func transcribe(_ samples: [Int16], prompt: String? = nil, hotwords: String? = nil,
-                           words: Bool = false, language: String? = nil) throws(WhisperError) -> WhisperResult {
+                           words: Bool = false, language: String? = nil,
+                           phrases: [String] = []) throws(WhisperError) -> WhisperResult {
         guard Double(samples.count) / 16_000 <= Self.longestUtterance else {
             throw WhisperError("utterance longer than \(Int(Self.longestUtterance)) s")
         }
@@ -133,7 +153,7 @@ public final class WhisperWorker: @unchecked Sendable {
             }
             do throws(JSONLineWorker.Failure) {
                 return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language,
-                               budget: attempt == 0 ? configuration.decodeBudget : 0)
+                               phrases: phrases, budget: attempt == 0 ? configuration.decodeBudget : 0)
             } catch {
                 lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
@@ -161,7 +181,7 @@ public final class WhisperWorker: @unchecked Sendable {
     }
 
     private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool,
-                     language: String?, budget: Double) throws(JSONLineWorker.Failure) -> WhisperResult {
+                     language: String?, phrases: [String], budget: Double) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words, "budget": budget]
@@ -169,6 +189,7 @@ public final class WhisperWorker: @unchecked Sendable {
         if let hotwords, !hotwords.isEmpty { header["hotwords"] = String(hotwords.prefix(600)) }
         // Another language than the worker's own (a switch at run time): the multilingual model takes it.
         if let language { header["language"] = language }
+        if !phrases.isEmpty { header["phrases"] = phrases }
         var pcm = Data(capacity: samples.count * 2)
         samples.withUnsafeBytes { raw in
             for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { pcm.append(contentsOf: $0) } }
@@ -182,7 +203,29 @@ public final class WhisperWorker: @unchecked Sendable {
             guard w.count == 3, let s = w[0] as? String, let a = w[1] as? Double, let b = w[2] as? Double else { return nil }
             return (s, a, b)
         }
-        return WhisperResult(text: text, words: ws, decodeMs: obj["ms"] as? Double ?? 0)
+        var result = WhisperResult(text: text, words: ws, decodeMs: Self.number(obj["ms"]) ?? 0)
+        if !phrases.isEmpty {
+            let scores = obj["scores"] as? [Any] ?? [], priors = obj["priors"] as? [Any] ?? []
+            guard scores.count == phrases.count, priors.count == phrases.count else {
+                throw JSONLineWorker.Failure(message: "\(scores.count) scores and \(priors.count) priors for \(phrases.count) phrases",
+                                             lost: false)
+            }
+            result.phraseScores = scores.map(Self.number)
+            result.phrasePriors = priors.map(Self.number)
+            result.textScore = Self.number(obj["text_score"])
+            result.textPrior = Self.number(obj["text_prior"])
+            result.scoreMs = Self.number(obj["score_ms"]) ?? 0
+        }
+        return result
+    }
+
+    /// A JSON number as a Double (JSONSerialization gives whole numbers as Int); nil for null or anything else.
+    private static func number(_ v: Any?) -> Double? {
+        switch v {
+        case let d as Double: d
+        case let i as Int: Double(i)
+        default: nil
+        }
     }
 }
 

@@ -201,24 +201,77 @@ public struct CommandWords: Equatable, Sendable {
     /// gets them as its prompt for a command: a short utterance is otherwise often heard as another, longer
     /// one. The listed phrases are not among them: they are kept folded (no accents), which misleads Whisper.
     public func spokenOpenPhrases(_ candidates: [String], limit: Int = 16) -> [String] {
-        guard let verb = openAsWritten ?? open.first?.joined(separator: " ") else { return [] }
-        var out: [String] = []
-        for c in candidates {
-            let parts = c.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "open" else { continue }
-            let phrase = verb + " " + parts[1]
-            if !out.contains(phrase) { out.append(phrase) }
-            if out.count == limit { break }
+        spokenPhrases(candidates, openLimit: limit, screenPhrases: false).map(\.said)
+    }
+
+    /// A screen phrase as the language says it: what Whisper's command prompt lists and what is scored against
+    /// a command's audio (`scoredCommand`).
+    public struct SpokenPhrase: Equatable, Sendable {
+        /// As said, accents kept ("abre Notas", "atrás").
+        public var said: String
+        /// The screen's phrase it stands for, as `candidates` write it ("open Notas", "back").
+        public var phrase: String
+        /// Whether Whisper's command prompt lists it (one form per command; the other forms are only scored).
+        public var prompted: Bool
+        public init(said: String, phrase: String, prompted: Bool = true) {
+            self.said = said; self.phrase = phrase; self.prompted = prompted
         }
+    }
+
+    /// The screen's phrases (`candidates`, `ShellState.voicePhrases`) as the language says them, the one list
+    /// that Whisper's command prompt (`commandPrompt`) and the scoring of a command's audio are built from:
+    /// first the "open …" phrases with the first open verb as the pack writes it and the label as the screen does
+    /// (at most `openLimit`), then with `screenPhrases` the pack's own phrases for the screen's other commands as
+    /// the pack writes them, one form per command in the pack's order (these are `prompted`); then, not
+    /// prompted, "select …" with the first select verb for the same targets and the pack's other forms ("volver"
+    /// beside "atrás"), which only the scoring reads.
+    public func spokenPhrases(_ candidates: [String], openLimit: Int = 16,
+                              screenPhrases: Bool = CommandWords.promptsScreenPhrases) -> [SpokenPhrase] {
+        var out: [SpokenPhrase] = []
+        var saids = Set<String>()
+        func add(_ said: String, _ phrase: String, prompted: Bool) {
+            guard saids.insert(said).inserted else { return }
+            out.append(SpokenPhrase(said: said, phrase: phrase, prompted: prompted))
+        }
+        var labels: [(phrase: String, label: String)] = []
+        if let verb = openAsWritten ?? open.first?.joined(separator: " ") {
+            for c in candidates {
+                let parts = c.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "open" else { continue }
+                let said = verb + " " + parts[1]
+                guard !saids.contains(said) else { continue }
+                add(said, c, prompted: true)
+                labels.append((c, String(parts[1])))
+                if labels.count == openLimit { break }
+            }
+        }
+        guard screenPhrases else { return out }
+        let onScreen = Dictionary(candidates.map { (SpeechLanguage.words($0).joined(separator: " "), $0) },
+                                  uniquingKeysWith: { first, _ in first })
+        var said = Set<String>()
+        var others: [SpokenPhrase] = []
+        for p in phrases {
+            let english = SpeechLanguage.words(p.value).joined(separator: " ")
+            guard let written = p.written, let phrase = onScreen[english] else { continue }
+            if said.insert(english).inserted { add(written, phrase, prompted: true) }
+            else { others.append(SpokenPhrase(said: written, phrase: phrase, prompted: false)) }
+        }
+        if let verb = select.first?.joined(separator: " ") {
+            for (_, label) in labels where candidates.contains("select " + label) {
+                add(verb + " " + label, "select " + label, prompted: false)
+            }
+        }
+        for o in others { add(o.said, o.phrase, prompted: false) }
         return out
     }
 
     /// Whisper's prompt for a command utterance on a screen whose phrases are `candidates` (the keymap's and the
     /// targets', `ShellState.voicePhrases`): the wake phrase first when the idle shell listens for it, then the
-    /// screen's "open …" phrases as the language says them (`spokenOpenPhrases`), then, with `screenPhrases`, the
-    /// pack's own phrases for the screen's other commands as the pack writes them ("aide", "commence la dictée"),
-    /// one form per command. At most `limit` characters: Whisper reads at most 224 tokens of prompt, and a
-    /// phrase that does not fit is left out whole. The live shell and `bench speech` both hear commands with it.
+    /// screen's prompted phrases (`spokenPhrases`): its "open …" phrases as the language says them, then, with
+    /// `screenPhrases`, the pack's own phrases for the screen's other commands as the pack writes them
+    /// ("aide", "commence la dictée"), one form per command. At most `limit` characters: Whisper reads at most
+    /// 224 tokens of prompt, and a phrase that does not fit is left out whole. The live shell and `bench speech`
+    /// both hear commands with it.
     public func commandPrompt(_ candidates: [String], wake: String? = nil, screenPhrases: Bool = CommandWords.promptsScreenPhrases,
                               limit: Int = CommandWords.promptLimit) -> String {
         var parts: [String] = []
@@ -230,17 +283,77 @@ public struct CommandWords: Equatable, Sendable {
             length += more
         }
         if let wake { add(wake) }
-        spokenOpenPhrases(candidates).forEach(add)
-        guard screenPhrases else { return parts.joined(separator: ", ") }
-        let onScreen = Set(candidates.map { SpeechLanguage.words($0).joined(separator: " ") })
-        var said = Set<String>()
-        for p in phrases {
-            let english = SpeechLanguage.words(p.value).joined(separator: " ")
-            guard let written = p.written, onScreen.contains(english), said.insert(english).inserted else { continue }
-            add(written)
-        }
+        for p in spokenPhrases(candidates, screenPhrases: screenPhrases) where p.prompted { add(p.said) }
         return parts.joined(separator: ", ")
     }
+
+    /// The phrases scored against a command's audio (`spokenPhrases`), at most `limit`, prompted ones first:
+    /// each costs the worker a pass of Whisper's decoder.
+    public func scoredPhrases(_ candidates: [String], limit: Int = CommandWords.scoredLimit) -> [SpokenPhrase] {
+        Array(spokenPhrases(candidates).prefix(limit))
+    }
+
+    /// Whether the live shell has Whisper score the screen's phrases against a command's audio and decides by
+    /// the scores (`scoredCommand`) instead of by the free text alone (`nearest`). Off: on espeak-ng's commands
+    /// scoring was right 32 of 40 times against 21, but it took 8 of 75 of Asterisk's real sentences for commands
+    /// (the free text none) and cost the worker 2.5-4.6 s per utterance (`bench speech`, docs/speech-languages.md).
+    public static let decidesByScore = false
+
+    /// The most phrases scored per command utterance (`scoredPhrases`).
+    public static let scoredLimit = 64
+
+    /// The command among the scored phrases (`scoredPhrases`) that Whisper's scores of the audio (`scores`)
+    /// make it, and by how much it beat the next command; nil when none is clearly the one said.
+    ///
+    /// A phrase's evidence is its score less its prior (what the audio adds: a phrase whose later tokens follow
+    /// from its first scores high against any audio, and its prior as high); a command's is its best form's.
+    /// The best command is taken only if its evidence is at least `scoreMargin` above every other command's (a
+    /// close second means the audio does not tell them apart) and it is plausible against what Whisper heard
+    /// freely (`heard`): the free text is that command by `nearest`'s rule, or both its evidence is at most
+    /// `scoreSlack` below the free text's and the free text has at most `extraWords` words more than the
+    /// command's form and at most `extraLetters` letters more than twice its letters. Forced scoring does not say whether a phrase covers the whole utterance: an ordinary
+    /// sentence ("Bitte ruf heute Nachmittag den Arzt an") can score one short command ("weiter") well, but
+    /// is heard freely as many words. An utterance with no free text (nothing heard) is no command. Pure: the
+    /// same scores decide the same.
+    public func scoredCommand(_ scores: CommandScores, heard: String, among candidates: [String])
+        -> (phrase: String, margin: Double)? {
+        var best: [String: (evidence: Double, said: String)] = [:]
+        var order: [String] = []
+        for (i, p) in scores.phrases.enumerated() where i < scores.scores.count && i < scores.priors.count {
+            guard let e = CommandScores.evidence(scores.scores[i], scores.priors[i]) else { continue }
+            if best[p.phrase] == nil { order.append(p.phrase) }
+            if e > best[p.phrase]?.evidence ?? -.infinity { best[p.phrase] = (e, p.said) }
+        }
+        let ranked = order.compactMap { p in best[p].map { (phrase: p, evidence: $0.evidence, said: $0.said) } }
+            .enumerated().sorted { ($0.element.evidence, -$0.offset) > ($1.element.evidence, -$1.offset) }.map(\.element)
+        let heardWords = SpeechLanguage.words(heard)
+        guard let first = ranked.first, !heardWords.isEmpty,
+              let text = CommandScores.evidence(scores.textScore, scores.textPrior) else { return nil }
+        let margin = ranked.count > 1 ? first.evidence - ranked[1].evidence : .infinity
+        guard margin >= Self.scoreMargin else { return nil }
+        let near = nearest(heard, among: candidates)?.phrase == first.phrase
+        let form = SpeechLanguage.words(first.said)
+        let plausible = first.evidence >= text - Self.scoreSlack && heardWords.count <= form.count + Self.extraWords
+            && heardWords.joined().count <= 2 * form.joined().count + Self.extraLetters
+        guard near || plausible else { return nil }
+        return (first.phrase, margin)
+    }
+
+    /// How far above every other command's the best command's evidence must be (`scoredCommand`), in mean
+    /// log-probability; tuned on the packs' `[bench]` commands and sentences said by espeak-ng (the Python study
+    /// in docs/speech-languages.md), Asterisk's real sentences held out.
+    public static let scoreMargin = 0.25
+
+    /// How far below the free text's evidence the best command's may be and still be what was said.
+    public static let scoreSlack = 3.0
+
+    /// How many words more than the best command's form the free text may have and still be that command.
+    public static let extraWords = 1
+
+    /// How many letters more than twice the best command's form's the free text may have and still be that
+    /// command: Whisper running on in a short window writes few words of many letters ("electrónica,
+    /// cccccccccccccccc…" for "Mañana voy a visitar a mi hermana en Madrid", scored "inicio").
+    public static let extraLetters = 6
 
     /// Whether the command prompt lists the screen's own phrases (`commandPrompt`'s `screenPhrases`) in the
     /// live shell: with them the packs' commands said by espeak-ng were heard right 22 of 40 times against 15,
@@ -323,6 +436,32 @@ public struct CommandWords: Equatable, Sendable {
             }
         }
         return row[b.count]
+    }
+}
+
+/// Whisper's scores of one command utterance against a screen's phrases (`CommandWords.scoredPhrases`), as
+/// the worker answered them: what `CommandWords.scoredCommand` decides from, in the core, so that a replay of
+/// the same answer acts as the live shell did.
+public struct CommandScores: Equatable, Sendable {
+    /// The phrases scored.
+    public var phrases: [CommandWords.SpokenPhrase]
+    /// Each one's score, in the same order (mean natural log-probability of its tokens given the audio; nil for
+    /// a phrase without tokens).
+    public var scores: [Double?]
+    /// Each one's prior, in the same order: its score against silence, what the decoder expects of it unheard.
+    public var priors: [Double?]
+    /// The free text's own score and prior the same way (nil when Whisper wrote nothing).
+    public var textScore: Double?, textPrior: Double?
+    public init(phrases: [CommandWords.SpokenPhrase], scores: [Double?], priors: [Double?], textScore: Double?,
+                textPrior: Double?) {
+        self.phrases = phrases; self.scores = scores; self.priors = priors; self.textScore = textScore
+        self.textPrior = textPrior
+    }
+
+    /// What the audio adds to a phrase: its score less its prior (nil without either).
+    static func evidence(_ score: Double?, _ prior: Double?) -> Double? {
+        guard let score, let prior, score.isFinite, prior.isFinite else { return nil }
+        return score - prior
     }
 }
 

@@ -89,7 +89,7 @@ import Testing
         let text = try String(contentsOf: file, encoding: .utf8)
         let language = try SpeechFile.parse(text, file: file.path, code: "es")
         let (_, commands) = try SpeechLanguagesBench.benchData(text, file: file.path)
-        let (candidates, prompt) = try SpeechLanguagesBench(languages: ["es"]).commandScreen(language, commands)
+        let (candidates, prompt, _) = try SpeechLanguagesBench(languages: ["es"]).commandScreen(language, commands)
         let (utterances, _) = try TuxPaintSpeech.sample(language: "es", limit: 4)
         let w = try Self.worker("es")
         defer { w.stop() }

@@ -97,6 +97,25 @@ import Testing
         #expect(effects.count == englishEffects.count, "\(lang): \(effects) against \(englishEffects)")
     }
 
+    /// A command utterance with Whisper's scores of the screen's phrases is decided by the scores in the core:
+    /// "abrir notas" heard "A mi Notas" opens Notes, as the worker's answer says; the same text without scores
+    /// (the free text's rule) does nothing; scores with no clear best do nothing.
+    @Test func aScoredCommandActsByItsScores() throws {
+        var d = try Self.driver("es")
+        let commands = try Self.speech("es").commands
+        let phrases = commands.scoredPhrases(d.state.voicePhrases)
+        func scores(best: String, by margin: Double) -> CommandScores {
+            CommandScores(phrases: phrases, scores: phrases.map { $0.said == best ? -3 : -3 - margin },
+                          priors: phrases.map { _ in -8 }, textScore: -2, textPrior: -6)
+        }
+        d.send(.speech("A mi Notas.", isFinal: true))
+        #expect(d.screen == "launcher", "the free text's rule does not take it")
+        d.send(.scoredCommand("A mi Notas.", scores(best: "abre Notas", by: 0.1)))
+        #expect(d.screen == "launcher", "a close second is no command")
+        d.send(.scoredCommand("A mi Notas.", scores(best: "abre Notas", by: 2)))
+        #expect(d.screen != "launcher", "scored: \(d.screen)")
+    }
+
     @Test(arguments: zip(languages, ["atrás", "retour", "zurück", "indietro", "voltar"]))
     func backAndTheKeymapsPhrasesInTheLanguage(_ lang: String, _ back: String) throws {
         var d = try Self.driver(lang)
@@ -174,6 +193,63 @@ import Testing
         #expect(short.count <= 40)
         #expect(short.components(separatedBy: ", ").allSatisfy { $0 == "shell" || richParts.contains($0) }, "\(short)")
         #expect(commands.commandPrompt([], screenPhrases: true).isEmpty)
+    }
+
+    /// The phrases scored against a command's audio come from the one list the prompt is built from: the
+    /// prompted ones are the prompt's, in its order; the rest ("select …", the pack's other forms) only scored.
+    @Test func theScoredPhrasesAreThePromptsAndTheOtherForms() throws {
+        let es = try Self.speech("es").commands
+        let launcher = ShellState(keymap: Fixture.keymap("default"), catalog: try LanguageTests.catalog("es")).voicePhrases
+        let spoken = es.spokenPhrases(launcher)
+        let prompt = es.commandPrompt(launcher, limit: 10_000).components(separatedBy: ", ")
+        #expect(spoken.filter(\.prompted).map(\.said) == prompt)
+        #expect(spoken.contains(.init(said: "abre Notas", phrase: "open Notas")))
+        #expect(spoken.contains(.init(said: "volver", phrase: "back", prompted: false)))
+        #expect(spoken.contains(.init(said: "selecciona Notas", phrase: "select Notas", prompted: false)))
+        #expect(spoken.allSatisfy { launcher.contains($0.phrase) }, "every phrase is the screen's")
+        #expect(Set(spoken.map(\.said)).count == spoken.count)
+        let scored = es.scoredPhrases(launcher)
+        #expect(scored.count == min(spoken.count, CommandWords.scoredLimit) && scored.prefix(3) == spoken.prefix(3))
+    }
+
+    /// The scored decision, pure, with given scores (each phrase's score against the audio and its prior against
+    /// silence; the evidence is the one less the other): a clear best that is plausible is the command; a close
+    /// second, an implausible best, or nothing heard is none.
+    @Test func theScoredCommandIsAClearAndPlausibleBest() throws {
+        let es = try Self.speech("es").commands
+        let screen = ["back", "help", "open Notas", "select Notas"]
+        let phrases: [CommandWords.SpokenPhrase] = [
+            .init(said: "abre Notas", phrase: "open Notas"), .init(said: "atrás", phrase: "back"),
+            .init(said: "ayuda", phrase: "help"), .init(said: "volver", phrase: "back", prompted: false),
+            .init(said: "selecciona Notas", phrase: "select Notas", prompted: false),
+        ]
+        let priors: [Double?] = [-8, -10, -10, -9, -8]
+        func decide(_ evidence: [Double?], text: Double?, heard: String) -> (phrase: String, margin: Double)? {
+            let scores = zip(evidence, priors).map { e, p in e.flatMap { e in p.map { e + $0 } } }
+            return es.scoredCommand(CommandScores(phrases: phrases, scores: scores, priors: priors,
+                                                  textScore: text.map { $0 - 6 }, textPrior: text.map { _ in -6 }),
+                                    heard: heard, among: screen)
+        }
+        // Clear best (1.5 above the next command), as plausible as the free text: "abrir notas" heard "A mi Notas".
+        #expect(decide([4.8, 2.2, 1.6, 0.5, 3.3], text: 4.7, heard: "A mi Notas")?.phrase == "open Notas")
+        #expect(abs((decide([4.8, 2.2, 1.6, 0.5, 3.3], text: 4.7, heard: "A mi Notas")?.margin ?? 0) - 1.5) < 1e-9)
+        // A command's best form counts: "volver" said, its evidence above "atrás"'s.
+        #expect(decide([0.5, 1.0, 0.4, 4.0, 0.2], text: 4.0, heard: "volver")?.phrase == "back")
+        // Two forms of one command close together are no close second.
+        #expect(decide([0.5, 3.9, 0.4, 4.0, 0.2], text: 4.0, heard: "volver")?.phrase == "back")
+        // A close second: the audio does not tell "abre Notas" from "selecciona Notas".
+        #expect(decide([4.8, 2.2, 1.6, 0.5, 4.7], text: 4.7, heard: "A mi Notas") == nil)
+        // Implausible: far below what the free text's words get from the audio (a sentence heard well) ...
+        #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "por favor") == nil)
+        // ... or the free text has many more words than the command (one short command hidden in a sentence).
+        #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "bitte ruf heute nachmittag den arzt an") == nil)
+        // ... or the free text is few words of many letters (Whisper running on).
+        #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "electrónica, cccccccccccccccc") == nil)
+        // ... unless the free text is that command by the word rule ("Abre notas, abre notas").
+        #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "Abre notas, abre notas")?.phrase == "open Notas")
+        // Nothing heard, or no scores: no command.
+        #expect(decide([4.8, 2.2, 1.6, 0.5, 3.3], text: nil, heard: "") == nil)
+        #expect(decide([nil, nil, nil, nil, nil], text: 4.0, heard: "atrás") == nil)
     }
 
     /// Whisper puts its own mark before the spoken one ("qué tal, coma?"): the mark said is the one written.

@@ -70,6 +70,38 @@ import Testing
         #expect(w.restarts == 0)
     }
 
+    /// The screen's phrases scored against the audio (the request's "phrases"): espeak-ng's "abrir notas", which
+    /// Whisper's free text often gets wrong ("amigotas"), scores "abrir notas" above every other phrase; a request
+    /// without phrases answers as before, with no scores.
+    @Test(.enabled(if: whisperReady, whisperReason), .timeLimit(.minutes(2)))
+    func abrirNotasScoresAbrirNotasAboveTheOtherPhrases() throws {
+        let w = Self.worker("es")
+        try w.start()
+        defer { w.stop() }
+        let phrases = ["abre Notas", "abrir notas", "abre Configuración", "abre Frases", "atrás", "ayuda", "inicio",
+                       "siguiente", "empezar dictado", "restaurar ajustes", "selecciona Notas", ""]
+        let audio = try Self.spoken("abrir notas", "es")
+        let r = try w.transcribe(audio, prompt: "abre Notas, abre Configuración, atrás, ayuda", phrases: phrases)
+        #expect(r.phraseScores.count == phrases.count && r.phrasePriors.count == phrases.count)
+        #expect(r.phraseScores.last == .some(nil) && r.phrasePriors.last == .some(nil), "a phrase without tokens has no score")
+        // What the audio adds to each phrase (its score less its prior against silence), as the shell weighs it.
+        let evidence = zip(r.phraseScores, r.phrasePriors).dropLast().map { s, p in (s ?? -.infinity) - (p ?? 0) }
+        let shown = "\(Array(zip(phrases, evidence))) · \(r.text)"
+        let open = max(evidence[0], evidence[1])
+        #expect(evidence[1] > evidence[0] || evidence[0] - evidence[1] < 0.5, "the form said is as good: \(shown)")
+        #expect(evidence.dropFirst(2).allSatisfy { $0 < open - 0.5 }, "\(shown)")
+        #expect(r.textScore != nil && r.textPrior != nil && r.scoreMs > 0 && r.scoreMs <= r.decodeMs, "\(r.scoreMs) \(r.decodeMs)")
+        // The rule the shell decides with takes it.
+        let commands = CommandWords(open: [["abre"], ["abrir"]], articles: ["las"])
+        let scores = CommandScores(phrases: zip(phrases, ["open Notas", "open Notas", "open Configuración", "open Frases",
+                                                          "back", "help", "home", "next", "start dictation",
+                                                          "restore settings", "select Notas", "?"]).map { .init(said: $0, phrase: $1) },
+                                   scores: r.phraseScores, priors: r.phrasePriors, textScore: r.textScore, textPrior: r.textPrior)
+        #expect(commands.scoredCommand(scores, heard: r.text, among: ["open Notas", "back"])?.phrase == "open Notas", "\(shown)")
+        let plain = try w.transcribe(audio)
+        #expect(plain.phraseScores.isEmpty && plain.textScore == nil)
+    }
+
     @Test(.enabled(if: whisperReady, whisperReason), .timeLimit(.minutes(2)))
     func theEnglishOnlyModelRefusesAnotherLanguageNamingTheInstall() throws {
         let w = Self.worker("es", model: "package")
