@@ -41,6 +41,9 @@ public struct ThresholdDetector: Sendable {
     private var performanceIsRepeat = false
     /// Progress of the current performance, 0…1.
     public private(set) var progress: Double = 0
+    /// Whether the focus is on a key that one ⌫ undoes, where `spec.keyHold` applies (set by the pipeline's
+    /// owner, which knows the screen).
+    public var onKey = false
     /// Onset of the performance under way, if any.
     public var onset: Double? {
         if case .holding(let o, _) = state { return o }
@@ -148,10 +151,10 @@ public struct ThresholdDetector: Sendable {
     }
 
     private mutating func checkHold(onset: Double, since: Double, at t: Double) -> Double? {
-        let held = t - since
-        progress = spec.hold > 0 ? min(1, held / spec.hold) : 1
+        let held = t - since, hold = spec.hold(onKey: onKey)
+        progress = hold > 0 ? min(1, held / hold) : 1
         // Gestures with a maximum hold fire on release, not here.
-        guard spec.maxHold == nil, held >= spec.hold else { return nil }
+        guard spec.maxHold == nil, held >= hold else { return nil }
         return fire(onset: onset, at: t, nextState: .waitRelease)
     }
 

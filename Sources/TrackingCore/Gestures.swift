@@ -83,12 +83,24 @@ public struct ThresholdSpec: Sendable, Equatable {
     /// fired performance) and stayed there that long. A user typing the same key twice reopens a quarter of a
     /// second after closing; speech never fired a gesture first, and its dips do not stay at the closed level.
     public var repeatCalm: Double
+    /// The hold while the focus is on a key whose wrong activation one ⌫ undoes (a letter, a mark, space or ⌫
+    /// of a text's keyboard), when shorter than `hold` (seconds); nil: `hold` everywhere. Such a key is pressed
+    /// hundreds of times a note, and a stray press on it costs a ⌫; a button that leaves a screen, deletes or
+    /// sends keeps the full hold.
+    public var keyHold: Double?
 
     public init(signal: ShapeSignal, press: Float, release: Float, hold: Double, maxHold: Double? = nil,
-                refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0, repeatCalm: Double = 0) {
+                refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0, repeatCalm: Double = 0,
+                keyHold: Double? = nil) {
         self.signal = signal; self.press = press; self.release = release; self.hold = hold
         self.maxHold = maxHold; self.refractory = refractory; self.guards = guards; self.calm = calm
-        self.repeatCalm = repeatCalm
+        self.repeatCalm = repeatCalm; self.keyHold = keyHold
+    }
+
+    /// The hold in effect: `keyHold` on a key that one ⌫ undoes, when shorter; `hold` elsewhere.
+    public func hold(onKey: Bool) -> Double {
+        guard onKey, let keyHold, maxHold == nil else { return hold }
+        return min(hold, keyHold)
     }
 }
 

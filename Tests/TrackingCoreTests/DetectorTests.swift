@@ -253,3 +253,51 @@ struct RepeatCalmTests {
         #expect(run(Self.spec, talking).count == 1)
     }
 }
+
+/// `key_hold_ms`: a shorter hold while the focus is on a key that one ⌫ undoes, the full hold elsewhere.
+struct KeyHoldTests {
+    static let spec = ThresholdSpec(signal: ShapeSignal([.jawOpen]), press: 0.5, release: 0.3, hold: 0.3,
+                                    refractory: 0.3, keyHold: 0.2)
+    /// The jaw open 0.25 s: past the key hold, short of the full hold.
+    static let quarterSecond = frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 15) + [0.1])
+
+    static func fires(_ spec: ThresholdSpec, onKey: Bool, _ fs: [TrackingFrame]) -> [Double] {
+        var d = ThresholdDetector(spec)
+        d.onKey = onKey
+        return fs.compactMap { f in d.step(f.blend, at: f.t).map { _ in f.t } }
+    }
+
+    @Test func aKeyActsAfterTheKeyHoldAndOtherTargetsAfterTheFullHold() {
+        let onKey = Self.fires(Self.spec, onKey: true, Self.quarterSecond)
+        #expect(onKey.count == 1)
+        // The frame at which the key hold (0.2 s) is reached after the press at 1/60 s.
+        #expect(abs((onKey.first ?? 0) - (1.0 / 60 + 0.2)) < 1e-9)
+        #expect(Self.fires(Self.spec, onKey: false, Self.quarterSecond).isEmpty)
+        let long = frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 30) + [0.1])
+        #expect(Self.fires(Self.spec, onKey: false, long).count == 1)
+    }
+
+    @Test func aKeyHoldNeverLengthensTheHoldNorChangesAWink() {
+        var longer = Self.spec
+        longer.keyHold = 0.5
+        #expect(longer.hold(onKey: true) == 0.3)
+        var wink = Self.spec
+        wink.maxHold = 0.4
+        #expect(wink.hold(onKey: true) == 0.3)
+        #expect(Self.spec.hold(onKey: true) == 0.2 && Self.spec.hold(onKey: false) == 0.3)
+    }
+
+    @Test func thePipelineAppliesTheKeyHoldOnlyWhileTold() {
+        let def = GestureDefinition(name: "activate", kind: .threshold(Self.spec))
+        var settings = PipelineSettings()
+        settings.gestures = [def]
+        var p = Pipeline(settings)
+        var fired: [GestureEvent] = []
+        p.onKey = false
+        for f in Self.quarterSecond { fired += p.step(f) }
+        #expect(fired.isEmpty)
+        p.onKey = true
+        for f in frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 15) + [0.1], start: 2) { fired += p.step(f) }
+        #expect(fired.count == 1)
+    }
+}
