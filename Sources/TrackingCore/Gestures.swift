@@ -88,14 +88,24 @@ public struct ThresholdSpec: Sendable, Equatable {
     /// hundreds of times a note, and a stray press on it costs a ⌫; a button that leaves a screen, deletes or
     /// sends keeps the full hold.
     public var keyHold: Double?
+    /// If set, `keyHold` applies only to a performance from a still face (seconds): the value rose from
+    /// `stillLevel` to `press` within `hold`, and no movement above `stillLevel` that did not fire ended within
+    /// this time before that rise. Talking moves the jaw up and down without acting, or climbs through the band
+    /// in steps (the real talking take: 0.7-1.3 s from the still level to `press`, against 0.07-0.3 s for a
+    /// deliberate opening); such a performance needs the full `hold`. nil: `keyHold` whenever it is set.
+    public var keyCalm: Double?
 
     public init(signal: ShapeSignal, press: Float, release: Float, hold: Double, maxHold: Double? = nil,
                 refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0, repeatCalm: Double = 0,
-                keyHold: Double? = nil) {
+                keyHold: Double? = nil, keyCalm: Double? = nil) {
         self.signal = signal; self.press = press; self.release = release; self.hold = hold
         self.maxHold = maxHold; self.refractory = refractory; self.guards = guards; self.calm = calm
-        self.repeatCalm = repeatCalm; self.keyHold = keyHold
+        self.repeatCalm = repeatCalm; self.keyHold = keyHold; self.keyCalm = keyCalm
     }
+
+    /// The level at or below which the face counts as still for `keyCalm`: half of `release` (a closed jaw
+    /// rests at 0.01-0.05 on the real takes; talking lifts it to 0.2-0.3 before it passes `press`).
+    public var stillLevel: Float { release / 2 }
 
     /// The hold in effect: `keyHold` on a key that one ⌫ undoes, when shorter; `hold` elsewhere.
     public func hold(onKey: Bool) -> Double {
