@@ -158,6 +158,29 @@ struct TypingBenchTests {
         #expect(strict.texts != phrases || strict.abandoned > 0)
     }
 
+    @Test func theShippedKeyCalmKeepsDoubleLettersAtTheKeyHold() throws {
+        // "ll", "oo": the same key twice by two openings, on the shipped config (key hold 150 ms, key_calm_ms 500).
+        // A fired opening never counts against the next, so each letter still acts after the key hold.
+        let predictor = try WordLists.load()
+        guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
+        let phrases = ["all good"]
+        var bench = TypingBench(phrases: phrases, profiles: [eye], predictor: predictor)
+        let activate = bench.settings.gestures.first { $0.name == "activate" }
+        guard case .threshold(let spec) = activate?.kind, spec.keyCalm != nil else {
+            Issue.record("the shipped activate gesture has no key_calm_ms"); return
+        }
+        let r = try bench.type(eye, prediction: nil)
+        #expect(r.texts == phrases && r.abandoned == 0 && r.errors.uncorrected == 0, "\(r.texts)")
+        // The jaw acted sooner on average than the full hold alone takes (0.41 s a letter at 300 ms, 0.26 s at
+        // 150): the guard did not take the key hold from the second letter of a pair.
+        #expect(r.jawSteps.untilActed < spec.hold * Double(r.jawSteps.count), "\(r.jawSteps)")
+        // And exactly as soon as without the guard: it withheld the key hold from none of them.
+        bench.settings = try Setup.settings(config: "gestures", overrides: ["gesture.activate.key_calm_ms=0"])
+        let bare = try bench.type(eye, prediction: nil)
+        #expect(bare.texts == phrases && abs(bare.jawSteps.untilActed - r.jawSteps.untilActed) < 1e-9,
+                "\(r.jawSteps) against \(bare.jawSteps)")
+    }
+
     @Test func everyMethodTypesThePhrasesExactlyWithAndWithoutHistory() throws {
         let predictor = try WordLists.load()
         guard let eye = try Self.shippedProfiles().first(where: { $0.name == "eye-tracker" }) else { Issue.record("no eye-tracker"); return }
