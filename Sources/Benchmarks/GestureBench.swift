@@ -26,6 +26,9 @@ public struct GestureBench {
     public var seed: UInt64 = 7
     /// `--set` values applied to every config compared (an A/B of one value with the same binary).
     public var overrides: [String] = []
+    /// Replays as with the focus on a letter key, where the gestures' `key_hold_ms` applies (what a user who
+    /// talks while looking at a key gets).
+    public var onKey = false
 
     public init() {}
 
@@ -114,10 +117,11 @@ public struct GestureBench {
     public func run(out: BenchReport) throws {
         var rng = Rng(seed: seed)
         let (frames, segments) = Self.script(&rng, rounds: rounds)
-        out("gestures: a generated face, \(rounds) rounds of each (\(String(format: "%.0f", frames.last?.t ?? 0)) s at 60 frames/s), through each config's real pipeline; an event counts for the segment it fired in (or within 0.5 s after)")
+        out("gestures: a generated face, \(rounds) rounds of each (\(String(format: "%.0f", frames.last?.t ?? 0)) s at 60 frames/s), through each config's real pipeline\(onKey ? " with the focus on a letter key" : ""); an event counts for the segment it fired in (or within 0.5 s after)")
         for config in configs {
             let settings = try Setup.settings(config: config, overrides: overrides)
             var pipeline = Pipeline(settings)
+            pipeline.onKey = onKey
             var events: [GestureEvent] = []
             for f in frames { events += pipeline.track(.frame(f, nil)) }
             out("  config \(config):")
@@ -146,6 +150,7 @@ public struct GestureBench {
             for config in configs {
                 let settings = try Setup.settings(config: config, overrides: overrides)
                 var pipeline = Pipeline(settings)
+                pipeline.onKey = onKey
                 var counts: [String: Int] = [:]
                 var first = 0.0, last = 0.0
                 for item in try FrameFileReader(path: file) {

@@ -43,7 +43,16 @@ public enum GestureText {
                 }
                 return c.tr("{gesture} briefly (shorter than {time})", ["gesture": what(t, c), "time": seconds(maxHold, c)])
             }
-            return t.hold >= 0.1 ? c.tr("{gesture} and hold for {time}", ["gesture": what(t, c), "time": seconds(t.hold, c)]) : what(t, c)
+            guard t.hold >= 0.1 else { return what(t, c) }
+            let key = t.hold(onKey: true)
+            if key < t.hold {
+                // The shorter hold on a text's letter keys (`key_hold_ms`), and whether it asks a still face first.
+                let args = ["gesture": what(t, c), "time": seconds(t.hold, c), "key": number(key, c)]
+                return t.keyCalm != nil
+                    ? c.tr("{gesture} and hold for {time} ({key} on a letter key, from a still face)", args)
+                    : c.tr("{gesture} and hold for {time} ({key} on a letter key)", args)
+            }
+            return c.tr("{gesture} and hold for {time}", ["gesture": what(t, c), "time": seconds(t.hold, c)])
         case .blinkCount(let b):
             return c.tr("{gesture} within {time}", ["gesture": movement(d, c), "time": seconds(b.window, c)])
         case .dwell(let w):

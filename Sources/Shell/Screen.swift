@@ -192,9 +192,13 @@ public protocol Screen: Sendable {
     /// desktop pointer's dwell): such a screen is drawn at every frame, not only when `FrameLook` changes.
     /// The default, no.
     var drawsFrames: Bool { get }
+    /// Whether the target `id` is a key whose wrong activation one ⌫ undoes (a letter, a mark, space or ⌫ of
+    /// the screen's own text): the gestures' shorter `key_hold_ms` applies while it is focused. The default, no.
+    func undoableKey(_ id: String) -> Bool
 }
 
 extension Screen {
+    public func undoableKey(_ id: String) -> Bool { false }
     public func title(in catalog: Catalog) -> String { catalog.tr(title) }
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }

@@ -79,6 +79,8 @@ public struct Session: Sendable {
     /// The pipeline smooths the gaze and steps the face gestures; the target under the gaze is then found
     /// once, on the screen showing, for both dwell and focus.
     public mutating func stepDetailed(_ item: DecodedItem) -> (effects: [Effect], gestures: [GestureEvent]) {
+        // A letter key's shorter hold (`key_hold_ms`) applies while the focus is on it as the frame comes in.
+        pipeline.onKey = state.focus.focused.map { state.top.undoableKey($0) } ?? false
         var events = pipeline.track(item)
         guard case .frame(let f, _) = item else { return ([], events) }
         let target = pipeline.facePresent ? state.target(at: pipeline.gaze) : nil

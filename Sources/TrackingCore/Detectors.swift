@@ -41,6 +41,18 @@ public struct ThresholdDetector: Sendable {
     private var performanceIsRepeat = false
     /// Progress of the current performance, 0…1.
     public private(set) var progress: Double = 0
+    /// Whether the focus is on a key that one ⌫ undoes, where `spec.keyHold` applies (set by the pipeline's
+    /// owner, which knows the screen).
+    public var onKey = false
+    /// For `spec.keyCalm`: when the movement under way rose above `spec.stillLevel` (or, after it fired, fell
+    /// below `release`: a reopening of the same deliberate movement); nil while the face is still.
+    private var movingSince: Double?
+    /// Whether the movement under way has fired since it began or since its performance began.
+    private var movementFired = false
+    /// When the last movement that did not fire came back to the still level.
+    private var unsettledUntil = -Double.infinity
+    /// Whether the performance under way came from a still face, so that the key hold may apply to it.
+    private var fromStill = true
     /// Onset of the performance under way, if any.
     public var onset: Double? {
         if case .holding(let o, _) = state { return o }
@@ -67,6 +79,7 @@ public struct ThresholdDetector: Sendable {
     /// Feeds one frame's blend shapes at time `t`; returns the onset time when the gesture is recognised.
     public mutating func step(_ b: BlendShapes, at t: Double) -> Double? {
         let v = spec.signal.value(b)
+        if spec.keyCalm != nil { trackMovement(v, at: t) }
         if v < spec.release {
             if lowSince == nil {
                 lowSince = t
@@ -106,6 +119,12 @@ public struct ThresholdDetector: Sendable {
                 return nil
             }
             performanceIsRepeat = spec.calm > 0 && lastRest < spec.calm
+            if let keyCalm = spec.keyCalm {
+                let began = movingSince ?? t
+                fromStill = began - unsettledUntil >= keyCalm && t - began <= spec.hold
+                // A performance that does not fire leaves the face unsettled, even within a movement that did.
+                movementFired = false
+            }
             let ok = spec.guards.allSatisfy { $0.holds(b) }
             if !ok && spec.maxHold != nil {
                 // A short gesture (a wink) whose guard fails at once is something else (a blink): void it.
@@ -148,14 +167,32 @@ public struct ThresholdDetector: Sendable {
     }
 
     private mutating func checkHold(onset: Double, since: Double, at t: Double) -> Double? {
-        let held = t - since
-        progress = spec.hold > 0 ? min(1, held / spec.hold) : 1
+        let held = t - since, hold = spec.hold(onKey: onKey && fromStill)
+        progress = hold > 0 ? min(1, held / hold) : 1
         // Gestures with a maximum hold fire on release, not here.
-        guard spec.maxHold == nil, held >= spec.hold else { return nil }
+        guard spec.maxHold == nil, held >= hold else { return nil }
         return fire(onset: onset, at: t, nextState: .waitRelease)
     }
 
+    /// Follows the face's movements above `spec.stillLevel` for `spec.keyCalm`.
+    private mutating func trackMovement(_ v: Float, at t: Double) {
+        if v > spec.stillLevel {
+            if movingSince == nil {
+                movingSince = t
+                movementFired = false
+            } else if movementFired, state == .waitRelease, v < spec.release {
+                // Closing after a fired performance: a reopening from here is the same key again (a double
+                // letter), timed from this fall, and the movement stays a deliberate one.
+                movingSince = t
+            }
+        } else if movingSince != nil {
+            if !movementFired { unsettledUntil = t }
+            movingSince = nil
+        }
+    }
+
     private mutating func fire(onset: Double, at t: Double, nextState: State) -> Double {
+        movementFired = true
         state = nextState
         progress = 0
         refractoryUntil = t + spec.refractory

@@ -190,6 +190,12 @@ public struct Pipeline: Sendable {
         offset = old.offset
     }
 
+    /// Whether the focus is on a key that one ⌫ undoes (a letter of a text's keyboard): the threshold gestures
+    /// with a `keyHold` then fire after that shorter hold. The screen's owner says so before each frame.
+    public var onKey = false {
+        didSet { if onKey != oldValue { for k in thresholds.indices { thresholds[k].onKey = onKey } } }
+    }
+
     /// Progress 0…1 of each gesture under way, by name (only those above zero).
     public var progress: [(name: String, progress: Double)] {
         var out: [(Int, Double)] = []

@@ -18,6 +18,8 @@ struct BenchGestures: ParsableCommand {
     var overrides: [String] = []
     @Option(help: ArgumentHelp(tr("Rounds of the generated script."))) var rounds = 5
     @Option(help: ArgumentHelp(tr("Random seed."))) var seed: UInt64 = 7
+    @Flag(name: .customLong("on-key"), help: ArgumentHelp(tr("Replay as with the eyes on a letter key, where the shorter key_hold_ms applies.")))
+    var onKey = false
 
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
@@ -28,6 +30,7 @@ struct BenchGestures: ParsableCommand {
         bench.rounds = rounds
         bench.seed = seed
         bench.overrides = overrides
+        bench.onKey = onKey
         if !configs.isEmpty { bench.configs = configs }
         if files.isEmpty {
             let shared = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

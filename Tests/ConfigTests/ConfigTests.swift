@@ -126,7 +126,8 @@ struct GestureConfigTests {
     @Test func aBadOverrideIsBlamedOnTheSetNotTheFile() {
         for (o, message) in [("gesture.activate.press=nan", "press = nan is out of range"),
                              ("smoothing.window=2.5", "window = 2.5 must be a whole number"),
-                             ("gaze.yaw_range=1", "yaw_range must be [from, to]")] {
+                             ("gaze.yaw_range=1", "yaw_range must be [from, to]"),
+                             ("gesture.activate.key_calm_ms=-5", "key_calm_ms = -5.0 is out of range")] {
             do {
                 _ = try GestureConfig.parse(GestureConfig.defaultText, file: "config/gestures.toml", overrides: [o])
                 Issue.record("\(o) was accepted")

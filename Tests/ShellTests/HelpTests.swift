@@ -42,7 +42,8 @@ import TrackingCore
     @Test func describesGestureKinds() {
         let d = GestureDefaults.definitions
         func text(_ n: String) -> String { d.first { $0.name == n }.map(GestureText.describe) ?? "?" }
-        #expect(text("activate") == "open the jaw and hold for 0.3 seconds")
+        #expect(text("activate") == "open the jaw and hold for 0.3 seconds (0.15 on a letter key, from a still face)")
+        #expect(text("commit") == "stick the tongue out and hold for 0.2 seconds (0.1 on a letter key)")
         #expect(text("back") == "close the right eye (left eye open) and hold for 0.5 seconds")
         #expect(text("wink_left") == "a quick wink of the left eye (shorter than 0.3 seconds)")
         #expect(text("double_blink") == "blink both eyes 2 times within 0.7 seconds")

@@ -55,6 +55,39 @@ import TrackingCore
         #expect(session.pipeline.settings.mapping.headCentre.yaw == head.yaw)
     }
 
+    /// `key_hold_ms`: on the note editor a letter key acts after the activate gesture's shorter key hold, while
+    /// ⌫ word (which a stray press costs more) still needs the full hold.
+    @Test func aLetterKeyActsAfterTheKeyHoldAndDeleteWordNeedsTheFullHold() throws {
+        let settings = GestureConfig.defaults()
+        let activate = settings.gestures.first { $0.name == "activate" }
+        guard case .threshold(let spec) = activate?.kind, let keyHold = spec.keyHold else {
+            Issue.record("the shipped activate gesture has no key_hold_ms"); return
+        }
+        #expect(keyHold < spec.hold)
+        var state = Fixture.state()
+        _ = state.show(screen: "note-editor")
+        var session = Session(state: state, settings: settings)
+        // The jaw open for the middle of the two holds, after a still face that arms the session.
+        let open = (keyHold + spec.hold) / 2
+        var t = 0.0
+        func look(at id: String, jawFor seconds: Double) {
+            let gaze = Fixture.gaze(at: id, in: session.state)
+            for (jaw, secs) in [(Float(0), 1.2), (0.8, seconds), (0, 0.5)] {
+                for f in Self.frames(gaze, [.jawOpen: jaw], from: t, seconds: secs) { _ = session.step(.frame(f, nil)) }
+                t += secs
+            }
+        }
+        func text() -> String? { (session.state.top as? NoteEditorScreen)?.field.text }
+        look(at: "note-editor.keyboard.key.h", jawFor: open)
+        look(at: "note-editor.keyboard.key.i", jawFor: open)
+        look(at: "note-editor.keyboard.space", jawFor: open)
+        #expect(text() == "hi ")
+        look(at: "note-editor.keyboard.delete-word", jawFor: open)
+        #expect(text() == "hi ", "⌫ word acted before the full hold")
+        look(at: "note-editor.keyboard.delete-word", jawFor: spec.hold + 0.1)
+        #expect(text() == "")
+    }
+
     @Test func dwellFillsThenOpens() {
         let settings = GestureConfig.defaults()
         var session = Session(state: ShellState(keymap: Fixture.keymap("dwell"), gestures: settings.gestures), settings: settings)

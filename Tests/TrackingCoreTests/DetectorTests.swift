@@ -253,3 +253,105 @@ struct RepeatCalmTests {
         #expect(run(Self.spec, talking).count == 1)
     }
 }
+
+/// `key_hold_ms`: a shorter hold while the focus is on a key that one ⌫ undoes, the full hold elsewhere.
+struct KeyHoldTests {
+    static let spec = ThresholdSpec(signal: ShapeSignal([.jawOpen]), press: 0.5, release: 0.3, hold: 0.3,
+                                    refractory: 0.3, keyHold: 0.2)
+    /// The jaw open 0.25 s: past the key hold, short of the full hold.
+    static let quarterSecond = frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 15) + [0.1])
+
+    static func fires(_ spec: ThresholdSpec, onKey: Bool, _ fs: [TrackingFrame]) -> [Double] {
+        var d = ThresholdDetector(spec)
+        d.onKey = onKey
+        return fs.compactMap { f in d.step(f.blend, at: f.t).map { _ in f.t } }
+    }
+
+    @Test func aKeyActsAfterTheKeyHoldAndOtherTargetsAfterTheFullHold() {
+        let onKey = Self.fires(Self.spec, onKey: true, Self.quarterSecond)
+        #expect(onKey.count == 1)
+        // The frame at which the key hold (0.2 s) is reached after the press at 1/60 s.
+        #expect(abs((onKey.first ?? 0) - (1.0 / 60 + 0.2)) < 1e-9)
+        #expect(Self.fires(Self.spec, onKey: false, Self.quarterSecond).isEmpty)
+        let long = frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 30) + [0.1])
+        #expect(Self.fires(Self.spec, onKey: false, long).count == 1)
+    }
+
+    @Test func aKeyHoldNeverLengthensTheHoldNorChangesAWink() {
+        var longer = Self.spec
+        longer.keyHold = 0.5
+        #expect(longer.hold(onKey: true) == 0.3)
+        var wink = Self.spec
+        wink.maxHold = 0.4
+        #expect(wink.hold(onKey: true) == 0.3)
+        #expect(Self.spec.hold(onKey: true) == 0.2 && Self.spec.hold(onKey: false) == 0.3)
+    }
+
+    /// The shipped jaw: 300 ms, 150 ms on a key, and the key hold only from a still face (`key_calm_ms` 500).
+    static let guarded = ThresholdSpec(signal: ShapeSignal([.jawOpen]), press: 0.5, release: 0.3, hold: 0.3,
+                                       refractory: 0.3, keyHold: 0.15, keyCalm: 0.5)
+    /// `n` frames at 60 fps of a constant value.
+    static func hold(_ v: Float, _ n: Int) -> [Float] { Array(repeating: v, count: n) }
+    /// An opening past `press` for 0.25 s: past the key hold (0.15 s), short of the full hold (0.3 s).
+    static let shortOpen: [Float] = [0.25, 0.4] + hold(0.55, 15) + [0.4, 0.2]
+
+    @Test func talkingOnALetterKeyFiresNothingUnderTheKeyCalm() {
+        // Shaped like the real talking take S07-001 (docs/prediction.md): the jaw rests at 0.03, climbs to a
+        // 0.2-0.3 plateau for 0.7 s, then passes press for 0.25 s; and speech opening the jaw three times a
+        // second, below and past press, before one such opening.
+        let stepped = Self.hold(0.03, 60) + [0.1, 0.2] + Self.hold(0.27, 40) + Self.shortOpen + Self.hold(0.03, 60)
+        let rhythm = Self.hold(0.03, 60) + Array(repeating: [0.2, 0.4, 0.55, 0.55, 0.4, 0.2] + Self.hold(0.05, 14), count: 4).flatMap { $0 }
+            + Self.shortOpen + Self.hold(0.03, 60)
+        for values in [stepped, rhythm] {
+            let fs = frames(.jawOpen, values)
+            #expect(Self.fires(Self.guarded, onKey: true, fs).isEmpty)
+            // Without the calm the key hold would type a letter: the guard is what keeps it out.
+            var bare = Self.guarded
+            bare.keyCalm = nil
+            #expect(Self.fires(bare, onKey: true, fs).count == 1)
+        }
+    }
+
+    @Test func aDeliberatePressAfterStillnessActsAfterTheKeyHold() {
+        // Talking first, then the jaw still for 0.6 s (past key_calm_ms), then a straight opening.
+        let values = Self.hold(0.03, 30) + [0.2, 0.4, 0.55, 0.4, 0.2] + Self.hold(0.03, 36) + [0.3] + Self.hold(0.7, 20)
+            + Self.hold(0.03, 10)
+        let fs = frames(.jawOpen, values)
+        let fired = Self.fires(Self.guarded, onKey: true, fs)
+        #expect(fired.count == 1)
+        // The jaw passes press at frame 72; the key hold (0.15 s) is reached 9 frames later.
+        let acted = (fired.first ?? 0) - 72.0 / 60
+        #expect(acted > 0.15 - 1e-9 && acted < 0.15 + 1.5 / 60, "acted \(acted) s after the press")
+        // Still within key_calm_ms of the talking, the same opening waits for the full hold (0.3 s).
+        let early = frames(.jawOpen, Self.hold(0.03, 30) + [0.2, 0.4, 0.55, 0.4, 0.2] + Self.hold(0.03, 12) + [0.3]
+            + Self.hold(0.7, 20) + Self.hold(0.03, 10))
+        let late = Self.fires(Self.guarded, onKey: true, early)
+        #expect(late.count == 1)
+        let waited = (late.first ?? 0) - 48.0 / 60
+        #expect(waited > 0.3 - 1e-9 && waited < 0.3 + 1.5 / 60, "acted \(waited) s after the press")
+    }
+
+    @Test func aDoubleLetterTypedByTwoOpeningsActsTwiceUnderTheKeyCalm() {
+        // "ll": open 0.2 s, close for 0.25 s (to rest, or only to 0.2: a quick double), open again.
+        let open: [Float] = [0.3] + Self.hold(0.8, 12)
+        for closed: Float in [0.03, 0.2] {
+            let values = Self.hold(0.03, 40) + open + [0.4] + Self.hold(closed, 15) + open + Self.hold(0.03, 10)
+            let fired = Self.fires(Self.guarded, onKey: true, frames(.jawOpen, values))
+            #expect(fired.count == 2, "closed to \(closed)")
+        }
+    }
+
+    @Test func thePipelineAppliesTheKeyHoldOnlyWhileTold() {
+        let def = GestureDefinition(name: "activate", kind: .threshold(Self.spec))
+        var settings = PipelineSettings()
+        settings.gestures = [def]
+        var p = Pipeline(settings)
+        var fired: [GestureEvent] = []
+        p.onKey = false
+        for f in Self.quarterSecond { fired += p.step(f) }
+        #expect(fired.isEmpty)
+        p.onKey = true
+        for f in frames(.jawOpen, [0.1] + Array(repeating: 0.8, count: 15) + [0.1], start: 2) { fired += p.step(f) }
+        #expect(fired.count == 1)
+    }
+}

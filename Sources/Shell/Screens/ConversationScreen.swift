@@ -25,6 +25,7 @@ public struct ConversationScreen: Screen {
     }
 
     public var compose: TextFieldModel { composer.field }
+    public func undoableKey(_ id: String) -> Bool { composer.undoableKey(id) }
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String? { composer.partial }
     /// What the last add-word / remove-word did, shown in the banner until the text changes.

@@ -148,6 +148,15 @@ public struct TextComposer: Sendable {
         public var typesKey: Bool
     }
 
+    /// Whether `id` is a key of this keyboard whose wrong activation one ⌫ undoes: a letter or mark, space, ⌫.
+    /// ⌫ word and the Enter key (which sends a message) are not.
+    public func undoableKey(_ id: String) -> Bool {
+        switch KeyboardKey.from(id, keyboard: keyboardID) {
+        case .char, .space, .backspace: true
+        case .enter, .deleteWord, nil: false
+        }
+    }
+
     /// The word on a keyboard key, as shown: see `offer`.
     public func wordOnKey(_ key: Target, _ ctx: ScreenContext) -> (KeyboardKey, String)? {
         offer(key, ctx).map { ($0.key, $0.shown) }
