@@ -92,7 +92,7 @@ import Testing
         try tmux.start("exec \(env.vars) \(E.binary) run --no-onboarding")
         #expect(tmux.waitFor { $0.first?.contains("HandsFree │ Home") == true })
         tmux.keys("Right", "Enter")
-        #expect(tmux.waitFor { $0.contains { $0.contains("Damaged notes file kept as notes.txt.corrupt-1") } }, "\(tmux.screen)")
+        #expect(tmux.waitFor { $0.contains { $0.contains("Damaged file notes.txt kept as notes.txt.corrupt-1") } }, "\(tmux.screen)")
         #expect(tmux.screen.contains("kept note"))
         #expect(try String(contentsOfFile: env.data + "/notes.txt.corrupt-1", encoding: .utf8) == damaged)
     }

@@ -442,7 +442,7 @@ import Testing
         let dead = try AccessibleDesktop.run(Self.binary, ["controls", "--press", "Send"],
                                              environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
         #expect(dead.status == 1)
-        #expect(dead.stderr.hasPrefix("handsfree: the D-Bus session does not answer:"), "\(dead.stderr)")
+        #expect(dead.stderr.hasPrefix("handsfree: the D-Bus session does not answer ("), "\(dead.stderr)")
     }
 }
 

@@ -74,7 +74,7 @@ import Testing
         shell.tmux.keys("Enter")
         #expect(shell.waitFor { $0.first?.contains("Home › Phrases") == true }, "\(shell.tmux.screen)")
         // The banner is one row: at 100 columns it shows the place; the reason follows it (PhraseBoardTests).
-        #expect(shell.waitFor { $0.contains { $0.contains("Damaged phrases file kept as phrases.txt.corrupt-1: 1 line could not be read (phrases.txt:2:") } },
+        #expect(shell.waitFor { $0.contains { $0.contains("Damaged file phrases.txt kept as phrases.txt.corrupt-1: 1 line could not be read (phrases.txt:2:") } },
                 "\(shell.tmux.screen)")
         // Four group tabs, then the first greeting: Good morning.
         for _ in 0..<5 { shell.tmux.keys("Tab") }

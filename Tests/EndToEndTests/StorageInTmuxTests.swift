@@ -182,7 +182,7 @@ import Testing
         let shell = try Shell("latin1", env)
         defer { shell.tmux.kill() }
         #expect(shell.openNote(tabs: 1), "\(shell.tmux.screen)")
-        #expect(shell.tmux.screen.contains("Damaged notes file kept as notes.txt.corrupt-1"), "\(shell.tmux.screen)")
+        #expect(shell.tmux.screen.contains("Damaged file notes.txt kept as notes.txt.corrupt-1"), "\(shell.tmux.screen)")
         shell.tmux.literal("new")
         #expect(shell.waitFor { Self.fieldText($0) == "new" })
         #expect(FileManager.default.contents(atPath: env.data + "/notes.txt.corrupt-1") == original, "kept byte for byte")

@@ -137,7 +137,7 @@ import Testing
         defer { shell.tmux.kill() }
         #expect(shell.openNote(tabs: 1), "\(shell.tmux.screen)")
         // The banner names the first line whose number could not be read (issue 49); the counts follow it.
-        #expect(shell.tmux.screen.contains("Damaged notes file kept as notes.txt.corrupt-1: 3 lines could not be read (notes.txt:3:"),
+        #expect(shell.tmux.screen.contains("Damaged file notes.txt kept as notes.txt.corrupt-1: 3 lines could not be read (notes.txt:3:"),
                 "\(shell.tmux.screen)")
         shell.tmux.literal("new")
         #expect(shell.waitFor { S.fieldText($0) == "new" })

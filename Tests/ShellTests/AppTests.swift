@@ -106,7 +106,7 @@ import TrackingCore
         let files = MemoryFiles([AppData.notesFile: "handsfree-notes 1\nnote\t1\tfirst\ngarbage line\nnote\t2\tsec\\qond\nnote\t3\tthird\n"])
         var d = Driver(.gesture, screen: "notes", files: .memory(files))
         #expect(d.data.notes.map(\.text) == ["first", "third"])
-        #expect(d.text.contains("Damaged notes file kept as notes.txt.corrupt-1: 2 lines could not be read, 2 kept."))
+        #expect(d.text.contains("Damaged file notes.txt kept as notes.txt.corrupt-1: 2 lines could not be read, 2 entries kept."))
         let (aside, current) = files.files.withLock { ($0["notes.txt.corrupt-1"], $0[AppData.notesFile]) }
         #expect(aside?.contains("garbage line") == true, "the damaged file is kept whole")
         #expect(current == "handsfree-notes 1\nnote\t1\tfirst\nnote\t3\tthird\n",
@@ -119,7 +119,7 @@ import TrackingCore
     @Test func aCorruptMessagesFileIsReported() {
         let files = MemoryFiles([AppData.messagesFile: "not a messages file\nmsg\tana\tme\thi\n"])
         let d = Driver(.gesture, screen: "messages", files: .memory(files))
-        #expect(d.text.contains("Damaged messages file kept as messages.txt.corrupt-1: 1 line could not be read, 1 kept."))
+        #expect(d.text.contains("Damaged file messages.txt kept as messages.txt.corrupt-1: 1 line could not be read, 1 entry kept"))
         #expect(files.files.withLock { $0["messages.txt.corrupt-1"] } != nil)
         #expect(d.data.messages(with: "ana").map(\.text) == ["hi"])
         #expect(d.text.contains("Ana  typing…"), "the kept message still gets its reply")
