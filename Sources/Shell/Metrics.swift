@@ -1,3 +1,4 @@
+import Localization
 import Prediction
 import TerminalModel
 import TrackingCore
@@ -371,11 +372,11 @@ public enum TextEntryRate {
     }
 
     /// What each figure means, one line each, for `stats --explain` and `bench typing --explain`.
-    public static let explanations = [
-        "wpm   words per minute: characters written, five to a word, for each minute spent writing.",
-        "KSPC  keystrokes per character: keys pressed and suggestions taken for each character of the text (1.00 is one key each; below 1, prediction helped).",
-        "KSR   keystroke savings rate: the share of key presses word suggestions saved, against typing every letter (— when no suggestion was taken).",
-        "MSD   minimum string distance: the fewest letters to add, remove or change to turn what was written into what was meant; errors left in are MSD over the characters.",
+    public static let explanations: [UIMessage] = [
+        UIMessage("wpm   words per minute: characters written, five to a word, for each minute spent writing."),
+        UIMessage("KSPC  keystrokes per character: keys pressed and suggestions taken for each character of the text (1.00 is one key each; below 1, prediction helped)."),
+        UIMessage("KSR   keystroke savings rate: the share of key presses word suggestions saved, against typing every letter (— when no suggestion was taken)."),
+        UIMessage("MSD   minimum string distance: the fewest letters to add, remove or change to turn what was written into what was meant; errors left in are MSD over the characters."),
     ]
 
     /// The rates from counts already made.

@@ -80,7 +80,7 @@ struct BenchTyping: ParsableCommand {
         print("typing: \(chosen.count) phrases of \(phrasePath) (\(problems.count) lines skipped), \(chosen.reduce(0) { $0 + $1.count }) characters; "
               + "the note editor with the default keymap (jaw activates, tongue commits ★), 60 frames/s through the session")
         print("goals: eye-tracker ≥ 20 wpm, webcam ≥ 12 wpm, slow user ≥ 10 wpm, uncorrected errors ≤ 1%")
-        if explain { print(TextEntryRate.explanations.joined(separator: "\n")) }
+        if explain { print(TextEntryRate.explanations.map(\.shown).joined(separator: "\n")) }
         var bench = TypingBench(phrases: chosen, profiles: users, predictor: predictor)
         bench.seed = seed
         bench.settings = try pipeline.settings()

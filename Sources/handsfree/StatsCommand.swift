@@ -26,7 +26,7 @@ struct StatsCommand: ParsableCommand {
         let (records, problems) = MetricsFile.load(path)
         for p in problems { FileHandle.standardError.write(Data("handsfree: \(p)\n".utf8)) }
         print(json ? Self.json(records, skipped: problems.count, file: path) : Self.text(records, file: path, last: last))
-        if explain { print("\n" + TextEntryRate.explanations.joined(separator: "\n")) }
+        if explain { print("\n" + TextEntryRate.explanations.map(\.shown).joined(separator: "\n")) }
     }
 
     /// Totals over the records, shared by the text and JSON forms.
@@ -78,51 +78,57 @@ struct StatsCommand: ParsableCommand {
 
     static func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
-    /// "1 time", "3 times".
-    static func times(_ n: Int) -> String { n == 1 ? "1 time" : "\(n) times" }
+    /// "1 time", "3 times", in the language of this run.
+    static func times(_ n: Int) -> String { trn("{n} time", "{n} times", n) }
 
     static func text(_ rs: [MetricsRecord], file: String, last: Int) -> String {
-        guard !rs.isEmpty else { return "No sessions recorded yet (\(file))." }
+        guard !rs.isEmpty else { return tr("No sessions recorded yet ({file}).", ["file": file]) }
         let s = Summary(rs)
         let kinds = s.byKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let recent = rs.suffix(last)
         let wpm = recent.map(\.wpm), errs = recent.map { Double($0.errors) }
-        let sessions = s.sessions == 1 ? "1 session (\(kinds)), \(fmt(s.seconds / 60)) minutes in all, from \(file)"
-            : "\(s.sessions) sessions (\(kinds)), \(fmt(s.seconds / 60)) minutes in all, from \(file)"
+        // The two trend lines' labels are padded to one width, so their sparklines start in one column in any language.
+        let speed = tr("Writing speed"), mistakes = tr("Mistakes")
+        let labelWidth = max(speed.count, mistakes.count)
+        func label(_ l: String) -> String { l + String(repeating: " ", count: labelWidth - l.count) }
         var out = [
-            sessions,
-            "Writing speed  \(Sparkline.render(wpm))  last session \(fmt(wpm.last ?? 0)) words a minute; all sessions \(fmt(s.wpm))",
-            "Mistakes       \(Sparkline.render(errs))  last session \(Int(errs.last ?? 0)); all sessions \(s.errors) "
-                + "(text deleted again, and activations taken back)",
+            trn("{n} session ({kinds}), {minutes} minutes in all, from {file}", "{n} sessions ({kinds}), {minutes} minutes in all, from {file}",
+                s.sessions, ["kinds": kinds, "minutes": fmt(s.seconds / 60), "file": file]),
+            label(speed) + "  " + tr("{trend}  last session {last} words a minute; all sessions {all}",
+                                     ["trend": Sparkline.render(wpm), "last": fmt(wpm.last ?? 0), "all": fmt(s.wpm)]),
+            label(mistakes) + "  " + tr("{trend}  last session {last}; all sessions {all} (text deleted again, and activations taken back)",
+                                        ["trend": Sparkline.render(errs), "last": String(Int(errs.last ?? 0)), "all": String(s.errors)]),
         ]
         if let kspc = s.kspc {
-            out.append("Written: \(s.characters) characters, \(s.typed) of them typed or suggested, with \(s.keystrokes) key presses "
-                       + "and \(s.selections) suggested words (\(fmt(kspc, 2)) per character)")
+            out.append(trn("Written: {n} character, {typed} of them typed or suggested, with {keys} key presses and {words} suggested words ({kspc} per character)",
+                           "Written: {n} characters, {typed} of them typed or suggested, with {keys} key presses and {words} suggested words ({kspc} per character)",
+                           s.characters, ["typed": String(s.typed), "keys": String(s.keystrokes), "words": String(s.selections), "kspc": fmt(kspc, 2)]))
         } else {
-            out.append("Written: nothing yet")
+            out.append(tr("Written: nothing yet"))
         }
         if let ksr = s.ksr {
-            out.append("Word suggestions saved \(fmt(ksr))% of the key presses")
+            out.append(tr("Word suggestions saved {percent}% of the key presses", ["percent": fmt(ksr)]))
         } else {
-            out.append("Word suggestions saved: — (no suggestion was taken)")
+            out.append(tr("Word suggestions saved: — (no suggestion was taken)"))
         }
+        let dictation = ["n": String(s.dictatedWords), "corrections": String(s.corrections), "after": String(s.correctionsAfterDictation)]
         if let rate = s.correctedErrorRate {
-            out.append("Dictation: \(s.dictatedWords) words; \(s.corrections) corrections, \(s.correctionsAfterDictation) of them "
-                       + "right after dictating; \(fmt(rate))% of what was written was deleted again")
+            out.append(tr("Dictation: {n} words; {corrections} corrections, {after} of them right after dictating; {percent}% of what was written was deleted again",
+                          dictation.merging(["percent": fmt(rate)]) { a, _ in a }))
         } else {
-            out.append("Dictation: \(s.dictatedWords) words; \(s.corrections) corrections, \(s.correctionsAfterDictation) of them "
-                       + "right after dictating")
+            out.append(tr("Dictation: {n} words; {corrections} corrections, {after} of them right after dictating", dictation))
         }
-        out.append("Activations: \(s.activations); \(s.undone) taken back (back within 2 s)")
-        out.append(s.nearFaceLoss == 1
-                   ? "Face lost \(times(s.faceLosses)) (no face seen, or no frames for over a second); 1 action within 1 s of a loss"
-                   : "Face lost \(times(s.faceLosses)) (no face seen, or no frames for over a second); \(s.nearFaceLoss) actions within 1 s of a loss")
+        out.append(tr("Activations: {n}; {undone} taken back (back within 2 s)", ["n": String(s.activations), "undone": String(s.undone)]))
+        out.append(trn("Face lost {times} (no face seen, or no frames for over a second); {n} action within 1 s of a loss",
+                       "Face lost {times} (no face seen, or no frames for over a second); {n} actions within 1 s of a loss",
+                       s.nearFaceLoss, ["times": times(s.faceLosses)]))
         if !s.gestures.isEmpty {
-            out.append("Gestures: how often each acted, and how long it was held before it did")
+            out.append(tr("Gestures: how often each acted, and how long it was held before it did"))
             let width = s.gestures.keys.map(\.count).max() ?? 0
             for (name, g) in s.gestures.sorted(by: { $0.key < $1.key }) {
                 let pad = String(repeating: " ", count: width - name.count)
-                out.append("  \(name)\(pad)  \(times(g.count)), held \(fmt(g.count > 0 ? g.hold / Double(g.count) : 0, 2)) s on average")
+                out.append("  \(name)\(pad)  " + tr("{times}, held {seconds} s on average",
+                                                    ["times": times(g.count), "seconds": fmt(g.count > 0 ? g.hold / Double(g.count) : 0, 2)]))
             }
         }
         return out.joined(separator: "\n")

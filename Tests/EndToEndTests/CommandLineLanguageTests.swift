@@ -108,6 +108,7 @@ import Testing
             ["replay", folder + "/none.ndjson", "--config", folder + "/gestures.toml", "--set", "gesture.activate.eye=left"],
             ["bench", "typing", "--profiles", folder + "/profiles.toml"],
             ["check", folder + "/includes.toml"], ["predict", "--language", folder + "/xx", "hola"],
+            ["stats", "--data-dir", folder + "/stats", "--explain"],
         ]
     }
 
@@ -124,6 +125,18 @@ import Testing
         try "include = \"missing-one\"\n".write(toFile: folder + "/includes.toml", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: folder + "/xx", withIntermediateDirectories: true)
         try "code = \"xx\"\n\n[words]\nlist = \"w.txt\"\nelisions = [\"l\"]\n".write(toFile: folder + "/xx/pack.toml", atomically: true, encoding: .utf8)
+        // Two recorded sessions, one with dictation and a face lost, for `stats`' summary and its `--explain`.
+        try FileManager.default.createDirectory(atPath: folder + "/stats", withIntermediateDirectories: true)
+        let sessions = [(40, 0, 0, 0), (70, 12, 3, 2)].map { chars, dictated, corrections, losses in
+            """
+            {"actions":5,"actionsNearFaceLoss":1,"activations":5,"characters":\(chars),"charactersTyped":\(chars),\
+            "corrections":\(corrections),"correctionsAfterDictation":\(min(1, corrections)),"date":"2025-01-01T00:00:00Z","dictatedWords":\(dictated),\
+            "dwell":{"count":0,"max":0,"mean":0},"duration":60,"errors":1,"faceLosses":\(losses),\
+            "gestures":{"activate":{"count":5,"meanHold":0.3}},"keystrokes":\(chars - 10),"kind":"run","selections":3,\
+            "source":"keyboard","undoneActivations":1,"wpm":10}
+            """
+        }
+        try (sessions.joined(separator: "\n") + "\n").write(toFile: folder + "/stats/metrics.ndjson", atomically: true, encoding: .utf8)
     }
 
     static func output(_ args: [String], locale: String, home: String, stderr: Bool = true) throws -> String {
