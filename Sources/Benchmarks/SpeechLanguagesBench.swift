@@ -86,11 +86,7 @@ public struct SpeechLanguagesBench {
     public func run(out: BenchReport) throws {
         if speech != .synthetic { return try runRecorded(out: out) }
         out("speech per language: synthetic speech (espeak-ng's voice; English: flite's rms), Whisper int8 greedy, fitted window")
-        out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
-            + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
-            + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
-            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
-            + "+ms: the worker's extra time for it")
+        out(Self.commandsLegend)
         out("language  model                WER     decode p50  p90      commands right  sentences taken for a command (heard as one)")
         var english = Row(language: "en")
         do {
@@ -188,9 +184,16 @@ public struct SpeechLanguagesBench {
     /// Whether a screen phrase ("open Notas") is the bench's expected one ("open notas").
     static func same(_ a: String, _ b: String) -> Bool { SpeechLanguage.words(a) == SpeechLanguage.words(b) }
 
+    /// What the command columns of both tables mean (synthetic and recorded speech).
+    static let commandsLegend = "commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
+        + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
+        + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
+        + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
+        + "+ms: the worker's extra time for it"
+
     /// The scored decision and the two phrases the audio adds most to (score less prior), for `--verbose`.
     static func scoredShown(_ r: WhisperResult, _ scored: [CommandWords.SpokenPhrase], _ decided: String?) -> String {
-        func evidence(_ s: Double?, _ p: Double?) -> Double? { s.flatMap { s in p.map { s - $0 } } }
+        let evidence = CommandScores.evidence
         let firsts = scored.indices.compactMap { i -> (String, Double)? in
             guard i < r.phraseScores.count, i < r.phrasePriors.count, let e = evidence(r.phraseScores[i], r.phrasePriors[i]) else { return nil }
             return (scored[i].said, e)
@@ -226,11 +229,7 @@ public struct SpeechLanguagesBench {
             + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
             + (temperatureFallback ? ", temperature fallback" : ", no temperature fallback"))
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(oneMinuteLoad()) at the start")
-        out("commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
-            + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
-            + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
-            + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
-            + "+ms: the worker's extra time for it")
+        out(Self.commandsLegend)
         out("language      utterances  audio    WER     WER ≥\(Self.longUtterance)w  decode p50  p90      end → text p50  p90      sentences taken for a command")
         // English's peer: the real English the bench already reads (LibriVox, ../shared/data), through tiny.en.
         let librivox = ProjectPaths.dir("..").appendingPathComponent("shared/data/speech/pocketsphinx-test/librivox").path

@@ -459,7 +459,7 @@ public struct CommandScores: Equatable, Sendable {
     }
 
     /// What the audio adds to a phrase: its score less its prior (nil without either).
-    static func evidence(_ score: Double?, _ prior: Double?) -> Double? {
+    public static func evidence(_ score: Double?, _ prior: Double?) -> Double? {
         guard let score, let prior, score.isFinite, prior.isFinite else { return nil }
         return score - prior
     }
