@@ -4,8 +4,9 @@ Started and supervised by the shell (`Speech/WhisperWorker.swift`). It loads the
 requests on standard input, one at a time, in order:
 
     request   one JSON line {"id": N, "bytes": K, "prompt": "...", "hotwords": "...", "words": false,
-              "language": "es", "budget": 8.0, "phrases": ["abre notas", "atrás"]}  (language optional: the
-              worker's --language; budget optional, seconds: see below; phrases optional: see below)
+              "language": "es", "budget": 8.0, "phrases": ["abre notas", "atrás"], "beam": 5}  (language optional:
+              the worker's --language; budget optional, seconds: see below; phrases optional: see below; beam
+              optional, 1-10: this request's beam width instead of --beam)
               followed by K bytes of 16 kHz mono signed 16-bit little-endian audio
     answer    one JSON line {"id": N, "text": "...", "ms": M} (and "words": [[word, start, end], ...] if asked;
               "scores": [S, ...], "priors": [S, ...], "text_score": S or null, "text_prior": S or null,
@@ -388,11 +389,15 @@ def main():
             if deadline is not None:
                 deadline[0] = ends
 
+            # A request may ask its own beam width (a language pack's dictation: Spanish's is 5); else --beam.
+            beam = req.get("beam")
+            beam = beam if isinstance(beam, int) and not isinstance(beam, bool) and 1 <= beam <= 10 else a.beam
+
             def decode(frames, cap):
                 if window is not None:
                     window[0] = frames
                 segments, _ = model.transcribe(
-                    audio, language=language, beam_size=a.beam, condition_on_previous_text=False, vad_filter=False,
+                    audio, language=language, beam_size=beam, condition_on_previous_text=False, vad_filter=False,
                     initial_prompt=req.get("prompt") or None, hotwords=req.get("hotwords") or None,
                     word_timestamps=bool(req.get("words")), without_timestamps=not req.get("words"),
                     max_new_tokens=cap, temperature=temperatures)

@@ -35,8 +35,9 @@ public struct SpeechLanguagesBench {
     public var screenPhrasesInPrompt = CommandWords.promptsScreenPhrases
     /// Recordings per language from the fixed shuffle (`.tuxpaint`; nil: all).
     public var limit: Int?
-    /// Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).
-    public var beam = 1
+    /// Whisper's beam width for dictation in the languages other than English; nil: each pack's
+    /// (`SpeechLanguage.dictationBeam`), as the shell runs it. Commands are greedy, as in the shell.
+    public var beam: Int?
     /// The model for the languages other than English (nil: `WhisperWorker.defaultModel`, the multilingual base).
     public var model: String?
     /// Give Whisper two of the pack's own sentences as the text before the caret when it dictates, as a note
@@ -107,7 +108,7 @@ public struct SpeechLanguagesBench {
             do {
                 let language = try SpeechFile.parse(text, file: file.path, code: code)
                 let (sentences, commands) = try Self.benchData(text, file: file.path)
-                let w = try OfflineSpeech.whisperWorker(model: model ?? WhisperWorker.defaultModel(language: code), language: code, beam: beam)
+                let w = try OfflineSpeech.whisperWorker(model: model ?? WhisperWorker.defaultModel(language: code), language: code)
                 defer { w.stop() }
                 let voice = try EspeakVoice(language: code)
                 var row = Row(language: code)
@@ -117,7 +118,7 @@ public struct SpeechLanguagesBench {
                 out("  \(code) phrases scored (\(scored.count)): " + scored.map(\.said).joined(separator: ", "))
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
-                    let heard = try measure(&row, s, audio, w, language: code, out: out)
+                    let heard = try measure(&row, s, audio, w, language: code, beam: beam ?? language.dictationBeam, out: out)
                     row.sentences += 1
                     if let m = language.commands.nearest(heard, among: candidates) {
                         row.sentencesTaken += 1
@@ -225,7 +226,7 @@ public struct SpeechLanguagesBench {
         out("WER: words compared as Whisper's published evaluations normalise them (its BasicTextNormalizer: lower case, "
             + "punctuation, symbols, apostrophes and hyphens as spaces), the same on both sides")
         out("Whisper int8, fitted window; English: tiny.en greedy; the others: "
-            + "\(model ?? "base (multilingual)") \(beam == 1 ? "greedy" : "beam \(beam)")"
+            + "\(model ?? "base (multilingual)"), dictation \(beam.map { $0 == 1 ? "greedy" : "beam \($0)" } ?? "at each pack's beam (1: greedy)"), commands greedy"
             + (languagePrompt ? ", two of the pack's sentences as the text before the caret" : "")
             + (temperatureFallback ? ", temperature fallback" : ", no temperature fallback"))
         out("machine: \(DesktopBench.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(oneMinuteLoad()) at the start")
@@ -286,7 +287,7 @@ public struct SpeechLanguagesBench {
         }
         let w = try OfflineSpeech.whisperWorker(
             model: code == "en" ? WhisperWorker.defaultModel(language: "en") : model ?? WhisperWorker.defaultModel(language: code),
-            language: code, beam: code == "en" ? 1 : beam, temperatureFallback: temperatureFallback)
+            language: code, temperatureFallback: temperatureFallback)
         defer { w.stop() }
         var row = Row(language: label)
         var endToText: [Double] = [], audio = 0.0
@@ -296,7 +297,7 @@ public struct SpeechLanguagesBench {
             // counted as every word missed, and the worker is started again for the next, as in the shell.
             var text = ""
             do {
-                let r = try w.transcribe(u.samples, prompt: dictationPrompt)
+                let r = try w.transcribe(u.samples, prompt: dictationPrompt, beam: code == "en" ? 1 : beam ?? screen?.language.dictationBeam)
                 text = r.text
                 row.decodeMs.append(r.decodeMs)
             } catch {
@@ -377,9 +378,9 @@ public struct SpeechLanguagesBench {
     /// Transcribes one sentence, adds its errors and decode time to `row`, and returns what was heard.
     @discardableResult
     private func measure(_ row: inout Row, _ sentence: String, _ audio: [Int16], _ w: WhisperWorker, language: String?,
-                         out: BenchReport) throws -> String {
+                         beam: Int = 1, out: BenchReport) throws -> String {
         let t0 = Date()
-        let r = try w.transcribe(audio)
+        let r = try w.transcribe(audio, beam: beam)
         row.decodeMs.append(Date().timeIntervalSince(t0) * 1000)
         let (e, n) = Self.errors(reference: sentence, hypothesis: r.text)
         row.errors += e

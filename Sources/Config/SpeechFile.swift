@@ -50,6 +50,14 @@ public enum SpeechFile {
         for s in try strings(["dictation", "stop"], in: dictation) { stop.append(try phrase(s, ["dictation", "stop"])) }
         var delete: [[String]] = []
         for s in try strings(["dictation", "delete"], in: dictation) { delete.append(try phrase(s, ["dictation", "delete"])) }
+        var beam = 1
+        if let v = dictation["beam"] {
+            guard let d = v.number, d >= 1, d <= 10, d == d.rounded() else {
+                throw doc.error(["dictation", "beam"], UIMessage("{key} must be a whole number {from}…{to}",
+                                                                 ["key": "beam", "from": "1", "to": "10"]))
+            }
+            beam = Int(d)
+        }
 
         var marks: [SpeechLanguage.Spoken] = []
         for (spoken, v) in try table(["punctuation"]).sorted(by: { $0.key < $1.key }) {
@@ -101,6 +109,6 @@ public enum SpeechFile {
             words.phrases.append(.init(words: try phrase(said, ["commands", "phrases", said]), value: english, written: said))
         }
         return SpeechLanguage(code: code, punctuation: marks, stopDictation: stop, deleteThat: delete,
-                              numbers: numbers, commands: words)
+                              numbers: numbers, commands: words, dictationBeam: beam)
     }
 }

@@ -475,14 +475,14 @@ public final class LiveSpeech: @unchecked Sendable {
     /// stays when Whisper fails). On the decode thread: audio arriving meanwhile queues, so nothing said is lost.
     private func rewrite(_ events: [SpeechEvent]) -> [SpeechEvent] {
         guard events.contains(where: \.isFinal), let w = currentWhisper() else { return events }
-        let (p, h, english) = lock.withLock { (prompt, hotwords, !viaWhisper) }
+        let (p, h, english, beam) = lock.withLock { (prompt, hotwords, !viaWhisper, language.dictationBeam) }
         return events.map { e in
             guard case .final(let text, let words, let at) = e else { return e }
             let audio = utterance
             utterance = []
             guard !text.isEmpty else { return e }
             let heard: Result<String, WhisperError>
-            do throws(WhisperError) { heard = .success(try w.transcribe(audio, prompt: p, hotwords: h).text) } catch { heard = .failure(error) }
+            do throws(WhisperError) { heard = .success(try w.transcribe(audio, prompt: p, hotwords: h, beam: beam).text) } catch { heard = .failure(error) }
             let (typed, notice) = Self.dictated(pocketSphinx: text, whisper: heard, english: english)
             if let notice { post(.notice(notice)) }
             return .final(typed, words: words, at: at)

@@ -137,10 +137,11 @@ public final class WhisperWorker: @unchecked Sendable {
     /// Transcribes one utterance (16 kHz mono samples); `prompt` is the text before it, `hotwords` the user's
     /// words; each of `phrases` (a screen's commands as the language says them) is scored against the audio
     /// besides (`WhisperResult.phraseScores`). A worker that died or hangs is restarted once and the utterance asked again, then with no time
-    /// for the fallback (its greedy decode only), so that the same audio cannot hang it twice.
+    /// for the fallback (its greedy decode only), so that the same audio cannot hang it twice. `beam` (1–10) is
+    /// this utterance's beam width instead of the worker's (a language pack's dictation, `SpeechLanguage.dictationBeam`).
     public func transcribe(_ samples: [Int16], prompt: String? = nil, hotwords: String? = nil,
                            words: Bool = false, language: String? = nil,
-                           phrases: [String] = []) throws(WhisperError) -> WhisperResult {
+                           phrases: [String] = [], beam: Int? = nil) throws(WhisperError) -> WhisperResult {
         guard Double(samples.count) / 16_000 <= Self.longestUtterance else {
             throw WhisperError("utterance longer than \(Int(Self.longestUtterance)) s")
         }
@@ -153,7 +154,7 @@ public final class WhisperWorker: @unchecked Sendable {
             }
             do throws(JSONLineWorker.Failure) {
                 return try ask(samples, prompt: prompt, hotwords: hotwords, words: words, language: language,
-                               phrases: phrases, budget: attempt == 0 ? configuration.decodeBudget : 0)
+                               phrases: phrases, beam: beam, budget: attempt == 0 ? configuration.decodeBudget : 0)
             } catch {
                 lastError = error.lost ? WhisperError(lost: error.message) : WhisperError(error.message)
                 // An error the worker answered with (bad audio) is final; a death or a hang gets one retry.
@@ -181,7 +182,7 @@ public final class WhisperWorker: @unchecked Sendable {
     }
 
     private func ask(_ samples: [Int16], prompt: String?, hotwords: String?, words: Bool,
-                     language: String?, phrases: [String], budget: Double) throws(JSONLineWorker.Failure) -> WhisperResult {
+                     language: String?, phrases: [String], beam: Int? = nil, budget: Double) throws(JSONLineWorker.Failure) -> WhisperResult {
         let id = nextID
         nextID += 1
         var header: [String: Any] = ["id": id, "bytes": samples.count * 2, "words": words, "budget": budget]
@@ -190,6 +191,7 @@ public final class WhisperWorker: @unchecked Sendable {
         // Another language than the worker's own (a switch at run time): the multilingual model takes it.
         if let language { header["language"] = language }
         if !phrases.isEmpty { header["phrases"] = phrases }
+        if let beam, beam != configuration.beam { header["beam"] = beam }
         var pcm = Data(capacity: samples.count * 2)
         samples.withUnsafeBytes { raw in
             for s in raw.bindMemory(to: Int16.self) { withUnsafeBytes(of: s.littleEndian) { pcm.append(contentsOf: $0) } }

@@ -59,8 +59,8 @@ struct BenchSpeech: ParsableCommand {
     @Option(help: ArgumentHelp(tr("With --speech tuxpaint or asterisk: recordings per language, the first of a fixed shuffle (default: all).")))
     var limit: Int?
 
-    @Option(help: ArgumentHelp(tr("With --language: Whisper's beam width for the languages other than English (1: greedy, as the shell runs it).")))
-    var beam = 1
+    @Option(help: ArgumentHelp(tr("With --language: Whisper's beam width for dictation in the languages other than English (1: greedy; default: each language pack's, as the shell runs it).")))
+    var beam: Int?
 
     @Flag(help: ArgumentHelp(tr("With --language: give Whisper two of the pack's own sentences as the text before the caret when it dictates.")))
     var languagePrompt = false
@@ -84,7 +84,7 @@ struct BenchSpeech: ParsableCommand {
             }
             languages.speech = source
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
-            if beam < 1 { throw ValidationError("--beam must be at least 1, not \(beam)") }
+            if let beam, beam < 1 || beam > 10 { throw ValidationError("--beam must be 1 to 10, not \(beam)") }
             languages.limit = limit; languages.beam = beam; languages.languagePrompt = languagePrompt
             languages.temperatureFallback = !noTemperatureFallback
             switch commandPrompt {
