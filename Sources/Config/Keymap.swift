@@ -107,7 +107,7 @@ public enum TerminalBinding: Sendable, Equatable {
     /// A short phrase for help screens: "press Ctrl+C", "leave this screen", or what the action or command does.
     public var summary: String {
         switch self {
-        case .press(let name): return "press " + Self.keyWords(name)
+        case .press(let name): return "press " + Self.keyWords(name, .english)
         case .leave: return N_("leave this screen")
         case .action(let a): return a.summary
         case .desktop(let c): return c.summary
@@ -116,24 +116,31 @@ public enum TerminalBinding: Sendable, Equatable {
 
     /// `summary` in `catalog`'s language.
     public func summary(in catalog: Catalog) -> String {
-        if case .press(let name) = self { return catalog.tr("press {key}", ["key": Self.keyWords(name)]) }
+        if case .press(let name) = self { return catalog.tr("press {key}", ["key": Self.keyWords(name, catalog)]) }
         return catalog.tr(summary)
     }
 
-    /// A key name of a keymap in the words on a keyboard: `ctrl-c` is "Ctrl+C", `page-up` "Page Up".
-    static func keyWords(_ name: String) -> String {
-        let named = ["enter": "Enter", "tab": "Tab", "escape": "Esc", "esc": "Esc", "backspace": "Backspace",
-                     "space": "Space", "up": "Up arrow", "down": "Down arrow", "left": "Left arrow", "right": "Right arrow",
-                     "insert": "Insert", "delete": "Delete", "home": "Home", "end": "End", "page-up": "Page Up",
-                     "page-down": "Page Down"]
-        let modifiers = [("ctrl-", "Ctrl"), ("alt-", "Alt"), ("shift-", "Shift"), ("super-", "Super")]
-        var rest = Substring(name.lowercased())
+    /// A key name of a keymap as the desktop labels the key in `catalog`'s language (`KeyLabel`, GTK's
+    /// keyboard labels): `ctrl-c` is "Ctrl+C" ("Strg+C" in German), `page-up` "Page Up" ("Bild auf"). A name
+    /// `TerminalKeyPress` does not know is shown in capitals, as the keymap wrote it.
+    static func keyWords(_ name: String, _ catalog: Catalog) -> String {
+        let lower = name.lowercased()
+        let modifiers: [(String, UIMessage)] = [("ctrl-", KeyLabel.ctrl), ("alt-", KeyLabel.alt), ("shift-", KeyLabel.shift),
+                                                ("super-", KeyLabel.superKey)]
+        var rest = Substring(lower)
         var words: [String] = []
-        while let (prefix, word) = modifiers.first(where: { rest.hasPrefix($0.0) }), rest.count > prefix.count {
-            words.append(word)
+        while let (prefix, label) = modifiers.first(where: { rest.hasPrefix($0.0) }), rest.count > prefix.count {
+            words.append(label.text(catalog))
             rest = rest.dropFirst(prefix.count)
         }
-        let key = named[String(rest)] ?? rest.uppercased()
+        let key: String
+        if rest == "space" {
+            key = KeyLabel.space.text(catalog)
+        } else if let press = TerminalKeyPress(name: String(rest)), press.modifiers.isEmpty {
+            key = press.key.label.text(catalog)
+        } else {
+            key = rest.uppercased()
+        }
         return (words + [key]).joined(separator: "+")
     }
 }

@@ -17,7 +17,7 @@ public struct ControlsError: Error, CustomStringConvertible, Equatable, Sendable
     public init(_ description: String, stale: Bool = false) {
         self.description = description; message = .verbatim(description); self.stale = stale
     }
-    public init(_ message: UIMessage) { description = message.english; self.message = message; stale = false }
+    public init(_ message: UIMessage, stale: Bool = false) { description = message.english; self.message = message; self.stale = stale }
 }
 
 /// What acting on a control did.
@@ -112,7 +112,7 @@ public final class AccessibilityClient {
         if let problem = Self.locate(enable: enable) { throw ControlsError(problem) }
         let status = atspi_init()
         if status != 0 && status != 1 {
-            let error = ControlsError("the accessibility bus did not take the connection (libatspi said \(status))")
+            let error = ControlsError(UIMessage("the accessibility bus did not take the connection (libatspi said {status})", ["status": String(status)]))
             Self.connection = .failure(error)
             throw error
         }
@@ -139,17 +139,17 @@ public final class AccessibilityClient {
         generation += 1
         release()
         do throws(ControlsError) { try connect() } catch {
-            return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: error.description)
+            return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: error.message)
         }
         _ = handsfree_atspi_dispatch(1000)
         var silent: [String] = []
         guard let found = findWindow(matching: window, silent: &silent) else {
             if let app = silent.first {
                 return ControlsSnapshot(generation: generation, application: app, window: "", controls: [],
-                                        problem: "\(app) does not answer in time")
+                                        problem: UIMessage("{application} does not answer in time", ["application": app]))
             }
-            let problem = window.map { "no window of an accessible application is called \(ControlNames.clean($0, limit: 60))" }
-                ?? "no window of an accessible application has the focus"
+            let problem = window.map { UIMessage("no window of an accessible application is called {name}", ["name": ControlNames.clean($0, limit: 60)]) }
+                ?? UIMessage("no window of an accessible application has the focus")
             return ControlsSnapshot(generation: generation, application: "", window: "", controls: [], problem: problem)
         }
         if let old = self.window { handsfree_atspi_unref(UnsafeMutableRawPointer(old.element)) }
@@ -159,13 +159,14 @@ public final class AccessibilityClient {
         if details { walk.readDetails(direct: direct ? link(for: found.window) : nil) }
         elements = walk.found.map(\.element)
         elementsGeneration = generation
-        var problem: String?
+        var problem: UIMessage?
+        let application = ["application": found.application]
         if walk.slow {
-            problem = "\(found.application) does not answer in time: the list shows what it gave"
+            problem = UIMessage("{application} does not answer in time: the list shows what it gave", application)
         } else if walk.truncated || walk.cut {
-            problem = "\(found.application) has more elements than are read: the list shows the first part"
+            problem = UIMessage("{application} has more elements than are read: the list shows the first part", application)
         } else if walk.found.isEmpty {
-            problem = "\(found.application) shows no controls to the accessibility bus"
+            problem = UIMessage("{application} shows no controls to the accessibility bus", application)
         }
         return ControlsSnapshot(generation: generation, application: found.application, window: found.title,
                                 controls: walk.found.map(\.control), truncated: walk.truncated || walk.cut || walk.slow,
@@ -177,7 +178,7 @@ public final class AccessibilityClient {
     public func perform(_ target: ControlTarget) throws(ControlsError) -> ControlOutcome {
         try connect()
         guard target.generation == elementsGeneration, elements.indices.contains(target.index) else {
-            throw ControlsError("the list is out of date: it is read again", stale: true)
+            throw ControlsError(UIMessage("the list is out of date: it is read again"), stale: true)
         }
         let element = elements[target.index]
         let raw = element
@@ -189,14 +190,14 @@ public final class AccessibilityClient {
         defer { g_free(name) }
         let states = handsfree_atspi_states(raw)
         if Self.take(&error) != nil || states & Self.bit(ATSPI_STATE_DEFUNCT) != 0 {
-            throw ControlsError("\(Self.describe(target)) is no longer there", stale: true)
+            throw ControlsError(UIMessage("{control} is no longer there", reasons: ["control": Self.describe(target)]), stale: true)
         }
         let current = name.map { ControlNames.clean(String(cString: $0)) } ?? ""
         guard Self.map(role: role, states: states, hasAction: true) == target.role, current == target.name else {
-            throw ControlsError("\(Self.describe(target)) has changed", stale: true)
+            throw ControlsError(UIMessage("{control} has changed", reasons: ["control": Self.describe(target)]), stale: true)
         }
         if states & Self.bit(ATSPI_STATE_SENSITIVE) == 0 && states & Self.bit(ATSPI_STATE_ENABLED) == 0 {
-            throw ControlsError("\(Self.describe(target)) is greyed out")
+            throw ControlsError(UIMessage("{control} is greyed out", reasons: ["control": Self.describe(target)]))
         }
         if target.role.takesText {
             if let component = atspi_accessible_get_component_iface(raw) {
@@ -211,14 +212,17 @@ public final class AccessibilityClient {
             if let chosen = Self.defaultAction(names) {
                 let done = atspi_action_do_action(action, Int32(chosen), &error)
                 if let reason = Self.take(&error) {
-                    throw ControlsError("\(Self.describe(target)) did not take \(names[chosen]): \(reason)")
+                    throw ControlsError(UIMessage("{control} did not take {action}: {reason}", ["action": names[chosen], "reason": reason],
+                                                  reasons: ["control": Self.describe(target)]))
                 }
-                if done == 0 { throw ControlsError("\(Self.describe(target)) refused \(names[chosen])") }
+                if done == 0 {
+                    throw ControlsError(UIMessage("{control} refused {action}", ["action": names[chosen]], reasons: ["control": Self.describe(target)]))
+                }
                 return .acted(action: names[chosen])
             }
         }
         if let extents = Self.extents(raw) ?? target.extents, extents.isUsable { return .needsPointer(placed(extents)) }
-        throw ControlsError("\(Self.describe(target)) has no action and no place on the screen to click")
+        throw ControlsError(UIMessage("{control} has no action and no place on the screen to click", reasons: ["control": Self.describe(target)]))
     }
 
     /// Counts the bus's events that can make a reading out of date (a window activated or closed, children
@@ -247,12 +251,12 @@ public final class AccessibilityClient {
             guard let data else { return }
             Unmanaged<Changes>.fromOpaque(data).takeUnretainedValue().count += 1
         }, Unmanaged.passUnretained(changes).toOpaque(), nil)
-        guard let made else { throw ControlsError("the accessibility bus's events cannot be listened to") }
+        guard let made else { throw ControlsError(UIMessage("the accessibility bus's events cannot be listened to")) }
         listener = made
         var error: UnsafeMutablePointer<GError>?
         for name in Self.events {
             if atspi_event_listener_register(made, name, &error) == 0 || Self.take(&error) != nil {
-                throw ControlsError("the accessibility bus does not send \(name) events")
+                throw ControlsError(UIMessage("the accessibility bus does not send {name} events", ["name": name]))
             }
         }
     }
@@ -693,7 +697,9 @@ public final class AccessibilityClient {
         return message
     }
 
-    static func describe(_ target: ControlTarget) -> String {
-        target.name.isEmpty ? "The \(target.role.rawValue)" : "\"\(target.name)\""
+    /// The control a message is about: its name in quotes, as the list shows it, or for one without a name
+    /// "The control" in the language (its role's English name would be the only English in the sentence).
+    static func describe(_ target: ControlTarget) -> UIMessage {
+        target.name.isEmpty ? UIMessage("The control") : .verbatim("\"\(target.name)\"")
     }
 }

@@ -150,7 +150,7 @@ public final class LiveControls: @unchecked Sendable {
         if case .read(let follow) = request { lock.withLock { following = follow } }
         guard let input = lock.withLock({ childInput }) ?? startWorker() else {
             if case .perform = request {
-                post(.controlPerformed(.failed(reason: "The controls cannot be read now: the reader did not start", stale: false)))
+                post(.controlPerformed(.failed(UIMessage("The controls cannot be read now: the reader did not start"), stale: false)))
             }
             return
         }
@@ -353,13 +353,13 @@ public final class LiveControls: @unchecked Sendable {
             case .focused: return .focused(name: target.name)
             case .needsPointer(let e):
                 guard let screen = client.screenSize() else {
-                    return .failed(reason: "This control has no action, and the screen's size is unknown: use pointer mode", stale: false)
+                    return .failed(UIMessage("This control has no action, and the screen's size is unknown: use pointer mode"), stale: false)
                 }
                 return .pointer(x: (Double(e.x) + Double(e.width) / 2) / Double(screen.width),
                                 y: (Double(e.y) + Double(e.height) / 2) / Double(screen.height))
             }
         } catch {
-            return .failed(reason: error.description, stale: error.stale)
+            return .failed(error.message, stale: error.stale)
         }
     }
 }

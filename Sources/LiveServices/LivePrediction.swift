@@ -131,13 +131,14 @@ public final class LivePrediction: @unchecked Sendable {
                     p.phraseModel = m
                     for case .damagedPhraseCache(let path, let reason) in problems where problem == nil {
                         problem = UIMessage("Conversational model cache {file} was damaged ({reason}); its text was read instead.",
-                                            ["file": path, "reason": reason])
+                                            ["file": path], reasons: ["reason": reason])
                     }
                 }
             }
             // Said once, so a cache that keeps getting damaged (a failing disk) is noticed; the lists loaded anyway.
             for case .damagedCache(let path, let reason) in p.warnings where problem == nil {
-                problem = UIMessage("Word list cache {file} was damaged ({reason}); the word lists were read instead.", ["file": path, "reason": reason])
+                problem = UIMessage("Word list cache {file} was damaged ({reason}); the word lists were read instead.", ["file": path],
+                                    reasons: ["reason": reason])
             }
             if let userFile = readFrom, let aside = UserWordsFile.keepAside(p, userFile) {
                 problem = aside.message

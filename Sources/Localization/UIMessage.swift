@@ -4,8 +4,8 @@
 /// What the edge (the runtime) and the reducer say to the user (a notice, a problem) is made as a value of
 /// this type, never as text in one language. `scripts/extract-messages.py` finds `UIMessage("…")` and
 /// `.plural("…", "…", n)` as it finds `tr("…")`.
-public struct UIMessage: Sendable, Hashable, CustomStringConvertible {
-    enum Kind: Sendable, Hashable {
+public struct UIMessage: Sendable, Hashable, Codable, CustomStringConvertible {
+    enum Kind: Sendable, Hashable, Codable {
         case text(String)
         case plural(String, String, Int)
         /// Text that is not the project's to translate: a path, a program's own error, a name.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Localization
 
 /// The shipped word lists as built in memory (lexicon with its folded keys, lowercase and display forms, n-grams,
 /// noun and held-word sets), saved in one binary
@@ -39,8 +40,8 @@ enum ModelCache {
     enum Problem: Error, Equatable {
         /// Built from other versions of the lists (or by another version of the program): rebuilt silently.
         case stale
-        /// Cut short or not adding up: said to the user, then rebuilt.
-        case damaged(String)
+        /// Cut short or not adding up: said to the user (in their language), then rebuilt.
+        case damaged(UIMessage)
     }
 
     struct Model {
@@ -132,7 +133,7 @@ enum ModelCache {
     static func check(head: some Collection<UInt8>, size: Int, largest: Int, stamp: [UInt8]? = nil) throws(Problem) {
         let family = version.dropLast()
         guard size >= version.count, head.prefix(family.count).elementsEqual(family) else {
-            throw .damaged(size == 0 ? "empty" : "not a compiled word list file")
+            throw .damaged(size == 0 ? UIMessage("empty", context: "file") : UIMessage("not a compiled word list file"))
         }
         guard head.prefix(version.count).elementsEqual(version) else { throw .stale }
         let bytes = Array(head)
@@ -144,17 +145,18 @@ enum ModelCache {
                bytes[start...].starts(with: "scan ".utf8) { throw .stale }
         }
         guard size <= largest else {
-            throw .damaged("\(size / 1_000_000) MB, more than the word lists could make (\(largest / 1_000_000) MB at most)")
+            throw .damaged(UIMessage("{size} MB, more than the word lists could make ({largest} MB at most)",
+                                     ["size": String(size / 1_000_000), "largest": String(largest / 1_000_000)]))
         }
     }
 
     /// The model in `raw`, if it was built from the files `stamp` describes and is whole.
     static func decode(_ raw: UnsafeRawBufferPointer, stamp: [UInt8]) throws(Problem) -> Model {
         try check(head: raw.prefix(version.count), size: raw.count, largest: .max)
-        guard raw.count >= version.count + 16, raw.count % 8 == 0 else { throw .damaged("cut short") }
+        guard raw.count >= version.count + 16, raw.count % 8 == 0 else { throw .damaged(UIMessage("cut short")) }
         let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
         guard checksum(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) == sum else {
-            throw .damaged("checksum does not match (cut short or overwritten)")
+            throw .damaged(UIMessage("checksum does not match (cut short or overwritten)"))
         }
         var r = Reader(raw: raw, pos: version.count)
         guard try r.array(UInt8.self) == stamp else { throw .stale }
@@ -176,14 +178,14 @@ enum ModelCache {
               displayStarts.last.map({ Int($0) == displayBytes.count }) == true,
               zip(displayStarts, displayStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(displayIDs, displayIDs.dropFirst()).allSatisfy({ $0 < $1 }),
-              displayIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
+              displayIDs.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged(UIMessage("word list tables do not fit together")) }
         let lexicon = Lexicon(bytes: bytes, starts: starts, lower: lower, lowerStarts: lowerStarts, displayIDs: displayIDs,
                               displayBytes: displayBytes, displayStarts: displayStarts, logProb: logProb, topByPrefix: top,
                               accentLists: accentLists, accentTop: accentTop)
 
         let header = try r.array(Int64.self)
         guard header.count == 3, header[0] == Int64(n) || header[0] == -1, header[1] >= 0, header[2] >= 0
-        else { throw .damaged("n-gram tables do not fit together") }
+        else { throw .damaged(UIMessage("n-gram tables do not fit together")) }
         var g = NGrams.Parts(sentenceStart: Int32(header[0]))
         g.bigramCount = Int(header[1]); g.trigramCount = Int(header[2])
         g.ids = try r.array(Int32.self); g.logp = try r.array(Float.self); g.byID = try r.array(Int32.self)
@@ -195,13 +197,13 @@ enum ModelCache {
         g.end1 = try r.array(Float.self)
         g.end2Keys = try r.array(UInt64.self); g.end2Values = try r.array(Float.self)
         // The checksum is one anyone can compute: the tables are checked to fit together (`NGrams.init?`).
-        guard let ngrams = NGrams(g) else { throw .damaged("n-gram tables do not fit together") }
+        guard let ngrams = NGrams(g) else { throw .damaged(UIMessage("n-gram tables do not fit together")) }
         let hasPossessable = try r.array(UInt8.self)
         let possessable = try r.array(UInt64.self), held = try r.array(UInt64.self)
-        guard hasPossessable.count == 1 else { throw .damaged("word sets do not fit together") }
+        guard hasPossessable.count == 1 else { throw .damaged(UIMessage("word sets do not fit together")) }
         let bestSettings = try r.array(Double.self), bestKeys = try r.array(UInt64.self), bestWords = try r.array(Int32.self)
         guard let best = BestLists(settings: bestSettings, keys: bestKeys, words: bestWords, lexiconSize: n) else {
-            throw .damaged("kept rankings do not fit together")
+            throw .damaged(UIMessage("kept rankings do not fit together"))
         }
         return Model(lexicon: lexicon, ngrams: ngrams, possessable: hasPossessable[0] == 1 ? IDSet(words: possessable) : nil,
                      held: IDSet(words: held), bestLists: best)
@@ -218,23 +220,23 @@ enum ModelCache {
             let ids = try array(Int32.self), idStarts = try array(Int32.self)
             guard keyStarts.count == idStarts.count, keyStarts.first == 0, idStarts.first == 0,
                   keyStarts.last.map({ Int($0) == keyBytes.count }) == true, idStarts.last.map({ Int($0) == ids.count }) == true,
-                  ids.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged("word list tables do not fit together") }
+                  ids.allSatisfy({ $0 >= 0 && Int($0) < n }) else { throw .damaged(UIMessage("word list tables do not fit together")) }
             var t: [[UInt8]: [Int32]] = [:]
             t.reserveCapacity(keyStarts.count - 1)
             for i in 0..<(keyStarts.count - 1) {
                 let (a, b) = (Int(keyStarts[i]), Int(keyStarts[i + 1])), (c, d) = (Int(idStarts[i]), Int(idStarts[i + 1]))
-                guard a <= b, c <= d else { throw .damaged("word list tables do not fit together") }
+                guard a <= b, c <= d else { throw .damaged(UIMessage("word list tables do not fit together")) }
                 t[Array(keyBytes[a..<b])] = Array(ids[c..<d])
             }
             return t
         }
 
         mutating func array<T: BitwiseCopyable>(_: T.Type) throws(Problem) -> [T] {
-            guard pos + 8 <= raw.count else { throw .damaged("cut short") }
+            guard pos + 8 <= raw.count else { throw .damaged(UIMessage("cut short")) }
             let count = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self).littleEndian
             pos += 8
             let size = MemoryLayout<T>.stride
-            guard count <= UInt64(raw.count - pos) / UInt64(size) else { throw .damaged("cut short") }
+            guard count <= UInt64(raw.count - pos) / UInt64(size) else { throw .damaged(UIMessage("cut short")) }
             let n = Int(count)
             let a = [T](unsafeUninitializedCapacity: n) { buf, done in
                 UnsafeMutableRawBufferPointer(buf).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pos..<(pos + n * size)]))

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Localization
 import SystemIO
 
 /// The conversational model as built in memory, saved in a binary file of its own (`conversation-en.bin` in the
@@ -90,7 +91,8 @@ extension PhraseModel {
         guard stat(text.path, &textStat) == 0 else { return .failure(.stale) }
         let largest = largestCache(textSize: Int(textStat.st_size), words: predictor.lexicon.count)
         guard Int(st.st_size) <= largest else {
-            return .failure(.damaged("\(st.st_size / 1_000_000) MB, more than the conversational model could make (\(largest / 1_000_000) MB at most)"))
+            return .failure(.damaged(UIMessage("{size} MB, more than the conversational model could make ({largest} MB at most)",
+                                               ["size": String(st.st_size / 1_000_000), "largest": String(largest / 1_000_000)])))
         }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return .failure(.stale) }
         return data.withUnsafeBytes { raw in
@@ -105,18 +107,18 @@ extension PhraseModel {
     static func decode(_ raw: UnsafeRawBufferPointer, stamp: [UInt8], words: Int, sentenceStart: Int32) throws(ModelCache.Problem) -> PhraseModel {
         let v = cacheVersion
         guard raw.count >= v.count, raw.prefix(v.count - 1).elementsEqual(v.dropLast()) else {
-            throw .damaged(raw.isEmpty ? "empty" : "not a compiled conversational model")
+            throw .damaged(raw.isEmpty ? UIMessage("empty", context: "file") : UIMessage("not a compiled conversational model"))
         }
         guard raw.prefix(v.count).elementsEqual(v) else { throw .stale }
-        guard raw.count >= v.count + 16, raw.count % 8 == 0 else { throw .damaged("cut short") }
+        guard raw.count >= v.count + 16, raw.count % 8 == 0 else { throw .damaged(UIMessage("cut short")) }
         let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
         guard ModelCache.checksum(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) == sum else {
-            throw .damaged("checksum does not match (cut short or overwritten)")
+            throw .damaged(UIMessage("checksum does not match (cut short or overwritten)"))
         }
         var r = ModelCache.Reader(raw: UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)]), pos: v.count)
         guard try r.array(UInt8.self) == stamp else { throw .stale }
         let head = try r.array(Int64.self), values = try r.array(Float.self)
-        guard head.count == 3, values.count == 3, head[2] == Int64(words), head[1] >= 0 else { throw .damaged("tables do not fit the word list") }
+        guard head.count == 3, values.count == 3, head[2] == Int64(words), head[1] >= 0 else { throw .damaged(UIMessage("tables do not fit the word list")) }
         guard head[0] == Int64(sentenceStart) else { throw .stale }
         var m = PhraseModel(sentenceStart: sentenceStart)
         m.count = Int(head[1])
@@ -128,12 +130,12 @@ extension PhraseModel {
         func valid(_ id: Int32) -> Bool { id >= -4 && Int(id) < words }
         guard m.unigram.count == words, m.backoff1.count == words, bp.count == bk.count, bb.count == bk.count, tp.count == tk.count,
               tb.count == tk.count, fw.count == fk.count, fp.count == fk.count, fw.allSatisfy(valid)
-        else { throw .damaged("tables do not fit together") }
+        else { throw .damaged(UIMessage("tables do not fit together")) }
         func lists<K: Hashable & BitwiseCopyable>(_: K.Type) throws(ModelCache.Problem) -> [K: [Int32]] {
             let keys = try r.array(K.self), starts = try r.array(Int32.self), ids = try r.array(Int32.self)
             guard starts.count == keys.count + 1, starts.first == 0, starts.last.map({ Int($0) == ids.count }) == true,
                   zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy(valid)
-            else { throw .damaged("successor lists do not fit together") }
+            else { throw .damaged(UIMessage("successor lists do not fit together")) }
             var d: [K: [Int32]] = [:]
             d.reserveCapacity(keys.count)
             for (i, k) in keys.enumerated() { d[k] = Array(ids[Int(starts[i])..<Int(starts[i + 1])]) }
@@ -146,7 +148,7 @@ extension PhraseModel {
         // Sentences' words are shown, so each must be a listed word.
         guard us.count == up.count + 1, us.first == 0, us.last.map({ Int($0) == ui.count }) == true,
               zip(us, us.dropFirst()).allSatisfy({ $0 <= $1 }), ui.allSatisfy({ $0 >= 0 && Int($0) < words })
-        else { throw .damaged("sentences do not fit the word list") }
+        else { throw .damaged(UIMessage("sentences do not fit the word list")) }
         m.utterances = up.indices.map { (Array(ui[Int(us[$0])..<Int(us[$0 + 1])]), up[$0]) }
         m.bigrams.reserveCapacity(bk.count)
         for i in bk.indices { m.bigrams[bk[i]] = (bp[i], bb[i]) }

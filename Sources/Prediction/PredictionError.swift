@@ -8,21 +8,22 @@ public enum PredictionError: Error, Equatable, Sendable, CustomStringConvertible
     /// One line of a file is malformed; loading skips it and goes on.
     case badLine(path: String, line: Int, message: UIMessage)
     /// The compiled word lists (`ModelCache`) were damaged; the text lists were read instead.
-    case damagedCache(path: String, reason: String)
+    case damagedCache(path: String, reason: UIMessage)
     /// The compiled conversational model (`PhraseModel.cache`) was damaged; its text was read instead.
-    case damagedPhraseCache(path: String, reason: String)
+    case damagedPhraseCache(path: String, reason: UIMessage)
 
-    /// The problem as the user reads it, the file (and line) named. What a compiled file's check found wrong
-    /// with it stays in English inside the translated sentence: it is for whoever debugs the format.
+    /// The problem as the user reads it, the file (and line) named; what a compiled file's check found wrong
+    /// with it is in the language too.
     public var message: UIMessage {
         switch self {
         case let .cannotRead(path, reason): UIMessage("{file}: cannot read: {reason}", ["file": path], reasons: ["reason": reason])
         case let .cannotWrite(path, reason): UIMessage("{file}: cannot write: {reason}", ["file": path], reasons: ["reason": .system(reason)])
         case let .badLine(path, line, message): .together([.verbatim("\(path):\(line):"), message], separator: " ")
         case let .damagedCache(path, reason):
-            UIMessage("{file}: damaged ({reason}); the word lists were read instead", ["file": path, "reason": reason])
+            UIMessage("{file}: damaged ({reason}); the word lists were read instead", ["file": path], reasons: ["reason": reason])
         case let .damagedPhraseCache(path, reason):
-            UIMessage("{file}: damaged ({reason}); the conversational model was read from its text instead", ["file": path, "reason": reason])
+            UIMessage("{file}: damaged ({reason}); the conversational model was read from its text instead", ["file": path],
+                      reasons: ["reason": reason])
         }
     }
 

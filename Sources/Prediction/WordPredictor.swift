@@ -212,7 +212,7 @@ public struct WordPredictor: Sendable {
         /// Built from other lists, or by another version: a start passes it over.
         case otherLists
         /// Cut short or not adding up (why).
-        case damaged(String)
+        case damaged(UIMessage)
     }
 
     /// Whether `file` holds the lists named compiled, as `load(cache:prebuilt:)` would find it.

@@ -106,14 +106,16 @@ public struct ControlsSnapshot: Hashable, Sendable, Codable {
     public var controls: [DesktopControl]
     /// More elements were there than the walk reads (`ControlsLimits.nodes`): the list is the first part.
     public var truncated: Bool
-    /// Why the list is empty or partial, in plain words ("no window has the focus", an application that did
-    /// not answer); nil when the walk was whole.
+    /// Why the list is empty or partial, in plain English ("no window has the focus", an application that
+    /// did not answer), for logs and `controls --json`; nil when the walk was whole.
     public var problem: String?
+    /// `problem` as the user reads it, in the language.
+    public var problemMessage: UIMessage?
 
     public init(generation: Int, application: String, window: String, controls: [DesktopControl],
-                truncated: Bool = false, problem: String? = nil) {
+                truncated: Bool = false, problem: UIMessage? = nil) {
         self.generation = generation; self.application = application; self.window = window
-        self.controls = controls; self.truncated = truncated; self.problem = problem
+        self.controls = controls; self.truncated = truncated; self.problem = problem?.english; problemMessage = problem
     }
 
     /// The label each control is shown and matched by: its name, or for one without a name its role and its
@@ -277,6 +279,12 @@ public enum ControlReport: Hashable, Sendable, Codable {
     case focused(name: String)
     /// The control has no action: the pointer clicks here (fractions of the desktop).
     case pointer(x: Double, y: Double)
-    /// It could not be done, and why; `stale` when the element is gone or changed (the list is read again).
-    case failed(reason: String, stale: Bool)
+    /// It could not be done, and why (in English; `message` in the language); `stale` when the element is
+    /// gone or changed (the list is read again).
+    case failed(reason: String, stale: Bool, message: UIMessage? = nil)
+
+    /// A failure worded for translation (`reason` is its English).
+    public static func failed(_ message: UIMessage, stale: Bool) -> ControlReport {
+        .failed(reason: message.english, stale: stale, message: message)
+    }
 }

@@ -29,8 +29,9 @@ public enum GestureText {
     /// seconds)": a held gesture and a short one on the same eye read clearly apart.
     public static func describe(_ d: GestureDefinition) -> String { describe(d, .english) }
 
-    /// `describe` in `c`'s language.
-    public static func describe(_ d: GestureDefinition, _ c: Catalog) -> String {
+    /// `describe` in `c`'s language; `letterKeys` false leaves out the shorter hold on a letter key (help on a
+    /// screen that has none).
+    public static func describe(_ d: GestureDefinition, _ c: Catalog, letterKeys: Bool = true) -> String {
         switch d.kind {
         case .threshold(let t):
             if let maxHold = t.maxHold {
@@ -45,7 +46,7 @@ public enum GestureText {
             }
             guard t.hold >= 0.1 else { return what(t, c) }
             let key = t.hold(onKey: true)
-            if key < t.hold {
+            if letterKeys, key < t.hold {
                 // The shorter hold on a text's letter keys (`key_hold_ms`), and whether it asks a still face first.
                 let args = ["gesture": what(t, c), "time": seconds(t.hold, c), "key": number(key, c)]
                 return t.keyCalm != nil
@@ -62,8 +63,9 @@ public enum GestureText {
 
     /// `describe` of the gesture named `name` in `defs`; a keymap checked against another config may name one
     /// that is not there, which is said in words rather than by its name.
-    public static func describe(named name: String, in defs: [GestureDefinition], _ c: Catalog = .english) -> String {
-        defs.first { $0.name == name }.map { describe($0, c) } ?? c.tr("a gesture the gesture config does not define")
+    public static func describe(named name: String, in defs: [GestureDefinition], _ c: Catalog = .english,
+                                letterKeys: Bool = true) -> String {
+        defs.first { $0.name == name }.map { describe($0, c, letterKeys: letterKeys) } ?? c.tr("a gesture the gesture config does not define")
     }
 
     /// A few words for the status line while the gesture is under way: "jaw", "right eye", "left wink".
@@ -137,9 +139,7 @@ public enum GestureText {
     }
 
     static func number(_ v: Double, _ c: Catalog = .english) -> String {
-        let text = JSONText.number(v, digits: 2)
-        // The separator is a translation like any other (gettext's usual way, where no locale is set).
-        return text.split(separator: ".", omittingEmptySubsequences: false).joined(separator: c.tr(".", context: "decimal separator"))
+        c.number(v, digits: 2)
     }
 }
 

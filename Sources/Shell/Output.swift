@@ -85,7 +85,7 @@ public struct DesktopOutput: Hashable, Sendable {
     /// The focused window's controls as last read (the Controls view), nil before any reading.
     public var controls: ControlsSnapshot?
     /// What the last action on a control came to, or why it could not be done, for the Controls view.
-    public var controlsNote: String?
+    public var controlsNote: UIMessage?
 
     public init(sink: String? = nil, missing: String? = nil) { self.sink = sink; self.missing = missing }
 }

@@ -405,8 +405,8 @@ func controlReported(_ s: inout ShellState, _ report: ControlReport) -> [Effect]
     case .pointer(let x, let y):
         s.desktop.controlsNote = nil
         return [.desktop(.point(.moveTo(x: x, y: y))), .desktop(.point(.click(.left, count: 1)))]
-    case .failed(let reason, let stale):
-        s.desktop.controlsNote = reason
+    case .failed(let reason, let stale, let message):
+        s.desktop.controlsNote = message ?? .verbatim(reason)
         return stale ? [.readControls(follow: true)] : []
     }
 }

@@ -195,10 +195,14 @@ public protocol Screen: Sendable {
     /// Whether the target `id` is a key whose wrong activation one ⌫ undoes (a letter, a mark, space or ⌫ of
     /// the screen's own text): the gestures' shorter `key_hold_ms` applies while it is focused. The default, no.
     func undoableKey(_ id: String) -> Bool
+    /// Whether the screen has keys `undoableKey` holds (a text's letter keys), where the shorter hold applies:
+    /// help on a screen without them leaves that hold out. The default, no.
+    var hasUndoableKeys: Bool { get }
 }
 
 extension Screen {
     public func undoableKey(_ id: String) -> Bool { false }
+    public var hasUndoableKeys: Bool { false }
     public func title(in catalog: Catalog) -> String { catalog.tr(title) }
     public mutating func handle(_ input: ScreenInput, _ context: ScreenContext) -> Reply { .unhandled }
     public func leaving(_ context: ScreenContext) -> [Effect] { [] }

@@ -17,6 +17,8 @@ public enum KeyLabel {
     public static var superKey: UIMessage { UIMessage("Super", context: "keyboard label") }
     /// The Shift key.
     public static var shift: UIMessage { UIMessage("Shift", context: "keyboard label") }
+    /// The space bar.
+    public static var space: UIMessage { UIMessage("Space", context: "keyboard label") }
     /// The key right of the space bar that gives a layout's third level: "AltGr" on the keycaps of every
     /// language here (GTK has no label of its own for it).
     public static var altGr: UIMessage { .verbatim("AltGr") }
@@ -59,5 +61,52 @@ extension TerminalKeyPress {
     /// The key with its modifiers as the desktop labels them ("Strg+Alt+Entf").
     public var label: UIMessage {
         modifiers.isEmpty ? key.label : .together(KeyLabel.labels(modifiers) + [key.label], separator: "+")
+    }
+}
+
+/// The names the Terminal and Desktop screens print on their keys: GTK's keyboard labels (`TerminalKey.label`)
+/// where a key of those rows has room for them, else the short form the language's keyboards print ("Bild↑"
+/// for GTK's "Bild auf", "Tab" for "Tabulator"), so that a key shows the name the messages use for it.
+public enum KeyCap {
+    /// The context the short forms are translated in.
+    public static let context = "key cap"
+    /// Columns a key of the key rows has at 80 columns: a label of that width or less is printed as it is.
+    public static let width = 6
+
+    /// The short form of `key` where it has one (the keys whose labels are long in some language), else nil.
+    public static func short(_ key: TerminalKey) -> UIMessage? {
+        // The context is written out at each cap: the extractor reads literals only.
+        switch key {
+        case .escape: UIMessage("Esc", context: "key cap")
+        case .tab: UIMessage("Tab", context: "key cap")
+        case .enter: UIMessage("Enter", context: "key cap")
+        case .home: UIMessage("Home", context: "key cap")
+        case .end: UIMessage("End", context: "key cap")
+        case .pageUp: UIMessage("PgUp", context: "key cap")
+        case .pageDown: UIMessage("PgDn", context: "key cap")
+        case .insert: UIMessage("Ins", context: "key cap")
+        case .delete: UIMessage("Del", context: "key cap")
+        default: nil
+        }
+    }
+
+    /// The cap of `key` in `catalog`'s language: its short form where it has one, else its label; a chord
+    /// joins the modifier's label and the key's cap as the messages do ("Strg+C", "Alt+Tab").
+    public static func text(_ key: TerminalKey, _ catalog: Catalog) -> String {
+        switch key {
+        case .ctrl(let ch): return KeyLabel.ctrl.text(catalog) + "+" + ch.uppercased()
+        case .alt(let ch): return KeyLabel.alt.text(catalog) + "+" + String(ch)
+        default: return (short(key) ?? key.label).text(catalog)
+        }
+    }
+
+    /// The cap of a key pressed with `modifiers` ("Alt+Tab").
+    public static func text(_ press: TerminalKeyPress, _ catalog: Catalog) -> String {
+        (KeyLabel.labels(press.modifiers).map { $0.text(catalog) } + [text(press.key, catalog)]).joined(separator: "+")
+    }
+
+    /// The label of each modifier in `modifiers` in GTK's order, as the caps of the latches show them.
+    public static func modifiers(_ modifiers: TerminalModifiers, _ catalog: Catalog) -> [String] {
+        KeyLabel.labels(modifiers).map { $0.text(catalog) }
     }
 }

@@ -23,7 +23,7 @@ public enum CalibrationFile {
             }
             return (saved, nil)
         } catch {
-            return (nil, UIMessage("{error}; the pointer is not calibrated", ["error": "\(error)"]))
+            return (nil, UIMessage("{error}; the pointer is not calibrated", reasons: ["error": configProblem(error)]))
         }
     }
 
@@ -70,4 +70,10 @@ public enum CalibrationFile {
         let c = s.calibration
         return "size = [\(s.size.width), \(s.size.height)]\ncx = \(list(c.cx))\ncy = \(list(c.cy))\nshift = \(list([c.shiftX, c.shiftY]))\n"
     }
+}
+
+/// A calibration file's problem as the user reads it: a config error's `file:line: reason` with the reason in
+/// the language (`ConfigError.shown`), not its English `description`; another error as it describes itself.
+func configProblem(_ error: any Error) -> UIMessage {
+    (error as? ConfigError)?.shown ?? .verbatim("\(error)")
 }

@@ -18,7 +18,7 @@ public enum GestureCalibrationFile {
             let doc = try TOMLDocument(text: text, file: file.path)
             return (try entries(doc, source: source), nil)
         } catch {
-            return ([], UIMessage("{error}; the gestures keep the config's values", ["error": "\(error)"]))
+            return ([], UIMessage("{error}; the gestures keep the config's values", reasons: ["error": configProblem(error)]))
         }
     }
 

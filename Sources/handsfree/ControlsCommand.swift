@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import Runtime
 import Shell
 
@@ -46,10 +47,10 @@ struct ControlsCommand: ParsableCommand {
             } else {
                 print(Self.text(snapshot), terminator: "")
             }
-            if snapshot.controls.isEmpty, let problem = snapshot.problem { throw SetupError(problem) }
+            if snapshot.controls.isEmpty, let problem = Self.problem(snapshot) { throw SetupError(problem) }
             return
         }
-        if snapshot.controls.isEmpty, let problem = snapshot.problem { throw SetupError(problem) }
+        if snapshot.controls.isEmpty, let problem = Self.problem(snapshot) { throw SetupError(problem) }
         let where_ = Self.place(snapshot)
         switch snapshot.match(press) {
         case .none:
@@ -102,6 +103,11 @@ struct ControlsCommand: ParsableCommand {
         return snapshot.application.isEmpty ? snapshot.window : "\(snapshot.application) \"\(snapshot.window)\""
     }
 
+    /// Why the list is empty or partial, in the language of this run.
+    static func problem(_ snapshot: ControlsSnapshot) -> UIMessage? {
+        snapshot.problemMessage ?? snapshot.problem.map(UIMessage.verbatim)
+    }
+
     /// The list as lines: a heading with the window, then one line a control.
     static func text(_ snapshot: ControlsSnapshot) -> String {
         var out = ""
@@ -119,7 +125,7 @@ struct ControlsCommand: ParsableCommand {
             if let e = control.extents, e.isUsable { line += "  at \(e.x),\(e.y) \(e.width)x\(e.height)" }
             out += line + "\n"
         }
-        if let problem = snapshot.problem, !snapshot.controls.isEmpty { out += problem + "\n" }
+        if let problem = Self.problem(snapshot), !snapshot.controls.isEmpty { out += problem.shown + "\n" }
         return out
     }
 

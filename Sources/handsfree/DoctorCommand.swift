@@ -146,7 +146,7 @@ struct DoctorCommand: ParsableCommand {
                 switch state {
                 case .missing, .upToDate: nil
                 case .otherLists: tr("{file} is of other lists", ["file": file.path])
-                case .damaged(let why): tr("{file} is damaged ({reason})", ["file": file.path, "reason": "\(why)"])
+                case .damaged(let why): tr("{file} is damaged ({reason})", ["file": file.path, "reason": why.shown])
                 }
             }
             r.warn(seen.isEmpty ? tr("compiled word lists: none: the next start shows suggestions about a second later")

@@ -45,9 +45,7 @@ func pythonHint(_ group: String, package: String) -> String {
 
 /// `v` with `digits` decimals and the decimal separator of this run's language ("1,5" in German).
 func decimal(_ v: Double, _ digits: Int) -> String {
-    let text = String(format: "%.\(digits)f", v)
-    let point = tr(".", context: "decimal separator")
-    return point == "." ? text : text.replacingOccurrences(of: ".", with: point)
+    CommandLineText.catalog.decimal(v, digits: digits)
 }
 
 /// The codes of the installed languages, English's first ("en, de, es, fr, it, nl, pt"), for help and

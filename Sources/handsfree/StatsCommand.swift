@@ -76,7 +76,8 @@ struct StatsCommand: ParsableCommand {
         var kspc: Double? { characters > 0 ? Double(Counts.sum(keystrokes, selections)) / Double(characters) : nil }
     }
 
-    static func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
+    /// `v` with `digits` decimals and the decimal separator of this run's language ("2,0" in German).
+    static func fmt(_ v: Double, _ digits: Int = 1) -> String { decimal(v, digits) }
 
     /// "1 time", "3 times", in the language of this run.
     static func times(_ n: Int) -> String { trn("{n} time", "{n} times", n) }

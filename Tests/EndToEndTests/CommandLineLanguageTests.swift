@@ -346,4 +346,18 @@ import Testing
         }
         #expect(problems.isEmpty, "\(problems.count) English texts in \(lang):\n\(problems.joined(separator: "\n"))")
     }
+
+    /// `stats` writes its numbers as the language does: a decimal comma in every shipped language ("2,0
+    /// minutes", "0,30 s"), a point in English; no number of the summary keeps English's point.
+    @Test(.enabled(if: ready, "needs .build/debug/handsfree (swift build --product handsfree)"), arguments: languages)
+    func statsWritesNumbersAsTheLanguageDoes(_ lang: String) throws {
+        let args = ["stats", "--data-dir", Self.home + "/stats"]
+        let english = try Self.output(args, locale: "C.UTF-8", home: Self.home, stderr: false)
+        let shown = try Self.output(args, locale: "\(lang).UTF-8", home: Self.home, stderr: false)
+        let point = try NSRegularExpression(pattern: "[0-9]\\.[0-9]"), comma = try NSRegularExpression(pattern: "[0-9],[0-9]")
+        func count(_ r: NSRegularExpression, _ s: String) -> Int { r.numberOfMatches(in: s, range: NSRange(s.startIndex..., in: s)) }
+        #expect(count(point, english) >= 3 && count(comma, english) == 0, "\(english)")
+        // The data folder's path is the only text with a point left (none here has one between digits).
+        #expect(count(point, shown) == 0 && count(comma, shown) == count(point, english), "\(lang):\n\(shown)")
+    }
 }

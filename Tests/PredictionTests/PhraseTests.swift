@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Testing
 @testable import Prediction
 
@@ -463,12 +464,12 @@ import Testing
         // A checksum anyone can compute passes, so a file with an id past the word list must be refused by its tables.
         var bad = good
         bad.utterances = [([Int32(p.lexicon.count + 5)], -1)]
-        let damages: [(String, Data)] = [
-            ("empty", Data()),
-            ("not a compiled conversational model", Data("hello world, not a model".utf8)),
-            ("cut short", whole.prefix(whole.count - 13)),
-            ("checksum does not match (cut short or overwritten)", flipped),
-            ("sentences do not fit the word list", Data(bad.encode(stamp: stamp))),
+        let damages: [(UIMessage, Data)] = [
+            (UIMessage("empty", context: "file"), Data()),
+            (UIMessage("not a compiled conversational model"), Data("hello world, not a model".utf8)),
+            (UIMessage("cut short"), whole.prefix(whole.count - 13)),
+            (UIMessage("checksum does not match (cut short or overwritten)"), flipped),
+            (UIMessage("sentences do not fit the word list"), Data(bad.encode(stamp: stamp))),
         ]
         for (reason, data) in damages {
             try data.write(to: cache)

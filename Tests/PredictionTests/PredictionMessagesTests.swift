@@ -22,10 +22,14 @@ import Testing
         #expect(warnings.count == 5, "\(warnings)")
         let catalog = try Self.catalog(lang)
         for w in warnings + [.cannotRead(path: "/u.txt", reason: UIMessage("no such file")),
-                             .damagedCache(path: "/u.bin", reason: "cut short")] {
+                             .damagedCache(path: "/u.bin", reason: UIMessage("cut short"))] {
             let shown = w.message.text(catalog)
             #expect(shown != w.description, "\(lang): \(shown)")
             #expect(shown.hasPrefix("/u."), "\(lang): \(shown)")
         }
+        // What the compiled file's own check found is in the language too, not only the sentence around it.
+        let damaged = PredictionError.damagedPhraseCache(path: "/c.bin", reason: UIMessage("checksum does not match (cut short or overwritten)"))
+        let shown = damaged.message.text(catalog)
+        #expect(!shown.contains("checksum does not match") && !shown.contains("cut short"), "\(lang): \(shown)")
     }
 }

@@ -1,6 +1,7 @@
 import Config
 import FrameFormats
 import Foundation
+import Localization
 import Runtime
 import Shell
 import Testing
@@ -42,6 +43,28 @@ import TrackingCore
         #expect(c == nil)
         #expect(p?.english.contains("calibration.toml:3: cx must be 6 numbers") == true, "\(String(describing: p))")
         #expect(CalibrationFile.load(tempFile(), source: "default") == (nil, nil), "no file: nothing to say")
+    }
+
+    /// The parser's reason inside the sentence is in the language too: German reads the file:line, then
+    /// "cx muss aus 6 Zahlen bestehen; der Zeiger ist nicht kalibriert", with no English left (a gesture
+    /// calibration file likewise).
+    @Test func aDamagedFilesReasonIsInTheLanguage() throws {
+        let f = tempFile()
+        defer { try? FileManager.default.removeItem(at: f.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: f.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let path = TranslationsTests.root.appendingPathComponent("po/de.po").path
+        let po = POFile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let german = Catalog(language: "de", entries: po.entries, file: path, problems: po.problems)
+        try "[source.default]\nsize = [100, 30]\ncx = [1, 2]\ncy = [0, 0, 1, 0, 0, 0]\nshift = [0, 0]\n".write(to: f, atomically: true, encoding: .utf8)
+        let shown = CalibrationFile.load(f, source: "default").1?.text(german) ?? ""
+        #expect(shown == f.path + ":3: cx muss aus 6 Zahlen bestehen; der Zeiger ist nicht kalibriert", "\(shown)")
+        try "[source.default]\nsize = \n".write(to: f, atomically: true, encoding: .utf8)
+        let syntax = CalibrationFile.load(f, source: "default").1?.text(german) ?? ""
+        #expect(syntax.hasPrefix(f.path + ":2: ") && syntax.contains("Wert") && !syntax.contains("expected"), "\(syntax)")
+        let gestures = f.deletingLastPathComponent().appendingPathComponent("gesture-calibration.toml")
+        try "[source.default.activate]\npress = \"high\"\n".write(to: gestures, atomically: true, encoding: .utf8)
+        let g = GestureCalibrationFile.load(gestures, source: "default").1?.text(german) ?? ""
+        #expect(g.hasPrefix(gestures.path + ":2: ") && !g.contains(" must ") && g.contains("Konfiguration"), "\(g)")
     }
 
     /// Issue 49: a coefficient huge enough to make the pointer infinite (or NaN) is out of range, named with

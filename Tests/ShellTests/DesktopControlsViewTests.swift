@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Shell
 import TerminalModel
 import Testing
@@ -128,7 +129,7 @@ import Testing
     @Test func anEmptyWindowSaysWhyAndOffersPointerMode() {
         var d = shown()
         _ = d.send(.controlsRead(ControlsSnapshot(generation: 8, application: "", window: "", controls: [],
-                                                  problem: "no window of an accessible application has the focus")))
+                                                  problem: UIMessage("no window of an accessible application has the focus"))))
         #expect(d.text.contains("no window of an accessible application has the focus"))
         #expect(d.text.contains("Pointer mode clicks anything you look at"))
         d.activate("desktop.controls.pointer")

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Config
 import Shell
 import Testing
@@ -12,10 +13,11 @@ import TrackingCore
         Driver.startCalibration("settings.calibrate-gestures", screen: "gesture-calibration", start: "gestures.start")
     }
 
-    /// The gesture the screen asks for now, read off the screen ("Now: open the jaw and hold …, then relax").
+    /// The gesture the screen asks for now, read off the screen ("Now: open the jaw and hold …, then relax"):
+    /// the screen has no letter keys, so it leaves the shorter hold on them out.
     func asked(_ d: Driver) -> String? {
         guard let line = d.lines.first(where: { $0.contains("Now: ") }) else { return nil }
-        return d.state.gestures.first { line.contains("Now: " + GestureText.describe($0) + ", then relax") }?.name
+        return d.state.gestures.first { line.contains("Now: " + GestureText.describe($0, .english, letterKeys: false) + ", then relax") }?.name
     }
 
     /// A user who performs each gesture at `strength`, except those in `cannot`, until the run ends. Returns

@@ -106,7 +106,7 @@ extension DesktopScreen {
         var hint = ctx.tr("Look at a control and activate it, or say \"click\" and its name or number.")
         var hintStyle = Theme.hint
         if !view.filter.isEmpty { hint = ctx.tr("Showing what starts with \"{letters}\" · Backspace widens the list", ["letters": view.filter]) }
-        if let note = ctx.desktop.controlsNote { hint = note; hintStyle = Theme.warning }
+        if let note = ctx.desktop.controlsNote { hint = note.text(ctx.catalog); hintStyle = Theme.warning }
         c.text(hint, x: x, y: b.y + 1, style: hintStyle, maxWidth: w)
 
         let list = Rect(x: x, y: b.y + 3, w: w, h: max(1, buttons.y - b.y - 4))
@@ -115,7 +115,7 @@ extension DesktopScreen {
         if let snapshot, shown.isEmpty {
             // Why nothing shows, whole, and the way on: pointer mode reaches what the bus does not.
             let why = snapshot.controls.isEmpty
-                ? (snapshot.problem ?? ctx.tr("This window shows no controls to the accessibility bus."))
+                ? (snapshot.problemMessage.map { $0.text(ctx.catalog) } ?? snapshot.problem ?? ctx.tr("This window shows no controls to the accessibility bus."))
                 : ctx.tr("No control starts with \"{letters}\".", ["letters": view.filter])
             var y = list.y
             for line in Canvas.wrap(why, width: max(10, w - 2)).prefix(max(1, list.h - 2)) {

@@ -15,9 +15,16 @@ public struct AppHelpScreen: Screen {
     /// How to perform an action on `screen` in words ("open the jaw, hold 0.3 s"), or nil if nothing is bound.
     static func how(_ a: Action, _ ctx: ScreenContext, screen: String) -> String? {
         let b = ctx.keymap.bindings(screen: screen)
-        if let g = b.gestures.first(where: { $0.1 == a })?.0 { return GestureText.describe(named: g, in: ctx.gestures, ctx.catalog) }
+        if let g = b.gestures.first(where: { $0.1 == a })?.0 {
+            return GestureText.describe(named: g, in: ctx.gestures, ctx.catalog, letterKeys: letterKeys(screen, ctx))
+        }
         if let p = b.voice.first(where: { $0.1 == a })?.0 { return ctx.tr("say \"{phrase}\"", ["phrase": p]) }
         return nil
+    }
+
+    /// Whether `screen` has letter keys where the gestures' shorter hold applies: help elsewhere leaves it out.
+    static func letterKeys(_ screen: String, _ ctx: ScreenContext) -> Bool {
+        ctx.screens.make(screen)?.hasUndoableKeys ?? false
     }
 
     /// The app's tips, each using the gestures bound in the keymap.
@@ -56,7 +63,7 @@ public struct AppHelpScreen: Screen {
                    ctx.tr("Clear the conversation: look at it, {how}, then {confirm}. A helper presses y.", ["how": act, "confirm": confirm])]
         case "settings":
             let b = ctx.keymap.bindings(screen: app)
-            let gesture = b.gestures.first { $0.1 == .restoreSettings }.map { g in ctx.gestures.first { $0.name == g.0 }.map { GestureText.describe($0, ctx.catalog) } ?? g.0 }
+            let gesture = b.gestures.first { $0.1 == .restoreSettings }.map { g in ctx.gestures.first { $0.name == g.0 }.map { GestureText.describe($0, ctx.catalog, letterKeys: false) } ?? g.0 }
             let phrase = b.voice.first { $0.1 == .restoreSettings }.map { p in ctx.keymap.wakePhrase.map { "\($0), \(p.0)" } ?? p.0 }
             let restore = switch (gesture, phrase) {
             case let (g?, p?): ctx.tr("Locked out all the same? {how}, press F12 or say \"{phrase}\": the last settings you acted with come back.", ["how": g, "phrase": p])
@@ -103,7 +110,7 @@ public struct AppHelpScreen: Screen {
             let commit = how(.commitWord, ctx, screen: app).map { " " + ctx.tr("Commit the ★ suggestion: {how}.", ["how": $0]) } ?? ""
             let phrases = ctx.keymap.desktop.voice.sorted { $0.key < $1.key }.map { "\"\($0.key)\" → \($0.value.summary(in: ctx.catalog))" }
             let pointing = ctx.keymap.desktop.gestures.sorted { $0.key < $1.key }
-                .map { "\(GestureText.describe(named: $0.key, in: ctx.gestures, ctx.catalog)): \($0.value.summary(in: ctx.catalog))" }
+                .map { "\(GestureText.describe(named: $0.key, in: ctx.gestures, ctx.catalog, letterKeys: false)): \($0.value.summary(in: ctx.catalog))" }
             let leave = ctx.keymap.desktop.voice.first { $0.value == .leave }.map {
                 ctx.tr("Leave: ◀ Leave or say \"{phrase}\". Back does nothing while typing, so a stray gesture cannot take the keyboard away.", ["phrase": $0.key])
             } ?? ctx.tr("Leave: ◀ Leave. Back does nothing while typing, so a stray gesture cannot take the keyboard away.")
@@ -158,7 +165,7 @@ public struct AppHelpScreen: Screen {
         // stay for the phrases, so that they are at least begun and said to go on.
         let gestureLimit = bnd.voice.isEmpty ? limit : limit - 2
         for (i, (g, a)) in bnd.gestures.enumerated() where y < gestureLimit {
-            let how = GestureText.describe(named: g, in: ctx.gestures, ctx.catalog)
+            let how = GestureText.describe(named: g, in: ctx.gestures, ctx.catalog, letterKeys: Self.letterKeys(app, ctx))
             let lines = Canvas.wrap("\(how) → \(ctx.tr(a.summary))", width: w - 2)
             // The last row is kept for saying that more follow, unless this is the last binding.
             guard y + lines.count <= gestureLimit - (i == bnd.gestures.count - 1 ? 0 : 1) else {

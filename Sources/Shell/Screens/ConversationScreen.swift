@@ -8,10 +8,8 @@ public struct ConversationScreen: Screen {
     public let name = "conversation"
     public var title: String { title(in: .english) }
     public func title(in catalog: Catalog) -> String {
-        catalog.tr("{name} (practice)", ["name": AppData.contacts.first { $0.id == contact }?.name ?? contact])
+        catalog.tr("{name} (practice)", ["name": AppData.name(of: contact, catalog)])
     }
-    /// The made-up person's name, as their messages show it.
-    var person: String { AppData.contacts.first { $0.id == contact }?.name ?? contact }
     public var contact: String
     /// The message being written, with its suggestions and keyboard (Enter sends).
     public var composer: TextComposer
@@ -26,6 +24,7 @@ public struct ConversationScreen: Screen {
 
     public var compose: TextFieldModel { composer.field }
     public func undoableKey(_ id: String) -> Bool { composer.undoableKey(id) }
+    public var hasUndoableKeys: Bool { true }
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String? { composer.partial }
     /// What the last add-word / remove-word did, shown in the banner until the text changes.
@@ -53,12 +52,12 @@ public struct ConversationScreen: Screen {
     /// The conversation as display lines: the contact's messages on the left, the user's on the right.
     func lines(_ ctx: ScreenContext, width: Int) -> [ListRow] {
         let store = ctx.data
-        let them = person
+        let them = AppData.name(of: contact, ctx.catalog)
         var out: [ListRow] = []
         let bubble = max(10, width * 2 / 3)
         for m in store.messages(with: contact) {
             let who = m.fromMe ? ctx.tr("You") : them
-            let wrapped = Canvas.wrap(m.text, width: bubble - who.count - 2)
+            let wrapped = Canvas.wrap(AppData.shown(m, ctx.catalog), width: bubble - who.count - 2)
             for (k, l) in wrapped.enumerated() {
                 let text = (k == 0 ? who + ": " : String(repeating: " ", count: who.count + 2)) + l
                 let pad = m.fromMe ? max(0, width - 2 - CellGrid.columns(of: text)) : 0
@@ -101,7 +100,7 @@ public struct ConversationScreen: Screen {
     func speak(_ ctx: ScreenContext) -> Reply {
         if ctx.speaking { return Reply(effects: [.stopSpeaking], record: "stop-speaking") }
         var text = compose.text.trimmingSpaces
-        if text.isEmpty { text = ctx.data.messages(with: contact).last(where: { !$0.fromMe })?.text ?? "" }
+        if text.isEmpty { text = ctx.data.messages(with: contact).last(where: { !$0.fromMe }).map { AppData.shown($0, ctx.catalog) } ?? "" }
         guard !text.isEmpty else { return Reply(record: "speak") }
         return Reply(effects: [ctx.speakEffect(text)], record: "speak")
     }
@@ -119,7 +118,7 @@ public struct ConversationScreen: Screen {
 
     public mutating func handle(_ input: ScreenInput, _ ctx: ScreenContext) -> Reply {
         // What the partner said last is the context of the reply being written (initials expansion).
-        composer.partner = ctx.data.messages(with: contact).last(where: { !$0.fromMe })?.text ?? ""
+        composer.partner = ctx.data.messages(with: contact).last(where: { !$0.fromMe }).map { AppData.shown($0, ctx.catalog) } ?? ""
         let textBefore = composer.field.text
         var reply = handleInput(input, ctx)
         if composer.field.text != textBefore {

@@ -48,11 +48,16 @@ public struct DesktopScreen: Screen {
     /// The key rows: moving around, then acting (latches for chords such as Ctrl-S, Alt-F4, Super).
     static let rowA = ["escape", "tab", "left", "up", "down", "right", "home", "end", "page-up", "page-down"]
     static let rowB = ["enter", "backspace", "delete", "ctrl", "alt", "super", "alt-tab"]
-    static let labels: [String: String] = [
-        "escape": "Esc", "tab": "Tab", "left": "←", "up": "↑", "down": "↓", "right": "→", "home": "Home",
-        "end": "End", "page-up": "PgUp", "page-down": "PgDn", "enter": "⏎ Enter", "backspace": "⌫",
-        "delete": "Del", "ctrl": "Ctrl", "alt": "Alt", "super": "Super", "alt-tab": "Alt-Tab",
-    ]
+    /// The keys' caps: arrows and ⌫ by their signs, the others by the desktop's names in the language
+    /// (`KeyCap`: "Entf", "Strg", "Bild↑" in German), as the messages name them.
+    static func cap(_ id: String, _ catalog: Catalog, width: Int = .max) -> String {
+        let signs = ["left": "←", "up": "↑", "down": "↓", "right": "→", "backspace": "⌫"]
+        if let sign = signs[id] { return sign }
+        if let m = latchKeys[id] { return KeyCap.modifiers(m, catalog).joined(separator: "+") }
+        guard let press = TerminalKeyPress(name: id) else { return id }
+        let text = KeyCap.text(press, catalog)
+        return id == "enter" && CellGrid.columns(of: "⏎ " + text) <= width ? "⏎ " + text : text
+    }
     static let latchKeys: [String: TerminalModifiers] = ["ctrl": .ctrl, "alt": .alt, "super": .logo]
 
     /// The most of `line` kept: enough for the predictor's context and a dictated sentence's edits.
@@ -124,7 +129,7 @@ public struct DesktopScreen: Screen {
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
                                              (Self.controlsID, keyWidth >= 10 ? ctx.tr("☰ Controls") : ctx.tr("☰ List"))])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? TerminalScreen.symbolRows : ctx.keyboardRows,
-                         l.keyboard, enter: "⏎ Enter")
+                         l.keyboard, enter: Self.cap("enter", ctx.catalog))
     }
 
     /// What was typed, or what to do first; the panel is a target that starts dictation.
@@ -162,25 +167,25 @@ public struct DesktopScreen: Screen {
         }
         if isPrivate { parts.append(ctx.tr("private")) }
         if let p = partial, !isPrivate { parts.append(ctx.tr("hearing: {words}", ["words": p])) }
-        let held = heldNames
+        let held = heldNames(ctx.catalog)
         let right = held.isEmpty ? "" : ctx.tr("{keys} held", ["keys": held])
         let rw = CellGrid.columns(of: right)
         c.text(parts.joined(separator: " · "), x: r.x, y: r.y, style: style, maxWidth: max(0, r.w - rw - 1))
         if !right.isEmpty { c.text(right, x: r.maxX - rw, y: r.y, style: Theme.warning) }
     }
 
-    private var heldNames: String {
-        [(TerminalModifiers.ctrl, "Ctrl"), (.alt, "Alt"), (.logo, "Super")]
-            .filter { latches.held.contains($0.0) }.map(\.1).joined(separator: " ")
+    private func heldNames(_ catalog: Catalog) -> String {
+        KeyCap.modifiers(latches.held, catalog).joined(separator: " ")
     }
 
     private func keyRow(_ c: inout Canvas, _ ids: [String], _ r: Rect, extra: [(String, String)]) {
-        let all = ids.map { (Self.keyPrefix + $0, label($0)) } + extra
-        for ((id, text), kr) in zip(all, r.columns(all.count, gap: 1)) { c.button(id, text, kr) }
+        let rects = r.columns(ids.count + extra.count, gap: 1)
+        for (id, kr) in zip(ids, rects) { c.button(Self.keyPrefix + id, label(id, c.catalog, width: kr.w), kr) }
+        for ((id, text), kr) in zip(extra, rects.dropFirst(ids.count)) { c.button(id, text, kr) }
     }
 
-    private func label(_ id: String) -> String {
-        let base = Self.labels[id] ?? id
+    private func label(_ id: String, _ catalog: Catalog, width: Int) -> String {
+        let base = Self.cap(id, catalog, width: width)
         if let m = Self.latchKeys[id], latches.held.contains(m) { return base + " ●" }
         return base
     }
@@ -204,7 +209,7 @@ public struct DesktopScreen: Screen {
         let gestures = ctx.keymap.bindings(screen: name).gestures
         let activate = gestures.first { $0.1 == .activate }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
         let back = gestures.first { $0.1 == .back }.flatMap { g in ctx.gestures.first { $0.name == g.0 } }
-        let click = ctx.tr("{how}: click", ["how": activate.map { GestureText.movement($0, ctx.catalog) } ?? "Enter"])
+        let click = ctx.tr("{how}: click", ["how": activate.map { GestureText.movement($0, ctx.catalog) } ?? TerminalKey.enter.label.text(ctx.catalog)])
         lines.append((click + (back.map { " · " + ctx.tr("{how}: stop pointing", ["how": GestureText.movement($0, ctx.catalog)]) } ?? ""), Style()))
         for g in ctx.keymap.desktop.gestures.sorted(by: { $0.key < $1.key }) {
             let how = ctx.gestures.first { $0.name == g.key }.map { GestureText.movement($0, ctx.catalog) } ?? ctx.tr("a gesture the gesture config does not define")

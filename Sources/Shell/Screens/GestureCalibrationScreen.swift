@@ -117,7 +117,7 @@ public struct GestureCalibrationScreen: Screen {
             meterFor = 0
         case .perform(let k, let attempt):
             let g = run.gestures[k]
-            let how = ctx.gestures.first { $0.name == g.name }.map { GestureText.describe($0, ctx.catalog) } ?? ctx.tr(g.label)
+            let how = ctx.gestures.first { $0.name == g.name }.map { GestureText.describe($0, ctx.catalog, letterKeys: false) } ?? ctx.tr(g.label)
             step = ctx.tr("Now: {how}, then relax ({n} of 2).", ["how": how, "n": "\(attempt + 1)"])
             meterFor = k
         case .done:

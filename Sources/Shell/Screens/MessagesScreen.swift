@@ -26,8 +26,9 @@ public struct MessagesScreen: Screen {
                maxWidth: b.w - 4)
         let rows = AppData.contacts.map { p -> ListRow in
             let last = store.messages(with: p.id).last
-            let preview = store.isTyping(p.id) ? ctx.tr("typing…") : last.map { $0.fromMe ? ctx.tr("You: {text}", ["text": $0.text]) : $0.text } ?? ""
-            return ListRow(id: "messages.contact." + p.id, p.name, detail: preview)
+            let preview = store.isTyping(p.id) ? ctx.tr("typing…")
+                : last.map { $0.fromMe ? ctx.tr("You: {text}", ["text": $0.text]) : AppData.shown($0, ctx.catalog) } ?? ""
+            return ListRow(id: "messages.contact." + p.id, ctx.tr(p.name), detail: preview)
         }
         c.scrollList("messages.list", rows, list, listRect(b))
     }

@@ -23,6 +23,7 @@ public struct NoteEditorScreen: Screen {
 
     public var field: TextFieldModel { composer.field }
     public func undoableKey(_ id: String) -> Bool { composer.undoableKey(id) }
+    public var hasUndoableKeys: Bool { true }
     /// A dictation hypothesis not yet final, shown dimmed.
     public var partial: String? { composer.partial }
     /// What the last add-word / remove-word did, shown in the banner until the text changes.

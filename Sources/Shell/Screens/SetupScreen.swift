@@ -421,7 +421,7 @@ public struct SetupScreen: Screen {
 
     /// `v` with `digits` decimals and the language's decimal separator.
     static func decimal(_ v: Double, _ digits: Int, _ t: Catalog) -> String {
-        String(format: "%.\(digits)f", v).replacingOccurrences(of: ".", with: t.tr(".", context: "decimal separator"))
+        t.decimal(v, digits: digits)
     }
 
     private func pythonContent(_ t: Catalog) -> Content {

@@ -39,11 +39,24 @@ public struct TerminalScreen: Screen {
     /// The key row, in two lines: moving around, then acting.
     static let rowA = ["escape", "tab", "left", "up", "down", "right", "home", "end", "page-up", "page-down"]
     static let rowB = ["enter", "backspace", "ctrl-c", "ctrl-d", "ctrl-z", "ctrl-latch", "alt-latch"]
-    static let labels: [String: String] = [
-        "escape": "Esc", "tab": "Tab", "left": "←", "up": "↑", "down": "↓", "right": "→", "home": "Home",
-        "end": "End", "page-up": "PgUp", "page-down": "PgDn", "enter": "⏎ Enter", "backspace": "⌫",
-        "ctrl-c": "Ctrl-C", "ctrl-d": "Ctrl-D", "ctrl-z": "Ctrl-Z", "ctrl-latch": "Ctrl", "alt-latch": "Alt",
-    ]
+    /// The keys' caps: arrows and ⌫ by their signs, the others by the desktop's names in the language
+    /// (`KeyCap`: "Strg+C", "Bild↑" in German), as the messages name them.
+    static func cap(_ id: String, _ catalog: Catalog) -> String {
+        let signs = ["left": "←", "up": "↑", "down": "↓", "right": "→", "backspace": "⌫"]
+        if let sign = signs[id] { return sign }
+        switch TerminalKeyRow.key(id: id)?.action {
+        case .key(let k): return KeyCap.text(k, catalog)
+        case .latch(let m): return KeyCap.modifiers(m, catalog).joined(separator: "+")
+        case nil: return id
+        }
+    }
+
+    /// `cap` on a key `width` columns wide: Enter gets its sign in front where that fits.
+    static func cap(_ id: String, _ catalog: Catalog, width: Int) -> String {
+        let text = cap(id, catalog)
+        guard id == "enter" else { return text }
+        return CellGrid.columns(of: "⏎ " + text) <= width ? "⏎ " + text : text
+    }
 
     struct Layout {
         var info: Rect, pane: Rect, suggestions: Rect, rowA: Rect, rowB: Rect, keyboard: Rect, ended: Rect
@@ -151,19 +164,20 @@ public struct TerminalScreen: Screen {
         keyRow(&c, Self.rowB, l.rowB, extra: [(Self.layerID, symbolLayer ? "abc" : "123 #+="),
                                               (Self.speakID, ctx.speaking ? ctx.tr("■ Stop") : ctx.tr("♪ Speak")), (Self.leaveID, ctx.tr("◀ Leave"))])
         c.letterKeyboard(Self.keyboardID, rows: symbolLayer ? Self.symbolRows : ctx.keyboardRows, l.keyboard,
-                         enter: "⏎ Enter")
+                         enter: "⏎ " + Self.cap("enter", ctx.catalog))
     }
 
     private func keyRow(_ c: inout Canvas, _ ids: [String], _ r: Rect, extra: [(String, String)]) {
-        let all = ids.map { (Self.keyPrefix + $0, label($0)) } + extra
-        for ((id, text), kr) in zip(all, r.columns(all.count, gap: 1)) { c.button(id, text, kr) }
+        let rects = r.columns(ids.count + extra.count, gap: 1)
+        for (id, kr) in zip(ids, rects) { c.button(Self.keyPrefix + id, label(id, c.catalog, width: kr.w), kr) }
+        for ((id, text), kr) in zip(extra, rects.dropFirst(ids.count)) { c.button(id, text, kr) }
     }
 
-    private func label(_ id: String) -> String {
-        let base = Self.labels[id] ?? id
-        if id == "ctrl-latch", latches.held.contains(.ctrl) { return "Ctrl ●" }
-        if id == "alt-latch", latches.held.contains(.alt) { return "Alt ●" }
-        return base
+    private func label(_ id: String, _ catalog: Catalog, width: Int) -> String {
+        let cap = Self.cap(id, catalog, width: width)
+        if id == "ctrl-latch", latches.held.contains(.ctrl) { return cap + " ●" }
+        if id == "alt-latch", latches.held.contains(.alt) { return cap + " ●" }
+        return cap
     }
 
     private func drawInfo(_ c: inout Canvas, _ view: TerminalView?, _ output: OutputStatus, _ r: Rect) {
@@ -187,7 +201,7 @@ public struct TerminalScreen: Screen {
         if view.scrolledBack > 0 {
             right = catalog.trn("scrolled back {back} of {n} line", "scrolled back {back} of {n} lines", view.scrollback, ["back": "\(view.scrolledBack)"])
         } else if !latches.held.isEmpty {
-            let keys = [(TerminalModifiers.ctrl, "Ctrl"), (.alt, "Alt")].filter { latches.held.contains($0.0) }.map(\.1).joined(separator: " ")
+            let keys = KeyCap.modifiers(latches.held, catalog).joined(separator: " ")
             right = catalog.tr("{keys} held", ["keys": keys])
         }
         let rw = CellGrid.columns(of: right)

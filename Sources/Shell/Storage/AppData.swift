@@ -365,19 +365,33 @@ public struct AppData: Sendable, Equatable {
 
     // MARK: messages
 
-    /// The people one can write to.
+    /// The people one can write to, with their first message: in English here and in the files, shown in the
+    /// language (`name(of:_:)`, `shown(_:_:)`), so the practice reads as a chat in the user's language.
     public static let contacts: [(id: String, name: String, greeting: String)] = [
-        ("ana", "Ana", "Hi! How are you today?"),
-        ("ben", "Ben", "Are we still on for Saturday?"),
-        ("carla", "Carla (nurse)", "I'll come by at 4 pm."),
-        ("dev", "Dev", "Sent you the photos from the trip."),
-        ("mum", "Mum", "Call me when you can, love."),
-        ("team", "Care team", "Reminder: physio on Tuesday at 10."),
+        ("ana", N_("Ana"), N_("Hi! How are you today?")),
+        ("ben", N_("Ben"), N_("Are we still on for Saturday?")),
+        ("carla", N_("Carla (nurse)"), N_("I'll come by at 4 pm.")),
+        ("dev", N_("Dev"), N_("Sent you the photos from the trip.")),
+        ("mum", N_("Mum"), N_("Call me when you can, love.")),
+        ("team", N_("Care team"), N_("Reminder: physio on Tuesday at 10.")),
     ]
 
     /// Canned replies, chosen by how many messages the user has sent, so replies are deterministic.
-    static let replies = ["Got it, thanks!", "Sounds good to me.", "Ha, nice one.", "Let me check and get back to you.",
-                          "Okay, see you then.", "Thanks for letting me know."]
+    static let replies = [N_("Got it, thanks!"), N_("Sounds good to me."), N_("Ha, nice one."), N_("Let me check and get back to you."),
+                          N_("Okay, see you then."), N_("Thanks for letting me know.")]
+
+    /// The made-up messages (greetings and replies), which are shown in the language.
+    static let madeUp = Set(contacts.map { $0.greeting } + replies)
+
+    /// The name of the contact `id` in `catalog`'s language ("Mama" for "Mum" in German); the id if unknown.
+    public static func name(of id: String, _ catalog: Catalog) -> String {
+        contacts.first { $0.id == id }.map { catalog.tr($0.name) } ?? id
+    }
+
+    /// A message's text as shown: a made-up one in `catalog`'s language, what the user wrote as written.
+    public static func shown(_ m: Message, _ catalog: Catalog) -> String {
+        !m.fromMe && madeUp.contains(m.text) ? catalog.tr(m.text) : m.text
+    }
 
     /// How long a simulated reply takes (seconds of source time).
     public static let replyDelay = 2.0

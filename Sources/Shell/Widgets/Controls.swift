@@ -20,7 +20,7 @@ extension Canvas {
     public mutating func slider(_ id: String, _ label: String, _ s: Slider, value: Double, _ rect: Rect) {
         let l = s.layout(rect)
         // The language's decimal separator: "Verweildauer: 1,2 s", not "1.2 s".
-        let point = catalog.tr(".", context: "decimal separator")
+        let point = catalog.decimalSeparator
         grid.box(l.track, border: .rounded, style: Theme.tile,
                  title: label + ": " + s.format(value, point: point))
         let inner = l.track.inset(dx: 1, dy: 0)
@@ -180,8 +180,7 @@ public struct Slider: Sendable, Equatable {
 
     /// The value as shown, with `point` as the decimal separator (the language's: "," in German).
     public func format(_ v: Double, point: String = ".") -> String {
-        let n = JSONText.number(v, digits: digits)
-        return (point == "." ? n : n.replacingOccurrences(of: ".", with: point)) + unit
+        NumberText.trimmed(v, digits: digits, point: point) + unit
     }
 }
 

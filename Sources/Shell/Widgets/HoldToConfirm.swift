@@ -83,7 +83,7 @@ extension Canvas {
         } else {
             how = ctx.tr("Activate again")
         }
-        let left = JSONText.number(max(0, secs * (1 - p)), digits: 1)
+        let left = ctx.catalog.number(max(0, secs * (1 - p)), digits: 1)
         let text = names.isEmpty ? ctx.tr("{how} to {action} (y)", ["how": how, "action": label.lowercased()])
             : ctx.tr("{how} {seconds} s to {action}", ["how": how, "seconds": left, "action": label.lowercased()])
         let inner = main.inset(dx: 2, dy: 1)
