@@ -339,7 +339,9 @@ public final class WaylandSink: TextSink, PointerSink {
             // Named now: a program that leaves can no longer be found by its socket.
             for (inode, name) in WaylandKeyboard.owners(Array(unknown)) { owners[inode] = name }
         }
-        return Watch(readUpTo: clients.mapValues { _ in 0 }, unreadAtStart: clients.mapValues(\.unread))
+        // One that closed its end already is not typed into by this text.
+        let open = clients.filter { !$0.value.closed }
+        return Watch(readUpTo: open.mapValues { _ in 0 }, unreadAtStart: open.mapValues(\.unread))
     }
 
     /// The programs' names by their socket's inode, kept while the connection lasts.
@@ -415,9 +417,10 @@ public final class WaylandSink: TextSink, PointerSink {
     /// After a round trip (the compositor has passed on every key before `index`), looks at the programs:
     /// one that left the display since the text began may have been the window typed into, so the text
     /// stops, naming what it was not shown to have read; while one has more than `mostBehind` unread (or,
-    /// to `drain` at the end, while one the keys went to has any) the sink waits, and stops the text when
-    /// it read nothing for `catchUpTimeout`. A program that reads everything is shown to have the keys: no
-    /// protocol says when it has handled them, but the kernel says when it has read them.
+    /// to `drain` at the end, while one the keys went to has more than when the text began) the sink waits,
+    /// and stops the text when none of it was read for `catchUpTimeout`. A program that reads everything is
+    /// shown to have the keys: no protocol says when it has handled them, but the kernel says when it has
+    /// read them.
     private func look(_ watched: inout Watch?, at index: Int, of items: [Item], text: String,
                       on keyboard: WaylandKeyboard, drain: Bool) throws(OutputSinkError) {
         try keyboard.sync()
@@ -436,7 +439,7 @@ public final class WaylandSink: TextSink, PointerSink {
             }
             for (inode, read) in watch.readUpTo.sorted(by: { $0.key < $1.key }) where read < items.count {
                 guard clients[inode].map({ $0.closed }) ?? true else { continue }
-                throw left(watch, inode, read: read, of: items, text: text, display: keyboard.display)
+                throw left(inode, read: read, of: items, text: text, display: keyboard.display)
             }
             let waiting = clients.filter { inode, client in
                 drain ? watch.receivers.contains(inode) && client.unread > watch.unreadAtStart[inode] ?? 0
@@ -447,7 +450,7 @@ public final class WaylandSink: TextSink, PointerSink {
                 least = slowest.value.unread
                 deadline = clock.now() + Self.catchUpTimeout
             } else if clock.now() >= deadline {
-                let read = watch.readUpTo[slowest.key] ?? index
+                let read = watch.readUpTo[slowest.key] ?? 0
                 let from = items.indices.contains(read) ? items[read].at : nil
                 throw OutputSinkError(UIMessage("{program} on the Wayland display {display} stopped reading its keys ({size} KB of them unread for {seconds} s)",
                                                 ["display": keyboard.display, "size": "\(slowest.value.unread / 1024)",
@@ -455,7 +458,7 @@ public final class WaylandSink: TextSink, PointerSink {
                                                 reasons: ["program": program(slowest.key)]),
                                       unsent: from.map { TypedText.rest(text, from: $0) })
             }
-            clock.sleep(for: 0.005)
+            clock.sleep(for: 0.002)
         }
     }
 
@@ -465,7 +468,7 @@ public final class WaylandSink: TextSink, PointerSink {
     }
 
     /// The failure for a program that left the display during a text, having read the items before `read`.
-    private func left(_ watch: Watch, _ inode: UInt32, read: Int, of items: [Item], text: String,
+    private func left(_ inode: UInt32, read: Int, of items: [Item], text: String,
                       display: String) -> OutputSinkError {
         let from = items.indices.contains(read) ? items[read].at : nil
         let delivered = from.map { text[..<$0].count } ?? 0
