@@ -73,13 +73,13 @@ final class WaylandKeyboard {
         return found
     }
 
-    /// The program that holds each socket (by its inode), named for messages as `foot (pid 812)`; sockets
-    /// whose program this process may not see are left out.
-    static func owners(_ inodes: [UInt32]) -> [UInt32: String] {
+    /// The program that holds each socket (by its inode): its process and its name for messages, as
+    /// `foot (pid 812)`; sockets whose program this process may not see are left out.
+    static func owners(_ inodes: [UInt32]) -> [UInt32: (pid: Int, name: String)] {
         guard !inodes.isEmpty else { return [:] }
         var pids = [Int32](repeating: 0, count: inodes.count)
         guard hf_socket_owners(inodes, Int32(inodes.count), &pids) == 0 else { return [:] }
-        var named: [UInt32: String] = [:]
+        var named: [UInt32: (pid: Int, name: String)] = [:]
         for (inode, pid) in zip(inodes, pids) where pid > 0 {
             var comm = [CChar](repeating: 0, count: 64)
             var name = "pid \(pid)"
@@ -91,7 +91,7 @@ final class WaylandKeyboard {
                 }
                 fclose(file)
             }
-            named[inode] = name
+            named[inode] = (Int(pid), name)
         }
         return named
     }

@@ -15,8 +15,9 @@ import TerminalModel
 /// also holds the whole layout (`XKBKeymap.adding`): a text is at most one keymap change, made before its
 /// first key and confirmed by a round trip, and the keymap stays for the texts after it. A character XKB
 /// cannot name is refused before anything is sent. `type` returns once the programs the keys went to have
-/// read them (as the kernel shows their connections); a program that leaves the display during a text (it
-/// ended, or the compositor cut it off) fails the text, naming what it was not shown to read. The
+/// read them (as the kernel shows their connections); the program of the focused window (as sway's IPC
+/// says; any program where it does not) leaving the display during a text (it ended, or the compositor cut
+/// it off) fails the text, naming what it was not shown to read. The
 /// connection is made by `check` or the first key and made again after a failure, so a compositor that
 /// restarts is reached.
 public final class WaylandSink: TextSink, PointerSink {
@@ -328,6 +329,31 @@ public final class WaylandSink: TextSink, PointerSink {
         var unreadAtStart: [UInt32: UInt32]
         /// The programs seen with more unread than at the start: those the keys go to.
         var receivers: Set<UInt32> = []
+        /// The processes whose window had the focus at some look during the text, as sway's tree says; nil
+        /// where it does not (no `SWAYSOCK`: another compositor), and then any program that leaves fails the
+        /// text.
+        var focused: Set<Int>?
+        /// When sway's tree was last read.
+        var focusReadAt: Double = 0
+    }
+
+    /// How often, at most, a text asks sway again which window has the focus (the user may click another
+    /// mid-text): reading the tree costs some milliseconds, a look comes every 16 keys.
+    static let focusInterval = 0.25
+
+    /// The process showing the focused window, from sway's tree; nil where sway does not answer.
+    private func focusedPid() -> Int? {
+        SwayTree.read(environment: environment)?.focusedPid
+    }
+
+    /// Whether the connection `inode` leaving fails the text: it is a focused window's program; or sway
+    /// did not say which window has the focus, or none of the programs watched shows it (an Xwayland
+    /// window, a program this process may not see), and then any program is.
+    private func isTarget(_ inode: UInt32, of watch: Watch) -> Bool {
+        guard let focused = watch.focused else { return true }
+        let known = watch.readUpTo.keys.contains { owners[$0].map { focused.contains($0.pid) } ?? false }
+        guard known else { return true }
+        return owners[inode].map { focused.contains($0.pid) } ?? false
     }
 
     /// The programs on the display, for a text about to start; nil where the kernel does not say.
@@ -337,15 +363,16 @@ public final class WaylandSink: TextSink, PointerSink {
         let unknown = clients.keys.filter { owners[$0] == nil }
         if !unknown.isEmpty {
             // Named now: a program that leaves can no longer be found by its socket.
-            for (inode, name) in WaylandKeyboard.owners(Array(unknown)) { owners[inode] = name }
+            for (inode, owner) in WaylandKeyboard.owners(Array(unknown)) { owners[inode] = owner }
         }
         // One that closed its end already is not typed into by this text.
         let open = clients.filter { !$0.value.closed }
-        return Watch(readUpTo: open.mapValues { _ in 0 }, unreadAtStart: open.mapValues(\.unread))
+        return Watch(readUpTo: open.mapValues { _ in 0 }, unreadAtStart: open.mapValues(\.unread),
+                     focused: focusedPid().map { [$0] }, focusReadAt: clock.now())
     }
 
-    /// The programs' names by their socket's inode, kept while the connection lasts.
-    private var owners: [UInt32: String] = [:]
+    /// The programs' processes and names by their socket's inode, kept while the connection lasts.
+    private var owners: [UInt32: (pid: Int, name: String)] = [:]
 
     /// Taps the items, each with the keymap the compositor holds, changed (once for as many of their
     /// characters the layout lacks as one keymap holds) and confirmed by a round trip before the keys that
@@ -426,6 +453,11 @@ public final class WaylandSink: TextSink, PointerSink {
         try keyboard.sync()
         guard var watch = watched else { return }
         defer { watched = watch }
+        if watch.focused != nil, clock.now() - watch.focusReadAt >= Self.focusInterval {
+            // Keys sent since the last read may have gone to a window focused meanwhile.
+            if let pid = focusedPid() { watch.focused?.insert(pid) }
+            watch.focusReadAt = clock.now()
+        }
         var deadline = clock.now() + Self.catchUpTimeout
         var least = UInt32.max
         while true {
@@ -439,11 +471,17 @@ public final class WaylandSink: TextSink, PointerSink {
             }
             for (inode, read) in watch.readUpTo.sorted(by: { $0.key < $1.key }) where read < items.count {
                 guard clients[inode].map({ $0.closed }) ?? true else { continue }
+                guard isTarget(inode, of: watch) else {
+                    // Another window's program: the keys did not go to it, and its leaving loses nothing.
+                    watch.readUpTo[inode] = nil
+                    continue
+                }
                 throw left(inode, read: read, of: items, text: text, display: keyboard.display)
             }
             let waiting = clients.filter { inode, client in
-                drain ? watch.receivers.contains(inode) && client.unread > watch.unreadAtStart[inode] ?? 0
-                      : client.unread > Self.mostBehind
+                // One that left reads nothing more; whether that fails the text was settled above.
+                !client.closed && (drain ? watch.receivers.contains(inode) && client.unread > watch.unreadAtStart[inode] ?? 0
+                      : client.unread > Self.mostBehind)
             }
             guard let slowest = waiting.max(by: { $0.value.unread < $1.value.unread }) else { return }
             if slowest.value.unread < least {
@@ -464,7 +502,7 @@ public final class WaylandSink: TextSink, PointerSink {
 
     /// A program as messages name it: `foot (pid 812)`, else "a program".
     private func program(_ inode: UInt32) -> UIMessage {
-        owners[inode].map { UIMessage.verbatim($0) } ?? UIMessage("a program")
+        owners[inode].map { UIMessage.verbatim($0.name) } ?? UIMessage("a program")
     }
 
     /// The failure for a program that left the display during a text, having read the items before `read`.

@@ -108,6 +108,29 @@ import Testing
         #expect(stderr.contains("not sent: "), "\(stderr)")
     }
 
+    @Test(.enabled(if: ready, reason)) func anotherWindowThatEndsMidTextDoesNotFailTheText() throws {
+        // Any program that left the display mid-text failed it, though the keys went to foot's window and
+        // all arrived. Now sway's IPC says which window has the focus, and only its program's leaving fails
+        // the text. The other window is a second foot the focus does not go to (`no_focus`), ended mid-text.
+        let desk = try SwayDesktop(tag: "other")
+        defer { desk.stop() }
+        try #require(desk.waitForFoot(), "foot's window never appeared: \(desk.log)")
+        let other = try desk.startAsNobody(["/usr/bin/foot", "--app-id=blip", "--title=blip", "sleep", "60"])
+        defer { if other.process.isRunning { kill(other.process.processIdentifier, SIGKILL) } }
+        try #require(desk.waitForWindow(appID: "blip"), "the second foot's window never appeared: \(desk.log)")
+        #expect(try desk.windows().first { $0.focused }?.name == "window1")
+        let text = String(repeating: String(repeating: "abcdefghi ", count: 5) + "\n", count: 80)
+        let typist = try desk.startAsNobody([Self.binary, "type", "--into", "wayland", text], layout: "us")
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, typist.process.isRunning, desk.typed().count < 300 { usleep(10_000) }
+        #expect(typist.process.isRunning, "the text was typed before the other window ended")
+        kill(other.process.processIdentifier, SIGKILL)
+        typist.process.waitUntilExit()
+        let stderr = String(decoding: typist.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(typist.process.terminationReason == .exit && typist.process.terminationStatus == 0, "\(stderr)")
+        #expect(desk.waitForFile(text) == text)
+    }
+
     @Test(.enabled(if: ready, reason)) func aWindowStoppedMidTextGetsTheTextWholeAndLives() throws {
         // A window that reads nothing for a moment (stopped here; busy on a loaded machine) is waited for, not
         // cut off by the compositor, and the text goes on when it reads again.
@@ -197,6 +220,7 @@ final class SwayDesktop {
         xwayland disable
         output HEADLESS-1 resolution 1280x800
         bindsym Mod4+k exec touch \(base)/out/super-k
+        no_focus [app_id="blip"]
         \(files.enumerated().map { "exec foot --title=window\($0.offset + 1) -e sh -c 'cat > \($0.element)'" }.joined(separator: "\n"))
 
         """
@@ -232,14 +256,29 @@ final class SwayDesktop {
         return false
     }
 
+    /// Waits (up to 60 s) for a window of `appID` in sway's tree.
+    func waitForWindow(appID: String) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if (try? tree())?.contains("\"app_id\": \"\(appID)\"") == true { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     /// `swaymsg -t get_tree`, run as nobody on sway's socket.
     func tree() throws -> String { try swaymsg("get_tree") }
 
     /// `swaymsg -t TYPE`, run as nobody on sway's socket ("" before sway made it).
     func swaymsg(_ type: String) throws -> String {
-        guard let socket = try FileManager.default.contentsOfDirectory(atPath: runtime).first(where: { $0.hasPrefix("sway-ipc.") })
-        else { return "" }
-        return try asNobody(["/usr/bin/swaymsg", "-t", type], extra: ["SWAYSOCK": runtime + "/" + socket]).stdout
+        guard let socket = ipcSocket else { return "" }
+        return try asNobody(["/usr/bin/swaymsg", "-t", type], extra: ["SWAYSOCK": socket]).stdout
+    }
+
+    /// sway's IPC socket, once sway made it.
+    var ipcSocket: String? {
+        ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).first { $0.hasPrefix("sway-ipc.") }
+            .map { runtime + "/" + $0 }
     }
 
     /// How many keyboards sway's seat has (`get_inputs`): a sink's virtual keyboard is one more.
@@ -284,6 +323,8 @@ final class SwayDesktop {
 
     private func environment(layout: String?, extra: [String: String]) -> [String: String] {
         var env = ["PATH": "/usr/bin:/bin", "HOME": base + "/home", "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": "wayland-1"]
+        // As sway gives it to the programs it starts: the sink asks it which window has the focus.
+        if let socket = ipcSocket { env["SWAYSOCK"] = socket }
         if let layout { env["XKB_DEFAULT_LAYOUT"] = layout }
         return env.merging(extra) { $1 }
     }
