@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <dirent.h>
 
 static const struct wl_interface virtual_keyboard_interface;
 
@@ -196,10 +197,11 @@ int hf_vk_backlog(struct hf_vk *vk, int other_fd, uint32_t *unread_by_clients, u
 
 int hf_vk_fd(struct hf_vk *vk) { return wl_display_get_fd(vk->display); }
 
-int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unread_by_clients,
-                       uint32_t *unread_by_compositor) {
-    *unread_by_clients = 0;
-    *unread_by_compositor = 0;
+/* Calls `visit` for each connection of the compositor's socket at `path` but `own_fd`'s and `other_fd`'s, as
+   the kernel shows them (sock_diag); -1 when it does not answer, or shows no connection that is `own_fd`'s
+   (the path is not the one the compositor bound: nothing is known). */
+static int each_client(int own_fd, int other_fd, const char *path,
+                       void (*visit)(void *context, const struct hf_wayland_client *client), void *context) {
     struct stat own, other;
     if (fstat(own_fd, &own) != 0) return -1;
     int has_other = other_fd >= 0 && fstat(other_fd, &other) == 0;
@@ -229,12 +231,14 @@ int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unr
             const char *bound = NULL;
             size_t bound_length = 0;
             uint32_t peer = 0;
+            uint8_t shutdown = 0;
             struct unix_diag_rqlen queues = { 0, 0 };
             int has_queues = 0;
             for (struct rtattr *a = (struct rtattr *)(socket_info + 1); RTA_OK(a, attributes_length);
                  a = RTA_NEXT(a, attributes_length)) {
                 if (a->rta_type == UNIX_DIAG_NAME) { bound = RTA_DATA(a); bound_length = RTA_PAYLOAD(a); }
                 else if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= 4) memcpy(&peer, RTA_DATA(a), 4);
+                else if (a->rta_type == UNIX_DIAG_SHUTDOWN && RTA_PAYLOAD(a) >= 1) memcpy(&shutdown, RTA_DATA(a), 1);
                 else if (a->rta_type == UNIX_DIAG_RQLEN && RTA_PAYLOAD(a) >= sizeof queues) {
                     memcpy(&queues, RTA_DATA(a), sizeof queues);
                     has_queues = 1;
@@ -247,14 +251,77 @@ int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unr
             if (peer == (uint32_t)own.st_ino) { seen_own = 1; continue; }
             /* The process's other connection (its keyboard's or its pointer's) is read by no one meanwhile. */
             if (has_other && peer == (uint32_t)other.st_ino) continue;
-            /* Sent to the client and not read by it yet; sent by it and not read by the compositor yet. */
-            if (queues.udiag_wqueue > *unread_by_clients) *unread_by_clients = queues.udiag_wqueue;
-            if (queues.udiag_rqueue > *unread_by_compositor) *unread_by_compositor = queues.udiag_rqueue;
+            /* Sent to the client and not read by it yet; sent by it and not read by the compositor yet. A
+               client that closed its end is shown as gone at once: the kernel dropped what it had not read
+               (its queue reads 0) and the compositor has not noticed yet. */
+            struct hf_wayland_client client = { peer, queues.udiag_wqueue, queues.udiag_rqueue,
+                                                (shutdown & 1 /* RCV_SHUTDOWN: the peer closed */) != 0 };
+            visit(context, &client);
         }
     }
     close(fd);
-    /* Not finding its own connection means the path is not the one the compositor bound: nothing is known. */
-    if (failed || !seen_own) { *unread_by_clients = 0; *unread_by_compositor = 0; return -1; }
+    return failed || !seen_own ? -1 : 0;
+}
+
+struct backlog { uint32_t clients, compositor; };
+
+static void add_backlog(void *context, const struct hf_wayland_client *client) {
+    struct backlog *b = context;
+    if (client->unread_by_client > b->clients) b->clients = client->unread_by_client;
+    if (client->unread_by_compositor > b->compositor) b->compositor = client->unread_by_compositor;
+}
+
+int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unread_by_clients,
+                       uint32_t *unread_by_compositor) {
+    struct backlog b = { 0, 0 };
+    int result = each_client(own_fd, other_fd, path, add_backlog, &b);
+    *unread_by_clients = result == 0 ? b.clients : 0;
+    *unread_by_compositor = result == 0 ? b.compositor : 0;
+    return result;
+}
+
+struct listing { struct hf_wayland_client *out; int capacity, count; };
+
+static void add_client(void *context, const struct hf_wayland_client *client) {
+    struct listing *l = context;
+    if (l->count < l->capacity) l->out[l->count] = *client;
+    l->count++;
+}
+
+int hf_vk_clients(struct hf_vk *vk, int other_fd, struct hf_wayland_client *out, int capacity) {
+    struct listing l = { out, capacity, 0 };
+    if (each_client(wl_display_get_fd(vk->display), other_fd, vk->path, add_client, &l) != 0) return -1;
+    return l.count;
+}
+
+int hf_socket_owners(const uint32_t *inodes, int count, int32_t *pids) {
+    for (int i = 0; i < count; i++) pids[i] = 0;
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) return -1;
+    int left = count;
+    struct dirent *entry;
+    char path[64], link[64];
+    while (left > 0 && (entry = readdir(proc)) != NULL) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end != 0 || pid <= 0) continue;
+        snprintf(path, sizeof path, "/proc/%ld/fd", pid);
+        DIR *fds = opendir(path);
+        if (fds == NULL) continue;   /* another user's, or gone */
+        struct dirent *fd;
+        while (left > 0 && (fd = readdir(fds)) != NULL) {
+            if (fd->d_name[0] == '.') continue;
+            ssize_t n = readlinkat(dirfd(fds), fd->d_name, link, sizeof link - 1);
+            if (n <= 8 || memcmp(link, "socket:[", 8) != 0) continue;
+            link[n] = 0;
+            uint32_t inode = (uint32_t)strtoul(link + 8, NULL, 10);
+            for (int i = 0; i < count; i++) {
+                if (inodes[i] == inode && pids[i] == 0) { pids[i] = (int32_t)pid; left--; }
+            }
+        }
+        closedir(fds);
+    }
+    closedir(proc);
     return 0;
 }
 

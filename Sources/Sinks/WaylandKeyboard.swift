@@ -54,6 +54,48 @@ final class WaylandKeyboard {
         return (clients, compositor)
     }
 
+    /// The compositor's other programs as the kernel shows their connections, by the inode of their end: the
+    /// bytes the compositor sent each that it has not read, and whether it closed its end (it ended, or the
+    /// compositor cut it off). Nil when the kernel does not say. `other` as in `backlog`.
+    func clients(other: Int32 = -1) -> [UInt32: (unread: UInt32, closed: Bool)]? {
+        var list = [hf_wayland_client](repeating: hf_wayland_client(), count: 64)
+        var count = hf_vk_clients(handle, other, &list, Int32(list.count))
+        if count > Int32(list.count) {
+            // More programs than room: once more with room for all (and some that came meanwhile).
+            list = [hf_wayland_client](repeating: hf_wayland_client(), count: Int(count) + 64)
+            count = hf_vk_clients(handle, other, &list, Int32(list.count))
+        }
+        guard count >= 0 else { return nil }
+        var found: [UInt32: (unread: UInt32, closed: Bool)] = [:]
+        for client in list.prefix(min(Int(count), list.count)) {
+            found[client.inode] = (client.unread_by_client, client.closed != 0)
+        }
+        return found
+    }
+
+    /// The program that holds each socket (by its inode): its process and its name for messages, as
+    /// `foot (pid 812)`; sockets whose program this process may not see are left out.
+    static func owners(_ inodes: [UInt32]) -> [UInt32: (pid: Int, name: String)] {
+        guard !inodes.isEmpty else { return [:] }
+        var pids = [Int32](repeating: 0, count: inodes.count)
+        guard hf_socket_owners(inodes, Int32(inodes.count), &pids) == 0 else { return [:] }
+        var named: [UInt32: (pid: Int, name: String)] = [:]
+        for (inode, pid) in zip(inodes, pids) where pid > 0 {
+            var comm = [CChar](repeating: 0, count: 64)
+            var name = "pid \(pid)"
+            if let file = fopen("/proc/\(pid)/comm", "r") {
+                if fgets(&comm, Int32(comm.count), file) != nil {
+                    var read = String(decoding: comm.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    while read.last == "\n" { read.removeLast() }
+                    if !read.isEmpty { name = "\(read) (pid \(pid))" }
+                }
+                fclose(file)
+            }
+            named[inode] = (Int(pid), name)
+        }
+        return named
+    }
+
     /// Sets the modifiers held (a mask of the current keymap's modifier indices).
     func modifiers(_ mask: UInt32) throws(OutputSinkError) {
         try checked(hf_vk_modifiers(handle, mask, 0, 0, 0))

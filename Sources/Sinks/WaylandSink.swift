@@ -14,8 +14,12 @@ import TerminalModel
 /// characters of a text the layout has no key for are put, all at once, on unused keys of one keymap that
 /// also holds the whole layout (`XKBKeymap.adding`): a text is at most one keymap change, made before its
 /// first key and confirmed by a round trip, and the keymap stays for the texts after it. A character XKB
-/// cannot name is refused before anything is sent. The connection is made by `check` or the first key and
-/// made again after a failure, so a compositor that restarts is reached.
+/// cannot name is refused before anything is sent. `type` returns once the programs the keys went to have
+/// read them (as the kernel shows their connections); the program of the focused window (as sway's IPC
+/// says; any program where it does not) leaving the display during a text (it ended, or the compositor cut
+/// it off) fails the text, naming what it was not shown to read. The
+/// connection is made by `check` or the first key and made again after a failure, so a compositor that
+/// restarts is reached.
 public final class WaylandSink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "wayland", argument: "SOCKET", argumentIsOptional: true, example: "wayland:wayland-1",
@@ -301,16 +305,80 @@ public final class WaylandSink: TextSink, PointerSink {
     }
 
     /// How long programs get to take up a seat's first keyboard; how long one is given without the kernel's
-    /// word; how far (in bytes of events) a program may fall behind the keys before the sink waits for it.
+    /// word.
     static let takeUpTimeout = 5.0
     static let settle = 0.15
-    static let mostBehind: UInt32 = 64 * 1024
+
+    /// Keys sent between two looks at the programs (`look`), and the most bytes of events a program may leave
+    /// unread at a look before the sink waits for it. libwayland keeps 4 KB for a program whose socket is
+    /// full and cuts the program off when that overflows ("Data too big for buffer"): the socket holds
+    /// about 208 KB as the kernel counts it (each message the compositor writes costs some hundred bytes
+    /// besides its own), and a look lets through at most `mostBehind` and then `batch` keys, each a few
+    /// messages, far below that. (The first 400 keys went unlooked at; foot, slowed by a busy machine, was
+    /// cut off after 189 characters of 5,040.)
+    static let batch = 16
+    static let mostBehind: UInt32 = 32 * 1024
+    /// How long a program may read nothing of what is waiting for it before the text stops there.
     static let catchUpTimeout = 10.0
+
+    /// What the sink saw of the display's other programs during one text: the connections there when it
+    /// began (a program that leaves meanwhile may have been the window typed into), how far each was shown
+    /// to have read (the items before that index), and what each had unread at the start.
+    private struct Watch {
+        var readUpTo: [UInt32: Int]
+        var unreadAtStart: [UInt32: UInt32]
+        /// The programs seen with more unread than at the start: those the keys go to.
+        var receivers: Set<UInt32> = []
+        /// The processes whose window had the focus at some look during the text, as sway's tree says; nil
+        /// where it does not (no `SWAYSOCK`: another compositor), and then any program that leaves fails the
+        /// text.
+        var focused: Set<Int>?
+        /// When sway's tree was last read.
+        var focusReadAt: Double = 0
+    }
+
+    /// How often, at most, a text asks sway again which window has the focus (the user may click another
+    /// mid-text): reading the tree costs some milliseconds, a look comes every 16 keys.
+    static let focusInterval = 0.25
+
+    /// The process showing the focused window, from sway's tree; nil where sway does not answer.
+    private func focusedPid() -> Int? {
+        SwayTree.read(environment: environment)?.focusedPid
+    }
+
+    /// Whether the connection `inode` leaving fails the text: it is a focused window's program; or sway
+    /// did not say which window has the focus, or none of the programs watched shows it (an Xwayland
+    /// window, a program this process may not see), and then any program is.
+    private func isTarget(_ inode: UInt32, of watch: Watch) -> Bool {
+        guard let focused = watch.focused else { return true }
+        let known = watch.readUpTo.keys.contains { owners[$0].map { focused.contains($0.pid) } ?? false }
+        guard known else { return true }
+        return owners[inode].map { focused.contains($0.pid) } ?? false
+    }
+
+    /// The programs on the display, for a text about to start; nil where the kernel does not say.
+    private func watch(_ keyboard: WaylandKeyboard) -> Watch? {
+        guard let clients = keyboard.clients(other: pointer?.fd ?? -1) else { return nil }
+        owners = owners.filter { clients[$0.key] != nil }
+        let unknown = clients.keys.filter { owners[$0] == nil }
+        if !unknown.isEmpty {
+            // Named now: a program that leaves can no longer be found by its socket.
+            for (inode, owner) in WaylandKeyboard.owners(Array(unknown)) { owners[inode] = owner }
+        }
+        // One that closed its end already is not typed into by this text.
+        let open = clients.filter { !$0.value.closed }
+        return Watch(readUpTo: open.mapValues { _ in 0 }, unreadAtStart: open.mapValues(\.unread),
+                     focused: focusedPid().map { [$0] }, focusReadAt: clock.now())
+    }
+
+    /// The programs' processes and names by their socket's inode, kept while the connection lasts.
+    private var owners: [UInt32: (pid: Int, name: String)] = [:]
 
     /// Taps the items, each with the keymap the compositor holds, changed (once for as many of their
     /// characters the layout lacks as one keymap holds) and confirmed by a round trip before the keys that
-    /// need it; then waits for the compositor to have them. On a failure the connection is dropped, so the
-    /// next key connects again, and the error names what of `text` the compositor was not shown to have.
+    /// need it; every `batch` keys and at the end it looks at the programs (`look`). On a failure the
+    /// connection is dropped, so the next key connects again, and the error names what of `text` was not
+    /// shown to arrive.
     private func send(_ items: [Item], of text: String) throws(OutputSinkError) {
         let keyboard = try connected()
         let layout = try loadedLayout()
@@ -319,6 +387,8 @@ public final class WaylandSink: TextSink, PointerSink {
         var index = 0
         // Refused whole, the keyboard kept: the programs go on taking it up meanwhile.
         try awaitTakenUp(keyboard)
+        var watched = watch(keyboard)
+        var sinceLook = 0
         do throws(OutputSinkError) {
             while index < items.count {
                 // The run of items one keymap can type: as long as their missing keysyms fit in one.
@@ -350,48 +420,115 @@ public final class WaylandSink: TextSink, PointerSink {
                                       ["character": XKBKeymap.describe(keysym: $0)])
                         } ?? UIMessage("cannot type a key: neither the keyboard layout nor an added key gives it"))
                     }
-                    if try tap(stroke, on: keyboard) { confirmed = index }
+                    if sinceLook == Self.batch {
+                        try look(&watched, at: index, of: items, text: text, on: keyboard, drain: false)
+                        confirmed = index
+                        sinceLook = 0
+                    }
+                    try tap(stroke, on: keyboard)
+                    sinceLook += 1
                     index += 1
                 }
             }
             if held != 0 { try keyboard.modifiers(0); held = 0 }
-            try keyboard.sync()
+            try look(&watched, at: items.count, of: items, text: text, on: keyboard, drain: true)
         } catch {
             self.keyboard = nil
             current = nil
             let from = items.indices.contains(confirmed) ? items[confirmed].at : nil
-            throw error.leaving(from.map { TypedText.rest(text, from: $0) })
+            // A program's failure names its own point; the compositor's is where the round trips got to.
+            throw error.unsent == nil ? error.leaving(from.map { TypedText.rest(text, from: $0) }) : error
         }
     }
 
-    /// Keys sent at once before pacing starts, and the pace after, in keys a second. The compositor passes
-    /// keys on to the focused program as fast as they come and disconnects a program that falls about
-    /// 200 KB behind: foot, sent 50,000 characters at once, was cut off and crashed. A sentence goes at
-    /// once; a long text at this pace, which foot kept up with, each wait after a round trip.
+    /// After a round trip (the compositor has passed on every key before `index`), looks at the programs:
+    /// one that left the display since the text began may have been the window typed into, so the text
+    /// stops, naming what it was not shown to have read; while one has more than `mostBehind` unread (or,
+    /// to `drain` at the end, while one the keys went to has more than when the text began) the sink waits,
+    /// and stops the text when none of it was read for `catchUpTimeout`. A program that reads everything is
+    /// shown to have the keys: no protocol says when it has handled them, but the kernel says when it has
+    /// read them.
+    private func look(_ watched: inout Watch?, at index: Int, of items: [Item], text: String,
+                      on keyboard: WaylandKeyboard, drain: Bool) throws(OutputSinkError) {
+        try keyboard.sync()
+        guard var watch = watched else { return }
+        defer { watched = watch }
+        if watch.focused != nil, clock.now() - watch.focusReadAt >= Self.focusInterval {
+            // Keys sent since the last read may have gone to a window focused meanwhile.
+            if let pid = focusedPid() { watch.focused?.insert(pid) }
+            watch.focusReadAt = clock.now()
+        }
+        var deadline = clock.now() + Self.catchUpTimeout
+        var least = UInt32.max
+        while true {
+            guard let clients = keyboard.clients(other: pointer?.fd ?? -1) else {
+                watched = nil
+                return
+            }
+            for (inode, client) in clients where !client.closed {
+                if client.unread == 0, watch.readUpTo[inode] != nil { watch.readUpTo[inode] = index }
+                if client.unread > watch.unreadAtStart[inode] ?? 0 { watch.receivers.insert(inode) }
+            }
+            for (inode, read) in watch.readUpTo.sorted(by: { $0.key < $1.key }) where read < items.count {
+                guard clients[inode].map({ $0.closed }) ?? true else { continue }
+                guard isTarget(inode, of: watch) else {
+                    // Another window's program: the keys did not go to it, and its leaving loses nothing.
+                    watch.readUpTo[inode] = nil
+                    continue
+                }
+                throw left(inode, read: read, of: items, text: text, display: keyboard.display)
+            }
+            let waiting = clients.filter { inode, client in
+                // One that left reads nothing more; whether that fails the text was settled above.
+                !client.closed && (drain ? watch.receivers.contains(inode) && client.unread > watch.unreadAtStart[inode] ?? 0
+                      : client.unread > Self.mostBehind)
+            }
+            guard let slowest = waiting.max(by: { $0.value.unread < $1.value.unread }) else { return }
+            if slowest.value.unread < least {
+                least = slowest.value.unread
+                deadline = clock.now() + Self.catchUpTimeout
+            } else if clock.now() >= deadline {
+                let read = watch.readUpTo[slowest.key] ?? 0
+                let from = items.indices.contains(read) ? items[read].at : nil
+                throw OutputSinkError(UIMessage("{program} on the Wayland display {display} stopped reading its keys ({size} KB of them unread for {seconds} s)",
+                                                ["display": keyboard.display, "size": "\(slowest.value.unread / 1024)",
+                                                 "seconds": "\(Int(Self.catchUpTimeout))"],
+                                                reasons: ["program": program(slowest.key)]),
+                                      unsent: from.map { TypedText.rest(text, from: $0) })
+            }
+            clock.sleep(for: 0.002)
+        }
+    }
+
+    /// A program as messages name it: `foot (pid 812)`, else "a program".
+    private func program(_ inode: UInt32) -> UIMessage {
+        owners[inode].map { UIMessage.verbatim($0.name) } ?? UIMessage("a program")
+    }
+
+    /// The failure for a program that left the display during a text, having read the items before `read`.
+    private func left(_ inode: UInt32, read: Int, of items: [Item], text: String,
+                      display: String) -> OutputSinkError {
+        let from = items.indices.contains(read) ? items[read].at : nil
+        let delivered = from.map { text[..<$0].count } ?? 0
+        return OutputSinkError(.plural("{program} left the Wayland display {display} while it was being typed into (it ended, or the compositor cut it off): {delivered} of {n} character was shown to reach it",
+                                       "{program} left the Wayland display {display} while it was being typed into (it ended, or the compositor cut it off): {delivered} of {n} characters were shown to reach it",
+                                       text.count, ["display": display, "delivered": "\(delivered)"],
+                                       reasons: ["program": program(inode)]),
+                               unsent: from.map { TypedText.rest(text, from: $0) } ?? text)
+    }
+
+    /// Keys sent at once before pacing starts, and the pace after, in keys a second: a sentence goes at
+    /// once, a long text at a pace foot kept up with. (`look` is what keeps a slow program from being cut
+    /// off.)
     static let burst = 400
     static let pace = 1000.0
 
-    /// Taps one key; returns whether it first waited for a round trip (so everything before it arrived).
-    private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) -> Bool {
+    /// Taps one key, first waiting for the pace.
+    private func tap(_ stroke: KeyStroke, on keyboard: WaylandKeyboard) throws(OutputSinkError) {
         let now = clock.now()
         allowance = min(Double(Self.burst), allowance + (now - counted) * Self.pace)
         counted = now
-        var synced = false
         if allowance < 1 {
-            // The compositor first takes what was sent, so the wait paces the program, not a queue; and a
-            // program that fell far behind (a busy machine) is waited for, before the compositor's buffer
-            // for it fills and the compositor cuts it off.
-            try keyboard.sync()
-            synced = true
-            let deadline = clock.now() + Self.catchUpTimeout
-            while let backlog = keyboard.backlog(other: pointer?.fd ?? -1), backlog.clients > Self.mostBehind {
-                guard clock.now() < deadline else {
-                    throw OutputSinkError(UIMessage("a program on the Wayland display {display} stopped reading its keys ({size} KB of them unread for {seconds} s)",
-                                                    ["display": keyboard.display, "size": "\(backlog.clients / 1024)",
-                                                     "seconds": "\(Int(Self.catchUpTimeout))"]))
-                }
-                clock.sleep(for: 0.005)
-            }
             clock.sleep(for: (1 - allowance) / Self.pace)
             allowance = 1
             counted = clock.now()
@@ -400,6 +537,5 @@ public final class WaylandSink: TextSink, PointerSink {
         if stroke.modifiers != held { try keyboard.modifiers(stroke.modifiers); held = stroke.modifiers }
         try keyboard.key(stroke.key, pressed: true)
         try keyboard.key(stroke.key, pressed: false)
-        return synced
     }
 }

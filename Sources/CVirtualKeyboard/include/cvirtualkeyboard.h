@@ -44,6 +44,22 @@ int hf_vk_backlog(struct hf_vk *vk, int other_fd, uint32_t *unread_by_clients, u
 int hf_wayland_backlog(int own_fd, int other_fd, const char *path, uint32_t *unread_by_clients,
                        uint32_t *unread_by_compositor);
 
+/* One client connection of the compositor, as the kernel shows the compositor's end of it. */
+struct hf_wayland_client {
+    uint32_t inode;                 /* the client's end of the socket (its file's inode: socket:[N]) */
+    uint32_t unread_by_client;      /* bytes the compositor sent that the client has not read */
+    uint32_t unread_by_compositor;  /* bytes the client sent that the compositor has not read */
+    uint32_t closed;                /* the client closed its end (it ended, or dropped the connection) */
+};
+
+/* The compositor's other clients (not this connection, nor `other_fd`, as hf_vk_backlog): fills at most
+   `capacity` and returns how many there are; -1 when the kernel does not say (as hf_vk_backlog). */
+int hf_vk_clients(struct hf_vk *vk, int other_fd, struct hf_wayland_client *out, int capacity);
+
+/* For each socket inode, the process that holds it open (0: none this process may see), by /proc/PID/fd;
+   -1 when /proc cannot be read. */
+int hf_socket_owners(const uint32_t *inodes, int count, int32_t *pids);
+
 /* The keyboard connection's socket. */
 int hf_vk_fd(struct hf_vk *vk);
 

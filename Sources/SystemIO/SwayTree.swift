@@ -4,25 +4,26 @@ import Glibc
 import Foundation
 
 /// Where sway has put the windows, from its tree (IPC `GET_TREE`, the i3 protocol, on the socket `SWAYSOCK`
-/// names, which sway gives every program it starts).
+/// names, which sway gives every program it starts). Read by the Controls view (where windows are) and the
+/// Wayland sink (which window the keys go to).
 ///
 /// A Wayland program is never told where its window is, so a toolkit's "screen" coordinates there are its
 /// window's own; only the compositor knows the window's place on the desktop, and sway says it.
-struct SwayTree {
+public struct SwayTree {
     /// The whole desktop (every output), in pixels: what the pointer sink's absolute moves span.
-    var desktop: (width: Int, height: Int)
+    public var desktop: (width: Int, height: Int)
     /// Each window: the process showing it, its title, where its contents are on the desktop, whether focused.
-    var windows: [(pid: Int, title: String, x: Int, y: Int, focused: Bool)]
+    public var windows: [(pid: Int, title: String, x: Int, y: Int, focused: Bool)]
 
     /// Reads the tree from the socket `SWAYSOCK` names; nil when there is none or it does not answer in a second.
-    static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> SwayTree? {
+    public static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> SwayTree? {
         guard let path = environment["SWAYSOCK"], !path.isEmpty, let payload = ask(path, type: 4),
               let root = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
         return parse(root)
     }
 
     /// The tree's desktop size and windows; nil when it has no size.
-    static func parse(_ root: [String: Any]) -> SwayTree? {
+    public static func parse(_ root: [String: Any]) -> SwayTree? {
         func int(_ object: Any?, _ key: String) -> Int { ((object as? [String: Any])?[key] as? NSNumber)?.intValue ?? 0 }
         let size = (int(root["rect"], "width"), int(root["rect"], "height"))
         guard size.0 > 0, size.1 > 0 else { return nil }
@@ -41,11 +42,14 @@ struct SwayTree {
 
     /// Where the window of process `pid` called `title` has its contents: the one window of that process, else
     /// the one with that title, else the focused one of them.
-    func origin(pid: Int, title: String) -> (x: Int, y: Int)? {
+    public func origin(pid: Int, title: String) -> (x: Int, y: Int)? {
         let mine = windows.filter { $0.pid == pid }
         let chosen = mine.count == 1 ? mine[0] : mine.first { $0.title == title } ?? mine.first { $0.focused }
         return chosen.map { ($0.x, $0.y) }
     }
+
+    /// The process showing the focused window; nil when no window has the focus.
+    public var focusedPid: Int? { windows.first { $0.focused }?.pid }
 
     /// Sends one i3-ipc message of `type` with no payload and returns the answer's payload (at most 16 MB).
     private static func ask(_ path: String, type: UInt32) -> Data? {
