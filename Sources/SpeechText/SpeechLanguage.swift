@@ -295,8 +295,10 @@ public struct CommandWords: Equatable, Sendable {
 
     /// Whether the live shell has Whisper score the screen's phrases against a command's audio and decides by
     /// the scores (`scoredCommand`) instead of by the free text alone (`nearest`). Off: on espeak-ng's commands
-    /// scoring was right 32 of 40 times against 21, but it took 8 of 75 of Asterisk's real sentences for commands
-    /// (the free text none) and cost the worker 2.5-4.6 s per utterance (`bench speech`, docs/speech-languages.md).
+    /// the scored decision is right 32 of 40 times against 22 and took 1 of 125 real recordings held out
+    /// (Asterisk's, Tux Paint's), but the worker scores every command utterance, even one the free text decides,
+    /// for 0.8-1.6 s of CPU (p50, 55 phrases, loaded machine), above the 500 ms the issue allows
+    /// (docs/speech-languages.md).
     public static let decidesByScore = false
 
     /// The most phrases scored per command utterance (`scoredPhrases`).
