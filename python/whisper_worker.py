@@ -15,16 +15,18 @@ requests on standard input, one at a time, in order:
 
 Phrases are scored against the audio, the way a grammar-based recogniser weighs its phrases: after the free
 decode, each phrase (written as Whisper writes text, after a space, with the language's start tokens and no
-timestamps, no prompt) is forced through the decoder on the same encoder output (CTranslate2's `align`), and its
-score is the mean natural log of the probabilities Whisper gives its tokens given the audio (0 is certain; a
-phrase that was not said is far below). "priors" are the same phrases scored against a second of silence (what
-the decoder expects of the phrase without hearing it, computed once per language and phrase and kept): a phrase
-whose later tokens follow from its first ("reprends l'écoute") scores high against any audio, and its score less
-its prior is what the audio adds. "scores" and "priors" are in the order of "phrases" (null for a phrase without
-tokens); "text_score" and "text_prior" are the free text's (null for an empty text), so a phrase can be weighed
-against what Whisper heard freely; "score_ms" is the scoring's share of "ms". Which phrase is the command is the
-shell's to decide (`CommandWords.scoredCommand`). One phrase at a time: batching them (the encoder output
-repeated per phrase) was slower here (16 s against 2.4 s for 40 phrases on a 10 s window, load 20).
+timestamps, no prompt) is forced through the decoder on the same encoder output (CTranslate2's `align`), cut to the
+utterance and two seconds after it, and its score is the mean natural log of the probabilities Whisper gives its
+tokens given the audio (0 is certain; a phrase that was not said is far below). "priors" are the same phrases
+scored against a second of silence, cut the same way (what the decoder expects of the phrase without hearing it,
+computed once per language and phrase and kept): a phrase whose later tokens follow from its first ("reprends
+l'écoute") scores high against any audio, and its score less its prior is what the audio adds. "scores" and
+"priors" are in the order of "phrases" (null for a phrase without tokens); "text_score" and "text_prior" are the
+free text's (null for an empty text), so a phrase can be weighed against what Whisper heard freely; "score_ms" is
+the scoring's share of "ms", "score_cpu_ms" the CPU time it took (all threads). Which phrase is the command is the
+shell's to decide (`CommandWords.scoredCommand`). All phrases go through the decoder in one batch, the cut encoder
+output repeated per phrase: on the cut output that is cheaper than one at a time (8 ms of CPU a phrase against
+15 ms), where on the whole 10 s window it was slower (16 s against 2.4 s for 40 phrases, load 20).
 
 Before the first request it prints {"ready": true, "model": PATH, "load_ms": M}, or {"error": "..."} and exits
 2 (no model) or 3 (a Python package is missing). End of input ends it.
@@ -139,6 +141,7 @@ def model_path(name):
 SAMPLES_PER_FRAME = 160   # 10 ms mel frames at 16 kHz
 FULL_FRAMES = 3000        # Whisper's 30 s window
 PAD_FRAMES = 100          # one second of silence after the speech
+AFTER_SPEECH = 100        # encoder positions (two seconds) kept after the speech when scoring phrases
 
 
 def fit_window(min_seconds):
@@ -223,7 +226,16 @@ class Scorer:
 
     Keeps the encoder output of the model's last window (the model's `encode` is wrapped), so that phrases are
     scored against the audio the free text was decoded from without encoding it again; and each phrase's prior
-    (its score against a second of silence in a window of `frames`), per language.
+    (its score against a second of silence, scored as an utterance of a second is), per language.
+
+    The encoder output is cut to the utterance and two seconds after it (`cut`) before scoring: the decoder's
+    cross-attention over the whole window (10 s at least, 500 positions) was most of each phrase's cost. Some
+    silence after the speech must stay: cut half a second after it, espeak-ng's 40 commands were scored right 20
+    times against 32 on the whole window; two seconds after it, 28 against 32 on the same audio (32 against 34
+    with the free text's command first, as the shell decides), at a quarter of the CPU (785 ms against 2880 ms
+    for 55 phrases, p50, load 12-14; docs/speech-languages.md). On the cut
+    output all phrases go through the decoder in one batch (the cut output repeated per phrase), cheaper there
+    than one at a time (8 ms against 15 ms a phrase at 100 positions).
     """
 
     def __init__(self, model, frames):
@@ -240,33 +252,49 @@ class Scorer:
 
         model.encode = encode
 
-    def score(self, encoded, tokenizer, phrase, frames):
-        """The mean natural log-probability of `phrase`'s tokens given `encoded`; None without tokens."""
+    @staticmethod
+    def cut(encoded, frames):
+        """`encoded` (batch 1) cut to `frames` mel frames of speech and `AFTER_SPEECH` positions more, as an
+        array; each encoder position is two mel frames."""
         import numpy as np
-        tokens = tokenizer.encode(" " + phrase.strip()) if phrase.strip() else []
-        if not tokens:
-            return None
-        start = list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
-        probs = self.model.model.align(encoded, start, [tokens], frames)[0].text_token_probs
-        return round(float(np.mean(np.log(np.maximum(np.asarray(probs, dtype=np.float64), 1e-12)))), 4)
+        whole = np.asarray(encoded)
+        return whole[:, :min(whole.shape[1], (frames + 1) // 2 + AFTER_SPEECH), :]
 
-    def prior(self, tokenizer, language, phrase, keep=True):
-        """`phrase`'s score against a second of silence, computed once per language and phrase (`keep`; a free
-        text, said once, is not kept)."""
+    def score_all(self, encoded, tokenizer, phrases, frames):
+        """The mean natural log-probability of each phrase's tokens given `encoded` (an array, batch 1), in
+        order; None for a phrase without tokens."""
+        import ctranslate2
+        import numpy as np
+        tokens = [tokenizer.encode(" " + p.strip()) if p.strip() else [] for p in phrases]
+        asked = [i for i, t in enumerate(tokens) if t]
+        out = [None] * len(phrases)
+        if not asked:
+            return out
+        start = list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+        batch = ctranslate2.StorageView.from_array(np.ascontiguousarray(np.repeat(encoded, len(asked), axis=0)))
+        frames = max(1, min(frames, 2 * encoded.shape[1]))
+        results = self.model.model.align(batch, start, [tokens[i] for i in asked], [frames] * len(asked))
+        for i, r in zip(asked, results):
+            probs = np.maximum(np.asarray(r.text_token_probs, dtype=np.float64), 1e-12)
+            out[i] = round(float(np.mean(np.log(probs))), 4)
+        return out
+
+    def priors_of(self, tokenizer, language, phrases, keep=True):
+        """Each phrase's score against a second of silence, computed once per language and phrase (`keep`; a
+        free text, said once, is not kept)."""
         import numpy as np
         from faster_whisper.audio import pad_or_trim
-        key = (language, phrase)
-        if key in self.priors:
-            return self.priors[key]
         if language not in self.silence:
             features = self.model.feature_extractor(np.zeros(16000, dtype=np.float32))
-            self.silence[language] = self.original(pad_or_trim(features, self.frames))
-        value = self.score(self.silence[language], tokenizer, phrase, 100)
+            self.silence[language] = self.cut(self.original(pad_or_trim(features, self.frames)), 100)
+        missing = [p for p in dict.fromkeys(phrases) if (language, p) not in self.priors]
+        values = dict(zip(missing, self.score_all(self.silence[language], tokenizer, missing, 100)))
+        out = [values[p] if p in values else self.priors[(language, p)] for p in phrases]
         if keep:
-            if len(self.priors) > 5000:  # screens come and go: a bound, not an eviction policy
+            if len(self.priors) + len(missing) > 5000:  # screens come and go: a bound, not an eviction policy
                 self.priors.clear()
-            self.priors[key] = value
-        return value
+            self.priors.update(((language, p), v) for p, v in values.items())
+        return out
 
     def answer(self, language, phrases, text, samples):
         """The answer's scoring fields for `phrases` and the free `text` of an utterance of `samples`."""
@@ -275,10 +303,12 @@ class Scorer:
             raise RuntimeError("no encoder output to score the phrases against")
         tokenizer = Tokenizer(self.model.hf_tokenizer, True, task="transcribe", language=language)
         frames = max(1, samples // SAMPLES_PER_FRAME)
-        return {"scores": [self.score(self.encoded, tokenizer, p, frames) for p in phrases],
-                "priors": [self.prior(tokenizer, language, p) for p in phrases],
-                "text_score": self.score(self.encoded, tokenizer, text, frames),
-                "text_prior": self.prior(tokenizer, language, text, keep=False) if text.strip() else None}
+        encoded = self.cut(self.encoded, frames)
+        scores = self.score_all(encoded, tokenizer, list(phrases) + [text], frames)
+        return {"scores": scores[:-1],
+                "priors": self.priors_of(tokenizer, language, phrases),
+                "text_score": scores[-1],
+                "text_prior": self.priors_of(tokenizer, language, [text], keep=False)[0] if text.strip() else None}
 
 
 def implausible(text, seconds):
@@ -419,9 +449,10 @@ def main():
             answer = {"id": rid, "text": text}
             phrases = req.get("phrases")
             if isinstance(phrases, list) and phrases:
-                scored = time.monotonic()
+                scored, cpu = time.monotonic(), time.process_time()
                 answer.update(scorer.answer(language, [p if isinstance(p, str) else "" for p in phrases], text, len(audio)))
                 answer["score_ms"] = round((time.monotonic() - scored) * 1000)
+                answer["score_cpu_ms"] = round((time.process_time() - cpu) * 1000)
             if req.get("words"):
                 answer["words"] = [[w.word.strip(), round(w.start, 3), round(w.end, 3)]
                                    for s in segments for w in (s.words or [])]

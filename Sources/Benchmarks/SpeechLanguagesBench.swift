@@ -75,6 +75,8 @@ public struct SpeechLanguagesBench {
         public var commandsRightScored = 0, sentencesTakenScored = 0
         /// The worker's time scoring the phrases, per command utterance, and how many phrases it scored.
         public var scoreMs: [Double] = []
+        /// The worker's CPU time scoring the phrases, per command utterance.
+        public var scoreCpuMs: [Double] = []
         public var phrasesScored = 0
         /// Errors and words of the utterances of at least `longUtterance` words (real speech): dictation is
         /// mostly sentences, the recordings mostly a name or two.
@@ -116,6 +118,7 @@ public struct SpeechLanguagesBench {
                 let scored = language.commands.scoredPhrases(screenPhrases)
                 out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
                 out("  \(code) phrases scored (\(scored.count)): " + scored.map(\.said).joined(separator: ", "))
+                if verbose { out("  \(code) phrases-json " + Self.phrasesJSON(scored)) }
                 for s in sentences {
                     let audio = try voice.synthesize(s, rate: 1).resampled(to: 16_000).samples
                     let heard = try measure(&row, s, audio, w, language: code, beam: beam ?? language.dictationBeam, out: out)
@@ -135,6 +138,9 @@ public struct SpeechLanguagesBench {
                     if verbose {
                         out("  \(code) heard as a command: \(prompted) → \(Self.decided(language.commands, prompted, candidates)); "
                             + Self.scoredShown(heardAsCommand, scored, byScore))
+                        out("  \(code) scores-json " + Self.scoresJSON(heardAsCommand, said: s, expected: nil,
+                                                                  near: language.commands.nearest(prompted, among: screenPhrases)?.phrase,
+                                                                  seconds: Double(audio.count) / 16_000))
                     }
                 }
                 for (said, expected) in commands {
@@ -149,6 +155,9 @@ public struct SpeechLanguagesBench {
                     if verbose {
                         out("  \(code) command \(m?.phrase == expected ? "right" : "MISSED") \"\(said)\" (\(expected)) → \(r.text) → "
                             + Self.decided(language.commands, r.text, candidates) + "; " + Self.scoredShown(r, scored, byScore))
+                        out("  \(code) scores-json " + Self.scoresJSON(r, said: said, expected: expected,
+                                                                  near: language.commands.nearest(r.text, among: screenPhrases)?.phrase,
+                                                                  seconds: Double(audio.count) / 16_000))
                     }
                 }
                 out(Self.line(row, model: "base (multilingual)"))
@@ -176,10 +185,32 @@ public struct SpeechLanguagesBench {
     static func scoredDecision(_ commands: CommandWords, _ r: WhisperResult, _ scored: [CommandWords.SpokenPhrase],
                                _ screenPhrases: [String], _ row: inout Row) -> String? {
         row.scoreMs.append(r.scoreMs)
+        row.scoreCpuMs.append(r.scoreCpuMs)
         row.phrasesScored = scored.count
         let scores = CommandScores(phrases: scored, scores: r.phraseScores, priors: r.phrasePriors, textScore: r.textScore,
                                    textPrior: r.textPrior)
         return commands.scoredCommand(scores, heard: r.text, among: screenPhrases)?.phrase
+    }
+
+    /// One command utterance's scores as a JSON line, for `--verbose` (to weigh other rules on the same answers):
+    /// what was said and expected (nil for a sentence), the free text and the screen phrase `nearest` makes of
+    /// it, the utterance's seconds, and the worker's scores and priors in the order of the phrases listed once
+    /// per language ("phrases scored").
+    static func scoresJSON(_ r: WhisperResult, said: String, expected: String?, near: String?, seconds: Double) -> String {
+        let fields: [String: Any] = [
+            "said": said, "expected": expected ?? NSNull(), "heard": r.text, "near": near ?? NSNull(), "seconds": seconds,
+            "scores": r.phraseScores.map { $0 ?? Double.nan }.map { $0.isFinite ? $0 as Any : NSNull() },
+            "priors": r.phrasePriors.map { $0 ?? Double.nan }.map { $0.isFinite ? $0 as Any : NSNull() },
+            "text_score": r.textScore ?? NSNull(), "text_prior": r.textPrior ?? NSNull(), "cpu_ms": r.scoreCpuMs, "ms": r.scoreMs,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The phrases scored, as `[said, phrase]` pairs in JSON, for `--verbose` (`scoresJSON`'s order).
+    static func phrasesJSON(_ scored: [CommandWords.SpokenPhrase]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: scored.map { [$0.said, $0.phrase] }) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Whether a screen phrase ("open Notas") is the bench's expected one ("open notas").
@@ -187,8 +218,8 @@ public struct SpeechLanguagesBench {
 
     /// What the command columns of both tables mean (synthetic and recorded speech).
     static let commandsLegend = "commands matched word by word, as the shell does; \"by letters\": the letters of the whole phrase compared "
-        + "instead (the decision before), on the same texts; \"scored\": the launcher's phrases scored against the same "
-        + "audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), slack "
+        + "instead (the decision before), on the same texts; \"scored\": the free text's command if it names one, else the launcher's "
+        + "phrases scored against the same audio by Whisper (CommandWords.scoredCommand: score less prior, margin \(CommandWords.scoreMargin), at least \(CommandWords.evidenceFloor), slack "
         + "\(CommandWords.scoreSlack), \(CommandWords.extraWords) word and 2x+\(CommandWords.extraLetters) letters at most), "
         + "+ms: the worker's extra time for it"
 
@@ -283,6 +314,7 @@ public struct SpeechLanguagesBench {
             let (candidates, prompt, screenPhrases) = try commandScreen(language, commands)
             screen = (language, candidates, prompt, screenPhrases, language.commands.scoredPhrases(screenPhrases))
             out("  \(code) command prompt (the launcher's, as the shell gives it): \(prompt)")
+            if verbose { out("  \(code) phrases-json " + Self.phrasesJSON(language.commands.scoredPhrases(screenPhrases))) }
             if languagePrompt { dictationPrompt = sentences.prefix(2).joined(separator: " ") }
         }
         let w = try OfflineSpeech.whisperWorker(
@@ -328,6 +360,9 @@ public struct SpeechLanguagesBench {
             if verbose {
                 out("  \(code) heard as a command\(taken ? " TAKEN" : "")\(byScore != nil ? " TAKEN BY SCORE" : ""): \(u.recording.text) → \(heard) → "
                     + Self.decided(screen.language.commands, heard, screen.candidates) + "; " + Self.scoredShown(answer, screen.scored, byScore))
+                out("  \(code) scores-json " + Self.scoresJSON(answer, said: u.recording.text, expected: nil,
+                                                          near: screen.language.commands.nearest(heard, among: screen.screenPhrases)?.phrase,
+                                                          seconds: u.seconds))
             }
         }
         return Self.recordedLine(row, utterances: utterances.count, skipped: skipped, audio: audio, endToText: endToText)
@@ -366,7 +401,8 @@ public struct SpeechLanguagesBench {
         let taken = row.sentences == 0 ? "-"
             : "\(row.sentencesTaken)/\(row.sentences) (" + String(format: "%.1f%%", 100 * Double(row.sentencesTaken) / Double(row.sentences))
                 + "; by letters \(row.sentencesTakenByLetters); scored \(row.sentencesTakenScored), \(row.phrasesScored) phrases, "
-                + String(format: "+%.0f ms p50", pct(row.scoreMs, 0.5)) + ")"
+                + String(format: "+%.0f ms p50, CPU %.0f ms p50 %.0f ms p90", pct(row.scoreMs, 0.5), pct(row.scoreCpuMs, 0.5),
+                         pct(row.scoreCpuMs, 0.9)) + ")"
         return pad(row.language, 14) + pad("\(utterances)" + (skipped > 0 ? " (-\(skipped))" : ""), 12) + pad(String(format: "%.0f s", audio), 9)
             + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(row.longWords == 0 ? "-" : String(format: "%.1f%%", 100 * Double(row.longErrors) / Double(row.longWords)), 10)
@@ -447,10 +483,11 @@ public struct SpeechLanguagesBench {
         let commands = row.commands == 0 ? "-" : "\(row.commandsRight)/\(row.commands) (\(Int((100 * Double(row.commandsRight) / Double(row.commands)).rounded()))%; by letters \(row.commandsRightByLetters))"
         let taken = row.sentences == 0 ? "-" : "\(row.sentencesTaken)/\(row.sentences) (\(row.sentencesTakenPrompted)/\(row.sentences))"
             + "; by letters \(row.sentencesTakenByLetters)/\(row.sentences) (\(row.sentencesTakenPromptedByLetters)/\(row.sentences))"
-        let scoreMs = row.scoreMs.sorted()
+        let scoreMs = row.scoreMs.sorted(), scoreCpuMs = row.scoreCpuMs.sorted()
         let scored = row.commands == 0 && row.sentences == 0 ? ""
             : "  | scored: commands \(row.commandsRightScored)/\(row.commands), sentences taken (\(row.sentencesTakenScored)/\(row.sentences)), "
-                + "\(row.phrasesScored) phrases, +\(Int(scoreMs.isEmpty ? 0 : scoreMs[scoreMs.count / 2])) ms p50"
+                + "\(row.phrasesScored) phrases, +\(Int(scoreMs.isEmpty ? 0 : scoreMs[scoreMs.count / 2])) ms p50, "
+                + "CPU \(Int(scoreCpuMs.isEmpty ? 0 : scoreCpuMs[scoreCpuMs.count / 2])) ms p50"
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
         return pad(row.language, 10) + pad(model, 21) + pad(String(format: "%.1f%%", 100 * row.wer), 8)
             + pad(String(format: "%.0f ms", p50), 12) + pad(String(format: "%.0f ms", p90), 9) + pad(commands, 16) + taken + scored

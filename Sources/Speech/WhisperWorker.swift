@@ -31,6 +31,9 @@ public struct WhisperResult: Sendable, Equatable {
     public var textPrior: Double?
     /// The scoring's share of `decodeMs`, milliseconds.
     public var scoreMs: Double = 0
+    /// The worker's CPU time for the scoring (all its threads), milliseconds: on a shared machine the wall time
+    /// `scoreMs` is mostly waiting, this what the scoring itself costs.
+    public var scoreCpuMs: Double = 0
 
     public init(text: String, words: [(String, Double, Double)], decodeMs: Double) {
         self.text = text; self.words = words; self.decodeMs = decodeMs
@@ -217,6 +220,7 @@ public final class WhisperWorker: @unchecked Sendable {
             result.textScore = Self.number(obj["text_score"])
             result.textPrior = Self.number(obj["text_prior"])
             result.scoreMs = Self.number(obj["score_ms"]) ?? 0
+            result.scoreCpuMs = Self.number(obj["score_cpu_ms"]) ?? 0
         }
         return result
     }

@@ -261,15 +261,49 @@ import Testing
         #expect(decide([4.8, 2.2, 1.6, 0.5, 4.7], text: 4.7, heard: "A mi Notas") == nil)
         // Implausible: far below what the free text's words get from the audio (a sentence heard well) ...
         #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "por favor") == nil)
+        // ... even 0.6 below it: a free text the audio backs better than any command is what was said (Asterisk's
+        // "amici", heard right, scored as "home" a little below it).
+        #expect(decide([4.1, 0.2, 0.1, 0.0, 0.3], text: 4.7, heard: "A mi Notas") == nil)
+        #expect(decide([4.3, 0.2, 0.1, 0.0, 0.3], text: 4.7, heard: "A mi Notas")?.phrase == "open Notas")
+        // ... or the audio adds too little to the best command (below the floor), however little it adds to the
+        // free text.
+        #expect(decide([1.4, 0.2, 0.1, 0.0, 0.3], text: 0.2, heard: "A mi Notas") == nil)
+        #expect(decide([1.6, 0.2, 0.1, 0.0, 0.3], text: 0.2, heard: "A mi Notas")?.phrase == "open Notas")
         // ... or the free text has many more words than the command (one short command hidden in a sentence).
         #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "bitte ruf heute nachmittag den arzt an") == nil)
         // ... or the free text is few words of many letters (Whisper running on).
         #expect(decide([6.1, 1.5, 0.4, 0.3, 0.2], text: 4.5, heard: "electrónica, cccccccccccccccc") == nil)
-        // ... unless the free text is that command by the word rule ("Abre notas, abre notas").
-        #expect(decide([1.2, 0.2, 0.1, 0.0, 0.3], text: 4.5, heard: "Abre notas, abre notas")?.phrase == "open Notas")
-        // Nothing heard, or no scores: no command.
+        // Nothing heard, or no scores and a free text that is no command: no command.
         #expect(decide([4.8, 2.2, 1.6, 0.5, 3.3], text: nil, heard: "") == nil)
-        #expect(decide([nil, nil, nil, nil, nil], text: 4.0, heard: "atrás") == nil)
+        #expect(decide([nil, nil, nil, nil, nil], text: 4.0, heard: "arrastra") == nil)
+    }
+
+    /// The free text comes first: a free text that is a command by the word rule is that command whatever the
+    /// scores say (a low best, a close second, another command ranked first, no scores at all), as without
+    /// scores; the scores decide only a free text that is no command.
+    @Test func theFreeTextsCommandComesBeforeTheScores() throws {
+        let es = try Self.speech("es").commands
+        let screen = ["back", "help", "open Notas", "select Notas"]
+        let phrases: [CommandWords.SpokenPhrase] = [
+            .init(said: "abre Notas", phrase: "open Notas"), .init(said: "atrás", phrase: "back"),
+            .init(said: "ayuda", phrase: "help"), .init(said: "selecciona Notas", phrase: "select Notas", prompted: false),
+        ]
+        func decide(_ evidence: [Double?], heard: String) -> (phrase: String, margin: Double)? {
+            es.scoredCommand(CommandScores(phrases: phrases, scores: evidence.map { $0.map { $0 - 8 } },
+                                           priors: phrases.map { _ in -8 }, textScore: -2, textPrior: -6),
+                             heard: heard, among: screen)
+        }
+        // Implausible by the scores alone (far below the free text's evidence of 4), taken by the word rule.
+        #expect(decide([1.2, 0.2, 0.1, 0.0], heard: "Abre notas, abre notas")?.phrase == "open Notas")
+        // The scores rank "ayuda" first by 3: the free text "atrás" is still "back".
+        #expect(decide([0.1, 1.0, 4.0, 0.0], heard: "Atrás.")?.phrase == "back")
+        #expect(decide([0.1, 1.0, 4.0, 0.0], heard: "Atrás.")?.margin == .infinity)
+        // A close second, and no scores at all.
+        #expect(decide([3.0, 3.0, 0.1, 0.0], heard: "ayuda")?.phrase == "help")
+        #expect(decide([nil, nil, nil, nil], heard: "atrás")?.phrase == "back")
+        // A free text that is no command: the scores decide, here "atrás" clearly first and plausible.
+        #expect(decide([0.1, 3.9, 1.0, 0.0], heard: "arrastra")?.phrase == "back")
+        #expect(decide([0.1, 1.0, 1.1, 0.0], heard: "arrastra") == nil)
     }
 
     /// Whisper puts its own mark before the spoken one ("qué tal, coma?"): the mark said is the one written.
