@@ -411,10 +411,10 @@ import Testing
     }
 
     /// An xterm whose spare keycodes an earlier sink bound, all of them, and which is stopped (SIGSTOP; let go
-    /// by the returned function, which the caller must call) while a second sink queues `repeats` rounds of
-    /// those characters on them, each round a line: the state the dry run's failure began from. Returns the
-    /// window's file, the text it will hold once it handled every key, and the stopped process.
-    static func bindingsWaitingInAStoppedWindow(_ x: XSession, repeats: Int) throws -> (file: URL, expected: String, resume: () -> Void) {
+    /// by SIGCONT to the returned process) while a second sink queues `repeats` rounds of those characters on
+    /// them, each round a line: the state the dry run's failure began from. Returns the window's file, the
+    /// text it will hold once it handled every key, and the stopped process.
+    static func bindingsWaitingInAStoppedWindow(_ x: XSession, repeats: Int) throws -> (file: URL, expected: String, pid: pid_t) {
         let file = try x.catWindow("busy")
         let chinese = (0..<160).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init)
         let first = X11Sink(display: x.display)
@@ -426,7 +426,7 @@ import Testing
         let second = X11Sink(display: x.display)
         do { try second.type(String(repeating: bound, count: repeats)) } catch { kill(id, SIGCONT); throw error }
         #expect(second.borrowedKeys == 0)
-        return (file, chinese.joined() + "\n" + String(repeating: bound, count: repeats), { kill(id, SIGCONT) })
+        return (file, chinese.joined() + "\n" + String(repeating: bound, count: repeats), id)
     }
 
     @Test(.enabled(if: hasTools, skipReason))
@@ -439,18 +439,84 @@ import Testing
         // hold only the second sink's keys, so it may bind one again only once its own marker is answered.
         let x = try XSession()
         defer { x.stop() }
-        let (file, queued, resume) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 6)
-        let letGo = Thread { usleep(500_000); resume() }
+        let (file, queued, pid) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 6)
+        let letGo = Thread { usleep(500_000); kill(pid, SIGCONT) }
         letGo.start()
-        defer { resume() }
+        defer { kill(pid, SIGCONT) }
         let third = X11Sink(display: x.display)
         third.assumeNoMarkers = true
         try third.type("文\n")
         #expect(third.borrowedKeys == 1)
+        // Stopped again as the call returns, the window must have handled every key queued before: the slot
+        // was bound again on that evidence. (On a fetch, the last of those keys still waited: the window
+        // fetches the mapping as it reads the change that comes after them, not after it handled them.)
+        while !letGo.isFinished { usleep(1_000) }
+        kill(pid, SIGSTOP)
+        let handled = XSession.contents(of: file, becoming: queued, timeout: 2)
+        #expect(handled.hasPrefix(queued), "\(handled.count) of the \(queued.count) characters queued before were handled")
+        kill(pid, SIGCONT)
         let expected = queued + "文\n"
         let got = XSession.contents(of: file, becoming: expected)
         #expect(got == expected)
         if got != expected { Issue.record("\(Self.differences(got, expected))") }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aProgramThatFetchedTheMappingButHoldsAnotherProcesssKeysKeepsTheirCharacters() throws {
+        // The dry run's failure, step by step with a program of the test's own (`X11SlowClient`): it reads
+        // everything sent to it, the sink's change included, and fetches the mapping at its next lookup,
+        // as Xlib does, while keys another sink sent still wait in its queue. A sink judged by fetches
+        // (`assumeNoMarkers`) took that fetch as leave to bind one of those keys' slots again.
+        let x = try XSession()
+        defer { x.stop() }
+        let probe = X11Sink(display: x.display)
+        guard let client = X11SlowClient(display: x.display, title: "slow") else {
+            Issue.record("cannot open \(x.display)")
+            return
+        }
+        try probe.type("a")
+        client.readAll()
+        #expect(client.handle() == "a")
+        // Exactly as many characters as slots: every slot bound, none bound twice, nothing to wait for.
+        let chinese = (0..<probe.spareSlots).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init).joined()
+        try X11Sink(display: x.display).type(chinese)
+        client.readAll()
+        #expect(client.handle() == chinese)
+        // Another sink's keys on every slot, twice, wait in the program's queue.
+        let second = X11Sink(display: x.display)
+        try second.type(chinese + chinese)
+        #expect(second.borrowedKeys == 0)
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: OutputSinkError?
+        let display = x.display
+        let third = Thread {
+            let sink = X11Sink(display: display)
+            sink.assumeNoMarkers = true
+            sink.evidenceWait = 5
+            do throws(OutputSinkError) { try sink.type("文") } catch { lock.withLock { failure = error } }
+        }
+        third.start()
+        // The program reads what the third sink sent (a change, or a marker) and looks one key up: a fetch.
+        usleep(300_000)
+        client.readAll()
+        var typed = client.handle(most: 1)
+        // Busy with the rest for a while: a binding changed now changes a waiting key.
+        var rebound = false
+        try? XSession.wait("文 bound", timeout: 1) { rebound = client.isBound("文"); return rebound }
+        client.readAll()
+        typed += client.handle()
+        try XSession.wait("the third sink", timeout: 10) {
+            client.readAll()
+            typed += client.handle()
+            return third.isFinished
+        }
+        client.readAll()
+        typed += client.handle()
+        #expect(lock.withLock { failure } == nil, "\(String(describing: lock.withLock { failure }))")
+        #expect(!rebound, "a slot was bound again while keys on it waited")
+        let expected = chinese + chinese + "文"
+        #expect(typed == expected)
+        if typed != expected { Issue.record("\(Self.differences(typed, expected))") }
     }
 
     @Test(.enabled(if: hasTools, skipReason))
@@ -460,8 +526,8 @@ import Testing
         // unchanged once it runs.
         let x = try XSession()
         defer { x.stop() }
-        let (file, queued, resume) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 1)
-        defer { resume() }
+        let (file, queued, pid) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 1)
+        defer { kill(pid, SIGCONT) }
         for assumeNoMarkers in [true, false] {
             let third = X11Sink(display: x.display)
             third.assumeNoMarkers = assumeNoMarkers
@@ -471,7 +537,7 @@ import Testing
             #expect(error?.description.contains("\"busy\"") == true, "the window is named: \(String(describing: error))")
             #expect(third.borrowedKeys == 0)
         }
-        resume()
+        kill(pid, SIGCONT)
         try X11Sink(display: x.display).type("\n")
         let expected = queued + "\n"
         let got = XSession.contents(of: file, becoming: expected)
