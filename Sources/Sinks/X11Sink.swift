@@ -67,10 +67,15 @@ public final class X11Sink: TextSink, PointerSink {
     // which may be one queued before it, and an xterm busy for seconds under load had keys changed when
     // such fetches (and Xt's table rebuilds, which read the same) were taken for it. A program that
     // answers no marker but fetches the mapping goes by those fetches (`readSlot`), the weaker evidence;
-    // without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
-    // `evidenceTimeout` stops the text there, the rest reported unsent (a changed character is worse than
-    // an unsent one: the user sees what was not sent and can type it again); one that is slow but keeps
-    // handling its keys is waited for.
+    // without RECORD a change waits `unprovenWait` instead. That weaker evidence frees only slots whose
+    // last key this sink sent: a slot bound before it (by another process: the root window lists the
+    // keycodes) may hold a key that waits in any queue, and is bound again only on the answer to a marker
+    // this sink sent after it; when only such slots are left, a program judged by its fetches is sent
+    // markers for `evidenceTimeout` more, and then the character is refused (a loaded CI run once took
+    // a slow xterm for one that answers none, and a fetch let a slot go while another process's key on it
+    // still waited). A program that shows no progress for `evidenceTimeout` stops the text there, the
+    // rest reported unsent (a changed character is worse than an unsent one: the user sees what was not
+    // sent and can type it again); one that is slow but keeps handling its keys is waited for.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
     /// first group (plain, Shift), 2 and 3 the second.
@@ -569,11 +574,46 @@ public final class X11Sink: TextSink, PointerSink {
                                   ["display": displayName ?? "", "character": named]))
     }
 
-    /// The focused window has not read its keys, so binding a spare keycode to `named` would change keys
-    /// still waiting in it.
-    private func keysUnread(before named: String) -> OutputSinkError {
-        OutputSinkError(UIMessage("the focused window on X display {display} did not read its keys within {seconds} s, so {character} could not be bound to a spare keycode without changing keys it has not read yet (it is busy or stopped)",
-                                  ["display": displayName ?? "", "seconds": "\(Int(evidenceWait.rounded(.up)))", "character": named]))
+    /// The focused window `target` has not read its keys, so binding a spare keycode to `named` would
+    /// change keys still waiting in it.
+    private func keysUnread(_ display: OpaquePointer, _ target: Window, before named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("the focused window {window} on X display {display} did not read its keys within {seconds} s, so {character} could not be bound to a spare keycode without changing keys it has not read yet (it is busy or stopped)",
+                                  ["window": describe(display, target), "display": displayName ?? "",
+                                   "seconds": "\(Int(evidenceWait.rounded(.up)))", "character": named]))
+    }
+
+    /// Every slot `named` could take holds a key sent before this sink (by another process, or an earlier
+    /// connection), and the focused window `target` has answered no marker sent after it: binding one again
+    /// could change that key.
+    private func keysHeldElsewhere(_ display: OpaquePointer, _ target: Window, before named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("the focused window {window} on X display {display} did not show within {seconds} s that it handled the keys typed before: another handsfree process bound every spare keycode {character} could use, and binding one again could change a key still waiting on it, so {character} was not typed",
+                                  ["window": describe(display, target), "display": displayName ?? "",
+                                   "seconds": "\(Int(evidenceWait.rounded(.up)))", "character": named]))
+    }
+
+    /// A window as an error names it: the title of it or of the nearest window above it that has one
+    /// (xterm's is on its top-level window), and its id. Only the id once the connection is lost.
+    private func describe(_ display: OpaquePointer, _ window: Window) -> String {
+        let id = "0x" + String(window, radix: 16)
+        var current = window
+        for _ in 0..<4 where lost.pointee == 0 {
+            var name: UnsafeMutablePointer<CChar>?
+            if XFetchName(display, current, &name) != 0, let name {
+                let title = String(cString: name)
+                XFree(name)
+                if !title.isEmpty { return "\(String(reflecting: title)) (\(id))" }
+            }
+            var root: Window = 0, parent: Window = 0
+            var children: UnsafeMutablePointer<Window>?
+            var count: UInt32 = 0
+            guard lost.pointee == 0, XQueryTree(display, current, &root, &parent, &children, &count) != 0 else { break }
+            if let children { XFree(children) }
+            guard parent != 0, parent != root else { break }
+            current = parent
+        }
+        // A window gone meanwhile refuses these requests; that is no failure of the call being reported.
+        handsfree_x11_error_slot().pointee = 0
+        return id
     }
 
     /// The keycode that holds a modifier down.
@@ -677,24 +717,37 @@ public final class X11Sink: TextSink, PointerSink {
 
     /// A slot no waiting key can need: never used (the first of them, so that bindings go round the
     /// keycodes), or, the one used longest ago, one whose last key the focused program was shown to have
-    /// handled by answering a marker sent after it; for a program that answers no marker, one it fetched
-    /// the mapping after (`readSlot`).
+    /// handled by answering a marker sent after it; for a program that answers no marker, one this sink
+    /// used and the program fetched the mapping after (`readSlot`). A slot that holds a key sent before this
+    /// sink (by another process) is bound again only on a marker's answer: the fetches show only that the
+    /// program read a change, and it may read one while keys queued before it still wait. When only such
+    /// slots are left, a program judged by its fetches is sent markers again, for `evidenceWait`, and then
+    /// the character is refused, never bound on weaker evidence.
     private func freeSlot(_ display: OpaquePointer, target: Window, for named: String) throws(OutputSinkError) -> Slot {
         if let never = slots.first(where: { lastKey[$0] == nil && slotSym[$0] == nil }) { return never }
         func age(_ slot: Slot) -> Int { lastKey[slot] ?? -1 }
         // A slow program that keeps handling its keys is waited for: the timeout runs from its last request.
         var progressAt = clock.now()
         var requests: UInt?
+        // When this call found only other processes' slots left for a program judged by its fetches.
+        var markersOnlySince: Double?
         while true {
-            guard let watch, answersMarkers != false else {
-                return try readSlot(display, for: named, deadline: progressAt + evidenceWait)
-            }
-            takeAnswer(watch)
+            if let watch { takeAnswer(watch) }
             let free = slots.filter { (lastKey[$0] ?? -1) <= handledKey }
             if let slot = free.min(by: { age($0) < age($1) }) {
                 if lastKey[slot] != nil { provenChanges += 1 }
                 return slot
             }
+            if watch == nil || answersMarkers == false {
+                if let slot = try readSlot(display, target: target, for: named, deadline: progressAt + evidenceWait) { return slot }
+                let now = clock.now()
+                // Without RECORD no answer can be seen, so there is nothing to wait for.
+                guard watch != nil, now <= (markersOnlySince ?? now) + evidenceWait else {
+                    throw keysHeldElsewhere(display, target, before: named)
+                }
+                if markersOnlySince == nil { markersOnlySince = now }
+            }
+            guard let watch else { throw keysHeldElsewhere(display, target, before: named) }
             if marker == nil {
                 try sendMarker(display, target: target, doing: UIMessage("asking the focused window to show it handled its keys", context: "X11 step"))
             } else if let waiting = marker, clock.now() > waiting.sentAt + Self.markerAgain {
@@ -725,7 +778,7 @@ public final class X11Sink: TextSink, PointerSink {
                 continue
             }
             if now > progressAt + evidenceWait {
-                throw keysUnread(before: named)
+                throw keysUnread(display, target, before: named)
             }
         }
     }
@@ -766,26 +819,27 @@ public final class X11Sink: TextSink, PointerSink {
         }
     }
 
-    /// A slot for a program that shows only that it read a change: one last used before a change it
-    /// fetched the mapping after (and `grace` since). Waits for the evidence of the last change first, so
-    /// there is never more than one change it has not shown it read; when every slot was used since, makes
-    /// one more change that alters nothing (then Shift, so that programs that fetch the mapping at their
-    /// next key do so) and waits for that.
-    private func readSlot(_ display: OpaquePointer, for named: String, deadline: Double) throws(OutputSinkError) -> Slot {
+    /// A slot for a program that shows only that it read a change: one this sink last used before a change
+    /// it fetched the mapping after (and `grace` since). Waits for the evidence of the last change first, so
+    /// there is never more than one change it has not shown it read; when every such slot was used since,
+    /// makes one more change that alters nothing (then Shift, so that programs that fetch the mapping at
+    /// their next key do so) and waits for that. Nil when every slot holds a key sent before this sink
+    /// (`lastKey` 0), which this evidence cannot free.
+    private func readSlot(_ display: OpaquePointer, target: Window, for named: String, deadline: Double) throws(OutputSinkError) -> Slot? {
         func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
+        let own = slots.filter { lastKey[$0] != 0 }
         while true {
             if changes > proven {
-                try awaitEvidence(display, deadline: deadline, for: named)
+                try awaitEvidence(display, target: target, deadline: deadline, for: named)
                 continue
             }
-            let free = slots.filter { age($0) < proven }
+            let free = own.filter { age($0) < proven }
             if let slot = free.min(by: { age($0) < age($1) }) {
                 if lastUse[slot] != nil { clock.sleep(until: provenAt + Self.grace) }
                 return slot
             }
-            guard let slot = slots.min(by: { age($0) < age($1) }), let sym = slotSym[slot] else {
-                throw noSpareKeycode(for: named)
-            }
+            guard let slot = own.min(by: { age($0) < age($1) }) else { return nil }
+            guard let sym = slotSym[slot] else { throw noSpareKeycode(for: named) }
             try change(display, slot, to: sym, doing: UIMessage("asking the focused window to read its keys", context: "X11 step"))
             let shift = try modifierCode([XK_Shift_L, XK_Shift_R], KeyLabel.shift)
             try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
@@ -815,7 +869,7 @@ public final class X11Sink: TextSink, PointerSink {
 
     /// Waits until the focused program fetched the mapping after the last change, or `unprovenWait` without
     /// RECORD; throws at `deadline`, naming the character that waits.
-    private func awaitEvidence(_ display: OpaquePointer, deadline: Double, for named: String) throws(OutputSinkError) {
+    private func awaitEvidence(_ display: OpaquePointer, target: Window, deadline: Double, for named: String) throws(OutputSinkError) {
         guard let watch else {
             clock.sleep(for: Self.unprovenWait)
             proven = changes
@@ -825,7 +879,7 @@ public final class X11Sink: TextSink, PointerSink {
         while watchOffset + Int(handsfree_x11_watch_poll(watch, 10, lost)) < changes {
             try alive(UIMessage("waiting for the focused window to read its keys", context: "X11 step"))
             if clock.now() > deadline {
-                throw keysUnread(before: named)
+                throw keysUnread(display, target, before: named)
             }
         }
         proven = changes

@@ -713,8 +713,10 @@ import Testing
         try probe.type("\n")
         let count = probe.spareSlots + 10
         let chinese = (0..<count).compactMap { Unicode.Scalar(0x5000 + 3 * UInt32($0)) }.map(String.init).joined()
-        let stopped = try Self.stop(x, title: "busy", for: X11Sink.evidenceTimeout + 2)
+        // The sink waits 2 s where the shipped one waits `evidenceTimeout` (10 s), to keep the test short.
         let sink = X11Sink(display: x.display)
+        sink.evidenceWait = 2
+        let stopped = try Self.stop(x, title: "busy", for: sink.evidenceWait + 2)
         let error = #expect(throws: OutputSinkError.self) { try sink.type(chinese) }
         let unsent = error?.unsent ?? ""
         #expect(!unsent.isEmpty && chinese.hasSuffix(unsent), "\(String(describing: error))")
