@@ -19,8 +19,8 @@ import SystemIO
 /// or a focus that follows a pointer over nothing) is an error. A server that goes away becomes an
 /// `OutputSinkError`, never the end of the shell: the shim's handlers are in place before the display is
 /// opened, mark it lost instead of exiting, and no Xlib call is made on it after; the next call opens it
-/// again. What of a text did not reach the server is named in the error's `unsent`. The only importer of
-/// `CX11`.
+/// again. What of a text did not reach the server is named in the error's `unsent`. The only source
+/// importing `CX11` (the tests' `X11SlowClient` does too).
 public final class X11Sink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "x11", argument: "DISPLAY", argumentIsOptional: true, example: "x11::0",
