@@ -127,11 +127,19 @@ public final class X11Sink: TextSink, PointerSink {
         var fetchedAt: Double?
     }
     private var marker: Marker?
-    /// The number of the next marker, which gives its strip: one of `markerStrips`, the next after the
-    /// last, from a random start for each sink (a late answer to another sink's marker must not match).
-    private var markerNumber = Int.random(in: 0..<X11Sink.markerStrips)
-    /// Strips start at x 0 to 95 and are 1 to 32 pixels wide, within the 128 pixels of even a narrow window.
-    static let markerStrips = 96 * 32
+    /// The strip of the last marker sent: each marker's is drawn at random from `markerStrips`, another
+    /// than the last (so that a late answer to the last is not taken for it).
+    private var lastStrip: Int?
+    /// Strips start at x 0 to 1023 and are 1 to 64 pixels wide: xterm clears the strip it is sent even
+    /// where it lies beyond a narrow window's edge, so the strips need not fit in the window.
+    static let markerStrips = 1024 * 64
+    /// The start and width of strip `n`.
+    static func strip(_ n: Int) -> (x: Int32, width: Int32) { (Int32(n % 1024), Int32(n / 1024 + 1)) }
+    /// The strips the next markers take, in order, before random ones: for tests that answer a marker of
+    /// another process's with the same strip.
+    var testStrips: [Int] = []
+    /// The markers answered since the watch began, counted up to 2 (see `takeAnswer`).
+    private var answeredMarkers = 0
     /// The last key the watched program was shown to have handled (by its answer to a marker).
     private var handledKey = -1
     /// Whether the watched program answers markers (nil: not known yet; false: it fetched the mapping but
@@ -428,6 +436,7 @@ public final class X11Sink: TextSink, PointerSink {
         changes = 0
         proven = 0
         marker = nil
+        answeredMarkers = 0
         handledKey = -1
         answersMarkers = nil
     }
@@ -784,10 +793,22 @@ public final class X11Sink: TextSink, PointerSink {
     }
 
     /// Takes in what the watch recorded: a marker answered shows every key it covers handled.
+    ///
+    /// The first answer since the watch began counts for nothing but leave to send the next marker: an
+    /// answer is a clearing of the marker's strip, and a marker of another process's (an earlier sink's,
+    /// still waiting in the program's queue ahead of the keys it covers) may have the same strip, one
+    /// chance in `markerStrips`; then this sink took the program's answer to that marker for its own, and
+    /// bound a slot again while keys on it waited. The second marker is sent only after the first's
+    /// answer, with a strip drawn anew, so the two answers in order are both another's only by two
+    /// coincidences in order. Once they are in, every marker queued before the second has been answered
+    /// (the program takes its queue in order), another process's too: one answer is enough from then on,
+    /// unless another process sends the program markers at the same time, and two processes typing into
+    /// one window at once mix their text anyway.
     private func takeAnswer(_ watch: UnsafeMutablePointer<handsfree_x11_watch>) {
         _ = handsfree_x11_watch_poll(watch, 0, lost)
         guard marker != nil, handsfree_x11_watch_answers(watch) > 0, let waiting = marker else { return }
-        handledKey = max(handledKey, waiting.covers)
+        answeredMarkers = min(answeredMarkers + 1, 2)
+        if answeredMarkers == 2 { handledKey = max(handledKey, waiting.covers) }
         marker = nil
         answersMarkers = true
     }
@@ -796,9 +817,10 @@ public final class X11Sink: TextSink, PointerSink {
     private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         guard let watch else { return }
         try alive(doing())
-        let strip = markerNumber % Self.markerStrips
-        markerNumber = strip + 1
-        let x = Int32(strip % 96), width = Int32(strip / 96 + 1)
+        var strip = testStrips.isEmpty ? Int.random(in: 0..<Self.markerStrips) : testStrips.removeFirst()
+        while strip == lastStrip { strip = Int.random(in: 0..<Self.markerStrips) }
+        lastStrip = strip
+        let (x, width) = Self.strip(strip)
         marker = Marker(x: x, width: width, covers: keysSent, sentAt: clock.now())
         handsfree_x11_watch_expect(watch, x, width)
         handsfree_x11_send_marker(display, target, x, width)
@@ -863,6 +885,7 @@ public final class X11Sink: TextSink, PointerSink {
         provenAt = clock.now()
         watchOffset = changes
         marker = nil
+        answeredMarkers = 0
         handledKey = -1
         answersMarkers = assumeNoMarkers ? false : nil
     }

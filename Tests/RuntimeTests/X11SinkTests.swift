@@ -521,6 +521,60 @@ import Testing
     }
 
     @Test(.enabled(if: hasTools, skipReason))
+    func anAnswerToAnotherProcesssMarkerWithTheSameStripIsNotTakenForThisSinks() throws {
+        // An earlier sink's marker still waits in the program's queue, ahead of keys on every slot; the
+        // next sink's marker happens to have its strip. The program's answer to the earlier one (the same
+        // clearing) must not let the next sink bind a slot again while those keys wait.
+        let x = try XSession()
+        defer { x.stop() }
+        let probe = X11Sink(display: x.display)
+        guard let client = X11SlowClient(display: x.display, title: "slow") else {
+            Issue.record("cannot open \(x.display)")
+            return
+        }
+        try probe.type("a")
+        client.readAll()
+        #expect(client.handle() == "a")
+        let chinese = (0..<probe.spareSlots).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init).joined()
+        try X11Sink(display: x.display).type(chinese)
+        client.readAll()
+        #expect(client.handle() == chinese)
+        let (same, next) = (12_345, 54_321)
+        let strip = X11Sink.strip(same)
+        client.sendMarker(x: strip.x, width: strip.width)
+        try X11Sink(display: x.display).type(chinese + chinese)
+        let before = client.queued()
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: OutputSinkError?
+        let display = x.display
+        let third = Thread {
+            let sink = X11Sink(display: display)
+            sink.evidenceWait = 5
+            sink.testStrips = [same, next]
+            do throws(OutputSinkError) { try sink.type("文") } catch { lock.withLock { failure = error } }
+        }
+        third.start()
+        // The third sink's marker is queued; the program answers the earlier one, first in its queue.
+        try XSession.wait("the third sink's marker", timeout: 10) { client.queued() > before }
+        client.readAll()
+        var typed = client.handle(most: 1)
+        var rebound = false
+        try? XSession.wait("文 bound", timeout: 1) { rebound = client.isBound("文"); return rebound }
+        try XSession.wait("the third sink", timeout: 10) {
+            client.readAll()
+            typed += client.handle()
+            return third.isFinished
+        }
+        client.readAll()
+        typed += client.handle()
+        #expect(lock.withLock { failure } == nil, "\(String(describing: lock.withLock { failure }))")
+        #expect(!rebound, "a slot was bound again on the answer to another process's marker")
+        let expected = chinese + chinese + "文"
+        #expect(typed == expected)
+        if typed != expected { Issue.record("\(Self.differences(typed, expected))") }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
     func aWindowThatShowsNothingKeepsAnotherProcesssBindingsAndTheRestIsReportedUnsent() throws {
         // The same state, with a window stopped for longer than the sink waits: no slot may be bound again,
         // the error names the window, the character and the rest are unsent, and the queued keys arrive

@@ -67,6 +67,18 @@ final class X11SlowClient {
         return typed
     }
 
+    /// How many events wait in the window's queue, read or not.
+    func queued() -> Int {
+        XSync(display, 0)
+        return Int(XEventsQueued(display, QueuedAfterReading))
+    }
+
+    /// Queues a marker of strip `x`, `width` for the window as another process's sink sends one.
+    func sendMarker(x: Int32, width: Int32) {
+        handsfree_x11_send_marker(control, window, x, width)
+        XSync(control, 0)
+    }
+
     /// Whether some keycode is bound to `scalar`'s Unicode keysym now.
     func isBound(_ scalar: Unicode.Scalar) -> Bool {
         var low: Int32 = 0, high: Int32 = 0, per: Int32 = 0
