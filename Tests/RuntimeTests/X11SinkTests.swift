@@ -132,7 +132,13 @@ import Testing
                     .split(separator: "\n").first.map(String.init) ?? ""
                 return !window.isEmpty && FileManager.default.fileExists(atPath: file.path)
             }
-            if focus { try run("xdotool", ["windowfocus", "--sync", window]) }
+            // Under load the window may not be viewable yet as it is found, and focusing it then fails
+            // (seen 3 times in 44 runs at load 12 to 14): it is tried again until it takes.
+            if focus {
+                try Self.wait("the focus on \(title)", timeout: 10) {
+                    (try? run("xdotool", ["windowfocus", "--sync", window])) != nil
+                }
+            }
             return file
         }
 
@@ -429,8 +435,7 @@ import Testing
         return (file, chinese.joined() + "\n" + String(repeating: bound, count: repeats), id)
     }
 
-    @Test(.enabled(if: hasTools, skipReason),
-          .disabled("fails about 1 run in 8 under load (4 busy loops, load ~14): xterm's answer to the third sink's marker was recorded while the second sink's keys queued before it still waited (0 of 599 handled, 6 changed); the marker race, not the fetch fallback, which aProgramThatFetchedTheMappingButHoldsAnotherProcesssKeysKeepsTheirCharacters covers"))
+    @Test(.enabled(if: hasTools, skipReason))
     func anotherProcesssBindingsAreBoundAgainOnMarkerEvidenceNotOnAFetch() throws {
         // The last CI dry run (issue 49): a third sink, under load, left xterm's marker unanswered for 10 s
         // while xterm fetched the mapping, took it for a program that answers none, and bound a slot again
