@@ -62,7 +62,11 @@ public final class X11Sink: TextSink, PointerSink {
     // one changed then is the one used longest ago, only once the focused program has shown it handled
     // every key on it. It shows that by answering a marker (see the shim's watch): an Expose of a strip of
     // its border sent after the keys, which a program takes from its queue in order, behind them, and xterm
-    // answers by clearing that strip, which nothing else makes it do. Nothing a program does on reading a change is
+    // answers by clearing that strip, which nothing else makes it do. Strips are drawn at random, and a
+    // marker of another process's with the same strip may still wait ahead of the keys: so a watch's first
+    // answer counts only once a second marker, sent after it, is answered too (`takeAnswer`: a test under
+    // load once saw a slot bound again while another sink's keys still waited, the only way to it found in
+    // the code). Nothing a program does on reading a change is
     // such evidence: Xlib fetches the mapping lazily, at the next key it looks up after reading a change,
     // which may be one queued before it, and an xterm busy for seconds under load had keys changed when
     // such fetches (and Xt's table rebuilds, which read the same) were taken for it. A program that
