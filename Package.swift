@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FrameFormats", "TrackingCore", "Config", "Prediction",
                                                          "Runtime", "Shell", "Speech", "SpeechText", "LiveServices"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Shell", "Localization", "TrackingCore", "FrameFormats", "Config", "Terminal", "PtyHost",
-                                                     "Sinks", "UserFiles", "LiveServices", "Controls", "SystemIO", "CUinput", "TerminalModel", "Speech"]),
+                                                     "Sinks", "UserFiles", "LiveServices", "Controls", "SystemIO", "CUinput", "TerminalModel", "Speech", "CX11"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,8 +101,9 @@ static inline XID handsfree_x11_resource_base(Display *display) {
 /// The strong evidence is its answer to a marker: an Expose event the sink sends its windows after the keys
 /// (XSendEvent), of a strip of the top inner border, which a program takes from its queue in order, behind
 /// the keys, looking each key up as it handles it; xterm answers by clearing exactly that strip (a
-/// ClearArea no drawing of its own makes). Each marker's strip is its own (its start and width), so that a
-/// late answer to an earlier one, this sink's or another's, is not taken for it. Nothing a program does on *reading* a change is such evidence:
+/// ClearArea no drawing of its own makes). Each marker's strip (its start and width) is drawn at random, so
+/// that a late answer to an earlier one, this sink's or another's, is taken for it only by chance (the sink
+/// asks for two answers in order where that chance matters). Nothing a program does on *reading* a change is such evidence:
 /// Xlib fetches the mapping lazily, at the next key it looks up after reading a change, which may be one
 /// queued before the change, and Xt's and xterm's own refetches as they handle a MappingNotify read the
 /// same as those (a marker sent as a MappingNotify was answered by fetches real changes also cause).

@@ -19,8 +19,8 @@ import SystemIO
 /// or a focus that follows a pointer over nothing) is an error. A server that goes away becomes an
 /// `OutputSinkError`, never the end of the shell: the shim's handlers are in place before the display is
 /// opened, mark it lost instead of exiting, and no Xlib call is made on it after; the next call opens it
-/// again. What of a text did not reach the server is named in the error's `unsent`. The only importer of
-/// `CX11`.
+/// again. What of a text did not reach the server is named in the error's `unsent`. The only source
+/// importing `CX11` (the tests' `X11SlowClient` does too).
 public final class X11Sink: TextSink, PointerSink {
     public static let kind = OutputSinkKind(
         scheme: "x11", argument: "DISPLAY", argumentIsOptional: true, example: "x11::0",
@@ -62,15 +62,24 @@ public final class X11Sink: TextSink, PointerSink {
     // one changed then is the one used longest ago, only once the focused program has shown it handled
     // every key on it. It shows that by answering a marker (see the shim's watch): an Expose of a strip of
     // its border sent after the keys, which a program takes from its queue in order, behind them, and xterm
-    // answers by clearing that strip, which nothing else makes it do. Nothing a program does on reading a change is
+    // answers by clearing that strip, which nothing else makes it do. Strips are drawn at random, and a
+    // marker of another process's with the same strip may still wait ahead of the keys: so a watch's first
+    // answer counts only once a second marker, sent after it, is answered too (`takeAnswer`: a test under
+    // load once saw a slot bound again while another sink's keys still waited, the only way to it found in
+    // the code). Nothing a program does on reading a change is
     // such evidence: Xlib fetches the mapping lazily, at the next key it looks up after reading a change,
     // which may be one queued before it, and an xterm busy for seconds under load had keys changed when
     // such fetches (and Xt's table rebuilds, which read the same) were taken for it. A program that
     // answers no marker but fetches the mapping goes by those fetches (`readSlot`), the weaker evidence;
-    // without RECORD a change waits `unprovenWait` instead. A program that shows no progress for
-    // `evidenceTimeout` stops the text there, the rest reported unsent (a changed character is worse than
-    // an unsent one: the user sees what was not sent and can type it again); one that is slow but keeps
-    // handling its keys is waited for.
+    // without RECORD a change waits `unprovenWait` instead. That weaker evidence frees only slots whose
+    // last key this sink sent: a slot bound before it (by another process: the root window lists the
+    // keycodes) may hold a key that waits in any queue, and is bound again only on the answer to a marker
+    // this sink sent after it; when only such slots are left, a program judged by its fetches is sent
+    // markers for `evidenceTimeout` more, and then the character is refused (a loaded CI run once took
+    // a slow xterm for one that answers none, and a fetch let a slot go while another process's key on it
+    // still waited). A program that shows no progress for `evidenceTimeout` stops the text there, the
+    // rest reported unsent (a changed character is worse than an unsent one: the user sees what was not
+    // sent and can type it again); one that is slow but keeps handling its keys is waited for.
 
     /// A place on a spare keycode a character can be bound to: a column of the core mapping, 0 and 1 the
     /// first group (plain, Shift), 2 and 3 the second.
@@ -122,11 +131,19 @@ public final class X11Sink: TextSink, PointerSink {
         var fetchedAt: Double?
     }
     private var marker: Marker?
-    /// The number of the next marker, which gives its strip: one of `markerStrips`, the next after the
-    /// last, from a random start for each sink (a late answer to another sink's marker must not match).
-    private var markerNumber = Int.random(in: 0..<X11Sink.markerStrips)
-    /// Strips start at x 0 to 95 and are 1 to 32 pixels wide, within the 128 pixels of even a narrow window.
-    static let markerStrips = 96 * 32
+    /// The strip of the last marker sent: each marker's is drawn at random from `markerStrips`, another
+    /// than the last (so that a late answer to the last is not taken for it).
+    private var lastStrip: Int?
+    /// Strips start at x 0 to 1023 and are 1 to 64 pixels wide: xterm clears the strip it is sent even
+    /// where it lies beyond a narrow window's edge, so the strips need not fit in the window.
+    static let markerStrips = 1024 * 64
+    /// The start and width of strip `n`.
+    static func strip(_ n: Int) -> (x: Int32, width: Int32) { (Int32(n % 1024), Int32(n / 1024 + 1)) }
+    /// The strips the next markers take, in order, before random ones: for tests that answer a marker of
+    /// another process's with the same strip.
+    var testStrips: [Int] = []
+    /// The markers answered since the watch began, counted up to 2 (see `takeAnswer`).
+    private var answeredMarkers = 0
     /// The last key the watched program was shown to have handled (by its answer to a marker).
     private var handledKey = -1
     /// Whether the watched program answers markers (nil: not known yet; false: it fetched the mapping but
@@ -138,6 +155,12 @@ public final class X11Sink: TextSink, PointerSink {
     static let grace = 0.003
     static let unprovenWait = 0.05
     public static let evidenceTimeout = 10.0
+    /// How long this sink waits for evidence: `evidenceTimeout`, shorter in tests that reach its ends.
+    var evidenceWait = X11Sink.evidenceTimeout
+    /// Whether each program it watches is taken from the start for one that answers no marker (the state
+    /// the sink reaches when a program that fetches the mapping leaves a marker unanswered for
+    /// `evidenceWait`): for tests of that fallback, which a loaded machine reaches only by chance.
+    var assumeNoMarkers = false
     /// How long a marker may go unanswered before it is sent again.
     static let markerAgain = 0.25
 
@@ -417,6 +440,7 @@ public final class X11Sink: TextSink, PointerSink {
         changes = 0
         proven = 0
         marker = nil
+        answeredMarkers = 0
         handledKey = -1
         answersMarkers = nil
     }
@@ -563,11 +587,46 @@ public final class X11Sink: TextSink, PointerSink {
                                   ["display": displayName ?? "", "character": named]))
     }
 
-    /// The focused window has not read its keys, so binding a spare keycode to `named` would change keys
-    /// still waiting in it.
-    private func keysUnread(before named: String) -> OutputSinkError {
-        OutputSinkError(UIMessage("the focused window on X display {display} did not read its keys within {seconds} s, so {character} could not be bound to a spare keycode without changing keys it has not read yet (it is busy or stopped)",
-                                  ["display": displayName ?? "", "seconds": "\(Int(Self.evidenceTimeout))", "character": named]))
+    /// The focused window `target` has not read its keys, so binding a spare keycode to `named` would
+    /// change keys still waiting in it.
+    private func keysUnread(_ display: OpaquePointer, _ target: Window, before named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("the focused window {window} on X display {display} did not read its keys within {seconds} s, so {character} could not be bound to a spare keycode without changing keys it has not read yet (it is busy or stopped)",
+                                  ["window": describe(display, target), "display": displayName ?? "",
+                                   "seconds": "\(Int(evidenceWait.rounded(.up)))", "character": named]))
+    }
+
+    /// Every slot `named` could take holds a key sent before this sink (by another process, or an earlier
+    /// connection), and the focused window `target` has answered no marker sent after it: binding one again
+    /// could change that key.
+    private func keysHeldElsewhere(_ display: OpaquePointer, _ target: Window, before named: String) -> OutputSinkError {
+        OutputSinkError(UIMessage("the focused window {window} on X display {display} did not show within {seconds} s that it handled the keys typed before: another handsfree process bound every spare keycode {character} could use, and binding one again could change a key still waiting on it, so {character} was not typed",
+                                  ["window": describe(display, target), "display": displayName ?? "",
+                                   "seconds": "\(Int(evidenceWait.rounded(.up)))", "character": named]))
+    }
+
+    /// A window as an error names it: the title of it or of the nearest window above it that has one
+    /// (xterm's is on its top-level window), and its id. Only the id once the connection is lost.
+    private func describe(_ display: OpaquePointer, _ window: Window) -> String {
+        let id = "0x" + String(window, radix: 16)
+        var current = window
+        for _ in 0..<4 where lost.pointee == 0 {
+            var name: UnsafeMutablePointer<CChar>?
+            if XFetchName(display, current, &name) != 0, let name {
+                let title = String(cString: name)
+                XFree(name)
+                if !title.isEmpty { return "\(String(reflecting: title)) (\(id))" }
+            }
+            var root: Window = 0, parent: Window = 0
+            var children: UnsafeMutablePointer<Window>?
+            var count: UInt32 = 0
+            guard lost.pointee == 0, XQueryTree(display, current, &root, &parent, &children, &count) != 0 else { break }
+            if let children { XFree(children) }
+            guard parent != 0, parent != root else { break }
+            current = parent
+        }
+        // A window gone meanwhile refuses these requests; that is no failure of the call being reported.
+        handsfree_x11_error_slot().pointee = 0
+        return id
     }
 
     /// The keycode that holds a modifier down.
@@ -671,24 +730,37 @@ public final class X11Sink: TextSink, PointerSink {
 
     /// A slot no waiting key can need: never used (the first of them, so that bindings go round the
     /// keycodes), or, the one used longest ago, one whose last key the focused program was shown to have
-    /// handled by answering a marker sent after it; for a program that answers no marker, one it fetched
-    /// the mapping after (`readSlot`).
+    /// handled by answering a marker sent after it; for a program that answers no marker, one this sink
+    /// used and the program fetched the mapping after (`readSlot`). A slot that holds a key sent before this
+    /// sink (by another process) is bound again only on a marker's answer: the fetches show only that the
+    /// program read a change, and it may read one while keys queued before it still wait. When only such
+    /// slots are left, a program judged by its fetches is sent markers again, for `evidenceWait`, and then
+    /// the character is refused, never bound on weaker evidence.
     private func freeSlot(_ display: OpaquePointer, target: Window, for named: String) throws(OutputSinkError) -> Slot {
         if let never = slots.first(where: { lastKey[$0] == nil && slotSym[$0] == nil }) { return never }
         func age(_ slot: Slot) -> Int { lastKey[slot] ?? -1 }
         // A slow program that keeps handling its keys is waited for: the timeout runs from its last request.
         var progressAt = clock.now()
         var requests: UInt?
+        // When this call found only other processes' slots left for a program judged by its fetches.
+        var markersOnlySince: Double?
         while true {
-            guard let watch, answersMarkers != false else {
-                return try readSlot(display, for: named, deadline: progressAt + Self.evidenceTimeout)
-            }
-            takeAnswer(watch)
+            if let watch { takeAnswer(watch) }
             let free = slots.filter { (lastKey[$0] ?? -1) <= handledKey }
             if let slot = free.min(by: { age($0) < age($1) }) {
                 if lastKey[slot] != nil { provenChanges += 1 }
                 return slot
             }
+            if watch == nil || answersMarkers == false {
+                if let slot = try readSlot(display, target: target, for: named, deadline: progressAt + evidenceWait) { return slot }
+                let now = clock.now()
+                // Without RECORD no answer can be seen, so there is nothing to wait for.
+                guard watch != nil, now <= (markersOnlySince ?? now) + evidenceWait else {
+                    throw keysHeldElsewhere(display, target, before: named)
+                }
+                if markersOnlySince == nil { markersOnlySince = now }
+            }
+            guard let watch else { throw keysHeldElsewhere(display, target, before: named) }
             if marker == nil {
                 try sendMarker(display, target: target, doing: UIMessage("asking the focused window to show it handled its keys", context: "X11 step"))
             } else if let waiting = marker, clock.now() > waiting.sentAt + Self.markerAgain {
@@ -714,21 +786,33 @@ public final class X11Sink: TextSink, PointerSink {
                 if marker?.fetchedAt == nil { marker?.fetchedAt = now }
             }
             requests = made
-            if answersMarkers == nil, let fetchedAt = marker?.fetchedAt, now > fetchedAt + Self.evidenceTimeout {
+            if answersMarkers == nil, let fetchedAt = marker?.fetchedAt, now > fetchedAt + evidenceWait {
                 answersMarkers = false
                 continue
             }
-            if now > progressAt + Self.evidenceTimeout {
-                throw keysUnread(before: named)
+            if now > progressAt + evidenceWait {
+                throw keysUnread(display, target, before: named)
             }
         }
     }
 
     /// Takes in what the watch recorded: a marker answered shows every key it covers handled.
+    ///
+    /// The first answer since the watch began counts for nothing but leave to send the next marker: an
+    /// answer is a clearing of the marker's strip, and a marker of another process's (an earlier sink's,
+    /// still waiting in the program's queue ahead of the keys it covers) may have the same strip, one
+    /// chance in `markerStrips`; then this sink took the program's answer to that marker for its own, and
+    /// bound a slot again while keys on it waited. The second marker is sent only after the first's
+    /// answer, with a strip drawn anew, so the two answers in order are both another's only by two
+    /// coincidences in order. Once they are in, every marker queued before the second has been answered
+    /// (the program takes its queue in order), another process's too: one answer is enough from then on,
+    /// unless another process sends the program markers at the same time, and two processes typing into
+    /// one window at once mix their text anyway.
     private func takeAnswer(_ watch: UnsafeMutablePointer<handsfree_x11_watch>) {
         _ = handsfree_x11_watch_poll(watch, 0, lost)
         guard marker != nil, handsfree_x11_watch_answers(watch) > 0, let waiting = marker else { return }
-        handledKey = max(handledKey, waiting.covers)
+        answeredMarkers = min(answeredMarkers + 1, 2)
+        if answeredMarkers == 2 { handledKey = max(handledKey, waiting.covers) }
         marker = nil
         answersMarkers = true
     }
@@ -737,9 +821,10 @@ public final class X11Sink: TextSink, PointerSink {
     private func sendMarker(_ display: OpaquePointer, target: Window, doing: @autoclosure () -> UIMessage) throws(OutputSinkError) {
         guard let watch else { return }
         try alive(doing())
-        let strip = markerNumber % Self.markerStrips
-        markerNumber = strip + 1
-        let x = Int32(strip % 96), width = Int32(strip / 96 + 1)
+        var strip = testStrips.isEmpty ? Int.random(in: 0..<Self.markerStrips) : testStrips.removeFirst()
+        while strip == lastStrip { strip = Int.random(in: 0..<Self.markerStrips) }
+        lastStrip = strip
+        let (x, width) = Self.strip(strip)
         marker = Marker(x: x, width: width, covers: keysSent, sentAt: clock.now())
         handsfree_x11_watch_expect(watch, x, width)
         handsfree_x11_send_marker(display, target, x, width)
@@ -760,26 +845,27 @@ public final class X11Sink: TextSink, PointerSink {
         }
     }
 
-    /// A slot for a program that shows only that it read a change: one last used before a change it
-    /// fetched the mapping after (and `grace` since). Waits for the evidence of the last change first, so
-    /// there is never more than one change it has not shown it read; when every slot was used since, makes
-    /// one more change that alters nothing (then Shift, so that programs that fetch the mapping at their
-    /// next key do so) and waits for that.
-    private func readSlot(_ display: OpaquePointer, for named: String, deadline: Double) throws(OutputSinkError) -> Slot {
+    /// A slot for a program that shows only that it read a change: one this sink last used before a change
+    /// it fetched the mapping after (and `grace` since). Waits for the evidence of the last change first, so
+    /// there is never more than one change it has not shown it read; when every such slot was used since,
+    /// makes one more change that alters nothing (then Shift, so that programs that fetch the mapping at
+    /// their next key do so) and waits for that. Nil when every slot holds a key sent before this sink
+    /// (`lastKey` 0), which this evidence cannot free.
+    private func readSlot(_ display: OpaquePointer, target: Window, for named: String, deadline: Double) throws(OutputSinkError) -> Slot? {
         func age(_ slot: Slot) -> Int { lastUse[slot] ?? -1 }
+        let own = slots.filter { lastKey[$0] != 0 }
         while true {
             if changes > proven {
-                try awaitEvidence(display, deadline: deadline, for: named)
+                try awaitEvidence(display, target: target, deadline: deadline, for: named)
                 continue
             }
-            let free = slots.filter { age($0) < proven }
+            let free = own.filter { age($0) < proven }
             if let slot = free.min(by: { age($0) < age($1) }) {
                 if lastUse[slot] != nil { clock.sleep(until: provenAt + Self.grace) }
                 return slot
             }
-            guard let slot = slots.min(by: { age($0) < age($1) }), let sym = slotSym[slot] else {
-                throw noSpareKeycode(for: named)
-            }
+            guard let slot = own.min(by: { age($0) < age($1) }) else { return nil }
+            guard let sym = slotSym[slot] else { throw noSpareKeycode(for: named) }
             try change(display, slot, to: sym, doing: UIMessage("asking the focused window to read its keys", context: "X11 step"))
             let shift = try modifierCode([XK_Shift_L, XK_Shift_R], KeyLabel.shift)
             try alive(UIMessage("pressing Shift", context: "X11 step")); XTestFakeKeyEvent(display, UInt32(shift), 1, 0)
@@ -803,13 +889,14 @@ public final class X11Sink: TextSink, PointerSink {
         provenAt = clock.now()
         watchOffset = changes
         marker = nil
+        answeredMarkers = 0
         handledKey = -1
-        answersMarkers = nil
+        answersMarkers = assumeNoMarkers ? false : nil
     }
 
     /// Waits until the focused program fetched the mapping after the last change, or `unprovenWait` without
     /// RECORD; throws at `deadline`, naming the character that waits.
-    private func awaitEvidence(_ display: OpaquePointer, deadline: Double, for named: String) throws(OutputSinkError) {
+    private func awaitEvidence(_ display: OpaquePointer, target: Window, deadline: Double, for named: String) throws(OutputSinkError) {
         guard let watch else {
             clock.sleep(for: Self.unprovenWait)
             proven = changes
@@ -819,7 +906,7 @@ public final class X11Sink: TextSink, PointerSink {
         while watchOffset + Int(handsfree_x11_watch_poll(watch, 10, lost)) < changes {
             try alive(UIMessage("waiting for the focused window to read its keys", context: "X11 step"))
             if clock.now() > deadline {
-                throw keysUnread(before: named)
+                throw keysUnread(display, target, before: named)
             }
         }
         proven = changes

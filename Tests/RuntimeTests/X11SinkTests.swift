@@ -7,6 +7,7 @@ import PtyHost
 import Runtime
 import Localization
 import Shell
+@testable import Sinks
 import Testing
 
 /// The X11 sink against a real X server: Xvfb with xterms running `cat > FILE`, the focused one typed
@@ -131,7 +132,13 @@ import Testing
                     .split(separator: "\n").first.map(String.init) ?? ""
                 return !window.isEmpty && FileManager.default.fileExists(atPath: file.path)
             }
-            if focus { try run("xdotool", ["windowfocus", "--sync", window]) }
+            // Under load the window may not be viewable yet as it is found, and focusing it then fails
+            // (seen 3 times in 44 runs at load 12 to 14): it is tried again until it takes.
+            if focus {
+                try Self.wait("the focus on \(title)", timeout: 10) {
+                    (try? run("xdotool", ["windowfocus", "--sync", window])) != nil
+                }
+            }
             return file
         }
 
@@ -349,13 +356,19 @@ import Testing
     /// Stops `window`'s xterm (SIGSTOP) now and lets it go on after `seconds`, from another thread, so that it
     /// reads nothing of what is typed meanwhile: a window busy for that long.
     static func stop(_ x: XSession, title: String, for seconds: Double) throws -> Thread {
-        let pid = try x.run("xdotool", ["search", "--name", "^\(title)$", "getwindowpid"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let id = Int32(pid) else { throw OutputSinkError("no pid for the window \(title)") }
+        let id = try pid(x, title: title)
         kill(id, SIGSTOP)
         let thread = Thread { usleep(UInt32(seconds * 1_000_000)); kill(id, SIGCONT) }
         thread.start()
         return thread
+    }
+
+    /// The process of `title`'s xterm.
+    static func pid(_ x: XSession, title: String) throws -> pid_t {
+        let pid = try x.run("xdotool", ["search", "--name", "^\(title)$", "getwindowpid"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let id = Int32(pid) else { throw OutputSinkError("no pid for the window \(title)") }
+        return id
     }
 
     @Test(.enabled(if: hasTools, skipReason))
@@ -401,6 +414,195 @@ import Testing
         try third.type("文\n")
         let expected = chinese.joined() + "\n" + bound.joined() + "文\n"
         #expect(XSession.contents(of: file, becoming: expected) == expected)
+    }
+
+    /// An xterm whose spare keycodes an earlier sink bound, all of them, and which is stopped (SIGSTOP; let go
+    /// by SIGCONT to the returned process) while a second sink queues `repeats` rounds of those characters on
+    /// them, each round a line: the state the dry run's failure began from. Returns the window's file, the
+    /// text it will hold once it handled every key, and the stopped process.
+    static func bindingsWaitingInAStoppedWindow(_ x: XSession, repeats: Int) throws -> (file: URL, expected: String, pid: pid_t) {
+        let file = try x.catWindow("busy")
+        let chinese = (0..<160).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init)
+        let first = X11Sink(display: x.display)
+        try first.type(chinese.joined() + "\n")
+        #expect(first.spareSlots < chinese.count)
+        let bound = chinese.suffix(first.spareSlots).joined() + "\n"
+        let id = try pid(x, title: "busy")
+        kill(id, SIGSTOP)
+        let second = X11Sink(display: x.display)
+        do { try second.type(String(repeating: bound, count: repeats)) } catch { kill(id, SIGCONT); throw error }
+        #expect(second.borrowedKeys == 0)
+        return (file, chinese.joined() + "\n" + String(repeating: bound, count: repeats), id)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func anotherProcesssBindingsAreBoundAgainOnMarkerEvidenceNotOnAFetch() throws {
+        // The last CI dry run (issue 49): a third sink, under load, left xterm's marker unanswered for 10 s
+        // while xterm fetched the mapping, took it for a program that answers none, and bound a slot again
+        // on the evidence that xterm fetched the mapping after a change: the 57th character another sink had
+        // queued came out as the third's. A fetch shows xterm read the change, not that it handled the keys
+        // queued before it. `assumeNoMarkers` puts the third sink in that state from the start; the slots
+        // hold only the second sink's keys, so it may bind one again only once its own marker is answered.
+        let x = try XSession()
+        defer { x.stop() }
+        let (file, queued, pid) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 6)
+        let letGo = Thread { usleep(500_000); kill(pid, SIGCONT) }
+        letGo.start()
+        defer { kill(pid, SIGCONT) }
+        let third = X11Sink(display: x.display)
+        third.assumeNoMarkers = true
+        try third.type("文\n")
+        #expect(third.borrowedKeys == 1)
+        // Stopped again as the call returns, the window must have handled every key queued before: the slot
+        // was bound again on that evidence. (On a fetch, the last of those keys still waited: the window
+        // fetches the mapping as it reads the change that comes after them, not after it handled them.)
+        while !letGo.isFinished { usleep(1_000) }
+        kill(pid, SIGSTOP)
+        let handled = XSession.contents(of: file, becoming: queued, timeout: 2)
+        #expect(handled.hasPrefix(queued), "\(handled.count) of the \(queued.count) characters queued before were handled")
+        kill(pid, SIGCONT)
+        let expected = queued + "文\n"
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aProgramThatFetchedTheMappingButHoldsAnotherProcesssKeysKeepsTheirCharacters() throws {
+        // The dry run's failure, step by step with a program of the test's own (`X11SlowClient`): it reads
+        // everything sent to it, the sink's change included, and fetches the mapping at its next lookup,
+        // as Xlib does, while keys another sink sent still wait in its queue. A sink judged by fetches
+        // (`assumeNoMarkers`) took that fetch as leave to bind one of those keys' slots again.
+        let x = try XSession()
+        defer { x.stop() }
+        let probe = X11Sink(display: x.display)
+        guard let client = X11SlowClient(display: x.display, title: "slow") else {
+            Issue.record("cannot open \(x.display)")
+            return
+        }
+        try probe.type("a")
+        client.readAll()
+        #expect(client.handle() == "a")
+        // Exactly as many characters as slots: every slot bound, none bound twice, nothing to wait for.
+        let chinese = (0..<probe.spareSlots).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init).joined()
+        try X11Sink(display: x.display).type(chinese)
+        client.readAll()
+        #expect(client.handle() == chinese)
+        // Another sink's keys on every slot, twice, wait in the program's queue.
+        let second = X11Sink(display: x.display)
+        try second.type(chinese + chinese)
+        #expect(second.borrowedKeys == 0)
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: OutputSinkError?
+        let display = x.display
+        let third = Thread {
+            let sink = X11Sink(display: display)
+            sink.assumeNoMarkers = true
+            sink.evidenceWait = 5
+            do throws(OutputSinkError) { try sink.type("文") } catch { lock.withLock { failure = error } }
+        }
+        third.start()
+        // The program reads what the third sink sent (a change, or a marker) and looks one key up: a fetch.
+        usleep(300_000)
+        client.readAll()
+        var typed = client.handle(most: 1)
+        // Busy with the rest for a while: a binding changed now changes a waiting key.
+        var rebound = false
+        try? XSession.wait("文 bound", timeout: 1) { rebound = client.isBound("文"); return rebound }
+        client.readAll()
+        typed += client.handle()
+        try XSession.wait("the third sink", timeout: 10) {
+            client.readAll()
+            typed += client.handle()
+            return third.isFinished
+        }
+        client.readAll()
+        typed += client.handle()
+        #expect(lock.withLock { failure } == nil, "\(String(describing: lock.withLock { failure }))")
+        #expect(!rebound, "a slot was bound again while keys on it waited")
+        let expected = chinese + chinese + "文"
+        #expect(typed == expected)
+        if typed != expected { Issue.record("\(Self.differences(typed, expected))") }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func anAnswerToAnotherProcesssMarkerWithTheSameStripIsNotTakenForThisSinks() throws {
+        // An earlier sink's marker still waits in the program's queue, ahead of keys on every slot; the
+        // next sink's marker happens to have its strip. The program's answer to the earlier one (the same
+        // clearing) must not let the next sink bind a slot again while those keys wait.
+        let x = try XSession()
+        defer { x.stop() }
+        let probe = X11Sink(display: x.display)
+        guard let client = X11SlowClient(display: x.display, title: "slow") else {
+            Issue.record("cannot open \(x.display)")
+            return
+        }
+        try probe.type("a")
+        client.readAll()
+        #expect(client.handle() == "a")
+        let chinese = (0..<probe.spareSlots).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init).joined()
+        try X11Sink(display: x.display).type(chinese)
+        client.readAll()
+        #expect(client.handle() == chinese)
+        let (same, next) = (12_345, 54_321)
+        let strip = X11Sink.strip(same)
+        client.sendMarker(x: strip.x, width: strip.width)
+        try X11Sink(display: x.display).type(chinese + chinese)
+        let before = client.queued()
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: OutputSinkError?
+        let display = x.display
+        let third = Thread {
+            let sink = X11Sink(display: display)
+            sink.evidenceWait = 5
+            sink.testStrips = [same, next]
+            do throws(OutputSinkError) { try sink.type("文") } catch { lock.withLock { failure = error } }
+        }
+        third.start()
+        // The third sink's marker is queued; the program answers the earlier one, first in its queue.
+        try XSession.wait("the third sink's marker", timeout: 10) { client.queued() > before }
+        client.readAll()
+        var typed = client.handle(most: 1)
+        var rebound = false
+        try? XSession.wait("文 bound", timeout: 1) { rebound = client.isBound("文"); return rebound }
+        try XSession.wait("the third sink", timeout: 10) {
+            client.readAll()
+            typed += client.handle()
+            return third.isFinished
+        }
+        client.readAll()
+        typed += client.handle()
+        #expect(lock.withLock { failure } == nil, "\(String(describing: lock.withLock { failure }))")
+        #expect(!rebound, "a slot was bound again on the answer to another process's marker")
+        let expected = chinese + chinese + "文"
+        #expect(typed == expected)
+        if typed != expected { Issue.record("\(Self.differences(typed, expected))") }
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aWindowThatShowsNothingKeepsAnotherProcesssBindingsAndTheRestIsReportedUnsent() throws {
+        // The same state, with a window stopped for longer than the sink waits: no slot may be bound again,
+        // the error names the window, the character and the rest are unsent, and the queued keys arrive
+        // unchanged once it runs.
+        let x = try XSession()
+        defer { x.stop() }
+        let (file, queued, pid) = try Self.bindingsWaitingInAStoppedWindow(x, repeats: 1)
+        defer { kill(pid, SIGCONT) }
+        for assumeNoMarkers in [true, false] {
+            let third = X11Sink(display: x.display)
+            third.assumeNoMarkers = assumeNoMarkers
+            third.evidenceWait = 1
+            let error = #expect(throws: OutputSinkError.self) { try third.type("文 and more\n") }
+            #expect(error?.unsent == "文 and more\n", "\(String(describing: error))")
+            #expect(error?.description.contains("\"busy\"") == true, "the window is named: \(String(describing: error))")
+            #expect(third.borrowedKeys == 0)
+        }
+        kill(pid, SIGCONT)
+        try X11Sink(display: x.display).type("\n")
+        let expected = queued + "\n"
+        let got = XSession.contents(of: file, becoming: expected)
+        #expect(got == expected)
+        if got != expected { Issue.record("\(Self.differences(got, expected))") }
     }
 
     @Test(.enabled(if: hasTools, skipReason))
@@ -571,8 +773,10 @@ import Testing
         try probe.type("\n")
         let count = probe.spareSlots + 10
         let chinese = (0..<count).compactMap { Unicode.Scalar(0x5000 + 3 * UInt32($0)) }.map(String.init).joined()
-        let stopped = try Self.stop(x, title: "busy", for: X11Sink.evidenceTimeout + 2)
+        // The sink waits 2 s where the shipped one waits `evidenceTimeout` (10 s), to keep the test short.
         let sink = X11Sink(display: x.display)
+        sink.evidenceWait = 2
+        let stopped = try Self.stop(x, title: "busy", for: sink.evidenceWait + 2)
         let error = #expect(throws: OutputSinkError.self) { try sink.type(chinese) }
         let unsent = error?.unsent ?? ""
         #expect(!unsent.isEmpty && chinese.hasSuffix(unsent), "\(String(describing: error))")
