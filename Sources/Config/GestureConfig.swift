@@ -5,7 +5,7 @@ import TrackingCore
 public enum GestureConfig {
     /// The keys a `[gesture.NAME]` table may hold.
     public static let gestureKeys = ["kind", "shape", "shapes", "combine", "press", "release", "hold_ms",
-                                     "max_hold_ms", "refractory_ms", "guard", "lookback_ms", "calm_ms", "repeat_calm_ms", "key_hold_ms", "key_calm_ms", "eye", "count",
+                                     "max_hold_ms", "refractory_ms", "guard", "lookback_ms", "calm_ms", "repeat_calm_ms", "key_hold_ms", "key_hold_share", "key_calm_ms", "eye", "count",
                                      "window_ms", "max_blink_ms", "other_eye_below", "dwell_ms", "grace_ms",
                                      "description"]
     public static let kinds = ["threshold", "blink-count", "dwell"]
@@ -16,7 +16,7 @@ public enum GestureConfig {
     /// The keys each kind reads besides `commonKeys`.
     static let kindKeys: [String: [String]] = [
         "threshold": ["shape", "shapes", "combine", "press", "release", "hold_ms", "max_hold_ms", "guard", "calm_ms",
-                      "repeat_calm_ms", "key_hold_ms", "key_calm_ms"],
+                      "repeat_calm_ms", "key_hold_ms", "key_hold_share", "key_calm_ms"],
         "blink-count": ["eye", "count", "window_ms", "press", "release", "max_blink_ms", "other_eye_below"],
         "dwell": ["dwell_ms", "grace_ms"],
     ]
@@ -167,13 +167,16 @@ public enum GestureConfig {
             let guards = try r.guards()
             let calm = (try r.number("calm_ms", 0...5000) ?? 0) / 1000
             let repeatCalm = (try r.number("repeat_calm_ms", 0...5000) ?? 0) / 1000
-            // Above hold_ms it changes nothing (the key hold only ever shortens the hold).
+            // Above hold_ms it changes nothing (the key hold only ever shortens the hold). Set, it wins over the
+            // share; the share is what the shipped file sets, so a longer hold_ms lengthens the key hold with it.
             let keyHold = try r.number("key_hold_ms", 0...60000).map { $0 / 1000 }
+            let keyHoldShare = try r.number("key_hold_share", 0...1)
             // 0 turns the still-face condition off (an A/B of the key hold alone).
             let keyCalm = try r.number("key_calm_ms", 0...10000).flatMap { $0 > 0 ? $0 / 1000 : nil }
             let spec = ThresholdSpec(signal: signal, press: Float(press), release: Float(release), hold: hold,
                                      maxHold: maxHold, refractory: refractory ?? 0.3, guards: guards, calm: calm,
-                                     repeatCalm: repeatCalm, keyHold: keyHold, keyCalm: keyCalm)
+                                     repeatCalm: repeatCalm, keyHold: keyHold, keyCalm: keyCalm,
+                                     keyHoldShare: keyHoldShare)
             return GestureDefinition(name: name, kind: .threshold(spec), lookback: look)
         case "blink-count":
             let eyeName = try r.string("eye") ?? "both"

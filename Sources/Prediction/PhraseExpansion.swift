@@ -156,6 +156,14 @@ extension WordPredictor {
         /// phrases of the set, each once, never the phrase typed) therefore offers no phrase; with 1 it offers the
         /// other phrases' endings, which are wrong by construction (eye tracker 16.4 wpm against 17.9).
         public var historyUses = 2
+        /// The user's sentences: how often those going on with a word must have been said for that word to come
+        /// first among the words (on the key); said less, it comes second, after the model's first (but see
+        /// `historyWordContext`). 1: a sentence said once puts its next word first (as before issue 50's wpm round 6:
+        /// see docs/prediction.md).
+        public var historyWordUses = 2
+        /// The user's sentences: a word of a sentence said less than `historyWordUses` times still comes first when
+        /// the text holds at least this many words of that sentence before it (the user is inside it).
+        public var historyWordContext = 2
         /// Most words a continuation from the model offers (the user's own sentences are offered whole).
         public var continuationWords = 4
         /// The word on the key: the model's next words shown after its word (taken word by word with the tongue)
@@ -619,20 +627,33 @@ extension WordPredictor {
             ?? best.entry.words[sofar.count...].joined(separator: " ")
     }
 
-    /// `suggest`, with the next word of the user's own sentence first when one goes on from the text (see
-    /// `historyContinuation`).
+    /// `suggest`, with the next word of the user's own sentence among the words when one goes on from the text
+    /// (see `historyContinuation`): first when the sentences going on with it were said `historyWordUses` times or
+    /// the text already holds `historyWordContext` words of the sentence; second (after the model's first) else.
     public func suggest(_ textSoFar: String, limit: Int, history: SentenceHistory,
                         settings: PhraseSettings = PhraseSettings()) -> [String] {
         var words = suggest(textSoFar, limit: limit)
-        // One word is cheap to pass over, so a sentence said once is enough to offer its next word first.
         guard limit > 0, let mine = historyContinuation(textSoFar, history: history, settings: settings, minUses: 1, minWords: 1),
               let first = mine.split(separator: " ").first else { return words }
         var word = String(first)
         while let l = word.last, !Tokens.isWordCharacter(l) { word.removeLast() }
-        let (_, partial, _) = Tokens.split(textSoFar)
+        let (_, partial, sentenceStart) = Tokens.split(textSoFar)
         guard !word.isEmpty, word.count > partial.count else { return words }
-        words.removeAll { $0.lowercased() == word.lowercased() }
-        words.insert(word, at: 0)
+        let lower = word.lowercased()
+        if words.first?.lowercased() == lower { return words }
+        // A sentence said once that shares no more than a word with the text so far predicts worse than the model's
+        // first word, and the word on the key is the first: a wrong one there costs a letter typed in place of the
+        // model's right word (docs/prediction.md, wpm round 6, conversation text: at a sentence's start the
+        // history's word was right 0 times of 65 where it differed, the model's 21; from two words in, 120 against 7).
+        var before = textSoFar
+        before.removeLast(min(partial.count, before.count))
+        let sofar = sentenceStart ? [] : Self.sentenceWords(before)
+        let uses = history.continuing(sofar, limit: 64).reduce(0) { n, c in
+            c.entry.words[sofar.count] == lower ? n + c.entry.count : n
+        }
+        let leads = uses >= settings.historyWordUses || sofar.count >= settings.historyWordContext || words.isEmpty
+        words.removeAll { $0.lowercased() == lower }
+        words.insert(word, at: leads ? 0 : 1)
         return Array(words.prefix(limit))
     }
 

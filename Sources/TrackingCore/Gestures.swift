@@ -84,10 +84,13 @@ public struct ThresholdSpec: Sendable, Equatable {
     /// second after closing; speech never fired a gesture first, and its dips do not stay at the closed level.
     public var repeatCalm: Double
     /// The hold while the focus is on a key whose wrong activation one ⌫ undoes (a letter, a mark, space or ⌫
-    /// of a text's keyboard), when shorter than `hold` (seconds); nil: `hold` everywhere. Such a key is pressed
-    /// hundreds of times a note, and a stray press on it costs a ⌫; a button that leaves a screen, deletes or
-    /// sends keeps the full hold.
+    /// of a text's keyboard), when shorter than `hold` (seconds), set explicitly; nil: `keyHoldShare` of `hold`,
+    /// or `hold` everywhere when that is nil too. Such a key is pressed hundreds of times a note, and a stray
+    /// press on it costs a ⌫; a button that leaves a screen, deletes or sends keeps the full hold.
     public var keyHold: Double?
+    /// The key hold as a share of `hold` (0…1) when `keyHold` is not set, so that a longer `hold` (a carer's
+    /// for a user whose jaw moves on its own, or a calibrated one) lengthens the key hold with it.
+    public var keyHoldShare: Double?
     /// If set, `keyHold` applies only to a performance from a still face (seconds): the value rose from
     /// `stillLevel` to `press` within `hold`, and no movement above `stillLevel` that did not fire ended within
     /// this time before that rise. Talking moves the jaw up and down without acting, or climbs through the band
@@ -97,20 +100,23 @@ public struct ThresholdSpec: Sendable, Equatable {
 
     public init(signal: ShapeSignal, press: Float, release: Float, hold: Double, maxHold: Double? = nil,
                 refractory: Double = 0.3, guards: [GuardCondition] = [], calm: Double = 0, repeatCalm: Double = 0,
-                keyHold: Double? = nil, keyCalm: Double? = nil) {
+                keyHold: Double? = nil, keyCalm: Double? = nil, keyHoldShare: Double? = nil) {
         self.signal = signal; self.press = press; self.release = release; self.hold = hold
         self.maxHold = maxHold; self.refractory = refractory; self.guards = guards; self.calm = calm
-        self.repeatCalm = repeatCalm; self.keyHold = keyHold; self.keyCalm = keyCalm
+        self.repeatCalm = repeatCalm; self.keyHold = keyHold; self.keyCalm = keyCalm; self.keyHoldShare = keyHoldShare
     }
 
     /// The level at or below which the face counts as still for `keyCalm`: half of `release` (a closed jaw
     /// rests at 0.01-0.05 on the real takes; talking lifts it to 0.2-0.3 before it passes `press`).
     public var stillLevel: Float { release / 2 }
 
-    /// The hold in effect: `keyHold` on a key that one ⌫ undoes, when shorter; `hold` elsewhere.
+    /// The hold in effect: on a key that one ⌫ undoes `keyHold` when set, else `keyHoldShare` of `hold`, never
+    /// longer than `hold`; `hold` elsewhere.
     public func hold(onKey: Bool) -> Double {
-        guard onKey, let keyHold, maxHold == nil else { return hold }
-        return min(hold, keyHold)
+        guard onKey, maxHold == nil else { return hold }
+        if let keyHold { return min(hold, keyHold) }
+        guard let keyHoldShare else { return hold }
+        return hold * min(1, max(0, keyHoldShare))
     }
 }
 

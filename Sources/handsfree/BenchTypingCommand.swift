@@ -27,7 +27,7 @@ struct BenchTyping: ParsableCommand {
     var methods = "word,phrases,initials"
     @Option(help: ArgumentHelp(tr("The user's earlier sentences for the runs with a history, one a line (default: the other phrases of the set; the phrase being typed is never in it); 'none': no runs with a history.")))
     var history: String?
-    @Option(name: .customLong("phrase-set"), help: ArgumentHelp(tr("Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, continuationWords, nextWordConfidence, nextWords, beam, branch, backoff); repeatable.")))
+    @Option(name: .customLong("phrase-set"), help: ArgumentHelp(tr("Phrase prediction: name=value (continuationConfidence, historyShare, historyUses, historyWordUses, historyWordContext, continuationWords, nextWordConfidence, nextWords, beam, branch, backoff); repeatable.")))
     var phraseSet: [String] = []
     @OptionGroup var pipeline: PipelineOptions
 
@@ -95,6 +95,8 @@ struct BenchTyping: ParsableCommand {
             case "continuationConfidence": bench.phraseSettings.continuationConfidence = v
             case "historyShare": bench.phraseSettings.historyShare = v
             case "historyUses": bench.phraseSettings.historyUses = Int(v)
+            case "historyWordUses": bench.phraseSettings.historyWordUses = Int(v)
+            case "historyWordContext": bench.phraseSettings.historyWordContext = Int(v)
             case "continuationWords": bench.phraseSettings.continuationWords = Int(v)
             case "nextWordConfidence": bench.phraseSettings.nextWordConfidence = v
             case "nextWords": bench.phraseSettings.nextWords = Int(v)

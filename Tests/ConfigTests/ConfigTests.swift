@@ -75,6 +75,33 @@ struct GestureConfigTests {
         }
     }
 
+    /// The key hold follows the hold: the shipped share gives 150 ms (jaw) and 100 ms (tongue) on the keys one ⌫
+    /// undoes, a carer's longer hold a longer key hold, and an explicit `key_hold_ms` wins over the share.
+    @Test func theKeyHoldScalesWithTheHoldUnlessSetExplicitly() throws {
+        func onKey(_ overrides: [String], _ name: String) throws -> (key: Double, hold: Double) {
+            let s = try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: overrides)
+            guard case .threshold(let t)? = s.gestures.first(where: { $0.name == name })?.kind else {
+                Issue.record("no \(name)"); return (0, 0)
+            }
+            return (t.hold(onKey: true), t.hold(onKey: false))
+        }
+        let shipped = try onKey([], "activate")
+        #expect(abs(shipped.key - 0.15) < 1e-12 && shipped.hold == 0.3)
+        let commit = try onKey([], "commit")
+        #expect(abs(commit.key - 0.1) < 1e-12 && commit.hold == 0.2)
+        // A carer raises the jaw's hold for involuntary jaw movement: the letter keys slow down with it.
+        let raised = try onKey(["gesture.activate.hold_ms=800"], "activate")
+        #expect(abs(raised.key - 0.4) < 1e-12 && raised.hold == 0.8)
+        let explicit = try onKey(["gesture.activate.hold_ms=800", "gesture.activate.key_hold_ms=150"], "activate")
+        #expect(abs(explicit.key - 0.15) < 1e-12)
+        // Never longer than the hold, however it is set.
+        let over = try onKey(["gesture.activate.key_hold_ms=900"], "activate")
+        #expect(over.key == 0.3)
+        #expect(throws: ConfigError.self) {
+            try GestureConfig.parse(GestureConfig.defaultText, file: "g", overrides: ["gesture.activate.key_hold_share=1.5"])
+        }
+    }
+
     struct BadCase: Sendable, CustomTestStringConvertible {
         var text: String
         var line: Int

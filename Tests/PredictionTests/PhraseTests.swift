@@ -108,6 +108,25 @@ import Testing
         #expect(model().continuePhrase("Where are ", history: h) == nil)
     }
 
+    /// A sentence said once is weak evidence at a sentence's start or one word in: its next word comes second,
+    /// after the model's first (the word on the key); said twice, or with two of its words already typed, first.
+    @Test func aSentenceSaidOnceDoesNotPushTheModelsFirstWordOffTheKey() {
+        var h = SentenceHistory()
+        h.learn("Today I am tired.")
+        let start = model().suggest("T", limit: 3, history: h)
+        #expect(start.first == "The" && start.dropFirst().first == "Today", "\(start)")
+        var old = WordPredictor.PhraseSettings()
+        old.historyWordUses = 1
+        #expect(model().suggest("T", limit: 3, history: h, settings: old).first == "Today", "the rule before")
+        // Inside the sentence (two of its words typed), its next word is first even said once.
+        h.learn("I am tired of tea.")
+        #expect(model().suggest("I am t", limit: 3, history: h).first == "tired")
+        #expect(model().suggest("I am t", limit: 3).first != "tired", "the model alone offers another word first")
+        // Said twice, a habit: first from the sentence's start.
+        h.learn("Today I am tired.")
+        #expect(model().suggest("T", limit: 3, history: h).first == "Today")
+    }
+
     @Test func theModelsConfidentNextWordsAfterAFinishedWord() {
         var m = model()
         for _ in 0..<20 { m.learn("How are you doing today?") }
