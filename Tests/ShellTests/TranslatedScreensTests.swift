@@ -167,6 +167,44 @@ import TrackingCore
         }
     }
 
+    /// The catalog's messages with placeholders ("Look at a note and {how} to open it."), in `lang` (no plural
+    /// forms, no context): their words around the placeholders are checked as `messages`' sentences are.
+    static func placeheld(_ lang: String) throws -> [(msgid: String, translation: String)] {
+        let path = Fixture.root + "/po/\(lang).po"
+        let po = POFile.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        return po.entries.compactMap { e in
+            guard !e.isHeader, e.msgidPlural == nil, e.context == nil, let t = e.translations.first, !t.isEmpty,
+                  e.msgid.contains("{") else { return nil }
+            return (e.msgid, t)
+        }
+    }
+
+    /// Messages a screen shows only where they fit whole, a shorter one in their place elsewhere (the Phrases
+    /// screen's tip about saving, which its help also gives): not shown in a longer language is no cut.
+    static let leftOutWhereCut: Set<String> = [
+        "Look at a phrase and {how} to say it. \"Save phrase\" in a note or message adds yours.",
+    ]
+
+    /// A message's words between its placeholders, each run of two words or more ("Look at a note and",
+    /// "to open it."): a shorter run ("in", ".") is found anywhere on a screen.
+    static func fragments(_ s: String) -> [String] {
+        var out: [String] = [], run = "", depth = 0
+        for ch in s {
+            if ch == "{" {
+                if depth == 0 { out.append(run); run = "" }
+                depth += 1
+            } else if ch == "}" {
+                depth = max(0, depth - 1)
+            } else if depth == 0 {
+                run.append(ch)
+            }
+        }
+        out.append(run)
+        // A word of marks alone (", um sie zu öffnen.") ends the placeholder's word on the screen.
+        return out.map { $0.split(separator: " ").filter { $0.contains(where: \.isLetter) }.joined(separator: " ") }
+            .filter { $0.split(separator: " ").count >= 2 }
+    }
+
     /// The screen's rows, and its text with rows joined and runs of spaces made one (a message wrapped over
     /// two rows reads whole in it).
     static func draw(_ s: ShellState) -> (rows: [String], text: String) {
@@ -235,6 +273,7 @@ import TrackingCore
     func everyScreenFitsAndIsTranslated(_ lang: String) throws {
         let catalog = try LanguageTests.catalog(lang)
         let sentences = try Self.messages(lang).filter { $0.msgid.split(separator: " ").count >= 3 }
+        let placeheld = try Self.placeheld(lang)
         var checked = 0
         for size in Self.sizes {
             for shown in Self.screens {
@@ -263,6 +302,19 @@ import TrackingCore
                         && !(noticeInTitle && e.rows.first.map { Self.holds(Self.normalise($0), Self.normalise(msgid)) } ?? false) {
                         checked += 1
                         #expect(Self.wrappedHolds(t.text, Self.normalise(translation)), "\(place): “\(translation)” is cut or missing")
+                    }
+                }
+                // The same for a message with placeholders: where the English shows all its words, the
+                // translation's words show too (a hint beside a button once ended cut short in German).
+                if !Self.pages(shown) {
+                    for (msgid, translation) in placeheld where !Self.leftOutWhereCut.contains(msgid) {
+                        let parts = Self.fragments(msgid)
+                        guard parts.reduce(0, { $0 + $1.split(separator: " ").count }) >= 4,
+                              parts.allSatisfy({ Self.holds(e.text, $0) }) else { continue }
+                        checked += 1
+                        for part in Self.fragments(translation) where !Self.wrappedHolds(t.text, part) {
+                            Issue.record("\(place): “\(translation)” is cut or missing (“\(part)”)")
+                        }
                     }
                 }
                 // No sentence of the catalog left in English (an unmarked string, or one not drawn through it).

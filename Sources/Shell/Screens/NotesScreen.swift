@@ -33,8 +33,13 @@ public struct NotesScreen: Screen {
             c.text(p.text(ctx.catalog), x: c.bounds.x + 2, y: l.banner, style: Theme.error, maxWidth: c.bounds.w - 4)
         }
         c.button("notes.new", ctx.tr("＋ New note"), l.new)
-        c.text(ctx.tr("Look at a note and {how} to open it.", ["how": activateHint(ctx)]), x: l.new.maxX + 3, y: l.new.y + 1,
-               style: Theme.hint, maxWidth: c.bounds.maxX - l.new.maxX - 5)
+        // Beside the button's middle row; a longer language's sentence wraps over the button's three rows
+        // instead of ending cut ("…, um sie zu öffnen." did not fit at 80 columns).
+        let hint = ctx.tr("Look at a note and {how} to open it.", ["how": activateHint(ctx)])
+        let width = c.bounds.maxX - l.new.maxX - 5
+        let lines = Canvas.wrap(hint, width: width).count
+        c.paragraph(hint, Rect(x: l.new.maxX + 3, y: l.new.y + (lines == 1 ? 1 : 0), w: width, h: l.new.h),
+                    style: Theme.hint)
         c.scrollList("notes.list", rows(store.notes, ctx), list, l.list, empty: ctx.tr("No notes yet: open New note to write one."))
     }
 
