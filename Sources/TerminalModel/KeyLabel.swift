@@ -64,15 +64,12 @@ extension TerminalKeyPress {
     }
 }
 
-/// The names the Terminal and Desktop screens print on their keys: GTK's keyboard labels (`TerminalKey.label`)
-/// where a key of those rows has room for them, else the short form the language's keyboards print ("Bild↑"
-/// for GTK's "Bild auf", "Tab" for "Tabulator"), so that a key shows the name the messages use for it.
+/// The names the Terminal and Desktop screens print on their keys: GTK's keyboard labels (`TerminalKey.label`),
+/// except for the keys whose label is long in some language, which print a short form translated in the
+/// "key cap" context (the language's keyboards' "Bild↑" for GTK's "Bild auf", "Tab" for "Tabulator"; the same
+/// word as the label where that fits a key of those rows, six columns at 80), so that a key shows the name the
+/// messages use for it.
 public enum KeyCap {
-    /// The context the short forms are translated in.
-    public static let context = "key cap"
-    /// Columns a key of the key rows has at 80 columns: a label of that width or less is printed as it is.
-    public static let width = 6
-
     /// The short form of `key` where it has one (the keys whose labels are long in some language), else nil.
     public static func short(_ key: TerminalKey) -> UIMessage? {
         // The context is written out at each cap: the extractor reads literals only.
@@ -90,14 +87,10 @@ public enum KeyCap {
         }
     }
 
-    /// The cap of `key` in `catalog`'s language: its short form where it has one, else its label; a chord
-    /// joins the modifier's label and the key's cap as the messages do ("Strg+C", "Alt+Tab").
+    /// The cap of `key` in `catalog`'s language: its short form where it has one, else its label (a chord's
+    /// joins the modifier's label and the key as the messages do: "Strg+C").
     public static func text(_ key: TerminalKey, _ catalog: Catalog) -> String {
-        switch key {
-        case .ctrl(let ch): return KeyLabel.ctrl.text(catalog) + "+" + ch.uppercased()
-        case .alt(let ch): return KeyLabel.alt.text(catalog) + "+" + String(ch)
-        default: return (short(key) ?? key.label).text(catalog)
-        }
+        (short(key) ?? key.label).text(catalog)
     }
 
     /// The cap of a key pressed with `modifiers` ("Alt+Tab").
