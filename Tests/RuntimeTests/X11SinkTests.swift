@@ -467,18 +467,14 @@ import Testing
         if got != expected { Issue.record("\(Self.differences(got, expected))") }
     }
 
-    @Test(.enabled(if: hasTools, skipReason))
-    func aProgramThatFetchedTheMappingButHoldsAnotherProcesssKeysKeepsTheirCharacters() throws {
-        // The dry run's failure, step by step with a program of the test's own (`X11SlowClient`): it reads
-        // everything sent to it, the sink's change included, and fetches the mapping at its next lookup,
-        // as Xlib does, while keys another sink sent still wait in its queue. A sink judged by fetches
-        // (`assumeNoMarkers`) took that fetch as leave to bind one of those keys' slots again.
-        let x = try XSession()
-        defer { x.stop() }
+    /// A program of the test's own (`X11SlowClient`) that has handled one character on every spare slot, each
+    /// bound once by a sink of its own: the state the cross-process tests start from. Returns the program and
+    /// those characters; nil, with the issue recorded, when the display cannot be opened.
+    static func slowClientWithEverySlotBound(_ x: XSession) throws -> (X11SlowClient, String)? {
         let probe = X11Sink(display: x.display)
         guard let client = X11SlowClient(display: x.display, title: "slow") else {
             Issue.record("cannot open \(x.display)")
-            return
+            return nil
         }
         try probe.type("a")
         client.readAll()
@@ -488,6 +484,18 @@ import Testing
         try X11Sink(display: x.display).type(chinese)
         client.readAll()
         #expect(client.handle() == chinese)
+        return (client, chinese)
+    }
+
+    @Test(.enabled(if: hasTools, skipReason))
+    func aProgramThatFetchedTheMappingButHoldsAnotherProcesssKeysKeepsTheirCharacters() throws {
+        // The dry run's failure, step by step with a program of the test's own (`X11SlowClient`): it reads
+        // everything sent to it, the sink's change included, and fetches the mapping at its next lookup,
+        // as Xlib does, while keys another sink sent still wait in its queue. A sink judged by fetches
+        // (`assumeNoMarkers`) took that fetch as leave to bind one of those keys' slots again.
+        let x = try XSession()
+        defer { x.stop() }
+        guard let (client, chinese) = try Self.slowClientWithEverySlotBound(x) else { return }
         // Another sink's keys on every slot, twice, wait in the program's queue.
         let second = X11Sink(display: x.display)
         try second.type(chinese + chinese)
@@ -532,18 +540,7 @@ import Testing
         // clearing) must not let the next sink bind a slot again while those keys wait.
         let x = try XSession()
         defer { x.stop() }
-        let probe = X11Sink(display: x.display)
-        guard let client = X11SlowClient(display: x.display, title: "slow") else {
-            Issue.record("cannot open \(x.display)")
-            return
-        }
-        try probe.type("a")
-        client.readAll()
-        #expect(client.handle() == "a")
-        let chinese = (0..<probe.spareSlots).compactMap { Unicode.Scalar(0x4E00 + 7 * UInt32($0)) }.map(String.init).joined()
-        try X11Sink(display: x.display).type(chinese)
-        client.readAll()
-        #expect(client.handle() == chinese)
+        guard let (client, chinese) = try Self.slowClientWithEverySlotBound(x) else { return }
         let (same, next) = (12_345, 54_321)
         let strip = X11Sink.strip(same)
         client.sendMarker(x: strip.x, width: strip.width)
